@@ -1,0 +1,206 @@
+// Command arbiter runs matches and tournaments between game-playing
+// programs, as declared in HCL files.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+const usage = `arbiter runs matches and tournaments between game-playing bots.
+
+Usage:
+  arbiter validate [PATH] [-json]              check a configuration
+  arbiter plan     [PATH] [-json]              print the match plan
+  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...]
+                                               run the plan, resuming into DIR
+  arbiter rank     DIR [-json] [-export-pgn FILE]
+                                               standings of a results directory
+  arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N]
+                                               BayesElo ratings of a PGN file
+  arbiter bot      GAME/NAME                   run a built-in bot on stdin/stdout
+  arbiter fmt      [-check] [PATH]             format HCL files
+
+PATH is a directory of .hcl files or one .hcl file (default: the current
+directory). validate, plan and run also take -var NAME=VALUE, -var-file FILE,
+-tournament NAME, -log-level LEVEL and -log-json.
+Run "arbiter COMMAND -h" for a command's flags.
+`
+
+// errReported means the error was already printed (diagnostics).
+var errReported = errors.New("reported")
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{
+		"validate": cmdValidate,
+		"plan":     cmdPlan,
+		"run":      cmdRun,
+		"rank":     cmdRank,
+		"bot":      cmdBot,
+		"fmt":      cmdFmt,
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "arbiter: unknown command %q\n\n%s", args[0], usage)
+		return 1
+	}
+	if err := cmd(args[1:], stdout, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if !errors.Is(err, errReported) {
+			fmt.Fprintf(stderr, "arbiter %s: %v\n", args[0], err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// parseFlags parses flags that may stand before, between or after the
+// positional arguments (arbiter run examples/x -out dir), which the flag
+// package alone does not allow.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// configFlags are the flags of commands that load a configuration.
+type configFlags struct {
+	vars, varFiles listFlag
+	tournament     string
+	logLevel       string
+	logJSON        bool
+}
+
+func (c *configFlags) register(fs *flag.FlagSet) {
+	fs.Var(&c.vars, "var", "set a variable: -var NAME=VALUE (repeatable)")
+	fs.Var(&c.varFiles, "var-file", "read variables from an HCL file (repeatable)")
+	fs.StringVar(&c.tournament, "tournament", "", "the tournament to use when the configuration has several")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log level: trace, debug, info, warn, error")
+	fs.BoolVar(&c.logJSON, "log-json", false, "write logs as JSON lines")
+}
+
+func (c *configFlags) logger(w io.Writer) hclog.Logger {
+	return hclog.New(&hclog.LoggerOptions{
+		Name:       "arbiter",
+		Level:      hclog.LevelFromString(c.logLevel),
+		JSONFormat: c.logJSON,
+		Output:     w,
+	})
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("arbiter "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func onePath(pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return ".", nil
+	case 1:
+		return pos[0], nil
+	}
+	return "", fmt.Errorf("expected one configuration path, got %d: %s", len(pos), strings.Join(pos, " "))
+}
+
+// loaded is a configuration with its chosen tournament compiled.
+type loaded struct {
+	cfg  *config.Config
+	t    *config.Tournament
+	plan *plan.Plan
+}
+
+// load loads the configuration at path and compiles its tournament,
+// printing diagnostics to stderr.
+func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
+	cfg, diags := config.Load(path, config.Options{
+		Vars: c.vars, VarFiles: c.varFiles, Driver: all.Driver, DriverNames: all.Names(),
+	})
+	if diags.HasErrors() {
+		printDiags(stderr, cfg, diags)
+		return nil, errReported
+	}
+	t, err := cfg.Tournament(c.tournament)
+	if err != nil {
+		return nil, err
+	}
+	p, pd := plan.Compile(cfg, t)
+	diags = append(diags, pd...)
+	if len(diags) > 0 {
+		printDiags(stderr, cfg, diags)
+	}
+	if diags.HasErrors() {
+		return nil, errReported
+	}
+	return &loaded{cfg: cfg, t: t, plan: p}, nil
+}
+
+func printDiags(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) {
+	var files map[string]*hcl.File
+	if cfg != nil {
+		files = cfg.Files
+	}
+	dw := hcl.NewDiagnosticTextWriter(w, files, 100, false)
+	_ = dw.WriteDiagnostics(diags)
+	errs := 0
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs++
+		}
+	}
+	if errs > 0 {
+		fmt.Fprintf(w, "%d error(s) in the configuration.\n", errs)
+	}
+}
+
+// selfPath is how to run this arbiter again, for house bots: an absolute
+// path, because bots start in other directories.
+func selfPath() string {
+	arg0 := os.Args[0]
+	if strings.ContainsRune(arg0, filepath.Separator) {
+		if abs, err := filepath.Abs(arg0); err == nil {
+			return abs
+		}
+	} else if p, err := exec.LookPath(arg0); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	exe, _ := os.Executable()
+	return exe
+}

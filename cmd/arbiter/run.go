@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/arbiter-contests/arbiter/engine"
+)
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", stderr)
+	var cf configFlags
+	cf.register(fs)
+	out := fs.String("out", "", "results directory (default results/<tournament>)")
+	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
+	var only listFlag
+	fs.Var(&only, "match", "run only this match id (repeatable)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	path, err := onePath(pos)
+	if err != nil {
+		return err
+	}
+	if *jobs < 1 {
+		return fmt.Errorf("-j must be at least 1")
+	}
+	l, err := cf.load(path, stderr)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = filepath.Join("results", l.t.Name)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	var progress engine.Progress
+	var console io.Writer = stderr
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := newBarProgress(ctx, f)
+		defer bar.Wait()
+		progress, console = bar, bar
+	}
+	log := cf.logger(io.MultiWriter(console, logFile))
+	if progress == nil {
+		progress = &logProgress{log: log.Named("progress")}
+	}
+	drv := l.t.Game
+	runner := &engine.Runner{
+		Plan: l.plan, Game: drv.Game, Root: l.cfg.Root, Out: *out, Jobs: *jobs, Only: only,
+		Self: selfPath(), Log: log, Progress: progress,
+	}
+	sum, err := runner.Run(ctx)
+	if bp, ok := progress.(*barProgress); ok {
+		bp.Wait()
+	}
+	if errors.Is(err, engine.ErrInterrupted) {
+		fmt.Fprintf(stderr, "Interrupted: %d of %d matches are finished and saved in %s. Run the same command again to resume.\n",
+			len(sum.Results), len(l.plan.Matches), *out)
+		return errReported
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n\n", sum.Finished, sum.Skipped, *out)
+	st, err := engine.ComputeStandings(l.plan, sum.Results)
+	if err != nil {
+		return err
+	}
+	if err := engine.WriteStandings(stdout, st); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(*out, "standings.txt"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return engine.WriteStandings(f, st)
+}

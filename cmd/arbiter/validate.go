@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+func cmdValidate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("validate", stderr)
+	var cf configFlags
+	cf.register(fs)
+	asJSON := fs.Bool("json", false, "print diagnostics as JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	path, err := onePath(pos)
+	if err != nil {
+		return err
+	}
+	cfg, diags := config.Load(path, config.Options{
+		Vars: cf.vars, VarFiles: cf.varFiles, Driver: all.Driver, DriverNames: all.Names(),
+	})
+	// Compile every tournament too: some problems (like too few fill bots)
+	// only show when the plan is made.
+	var summary []string
+	if !diags.HasErrors() {
+		for _, t := range cfg.Tournaments {
+			p, d := plan.Compile(cfg, t)
+			diags = append(diags, d...)
+			if p != nil {
+				summary = append(summary, fmt.Sprintf("tournament %q: %d matches, plan %.12s", t.Name, len(p.Matches), p.Hash))
+			}
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(jsonDiags(diags)); err != nil {
+			return err
+		}
+		if diags.HasErrors() {
+			return errReported
+		}
+		return nil
+	}
+	if len(diags) > 0 {
+		printDiags(stderr, cfg, diags)
+	}
+	if diags.HasErrors() {
+		return errReported
+	}
+	fmt.Fprintf(stdout, "The configuration is valid: %d bot(s), %d game(s), %d tournament(s).\n", len(cfg.Bots), len(cfg.Games), len(cfg.Tournaments))
+	for _, s := range summary {
+		fmt.Fprintln(stdout, "  "+s)
+	}
+	return nil
+}
+
+type jsonPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+type jsonRange struct {
+	Filename string  `json:"filename"`
+	Start    jsonPos `json:"start"`
+	End      jsonPos `json:"end"`
+}
+
+type jsonDiag struct {
+	Severity string     `json:"severity"`
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail,omitempty"`
+	Range    *jsonRange `json:"range,omitempty"`
+}
+
+type jsonResult struct {
+	Valid       bool       `json:"valid"`
+	ErrorCount  int        `json:"error_count"`
+	Diagnostics []jsonDiag `json:"diagnostics"`
+}
+
+func jsonDiags(diags hcl.Diagnostics) jsonResult {
+	res := jsonResult{Valid: !diags.HasErrors(), Diagnostics: []jsonDiag{}}
+	for _, d := range diags {
+		jd := jsonDiag{Severity: "warning", Summary: d.Summary, Detail: d.Detail}
+		if d.Severity == hcl.DiagError {
+			jd.Severity = "error"
+			res.ErrorCount++
+		}
+		if d.Subject != nil {
+			s := d.Subject
+			jd.Range = &jsonRange{Filename: s.Filename,
+				Start: jsonPos{s.Start.Line, s.Start.Column, s.Start.Byte},
+				End:   jsonPos{s.End.Line, s.End.Column, s.End.Byte}}
+		}
+		res.Diagnostics = append(res.Diagnostics, jd)
+	}
+	return res
+}

@@ -1,0 +1,130 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Bot is a `bot "name"` block: either a house bot built into arbiter or a
+// command (argv, no shell) run in a working directory.
+type Bot struct {
+	Name string
+	// House is "<driver>/<bot>" for a built-in bot, else empty.
+	House string
+	// Command is the argv of an external bot.
+	Command []string
+	// Dir is the absolute working directory (default: the directory of the
+	// file that declares the bot).
+	Dir string
+	// Env is added to the bot's environment.
+	Env       map[string]string
+	DeclRange hcl.Range
+}
+
+func botRef(name string) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{"bot": cty.StringVal(name)})
+}
+
+var botSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "house"}, {Name: "command"}, {Name: "dir"}, {Name: "env"},
+	},
+}
+
+func (l *loader) loadBots() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]*Bot{}
+	for _, b := range l.blocks["bot"] {
+		bot, d := l.decodeBotBlock(b)
+		diags = append(diags, d...)
+		if first, ok := seen[bot.Name]; ok {
+			diags = append(diags, duplicate("bot", bot.Name, first.DeclRange, bot.DeclRange))
+			continue
+		}
+		seen[bot.Name] = bot
+		l.cfg.Bots = append(l.cfg.Bots, bot)
+	}
+	return diags
+}
+
+func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
+	bot := &Bot{Name: b.Labels[0], DeclRange: b.DefRange, Dir: l.fileDir[b.DefRange.Filename]}
+	content, diags := b.Body.Content(botSchema)
+	decode := func(name string, dst any) (*hcl.Attribute, bool) {
+		a, ok := content.Attributes[name]
+		if !ok {
+			return nil, false
+		}
+		if d := l.checkRefs(a.Expr, scopeBot); d.HasErrors() {
+			diags = append(diags, d...)
+			return a, false
+		}
+		d := gohcl.DecodeExpression(a.Expr, l.evalContext(scopeBot), dst)
+		diags = append(diags, d...)
+		return a, !d.HasErrors()
+	}
+	houseAttr, hasHouse := decode("house", &bot.House)
+	cmdAttr, hasCmd := decode("command", &bot.Command)
+	var dir string
+	if a, ok := decode("dir", &dir); ok {
+		if dir == "" {
+			diags = append(diags, errDiag("Invalid bot directory", "dir is empty; leave it out to use the directory of this file.", a.Expr.Range().Ptr()))
+		} else if filepath.IsAbs(dir) {
+			bot.Dir = filepath.Clean(dir)
+		} else {
+			bot.Dir = filepath.Join(bot.Dir, dir)
+		}
+	}
+	decode("env", &bot.Env)
+
+	switch {
+	case houseAttr != nil && cmdAttr != nil:
+		diags = append(diags, errDiag("Conflicting bot settings",
+			fmt.Sprintf("Bot %q sets both house and command. A bot is either built in (house) or a program (command): remove one.", bot.Name), cmdAttr.NameRange.Ptr()))
+	case houseAttr == nil && cmdAttr == nil:
+		diags = append(diags, errDiag("Missing bot command",
+			fmt.Sprintf("Bot %q has neither command nor house. Add command = [\"program\", \"arg\"] (run without a shell), or house = \"<game>/<bot>\" for a built-in bot.", bot.Name), b.DefRange.Ptr()))
+	case hasCmd && len(bot.Command) == 0:
+		diags = append(diags, errDiag("Missing bot command",
+			fmt.Sprintf("The command of bot %q is empty. Give the program and its arguments, e.g. [\"python3\", \"bot.py\"].", bot.Name), cmdAttr.Expr.Range().Ptr()))
+	case hasCmd && strings.TrimSpace(bot.Command[0]) == "":
+		diags = append(diags, errDiag("Missing bot command",
+			fmt.Sprintf("The program of bot %q (the first element of command) is empty.", bot.Name), cmdAttr.Expr.Range().Ptr()))
+	case hasHouse:
+		diags = append(diags, l.checkHouse(bot.House, houseAttr.Expr.Range())...)
+	}
+	return bot, diags
+}
+
+// checkHouse checks that "<driver>/<bot>" names a built-in bot.
+func (l *loader) checkHouse(house string, rng hcl.Range) hcl.Diagnostics {
+	driverName, botName, _ := strings.Cut(house, "/")
+	var known []string
+	if l.opts.Driver != nil {
+		if drv, ok := l.opts.Driver(driverName); ok {
+			for _, hb := range drv.HouseBots() {
+				if hb.Name == botName {
+					return nil
+				}
+				known = append(known, driverName+"/"+hb.Name)
+			}
+		} else {
+			for _, d := range l.opts.DriverNames {
+				if drv, ok := l.opts.Driver(d); ok {
+					for _, hb := range drv.HouseBots() {
+						known = append(known, d+"/"+hb.Name)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(known)
+	return hcl.Diagnostics{errDiag("Unknown house bot",
+		fmt.Sprintf("There is no built-in bot %q%s. Built-in bots: %s.", house, suggest(house, known), listOrNone(known)), &rng)}
+}

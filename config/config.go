@@ -1,0 +1,200 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Config is a loaded, validated configuration directory (or file).
+type Config struct {
+	// Root is the absolute directory of the configuration: relative paths
+	// in bot blocks and file() are resolved against it.
+	Root string
+	// Files holds the parsed sources, for printing diagnostics with context.
+	Files map[string]*hcl.File
+
+	Variables   map[string]*Variable
+	Locals      map[string]cty.Value
+	Decks       []*Deck
+	Bots        []*Bot
+	Games       []*Game
+	Tournaments []*Tournament
+}
+
+// Options are the inputs of a load beside the files themselves.
+type Options struct {
+	// Vars are -var name=value pairs, in command-line order.
+	Vars []string
+	// VarFiles are -var-file paths.
+	VarFiles []string
+	// Environ is the environment searched for ARBITER_VAR_<name>
+	// (os.Environ() when nil).
+	Environ []string
+	// Driver finds the driver of a game block.
+	Driver func(name string) (drivers.Driver, bool)
+	// DriverNames lists the known drivers, for error messages.
+	DriverNames []string
+}
+
+var rootSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "deck", LabelNames: []string{"name"}},
+		{Type: "bot", LabelNames: []string{"name"}},
+		{Type: "game", LabelNames: []string{"driver", "name"}},
+		{Type: "tournament", LabelNames: []string{"name"}},
+	},
+}
+
+// Load reads path (a directory of *.hcl files loaded together, or one
+// file) and returns the configuration with every diagnostic found.
+func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{errDiag("Invalid configuration path", err.Error(), nil)}
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, hcl.Diagnostics{errDiag("Configuration not found",
+			fmt.Sprintf("Cannot read %s: %v. Give a directory of .hcl files or one .hcl file.", path, err), nil)}
+	}
+	files := []string{abs}
+	root := filepath.Dir(abs)
+	if info.IsDir() {
+		root = abs
+		matches, _ := filepath.Glob(filepath.Join(abs, "*.hcl"))
+		sort.Strings(matches)
+		if len(matches) == 0 {
+			return nil, hcl.Diagnostics{errDiag("No configuration files",
+				fmt.Sprintf("The directory %s has no .hcl files. Put the tournament's configuration in files ending in .hcl.", path), nil)}
+		}
+		files = matches
+	}
+
+	parser := hclparse.NewParser()
+	var diags hcl.Diagnostics
+	var bodies []hcl.Body
+	for _, f := range files {
+		name := f
+		if rel, err := filepath.Rel(mustGetwd(), f); err == nil && !strings.HasPrefix(rel, "..") {
+			name = rel
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			diags = append(diags, errDiag("Cannot read file", err.Error(), nil))
+			continue
+		}
+		file, d := parser.ParseHCL(src, name)
+		diags = append(diags, d...)
+		if file != nil {
+			bodies = append(bodies, file.Body)
+		}
+	}
+	cfg := &Config{Root: root, Files: parser.Files(), Locals: map[string]cty.Value{}}
+	if diags.HasErrors() {
+		return cfg, diags
+	}
+	l := &loader{cfg: cfg, opts: opts, fileDir: map[string]string{}}
+	for _, f := range files {
+		name := f
+		if rel, err := filepath.Rel(mustGetwd(), f); err == nil && !strings.HasPrefix(rel, "..") {
+			name = rel
+		}
+		l.fileDir[name] = filepath.Dir(f)
+	}
+	diags = append(diags, l.load(bodies)...)
+	return cfg, diags
+}
+
+func mustGetwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "/"
+	}
+	return wd
+}
+
+// loader carries the state of one Load through its stages: variables,
+// locals, decks, bots, games, tournaments, each able to refer to the ones
+// before it.
+type loader struct {
+	cfg     *Config
+	opts    Options
+	fileDir map[string]string // file name as in ranges -> absolute directory
+
+	blocks map[string][]*hcl.Block
+}
+
+func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	l.blocks = map[string][]*hcl.Block{}
+	for _, body := range bodies {
+		content, d := body.Content(rootSchema)
+		diags = append(diags, d...)
+		for _, b := range content.Blocks {
+			l.blocks[b.Type] = append(l.blocks[b.Type], b)
+		}
+	}
+	diags = append(diags, l.loadVariables()...)
+	diags = append(diags, l.loadLocals()...)
+	diags = append(diags, l.loadDecks()...)
+	diags = append(diags, l.loadBots()...)
+	diags = append(diags, l.loadGames()...)
+	diags = append(diags, l.loadTournaments()...)
+	return diags
+}
+
+// Tournament returns the tournament called name, or the only one when
+// name is empty.
+func (c *Config) Tournament(name string) (*Tournament, error) {
+	if name == "" {
+		switch len(c.Tournaments) {
+		case 0:
+			return nil, fmt.Errorf("the configuration declares no tournament; add a tournament block")
+		case 1:
+			return c.Tournaments[0], nil
+		}
+		var names []string
+		for _, t := range c.Tournaments {
+			names = append(names, t.Name)
+		}
+		return nil, fmt.Errorf("the configuration declares %d tournaments (%s); choose one with -tournament NAME", len(names), strings.Join(names, ", "))
+	}
+	for _, t := range c.Tournaments {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("no tournament %q in the configuration", name)
+}
+
+// Bot returns the bot called name.
+func (c *Config) Bot(name string) *Bot {
+	for _, b := range c.Bots {
+		if b.Name == name {
+			return b
+		}
+	}
+	return nil
+}
+
+func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject}
+}
+
+// duplicate reports a second declaration, pointing at the first one.
+func duplicate(kind, name string, first, again hcl.Range) *hcl.Diagnostic {
+	return errDiag("Duplicate "+kind,
+		fmt.Sprintf("A %s named %q was already declared at %s. Rename or remove one of them.", kind, name, first.String()),
+		again.Ptr())
+}

@@ -1,0 +1,286 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agext/levenshtein"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// What an expression may refer to depends on where it stands: locals see
+// variables and other locals, decks see those too, games see decks, and
+// tournaments see everything.
+type scope int
+
+const (
+	scopeLocals scope = iota
+	scopeDeck
+	scopeBot
+	scopeGame
+	scopeTournament
+)
+
+var scopeRoots = map[scope][]string{
+	scopeLocals:     {"var", "local", "path"},
+	scopeDeck:       {"var", "local", "path"},
+	scopeBot:        {"var", "local", "path"},
+	scopeGame:       {"var", "local", "path", "deck"},
+	scopeTournament: {"var", "local", "path", "deck", "bot", "game"},
+}
+
+// evalContext builds the context for expressions in scope s from what has
+// been loaded so far.
+func (l *loader) evalContext(s scope) *hcl.EvalContext {
+	vars := map[string]cty.Value{}
+	for _, root := range scopeRoots[s] {
+		switch root {
+		case "var":
+			m := map[string]cty.Value{}
+			for name, v := range l.cfg.Variables {
+				m[name] = v.Value
+			}
+			vars["var"] = cty.ObjectVal(m)
+		case "local":
+			vars["local"] = cty.ObjectVal(l.cfg.Locals)
+		case "path":
+			vars["path"] = cty.ObjectVal(map[string]cty.Value{"root": cty.StringVal(l.cfg.Root)})
+		case "deck":
+			m := map[string]cty.Value{}
+			for _, d := range l.cfg.Decks {
+				m[d.Name] = d.Value()
+			}
+			vars["deck"] = cty.ObjectVal(m)
+		case "bot":
+			m := map[string]cty.Value{}
+			for _, b := range l.cfg.Bots {
+				m[b.Name] = botRef(b.Name)
+			}
+			vars["bot"] = cty.ObjectVal(m)
+		case "game":
+			byDriver := map[string]map[string]cty.Value{}
+			for _, g := range l.cfg.Games {
+				if byDriver[g.Driver] == nil {
+					byDriver[g.Driver] = map[string]cty.Value{}
+				}
+				byDriver[g.Driver][g.Name] = gameRef(g.Driver, g.Name)
+			}
+			m := map[string]cty.Value{}
+			for d, games := range byDriver {
+				m[d] = cty.ObjectVal(games)
+			}
+			vars["game"] = cty.ObjectVal(m)
+		}
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: functions(l.cfg.Root)}
+}
+
+// checkRefs reports every reference in expr to something that does not
+// exist or may not be used in scope s, with a message in the config's own
+// words ("Unknown bot") rather than HCL's generic "Unsupported attribute".
+func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	allowed := scopeRoots[s]
+	for _, tr := range expr.Variables() {
+		root := tr.RootName()
+		rng := tr.SourceRange()
+		if !contains(allowed, root) {
+			if contains([]string{"var", "local", "path", "deck", "bot", "game"}, root) {
+				diags = append(diags, errDiag("Reference not allowed here",
+					fmt.Sprintf("%s.* cannot be used here; this place may refer to %s.", root, strings.Join(allowed, ", ")), &rng))
+			} else {
+				diags = append(diags, errDiag("Unknown reference",
+					fmt.Sprintf("There is nothing called %q%s. References start with one of: %s.", root, suggest(root, allowed), strings.Join(allowed, ", ")), &rng))
+			}
+			continue
+		}
+		name, nameRange, ok := attrStep(tr, 1)
+		if !ok {
+			if root != "path" || len(tr) > 1 {
+				diags = append(diags, errDiag("Invalid reference",
+					fmt.Sprintf("A reference to %s needs a name after the dot, like %s.NAME.", root, root), &rng))
+			}
+			continue
+		}
+		var known []string
+		kind := root
+		switch root {
+		case "var":
+			kind, known = "variable", keys(l.cfg.Variables)
+		case "local":
+			kind, known = "local value", keys(l.cfg.Locals)
+		case "path":
+			kind, known = "path", []string{"root"}
+		case "deck":
+			for _, d := range l.cfg.Decks {
+				known = append(known, d.Name)
+			}
+		case "bot":
+			for _, b := range l.cfg.Bots {
+				known = append(known, b.Name)
+			}
+		case "game":
+			kind = "game driver"
+			for _, g := range l.cfg.Games {
+				if !contains(known, g.Driver) {
+					known = append(known, g.Driver)
+				}
+			}
+		}
+		if !contains(known, name) {
+			diags = append(diags, errDiag("Unknown "+kind,
+				fmt.Sprintf("No %s named %q is declared%s. Declared: %s.", kind, name, suggest(name, known), listOrNone(known)), &nameRange))
+			continue
+		}
+		if root == "game" {
+			gname, grange, ok := attrStep(tr, 2)
+			if !ok {
+				diags = append(diags, errDiag("Invalid reference",
+					fmt.Sprintf("A game is referred to as game.%s.NAME.", name), &rng))
+				continue
+			}
+			var games []string
+			for _, g := range l.cfg.Games {
+				if g.Driver == name {
+					games = append(games, g.Name)
+				}
+			}
+			if !contains(games, gname) {
+				diags = append(diags, errDiag("Unknown game",
+					fmt.Sprintf("No game %q %q is declared%s. Declared %s games: %s.", name, gname, suggest(gname, games), name, listOrNone(games)), &grange))
+			}
+		}
+	}
+	return diags
+}
+
+// value checks the references of expr and evaluates it in scope s.
+func (l *loader) value(expr hcl.Expression, s scope) (cty.Value, hcl.Diagnostics) {
+	if diags := l.checkRefs(expr, s); diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return expr.Value(l.evalContext(s))
+}
+
+func attrStep(tr hcl.Traversal, i int) (string, hcl.Range, bool) {
+	if len(tr) <= i {
+		return "", hcl.Range{}, false
+	}
+	switch step := tr[i].(type) {
+	case hcl.TraverseAttr:
+		return step.Name, step.SrcRange, true
+	case hcl.TraverseIndex:
+		if step.Key.Type() == cty.String && step.Key.IsKnown() {
+			return step.Key.AsString(), step.SrcRange, true
+		}
+	}
+	return "", hcl.Range{}, false
+}
+
+func suggest(name string, known []string) string {
+	best, bestDist := "", 4
+	for _, k := range known {
+		if d := levenshtein.Distance(name, k, nil); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func keys[T any](m map[string]T) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func listOrNone(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, ", ")
+}
+
+// loadLocals evaluates locals in the order of their references to each
+// other, so a local may use another declared anywhere, and reports cycles.
+func (l *loader) loadLocals() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	attrs := map[string]*hcl.Attribute{}
+	for _, b := range l.blocks["locals"] {
+		as, d := b.Body.JustAttributes()
+		diags = append(diags, d...)
+		for name, a := range as {
+			if first, ok := attrs[name]; ok {
+				diags = append(diags, duplicate("local value", name, first.NameRange, a.NameRange))
+				continue
+			}
+			attrs[name] = a
+		}
+	}
+	// Every local counts as known while checking, so that a reference to a
+	// later local is not reported as unknown.
+	for name := range attrs {
+		l.cfg.Locals[name] = cty.DynamicVal
+	}
+	pending := keys(attrs)
+	for name, a := range attrs {
+		if d := l.checkRefs(a.Expr, scopeLocals); d.HasErrors() {
+			diags = append(diags, d...)
+			delete(attrs, name)
+		}
+	}
+	done := map[string]bool{}
+	for len(pending) > 0 {
+		progress := false
+		var next []string
+		for _, name := range pending {
+			a, ok := attrs[name]
+			if !ok {
+				continue // already reported
+			}
+			ready := true
+			for _, tr := range a.Expr.Variables() {
+				if tr.RootName() == "local" {
+					if dep, _, ok := attrStep(tr, 1); ok && !done[dep] && attrs[dep] != nil {
+						ready = false
+					}
+				}
+			}
+			if !ready {
+				next = append(next, name)
+				continue
+			}
+			val, d := a.Expr.Value(l.evalContext(scopeLocals))
+			diags = append(diags, d...)
+			l.cfg.Locals[name] = val
+			done[name] = true
+			progress = true
+		}
+		if !progress {
+			for _, name := range next {
+				a := attrs[name]
+				diags = append(diags, errDiag("Cycle in local values",
+					fmt.Sprintf("local.%s depends on itself through %s. Break the cycle by computing one of them without the others.", name, strings.Join(next, ", ")), a.NameRange.Ptr()))
+			}
+			break
+		}
+		pending = next
+	}
+	return diags
+}

@@ -1,0 +1,81 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Game is a `game "<driver>" "<name>"` block, decoded by its driver.
+type Game struct {
+	Driver    string
+	Name      string
+	Game      drivers.Game
+	DeclRange hcl.Range
+}
+
+func gameRef(driver, name string) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{"driver": cty.StringVal(driver), "game": cty.StringVal(name)})
+}
+
+func (l *loader) loadGames() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, b := range l.blocks["game"] {
+		g := &Game{Driver: b.Labels[0], Name: b.Labels[1], DeclRange: b.DefRange}
+		var drv drivers.Driver
+		if l.opts.Driver != nil {
+			drv, _ = l.opts.Driver(g.Driver)
+		}
+		if drv == nil {
+			diags = append(diags, errDiag("Unknown game driver",
+				fmt.Sprintf("There is no driver %q%s. Available drivers: %s.", g.Driver, suggest(g.Driver, l.opts.DriverNames), listOrNone(l.opts.DriverNames)),
+				b.LabelRanges[0].Ptr()))
+			continue
+		}
+		dup := false
+		for _, first := range l.cfg.Games {
+			if first.Driver == g.Driver && first.Name == g.Name {
+				diags = append(diags, duplicate("game", g.Driver+" "+g.Name, first.DeclRange, g.DeclRange))
+				dup = true
+			}
+		}
+		if dup {
+			continue
+		}
+		// Check references in the whole body first, so an unknown deck reads
+		// "Unknown deck" and not the driver's generic decode error.
+		if d := l.checkBodyRefs(b.Body, scopeGame); d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
+		game, d := drv.DecodeGame(b.Body, l.evalContext(scopeGame))
+		diags = append(diags, d...)
+		if game == nil || d.HasErrors() {
+			continue
+		}
+		g.Game = game
+		l.cfg.Games = append(l.cfg.Games, g)
+	}
+	return diags
+}
+
+// checkBodyRefs checks the references of every expression in a native
+// syntax body, nested blocks included.
+func (l *loader) checkBodyRefs(body hcl.Body, s scope) hcl.Diagnostics {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, a := range sb.Attributes {
+		diags = append(diags, l.checkRefs(a.Expr, s)...)
+	}
+	for _, b := range sb.Blocks {
+		diags = append(diags, l.checkBodyRefs(b.Body, s)...)
+	}
+	return diags
+}

@@ -1,0 +1,203 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/gocty"
+)
+
+// Tournament is a `tournament "name"` block.
+type Tournament struct {
+	Name string
+	Game *Game
+	// Bots is the field; Fill are bots that complete groups when the field
+	// does not divide by Players.
+	Bots    []*Bot
+	Fill    []*Bot
+	Format  string
+	Rounds  int
+	Players int
+	// Seats is the seat design of each group: "fixed" or "rotate".
+	Seats string
+	// Deal says which matches share a deal seed: "per-match", "per-group"
+	// or "per-round".
+	Deal string
+	Seed uint64
+
+	DeclRange hcl.Range
+	// Ranges of the attributes, for diagnostics found later (e.g. by the plan).
+	Ranges map[string]hcl.Range
+}
+
+// Choices of the tournament's enumerated settings, first is the default.
+var (
+	Formats    = []string{"groups"}
+	SeatDesign = []string{"rotate", "fixed"}
+	DealModes  = []string{"per-match", "per-group", "per-round"}
+)
+
+var tournamentSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "game", Required: true},
+		{Name: "bots", Required: true},
+		{Name: "fill"},
+		{Name: "format"},
+		{Name: "rounds"},
+		{Name: "players", Required: true},
+		{Name: "seats"},
+		{Name: "deal"},
+		{Name: "seed"},
+	},
+}
+
+func (l *loader) loadTournaments() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]*Tournament{}
+	for _, b := range l.blocks["tournament"] {
+		t, d := l.decodeTournamentBlock(b)
+		diags = append(diags, d...)
+		if first, ok := seen[t.Name]; ok {
+			diags = append(diags, duplicate("tournament", t.Name, first.DeclRange, t.DeclRange))
+			continue
+		}
+		seen[t.Name] = t
+		if !d.HasErrors() {
+			l.cfg.Tournaments = append(l.cfg.Tournaments, t)
+		}
+	}
+	return diags
+}
+
+func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnostics) {
+	t := &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{},
+		Format: Formats[0], Rounds: 1, Seats: SeatDesign[0], Deal: DealModes[0], Seed: 1}
+	content, diags := b.Body.Content(tournamentSchema)
+	vals := map[string]cty.Value{}
+	for name, a := range content.Attributes {
+		t.Ranges[name] = a.Expr.Range()
+		v, d := l.value(a.Expr, scopeTournament)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			vals[name] = v
+		}
+	}
+	if v, ok := vals["game"]; ok {
+		t.Game = l.gameOf(v)
+		if t.Game == nil {
+			diags = append(diags, errDiag("Invalid game reference",
+				"game must refer to a game block, like game.planowanie.itpw.", rangePtr(t.Ranges["game"])))
+		}
+	}
+	var d hcl.Diagnostics
+	t.Bots, d = l.botList(vals, "bots", t.Ranges)
+	diags = append(diags, d...)
+	t.Fill, d = l.botList(vals, "fill", t.Ranges)
+	diags = append(diags, d...)
+	diags = append(diags, intAttr(vals, "rounds", t.Ranges, 1, math.MaxInt32, &t.Rounds)...)
+	diags = append(diags, intAttr(vals, "players", t.Ranges, 1, 1000, &t.Players)...)
+	diags = append(diags, choiceAttr(vals, "format", t.Ranges, Formats, &t.Format)...)
+	diags = append(diags, choiceAttr(vals, "seats", t.Ranges, SeatDesign, &t.Seats)...)
+	diags = append(diags, choiceAttr(vals, "deal", t.Ranges, DealModes, &t.Deal)...)
+	if v, ok := vals["seed"]; ok {
+		var seed int64
+		if err := gocty.FromCtyValue(v, &seed); err != nil || seed < 0 {
+			diags = append(diags, errDiag("Invalid seed",
+				"seed must be a whole number from 0 up: it is what makes the tournament reproducible.", rangePtr(t.Ranges["seed"])))
+		} else {
+			t.Seed = uint64(seed)
+		}
+	}
+	seen := map[string]string{}
+	for _, list := range []struct {
+		attr string
+		bots []*Bot
+	}{{"bots", t.Bots}, {"fill", t.Fill}} {
+		for _, bot := range list.bots {
+			if where, ok := seen[bot.Name]; ok {
+				diags = append(diags, errDiag("Bot listed twice",
+					fmt.Sprintf("bot.%s is already in %s. A bot can take part only once; declare another bot block to field a second copy.", bot.Name, where),
+					rangePtr(t.Ranges[list.attr])))
+			}
+			seen[bot.Name] = list.attr
+		}
+	}
+	if t.Game != nil && t.Players > 0 && t.Game.Game != nil {
+		diags = append(diags, t.Game.Game.CheckSeats(t.Players, t.Ranges["players"])...)
+	}
+	return t, diags
+}
+
+func rangePtr(r hcl.Range) *hcl.Range {
+	if r.Filename == "" {
+		return nil
+	}
+	return &r
+}
+
+func (l *loader) gameOf(v cty.Value) *Game {
+	if !v.Type().IsObjectType() || !v.Type().HasAttribute("game") || !v.Type().HasAttribute("driver") {
+		return nil
+	}
+	driver, name := v.GetAttr("driver").AsString(), v.GetAttr("game").AsString()
+	for _, g := range l.cfg.Games {
+		if g.Driver == driver && g.Name == name {
+			return g
+		}
+	}
+	return nil
+}
+
+// botList decodes a list of bot references.
+func (l *loader) botList(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range) ([]*Bot, hcl.Diagnostics) {
+	v, ok := vals[attr]
+	if !ok || v.IsNull() {
+		return nil, nil
+	}
+	rng := rangePtr(ranges[attr])
+	if !(v.Type().IsTupleType() || v.Type().IsListType()) {
+		return nil, hcl.Diagnostics{errDiag("Invalid bot list",
+			fmt.Sprintf("%s must be a list of bots, like [bot.alice, bot.bob].", attr), rng)}
+	}
+	var bots []*Bot
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if !e.Type().IsObjectType() || !e.Type().HasAttribute("bot") {
+			return nil, hcl.Diagnostics{errDiag("Invalid bot list",
+				fmt.Sprintf("Every element of %s must be a bot reference like bot.alice; found %s.", attr, e.Type().FriendlyName()), rng)}
+		}
+		bots = append(bots, l.cfg.Bot(e.GetAttr("bot").AsString()))
+	}
+	return bots, nil
+}
+
+func intAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range, min, max int, dst *int) hcl.Diagnostics {
+	v, ok := vals[attr]
+	if !ok {
+		return nil
+	}
+	var n int
+	if err := gocty.FromCtyValue(v, &n); err != nil || n < min || n > max {
+		return hcl.Diagnostics{errDiag("Invalid "+attr,
+			fmt.Sprintf("%s must be a whole number from %d to %d.", attr, min, max), rangePtr(ranges[attr]))}
+	}
+	*dst = n
+	return nil
+}
+
+func choiceAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range, choices []string, dst *string) hcl.Diagnostics {
+	v, ok := vals[attr]
+	if !ok {
+		return nil
+	}
+	var s string
+	if err := gocty.FromCtyValue(v, &s); err != nil || !contains(choices, s) {
+		return hcl.Diagnostics{errDiag("Invalid "+attr,
+			fmt.Sprintf("%s must be one of %q%s.", attr, strings.Join(choices, `", "`), suggest(s, choices)), rangePtr(ranges[attr]))}
+	}
+	*dst = s
+	return nil
+}

@@ -1,0 +1,57 @@
+package drivers
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+)
+
+// ClockBlock is the schema of the `clock { total = "5m" move = "10s" }`
+// block that drivers with a per-bot game clock put in their game body.
+var ClockBlock = hcl.BlockHeaderSchema{Type: "clock"}
+
+var clockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}},
+}
+
+// DecodeClock decodes a clock block.
+func DecodeClock(b *hcl.Block, ctx *hcl.EvalContext) (Clock, hcl.Diagnostics) {
+	var c Clock
+	content, diags := b.Body.Content(clockSchema)
+	for _, f := range []struct {
+		name string
+		dst  *Duration
+		doc  string
+	}{
+		{"total", &c.Total, "each bot's budget for the whole match"},
+		{"move", &c.Move, "the most a single answer may take"},
+	} {
+		if a, ok := content.Attributes[f.name]; ok {
+			d, dd := DecodeDuration(a, ctx, f.doc)
+			diags = append(diags, dd...)
+			*f.dst = d
+		}
+	}
+	return c, diags
+}
+
+// DecodeDuration decodes an attribute holding a duration string like
+// "5m" or "500ms"; doc says what the duration is for, in error messages.
+func DecodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, hcl.Diagnostics) {
+	var s string
+	if diags := gohcl.DecodeExpression(a.Expr, ctx, &s); diags.HasErrors() {
+		return 0, diags
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid duration",
+			Detail:   fmt.Sprintf("%s (%s) must be a positive duration like \"5m\", \"90s\" or \"500ms\", not %q.", a.Name, doc, s),
+			Subject:  a.Expr.Range().Ptr(),
+		}}
+	}
+	return Duration(d), nil
+}

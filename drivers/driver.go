@@ -1,0 +1,141 @@
+// Package drivers defines what arbiter needs from a game: a Driver decodes the
+// body of a `game "<driver>" "<name>"` block into a Game, and a Game referees
+// one match between bot processes.
+//
+// This package is a leaf: it knows nothing of scheduling, journals or
+// tournaments (that is the engine's job) and nothing of any particular game
+// (that is each driver's job). Built-in drivers are wired in drivers/all.
+package drivers
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Driver knows one game and its protocol.
+type Driver interface {
+	// Name is the first label of the game block: game "<Name>" "<game name>".
+	Name() string
+	// DecodeGame decodes and validates the body of a game block. The driver
+	// owns the schema of that body, so a typo in a game option is reported
+	// with its source range before any bot starts.
+	DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (Game, hcl.Diagnostics)
+	// LoadGame rebuilds a game from the settings a plan recorded
+	// (the JSON encoding of Game.Settings).
+	LoadGame(settings json.RawMessage) (Game, error)
+	// HouseBots lists the bots built into arbiter for this game, sorted by
+	// name; each runs as `arbiter bot <driver>/<name>`.
+	HouseBots() []HouseBot
+}
+
+// HouseBot is a bot built into arbiter. Run plays one whole game over in and
+// out; env gives it the ARBITER_* variables (seed, seat, match) so that a
+// seeded house bot plays the same game twice.
+type HouseBot struct {
+	Name string
+	Doc  string
+	Run  func(in io.Reader, out io.Writer, env func(string) string) error
+}
+
+// Game is a decoded game block, ready to referee matches.
+type Game interface {
+	// Settings is the JSON-serialisable form of the game recorded in the plan.
+	Settings() any
+	// CheckSeats reports whether the game can be played with n seats,
+	// as diagnostics pointing at the game block's own attributes where it can.
+	// subject is the range of the setting that asked for n seats.
+	CheckSeats(n int, subject hcl.Range) hcl.Diagnostics
+	// Clock is the time budget every bot gets in a match.
+	Clock() Clock
+	// Play referees one match to its end. A bot's misbehaviour is never an
+	// error: it is a fault recorded in the outcome. Play returns early, with
+	// ctx's error, only when ctx is cancelled; all processes it started are
+	// gone by the time it returns.
+	Play(ctx context.Context, m *Match) (*Outcome, error)
+}
+
+// Clock is a time budget. Zero values mean "no limit".
+type Clock struct {
+	// Total is each bot's budget for the whole match.
+	Total Duration `json:"total,omitempty"`
+	// Move caps a single response, whatever is left of Total.
+	Move Duration `json:"move,omitempty"`
+}
+
+// Duration is a time.Duration that reads and writes as "5m", "500ms" in JSON.
+type Duration time.Duration
+
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(s)
+	*d = Duration(v)
+	return err
+}
+
+// Match is what a driver needs to referee one match.
+type Match struct {
+	ID    string
+	Seed  uint64
+	Seats []Seat
+	Clock Clock
+	// Record receives the transcript: every line sent and received and the
+	// game's own events.
+	Record Recorder
+	Log    hclog.Logger
+}
+
+// Seat is one bot in one seat of a match, ready to start.
+type Seat struct {
+	Bot     string   // bot name, for messages
+	Command []string // argv; Command[0] is looked up in PATH
+	Dir     string   // absolute working directory
+	Env     []string // "K=V" added to the environment (ARBITER_MATCH, ARBITER_SEAT, ARBITER_SEED, ...)
+	Stderr  string   // file the bot's stderr goes to
+}
+
+// Recorder is the match transcript.
+type Recorder interface {
+	// Sent records a line written to a seat's bot.
+	Sent(seat int, line string)
+	// Received records a line read from a seat's bot.
+	Received(seat int, line string)
+	// Event records a game event; data must be JSON-serialisable.
+	Event(kind string, data any)
+}
+
+// Fault kinds: why a bot lost a match.
+const (
+	FaultTime     = "time"     // its clock ran out or a single move took too long
+	FaultIllegal  = "illegal"  // a well-formed answer the rules forbid
+	FaultProtocol = "protocol" // an answer that does not parse, or a refusal where an answer was due
+	FaultCrash    = "crash"    // the process exited or closed its output mid-match
+	FaultStart    = "start"    // the process could not be started
+)
+
+// SeatResult is one seat's result.
+type SeatResult struct {
+	Score float64 `json:"score"`
+	// Fault is empty, or one of the Fault* kinds.
+	Fault string `json:"fault"`
+	// Detail says what happened, in a sentence, when there was a fault.
+	Detail string `json:"detail,omitempty"`
+	// Time is the clock time the bot used.
+	TimeMS int64 `json:"time_ms"`
+}
+
+// Outcome is how a match ended: one SeatResult per seat, in seat order.
+type Outcome struct {
+	Seats []SeatResult `json:"seats"`
+}

@@ -1,0 +1,311 @@
+package planowanie
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// strategy is what tells house bots apart; everything else about a bot is
+// the table it keeps.
+type strategy interface {
+	// declare is called with the new hand dealt and nothing played yet.
+	declare(t *table) int
+	// move returns a legal card; it is called only when it is the bot's
+	// turn and the hand is not empty.
+	move(t *table) Card
+}
+
+// table is what a bot knows of the game from the commands it was sent: the
+// bot side of the protocol, shared by every house bot.
+type table struct {
+	deck  Deck
+	n, me int
+	deals []DealSpec
+
+	deal     int // index of the current deal, -1 before the first set_cards
+	cards    int // cards every player got this deal
+	hand     []Card
+	declared []int // -1 until revealed
+	tricks   []int
+	played   []int  // cards each player has laid this deal
+	leader   int    // who leads the trick on the table
+	trick    []Card // the trick on the table, in order of play
+	gone     map[Card]bool
+	void     [][]bool // void[player][suit index]: it failed to follow that suit
+	timeLeft int64    // ms, -1 when never told
+}
+
+func newTable() *table {
+	return &table{deck: TournamentDeck(), n: 4, deal: -1, timeLeft: -1}
+}
+
+// errNoDeal answers a command that only makes sense within a deal, sent
+// before set_cards (or after the deck or players changed).
+var errNoDeal = errors.New("no cards dealt yet")
+
+// serve speaks the bot side of the protocol until quit or the end of in.
+// Every answer is flushed at once: the referee waits for it.
+func serve(in io.Reader, out io.Writer, s strategy) error {
+	t := newTable()
+	sc := bufio.NewScanner(in)
+	w := bufio.NewWriter(out)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		answer, err := t.handle(f, s)
+		if err != nil {
+			w.WriteString("? " + err.Error() + "\n\n")
+		} else if answer == "" {
+			w.WriteString("=\n\n")
+		} else {
+			w.WriteString("= " + answer + "\n\n")
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if f[0] == "quit" {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+// handle runs one command and returns the text of its answer.
+func (t *table) handle(f []string, s strategy) (string, error) {
+	args := f[1:]
+	nums := func(want int) ([]int, error) {
+		if want >= 0 && len(args) != want {
+			return nil, fmt.Errorf("%s takes %d arguments", f[0], want)
+		}
+		v := make([]int, len(args))
+		for i, a := range args {
+			x, err := strconv.Atoi(a)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q is not a number", f[0], a)
+			}
+			v[i] = x
+		}
+		return v, nil
+	}
+	switch f[0] {
+	case "quit":
+		return "", nil
+	case "set_deck":
+		if len(args) != 2 {
+			return "", errors.New("set_deck takes ranks and suits")
+		}
+		d := Deck{Ranks: args[0], Suits: args[1]}
+		if err := d.Validate(); err != nil {
+			return "", err
+		}
+		t.deck = d
+		t.deal = -1
+	case "set_players":
+		v, err := nums(2)
+		if err != nil {
+			return "", err
+		}
+		if v[0] < 1 || v[1] < 0 || v[1] >= v[0] {
+			return "", fmt.Errorf("no player %d among %d", v[1], v[0])
+		}
+		t.n, t.me = v[0], v[1]
+		t.deal = -1
+	case "set_game":
+		v, err := nums(-1)
+		if err != nil {
+			return "", err
+		}
+		if len(v) == 0 || len(v) != 1+2*v[0] {
+			return "", errors.New("set_game takes the number of deals, then cards and leader for each")
+		}
+		t.deals = t.deals[:0]
+		for i := 1; i < len(v); i += 2 {
+			t.deals = append(t.deals, DealSpec{Cards: v[i], Leader: v[i+1]})
+		}
+		t.deal = -1
+	case "set_cards":
+		if len(args) == 0 {
+			return "", errors.New("set_cards takes a count and the cards")
+		}
+		c, err := strconv.Atoi(args[0])
+		if err != nil || c != len(args)-1 {
+			return "", fmt.Errorf("set_cards: %q does not count the %d cards given", args[0], len(args)-1)
+		}
+		hand := make([]Card, 0, c)
+		for _, a := range args[1:] {
+			card, ok := t.deck.Parse(a)
+			if !ok {
+				return "", fmt.Errorf("set_cards: %q is not a card", a)
+			}
+			hand = append(hand, card)
+		}
+		t.newDeal(hand)
+	case "time_left":
+		v, err := nums(1)
+		if err != nil {
+			return "", err
+		}
+		t.timeLeft = int64(v[0])
+	case "gen_declare":
+		if t.deal < 0 {
+			return "", errNoDeal
+		}
+		return strconv.Itoa(min(max(s.declare(t), 0), t.cards)), nil
+	case "declare":
+		v, err := nums(2)
+		if err != nil {
+			return "", err
+		}
+		if t.deal < 0 {
+			return "", errNoDeal
+		}
+		if v[0] < 0 || v[0] >= t.n {
+			return "", fmt.Errorf("no player %d", v[0])
+		}
+		t.declared[v[0]] = v[1]
+	case "gen_move":
+		if t.deal < 0 || len(t.hand) == 0 {
+			return "", errors.New("no cards in hand")
+		}
+		return s.move(t).String(), nil
+	case "play":
+		if len(args) != 2 {
+			return "", errors.New("play takes a player and a card")
+		}
+		if t.deal < 0 {
+			return "", errNoDeal
+		}
+		p, err := strconv.Atoi(args[0])
+		if err != nil || p < 0 || p >= t.n {
+			return "", fmt.Errorf("play: no player %q", args[0])
+		}
+		c, ok := t.deck.Parse(args[1])
+		if !ok {
+			return "", fmt.Errorf("play: %q is not a card", args[1])
+		}
+		t.lay(p, c)
+	default:
+		return "", fmt.Errorf("unknown command %s", f[0])
+	}
+	return "", nil
+}
+
+func (t *table) newDeal(hand []Card) {
+	t.deal++
+	t.cards = len(hand)
+	t.hand = hand
+	t.deck.Sort(t.hand)
+	t.leader = 0
+	if t.deal < len(t.deals) {
+		t.leader = t.deals[t.deal].Leader
+	}
+	t.declared = slices.Repeat([]int{-1}, t.n)
+	t.tricks = make([]int, t.n)
+	t.played = make([]int, t.n)
+	t.trick = t.trick[:0]
+	t.gone = make(map[Card]bool, t.n*t.cards)
+	t.void = make([][]bool, t.n)
+	for i := range t.void {
+		t.void[i] = make([]bool, len(t.deck.Suits))
+	}
+}
+
+// lay records player p laying c, closing the trick when it is full.
+func (t *table) lay(p int, c Card) {
+	if p == t.me {
+		t.hand = slices.DeleteFunc(t.hand, func(h Card) bool { return h == c })
+	}
+	if led := t.led(); led != 0 && c.Suit != led {
+		t.void[p][strings.IndexByte(t.deck.Suits, led)] = true
+	}
+	t.gone[c] = true
+	t.played[p]++
+	t.trick = append(t.trick, c)
+	if len(t.trick) == t.n {
+		w := (t.leader + t.deck.Winner(t.trick)) % t.n
+		t.tricks[w]++
+		t.leader = w
+		t.trick = t.trick[:0]
+	}
+}
+
+// led is the led suit of the trick on the table, 0 when there is none.
+func (t *table) led() byte {
+	if len(t.trick) == 0 {
+		return 0
+	}
+	return t.trick[0].Suit
+}
+
+// winning reports whether c would take the trick on the table as it stands.
+func (t *table) winning(c Card) bool {
+	if len(t.trick) == 0 {
+		return true
+	}
+	return t.deck.beats(c, t.trick[t.deck.Winner(t.trick)])
+}
+
+// need is how many more tricks the bot must take to make its declaration;
+// negative once it is over.
+func (t *table) need() int {
+	return t.declared[t.me] - t.tricks[t.me]
+}
+
+// held is how many cards player p still holds.
+func (t *table) held(p int) int { return t.cards - t.played[p] }
+
+// unseen reports whether c may be in someone else's hand (or undealt).
+func (t *table) unseen(c Card) bool {
+	return !t.gone[c] && !slices.Contains(t.hand, c)
+}
+
+// unseenCount is how many cards the bot cannot place: the other hands and
+// the cards left undealt.
+func (t *table) unseenCount() int {
+	return t.deck.Size() - len(t.gone) - len(t.hand)
+}
+
+// unseenIn counts the unseen cards of a suit ranked above rank (-1 for all).
+func (t *table) unseenIn(suit byte, rank int) int {
+	k := 0
+	for r := rank + 1; r < len(t.deck.Ranks); r++ {
+		if t.unseen(Card{Rank: t.deck.Ranks[r], Suit: suit}) {
+			k++
+		}
+	}
+	return k
+}
+
+// after lists the players still to play to the trick on the table after
+// the bot.
+func (t *table) after() []int {
+	var ps []int
+	for i := len(t.trick) + 1; i < t.n; i++ {
+		ps = append(ps, (t.leader+i)%t.n)
+	}
+	return ps
+}
+
+// seedFrom makes a bot's generator from its environment, so that a re-run
+// of a match replays it exactly, while seats of one match still differ.
+func seedFrom(env func(string) string) *rand.Rand {
+	get := func(k string) uint64 {
+		if env == nil {
+			return 0
+		}
+		v, err := strconv.ParseUint(strings.TrimSpace(env(k)), 10, 64)
+		if err != nil {
+			return 0
+		}
+		return v
+	}
+	return rand.New(rand.NewPCG(get("ARBITER_SEED"), splitmix(0x686f757365626f74^get("ARBITER_SEAT"))))
+}

@@ -1,0 +1,228 @@
+package planowanie
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// Driver is the Planowanie game driver.
+type Driver struct{}
+
+var _ drivers.Driver = Driver{}
+
+func (Driver) Name() string { return "planowanie" }
+
+func (Driver) HouseBots() []drivers.HouseBot { return HouseBots() }
+
+var gameSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "deck", Required: true},
+		{Name: "deals", Required: true},
+	},
+	Blocks: []hcl.BlockHeaderSchema{drivers.ClockBlock},
+}
+
+// Game is a decoded planowanie game block.
+type Game struct {
+	settings Settings
+	clock    drivers.Clock
+	// Where the settings came from, for diagnostics found later.
+	deckRange, dealsRange hcl.Range
+}
+
+var _ drivers.Game = (*Game)(nil)
+
+type dealValue struct {
+	Cards  int `cty:"cards"`
+	Leader int `cty:"leader"`
+}
+
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+	content, diags := body.Content(gameSchema)
+	g := &Game{}
+	if a, ok := content.Attributes["deck"]; ok {
+		g.deckRange = a.Expr.Range()
+		v, d := a.Expr.Value(ctx)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			deck, ok := deckOf(v)
+			if !ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deck",
+					Detail:  "deck must be a deck, like deck.itpw, or an object with ranks and suits strings.",
+					Subject: a.Expr.Range().Ptr()})
+			} else if err := deck.Validate(); err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deck",
+					Detail: sentence(err.Error()), Subject: a.Expr.Range().Ptr()})
+			}
+			g.settings.Deck = deck
+		}
+	}
+	if a, ok := content.Attributes["deals"]; ok {
+		g.dealsRange = a.Expr.Range()
+		var deals []dealValue
+		d := gohcl.DecodeExpression(a.Expr, ctx, &deals)
+		if d.HasErrors() {
+			for _, x := range d {
+				x.Detail += ` Write deals as a list of objects, like [{ cards = 1, leader = 0 }, { cards = 2, leader = 1 }].`
+			}
+		}
+		diags = append(diags, d...)
+		if !d.HasErrors() && len(deals) == 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No deals",
+				Detail: "deals is empty: list at least one deal, like [{ cards = 5, leader = 0 }].", Subject: a.Expr.Range().Ptr()})
+		}
+		for i, dv := range deals {
+			if dv.Cards < 1 || dv.Leader < 0 {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deal",
+					Detail:  fmt.Sprintf("Deal %d has cards = %d and leader = %d: every deal gives at least 1 card and its leader is a seat number from 0.", i+1, dv.Cards, dv.Leader),
+					Subject: a.Expr.Range().Ptr()})
+			}
+			g.settings.Deals = append(g.settings.Deals, DealSpec{Cards: dv.Cards, Leader: dv.Leader})
+		}
+	}
+	for _, b := range content.Blocks {
+		c, d := drivers.DecodeClock(b, ctx)
+		diags = append(diags, d...)
+		g.clock = c
+	}
+	return g, diags
+}
+
+func deckOf(v cty.Value) (Deck, bool) {
+	t := v.Type()
+	if !t.IsObjectType() || !t.HasAttribute("ranks") || !t.HasAttribute("suits") {
+		return Deck{}, false
+	}
+	r, s := v.GetAttr("ranks"), v.GetAttr("suits")
+	if r.Type() != cty.String || s.Type() != cty.String || !r.IsKnown() || !s.IsKnown() || r.IsNull() || s.IsNull() {
+		return Deck{}, false
+	}
+	return Deck{Ranks: r.AsString(), Suits: s.AsString()}, true
+}
+
+// sentence capitalises an error message and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
+	g := &Game{}
+	if err := json.Unmarshal(raw, &g.settings); err != nil {
+		return nil, fmt.Errorf("planowanie settings: %w", err)
+	}
+	return g, g.settings.Deck.Validate()
+}
+
+func (g *Game) Settings() any { return g.settings }
+
+func (g *Game) Clock() drivers.Clock { return g.clock }
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	err := g.settings.Validate(n)
+	if err == nil {
+		return nil
+	}
+	deckBad := g.settings.Deck.Validate() != nil
+	var diags hcl.Diagnostics
+	for _, line := range strings.Split(err.Error(), "\n") {
+		rng := subject
+		switch {
+		case deckBad:
+			rng = g.deckRange
+		case strings.HasPrefix(line, "deal ") || strings.Contains(line, "no deals"):
+			rng = g.dealsRange
+		}
+		if rng.Filename == "" {
+			rng = subject
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Game cannot be played with these seats",
+			Detail:  sentence(line) + fmt.Sprintf(" The tournament asks for %d players (%s).", n, subject.String()),
+			Subject: rng.Ptr()})
+	}
+	return diags
+}
+
+// Play referees one match between real bot processes.
+func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
+	sessions := make([]*proc.Session, len(m.Seats))
+	players := make([]Player, len(m.Seats))
+	defer func() {
+		// Every session ends however Play ends; in parallel, so that the
+		// bots' grace periods overlap.
+		var wg sync.WaitGroup
+		for _, s := range sessions {
+			if s != nil {
+				wg.Add(1)
+				go func() { defer wg.Done(); s.Kill() }()
+			}
+		}
+		wg.Wait()
+	}()
+	for i, seat := range m.Seats {
+		s, err := proc.Start(ctx, proc.Spec{
+			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
+			Clock:  m.Clock,
+			OnSend: func(line string) { m.Record.Sent(i, line) },
+			OnRecv: func(line string) { m.Record.Received(i, line) },
+		})
+		if err != nil {
+			kind, detail := drivers.FaultStart, err.Error()
+			if f, ok := err.(*proc.Fault); ok {
+				detail = f.Detail
+			}
+			out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
+			out.Seats[i] = drivers.SeatResult{Fault: kind, Detail: detail}
+			m.Record.Event("fault", FaultEvent{Seat: i, Kind: kind, Detail: detail})
+			return out, nil
+		}
+		sessions[i] = s
+		players[i] = sessionPlayer{s}
+	}
+	out := Referee(ctx, g.settings, m.Seed, players, m.Record)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	for i, s := range sessions {
+		out.Seats[i].TimeMS = s.Used().Milliseconds()
+		if out.Seats[i].Fault == "" {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.Close("") }()
+		}
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// sessionPlayer is a bot process as the referee sees it.
+type sessionPlayer struct{ s *proc.Session }
+
+func (p sessionPlayer) Ask(cmd string) (bool, string, error) {
+	if cmd == "quit" {
+		// The game is over: the answer to quit does not matter, and must
+		// not cost a whole clock's worth of waiting.
+		p.s.Close("quit")
+		return true, "", nil
+	}
+	return p.s.AskGTP(cmd)
+}
+
+func (p sessionPlayer) Left() (time.Duration, bool) { return p.s.Left() }

@@ -1,0 +1,141 @@
+package proc
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// children is the set of pids that os/exec started and has not yet waited
+// for. The orphan reaper must never wait for one of them (it would steal
+// its exit status from os/exec), so Start registers a pid and the reaper
+// scans under the same lock.
+var children = struct {
+	sync.Mutex
+	pids map[int]bool
+}{pids: map[int]bool{}}
+
+var subreaper sync.Once
+
+// becomeSubreaper makes descendants that lose their parent (a bot's setsid
+// or double-forked grandchild) our children instead of init's, so that we
+// can find, kill and reap them. Init in a container often reaps nothing.
+func becomeSubreaper() {
+	subreaper.Do(func() {
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	})
+}
+
+// killTokened kills every live process whose environment carries token,
+// rescanning until none is left, because a process may fork between the
+// scan and the kill. It returns how many it killed.
+func killTokened(token string) int {
+	needle := []byte("ARBITER_TOKEN=" + token + "\x00")
+	killed := 0
+	for round := 0; round < 200; round++ {
+		found := 0
+		for _, pid := range allPids() {
+			env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+			if err != nil || !bytes.Contains(env, needle) {
+				continue
+			}
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				found++
+			}
+		}
+		killed += found
+		if found == 0 {
+			return killed
+		}
+		// A SIGKILLed process keeps its environ until it is a zombie; give
+		// the kernel a moment before scanning again.
+		time.Sleep(time.Millisecond)
+	}
+	return killed
+}
+
+// reapOrphans waits for every zombie child of ours that os/exec did not
+// start: descendants of bots that were adopted by us as subreaper.
+func reapOrphans() {
+	self := os.Getpid()
+	children.Lock()
+	defer children.Unlock()
+	for _, pid := range allPids() {
+		if children.pids[pid] {
+			continue
+		}
+		ppid, state, ok := procStat(pid)
+		if !ok || ppid != self || state != 'Z' {
+			continue
+		}
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	}
+}
+
+// adoptedPending reports whether one of our adopted children is still on
+// its way out: alive, and either carrying token or already without an
+// environment (exiting). Live adoptees of other sessions do not count.
+func adoptedPending(token string) bool {
+	needle := []byte("ARBITER_TOKEN=" + token + "\x00")
+	self := os.Getpid()
+	children.Lock()
+	defer children.Unlock()
+	for _, pid := range allPids() {
+		if children.pids[pid] {
+			continue
+		}
+		ppid, state, ok := procStat(pid)
+		if !ok || ppid != self || state == 'Z' {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err == nil && (len(env) == 0 || bytes.Contains(env, needle)) {
+			return true
+		}
+	}
+	return false
+}
+
+func allPids() []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	pids := make([]int, 0, len(ents))
+	for _, e := range ents {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// procStat reads the parent pid and state letter of pid from /proc.
+func procStat(pid int) (ppid int, state byte, ok bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, 0, false
+	}
+	// The command name is in parentheses and may itself contain spaces or
+	// parentheses: the fields we want follow the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+4 > len(b) {
+		return 0, 0, false
+	}
+	fields := bytes.Fields(b[i+1:])
+	if len(fields) < 2 {
+		return 0, 0, false
+	}
+	ppid, err = strconv.Atoi(string(fields[1]))
+	if err != nil {
+		return 0, 0, false
+	}
+	return ppid, fields[0][0], true
+}

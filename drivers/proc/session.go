@@ -1,0 +1,433 @@
+package proc
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Spec says how to start a bot and how to keep its clock.
+type Spec struct {
+	Bot    string   // name for messages
+	Argv   []string // Argv[0] is looked up in PATH, or relative to Dir if it has a slash
+	Dir    string
+	Env    []string // added to the arbiter's environment
+	Stderr string   // file that receives the bot's stderr; "" discards it
+	Clock  drivers.Clock
+	// OnSend and OnRecv see every line written and read, for transcripts.
+	OnSend, OnRecv func(line string)
+	// MaxLine caps one line of output (default 64 KiB): longer is a
+	// protocol fault, not unbounded memory.
+	MaxLine int
+	// Grace is how long a bot may take to exit after "quit" before it is
+	// killed (default 500ms).
+	Grace time.Duration
+	// MaxStderr caps the stderr file (default 16 MiB); the rest is drained
+	// and dropped so the bot never blocks on a full pipe.
+	MaxStderr int64
+}
+
+// Session is a running bot.
+type Session struct {
+	spec  Spec
+	cmd   *exec.Cmd
+	token string
+	in    *os.File // our end of the bot's stdin
+	out   *os.File // our end of the bot's stdout
+	r     *bufio.Reader
+
+	limited bool
+	left    time.Duration
+	used    time.Duration
+
+	exited  chan struct{} // closed when the process has been waited for
+	waitErr error
+	errDone chan struct{} // closed when stderr is fully drained
+
+	mu        sync.Mutex // guards cancelled against deadline changes
+	cancelled bool
+	ctxErr    error
+	stopCtx   func() bool
+	closeOnce sync.Once
+}
+
+// Start starts the bot. A failure to start is a *Fault of kind
+// drivers.FaultStart, like every other thing a bot can do wrong.
+func Start(ctx context.Context, spec Spec) (*Session, error) {
+	if len(spec.Argv) == 0 {
+		return nil, faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)
+	}
+	if spec.MaxLine <= 0 {
+		spec.MaxLine = 64 << 10
+	}
+	if spec.Grace <= 0 {
+		spec.Grace = 500 * time.Millisecond
+	}
+	if spec.MaxStderr <= 0 {
+		spec.MaxStderr = 16 << 20
+	}
+	becomeSubreaper()
+
+	s := &Session{spec: spec, exited: make(chan struct{}), errDone: make(chan struct{})}
+	s.limited = spec.Clock.Total > 0
+	s.left = time.Duration(spec.Clock.Total)
+	var tok [12]byte
+	_, _ = rand.Read(tok[:])
+	s.token = hex.EncodeToString(tok[:])
+
+	var files []*os.File // the child's ends, closed once it has them
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("bot %s: stdin pipe: %w", spec.Bot, err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("bot %s: stdout pipe: %w", spec.Bot, err)
+	}
+	files = append(files, inR, outW)
+	s.in, s.out = inW, outR
+	s.r = bufio.NewReaderSize(outR, spec.MaxLine)
+
+	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd.Dir = spec.Dir
+	cmd.Env = append(append(os.Environ(), spec.Env...), "ARBITER_TOKEN="+s.token)
+	cmd.Stdin, cmd.Stdout = inR, outW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if spec.Stderr != "" {
+		errR, errW, err := os.Pipe()
+		if err != nil {
+			s.closePipes()
+			return nil, fmt.Errorf("bot %s: stderr pipe: %w", spec.Bot, err)
+		}
+		f, err := os.Create(spec.Stderr)
+		if err != nil {
+			errR.Close()
+			errW.Close()
+			s.closePipes()
+			return nil, fmt.Errorf("bot %s: %w", spec.Bot, err)
+		}
+		files = append(files, errW)
+		cmd.Stderr = errW
+		go drainStderr(errR, f, spec.MaxStderr, s.errDone)
+	} else {
+		close(s.errDone)
+	}
+	s.cmd = cmd
+
+	children.Lock()
+	err = cmd.Start()
+	if err == nil {
+		children.pids[cmd.Process.Pid] = true
+	}
+	children.Unlock()
+	if err != nil {
+		s.closePipes()
+		for _, f := range files {
+			f.Close()
+		}
+		files = nil
+		<-s.errDone
+		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)
+	}
+	go func() {
+		s.waitErr = cmd.Wait()
+		children.Lock()
+		delete(children.pids, cmd.Process.Pid)
+		children.Unlock()
+		close(s.exited)
+	}()
+	s.stopCtx = context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.cancelled, s.ctxErr = true, ctx.Err()
+		past := time.Unix(1, 0)
+		_ = s.out.SetReadDeadline(past)
+		_ = s.in.SetWriteDeadline(past)
+	})
+	return s, nil
+}
+
+func drainStderr(r *os.File, f *os.File, max int64, done chan struct{}) {
+	defer close(done)
+	defer r.Close()
+	defer f.Close()
+	if n, _ := io.Copy(f, io.LimitReader(r, max)); n == max {
+		fmt.Fprintf(f, "\n[arbiter: stderr truncated at %d bytes]\n", max)
+		_, _ = io.Copy(io.Discard, r)
+	}
+}
+
+// Pid is the bot's process id.
+func (s *Session) Pid() int { return s.cmd.Process.Pid }
+
+// Token is the value of ARBITER_TOKEN that the bot and all its descendants carry.
+func (s *Session) Token() string { return s.token }
+
+// Left is the bot's remaining clock; ok is false when the clock is unlimited.
+func (s *Session) Left() (left time.Duration, ok bool) { return s.left, s.limited }
+
+// Used is the clock time the bot has used so far.
+func (s *Session) Used() time.Duration { return s.used }
+
+// setDeadline arms a deadline on f unless the context is already cancelled.
+func (s *Session) setDeadline(set func(time.Time) error, t time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancelled {
+		return s.ctxErr
+	}
+	return set(t)
+}
+
+// cancelErr returns the context's error if the session was cancelled.
+func (s *Session) cancelErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancelled {
+		return s.ctxErr
+	}
+	return nil
+}
+
+// budget is the deadline for a response that starts now.
+func (s *Session) budget(start time.Time) time.Time {
+	var d time.Duration = -1
+	if s.limited {
+		d = s.left
+	}
+	if m := time.Duration(s.spec.Clock.Move); m > 0 && (d < 0 || m < d) {
+		d = m
+	}
+	if d < 0 {
+		return time.Time{}
+	}
+	return start.Add(d)
+}
+
+// Write writes one line to the bot. It fails with a fault if the bot does
+// not take it before deadline (zero: no deadline) or has closed its input.
+func (s *Session) Write(line string, deadline time.Time) error {
+	if s.spec.OnSend != nil {
+		s.spec.OnSend(line)
+	}
+	if err := s.setDeadline(s.in.SetWriteDeadline, deadline); err != nil {
+		return err
+	}
+	_, err := io.WriteString(s.in, line+"\n")
+	if err == nil {
+		return nil
+	}
+	if cerr := s.cancelErr(); cerr != nil {
+		return cerr
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", line)
+	}
+	return faultf(drivers.FaultCrash, "closed its input (%s)", s.exitStatus())
+}
+
+// ReadLine reads one line of the bot's output, without its line ending.
+func (s *Session) ReadLine(deadline time.Time) (string, error) {
+	if err := s.setDeadline(s.out.SetReadDeadline, deadline); err != nil {
+		return "", err
+	}
+	b, err := s.r.ReadSlice('\n')
+	if err != nil {
+		if cerr := s.cancelErr(); cerr != nil {
+			return "", cerr
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			return "", faultf(drivers.FaultProtocol, "wrote a line longer than %d bytes", s.spec.MaxLine)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			if len(b) > 0 {
+				return "", faultf(drivers.FaultTime, "no full answer in time (partial line %q)", truncate(string(b)))
+			}
+			return "", faultf(drivers.FaultTime, "no answer in time")
+		case len(b) > 0:
+			return "", faultf(drivers.FaultCrash, "output ended in the middle of a line %q (%s)", truncate(string(b)), s.exitStatus())
+		default:
+			return "", faultf(drivers.FaultCrash, "output ended (%s)", s.exitStatus())
+		}
+	}
+	line := strings.TrimRight(string(b), "\r\n")
+	if s.spec.OnRecv != nil {
+		s.spec.OnRecv(line)
+	}
+	return line, nil
+}
+
+// Exchange runs a timed request: it writes cmd, calls read until it
+// returns done or an error, and charges the elapsed time to the clock.
+// Running out of clock or move time is a time fault.
+func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) error {
+	start := time.Now()
+	deadline := s.budget(start)
+	err := s.Write(cmd, deadline)
+	if err == nil {
+		err = read(deadline)
+	}
+	elapsed := time.Since(start)
+	s.used += elapsed
+	if s.limited {
+		s.left -= elapsed
+		if s.left < 0 {
+			s.left = 0
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if !deadline.IsZero() && elapsed > deadline.Sub(start) {
+		return faultf(drivers.FaultTime, "answered %q after %v, over its limit of %v", cmd, elapsed.Round(time.Millisecond), deadline.Sub(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// AskGTP sends one command of a GTP-like protocol and reads the response:
+// a line starting with '=' (ok) or '?', then lines up to an empty line.
+// Empty lines before the response are skipped. text is the response
+// without its sign, lines joined by "\n" and trimmed.
+func (s *Session) AskGTP(cmd string) (ok bool, text string, err error) {
+	err = s.Exchange(cmd, func(deadline time.Time) error {
+		var lines []string
+		for {
+			line, err := s.ReadLine(deadline)
+			if err != nil {
+				return err
+			}
+			if lines == nil {
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				if line[0] != '=' && line[0] != '?' {
+					return faultf(drivers.FaultProtocol, "answered %q to %q: a response must start with '=' or '?'", truncate(line), cmd)
+				}
+				ok = line[0] == '='
+				lines = append(lines, line[1:])
+				continue
+			}
+			if line == "" {
+				text = strings.TrimSpace(strings.Join(lines, "\n"))
+				return nil
+			}
+			lines = append(lines, line)
+		}
+	})
+	return ok, text, err
+}
+
+// exitStatus describes how the process ended, waiting briefly for it:
+// "exited with status 2", "killed by signal 9", or "still running".
+func (s *Session) exitStatus() string {
+	select {
+	case <-s.exited:
+	case <-time.After(200 * time.Millisecond):
+		return "still running"
+	}
+	var ee *exec.ExitError
+	if errors.As(s.waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return "killed by signal " + ws.Signal().String()
+		}
+		return fmt.Sprintf("exited with status %d", ee.ExitCode())
+	}
+	if s.waitErr != nil {
+		return s.waitErr.Error()
+	}
+	return "exited with status 0"
+}
+
+// Close ends a bot that did nothing wrong. If quit is not empty it is
+// written as a last command (its answer is not awaited); then the bot's
+// input is closed and it gets the grace period to exit on its own before
+// its process group and every escaped descendant are killed and reaped.
+// Close and Kill are safe to call more than once.
+func (s *Session) Close(quit string) {
+	s.closeOnce.Do(func() {
+		s.stopCtx()
+		if quit != "" && s.cancelErr() == nil {
+			if s.Write(quit, time.Now().Add(s.spec.Grace)) == nil {
+				// Drain the answer so the bot is not blocked writing it.
+				go func() { _, _ = io.Copy(io.Discard, s.out) }()
+			}
+		}
+		_ = s.in.Close()
+		if s.cancelErr() == nil {
+			select {
+			case <-s.exited:
+			case <-time.After(s.spec.Grace):
+			}
+		}
+		s.kill()
+	})
+}
+
+// Kill ends a bot at once: after a fault there is nothing to wait for.
+func (s *Session) Kill() {
+	s.closeOnce.Do(func() {
+		s.stopCtx()
+		_ = s.in.Close()
+		s.kill()
+	})
+}
+
+// kill kills the process group and every process with the session's
+// token, waits for the bot and reaps adopted descendants.
+func (s *Session) kill() {
+	pid := s.cmd.Process.Pid
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	killTokened(s.token)
+	<-s.exited
+	// Killed descendants reparent to us and turn into zombies as the kernel
+	// gets to them; reap until none of our adopted children is left alive.
+	for i := 0; i < 2000; i++ {
+		reapOrphans()
+		if !adoptedPending(s.token) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-s.errDone:
+	case <-time.After(time.Second):
+		// Only a process outside our reach still holds stderr open.
+	}
+	_ = s.out.Close()
+}
+
+func (s *Session) closePipes() {
+	for _, f := range []*os.File{s.in, s.out} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+func truncate(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}

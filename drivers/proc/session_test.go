@@ -1,0 +1,285 @@
+package proc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The test binary doubles as the bots: TestMain runs a bot when
+// PROC_TEST_BOT names one, so every bot here is a real process.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("PROC_TEST_BOT"); mode != "" {
+		runBot(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func runBot(mode string) {
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	reply := func(s string) { fmt.Fprintf(out, "= %s\n\n", s); out.Flush() }
+	switch mode {
+	case "echo": // answers every command with its own text
+		for in.Scan() {
+			if in.Text() == "quit" {
+				reply("")
+				return
+			}
+			reply(in.Text())
+		}
+	case "silent": // reads but never answers
+		for in.Scan() {
+		}
+		time.Sleep(time.Hour)
+	case "crash": // answers once, then dies
+		in.Scan()
+		reply("ok")
+		in.Scan()
+		os.Exit(3)
+	case "garbage":
+		in.Scan()
+		fmt.Fprintln(out, "hello there")
+		out.Flush()
+		time.Sleep(time.Hour)
+	case "flood": // one endless line
+		in.Scan()
+		b := []byte(strings.Repeat("x", 4096))
+		for {
+			if _, err := os.Stdout.Write(b); err != nil {
+				return
+			}
+		}
+	case "partial":
+		in.Scan()
+		fmt.Fprint(out, "= 1")
+		out.Flush()
+		time.Sleep(time.Hour)
+	case "stubborn": // ignores SIGTERM and quit, leaves a setsid grandchild
+		signal.Ignore(syscall.SIGTERM)
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "PROC_TEST_BOT=linger")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			panic(err)
+		}
+		fmt.Fprintf(os.Stderr, "grandchild %d\n", cmd.Process.Pid)
+		for in.Scan() {
+			reply("ignored")
+		}
+		time.Sleep(time.Hour)
+	case "linger":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+		time.Sleep(time.Hour)
+	case "stderr":
+		fmt.Fprintln(os.Stderr, "to stderr")
+		for in.Scan() {
+			reply("ok")
+		}
+	}
+}
+
+func botSpec(t testing.TB, mode string, clock drivers.Clock) Spec {
+	return Spec{
+		Bot:    mode,
+		Argv:   []string{os.Args[0]},
+		Dir:    t.TempDir(),
+		Env:    []string{"PROC_TEST_BOT=" + mode},
+		Stderr: filepath.Join(t.TempDir(), "stderr.txt"),
+		Clock:  clock,
+		Grace:  100 * time.Millisecond,
+	}
+}
+
+func start(t testing.TB, spec Spec) *Session {
+	t.Helper()
+	s, err := Start(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// assertGone checks that no process carries the session's token and that
+// we have no zombie children left.
+func assertGone(t *testing.T, s *Session) {
+	t.Helper()
+	needle := "ARBITER_TOKEN=" + s.Token() + "\x00"
+	for _, pid := range allPids() {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err == nil && strings.Contains(string(env), needle) {
+			t.Errorf("process %d of the bot is still running", pid)
+		}
+		if ppid, state, ok := procStat(pid); ok && ppid == os.Getpid() && state == 'Z' {
+			t.Errorf("zombie child %d left behind", pid)
+		}
+	}
+}
+
+func faultKind(err error) string {
+	var f *Fault
+	if errors.As(err, &f) {
+		return f.Kind
+	}
+	return "not a fault: " + fmt.Sprint(err)
+}
+
+func TestAskGTPAnswers(t *testing.T) {
+	var sent, got []string
+	spec := botSpec(t, "echo", drivers.Clock{Total: drivers.Duration(time.Minute)})
+	spec.OnSend = func(l string) { sent = append(sent, l) }
+	spec.OnRecv = func(l string) { got = append(got, l) }
+	s := start(t, spec)
+	ok, text, err := s.AskGTP("play 0 AS")
+	if err != nil || !ok || text != "play 0 AS" {
+		t.Fatalf("AskGTP = %v %q %v, want true %q nil", ok, text, err, "play 0 AS")
+	}
+	if left, limited := s.Left(); !limited || left >= time.Minute || left <= 0 {
+		t.Errorf("clock after one answer = %v (limited %v), want less than a minute", left, limited)
+	}
+	s.Close("quit")
+	assertGone(t, s)
+	if strings.Join(sent, "|") != "play 0 AS|quit" || got[0] != "= play 0 AS" {
+		t.Errorf("transcript sent %q received %q", sent, got)
+	}
+}
+
+func TestFaults(t *testing.T) {
+	tests := []struct {
+		mode   string
+		clock  drivers.Clock
+		asks   int
+		want   string
+		detail string
+	}{
+		{"silent", drivers.Clock{Total: drivers.Duration(200 * time.Millisecond)}, 1, drivers.FaultTime, "no answer in time"},
+		{"silent", drivers.Clock{Move: drivers.Duration(100 * time.Millisecond)}, 1, drivers.FaultTime, "no answer in time"},
+		{"partial", drivers.Clock{Total: drivers.Duration(200 * time.Millisecond)}, 1, drivers.FaultTime, "partial line"},
+		{"crash", drivers.Clock{}, 2, drivers.FaultCrash, "exited with status 3"},
+		{"garbage", drivers.Clock{}, 1, drivers.FaultProtocol, "must start with"},
+		{"flood", drivers.Clock{}, 1, drivers.FaultProtocol, "longer than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode+"/"+tt.want, func(t *testing.T) {
+			s := start(t, botSpec(t, tt.mode, tt.clock))
+			var err error
+			for i := 0; i < tt.asks && err == nil; i++ {
+				_, _, err = s.AskGTP("gen_move")
+			}
+			s.Kill()
+			if got := faultKind(err); got != tt.want {
+				t.Fatalf("fault = %s (%v), want %s", got, err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.detail) {
+				t.Errorf("fault detail %q does not say %q", err, tt.detail)
+			}
+			assertGone(t, s)
+		})
+	}
+}
+
+func TestStartFailure(t *testing.T) {
+	_, err := Start(context.Background(), Spec{Bot: "nope", Argv: []string{"/nonexistent/bot"}})
+	if got := faultKind(err); got != drivers.FaultStart {
+		t.Fatalf("fault = %s, want start", got)
+	}
+}
+
+func TestCloseKillsEscapedGrandchild(t *testing.T) {
+	s := start(t, botSpec(t, "stubborn", drivers.Clock{}))
+	if _, _, err := s.AskGTP("hello"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close("quit") // ignored: the bot is killed after the grace period
+	assertGone(t, s)
+	b, _ := os.ReadFile(s.spec.Stderr)
+	if !strings.HasPrefix(string(b), "grandchild ") {
+		t.Fatalf("stderr %q: the bot did not report its grandchild", b)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimPrefix(first, "grandchild "))
+	if err != nil {
+		t.Fatalf("stderr %q: %v", b, err)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("setsid grandchild %d is still alive", pid)
+	}
+}
+
+func TestStderrGoesToFile(t *testing.T) {
+	spec := botSpec(t, "stderr", drivers.Clock{})
+	s := start(t, spec)
+	if _, _, err := s.AskGTP("x"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close("quit")
+	if b, _ := os.ReadFile(spec.Stderr); string(b) != "to stderr\n" {
+		t.Errorf("stderr file = %q", b)
+	}
+}
+
+func TestCancelIsNotAFault(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := Start(ctx, botSpec(t, "silent", drivers.Clock{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	_, _, err = s.AskGTP("gen_move")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	s.Close("quit")
+	assertGone(t, s)
+}
+
+// BenchmarkAskGTP measures one request/response through the session layer
+// against the echo bot; BenchmarkRawPipe is the same round trip on bare
+// pipes, the baseline the overhead is judged against.
+func BenchmarkAskGTP(b *testing.B) {
+	s := start(b, botSpec(b, "echo", drivers.Clock{Total: drivers.Duration(time.Hour)}))
+	defer s.Close("quit")
+	for b.Loop() {
+		if _, _, err := s.AskGTP("play 1 AS"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRawPipe(b *testing.B) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "PROC_TEST_BOT=echo")
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	out := bufio.NewReader(outPipe)
+	for b.Loop() {
+		fmt.Fprintln(in, "play 1 AS")
+		for {
+			l, err := out.ReadString('\n')
+			if err != nil {
+				b.Fatal(err)
+			}
+			if l == "\n" {
+				break
+			}
+		}
+	}
+	in.Close()
+	cmd.Wait()
+}

@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// Result is one line of results.jsonl: a finished match.
+type Result struct {
+	Match string       `json:"match"`
+	Round int          `json:"round"`
+	Group int          `json:"group"`
+	Seed  uint64       `json:"seed"`
+	Seats []SeatResult `json:"seats"`
+	// ElapsedMS is the match's wall-clock duration.
+	ElapsedMS int64 `json:"elapsed_ms"`
+}
+
+// SeatResult is one seat of a finished match.
+type SeatResult struct {
+	Bot string `json:"bot"`
+	drivers.SeatResult
+}
+
+// Faulty reports whether any seat ended the match with a fault.
+func (r *Result) Faulty() bool {
+	for _, s := range r.Seats {
+		if s.Fault != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Files of a results directory.
+const (
+	PlanFile    = "plan.json"
+	ResultsFile = "results.jsonl"
+	LogFile     = "arbiter.log"
+	MatchesDir  = "matches"
+)
+
+// journal is the results directory of one plan: plan.json, and
+// results.jsonl to which every finished match is appended as one line,
+// synced to disk before the match counts as done.
+type journal struct {
+	dir string
+	mu  sync.Mutex
+	f   *os.File
+}
+
+// openJournal opens dir for plan p, creating it if needed. A directory
+// that holds another plan's results is refused. It returns the results
+// already there; a torn last line (the arbiter was killed while writing
+// it) is cut off, so that match runs again.
+func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	planPath := filepath.Join(dir, PlanFile)
+	if b, err := os.ReadFile(planPath); err == nil {
+		var old struct {
+			Hash       string `json:"hash"`
+			Tournament string `json:"tournament"`
+		}
+		if err := json.Unmarshal(b, &old); err != nil {
+			return nil, nil, fmt.Errorf("%s is not a plan (%v); choose another -out directory", planPath, err)
+		}
+		if old.Hash != p.Hash {
+			return nil, nil, fmt.Errorf("%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s): "+
+				"the configuration, variables or seed changed since those results were written. Use another -out directory, or remove %s to start over",
+				dir, old.Tournament, old.Hash, p.Tournament, p.Hash, dir)
+		}
+	} else if errors.Is(err, os.ErrNotExist) {
+		if err := writeFileAtomic(planPath, mustIndent(p)); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		return nil, nil, err
+	}
+
+	resultsPath := filepath.Join(dir, ResultsFile)
+	f, err := os.OpenFile(resultsPath, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	results, good, err := readResults(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", resultsPath, err)
+	}
+	if err := f.Truncate(good); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	for _, r := range results {
+		if p.Match(r.Match) == nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("%s has a result for match %q, which is not in the plan", resultsPath, r.Match)
+		}
+	}
+	return &journal{dir: dir, f: f}, results, nil
+}
+
+// readResults reads complete lines; it returns the offset after the last
+// good one. Only the last line may be torn; a bad line in the middle is an
+// error, because results must never be silently dropped.
+func readResults(r io.Reader) ([]Result, int64, error) {
+	var results []Result
+	var good int64
+	br := bufio.NewReader(r)
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if len(b) > 0 && b[len(b)-1] == '\n' {
+			var res Result
+			if jerr := json.Unmarshal(bytes.TrimSpace(b), &res); jerr != nil {
+				if _, peek := br.Peek(1); peek == io.EOF {
+					return results, good, nil // torn last line
+				}
+				return nil, 0, fmt.Errorf("line %d is not a result: %v", line, jerr)
+			}
+			results = append(results, res)
+			good += int64(len(b))
+		}
+		if err == io.EOF {
+			return results, good, nil // a last line without newline is torn
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+}
+
+// Append writes one result and syncs it to disk.
+func (j *journal) Append(r *Result) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, err := j.f.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return j.f.Sync()
+}
+
+func (j *journal) Close() error { return j.f.Close() }
+
+// ReadDir reads the plan and results of a results directory.
+func ReadDir(dir string) (*plan.Plan, []Result, error) {
+	b, err := os.ReadFile(filepath.Join(dir, PlanFile))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s is not a results directory: %w", dir, err)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, PlanFile), err)
+	}
+	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return &p, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	results, _, err := readResults(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, ResultsFile), err)
+	}
+	return &p, results, nil
+}
+
+func mustIndent(v any) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+func writeFileAtomic(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,237 @@
+package rating
+
+import "math"
+
+// record holds the results between one player and one opponent, seen from
+// the player. The counts are float32 because bayeselo stores them (and the
+// fractional prior draws added to them) in single precision; keeping the
+// same precision keeps the fit bit-compatible.
+type record struct {
+	opp   int // opponent, as a fitted-player index
+	back  int // position of the mirror record in the opponent's list
+	games int // real games, without the prior
+
+	whiteWin, whiteDraw, whiteLoss float32 // player had White
+	blackWin, blackDraw, blackLoss float32 // player had Black
+}
+
+// model is bayeselo's "condensed results" plus the Bradley-Terry
+// parameters. Players are numbered densely (players with no games are not
+// part of it).
+//
+// Each player's records are stored in bayeselo's slot order and every loop
+// over them runs from the last slot to the first, because the floating
+// point sums (and so the last digits of the fit) depend on that order.
+type model struct {
+	recs    [][]record
+	adv     float64 // Elo advantage of White
+	drawElo float64
+}
+
+type packedGame struct {
+	white, black int
+	result       Result
+}
+
+func newModel(n int, games []packedGame, prior float32, adv, drawElo float64) *model {
+	m := &model{recs: make([][]record, n), adv: adv, drawElo: drawElo}
+
+	// bayeselo scans the games from last to first and gives each newly met
+	// opponent the highest free slot.
+	met := make([]map[int]int, n) // opponent -> order of first meeting
+	meet := func(p, o int) {
+		if met[p] == nil {
+			met[p] = make(map[int]int)
+		}
+		if _, ok := met[p][o]; !ok {
+			met[p][o] = len(met[p])
+		}
+	}
+	for i := len(games) - 1; i >= 0; i-- {
+		meet(games[i].white, games[i].black)
+		meet(games[i].black, games[i].white)
+	}
+	slot := func(p, o int) int { return len(met[p]) - 1 - met[p][o] }
+	for p := range n {
+		m.recs[p] = make([]record, len(met[p]))
+		for o := range met[p] {
+			m.recs[p][slot(p, o)] = record{opp: o, back: slot(o, p)}
+		}
+	}
+
+	for _, g := range games {
+		w := &m.recs[g.white][slot(g.white, g.black)]
+		b := &m.recs[g.black][slot(g.black, g.white)]
+		w.games++
+		b.games++
+		switch g.result {
+		case WhiteWins:
+			w.whiteWin++
+			b.blackLoss++
+		case Draw:
+			w.whiteDraw++
+			b.blackDraw++
+		case BlackWins:
+			w.whiteLoss++
+			b.blackWin++
+		}
+	}
+
+	m.addPrior(prior)
+	return m
+}
+
+func (m *model) players() int { return len(m.recs) }
+
+func (m *model) trueGames(p int) int {
+	total := 0
+	for _, r := range m.recs[p] {
+		total += r.games
+	}
+	return total
+}
+
+// addPrior spreads prior virtual draws over each player's opponents in
+// proportion to the games played against them. Every virtual draw is
+// booked on both sides with both colours, so a player ends up with prior/2
+// of its own plus its share of its opponents' priors, exactly as bayeselo.
+func (m *model) addPrior(prior float32) {
+	for p := m.players() - 1; p >= 0; p-- {
+		share := float32(float64(prior) * 0.25 / float64(m.trueGames(p)))
+		for k := len(m.recs[p]) - 1; k >= 0; k-- {
+			r := &m.recs[p][k]
+			o := &m.recs[r.opp][r.back]
+			t := share * float32(r.games)
+			r.whiteDraw += t
+			r.blackDraw += t
+			o.whiteDraw += t
+			o.blackDraw += t
+		}
+	}
+}
+
+func (m *model) thetas() (tW, tD float64) {
+	return math.Pow(10, m.adv/400), math.Pow(10, m.drawElo/400)
+}
+
+const (
+	mmEpsilon  = 1e-5
+	mmMaxSteps = 10000
+)
+
+// fit runs bayeselo's MM iteration and returns ratings whose average is 0.
+func (m *model) fit() []float64 {
+	n := m.players()
+	tW, tD := m.thetas()
+	gamma := make([]float64, n)
+	next := make([]float64, n)
+	for i := range gamma {
+		gamma[i] = 1
+	}
+
+	for range mmMaxSteps {
+		for p := n - 1; p >= 0; p-- {
+			var a, b float64
+			gp := gamma[p]
+			for k := len(m.recs[p]) - 1; k >= 0; k-- {
+				r := &m.recs[p][k]
+				// Opponents after p were already updated in this sweep;
+				// using their new values is what makes bayeselo converge
+				// in the number of sweeps it does.
+				og := gamma[r.opp]
+				if r.opp > p {
+					og = next[r.opp]
+				}
+				a += float64(r.whiteWin + r.whiteDraw + r.blackWin + r.blackDraw)
+				b += float64(r.whiteDraw+r.whiteWin)*tW/(tW*gp+tD*og) +
+					float64(r.whiteDraw+r.whiteLoss)*tD*tW/(tD*tW*gp+og) +
+					float64(r.blackDraw+r.blackLoss)*tD/(tW*og+tD*gp) +
+					float64(r.blackDraw+r.blackWin)/(tD*tW*og+gp)
+			}
+			next[p] = a / b
+		}
+		gamma, next = next, gamma
+
+		diff := 0.0
+		for i := n - 1; i >= 0; i-- {
+			if d := math.Abs(gamma[i]-next[i]) / (gamma[i] + next[i]); d > diff {
+				diff = d
+			}
+		}
+		if diff < mmEpsilon {
+			break
+		}
+	}
+
+	// Without a prior, a player who never scored has gamma 0 and rating
+	// -Inf; centring on the finite ratings keeps the others usable.
+	elo := make([]float64, n)
+	total, finite := 0.0, 0
+	for i := n - 1; i >= 0; i-- {
+		elo[i] = math.Log10(gamma[i]) * 400
+		if !math.IsInf(elo[i], 0) && !math.IsNaN(elo[i]) {
+			total += elo[i]
+			finite++
+		}
+	}
+	if finite > 0 {
+		offset := -total / float64(finite)
+		for i := range elo {
+			elo[i] += offset
+		}
+	}
+	return elo
+}
+
+func probability(eloDelta float64) float64 {
+	return 1 / (1 + math.Pow(10, eloDelta/400))
+}
+
+// The probabilities take White's rating minus Black's.
+func (m *model) winP(delta float64) float64  { return probability(-delta - m.adv + m.drawElo) }
+func (m *model) lossP(delta float64) float64 { return probability(delta + m.adv + m.drawElo) }
+func (m *model) drawP(delta float64) float64 { return 1 - m.winP(delta) - m.lossP(delta) }
+
+// logLikelihood of player p's games (prior included) when p is rated
+// eloP and its opponents oppElo(o).
+func (m *model) logLikelihood(p int, eloP float64, oppElo func(int) float64) float64 {
+	res := 0.0
+	for k := len(m.recs[p]) - 1; k >= 0; k-- {
+		r := &m.recs[p][k]
+		d := eloP - oppElo(r.opp)
+		if r.whiteWin > 0 {
+			res += float64(r.whiteWin) * math.Log(m.winP(d))
+		}
+		if r.whiteDraw > 0 {
+			res += float64(r.whiteDraw) * math.Log(m.drawP(d))
+		}
+		if r.whiteLoss > 0 {
+			res += float64(r.whiteLoss) * math.Log(m.lossP(d))
+		}
+		if r.blackLoss > 0 {
+			res += float64(r.blackLoss) * math.Log(m.winP(-d))
+		}
+		if r.blackDraw > 0 {
+			res += float64(r.blackDraw) * math.Log(m.drawP(-d))
+		}
+		if r.blackWin > 0 {
+			res += float64(r.blackWin) * math.Log(m.lossP(-d))
+		}
+	}
+	return res
+}
+
+// averageOpponent is the mean rating of p's opponents weighted by real
+// games.
+func (m *model) averageOpponent(p int, elo []float64) float64 {
+	total, games := 0.0, 0
+	for k := len(m.recs[p]) - 1; k >= 0; k-- {
+		r := &m.recs[p][k]
+		total += float64(r.games) * elo[r.opp]
+		games += r.games
+	}
+	if games == 0 {
+		return 0
+	}
+	return total / float64(games)
+}

@@ -1,0 +1,110 @@
+package rating
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// roundHalfAway is bayeselo's RoundDouble.
+func roundHalfAway(x float64) int {
+	if x > 0 {
+		return int(x + 0.5)
+	}
+	return int(x - 0.5)
+}
+
+// padRight pads to width bytes, not runes, as C++ setw does.
+func padRight(s string, width int) string {
+	if n := width - len(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+func padLeft(s string, width int) string {
+	if n := width - len(s); n > 0 {
+		return strings.Repeat(" ", n) + s
+	}
+	return s
+}
+
+func (r *Ratings) maxNameLength() int {
+	n := 0
+	for _, s := range r.Names {
+		n = max(n, len(s))
+	}
+	return n
+}
+
+// WriteTable writes bayeselo's `ratings` table: players with games, from
+// the best down, with the given intervals (from ExactDist or
+// CovarianceIntervals; nil prints zeros like bayeselo before any interval
+// command).
+func (r *Ratings) WriteTable(w io.Writer, plus, minus []float64) error {
+	width := max(r.maxNameLength(), 4)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Rank %s %5s %4s %4s %5s %5s %5s %5s \n",
+		padRight("Name", width), "Elo", "+", "-", "games", "score", "oppo.", "draws")
+
+	stats := r.Stats()
+	for rank, k := range r.order() {
+		i := r.orig[k]
+		s := stats[i]
+		var up, down float64
+		if plus != nil {
+			up = plus[i]
+		}
+		if minus != nil {
+			down = minus[i]
+		}
+		// bayeselo keeps game counts in a float and prints it with
+		// ostream's default %g.
+		games := fmt.Sprintf("%.6g", float32(s.Games))
+		fmt.Fprintf(&b, "%4d %s %5d %4d %4d %5s %4d%% %5d %4d%% \n",
+			rank+1, padRight(r.Names[i], width),
+			roundHalfAway(r.Scale*r.raw[k]),
+			roundHalfAway(up), roundHalfAway(down),
+			games,
+			roundHalfAway(100*s.Points/float64(s.Games)),
+			roundHalfAway(s.Opponent),
+			roundHalfAway(100*float64(s.Draws)/float64(s.Games)))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteLOS writes bayeselo's `los` matrix (default arguments): players
+// with games from the best down, LOS in percent truncated to an integer,
+// columns headed by the first two bytes of the names.
+func (r *Ratings) WriteLOS(w io.Writer) error {
+	const width = 3
+	los := r.LOS()
+	order := r.order()
+	nameLen := r.maxNameLength()
+
+	var b strings.Builder
+	// bayeselo pads a single space to the name length, so at least one.
+	b.WriteString(padLeft(" ", nameLen))
+	b.WriteByte(' ')
+	for _, k := range order {
+		name := r.Names[r.orig[k]]
+		b.WriteString(padLeft(name[:min(len(name), width-1)], width))
+	}
+	b.WriteByte('\n')
+	for p, k := range order {
+		i := r.orig[k]
+		b.WriteString(padRight(r.Names[i], nameLen))
+		b.WriteByte(' ')
+		for q, l := range order {
+			if p == q {
+				b.WriteString(strings.Repeat(" ", width))
+				continue
+			}
+			fmt.Fprintf(&b, "%*d", width, int(los[i][r.orig[l]]*100))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

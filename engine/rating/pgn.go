@@ -1,0 +1,248 @@
+package rating
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// pgnToken kinds that matter for finding games and their tags; the rest of
+// the movetext is only skipped.
+type pgnKind int
+
+const (
+	tokEOF pgnKind = iota
+	tokTagOpen
+	tokTagClose
+	tokString // quoted string, or symbol: both can be a tag value
+	tokSymbol
+	tokTermination
+	tokOther
+)
+
+type pgnToken struct {
+	kind pgnKind
+	text string
+}
+
+// pgnLexer splits PGN like bayeselo's lexer: ';' comments and '%' escape
+// lines are skipped, brace comments and strings are single tokens.
+type pgnLexer struct {
+	r   *bufio.Reader
+	c   int // current byte, -1 at end of input
+	err error
+}
+
+func newPGNLexer(r io.Reader) *pgnLexer {
+	// Start as if after a newline so that a '%' on the first line is an
+	// escape line too.
+	return &pgnLexer{r: bufio.NewReader(r), c: '\n'}
+}
+
+func (l *pgnLexer) next() int {
+	b, err := l.r.ReadByte()
+	if err != nil {
+		if err != io.EOF {
+			l.err = err
+		}
+		l.c = -1
+	} else {
+		l.c = int(b)
+	}
+	return l.c
+}
+
+func (l *pgnLexer) skipLine() {
+	for l.next() != '\n' && l.c >= 0 {
+	}
+}
+
+func isLetter(c int) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isDigit(c int) bool  { return '0' <= c && c <= '9' }
+
+func isSymbolChar(c int) bool {
+	return isLetter(c) || isDigit(c) || c >= 0 && strings.IndexByte("_=:-+#", byte(c)) >= 0
+}
+
+func (l *pgnLexer) token() pgnToken {
+	for {
+		switch c := l.c; {
+		case c < 0:
+			return pgnToken{kind: tokEOF}
+		case c == '\n':
+			if l.next() == '%' {
+				l.skipLine()
+			}
+		case c == ' ' || c == '\t' || c == '\r':
+			l.next()
+		case c == ';':
+			l.skipLine()
+		case c == '{':
+			for l.next() != '}' {
+				if l.c < 0 {
+					return pgnToken{kind: tokEOF}
+				}
+			}
+			l.next()
+			return pgnToken{kind: tokOther}
+		case c == '"':
+			var sb strings.Builder
+			for l.next() != '"' {
+				if l.c == '\\' {
+					l.next()
+				}
+				if l.c < 0 {
+					return pgnToken{kind: tokEOF}
+				}
+				sb.WriteByte(byte(l.c))
+			}
+			l.next()
+			return pgnToken{tokString, sb.String()}
+		case c == '[':
+			l.next()
+			return pgnToken{kind: tokTagOpen}
+		case c == ']':
+			l.next()
+			return pgnToken{kind: tokTagClose}
+		case c == '*':
+			l.next()
+			return pgnToken{kind: tokTermination}
+		case isDigit(c):
+			// "1-0", "0-1" and "1/2-1/2" end a game; other digit runs are
+			// move numbers.
+			l.next()
+			if (c == '1' || c == '0') && l.c == '-' || c == '1' && l.c == '/' {
+				for isDigit(l.c) || l.c == '-' || l.c == '/' {
+					l.next()
+				}
+				return pgnToken{kind: tokTermination}
+			}
+			for isDigit(l.c) {
+				l.next()
+			}
+			return pgnToken{kind: tokOther}
+		case isLetter(c):
+			var sb strings.Builder
+			for isSymbolChar(l.c) {
+				sb.WriteByte(byte(l.c))
+				l.next()
+			}
+			return pgnToken{tokSymbol, sb.String()}
+		default:
+			l.next()
+			return pgnToken{kind: tokOther}
+		}
+	}
+}
+
+var pgnResults = map[string]Result{"1-0": WhiteWins, "1/2-1/2": Draw, "0-1": BlackWins}
+
+// ReadPGN reads games the way bayeselo's `readpgn` does: the players and
+// the result come from the White, Black and Result tags (a missing name is
+// empty); games whose Result is not 1-0, 1/2-1/2 or 0-1 (such as "*") are
+// skipped. Players are numbered in order of first appearance in a kept
+// game, White before Black, which is bayeselo's numbering.
+//
+// Unlike bayeselo, names are not truncated to 63 bytes.
+func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
+	lex := newPGNLexer(r)
+	index := map[string]int{}
+	player := func(name string) int {
+		i, ok := index[name]
+		if !ok {
+			i = len(names)
+			index[name] = i
+			names = append(names, name)
+		}
+		return i
+	}
+
+	tok := lex.token()
+	for {
+		for tok.kind != tokTagOpen && tok.kind != tokEOF {
+			tok = lex.token()
+		}
+		if tok.kind == tokEOF {
+			break
+		}
+
+		// Tag pairs follow each other directly; anything else starts the
+		// movetext.
+		tags := map[string]string{}
+		for tok.kind == tokTagOpen {
+			name, value := "", ""
+			for tok = lex.token(); tok.kind != tokSymbol && tok.kind != tokEOF; tok = lex.token() {
+			}
+			name = tok.text
+			for ; tok.kind != tokTagClose && tok.kind != tokEOF; tok = lex.token() {
+				if tok.kind == tokString || tok.kind == tokSymbol {
+					value = tok.text
+				}
+			}
+			if tok.kind == tokEOF {
+				break
+			}
+			tags[name] = value
+			tok = lex.token()
+		}
+
+		// The game ends at its termination marker, or where the tags of
+		// the next game begin if it has none.
+		for tok.kind != tokEOF && tok.kind != tokTagOpen {
+			k := tok.kind
+			tok = lex.token()
+			if k == tokTermination {
+				break
+			}
+		}
+
+		if res, ok := pgnResults[tags["Result"]]; ok {
+			w := player(tags["White"])
+			b := player(tags["Black"])
+			games = append(games, Game{White: w, Black: b, Result: res})
+		}
+	}
+	if lex.err != nil {
+		return nil, nil, fmt.Errorf("rating: reading PGN: %w", lex.err)
+	}
+	return names, games, nil
+}
+
+func pgnString(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i := range len(s) {
+		if s[i] == '"' || s[i] == '\\' {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(s[i])
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+// WritePGN writes one line per game, tags and termination marker, which
+// ReadPGN and bayeselo read back as the same games.
+func WritePGN(w io.Writer, names []string, games []Game) error {
+	bw := bufio.NewWriter(w)
+	for i, g := range games {
+		if g.White < 0 || g.White >= len(names) || g.Black < 0 || g.Black >= len(names) {
+			return fmt.Errorf("rating: game %d: player index out of range [0, %d)", i, len(names))
+		}
+		var res string
+		switch g.Result {
+		case WhiteWins:
+			res = "1-0"
+		case Draw:
+			res = "1/2-1/2"
+		case BlackWins:
+			res = "0-1"
+		default:
+			return fmt.Errorf("rating: game %d: result %v is not 0, 0.5 or 1", i, float64(g.Result))
+		}
+		fmt.Fprintf(bw, "[White %s][Black %s][Result %q] %s\n",
+			pgnString(names[g.White]), pgnString(names[g.Black]), res, res)
+	}
+	return bw.Flush()
+}
