@@ -113,7 +113,25 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 		l.fileDir[name] = filepath.Dir(f)
 	}
 	diags = append(diags, l.load(bodies)...)
+	sortDiags(diags)
 	return cfg, diags
+}
+
+// sortDiags orders diagnostics by file and position, so that output does
+// not depend on the order in which the loader happened to find them.
+func sortDiags(diags hcl.Diagnostics) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		case a.Start.Line != b.Start.Line:
+			return a.Start.Line < b.Start.Line
+		}
+		return a.Start.Column < b.Start.Column
+	})
 }
 
 func mustGetwd() string {

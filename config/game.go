@@ -50,14 +50,16 @@ func (l *loader) loadGames() hcl.Diagnostics {
 		// "Unknown deck" and not the driver's generic decode error.
 		if d := l.checkBodyRefs(b.Body, scopeGame); d.HasErrors() {
 			diags = append(diags, d...)
+			l.cfg.Games = append(l.cfg.Games, g)
 			continue
 		}
 		game, d := drv.DecodeGame(b.Body, l.evalContext(scopeGame))
 		diags = append(diags, d...)
-		if game == nil || d.HasErrors() {
-			continue
+		if game != nil && !d.HasErrors() {
+			g.Game = game
 		}
-		g.Game = game
+		// A game with errors is still declared: references to it must not
+		// add "Unknown game" to the errors already reported.
 		l.cfg.Games = append(l.cfg.Games, g)
 	}
 	return diags

@@ -196,7 +196,7 @@ func choiceAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Ra
 	var s string
 	if err := gocty.FromCtyValue(v, &s); err != nil || !contains(choices, s) {
 		return hcl.Diagnostics{errDiag("Invalid "+attr,
-			fmt.Sprintf("%s must be one of %q%s.", attr, strings.Join(choices, `", "`), suggest(s, choices)), rangePtr(ranges[attr]))}
+			fmt.Sprintf("%s must be one of \"%s\"%s.", attr, strings.Join(choices, `", "`), suggest(s, choices)), rangePtr(ranges[attr]))}
 	}
 	*dst = s
 	return nil

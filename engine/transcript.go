@@ -49,9 +49,11 @@ func (t *transcript) write(l transcriptLine) {
 	}
 }
 
-func (t *transcript) Sent(seat int, line string)     { t.write(transcriptLine{Seat: &seat, Send: &line}) }
-func (t *transcript) Received(seat int, line string) { t.write(transcriptLine{Seat: &seat, Recv: &line}) }
-func (t *transcript) Event(kind string, data any)    { t.write(transcriptLine{Event: kind, Data: data}) }
+func (t *transcript) Sent(seat int, line string) { t.write(transcriptLine{Seat: &seat, Send: &line}) }
+func (t *transcript) Received(seat int, line string) {
+	t.write(transcriptLine{Seat: &seat, Recv: &line})
+}
+func (t *transcript) Event(kind string, data any) { t.write(transcriptLine{Event: kind, Data: data}) }
 
 func (t *transcript) Close() error {
 	t.mu.Lock()

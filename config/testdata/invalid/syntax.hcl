@@ -1,0 +1,3 @@
+bot "a" {
+  house = # ERROR: Invalid expression
+}
