@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"sort"
-	"text/tabwriter"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -142,17 +141,25 @@ func ComputeStandings(p *plan.Plan, results []Result) ([]Standing, error) {
 
 // WriteStandings prints standings as a table.
 func WriteStandings(w io.Writer, st []Standing) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Rank\tBot\tElo\t+\t-\tGames\tScore\tMatches\tPoints\tFaults\t")
-	for _, s := range st {
-		name := s.Bot
+	width := len("Bot")
+	names := make([]string, len(st))
+	for i, s := range st {
+		names[i] = s.Bot
 		if s.Fill {
-			name += " (fill)"
+			names[i] += " (fill)"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f%%\t%d\t%.2f\t%d\t\n",
-			s.Rank, name, round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points, s.Faults)
+		width = max(width, len(names[i]))
 	}
-	return tw.Flush()
+	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games  Score  Matches  Points  Faults\n", width, "Bot"); err != nil {
+		return err
+	}
+	for i, s := range st {
+		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %4.1f%%  %7d  %6.2f  %6d\n",
+			s.Rank, width, names[i], round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points, s.Faults); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func round(x float64) int {

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The test binary is also the arbiter: testscript runs it as the
+// "arbiter" command, and house bots run it again as "arbiter bot ...".
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"arbiter": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("ROOT", root)
+			env.Setenv("REFDIR", filepath.Join(root, "..", "shared", "reference", "bayeselo"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"gamelog": cmdGameLog,
+		},
+	})
+}
+
+// cmdGameLog prints what a match transcript says about the game, without
+// time offsets and time_left commands (which depend on the machine's
+// speed): gamelog EVENTS.JSONL OUTFILE.
+func cmdGameLog(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: gamelog events.jsonl outfile")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	var out bytes.Buffer
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l map[string]any
+		ts.Check(json.Unmarshal(sc.Bytes(), &l))
+		delete(l, "t")
+		if s, ok := l["send"].(string); ok && strings.HasPrefix(s, "time_left") {
+			continue
+		}
+		if l["event"] == "result" {
+			continue // carries times used
+		}
+		b, _ := json.Marshal(l)
+		out.Write(append(b, '\n'))
+	}
+	ts.Check(sc.Err())
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out.Bytes(), 0o644))
+}
