@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/arbiter-contests/arbiter/engine"
+)
+
+const resumeConfig = `
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [for i in range(1, 14) : { cards = i, leader = (i - 1) %% 4 }]
+  clock { total = "1m" }
+}
+bot "a" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "b" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "c" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "d" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b, bot.c, bot.d]
+  players = 4
+  rounds  = 8
+  deal    = "per-round"
+  seed    = 77
+}
+`
+
+// TestKilledRunResumes kills the arbiter with SIGKILL in the middle of a
+// tournament, checks that no bot outlives it, re-runs it, and compares the
+// results with those of an uninterrupted run: no match lost or counted
+// twice, and every match with the same outcome.
+func TestKilledRunResumes(t *testing.T) {
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := fmt.Sprintf("resume-%d-%d", os.Getpid(), time.Now().UnixNano())
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(resumeConfig, mark)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	killed := filepath.Join(dir, "killed")
+	cmd := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	results := filepath.Join(killed, engine.ResultsFile)
+	for lines(results) < 3 {
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended (%v) before it could be killed; make the tournament longer", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	before := lines(results)
+	if before >= 32 {
+		t.Fatalf("all %d matches finished before the kill", before)
+	}
+
+	// The bots die with the arbiter (the kernel signals them when their
+	// parent dies); give it a moment to deliver.
+	deadline := time.Now().Add(5 * time.Second)
+	for left := marked(mark); len(left) > 0; left = marked(mark) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bot processes %v outlived the killed arbiter", left)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").Output()
+	if err != nil {
+		t.Fatalf("re-run: %v", err)
+	}
+	if want := fmt.Sprintf("%d match(es) played, %d already finished", 32-before, before); !strings.Contains(string(out), want) {
+		t.Errorf("re-run says:\n%s\nwant %q", out, want)
+	}
+
+	whole := filepath.Join(dir, "whole")
+	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "2").CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	got, want := outcomes(t, killed), outcomes(t, whole)
+	if len(got) != 32 || lines(results) != 32 {
+		t.Errorf("resumed run holds %d distinct matches in %d lines, want 32 and 32", len(got), lines(results))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
+	}
+}
+
+func lines(path string) int {
+	b, _ := os.ReadFile(path)
+	return bytes.Count(b, []byte("\n"))
+}
+
+// outcomes maps each match to its seats' bots, scores and faults.
+func outcomes(t *testing.T, dir string) map[string]string {
+	_, results, err := engine.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, r := range results {
+		var b strings.Builder
+		for _, s := range r.Seats {
+			fmt.Fprintf(&b, "%s=%v%s ", s.Bot, s.Score, s.Fault)
+		}
+		m[r.Match] = b.String()
+	}
+	return m
+}
+
+// marked lists live processes whose environment carries RUN_MARK=mark.
+func marked(mark string) []int {
+	var pids []int
+	needle := []byte("RUN_MARK=" + mark + "\x00")
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && bytes.Contains(env, needle) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
