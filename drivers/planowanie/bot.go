@@ -54,6 +54,8 @@ var errNoDeal = errors.New("no cards dealt yet")
 func serve(in io.Reader, out io.Writer, s strategy) error {
 	t := newTable()
 	sc := bufio.NewScanner(in)
+	// A big custom deck makes set_cards longer than a default token.
+	sc.Buffer(make([]byte, 4096), 1<<20)
 	w := bufio.NewWriter(out)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())

@@ -36,7 +36,7 @@ func TestHandsGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			for _, h := range Hands(tt.deck, tt.seed, tt.deal, tt.players, tt.cards) {
-				got = append(got, Cards(h))
+				got = append(got, FormatCards(h))
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Fatalf("hands changed (-want +got):\n%s", diff)
@@ -66,7 +66,7 @@ func TestHands(t *testing.T) {
 							t.Fatalf("%s: seat %d got %d cards, want %d", name, i, len(h), cards)
 						}
 						if !slices.IsSortedFunc(h, d.Compare) {
-							t.Errorf("%s: seat %d's hand %s is not sorted", name, i, Cards(h))
+							t.Errorf("%s: seat %d's hand %s is not sorted", name, i, FormatCards(h))
 						}
 						for _, c := range h {
 							if _, ok := d.Parse(c.String()); !ok {

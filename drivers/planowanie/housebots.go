@@ -71,10 +71,7 @@ func (greedy) move(t *table) Card {
 	// again; only an exactly made declaration is worth protecting.
 	wantWin := t.need() != 0
 	if len(t.trick) == 0 {
-		if wantWin {
-			return pick(legal, t.chance, t.deck, true)
-		}
-		return pick(legal, t.chance, t.deck, false)
+		return pick(legal, t.chance, t.deck, wantWin)
 	}
 	var winners, losers []Card
 	for _, c := range legal {
@@ -91,6 +88,7 @@ func (greedy) move(t *table) Card {
 		// a later one.
 		return pick(losers, t.chance, t.deck, false)
 	case wantWin && last:
+		// Nobody can overtake: win as cheaply as possible.
 		return cheapest(winners, t.deck)
 	case wantWin:
 		best := 0.0
@@ -98,6 +96,8 @@ func (greedy) move(t *table) Card {
 			best = max(best, t.hold(c))
 		}
 		if best < 0.15 && len(losers) > 0 {
+			// Whatever wins now will almost surely be overtaken: keep it
+			// for a trick it can take.
 			return pick(losers, t.chance, t.deck, false)
 		}
 		var safe []Card

@@ -182,7 +182,7 @@ func (m *match) deal(k int, spec DealSpec) error {
 	}
 	m.rec.Event("deal", ev)
 	if err := m.tellAll(func(i int) string {
-		return fmt.Sprintf("set_cards %d %s", spec.Cards, Cards(hands[i]))
+		return fmt.Sprintf("set_cards %d %s", spec.Cards, FormatCards(hands[i]))
 	}); err != nil {
 		return err
 	}
@@ -369,10 +369,10 @@ func checkCard(d Deck, text string, hand []Card, led byte) (c Card, problem stri
 	case !ok:
 		return c, fmt.Sprintf("played %s, which is not a card of the deck (ranks %s, suits %s)", text, d.Ranks, d.Suits)
 	case !slices.Contains(hand, c):
-		return c, fmt.Sprintf("played %s, which is not in its hand (holds %s)", c, Cards(hand))
+		return c, fmt.Sprintf("played %s, which is not in its hand (holds %s)", c, FormatCards(hand))
 	}
 	if legal := Legal(hand, led); !slices.Contains(legal, c) {
-		return c, fmt.Sprintf("played %s but must follow suit %c (holds %s)", c, led, Cards(legal))
+		return c, fmt.Sprintf("played %s but must follow suit %c (holds %s)", c, led, FormatCards(legal))
 	}
 	return c, ""
 }

@@ -124,8 +124,8 @@ type Card struct {
 // String writes the card the way the protocol does: rank then suit ("TD").
 func (c Card) String() string { return string([]byte{c.Rank, c.Suit}) }
 
-// Cards writes cards the way set_cards does: separated by spaces.
-func Cards(cards []Card) string {
+// FormatCards writes cards the way set_cards does: separated by spaces.
+func FormatCards(cards []Card) string {
 	var b strings.Builder
 	for i, c := range cards {
 		if i > 0 {

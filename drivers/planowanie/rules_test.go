@@ -59,7 +59,7 @@ func TestDeckSizeAndCards(t *testing.T) {
 	if d.Size() != 52 || len(d.Cards()) != 52 {
 		t.Fatalf("Size() = %d, len(Cards()) = %d, want 52", d.Size(), len(d.Cards()))
 	}
-	if got := Cards(d.Cards()[:3]); got != "2C 3C 4C" {
+	if got := FormatCards(d.Cards()[:3]); got != "2C 3C 4C" {
 		t.Errorf("Cards() starts %q, want trump suit first, ranks ascending", got)
 	}
 }
@@ -111,7 +111,7 @@ func TestLegal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Cards(Legal(cards(t, tt.hand), tt.led))
+			got := FormatCards(Legal(cards(t, tt.hand), tt.led))
 			if got != tt.want {
 				t.Fatalf("Legal(%s, %q) = %s, want %s", tt.hand, tt.led, got, tt.want)
 			}
@@ -122,8 +122,8 @@ func TestLegal(t *testing.T) {
 func TestLegalDoesNotAliasHand(t *testing.T) {
 	hand := cards(t, "2C 5D")
 	Legal(hand, 0)[0] = Card{'A', 'S'}
-	if Cards(hand) != "2C 5D" {
-		t.Fatalf("changing Legal's result changed the hand to %s", Cards(hand))
+	if FormatCards(hand) != "2C 5D" {
+		t.Fatalf("changing Legal's result changed the hand to %s", FormatCards(hand))
 	}
 }
 
