@@ -1,0 +1,87 @@
+package planowanie
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The test binary doubles as `arbiter bot`: "testbinary bot <name>" plays
+// a house bot on stdin/stdout, so games here run real processes.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "bot" {
+		for _, hb := range HouseBots() {
+			if hb.Name == os.Args[2] {
+				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
+					os.Exit(1)
+				}
+				os.Exit(0)
+			}
+		}
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
+
+type nopRecorder struct{}
+
+func (nopRecorder) Sent(int, string)     {}
+func (nopRecorder) Received(int, string) {}
+func (nopRecorder) Event(string, any)    {}
+
+func processMatch(tb testing.TB, seed uint64, bots ...string) *drivers.Match {
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	m := &drivers.Match{ID: "bench", Seed: seed, Record: nopRecorder{},
+		Clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+	for i, b := range bots {
+		m.Seats = append(m.Seats, drivers.Seat{
+			Bot: b, Command: []string{exe, "bot", b}, Dir: dir,
+			Env:    []string{"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i)},
+			Stderr: filepath.Join(dir, strconv.Itoa(i)+".stderr"),
+		})
+	}
+	return m
+}
+
+// TestGameWithProcesses plays the ITPW game between four house bots run
+// as processes through the session layer: the driver's normal path.
+func TestGameWithProcesses(t *testing.T) {
+	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+	out, err := g.Play(context.Background(), processMatch(t, 1, "greedy", "random", "greedy", "random"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for i, s := range out.Seats {
+		if s.Fault != "" {
+			t.Errorf("seat %d: fault %s: %s", i, s.Fault, s.Detail)
+		}
+		total += s.Score
+	}
+	// 91 tricks are taken in a 13-deal game; bonuses come on top.
+	if total < 91 {
+		t.Errorf("scores %v sum to %v, less than the 91 tricks of the game", out.Seats, total)
+	}
+}
+
+// BenchmarkGameProcesses is one whole ITPW game (13 deals) between four
+// house bots as real processes, start to reaping; compare with
+// BenchmarkRefereeGame, the same game in process.
+func BenchmarkGameProcesses(b *testing.B) {
+	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Hour)}}
+	m := processMatch(b, 7, "greedy", "random", "greedy", "random")
+	for b.Loop() {
+		if _, err := g.Play(context.Background(), m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
