@@ -217,9 +217,10 @@ type sessionPlayer struct{ s *proc.Session }
 
 func (p sessionPlayer) Ask(cmd string) (bool, string, error) {
 	if cmd == "quit" {
-		// The game is over: the answer to quit does not matter, and must
-		// not cost a whole clock's worth of waiting.
-		p.s.Close("quit")
+		// The game is over: the answer to quit does not matter and must not
+		// cost a clock's worth of waiting. Play then gives all bots their
+		// grace period to exit at the same time.
+		_ = p.s.Write("quit", time.Now().Add(100*time.Millisecond))
 		return true, "", nil
 	}
 	return p.s.AskGTP(cmd)

@@ -278,7 +278,7 @@ func (m *match) ask(seat int, cmd string) (ok bool, text string, err error) {
 			return false, "", errOver
 		}
 		name, _, _ := strings.Cut(cmd, " ")
-		return false, "", m.fault(seat, faultKind(err), fmt.Sprintf("%v, answering %s%s", err, name, m.where))
+		return false, "", m.fault(seat, faultKind(err), fmt.Sprintf("%s, answering %s%s", faultDetail(err), name, m.where))
 	}
 	return ok, text, nil
 }
@@ -343,6 +343,16 @@ func faultKind(err error) string {
 		}
 	}
 	return drivers.FaultCrash
+}
+
+// faultDetail is the sentence of a fault error without its kind, which
+// the result already carries.
+func faultDetail(err error) string {
+	var d interface{ FaultDetail() string }
+	if errors.As(err, &d) {
+		return d.FaultDetail()
+	}
+	return err.Error()
 }
 
 // parseDeclaration reads an answer to gen_declare; problem says what is

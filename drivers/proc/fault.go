@@ -13,6 +13,9 @@ func (f *Fault) Error() string { return f.Kind + ": " + f.Detail }
 // FaultKind lets drivers classify an error without importing this package.
 func (f *Fault) FaultKind() string { return f.Kind }
 
+// FaultDetail is the sentence without the kind.
+func (f *Fault) FaultDetail() string { return f.Detail }
+
 func faultf(kind, format string, args ...any) *Fault {
 	return &Fault{Kind: kind, Detail: fmt.Sprintf(format, args...)}
 }
