@@ -3,8 +3,10 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -70,10 +72,7 @@ func Compile(cfg *config.Config, t *config.Tournament) (*Plan, hcl.Diagnostics) 
 		shifts = k
 	}
 	for r := 1; r <= t.Rounds; r++ {
-		rng := rand.New(rand.NewPCG(t.Seed, mix(streamGroups, uint64(r), 0, 0)))
-		order := make([]*config.Bot, n)
-		copy(order, t.Bots)
-		shuffle(rng, len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		order := drawOrder(t.Seed, r, t.Bots)
 		start := 0
 		for g := 1; g <= groups; g++ {
 			size := n / groups
@@ -107,6 +106,35 @@ func Compile(cfg *config.Config, t *config.Tournament) (*Plan, hcl.Diagnostics) 
 	return p, diags
 }
 
+// drawOrder is the field in a random order for round r: every bot draws a
+// number from a stream seeded by the tournament seed, the round and its
+// name. Sorting by the draws, rather than shuffling the list, keeps the
+// order of the other bots when one is added or removed, and makes the order
+// of the bots list irrelevant.
+func drawOrder(seed uint64, r int, bots []*config.Bot) []*config.Bot {
+	type draw struct {
+		bot *config.Bot
+		key uint64
+	}
+	draws := make([]draw, len(bots))
+	for i, b := range bots {
+		h := fnv.New64a()
+		h.Write([]byte(b.Name))
+		draws[i] = draw{b, rand.NewPCG(seed^h.Sum64(), mix(streamGroups, uint64(r), 0, 0)).Uint64()}
+	}
+	sort.Slice(draws, func(i, j int) bool {
+		if draws[i].key != draws[j].key {
+			return draws[i].key < draws[j].key
+		}
+		return draws[i].bot.Name < draws[j].bot.Name
+	})
+	order := make([]*config.Bot, len(bots))
+	for i, d := range draws {
+		order[i] = d.bot
+	}
+	return order
+}
+
 // dealSeed derives a match's seed from the tournament seed and its place,
 // never from anything else, so adding rounds or matches leaves the seeds of
 // the others alone. Seeds stay below 2^53 so JSON readers in any language
@@ -126,24 +154,6 @@ func dealSeed(t *config.Tournament, round, group, shift int) uint64 {
 // second seed word.
 func mix(stream, round, group, shift uint64) uint64 {
 	return stream<<60 ^ round<<32 ^ group<<16 ^ shift
-}
-
-// shuffle is Fisher–Yates over rng's raw 64-bit output with an unbiased
-// bounded draw: unlike rand.Shuffle its result cannot change with the Go
-// release, so plans stay reproducible.
-func shuffle(rng *rand.Rand, n int, swap func(i, j int)) {
-	for i := n - 1; i > 0; i-- {
-		swap(i, int(bounded(rng, uint64(i+1))))
-	}
-}
-
-func bounded(rng *rand.Rand, n uint64) uint64 {
-	limit := -n % n // 2^64 mod n: draws below it would bias the result
-	for {
-		if v := rng.Uint64(); v >= limit {
-			return v % n
-		}
-	}
 }
 
 func planBot(root string, b *config.Bot) Bot {

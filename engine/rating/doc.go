@@ -29,9 +29,10 @@
 // # Fit and intervals
 //
 // Fit maximises the posterior with bayeselo's minorization-maximization
-// iteration (a Gauss-Seidel sweep over players, stopping when no gamma
-// changes by a relative 1e-5, at most 10000 sweeps), then shifts the
-// ratings so that their average is 0.
+// iteration (Gauss-Seidel sweeps over the players, from the last to the
+// first, until every gamma satisfies |g'-g|/(g'+g) < 1e-5, at most 10000
+// sweeps), then shifts the ratings so that their plain average over the
+// players with games is 0 (bayeselo's offset, whose default is 0).
 //
 // ExactDist computes, for each player, the posterior of its rating with the
 // other ratings held fixed (up to the shift that keeps the average at 0) on

@@ -5,7 +5,7 @@ import "math"
 // record holds the results between one player and one opponent, seen from
 // the player. The counts are float32 because bayeselo stores them (and the
 // fractional prior draws added to them) in single precision; keeping the
-// same precision keeps the fit bit-compatible.
+// same precision keeps the fit within rounding of bayeselo's.
 type record struct {
 	opp   int // opponent, as a fitted-player index
 	back  int // position of the mirror record in the opponent's list
@@ -190,7 +190,6 @@ func probability(eloDelta float64) float64 {
 // The probabilities take White's rating minus Black's.
 func (m *model) winP(delta float64) float64  { return probability(-delta - m.adv + m.drawElo) }
 func (m *model) lossP(delta float64) float64 { return probability(delta + m.adv + m.drawElo) }
-func (m *model) drawP(delta float64) float64 { return 1 - m.winP(delta) - m.lossP(delta) }
 
 // logLikelihood of player p's games (prior included) when p is rated
 // eloP and its opponents oppElo(o).
@@ -199,26 +198,31 @@ func (m *model) logLikelihood(p int, eloP float64, oppElo func(int) float64) flo
 	for k := len(m.recs[p]) - 1; k >= 0; k-- {
 		r := &m.recs[p][k]
 		d := eloP - oppElo(r.opp)
-		if r.whiteWin > 0 {
-			res += float64(r.whiteWin) * math.Log(m.winP(d))
-		}
-		if r.whiteDraw > 0 {
-			res += float64(r.whiteDraw) * math.Log(m.drawP(d))
-		}
-		if r.whiteLoss > 0 {
-			res += float64(r.whiteLoss) * math.Log(m.lossP(d))
-		}
-		if r.blackLoss > 0 {
-			res += float64(r.blackLoss) * math.Log(m.winP(-d))
-		}
-		if r.blackDraw > 0 {
-			res += float64(r.blackDraw) * math.Log(m.drawP(-d))
-		}
-		if r.blackWin > 0 {
-			res += float64(r.blackWin) * math.Log(m.lossP(-d))
-		}
+		res = m.addLogLikelihood(res, d, r.whiteWin, r.whiteDraw, r.whiteLoss)
+		res = m.addLogLikelihood(res, -d, r.blackLoss, r.blackDraw, r.blackWin)
 	}
 	return res
+}
+
+// addLogLikelihood adds to sum, term by term in bayeselo's order, the
+// log-likelihood of games where White, ahead by delta, won win, drew draw
+// and lost loss of them. Empty counts are skipped rather than multiplied,
+// since their probability may be 0.
+func (m *model) addLogLikelihood(sum, delta float64, win, draw, loss float32) float64 {
+	if win == 0 && draw == 0 && loss == 0 {
+		return sum
+	}
+	pw, pl := m.winP(delta), m.lossP(delta)
+	if win > 0 {
+		sum += float64(win) * math.Log(pw)
+	}
+	if draw > 0 {
+		sum += float64(draw) * math.Log(1-pw-pl)
+	}
+	if loss > 0 {
+		sum += float64(loss) * math.Log(pl)
+	}
+	return sum
 }
 
 // averageOpponent is the mean rating of p's opponents weighted by real

@@ -42,6 +42,11 @@ func (r *Ratings) maxNameLength() int {
 // CovarianceIntervals; nil prints zeros like bayeselo before any interval
 // command).
 func (r *Ratings) WriteTable(w io.Writer, plus, minus []float64) error {
+	for _, iv := range [][]float64{plus, minus} {
+		if iv != nil && len(iv) != len(r.Names) {
+			return fmt.Errorf("rating: %d intervals for %d players", len(iv), len(r.Names))
+		}
+	}
 	width := max(r.maxNameLength(), 4)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Rank %s %5s %4s %4s %5s %5s %5s %5s \n",

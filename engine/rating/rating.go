@@ -57,10 +57,14 @@ func (o Options) validate() error {
 }
 
 // Ratings is a fitted model. Elo, and every Elo quantity its methods
-// return, is on bayeselo's display scale (see Scale in the package doc).
+// return, is on bayeselo's display scale (see Scale in the package doc);
+// players without games have Elo 0. The methods may be called
+// concurrently.
 type Ratings struct {
-	Names   []string
-	Elo     []float64
+	Names []string
+	Elo   []float64 // indexed like Names
+	// Scale converts the model's ratings to displayed Elo:
+	// 4x/(1+x)^2 with x = 10^(-DrawElo/400).
 	Scale   float64
 	Options Options
 
@@ -76,7 +80,7 @@ type Ratings struct {
 
 // ErrSelfPlay is returned by Fit for a game of a player against itself,
 // which carries no rating information.
-var ErrSelfPlay = errors.New("rating: player plays itself")
+var ErrSelfPlay = errors.New("player plays itself")
 
 // Fit runs bayeselo's `mm` on the games.
 func Fit(names []string, games []Game, opt Options) (*Ratings, error) {
@@ -89,7 +93,7 @@ func Fit(names []string, games []Game, opt Options) (*Ratings, error) {
 			return nil, fmt.Errorf("rating: game %d: player index out of range [0, %d)", i, len(names))
 		}
 		if g.White == g.Black {
-			return nil, fmt.Errorf("game %d (%q): %w", i, names[g.White], ErrSelfPlay)
+			return nil, fmt.Errorf("rating: game %d (%q): %w", i, names[g.White], ErrSelfPlay)
 		}
 		if g.Result != WhiteWins && g.Result != Draw && g.Result != BlackWins {
 			return nil, fmt.Errorf("rating: game %d: result %v is not 0, 0.5 or 1", i, float64(g.Result))
@@ -99,10 +103,10 @@ func Fit(names []string, games []Game, opt Options) (*Ratings, error) {
 	}
 
 	r := &Ratings{
-		Names:   names,
+		Names:   slices.Clone(names),
 		Elo:     make([]float64, len(names)),
 		Options: opt,
-		games:   games,
+		games:   slices.Clone(games),
 		fit:     make([]int, len(names)),
 	}
 	x := math.Pow(10, -opt.DrawElo/400)
