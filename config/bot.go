@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -61,11 +60,7 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 		if !ok {
 			return nil, false
 		}
-		if d := l.checkRefs(a.Expr, scopeBot); d.HasErrors() {
-			diags = append(diags, d...)
-			return a, false
-		}
-		d := gohcl.DecodeExpression(a.Expr, l.evalContext(scopeBot), dst)
+		d := l.decode(a, scopeBot, dst)
 		diags = append(diags, d...)
 		return a, !d.HasErrors()
 	}

@@ -6,7 +6,6 @@ import (
 	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -51,11 +50,7 @@ func (l *loader) loadDecks() hcl.Diagnostics {
 			if !ok {
 				continue
 			}
-			if vd := l.checkRefs(a.Expr, scopeDeck); vd.HasErrors() {
-				diags = append(diags, vd...)
-				continue
-			}
-			vd := gohcl.DecodeExpression(a.Expr, l.evalContext(scopeDeck), f.dst)
+			vd := l.decode(a, scopeDeck, f.dst)
 			diags = append(diags, vd...)
 			if !vd.HasErrors() {
 				if msg := checkSymbols(*f.dst); msg != "" {

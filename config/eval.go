@@ -7,6 +7,7 @@ import (
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -162,6 +163,14 @@ func (l *loader) value(expr hcl.Expression, s scope) (cty.Value, hcl.Diagnostics
 		return cty.DynamicVal, diags
 	}
 	return expr.Value(l.evalContext(s))
+}
+
+// decode checks the references of a and decodes its value into dst.
+func (l *loader) decode(a *hcl.Attribute, s scope, dst any) hcl.Diagnostics {
+	if diags := l.checkRefs(a.Expr, s); diags.HasErrors() {
+		return diags
+	}
+	return gohcl.DecodeExpression(a.Expr, l.evalContext(s), dst)
 }
 
 func attrStep(tr hcl.Traversal, i int) (string, hcl.Range, bool) {

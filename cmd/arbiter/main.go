@@ -113,6 +113,17 @@ func (c *configFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.logJSON, "log-json", false, "write logs as JSON lines")
 }
 
+// parse registers the configuration flags on fs, parses args and returns
+// the one configuration path they name.
+func (c *configFlags) parse(fs *flag.FlagSet, args []string) (string, error) {
+	c.register(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return "", err
+	}
+	return onePath(pos)
+}
+
 func (c *configFlags) logger(w io.Writer) hclog.Logger {
 	return hclog.New(&hclog.LoggerOptions{
 		Name:       "arbiter",

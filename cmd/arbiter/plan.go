@@ -12,13 +12,8 @@ import (
 func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("plan", stderr)
 	var cf configFlags
-	cf.register(fs)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	path, err := onePath(pos)
+	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
 	}

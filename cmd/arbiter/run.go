@@ -19,16 +19,11 @@ import (
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
 	var cf configFlags
-	cf.register(fs)
 	out := fs.String("out", "", "results directory (default results/<tournament>)")
 	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	path, err := onePath(pos)
+	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
 	}

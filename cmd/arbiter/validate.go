@@ -15,13 +15,8 @@ import (
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", stderr)
 	var cf configFlags
-	cf.register(fs)
 	asJSON := fs.Bool("json", false, "print diagnostics as JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	path, err := onePath(pos)
+	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
 	}

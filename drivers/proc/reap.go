@@ -60,9 +60,10 @@ func killTokened(token string) int {
 	return killed
 }
 
-// reapOrphans waits for every zombie child of ours that os/exec did not
-// start: descendants of bots that were adopted by us as subreaper.
-func reapOrphans() {
+// eachAdopted calls fn, under the children lock, for every child of ours
+// that os/exec did not start: descendants of bots adopted by us as
+// subreaper. fn returns false to stop.
+func eachAdopted(fn func(pid int, state byte) bool) {
 	self := os.Getpid()
 	children.Lock()
 	defer children.Unlock()
@@ -70,13 +71,21 @@ func reapOrphans() {
 		if children.pids[pid] {
 			continue
 		}
-		ppid, state, ok := procStat(pid)
-		if !ok || ppid != self || state != 'Z' {
-			continue
+		if ppid, state, ok := procStat(pid); ok && ppid == self && !fn(pid, state) {
+			return
 		}
-		var ws syscall.WaitStatus
-		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	}
+}
+
+// reapOrphans waits for every adopted child that is a zombie.
+func reapOrphans() {
+	eachAdopted(func(pid int, state byte) bool {
+		if state == 'Z' {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		}
+		return true
+	})
 }
 
 // adoptedPending reports whether one of our adopted children is still on
@@ -84,23 +93,16 @@ func reapOrphans() {
 // environment (exiting). Live adoptees of other sessions do not count.
 func adoptedPending(token string) bool {
 	needle := []byte("ARBITER_TOKEN=" + token + "\x00")
-	self := os.Getpid()
-	children.Lock()
-	defer children.Unlock()
-	for _, pid := range allPids() {
-		if children.pids[pid] {
-			continue
-		}
-		ppid, state, ok := procStat(pid)
-		if !ok || ppid != self || state == 'Z' {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err == nil && (len(env) == 0 || bytes.Contains(env, needle)) {
+	pending := false
+	eachAdopted(func(pid int, state byte) bool {
+		if state == 'Z' {
 			return true
 		}
-	}
-	return false
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		pending = err == nil && (len(env) == 0 || bytes.Contains(env, needle))
+		return !pending
+	})
+	return pending
 }
 
 func allPids() []int {
