@@ -96,6 +96,11 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl
 		diags = append(diags, d...)
 		g.clock = c
 	}
+	if g.clock == (drivers.Clock{}) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No clock",
+			Detail:  `The game has no clock, so a bot that never answers stalls its match forever. Add clock { total = "5m" } (each bot's budget for a game) or clock { move = "10s" }.`,
+			Subject: body.MissingItemRange().Ptr()})
+	}
 	return g, diags
 }
 
