@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -93,8 +95,35 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 			fmt.Sprintf("The program of bot %q (the first element of command) is empty.", bot.Name), cmdAttr.Expr.Range().Ptr()))
 	case hasHouse:
 		diags = append(diags, l.checkHouse(bot.House, houseAttr.Expr.Range())...)
+	case hasCmd:
+		if d := checkProgram(bot, cmdAttr.Expr.Range()); d != nil {
+			diags = append(diags, d)
+		}
 	}
 	return bot, diags
+}
+
+// checkProgram warns when the bot's program cannot be found on this
+// machine: every match of the bot would end in a start fault. Only a
+// warning, because plans may be made on another machine than the one that
+// runs them.
+func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
+	prog := bot.Command[0]
+	var err error
+	if strings.ContainsRune(prog, '/') {
+		if !filepath.IsAbs(prog) {
+			prog = filepath.Join(bot.Dir, prog)
+		}
+		_, err = os.Stat(prog)
+	} else {
+		_, err = exec.LookPath(prog)
+	}
+	if err == nil {
+		return nil
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program not found",
+		Detail:  fmt.Sprintf("Bot %q runs %q, which is not found here (%v); its matches will end in a start fault. Install it or fix the command.", bot.Name, bot.Command[0], err),
+		Subject: &rng}
 }
 
 // checkHouse checks that "<driver>/<bot>" names a built-in bot.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -160,6 +161,10 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 		content, d := body.Content(rootSchema)
 		diags = append(diags, d...)
 		for _, b := range content.Blocks {
+			if d := checkLabels(b); d != nil {
+				diags = append(diags, d)
+				continue
+			}
 			l.blocks[b.Type] = append(l.blocks[b.Type], b)
 		}
 	}
@@ -201,6 +206,19 @@ func (c *Config) Bot(name string) *Bot {
 	for _, b := range c.Bots {
 		if b.Name == name {
 			return b
+		}
+	}
+	return nil
+}
+
+// checkLabels requires block names to be identifiers: they are used in
+// references (bot.NAME), match transcripts and file names.
+func checkLabels(b *hcl.Block) *hcl.Diagnostic {
+	for i, label := range b.Labels {
+		if !hclsyntax.ValidIdentifier(label) {
+			return errDiag("Invalid name",
+				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.", label, b.Type),
+				b.LabelRanges[i].Ptr())
 		}
 	}
 	return nil

@@ -113,11 +113,6 @@ func declaredNames[T any](m map[string]T) string {
 func decodeVariableBlock(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 	content, diags := b.Body.Content(variableSchema)
 	v := &Variable{Name: b.Labels[0], Type: cty.DynamicPseudoType, DeclRange: b.DefRange}
-	if !hclsyntax.ValidIdentifier(v.Name) {
-		diags = append(diags, errDiag("Invalid variable name",
-			fmt.Sprintf("%q is not a valid name: use letters, digits, underscores and dashes, starting with a letter.", v.Name), b.LabelRanges[0].Ptr()))
-		return nil, diags
-	}
 	if attr, ok := content.Attributes["type"]; ok {
 		t, d := typeexpr.TypeConstraint(attr.Expr)
 		diags = append(diags, d...)

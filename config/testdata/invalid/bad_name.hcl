@@ -1,0 +1,1 @@
+bot "a/b" { house = "planowanie/random" } # ERROR: Invalid name
