@@ -144,6 +144,10 @@ type SeatResult struct {
 	Fault string `json:"fault"`
 	// Detail says what happened, in a sentence, when there was a fault.
 	Detail string `json:"detail,omitempty"`
+	// Defaults counts the answers that were invalid, late or missing and
+	// got the game's default answer instead of ending the match (games
+	// such as Auction and Euchre); each is in the transcript.
+	Defaults int `json:"defaults,omitempty"`
 	// Time is the clock time the bot used.
 	TimeMS int64 `json:"time_ms"`
 }
