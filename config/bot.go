@@ -24,7 +24,10 @@ type Bot struct {
 	// file that declares the bot).
 	Dir string
 	// Env is added to the bot's environment.
-	Env       map[string]string
+	Env map[string]string
+	// Nick is the bot's display name in game-specific outputs (e.g. the
+	// nick of an original referee's score sheet); empty means Name.
+	Nick      string
 	DeclRange hcl.Range
 }
 
@@ -34,7 +37,7 @@ func botRef(name string) cty.Value {
 
 var botSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
-		{Name: "house"}, {Name: "command"}, {Name: "dir"}, {Name: "env"},
+		{Name: "house"}, {Name: "command"}, {Name: "dir"}, {Name: "env"}, {Name: "nick"},
 	},
 }
 
@@ -79,6 +82,9 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 		}
 	}
 	decode("env", &bot.Env)
+	if a, ok := decode("nick", &bot.Nick); ok && strings.TrimSpace(bot.Nick) == "" {
+		diags = append(diags, errDiag("Invalid nick", "nick is empty; leave it out to use the bot's name.", a.Expr.Range().Ptr()))
+	}
 
 	switch {
 	case houseAttr != nil && cmdAttr != nil:

@@ -27,6 +27,9 @@ type Tournament struct {
 	// or "per-round".
 	Deal string
 	Seed uint64
+	// Rating is the ranking reported first: "bayeselo", "placement",
+	// "wins" or "points".
+	Rating string
 
 	DeclRange hcl.Range
 	// Ranges of the attributes, for diagnostics found later (e.g. by the plan).
@@ -38,6 +41,7 @@ var (
 	Formats    = []string{"groups"}
 	SeatDesign = []string{"rotate", "fixed"}
 	DealModes  = []string{"per-match", "per-group", "per-round"}
+	Ratings    = []string{"bayeselo", "placement", "wins", "points"}
 )
 
 var tournamentSchema = &hcl.BodySchema{
@@ -51,6 +55,7 @@ var tournamentSchema = &hcl.BodySchema{
 		{Name: "seats"},
 		{Name: "deal"},
 		{Name: "seed"},
+		{Name: "rating"},
 	},
 }
 
@@ -74,7 +79,7 @@ func (l *loader) loadTournaments() hcl.Diagnostics {
 
 func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnostics) {
 	t := &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{},
-		Format: Formats[0], Rounds: 1, Seats: SeatDesign[0], Deal: DealModes[0], Seed: 1}
+		Format: Formats[0], Rounds: 1, Seats: SeatDesign[0], Deal: DealModes[0], Seed: 1, Rating: Ratings[0]}
 	content, diags := b.Body.Content(tournamentSchema)
 	vals := map[string]cty.Value{}
 	for name, a := range content.Attributes {
@@ -102,6 +107,7 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	diags = append(diags, choiceAttr(vals, "format", t.Ranges, Formats, &t.Format)...)
 	diags = append(diags, choiceAttr(vals, "seats", t.Ranges, SeatDesign, &t.Seats)...)
 	diags = append(diags, choiceAttr(vals, "deal", t.Ranges, DealModes, &t.Deal)...)
+	diags = append(diags, choiceAttr(vals, "rating", t.Ranges, Ratings, &t.Rating)...)
 	if v, ok := vals["seed"]; ok {
 		var seed int64
 		if err := gocty.FromCtyValue(v, &seed); err != nil || seed < 0 {

@@ -86,8 +86,16 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 
 // Match is what a driver needs to referee one match.
 type Match struct {
-	ID    string
-	Seed  uint64
+	ID   string
+	Seed uint64
+	// Round is the match's round in the plan (1-based).
+	Round int
+	// Variant is the game variant this match plays (see Variants), or "".
+	Variant string
+	// Dir is the match's own directory in the results: a driver may keep
+	// files there (game folders of per-move bots, replays in an original
+	// referee's format). It exists and is empty when Play starts.
+	Dir   string
 	Seats []Seat
 	Clock Clock
 	// Record receives the transcript: every line sent and received and the
@@ -99,6 +107,7 @@ type Match struct {
 // Seat is one bot in one seat of a match, ready to start.
 type Seat struct {
 	Bot     string   // bot name, for messages
+	Nick    string   // the bot's display name (its nick in original file formats); Bot when not set
 	Command []string // argv; Command[0] is looked up in PATH
 	Dir     string   // absolute working directory
 	Env     []string // "K=V" added to the environment (ARBITER_MATCH, ARBITER_SEAT, ARBITER_SEED, ...)
@@ -127,10 +136,18 @@ const (
 // SeatResult is one seat's result.
 type SeatResult struct {
 	Score float64 `json:"score"`
+	// Place is the seat's placement in the match, 1 = best, tied seats
+	// sharing the mean of the places they span; 0 when the driver leaves
+	// it to be derived from Score (higher is better).
+	Place float64 `json:"place,omitempty"`
 	// Fault is empty, or one of the Fault* kinds.
 	Fault string `json:"fault"`
 	// Detail says what happened, in a sentence, when there was a fault.
 	Detail string `json:"detail,omitempty"`
+	// Defaults counts the answers that were invalid, late or missing and
+	// got the game's default answer instead of ending the match (games
+	// such as Auction and Euchre); each is in the transcript.
+	Defaults int `json:"defaults,omitempty"`
 	// Time is the clock time the bot used.
 	TimeMS int64 `json:"time_ms"`
 }
@@ -138,4 +155,33 @@ type SeatResult struct {
 // Outcome is how a match ended: one SeatResult per seat, in seat order.
 type Outcome struct {
 	Seats []SeatResult `json:"seats"`
+}
+
+// Variants is an optional capability of a Game that plays several
+// variants, e.g. the boards of a series: the plan gives every match of
+// round r the variant (r-1) mod len(Variants()), so a tournament with a
+// multiple of that many rounds plays each variant equally often.
+type Variants interface {
+	Variants() []string
+}
+
+// Reporter is an optional capability of a Game that keeps files in the
+// format of an original referee (score sheets, duel lists) so that existing
+// users keep their tools. The engine calls Report after every finished
+// match with all matches finished so far, in plan order; Report rewrites
+// its files in dir, the results directory.
+type Reporter interface {
+	Report(dir string, matches []ReportedMatch) error
+}
+
+// ReportedMatch is a finished match as a Reporter sees it.
+type ReportedMatch struct {
+	// Index is the match's 1-based position in the plan.
+	Index int
+	ID    string
+	// Dir is the match's own directory (see Match.Dir).
+	Dir string
+	// Bots and Nicks are per seat.
+	Bots, Nicks []string
+	Outcome     Outcome
 }

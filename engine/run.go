@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,6 +127,10 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 				}
 				sum.Finished++
 				sum.Results = append(sum.Results, *res)
+				if err := r.report(sum.Results); err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
 				mu.Unlock()
 				if r.Progress != nil {
 					r.Progress.Finished(m, res)
@@ -189,7 +194,8 @@ func (r *Runner) playMatch(ctx context.Context, m *plan.Match, log hclog.Logger)
 	if err != nil {
 		return nil, err
 	}
-	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Clock: m.Clock, Record: tr, Log: log}
+	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: dir,
+		Clock: m.Clock, Record: tr, Log: log}
 	for i, name := range m.Seats {
 		seat, err := r.seat(m, i, name, dir)
 		if err != nil {
@@ -228,6 +234,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	}
 	seat := drivers.Seat{
 		Bot:    name,
+		Nick:   cmp.Or(b.Nick, name),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
 		Env: []string{
 			"ARBITER_MATCH=" + m.ID,
@@ -254,4 +261,39 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		seat.Dir = filepath.Join(r.Root, filepath.FromSlash(b.Dir))
 	}
 	return seat, nil
+}
+
+// report lets a game that keeps files of its own formats rewrite them from
+// every finished match, in plan order.
+func (r *Runner) report(results []Result) error {
+	rep, ok := r.Game.(drivers.Reporter)
+	if !ok {
+		return nil
+	}
+	index := map[string]int{}
+	for i, m := range r.Plan.Matches {
+		index[m.ID] = i
+	}
+	var done []drivers.ReportedMatch
+	for _, res := range inPlanOrder(r.Plan, results) {
+		i, ok := index[res.Match]
+		if !ok {
+			continue
+		}
+		rm := drivers.ReportedMatch{Index: i + 1, ID: res.Match, Dir: filepath.Join(r.Out, MatchesDir, res.Match)}
+		for _, s := range res.Seats {
+			nick := s.Bot
+			if b := r.Plan.Bot(s.Bot); b != nil && b.Nick != "" {
+				nick = b.Nick
+			}
+			rm.Bots = append(rm.Bots, s.Bot)
+			rm.Nicks = append(rm.Nicks, nick)
+			rm.Outcome.Seats = append(rm.Outcome.Seats, s.SeatResult)
+		}
+		done = append(done, rm)
+	}
+	if err := rep.Report(r.Out, done); err != nil {
+		return fmt.Errorf("writing the %s files: %w", r.Plan.Game.Driver, err)
+	}
+	return nil
 }

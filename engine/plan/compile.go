@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // Streams of the random source: each decision draws from its own stream,
@@ -39,6 +40,13 @@ func Compile(cfg *config.Config, t *config.Tournament) (*Plan, hcl.Diagnostics) 
 		Seed:       t.Seed,
 		Rounds:     t.Rounds,
 		Players:    t.Players,
+	}
+	if t.Rating != config.Ratings[0] {
+		p.Rating = t.Rating
+	}
+	var variants []string
+	if v, ok := t.Game.Game.(drivers.Variants); ok {
+		variants = v.Variants()
 	}
 	for _, b := range append(append([]*config.Bot{}, t.Bots...), t.Fill...) {
 		p.Bots = append(p.Bots, planBot(cfg.Root, b))
@@ -95,9 +103,10 @@ func Compile(cfg *config.Config, t *config.Tournament) (*Plan, hcl.Diagnostics) 
 				p.Matches = append(p.Matches, Match{
 					ID:    fmt.Sprintf("r%03d-g%02d-s%d", r, g, s),
 					Round: r, Group: g, Shift: s,
-					Seed:  dealSeed(t, r, g, s),
-					Seats: seats,
-					Clock: clock,
+					Seed:    dealSeed(t, r, g, s),
+					Seats:   seats,
+					Clock:   clock,
+					Variant: variant(variants, r),
 				})
 			}
 		}
@@ -156,8 +165,19 @@ func mix(stream, round, group, shift uint64) uint64 {
 	return stream<<60 ^ round<<32 ^ group<<16 ^ shift
 }
 
+// variant is round r's variant: they take turns, round by round.
+func variant(variants []string, r int) string {
+	if len(variants) == 0 {
+		return ""
+	}
+	return variants[(r-1)%len(variants)]
+}
+
 func planBot(root string, b *config.Bot) Bot {
 	pb := Bot{Name: b.Name, House: b.House, Env: b.Env}
+	if b.Nick != b.Name {
+		pb.Nick = b.Nick
+	}
 	if b.House == "" {
 		pb.Command = b.Command
 		pb.Dir = b.Dir

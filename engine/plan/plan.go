@@ -32,7 +32,9 @@ type Plan struct {
 	Seed       uint64 `json:"seed"`
 	Rounds     int    `json:"rounds"`
 	Players    int    `json:"players"`
-	Bots       []Bot  `json:"bots"`
+	// Rating is the ranking reported first (see config.Ratings).
+	Rating string `json:"rating,omitempty"`
+	Bots   []Bot  `json:"bots"`
 	// Fill names the bots that only complete groups.
 	Fill    []string `json:"fill,omitempty"`
 	Matches []Match  `json:"matches"`
@@ -56,6 +58,8 @@ type Bot struct {
 	// machine; otherwise absolute.
 	Dir string            `json:"dir,omitempty"`
 	Env map[string]string `json:"env,omitempty"`
+	// Nick is the display name in game-specific outputs, when not Name.
+	Nick string `json:"nick,omitempty"`
 }
 
 // Match is one match of the plan.
@@ -69,8 +73,10 @@ type Match struct {
 	// same hands.
 	Seed uint64 `json:"seed"`
 	// Seats are bot names in seat order.
-	Seats []string      `json:"seats"`
-	Clock drivers.Clock `json:"clock"`
+	Seats []string `json:"seats"`
+	// Variant is the game variant the match plays (drivers.Variants).
+	Variant string        `json:"variant,omitempty"`
+	Clock   drivers.Clock `json:"clock"`
 }
 
 // ComputeHash returns the hash of the plan's content (everything but Hash).
