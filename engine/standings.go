@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -21,8 +23,32 @@ type Standing struct {
 	Score   float64 `json:"score"` // fraction of pairwise points, 0..1
 	Matches int     `json:"matches"`
 	Points  float64 `json:"points"` // mean game points per match
-	Faults  int     `json:"faults"`
-	Fill    bool    `json:"fill,omitempty"`
+	// Place is the mean place per match (1 = best; tied seats share the
+	// mean of the places they span); PlaceCI is the half-width of its 95%
+	// confidence interval (Student's t over the bot's matches).
+	Place   float64 `json:"place"`
+	PlaceCI float64 `json:"place_ci"`
+	// Wins are matches won: first place alone (the top score alone, when
+	// the driver does not place the seats; a fault loses). NormalWins are
+	// wins in matches without a fault.
+	Wins       int `json:"wins"`
+	NormalWins int `json:"normal_wins"`
+	// Faults are the matches the bot lost by its own fault.
+	Faults int  `json:"faults"`
+	Fill   bool `json:"fill,omitempty"`
+}
+
+// MarshalJSON writes the numbers that are not finite (the interval of a
+// bot without games, the place interval of a bot with one match) as null.
+func (s Standing) MarshalJSON() ([]byte, error) {
+	type plain Standing
+	return json.Marshal(struct {
+		plain
+		Elo     *float64 `json:"elo"`
+		Plus    *float64 `json:"plus"`
+		Minus   *float64 `json:"minus"`
+		PlaceCI *float64 `json:"place_ci"`
+	}{plain(s), rating.Finite(s.Elo), rating.Finite(s.Plus), rating.Finite(s.Minus), rating.Finite(s.PlaceCI)})
 }
 
 // PairwiseGames turns match results into the games BayesElo rates: every
@@ -30,7 +56,8 @@ type Standing struct {
 // draw), except in a match that a fault ended, which gives only the faulty
 // bots' losses against each of the others. White is the earlier seat.
 // Results are taken in plan order, so the games do not depend on the
-// order in which matches happened to finish.
+// order in which matches happened to finish. Playoffs are left out: they
+// only break ties in placement.
 func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rating.Game) {
 	index := map[string]int{}
 	for _, b := range p.Bots {
@@ -38,31 +65,42 @@ func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rati
 		names = append(names, b.Name)
 	}
 	for _, r := range inPlanOrder(p, results) {
+		if IsPlayoff(r.Match) {
+			continue
+		}
 		for i, a := range r.Seats {
 			for j := i + 1; j < len(r.Seats); j++ {
-				b := r.Seats[j]
-				g := rating.Game{White: index[a.Bot], Black: index[b.Bot]}
-				switch {
-				case a.Fault != "" && b.Fault != "":
+				res, ok := pairResult(&r, i, j)
+				if !ok {
 					continue
-				case a.Fault != "":
-					g.Result = rating.BlackWins
-				case b.Fault != "":
-					g.Result = rating.WhiteWins
-				case r.Faulty():
-					continue // two bystanders of someone else's fault
-				case a.Score > b.Score:
-					g.Result = rating.WhiteWins
-				case a.Score < b.Score:
-					g.Result = rating.BlackWins
-				default:
-					g.Result = rating.Draw
 				}
-				games = append(games, g)
+				games = append(games, rating.Game{White: index[a.Bot], Black: index[r.Seats[j].Bot], Result: res})
 			}
 		}
 	}
 	return names, games
+}
+
+// pairResult is the game between seats i and j of a match, as seat i's
+// score; false when the match gives none (both faulted, or a third seat's
+// fault ended it).
+func pairResult(r *Result, i, j int) (rating.Result, bool) {
+	a, b := r.Seats[i], r.Seats[j]
+	switch {
+	case a.Fault != "" && b.Fault != "":
+		return 0, false
+	case a.Fault != "":
+		return rating.BlackWins, true
+	case b.Fault != "":
+		return rating.WhiteWins, true
+	case r.Faulty():
+		return 0, false // two bystanders of someone else's fault
+	case a.Score > b.Score:
+		return rating.WhiteWins, true
+	case a.Score < b.Score:
+		return rating.BlackWins, true
+	}
+	return rating.Draw, true
 }
 
 func inPlanOrder(p *plan.Plan, results []Result) []Result {
@@ -84,59 +122,14 @@ func RatingOptions() rating.Options {
 	return o
 }
 
-// ComputeStandings rates the bots of p from results, best first.
+// ComputeStandings ranks the bots of p from results, in the order of the
+// plan's Rating (see ComputeStats).
 func ComputeStandings(p *plan.Plan, results []Result) ([]Standing, error) {
-	names, games := PairwiseGames(p, results)
-	r, err := rating.Fit(names, games, RatingOptions())
+	s, err := ComputeStats(p, results)
 	if err != nil {
 		return nil, err
 	}
-	plus, minus := r.ExactDist()
-	fill := map[string]bool{}
-	for _, f := range p.Fill {
-		fill[f] = true
-	}
-	st := make([]Standing, len(names))
-	index := map[string]int{}
-	for i, n := range names {
-		index[n] = i
-		st[i] = Standing{Bot: n, Elo: r.Elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n]}
-	}
-	points := make([]float64, len(names))
-	for _, g := range games {
-		st[g.White].Games++
-		st[g.Black].Games++
-		points[g.White] += float64(g.Result)
-		points[g.Black] += 1 - float64(g.Result)
-	}
-	for _, res := range results {
-		for _, s := range res.Seats {
-			i := index[s.Bot]
-			st[i].Matches++
-			st[i].Points += s.Score
-			if s.Fault != "" {
-				st[i].Faults++
-			}
-		}
-	}
-	for i := range st {
-		if st[i].Games > 0 {
-			st[i].Score = points[i] / float64(st[i].Games)
-		}
-		if st[i].Matches > 0 {
-			st[i].Points /= float64(st[i].Matches)
-		}
-	}
-	sort.SliceStable(st, func(i, j int) bool {
-		if st[i].Elo != st[j].Elo {
-			return st[i].Elo > st[j].Elo
-		}
-		return st[i].Bot < st[j].Bot
-	})
-	for i := range st {
-		st[i].Rank = i + 1
-	}
-	return st, nil
+	return s.Standings, nil
 }
 
 // WriteStandings prints standings as a table.
@@ -150,16 +143,104 @@ func WriteStandings(w io.Writer, st []Standing) error {
 		}
 		width = max(width, len(names[i]))
 	}
-	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games  Score  Matches  Points  Faults\n", width, "Bot"); err != nil {
+	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games  Score  Matches  Points  Place     ±  Wins  Normal  Faults\n", width, "Bot"); err != nil {
 		return err
 	}
 	for i, s := range st {
-		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %4.1f%%  %7d  %6.2f  %6d\n",
-			s.Rank, width, names[i], round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points, s.Faults); err != nil {
+		place, ci := "    -", "    -"
+		if s.Matches > 0 {
+			place = fmt.Sprintf("%5.2f", s.Place)
+		}
+		if !math.IsInf(s.PlaceCI, 0) && s.Matches > 0 {
+			ci = fmt.Sprintf("%5.2f", s.PlaceCI)
+		}
+		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %4.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d\n",
+			s.Rank, width, names[i], round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points,
+			place, ci, s.Wins, s.NormalWins, s.Faults); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// WriteStats prints the standings under a line that says how they are
+// ordered, then the groups still tied in placement.
+func WriteStats(w io.Writer, s *Stats) error {
+	how := map[string]string{
+		RankBayesElo:  "by BayesElo",
+		RankPlacement: "by mean place, ties broken by playoffs",
+		RankWins:      "by wins, then normal wins, then fewer fault losses",
+		RankPoints:    "by mean points per match",
+	}[s.Rating]
+	fmt.Fprintf(w, "%s: %d of %d matches finished", s.Tournament, s.Matches-s.Playoffs, s.Planned)
+	if s.Playoffs > 0 {
+		fmt.Fprintf(w, ", %d playoff(s)", s.Playoffs)
+	}
+	fmt.Fprintf(w, "; ranked %s\n\n", how)
+	if err := WriteStandings(w, s.Standings); err != nil {
+		return err
+	}
+	for _, g := range s.Ties {
+		fmt.Fprintf(w, "\nTied in placement, needs a playoff: %s\n", strings.Join(g, ", "))
+	}
+	return nil
+}
+
+// WriteCrosstable prints every bot's pairwise wins-draws-losses against
+// every other, rows and columns in standings order.
+func WriteCrosstable(w io.Writer, s *Stats) error {
+	cells := make([][]string, len(s.Standings))
+	width := 3
+	for i, row := range s.Crosstable {
+		cells[i] = make([]string, len(row))
+		for j, c := range row {
+			if i == j {
+				continue
+			}
+			cells[i][j] = fmt.Sprintf("%d-%d-%d", c.W, c.D, c.L)
+			width = max(width, len(cells[i][j]))
+		}
+	}
+	return writeMatrix(w, s, "Crosstable (pairwise games: wins-draws-losses of the row's bot)", width, cells)
+}
+
+// WriteLOS prints the likelihood of superiority in percent, truncated like
+// bayeselo's: the row's bot is stronger than the column's with that
+// probability.
+func WriteLOS(w io.Writer, s *Stats) error {
+	cells := make([][]string, len(s.Standings))
+	for i, row := range s.LOS {
+		cells[i] = make([]string, len(row))
+		for j, l := range row {
+			if i != j {
+				cells[i][j] = fmt.Sprint(int(l * 100))
+			}
+		}
+	}
+	return writeMatrix(w, s, "Likelihood of superiority (%, row over column)", 3, cells)
+}
+
+func writeMatrix(w io.Writer, s *Stats, title string, width int, cells [][]string) error {
+	nameWidth := 0
+	for _, st := range s.Standings {
+		nameWidth = max(nameWidth, len(st.Bot))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%*s", title, nameWidth+5, "")
+	for j := range s.Standings {
+		fmt.Fprintf(&b, " %*d", width, j+1)
+	}
+	b.WriteByte('\n')
+	for i, st := range s.Standings {
+		line := fmt.Sprintf("%3d  %-*s", i+1, nameWidth, st.Bot)
+		for j := range s.Standings {
+			line += fmt.Sprintf(" %*s", width, cells[i][j])
+		}
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func round(x float64) int {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -19,6 +21,10 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	adv := fs.Float64("advantage", def.Advantage, "with -pgn: White's advantage in Elo (bayeselo's default)")
 	drawElo := fs.Float64("drawelo", def.DrawElo, "with -pgn: draw Elo (bayeselo's default)")
 	prior := fs.Float64("prior", def.Prior, "with -pgn: virtual draws of the prior (bayeselo's default)")
+	vs := fs.String("vs", "", "head-to-head of two bots, `A,B`: W/D/L, Elo, nElo, LOS and SPRT")
+	sprtFlag := fs.String("sprt", "0,5", "with -vs: SPRT bounds in normalised Elo and error rates, `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05)")
+	cross := fs.Bool("crosstable", false, "also print the crosstable (pairwise wins-draws-losses of every bot against every other)")
+	los := fs.Bool("los", false, "also print the likelihood-of-superiority matrix")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -66,15 +72,63 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	st, err := engine.ComputeStandings(p, results)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if *vs != "" {
+		a, b, ok := strings.Cut(*vs, ",")
+		if !ok || strings.Contains(b, ",") {
+			return fmt.Errorf("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", *vs)
+		}
+		sprt, err := parseSPRT(*sprtFlag)
+		if err != nil {
+			return err
+		}
+		h, err := engine.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return enc.Encode(h)
+		}
+		return engine.WriteHeadToHead(stdout, h)
+	}
+	st, err := engine.ComputeStats(p, results)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"plan": p.Hash, "matches": len(results), "planned": len(p.Matches), "standings": st})
+		return enc.Encode(st)
 	}
-	fmt.Fprintf(stdout, "%s: %d of %d matches finished\n\n", p.Tournament, len(results), len(p.Matches))
-	return engine.WriteStandings(stdout, st)
+	if err := engine.WriteStats(stdout, st); err != nil {
+		return err
+	}
+	if *cross {
+		fmt.Fprintln(stdout)
+		if err := engine.WriteCrosstable(stdout, st); err != nil {
+			return err
+		}
+	}
+	if *los {
+		fmt.Fprintln(stdout)
+		return engine.WriteLOS(stdout, st)
+	}
+	return nil
+}
+
+// parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA].
+func parseSPRT(s string) (rating.SPRT, error) {
+	sprt := rating.SPRT{Alpha: 0.05, Beta: 0.05}
+	fields := strings.Split(s, ",")
+	if len(fields) != 2 && len(fields) != 4 {
+		return sprt, fmt.Errorf("-sprt takes ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, like -sprt 0,5; got %q", s)
+	}
+	dst := []*float64{&sprt.Elo0, &sprt.Elo1, &sprt.Alpha, &sprt.Beta}
+	for i, f := range fields {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return sprt, fmt.Errorf("-sprt %q: %q is not a number", s, f)
+		}
+		*dst[i] = v
+	}
+	return sprt, sprt.Validate()
 }
