@@ -48,6 +48,15 @@
 // score at equal strength, so that the numbers are comparable with
 // draw-free Elo. LOS is scale free.
 //
+// # Head to head
+//
+// WDL.Estimate, Penta.Estimate and SPRT compare two bots without a fit,
+// with the formulas of fastchess (elo_wdl.cpp, elo_pentanomial.cpp,
+// sprt.cpp; each function names the one it implements): logistic and
+// normalised Elo with 95% errors, LOS, and the generalised SPRT
+// log-likelihood ratio with Wald's bounds, for games counted one by one
+// or in duplicate-deal pairs.
+//
 // Players without games are left out of the fit (as after bayeselo's
 // `pack`): they get Elo 0, infinite intervals and variance, and are not
 // printed.
