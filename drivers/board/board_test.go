@@ -100,7 +100,7 @@ func TestDecode(t *testing.T) {
 		},
 		{
 			name: "map_gives_its_size",
-			src: "board {\n  map = <<-EOT\n    .#..\n    ....\n    #..#\n    EOT\n}\n",
+			src:  "board {\n  map = <<-EOT\n    .#..\n    ....\n    #..#\n    EOT\n}\n",
 			want: Spec{Rows: 3, Cols: 4, Filled: []Cell{{1, 0}, {0, 2}, {3, 2}}},
 		},
 		{
