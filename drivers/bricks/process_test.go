@@ -412,3 +412,33 @@ func TestNormalEnds(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// BenchmarkDuelProcesses is one whole 5×5 duel between the house bots
+// keeper and random as real processes, start to reaping.
+func BenchmarkDuelProcesses(b *testing.B) {
+	g := testGame(5, []board.Cell{{X: 3, Y: 1}}, DefaultLimits)
+	r := &testRun{id: "bench", pidFile: filepath.Join(b.TempDir(), "pids")}
+	m := r.match(b, "bench", 1, b.TempDir(), player{"keeper", "K"}, player{"random", "R"})
+	for b.Loop() {
+		if _, err := g.Play(context.Background(), m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkKeeperFirstMove is the keeper's hardest move on the contest's
+// board: the first, with the whole board one region; compare with
+// BenchmarkRandomFirstMove.
+func BenchmarkKeeperFirstMove(b *testing.B) {
+	for b.Loop() {
+		k := &keeper{rng: seedFrom(func(string) string { return "1" }), memo: map[region]uint8{}}
+		k.choose(NewBoard(5, []Cell{{X: 3, Y: 1}}))
+	}
+}
+
+func BenchmarkRandomFirstMove(b *testing.B) {
+	r := random{rng: seedFrom(func(string) string { return "1" })}
+	for b.Loop() {
+		r.choose(NewBoard(5, []Cell{{X: 3, Y: 1}}))
+	}
+}
