@@ -52,6 +52,7 @@ var rootSchema = &hcl.BodySchema{
 		{Type: "locals"},
 		{Type: "deck", LabelNames: []string{"name"}},
 		{Type: "bot", LabelNames: []string{"name"}},
+		{Type: "bots_from", LabelNames: []string{"name"}},
 		{Type: "game", LabelNames: []string{"driver", "name"}},
 		{Type: "tournament", LabelNames: []string{"name"}},
 	},
@@ -151,7 +152,8 @@ type loader struct {
 	opts    Options
 	fileDir map[string]string // file name as in ranges -> absolute directory
 
-	blocks map[string][]*hcl.Block
+	blocks   map[string][]*hcl.Block
+	botsFrom []*BotsFrom
 }
 
 func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
@@ -172,6 +174,7 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 	diags = append(diags, l.loadLocals()...)
 	diags = append(diags, l.loadDecks()...)
 	diags = append(diags, l.loadBots()...)
+	diags = append(diags, l.loadBotsFrom()...)
 	diags = append(diags, l.loadGames()...)
 	diags = append(diags, l.loadTournaments()...)
 	return diags

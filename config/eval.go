@@ -29,7 +29,7 @@ var scopeRoots = map[scope][]string{
 	scopeDeck:       {"var", "local", "path"},
 	scopeBot:        {"var", "local", "path"},
 	scopeGame:       {"var", "local", "path", "deck"},
-	scopeTournament: {"var", "local", "path", "deck", "bot", "game"},
+	scopeTournament: {"var", "local", "path", "deck", "bot", "bots_from", "game"},
 }
 
 // evalContext builds the context for expressions in scope s from what has
@@ -60,6 +60,8 @@ func (l *loader) evalContext(s scope) *hcl.EvalContext {
 				m[b.Name] = botRef(b.Name)
 			}
 			vars["bot"] = cty.ObjectVal(m)
+		case "bots_from":
+			vars["bots_from"] = l.botsFromValue()
 		case "game":
 			byDriver := map[string]map[string]cty.Value{}
 			for _, g := range l.cfg.Games {
@@ -88,7 +90,7 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 		root := tr.RootName()
 		rng := tr.SourceRange()
 		if !contains(allowed, root) {
-			if contains([]string{"var", "local", "path", "deck", "bot", "game"}, root) {
+			if contains([]string{"var", "local", "path", "deck", "bot", "bots_from", "game"}, root) {
 				diags = append(diags, errDiag("Reference not allowed here",
 					fmt.Sprintf("%s.* cannot be used here; this place may refer to %s.", root, strings.Join(allowed, ", ")), &rng))
 			} else {
@@ -122,6 +124,8 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 			for _, b := range l.cfg.Bots {
 				known = append(known, b.Name)
 			}
+		case "bots_from":
+			kind, known = "bots_from block", l.botsFromNames()
 		case "game":
 			kind = "game driver"
 			for _, g := range l.cfg.Games {

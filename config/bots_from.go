@@ -1,0 +1,247 @@
+package config
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// BotsFrom is a `bots_from "name" { dir = "players" }` block: a directory
+// of player folders in the format of the Bricks contest's original
+// referee. Every sub-folder holding an info.txt is a bot: line 1 of
+// info.txt is the launch command, run in that folder; line 2 is the
+// player's nick. The bots are added to the configuration's bots under
+// their folder's name made an identifier, and bots_from.NAME is the list
+// of them, sorted by folder name, for a tournament's bots.
+type BotsFrom struct {
+	Name string
+	// Dir is the absolute directory of player folders.
+	Dir       string
+	Bots      []*Bot
+	DeclRange hcl.Range
+}
+
+var botsFromSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "dir", Required: true}},
+}
+
+// InfoFile is the file that makes a folder a player.
+const InfoFile = "info.txt"
+
+// loadBotsFrom runs after loadBots, so that a player folder named like a
+// declared bot is reported as a duplicate.
+func (l *loader) loadBotsFrom() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]*BotsFrom{}
+	for _, b := range l.blocks["bots_from"] {
+		bf := &BotsFrom{Name: b.Labels[0], DeclRange: b.DefRange}
+		if first, ok := seen[bf.Name]; ok {
+			diags = append(diags, duplicate("bots_from block", bf.Name, first.DeclRange, bf.DeclRange))
+			continue
+		}
+		seen[bf.Name] = bf
+		l.botsFrom = append(l.botsFrom, bf)
+		content, d := b.Body.Content(botsFromSchema)
+		diags = append(diags, d...)
+		a, ok := content.Attributes["dir"]
+		if !ok {
+			continue
+		}
+		var dir string
+		if d := l.decode(a, scopeBot, &dir); d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(l.fileDir[b.DefRange.Filename], dir)
+		}
+		bf.Dir = filepath.Clean(dir)
+		diags = append(diags, l.readPlayers(bf, a.Expr.Range())...)
+	}
+	return diags
+}
+
+// readPlayers adds a bot for every player folder of bf.Dir, sorted by
+// folder name. Files and hidden folders are skipped.
+func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range) hcl.Diagnostics {
+	ents, err := os.ReadDir(bf.Dir)
+	if err != nil {
+		return hcl.Diagnostics{errDiag("Cannot read player folders",
+			fmt.Sprintf("%v. dir must be a directory holding one folder per player, each with an %s.", err, InfoFile), &rng)}
+	}
+	var diags hcl.Diagnostics
+	names := map[string]string{}
+	for _, e := range ents { // os.ReadDir sorts by name
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		folder := filepath.Join(bf.Dir, e.Name())
+		command, nick, problem := readInfo(folder)
+		if problem != "" {
+			diags = append(diags, errDiag("Invalid player folder",
+				fmt.Sprintf("Player folder %s: %s. Every folder of %s must hold an %s whose line 1 is the command that starts the player and line 2 its nick.", folder, problem, bf.Dir, InfoFile), &rng))
+			continue
+		}
+		name := identifier(e.Name())
+		if other, ok := names[name]; ok {
+			diags = append(diags, errDiag("Duplicate player",
+				fmt.Sprintf("Player folders %q and %q both make the bot name %q. Rename one of them.", other, e.Name(), name), &rng))
+			continue
+		}
+		names[name] = e.Name()
+		if first := l.cfg.Bot(name); first != nil {
+			diags = append(diags, duplicate("bot", name, first.DeclRange, rng))
+			continue
+		}
+		bot := &Bot{Name: name, Command: command, Dir: folder, Nick: nick, DeclRange: rng}
+		if d := checkProgram(bot, rng); d != nil {
+			diags = append(diags, d)
+		}
+		bf.Bots = append(bf.Bots, bot)
+		l.cfg.Bots = append(l.cfg.Bots, bot)
+	}
+	if len(bf.Bots) == 0 && !diags.HasErrors() {
+		diags = append(diags, errDiag("No player folders",
+			fmt.Sprintf("%s has no folder with an %s. Put one folder per player in it.", bf.Dir, InfoFile), &rng))
+	}
+	return diags
+}
+
+// readInfo reads a player folder's info.txt: line 1 the command, line 2
+// the nick (a trailing \r is dropped, so files written on Windows work).
+func readInfo(folder string) (command []string, nick, problem string) {
+	f, err := os.Open(filepath.Join(folder, InfoFile))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, "", "it has no " + InfoFile
+		}
+		return nil, "", err.Error()
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for len(lines) < 2 && sc.Scan() {
+		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	}
+	if len(lines) < 2 {
+		return nil, "", fmt.Sprintf("its %s has %d line(s), not 2", InfoFile, len(lines))
+	}
+	command, err = SplitCommand(lines[0])
+	switch {
+	case err != nil:
+		return nil, "", fmt.Sprintf("line 1 of its %s: %v", InfoFile, err)
+	case len(command) == 0:
+		return nil, "", fmt.Sprintf("line 1 of its %s (the command) is empty", InfoFile)
+	case strings.TrimSpace(lines[1]) == "":
+		return nil, "", fmt.Sprintf("line 2 of its %s (the nick) is empty", InfoFile)
+	}
+	return command, strings.TrimSpace(lines[1]), ""
+}
+
+// SplitCommand splits a launch command into words the way a shell does
+// for simple quoting, without running a shell: words are separated by
+// spaces and tabs; '...' keeps everything inside as it is; "..." keeps
+// everything but \" and \\; outside quotes a backslash keeps the next
+// character. Nothing else is special: no variables, globs or pipes.
+func SplitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, r := range s {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case quote == '"':
+			switch r {
+			case '"':
+				quote = 0
+			case '\\':
+				escaped = true
+			default:
+				cur.WriteRune(r)
+			}
+		case r == '\\':
+			escaped, inWord = true, true
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("a %c quote is not closed", quote)
+	}
+	if escaped {
+		return nil, fmt.Errorf("it ends with a backslash")
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// identifier makes a folder name a bot name: characters that may not
+// stand in an identifier become '_', and a name that does not start with
+// a letter gets "p_" in front.
+func identifier(folder string) string {
+	var sb strings.Builder
+	for _, r := range folder {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-') {
+			sb.WriteRune(r)
+		} else {
+			sb.WriteRune('_')
+		}
+	}
+	name := sb.String()
+	if !hclsyntax.ValidIdentifier(name) || !unicode.IsLetter(rune(name[0])) {
+		name = "p_" + name
+	}
+	return name
+}
+
+// botsFromValue is bots_from as expressions see it: each block's bots as
+// a list of bot references.
+func (l *loader) botsFromValue() cty.Value {
+	m := map[string]cty.Value{}
+	for _, bf := range l.botsFrom {
+		refs := make([]cty.Value, len(bf.Bots))
+		for i, b := range bf.Bots {
+			refs[i] = botRef(b.Name)
+		}
+		m[bf.Name] = cty.TupleVal(refs)
+	}
+	return cty.ObjectVal(m)
+}
+
+func (l *loader) botsFromNames() []string {
+	var names []string
+	for _, bf := range l.botsFrom {
+		names = append(names, bf.Name)
+	}
+	sort.Strings(names)
+	return names
+}

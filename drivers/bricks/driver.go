@@ -1,0 +1,218 @@
+package bricks
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/board"
+)
+
+// Driver is the Bricks game driver.
+type Driver struct{}
+
+var _ drivers.Driver = Driver{}
+
+func (Driver) Name() string { return "bricks" }
+
+func (Driver) HouseBots() []drivers.HouseBot { return HouseBots() }
+
+// Limits are the referee's clocks, as in the original.
+type Limits struct {
+	// Startup is how long a bot may take to answer OK to the board.
+	Startup drivers.Duration `json:"startup"`
+	// Move is how long a bot may take to answer with a move.
+	Move drivers.Duration `json:"move"`
+	// Silence is how long the referee waits for any answer at all.
+	Silence drivers.Duration `json:"silence"`
+}
+
+// DefaultLimits are the original referee's: 1 s, 0.5 s, 5 s.
+var DefaultLimits = Limits{
+	Startup: drivers.Duration(time.Second),
+	Move:    drivers.Duration(500 * time.Millisecond),
+	Silence: drivers.Duration(5 * time.Second),
+}
+
+// Settings is a game as the plan records it.
+type Settings struct {
+	// Size is the side of the square board.
+	Size int `json:"size"`
+	// Filled are the cells filled before every duel of the tournament, in
+	// reading order: the board block's fixed cells and its random ones,
+	// drawn once from the board's seed.
+	Filled []board.Cell `json:"filled"`
+	// Board is the board block as written.
+	Board  board.Spec `json:"board"`
+	Limits Limits     `json:"limits"`
+}
+
+// DefaultBoardSeed is the seed of the random cells when the board block
+// gives none: every duel of a tournament plays on the same board.
+const DefaultBoardSeed = 1
+
+// Validate checks settings read back from a plan.
+func (s Settings) Validate() error {
+	if s.Size < MinSize || s.Size > MaxSize || s.Size%2 == 0 {
+		return fmt.Errorf("board size %d: Bricks is played on an odd size from %d to %d", s.Size, MinSize, MaxSize)
+	}
+	if err := s.Board.Validate(); err != nil {
+		return err
+	}
+	seen := map[board.Cell]bool{}
+	for _, c := range s.Filled {
+		if c.X < 0 || c.Y < 0 || c.X >= s.Size || c.Y >= s.Size || seen[c] {
+			return fmt.Errorf("filled cell %s is off the board or listed twice", c)
+		}
+		seen[c] = true
+	}
+	l := s.Limits
+	if l.Startup <= 0 || l.Move <= 0 || l.Silence < l.Move || l.Silence < l.Startup {
+		return fmt.Errorf("limits %+v: all must be positive and silence at least move and startup", l)
+	}
+	return nil
+}
+
+// Game is a decoded bricks game block.
+type Game struct {
+	settings Settings
+	report   reportCache
+}
+
+var (
+	_ drivers.Game     = (*Game)(nil)
+	_ drivers.Reporter = (*Game)(nil)
+)
+
+var gameSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{board.Block, {Type: "clock"}},
+}
+
+var clockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "startup"}, {Name: "move"}, {Name: "silence"}},
+}
+
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+	content, diags := body.Content(gameSchema)
+	g := &Game{settings: Settings{Limits: DefaultLimits}}
+	var boards, clocks []*hcl.Block
+	for _, b := range content.Blocks {
+		if b.Type == "board" {
+			boards = append(boards, b)
+		} else {
+			clocks = append(clocks, b)
+		}
+	}
+	switch len(boards) {
+	case 0:
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing board",
+			Detail:  "A bricks game needs a board block, like board { size = 5  filled = [[2, 2]] }.",
+			Subject: body.MissingItemRange().Ptr()})
+	default:
+		for _, b := range boards[1:] {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate board",
+				Detail:  fmt.Sprintf("The game already has a board at %s; a game is played on one board.", boards[0].DefRange),
+				Subject: b.DefRange.Ptr()})
+		}
+		diags = append(diags, g.decodeBoard(boards[0], ctx)...)
+	}
+	for i, b := range clocks {
+		if i > 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate clock",
+				Detail: fmt.Sprintf("The game already has a clock at %s; merge them into one.", clocks[0].DefRange), Subject: b.DefRange.Ptr()})
+			continue
+		}
+		diags = append(diags, g.decodeClock(b, ctx)...)
+	}
+	return g, diags
+}
+
+func (g *Game) decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
+	spec, diags := board.Decode(b, ctx)
+	if diags.HasErrors() {
+		return diags
+	}
+	n := spec.Rows
+	switch {
+	case spec.Rows != spec.Cols:
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Board not square",
+			Detail:  fmt.Sprintf("The board is %d rows by %d columns; Bricks is played on a square board: use size = N.", spec.Rows, spec.Cols),
+			Subject: b.DefRange.Ptr()})
+	case n < MinSize || n > MaxSize || n%2 == 0:
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid board size",
+			Detail:  fmt.Sprintf("The board is %d×%d; Bricks is played on an odd size from %d to %d, like 5, 7 or 9.", n, n, MinSize, MaxSize),
+			Subject: b.DefRange.Ptr()})
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	seed := uint64(DefaultBoardSeed)
+	if spec.Seed != nil {
+		seed = *spec.Seed
+	}
+	g.settings.Size = n
+	g.settings.Board = spec
+	g.settings.Filled = spec.Cells(seed)
+	return diags
+}
+
+func (g *Game) decodeClock(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
+	content, diags := b.Body.Content(clockSchema)
+	l := &g.settings.Limits
+	for _, f := range []struct {
+		name string
+		dst  *drivers.Duration
+		doc  string
+	}{
+		{"startup", &l.Startup, "how long a bot may take to answer OK to the board"},
+		{"move", &l.Move, "how long a bot may take to answer with a move"},
+		{"silence", &l.Silence, "how long the referee waits for any answer at all"},
+	} {
+		if a, ok := content.Attributes[f.name]; ok {
+			d, dd := drivers.DecodeDuration(a, ctx, f.doc)
+			diags = append(diags, dd...)
+			if !dd.HasErrors() {
+				*f.dst = d
+			}
+		}
+	}
+	if !diags.HasErrors() && (l.Silence < l.Move || l.Silence < l.Startup) {
+		subject := b.DefRange
+		if a, ok := content.Attributes["silence"]; ok {
+			subject = a.Expr.Range()
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Silence shorter than a limit",
+			Detail: fmt.Sprintf("silence (%v) must be at least move (%v) and startup (%v): it is how long the referee waits for a late answer before calling the bot silent.",
+				time.Duration(l.Silence), time.Duration(l.Move), time.Duration(l.Startup)),
+			Subject: subject.Ptr()})
+	}
+	return diags
+}
+
+func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
+	g := &Game{}
+	if err := json.Unmarshal(raw, &g.settings); err != nil {
+		return nil, fmt.Errorf("bricks settings: %w", err)
+	}
+	if err := g.settings.Validate(); err != nil {
+		return nil, fmt.Errorf("bricks settings: %w", err)
+	}
+	return g, nil
+}
+
+func (g *Game) Settings() any { return g.settings }
+
+// Clock is the silence limit: the longest the referee ever waits for an
+// answer. The move and start-up limits are the game's own (Settings.Limits).
+func (g *Game) Clock() drivers.Clock { return drivers.Clock{Move: g.settings.Limits.Silence} }
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if n == 2 {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Bricks is a two-player game",
+		Detail: fmt.Sprintf("players is %d; a Bricks duel has 2 players: set players = 2.", n), Subject: subject.Ptr()}}
+}

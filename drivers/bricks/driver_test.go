@@ -1,0 +1,85 @@
+package bricks
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+func decode(t *testing.T, src string) *Game {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig([]byte(src), "game.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	g, diags := Driver{}.DecodeGame(f.Body, &hcl.EvalContext{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return g.(*Game)
+}
+
+// TestSameSeedSameBoard: the random cells of a board are drawn once for
+// the whole tournament from the board's seed, so the same configuration
+// gives the same board every time, and another seed another board.
+func TestSameSeedSameBoard(t *testing.T) {
+	board := func(seed string) string {
+		return "board {\n  size = 9\n  filled = [[4, 4]]\n  random = 8\n" + seed + "}\n"
+	}
+	a, b := decode(t, board("  seed = 42\n")), decode(t, board("  seed = 42\n"))
+	if !cmp.Equal(a.settings.Filled, b.settings.Filled) {
+		t.Errorf("seed 42 gave %v, then %v", a.settings.Filled, b.settings.Filled)
+	}
+	if len(a.settings.Filled) != 9 {
+		t.Errorf("%d filled cells, want 1 fixed and 8 random: %v", len(a.settings.Filled), a.settings.Filled)
+	}
+	if c := decode(t, board("  seed = 43\n")); cmp.Equal(a.settings.Filled, c.settings.Filled) {
+		t.Errorf("seeds 42 and 43 gave the same board %v", a.settings.Filled)
+	}
+	d, e := decode(t, board("")), decode(t, board("  seed = 1\n"))
+	if !cmp.Equal(d.settings.Filled, e.settings.Filled) {
+		t.Errorf("without a seed the board is not the one of seed %d: %v and %v", DefaultBoardSeed, d.settings.Filled, e.settings.Filled)
+	}
+	// The plan records the drawn board; a game loaded from it plays on the
+	// same cells.
+	raw, err := json.Marshal(a.Settings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Driver{}.LoadGame(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a.settings, loaded.(*Game).settings); diff != "" {
+		t.Errorf("settings after a round trip through the plan (-want +got):\n%s", diff)
+	}
+	if got := Message(a.settings.Size, a.settings.Filled); got != Message(9, b.settings.Filled) {
+		t.Errorf("board message %s", got)
+	}
+}
+
+func TestDefaultLimits(t *testing.T) {
+	g := decode(t, "board {\n  size = 5\n}\n")
+	if g.settings.Limits != DefaultLimits {
+		t.Errorf("limits %+v, want the original's %+v", g.settings.Limits, DefaultLimits)
+	}
+	g = decode(t, "board {\n  size = 5\n}\nclock {\n  move = \"2s\"\n  silence = \"9s\"\n}\n")
+	if want := (Limits{Startup: DefaultLimits.Startup, Move: 2e9, Silence: 9e9}); g.settings.Limits != want {
+		t.Errorf("limits %+v, want %+v", g.settings.Limits, want)
+	}
+}
+
+func TestLoadGameRejectsBadSettings(t *testing.T) {
+	for _, raw := range []string{
+		`{"size":4,"filled":[],"board":{"rows":4,"cols":4},"limits":{"startup":"1s","move":"1s","silence":"5s"}}`,
+		`{"size":5,"filled":[[5,0]],"board":{"rows":5,"cols":5},"limits":{"startup":"1s","move":"1s","silence":"5s"}}`,
+		`{"size":5,"filled":[],"board":{"rows":5,"cols":5},"limits":{"startup":"1s","move":"9s","silence":"5s"}}`,
+	} {
+		if _, err := (Driver{}).LoadGame(json.RawMessage(raw)); err == nil {
+			t.Errorf("LoadGame(%s) accepted it", raw)
+		}
+	}
+}

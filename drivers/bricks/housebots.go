@@ -1,0 +1,366 @@
+package bricks
+
+import (
+	"io"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// HouseBots lists the bots built into arbiter for Bricks, sorted by name.
+func HouseBots() []drivers.HouseBot {
+	return []drivers.HouseBot{
+		{
+			Name: "keeper",
+			Doc:  "Keeps a won position: mirrors the opponent through the centre when that wins, solves endgames exactly (Sprague-Grundy values of the board's regions), and otherwise takes the move that removes most of the others' moves.",
+			Run: func(in io.Reader, out io.Writer, env func(string) string) error {
+				return serve(in, out, &keeper{rng: seedFrom(env), memo: map[region]uint8{}})
+			},
+		},
+		{
+			Name: "random",
+			Doc:  "Places a random legal domino; seeded by ARBITER_SEED and ARBITER_SEAT.",
+			Run: func(in io.Reader, out io.Writer, env func(string) string) error {
+				return serve(in, out, random{rng: seedFrom(env)})
+			},
+		},
+	}
+}
+
+// seedFrom seeds a house bot from its match seed and seat, so that it
+// plays the same duel twice.
+func seedFrom(env func(string) string) *rand.Rand {
+	seed, _ := strconv.ParseUint(env("ARBITER_SEED"), 10, 64)
+	seat, _ := strconv.ParseUint(env("ARBITER_SEAT"), 10, 64)
+	return rand.New(rand.NewPCG(seed, seat+0x627269636b73))
+}
+
+// random is the floor every bot should beat.
+type random struct{ rng *rand.Rand }
+
+func (random) begin(*Board) {}
+
+func (r random) choose(b *Board) Move {
+	moves := b.Moves()
+	return moves[r.rng.IntN(len(moves))]
+}
+
+// keeper plays to win the last move.
+type keeper struct {
+	rng  *rand.Rand
+	memo map[region]uint8
+	// budget is how many new regions one move may evaluate, so that a move
+	// takes the same work (and the same choice) on any machine.
+	budget int
+}
+
+// keeperBudget is the number of regions evaluated per move at most: a few
+// tens of milliseconds, far inside the original's half-second move limit.
+const keeperBudget = 10000
+
+func (k *keeper) begin(*Board) {}
+
+func (k *keeper) choose(b *Board) Move {
+	moves := b.Moves()
+	if m, ok := k.mirror(b, moves); ok {
+		return m
+	}
+	k.budget = keeperBudget
+	if m, ok := k.solve(b); ok {
+		return m
+	}
+	// No known win: take the move that removes the most moves (its own
+	// included), which hastens the endgame the solver can read; ties at
+	// random.
+	best, bestN := []Move(nil), -1
+	for _, m := range moves {
+		n := 0
+		for _, c := range m {
+			for _, nb := range neighbours(c) {
+				if b.Free(nb) && nb != m[0] && nb != m[1] {
+					n++
+				}
+			}
+		}
+		switch {
+		case n > bestN:
+			best, bestN = []Move{m}, n
+		case n == bestN:
+			best = append(best, m)
+		}
+	}
+	return best[k.rng.IntN(len(best))]
+}
+
+// mirror finds a move after which the board is symmetric through its
+// centre and no domino can ever cover the centre cell: from there, answering
+// every move with its mirror image wins, since a mirrored move is always
+// free and the mirror player makes the last move.
+func (k *keeper) mirror(b *Board, moves []Move) (Move, bool) {
+	n := b.N
+	filled := func(c Cell) bool { return !b.Free(c) }
+	mirror := func(c Cell) Cell { return Cell{X: n - 1 - c.X, Y: n - 1 - c.Y} }
+	asym := 0
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			if c := (Cell{X: x, Y: y}); filled(c) != filled(mirror(c)) {
+				asym++
+			}
+		}
+	}
+	if asym > 4 {
+		return Move{}, false // one domino changes at most four cells' symmetry
+	}
+	center := Cell{X: n / 2, Y: n / 2}
+	for _, m := range moves {
+		a := asym
+		for _, c := range m {
+			mc := mirror(c)
+			if mc == m[0] || mc == m[1] {
+				a = -1 // covers the centre
+				break
+			}
+			// c becomes filled: the pair (c, mc) and (mc, c) flip.
+			if filled(mc) {
+				a -= 2
+			} else {
+				a += 2
+			}
+		}
+		if a != 0 {
+			continue
+		}
+		dead := filled(center)
+		if !dead {
+			dead = true
+			for _, nb := range neighbours(center) {
+				if b.Free(nb) && nb != m[0] && nb != m[1] {
+					dead = false
+				}
+			}
+		}
+		if dead {
+			return m, true
+		}
+	}
+	return Move{}, false
+}
+
+// region is a connected set of free cells within its bounding box of w×h
+// cells (w*h <= 64), bit y*w+x set for a free cell.
+type region struct {
+	w, h uint8
+	mask uint64
+}
+
+// place is a region of the board with its top-left corner.
+type place struct {
+	r      region
+	x0, y0 int
+}
+
+// solve plays a move that leaves a position of Grundy value 0 (lost for
+// the player to move), when every region of the board is small enough to
+// evaluate within the budget.
+func (k *keeper) solve(b *Board) (Move, bool) {
+	places, ok := boardRegions(b)
+	if !ok {
+		return Move{}, false
+	}
+	gs := make([]uint8, len(places))
+	total := uint8(0)
+	for i, p := range places {
+		g, ok := k.grundy(p.r)
+		if !ok {
+			return Move{}, false
+		}
+		gs[i] = g
+		total ^= g
+	}
+	if total == 0 {
+		return Move{}, false // lost against perfect play
+	}
+	for i, p := range places {
+		want := total ^ gs[i]
+		var found *Move
+		ok := p.r.dominoes(func(a, c int) bool {
+			x, ok := k.after(p.r, a, c)
+			if !ok {
+				return false
+			}
+			if x == want {
+				w := int(p.r.w)
+				m := Move{{X: p.x0 + a%w, Y: p.y0 + a/w}, {X: p.x0 + c%w, Y: p.y0 + c/w}}
+				found = &m
+				return false
+			}
+			return true
+		})
+		if found != nil {
+			return *found, true
+		}
+		if !ok && k.budget <= 0 {
+			return Move{}, false
+		}
+	}
+	return Move{}, false
+}
+
+// after is the Grundy value of region r once cells a and c are filled.
+func (k *keeper) after(r region, a, c int) (uint8, bool) {
+	x := uint8(0)
+	for _, part := range split(r.w, r.h, r.mask&^(1<<a|1<<c)) {
+		g, ok := k.grundy(part)
+		if !ok {
+			return 0, false
+		}
+		x ^= g
+	}
+	return x, true
+}
+
+// grundy is the Sprague-Grundy value of a region; ok is false when the
+// budget ran out first.
+func (k *keeper) grundy(r region) (uint8, bool) {
+	if g, ok := k.memo[r]; ok {
+		return g, true
+	}
+	if k.budget <= 0 {
+		return 0, false
+	}
+	k.budget--
+	var seen uint64
+	failed := false
+	r.dominoes(func(a, c int) bool {
+		x, ok := k.after(r, a, c)
+		if !ok {
+			failed = true
+			return false
+		}
+		seen |= 1 << (x & 63)
+		return true
+	})
+	if failed {
+		return 0, false
+	}
+	g := uint8(bits.TrailingZeros64(^seen))
+	k.memo[r] = g
+	return g, true
+}
+
+// dominoes calls f for every domino of r, as two bit indexes, until f
+// returns false; it reports whether f never did.
+func (r region) dominoes(f func(a, c int) bool) bool {
+	w := int(r.w)
+	for m := r.mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		if i%w+1 < w && r.mask&(1<<(i+1)) != 0 && !f(i, i+1) {
+			return false
+		}
+		if i+w < w*int(r.h) && r.mask&(1<<(i+w)) != 0 && !f(i, i+w) {
+			return false
+		}
+	}
+	return true
+}
+
+// split cuts a mask of free cells in a w×h box into its connected regions
+// of two cells or more, each in its own bounding box.
+func split(w, h uint8, mask uint64) []region {
+	var out []region
+	W := int(w)
+	for mask != 0 {
+		seed := uint64(1) << bits.TrailingZeros64(mask)
+		comp := seed
+		for {
+			grow := comp | (comp<<1)&^colMask(W, 0) | (comp>>1)&^colMask(W, W-1) | comp<<W | comp>>W
+			grow &= mask
+			if grow == comp {
+				break
+			}
+			comp = grow
+		}
+		mask &^= comp
+		if bits.OnesCount64(comp) < 2 {
+			continue
+		}
+		out = append(out, normalize(W, comp))
+	}
+	return out
+}
+
+// colMask is the bits of column x in rows of width w.
+func colMask(w, x int) uint64 {
+	var m uint64
+	for i := x; i < 64; i += w {
+		m |= 1 << i
+	}
+	return m
+}
+
+// normalize moves a component of a width-w box into its bounding box.
+func normalize(w int, comp uint64) region {
+	minX, minY, maxX, maxY := 64, 64, -1, -1
+	for m := comp; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		x, y := i%w, i/w
+		minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
+	}
+	nw := maxX - minX + 1
+	var out uint64
+	for m := comp; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		out |= 1 << ((i/w-minY)*nw + i%w - minX)
+	}
+	return region{w: uint8(nw), h: uint8(maxY - minY + 1), mask: out}
+}
+
+// boardRegions cuts the free cells of b into regions; ok is false when a
+// region does not fit in 64 cells.
+func boardRegions(b *Board) ([]place, bool) {
+	n := b.N
+	seen := make([]bool, n*n)
+	var out []place
+	var stack []Cell
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			start := Cell{X: x, Y: y}
+			if seen[y*n+x] || !b.Free(start) {
+				continue
+			}
+			var cells []Cell
+			seen[y*n+x] = true
+			stack = append(stack[:0], start)
+			for len(stack) > 0 {
+				c := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				cells = append(cells, c)
+				for _, nb := range neighbours(c) {
+					if b.Free(nb) && !seen[nb.Y*n+nb.X] {
+						seen[nb.Y*n+nb.X] = true
+						stack = append(stack, nb)
+					}
+				}
+			}
+			if len(cells) < 2 {
+				continue
+			}
+			minX, minY, maxX, maxY := n, n, -1, -1
+			for _, c := range cells {
+				minX, minY, maxX, maxY = min(minX, c.X), min(minY, c.Y), max(maxX, c.X), max(maxY, c.Y)
+			}
+			w, h := maxX-minX+1, maxY-minY+1
+			if w*h > 64 {
+				return nil, false
+			}
+			var mask uint64
+			for _, c := range cells {
+				mask |= 1 << ((c.Y-minY)*w + c.X - minX)
+			}
+			out = append(out, place{r: region{w: uint8(w), h: uint8(h), mask: mask}, x0: minX, y0: minY})
+		}
+	}
+	return out, true
+}

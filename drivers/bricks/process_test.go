@@ -1,0 +1,444 @@
+package bricks
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/board"
+)
+
+// The test binary doubles as every bot of these tests, so that duels run
+// between real processes through the real session layer:
+//
+//   - "testbinary bot <name>" plays a house bot;
+//   - with ARBITER_TEST_BOT=<mode> it is a bot that misbehaves as its
+//     mode says (see runTestBot).
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "bot" {
+		for _, hb := range HouseBots() {
+			if hb.Name == os.Args[2] {
+				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				os.Exit(0)
+			}
+		}
+		os.Exit(2)
+	}
+	if mode := os.Getenv("ARBITER_TEST_BOT"); mode != "" {
+		os.Exit(runTestBot(mode))
+	}
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	os.Exit(m.Run())
+}
+
+// Test bot modes: each plays the first legal move, except for its fault.
+const (
+	modeFirst    = "first"    // plays the first legal move, answers "ok\r" and pads moves with spaces and \r
+	modeNotOK    = "notok"    // answers the board with "READY"                  (P)
+	modeLateOK   = "lateok"   // answers OK after slowSleep                       (K)
+	modeMuteOK   = "muteok"   // never answers the board                          (D)
+	modeGarbage  = "garbage"  // answers its first move with "e2e4"               (P)
+	modeDiagonal = "diagonal" // answers its first move with a diagonal pair      (M)
+	modeTaken    = "taken"    // answers its first move with a filled cell        (M)
+	modeSlow     = "slow"     // answers its first move after slowSleep           (T)
+	modeMute     = "mute"     // never answers its first move                     (D)
+	modeDie      = "die"      // exits with status 3 when asked its first move    (D)
+	modeStubborn = "stubborn" // plays, but ignores STOP and SIGTERM and leaves a setsid grandchild
+	modeLinger   = "linger"   // the stubborn bot's grandchild
+)
+
+// slowSleep is over the tests' move and start-up limits (1s) and under
+// their silence limit (4s).
+const slowSleep = 2 * time.Second
+
+func runTestBot(mode string) int {
+	switch mode {
+	case modeLinger:
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+		time.Sleep(time.Hour)
+		return 0
+	case modeStubborn:
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "ARBITER_TEST_BOT="+modeLinger)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return 1
+		}
+		f, err := os.OpenFile(os.Getenv("ARBITER_TEST_PIDFILE"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return 1
+		}
+		fmt.Fprintln(f, cmd.Process.Pid)
+		f.Close()
+	}
+	in := bufio.NewScanner(os.Stdin)
+	say := func(s string) { fmt.Fprint(os.Stdout, s+"\n") }
+	forever := func() int {
+		for in.Scan() {
+		}
+		time.Sleep(time.Hour)
+		return 0
+	}
+	var b *Board
+	for in.Scan() {
+		line := strings.TrimSpace(in.Text())
+		if line == "STOP" {
+			if mode == modeStubborn {
+				return forever()
+			}
+			return 0
+		}
+		if b == nil {
+			var err error
+			if b, err = parseBoardMessage(line); err != nil {
+				return 1
+			}
+			switch mode {
+			case modeNotOK:
+				say("READY")
+			case modeLateOK:
+				time.Sleep(slowSleep)
+				say("OK")
+			case modeMuteOK:
+				return forever()
+			case modeFirst:
+				say("ok\r")
+			default:
+				say("OK")
+			}
+			continue
+		}
+		if line != "START" {
+			m, _ := ParseMove(line)
+			b.Place(m)
+		}
+		switch mode {
+		case modeGarbage:
+			say("e2e4")
+			return forever()
+		case modeDiagonal:
+			say("0x0_1x1")
+			return forever()
+		case modeTaken:
+			say("2x2_2x1") // (2, 2) is filled on the tests' board
+			return forever()
+		case modeSlow:
+			time.Sleep(slowSleep)
+		case modeMute:
+			return forever()
+		case modeDie:
+			os.Exit(3)
+		}
+		m := b.Moves()[0]
+		b.Place(m)
+		if mode == modeFirst {
+			say("  " + m.String() + " \r")
+		} else {
+			say(m.String())
+		}
+	}
+	return 0
+}
+
+type nopRecorder struct{}
+
+func (nopRecorder) Sent(int, string)     {}
+func (nopRecorder) Received(int, string) {}
+func (nopRecorder) Event(string, any)    {}
+
+// testLimits are long enough that a bot that means to answer in time
+// always does, and short enough that the time faults come quickly.
+var testLimits = Limits{
+	Startup: drivers.Duration(time.Second),
+	Move:    drivers.Duration(time.Second),
+	Silence: drivers.Duration(4 * time.Second),
+}
+
+func testGame(n int, filled []board.Cell, l Limits) *Game {
+	return &Game{settings: Settings{Size: n, Filled: filled, Board: board.Spec{Rows: n, Cols: n, Filled: filled}, Limits: l}}
+}
+
+// player says how to run one seat of a test duel: a house bot ("random",
+// "keeper"), a test bot mode, or a missing program ("missing").
+type player struct{ kind, nick string }
+
+// testRun is what every process of one test carries in its environment,
+// so that a leftover can be found.
+type testRun struct {
+	id      string
+	pidFile string
+}
+
+func newRun(t *testing.T) *testRun {
+	return &testRun{
+		id:      fmt.Sprintf("%d-%s-%d", os.Getpid(), t.Name(), time.Now().UnixNano()),
+		pidFile: filepath.Join(t.TempDir(), "grandchildren.pid"),
+	}
+}
+
+// match builds a duel between two players in dir.
+func (r *testRun) match(t testing.TB, id string, seed uint64, dir string, ps ...player) *drivers.Match {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &drivers.Match{ID: id, Seed: seed, Dir: dir, Record: nopRecorder{}}
+	for i, p := range ps {
+		seat := drivers.Seat{
+			Bot: p.kind, Nick: p.nick, Dir: dir,
+			Stderr: filepath.Join(dir, fmt.Sprintf("seat%d.stderr", i)),
+			Env: []string{
+				"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i),
+				"ARBITER_TEST_RUN=" + r.id, "ARBITER_TEST_PIDFILE=" + r.pidFile,
+			},
+		}
+		switch p.kind {
+		case "random", "keeper":
+			seat.Command = []string{exe, "bot", p.kind}
+		case "missing":
+			seat.Command = []string{"no-such-bricks-program"}
+		default:
+			seat.Command = []string{exe}
+			seat.Env = append(seat.Env, "ARBITER_TEST_BOT="+p.kind)
+		}
+		m.Seats = append(m.Seats, seat)
+	}
+	return m
+}
+
+// assertNoProcessLeft checks that no process of the run is alive, that
+// we have no zombie child, and that the stubborn bot's grandchildren are
+// gone.
+func (r *testRun) assertNoProcessLeft(t *testing.T) {
+	t.Helper()
+	needle := []byte("ARBITER_TEST_RUN=" + r.id + "\x00")
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zombies []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ")); err == nil && bytes.Contains(env, needle) {
+			t.Errorf("process %d of the test is still alive", pid)
+		}
+		if isZombieChild(pid) {
+			zombies = append(zombies, pid)
+		}
+	}
+	// Parallel tests reap their own children a moment after they exit: only
+	// a zombie that stays is left behind.
+	for i := 0; i < 40 && len(zombies) > 0; i++ {
+		time.Sleep(50 * time.Millisecond)
+		zombies = slices.DeleteFunc(zombies, func(pid int) bool { return !isZombieChild(pid) })
+	}
+	for _, pid := range zombies {
+		t.Errorf("zombie child %d left behind", pid)
+	}
+	b, _ := os.ReadFile(r.pidFile)
+	for _, s := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(s)
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("setsid grandchild %d is still there", pid)
+		}
+	}
+}
+
+func isZombieChild(pid int) bool {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := bytes.Fields(st[bytes.LastIndexByte(st, ')')+1:])
+	return len(f) > 1 && string(f[0]) == "Z" && string(f[1]) == strconv.Itoa(os.Getpid())
+}
+
+// duelResult is a finished test duel.
+type duelResult struct {
+	out     *drivers.Outcome
+	end     End
+	replay  string
+	elapsed time.Duration
+}
+
+func playDuel(t *testing.T, g *Game, r *testRun, ps ...player) duelResult {
+	t.Helper()
+	dir := t.TempDir()
+	m := r.match(t, "test", 7, dir, ps...)
+	start := time.Now()
+	out, err := g.Play(context.Background(), m)
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatalf("Play: %v", err)
+	}
+	res := duelResult{out: out, elapsed: elapsed}
+	replay, err := os.ReadFile(filepath.Join(dir, ReplayFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.replay = string(replay)
+	endJSON, err := os.ReadFile(filepath.Join(dir, EndFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := jsonUnmarshal(endJSON, &res.end); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestFaultCodes is the acceptance test of the fault codes: each
+// misbehaviour, in either seat, ends the duel with its code, the other
+// player winning, the replay's last move line as the original writes it,
+// and no process left behind.
+func TestFaultCodes(t *testing.T) {
+	cells := []board.Cell{{X: 2, Y: 2}}
+	tests := []struct {
+		name string
+		mode string
+		code string
+		kind string
+		last string // the replay's last move text
+		// err says whether the original writes the duel to err.txt.
+		err bool
+	}{
+		{"board_answered_with_anything_but_OK_is_P", modeNotOK, "P", drivers.FaultProtocol, "READY", false},
+		{"OK_after_the_startup_limit_is_K", modeLateOK, "K", drivers.FaultTime, "NOOKRESPONSE", false},
+		{"no_OK_within_the_silence_limit_is_D", modeMuteOK, "D", drivers.FaultTime, "NOOKRESPONSE", true},
+		{"unparseable_move_is_P", modeGarbage, "P", drivers.FaultProtocol, "e2e4", false},
+		{"diagonal_pair_is_M", modeDiagonal, "M", drivers.FaultIllegal, "0x0_1x1", false},
+		{"filled_cell_is_M", modeTaken, "M", drivers.FaultIllegal, "2x2_2x1", false},
+		{"move_after_the_move_limit_is_T", modeSlow, "T", drivers.FaultTime, "NORESPONSE", false},
+		{"no_move_within_the_silence_limit_is_D", modeMute, "D", drivers.FaultTime, "NORESPONSE", true},
+		{"process_that_exits_is_D_at_once", modeDie, "D", drivers.FaultCrash, "NORESPONSE", true},
+		{"program_that_cannot_start_is_S", "missing", "S", drivers.FaultStart, "null", true},
+	}
+	for _, tt := range tests {
+		for bad := range 2 {
+			t.Run(fmt.Sprintf("%s/seat%d", tt.name, bad), func(t *testing.T) {
+				t.Parallel()
+				r := newRun(t)
+				ps := []player{{"random", "GOOD ONE"}, {"random", "GOOD ONE"}}
+				ps[bad] = player{tt.mode, "BAD ONE"}
+				res := playDuel(t, testGame(5, cells, testLimits), r, ps...)
+				r.assertNoProcessLeft(t)
+
+				if res.end.Code != tt.code || res.end.Winner != 1-bad {
+					t.Errorf("code %s, winner seat %d; want %s and %d\nreplay:\n%s", res.end.Code, res.end.Winner, tt.code, 1-bad, res.replay)
+				}
+				s, o := res.out.Seats[bad], res.out.Seats[1-bad]
+				if s.Fault != tt.kind || s.Score != 0 || o.Fault != "" || o.Score != 1 {
+					t.Errorf("seats %+v; want the bad one with fault %q and 0, the other 1", res.out.Seats, tt.kind)
+				}
+				if !strings.Contains(s.Detail, "(code "+tt.code+")") {
+					t.Errorf("detail %q does not keep the code %s", s.Detail, tt.code)
+				}
+				lines := strings.Split(strings.TrimSuffix(res.replay, "\n"), "\n")
+				n := len(lines)
+				if n < 6 || lines[n-4] != tt.last+" :BAD ONE" || lines[n-3] != "---" || lines[n-2] != "GOOD ONE" {
+					t.Errorf("replay ends wrongly, want last move %q :BAD ONE, ---, GOOD ONE:\n%s", tt.last, res.replay)
+				}
+				if (res.end.Error != "") != tt.err {
+					t.Errorf("err.txt line %q; want one: %v", res.end.Error, tt.err)
+				}
+				if tt.mode == modeDie && res.elapsed > time.Duration(testLimits.Silence) {
+					t.Errorf("a dead bot was detected after %v, not at once (silence limit %v)", res.elapsed, time.Duration(testLimits.Silence))
+				}
+			})
+		}
+	}
+}
+
+// TestNormalEnds plays whole duels to their normal end.
+func TestNormalEnds(t *testing.T) {
+	t.Run("padded_answers_and_lower_case_ok_are_accepted", func(t *testing.T) {
+		r := newRun(t)
+		res := playDuel(t, testGame(3, nil, testLimits), r, player{modeFirst, "P1"}, player{modeFirst, "P2"})
+		r.assertNoProcessLeft(t)
+		// Both take the first legal move in reading order, horizontal
+		// first; then only (2, 2) is free and P2 made the last move.
+		want := "3#P1#P2#| :size :P1_nick :P2_nick\n3\n0x0_1x0 :P1\n2x0_2x1 :P2\n0x1_1x1 :P1\n0x2_1x2 :P2\n---\nP2\nPlayer P2 won normally!\n"
+		if res.replay != want {
+			t.Errorf("replay:\n%s\nwant:\n%s", res.replay, want)
+		}
+		if res.end.Code != "N" || res.out.Seats[1].Score != 1 || res.out.Seats[0].Fault != "" {
+			t.Errorf("end %+v, seats %+v", res.end, res.out.Seats)
+		}
+	})
+	t.Run("starting_board_without_a_move_loses_for_the_first_player_normally", func(t *testing.T) {
+		r := newRun(t)
+		checker := []board.Cell{{X: 1, Y: 0}, {X: 0, Y: 1}, {X: 2, Y: 1}, {X: 1, Y: 2}}
+		res := playDuel(t, testGame(3, checker, testLimits), r, player{modeFirst, "P1"}, player{modeFirst, "P2"})
+		r.assertNoProcessLeft(t)
+		want := "3#P1#P2#| :size :P1_nick :P2_nick\n3_1x0_0x1_2x1_1x2\n---\nP2\nPlayer P2 won normally!\n"
+		if res.replay != want {
+			t.Errorf("replay:\n%s\nwant:\n%s", res.replay, want)
+		}
+		if res.end.Code != "N" || res.end.Winner != 1 || res.out.Seats[0].Fault != "" {
+			t.Errorf("end %+v, seats %+v; want a normal win of seat 1", res.end, res.out.Seats)
+		}
+	})
+	t.Run("stubborn_bot_is_stopped_and_its_grandchild_killed", func(t *testing.T) {
+		r := newRun(t)
+		res := playDuel(t, testGame(5, nil, testLimits), r, player{modeStubborn, "S1"}, player{"random", "R"})
+		r.assertNoProcessLeft(t)
+		if res.end.Code != "N" {
+			t.Errorf("end %+v", res.end)
+		}
+		if b, _ := os.ReadFile(r.pidFile); len(strings.Fields(string(b))) != 1 {
+			t.Errorf("pid file lists %q, want one grandchild", b)
+		}
+	})
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// BenchmarkDuelProcesses is one whole 5×5 duel between the house bots
+// keeper and random as real processes, start to reaping.
+func BenchmarkDuelProcesses(b *testing.B) {
+	g := testGame(5, []board.Cell{{X: 3, Y: 1}}, DefaultLimits)
+	r := &testRun{id: "bench", pidFile: filepath.Join(b.TempDir(), "pids")}
+	m := r.match(b, "bench", 1, b.TempDir(), player{"keeper", "K"}, player{"random", "R"})
+	for b.Loop() {
+		if _, err := g.Play(context.Background(), m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkKeeperFirstMove is the keeper's hardest move on the contest's
+// board: the first, with the whole board one region; compare with
+// BenchmarkRandomFirstMove.
+func BenchmarkKeeperFirstMove(b *testing.B) {
+	for b.Loop() {
+		k := &keeper{rng: seedFrom(func(string) string { return "1" }), memo: map[region]uint8{}}
+		k.choose(NewBoard(5, []Cell{{X: 3, Y: 1}}))
+	}
+}
+
+func BenchmarkRandomFirstMove(b *testing.B) {
+	r := random{rng: seedFrom(func(string) string { return "1" })}
+	for b.Loop() {
+		r.choose(NewBoard(5, []Cell{{X: 3, Y: 1}}))
+	}
+}

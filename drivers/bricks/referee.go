@@ -1,0 +1,324 @@
+package bricks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// Codes are the original referee's end codes.
+const (
+	CodeNormal   = 'N' // the winner made the last move
+	CodeIllegal  = 'M' // a move off the board, onto a filled cell, or not a domino
+	CodeProtocol = 'P' // an answer that does not parse
+	CodeLate     = 'T' // a move answered after the move limit
+	CodeLateOK   = 'K' // OK answered after the start-up limit
+	CodeSilent   = 'D' // no answer within the silence limit, or the process ended
+	CodeNoStart  = 'S' // the program could not be started
+)
+
+// Files a duel leaves in its match directory.
+const (
+	ReplayFile = "duel.txt"  // the replay in the original's format
+	EndFile    = "duel.json" // how it ended, for the original's score files
+)
+
+// End is how a duel ended; it is kept beside the replay as duel.json.
+type End struct {
+	Code string `json:"code"`
+	// Winner is the winning seat (0 started).
+	Winner int `json:"winner"`
+	// Message is the original referee's closing sentence.
+	Message string `json:"message"`
+	// Error is the line the original writes to err.txt, or "".
+	Error string `json:"error,omitempty"`
+	// Moves is how many dominoes were placed.
+	Moves int `json:"moves"`
+}
+
+// EndEvent ("end") closes a transcript; FaultEvent ("fault") names a
+// faulty seat; MoveEvent ("move") is a placed domino.
+type (
+	EndEvent struct {
+		End
+		Board string `json:"board"`
+	}
+	FaultEvent struct {
+		Seat   int    `json:"seat"`
+		Code   string `json:"code"`
+		Kind   string `json:"kind"`
+		Detail string `json:"detail"`
+	}
+	MoveEvent struct {
+		Seat int    `json:"seat"`
+		Move string `json:"move"`
+	}
+)
+
+// duel is one match while Play runs it.
+type duel struct {
+	ctx      context.Context
+	m        *drivers.Match
+	s        Settings
+	sessions [2]*proc.Session
+	used     [2]time.Duration
+	nicks    [2]string
+	replay   []string
+	moves    int
+	// the fault, when one ended the duel
+	faulty int
+	code   byte
+	kind   string
+	detail string
+	last   string // the replay's last move text
+	msg    string
+	errLn  string
+}
+
+// errEnded unwinds a duel that a fault ended; what happened is in the duel.
+var errEnded = errors.New("duel over")
+
+// Play referees one duel: seat 0 starts, seat 1 follows.
+func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
+	if len(m.Seats) != 2 {
+		return nil, fmt.Errorf("bricks: a duel has 2 seats, not %d", len(m.Seats))
+	}
+	d := &duel{ctx: ctx, m: m, s: g.settings, faulty: -1}
+	for i, seat := range m.Seats {
+		d.nicks[i] = seat.Nick
+		if d.nicks[i] == "" {
+			d.nicks[i] = seat.Bot
+		}
+	}
+	defer func() {
+		var wg sync.WaitGroup
+		for _, s := range d.sessions {
+			if s != nil {
+				wg.Add(1)
+				go func() { defer wg.Done(); s.Kill() }()
+			}
+		}
+		wg.Wait()
+	}()
+	msg := Message(d.s.Size, d.s.Filled)
+	d.replay = []string{fmt.Sprintf("%d#%s#%s#| :size :P1_nick :P2_nick", d.s.Size, d.nicks[0], d.nicks[1]), msg}
+
+	err := d.play(msg)
+	if err != nil && !errors.Is(err, errEnded) {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	d.stop()
+
+	end := End{Code: string(rune(CodeNormal)), Moves: d.moves, Error: d.errLn}
+	out := &drivers.Outcome{Seats: make([]drivers.SeatResult, 2)}
+	if d.faulty >= 0 {
+		end.Code = string(rune(d.code))
+		end.Winner = 1 - d.faulty
+		end.Message = d.msg
+		d.replay = append(d.replay, d.last+" :"+d.nicks[d.faulty])
+		out.Seats[d.faulty].Fault = d.kind
+		out.Seats[d.faulty].Detail = d.detail
+	} else {
+		// The player who would move next cannot: the other made the last move.
+		end.Winner = 1 - d.moves%2
+		end.Message = "Player " + d.nicks[end.Winner] + " won normally!"
+	}
+	out.Seats[end.Winner].Score = 1
+	for i := range out.Seats {
+		out.Seats[i].TimeMS = d.used[i].Milliseconds()
+	}
+	d.replay = append(d.replay, "---", d.nicks[end.Winner], end.Message)
+	m.Record.Event("end", EndEvent{End: end, Board: msg})
+	if err := d.save(end); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (d *duel) play(boardMsg string) error {
+	for i, seat := range d.m.Seats {
+		s, err := proc.Start(d.ctx, proc.Spec{
+			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
+			OnSend: func(line string) { d.m.Record.Sent(i, line) },
+			OnRecv: func(line string) { d.m.Record.Received(i, line) },
+		})
+		if err != nil {
+			detail := err.Error()
+			var f *proc.Fault
+			if errors.As(err, &f) {
+				detail = f.Detail
+			}
+			return d.fault(i, CodeNoStart, drivers.FaultStart, "null", detail,
+				fmt.Sprintf("Player %s -> %s", d.nicks[i], detail))
+		}
+		d.sessions[i] = s
+		answer, late, err := d.ask(i, boardMsg, time.Duration(d.s.Limits.Startup))
+		if err != nil {
+			return d.silent(i, err, "NOOKRESPONSE", "answering OK to the board")
+		}
+		switch {
+		case late:
+			return d.fault(i, CodeLateOK, drivers.FaultTime, "NOOKRESPONSE",
+				fmt.Sprintf("answered OK after the start-up limit of %v", time.Duration(d.s.Limits.Startup)),
+				fmt.Sprintf("Player %s -> Player %s does not answer OK within (%s)!", d.nicks[i], d.nicks[i], seconds(d.s.Limits.Startup)))
+		case !strings.EqualFold(answer, "OK"):
+			return d.fault(i, CodeProtocol, drivers.FaultProtocol, answer,
+				fmt.Sprintf("answered %q to the board instead of OK", answer),
+				fmt.Sprintf("Player %s -> Player %s should have given \"OK\", but gave \"%s\"!", d.nicks[i], d.nicks[i], answer))
+		}
+	}
+
+	b := NewBoard(d.s.Size, d.s.Filled)
+	if !b.HasMove() {
+		// The starting player cannot move: it loses normally, and is never
+		// sent START.
+		return nil
+	}
+	cmd := "START"
+	for seat := 0; ; seat = 1 - seat {
+		answer, late, err := d.ask(seat, cmd, time.Duration(d.s.Limits.Move))
+		where := fmt.Sprintf("answering %s (move %d)", cmd, d.moves+1)
+		if err != nil {
+			return d.silent(seat, err, "NORESPONSE", where)
+		}
+		if late {
+			return d.fault(seat, CodeLate, drivers.FaultTime, "NORESPONSE",
+				fmt.Sprintf("answered %q after the move limit of %v, %s", answer, time.Duration(d.s.Limits.Move), where),
+				fmt.Sprintf("Player %s -> Player %s is out of time (%s)!", d.nicks[seat], d.nicks[seat], seconds(d.s.Limits.Move)))
+		}
+		mv, ok := ParseMove(answer)
+		if !ok {
+			return d.fault(seat, CodeProtocol, drivers.FaultProtocol, answer,
+				fmt.Sprintf("answered %q, which is not a move like 1x2_2x2, %s", answer, where),
+				fmt.Sprintf("Player %s -> Can't translate input : \"%s\".", d.nicks[seat], answer))
+		}
+		if problem := b.Check(mv); problem != "" {
+			return d.fault(seat, CodeIllegal, drivers.FaultIllegal, answer,
+				fmt.Sprintf("played %s: %s, %s", mv, problem, where),
+				fmt.Sprintf("Player %s -> Illegal move %s: %s.", d.nicks[seat], mv, problem))
+		}
+		b.Place(mv)
+		d.moves++
+		cmd = mv.String()
+		d.replay = append(d.replay, cmd+" :"+d.nicks[seat])
+		d.m.Record.Event("move", MoveEvent{Seat: seat, Move: cmd})
+		if !b.HasMove() {
+			return nil
+		}
+	}
+}
+
+// ask writes line to seat and reads one answer, waiting up to the silence
+// limit; late says the answer came after limit. The answer is trimmed of
+// surrounding spaces and a trailing \r.
+func (d *duel) ask(seat int, line string, limit time.Duration) (answer string, late bool, err error) {
+	s := d.sessions[seat]
+	start := time.Now()
+	deadline := start.Add(time.Duration(d.s.Limits.Silence))
+	err = s.Write(line, deadline)
+	if err == nil {
+		answer, err = s.ReadLine(deadline)
+	}
+	elapsed := time.Since(start)
+	d.used[seat] += elapsed
+	if err != nil {
+		if cerr := d.ctx.Err(); cerr != nil {
+			return "", false, cerr
+		}
+		return "", false, err
+	}
+	return strings.TrimSpace(answer), elapsed > limit, nil
+}
+
+// silent turns a failed read or write into its fault: no answer within
+// the silence limit, or a process that ended (D), or a line too long (P).
+func (d *duel) silent(seat int, err error, last, where string) error {
+	if d.ctx.Err() != nil {
+		return d.ctx.Err()
+	}
+	kind, detail := drivers.FaultCrash, err.Error()
+	var f *proc.Fault
+	if errors.As(err, &f) {
+		kind, detail = f.Kind, f.Detail
+	}
+	nick := d.nicks[seat]
+	switch kind {
+	case drivers.FaultProtocol:
+		return d.fault(seat, CodeProtocol, kind, last, detail+", "+where,
+			fmt.Sprintf("Player %s -> %s!", nick, detail))
+	case drivers.FaultTime:
+		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
+		return d.fault(seat, CodeSilent, kind, last,
+			fmt.Sprintf("no answer within the silence limit of %v, %s", time.Duration(d.s.Limits.Silence), where), msg)
+	default:
+		msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)
+		return d.fault(seat, CodeSilent, drivers.FaultCrash, last, detail+", "+where, msg)
+	}
+}
+
+// fault ends the duel: seat loses with code.
+func (d *duel) fault(seat int, code byte, kind, last, detail, msg string) error {
+	d.faulty, d.code, d.kind, d.last, d.msg = seat, code, kind, last, msg
+	d.detail = fmt.Sprintf("%s (code %c)", detail, code)
+	if code == CodeNoStart || code == CodeSilent {
+		d.errLn = msg
+	}
+	d.m.Record.Event("fault", FaultEvent{Seat: seat, Code: string(rune(code)), Kind: kind, Detail: d.detail})
+	return errEnded
+}
+
+// stop sends STOP to every bot still running and gives it the grace
+// period to exit, all at once; a faulty bot is killed at once.
+func (d *duel) stop() {
+	var wg sync.WaitGroup
+	for i, s := range d.sessions {
+		if s == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == d.faulty {
+				_ = s.Write("STOP", time.Now().Add(50*time.Millisecond))
+				s.Kill()
+				return
+			}
+			s.Close("STOP")
+		}()
+	}
+	wg.Wait()
+}
+
+// save writes the replay and how the duel ended into the match directory.
+func (d *duel) save(end End) error {
+	if d.m.Dir == "" {
+		return nil
+	}
+	replay := strings.Join(d.replay, "\n") + "\n"
+	if err := os.WriteFile(filepath.Join(d.m.Dir, ReplayFile), []byte(replay), 0o644); err != nil {
+		return err
+	}
+	b, err := json.Marshal(end)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(d.m.Dir, EndFile), append(b, '\n'), 0o644)
+}
+
+// seconds writes a limit the way the original's messages do: "0.5s", "5s".
+func seconds(d drivers.Duration) string {
+	return strconv.FormatFloat(time.Duration(d).Seconds(), 'f', -1, 64) + "s"
+}

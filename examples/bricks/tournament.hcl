@@ -1,0 +1,54 @@
+# The Bricks contest as the original was played: a 5×5 board with one
+# filled cell, the original's clocks, players imported from folders in the
+# original's format (players/<name>/info.txt: command, nick).
+#
+#   go run ./cmd/arbiter run examples/bricks -out results/bricks
+#
+# Besides arbiter's own results, results/bricks holds the original's
+# duels.txt, score.txt, err.txt and duels/<index>.txt.
+
+bots_from "field" {
+  dir = "players" # every folder with an info.txt is a player
+}
+
+bot "keeper" {
+  house = "bricks/keeper"
+  nick  = "KEEPER"
+}
+bot "random" {
+  house = "bricks/random"
+  nick  = "RANDOM"
+}
+bot "filler" {
+  house = "bricks/random"
+  nick  = "FILLER"
+}
+
+game "bricks" "contest" {
+  board {
+    size   = 5
+    filled = [[3, 1]] # [column, row], from 0
+  }
+  # The original's limits (these are the defaults): OK within startup,
+  # a move within move, any answer at all within silence.
+  clock {
+    startup = "1s"
+    move    = "500ms"
+    silence = "5s"
+  }
+}
+
+# Every bot meets the others in both seats over the rounds: each round
+# pairs the field at random and plays each pair twice, each bot starting
+# once. (With format = "round-robin" and seats = "swap" every ordered pair
+# plays exactly once, as in the original; see round-robin.hcl.off.)
+tournament "contest" {
+  game    = game.bricks.contest
+  bots    = concat(bots_from.field, [bot.keeper, bot.random])
+  fill    = [bot.filler]
+  players = 2
+  seats   = "rotate"
+  rounds  = 12
+  rating  = "wins"
+  seed    = 2018
+}
