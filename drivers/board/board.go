@@ -1,0 +1,406 @@
+// Package board decodes the `board` block that board games put in their
+// game body: the board's size and the cells filled before a match, given
+// as a list, drawn as an ASCII map, or drawn at random from a seed.
+//
+//	board {
+//	  size   = 5                  # square; or rows = 10  cols = 12
+//	  filled = [[2, 3], [4, 0]]   # [x, y] = [column, row], 0-based
+//	  # or: map = <<-EOT          # '#' filled, '.' empty, one line per row
+//	  #   .#...
+//	  #   .....
+//	  #   EOT
+//	  random = 3                  # plus that many cells drawn at random
+//	  seed   = 42                 # the draw's seed (default: the match seed)
+//	}
+//
+// The package checks what holds for every board (sizes, cells on the
+// board, no duplicates, enough free cells for the draw); what a particular
+// game needs (Bricks: square and odd; Blokus: free start corners) is the
+// driver's to check. It knows nothing of moves or players.
+package board
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty/gocty"
+)
+
+// MaxSide is the longest side a board may have: enough for any game we
+// know (Bricks goes to 999) while keeping a random draw's memory bounded.
+const MaxSide = 1000
+
+// Cell is one cell of a board: X is the column (left to right), Y the row
+// (top to bottom), both from 0. In JSON and HCL it is the pair [x, y].
+type Cell struct{ X, Y int }
+
+func (c Cell) MarshalJSON() ([]byte, error) { return json.Marshal([2]int{c.X, c.Y}) }
+
+func (c *Cell) UnmarshalJSON(b []byte) error {
+	var xy [2]int
+	if err := json.Unmarshal(b, &xy); err != nil {
+		return fmt.Errorf("a cell is a pair [x, y]: %w", err)
+	}
+	c.X, c.Y = xy[0], xy[1]
+	return nil
+}
+
+// String is "(x, y)", for messages.
+func (c Cell) String() string { return fmt.Sprintf("(%d, %d)", c.X, c.Y) }
+
+// Compare orders cells row by row, then by column.
+func Compare(a, b Cell) int {
+	return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X))
+}
+
+// Spec is a decoded board block; it is also the board's JSON form in a
+// plan's settings.
+type Spec struct {
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+	// Filled are the cells filled in every match (from filled or map),
+	// sorted in reading order.
+	Filled []Cell `json:"filled,omitempty"`
+	// Random is how many more cells are drawn at random for a match, among
+	// the cells Filled leaves free.
+	Random int `json:"random,omitempty"`
+	// Seed, when set, is the seed of the random draw, so every match gets
+	// the same board; when nil the draw uses the match's seed.
+	Seed *uint64 `json:"seed,omitempty"`
+}
+
+// Cells returns the filled cells of a match played with seed, sorted in
+// reading order: the fixed cells, plus Random cells drawn from the free
+// ones with a PCG source seeded by Spec.Seed if set, else by seed. The
+// same spec and seed give the same cells on every machine.
+func (s Spec) Cells(seed uint64) []Cell {
+	out := slices.Clone(s.Filled)
+	if s.Random > 0 {
+		if s.Seed != nil {
+			seed = *s.Seed
+		}
+		taken := make([]bool, s.Rows*s.Cols)
+		for _, c := range s.Filled {
+			taken[c.Y*s.Cols+c.X] = true
+		}
+		free := make([]int32, 0, len(taken)-len(s.Filled))
+		for i, t := range taken {
+			if !t {
+				free = append(free, int32(i))
+			}
+		}
+		// A partial Fisher-Yates shuffle: the first Random entries are a
+		// uniform sample. Written out rather than rand.Shuffle so that the
+		// draw can never change with the standard library.
+		rng := rand.New(rand.NewPCG(seed, streamBoard))
+		for i := 0; i < s.Random && i < len(free); i++ {
+			j := i + int(rng.Uint64N(uint64(len(free)-i)))
+			free[i], free[j] = free[j], free[i]
+			out = append(out, Cell{X: int(free[i]) % s.Cols, Y: int(free[i]) / s.Cols})
+		}
+	}
+	slices.SortFunc(out, Compare)
+	return out
+}
+
+// streamBoard is the PCG stream of board draws ("board" in ASCII), so that
+// a game drawing other things from the same seed uses other numbers.
+const streamBoard = 0x626f617264
+
+// Validate checks a spec read back from a plan's JSON: the checks Decode
+// makes, for settings that did not come from a decoded block.
+func (s Spec) Validate() error {
+	if s.Rows < 1 || s.Cols < 1 || s.Rows > MaxSide || s.Cols > MaxSide {
+		return fmt.Errorf("board of %d rows by %d columns: each side must be from 1 to %d", s.Rows, s.Cols, MaxSide)
+	}
+	seen := map[Cell]bool{}
+	for _, c := range s.Filled {
+		if !s.On(c) {
+			return fmt.Errorf("filled cell %s is off the %d×%d board", c, s.Cols, s.Rows)
+		}
+		if seen[c] {
+			return fmt.Errorf("filled cell %s is listed twice", c)
+		}
+		seen[c] = true
+	}
+	if s.Random < 0 || s.Random > s.Rows*s.Cols-len(s.Filled) {
+		return fmt.Errorf("random is %d, but the board has %d free cells", s.Random, s.Rows*s.Cols-len(s.Filled))
+	}
+	return nil
+}
+
+// On reports whether c lies on the board.
+func (s Spec) On(c Cell) bool { return c.X >= 0 && c.Y >= 0 && c.X < s.Cols && c.Y < s.Rows }
+
+// Block is the block header schema to put in a game body's schema.
+var Block = hcl.BlockHeaderSchema{Type: "board"}
+
+var schema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "size"}, {Name: "rows"}, {Name: "cols"},
+		{Name: "filled"}, {Name: "map"}, {Name: "random"}, {Name: "seed"},
+	},
+}
+
+// Decode decodes a board block, reporting every mistake in it at once.
+func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
+	var s Spec
+	content, diags := b.Body.Content(schema)
+	attrs := content.Attributes
+	num := func(name string, min int64) (int, *hcl.Attribute, bool) {
+		a, ok := attrs[name]
+		if !ok {
+			return 0, nil, false
+		}
+		n, d := wholeNumber(a, ctx, min)
+		diags = append(diags, d...)
+		return n, a, !d.HasErrors()
+	}
+
+	size, sizeAttr, sizeOK := num("size", 1)
+	rows, rowsAttr, rowsOK := num("rows", 1)
+	cols, colsAttr, colsOK := num("cols", 1)
+	random, randomAttr, _ := num("random", 0)
+	s.Random = random
+	if a, ok := attrs["seed"]; ok {
+		if n, d := wholeNumber(a, ctx, 0); d.HasErrors() {
+			diags = append(diags, d...)
+		} else {
+			seed := uint64(n)
+			s.Seed = &seed
+		}
+	}
+
+	// The size: size, or rows and cols, or the map's own shape.
+	sized := true
+	switch {
+	case sizeAttr != nil && (rowsAttr != nil || colsAttr != nil):
+		other := rowsAttr
+		if other == nil {
+			other = colsAttr
+		}
+		diags = append(diags, errDiag("Conflicting board size",
+			"The board sets both size and "+other.Name+". Use size for a square board, or rows and cols for a rectangle, not both.", other.NameRange.Ptr()))
+		sized = false
+	case sizeAttr != nil:
+		s.Rows, s.Cols, sized = size, size, sizeOK
+	case rowsAttr != nil || colsAttr != nil:
+		if rowsAttr == nil || colsAttr == nil {
+			have, missing := "rows", "cols"
+			if rowsAttr == nil {
+				have, missing = "cols", "rows"
+			}
+			diags = append(diags, errDiag("Missing board size",
+				fmt.Sprintf("The board sets %s but not %s: a rectangular board needs both rows and cols.", have, missing), b.DefRange.Ptr()))
+			sized = false
+		} else {
+			s.Rows, s.Cols, sized = rows, cols, rowsOK && colsOK
+		}
+	default:
+		sized = false
+		if attrs["map"] == nil {
+			diags = append(diags, errDiag("Missing board size",
+				`The board has no size. Add size = 7 for a square board, rows = 10 and cols = 12 for a rectangle, or draw it with map.`, b.DefRange.Ptr()))
+		}
+	}
+	for _, a := range []*hcl.Attribute{sizeAttr, rowsAttr, colsAttr} {
+		if a != nil && sized && max(s.Rows, s.Cols) > MaxSide {
+			diags = append(diags, errDiag("Board too large",
+				fmt.Sprintf("%s is over %d; boards have at most %d cells a side.", a.Name, MaxSide, MaxSide), a.Expr.Range().Ptr()))
+			sized = false
+			break
+		}
+	}
+
+	filledAttr, mapAttr := attrs["filled"], attrs["map"]
+	if filledAttr != nil && mapAttr != nil {
+		diags = append(diags, errDiag("Conflicting board cells",
+			"The board sets both filled and map. Give the filled cells one way: a list of [x, y] pairs, or a map.", mapAttr.NameRange.Ptr()))
+	} else if mapAttr != nil {
+		m, d := decodeMap(mapAttr, ctx)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			switch {
+			case sizeAttr != nil || rowsAttr != nil || colsAttr != nil:
+				if sized && (len(m) != s.Rows || len(m[0]) != s.Cols) {
+					diags = append(diags, errDiag("Map does not fit the board",
+						fmt.Sprintf("The map has %d rows of %d cells, but the board is %d rows by %d columns. Fix the map, or leave out the size: a map gives the board its size.", len(m), len(m[0]), s.Rows, s.Cols),
+						mapAttr.Expr.Range().Ptr()))
+					sized = false
+				}
+			case len(m) > MaxSide || len(m[0]) > MaxSide:
+				diags = append(diags, errDiag("Board too large",
+					fmt.Sprintf("The map is %d rows by %d columns; boards have at most %d cells a side.", len(m), len(m[0]), MaxSide), mapAttr.Expr.Range().Ptr()))
+			default:
+				s.Rows, s.Cols, sized = len(m), len(m[0]), true
+			}
+			for y, row := range m {
+				for x, ch := range row {
+					if ch == '#' {
+						s.Filled = append(s.Filled, Cell{X: x, Y: y})
+					}
+				}
+			}
+		}
+	} else if filledAttr != nil {
+		cells, d := decodeCells(filledAttr, ctx)
+		diags = append(diags, d...)
+		seen := map[Cell]int{}
+		for i, c := range cells {
+			rng := elementRange(filledAttr.Expr, i)
+			switch {
+			case c.X < 0 || c.Y < 0:
+				diags = append(diags, errDiag("Negative cell",
+					fmt.Sprintf("Cell %s has a negative coordinate: cells are [x, y] with x the column and y the row, both counted from 0.", c), rng))
+				continue
+			case sized && !s.On(c):
+				diags = append(diags, errDiag("Cell off the board",
+					fmt.Sprintf("Cell %s is off the %d×%d board: x (the column) goes from 0 to %d and y (the row) from 0 to %d.", c, s.Cols, s.Rows, s.Cols-1, s.Rows-1), rng))
+				continue
+			}
+			if first, dup := seen[c]; dup {
+				diags = append(diags, errDiag("Duplicate cell",
+					fmt.Sprintf("Cell %s is listed twice (first as element %d). Remove one.", c, first+1), rng))
+				continue
+			}
+			seen[c] = i
+			s.Filled = append(s.Filled, c)
+		}
+	}
+	slices.SortFunc(s.Filled, Compare)
+
+	if randomAttr != nil && sized && !diags.HasErrors() {
+		if free := s.Rows*s.Cols - len(s.Filled); s.Random > free {
+			diags = append(diags, errDiag("Too many random cells",
+				fmt.Sprintf("random is %d, but the board has only %d free cells. Lower random or enlarge the board.", s.Random, free), randomAttr.Expr.Range().Ptr()))
+		}
+	}
+	return s, diags
+}
+
+// wholeNumber decodes an attribute holding a whole number >= min.
+func wholeNumber(a *hcl.Attribute, ctx *hcl.EvalContext, min int64) (int, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(ctx)
+	if diags.HasErrors() {
+		return 0, diags
+	}
+	var n int64
+	if err := gocty.FromCtyValue(v, &n); err != nil {
+		return 0, hcl.Diagnostics{errDiag("Invalid "+a.Name,
+			fmt.Sprintf("%s must be a whole number, not %s.", a.Name, v.Type().FriendlyName()), a.Expr.Range().Ptr())}
+	}
+	if n < min {
+		what := "from 1 up"
+		if min == 0 {
+			what = "from 0 up"
+		}
+		summary := "Invalid " + a.Name
+		if n < 0 {
+			summary = "Negative " + a.Name
+		}
+		return 0, hcl.Diagnostics{errDiag(summary,
+			fmt.Sprintf("%s is %d; it must be a whole number %s.", a.Name, n, what), a.Expr.Range().Ptr())}
+	}
+	if n > 1<<31 {
+		return 0, hcl.Diagnostics{errDiag("Invalid "+a.Name,
+			fmt.Sprintf("%s is %d, which is far too large.", a.Name, n), a.Expr.Range().Ptr())}
+	}
+	return int(n), nil
+}
+
+// decodeCells reads a list of [x, y] pairs.
+func decodeCells(a *hcl.Attribute, ctx *hcl.EvalContext) ([]Cell, hcl.Diagnostics) {
+	var pairs [][]int
+	diags := gohcl.DecodeExpression(a.Expr, ctx, &pairs)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			d.Summary = "Invalid filled"
+			d.Detail += " Write filled cells as a list of [x, y] pairs, like [[2, 3], [4, 0]]."
+		}
+		return nil, diags
+	}
+	cells := make([]Cell, 0, len(pairs))
+	for i, p := range pairs {
+		if len(p) != 2 {
+			diags = append(diags, errDiag("Invalid cell",
+				fmt.Sprintf("Element %d of filled has %d numbers; a cell is a pair [x, y] (column, row).", i+1, len(p)), elementRange(a.Expr, i)))
+			continue
+		}
+		cells = append(cells, Cell{X: p[0], Y: p[1]})
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return cells, nil
+}
+
+// decodeMap reads an ASCII map into its rows. Leading and trailing blank
+// lines and each line's surrounding spaces are ignored, so a heredoc may
+// be indented.
+func decodeMap(a *hcl.Attribute, ctx *hcl.EvalContext) ([]string, hcl.Diagnostics) {
+	var text string
+	diags := gohcl.DecodeExpression(a.Expr, ctx, &text)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	first := 0
+	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
+		first++
+	}
+	last := len(lines)
+	for last > first && strings.TrimSpace(lines[last-1]) == "" {
+		last--
+	}
+	if first == last {
+		return nil, hcl.Diagnostics{errDiag("Empty map",
+			"The map has no rows. Draw the board one line per row, '#' for a filled cell and '.' for an empty one.", a.Expr.Range().Ptr())}
+	}
+	var rows []string
+	for i := first; i < last; i++ {
+		row := strings.TrimSpace(lines[i])
+		rng := mapLineRange(a.Expr, i)
+		if bad := strings.Trim(row, "#."); bad != "" {
+			diags = append(diags, errDiag("Unknown map character",
+				fmt.Sprintf("Row %d of the map holds %q; a map has only '#' (filled) and '.' (empty).", i-first+1, bad[:1]), rng))
+		}
+		if len(rows) > 0 && len(row) != len(rows[0]) {
+			diags = append(diags, errDiag("Map rows of unequal length",
+				fmt.Sprintf("Row %d of the map has %d cells but row 1 has %d; every row of a board is as long as the others.", i-first+1, len(row), len(rows[0])), rng))
+		}
+		rows = append(rows, row)
+	}
+	return rows, diags
+}
+
+// mapLineRange is the source line of line i of a map written as a
+// heredoc (which starts on the line after its opening marker), or the
+// whole expression for a one-line string.
+func mapLineRange(expr hcl.Expression, i int) *hcl.Range {
+	r := expr.Range()
+	if r.End.Line == r.Start.Line {
+		return &r
+	}
+	line := r.Start.Line + 1 + i
+	return &hcl.Range{Filename: r.Filename,
+		Start: hcl.Pos{Line: line, Column: 1}, End: hcl.Pos{Line: line, Column: 2}}
+}
+
+// elementRange is the range of element i of a list written literally, or
+// of the whole expression.
+func elementRange(expr hcl.Expression, i int) *hcl.Range {
+	if exprs, d := hcl.ExprList(expr); !d.HasErrors() && i < len(exprs) {
+		return exprs[i].Range().Ptr()
+	}
+	return expr.Range().Ptr()
+}
+
+func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject}
+}

@@ -1,0 +1,4 @@
+board {
+  size = 5
+  rows = 5 # ERROR: Conflicting board size
+}

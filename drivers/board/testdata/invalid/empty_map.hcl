@@ -1,0 +1,3 @@
+board {
+  map = "\n  \n" # ERROR: Empty map
+}

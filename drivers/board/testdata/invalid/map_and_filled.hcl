@@ -1,0 +1,5 @@
+board {
+  size   = 3
+  filled = [[0, 0]]
+  map    = "#.." # ERROR: Conflicting board cells
+}

@@ -1,0 +1,8 @@
+board {
+  map = <<-EOT
+    .#...
+    ..X..
+    .....
+    EOT
+}
+# ERROR@4: Unknown map character

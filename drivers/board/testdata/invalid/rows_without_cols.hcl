@@ -1,0 +1,3 @@
+board { # ERROR: Missing board size
+  rows = 4
+}

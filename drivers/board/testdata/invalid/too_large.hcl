@@ -1,0 +1,3 @@
+board {
+  size = 1001 # ERROR: Board too large
+}

@@ -1,0 +1,4 @@
+board {
+  size  = 3
+  holes = 2 # ERROR: Unsupported argument
+}

@@ -1,0 +1,4 @@
+board {
+  rows = 0 # ERROR: Invalid rows
+  cols = 4
+}
