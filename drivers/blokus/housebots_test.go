@@ -56,7 +56,9 @@ func TestSameSeedSameGame(t *testing.T) {
 	}
 	for _, names := range [][]string{{"random", "greedy"}, {"greedy", "greedy"}} {
 		a, b := moves(7, names...), moves(7, names...)
-		if !slices.EqualFunc(a, b, func(x, y MoveEvent) bool { return x.Stone == y.Stone && slices.Equal(x.Cells, y.Cells) && x.Pass == y.Pass }) {
+		if !slices.EqualFunc(a, b, func(x, y MoveEvent) bool {
+			return x.Stone == y.Stone && slices.Equal(x.Cells, y.Cells) && x.Pass == y.Pass
+		}) {
 			t.Errorf("%v: two runs with seed 7 differ", names)
 		}
 		if c := moves(8, names...); slices.EqualFunc(a, c, func(x, y MoveEvent) bool { return slices.Equal(x.Cells, y.Cells) }) {

@@ -60,4 +60,3 @@ func (s Settings) Validate() error {
 	_, err := s.Rules(0)
 	return err
 }
-
