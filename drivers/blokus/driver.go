@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
@@ -41,7 +42,8 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl
 	g := &Game{}
 	first := map[string]*hcl.Block{}
 	var boardBlock *hcl.Block
-	boardOK, stonesOK := false, false
+	var stoneRanges []hcl.Range
+	boardOK := false
 	for _, b := range content.Blocks {
 		if f, dup := first[b.Type]; dup {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate " + b.Type + " block",
@@ -56,9 +58,9 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl
 			diags = append(diags, d...)
 			g.settings.Board, boardBlock, boardOK = spec, b, !d.HasErrors()
 		case StonesBlock.Type:
-			stones, d := DecodeStones(b, ctx)
+			stones, ranges, d := DecodeStones(b, ctx)
 			diags = append(diags, d...)
-			g.settings.Stones, stonesOK = stones, !d.HasErrors()
+			g.settings.Stones, stoneRanges = stones, ranges
 		case drivers.ClockBlock.Type:
 			c, d := drivers.DecodeClock(b, ctx)
 			diags = append(diags, d...)
@@ -75,17 +77,25 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl
 		}
 	}
 	if boardOK {
-		diags = append(diags, checkBoard(g.settings.Board, boardBlock)...)
-		boardOK = !diags.HasErrors()
-	}
-	if boardOK && stonesOK {
-		// What is left to check needs both: do the stones fit the board?
-		if _, err := g.settings.Rules(0); err != nil {
-			for _, line := range strings.Split(err.Error(), "\n") {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Stone does not fit the board",
-					Detail:  sentence(line) + " Enlarge the board or change the stone.",
-					Subject: first["stones"].DefRange.Ptr()})
+		d := checkBoard(g.settings.Board, boardBlock)
+		diags = append(diags, d...)
+		rows, cols := g.settings.Board.Rows, g.settings.Board.Cols
+		if rows <= MaxSide && cols <= MaxSide {
+			for i, st := range g.settings.Stones {
+				if w, h := Size(st.Cells); !(w <= cols && h <= rows) && !(h <= cols && w <= rows) {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Stone does not fit the board",
+						Detail:  fmt.Sprintf("Stone %s is %d × %d cells and does not fit on the %d × %d board in any rotation. Enlarge the board or change the stone.", st.Name, w, h, rows, cols),
+						Subject: stoneRanges[i].Ptr()})
+				}
 			}
+		}
+	}
+	if !diags.HasErrors() {
+		// Whatever the checks above missed, the rules refuse; say so
+		// rather than fail in a match.
+		if _, err := g.settings.Rules(0); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid game",
+				Detail: sentence(err.Error()), Subject: body.MissingItemRange().Ptr()})
 		}
 	}
 	if g.clock == (drivers.Clock{}) {
@@ -104,7 +114,7 @@ func checkBoard(s board.Spec, b *hcl.Block) hcl.Diagnostics {
 	if s.Rows > MaxSide || s.Cols > MaxSide {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Board too large for Blokus",
 			Detail:  fmt.Sprintf("The board is %d rows by %d columns; a Blokus board has at most %d of each. Make it smaller.", s.Rows, s.Cols, MaxSide),
-			Subject: b.DefRange.Ptr()})
+			Subject: attrRange(b, "rows", "cols", "size", "map")})
 		return diags
 	}
 	for i, st := range []board.Cell{{X: 0, Y: s.Rows - 1}, {X: s.Cols - 1, Y: 0}} {
@@ -112,16 +122,29 @@ func checkBoard(s board.Spec, b *hcl.Block) hcl.Diagnostics {
 			if c == st {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Start cell filled",
 					Detail:  fmt.Sprintf("Player %d starts on the cell [%d, %d] (column, row), which the board fills. The start cells, bottom left and top right, must stay free.", i+1, st.X, st.Y),
-					Subject: b.DefRange.Ptr()})
+					Subject: attrRange(b, "filled", "map")})
 			}
 		}
 	}
 	if free := s.Rows*s.Cols - len(s.Filled) - 2; s.Random > 0 && s.Random > free {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many random cells",
 			Detail:  fmt.Sprintf("random is %d, but the board has only %d free cells besides the two start cells, which a draw never fills. Lower random.", s.Random, free),
-			Subject: b.DefRange.Ptr()})
+			Subject: attrRange(b, "random")})
 	}
 	return diags
+}
+
+// attrRange is the value range of the first of a block's attributes that
+// is set, or the block's own range.
+func attrRange(b *hcl.Block, names ...string) *hcl.Range {
+	if body, ok := b.Body.(*hclsyntax.Body); ok {
+		for _, n := range names {
+			if a, ok := body.Attributes[n]; ok {
+				return a.Expr.Range().Ptr()
+			}
+		}
+	}
+	return b.DefRange.Ptr()
 }
 
 // sentence capitalises an error message and ends it with a full stop.

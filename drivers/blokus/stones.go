@@ -37,15 +37,18 @@ var stoneSchema = &hcl.BodySchema{
 }
 
 // DecodeStones decodes a stones block into a normalised stone set,
-// reporting every mistake at once. A stones file is read here, once, and
-// its stones go into the settings, so a plan does not depend on it.
-func DecodeStones(b *hcl.Block, ctx *hcl.EvalContext) ([]Stone, hcl.Diagnostics) {
+// reporting every mistake at once; ranges[i] is where stone i was defined.
+// A stones file is read here, once, and its stones go into the settings,
+// so a plan does not depend on it.
+func DecodeStones(b *hcl.Block, ctx *hcl.EvalContext) (stones []Stone, ranges []hcl.Range, diags hcl.Diagnostics) {
 	content, diags := b.Body.Content(stonesSchema)
-	var stones []Stone
 	if a, ok := content.Attributes["file"]; ok {
 		s, d := decodeStonesFile(a, ctx)
 		diags = append(diags, d...)
 		stones = append(stones, s...)
+		for range s {
+			ranges = append(ranges, a.Expr.Range())
+		}
 	}
 	names := map[string]hcl.Range{}
 	for _, sb := range content.Blocks {
@@ -60,13 +63,14 @@ func DecodeStones(b *hcl.Block, ctx *hcl.EvalContext) ([]Stone, hcl.Diagnostics)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
 			stones = append(stones, s)
+			ranges = append(ranges, sb.DefRange)
 		}
 	}
 	if len(stones) == 0 && !diags.HasErrors() {
 		diags = append(diags, errDiag("No stones",
 			`The stone set is empty. Add stone "I3" { cells = [[0, 0], [1, 0], [2, 0]] } blocks or file = "stones.txt".`, b.DefRange.Ptr()))
 	}
-	return stones, diags
+	return stones, ranges, diags
 }
 
 func decodeStone(b *hcl.Block, ctx *hcl.EvalContext) (Stone, hcl.Diagnostics) {
