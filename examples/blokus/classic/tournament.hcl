@@ -3,6 +3,14 @@
 # format (one stone per line, x y pairs). Change the board or the set here.
 #
 #   go run ./cmd/arbiter run examples/blokus/classic -out results/blokus-classic
+#
+# The board size is a variable: -var size=14 plays the same set on 14 × 14.
+
+variable "size" {
+  type        = number
+  default     = 20
+  description = "rows and columns of the board"
+}
 
 bot "random" { house = "blokus/random" }
 bot "greedy" { house = "blokus/greedy" }
@@ -17,8 +25,8 @@ bot "course" {
 
 game "blokus" "classic" {
   board {
-    rows = 20
-    cols = 20
+    rows = var.size
+    cols = var.size
   }
   stones {
     file = "stones/classic.txt" # relative to this file
