@@ -126,7 +126,7 @@ class Player(base.BasePlayer):
     def __init__(self, name, ny, nx, which, stones):
         base.BasePlayer.__init__(self, name, ny, nx, which, stones)
         self.text = helper.TEXT
-        self.used = [False] * len(stones)
+        self.used = [False] * len(self.stones)
         print("hello from", self.name, self.which)
 
     def move(self):
@@ -179,12 +179,18 @@ def legal(p, cells, mine):
 // example, with prints on stdout, through the adapter.
 func TestAdapterToleratesVariants(t *testing.T) {
 	needPython(t)
-	argv := writePlayer(t, variantPlayer)
-	if err := os.WriteFile(filepath.Join(filepath.Dir(argv[2]), "helper.py"), []byte(variantHelper), 0o644); err != nil {
-		t.Fatal(err)
+	starArgs := strings.Replace(variantPlayer,
+		"def __init__(self, name, ny, nx, which, stones):\n        base.BasePlayer.__init__(self, name, ny, nx, which, stones)",
+		"def __init__(self, *args):\n        super().__init__(*args)", 1)
+	if starArgs == variantPlayer {
+		t.Fatal("the *args variant did not replace the constructor")
 	}
-	for seat := range 2 {
-		playPython(t, courseSettings(t), 6, seat, "", argv...)
+	for i, src := range []string{variantPlayer, starArgs} {
+		argv := writePlayer(t, src)
+		if err := os.WriteFile(filepath.Join(filepath.Dir(argv[2]), "helper.py"), []byte(variantHelper), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		playPython(t, courseSettings(t), 6, i, "", argv...)
 	}
 }
 

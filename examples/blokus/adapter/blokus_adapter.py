@@ -61,7 +61,8 @@ def construct(cls, values):
         params = None
     positional = [p for p in (params or [])
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
-    if params is None or len(positional) == 5 and not all(p.name.lower() in ALIASES for p in positional):
+    varargs = any(p.kind == p.VAR_POSITIONAL for p in (params or []))
+    if params is None or varargs or len(positional) == 5 and not all(p.name.lower() in ALIASES for p in positional):
         player = cls(values["name"], values["rows"], values["cols"], values["which"], values["stones"])
     elif all(p.name.lower() in ALIASES for p in positional) and positional:
         player = cls(**{p.name: values[ALIASES[p.name.lower()]] for p in positional})
