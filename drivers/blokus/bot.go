@@ -1,0 +1,192 @@
+package blokus
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// strategy is what tells house bots apart; everything else about a bot is
+// the game it keeps.
+type strategy interface {
+	// choose picks one of moves, all legal for t.me; it is called only
+	// when there is at least one.
+	choose(t *table, moves []Placement) Placement
+}
+
+// table is what a bot knows of the game from the commands it was sent:
+// the bot side of the protocol, shared by every house bot.
+type table struct {
+	rows, cols int
+	me         int // 0 for player 1, 1 for player 2
+	stones     []Stone
+	blocked    []Cell
+	pos        *Position // nil until the settings are complete and valid
+	moves      []Placement
+	timeLeft   int64 // ms, -1 when never told
+}
+
+// serve speaks the bot side of the protocol until quit or the end of in.
+// Every answer is flushed at once: the referee waits for it.
+func serve(in io.Reader, out io.Writer, s strategy) error {
+	t := &table{rows: 20, cols: 20, timeLeft: -1}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	w := bufio.NewWriter(out)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		answer, err := t.handle(f, s)
+		if err != nil {
+			w.WriteString("? " + err.Error() + "\n\n")
+		} else if answer == "" {
+			w.WriteString("=\n\n")
+		} else {
+			w.WriteString("= " + answer + "\n\n")
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if f[0] == "quit" {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+var errNoGame = errors.New("the board and the stones are not set")
+
+// handle runs one command and returns the text of its answer.
+func (t *table) handle(f []string, s strategy) (string, error) {
+	args := f[1:]
+	switch f[0] {
+	case "quit":
+		return "", nil
+	case "set_board":
+		if len(args) != 2 {
+			return "", errors.New("set_board takes rows and cols")
+		}
+		r, er := strconv.Atoi(args[0])
+		c, ec := strconv.Atoi(args[1])
+		if er != nil || ec != nil {
+			return "", fmt.Errorf("set_board: %q %q are not numbers", args[0], args[1])
+		}
+		t.rows, t.cols = r, c
+		return "", t.reset()
+	case "set_player":
+		if len(args) != 1 || (args[0] != "1" && args[0] != "2") {
+			return "", errors.New("set_player takes 1 or 2")
+		}
+		t.me = int(args[0][0] - '1')
+		return "", nil
+	case "set_stones":
+		if len(args) == 0 {
+			return "", errors.New("set_stones takes a count and the stones")
+		}
+		k, err := strconv.Atoi(args[0])
+		if err != nil || k != len(args)-1 {
+			return "", fmt.Errorf("set_stones: %q does not count the %d stones given", args[0], len(args)-1)
+		}
+		t.stones = t.stones[:0]
+		for i, a := range args[1:] {
+			cells, err := ParseStone(a)
+			if err != nil {
+				return "", fmt.Errorf("set_stones: stone %d: %v", i+1, err)
+			}
+			t.stones = append(t.stones, Stone{Name: strconv.Itoa(i + 1), Cells: Normalise(cells)})
+		}
+		return "", t.reset()
+	case "set_blocked":
+		if len(args) == 0 {
+			return "", errors.New("set_blocked takes a count and the cells")
+		}
+		k, err := strconv.Atoi(args[0])
+		if err != nil || k != len(args)-1 {
+			return "", fmt.Errorf("set_blocked: %q does not count the %d cells given", args[0], len(args)-1)
+		}
+		t.blocked = nil
+		if k > 0 {
+			if t.blocked, err = ParseCells(strings.Join(args[1:], " ")); err != nil {
+				return "", fmt.Errorf("set_blocked: %v", err)
+			}
+		}
+		return "", t.reset()
+	case "time_left":
+		if len(args) != 1 {
+			return "", errors.New("time_left takes milliseconds")
+		}
+		ms, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil {
+			return "", fmt.Errorf("time_left: %q is not a number", args[0])
+		}
+		t.timeLeft = ms
+		return "", nil
+	case "play":
+		if t.pos == nil {
+			return "", errNoGame
+		}
+		if len(args) < 2 || (args[0] != "1" && args[0] != "2") {
+			return "", errors.New("play takes a player (1 or 2) and cells or pass")
+		}
+		pl := int(args[0][0] - '1')
+		if len(args) == 2 && args[1] == "pass" {
+			return "", nil
+		}
+		cells, err := ParseCells(strings.Join(args[1:], " "))
+		if err != nil {
+			return "", fmt.Errorf("play: %v", err)
+		}
+		m, problem := t.pos.Check(pl, cells)
+		if problem != "" {
+			return "", fmt.Errorf("play: player %d %s", pl+1, problem)
+		}
+		t.pos.Apply(pl, m)
+		return "", nil
+	case "gen_move":
+		if t.pos == nil {
+			return "", errNoGame
+		}
+		t.moves = t.pos.LegalMoves(t.me, t.moves)
+		if len(t.moves) == 0 {
+			return "pass", nil
+		}
+		return FormatCells(t.pos.r.Cells(s.choose(t, t.moves))), nil
+	}
+	return "", fmt.Errorf("unknown command %s", f[0])
+}
+
+// reset starts a new game once the board and the stones are known.
+func (t *table) reset() error {
+	t.pos = nil
+	if len(t.stones) == 0 {
+		return nil
+	}
+	r, err := NewRules(t.rows, t.cols, t.blocked, t.stones)
+	if err != nil {
+		return err
+	}
+	t.pos = NewPosition(r)
+	return nil
+}
+
+// seedFrom makes a bot's generator from its environment, so that a re-run
+// of a match replays it exactly, while the two seats of a match differ.
+func seedFrom(env func(string) string) *rand.Rand {
+	get := func(k string) uint64 {
+		if env == nil {
+			return 0
+		}
+		v, err := strconv.ParseUint(strings.TrimSpace(env(k)), 10, 64)
+		if err != nil {
+			return 0
+		}
+		return v
+	}
+	return rand.New(rand.NewPCG(get("ARBITER_SEED"), 0x626c6f6b7573^get("ARBITER_SEAT")))
+}

@@ -1,0 +1,267 @@
+package blokus
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/board"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// Driver is the Blokus game driver.
+type Driver struct{}
+
+var _ drivers.Driver = Driver{}
+
+func (Driver) Name() string { return "blokus" }
+
+func (Driver) HouseBots() []drivers.HouseBot { return HouseBots() }
+
+var gameSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{board.Block, StonesBlock, drivers.ClockBlock},
+}
+
+// Game is a decoded blokus game block.
+type Game struct {
+	settings Settings
+	clock    drivers.Clock
+}
+
+var _ drivers.Game = (*Game)(nil)
+
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+	content, diags := body.Content(gameSchema)
+	g := &Game{}
+	first := map[string]*hcl.Block{}
+	var boardBlock *hcl.Block
+	var stoneRanges []hcl.Range
+	boardOK := false
+	for _, b := range content.Blocks {
+		if f, dup := first[b.Type]; dup {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate " + b.Type + " block",
+				Detail:  fmt.Sprintf("A blokus game has one %s block; the first is at %s. Merge the two.", b.Type, f.DefRange),
+				Subject: b.DefRange.Ptr()})
+			continue
+		}
+		first[b.Type] = b
+		switch b.Type {
+		case board.Block.Type:
+			spec, d := board.Decode(b, ctx)
+			diags = append(diags, d...)
+			g.settings.Board, boardBlock, boardOK = spec, b, !d.HasErrors()
+		case StonesBlock.Type:
+			stones, ranges, d := DecodeStones(b, ctx)
+			diags = append(diags, d...)
+			g.settings.Stones, stoneRanges = stones, ranges
+		case drivers.ClockBlock.Type:
+			c, d := drivers.DecodeClock(b, ctx)
+			diags = append(diags, d...)
+			g.clock = c
+		}
+	}
+	for _, need := range []struct{ block, example string }{
+		{"board", "board { rows = 20  cols = 20 }"},
+		{"stones", `stones { file = "stones/classic.txt" } or stone "I3" { cells = [[0, 0], [1, 0], [2, 0]] } blocks inside stones { }`},
+	} {
+		if first[need.block] == nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing " + need.block + " block",
+				Detail: "A blokus game needs a " + need.block + " block, like " + need.example + ".", Subject: body.MissingItemRange().Ptr()})
+		}
+	}
+	if boardOK {
+		d := checkBoard(g.settings.Board, boardBlock)
+		diags = append(diags, d...)
+		rows, cols := g.settings.Board.Rows, g.settings.Board.Cols
+		if rows <= MaxSide && cols <= MaxSide {
+			for i, st := range g.settings.Stones {
+				if w, h := Size(st.Cells); !(w <= cols && h <= rows) && !(h <= cols && w <= rows) {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Stone does not fit the board",
+						Detail:  fmt.Sprintf("Stone %s is %d × %d cells and does not fit on the %d × %d board in any rotation. Enlarge the board or change the stone.", st.Name, w, h, rows, cols),
+						Subject: stoneRanges[i].Ptr()})
+				}
+			}
+		}
+	}
+	if !diags.HasErrors() {
+		// Whatever the checks above missed, the rules refuse; say so
+		// rather than fail in a match.
+		if _, err := g.settings.Rules(0); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid game",
+				Detail: sentence(err.Error()), Subject: body.MissingItemRange().Ptr()})
+		}
+	}
+	if g.clock == (drivers.Clock{}) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No clock",
+			Detail:  `The game has no clock, so a bot that never answers stalls its match forever. Add clock { move = "2s" } (the course's limit per move) or clock { total = "2m" }.`,
+			Subject: body.MissingItemRange().Ptr()})
+	}
+	return g, diags
+}
+
+// checkBoard adds what Blokus needs of a board to what every board needs:
+// a side fits a row mask, the start corners stay free, and a random draw
+// leaves them free too.
+func checkBoard(s board.Spec, b *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if s.Rows > MaxSide || s.Cols > MaxSide {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Board too large for Blokus",
+			Detail:  fmt.Sprintf("The board is %d rows by %d columns; a Blokus board has at most %d of each. Make it smaller.", s.Rows, s.Cols, MaxSide),
+			Subject: attrRange(b, "rows", "cols", "size", "map")})
+		return diags
+	}
+	for i, st := range []board.Cell{{X: 0, Y: s.Rows - 1}, {X: s.Cols - 1, Y: 0}} {
+		for _, c := range s.Filled {
+			if c == st {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Start cell filled",
+					Detail:  fmt.Sprintf("Player %d starts on the cell [%d, %d] (column, row), which the board fills. The start cells, bottom left and top right, must stay free.", i+1, st.X, st.Y),
+					Subject: attrRange(b, "filled", "map")})
+			}
+		}
+	}
+	if free := s.Rows*s.Cols - len(s.Filled) - 2; s.Random > 0 && s.Random > free {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many random cells",
+			Detail:  fmt.Sprintf("random is %d, but the board has only %d free cells besides the two start cells, which a draw never fills. Lower random.", s.Random, free),
+			Subject: attrRange(b, "random")})
+	}
+	return diags
+}
+
+// attrRange is the value range of the first of a block's attributes that
+// is set, or the block's own range.
+func attrRange(b *hcl.Block, names ...string) *hcl.Range {
+	if body, ok := b.Body.(*hclsyntax.Body); ok {
+		for _, n := range names {
+			if a, ok := body.Attributes[n]; ok {
+				return a.Expr.Range().Ptr()
+			}
+		}
+	}
+	return b.DefRange.Ptr()
+}
+
+// sentence capitalises an error message and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
+	g := &Game{}
+	if err := json.Unmarshal(raw, &g.settings); err != nil {
+		return nil, fmt.Errorf("blokus settings: %w", err)
+	}
+	if err := g.settings.Validate(); err != nil {
+		return nil, fmt.Errorf("blokus settings: %w", err)
+	}
+	return g, nil
+}
+
+func (g *Game) Settings() any { return g.settings }
+
+func (g *Game) Clock() drivers.Clock { return g.clock }
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if n == 2 {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Blokus is for two players",
+		Detail:  fmt.Sprintf("The tournament asks for %d players, but Blokus is played by two. Set players = 2.", n),
+		Subject: subject.Ptr()}}
+}
+
+// Play referees one match between real bot processes.
+func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
+	if len(m.Seats) != 2 {
+		return nil, fmt.Errorf("blokus match %s has %d seats, want 2", m.ID, len(m.Seats))
+	}
+	sessions := make([]*proc.Session, 2)
+	players := make([]Player, 2)
+	defer func() {
+		// Every session ends however Play ends; in parallel, so that the
+		// bots' grace periods overlap.
+		var wg sync.WaitGroup
+		for _, s := range sessions {
+			if s != nil {
+				wg.Add(1)
+				go func() { defer wg.Done(); s.Kill() }()
+			}
+		}
+		wg.Wait()
+	}()
+	for i, seat := range m.Seats {
+		s, err := proc.Start(ctx, proc.Spec{
+			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
+			Clock:  m.Clock,
+			OnSend: func(line string) { m.Record.Sent(i, line) },
+			OnRecv: func(line string) { m.Record.Received(i, line) },
+		})
+		if err != nil {
+			detail := err.Error()
+			if f, ok := err.(*proc.Fault); ok {
+				detail = f.Detail
+			}
+			out := &drivers.Outcome{Seats: make([]drivers.SeatResult, 2)}
+			out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: detail, Place: 2}
+			out.Seats[1-i].Place = 1
+			m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: detail})
+			return out, nil
+		}
+		sessions[i] = s
+		players[i] = sessionPlayer{s: s, move: time.Duration(m.Clock.Move)}
+	}
+	out := Referee(ctx, g.settings, m.Seed, players, m.Record)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	for i, s := range sessions {
+		out.Seats[i].TimeMS = s.Used().Milliseconds()
+		if out.Seats[i].Fault == "" {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.Close("") }()
+		}
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// sessionPlayer is a bot process as the referee sees it.
+type sessionPlayer struct {
+	s    *proc.Session
+	move time.Duration
+}
+
+func (p sessionPlayer) Ask(cmd string) (bool, string, error) {
+	if cmd == "quit" {
+		// The game is over: the answer to quit does not matter and must not
+		// cost a clock's worth of waiting. Play then gives all bots their
+		// grace period to exit at the same time.
+		_ = p.s.Write("quit", time.Now().Add(100*time.Millisecond))
+		return true, "", nil
+	}
+	return p.s.AskGTP(cmd)
+}
+
+// Left is what the bot may spend on its next answer: the rest of its
+// total clock, capped by the move limit.
+func (p sessionPlayer) Left() (time.Duration, bool) {
+	left, limited := p.s.Left()
+	if p.move > 0 && (!limited || p.move < left) {
+		return p.move, true
+	}
+	return left, limited
+}

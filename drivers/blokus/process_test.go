@@ -1,0 +1,293 @@
+package blokus
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The test binary doubles as every bot of these tests, so that matches
+// run between real processes through the session layer:
+//
+//   - "testbinary bot <name>" plays a house bot on stdin/stdout;
+//   - with BLOKUS_TEST_BOT=<mode> in its environment it is a faulty bot
+//     (see runFaultyBot).
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "bot" {
+		for _, hb := range HouseBots() {
+			if hb.Name == os.Args[2] {
+				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
+					os.Exit(1)
+				}
+				os.Exit(0)
+			}
+		}
+		os.Exit(2)
+	}
+	if mode := os.Getenv("BLOKUS_TEST_BOT"); mode != "" {
+		os.Exit(runFaultyBot(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// Faulty bot modes: each plays legally (first legal placement) until its
+// first gen_move, then misbehaves.
+const (
+	modeIllegal = "illegal" // places a stone off the board
+	modePass    = "pass"    // passes although it can place a stone
+	modeGarbage = "garbage" // answers with a line that is no response
+	modeSlow    = "slow"    // starts a grandchild, then thinks far past its move limit
+	modeCrash   = "crash"   // exits with status 3
+	modeLinger  = "linger"  // the slow bot's grandchild: sleeps
+)
+
+func runFaultyBot(mode string) int {
+	if mode == modeLinger {
+		// Tell the test who to look for, then outlive everyone.
+		_ = os.WriteFile(filepath.Join(os.Getenv("BLOKUS_TEST_DIR"), "linger.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(time.Hour)
+		return 0
+	}
+	t := &table{timeLeft: -1}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == "gen_move" {
+			switch mode {
+			case modeIllegal:
+				fmt.Fprint(out, "= 0,0 0,-1\n\n")
+			case modePass:
+				fmt.Fprint(out, "= pass\n\n")
+			case modeGarbage:
+				fmt.Fprint(out, "I would rather not\n\n")
+			case modeSlow:
+				cmd := exec.Command(os.Args[0])
+				cmd.Env = append(os.Environ(), "BLOKUS_TEST_BOT="+modeLinger)
+				if err := cmd.Start(); err != nil {
+					return 4
+				}
+				time.Sleep(time.Minute)
+			case modeCrash:
+				out.Flush()
+				return 3
+			}
+			out.Flush()
+			continue
+		}
+		answer, err := t.handle(f, firstLegal{})
+		switch {
+		case err != nil:
+			fmt.Fprintf(out, "? %v\n\n", err)
+		case answer == "":
+			fmt.Fprint(out, "=\n\n")
+		default:
+			fmt.Fprintf(out, "= %s\n\n", answer)
+		}
+		out.Flush()
+		if f[0] == "quit" {
+			return 0
+		}
+	}
+	return 0
+}
+
+type nopRecorder struct{}
+
+func (nopRecorder) Sent(int, string)     {}
+func (nopRecorder) Received(int, string) {}
+func (nopRecorder) Event(string, any)    {}
+
+// processMatch makes a match between the test binary as bots: a name is
+// a house bot, "fault:<mode>" a faulty bot. Every bot carries run, a token
+// that finds it and its children in /proc afterwards.
+func processMatch(tb testing.TB, seed uint64, clock drivers.Clock, run string, rec drivers.Recorder, bots ...string) *drivers.Match {
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	m := &drivers.Match{ID: "test", Seed: seed, Record: rec, Clock: clock, Dir: dir}
+	for i, b := range bots {
+		seat := drivers.Seat{
+			Bot: b, Command: []string{exe, "bot", b}, Dir: dir,
+			Env: []string{"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i),
+				"BLOKUS_TEST_RUN=" + run, "BLOKUS_TEST_DIR=" + dir},
+			Stderr: filepath.Join(dir, strconv.Itoa(i)+".stderr"),
+		}
+		if mode, ok := strings.CutPrefix(b, "fault:"); ok {
+			seat.Command = []string{exe}
+			seat.Env = append(seat.Env, "BLOKUS_TEST_BOT="+mode)
+		}
+		m.Seats = append(m.Seats, seat)
+	}
+	return m
+}
+
+// survivors lists the live processes that carry the run's token.
+func survivors(t *testing.T, run string) []string {
+	t.Helper()
+	needle := []byte("BLOKUS_TEST_RUN=" + run + "\x00")
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc here")
+	}
+	var out []string
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(env, needle) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		out = append(out, fmt.Sprintf("%d %s", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+	}
+	return out
+}
+
+func token(t *testing.T) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// TestGameWithProcesses plays classic Blokus between the house bots run
+// as processes through the session layer: the driver's normal path.
+func TestGameWithProcesses(t *testing.T) {
+	g := &Game{settings: classicSettings(t), clock: drivers.Clock{Move: drivers.Duration(10 * time.Second)}}
+	run := token(t)
+	rec := &events{}
+	out, err := g.Play(context.Background(), processMatch(t, 3, g.clock, run, rec, "greedy", "random"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range out.Seats {
+		if s.Fault != "" {
+			t.Errorf("seat %d: fault %s: %s", i, s.Fault, s.Detail)
+		}
+	}
+	if e := rec.of("end"); len(e) != 1 || e[0].(EndEvent).Reason == "fault" {
+		t.Errorf("end events %v", e)
+	}
+	if n := len(rec.of("move")); n < 10 {
+		t.Errorf("only %d moves in a classic game", n)
+	}
+	if s := survivors(t, run); len(s) > 0 {
+		t.Errorf("processes left behind: %v", s)
+	}
+}
+
+// TestFaultsWithProcesses runs each kind of fault with a real misbehaving
+// bot process against a house bot, and checks the outcome and that no
+// process of the match is left.
+func TestFaultsWithProcesses(t *testing.T) {
+	tests := []struct {
+		mode, kind string
+		seat       int
+		detail     string // regexp
+	}{
+		{modeIllegal, drivers.FaultIllegal, 0, `^placed cell 0,-1, which is outside the 20 × 20 board on turn 1$`},
+		{modePass, drivers.FaultIllegal, 1, `^passed, but could place stone .* on turn 2$`},
+		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?', answering gen_move on turn 1$`},
+		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2$`},
+		{modeCrash, drivers.FaultCrash, 0, `exited with status 3.*, answering gen_move on turn 1$`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
+			clock := drivers.Clock{Move: drivers.Duration(10 * time.Second)}
+			if tt.mode == modeSlow {
+				clock.Move = drivers.Duration(time.Second)
+			}
+			g := &Game{settings: classicSettings(t), clock: clock}
+			bots := []string{"greedy", "greedy"}
+			bots[tt.seat] = "fault:" + tt.mode
+			run := token(t)
+			rec := &events{}
+			start := time.Now()
+			m := processMatch(t, 9, clock, run, rec, bots...)
+			out, err := g.Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 30*time.Second {
+				t.Errorf("the match took %v", took)
+			}
+			got := out.Seats[tt.seat]
+			if got.Fault != tt.kind || !regexp.MustCompile(tt.detail).MatchString(got.Detail) {
+				t.Errorf("faulty seat: fault %q detail %q, want %q matching %s", got.Fault, got.Detail, tt.kind, tt.detail)
+			}
+			if other := out.Seats[1-tt.seat]; other.Fault != "" || other.Place != 1 || got.Place != 2 {
+				t.Errorf("other seat %+v, faulty place %v: the other bot must win without a fault", other, got.Place)
+			}
+			if s := survivors(t, run); len(s) > 0 {
+				t.Errorf("processes left behind: %v", s)
+			}
+			if tt.mode == modeSlow {
+				// The grandchild was there, and is gone.
+				b, err := os.ReadFile(filepath.Join(m.Dir, "linger.pid"))
+				if err != nil {
+					t.Fatalf("the slow bot's grandchild never started: %v", err)
+				}
+				if _, err := os.Stat("/proc/" + string(b)); err == nil {
+					t.Errorf("the slow bot's grandchild %s is still running", b)
+				}
+			}
+		})
+	}
+}
+
+// TestStartFault: a bot that cannot start loses with a start fault.
+func TestStartFault(t *testing.T) {
+	g := &Game{settings: classicSettings(t)}
+	m := processMatch(t, 1, drivers.Clock{}, token(t), nopRecorder{}, "greedy", "greedy")
+	m.Seats[1].Command = []string{filepath.Join(t.TempDir(), "no-such-bot")}
+	out, err := g.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Seats[1].Fault != drivers.FaultStart || out.Seats[1].Place != 2 || out.Seats[0].Place != 1 {
+		t.Errorf("outcome %+v", out.Seats)
+	}
+}
+
+// BenchmarkGameProcesses is one whole classic game between greedy and
+// random as real processes, start to reaping; compare with
+// BenchmarkRefereeGame, the same game in process.
+func BenchmarkGameProcesses(b *testing.B) {
+	g := &Game{settings: classicSettings(b), clock: drivers.Clock{Move: drivers.Duration(time.Minute)}}
+	m := processMatch(b, 7, g.clock, "bench", nopRecorder{}, "greedy", "random")
+	for b.Loop() {
+		if _, err := g.Play(context.Background(), m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRefereeGame is the same game with the bots in process.
+func BenchmarkRefereeGame(b *testing.B) {
+	s := classicSettings(b)
+	for b.Loop() {
+		playHouse(b, s, 7, "greedy", "random")
+	}
+}
