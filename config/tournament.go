@@ -16,8 +16,8 @@ type Tournament struct {
 	Game *Game
 	// Bots is the field; Fill are bots that complete groups when the field
 	// does not divide by Players.
-	Bots    []*Bot
-	Fill    []*Bot
+	Bots []*Bot
+	Fill []*Bot
 	// Format is how bots are put together into matches (see Formats and
 	// docs/formats.md).
 	Format  string

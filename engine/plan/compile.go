@@ -197,7 +197,7 @@ func notEnoughFill(t *config.Tournament, why string, have int) *hcl.Diagnostic {
 
 func tooMany(t *config.Tournament, what string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many matches",
-		Detail: fmt.Sprintf("This %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\".", what, MaxMatches),
+		Detail:  fmt.Sprintf("This %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\".", what, MaxMatches),
 		Subject: rangePtr(t.Ranges["bots"])}
 }
 
