@@ -247,15 +247,25 @@ func (p *Plan) RoundMatches(r int, groups [][]string) []Match {
 }
 
 // PlayoffMatches lists the matches of playoff stage (1-based) between
-// groups of tied bots: ids playoff-<stage>-g<group>-s<seating>, seeds from
-// their own stream so they never repeat a round's deals. Their round is
+// groups of tied bots: each group plays alone, with as many seats as it
+// has bots, in the plan's seat design for that many (rotate where swap
+// needs two bots, balanced where permute would be too many). Ids are
+// playoff-<stage>-g<group>-s<seating>; seeds come from their own stream,
+// so a playoff never repeats a round's deals; their round is
 // Rounds+stage.
 func (p *Plan) PlayoffMatches(stage int, groups [][]string) []Match {
-	design := Seatings(p.Seats, p.Players)
 	r := p.Rounds + stage
 	var out []Match
 	for g, members := range groups {
-		out = append(out, p.groupMatches(fmt.Sprintf("playoff-%d-g%02d", stage, g+1), streamPlayoffs, r, g+1, p.complete(members), design, p.Later.Clock, variant(p.Later.Variants, r))...)
+		design := p.Seats
+		switch {
+		case design == "swap" && len(members) != 2:
+			design = "rotate"
+		case design == "permute" && len(members) > config.MaxPermutePlayers:
+			design = "balanced"
+		}
+		out = append(out, p.groupMatches(fmt.Sprintf("playoff-%d-g%02d", stage, g+1), streamPlayoffs, r, g+1, members,
+			Seatings(design, len(members)), p.Later.Clock, variant(p.Later.Variants, r))...)
 	}
 	return out
 }
