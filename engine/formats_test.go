@@ -174,7 +174,7 @@ func TestAdaptiveRoundsResumeToTheSamePairing(t *testing.T) {
 			// A paired round that does not follow from the results is refused.
 			path := filepath.Join(resumed, engine.RoundsDir, "r003.json")
 			b, _ := os.ReadFile(path)
-			os.WriteFile(path, []byte(strings.Replace(string(b), `"round": 3`, `"round": 3, "rule": "edited"`, 1)), 0o644)
+			os.WriteFile(path, []byte(strings.Replace(string(b), `"rule": "`, `"rule": "edited-`, 1)), 0o644)
 			_, err = runner(t, 3, tour, resumed, 2).Run(context.Background())
 			if err == nil || !strings.Contains(err.Error(), "was paired from other results") {
 				t.Errorf("an edited round file is accepted: %v", err)

@@ -351,7 +351,18 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 	if p.Later == nil {
 		return nil, nil
 	}
-	results := inPlanOrder(p, s.sum.Results)
+	// Only the results of matches known so far: a resumed run already
+	// holds results of the rounds it is about to pair again.
+	known := map[string]bool{}
+	for _, m := range p.Matches {
+		known[m.ID] = true
+	}
+	var results []Result
+	for _, res := range inPlanOrder(p, s.sum.Results) {
+		if known[res.Match] {
+			results = append(results, res)
+		}
+	}
 	var pr *Pairing
 	var name string
 	if round := p.Later.From + stage; p.Later.Pairing != "" && round <= p.Rounds {
