@@ -16,12 +16,19 @@ type Tournament struct {
 	Game *Game
 	// Bots is the field; Fill are bots that complete groups when the field
 	// does not divide by Players.
-	Bots    []*Bot
-	Fill    []*Bot
+	Bots []*Bot
+	Fill []*Bot
+	// Format is how bots are put together into matches (see Formats and
+	// docs/formats.md).
 	Format  string
 	Rounds  int
 	Players int
-	// Seats is the seat design of each group: "fixed" or "rotate".
+	// Candidates are the bots a gauntlet tests against the rest of the field.
+	Candidates []*Bot
+	// RandomRounds is, for the groups format, how many rounds are grouped
+	// at random before groups are made by rating; 0 means every round.
+	RandomRounds int
+	// Seats is the seat design of each group (see SeatDesign).
 	Seats string
 	// Deal says which matches share a deal seed: "per-match", "per-group"
 	// or "per-round".
@@ -30,6 +37,8 @@ type Tournament struct {
 	// Rating is the ranking reported first: "bayeselo", "placement",
 	// "wins" or "points".
 	Rating string
+	// Stop is the sequential stopping rule, or nil.
+	Stop *Stop
 
 	DeclRange hcl.Range
 	// Ranges of the attributes, for diagnostics found later (e.g. by the plan).
@@ -38,8 +47,8 @@ type Tournament struct {
 
 // Choices of the tournament's enumerated settings, first is the default.
 var (
-	Formats    = []string{"groups"}
-	SeatDesign = []string{"rotate", "fixed"}
+	Formats    = []string{"groups", "round-robin", "gauntlet", "swiss"}
+	SeatDesign = []string{"rotate", "fixed", "swap", "permute", "balanced"}
 	DealModes  = []string{"per-match", "per-group", "per-round"}
 	Ratings    = []string{"bayeselo", "placement", "wins", "points"}
 )
@@ -56,6 +65,12 @@ var tournamentSchema = &hcl.BodySchema{
 		{Name: "deal"},
 		{Name: "seed"},
 		{Name: "rating"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "gauntlet"},
+		{Type: "groups"},
+		{Type: "swiss"},
+		{Type: "stop"},
 	},
 }
 
@@ -131,6 +146,7 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 			seen[bot.Name] = list.attr
 		}
 	}
+	diags = append(diags, l.decodeFormatBlocks(t, content.Blocks)...)
 	if t.Game != nil && t.Players > 0 && t.Game.Game != nil {
 		diags = append(diags, t.Game.Game.CheckSeats(t.Players, t.Ranges["players"])...)
 	}

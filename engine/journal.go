@@ -107,12 +107,6 @@ func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
 		f.Close()
 		return nil, nil, err
 	}
-	for _, r := range results {
-		if p.Match(r.Match) == nil {
-			f.Close()
-			return nil, nil, fmt.Errorf("%s has a result for match %q, which is not in the plan", resultsPath, r.Match)
-		}
-	}
 	return &journal{dir: dir, f: f}, results, nil
 }
 
@@ -161,7 +155,23 @@ func (j *journal) Append(r *Result) error {
 
 func (j *journal) Close() error { return j.f.Close() }
 
-// ReadDir reads the plan and results of a results directory.
+// checkResults refuses results of matches that p does not know.
+func checkResults(p *plan.Plan, results []Result, path string) error {
+	ids := map[string]bool{}
+	for _, m := range p.Matches {
+		ids[m.ID] = true
+	}
+	for _, r := range results {
+		if !ids[r.Match] {
+			return fmt.Errorf("%s has a result for match %q, which is not in the plan", path, r.Match)
+		}
+	}
+	return nil
+}
+
+// ReadDir reads the plan and results of a results directory. The plan's
+// matches are followed by those of the rounds and playoffs that the run
+// paired (rounds/), so every result has its match.
 func ReadDir(dir string) (*plan.Plan, []Result, error) {
 	b, err := os.ReadFile(filepath.Join(dir, PlanFile))
 	if err != nil {
@@ -170,6 +180,13 @@ func ReadDir(dir string) (*plan.Plan, []Result, error) {
 	var p plan.Plan
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, PlanFile), err)
+	}
+	paired, err := loadPairings(dir, &p)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, pr := range paired {
+		p.Matches = append(p.Matches, pr.Matches...)
 	}
 	f, err := os.Open(filepath.Join(dir, ResultsFile))
 	if errors.Is(err, os.ErrNotExist) {

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -48,6 +51,12 @@ type Progress interface {
 	Finished(m *plan.Match, r *Result)
 }
 
+// ProgressMore is a Progress that also hears of the matches of rounds
+// paired during the run.
+type ProgressMore interface {
+	More(todo, done int)
+}
+
 // Summary says what a run did.
 type Summary struct {
 	Planned  int // matches selected
@@ -55,121 +64,359 @@ type Summary struct {
 	Finished int // finished by this run
 	// Results are all results of the directory after the run.
 	Results []Result
+	// Plan is the plan with every match known after the run: the listed
+	// ones, then the rounds and playoffs paired from results.
+	Plan *plan.Plan
+	// Stopped is set when a stopping rule ended the tournament.
+	Stopped *Stopped
 }
 
 // ErrInterrupted is returned when the run was cancelled: every finished
 // match is journaled and a re-run resumes.
 var ErrInterrupted = errors.New("interrupted")
 
+// session is the state of one Run.
+type session struct {
+	r       *Runner
+	log     hclog.Logger
+	j       *journal
+	full    plan.Plan
+	done    map[string]*Result
+	sum     *Summary
+	stopper *stopper
+	queue   chan *plan.Match
+	cancel  context.CancelFunc
+	// pending counts the matches fed and not yet finished.
+	pending sync.WaitGroup
+
+	mu       sync.Mutex
+	firstErr error
+	// halt is closed when a stopping rule triggers: no more matches are fed.
+	halt chan struct{}
+}
+
 // Run runs every selected match that the results directory does not hold
 // yet. Cancelling ctx stops the run: matches in progress are abandoned
 // (their bots killed) and run again next time.
+//
+// A plan whose later rounds depend on results (plan.Later) runs in
+// stages: the listed matches, then each paired round once every match
+// before it has finished, then playoffs. Each stage is a pure function of
+// the plan and the results before it, written to rounds/ and checked
+// against that file when a run resumes.
 func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	log := r.Log
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
 	log = log.Named("engine")
-	selected, err := r.selected()
-	if err != nil {
-		return nil, err
-	}
 	j, prior, err := openJournal(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
 	}
 	defer j.Close()
-	done := map[string]bool{}
-	for _, res := range prior {
-		done[res.Match] = true
+	paired, err := loadPairings(r.Out, r.Plan)
+	if err != nil {
+		return nil, err
 	}
-	var todo []*plan.Match
-	for _, m := range selected {
-		if !done[m.ID] {
-			todo = append(todo, m)
-		}
+	known := *r.Plan
+	known.Matches = slices.Clone(r.Plan.Matches)
+	for _, pr := range paired {
+		known.Matches = append(known.Matches, pr.Matches...)
 	}
-	sum := &Summary{Planned: len(selected), Skipped: len(selected) - len(todo), Results: prior}
-	log.Info("run", "plan", r.Plan.Hash[:12], "matches", len(selected), "finished_before", sum.Skipped, "to_run", len(todo), "jobs", r.Jobs)
-	if r.Progress != nil {
-		r.Progress.Begin(len(todo), sum.Skipped)
+	if err := checkResults(&known, prior, filepath.Join(r.Out, ResultsFile)); err != nil {
+		return nil, err
 	}
+	s := &session{r: r, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
+		sum: &Summary{Results: prior}}
+	for i := range prior {
+		s.done[prior[i].Match] = &prior[i]
+	}
+	s.full = *r.Plan
+	s.full.Matches = slices.Clone(r.Plan.Matches)
+	if len(r.Only) > 0 {
+		// Only the named matches, among those listed or already paired:
+		// no pairing and no stopping rule, which need the whole run.
+		s.full = known
+	} else {
+		s.stopper = newStopper(r.Plan)
+	}
+	s.sum.Plan = &s.full
 
-	jobs := max(r.Jobs, 1)
-	queue := make(chan *plan.Match)
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
+	s.cancel = cancel
+	s.queue = make(chan *plan.Match)
+	var workers sync.WaitGroup
+	for w := 0; w < max(r.Jobs, 1); w++ {
+		workers.Add(1)
 		go func() {
-			defer wg.Done()
-			for m := range queue {
-				if r.Progress != nil {
-					r.Progress.Started(m)
-				}
-				res, err := r.playMatch(ctx, m, log.With("match", m.ID))
-				if err == nil {
-					err = j.Append(res)
-				}
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil && ctx.Err() == nil {
-						firstErr = fmt.Errorf("match %s: %w", m.ID, err)
-						cancel()
-					}
-					mu.Unlock()
-					continue
-				}
-				sum.Finished++
-				sum.Results = append(sum.Results, *res)
-				if err := r.report(sum.Results); err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				mu.Unlock()
-				if r.Progress != nil {
-					r.Progress.Finished(m, res)
-				}
+			defer workers.Done()
+			for m := range s.queue {
+				s.play(ctx, m)
 			}
 		}()
 	}
-feed:
-	for _, m := range todo {
-		select {
-		case queue <- m:
-		case <-ctx.Done():
-			break feed
-		}
+
+	err = s.stages(ctx, paired)
+	close(s.queue)
+	workers.Wait()
+	if err != nil {
+		return s.sum, err
 	}
-	close(queue)
-	wg.Wait()
-	if firstErr != nil {
-		return sum, firstErr
+	if s.firstErr != nil {
+		return s.sum, s.firstErr
 	}
 	if ctx.Err() != nil {
-		return sum, ErrInterrupted
+		return s.sum, ErrInterrupted
 	}
-	return sum, nil
+	if err := s.writeStop(); err != nil {
+		return s.sum, err
+	}
+	return s.sum, nil
 }
 
-func (r *Runner) selected() ([]*plan.Match, error) {
-	var out []*plan.Match
-	if len(r.Only) == 0 {
-		for i := range r.Plan.Matches {
-			out = append(out, &r.Plan.Matches[i])
+// stages feeds the listed matches, then pairs and feeds each later stage.
+func (s *session) stages(ctx context.Context, paired []*Pairing) error {
+	r := s.r
+	if len(r.Only) > 0 {
+		selected, err := r.selected(&s.full)
+		if err != nil {
+			return err
 		}
-		return out, nil
+		s.sum.Planned = len(selected)
+		var todo []*plan.Match
+		for _, m := range selected {
+			if s.done[m.ID] == nil {
+				todo = append(todo, m)
+			}
+		}
+		s.sum.Skipped = len(selected) - len(todo)
+		s.begin(len(todo))
+		s.feed(ctx, todo)
+		return nil
 	}
+	s.mu.Lock()
+	s.advanceStop()
+	s.mu.Unlock()
+	s.sum.Planned = len(s.full.Matches)
+	s.sum.Skipped = s.count(s.full.Matches)
+	if s.halted() {
+		s.begin(0)
+	} else {
+		s.begin(len(s.todo()))
+	}
+	for stage := 0; ; stage++ {
+		s.feed(ctx, s.todo())
+		s.pending.Wait()
+		if ctx.Err() != nil || s.halted() {
+			return nil
+		}
+		pr, err := s.pairNext(stage, paired)
+		if err != nil || pr == nil {
+			return err
+		}
+		s.mu.Lock()
+		s.full.Matches = append(s.full.Matches, pr.Matches...)
+		s.sum.Planned += len(pr.Matches)
+		skipped := s.count(pr.Matches)
+		s.sum.Skipped += skipped
+		s.advanceStop()
+		s.mu.Unlock()
+		s.log.Info("paired", "round", pr.Round, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
+		if p, ok := s.r.Progress.(ProgressMore); ok {
+			p.More(len(pr.Matches)-skipped, skipped)
+		}
+	}
+}
+
+func (s *session) begin(todo int) {
+	s.log.Info("run", "plan", s.r.Plan.Hash[:12], "matches", s.sum.Planned, "finished_before", s.sum.Skipped, "to_run", todo, "jobs", s.r.Jobs)
+	if s.r.Progress != nil {
+		s.r.Progress.Begin(todo, s.sum.Skipped)
+	}
+}
+
+func (s *session) count(ms []plan.Match) int {
+	n := 0
+	for _, m := range ms {
+		if s.done[m.ID] != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// todo lists the known matches not finished yet, in plan order, within
+// the stopping rule's max_matches.
+func (s *session) todo() []*plan.Match {
+	var out []*plan.Match
+	for i := range s.full.Matches {
+		m := &s.full.Matches[i]
+		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !strings.HasPrefix(m.ID, PlayoffPrefix) {
+			break
+		}
+		if s.done[m.ID] == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (s *session) feed(ctx context.Context, todo []*plan.Match) {
+	for _, m := range todo {
+		if s.halted() {
+			return
+		}
+		s.pending.Add(1)
+		select {
+		case s.queue <- m:
+		case <-ctx.Done():
+			s.pending.Done()
+			return
+		case <-s.halt:
+			s.pending.Done()
+			return
+		}
+	}
+}
+
+func (s *session) halted() bool {
+	select {
+	case <-s.halt:
+		return true
+	default:
+		return false
+	}
+}
+
+// play runs one match and journals it.
+func (s *session) play(ctx context.Context, m *plan.Match) {
+	defer s.pending.Done()
+	r := s.r
+	if r.Progress != nil {
+		r.Progress.Started(m)
+	}
+	res, err := r.playMatch(ctx, m, s.log.With("match", m.ID))
+	if err == nil {
+		err = s.j.Append(res)
+	}
+	s.mu.Lock()
+	if err != nil {
+		if s.firstErr == nil && ctx.Err() == nil {
+			s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
+			s.cancel()
+		}
+		s.mu.Unlock()
+		return
+	}
+	s.sum.Finished++
+	s.sum.Results = append(s.sum.Results, *res)
+	s.done[res.Match] = &s.sum.Results[len(s.sum.Results)-1]
+	if err := r.report(&s.full, s.sum.Results); err != nil && s.firstErr == nil {
+		s.firstErr = err
+		s.cancel()
+	}
+	s.advanceStop()
+	s.mu.Unlock()
+	if r.Progress != nil {
+		r.Progress.Finished(m, res)
+	}
+}
+
+// advanceStop evaluates the stopping rule; s.mu is held.
+func (s *session) advanceStop() {
+	if s.sum.Stopped != nil {
+		return
+	}
+	if st := s.stopper.advance(&s.full, s.done); st != nil {
+		s.sum.Stopped = st
+		s.log.Info("stopped", "rule", st.Rule, "matches", st.Matches, "reason", st.Reason)
+		close(s.halt)
+	}
+}
+
+// writeStop records the stop in the results directory.
+func (s *session) writeStop() error {
+	if s.sum.Stopped == nil {
+		return nil
+	}
+	return writeFileAtomic(filepath.Join(s.r.Out, StopFile), mustIndent(s.sum.Stopped))
+}
+
+// pairNext makes the next later stage, or returns nil when there is none.
+// A stage already written to rounds/ must come out the same.
+func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
+	p := &s.full
+	if p.Later == nil {
+		return nil, nil
+	}
+	// Only the results of matches known so far: a resumed run already
+	// holds results of the rounds it is about to pair again.
+	known := map[string]bool{}
+	for _, m := range p.Matches {
+		known[m.ID] = true
+	}
+	var results []Result
+	for _, res := range inPlanOrder(p, s.sum.Results) {
+		if known[res.Match] {
+			results = append(results, res)
+		}
+	}
+	var pr *Pairing
+	var name string
+	if round := p.Later.From + stage; p.Later.Pairing != "" && round <= p.Rounds {
+		var err error
+		if pr, err = pairRound(p, round, results); err != nil {
+			return nil, err
+		}
+		name = roundName(round)
+	} else {
+		if !p.Later.Playoffs {
+			return nil, nil
+		}
+		k := stage + 1
+		if p.Later.Pairing != "" {
+			k -= p.Rounds - p.Later.From + 1
+		}
+		if k > plan.MaxPlayoffs {
+			return nil, nil
+		}
+		var groups [][]string
+		for _, g := range tiedOnPlace(p, results) {
+			if d := s.r.Game.CheckSeats(len(g), hcl.Range{}); d.HasErrors() {
+				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", d.Error())
+				continue
+			}
+			groups = append(groups, g)
+		}
+		if len(groups) == 0 {
+			return nil, nil
+		}
+		pr = &Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
+		name = playoffName(k)
+	}
+	if stage < len(paired) {
+		if !pairingEqual(paired[stage], pr) {
+			return nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
+				filepath.Join(s.r.Out, RoundsDir, name), ResultsFile, s.r.Out)
+		}
+		return pr, nil
+	}
+	if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
+		return nil, err
+	}
+	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+}
+
+// selected are the matches named by Only, among those of p.
+func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
+	var out []*plan.Match
 	seen := map[string]bool{}
 	for _, id := range r.Only {
-		m := r.Plan.Match(id)
+		m := p.Match(id)
 		if m == nil {
-			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, r.Plan.Matches[0].ID)
+			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, p.Matches[0].ID)
 		}
 		if !seen[id] {
 			out = append(out, m)
@@ -265,17 +512,17 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 
 // report lets a game that keeps files of its own formats rewrite them from
 // every finished match, in plan order.
-func (r *Runner) report(results []Result) error {
+func (r *Runner) report(p *plan.Plan, results []Result) error {
 	rep, ok := r.Game.(drivers.Reporter)
 	if !ok {
 		return nil
 	}
 	index := map[string]int{}
-	for i, m := range r.Plan.Matches {
+	for i, m := range p.Matches {
 		index[m.ID] = i
 	}
 	var done []drivers.ReportedMatch
-	for _, res := range inPlanOrder(r.Plan, results) {
+	for _, res := range inPlanOrder(p, results) {
 		i, ok := index[res.Match]
 		if !ok {
 			continue
@@ -283,7 +530,7 @@ func (r *Runner) report(results []Result) error {
 		rm := drivers.ReportedMatch{Index: i + 1, ID: res.Match, Dir: filepath.Join(r.Out, MatchesDir, res.Match)}
 		for _, s := range res.Seats {
 			nick := s.Bot
-			if b := r.Plan.Bot(s.Bot); b != nil && b.Nick != "" {
+			if b := p.Bot(s.Bot); b != nil && b.Nick != "" {
 				nick = b.Nick
 			}
 			rm.Bots = append(rm.Bots, s.Bot)

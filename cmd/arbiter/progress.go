@@ -22,6 +22,7 @@ type barProgress struct {
 	p       *mpb.Progress
 	bar     *mpb.Bar
 	running atomic.Int64
+	total   atomic.Int64
 	once    sync.Once
 }
 
@@ -30,7 +31,8 @@ func newBarProgress(ctx context.Context, w io.Writer) *barProgress {
 }
 
 func (b *barProgress) Begin(todo, done int) {
-	b.bar = b.p.AddBar(int64(todo),
+	// A total of 0 keeps the bar open for rounds paired later (More).
+	b.bar = b.p.AddBar(0,
 		mpb.PrependDecorators(
 			decor.Name("matches "),
 			decor.CountersNoUnit("%d/%d"),
@@ -42,6 +44,12 @@ func (b *barProgress) Begin(todo, done int) {
 			decor.AverageETA(decor.ET_STYLE_MMSS),
 		),
 	)
+	b.More(todo, done)
+}
+
+// More adds the matches of a round paired during the run.
+func (b *barProgress) More(todo, done int) {
+	b.bar.SetTotal(b.total.Add(int64(todo)), false)
 }
 
 func (b *barProgress) Started(*plan.Match) { b.running.Add(1) }
@@ -77,16 +85,23 @@ func (l *logProgress) Begin(todo, done int) {
 	l.todo, l.start = todo, time.Now()
 }
 
+// More adds the matches of a round paired during the run.
+func (l *logProgress) More(todo, done int) {
+	l.mu.Lock()
+	l.todo += todo
+	l.mu.Unlock()
+}
+
 func (l *logProgress) Started(*plan.Match) {}
 
 func (l *logProgress) Finished(m *plan.Match, r *engine.Result) {
 	l.mu.Lock()
 	l.done++
-	done := l.done
+	done, todo := l.done, l.todo
 	l.mu.Unlock()
 	elapsed := time.Since(l.start)
-	eta := time.Duration(float64(elapsed) / float64(done) * float64(l.todo-done)).Round(time.Second)
-	args := []any{"match", m.ID, "done", fmt.Sprintf("%d/%d", done, l.todo), "eta", eta.String()}
+	eta := time.Duration(float64(elapsed) / float64(done) * float64(todo-done)).Round(time.Second)
+	args := []any{"match", m.ID, "done", fmt.Sprintf("%d/%d", done, todo), "eta", eta.String()}
 	for _, s := range r.Seats {
 		v := fmt.Sprint(s.Score)
 		if s.Fault != "" {

@@ -58,6 +58,12 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A tournament a stopping rule ended is finished: say why.
+	if stopped, err := engine.ReadStopped(pos[0]); err != nil {
+		return err
+	} else if stopped != nil && !*asJSON {
+		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", stopped.Rule, stopped.Reason)
+	}
 	if *pgnOut != "" {
 		names, games := engine.PairwiseGames(p, results)
 		f, err := os.Create(*pgnOut)

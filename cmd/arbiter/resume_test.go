@@ -161,3 +161,114 @@ func marked(mark string) []int {
 	}
 	return pids
 }
+
+const adaptiveResumeConfig = `
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [for i in range(1, 14) : { cards = i, leader = (i - 1) %% 2 }]
+  clock { total = "1m" }
+}
+bot "a" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "b" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "c" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "d" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b, bot.c, bot.d]
+  players = 2
+  seats   = "swap"
+  deal    = "per-group"
+  rounds  = 6
+  groups { random_rounds = 2 }
+  seed    = 77
+}
+`
+
+// TestKilledAdaptiveRunResumes kills a tournament whose rounds 3-6 are
+// grouped by rating once its first paired round is under way, re-runs it,
+// and compares the paired rounds and results with an uninterrupted run.
+func TestKilledAdaptiveRunResumes(t *testing.T) {
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := fmt.Sprintf("adaptive-%d-%d", os.Getpid(), time.Now().UnixNano())
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(adaptiveResumeConfig, mark)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	killed := filepath.Join(dir, "killed")
+	cmd := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	results := filepath.Join(killed, engine.ResultsFile)
+	paired := filepath.Join(killed, engine.RoundsDir, "r003.json")
+	for {
+		if _, err := os.Stat(paired); err == nil && lines(results) > 8 {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended (%v) before it could be killed", err)
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	if n := lines(results); n >= 24 {
+		t.Fatalf("all %d matches finished before the kill", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for left := marked(mark); len(left) > 0; left = marked(mark) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bot processes %v outlived the killed arbiter", left)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").CombinedOutput(); err != nil {
+		t.Fatalf("re-run: %v\n%s", err, out)
+	}
+	whole := filepath.Join(dir, "whole")
+	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "1").CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	for r := 3; r <= 6; r++ {
+		name := fmt.Sprintf("r%03d.json", r)
+		got, err1 := os.ReadFile(filepath.Join(killed, engine.RoundsDir, name))
+		want, err2 := os.ReadFile(filepath.Join(whole, engine.RoundsDir, name))
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %v, %v", name, err1, err2)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("round %d was paired differently after the kill (-whole +resumed):\n%s", r, diff)
+		}
+	}
+	got, want := outcomes(t, killed), outcomes(t, whole)
+	if len(got) != 24 || lines(results) != 24 {
+		t.Errorf("resumed run holds %d distinct matches in %d lines, want 24 and 24", len(got), lines(results))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
+	}
+}

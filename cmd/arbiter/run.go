@@ -71,14 +71,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if errors.Is(err, engine.ErrInterrupted) {
 		fmt.Fprintf(stderr, "Interrupted: %d of %d matches are finished and saved in %s. Run the same command again to resume.\n",
-			len(sum.Results), len(l.plan.Matches), *out)
+			len(sum.Results), len(sum.Plan.Matches), *out)
 		return errReported
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n\n", sum.Finished, sum.Skipped, *out)
-	st, err := engine.ComputeStandings(l.plan, sum.Results)
+	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n", sum.Finished, sum.Skipped, *out)
+	if sum.Stopped != nil {
+		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
+	}
+	fmt.Fprintln(stdout)
+	st, err := engine.ComputeStandings(sum.Plan, sum.Results)
 	if err != nil {
 		return err
 	}

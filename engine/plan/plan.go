@@ -32,12 +32,65 @@ type Plan struct {
 	Seed       uint64 `json:"seed"`
 	Rounds     int    `json:"rounds"`
 	Players    int    `json:"players"`
+	// Candidates are a gauntlet's candidates.
+	Candidates []string `json:"candidates,omitempty"`
 	// Rating is the ranking reported first (see config.Ratings).
 	Rating string `json:"rating,omitempty"`
 	Bots   []Bot  `json:"bots"`
 	// Fill names the bots that only complete groups.
-	Fill    []string `json:"fill,omitempty"`
-	Matches []Match  `json:"matches"`
+	Fill []string `json:"fill,omitempty"`
+	// Later describes the matches that depend on results and so cannot be
+	// listed: rounds grouped by rating or score, and playoffs. Nil when
+	// Matches is the whole tournament.
+	Later *Later `json:"later,omitempty"`
+	// Stop is the stopping rule, or nil.
+	Stop    *Stop   `json:"stop,omitempty"`
+	Matches []Match `json:"matches"`
+}
+
+// Later is how the engine makes the matches that a plan cannot list. The
+// matches it makes are a pure function of the plan and the results of
+// the matches before them, so a resumed run makes the same ones.
+type Later struct {
+	// Pairing is how rounds From..Rounds are grouped: "rating" (the ITPW
+	// method: close ratings, few meetings) or "swiss" (close scores, few
+	// meetings); "" when every round is listed.
+	Pairing string `json:"pairing,omitempty"`
+	From    int    `json:"from,omitempty"`
+	// Playoffs says that bots tied on mean place after all rounds play
+	// playoff matches (rating "placement"), up to MaxPlayoffs stages.
+	Playoffs bool `json:"playoffs,omitempty"`
+	// Clock and Variants are what the later matches play with.
+	Clock    drivers.Clock `json:"clock"`
+	Variants []string      `json:"variants,omitempty"`
+}
+
+// MaxPlayoffs is how many playoff stages may follow the rounds: bots that
+// tie after them (identical bots do, forever) stay tied.
+const MaxPlayoffs = 3
+
+// Stop is a stopping rule; any part that triggers stops the run. The
+// engine evaluates it on the longest finished prefix of the matches in
+// plan order, so the decision does not depend on how many matches ran at
+// once or in which order they finished.
+type Stop struct {
+	SPRT *SPRT `json:"sprt,omitempty"`
+	// MaxMatches: the run plays only the first MaxMatches matches.
+	MaxMatches int `json:"max_matches,omitempty"`
+	// IntervalWidth: stop at the end of a round when every bot of the
+	// field has a 95% rating interval narrower than this, in Elo.
+	IntervalWidth float64 `json:"interval_width,omitempty"`
+}
+
+// SPRT tests Candidate against its opponents.
+type SPRT struct {
+	Candidate string  `json:"candidate"`
+	Elo0      float64 `json:"elo0"`
+	Elo1      float64 `json:"elo1"`
+	Alpha     float64 `json:"alpha"`
+	Beta      float64 `json:"beta"`
+	// Model is what elo0 and elo1 measure (rating.SPRT.Model).
+	Model string `json:"model,omitempty"`
 }
 
 // Game is the game every match plays.

@@ -1,0 +1,273 @@
+package config
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/gocty"
+)
+
+// Stop is a tournament's `stop` block: rules that end a run before the
+// plan is exhausted. Any rule that triggers stops the run.
+type Stop struct {
+	// SPRT stops a head-to-head or one-candidate gauntlet when the
+	// sequential probability ratio test decides.
+	SPRT *SPRT
+	// MaxMatches stops after that many matches, in plan order (0: no limit).
+	MaxMatches int
+	// IntervalWidth stops when every bot's 95% rating interval is narrower
+	// than this many Elo (0: not used).
+	IntervalWidth float64
+
+	DeclRange hcl.Range
+}
+
+// SPRT are the hypotheses and error rates of a sequential probability
+// ratio test: H0 is "the candidate is Elo0 stronger", H1 "Elo1 stronger".
+type SPRT struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64
+	// Model is what Elo0 and Elo1 measure: "normalized" (default),
+	// "logistic" or "bayesian", as in fastchess.
+	Model string
+
+	DeclRange hcl.Range
+}
+
+// SPRTModels are the Elo models of an SPRT's bounds, first is the default.
+var SPRTModels = []string{"normalized", "logistic", "bayesian"}
+
+// MaxPermutePlayers caps `seats = "permute"`: k players give k! seatings.
+const MaxPermutePlayers = 6
+
+// formatBlocks are the blocks holding one format's options, by format.
+var formatBlocks = map[string]string{"gauntlet": "gauntlet", "groups": "groups", "swiss": "swiss"}
+
+var (
+	gauntletSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "candidates", Required: true}}}
+	groupsSchema   = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "random_rounds"}}}
+	swissSchema    = &hcl.BodySchema{}
+	stopSchema     = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "max_matches"}, {Name: "interval_width"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "sprt"}},
+	}
+	sprtSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "elo0", Required: true}, {Name: "elo1", Required: true}, {Name: "alpha"}, {Name: "beta"}, {Name: "model"},
+	}}
+)
+
+// decodeFormatBlocks decodes the format option blocks and the stop block
+// of t, whose attributes are already decoded, and checks that the format,
+// the seat design and the field fit together.
+func (l *loader) decodeFormatBlocks(t *Tournament, blocks hcl.Blocks) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]*hcl.Block{}
+	for _, b := range blocks {
+		if first, ok := seen[b.Type]; ok {
+			diags = append(diags, errDiag("Duplicate "+b.Type+" block",
+				fmt.Sprintf("A tournament takes one %s block; the first is at %s. Merge them.", b.Type, first.DefRange.String()), b.DefRange.Ptr()))
+			continue
+		}
+		seen[b.Type] = b
+		if f, ok := formatBlocks[b.Type]; ok && f != t.Format {
+			diags = append(diags, errDiag("Options of another format",
+				fmt.Sprintf("The %s block holds options of format %q, but this tournament's format is %q. Set format = %q or remove the block.", b.Type, f, t.Format, f),
+				b.DefRange.Ptr()))
+			continue
+		}
+		switch b.Type {
+		case "gauntlet":
+			diags = append(diags, l.decodeGauntlet(t, b)...)
+		case "groups":
+			diags = append(diags, l.decodeGroups(t, b)...)
+		case "swiss":
+			_, d := b.Body.Content(swissSchema)
+			diags = append(diags, d...)
+		}
+	}
+	// After the gauntlet block, whose candidates the SPRT rule checks.
+	if b := seen["stop"]; b != nil {
+		diags = append(diags, l.decodeStop(t, b)...)
+	}
+	if t.Format == "gauntlet" && seen["gauntlet"] == nil {
+		diags = append(diags, errDiag("Gauntlet without candidates",
+			"A gauntlet tests candidates against the rest of the field: add a block gauntlet { candidates = [bot.x] }.", t.DeclRange.Ptr()))
+	}
+
+	seats := rangePtr(t.Ranges["seats"])
+	if seats == nil {
+		seats = t.DeclRange.Ptr()
+	}
+	switch {
+	case t.Seats == "swap" && t.Players != 2:
+		diags = append(diags, errDiag("Swap needs two players",
+			fmt.Sprintf(`seats = "swap" plays both orders of two bots, but players is %d. Use "rotate", "balanced" or "permute" for more players.`, t.Players), seats))
+	case t.Seats == "permute" && t.Players > MaxPermutePlayers:
+		diags = append(diags, errDiag("Too many seatings",
+			fmt.Sprintf(`seats = "permute" plays all %d! orders of a group, too many for %d players (at most %d). Use "balanced", which puts every bot in every seat equally often with %d or %d seatings.`,
+				t.Players, t.Players, MaxPermutePlayers, t.Players, 2*t.Players), seats))
+	}
+
+	switch t.Format {
+	case "round-robin":
+		if len(t.Fill) > 0 {
+			diags = append(diags, errDiag("Fill bots in a round robin",
+				"A round robin plays every combination of players bots of the field, so no group needs filling. Remove fill, or add those bots to bots.", rangePtr(t.Ranges["fill"])))
+		}
+		if len(t.Bots) > 0 && len(t.Bots) < t.Players {
+			diags = append(diags, errDiag("Not enough bots",
+				fmt.Sprintf("A round robin of %d players per match needs at least %d bots; bots lists %d. Add bots, or use format \"groups\" with fill bots.", t.Players, t.Players, len(t.Bots)),
+				rangePtr(t.Ranges["bots"])))
+		}
+	case "groups":
+		if t.RandomRounds > t.Rounds {
+			diags = append(diags, errDiag("Invalid random_rounds",
+				fmt.Sprintf("random_rounds is %d but the tournament has only %d round(s). Use at most rounds; equal to rounds groups every round at random.", t.RandomRounds, t.Rounds),
+				rangePtr(t.Ranges["random_rounds"])))
+		}
+	}
+	return diags
+}
+
+func (l *loader) decodeGauntlet(t *Tournament, b *hcl.Block) hcl.Diagnostics {
+	content, diags := b.Body.Content(gauntletSchema)
+	a, ok := content.Attributes["candidates"]
+	if !ok {
+		return diags
+	}
+	t.Ranges["candidates"] = a.Expr.Range()
+	v, d := l.value(a.Expr, scopeTournament)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return diags
+	}
+	cands, d := l.botList(map[string]cty.Value{"candidates": v}, "candidates", t.Ranges)
+	diags = append(diags, d...)
+	rng := rangePtr(t.Ranges["candidates"])
+	inField := map[string]bool{}
+	for _, bot := range t.Bots {
+		inField[bot.Name] = true
+	}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		switch {
+		case !inField[c.Name]:
+			diags = append(diags, errDiag("Candidate not in the field",
+				fmt.Sprintf("bot.%s is a candidate but not in bots. List it in bots too.", c.Name), rng))
+		case seen[c.Name]:
+			diags = append(diags, errDiag("Bot listed twice",
+				fmt.Sprintf("bot.%s is listed twice in candidates.", c.Name), rng))
+		}
+		seen[c.Name] = true
+	}
+	switch {
+	case len(cands) == 0 && !d.HasErrors():
+		diags = append(diags, errDiag("Gauntlet without candidates",
+			"candidates is empty: list the bots to test against the rest of the field, like [bot.x].", rng))
+	case len(cands) > 0 && len(seen) >= len(t.Bots):
+		diags = append(diags, errDiag("Gauntlet without opponents",
+			"Every bot of the field is a candidate, so none is left to play against. Keep some bots out of candidates.", rng))
+	}
+	t.Candidates = cands
+	return diags
+}
+
+func (l *loader) decodeGroups(t *Tournament, b *hcl.Block) hcl.Diagnostics {
+	content, diags := b.Body.Content(groupsSchema)
+	vals := l.attrValues(content.Attributes, t.Ranges, &diags)
+	diags = append(diags, intAttr(vals, "random_rounds", t.Ranges, 1, math.MaxInt32, &t.RandomRounds)...)
+	return diags
+}
+
+func (l *loader) decodeStop(t *Tournament, b *hcl.Block) hcl.Diagnostics {
+	s := &Stop{DeclRange: b.DefRange}
+	content, diags := b.Body.Content(stopSchema)
+	vals := l.attrValues(content.Attributes, t.Ranges, &diags)
+	diags = append(diags, intAttr(vals, "max_matches", t.Ranges, 1, math.MaxInt32, &s.MaxMatches)...)
+	diags = append(diags, floatAttr(vals, "interval_width", t.Ranges, 0, math.Inf(1), &s.IntervalWidth)...)
+	for i, sb := range content.Blocks {
+		if i > 0 {
+			diags = append(diags, errDiag("Duplicate sprt block",
+				fmt.Sprintf("A stop block takes one sprt block; the first is at %s.", content.Blocks[0].DefRange.String()), sb.DefRange.Ptr()))
+			continue
+		}
+		sp, d := l.decodeSPRT(t, sb)
+		diags = append(diags, d...)
+		s.SPRT = sp
+	}
+	if s.SPRT == nil && s.MaxMatches == 0 && s.IntervalWidth == 0 && !diags.HasErrors() {
+		diags = append(diags, errDiag("Empty stop block",
+			"A stop block needs a rule: an sprt block, max_matches or interval_width.", b.DefRange.Ptr()))
+	}
+	if s.SPRT != nil {
+		headToHead := t.Format == "gauntlet" && len(t.Candidates) == 1 || len(t.Bots) == 2
+		if !headToHead && len(t.Bots) > 0 {
+			diags = append(diags, errDiag("SPRT needs one candidate",
+				"An SPRT compares one bot against its opponents: use format \"gauntlet\" with one candidate, or a field of two bots.", s.SPRT.DeclRange.Ptr()))
+		}
+	}
+	t.Stop = s
+	return diags
+}
+
+func (l *loader) decodeSPRT(t *Tournament, b *hcl.Block) (*SPRT, hcl.Diagnostics) {
+	s := &SPRT{Alpha: 0.05, Beta: 0.05, Model: SPRTModels[0], DeclRange: b.DefRange}
+	content, diags := b.Body.Content(sprtSchema)
+	ranges := map[string]hcl.Range{}
+	vals := l.attrValues(content.Attributes, ranges, &diags)
+	inf := math.Inf(1)
+	elo := append(floatAttr(vals, "elo0", ranges, -inf, inf, &s.Elo0), floatAttr(vals, "elo1", ranges, -inf, inf, &s.Elo1)...)
+	diags = append(diags, elo...)
+	_, has0 := vals["elo0"]
+	_, has1 := vals["elo1"]
+	if has0 && has1 && !elo.HasErrors() && s.Elo0 >= s.Elo1 {
+		r := ranges["elo1"]
+		diags = append(diags, errDiag("Invalid SPRT bounds",
+			fmt.Sprintf("elo0 (%g) must be less than elo1 (%g): H0 is the smaller Elo difference, H1 the larger.", s.Elo0, s.Elo1), &r))
+	}
+	diags = append(diags, floatAttr(vals, "alpha", ranges, 0, 0.5, &s.Alpha)...)
+	diags = append(diags, floatAttr(vals, "beta", ranges, 0, 0.5, &s.Beta)...)
+	diags = append(diags, choiceAttr(vals, "model", ranges, SPRTModels, &s.Model)...)
+	return s, diags
+}
+
+// attrValues evaluates attributes in the tournament scope, recording their
+// ranges; diagnostics are appended to diags.
+func (l *loader) attrValues(attrs hcl.Attributes, ranges map[string]hcl.Range, diags *hcl.Diagnostics) map[string]cty.Value {
+	vals := map[string]cty.Value{}
+	for name, a := range attrs {
+		ranges[name] = a.Expr.Range()
+		v, d := l.value(a.Expr, scopeTournament)
+		*diags = append(*diags, d...)
+		if !d.HasErrors() {
+			vals[name] = v
+		}
+	}
+	return vals
+}
+
+// floatAttr decodes a number in the open interval (min, max); infinite
+// bounds leave that side open.
+func floatAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range, min, max float64, dst *float64) hcl.Diagnostics {
+	v, ok := vals[attr]
+	if !ok {
+		return nil
+	}
+	var f float64
+	if err := gocty.FromCtyValue(v, &f); err != nil || !(f > min && f < max) || math.IsNaN(f) {
+		var want string
+		switch {
+		case math.IsInf(min, -1) && math.IsInf(max, 1):
+			want = "a number"
+		case math.IsInf(max, 1):
+			want = fmt.Sprintf("a number above %g", min)
+		default:
+			want = fmt.Sprintf("a number between %g and %g (exclusive)", min, max)
+		}
+		return hcl.Diagnostics{errDiag("Invalid "+attr, fmt.Sprintf("%s must be %s.", attr, want), rangePtr(ranges[attr]))}
+	}
+	*dst = f
+	return nil
+}
