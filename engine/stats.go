@@ -42,6 +42,9 @@ type Stats struct {
 	// Ties are the groups of bots that placement does not separate yet
 	// (see PlacementTies); only under the placement ranking.
 	Ties [][]string `json:"ties,omitempty"`
+	// Stopped says which stopping rule ended the tournament, if one did
+	// (read from the results directory, see ReadStopped).
+	Stopped *Stopped `json:"stopped,omitempty"`
 }
 
 // tally sums the per-match statistics of every bot of a plan, indexed

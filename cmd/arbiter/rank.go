@@ -59,9 +59,11 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// A tournament a stopping rule ended is finished: say why.
-	if stopped, err := engine.ReadStopped(pos[0]); err != nil {
+	stopped, err := engine.ReadStopped(pos[0])
+	if err != nil {
 		return err
-	} else if stopped != nil && !*asJSON {
+	}
+	if stopped != nil && !*asJSON {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", stopped.Rule, stopped.Reason)
 	}
 	if *pgnOut != "" {
@@ -102,6 +104,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	st.Stopped = stopped
 	if *asJSON {
 		return enc.Encode(st)
 	}

@@ -82,17 +82,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
-	st, err := engine.ComputeStandings(sum.Plan, sum.Results)
+	st, err := engine.ComputeStats(sum.Plan, sum.Results)
 	if err != nil {
 		return err
 	}
-	if err := engine.WriteStandings(stdout, st); err != nil {
+	st.Stopped = sum.Stopped
+	if err := engine.WriteStats(stdout, st); err != nil {
 		return err
 	}
 	f, err := os.Create(filepath.Join(*out, "standings.txt"))
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	return engine.WriteStandings(f, st)
+	if err := engine.WriteStats(f, st); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
