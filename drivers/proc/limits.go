@@ -88,7 +88,7 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 	}
 	if lim.Memory > 0 && (b.cg == nil || b.cg.memory == "") {
 		b.data = true
-		rl(unix.RLIMIT_DATA, uint64(lim.Memory))
+		rl(unix.RLIMIT_DATA, uint64(lim.Memory+dataSlack))
 	}
 	userNS := false
 	if lim.Processes > 0 && (b.cg == nil || b.cg.pids == "") && p.nprocWorks() {
@@ -163,6 +163,13 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 	return b, nil
 }
 
+// dataSlack is added to the memory limit when it is enforced with
+// RLIMIT_DATA, which counts address space a runtime reserves writable but
+// never touches: a Go program holds some 40 MiB of it (its heap arena
+// index) before it allocates anything, so a Go bot using 30 MiB would die
+// under a 100 MiB RLIMIT_DATA.
+const dataSlack = 64 << 20
+
 // Check looks for a limit the bot went over while it kept running: a
 // process killed at the memory limit, a fork refused at the process
 // limit, a private folder over its size or count. Drivers call it after
@@ -182,7 +189,7 @@ func (b *Box) Check() *Fault {
 		switch {
 		case !ok:
 		case b.lim.Files > 0 && bytes > b.lim.Files:
-			return faultf(drivers.FaultFiles, "wrote %s into its folder, over its limit of %s", Size(bytes), Size(b.lim.Files))
+			return faultf(drivers.FaultFiles, "filled its folder with %d bytes, over its limit of %s", bytes, Size(b.lim.Files))
 		case b.lim.FileCount > 0 && files > int64(b.lim.FileCount):
 			return faultf(drivers.FaultFiles, "made %d files and folders in its folder, over its limit of %d", files, b.lim.FileCount)
 		}
@@ -265,7 +272,8 @@ func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
 // outOfMemory recognises how common runtimes die when an allocation
 // fails: the evidence under RLIMIT_DATA, which has no kernel counter.
 func outOfMemory(stderr string) bool {
-	for _, s := range []string{"out of memory", "MemoryError", "Cannot allocate memory", "bad_alloc", "OutOfMemoryError", "memory allocation of"} {
+	stderr = strings.ToLower(stderr)
+	for _, s := range []string{"out of memory", "memoryerror", "cannot allocate memory", "bad_alloc", "outofmemoryerror", "memory allocation of"} {
 		if strings.Contains(stderr, s) {
 			return true
 		}

@@ -258,7 +258,7 @@ func (s *Session) Write(line string, deadline time.Time) error {
 		return cerr
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", line)
+		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(line))
 	}
 	return faultf(drivers.FaultCrash, "closed its input (%s)", s.exitStatus())
 }

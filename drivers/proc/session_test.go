@@ -89,6 +89,8 @@ func runBot(mode string) {
 		for in.Scan() {
 			reply("ok")
 		}
+	default:
+		hostileBot(mode, in, reply)
 	}
 }
 
