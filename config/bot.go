@@ -26,6 +26,7 @@ type Bot struct {
 	// Env is added to the bot's environment.
 	Env       map[string]string
 	DeclRange hcl.Range
+	Limits    *Limits // nil without a limits block
 }
 
 func botRef(name string) cty.Value {
@@ -36,6 +37,7 @@ var botSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "house"}, {Name: "command"}, {Name: "dir"}, {Name: "env"},
 	},
+	Blocks: []hcl.BlockHeaderSchema{LimitsBlock},
 }
 
 func (l *loader) loadBots() hcl.Diagnostics {
@@ -79,6 +81,9 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 		}
 	}
 	decode("env", &bot.Env)
+	var ld hcl.Diagnostics
+	bot.Limits, ld = l.limitsOf(content.Blocks, scopeBot)
+	diags = append(diags, ld...)
 
 	switch {
 	case houseAttr != nil && cmdAttr != nil:

@@ -31,6 +31,7 @@ type Tournament struct {
 	DeclRange hcl.Range
 	// Ranges of the attributes, for diagnostics found later (e.g. by the plan).
 	Ranges map[string]hcl.Range
+	Limits *Limits // defaults for every bot; nil without a limits block
 }
 
 // Choices of the tournament's enumerated settings, first is the default.
@@ -52,6 +53,7 @@ var tournamentSchema = &hcl.BodySchema{
 		{Name: "deal"},
 		{Name: "seed"},
 	},
+	Blocks: []hcl.BlockHeaderSchema{LimitsBlock},
 }
 
 func (l *loader) loadTournaments() hcl.Diagnostics {
@@ -76,6 +78,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	t := &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{},
 		Format: Formats[0], Rounds: 1, Seats: SeatDesign[0], Deal: DealModes[0], Seed: 1}
 	content, diags := b.Body.Content(tournamentSchema)
+	var ld hcl.Diagnostics
+	t.Limits, ld = l.limitsOf(content.Blocks, scopeTournament)
+	diags = append(diags, ld...)
 	vals := map[string]cty.Value{}
 	for name, a := range content.Attributes {
 		t.Ranges[name] = a.Expr.Range()

@@ -228,6 +228,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	}
 	seat := drivers.Seat{
 		Bot:    name,
+		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
 		Env: []string{
 			"ARBITER_MATCH=" + m.ID,
@@ -254,4 +255,11 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		seat.Dir = filepath.Join(r.Root, filepath.FromSlash(b.Dir))
 	}
 	return seat, nil
+}
+
+func limitsOf(b *plan.Bot) drivers.Limits {
+	if b.Limits == nil {
+		return drivers.Limits{}
+	}
+	return *b.Limits
 }

@@ -56,6 +56,8 @@ type Bot struct {
 	// machine; otherwise absolute.
 	Dir string            `json:"dir,omitempty"`
 	Env map[string]string `json:"env,omitempty"`
+	// Limits are what the bot's process may use (nil: no limit).
+	Limits *drivers.Limits `json:"limits,omitempty"`
 }
 
 // Match is one match of the plan.
