@@ -42,6 +42,12 @@ type Probe struct {
 	Why map[string]string
 }
 
+// DisableEnv names mechanisms the probe must treat as unavailable, comma
+// separated: cgroup, userns, netns, mountns, pidns, landlock, seccomp. It
+// shows what a run would do on a machine without them, and tests the
+// fallbacks.
+const DisableEnv = "ARBITER_PROBE_DISABLE"
+
 var (
 	machineOnce sync.Once
 	machine     *Probe
@@ -68,16 +74,41 @@ func probe() *Probe {
 			p.CapNames = append(p.CapNames, c.name)
 		}
 	}
-	probeCgroups(p)
+	disabled := map[string]bool{}
+	for _, d := range strings.Split(os.Getenv(DisableEnv), ",") {
+		disabled[strings.TrimSpace(d)] = true
+	}
+	const off = "disabled by " + DisableEnv
+	if disabled["cgroup"] {
+		for _, k := range []string{"cgroup v2", "cgroup v1 memory", "cgroup v1 pids"} {
+			p.Why[k] = off
+		}
+	} else {
+		probeCgroups(p)
+	}
 	probeNamespaces(p)
+	for _, ns := range []struct {
+		key, name string
+		ok        *bool
+	}{{"userns", "user namespace", &p.UserNS}, {"netns", "network namespace", &p.NetNS},
+		{"mountns", "mount namespace", &p.MountNS}, {"pidns", "PID namespace", &p.PIDNS}} {
+		if disabled[ns.key] || disabled["userns"] && !p.Root {
+			*ns.ok = false
+			p.Why[ns.name] = off
+		}
+	}
 
 	abi, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if errno == 0 {
+	if disabled["landlock"] {
+		p.Why["landlock"] = off
+	} else if errno == 0 {
 		p.Landlock = int(abi)
 	} else {
 		p.Why["landlock"] = "landlock_create_ruleset: " + errno.Error()
 	}
-	if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
+	if disabled["seccomp"] {
+		p.Why["seccomp"] = off
+	} else if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
 		p.Seccomp = seccompArch != 0
 		if !p.Seccomp {
 			p.Why["seccomp"] = "no filter for this architecture"
@@ -125,6 +156,8 @@ func probeNamespaces(p *Probe) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL}
 		if !p.Root {
 			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+		}
+		if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
 			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: p.UID, Size: 1}}
 			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 		}
@@ -134,9 +167,7 @@ func probeNamespaces(p *Probe) {
 		}
 		return err
 	}
-	if p.Root {
-		p.UserNS = true // root needs none; it is only used without root
-	} else if err := try(0, false); err != nil {
+	if err := try(syscall.CLONE_NEWUSER, false); err != nil {
 		p.Why["user namespace"] = "unprivileged user namespaces are not allowed: " + err.Error()
 	} else {
 		p.UserNS = true
