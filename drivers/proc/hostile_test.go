@@ -484,3 +484,27 @@ func TestHostileAsNobody(t *testing.T) {
 		t.Fatalf("the hostile suite failed as uid 65534: %v", err)
 	}
 }
+
+// BenchmarkStartPlain starts a bot, has it answer once and ends it;
+// BenchmarkStartLimited does the same under every limit (shim, cgroups,
+// namespaces, Landlock, seccomp): the difference is the cost of the
+// sandbox per bot start.
+func BenchmarkStartPlain(b *testing.B) { benchStart(b, drivers.Limits{}) }
+
+func BenchmarkStartLimited(b *testing.B) {
+	benchStart(b, drivers.Limits{Memory: 400 << 20, CPU: "match", Processes: 16, Network: no(false), Files: 10e6, FileCount: 10})
+}
+
+func benchStart(b *testing.B, lim drivers.Limits) {
+	spec := botSpec(b, "echo", drivers.Clock{Total: drivers.Duration(time.Minute)})
+	spec.Limits = lim
+	spec.Stderr = ""
+	Machine()
+	for b.Loop() {
+		s := start(b, spec)
+		if _, _, err := s.AskGTP("play 1 AS"); err != nil {
+			b.Fatal(err)
+		}
+		s.Close("quit")
+	}
+}
