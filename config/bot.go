@@ -29,6 +29,7 @@ type Bot struct {
 	// nick of an original referee's score sheet); empty means Name.
 	Nick      string
 	DeclRange hcl.Range
+	Limits    *Limits // nil without a limits block
 }
 
 func botRef(name string) cty.Value {
@@ -39,6 +40,7 @@ var botSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "house"}, {Name: "command"}, {Name: "dir"}, {Name: "env"}, {Name: "nick"},
 	},
+	Blocks: []hcl.BlockHeaderSchema{LimitsBlock},
 }
 
 func (l *loader) loadBots() hcl.Diagnostics {
@@ -85,6 +87,9 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 	if a, ok := decode("nick", &bot.Nick); ok && strings.TrimSpace(bot.Nick) == "" {
 		diags = append(diags, errDiag("Invalid nick", "nick is empty; leave it out to use the bot's name.", a.Expr.Range().Ptr()))
 	}
+	var ld hcl.Diagnostics
+	bot.Limits, ld = l.limitsOf(content.Blocks, scopeBot)
+	diags = append(diags, ld...)
 
 	switch {
 	case houseAttr != nil && cmdAttr != nil:

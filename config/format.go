@@ -65,6 +65,9 @@ func (l *loader) decodeFormatBlocks(t *Tournament, blocks hcl.Blocks) hcl.Diagno
 	var diags hcl.Diagnostics
 	seen := map[string]*hcl.Block{}
 	for _, b := range blocks {
+		if b.Type == "limits" {
+			continue // decoded by limitsOf
+		}
 		if first, ok := seen[b.Type]; ok {
 			diags = append(diags, errDiag("Duplicate "+b.Type+" block",
 				fmt.Sprintf("A tournament takes one %s block; the first is at %s. Merge them.", b.Type, first.DefRange.String()), b.DefRange.Ptr()))

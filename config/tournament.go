@@ -43,6 +43,7 @@ type Tournament struct {
 	DeclRange hcl.Range
 	// Ranges of the attributes, for diagnostics found later (e.g. by the plan).
 	Ranges map[string]hcl.Range
+	Limits *Limits // defaults for every bot; nil without a limits block
 }
 
 // Choices of the tournament's enumerated settings, first is the default.
@@ -71,6 +72,7 @@ var tournamentSchema = &hcl.BodySchema{
 		{Type: "groups"},
 		{Type: "swiss"},
 		{Type: "stop"},
+		LimitsBlock,
 	},
 }
 
@@ -96,6 +98,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	t := &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{},
 		Format: Formats[0], Rounds: 1, Seats: SeatDesign[0], Deal: DealModes[0], Seed: 1, Rating: Ratings[0]}
 	content, diags := b.Body.Content(tournamentSchema)
+	var ld hcl.Diagnostics
+	t.Limits, ld = l.limitsOf(content.Blocks, scopeTournament)
+	diags = append(diags, ld...)
 	vals := map[string]cty.Value{}
 	for name, a := range content.Attributes {
 		t.Ranges[name] = a.Expr.Range()

@@ -112,6 +112,7 @@ type Seat struct {
 	Dir     string   // absolute working directory
 	Env     []string // "K=V" added to the environment (ARBITER_MATCH, ARBITER_SEAT, ARBITER_SEED, ...)
 	Stderr  string   // file the bot's stderr goes to
+	Limits  Limits   // what the process may use beside its clock
 }
 
 // Recorder is the match transcript.
@@ -131,6 +132,15 @@ const (
 	FaultProtocol = "protocol" // an answer that does not parse, or a refusal where an answer was due
 	FaultCrash    = "crash"    // the process exited or closed its output mid-match
 	FaultStart    = "start"    // the process could not be started
+)
+
+// Fault kinds of limits (see Limits): like a judge's MLE or OLE.
+const (
+	FaultMemory    = "memory"    // it went over its memory limit
+	FaultProcesses = "processes" // it tried to have more processes or threads than allowed
+	FaultOutput    = "output"    // it wrote more than allowed for one answer
+	FaultFiles     = "files"     // it wrote more files or bytes than allowed
+	FaultNetwork   = "network"   // it tried to use the network
 )
 
 // SeatResult is one seat's result.

@@ -482,6 +482,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	seat := drivers.Seat{
 		Bot:    name,
 		Nick:   cmp.Or(b.Nick, name),
+		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
 		Env: []string{
 			"ARBITER_MATCH=" + m.ID,
@@ -543,4 +544,11 @@ func (r *Runner) report(p *plan.Plan, results []Result) error {
 		return fmt.Errorf("writing the %s files: %w", r.Plan.Game.Driver, err)
 	}
 	return nil
+}
+
+func limitsOf(b *plan.Bot) drivers.Limits {
+	if b.Limits == nil {
+		return drivers.Limits{}
+	}
+	return *b.Limits
 }

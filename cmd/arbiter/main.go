@@ -33,6 +33,7 @@ Usage:
                                                BayesElo ratings of a PGN file
   arbiter bot      GAME/NAME                   run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
+  arbiter doctor   [-json]                     how this machine confines bots, limit by limit
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
 directory). validate, plan and run also take -var NAME=VALUE, -var-file FILE,
@@ -57,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"rank":     cmdRank,
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
+		"doctor":   cmdDoctor,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 )
 
 // The test binary is also the arbiter: testscript runs it as the
@@ -32,6 +35,13 @@ func TestScripts(t *testing.T) {
 			env.Setenv("ROOT", root)
 			env.Setenv("REFDIR", filepath.Join(root, "..", "shared", "reference", "bayeselo"))
 			return nil
+		},
+		// [enforced:LIMIT] holds when this machine enforces LIMIT.
+		Condition: func(cond string) (bool, error) {
+			if limit, ok := strings.CutPrefix(cond, "enforced:"); ok {
+				return proc.Machine().Enforcement(limit).Enforced, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"gamelog": cmdGameLog,

@@ -34,6 +34,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkLimits(l.plan, cf.logger(stderr).Named("limits")); err != nil {
+		return err
+	}
 	if *out == "" {
 		*out = filepath.Join("results", l.t.Name)
 	}

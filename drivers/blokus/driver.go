@@ -205,7 +205,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	for i, seat := range m.Seats {
 		s, err := proc.Start(ctx, proc.Spec{
 			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-			Clock:  m.Clock,
+			Clock: m.Clock, Limits: seat.Limits,
 			OnSend: func(line string) { m.Record.Sent(i, line) },
 			OnRecv: func(line string) { m.Record.Received(i, line) },
 		})

@@ -152,6 +152,7 @@ func (d *duel) play(boardMsg string) error {
 	for i, seat := range d.m.Seats {
 		s, err := proc.Start(d.ctx, proc.Spec{
 			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
+			Limits: seat.Limits,
 			OnSend: func(line string) { d.m.Record.Sent(i, line) },
 			OnRecv: func(line string) { d.m.Record.Received(i, line) },
 		})
@@ -256,7 +257,7 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 	}
 	nick := d.nicks[seat]
 	switch kind {
-	case drivers.FaultProtocol:
+	case drivers.FaultProtocol, drivers.FaultOutput:
 		return d.fault(seat, CodeProtocol, kind, last, detail+", "+where,
 			fmt.Sprintf("Player %s -> %s!", nick, detail))
 	case drivers.FaultTime:
@@ -265,7 +266,9 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 			fmt.Sprintf("no answer within the silence limit of %v, %s", time.Duration(d.s.Limits.Silence), where), msg)
 	default:
 		msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)
-		return d.fault(seat, CodeSilent, drivers.FaultCrash, last, detail+", "+where, msg)
+		// A crash, or a limit that killed the bot (memory, processes,
+		// files, network): the original knew only silence for these.
+		return d.fault(seat, CodeSilent, kind, last, detail+", "+where, msg)
 	}
 }
 

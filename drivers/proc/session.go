@@ -37,6 +37,9 @@ type Spec struct {
 	// MaxStderr caps the stderr file (default 16 MiB); the rest is drained
 	// and dropped so the bot never blocks on a full pipe.
 	MaxStderr int64
+	// Limits confine the process (see Prepare); Limits.Output caps the
+	// bytes of one answer (default 1 MiB).
+	Limits drivers.Limits
 }
 
 // Session is a running bot.
@@ -47,6 +50,9 @@ type Session struct {
 	in    *os.File // our end of the bot's stdin
 	out   *os.File // our end of the bot's stdout
 	r     *bufio.Reader
+	box   *Box // nil without limits
+	// answered is how many bytes the bot wrote since the last command.
+	answered int64
 
 	limited bool
 	left    time.Duration
@@ -77,6 +83,9 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	}
 	if spec.MaxStderr <= 0 {
 		spec.MaxStderr = 16 << 20
+	}
+	if spec.Limits.Output <= 0 {
+		spec.Limits.Output = 1 << 20
 	}
 	becomeSubreaper()
 
@@ -133,19 +142,27 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	}
 	s.cmd = cmd
 
-	children.Lock()
-	err = cmd.Start()
+	s.box, err = Prepare(cmd, spec.Limits, spec.Clock)
 	if err == nil {
-		children.pids[cmd.Process.Pid] = true
+		children.Lock()
+		err = cmd.Start()
+		if err == nil {
+			children.pids[cmd.Process.Pid] = true
+		}
+		children.Unlock()
 	}
-	children.Unlock()
 	if err != nil {
+		s.box.Close()
 		s.closePipes()
 		for _, f := range files {
 			f.Close()
 		}
 		files = nil
 		<-s.errDone
+		var f *Fault
+		if errors.As(err, &f) {
+			return nil, f
+		}
 		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)
 	}
 	go func() {
@@ -229,6 +246,7 @@ func (s *Session) Write(line string, deadline time.Time) error {
 	if s.spec.OnSend != nil {
 		s.spec.OnSend(line)
 	}
+	s.answered = 0
 	if err := s.setDeadline(s.in.SetWriteDeadline, deadline); err != nil {
 		return err
 	}
@@ -240,7 +258,7 @@ func (s *Session) Write(line string, deadline time.Time) error {
 		return cerr
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", line)
+		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(line))
 	}
 	return faultf(drivers.FaultCrash, "closed its input (%s)", s.exitStatus())
 }
@@ -251,13 +269,17 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 		return "", err
 	}
 	b, err := s.r.ReadSlice('\n')
+	s.answered += int64(len(b))
+	if s.answered > s.spec.Limits.Output {
+		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))
+	}
 	if err != nil {
 		if cerr := s.cancelErr(); cerr != nil {
 			return "", cerr
 		}
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
-			return "", faultf(drivers.FaultProtocol, "wrote a line longer than %d bytes", s.spec.MaxLine)
+			return "", faultf(drivers.FaultOutput, "wrote a line longer than %d bytes", s.spec.MaxLine)
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			if len(b) > 0 {
 				return "", faultf(drivers.FaultTime, "no full answer in time (partial line %q)", truncate(string(b)))
@@ -295,7 +317,10 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 		}
 	}
 	if err != nil {
-		return err
+		return s.verdict(err)
+	}
+	if f := s.box.Check(); f != nil {
+		return f
 	}
 	if !deadline.IsZero() && elapsed > deadline.Sub(start) {
 		return faultf(drivers.FaultTime, "answered %q after %v, over its limit of %v", cmd, elapsed.Round(time.Millisecond), deadline.Sub(start).Round(time.Millisecond))
@@ -395,6 +420,7 @@ func (s *Session) Kill() {
 // token, waits for the bot and reaps adopted descendants.
 func (s *Session) kill() {
 	pid := s.cmd.Process.Pid
+	s.box.Kill()
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	killTokened(s.token)
@@ -414,6 +440,52 @@ func (s *Session) kill() {
 		// Only a process outside our reach still holds stderr open.
 	}
 	_ = s.out.Close()
+	s.box.Close()
+}
+
+// verdict turns a fault into the limit that caused it, if one did: a bot
+// killed at its memory limit shows up first as output that ended.
+func (s *Session) verdict(err error) error {
+	var f *Fault
+	if s.box == nil || !errors.As(err, &f) {
+		return err
+	}
+	var ps *os.ProcessState
+	if f.Kind == drivers.FaultCrash {
+		select {
+		case <-s.exited:
+			ps = s.cmd.ProcessState
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	var tail string
+	if ps != nil && s.spec.Stderr != "" {
+		select {
+		case <-s.errDone:
+		case <-time.After(100 * time.Millisecond):
+		}
+		tail = fileTail(s.spec.Stderr, 4096)
+	}
+	if g := s.box.Explain(ps, tail); g != nil {
+		return g
+	}
+	return err
+}
+
+// Folder is the bot's private writable folder, "" if it has none.
+func (s *Session) Folder() string { return s.box.Folder() }
+
+func fileTail(path string, n int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > n {
+		_, _ = f.Seek(st.Size()-n, io.SeekStart)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, n))
+	return string(b)
 }
 
 func (s *Session) closePipes() {

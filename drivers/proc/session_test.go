@@ -89,6 +89,8 @@ func runBot(mode string) {
 		for in.Scan() {
 			reply("ok")
 		}
+	default:
+		hostileBot(mode, in, reply)
 	}
 }
 
@@ -170,7 +172,7 @@ func TestFaults(t *testing.T) {
 		{"partial", drivers.Clock{Total: drivers.Duration(200 * time.Millisecond)}, 1, drivers.FaultTime, "partial line"},
 		{"crash", drivers.Clock{}, 2, drivers.FaultCrash, "exited with status 3"},
 		{"garbage", drivers.Clock{}, 1, drivers.FaultProtocol, "must start with"},
-		{"flood", drivers.Clock{}, 1, drivers.FaultProtocol, "longer than"},
+		{"flood", drivers.Clock{}, 1, drivers.FaultOutput, "longer than"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode+"/"+tt.want, func(t *testing.T) {

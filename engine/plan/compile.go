@@ -50,7 +50,11 @@ func Compile(cfg *config.Config, t *config.Tournament) (*Plan, hcl.Diagnostics) 
 		variants = v.Variants()
 	}
 	for _, b := range append(append([]*config.Bot{}, t.Bots...), t.Fill...) {
-		p.Bots = append(p.Bots, planBot(cfg.Root, b))
+		pb := planBot(cfg.Root, b)
+		if lim := config.BotLimits(t, b); !lim.IsZero() {
+			pb.Limits = &lim
+		}
+		p.Bots = append(p.Bots, pb)
 	}
 	for _, b := range t.Fill {
 		p.Fill = append(p.Fill, b.Name)

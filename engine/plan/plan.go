@@ -113,6 +113,8 @@ type Bot struct {
 	Env map[string]string `json:"env,omitempty"`
 	// Nick is the display name in game-specific outputs, when not Name.
 	Nick string `json:"nick,omitempty"`
+	// Limits are what the bot's process may use (nil: no limit).
+	Limits *drivers.Limits `json:"limits,omitempty"`
 }
 
 // Match is one match of the plan.

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// cmdDoctor prints what this machine offers for confining bots and, per
+// limit, the mechanism that enforces it here or why none does.
+func cmdDoctor(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("doctor", stderr)
+	asJSON := fs.Bool("json", false, "print the probe as JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("doctor takes no arguments")
+	}
+	p := proc.Machine()
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Probe        *proc.Probe        `json:"probe"`
+			Enforcements []proc.Enforcement `json:"enforcements"`
+		}{p, p.Enforcements()})
+	}
+	fmt.Fprintln(stdout, "Machine:")
+	for _, f := range p.Facts() {
+		fmt.Fprintf(stdout, "  %-24s %s\n", f[0], f[1])
+	}
+	fmt.Fprintln(stdout, "\nLimits:")
+	for _, e := range p.Enforcements() {
+		how := e.How
+		if e.Enforced {
+			how = "enforced: " + how
+		}
+		fmt.Fprintf(stdout, "  %-10s %s\n", e.Limit, how)
+	}
+	return nil
+}
+
+// checkLimits logs, once, how the limits the plan uses are enforced
+// here, and fails when a limit some bot requires cannot be.
+func checkLimits(p *plan.Plan, log hclog.Logger) error {
+	used := map[string]bool{}
+	required := map[string][]string{} // limit → bots requiring it
+	for _, b := range p.Bots {
+		if b.Limits == nil {
+			continue
+		}
+		l := b.Limits
+		for name, set := range map[string]bool{
+			"memory": l.Memory > 0, "cpu": l.CPU != "", "processes": l.Processes > 0,
+			"network": l.NoNetwork(), "files": l.Files > 0 || l.FileCount > 0, "output": l.Output > 0,
+		} {
+			if set {
+				used[name] = true
+			}
+		}
+		for _, r := range l.Required {
+			required[r] = append(required[r], b.Name)
+		}
+	}
+	if len(used) == 0 && len(required) == 0 {
+		return nil
+	}
+	m := proc.Machine()
+	var refused []string
+	for _, e := range m.Enforcements() {
+		if !used[e.Limit] && required[e.Limit] == nil && e.Limit != "reaping" {
+			continue
+		}
+		if e.Enforced {
+			log.Info("limit", "limit", e.Limit, "enforced", true, "how", e.How)
+		} else {
+			log.Warn("limit", "limit", e.Limit, "enforced", false, "why", e.How)
+		}
+		if bots := required[e.Limit]; !e.Enforced && bots != nil {
+			sort.Strings(bots)
+			refused = append(refused, fmt.Sprintf("%s (required for %s): %s", e.Limit, strings.Join(bots, ", "), e.How))
+		}
+	}
+	if len(refused) > 0 {
+		return fmt.Errorf("refusing to run: this machine cannot enforce required limits:\n  %s\nRun \"arbiter doctor\" for details, run elsewhere, or remove them from required", strings.Join(refused, "\n  "))
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Limits is a `limits { ... }` block, in a tournament (defaults for every
+// bot) or in a bot (overriding the tournament's, attribute by attribute):
+//
+//	limits {
+//	  memory     = "400MiB"   # all the bot's processes together
+//	  cpu        = "match"    # CPU time per process: a duration, or the match's total clock
+//	  processes  = 16         # processes and threads at once
+//	  network    = false      # no network at all
+//	  files      = "10MB"     # a private writable folder of this size; no writes elsewhere
+//	  file_count = 10         # files and folders in it
+//	  output     = "1MiB"     # stdout bytes for one answer
+//	  required   = ["memory", "network"]  # refuse to run where these cannot be enforced
+//	}
+type Limits struct {
+	drivers.Limits
+	// Set holds the names of the attributes the block sets.
+	Set       map[string]bool
+	DeclRange hcl.Range
+}
+
+// LimitsBlock is the block header of a limits block inside bot and
+// tournament blocks.
+var LimitsBlock = hcl.BlockHeaderSchema{Type: "limits"}
+
+var limitsSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "memory"}, {Name: "cpu"}, {Name: "processes"}, {Name: "network"},
+		{Name: "files"}, {Name: "file_count"}, {Name: "output"}, {Name: "required"},
+	},
+}
+
+// limitsOf decodes the limits block among blocks, if there is one.
+func (l *loader) limitsOf(blocks hcl.Blocks, s scope) (*Limits, hcl.Diagnostics) {
+	var lim *Limits
+	var diags hcl.Diagnostics
+	for _, b := range blocks.OfType("limits") {
+		if lim != nil {
+			diags = append(diags, errDiag("Duplicate limits block",
+				fmt.Sprintf("A limits block was already given at %s. Merge the two into one.", lim.DeclRange.String()), b.DefRange.Ptr()))
+			continue
+		}
+		var d hcl.Diagnostics
+		lim, d = l.decodeLimitsBlock(b, s)
+		diags = append(diags, d...)
+	}
+	return lim, diags
+}
+
+func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnostics) {
+	lim := &Limits{Set: map[string]bool{}, DeclRange: b.DefRange}
+	content, diags := b.Body.Content(limitsSchema)
+	for name, a := range content.Attributes {
+		v, d := l.value(a.Expr, s)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		rng := a.Expr.Range().Ptr()
+		bad := func(detail string) {
+			diags = append(diags, errDiag("Invalid "+name+" limit", detail, rng))
+		}
+		ok := true
+		switch name {
+		case "memory", "files", "output":
+			n, err := parseSize(v)
+			if err != nil {
+				bad(fmt.Sprintf("%s must be a size like \"400MiB\", \"10MB\" or a number of bytes: %v.", name, err))
+				ok = false
+			}
+			switch name {
+			case "memory":
+				lim.Memory = n
+			case "files":
+				lim.Files = n
+			default:
+				lim.Output = n
+			}
+		case "cpu":
+			var str string
+			if err := gocty.FromCtyValue(v, &str); err != nil {
+				bad("cpu must be \"match\" (the match's total clock) or a duration like \"30s\".")
+				ok = false
+				break
+			}
+			if d, err := time.ParseDuration(str); str != "match" && (err != nil || d <= 0) {
+				bad(fmt.Sprintf("cpu must be \"match\" (the match's total clock) or a positive duration like \"30s\", not %q.", str))
+				ok = false
+			}
+			lim.CPU = str
+		case "processes", "file_count":
+			var n int
+			if err := gocty.FromCtyValue(v, &n); err != nil || n < 1 || n > math.MaxInt32 {
+				bad(name + " must be a whole number from 1 up.")
+				ok = false
+			}
+			if name == "processes" {
+				lim.Processes = n
+			} else {
+				lim.FileCount = n
+			}
+		case "network":
+			var allowed bool
+			if err := gocty.FromCtyValue(v, &allowed); err != nil {
+				bad("network must be true (allowed) or false (no network at all).")
+				ok = false
+			}
+			lim.Network = &allowed
+		case "required":
+			var names []string
+			lv, err := convert.Convert(v, cty.List(cty.String))
+			if err == nil {
+				err = gocty.FromCtyValue(lv, &names)
+			}
+			if err != nil {
+				bad(fmt.Sprintf("required must be a list of limit names, like [\"memory\", \"network\"]; names: %s.", strings.Join(drivers.LimitNames, ", ")))
+				ok = false
+				break
+			}
+			for _, n := range names {
+				if !contains(drivers.LimitNames, n) {
+					bad(fmt.Sprintf("%q is not a limit%s. Limits: %s.", n, suggest(n, drivers.LimitNames), strings.Join(drivers.LimitNames, ", ")))
+					ok = false
+				}
+			}
+			lim.Required = names
+		}
+		if ok {
+			lim.Set[name] = true
+		}
+	}
+	return lim, diags
+}
+
+var sizeRE = regexp.MustCompile(`^\s*([0-9]+)\s*([A-Za-z]*)\s*$`)
+
+var sizeUnits = map[string]int64{
+	"": 1, "b": 1,
+	"kb": 1e3, "mb": 1e6, "gb": 1e9,
+	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30,
+}
+
+// parseSize reads a size: a number of bytes, or a string with a decimal
+// (kB, MB, GB) or binary (KiB, MiB, GiB) unit.
+func parseSize(v cty.Value) (int64, error) {
+	if v.Type() == cty.Number {
+		var n int64
+		if err := gocty.FromCtyValue(v, &n); err != nil || n < 1 {
+			return 0, fmt.Errorf("a number of bytes must be a whole number from 1 up")
+		}
+		return n, nil
+	}
+	var s string
+	if err := gocty.FromCtyValue(v, &s); err != nil {
+		return 0, fmt.Errorf("found %s", v.Type().FriendlyName())
+	}
+	m := sizeRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("%q is not a whole number followed by a unit", s)
+	}
+	unit, ok := sizeUnits[strings.ToLower(m[2])]
+	if !ok {
+		return 0, fmt.Errorf("unknown unit %q (use B, kB, MB, GB, KiB, MiB or GiB)", m[2])
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil || n < 1 || n > math.MaxInt64/unit {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	return n * unit, nil
+}
+
+// BotLimits are the limits bot plays under in tournament t: the
+// tournament's limits block, overridden attribute by attribute by the
+// bot's; the required lists of both count.
+func BotLimits(t *Tournament, bot *Bot) drivers.Limits {
+	var out drivers.Limits
+	for _, l := range []*Limits{t.Limits, bot.Limits} {
+		if l == nil {
+			continue
+		}
+		for name := range l.Set {
+			switch name {
+			case "memory":
+				out.Memory = l.Memory
+			case "cpu":
+				out.CPU = l.CPU
+			case "processes":
+				out.Processes = l.Processes
+			case "network":
+				out.Network = l.Network
+			case "files":
+				out.Files = l.Files
+			case "file_count":
+				out.FileCount = l.FileCount
+			case "output":
+				out.Output = l.Output
+			}
+		}
+		for _, r := range l.Required {
+			if !contains(out.Required, r) {
+				out.Required = append(out.Required, r)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,32 @@
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [{ cards = 3, leader = 0 }]
+}
+bot "a" {
+  house = "planowanie/random"
+  limits {
+    memory    = "400 megs"    # ERROR: Invalid memory limit
+    processes = 0             # ERROR: Invalid processes limit
+    networks  = false         # ERROR: Unsupported argument
+  }
+  limits {                    # ERROR: Duplicate limits block
+  }
+}
+bot "b" {
+  house = "planowanie/random"
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  limits {
+    files    = "10XB"             # ERROR: Invalid files limit
+    cpu      = "forever"          # ERROR: Invalid cpu limit
+    network  = "no"               # ERROR: Invalid network limit
+    required = ["memroy", "cpu"]  # ERROR: Invalid required limit
+  }
+}

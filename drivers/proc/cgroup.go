@@ -1,0 +1,397 @@
+package proc
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Bots' cgroups are named arbiter.<arbiter pid>.<sequence>, beside one
+// another in the folder the probe found, so that a later run can tell the
+// cgroups a killed arbiter left behind (their pid is dead) and clean them.
+var cgroupSeq atomic.Int64
+
+// probeCgroups finds where bots' cgroups can be made: under arbiter's own
+// cgroup in each hierarchy, with the controllers we need.
+func probeCgroups(p *Probe) {
+	own := ownCgroups()
+	mounts := cgroupMounts()
+	if len(mounts) == 0 {
+		p.Why["cgroup v2"] = "no cgroup file system mounted"
+		p.Why["cgroup v1 memory"], p.Why["cgroup v1 pids"] = p.Why["cgroup v2"], p.Why["cgroup v2"]
+		return
+	}
+	// v2: the unified hierarchy needs memory and pids delegated to us.
+	p.Why["cgroup v2"] = "no cgroup2 file system mounted"
+	for _, m := range mounts {
+		if m.v2 {
+			dir, err := v2Base(m.dir(own[""]))
+			if err != nil {
+				p.Why["cgroup v2"] = err.Error()
+			} else {
+				p.CgroupV2 = dir
+				delete(p.Why, "cgroup v2")
+			}
+			break
+		}
+	}
+	for _, c := range []string{"memory", "pids"} {
+		key := "cgroup v1 " + c
+		p.Why[key] = "no v1 hierarchy with the " + c + " controller"
+		for _, m := range mounts {
+			if m.v2 || !m.controllers[c] {
+				continue
+			}
+			dir := m.dir(own[c])
+			if err := tryMkdir(dir); err != nil {
+				p.Why[key] = err.Error()
+			} else {
+				p.CgroupV1[c] = dir
+				delete(p.Why, key)
+			}
+			break
+		}
+	}
+	for _, d := range p.cgroupBases() {
+		cleanStale(d)
+	}
+}
+
+func (p *Probe) cgroupBases() []string {
+	var out []string
+	if p.CgroupV2 != "" {
+		return []string{p.CgroupV2}
+	}
+	for _, c := range []string{"memory", "pids"} {
+		if d := p.CgroupV1[c]; d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ownCgroups maps each v1 controller (and "" for v2) to arbiter's cgroup path.
+func ownCgroups() map[string]string {
+	own := map[string]string{}
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return own
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			own[""] = parts[2]
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			own[c] = parts[2]
+		}
+	}
+	return own
+}
+
+type cgroupMount struct {
+	root, point string
+	v2          bool
+	controllers map[string]bool
+}
+
+// dir is the folder of cgroup path in this mount.
+func (m cgroupMount) dir(path string) string {
+	rel := strings.TrimPrefix(path, m.root)
+	if m.root != "/" && !strings.HasPrefix(path, m.root) {
+		rel = "/" // a cgroup namespace shows our cgroup as its root
+	}
+	return filepath.Join(m.point, rel)
+}
+
+func cgroupMounts() []cgroupMount {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []cgroupMount
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// id parent major:minor root point options [optional...] - fstype source superoptions
+		pre, post, ok := strings.Cut(sc.Text(), " - ")
+		if !ok {
+			continue
+		}
+		a, b := strings.Fields(pre), strings.Fields(post)
+		if len(a) < 5 || len(b) < 3 {
+			continue
+		}
+		m := cgroupMount{root: a[3], point: a[4], controllers: map[string]bool{}}
+		switch b[0] {
+		case "cgroup2":
+			m.v2 = true
+		case "cgroup":
+			for _, o := range strings.Split(b[2], ",") {
+				m.controllers[o] = true
+			}
+		default:
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// v2Base checks that bots' cgroups can be made under dir with the memory
+// and pids controllers. A cgroup v2 folder cannot hold processes and
+// enable controllers for its children at once, so when arbiter's own
+// cgroup holds processes, arbiter moves itself into a child "arbiter.self".
+func v2Base(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
+	if err != nil {
+		return "", err
+	}
+	have := strings.Fields(string(b))
+	for _, c := range []string{"memory", "pids"} {
+		if !contains(have, c) {
+			return "", fmt.Errorf("controller %s is not delegated to %s (it has: %s)", c, dir, strings.Join(append(have, "none")[:max(len(have), 1)], " "))
+		}
+	}
+	enable := func() error {
+		return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+memory +pids"), 0)
+	}
+	if err := enable(); err != nil {
+		if !errors.Is(err, syscall.EBUSY) {
+			return "", fmt.Errorf("enabling memory and pids in %s: %w", dir, err)
+		}
+		self := filepath.Join(dir, "arbiter.self")
+		if err := os.Mkdir(self, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(self, "cgroup.procs"), []byte("0"), 0); err != nil {
+			return "", fmt.Errorf("moving arbiter into %s: %w", self, err)
+		}
+		if err := enable(); err != nil {
+			return "", fmt.Errorf("enabling memory and pids in %s: %w", dir, err)
+		}
+	}
+	if err := tryMkdir(dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// tryMkdir checks that we may make cgroups in dir.
+func tryMkdir(dir string) error {
+	d := filepath.Join(dir, fmt.Sprintf("arbiter.%d.probe", os.Getpid()))
+	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("cannot make cgroups in %s: %w", dir, err)
+	}
+	return os.Remove(d)
+}
+
+// cleanStale kills the processes of, and removes, the bot cgroups in dir
+// that belong to an arbiter that is no longer running (killed with -9).
+func cleanStale(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		parts := strings.Split(e.Name(), ".")
+		if !e.IsDir() || len(parts) != 3 || parts[0] != "arbiter" {
+			continue
+		}
+		pid, err := strconv.Atoi(parts[1])
+		if err != nil || pid == os.Getpid() || syscall.Kill(pid, 0) == nil || errors.Is(syscall.Kill(pid, 0), syscall.EPERM) {
+			continue
+		}
+		cg := filepath.Join(dir, e.Name())
+		killCgroup(cg)
+		removeCgroup(cg)
+	}
+}
+
+// cgroup is one bot's cgroup in each hierarchy we use.
+type cgroup struct {
+	v2     bool
+	memory string // folder with the memory controller, or ""
+	pids   string // folder with the pids controller, or ""
+}
+
+// newCgroup makes a bot's cgroup with the given limits (0: none) in the
+// hierarchies the probe found.
+func newCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
+	name := fmt.Sprintf("arbiter.%d.%d", os.Getpid(), cgroupSeq.Add(1))
+	cg := &cgroup{}
+	mk := func(base string) (string, error) {
+		d := filepath.Join(base, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return "", err
+		}
+		return d, nil
+	}
+	var err error
+	if p.CgroupV2 != "" {
+		cg.v2 = true
+		if cg.memory, err = mk(p.CgroupV2); err != nil {
+			return nil, err
+		}
+		cg.pids = cg.memory
+		if memory > 0 {
+			err = errors.Join(write(cg.memory, "memory.max", memory), write(cg.memory, "memory.swap.max", 0))
+			if errors.Is(err, os.ErrNotExist) { // no swap accounting
+				err = write(cg.memory, "memory.max", memory)
+			}
+		}
+		if err == nil && pids > 0 {
+			err = write(cg.pids, "pids.max", int64(pids))
+		}
+	} else {
+		if d := p.CgroupV1["memory"]; d != "" && err == nil {
+			if cg.memory, err = mk(d); err == nil && memory > 0 {
+				if err = write(cg.memory, "memory.limit_in_bytes", memory); err == nil {
+					// Without swap accounting the file is missing: fine.
+					_ = write(cg.memory, "memory.memsw.limit_in_bytes", memory)
+				}
+			}
+		}
+		if d := p.CgroupV1["pids"]; d != "" && err == nil {
+			if cg.pids, err = mk(d); err == nil && pids > 0 {
+				err = write(cg.pids, "pids.max", int64(pids))
+			}
+		}
+	}
+	if err != nil {
+		cg.remove()
+		return nil, fmt.Errorf("making the bot's cgroup: %w", err)
+	}
+	return cg, nil
+}
+
+func write(dir, file string, v int64) error {
+	return os.WriteFile(filepath.Join(dir, file), []byte(strconv.FormatInt(v, 10)), 0)
+}
+
+// procsFiles are the files the shim writes "0" to, to join the cgroup.
+func (c *cgroup) procsFiles() []string {
+	var out []string
+	for _, d := range c.dirs() {
+		out = append(out, filepath.Join(d, "cgroup.procs"))
+	}
+	return out
+}
+
+func (c *cgroup) dirs() []string {
+	if c == nil {
+		return nil
+	}
+	if c.v2 || c.memory == c.pids {
+		if c.memory == "" {
+			return nil
+		}
+		return []string{c.memory}
+	}
+	var out []string
+	for _, d := range []string{c.memory, c.pids} {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// oomKills is how many of the bot's processes the kernel killed for
+// going over the memory limit.
+func (c *cgroup) oomKills() int64 {
+	if c == nil || c.memory == "" {
+		return 0
+	}
+	if c.v2 {
+		return keyed(filepath.Join(c.memory, "memory.events"), "oom_kill")
+	}
+	return keyed(filepath.Join(c.memory, "memory.oom_control"), "oom_kill")
+}
+
+// pidsDenied is how many times a fork or thread creation of the bot
+// failed at the pids limit.
+func (c *cgroup) pidsDenied() int64 {
+	if c == nil || c.pids == "" {
+		return 0
+	}
+	return keyed(filepath.Join(c.pids, "pids.events"), "max")
+}
+
+// keyed reads the value of key from a flat-keyed cgroup file.
+func keyed(path, key string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+" "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// kill kills every process of the cgroup until none is left.
+func (c *cgroup) kill() {
+	for _, d := range c.dirs() {
+		killCgroup(d)
+	}
+}
+
+func killCgroup(dir string) {
+	if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil {
+		return
+	}
+	for round := 0; round < 1000; round++ {
+		b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		if err != nil || len(strings.TrimSpace(string(b))) == 0 {
+			return
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// remove removes the cgroup folders, waiting briefly for the kernel to
+// let go of exiting processes.
+func (c *cgroup) remove() {
+	if c == nil {
+		return
+	}
+	for _, d := range c.dirs() {
+		removeCgroup(d)
+	}
+}
+
+func removeCgroup(dir string) {
+	for i := 0; i < 200; i++ {
+		err := os.Remove(dir)
+		if err == nil || errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

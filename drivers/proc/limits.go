@@ -1,0 +1,331 @@
+package proc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Box confines one bot process to its limits with the strongest
+// mechanisms the machine offers (see Machine and Probe.Enforcements).
+// Any layer that starts bot processes uses it the same way:
+//
+//	cmd := exec.Command(argv[0], argv[1:]...) // with Dir, Env, SysProcAttr set
+//	box, err := proc.Prepare(cmd, limits, clock) // nil box: nothing to confine
+//	err = cmd.Start()                            // on error: box.Close()
+//	...
+//	if f := box.Check(); f != nil { ... }        // after every answer
+//	f := box.Explain(cmd.ProcessState, tail)     // when the bot misbehaved
+//	box.Kill(); cmd.Wait(); box.Close()          // at the end
+//
+// All methods are safe on a nil *Box.
+type Box struct {
+	lim   drivers.Limits
+	probe *Probe
+	cmd   *exec.Cmd
+	cg    *cgroup
+	// folder is the private writable folder ("" if none); tmpfs says it
+	// is a tmpfs in the bot's mount namespace, seen through folderFD once
+	// the bot mounted it.
+	folder   string
+	tmpfs    bool
+	folderFD int
+	cpu      time.Duration // RLIMIT_CPU, 0 if none
+	data     bool          // memory is only RLIMIT_DATA
+	seccomp  bool
+}
+
+// Prepare rewrites cmd, made by exec.Command with its Dir and Env, so
+// that it starts the bot under lim: through the shim (this executable
+// re-run), in its own namespaces, in its own cgroup. clock resolves
+// cpu = "match". It returns a nil Box when lim sets no limit on the
+// process itself (output is counted by the reader of the bot's answers),
+// and an error, a start *Fault, when the bot cannot be started.
+func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
+	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 {
+		return nil, nil
+	}
+	if cmd.Err != nil {
+		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), cmd.Err)
+	}
+	prog := cmd.Path
+	if !filepath.IsAbs(prog) {
+		prog = filepath.Join(cmd.Dir, prog)
+	}
+	if st, err := os.Stat(prog); err != nil || st.IsDir() {
+		if err == nil {
+			err = errors.New("is a directory")
+		}
+		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding arbiter's own executable for the shim: %w", err)
+	}
+	p := Machine()
+	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1}
+	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}
+	rl := func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{res, v}) }
+	rl(unix.RLIMIT_CORE, 0)
+
+	if len(p.cgroupBases()) > 0 {
+		mem, pids := lim.Memory, lim.Processes
+		if b.cg, err = newCgroup(p, mem, pids); err != nil {
+			return nil, err
+		}
+		cfg.Cgroups = b.cg.procsFiles()
+	}
+	if lim.Memory > 0 && (b.cg == nil || b.cg.memory == "") {
+		b.data = true
+		rl(unix.RLIMIT_DATA, uint64(lim.Memory+dataSlack))
+	}
+	userNS := false
+	if lim.Processes > 0 && (b.cg == nil || b.cg.pids == "") && p.nprocWorks() {
+		rl(unix.RLIMIT_NPROC, uint64(lim.Processes))
+		userNS = true
+	}
+	switch {
+	case lim.CPU == "match" && clock.Total > 0:
+		b.cpu = time.Duration(clock.Total) + time.Second
+	case lim.CPU != "" && lim.CPU != "match":
+		d, err := time.ParseDuration(lim.CPU)
+		if err != nil || d <= 0 {
+			b.Close()
+			return nil, fmt.Errorf("bad cpu limit %q", lim.CPU)
+		}
+		b.cpu = d
+	}
+	if b.cpu > 0 {
+		rl(unix.RLIMIT_CPU, uint64((b.cpu+time.Second-1)/time.Second))
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if lim.Files > 0 || lim.FileCount > 0 {
+		if b.folder, err = os.MkdirTemp("", "arbiter-files-"); err != nil {
+			b.Close()
+			return nil, err
+		}
+		cfg.Folder = b.folder
+		env = append(env, "ARBITER_FILES="+b.folder, "TMPDIR="+b.folder)
+		if p.MountNS {
+			b.tmpfs, cfg.Tmpfs = true, true
+			cfg.TmpfsSize = (lim.Files+4095)/4096*4096 + 4096
+			if lim.Files == 0 {
+				cfg.TmpfsSize = 1 << 30
+			}
+			if lim.FileCount > 0 {
+				cfg.TmpfsInodes = lim.FileCount + 2 // the root, and one over to notice
+			}
+		}
+		if lim.Files > 0 {
+			rl(unix.RLIMIT_FSIZE, uint64(lim.Files)+1)
+		}
+		cfg.Landlock = p.Landlock
+	}
+	if lim.NoNetwork() && p.Seccomp {
+		b.seccomp, cfg.Seccomp = true, true
+	}
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	cmd.Env = append(env, shimEnv+"="+string(js))
+	cmd.Path = exe
+	cmd.Args = []string{"arbiter-shim"}
+
+	attr := cmd.SysProcAttr
+	if attr == nil {
+		attr = &syscall.SysProcAttr{}
+		cmd.SysProcAttr = attr
+	}
+	attr.Cloneflags |= p.cloneFlags(lim, b.tmpfs)
+	if userNS && !p.Root {
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+	}
+	if attr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	}
+	return b, nil
+}
+
+// dataSlack is added to the memory limit when it is enforced with
+// RLIMIT_DATA, which counts address space a runtime reserves writable but
+// never touches: a Go program holds some 40 MiB of it (its heap arena
+// index) before it allocates anything, so a Go bot using 30 MiB would die
+// under a 100 MiB RLIMIT_DATA.
+const dataSlack = 64 << 20
+
+// Check looks for a limit the bot went over while it kept running: a
+// process killed at the memory limit, a fork refused at the process
+// limit, a private folder over its size or count. Drivers call it after
+// every answer; it costs a few small file reads.
+func (b *Box) Check() *Fault {
+	if b == nil {
+		return nil
+	}
+	if n := b.cg.oomKills(); n > 0 && b.lim.Memory > 0 {
+		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes", Size(b.lim.Memory), n)
+	}
+	if n := b.cg.pidsDenied(); n > 0 && b.lim.Processes > 0 {
+		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)", b.lim.Processes, n)
+	}
+	if b.folder != "" {
+		bytes, files, ok := b.usage()
+		switch {
+		case !ok:
+		case b.lim.Files > 0 && bytes > b.lim.Files:
+			return faultf(drivers.FaultFiles, "filled its folder with %d bytes, over its limit of %s", bytes, Size(b.lim.Files))
+		case b.lim.FileCount > 0 && files > int64(b.lim.FileCount):
+			return faultf(drivers.FaultFiles, "made %d files and folders in its folder, over its limit of %d", files, b.lim.FileCount)
+		}
+	}
+	return nil
+}
+
+// usage is what the bot's private folder holds.
+func (b *Box) usage() (bytes, files int64, ok bool) {
+	if b.tmpfs {
+		if b.folderFD < 0 && b.cmd.Process != nil {
+			// The folder is a tmpfs only in the bot's mount namespace: hold
+			// it open through the bot's root, so it can still be measured
+			// once the bot is gone.
+			fd, err := unix.Open(fmt.Sprintf("/proc/%d/root%s", b.cmd.Process.Pid, b.folder), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return 0, 0, false
+			}
+			var st unix.Statfs_t
+			if unix.Fstatfs(fd, &st) != nil || st.Type != unix.TMPFS_MAGIC {
+				unix.Close(fd) // not mounted yet
+				return 0, 0, false
+			}
+			b.folderFD = fd
+		}
+		if b.folderFD < 0 {
+			return 0, 0, false
+		}
+		var st unix.Statfs_t
+		if unix.Fstatfs(b.folderFD, &st) != nil {
+			return 0, 0, false
+		}
+		return int64(st.Blocks-st.Bfree) * st.Bsize, int64(st.Files-st.Ffree) - 1, true
+	}
+	err := filepath.WalkDir(b.folder, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == b.folder {
+			return nil
+		}
+		files++
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			bytes += info.Size()
+		}
+		return nil
+	})
+	return bytes, files, err == nil
+}
+
+// Explain says which limit, if any, ended the bot: ps is its exit state
+// (nil while it runs) and stderrTail the end of what it wrote to stderr.
+// It returns nil when no limit is to blame.
+func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
+	if b == nil {
+		return nil
+	}
+	if f := b.Check(); f != nil {
+		return f
+	}
+	if ps == nil {
+		return nil
+	}
+	ws, _ := ps.Sys().(syscall.WaitStatus)
+	cpu := ps.UserTime() + ps.SystemTime()
+	switch {
+	case ws.Exited() && ws.ExitStatus() == shimFailed && strings.Contains(stderrTail, "arbiter shim: "):
+		_, msg, _ := strings.Cut(stderrTail, "arbiter shim: ")
+		msg, _, _ = strings.Cut(msg, "\n")
+		return faultf(drivers.FaultStart, "%s", msg)
+	case ws.Signaled() && ws.Signal() == syscall.SIGSYS && b.seccomp:
+		return faultf(drivers.FaultNetwork, "tried to open an internet socket, and no network is allowed: killed")
+	case ws.Signaled() && ws.Signal() == syscall.SIGXFSZ && b.lim.Files > 0:
+		return faultf(drivers.FaultFiles, "wrote a file over its limit of %s: killed", Size(b.lim.Files))
+	case b.cpu > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL && cpu >= b.cpu-time.Second):
+		return faultf(drivers.FaultTime, "used %v of CPU time, its limit is %v: killed", cpu.Round(time.Millisecond), b.cpu)
+	case b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
+		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
+	}
+	return nil
+}
+
+// outOfMemory recognises how common runtimes die when an allocation
+// fails: the evidence under RLIMIT_DATA, which has no kernel counter.
+func outOfMemory(stderr string) bool {
+	stderr = strings.ToLower(stderr)
+	for _, s := range []string{"out of memory", "memoryerror", "cannot allocate memory", "bad_alloc", "outofmemoryerror", "memory allocation of"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Kill kills every process in the bot's cgroup. The caller still kills
+// the process itself (and its group), which also ends its PID namespace.
+func (b *Box) Kill() {
+	if b != nil {
+		b.cg.kill()
+	}
+}
+
+// Close removes the cgroup and the private folder; call it once the bot
+// has been waited for.
+func (b *Box) Close() {
+	if b == nil {
+		return
+	}
+	b.cg.kill()
+	b.cg.remove()
+	if b.folderFD >= 0 {
+		unix.Close(b.folderFD)
+		b.folderFD = -1
+	}
+	if b.folder != "" {
+		_ = os.RemoveAll(b.folder)
+	}
+}
+
+// Folder is the bot's private writable folder, "" if it has none.
+func (b *Box) Folder() string {
+	if b == nil {
+		return ""
+	}
+	return b.folder
+}
+
+// Size formats a byte count the way limits are written: "400MiB", "10MB".
+func Size(n int64) string {
+	for _, u := range []struct {
+		n    int64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}} {
+		if n >= u.n && n%u.n == 0 {
+			return fmt.Sprintf("%d%s", n/u.n, u.name)
+		}
+	}
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1fMiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%dB", n)
+}

@@ -1,0 +1,365 @@
+package proc
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Probe is what this machine offers for confining bots, found once per
+// process by Machine. Each field that is unavailable has its reason in Why.
+type Probe struct {
+	UID  int
+	Root bool
+	// CapEff is the effective capability mask; CapNames the relevant ones.
+	CapEff   uint64
+	CapNames []string
+
+	// CgroupV2 is the cgroup v2 folder bots' cgroups are made in, with
+	// the memory and pids controllers enabled; "" if unusable.
+	CgroupV2 string
+	// CgroupV1 maps a v1 controller ("memory", "pids") to the folder bots'
+	// cgroups are made in; missing when unusable.
+	CgroupV1 map[string]string
+
+	UserNS, NetNS, MountNS, PIDNS bool
+	// Landlock is the Landlock ABI version, 0 when unavailable.
+	Landlock int
+	// Seccomp reports whether seccomp filters can be installed.
+	Seccomp bool
+
+	// Why holds, per fact above ("cgroup v2", "cgroup v1 memory",
+	// "user namespace", ...), why it is unavailable.
+	Why map[string]string
+}
+
+// DisableEnv names mechanisms the probe must treat as unavailable, comma
+// separated: cgroup, userns, netns, mountns, pidns, landlock, seccomp. It
+// shows what a run would do on a machine without them, and tests the
+// fallbacks.
+const DisableEnv = "ARBITER_PROBE_DISABLE"
+
+var (
+	machineOnce sync.Once
+	machine     *Probe
+)
+
+// Machine probes the machine once and returns what it found. Probing
+// starts a few short processes (this executable, in shim probe mode) to
+// try each namespace for real.
+func Machine() *Probe {
+	machineOnce.Do(func() { machine = probe() })
+	return machine
+}
+
+func probe() *Probe {
+	p := &Probe{UID: os.Getuid(), CgroupV1: map[string]string{}, Why: map[string]string{}}
+	p.Root = p.UID == 0
+	p.CapEff = capEff()
+	for _, c := range []struct {
+		bit  uint
+		name string
+	}{{unix.CAP_SYS_ADMIN, "CAP_SYS_ADMIN"}, {unix.CAP_SETUID, "CAP_SETUID"}, {unix.CAP_SETPCAP, "CAP_SETPCAP"},
+		{unix.CAP_SYS_RESOURCE, "CAP_SYS_RESOURCE"}, {unix.CAP_KILL, "CAP_KILL"}, {unix.CAP_DAC_OVERRIDE, "CAP_DAC_OVERRIDE"}} {
+		if p.CapEff&(1<<c.bit) != 0 {
+			p.CapNames = append(p.CapNames, c.name)
+		}
+	}
+	disabled := map[string]bool{}
+	for _, d := range strings.Split(os.Getenv(DisableEnv), ",") {
+		disabled[strings.TrimSpace(d)] = true
+	}
+	const off = "disabled by " + DisableEnv
+	if disabled["cgroup"] {
+		for _, k := range []string{"cgroup v2", "cgroup v1 memory", "cgroup v1 pids"} {
+			p.Why[k] = off
+		}
+	} else {
+		probeCgroups(p)
+	}
+	probeNamespaces(p)
+	for _, ns := range []struct {
+		key, name string
+		ok        *bool
+	}{{"userns", "user namespace", &p.UserNS}, {"netns", "network namespace", &p.NetNS},
+		{"mountns", "mount namespace", &p.MountNS}, {"pidns", "PID namespace", &p.PIDNS}} {
+		if disabled[ns.key] || disabled["userns"] && !p.Root {
+			*ns.ok = false
+			p.Why[ns.name] = off
+		}
+	}
+
+	abi, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if disabled["landlock"] {
+		p.Why["landlock"] = off
+	} else if errno == 0 {
+		p.Landlock = int(abi)
+	} else {
+		p.Why["landlock"] = "landlock_create_ruleset: " + errno.Error()
+	}
+	if disabled["seccomp"] {
+		p.Why["seccomp"] = off
+	} else if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err == nil {
+		p.Seccomp = seccompArch != 0
+		if !p.Seccomp {
+			p.Why["seccomp"] = "no filter for this architecture"
+		}
+	} else {
+		p.Why["seccomp"] = "prctl(PR_GET_SECCOMP): " + err.Error()
+	}
+	return p
+}
+
+func capEff() uint64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "CapEff:"); ok {
+			n, _ := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// probeNamespaces tries each namespace by starting this executable in it:
+// the only reliable test, since containers and sysctls deny them in many
+// ways.
+func probeNamespaces(p *Probe) {
+	exe, err := os.Executable()
+	if err != nil {
+		for _, n := range []string{"user namespace", "network namespace", "mount namespace", "PID namespace"} {
+			p.Why[n] = "cannot find this executable: " + err.Error()
+		}
+		return
+	}
+	try := func(flags uintptr, mount bool) error {
+		cmd := exec.Command(exe)
+		mode := "ns"
+		if mount {
+			mode = "mount"
+		}
+		cmd.Env = []string{shimProbeEnv + "=" + mode}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL}
+		if !p.Root {
+			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+		}
+		if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: p.UID, Size: 1}}
+			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil && len(out) > 0 {
+			return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
+		}
+		return err
+	}
+	if err := try(syscall.CLONE_NEWUSER, false); err != nil {
+		p.Why["user namespace"] = "unprivileged user namespaces are not allowed: " + err.Error()
+	} else {
+		p.UserNS = true
+	}
+	need := ""
+	if !p.Root && !p.UserNS {
+		need = "not root and no user namespace"
+	}
+	for _, ns := range []struct {
+		name  string
+		flag  uintptr
+		mount bool
+		ok    *bool
+	}{
+		{"network namespace", syscall.CLONE_NEWNET, false, &p.NetNS},
+		{"mount namespace", syscall.CLONE_NEWNS, true, &p.MountNS},
+		{"PID namespace", syscall.CLONE_NEWPID, false, &p.PIDNS},
+	} {
+		if need != "" {
+			p.Why[ns.name] = need
+			continue
+		}
+		if err := try(ns.flag, ns.mount); err != nil {
+			p.Why[ns.name] = err.Error()
+		} else {
+			*ns.ok = true
+		}
+	}
+}
+
+// cloneFlags are the namespaces a box with limits l is started in.
+func (p *Probe) cloneFlags(l drivers.Limits, files bool) (flags uintptr) {
+	if p.PIDNS {
+		flags |= syscall.CLONE_NEWPID
+	}
+	if l.NoNetwork() && p.NetNS {
+		flags |= syscall.CLONE_NEWNET
+	}
+	if files && p.MountNS {
+		flags |= syscall.CLONE_NEWNS
+	}
+	if flags != 0 && !p.Root {
+		flags |= syscall.CLONE_NEWUSER
+	}
+	return flags
+}
+
+// nprocWorks reports whether RLIMIT_NPROC can confine a bot: only for a
+// bot in its own user namespace under a uid other than root's, since root
+// is exempt and the count is per user.
+func (p *Probe) nprocWorks() bool { return !p.Root && p.UserNS }
+
+// Enforcement is how one limit is enforced on this machine.
+type Enforcement struct {
+	Limit    string // one of drivers.LimitNames
+	Enforced bool
+	// How names the mechanisms in force, or says why the limit is not
+	// enforced.
+	How string
+}
+
+// Enforcements says, per limit, which mechanism is in force here, in the
+// order of drivers.LimitNames, followed by "reaping".
+func (p *Probe) Enforcements() []Enforcement {
+	var out []Enforcement
+	add := func(limit string, ok bool, how string) {
+		out = append(out, Enforcement{Limit: limit, Enforced: ok, How: how})
+	}
+	switch {
+	case p.CgroupV2 != "":
+		add(drivers.LimitMemory, true, "cgroup v2 memory.max (the kernel kills the bot at the limit)")
+	case p.CgroupV1["memory"] != "":
+		add(drivers.LimitMemory, true, "cgroup v1 memory.limit_in_bytes (the kernel kills the bot at the limit)")
+	default:
+		add(drivers.LimitMemory, true, "RLIMIT_DATA per process (allocations fail at the limit; "+p.why("cgroup v2", "cgroup v1 memory")+")")
+	}
+	add(drivers.LimitCPU, true, "RLIMIT_CPU per process")
+	switch {
+	case p.CgroupV2 != "":
+		add(drivers.LimitProcesses, true, "cgroup v2 pids.max")
+	case p.CgroupV1["pids"] != "":
+		add(drivers.LimitProcesses, true, "cgroup v1 pids.max")
+	case p.nprocWorks():
+		add(drivers.LimitProcesses, true, "RLIMIT_NPROC in a user namespace of its own ("+p.why("cgroup v2", "cgroup v1 pids")+")")
+	case p.Root:
+		add(drivers.LimitProcesses, false, "not enforced: no pids cgroup ("+p.why("cgroup v2", "cgroup v1 pids")+") and root is exempt from RLIMIT_NPROC")
+	default:
+		add(drivers.LimitProcesses, false, "not enforced: no pids cgroup ("+p.why("cgroup v2", "cgroup v1 pids")+") and no user namespace ("+p.Why["user namespace"]+")")
+	}
+	var net []string
+	if p.NetNS {
+		net = append(net, "a network namespace of its own (no interface but a down loopback)")
+	}
+	if p.Seccomp {
+		net = append(net, "seccomp (opening an internet socket kills the bot)")
+	}
+	if len(net) > 0 {
+		add(drivers.LimitNetwork, true, strings.Join(net, " + "))
+	} else {
+		add(drivers.LimitNetwork, false, "not enforced: no network namespace ("+p.Why["network namespace"]+") and no seccomp ("+p.Why["seccomp"]+")")
+	}
+	folder := "a private tmpfs capped at the limit, in a mount namespace"
+	if !p.MountNS {
+		folder = "a plain folder checked after every answer, RLIMIT_FSIZE per file (no mount namespace: " + p.Why["mount namespace"] + ")"
+	}
+	if p.Landlock > 0 {
+		add(drivers.LimitFiles, true, fmt.Sprintf("%s + Landlock ABI %d (no writes elsewhere)", folder, p.Landlock))
+	} else {
+		add(drivers.LimitFiles, false, "not enforced: writes outside the bot's folder are not prevented (no Landlock: "+p.Why["landlock"]+"); the folder is "+folder)
+	}
+	add(drivers.LimitOutput, true, "arbiter counts the bytes of every answer")
+	var reap []string
+	if p.CgroupV2 != "" || p.CgroupV1["pids"] != "" || p.CgroupV1["memory"] != "" {
+		reap = append(reap, "killing every process of the bot's cgroup")
+	}
+	if p.PIDNS {
+		reap = append(reap, "a PID namespace of its own (its processes die with it, and with arbiter)")
+	}
+	reap = append(reap, "subreaper and ARBITER_TOKEN scan")
+	add("reaping", true, strings.Join(reap, " + "))
+	return out
+}
+
+// Enforcement returns how limit is enforced here.
+func (p *Probe) Enforcement(limit string) Enforcement {
+	for _, e := range p.Enforcements() {
+		if e.Limit == limit {
+			return e
+		}
+	}
+	return Enforcement{Limit: limit, How: "unknown limit"}
+}
+
+func (p *Probe) why(keys ...string) string {
+	var parts []string
+	for _, k := range keys {
+		if w := p.Why[k]; w != "" {
+			parts = append(parts, k+": "+w)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Facts lists the probe's findings as name/value lines for `arbiter doctor`.
+func (p *Probe) Facts() [][2]string {
+	yes := func(ok bool, key string) string {
+		if ok {
+			return "yes"
+		}
+		return "no (" + p.Why[key] + ")"
+	}
+	caps := strings.Join(p.CapNames, " ")
+	if caps == "" {
+		caps = "none of interest"
+	}
+	v2 := p.CgroupV2
+	if v2 == "" {
+		v2 = "no (" + p.Why["cgroup v2"] + ")"
+	}
+	v1 := func(c string) string {
+		if d := p.CgroupV1[c]; d != "" {
+			return d
+		}
+		return "no (" + p.Why["cgroup v1 "+c] + ")"
+	}
+	ll := "no (" + p.Why["landlock"] + ")"
+	if p.Landlock > 0 {
+		ll = "ABI " + strconv.Itoa(p.Landlock)
+	}
+	return [][2]string{
+		{"user", fmt.Sprintf("uid %d, root %v", p.UID, p.Root)},
+		{"capabilities", fmt.Sprintf("%s (CapEff %016x)", caps, p.CapEff)},
+		{"cgroup v2 (memory+pids)", v2},
+		{"cgroup v1 memory", v1("memory")},
+		{"cgroup v1 pids", v1("pids")},
+		{"user namespace", yes(p.UserNS, "user namespace")},
+		{"network namespace", yes(p.NetNS, "network namespace")},
+		{"mount namespace", yes(p.MountNS, "mount namespace")},
+		{"PID namespace", yes(p.PIDNS, "PID namespace")},
+		{"Landlock", ll},
+		{"seccomp", yes(p.Seccomp, "seccomp")},
+	}
+}
+
+// Unenforceable returns the limits among required that this machine
+// cannot enforce, with the reasons.
+func (p *Probe) Unenforceable(required []string) []Enforcement {
+	var out []Enforcement
+	for _, r := range required {
+		if e := p.Enforcement(r); !e.Enforced {
+			out = append(out, e)
+		}
+	}
+	return out
+}

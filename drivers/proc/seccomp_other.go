@@ -1,0 +1,7 @@
+//go:build !amd64 && !arm64
+
+package proc
+
+// seccompArch is 0 where no filter is written for the architecture: the
+// probe then reports seccomp as unavailable.
+const seccompArch = 0

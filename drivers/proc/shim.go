@@ -1,0 +1,253 @@
+package proc
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The shim is this executable re-run between fork and the bot's exec:
+// limits that must hold from the bot's first instruction (rlimits, cgroup
+// membership, Landlock, seccomp, the private folder's mount) are applied
+// by the process itself before it execs the bot, never racily from
+// outside after the bot started. It runs from this package's init, so
+// every binary that links drivers/proc (arbiter, and the tests' binaries)
+// can be its own shim, before any other code of the program runs.
+const (
+	shimEnv      = "ARBITER_SHIM"       // JSON shimConfig
+	shimProbeEnv = "ARBITER_SHIM_PROBE" // "ns" or "mount": exit 0 when set up
+	// shimFailed is the shim's exit status when it cannot confine the
+	// bot; Box.Explain turns it into a start fault.
+	shimFailed = 125
+)
+
+// shimConfig is what the shim does before it execs the bot.
+type shimConfig struct {
+	Path string   `json:"path"` // the bot's program, resolved by the parent
+	Args []string `json:"args"`
+	// Cgroups are cgroup.procs files to join.
+	Cgroups []string `json:"cgroups,omitempty"`
+	Rlimits []rlimit `json:"rlimits,omitempty"`
+	// Folder is the bot's private writable folder; with Tmpfs it is
+	// mounted as a tmpfs of TmpfsSize bytes and TmpfsInodes inodes in the
+	// bot's own mount namespace.
+	Folder      string `json:"folder,omitempty"`
+	Tmpfs       bool   `json:"tmpfs,omitempty"`
+	TmpfsSize   int64  `json:"tmpfs_size,omitempty"`
+	TmpfsInodes int    `json:"tmpfs_inodes,omitempty"`
+	// Landlock is the ABI to use to forbid writes outside Folder (0: none).
+	Landlock int `json:"landlock,omitempty"`
+	// Seccomp installs the filter that kills the bot when it opens an
+	// internet socket.
+	Seccomp bool `json:"seccomp,omitempty"`
+}
+
+type rlimit struct {
+	Resource int    `json:"r"`
+	Value    uint64 `json:"v"`
+}
+
+func init() {
+	if mode := os.Getenv(shimProbeEnv); mode != "" {
+		shimProbe(mode)
+	}
+	if cfg := os.Getenv(shimEnv); cfg != "" {
+		runShim(cfg)
+	}
+}
+
+func shimFail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "arbiter shim: "+format+"\n", args...)
+	os.Exit(shimFailed)
+}
+
+// shimProbe is the probe's test of a namespace: it got this far, so the
+// namespace could be made; "mount" also tries the private tmpfs.
+func shimProbe(mode string) {
+	if mode == "mount" {
+		if err := privateMounts(); err != nil {
+			shimFail("%v", err)
+		}
+		if err := unix.Mount("tmpfs", "/tmp", "tmpfs", 0, "size=4096"); err != nil {
+			shimFail("mounting a tmpfs: %v", err)
+		}
+	}
+	os.Exit(0)
+}
+
+func privateMounts() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making mounts private: %w", err)
+	}
+	return nil
+}
+
+func runShim(cfgJSON string) {
+	// Everything below is per thread (no_new_privs, Landlock, seccomp,
+	// capabilities) and must be on the thread that execs.
+	runtime.LockOSThread()
+	var cfg shimConfig
+	if err := json.Unmarshal([]byte(cfgJSON), &cfg); err != nil {
+		shimFail("bad configuration: %v", err)
+	}
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, shimEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	if cfg.Tmpfs {
+		if err := privateMounts(); err != nil {
+			shimFail("%v", err)
+		}
+		opts := "mode=0700,size=" + strconv.FormatInt(cfg.TmpfsSize, 10)
+		if cfg.TmpfsInodes > 0 {
+			opts += ",nr_inodes=" + strconv.Itoa(cfg.TmpfsInodes)
+		}
+		if err := unix.Mount("tmpfs", cfg.Folder, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			shimFail("mounting the bot's folder: %v", err)
+		}
+	}
+	// Join the cgroups last of what needs privileges, so that the shim's
+	// own threads count as little as possible against pids.max.
+	for _, f := range cfg.Cgroups {
+		if err := os.WriteFile(f, []byte("0"), 0); err != nil {
+			shimFail("joining the bot's cgroup: %v", err)
+		}
+	}
+	for _, r := range cfg.Rlimits {
+		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
+		if err := unix.Prlimit(0, r.Resource, &lim, nil); err != nil {
+			shimFail("setting rlimit %d to %d: %v", r.Resource, r.Value, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		shimFail("no_new_privs: %v", err)
+	}
+	if cfg.Landlock > 0 {
+		if err := landlockWritesOnlyIn(cfg.Landlock, cfg.Folder); err != nil {
+			shimFail("Landlock: %v", err)
+		}
+	}
+	if cfg.Seccomp {
+		if err := seccompNoInternet(); err != nil {
+			shimFail("seccomp: %v", err)
+		}
+	}
+	dropCapabilities()
+	err := syscall.Exec(cfg.Path, cfg.Args, env)
+	shimFail("cannot start %s: %v", strings.Join(cfg.Args, " "), err)
+}
+
+// dropCapabilities leaves the bot no capability, even when arbiter runs
+// as root: the bounding set is emptied (so exec grants none), then the
+// thread's own sets.
+func dropCapabilities() {
+	last := 63
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	for c := 0; c <= last; c++ {
+		_ = unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	_ = unix.Capset(&hdr, &data[0])
+}
+
+// landlockWritesOnlyIn forbids every kind of write outside folder (and
+// the harmless character devices), leaving reads and execution alone.
+func landlockWritesOnlyIn(abi int, folder string) error {
+	handled := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR |
+		unix.LANDLOCK_ACCESS_FS_REMOVE_FILE | unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR |
+		unix.LANDLOCK_ACCESS_FS_MAKE_REG | unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO |
+		unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK | unix.LANDLOCK_ACCESS_FS_MAKE_SYM)
+	if abi >= 2 {
+		handled |= unix.LANDLOCK_ACCESS_FS_REFER
+	}
+	if abi >= 3 {
+		handled |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	attr := struct{ fs uint64 }{handled}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return fmt.Errorf("create ruleset: %w", errno)
+	}
+	defer unix.Close(int(fd))
+	fileRights := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE) | handled&unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	allow := func(path string, rights uint64) error {
+		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(pfd)
+		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, unix.LANDLOCK_RULE_PATH_BENEATH,
+			uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
+			return fmt.Errorf("allowing %s: %w", path, errno)
+		}
+		return nil
+	}
+	if folder != "" {
+		if err := allow(folder, handled); err != nil {
+			return err
+		}
+	}
+	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"} {
+		if _, err := os.Stat(dev); err == nil {
+			_ = allow(dev, fileRights)
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+		return fmt.Errorf("restrict self: %w", errno)
+	}
+	return nil
+}
+
+// seccompNoInternet installs a filter that kills the process when it
+// opens an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw), or uses
+// io_uring (which can open sockets without the socket system call).
+// Unix sockets stay allowed. A system call of another architecture (a
+// 32-bit binary) kills it too, since the filter cannot vouch for it.
+func seccompNoInternet() error {
+	const (
+		ldW  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+		kill = unix.SECCOMP_RET_KILL_PROCESS
+		ok   = unix.SECCOMP_RET_ALLOW
+	)
+	filter := []unix.SockFilter{
+		{Code: ldW, K: 4}, // arch
+		{Code: jeq, Jt: 1, K: seccompArch},
+		{Code: ret, K: kill},
+		{Code: ldW, K: 0},                     // syscall number
+		{Code: jge, Jt: 0, Jf: 1, K: 1 << 30}, // x32 on amd64
+		{Code: ret, K: kill},
+		{Code: jeq, Jt: 0, Jf: 1, K: unix.SYS_IO_URING_SETUP},
+		{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
+		{Code: jeq, Jt: 1, Jf: 0, K: unix.SYS_SOCKET},
+		{Code: ret, K: ok},
+		{Code: ldW, K: 16}, // low word of the first argument (little endian)
+		{Code: jeq, Jt: 2, K: unix.AF_INET},
+		{Code: jeq, Jt: 1, K: unix.AF_INET6},
+		{Code: ret, K: ok},
+		{Code: ret, K: kill},
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+		return errno
+	}
+	return nil
+}
