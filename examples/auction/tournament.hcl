@@ -31,7 +31,7 @@ game "auction" "fibot" {
     rows    = 4
     capital = 300
   }
-  idle_rounds = 10 # rounds in a row without a sale that end a game
+  idle_rounds = 10      # rounds in a row without a sale that end a game
   clock { move = "3s" } # the contest allowed 1s; more here, so that a busy machine does not decide games
   files {
     count    = 10     # files a bot may keep, named with its prefix
