@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -413,18 +414,63 @@ func (r *onceRun) waitStderr() {
 // start: a descendant of some bot that lost its parent. Every process a
 // finished bot left behind is either such a child or a descendant of one,
 // so when there is none, the expensive search by token is not needed. A
-// process with no children at all answers without a scan of /proc.
+// process with no children at all answers without a scan of /proc; else
+// /proc is scanned without the children lock (a start of another bot
+// need not wait for it), which is taken only to look up candidates. A
+// child started but not yet registered looks adopted: that only costs the
+// slow path.
 func anyAdopted() bool {
 	var info unix.Siginfo
 	if err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil); err == unix.ECHILD {
 		return false
 	}
-	found := false
-	eachAdopted(func(int, byte) bool {
-		found = true
+	self := os.Getpid()
+	var candidates []int
+	buf := make([]byte, 512)
+	for _, pid := range allPids() {
+		if ppid, ok := parentOf(pid, buf); ok && ppid == self {
+			candidates = append(candidates, pid)
+		}
+	}
+	if len(candidates) == 0 {
 		return false
-	})
-	return found
+	}
+	children.Lock()
+	defer children.Unlock()
+	for _, pid := range candidates {
+		if !children.pids[pid] {
+			return true
+		}
+	}
+	return false
+}
+
+// parentOf reads the parent pid of pid from /proc/<pid>/stat into buf,
+// without the allocations of os.ReadFile: it runs for every process on the
+// machine after every move.
+func parentOf(pid int, buf []byte) (int, bool) {
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, false
+	}
+	n, err := unix.Read(fd, buf)
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	b := buf[:n]
+	// The command name is in parentheses and may hold anything: the state
+	// and the parent pid follow the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(string(f[1]))
+	return ppid, err == nil
 }
 
 // describeExit says how an exit status came about.

@@ -348,3 +348,46 @@ func BenchmarkBareForkExec(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunOnce4 is one Auction-like round: four bots run at once, so
+// each run finds the others' processes among the arbiter's children and
+// takes the slower path of scanning /proc for escaped descendants.
+// BenchmarkBareForkExec4 is the same with plain os/exec.
+func BenchmarkRunOnce4(b *testing.B) {
+	spec, _ := onceSpec(b, "line")
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if r, err := RunOnce(context.Background(), spec); err != nil || r.Line != "42" {
+					b.Error(r, err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+}
+
+func BenchmarkBareForkExec4(b *testing.B) {
+	spec, _ := onceSpec(b, "line")
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cmd := exec.Command(os.Args[0])
+				cmd.Dir = spec.Dir
+				cmd.Env = append(os.Environ(), spec.Env...)
+				var out bytes.Buffer
+				cmd.Stdout = &out
+				if err := cmd.Run(); err != nil || out.String() != "42\n" {
+					b.Error(out.String(), err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+}
