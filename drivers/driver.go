@@ -36,10 +36,16 @@ type Driver interface {
 // HouseBot is a bot built into arbiter. Run plays one whole game over in and
 // out; env gives it the ARBITER_* variables (seed, seat, match) so that a
 // seeded house bot plays the same game twice.
+//
+// A game that runs its bots once per move (Auction) gives its house bots
+// Move instead of Run: `arbiter bot GAME/NAME ARGS...` passes ARGS (the
+// game's per-move arguments) to Move, in the working directory the driver
+// chose, and Move writes the move to out.
 type HouseBot struct {
 	Name string
 	Doc  string
 	Run  func(in io.Reader, out io.Writer, env func(string) string) error
+	Move func(args []string, out io.Writer, env func(string) string) error
 }
 
 // Game is a decoded game block, ready to referee matches.

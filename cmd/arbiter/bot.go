@@ -28,18 +28,23 @@ func cmdBot(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("expected one bot name GAME/NAME, got %q", pos)
-	}
 	game, name, _ := strings.Cut(pos[0], "/")
 	drv, ok := all.Driver(game)
 	if !ok {
 		return fmt.Errorf("no game %q; games: %s", game, strings.Join(all.Names(), ", "))
 	}
 	for _, hb := range drv.HouseBots() {
-		if hb.Name == name {
-			return hb.Run(os.Stdin, stdout, os.Getenv)
+		if hb.Name != name {
+			continue
 		}
+		if hb.Move != nil {
+			// A per-move bot: the game's arguments follow its name.
+			return hb.Move(pos[1:], stdout, os.Getenv)
+		}
+		if len(pos) != 1 {
+			return fmt.Errorf("expected one bot name GAME/NAME, got %q", pos)
+		}
+		return hb.Run(os.Stdin, stdout, os.Getenv)
 	}
 	return fmt.Errorf("no built-in bot %q (see arbiter bot -list)", pos[0])
 }

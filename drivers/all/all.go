@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/auction"
 	"github.com/arbiter-contests/arbiter/drivers/blokus"
 	"github.com/arbiter-contests/arbiter/drivers/bricks"
 	"github.com/arbiter-contests/arbiter/drivers/planowanie"
@@ -24,6 +25,7 @@ func register(d drivers.Driver) {
 func init() {
 	register(bricks.Driver{})
 	register(blokus.Driver{})
+	register(auction.Driver{})
 	register(planowanie.Driver{})
 }
 

@@ -1,5 +1,6 @@
 // Package proc runs bot processes for drivers: a persistent session over
-// stdin/stdout with a game clock, stderr drained to a file, and a shutdown
+// stdin/stdout with a game clock (Start), or one run per move that returns
+// the bot's first line (RunOnce); stderr drained to a file, and a shutdown
 // that leaves no process behind.
 //
 // Every bot is started in its own process group with a unique ARBITER_TOKEN

@@ -1,0 +1,256 @@
+package auction
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Driver is the Auction game driver.
+type Driver struct{}
+
+var _ drivers.Driver = Driver{}
+
+func (Driver) Name() string { return "auction" }
+
+func (Driver) HouseBots() []drivers.HouseBot { return HouseBots() }
+
+var gameSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "idle_rounds"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "board", LabelNames: []string{"name"}},
+		{Type: "files"},
+		drivers.ClockBlock,
+	},
+}
+
+var boardSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "cols", Required: true},
+		{Name: "rows", Required: true},
+		{Name: "capital", Required: true},
+	},
+}
+
+var filesSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "bytes"}, {Name: "prefixes"}},
+}
+
+// MaxSide caps a board's columns and rows (the contest promised at most 25).
+const MaxSide = 1000
+
+// Game is a decoded auction game block.
+type Game struct {
+	settings Settings
+	clock    drivers.Clock
+}
+
+var (
+	_ drivers.Game     = (*Game)(nil)
+	_ drivers.Variants = (*Game)(nil)
+)
+
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+	content, diags := body.Content(gameSchema)
+	g := &Game{settings: Settings{IdleRounds: DefaultIdleRounds,
+		Files: FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes}}}
+	if a, ok := content.Attributes["idle_rounds"]; ok {
+		diags = append(diags, intAttr(a, ctx, 1, math.MaxInt32, &g.settings.IdleRounds,
+			"idle_rounds is how many rounds in a row without a sale end the game: a whole number from 1, like 10.")...)
+	}
+	boards := map[string]hcl.Range{}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "board":
+			name := b.Labels[0]
+			if first, dup := boards[name]; dup {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate board",
+					Detail:  fmt.Sprintf("The board %q is already declared at %s; give every board its own name.", name, first),
+					Subject: b.LabelRanges[0].Ptr()})
+				continue
+			}
+			boards[name] = b.DefRange
+			board, d := decodeBoard(b, ctx)
+			diags = append(diags, d...)
+			g.settings.Boards = append(g.settings.Boards, board)
+		case "files":
+			diags = append(diags, decodeFiles(b, ctx, &g.settings.Files)...)
+		case "clock":
+			c, d := drivers.DecodeClock(b, ctx)
+			diags = append(diags, d...)
+			g.clock = c
+		}
+	}
+	if len(boards) == 0 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No board",
+			Detail:  `An auction game needs at least one board, like board "small" { cols = 5 rows = 5 capital = 40 }.`,
+			Subject: body.MissingItemRange().Ptr()})
+	}
+	if g.clock.Move == 0 && g.clock.Total == 0 {
+		// The contest's limit: a bot is run per move and must never hang a match.
+		g.clock.Move = drivers.Duration(DefaultMove)
+	}
+	return g, diags
+}
+
+func decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) (Board, hcl.Diagnostics) {
+	board := Board{Name: b.Labels[0]}
+	content, diags := b.Body.Content(boardSchema)
+	if a, ok := content.Attributes["cols"]; ok {
+		diags = append(diags, intAttr(a, ctx, 1, MaxSide, &board.Cols, fmt.Sprintf("cols is the board's width: a whole number from 1 to %d.", MaxSide))...)
+	}
+	if a, ok := content.Attributes["rows"]; ok {
+		diags = append(diags, intAttr(a, ctx, 1, MaxSide, &board.Rows, fmt.Sprintf("rows is the board's height: a whole number from 1 to %d.", MaxSide))...)
+	}
+	if a, ok := content.Attributes["capital"]; ok {
+		diags = append(diags, intAttr(a, ctx, 0, math.MaxInt32, &board.Capital, "capital is every player's starting money: a whole number from 0, like 40.")...)
+	}
+	return board, diags
+}
+
+func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, f *FileLimits) hcl.Diagnostics {
+	content, diags := b.Body.Content(filesSchema)
+	if a, ok := content.Attributes["count"]; ok {
+		diags = append(diags, intAttr(a, ctx, 0, 1_000_000, &f.Count, "count is how many files of its own a bot may keep: a whole number from 0, like 10.")...)
+	}
+	if a, ok := content.Attributes["bytes"]; ok {
+		v, d := a.Expr.Value(ctx)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			n, err := sizeOf(v)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid size",
+					Detail:  "bytes is how much a bot's own files may hold together: a number of bytes or a size like \"10MB\" or \"512KiB\".",
+					Subject: a.Expr.Range().Ptr()})
+			}
+			f.Bytes = n
+		}
+	}
+	if a, ok := content.Attributes["prefixes"]; ok {
+		var m map[string]string
+		d := gohcl.DecodeExpression(a.Expr, ctx, &m)
+		diags = append(diags, d...)
+		for bot, p := range m {
+			if p == "" || p == "." || p == ".." || strings.ContainsAny(p, "/\x00") || p == "state" || p == "log" {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid file prefix",
+					Detail:  fmt.Sprintf("The prefix %q of bot %q cannot start file names: use letters and digits, like \"tym42\".", p, bot),
+					Subject: a.Expr.Range().Ptr()})
+			}
+		}
+		f.Prefixes = m
+	}
+	return diags
+}
+
+func intAttr(a *hcl.Attribute, ctx *hcl.EvalContext, lo, hi int, dst *int, doc string) hcl.Diagnostics {
+	var n int
+	diags := gohcl.DecodeExpression(a.Expr, ctx, &n)
+	if diags.HasErrors() || n < lo || n > hi {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid " + a.Name, Detail: doc, Subject: a.Expr.Range().Ptr()}}
+	}
+	*dst = n
+	return nil
+}
+
+// sizeOf reads a size: a number of bytes, or a string like "10MB" (SI
+// units kB, MB, GB; binary KiB, MiB, GiB).
+func sizeOf(v cty.Value) (int64, error) {
+	if v.IsNull() || !v.IsKnown() {
+		return 0, errors.New("no value")
+	}
+	if v.Type() == cty.Number {
+		n, acc := v.AsBigFloat().Int64()
+		if acc != 0 || n < 0 {
+			return 0, errors.New("not a whole number of bytes")
+		}
+		return n, nil
+	}
+	if v.Type() != cty.String {
+		return 0, errors.New("not a size")
+	}
+	s := strings.TrimSpace(v.AsString())
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, errors.New("not a size")
+	}
+	return n * mult, nil
+}
+
+func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
+	g := &Game{}
+	if err := json.Unmarshal(raw, &g.settings); err != nil {
+		return nil, fmt.Errorf("auction settings: %w", err)
+	}
+	if len(g.settings.Boards) == 0 {
+		return nil, errors.New("auction settings: no board")
+	}
+	return g, nil
+}
+
+// Settings is what the plan records.
+func (g *Game) Settings() any { return g.settings }
+
+func (g *Game) Clock() drivers.Clock { return g.clock }
+
+// Variants are the boards, in the order declared: round r plays board
+// (r-1) mod len(boards).
+func (g *Game) Variants() []string {
+	names := make([]string, len(g.settings.Boards))
+	for i, b := range g.settings.Boards {
+		names[i] = b.Name
+	}
+	return names
+}
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if n >= 2 && n <= MaxPlayers {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Game cannot be played with these seats",
+		Detail:  fmt.Sprintf("Auction is played by 2 to %d players (one letter each), but the tournament asks for %d.", MaxPlayers, n),
+		Subject: subject.Ptr()}}
+}
+
+// board is the board a match plays: its variant, or the first board.
+func (g *Game) board(variant string) (Board, error) {
+	if variant == "" {
+		return g.settings.Boards[0], nil
+	}
+	for _, b := range g.settings.Boards {
+		if b.Name == variant {
+			return b, nil
+		}
+	}
+	return Board{}, fmt.Errorf("the game has no board %q", variant)
+}
+
+// Play referees one match between real bot processes, run once per round
+// each, all at the same time.
+func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
+	b, err := g.board(m.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("match %s: %w", m.ID, err)
+	}
+	return play(ctx, m, g.settings, b, NewPosition(b, len(m.Seats), m.Seed))
+}

@@ -1,0 +1,413 @@
+package auction
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The test binary doubles as the bots, so every bot here is a real
+// process: "testbinary bot NAME <game> <letter>" is `arbiter bot
+// auction/NAME`, and AUCTION_TEST_BOT=<mode> makes it a misbehaving bot.
+func TestMain(m *testing.M) {
+	if len(os.Args) >= 3 && os.Args[1] == "bot" {
+		for _, hb := range HouseBots() {
+			if hb.Name == os.Args[2] {
+				if err := hb.Move(os.Args[3:], os.Stdout, os.Getenv); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				os.Exit(0)
+			}
+		}
+		os.Exit(2)
+	}
+	if mode := os.Getenv("AUCTION_TEST_BOT"); mode != "" {
+		testBot(mode, os.Args[1:])
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func testBot(mode string, args []string) {
+	game := args[0]
+	prefix := os.Getenv("ARBITER_PREFIX")
+	state, _ := os.ReadFile(filepath.Join(game, "state"))
+	switch {
+	case mode == "copy": // shows what it read on stderr, bids 0
+		os.Stderr.Write(state)
+		fmt.Println(0)
+	case strings.HasPrefix(mode, "fixed:"):
+		fmt.Println(strings.TrimPrefix(mode, "fixed:"))
+	case mode == "writestate": // shows what it read, then vandalises state and log; bids 1
+		log, _ := os.ReadFile(filepath.Join(game, "log"))
+		os.Stderr.Write(state)
+		os.Stderr.Write(log)
+		os.WriteFile(filepath.Join(game, "state"), []byte("1 1 1\nA\nA 0\n\n"), 0o644)
+		f, _ := os.OpenFile(filepath.Join(game, "log"), os.O_WRONLY|os.O_APPEND, 0)
+		f.WriteString("forged\n")
+		f.Close()
+		fmt.Println(1)
+	case mode == "quota": // one file more than allowed, and a file of its own kept
+		for i := range 11 {
+			os.WriteFile(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), []byte("x"), 0o644)
+		}
+		fmt.Println(1)
+	case mode == "keeper": // one file within the limits, appended every round
+		f, _ := os.OpenFile(filepath.Join(game, prefix+"memo"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		f.WriteString("round\n")
+		f.Close()
+		fmt.Println(0)
+	case mode == "outside": // files outside its prefix and outside the game folder
+		os.WriteFile(filepath.Join(game, "notmine"), []byte("x"), 0o644)
+		os.WriteFile("stray", []byte("x"), 0o644)
+		fmt.Println(1)
+	case mode == "crash":
+		os.Exit(3)
+	case mode == "silent":
+	case mode == "hang": // never answers; leaves a setsid grandchild
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "AUCTION_TEST_BOT=linger")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Start()
+		time.Sleep(time.Hour)
+	case mode == "linger":
+		time.Sleep(time.Hour)
+	case mode == "garbage":
+		fmt.Println("a lot of money")
+	case mode == "empty":
+		fmt.Println()
+	}
+}
+
+// recorder keeps a match's transcript in memory.
+type recorder struct {
+	mu     sync.Mutex
+	events []recorded
+	recv   map[int][]string
+}
+
+type recorded struct {
+	kind string
+	data any
+}
+
+func (r *recorder) Sent(int, string) {}
+func (r *recorder) Received(seat int, line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.recv == nil {
+		r.recv = map[int][]string{}
+	}
+	r.recv[seat] = append(r.recv[seat], line)
+}
+func (r *recorder) Event(kind string, data any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, recorded{kind, data})
+}
+
+func (r *recorder) defaults() []DefaultEvent {
+	var out []DefaultEvent
+	for _, e := range r.events {
+		if d, ok := e.data.(DefaultEvent); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (r *recorder) end() EndEvent {
+	for _, e := range r.events {
+		if d, ok := e.data.(EndEvent); ok {
+			return d
+		}
+	}
+	return EndEvent{}
+}
+
+// seat is a bot for a test match: "house:NAME" for a house bot, a mode of
+// testBot otherwise, or "/nonexistent".
+type seat struct{ bot, mode string }
+
+// newMatch makes a match of real processes; every process carries
+// AUCTION_MARK=<mark>, so the test can look for leftovers.
+func newMatch(t testing.TB, seed uint64, seats ...seat) (*drivers.Match, *recorder, string) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	mark := hex.EncodeToString(b[:])
+	rec := &recorder{}
+	dir := t.TempDir()
+	m := &drivers.Match{ID: "test", Seed: seed, Round: 1, Dir: dir, Record: rec,
+		Clock: drivers.Clock{Move: drivers.Duration(5 * time.Second)}}
+	for i, s := range seats {
+		st := drivers.Seat{Bot: s.bot, Nick: s.bot, Dir: dir,
+			Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, s.bot)),
+			Env:    []string{"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i), "AUCTION_MARK=" + mark}}
+		switch {
+		case strings.HasPrefix(s.mode, "house:"):
+			st.Command = []string{exe, "bot", strings.TrimPrefix(s.mode, "house:")}
+		case strings.HasPrefix(s.mode, "/"):
+			st.Command = []string{s.mode}
+		default:
+			st.Command = []string{exe}
+			st.Env = append(st.Env, "AUCTION_TEST_BOT="+s.mode)
+		}
+		m.Seats = append(m.Seats, st)
+	}
+	return m, rec, mark
+}
+
+func assertNoLeftovers(t *testing.T, mark string) {
+	t.Helper()
+	needle := "AUCTION_MARK=" + mark + "\x00"
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && strings.Contains(string(env), needle) {
+			t.Errorf("process %d of a bot is still running", pid)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var testSettings = Settings{IdleRounds: 10, Files: FileLimits{Count: 10, Bytes: 1000}}
+
+// TestBotsReadTheSpecState: the state file every bot reads is the one of
+// auction.md, byte for byte, for the same position.
+func TestBotsReadTheSpecState(t *testing.T) {
+	m, _, mark := newMatch(t, 1, seat{"a", "copy"}, seat{"b", "copy"}, seat{"c", "copy"})
+	s := testSettings
+	s.IdleRounds = 1
+	if _, err := play(context.Background(), m, s, Board{Name: "spec", Cols: 4, Rows: 3}, examplePosition(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range m.Seats {
+		if got := readFile(t, st.Stderr); got != exampleState {
+			t.Errorf("bot %s read:\n%s\nwant:\n%s", st.Bot, got, exampleState)
+		}
+	}
+	assertNoLeftovers(t, mark)
+}
+
+// TestVandalIsCaughtAndIsolated: a bot that overwrites state and log gets
+// a files default every round, while the others, bidding at the same time,
+// read the true state; the vandal itself reads the true state next round.
+func TestVandalIsCaughtAndIsolated(t *testing.T) {
+	m, rec, mark := newMatch(t, 1, seat{"vandal", "writestate"}, seat{"b", "copy"}, seat{"c", "copy"})
+	s := testSettings
+	s.IdleRounds = 2
+	out, err := play(context.Background(), m, s, Board{Name: "spec", Cols: 4, Rows: 3}, examplePosition(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Round 1 is unsold (the vandal's 1 counts as 0), so round 2 auctions
+	// the rest of the queue with [4,1] at its end.
+	round2 := strings.Replace(exampleState, "[4,1]; [2,2]; [1,2]; [3,2]; [4,3];", "[2,2]; [1,2]; [3,2]; [4,3]; [4,1];", 1)
+	log1 := "round 1\n" + exampleState + "bids A 0 B 0 C 0\nunsold [4,1]\n\n"
+	for i, st := range m.Seats {
+		want := exampleState + round2
+		if i == 0 {
+			want = exampleState + round2 + log1
+		}
+		if got := readFile(t, st.Stderr); got != want {
+			t.Errorf("bot %s read:\n%s\nwant:\n%s", st.Bot, got, want)
+		}
+	}
+	if out.Seats[0].Defaults != 2 || out.Seats[1].Defaults != 0 || out.Seats[2].Defaults != 0 {
+		t.Errorf("defaults %d %d %d, want 2 0 0", out.Seats[0].Defaults, out.Seats[1].Defaults, out.Seats[2].Defaults)
+	}
+	for _, d := range rec.defaults() {
+		if d.Seat != 0 || d.Kind != FilesKind || !strings.Contains(d.Detail, "state") || !strings.Contains(d.Detail, "log") {
+			t.Errorf("default %+v, want a files default of seat 0 naming state and log", d)
+		}
+	}
+	if log := readFile(t, filepath.Join(m.Dir, "game", "log")); strings.Contains(log, "forged") || !strings.HasPrefix(log, log1) {
+		t.Errorf("the referee's log:\n%s", log)
+	}
+	assertNoLeftovers(t, mark)
+}
+
+// TestFileQuota: a bot over its file count gets a files default and loses
+// its files; one within the limits keeps its file from round to round; a
+// bot that writes outside its prefix or its game folder gets a default and
+// the files are removed.
+func TestFileQuota(t *testing.T) {
+	m, rec, mark := newMatch(t, 1, seat{"q", "quota"}, seat{"k", "keeper"}, seat{"o", "outside"})
+	s := testSettings
+	s.IdleRounds = 3
+	out, err := play(context.Background(), m, s, Board{Name: "b", Cols: 3, Rows: 3, Capital: 10}, NewPosition(Board{Cols: 3, Rows: 3, Capital: 10}, 3, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Seats[0].Defaults != 3 || out.Seats[1].Defaults != 0 || out.Seats[2].Defaults != 3 {
+		t.Errorf("defaults %d %d %d, want 3 0 3", out.Seats[0].Defaults, out.Seats[1].Defaults, out.Seats[2].Defaults)
+	}
+	for _, d := range rec.defaults() {
+		want := map[int]string{0: "over its limit of 10 files", 2: `notmine, which does not start with its prefix "o"`}[d.Seat]
+		if d.Kind != FilesKind || want == "" || !strings.Contains(d.Detail, want) {
+			t.Errorf("default %+v, want a files default saying %q", d, want)
+		}
+		if d.Seat == 2 && !strings.Contains(d.Detail, "stray beside the game folder") {
+			t.Errorf("default %+v does not name the stray file", d)
+		}
+	}
+	for letter, want := range map[string][]string{"A": {"log", "state"}, "B": {"kmemo", "log", "state"}, "C": {"log", "state"}} {
+		ents, _ := os.ReadDir(filepath.Join(m.Dir, "seats", letter, "game"))
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		if strings.Join(names, " ") != strings.Join(want, " ") {
+			t.Errorf("seat %s's game folder holds %v, want %v", letter, names, want)
+		}
+	}
+	if got := readFile(t, filepath.Join(m.Dir, "seats", "B", "game", "kmemo")); got != "round\nround\nround\n" {
+		t.Errorf("the keeper's own file holds %q, want three rounds", got)
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir, "seats", "C", "stray")); err == nil {
+		t.Error("the stray file beside the game folder was not removed")
+	}
+	assertNoLeftovers(t, mark)
+}
+
+// TestMisbehavingBots: crashing, hanging, silent and garbage-printing bots
+// and invalid bids count as 0 and are recorded; the match goes on to its
+// end; no process is left behind.
+func TestMisbehavingBots(t *testing.T) {
+	m, rec, mark := newMatch(t, 3,
+		seat{"crash", "crash"}, seat{"hang", "hang"}, seat{"garbage", "garbage"}, seat{"empty", "empty"},
+		seat{"negative", "fixed:-4"}, seat{"huge", "fixed:7"}, seat{"silent", "silent"}, seat{"good", "fixed:3"},
+		seat{"missing", "/nonexistent/bot"})
+	// Long enough for 9 processes to start on a busy machine; the hanging
+	// bot sleeps for an hour.
+	m.Clock.Move = drivers.Duration(2 * time.Second)
+	b := Board{Name: "tiny", Cols: 2, Rows: 1, Capital: 6}
+	out, err := play(context.Background(), m, testSettings, b, NewPosition(b, len(m.Seats), 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := rec.end()
+	if end.Reason != "sold out" || end.Rounds != 2 || end.Cells[7] != 2 || end.Left[7] != 0 {
+		t.Fatalf("end %+v: want the good bot to buy both cells for 3 each", end)
+	}
+	wantKind := map[int]string{0: "crash", 1: "time", 2: "illegal", 3: "illegal", 4: "illegal", 5: "illegal", 6: "protocol", 8: "start"}
+	count := map[int]int{}
+	for _, d := range rec.defaults() {
+		count[d.Seat]++
+		if d.Kind != wantKind[d.Seat] {
+			t.Errorf("default of seat %d: %s (%s), want %s", d.Seat, d.Kind, d.Detail, wantKind[d.Seat])
+		}
+	}
+	for i, r := range out.Seats {
+		want := 2
+		if i == 7 {
+			want = 0
+		}
+		if r.Defaults != want || count[i] != want {
+			t.Errorf("seat %d: %d defaults, %d default events, want %d", i, r.Defaults, count[i], want)
+		}
+		wantPlace := 5.5 // places 2..9 shared
+		if i == 7 {
+			wantPlace = 1
+		}
+		if r.Place != wantPlace {
+			t.Errorf("seat %d placed %g, want %g", i, r.Place, wantPlace)
+		}
+		wantFault := ""
+		if i == 8 {
+			wantFault = drivers.FaultStart
+		}
+		if r.Fault != wantFault {
+			t.Errorf("seat %d fault %q (%s), want %q", i, r.Fault, r.Detail, wantFault)
+		}
+	}
+	if r := out.Seats[1]; r.TimeMS < 2*2000 {
+		t.Errorf("the hanging bot was charged %dms for 2 time-outs of 2s", r.TimeMS)
+	}
+	assertNoLeftovers(t, mark)
+}
+
+// TestIdleLimit: a game where nobody ever outbids the others ends after
+// idle_rounds rounds without a sale.
+func TestIdleLimit(t *testing.T) {
+	m, rec, mark := newMatch(t, 1, seat{"a", "fixed:2"}, seat{"b", "fixed:2"})
+	s := testSettings
+	s.IdleRounds = 4
+	b := Board{Name: "b", Cols: 3, Rows: 3, Capital: 10}
+	if _, err := play(context.Background(), m, s, b, NewPosition(b, 2, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if end := rec.end(); end.Reason != "idle" || end.Rounds != 4 || end.Places[0] != 1.5 || end.Places[1] != 1.5 {
+		t.Errorf("end %+v, want idle after 4 rounds, both sharing places 1 and 2", end)
+	}
+	if got := readFile(t, filepath.Join(m.Dir, "game", "results")); got != "1.5 A 0 0 10\n1.5 B 0 0 10\n" {
+		t.Errorf("results file %q", got)
+	}
+	assertNoLeftovers(t, mark)
+}
+
+// TestHouseBotGameReplays: a whole game between the four house bots, as
+// processes, through Game.Play; the same seed plays the same game again.
+func TestHouseBotGameReplays(t *testing.T) {
+	g := &Game{settings: Settings{Boards: []Board{{Name: "small", Cols: 5, Rows: 5, Capital: 40}}, IdleRounds: 10,
+		Files: FileLimits{Count: 10, Bytes: 10_000_000}}}
+	var logs []string
+	for range 2 {
+		m, rec, mark := newMatch(t, 2008, seat{"random", "house:random"}, seat{"share", "house:share"},
+			seat{"square", "house:square"}, seat{"neighbour", "house:neighbour"})
+		m.Variant = "small"
+		out, err := g.Play(context.Background(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		places := map[float64]bool{}
+		for i, r := range out.Seats {
+			if r.Defaults != 0 || r.Fault != "" {
+				t.Errorf("house bot %d: %d defaults, fault %q %s; %v", i, r.Defaults, r.Fault, r.Detail, rec.defaults())
+			}
+			places[r.Place] = true
+		}
+		if len(rec.recv[0]) == 0 {
+			t.Error("no bid was recorded in the transcript")
+		}
+		logs = append(logs, readFile(t, filepath.Join(m.Dir, "game", "log")))
+		for _, f := range []string{"game/state", "game/results", "report.html", "seats/C/game/squaretmp"} {
+			if _, err := os.Stat(filepath.Join(m.Dir, f)); err != nil {
+				t.Errorf("no %s: %v", f, err)
+			}
+		}
+		assertNoLeftovers(t, mark)
+	}
+	if logs[0] != logs[1] {
+		t.Error("the same seed played two different games")
+	}
+}

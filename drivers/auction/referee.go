@@ -1,0 +1,316 @@
+package auction
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// Settings are a decoded auction game block, as recorded in the plan.
+type Settings struct {
+	// Boards are the variants; a match plays the one its plan names.
+	Boards []Board `json:"boards"`
+	// IdleRounds ends the game after that many rounds in a row without a
+	// sale.
+	IdleRounds int        `json:"idle_rounds"`
+	Files      FileLimits `json:"files"`
+}
+
+// Default settings: the contest's.
+const (
+	DefaultIdleRounds = 10
+	DefaultFileCount  = 10
+	DefaultFileBytes  = 10_000_000
+	DefaultMove       = time.Second
+	// folderName is the game folder's name, the bots' first argument.
+	folderName = "game"
+	// grace is how long a bot may take to exit after printing its bid.
+	grace = 200 * time.Millisecond
+)
+
+// The events the referee records, by kind. Seats are numbered from 0,
+// rounds from 1; cells are written as in the files, [column,row] 1-based.
+type (
+	// BoardEvent ("board") opens the game.
+	BoardEvent struct {
+		Board   string   `json:"board"`
+		Cols    int      `json:"cols"`
+		Rows    int      `json:"rows"`
+		Capital int      `json:"capital"`
+		Letters []string `json:"letters"`
+		Queue   []string `json:"queue"`
+	}
+	// RoundEvent ("round") is one finished round. Bids are as counted,
+	// after defaults; Winner is -1 when the cell was not sold.
+	RoundEvent struct {
+		Round   int    `json:"round"`
+		Cell    string `json:"cell"`
+		Bids    []int  `json:"bids"`
+		Winner  int    `json:"winner"`
+		Price   int    `json:"price,omitempty"`
+		Capital []int  `json:"capital"`
+	}
+	// DefaultEvent ("default") is an answer that counted as a bid of 0.
+	// Kind is a drivers.Fault* kind, "illegal" for a bid the rules do not
+	// allow, or "files" for a violation of the file rules.
+	DefaultEvent struct {
+		Round  int    `json:"round"`
+		Seat   int    `json:"seat"`
+		Kind   string `json:"kind"`
+		Detail string `json:"detail"`
+	}
+	// EndEvent ("end") closes the game. Reason is "sold out" or "idle".
+	EndEvent struct {
+		Rounds int       `json:"rounds"`
+		Reason string    `json:"reason"`
+		Places []float64 `json:"places"`
+		Region []int     `json:"region"`
+		Cells  []int     `json:"cells"`
+		Left   []int     `json:"capital"`
+	}
+)
+
+// FilesKind is the DefaultEvent kind of a file rule violation.
+const FilesKind = "files"
+
+// referee plays one match.
+type referee struct {
+	m       *drivers.Match
+	s       Settings
+	board   Board
+	pos     *Position
+	folders []*seatFolder
+	argv    [][]string
+	env     [][]string
+	log     []byte
+	results []drivers.SeatResult
+	used    []time.Duration
+	starts  []int // runs that failed to start, per seat
+	runs    []int // runs attempted, per seat
+	move    time.Duration
+	history []RoundEvent
+}
+
+// play referees a match from pos to its end in real processes: every
+// round it writes each seat's folder, runs all bots at once, reads their
+// bids and settles the round.
+func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Position) (*drivers.Outcome, error) {
+	n := len(m.Seats)
+	r := &referee{m: m, s: s, board: b, pos: pos,
+		results: make([]drivers.SeatResult, n), used: make([]time.Duration, n),
+		starts: make([]int, n), runs: make([]int, n), move: time.Duration(m.Clock.Move)}
+	if r.move <= 0 {
+		r.move = DefaultMove
+	}
+	for i, seat := range m.Seats {
+		prefix := seat.Bot
+		if p, ok := s.Files.Prefixes[seat.Bot]; ok {
+			prefix = p
+		}
+		letter := string(Letter(i))
+		f, err := newSeatFolder(filepath.Join(m.Dir, "seats", letter), folderName, prefix, s.Files)
+		if err != nil {
+			return nil, fmt.Errorf("game folder of seat %s: %w", letter, err)
+		}
+		r.folders = append(r.folders, f)
+		r.argv = append(r.argv, append(resolveCommand(seat.Command, seat.Dir), folderName, letter))
+		r.env = append(r.env, append(slices.Clip(seat.Env), "ARBITER_PREFIX="+prefix))
+	}
+	ev := BoardEvent{Board: b.Name, Cols: b.Cols, Rows: b.Rows, Capital: b.Capital}
+	for i := range n {
+		ev.Letters = append(ev.Letters, string(Letter(i)))
+	}
+	for _, c := range pos.Queue {
+		ev.Queue = append(ev.Queue, c.String())
+	}
+	m.Record.Event("board", ev)
+
+	idle, round := 0, 0
+	for len(pos.Queue) > 0 && idle < s.IdleRounds {
+		round++
+		sale, err := r.round(ctx, round)
+		if err != nil {
+			return nil, err
+		}
+		if sale.Winner < 0 {
+			idle++
+		} else {
+			idle = 0
+		}
+	}
+	reason := "sold out"
+	if len(pos.Queue) > 0 {
+		reason = "idle"
+	}
+	return r.finish(round, reason)
+}
+
+// answer is one seat's run in one round.
+type answer struct {
+	reply   proc.Reply
+	skipped string // why the bot was not run, or ""
+}
+
+func (r *referee) round(ctx context.Context, round int) (Sale, error) {
+	n := len(r.folders)
+	state := r.pos.State()
+	for i, f := range r.folders {
+		if err := f.prepare(state, r.log); err != nil {
+			return Sale{}, fmt.Errorf("game folder of seat %c: %w", Letter(i), err)
+		}
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	var errMu sync.Mutex
+	var runErr error
+	for i := range n {
+		timeout := r.move
+		if total := time.Duration(r.m.Clock.Total); total > 0 {
+			left := total - r.used[i]
+			if left <= 0 {
+				answers[i].skipped = fmt.Sprintf("has used up its clock of %v", total)
+				continue
+			}
+			timeout = min(timeout, left)
+		}
+		r.runs[i]++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reply, err := proc.RunOnce(ctx, proc.OnceSpec{
+				Bot: r.m.Seats[i].Bot, Argv: r.argv[i], Dir: r.folders[i].cwd, Env: r.env[i],
+				Timeout: timeout, Stderr: r.m.Seats[i].Stderr, Grace: grace,
+			})
+			if err != nil {
+				errMu.Lock()
+				runErr = err
+				errMu.Unlock()
+			}
+			answers[i].reply = reply
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Sale{}, err
+	}
+	if runErr != nil {
+		return Sale{}, runErr
+	}
+
+	bids := make([]int, n)
+	for i, a := range answers {
+		var kind string
+		var problems []string
+		switch {
+		case a.skipped != "":
+			kind, problems = drivers.FaultTime, []string{a.skipped}
+		default:
+			r.m.Record.Sent(i, strings.Join(r.argv[i][len(r.argv[i])-2:], " "))
+			r.used[i] += a.reply.Used
+			if f := a.reply.Fault; f != nil {
+				kind, problems = f.Kind, []string{f.Detail}
+				if f.Kind == drivers.FaultStart {
+					r.starts[i]++
+				}
+				break
+			}
+			r.m.Record.Received(i, a.reply.Line)
+			bid, problem := ParseBid(a.reply.Line, r.pos.Capital[i])
+			if problem != "" {
+				kind, problems = drivers.FaultIllegal, []string{problem}
+			}
+			bids[i] = bid
+		}
+		fileProblems, err := r.folders[i].check()
+		if err != nil {
+			return Sale{}, fmt.Errorf("game folder of seat %c: %w", Letter(i), err)
+		}
+		if len(fileProblems) > 0 && kind == "" {
+			kind = FilesKind
+		}
+		problems = append(problems, fileProblems...)
+		if kind != "" {
+			bids[i] = 0
+			r.results[i].Defaults++
+			r.m.Record.Event("default", DefaultEvent{Round: round, Seat: i, Kind: kind, Detail: strings.Join(problems, "; ")})
+		}
+	}
+	sale := r.pos.Settle(bids)
+	r.log = AppendLogRound(r.log, round, state, bids, sale)
+	ev := RoundEvent{Round: round, Cell: sale.Cell.String(), Bids: bids, Winner: sale.Winner, Price: sale.Price,
+		Capital: slices.Clone(r.pos.Capital)}
+	r.history = append(r.history, ev)
+	r.m.Record.Event("round", ev)
+	return sale, nil
+}
+
+// finish writes the game folder of the results (the final state, the
+// log, the results file), the report, and the outcome.
+func (r *referee) finish(rounds int, reason string) (*drivers.Outcome, error) {
+	st := r.pos.Standings()
+	dir := filepath.Join(r.m.Dir, folderName)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for name, data := range map[string][]byte{"state": r.pos.State(), "log": r.log, "results": Results(st)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	n := len(r.folders)
+	end := EndEvent{Rounds: rounds, Reason: reason, Places: make([]float64, n), Region: make([]int, n),
+		Cells: make([]int, n), Left: make([]int, n)}
+	for _, s := range st {
+		res := &r.results[s.Seat]
+		res.Place = s.Place
+		// Score: the opponents the seat placed ahead of, a tie counting
+		// half, so that more is better as the ratings expect.
+		res.Score = float64(n) - s.Place
+		end.Places[s.Seat], end.Region[s.Seat], end.Cells[s.Seat], end.Left[s.Seat] = s.Place, s.Region, s.Cells, s.Capital
+	}
+	for i := range r.results {
+		r.results[i].TimeMS = r.used[i].Milliseconds()
+		if r.runs[i] > 0 && r.starts[i] == r.runs[i] {
+			// Never started: an installation problem, not play.
+			r.results[i].Fault = drivers.FaultStart
+			r.results[i].Detail = fmt.Sprintf("could not be started in any of its %d rounds (see the default events)", r.runs[i])
+		}
+	}
+	r.m.Record.Event("end", end)
+	if err := writeReport(filepath.Join(r.m.Dir, "report.html"), r.m, r.board, r.pos, st, r.history, reason); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return &drivers.Outcome{Seats: r.results}, nil
+}
+
+// resolveCommand makes a bot's command work from the game folder's parent,
+// where it runs: a program path with a slash, and any argument that names
+// an existing file of the bot's directory (like bots/bid.py), become
+// absolute. Other arguments are passed as they are.
+func resolveCommand(argv []string, dir string) []string {
+	out := slices.Clone(argv)
+	for i, a := range out {
+		if a == "" || filepath.IsAbs(a) {
+			continue
+		}
+		p := filepath.Join(dir, a)
+		if i == 0 && strings.ContainsRune(a, '/') {
+			out[i] = p
+			continue
+		}
+		if i > 0 {
+			if _, err := os.Stat(p); err == nil {
+				out[i] = p
+			}
+		}
+	}
+	return out
+}
