@@ -187,7 +187,7 @@ func (r *referee) round(ctx context.Context, round int) (Sale, error) {
 			defer wg.Done()
 			reply, err := proc.RunOnce(ctx, proc.OnceSpec{
 				Bot: r.m.Seats[i].Bot, Argv: r.argv[i], Dir: r.folders[i].cwd, Env: r.env[i],
-				Timeout: timeout, Stderr: r.m.Seats[i].Stderr, Grace: grace,
+				Timeout: timeout, Stderr: r.m.Seats[i].Stderr, Grace: grace, Limits: r.m.Seats[i].Limits,
 			})
 			if err != nil {
 				errMu.Lock()

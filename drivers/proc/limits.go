@@ -53,7 +53,15 @@ type Box struct {
 // process itself (output is counted by the reader of the bot's answers),
 // and an error, a start *Fault, when the bot cannot be started.
 func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
-	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 {
+	return prepare(cmd, lim, clock, "")
+}
+
+// prepare is Prepare; a non-empty writable confines the bot's writes to
+// that existing folder (with Landlock, when there is no private folder)
+// without a private folder of its own: per-move games keep their bots'
+// files in the game's folders and count them by the game's own rules.
+func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string) (*Box, error) {
+	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 && writable == "" {
 		return nil, nil
 	}
 	if cmd.Err != nil {
@@ -134,6 +142,9 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 			rl(unix.RLIMIT_FSIZE, uint64(lim.Files)+1)
 		}
 		cfg.Landlock = p.Landlock
+	}
+	if writable != "" && b.folder == "" && p.Landlock > 0 {
+		cfg.Folder, cfg.Landlock = writable, p.Landlock
 	}
 	if lim.NoNetwork() && p.Seccomp {
 		b.seccomp, cfg.Seccomp = true, true

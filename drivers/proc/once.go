@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -37,7 +38,7 @@ type OnceSpec struct {
 	// line; zero means no limit.
 	Timeout time.Duration
 	// MaxOutput caps the first line (default 64 KiB): a longer line, or as
-	// much output without a newline, is a protocol fault.
+	// much output without a newline, is an output fault.
 	MaxOutput int
 	// Stderr is a file the bot's stderr is appended to, "" to discard it.
 	// The file is capped at MaxStderr (default 16 MiB) over all runs that
@@ -47,6 +48,12 @@ type OnceSpec struct {
 	// Grace is how long a bot may take to exit after printing its line
 	// (default 100ms) before its process group is killed.
 	Grace time.Duration
+	// Limits confine the run as they confine a session (see Prepare),
+	// except files: a per-move bot keeps its files in its working
+	// directory, where the game counts them by its own rules, so a files
+	// limit here only forbids writes anywhere else. Limits.Output caps
+	// the line when MaxOutput is not set; cpu = "match" means Timeout.
+	Limits drivers.Limits
 }
 
 // Reply is what one run of a bot produced.
@@ -62,9 +69,10 @@ type Reply struct {
 	Used time.Duration
 	// Fault is nil when the bot printed a line in time (what the line
 	// means is the game's business); otherwise why there is no line:
-	// drivers.FaultTime, FaultProtocol (a line over MaxOutput, or exit
-	// status 0 without output), FaultCrash (no line, a failing exit
-	// status or a signal) or FaultStart.
+	// drivers.FaultTime, FaultOutput (a line over MaxOutput),
+	// FaultProtocol (exit status 0 without output), FaultCrash (no line,
+	// a failing exit status or a signal), FaultStart, or the limit that
+	// ended it (FaultMemory, FaultProcesses, FaultNetwork, FaultFiles).
 	Fault *Fault
 }
 
@@ -93,7 +101,7 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)}, nil
 	}
 	if spec.MaxOutput <= 0 {
-		spec.MaxOutput = 64 << 10
+		spec.MaxOutput = int(cmp.Or(spec.Limits.Output, 64<<10))
 	}
 	if spec.MaxStderr <= 0 {
 		spec.MaxStderr = 16 << 20
@@ -123,14 +131,26 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	if r.childErr != nil {
 		cmd.Stderr = r.childErr
 	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	box, err := r.confine(cmd)
+	if err != nil {
+		r.closeAll()
+		r.waitStderr()
+		var f *Fault
+		if errors.As(err, &f) {
+			return Reply{Exit: -1, Fault: f}, nil
+		}
+		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err)
+	}
 	start, err := startOnce(cmd)
 	r.closeChildEnds()
 	if err != nil {
+		box.Close()
 		r.closeAll()
 		r.waitStderr()
 		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)}, nil
 	}
-	r.cmd, r.start = cmd, start
+	r.cmd, r.start, r.box = cmd, start, box
 	if r.stdinW != nil {
 		go r.writeStdin()
 	}
@@ -152,7 +172,11 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 		r.finish(false)
 		return Reply{Exit: -1}, ctx.Err()
 	}
-	reply.Exit = r.finish(reply.Fault == nil)
+	var over *Fault // a limit it went over while it ran
+	if reply.Fault == nil {
+		over = r.box.Check()
+	}
+	reply.Exit = r.finish(reply.Fault == nil && over == nil)
 	if reply.Fault == nil && r.noLine {
 		// It exited without a line: say how.
 		if reply.Exit != 0 {
@@ -161,15 +185,43 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 			reply.Fault = faultf(drivers.FaultProtocol, "exited without printing anything")
 		}
 	}
+	switch {
+	case over != nil:
+		reply.Fault = over
+	case reply.Fault != nil && r.box != nil:
+		// A limit may be what ended it: say which.
+		var tail string
+		if r.spec.Stderr != "" {
+			tail = fileTail(r.spec.Stderr, 4096)
+		}
+		if g := r.box.Explain(r.cmd.ProcessState, tail); g != nil {
+			reply.Fault = g
+		}
+	}
+	r.box.Close()
 	return reply, nil
 }
 
-// startOnce starts cmd in its own process group, to be killed with the
-// arbiter, and registers it so that the orphan reaper leaves it to
+// confine prepares cmd to run under the spec's limits (see
+// OnceSpec.Limits); the box is nil when there are none.
+func (r *onceRun) confine(cmd *exec.Cmd) (*Box, error) {
+	lim := r.spec.Limits
+	writable := ""
+	if lim.Files > 0 || lim.FileCount > 0 {
+		writable = r.spec.Dir
+		if writable == "" {
+			writable, _ = os.Getwd()
+		}
+		lim.Files, lim.FileCount = 0, 0
+	}
+	return prepare(cmd, lim, drivers.Clock{Total: drivers.Duration(r.spec.Timeout)}, writable)
+}
+
+// startOnce starts cmd (in its own process group, to be killed with the
+// arbiter: see its SysProcAttr) and registers it so that the orphan reaper leaves it to
 // os/exec. It returns the moment the bot's time starts: taken under the
 // lock, so that waiting for another bot's start is not charged.
 func startOnce(cmd *exec.Cmd) (time.Time, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	children.Lock()
 	defer children.Unlock()
 	start := time.Now()
@@ -185,6 +237,7 @@ type onceRun struct {
 	spec  OnceSpec
 	token string
 	cmd   *exec.Cmd
+	box   *Box // nil without limits
 	start time.Time
 	// deadline is when the time runs out (zero: never).
 	deadline time.Time
@@ -317,13 +370,13 @@ func (r *onceRun) read() Reply {
 			line := buf[:len(buf)+i]
 			used := time.Since(r.start)
 			if len(line) > max {
-				return Reply{Used: used, Fault: faultf(drivers.FaultProtocol, "printed a line longer than %d bytes", max)}
+				return Reply{Used: used, Fault: faultf(drivers.FaultOutput, "printed a line longer than %d bytes", max)}
 			}
 			return Reply{Line: strings.TrimSuffix(string(line), "\r"), Used: used}
 		}
 		buf = buf[:len(buf)+n]
 		if len(buf) > max {
-			return Reply{Used: time.Since(r.start), Fault: faultf(drivers.FaultProtocol, "printed more than %d bytes without a newline", max)}
+			return Reply{Used: time.Since(r.start), Fault: faultf(drivers.FaultOutput, "printed more than %d bytes without a newline", max)}
 		}
 		if err == nil {
 			continue
@@ -371,6 +424,7 @@ func (r *onceRun) finish(answered bool) int {
 		}
 		t.Stop()
 	}
+	r.box.Kill()
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	<-r.exited
 	_ = r.cmd.Wait()

@@ -147,7 +147,7 @@ func TestRunOnceReplies(t *testing.T) {
 		{"crash without output", "crash", "", 2, drivers.FaultCrash},
 		{"exit 0 without output", "nothing", "", 0, drivers.FaultProtocol},
 		{"stays after its line: killed after the grace", "stay", "5", 128 + 9, ""},
-		{"output flood", "flood", "", -2, drivers.FaultProtocol},
+		{"output flood", "flood", "", -2, drivers.FaultOutput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,7 +183,7 @@ func TestRunOnceArgsDirAndLineCap(t *testing.T) {
 	spec, mark2 := onceSpec(t, "longline")
 	spec.MaxOutput = 50
 	r = runOnce(t, spec)
-	if r.Fault == nil || r.Fault.Kind != drivers.FaultProtocol || !strings.Contains(r.Fault.Detail, "than 50 bytes") {
+	if r.Fault == nil || r.Fault.Kind != drivers.FaultOutput || !strings.Contains(r.Fault.Detail, "than 50 bytes") {
 		t.Errorf("a 100-byte line with a cap of 50: fault %v, want protocol", r.Fault)
 	}
 	assertNoLeftovers(t, mark)
@@ -389,5 +389,66 @@ func BenchmarkBareForkExec4(b *testing.B) {
 			}()
 		}
 		wg.Wait()
+	}
+}
+
+// TestRunOnceLimits runs hostile per-move bots under limits: the network,
+// writes outside the working directory, and memory. A per-move bot's files
+// stay in its working directory (the game counts them), so a files limit
+// only forbids writes elsewhere.
+func TestRunOnceLimits(t *testing.T) {
+	py := python(t)
+	m := Machine()
+	no := false
+	lim := drivers.Limits{Network: &no, Files: 1 << 20, Memory: 200 << 20}
+	cases := []struct {
+		name, script string
+		need         string
+		wantLine     string
+		wantFault    string
+	}{
+		{"tcp", "import socket\nsocket.create_connection(('1.1.1.1', 53), timeout=2)\nprint('connected')", drivers.LimitNetwork, "", drivers.FaultNetwork},
+		{"write outside", `import os, sys
+open('mine.txt', 'w').write('kept')
+try:
+    open(sys.argv[1], 'w').write('escaped')
+    print('outside written')
+except OSError as e:
+    print('denied', e.errno)`, drivers.LimitFiles, "denied 13", ""},
+		{"memory", "b = []\nwhile True:\n    b.append(bytearray(16 << 20))", drivers.LimitMemory, "", drivers.FaultMemory},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, e := range m.Enforcements() {
+				if e.Limit == c.need && !e.Enforced {
+					t.Skipf("%s is not enforced here: %s", c.need, e.How)
+				}
+			}
+			dir := t.TempDir()
+			outside := filepath.Join(t.TempDir(), "outside.txt")
+			script := filepath.Join(dir, "bot.py")
+			if err := os.WriteFile(script, []byte(c.script+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := RunOnce(context.Background(), OnceSpec{Bot: c.name, Argv: []string{py, script, outside}, Dir: dir,
+				Timeout: 20 * time.Second, Limits: lim, Stderr: filepath.Join(dir, "stderr")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case c.wantFault != "" && (r.Fault == nil || r.Fault.Kind != c.wantFault):
+				t.Fatalf("reply %+v (fault %v), want a %s fault", r, r.Fault, c.wantFault)
+			case c.wantFault == "" && (r.Fault != nil || r.Line != c.wantLine):
+				t.Fatalf("reply %+v (fault %v), want line %q", r, r.Fault, c.wantLine)
+			}
+			if c.name == "write outside" {
+				if _, err := os.Stat(outside); err == nil {
+					t.Error("the bot wrote outside its working directory")
+				}
+				if b, err := os.ReadFile(filepath.Join(dir, "mine.txt")); err != nil || string(b) != "kept" {
+					t.Errorf("the bot's own file in its working directory: %q, %v", b, err)
+				}
+			}
+		})
 	}
 }
