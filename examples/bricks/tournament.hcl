@@ -19,10 +19,6 @@ bot "random" {
   house = "bricks/random"
   nick  = "RANDOM"
 }
-bot "filler" {
-  house = "bricks/random"
-  nick  = "FILLER"
-}
 
 game "bricks" "contest" {
   board {
@@ -38,17 +34,16 @@ game "bricks" "contest" {
   }
 }
 
-# Every bot meets the others in both seats over the rounds: each round
-# pairs the field at random and plays each pair twice, each bot starting
-# once. (With format = "round-robin" and seats = "swap" every ordered pair
-# plays exactly once, as in the original; see round-robin.hcl.off.)
+# The original's format: every ordered pair plays once, so every pair
+# meets twice and each bot starts once against each other bot; all duels
+# on the same board. Standings by wins, then normal wins, then fewer
+# fault losses (the original's score.txt order), with BayesElo beside.
 tournament "contest" {
   game    = game.bricks.contest
   bots    = concat(bots_from.field, [bot.keeper, bot.random])
-  fill    = [bot.filler]
+  format  = "round-robin"
+  seats   = "swap"
   players = 2
-  seats   = "rotate"
-  rounds  = 12
   rating  = "wins"
   seed    = 2018
 }

@@ -40,9 +40,10 @@ game "blokus" "classic" {
 tournament "classic" {
   game    = game.blokus.classic
   bots    = [bot.random, bot.greedy, bot.corners, bot.course]
-  format  = "groups"
+  format  = "round-robin" # every ordered pair: each bot starts once against each other
+  seats   = "swap"
   players = 2
-  seats   = "rotate"
-  rounds  = 4
+  rounds  = 1
+  rating  = "wins"
   seed    = 21
 }

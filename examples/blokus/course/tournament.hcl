@@ -60,9 +60,10 @@ game "blokus" "course" {
 tournament "course" {
   game    = game.blokus.course
   bots    = [bot.random, bot.greedy, bot.corners, bot.course]
-  format  = "groups" # every round the field is drawn into pairs...
+  format  = "round-robin" # every ordered pair: each bot starts once against each other
+  seats   = "swap"
   players = 2
-  seats   = "rotate" # ...and each pair plays both seatings
-  rounds  = 6
+  rounds  = 2
+  rating  = "wins"
   seed    = 2018
 }

@@ -14,10 +14,6 @@ bot "random" {
   house = "bricks/random"
   nick  = "RANDOM"
 }
-bot "filler" {
-  house = "bricks/random"
-  nick  = "FILLER"
-}
 
 game "bricks" "large" {
   board {
@@ -41,10 +37,10 @@ game "bricks" "large" {
 tournament "large" {
   game    = game.bricks.large
   bots    = concat(bots_from.field, [bot.keeper, bot.random])
-  fill    = [bot.filler]
+  format  = "round-robin"
+  seats   = "swap"
   players = 2
-  seats   = "rotate"
-  rounds  = 6
+  rounds  = 2 # the whole round robin twice
   rating  = "wins"
   seed    = 9
 }
