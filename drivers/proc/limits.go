@@ -44,6 +44,8 @@ type Box struct {
 	cpu      time.Duration // RLIMIT_CPU, 0 if none
 	data     bool          // memory is only RLIMIT_DATA
 	seccomp  bool
+	// countersAt is when Check last read the cgroup's counters.
+	countersAt time.Time
 }
 
 // Prepare rewrites cmd, made by exec.Command with its Dir and Env, so
@@ -181,20 +183,43 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 // under a 100 MiB RLIMIT_DATA.
 const dataSlack = 64 << 20
 
+// countersEvery is how often Check reads the cgroup's counters. Reading
+// a cgroup file costs more than a whole exchange with a fast bot (a
+// Planowanie game has some 4000), so reading them after every answer
+// doubled the length of a game; a bot killed by a limit is found at once
+// anyway, by Explain.
+const countersEvery = 50 * time.Millisecond
+
 // Check looks for a limit the bot went over while it kept running: a
 // process killed at the memory limit, a fork refused at the process
-// limit, a private folder over its size or count. Drivers call it after
-// every answer; it costs a few small file reads.
+// limit (both read from the cgroup at most every countersEvery), a
+// private folder over its size or count (one fstatfs). Drivers call it
+// after every answer.
 func (b *Box) Check() *Fault {
 	if b == nil {
 		return nil
 	}
+	now := time.Now()
+	if now.Sub(b.countersAt) < countersEvery {
+		return b.checkFolder()
+	}
+	b.countersAt = now
+	return b.check()
+}
+
+// check is Check without sparing the counters.
+func (b *Box) check() *Fault {
 	if n := b.cg.oomKills(); n > 0 && b.lim.Memory > 0 {
 		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes", Size(b.lim.Memory), n)
 	}
 	if n := b.cg.pidsDenied(); n > 0 && b.lim.Processes > 0 {
 		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)", b.lim.Processes, n)
 	}
+	return b.checkFolder()
+}
+
+// checkFolder checks the private folder's size and count.
+func (b *Box) checkFolder() *Fault {
 	if b.folder != "" {
 		bytes, files, ok := b.usage()
 		switch {
@@ -255,7 +280,7 @@ func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
 	if b == nil {
 		return nil
 	}
-	if f := b.Check(); f != nil {
+	if f := b.check(); f != nil {
 		return f
 	}
 	if ps == nil {
