@@ -88,18 +88,21 @@ func reapOrphans() {
 	})
 }
 
-// adoptedPending reports whether one of our adopted children is still on
-// its way out: alive, and either carrying token or already without an
-// environment (exiting). Live adoptees of other sessions do not count.
+// adoptedPending reports whether one of our adopted children still needs
+// reaping: a zombie, or alive and either carrying token or already
+// without an environment (exiting: an exiting process's environ reads
+// empty, or fails on newer kernels). Live adoptees of other sessions do
+// not count.
 func adoptedPending(token string) bool {
 	needle := []byte("ARBITER_TOKEN=" + token + "\x00")
 	pending := false
 	eachAdopted(func(pid int, state byte) bool {
 		if state == 'Z' {
-			return true
+			pending = true
+			return false
 		}
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		pending = err == nil && (len(env) == 0 || bytes.Contains(env, needle))
+		pending = err != nil || len(env) == 0 || bytes.Contains(env, needle)
 		return !pending
 	})
 	return pending

@@ -1,0 +1,436 @@
+package proc
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// OnceSpec says how to run a bot for one move: games whose bots are run
+// once per move (Auction's strategies read files, print one line and exit)
+// instead of holding a session.
+type OnceSpec struct {
+	Bot  string   // name for messages
+	Argv []string // Argv[0] is looked up in PATH, or relative to Dir if it has a slash
+	Dir  string
+	Env  []string // added to the arbiter's environment
+	// Stdin is written to the bot's standard input, which is then closed;
+	// a bot that does not read it is fine. Empty: /dev/null.
+	Stdin string
+	// Timeout is how long the bot has, from its start, to print its first
+	// line; zero means no limit.
+	Timeout time.Duration
+	// MaxOutput caps the first line (default 64 KiB): a longer line, or as
+	// much output without a newline, is a protocol fault.
+	MaxOutput int
+	// Stderr is a file the bot's stderr is appended to, "" to discard it.
+	// The file is capped at MaxStderr (default 16 MiB) over all runs that
+	// append to it; beyond that the bot's stderr is drained and dropped.
+	Stderr    string
+	MaxStderr int64
+	// Grace is how long a bot may take to exit after printing its line
+	// (default 100ms) before its process group is killed.
+	Grace time.Duration
+}
+
+// Reply is what one run of a bot produced.
+type Reply struct {
+	// Line is the bot's first line of output without its line ending, or
+	// all its output when it exited without printing a newline.
+	Line string
+	// Exit is the exit status; 128+n when a signal n ended the process
+	// (137 for a bot killed after its grace); -1 when it never started.
+	Exit int
+	// Used is the time from the start of the process to its first line,
+	// or to its exit, or to the time-out.
+	Used time.Duration
+	// Fault is nil when the bot printed a line in time (what the line
+	// means is the game's business); otherwise why there is no line:
+	// drivers.FaultTime, FaultProtocol (a line over MaxOutput, or exit
+	// status 0 without output), FaultCrash (no line, a failing exit
+	// status or a signal) or FaultStart.
+	Fault *Fault
+}
+
+// onceStdinDirect is how much stdin is written into the pipe before the
+// bot starts, sparing a goroutine: one page always fits in a pipe, even one
+// shrunk by the pipe-user-pages limits.
+const onceStdinDirect = 4096
+
+// RunOnce runs a bot once and returns its first line. Whatever the bot
+// does, it and every process it started are gone when RunOnce returns
+// (killed with its process group, and by its ARBITER_TOKEN if they escaped
+// the group), and reaped.
+//
+// Runs are independent: many may run at the same time (every player of an
+// Auction round bids at once), each with its own deadline and timer, so
+// no bot is charged for another's time.
+//
+// The error is non-nil only when ctx was cancelled (ctx.Err()) or the
+// arbiter itself could not make pipes or open the stderr file; a bot's
+// misbehaviour is in Reply.Fault.
+func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
+	if err := ctx.Err(); err != nil {
+		return Reply{Exit: -1}, err
+	}
+	if len(spec.Argv) == 0 {
+		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)}, nil
+	}
+	if spec.MaxOutput <= 0 {
+		spec.MaxOutput = 64 << 10
+	}
+	if spec.MaxStderr <= 0 {
+		spec.MaxStderr = 16 << 20
+	}
+	if spec.Grace <= 0 {
+		spec.Grace = 100 * time.Millisecond
+	}
+	becomeSubreaper()
+	r := &onceRun{spec: spec, exited: make(chan struct{})}
+	var tok [12]byte
+	_, _ = rand.Read(tok[:])
+	r.token = hex.EncodeToString(tok[:])
+
+	if err := r.pipes(); err != nil {
+		r.closeAll()
+		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err)
+	}
+	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd.Dir = spec.Dir
+	cmd.Env = append(append(os.Environ(), spec.Env...), "ARBITER_TOKEN="+r.token)
+	cmd.Stdout = r.childOut
+	// A nil *os.File in an io.Reader would close the bot's fd 0: set only
+	// what exists (os/exec gives /dev/null for the rest).
+	if r.childIn != nil {
+		cmd.Stdin = r.childIn
+	}
+	if r.childErr != nil {
+		cmd.Stderr = r.childErr
+	}
+	start, err := startOnce(cmd)
+	r.closeChildEnds()
+	if err != nil {
+		r.closeAll()
+		r.waitStderr()
+		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)}, nil
+	}
+	r.cmd, r.start = cmd, start
+	if r.stdinW != nil {
+		go r.writeStdin()
+	}
+	if spec.Timeout > 0 {
+		r.deadline = start.Add(spec.Timeout)
+		_ = r.out.SetReadDeadline(r.deadline)
+	}
+	go r.watchExit()
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, func() {
+			r.cancelled.Store(true)
+			_ = r.out.SetReadDeadline(time.Unix(1, 0))
+		})
+		defer stop()
+	}
+
+	reply := r.read()
+	if r.cancelled.Load() {
+		r.finish(false)
+		return Reply{Exit: -1}, ctx.Err()
+	}
+	reply.Exit = r.finish(reply.Fault == nil)
+	if reply.Fault == nil && r.noLine {
+		// It exited without a line: say how.
+		if reply.Exit != 0 {
+			reply.Fault = faultf(drivers.FaultCrash, "%s without printing a line", describeExit(reply.Exit))
+		} else {
+			reply.Fault = faultf(drivers.FaultProtocol, "exited without printing anything")
+		}
+	}
+	return reply, nil
+}
+
+// startOnce starts cmd in its own process group, to be killed with the
+// arbiter, and registers it so that the orphan reaper leaves it to
+// os/exec. It returns the moment the bot's time starts: taken under the
+// lock, so that waiting for another bot's start is not charged.
+func startOnce(cmd *exec.Cmd) (time.Time, error) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	children.Lock()
+	defer children.Unlock()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return start, err
+	}
+	children.pids[cmd.Process.Pid] = true
+	return start, nil
+}
+
+// onceRun is one RunOnce in progress.
+type onceRun struct {
+	spec  OnceSpec
+	token string
+	cmd   *exec.Cmd
+	start time.Time
+	// deadline is when the time runs out (zero: never).
+	deadline time.Time
+
+	out                         *os.File // our end of the bot's stdout
+	stdinW                      *os.File // our end of the bot's stdin, when written by a goroutine
+	stdinOnce                   sync.Once
+	childIn, childOut, childErr *os.File
+	errDone                     chan struct{} // closed when stderr is drained; nil without a stderr file
+
+	exited    chan struct{} // closed when the bot's main process has ended (not yet reaped)
+	exitAt    time.Time     // set before exited is closed
+	cancelled atomic.Bool
+	noLine    bool // the bot exited, or its output ended, without any output
+}
+
+func (r *onceRun) pipes() error {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("stdout pipe: %w", err)
+	}
+	r.out, r.childOut = outR, outW
+	if r.spec.Stdin != "" {
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			return fmt.Errorf("stdin pipe: %w", err)
+		}
+		r.childIn = inR
+		if len(r.spec.Stdin) <= onceStdinDirect {
+			_, _ = io.WriteString(inW, r.spec.Stdin)
+			inW.Close()
+		} else {
+			r.stdinW = inW
+		}
+	}
+	if r.spec.Stderr != "" {
+		f, err := os.OpenFile(r.spec.Stderr, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		fi, err := f.Stat()
+		if err != nil || fi.Size() >= r.spec.MaxStderr {
+			// Full: the bot's stderr goes to /dev/null.
+			f.Close()
+			return nil
+		}
+		errR, errW, err := os.Pipe()
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("stderr pipe: %w", err)
+		}
+		r.childErr = errW
+		r.errDone = make(chan struct{})
+		go drainStderr(errR, f, r.spec.MaxStderr-fi.Size(), r.errDone)
+	}
+	return nil
+}
+
+// closeChildEnds closes the pipe ends the child holds, once it has them.
+func (r *onceRun) closeChildEnds() {
+	for _, f := range []*os.File{r.childIn, r.childOut, r.childErr} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+func (r *onceRun) closeAll() {
+	r.closeChildEnds()
+	r.out.Close()
+	r.closeStdin()
+}
+
+func (r *onceRun) closeStdin() {
+	if r.stdinW != nil {
+		r.stdinOnce.Do(func() { r.stdinW.Close() })
+	}
+}
+
+// writeStdin writes the input; a bot that exits or closes its input
+// without reading it all is fine, so write errors are ignored.
+func (r *onceRun) writeStdin() {
+	_, _ = io.WriteString(r.stdinW, r.spec.Stdin)
+	r.closeStdin()
+}
+
+// watchExit waits for the bot's main process to end without reaping it:
+// while it is an unreaped zombie its pid, and so its process group id,
+// cannot be reused, which makes killing the group later safe.
+func (r *onceRun) watchExit() {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, r.cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	r.exitAt = time.Now()
+	close(r.exited)
+	// Output the bot wrote is in the pipe already; only a descendant still
+	// holding stdout could add more. Give it the grace, not the full time.
+	d := r.exitAt.Add(r.spec.Grace)
+	if !r.deadline.IsZero() && r.deadline.Before(d) {
+		d = r.deadline
+	}
+	_ = r.out.SetReadDeadline(d)
+}
+
+func (r *onceRun) hasExited() bool {
+	select {
+	case <-r.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// read reads up to the first newline, at most MaxOutput bytes.
+func (r *onceRun) read() Reply {
+	max := r.spec.MaxOutput
+	buf := make([]byte, 0, min(512, max+1))
+	for {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(2*cap(buf), max+1))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.out.Read(buf[len(buf):cap(buf)])
+		if i := bytes.IndexByte(buf[len(buf):len(buf)+n], '\n'); i >= 0 {
+			line := buf[:len(buf)+i]
+			used := time.Since(r.start)
+			if len(line) > max {
+				return Reply{Used: used, Fault: faultf(drivers.FaultProtocol, "printed a line longer than %d bytes", max)}
+			}
+			return Reply{Line: strings.TrimSuffix(string(line), "\r"), Used: used}
+		}
+		buf = buf[:len(buf)+n]
+		if len(buf) > max {
+			return Reply{Used: time.Since(r.start), Fault: faultf(drivers.FaultProtocol, "printed more than %d bytes without a newline", max)}
+		}
+		if err == nil {
+			continue
+		}
+		if r.cancelled.Load() {
+			return Reply{}
+		}
+		if errors.Is(err, io.EOF) || (errors.Is(err, os.ErrDeadlineExceeded) && r.hasExited() && (r.deadline.IsZero() || r.exitAt.Before(r.deadline))) {
+			// Output ended, or the bot exited in time and only a
+			// descendant holds its output open: what it printed is its
+			// line.
+			used := time.Since(r.start)
+			if r.hasExited() {
+				used = r.exitAt.Sub(r.start)
+			}
+			if len(buf) == 0 {
+				r.noLine = true
+			}
+			return Reply{Line: strings.TrimSuffix(string(buf), "\r"), Used: used}
+		}
+		used := time.Since(r.start)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if len(buf) > 0 {
+				return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no full line within %v (partial line %q)", r.spec.Timeout, truncate(string(buf)))}
+			}
+			return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %v", r.spec.Timeout)}
+		}
+		return Reply{Used: used, Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
+	}
+}
+
+// finish ends the run: a bot that answered gets the grace to exit on its
+// own; then its process group is killed while its leader is still
+// unreaped, the leader is reaped, and, if any process escaped the group,
+// every process carrying the token is killed and reaped. It returns the
+// exit status.
+func (r *onceRun) finish(answered bool) int {
+	r.out.Close()
+	pid := r.cmd.Process.Pid
+	if answered && !r.hasExited() {
+		t := time.NewTimer(r.spec.Grace)
+		select {
+		case <-r.exited:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	<-r.exited
+	_ = r.cmd.Wait()
+	children.Lock()
+	delete(children.pids, pid)
+	children.Unlock()
+	r.closeStdin()
+	if anyAdopted() {
+		// A descendant left the group, or lost its parent: find it by token.
+		killTokened(r.token)
+		for i := 0; i < 2000; i++ {
+			reapOrphans()
+			if !adoptedPending(r.token) {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	r.waitStderr()
+	ws, _ := r.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}
+
+func (r *onceRun) waitStderr() {
+	if r.errDone == nil {
+		return
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-r.errDone:
+	case <-t.C:
+		// Only a process outside our reach still holds stderr open.
+	}
+}
+
+// anyAdopted reports whether the arbiter has a child that os/exec did not
+// start: a descendant of some bot that lost its parent. Every process a
+// finished bot left behind is either such a child or a descendant of one,
+// so when there is none, the expensive search by token is not needed. A
+// process with no children at all answers without a scan of /proc.
+func anyAdopted() bool {
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil); err == unix.ECHILD {
+		return false
+	}
+	found := false
+	eachAdopted(func(int, byte) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
+// describeExit says how an exit status came about.
+func describeExit(status int) string {
+	if status > 128 {
+		return "killed by signal " + syscall.Signal(status-128).String()
+	}
+	return fmt.Sprintf("exited with status %d", status)
+}

@@ -1,0 +1,350 @@
+package proc
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The test binary doubles as the per-move bots too: init runs before
+// TestMain, so a process started with PROC_ONCE_BOT set is a bot and never
+// a test run.
+func init() {
+	if mode := os.Getenv("PROC_ONCE_BOT"); mode != "" {
+		runOnceBot(mode)
+		os.Exit(0)
+	}
+}
+
+func runOnceBot(mode string) {
+	spawn := func(child string, out *os.File) int {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "PROC_ONCE_BOT="+child)
+		cmd.Stdout = out
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			panic(err)
+		}
+		return cmd.Process.Pid
+	}
+	switch mode {
+	case "line": // the trivial bot of the benchmarks
+		os.Stdout.WriteString("42\n")
+	case "args":
+		wd, _ := os.Getwd()
+		fmt.Printf("%s|%s\n", strings.Join(os.Args[1:], " "), wd)
+	case "exit3":
+		os.Stdout.WriteString("7\n")
+		os.Exit(3)
+	case "crash":
+		os.Exit(2)
+	case "nothing":
+	case "noeol":
+		os.Stdout.WriteString("12")
+	case "hang": // no answer; a setsid grandchild holds stdout open
+		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", os.Stdout))
+		time.Sleep(time.Hour)
+	case "daemon": // answers and exits, leaving a setsid grandchild without stdout
+		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", nil))
+		os.Stdout.WriteString("1\n")
+	case "linger":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+		time.Sleep(time.Hour)
+	case "stay": // answers, then does not exit
+		os.Stdout.WriteString("5\n")
+		time.Sleep(time.Hour)
+	case "flood": // endless output without a newline
+		b := bytes.Repeat([]byte("x"), 4096)
+		for {
+			if _, err := os.Stdout.Write(b); err != nil {
+				return
+			}
+		}
+	case "longline":
+		os.Stdout.WriteString(strings.Repeat("y", 100) + "\n")
+	case "stdin":
+		b, _ := io.ReadAll(os.Stdin)
+		first, _, _ := strings.Cut(string(b), "\n")
+		fmt.Printf("%d %s\n", len(b), first)
+	case "sleep200":
+		time.Sleep(200 * time.Millisecond)
+		os.Stdout.WriteString("slept\n")
+	case "stderr":
+		fmt.Fprintln(os.Stderr, strings.Repeat("e", 99))
+		os.Stdout.WriteString("3\n")
+	}
+}
+
+// onceSpec runs the test binary as bot mode. Every process of the run
+// carries ONCE_MARK=<mark>, so the test can look for leftovers.
+func onceSpec(t testing.TB, mode string) (OnceSpec, string) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	mark := hex.EncodeToString(b[:])
+	return OnceSpec{
+		Bot:     mode,
+		Argv:    []string{os.Args[0]},
+		Dir:     t.TempDir(),
+		Env:     []string{"PROC_ONCE_BOT=" + mode, "ONCE_MARK=" + mark},
+		Timeout: 10 * time.Second,
+		// Generous, so that a slow machine (or -race) does not turn a
+		// bot's own exit into a kill.
+		Grace: 5 * time.Second,
+	}, mark
+}
+
+// assertNoLeftovers checks that no process carries mark and that we have
+// no zombie children.
+func assertNoLeftovers(t *testing.T, mark string) {
+	t.Helper()
+	needle := "ONCE_MARK=" + mark + "\x00"
+	for _, pid := range allPids() {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err == nil && strings.Contains(string(env), needle) {
+			t.Errorf("process %d of the bot is still running", pid)
+		}
+		if ppid, state, ok := procStat(pid); ok && ppid == os.Getpid() && state == 'Z' {
+			t.Errorf("zombie child %d left behind", pid)
+		}
+	}
+}
+
+func runOnce(t *testing.T, spec OnceSpec) Reply {
+	t.Helper()
+	r, err := RunOnce(context.Background(), spec)
+	if err != nil {
+		t.Fatalf("RunOnce: %v", err)
+	}
+	return r
+}
+
+func TestRunOnceReplies(t *testing.T) {
+	tests := []struct {
+		name, mode string
+		line       string
+		exit       int
+		fault      string
+	}{
+		{"first line", "line", "42", 0, ""},
+		{"exit status with a line", "exit3", "7", 3, ""},
+		{"output without newline is the line", "noeol", "12", 0, ""},
+		{"crash without output", "crash", "", 2, drivers.FaultCrash},
+		{"exit 0 without output", "nothing", "", 0, drivers.FaultProtocol},
+		{"stays after its line: killed after the grace", "stay", "5", 128 + 9, ""},
+		{"output flood", "flood", "", -2, drivers.FaultProtocol},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec, mark := onceSpec(t, tt.mode)
+			if tt.mode == "stay" {
+				spec.Grace = 100 * time.Millisecond
+			}
+			r := runOnce(t, spec)
+			if r.Line != tt.line || (tt.exit != -2 && r.Exit != tt.exit) {
+				t.Errorf("line %q exit %d, want %q %d", r.Line, r.Exit, tt.line, tt.exit)
+			}
+			switch {
+			case tt.fault == "" && r.Fault != nil:
+				t.Errorf("fault %v, want none", r.Fault)
+			case tt.fault != "" && (r.Fault == nil || r.Fault.Kind != tt.fault):
+				t.Errorf("fault %v, want %s", r.Fault, tt.fault)
+			}
+			if r.Used <= 0 || r.Used >= spec.Timeout {
+				t.Errorf("used %v, want between 0 and the time-out %v", r.Used, spec.Timeout)
+			}
+			assertNoLeftovers(t, mark)
+		})
+	}
+}
+
+func TestRunOnceArgsDirAndLineCap(t *testing.T) {
+	spec, mark := onceSpec(t, "args")
+	spec.Argv = append(spec.Argv, "game", "B")
+	r := runOnce(t, spec)
+	if want := "game B|" + spec.Dir; r.Line != want || r.Fault != nil {
+		t.Errorf("reply %q (%v), want %q", r.Line, r.Fault, want)
+	}
+	spec, mark2 := onceSpec(t, "longline")
+	spec.MaxOutput = 50
+	r = runOnce(t, spec)
+	if r.Fault == nil || r.Fault.Kind != drivers.FaultProtocol || !strings.Contains(r.Fault.Detail, "than 50 bytes") {
+		t.Errorf("a 100-byte line with a cap of 50: fault %v, want protocol", r.Fault)
+	}
+	assertNoLeftovers(t, mark)
+	assertNoLeftovers(t, mark2)
+}
+
+// TestRunOnceTimeoutKillsGroupAndEscapee: a bot that never answers while
+// a setsid grandchild holds its stdout open gets a time fault at its
+// time-out, and both are gone afterwards.
+func TestRunOnceTimeoutKillsGroupAndEscapee(t *testing.T) {
+	spec, mark := onceSpec(t, "hang")
+	spec.Timeout = 300 * time.Millisecond
+	spec.Stderr = filepath.Join(t.TempDir(), "stderr")
+	r := runOnce(t, spec)
+	if r.Fault == nil || r.Fault.Kind != drivers.FaultTime {
+		t.Fatalf("fault %v, want time", r.Fault)
+	}
+	if r.Used < spec.Timeout || r.Used > 5*time.Second {
+		t.Errorf("charged %v for a time-out of %v", r.Used, spec.Timeout)
+	}
+	assertGrandchildGone(t, spec.Stderr)
+	assertNoLeftovers(t, mark)
+}
+
+// TestRunOnceDaemonIsKilled: a bot that answers and exits but leaves a
+// daemon (setsid, no stdout) behind has answered, and its daemon is killed.
+func TestRunOnceDaemonIsKilled(t *testing.T) {
+	spec, mark := onceSpec(t, "daemon")
+	spec.Stderr = filepath.Join(t.TempDir(), "stderr")
+	r := runOnce(t, spec)
+	if r.Line != "1" || r.Fault != nil {
+		t.Fatalf("reply %q (%v), want 1", r.Line, r.Fault)
+	}
+	assertGrandchildGone(t, spec.Stderr)
+	assertNoLeftovers(t, mark)
+}
+
+func assertGrandchildGone(t *testing.T, stderr string) {
+	t.Helper()
+	b, _ := os.ReadFile(stderr)
+	first, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimPrefix(first, "grandchild "))
+	if err != nil {
+		t.Fatalf("stderr %q: the bot did not report its grandchild", b)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("setsid grandchild %d is still alive", pid)
+	}
+}
+
+func TestRunOnceStartFailure(t *testing.T) {
+	r, err := RunOnce(context.Background(), OnceSpec{Bot: "nope", Argv: []string{"/nonexistent/bot"}, Timeout: time.Second})
+	if err != nil || r.Fault == nil || r.Fault.Kind != drivers.FaultStart || r.Exit != -1 {
+		t.Fatalf("reply %+v, err %v: want a start fault", r, err)
+	}
+}
+
+func TestRunOnceStdin(t *testing.T) {
+	// A bot that reads nothing of a large input is fine.
+	spec, mark := onceSpec(t, "line")
+	spec.Stdin = strings.Repeat("ignored line\n", 100000)
+	if r := runOnce(t, spec); r.Line != "42" || r.Fault != nil {
+		t.Errorf("bot ignoring 1.3 MB of stdin: reply %q (%v)", r.Line, r.Fault)
+	}
+	assertNoLeftovers(t, mark)
+	// Small and large inputs both arrive whole, then end.
+	for _, in := range []string{"state 1\nmore\n", "big\n" + strings.Repeat("z", 200000)} {
+		spec, mark := onceSpec(t, "stdin")
+		spec.Stdin = in
+		first, _, _ := strings.Cut(in, "\n")
+		if r := runOnce(t, spec); r.Line != fmt.Sprintf("%d %s", len(in), first) || r.Fault != nil {
+			t.Errorf("stdin of %d bytes: reply %q (%v)", len(in), r.Line, r.Fault)
+		}
+		assertNoLeftovers(t, mark)
+	}
+}
+
+func TestRunOnceStderrAppendedAndCapped(t *testing.T) {
+	spec, _ := onceSpec(t, "stderr")
+	spec.Stderr = filepath.Join(t.TempDir(), "stderr")
+	spec.MaxStderr = 250
+	for range 4 {
+		if r := runOnce(t, spec); r.Line != "3" {
+			t.Fatalf("reply %q (%v)", r.Line, r.Fault)
+		}
+	}
+	b, _ := os.ReadFile(spec.Stderr)
+	if !strings.HasPrefix(string(b), strings.Repeat("e", 99)+"\n"+strings.Repeat("e", 99)+"\n") {
+		t.Errorf("stderr does not hold two runs' output: %q", b)
+	}
+	if !strings.Contains(string(b), "truncated") || len(b) > 250+100 {
+		t.Errorf("stderr of %d bytes with a cap of 250: %q", len(b), b)
+	}
+}
+
+func TestRunOnceCancel(t *testing.T) {
+	spec, mark := onceSpec(t, "hang")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	_, err := RunOnce(ctx, spec)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	assertNoLeftovers(t, mark)
+}
+
+// TestRunOnceSimultaneous runs 8 bots at once that each sleep 200ms: each
+// is charged for its own time, not for the others'.
+func TestRunOnceSimultaneous(t *testing.T) {
+	const n = 8
+	replies := make([]Reply, n)
+	marks := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		spec, mark := onceSpec(t, "sleep200")
+		marks[i] = mark
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := RunOnce(context.Background(), spec)
+			if err != nil {
+				t.Error(err)
+			}
+			replies[i] = r
+		}()
+	}
+	wg.Wait()
+	for i, r := range replies {
+		if r.Line != "slept" || r.Fault != nil {
+			t.Errorf("bot %d: reply %q (%v)", i, r.Line, r.Fault)
+		}
+		if r.Used < 200*time.Millisecond || r.Used >= n*200*time.Millisecond {
+			t.Errorf("bot %d charged %v: want its own 200ms and less than everyone's %v", i, r.Used, n*200*time.Millisecond)
+		}
+		assertNoLeftovers(t, marks[i])
+	}
+}
+
+// BenchmarkRunOnce runs the trivial bot (prints a line, exits) through the
+// per-move layer; BenchmarkBareForkExec runs the same binary with plain
+// os/exec, the baseline the overhead is judged against.
+func BenchmarkRunOnce(b *testing.B) {
+	spec, _ := onceSpec(b, "line")
+	for b.Loop() {
+		r, err := RunOnce(context.Background(), spec)
+		if err != nil || r.Line != "42" {
+			b.Fatal(r, err)
+		}
+	}
+}
+
+func BenchmarkBareForkExec(b *testing.B) {
+	spec, _ := onceSpec(b, "line")
+	for b.Loop() {
+		cmd := exec.Command(os.Args[0])
+		cmd.Dir = spec.Dir
+		cmd.Env = append(os.Environ(), spec.Env...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Run(); err != nil || out.String() != "42\n" {
+			b.Fatal(out.String(), err)
+		}
+	}
+}
