@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/euchre"
 	"github.com/arbiter-contests/arbiter/drivers/planowanie"
 )
 
@@ -20,6 +21,7 @@ func register(d drivers.Driver) {
 }
 
 func init() {
+	register(euchre.Driver{})
 	register(planowanie.Driver{})
 }
 
