@@ -85,7 +85,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 				"ARBITER_POSITION="+strconv.Itoa(p), "ARBITER_MEMORY_DIR="+mem, "ARBITER_BOT_DIR="+seat.Dir),
 		}
 		if seat.Stderr != "" {
-			pos[p].stderr = filepath.Join(filepath.Dir(seat.Stderr), fmt.Sprintf("pos%d-%s.stderr", p, seat.Bot))
+			pos[p].stderr = filepath.Join(filepath.Dir(seat.Stderr), fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(seat.Bot)))
 		}
 	}
 
@@ -172,4 +172,14 @@ func resolveArgv(argv []string, dir string) []string {
 		}
 	}
 	return out
+}
+
+// fileSafe keeps a bot name usable in a file name.
+func fileSafe(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			return r
+		}
+		return '_'
+	}, name)
 }
