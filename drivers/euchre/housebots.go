@@ -49,15 +49,16 @@ func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) 
 		if err != nil {
 			return err
 		}
+		// Memory first: once its answer is read, a bot has only a short
+		// grace to exit before it is killed.
+		if dir != "" && string(mem) != string(old) {
+			if err := os.WriteFile(filepath.Join(dir, MemoryFile), mem, 0o644); err != nil {
+				return err
+			}
+		}
 		w := bufio.NewWriter(out)
 		w.WriteString(answer + "\n")
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		if dir != "" && string(mem) != string(old) {
-			return os.WriteFile(filepath.Join(dir, MemoryFile), mem, 0o644)
-		}
-		return nil
+		return w.Flush()
 	}
 }
 
