@@ -50,15 +50,18 @@ func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) 
 			return err
 		}
 		// Memory first: once its answer is read, a bot has only a short
-		// grace to exit before it is killed.
+		// grace to exit before it is killed. A memory that cannot be kept
+		// is reported, but the answer still goes out.
+		var memErr error
 		if dir != "" && string(mem) != string(old) {
-			if err := os.WriteFile(filepath.Join(dir, MemoryFile), mem, 0o644); err != nil {
-				return err
-			}
+			memErr = os.WriteFile(filepath.Join(dir, MemoryFile), mem, 0o644)
 		}
 		w := bufio.NewWriter(out)
 		w.WriteString(answer + "\n")
-		return w.Flush()
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return memErr
 	}
 }
 

@@ -69,10 +69,16 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if move <= 0 {
 		move = time.Duration(g.clock.Move)
 	}
+	// The bots run in their memory folders, so every path they get must
+	// be absolute: the results directory may be given relative.
+	matchDir, err := filepath.Abs(m.Dir)
+	if err != nil {
+		return nil, err
+	}
 	var pos [4]position
 	for p := range pos {
 		seat := m.Seats[Team(p)]
-		mem := filepath.Join(m.Dir, "pos"+strconv.Itoa(p))
+		mem := filepath.Join(matchDir, "pos"+strconv.Itoa(p))
 		if err := os.MkdirAll(mem, 0o755); err != nil {
 			return nil, err
 		}
@@ -85,7 +91,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 				"ARBITER_POSITION="+strconv.Itoa(p), "ARBITER_MEMORY_DIR="+mem, "ARBITER_BOT_DIR="+seat.Dir),
 		}
 		if seat.Stderr != "" {
-			pos[p].stderr = filepath.Join(filepath.Dir(seat.Stderr), fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(seat.Bot)))
+			pos[p].stderr = filepath.Join(matchDir, fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(seat.Bot)))
 		}
 	}
 

@@ -223,3 +223,30 @@ func TestNoProcessLeftBehind(t *testing.T) {
 		t.Errorf("processes left behind: %v", left)
 	}
 }
+
+// TestRelativeMatchDir: with a results directory given relative to the
+// arbiter's working directory, the bots (which run in their memory
+// folders) still find their memory: no defaults, memory files kept.
+func TestRelativeMatchDir(t *testing.T) {
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+	g.settings.MaxHands = 2
+	m, marker := processMatch(t, 3, []string{self(t), "bot", "random"}, []string{self(t), "bot", "rules"})
+	t.Chdir(filepath.Dir(m.Dir))
+	m.Dir = filepath.Base(m.Dir)
+	rec := &events{}
+	m.Record = rec
+	if _, err := g.Play(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	if ds := rec.of("default"); len(ds) != 0 {
+		t.Errorf("defaults %+v", ds)
+	}
+	for p := range 4 {
+		if _, err := os.Stat(filepath.Join(m.Dir, "pos"+strconv.Itoa(p), MemoryFile)); err != nil {
+			t.Errorf("position %d kept no memory: %v", p, err)
+		}
+	}
+	if left := leftovers(marker); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
+	}
+}
