@@ -10,6 +10,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/auction"
 	"github.com/arbiter-contests/arbiter/drivers/blokus"
 	"github.com/arbiter-contests/arbiter/drivers/bricks"
+	"github.com/arbiter-contests/arbiter/drivers/euchre"
 	"github.com/arbiter-contests/arbiter/drivers/planowanie"
 )
 
@@ -26,6 +27,7 @@ func init() {
 	register(bricks.Driver{})
 	register(blokus.Driver{})
 	register(auction.Driver{})
+	register(euchre.Driver{})
 	register(planowanie.Driver{})
 }
 

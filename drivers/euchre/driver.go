@@ -1,0 +1,115 @@
+package euchre
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Driver is the Euchre game driver.
+type Driver struct{}
+
+var _ drivers.Driver = Driver{}
+
+func (Driver) Name() string { return "euchre" }
+
+func (Driver) HouseBots() []drivers.HouseBot { return HouseBots() }
+
+// DefaultMove is the per-decision limit when the game has no clock, the
+// challenge's own having had none.
+const DefaultMove = drivers.Duration(time.Second)
+
+var gameSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "target"}, {Name: "first_dealer"}, {Name: "max_hands"}, {Name: "memory"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{drivers.ClockBlock},
+}
+
+// Game is a decoded euchre game block.
+type Game struct {
+	settings Settings
+	clock    drivers.Clock
+}
+
+var _ drivers.Game = (*Game)(nil)
+
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+	content, diags := body.Content(gameSchema)
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: DefaultMove}}
+	for _, f := range []struct {
+		name     string
+		min, max int64
+		doc      string
+		set      func(int64)
+	}{
+		{"target", 1, 1000, "the game points that win a game", func(v int64) { g.settings.Target = int(v) }},
+		{"first_dealer", 0, 3, "the position (0 to 3) that deals the first hand", func(v int64) { g.settings.FirstDealer = int(v) }},
+		{"max_hands", 1, 100000, "the hands after which an unfinished game ends, the higher score winning", func(v int64) { g.settings.MaxHands = int(v) }},
+		{"memory", 0, 1 << 30, "the most bytes a bot may keep in its one memory file", func(v int64) { g.settings.Memory = v }},
+	} {
+		a, ok := content.Attributes[f.name]
+		if !ok {
+			continue
+		}
+		var v int64
+		if d := gohcl.DecodeExpression(a.Expr, ctx, &v); d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
+		if v < f.min || v > f.max {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Value out of range",
+				Detail:  fmt.Sprintf("%s (%s) must be a whole number from %d to %d, not %d.", f.name, f.doc, f.min, f.max, v),
+				Subject: a.Expr.Range().Ptr()})
+			continue
+		}
+		f.set(v)
+	}
+	for _, b := range content.Blocks {
+		c, d := drivers.DecodeClock(b, ctx)
+		diags = append(diags, d...)
+		if c.Total != 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No total clock in Euchre",
+				Detail:  `Euchre bots are started afresh for every decision, so only the limit of one decision applies: write clock { move = "1s" } without total.`,
+				Subject: b.DefRange.Ptr()})
+		}
+		if c.Move != 0 {
+			g.clock.Move = c.Move
+		}
+	}
+	return g, diags
+}
+
+func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
+	// The clock is in every match of the plan; the game's own is only a
+	// fallback for a match without one.
+	g := &Game{clock: drivers.Clock{Move: DefaultMove}}
+	if err := json.Unmarshal(raw, &g.settings); err != nil {
+		return nil, fmt.Errorf("euchre settings: %w", err)
+	}
+	if err := g.settings.Validate(); err != nil {
+		return nil, fmt.Errorf("euchre settings: %w", err)
+	}
+	return g, nil
+}
+
+func (g *Game) Settings() any { return g.settings }
+
+func (g *Game) Clock() drivers.Clock { return g.clock }
+
+// CheckSeats accepts two seats: a plan's seat is a team, whose bot plays
+// both of its positions.
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if n == 2 {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Euchre is played by two bots",
+		Detail: fmt.Sprintf("A Euchre match is between two bots, each playing both positions of its team with a copy of itself, "+
+			"but the tournament asks for %d players: set players = 2.", n),
+		Subject: subject.Ptr()}}
+}

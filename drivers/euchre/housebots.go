@@ -1,0 +1,190 @@
+package euchre
+
+import (
+	"bufio"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// MemoryFile is the one file the house bots keep in their folder.
+const MemoryFile = "memory"
+
+// HouseBots lists the bots built into arbiter for Euchre, sorted by name.
+// Each makes one decision per run, like every Euchre bot.
+func HouseBots() []drivers.HouseBot {
+	return []drivers.HouseBot{
+		{Name: "random", Doc: "Gives a random valid answer in every phase; remembers the upcard so as never to name the turned-down suit.",
+			Run: houseRun(random)},
+		{Name: "rules", Doc: "Orders and names with enough trump strength, leads trumps as maker, follows low when its partner is winning.",
+			Run: houseRun(rules)},
+	}
+}
+
+// strategy makes one decision. mem is what the bot remembered from its
+// previous run, and it updates it for the next.
+type strategy func(s *Situation, mem *memory, rng *rand.Rand) string
+
+// houseRun makes a strategy a process bot: one input on in, one line on
+// out. Its memory file is in ARBITER_MEMORY_DIR, the folder the driver
+// gives each position; without it (a bot run by hand) nothing is kept.
+func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) string) error {
+	return func(in io.Reader, out io.Writer, env func(string) string) error {
+		text, err := io.ReadAll(io.LimitReader(in, 1<<16))
+		if err != nil {
+			return err
+		}
+		dir := env("ARBITER_MEMORY_DIR")
+		var old []byte
+		if dir != "" {
+			old, _ = os.ReadFile(filepath.Join(dir, MemoryFile))
+		}
+		answer, mem, err := decideHouse(play, string(text), old, env)
+		if err != nil {
+			return err
+		}
+		// Memory first: once its answer is read, a bot has only a short
+		// grace to exit before it is killed. A memory that cannot be kept
+		// is reported, but the answer still goes out.
+		var memErr error
+		if dir != "" && string(mem) != string(old) {
+			memErr = os.WriteFile(filepath.Join(dir, MemoryFile), mem, 0o644)
+		}
+		w := bufio.NewWriter(out)
+		w.WriteString(answer + "\n")
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return memErr
+	}
+}
+
+// decideHouse runs one decision of a house bot in process: the same path
+// as a process run, without the process.
+func decideHouse(play strategy, text string, mem []byte, env func(string) string) (string, []byte, error) {
+	s, err := ParseInput(text)
+	if err != nil {
+		return "", mem, err
+	}
+	m := parseMemory(string(mem))
+	// Seeded by the match seed, the position and the input, so a match
+	// replays exactly and two decisions do not repeat the same draw.
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	seed, _ := strconv.ParseUint(env("ARBITER_SEED"), 10, 64)
+	pos, _ := strconv.ParseUint(env("ARBITER_POSITION"), 10, 64)
+	rng := rand.New(rand.NewPCG(seed^pos<<56, h.Sum64()))
+	answer := play(s, m, rng)
+	return answer, []byte(m.String()), nil
+}
+
+// memory is what the house bots keep between runs: one line, far below the
+// 1 KB limit.
+type memory struct {
+	Upcard Card   // the upcard of this hand, NoCard before the first ordering input
+	Index  int    // place in the asking order (3 = dealer), -1 unknown
+	Made   bool   // this bot ordered or named trump first
+	Seen   []Card // cards of this hand's finished tricks
+}
+
+func parseMemory(s string) *memory {
+	m := &memory{Upcard: NoCard, Index: -1}
+	for _, f := range strings.Fields(s) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "up":
+			if c, ok := ParseCard(v); ok {
+				m.Upcard = c
+			}
+		case "index":
+			if i, err := strconv.Atoi(v); err == nil {
+				m.Index = i
+			}
+		case "made":
+			m.Made = v == "1"
+		case "seen":
+			if cs, ok := ParseCards(v); ok {
+				m.Seen = cs
+			}
+		}
+	}
+	return m
+}
+
+func (m *memory) String() string {
+	made := "0"
+	if m.Made {
+		made = "1"
+	}
+	return "up=" + m.Upcard.String() + " index=" + strconv.Itoa(m.Index) + " made=" + made + " seen=" + FormatCards(m.Seen) + "\n"
+}
+
+// observe updates what every house bot remembers, whatever it answers.
+func (m *memory) observe(s *Situation) {
+	switch s.Phase {
+	case Ordering:
+		// Every player is asked in the ordering round of every hand: a new
+		// hand starts here.
+		*m = memory{Upcard: s.Upcard, Index: len(s.Decisions)}
+	case Naming:
+		m.Index = len(s.Decisions)
+	case Trick:
+		for _, c := range s.Played {
+			if c != NoCard {
+				m.Seen = append(m.Seen, c)
+			}
+		}
+	}
+}
+
+// answered notes whether the bot's answer a made trump.
+func (m *memory) answered(s *Situation, a string) string {
+	if (s.Phase == Ordering && a == "o") || (s.Phase == Naming && a != "p") {
+		m.Made = true
+		for _, d := range s.Decisions {
+			if d != "p" {
+				m.Made = false
+			}
+		}
+	}
+	return a
+}
+
+func random(s *Situation, m *memory, rng *rand.Rand) string {
+	m.observe(s)
+	pick := func(options ...string) string { return options[rng.IntN(len(options))] }
+	switch s.Phase {
+	case Ordering:
+		return m.answered(s, pick("o", "p"))
+	case Naming:
+		options := []string{"p"}
+		for u := range Suit(4) {
+			if m.Upcard == NoCard || u != m.Upcard.Suit() {
+				options = append(options, u.String())
+			}
+		}
+		return m.answered(s, pick(options...))
+	case Discard:
+		all := append(append([]Card{}, s.Hand...), s.Upcard)
+		return all[rng.IntN(len(all))].String()
+	case Alone:
+		return pick("y", "n")
+	case Turn:
+		legal := Legal(s.Hand, s.Trump, first(s.Played))
+		return legal[rng.IntN(len(legal))].String()
+	}
+	return ""
+}
+
+func first(played []Card) Card {
+	if len(played) == 0 {
+		return NoCard
+	}
+	return played[0]
+}

@@ -1,0 +1,63 @@
+package euchre
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// checkMemory enforces the rule that a bot keeps at most one file of at
+// most limit bytes in its folder between runs. A bot that breaks it loses
+// its whole memory: the folder is emptied, which is simpler to reason
+// about than any choice of which file to keep. problem says what was
+// wrong, or is empty. A missing folder is made again, so that the next run
+// has its working directory.
+func checkMemory(dir string, limit int64) (problem string, err error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return "removed its own memory folder", os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return "", err
+	}
+	var why []string
+	if len(entries) > 1 {
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		why = append(why, fmt.Sprintf("%d entries (%s)", len(entries), strings.Join(names, ", ")))
+	}
+	for _, e := range entries {
+		info, err := os.Lstat(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case !info.Mode().IsRegular():
+			why = append(why, e.Name()+" is not a regular file")
+		case info.Size() > limit:
+			why = append(why, fmt.Sprintf("%s has %d bytes", e.Name(), info.Size()))
+		}
+	}
+	if len(why) == 0 {
+		return "", nil
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		// A bot may leave read-only directories: make them writable so
+		// that nothing stays behind.
+		_ = filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				_ = os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+		if err := os.RemoveAll(path); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
+		limit, strings.Join(why, ", ")), nil
+}

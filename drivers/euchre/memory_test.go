@@ -1,0 +1,70 @@
+package euchre
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCheckMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]int // name -> size; size < 0: a directory
+		keep  []string
+		bad   bool
+	}{
+		{"empty folder", nil, nil, false},
+		{"one small file", map[string]int{"m": 100}, []string{"m"}, false},
+		{"one file at the limit", map[string]int{"m": 1024}, []string{"m"}, false},
+		{"one file over the limit", map[string]int{"m": 1025}, nil, true},
+		{"two files: both go", map[string]int{"b": 1, "a": 2}, nil, true},
+		{"a directory", map[string]int{"d": -1}, nil, true},
+		{"a directory and a file", map[string]int{"d": -1, "m": 5}, nil, true},
+		{"a big and a small file", map[string]int{"a": 5000, "b": 10}, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, size := range tc.files {
+				p := filepath.Join(dir, name)
+				if size < 0 {
+					if err := os.MkdirAll(filepath.Join(p, "sub"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					os.WriteFile(filepath.Join(p, "sub", "x"), []byte("x"), 0o644)
+					os.Chmod(filepath.Join(p, "sub"), 0o500)
+					continue
+				}
+				if err := os.WriteFile(p, []byte(strings.Repeat("x", size)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			problem, err := checkMemory(dir, 1024)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (problem != "") != tc.bad {
+				t.Errorf("problem %q, want a problem: %v", problem, tc.bad)
+			}
+			entries, _ := os.ReadDir(dir)
+			var left []string
+			for _, e := range entries {
+				left = append(left, e.Name())
+			}
+			if !slices.Equal(left, tc.keep) {
+				t.Errorf("left %v, want %v", left, tc.keep)
+			}
+		})
+	}
+	t.Run("a removed folder is made again", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "pos0")
+		problem, err := checkMemory(dir, 1024)
+		if err != nil || problem == "" {
+			t.Fatalf("problem %q, err %v", problem, err)
+		}
+		if _, err := os.Stat(dir); err != nil {
+			t.Error(err)
+		}
+	})
+}

@@ -1,0 +1,194 @@
+package euchre
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// MaxAnswer caps what is read of a bot's output: the answer is its first
+// line, and nothing in the protocol is longer than a few bytes.
+const MaxAnswer = 4 << 10
+
+// run is one bot process for one decision.
+type run struct {
+	Bot     string
+	Argv    []string
+	Dir     string
+	Env     []string
+	Stdin   string
+	Timeout time.Duration
+	Stderr  string
+	Limits  drivers.Limits
+}
+
+// ran is how a run went: the first line of output, the time it took, and
+// problem, a sentence saying why there is no usable answer (a crash, a
+// time-out, a failure to start), or empty.
+type ran struct {
+	Line    string
+	Used    time.Duration
+	Exit    int
+	Kind    string // the drivers.Fault* kind of Problem
+	Problem string
+}
+
+// position is one of the four players of a match: a copy of its seat's bot
+// with its own memory folder.
+type position struct {
+	seat   int
+	bot    string
+	argv   []string
+	memory string // the working directory, which holds its one memory file
+	env    []string
+	stderr string
+	limits drivers.Limits
+}
+
+// Play referees one match: seat 0's bot plays positions 0 and 2, seat 1's
+// positions 1 and 3, every decision a fresh process.
+//
+// Working directory: the challenge runs a bot in "its folder", where it may
+// keep one file. Here a bot's configured dir holds its program and may be
+// shared by every match running at once, so each position gets a private
+// folder <match dir>/pos<N> as its working directory instead, checked
+// after every run. So that a command written relative to the bot's dir
+// still works, its program (if it has a slash) and every argument naming a
+// file or folder that exists in the bot's dir are made absolute first. The
+// bot also finds its dir in ARBITER_BOT_DIR, its memory folder in
+// ARBITER_MEMORY_DIR and its position in ARBITER_POSITION.
+func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
+	if len(m.Seats) != 2 {
+		return nil, fmt.Errorf("euchre match %s has %d seats; it needs 2 (one bot per team)", m.ID, len(m.Seats))
+	}
+	move := time.Duration(m.Clock.Move)
+	if move <= 0 {
+		move = time.Duration(g.clock.Move)
+	}
+	// The bots run in their memory folders, so every path they get must
+	// be absolute: the results directory may be given relative.
+	matchDir, err := filepath.Abs(m.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var pos [4]position
+	for p := range pos {
+		seat := m.Seats[Team(p)]
+		mem := filepath.Join(matchDir, "pos"+strconv.Itoa(p))
+		if err := os.MkdirAll(mem, 0o755); err != nil {
+			return nil, err
+		}
+		pos[p] = position{
+			seat:   Team(p),
+			bot:    seat.Bot,
+			argv:   resolveArgv(seat.Command, seat.Dir),
+			memory: mem,
+			limits: seat.Limits,
+			env: append(append([]string{}, seat.Env...),
+				"ARBITER_POSITION="+strconv.Itoa(p), "ARBITER_MEMORY_DIR="+mem, "ARBITER_BOT_DIR="+seat.Dir),
+		}
+		if seat.Stderr != "" {
+			pos[p].stderr = filepath.Join(matchDir, fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(seat.Bot)))
+		}
+	}
+
+	// An arbiter failure (no pipes, a folder it cannot clean) ends the
+	// match as an error, not as a bot's fault.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var used [2]time.Duration
+	var ioErr error
+	decide := func(ctx context.Context, p int, phase Phase, input string) (string, string) {
+		ps := &pos[p]
+		r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
+			Stdin: input, Timeout: move, Stderr: ps.stderr, Limits: ps.limits})
+		used[ps.seat] += r.Used
+		if ctx.Err() != nil {
+			return "", ""
+		}
+		if err != nil && ioErr == nil {
+			ioErr = fmt.Errorf("running %s at position %d: %w", ps.bot, p, err)
+			stop()
+		}
+		if r.Problem == "" && r.Exit != 0 && m.Log != nil {
+			m.Log.Debug("bot answered, then failed", "position", p, "bot", ps.bot, "phase", phase, "exit", r.Exit)
+		}
+		problem := r.Problem
+		if phase == Trick && (r.Kind == drivers.FaultProtocol || r.Kind == drivers.FaultOutput) {
+			// The trick message wants no answer: printing nothing, or
+			// anything, is fine; crashing or hanging is not.
+			problem = ""
+		}
+		mp, err := checkMemory(ps.memory, g.settings.Memory)
+		if err != nil && ioErr == nil {
+			ioErr = fmt.Errorf("checking the memory folder of %s at position %d: %w", ps.bot, p, err)
+			stop()
+		}
+		if mp != "" {
+			problem = strings.TrimPrefix(problem+"; "+mp, "; ")
+		}
+		if problem != "" && m.Log != nil {
+			m.Log.Debug("default", "position", p, "bot", ps.bot, "phase", phase, "problem", problem)
+		}
+		return r.Line, problem
+	}
+	res, err := Referee(ctx, g.settings, m.Seed, decide, m.Record)
+	if ioErr != nil {
+		return nil, ioErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &drivers.Outcome{Seats: make([]drivers.SeatResult, 2)}
+	for s := range out.Seats {
+		r := &out.Seats[s]
+		switch res.Winner {
+		case s:
+			r.Score = 1
+		case -1:
+			r.Score = 0.5
+		}
+		r.Defaults = res.Defaults[s] + res.Defaults[s+2]
+		r.TimeMS = used[s].Milliseconds()
+	}
+	return out, nil
+}
+
+// resolveArgv makes a command independent of the working directory: a
+// program with a slash, and every argument that names an existing file or
+// folder in dir, become absolute paths into dir.
+func resolveArgv(argv []string, dir string) []string {
+	out := append([]string{}, argv...)
+	for i, a := range out {
+		if a == "" || filepath.IsAbs(a) || strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := filepath.Join(dir, a)
+		if i == 0 {
+			if strings.ContainsRune(a, '/') {
+				out[i] = p
+			}
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			out[i] = p
+		}
+	}
+	return out
+}
+
+// fileSafe keeps a bot name usable in a file name.
+func fileSafe(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			return r
+		}
+		return '_'
+	}, name)
+}

@@ -1,0 +1,252 @@
+package euchre
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The test binary doubles as the bots of these tests:
+//
+//	testbinary bot NAME          a house bot, as `arbiter bot euchre/NAME`
+//	testbinary bad MODE PHASE    the rules bot, except that in PHASE it
+//	                             misbehaves as MODE says
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "bot" {
+		for _, hb := range HouseBots() {
+			if hb.Name == os.Args[2] {
+				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				os.Exit(0)
+			}
+		}
+		os.Exit(2)
+	}
+	if len(os.Args) == 4 && os.Args[1] == "bad" {
+		badBot(os.Args[2], Phase(os.Args[3]))
+	}
+	os.Exit(m.Run())
+}
+
+func badBot(mode string, phase Phase) {
+	in, _ := io.ReadAll(os.Stdin)
+	lines := strings.Split(string(in), "\n")
+	if len(lines) < 4 || Phase(lines[3]) != phase {
+		if err := houseRun(rules)(bytes.NewReader(in), os.Stdout, os.Getenv); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	switch mode {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "crashing on purpose")
+		os.Exit(3)
+	case "signal":
+		syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+	case "hang":
+		// A child in its group and a grandchild that escapes it: both
+		// must be gone when the decision is over.
+		exec.Command("sleep", "600").Start()
+		esc := exec.Command("sleep", "600")
+		esc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		esc.Start()
+		time.Sleep(10 * time.Minute)
+	case "garbage":
+		fmt.Println("\x00\x01 zz ♠ not an answer")
+		os.Stdout.Write(bytes.Repeat([]byte("garbage "), 100000))
+	case "empty":
+		os.Exit(0)
+	case "blank":
+		fmt.Println("   ")
+	case "memory":
+		// Two files, one of them over the limit.
+		os.WriteFile("a", bytes.Repeat([]byte("x"), 5000), 0o644)
+		os.WriteFile("b", []byte("x"), 0o644)
+		houseRun(rules)(bytes.NewReader(in), os.Stdout, os.Getenv)
+	case "escape":
+		// A valid answer, leaving a process behind that escaped the group.
+		esc := exec.Command("sleep", "600")
+		esc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		esc.Start()
+		houseRun(rules)(bytes.NewReader(in), os.Stdout, os.Getenv)
+	}
+	os.Exit(0)
+}
+
+// processMatch is a match between two bot commands as the engine makes it,
+// with a marker in the bots' environment to find their processes by.
+func processMatch(tb testing.TB, seed uint64, cmds ...[]string) (*drivers.Match, string) {
+	dir := tb.TempDir()
+	var tok [8]byte
+	rand.Read(tok[:])
+	marker := "EUCHRE_TEST_MARK=" + hex.EncodeToString(tok[:])
+	m := &drivers.Match{ID: "test", Seed: seed, Record: nopRecorder{}, Dir: filepath.Join(dir, "match"),
+		Clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+	if err := os.MkdirAll(m.Dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for i, c := range cmds {
+		m.Seats = append(m.Seats, drivers.Seat{
+			Bot: c[len(c)-1], Command: c, Dir: dir,
+			Env:    []string{"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i), marker},
+			Stderr: filepath.Join(m.Dir, fmt.Sprintf("seat%d.stderr", i)),
+		})
+	}
+	return m, marker
+}
+
+func self(tb testing.TB) string {
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return exe
+}
+
+// leftovers lists the live processes whose environment carries marker.
+func leftovers(marker string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && bytes.Contains(env, []byte(marker+"\x00")) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestFaultyBots: a bot that crashes, hangs, prints garbage or nothing, or
+// breaks the memory rule gets the default and a recorded fault, the game
+// goes on to its end, and no process is left behind.
+func TestFaultyBots(t *testing.T) {
+	for _, tc := range []struct {
+		mode   string
+		phase  Phase
+		reason string // in the default event's reason
+		hands  int
+	}{
+		{"crash", Ordering, "crash: exited with status 3", 2},
+		{"crash", Turn, "crash", 1},
+		{"signal", Alone, "crash", 1},
+		{"hang", Ordering, "time: no answer within 3s", 1},
+		{"garbage", Turn, "not a card", 1},
+		{"garbage", Ordering, "ordering round", 1},
+		{"empty", Alone, "protocol: exited without printing anything", 1},
+		{"blank", Ordering, "printed no answer", 1},
+		{"memory", Ordering, "broke the memory rule", 1},
+		{"crash", Trick, "crash", 1},
+		{"hang", Trick, "time", 1},
+	} {
+		t.Run(tc.mode+"-"+string(tc.phase), func(t *testing.T) {
+			g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+			g.settings.MaxHands = tc.hands
+			// Seat 1 (positions 1 and 3) misbehaves in one phase; seed 31
+			// brings every phase round in the first hand.
+			m, marker := processMatch(t, 31, []string{self(t), "bot", "rules"}, []string{self(t), "bad", tc.mode, string(tc.phase)})
+			rec := &events{}
+			m.Record = rec
+			out, err := g.Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if left := leftovers(marker); len(left) > 0 {
+				t.Errorf("processes left behind: %v", left)
+			}
+			var faults []DefaultEvent
+			for _, e := range rec.of("default") {
+				d := e.(DefaultEvent)
+				if d.Seat != 1 || d.Phase != tc.phase {
+					t.Errorf("unexpected default %+v", d)
+					continue
+				}
+				faults = append(faults, d)
+				if !strings.Contains(d.Reason, tc.reason) {
+					t.Errorf("reason %q does not say %q", d.Reason, tc.reason)
+				}
+			}
+			if len(faults) == 0 {
+				t.Fatalf("no default recorded for %s in phase %s (did the phase come up? %d hands)", tc.mode, tc.phase, len(rec.of("deal")))
+			}
+			if out.Seats[1].Defaults != len(faults) || out.Seats[0].Defaults != 0 {
+				t.Errorf("defaults %d/%d, want 0/%d", out.Seats[0].Defaults, out.Seats[1].Defaults, len(faults))
+			}
+			if len(rec.of("end")) != 1 || out.Seats[0].Fault != "" || out.Seats[1].Fault != "" {
+				t.Errorf("the match did not end normally: %+v", out)
+			}
+			if tc.mode == "memory" {
+				for _, p := range []int{1, 3} {
+					ents, _ := os.ReadDir(filepath.Join(m.Dir, "pos"+strconv.Itoa(p)))
+					if len(ents) > 1 {
+						t.Errorf("position %d keeps %d files", p, len(ents))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNoProcessLeftBehind: a bot that answers but leaves a process that
+// escaped its group behind has it killed after every decision.
+func TestNoProcessLeftBehind(t *testing.T) {
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+	g.settings.MaxHands = 1
+	m, marker := processMatch(t, 5, []string{self(t), "bad", "escape", string(Turn)}, []string{self(t), "bot", "random"})
+	rec := &events{}
+	m.Record = rec
+	if _, err := g.Play(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.of("default")) != 0 {
+		t.Errorf("defaults %v for valid answers", rec.of("default"))
+	}
+	if left := leftovers(marker); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
+	}
+}
+
+// TestRelativeMatchDir: with a results directory given relative to the
+// arbiter's working directory, the bots (which run in their memory
+// folders) still find their memory: no defaults, memory files kept.
+func TestRelativeMatchDir(t *testing.T) {
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+	g.settings.MaxHands = 2
+	m, marker := processMatch(t, 3, []string{self(t), "bot", "random"}, []string{self(t), "bot", "rules"})
+	t.Chdir(filepath.Dir(m.Dir))
+	m.Dir = filepath.Base(m.Dir)
+	rec := &events{}
+	m.Record = rec
+	if _, err := g.Play(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	if ds := rec.of("default"); len(ds) != 0 {
+		t.Errorf("defaults %+v", ds)
+	}
+	for p := range 4 {
+		if _, err := os.Stat(filepath.Join(m.Dir, "pos"+strconv.Itoa(p), MemoryFile)); err != nil {
+			t.Errorf("position %d kept no memory: %v", p, err)
+		}
+	}
+	if left := leftovers(marker); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
+	}
+}

@@ -1,0 +1,56 @@
+package euchre
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// TestPythonBot plays the example Python bot, run as the example config
+// runs it (python3 with a script path relative to the bot's dir), against
+// the rules bot: every answer valid, its memory file kept in its position's
+// folder.
+func TestPythonBot(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	botDir, err := filepath.Abs("../../examples/euchre")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(5 * time.Second)}}
+	g.settings.MaxHands = 3
+	for _, args := range [][]string{{"python3", "bots/simple.py"}, {"python3", "bots/simple.py", "--bold"}} {
+		m, marker := processMatch(t, 12, args, []string{self(t), "bot", "rules"})
+		m.Seats[0].Dir = botDir
+		rec := &events{}
+		m.Record = rec
+		out, err := g.Play(context.Background(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds := rec.of("default"); len(ds) != 0 {
+			t.Errorf("%v: defaults %+v", args, ds)
+		}
+		if len(rec.of("hand_score")) == 0 {
+			t.Errorf("%v: no hand was played", args)
+		}
+		for _, p := range []string{"pos0", "pos2"} {
+			if _, err := os.Stat(filepath.Join(m.Dir, p, "memory.txt")); err != nil {
+				t.Errorf("%v: %s has no memory file: %v", args, p, err)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(botDir, "memory.txt")); err == nil {
+			t.Errorf("the bot wrote its memory into its program's folder")
+		}
+		if left := leftovers(marker); len(left) > 0 {
+			t.Errorf("processes left behind: %v", left)
+		}
+		_ = out
+	}
+}

@@ -1,0 +1,170 @@
+package euchre
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Settings are a Euchre game's options, as recorded in the plan.
+type Settings struct {
+	// Target is the game points that win the game.
+	Target int `json:"target"`
+	// FirstDealer is the position that deals the first hand.
+	FirstDealer int `json:"first_dealer"`
+	// MaxHands ends a game that has not reached the target after this many
+	// hands (thrown-in hands count): bots that always pass would otherwise
+	// play forever.
+	MaxHands int `json:"max_hands"`
+	// Memory is the most bytes a bot may keep in its one file between runs.
+	Memory int64 `json:"memory"`
+}
+
+// DefaultSettings are the challenge's rules.
+func DefaultSettings() Settings {
+	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024}
+}
+
+// Validate says what is wrong with s, or returns nil.
+func (s Settings) Validate() error {
+	var errs []string
+	if s.Target < 1 {
+		errs = append(errs, fmt.Sprintf("target is %d, but a game must be played to at least 1 point", s.Target))
+	}
+	if s.FirstDealer < 0 || s.FirstDealer > 3 {
+		errs = append(errs, fmt.Sprintf("first_dealer is %d, but positions are 0 to 3", s.FirstDealer))
+	}
+	if s.MaxHands < 1 {
+		errs = append(errs, fmt.Sprintf("max_hands is %d, but a game has at least 1 hand", s.MaxHands))
+	}
+	if s.Memory < 0 {
+		errs = append(errs, fmt.Sprintf("memory is %d, but a size is at least 0 bytes", s.Memory))
+	}
+	if errs != nil {
+		return fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// Team is the team of position p: positions 0 and 2 are team 0.
+func Team(p int) int { return p % 2 }
+
+// HandScore is what a hand is worth: makers with 3 or 4 tricks get 1, all
+// five 2 (4 when one of them played alone); makers with fewer than 3 are
+// euchred and the defenders get 2.
+func HandScore(makerTricks int, alone bool) (makers, defenders int) {
+	switch {
+	case makerTricks < 3:
+		return 0, 2
+	case makerTricks < 5:
+		return 1, 0
+	case alone:
+		return 4, 0
+	}
+	return 2, 0
+}
+
+// Phase names a kind of input; it is the input's fourth line.
+type Phase string
+
+const (
+	Ordering Phase = "ordering"
+	Naming   Phase = "naming"
+	Discard  Phase = "discard"
+	Alone    Phase = "alone"
+	Turn     Phase = "turn"
+	Trick    Phase = "trick"
+)
+
+// Input is the text a bot gets on stdin: its hand, its team's game points
+// and tricks in this hand, the phase and the phase's own lines, each line
+// ending in a newline.
+func Input(hand []Card, points, tricks int, phase Phase, lines ...string) string {
+	var b strings.Builder
+	b.WriteString(FormatCards(hand))
+	fmt.Fprintf(&b, "\n%d\n%d\n%s\n", points, tricks, phase)
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Normalize is how every answer is read: trimmed and lower-cased.
+func Normalize(answer string) string { return strings.ToLower(strings.TrimSpace(answer)) }
+
+// checkOrder checks an answer in the ordering round; problem is empty when
+// a is valid.
+func checkOrder(a string) (problem string) {
+	if a == "o" || a == "p" {
+		return ""
+	}
+	return fmt.Sprintf("answered %q, but the ordering round's answer is o or p", a)
+}
+
+// checkName checks an answer in the naming round, in which the turned-down
+// suit may not be named.
+func checkName(a string, down Suit) (problem string) {
+	if a == "p" {
+		return ""
+	}
+	s, ok := ParseSuit(a)
+	switch {
+	case !ok:
+		return fmt.Sprintf("answered %q, but the naming round's answer is p or a suit (c, s, h, d)", a)
+	case s == down:
+		return fmt.Sprintf("named %s, the turned-down suit", a)
+	}
+	return ""
+}
+
+// checkDiscard checks the dealer's discard: a card of its hand or the upcard.
+func checkDiscard(a string, hand []Card, up Card) (problem string) {
+	c, ok := ParseCard(a)
+	switch {
+	case !ok:
+		return fmt.Sprintf("answered %q, which is not a card (like js)", a)
+	case c != up && !contains(hand, c):
+		return fmt.Sprintf("discarded %s, which is neither in its hand (%s) nor the upcard %s", a, FormatCards(hand), up)
+	}
+	return ""
+}
+
+func checkAlone(a string) (problem string) {
+	if a == "y" || a == "n" {
+		return ""
+	}
+	return fmt.Sprintf("answered %q, but the answer to going alone is y or n", a)
+}
+
+// checkPlay checks a card played to a trick.
+func checkPlay(a string, hand, legal []Card, trump Suit) (problem string) {
+	c, ok := ParseCard(a)
+	switch {
+	case !ok:
+		return fmt.Sprintf("answered %q, which is not a card (like js)", a)
+	case !contains(hand, c):
+		return fmt.Sprintf("played %s, which is not in its hand (%s)", a, FormatCards(hand))
+	case !contains(legal, c):
+		return fmt.Sprintf("played %s but must follow suit (%s; trump %s)", a, FormatCards(legal), trump)
+	}
+	return ""
+}
+
+func contains(cards []Card, c Card) bool {
+	for _, x := range cards {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+func without(cards []Card, c Card) []Card {
+	out := make([]Card, 0, len(cards))
+	for _, x := range cards {
+		if x != c {
+			out = append(out, x)
+		}
+	}
+	return out
+}
