@@ -27,11 +27,13 @@ Usage:
   arbiter plan     [PATH] [-json]              print the match plan
   arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...]
                                                run the plan, resuming into DIR
-  arbiter rank     DIR [-json] [-export-pgn FILE]
+  arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
                                                standings of a results directory
+  arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json]
+                                               head-to-head statistics of two bots
   arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N]
                                                BayesElo ratings of a PGN file
-  arbiter bot      GAME/NAME                   run a built-in bot on stdin/stdout
+  arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
 
