@@ -143,7 +143,7 @@ func WriteStandings(w io.Writer, st []Standing) error {
 		}
 		width = max(width, len(names[i]))
 	}
-	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games  Score  Matches  Points  Place     ±  Wins  Normal  Faults\n", width, "Bot"); err != nil {
+	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games   Score  Matches  Points  Place     ±  Wins  Normal  Faults\n", width, "Bot"); err != nil {
 		return err
 	}
 	for i, s := range st {
@@ -154,7 +154,7 @@ func WriteStandings(w io.Writer, st []Standing) error {
 		if !math.IsInf(s.PlaceCI, 0) && s.Matches > 0 {
 			ci = fmt.Sprintf("%5.2f", s.PlaceCI)
 		}
-		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %4.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d\n",
+		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %5.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d\n",
 			s.Rank, width, names[i], round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points,
 			place, ci, s.Wins, s.NormalWins, s.Faults); err != nil {
 			return err
