@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers/gtp"
+	"github.com/arbiter-contests/arbiter/drivers/shuffle"
 )
 
 // strategy is what tells house bots apart; everything else about a bot is
@@ -286,5 +287,5 @@ func seedFrom(env func(string) string) *rand.Rand {
 		}
 		return v
 	}
-	return rand.New(rand.NewPCG(get("ARBITER_SEED"), splitmix(0x686f757365626f74^get("ARBITER_SEAT"))))
+	return rand.New(rand.NewPCG(get("ARBITER_SEED"), shuffle.Splitmix(0x686f757365626f74^get("ARBITER_SEAT"))))
 }
