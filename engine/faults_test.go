@@ -1,14 +1,11 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +17,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The bad bot's name in every tournament of these tests.
@@ -154,67 +152,8 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 // stubborn bot reported is gone.
 func assertNoProcessLeft(t *testing.T, tr *tournamentRun) {
 	t.Helper()
-	needle := []byte("ARBITER_TEST_RUN=" + tr.runID + "\x00")
-	self := os.Getpid()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ")); err == nil && bytes.Contains(env, needle) {
-			t.Errorf("process %d of the run is still alive: %s", pid, cmdline(pid))
-		}
-		if ppid, state, ok := procStat(pid); ok && ppid == self && state == 'Z' {
-			t.Errorf("zombie child %d left behind: %s", pid, cmdline(pid))
-		}
-	}
-	b, err := os.ReadFile(tr.pidFile)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return
-		}
-		t.Fatal(err)
-	}
-	for _, line := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(line)
-		if err != nil {
-			t.Fatalf("pid file %s: %q is not a pid", tr.pidFile, line)
-		}
-		if err := syscall.Kill(pid, 0); err == nil {
-			_, state, _ := procStat(pid)
-			t.Errorf("setsid grandchild %d is still there (state %c)", pid, state)
-		}
-	}
-}
-
-func cmdline(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	return strings.Join(strings.Split(strings.TrimRight(string(b), "\x00"), "\x00"), " ")
-}
-
-// procStat reads the parent pid and state letter of pid.
-func procStat(pid int) (ppid int, state byte, ok bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, 0, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 2 {
-		return 0, 0, false
-	}
-	ppid, err = strconv.Atoi(string(f[1]))
-	if err != nil {
-		return 0, 0, false
-	}
-	return ppid, f[0][0], true
+	proctest.AssertGone(t, "ARBITER_TEST_RUN="+tr.runID)
+	proctest.AssertPidFileGone(t, tr.pidFile)
 }
 
 // badSeat is the seat of the bad bot in r, or -1.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 const resumeConfig = `
@@ -94,7 +94,7 @@ func TestKilledRunResumes(t *testing.T) {
 	// The bots die with the arbiter (the kernel signals them when their
 	// parent dies); give it a moment to deliver.
 	deadline := time.Now().Add(5 * time.Second)
-	for left := marked(mark); len(left) > 0; left = marked(mark) {
+	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
 		if time.Now().After(deadline) {
 			t.Fatalf("bot processes %v outlived the killed arbiter", left)
 		}
@@ -142,24 +142,6 @@ func outcomes(t *testing.T, dir string) map[string]string {
 		m[r.Match] = b.String()
 	}
 	return m
-}
-
-// marked lists live processes whose environment carries RUN_MARK=mark.
-func marked(mark string) []int {
-	var pids []int
-	needle := []byte("RUN_MARK=" + mark + "\x00")
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err == nil && bytes.Contains(env, needle) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 const adaptiveResumeConfig = `
@@ -240,7 +222,7 @@ func TestKilledAdaptiveRunResumes(t *testing.T) {
 		t.Fatalf("all %d matches finished before the kill", n)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for left := marked(mark); len(left) > 0; left = marked(mark) {
+	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
 		if time.Now().After(deadline) {
 			t.Fatalf("bot processes %v outlived the killed arbiter", left)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 const escapeConfig = `
@@ -104,7 +104,7 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	results := filepath.Join(out, engine.ResultsFile)
-	for lines(results) < 2 || len(withArg(mark)) == 0 {
+	for lines(results) < 2 || len(proctest.WithCmdline("\x00"+mark)) == 0 {
 		select {
 		case err := <-exited:
 			t.Fatalf("the run ended (%v) before it could be killed", err)
@@ -117,7 +117,7 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 	<-exited
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		left := append(marked(mark), withArg(mark)...)
+		left := append(proctest.WithEnv("RUN_MARK="+mark), proctest.WithCmdline("\x00"+mark)...)
 		if len(left) == 0 {
 			break
 		}
@@ -143,24 +143,7 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 			}
 		}
 	}
-	if left := withArg(mark); len(left) > 0 {
+	if left := proctest.WithCmdline("\x00" + mark); len(left) > 0 {
 		t.Errorf("grandchildren %v outlived the finished run", left)
 	}
-}
-
-// withArg lists live processes with mark among their arguments.
-func withArg(mark string) []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(b, []byte("\x00"+mark)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }

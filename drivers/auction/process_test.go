@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The test binary doubles as the bots, so every bot here is a real
@@ -174,22 +175,6 @@ func newMatch(t testing.TB, seed uint64, seats ...seat) (*drivers.Match, *record
 	return m, rec, mark
 }
 
-func assertNoLeftovers(t *testing.T, mark string) {
-	t.Helper()
-	needle := "AUCTION_MARK=" + mark + "\x00"
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && strings.Contains(string(env), needle) {
-			t.Errorf("process %d of a bot is still running", pid)
-		}
-	}
-}
-
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -215,7 +200,7 @@ func TestBotsReadTheSpecState(t *testing.T) {
 			t.Errorf("bot %s read:\n%s\nwant:\n%s", st.Bot, got, exampleState)
 		}
 	}
-	assertNoLeftovers(t, mark)
+	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
 }
 
 // TestVandalIsCaughtAndIsolated: a bot that overwrites state and log gets
@@ -253,7 +238,7 @@ func TestVandalIsCaughtAndIsolated(t *testing.T) {
 	if log := readFile(t, filepath.Join(m.Dir, "game", "log")); strings.Contains(log, "forged") || !strings.HasPrefix(log, log1) {
 		t.Errorf("the referee's log:\n%s", log)
 	}
-	assertNoLeftovers(t, mark)
+	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
 }
 
 // TestFileQuota: a bot over its file count gets a files default and loses
@@ -296,7 +281,7 @@ func TestFileQuota(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(m.Dir, "seats", "C", "stray")); err == nil {
 		t.Error("the stray file beside the game folder was not removed")
 	}
-	assertNoLeftovers(t, mark)
+	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
 }
 
 // TestMisbehavingBots: crashing, hanging, silent and garbage-printing bots
@@ -353,7 +338,7 @@ func TestMisbehavingBots(t *testing.T) {
 	if r := out.Seats[1]; r.TimeMS < 2*2000 {
 		t.Errorf("the hanging bot was charged %dms for 2 time-outs of 2s", r.TimeMS)
 	}
-	assertNoLeftovers(t, mark)
+	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
 }
 
 // TestIdleLimit: a game where nobody ever outbids the others ends after
@@ -372,7 +357,7 @@ func TestIdleLimit(t *testing.T) {
 	if got := readFile(t, filepath.Join(m.Dir, "game", "results")); got != "1.5 A 0 0 10\n1.5 B 0 0 10\n" {
 		t.Errorf("results file %q", got)
 	}
-	assertNoLeftovers(t, mark)
+	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
 }
 
 // TestHouseBotGameReplays: a whole game between the four house bots, as
@@ -405,7 +390,7 @@ func TestHouseBotGameReplays(t *testing.T) {
 				t.Errorf("no %s: %v", f, err)
 			}
 		}
-		assertNoLeftovers(t, mark)
+		proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
 	}
 	if logs[0] != logs[1] {
 		t.Error("the same seed played two different games")

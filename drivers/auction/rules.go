@@ -12,11 +12,12 @@ package auction
 import (
 	"cmp"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers/shuffle"
 )
 
 // Board is one variant of the game: the board's size and every player's
@@ -80,23 +81,8 @@ func Queue(cols, rows int, seed uint64) []Cell {
 		}
 	}
 	src := rand.NewPCG(seed, queueStream)
-	for i := len(q) - 1; i > 0; i-- {
-		j := below(src, uint64(i)+1)
-		q[i], q[j] = q[j], q[i]
-	}
+	shuffle.Slice(src, q)
 	return q
-}
-
-// below draws uniformly from [0, n) (Lemire's multiply-and-reject).
-func below(src *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(src.Uint64(), n)
-	if lo < n {
-		threshold := -n % n
-		for lo < threshold {
-			hi, lo = bits.Mul64(src.Uint64(), n)
-		}
-	}
-	return hi
 }
 
 // Letter is the name of seat i in the files: A, B, C, ...

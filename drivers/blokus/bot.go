@@ -1,13 +1,14 @@
 package blokus
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
 )
 
 // strategy is what tells house bots apart; everything else about a bot is
@@ -30,34 +31,11 @@ type table struct {
 	timeLeft   int64 // ms, -1 when never told
 }
 
-// serve speaks the bot side of the protocol until quit or the end of in.
-// Every answer is flushed at once: the referee waits for it.
+// serve speaks the bot side of the protocol (gtp.Serve) until quit or the
+// end of in.
 func serve(in io.Reader, out io.Writer, s strategy) error {
 	t := &table{rows: 20, cols: 20, timeLeft: -1}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 4096), 1<<20)
-	w := bufio.NewWriter(out)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		answer, err := t.handle(f, s)
-		if err != nil {
-			w.WriteString("? " + err.Error() + "\n\n")
-		} else if answer == "" {
-			w.WriteString("=\n\n")
-		} else {
-			w.WriteString("= " + answer + "\n\n")
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		if f[0] == "quit" {
-			return nil
-		}
-	}
-	return sc.Err()
+	return gtp.Serve(in, out, func(f []string) (string, error) { return t.handle(f, s) })
 }
 
 var errNoGame = errors.New("the board and the stones are not set")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
-	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
 )
 
 // Driver is the Blokus game driver.
@@ -188,80 +187,25 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if len(m.Seats) != 2 {
 		return nil, fmt.Errorf("blokus match %s has %d seats, want 2", m.ID, len(m.Seats))
 	}
-	sessions := make([]*proc.Session, 2)
-	players := make([]Player, 2)
-	defer func() {
-		// Every session ends however Play ends; in parallel, so that the
-		// bots' grace periods overlap.
-		var wg sync.WaitGroup
-		for _, s := range sessions {
-			if s != nil {
-				wg.Add(1)
-				go func() { defer wg.Done(); s.Kill() }()
+	sessions, out := gtp.Start(ctx, m)
+	defer sessions.Kill() // every session ends however Play ends
+	if out != nil {
+		// A bot that does not start loses.
+		for i := range out.Seats {
+			if out.Seats[i].Fault != "" {
+				out.Seats[i].Place, out.Seats[1-i].Place = 2, 1
 			}
 		}
-		wg.Wait()
-	}()
-	for i, seat := range m.Seats {
-		s, err := proc.Start(ctx, proc.Spec{
-			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-			Clock: m.Clock, Limits: seat.Limits,
-			OnSend: func(line string) { m.Record.Sent(i, line) },
-			OnRecv: func(line string) { m.Record.Received(i, line) },
-		})
-		if err != nil {
-			detail := err.Error()
-			if f, ok := err.(*proc.Fault); ok {
-				detail = f.Detail
-			}
-			out := &drivers.Outcome{Seats: make([]drivers.SeatResult, 2)}
-			out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: detail, Place: 2}
-			out.Seats[1-i].Place = 1
-			m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: detail})
-			return out, nil
-		}
-		sessions[i] = s
-		players[i] = sessionPlayer{s: s, move: time.Duration(m.Clock.Move)}
+		return out, nil
 	}
-	out := Referee(ctx, g.settings, m.Seed, players, m.Record)
+	players := make([]Player, 2)
+	for i, s := range sessions {
+		players[i] = gtp.SessionPlayer{S: s, Move: time.Duration(m.Clock.Move)}
+	}
+	out = Referee(ctx, g.settings, m.Seed, players, m.Record)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var wg sync.WaitGroup
-	for i, s := range sessions {
-		out.Seats[i].TimeMS = s.Used().Milliseconds()
-		if out.Seats[i].Fault == "" {
-			wg.Add(1)
-			go func() { defer wg.Done(); s.Close("") }()
-		}
-	}
-	wg.Wait()
+	sessions.Finish(out)
 	return out, nil
-}
-
-// sessionPlayer is a bot process as the referee sees it.
-type sessionPlayer struct {
-	s    *proc.Session
-	move time.Duration
-}
-
-func (p sessionPlayer) Ask(cmd string) (bool, string, error) {
-	if cmd == "quit" {
-		// The game is over: the answer to quit does not matter and must not
-		// cost a clock's worth of waiting. Play then gives all bots their
-		// grace period to exit at the same time.
-		_ = p.s.Write("quit", time.Now().Add(100*time.Millisecond))
-		return true, "", nil
-	}
-	return p.s.AskGTP(cmd)
-}
-
-// Left is what the bot may spend on its next answer: the rest of its
-// total clock, capped by the move limit.
-func (p sessionPlayer) Left() (time.Duration, bool) {
-	left, limited := p.s.Left()
-	if p.move > 0 && (!limited || p.move < left) {
-		return p.move, true
-	}
-	return left, limited
 }

@@ -2,7 +2,6 @@ package blokus
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The test binary doubles as every bot of these tests, so that matches
@@ -141,30 +141,6 @@ func processMatch(tb testing.TB, seed uint64, clock drivers.Clock, run string, r
 	return m
 }
 
-// survivors lists the live processes that carry the run's token.
-func survivors(t *testing.T, run string) []string {
-	t.Helper()
-	needle := []byte("BLOKUS_TEST_RUN=" + run + "\x00")
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Skip("no /proc here")
-	}
-	var out []string
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !bytes.Contains(env, needle) {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		out = append(out, fmt.Sprintf("%d %s", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
-	}
-	return out
-}
-
 func token(t *testing.T) string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -192,9 +168,7 @@ func TestGameWithProcesses(t *testing.T) {
 	if n := len(rec.of("move")); n < 10 {
 		t.Errorf("only %d moves in a classic game", n)
 	}
-	if s := survivors(t, run); len(s) > 0 {
-		t.Errorf("processes left behind: %v", s)
-	}
+	proctest.AssertNoEnv(t, "BLOKUS_TEST_RUN="+run)
 }
 
 // TestFaultsWithProcesses runs each kind of fault with a real misbehaving
@@ -240,9 +214,7 @@ func TestFaultsWithProcesses(t *testing.T) {
 			if other := out.Seats[1-tt.seat]; other.Fault != "" || other.Place != 1 || got.Place != 2 {
 				t.Errorf("other seat %+v, faulty place %v: the other bot must win without a fault", other, got.Place)
 			}
-			if s := survivors(t, run); len(s) > 0 {
-				t.Errorf("processes left behind: %v", s)
-			}
+			proctest.AssertNoEnv(t, "BLOKUS_TEST_RUN="+run)
 			if tt.mode == modeSlow {
 				// The grandchild was there, and is gone.
 				b, err := os.ReadFile(filepath.Join(m.Dir, "linger.pid"))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // examplesDir holds the adapter, base.py, the course player and corners.py.
@@ -58,9 +59,7 @@ func playPython(t *testing.T, s Settings, seed uint64, seat int, wantFault strin
 	if out.Seats[1-seat].Fault != "" {
 		t.Fatalf("greedy faulted: %s %s", out.Seats[1-seat].Fault, out.Seats[1-seat].Detail)
 	}
-	if s := survivors(t, run); len(s) > 0 {
-		t.Errorf("processes left behind: %v", s)
-	}
+	proctest.AssertNoEnv(t, "BLOKUS_TEST_RUN="+run)
 	return got, rec
 }
 

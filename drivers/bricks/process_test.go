@@ -2,7 +2,6 @@ package bricks
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The test binary doubles as every bot of these tests, so that duels run
@@ -228,49 +227,8 @@ func (r *testRun) match(t testing.TB, id string, seed uint64, dir string, ps ...
 // gone.
 func (r *testRun) assertNoProcessLeft(t *testing.T) {
 	t.Helper()
-	needle := []byte("ARBITER_TEST_RUN=" + r.id + "\x00")
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var zombies []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ")); err == nil && bytes.Contains(env, needle) {
-			t.Errorf("process %d of the test is still alive", pid)
-		}
-		if isZombieChild(pid) {
-			zombies = append(zombies, pid)
-		}
-	}
-	// Parallel tests reap their own children a moment after they exit: only
-	// a zombie that stays is left behind.
-	for i := 0; i < 40 && len(zombies) > 0; i++ {
-		time.Sleep(50 * time.Millisecond)
-		zombies = slices.DeleteFunc(zombies, func(pid int) bool { return !isZombieChild(pid) })
-	}
-	for _, pid := range zombies {
-		t.Errorf("zombie child %d left behind", pid)
-	}
-	b, _ := os.ReadFile(r.pidFile)
-	for _, s := range strings.Fields(string(b)) {
-		pid, _ := strconv.Atoi(s)
-		if syscall.Kill(pid, 0) == nil {
-			t.Errorf("setsid grandchild %d is still there", pid)
-		}
-	}
-}
-
-func isZombieChild(pid int) bool {
-	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	f := bytes.Fields(st[bytes.LastIndexByte(st, ')')+1:])
-	return len(f) > 1 && string(f[0]) == "Z" && string(f[1]) == strconv.Itoa(os.Getpid())
+	proctest.AssertGone(t, "ARBITER_TEST_RUN="+r.id)
+	proctest.AssertPidFileGone(t, r.pidFile)
 }
 
 // duelResult is a finished test duel.

@@ -1,8 +1,9 @@
 package euchre
 
 import (
-	"math/bits"
 	"math/rand/v2"
+
+	"github.com/arbiter-contests/arbiter/drivers/shuffle"
 )
 
 // dealStream tells Euchre's shuffles apart from other games' streams of the
@@ -31,11 +32,8 @@ func DealHand(seed uint64, hand, dealer int) Deal {
 	for i := range pack {
 		pack[i] = Card(i)
 	}
-	src := rand.NewPCG(seed, splitmix(dealStream^uint64(hand)))
-	for i := len(pack) - 1; i > 0; i-- {
-		j := below(src, uint64(i)+1)
-		pack[i], pack[j] = pack[j], pack[i]
-	}
+	src := rand.NewPCG(seed, shuffle.Splitmix(dealStream^uint64(hand)))
+	shuffle.Slice(src, pack)
 	var d Deal
 	for i := range 4 {
 		p := (dealer + 1 + i) % 4
@@ -43,25 +41,4 @@ func DealHand(seed uint64, hand, dealer int) Deal {
 	}
 	d.Upcard = pack[20]
 	return d
-}
-
-// below draws uniformly from [0, n) (Lemire's multiply-and-reject).
-func below(src *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(src.Uint64(), n)
-	if lo < n {
-		threshold := -n % n
-		for lo < threshold {
-			hi, lo = bits.Mul64(src.Uint64(), n)
-		}
-	}
-	return hi
-}
-
-// splitmix scrambles the hand number, so that neighbouring hands start the
-// generator from unrelated states.
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The test binary doubles as the bots of these tests:
@@ -118,23 +119,6 @@ func self(tb testing.TB) string {
 	return exe
 }
 
-// leftovers lists the live processes whose environment carries marker.
-func leftovers(marker string) []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && bytes.Contains(env, []byte(marker+"\x00")) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // TestFaultyBots: a bot that crashes, hangs, prints garbage or nothing, or
 // breaks the memory rule gets the default and a recorded fault, the game
 // goes on to its end, and no process is left behind.
@@ -169,9 +153,7 @@ func TestFaultyBots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if left := leftovers(marker); len(left) > 0 {
-				t.Errorf("processes left behind: %v", left)
-			}
+			proctest.AssertNoEnv(t, marker)
 			var faults []DefaultEvent
 			for _, e := range rec.of("default") {
 				d := e.(DefaultEvent)
@@ -219,9 +201,7 @@ func TestNoProcessLeftBehind(t *testing.T) {
 	if len(rec.of("default")) != 0 {
 		t.Errorf("defaults %v for valid answers", rec.of("default"))
 	}
-	if left := leftovers(marker); len(left) > 0 {
-		t.Errorf("processes left behind: %v", left)
-	}
+	proctest.AssertNoEnv(t, marker)
 }
 
 // TestRelativeMatchDir: with a results directory given relative to the
@@ -246,7 +226,5 @@ func TestRelativeMatchDir(t *testing.T) {
 			t.Errorf("position %d kept no memory: %v", p, err)
 		}
 	}
-	if left := leftovers(marker); len(left) > 0 {
-		t.Errorf("processes left behind: %v", left)
-	}
+	proctest.AssertNoEnv(t, marker)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // TestPythonBot plays the example Python bot, run as the example config
@@ -48,9 +49,7 @@ func TestPythonBot(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(botDir, "memory.txt")); err == nil {
 			t.Errorf("the bot wrote its memory into its program's folder")
 		}
-		if left := leftovers(marker); len(left) > 0 {
-			t.Errorf("processes left behind: %v", left)
-		}
+		proctest.AssertNoEnv(t, marker)
 		_ = out
 	}
 }

@@ -1,7 +1,6 @@
 package planowanie
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
+	"github.com/arbiter-contests/arbiter/drivers/shuffle"
 )
 
 // strategy is what tells house bots apart; everything else about a bot is
@@ -49,35 +51,11 @@ func newTable() *table {
 // before set_cards (or after the deck or players changed).
 var errNoDeal = errors.New("no cards dealt yet")
 
-// serve speaks the bot side of the protocol until quit or the end of in.
-// Every answer is flushed at once: the referee waits for it.
+// serve speaks the bot side of the protocol (gtp.Serve) until quit or the
+// end of in.
 func serve(in io.Reader, out io.Writer, s strategy) error {
 	t := newTable()
-	sc := bufio.NewScanner(in)
-	// A big custom deck makes set_cards longer than a default token.
-	sc.Buffer(make([]byte, 4096), 1<<20)
-	w := bufio.NewWriter(out)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		answer, err := t.handle(f, s)
-		if err != nil {
-			w.WriteString("? " + err.Error() + "\n\n")
-		} else if answer == "" {
-			w.WriteString("=\n\n")
-		} else {
-			w.WriteString("= " + answer + "\n\n")
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		if f[0] == "quit" {
-			return nil
-		}
-	}
-	return sc.Err()
+	return gtp.Serve(in, out, func(f []string) (string, error) { return t.handle(f, s) })
 }
 
 // handle runs one command and returns the text of its answer.
@@ -309,5 +287,5 @@ func seedFrom(env func(string) string) *rand.Rand {
 		}
 		return v
 	}
-	return rand.New(rand.NewPCG(get("ARBITER_SEED"), splitmix(0x686f757365626f74^get("ARBITER_SEAT"))))
+	return rand.New(rand.NewPCG(get("ARBITER_SEED"), shuffle.Splitmix(0x686f757365626f74^get("ARBITER_SEAT"))))
 }

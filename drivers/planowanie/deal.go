@@ -1,8 +1,9 @@
 package planowanie
 
 import (
-	"math/bits"
 	"math/rand/v2"
+
+	"github.com/arbiter-contests/arbiter/drivers/shuffle"
 )
 
 // dealStream tells the shuffles of one game's deals apart. Changing it
@@ -25,11 +26,8 @@ func Hands(d Deck, seed uint64, deal int, players, cards int) [][]Card {
 		panic("planowanie: deck too small for the deal")
 	}
 	pack := d.Cards()
-	src := rand.NewPCG(seed, splitmix(dealStream^uint64(deal)))
-	for i := len(pack) - 1; i > 0; i-- {
-		j := below(src, uint64(i)+1)
-		pack[i], pack[j] = pack[j], pack[i]
-	}
+	src := rand.NewPCG(seed, shuffle.Splitmix(dealStream^uint64(deal)))
+	shuffle.Slice(src, pack)
 	hands := make([][]Card, players)
 	for p := range hands {
 		h := make([]Card, cards)
@@ -38,26 +36,4 @@ func Hands(d Deck, seed uint64, deal int, players, cards int) [][]Card {
 		hands[p] = h
 	}
 	return hands
-}
-
-// below draws uniformly from [0, n) (Lemire's multiply-and-reject), so no
-// card is likelier than another in any place.
-func below(src *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(src.Uint64(), n)
-	if lo < n {
-		threshold := -n % n
-		for lo < threshold {
-			hi, lo = bits.Mul64(src.Uint64(), n)
-		}
-	}
-	return hi
-}
-
-// splitmix scrambles the deal index, so that neighbouring deals start the
-// generator from unrelated states.
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
 }

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
-	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
 )
 
 // Driver is the Planowanie game driver.
@@ -167,68 +165,19 @@ func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 
 // Play referees one match between real bot processes.
 func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
-	sessions := make([]*proc.Session, len(m.Seats))
-	players := make([]Player, len(m.Seats))
-	defer func() {
-		// Every session ends however Play ends; in parallel, so that the
-		// bots' grace periods overlap.
-		var wg sync.WaitGroup
-		for _, s := range sessions {
-			if s != nil {
-				wg.Add(1)
-				go func() { defer wg.Done(); s.Kill() }()
-			}
-		}
-		wg.Wait()
-	}()
-	for i, seat := range m.Seats {
-		s, err := proc.Start(ctx, proc.Spec{
-			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-			Clock: m.Clock, Limits: seat.Limits,
-			OnSend: func(line string) { m.Record.Sent(i, line) },
-			OnRecv: func(line string) { m.Record.Received(i, line) },
-		})
-		if err != nil {
-			kind, detail := drivers.FaultStart, err.Error()
-			if f, ok := err.(*proc.Fault); ok {
-				detail = f.Detail
-			}
-			out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
-			out.Seats[i] = drivers.SeatResult{Fault: kind, Detail: detail}
-			m.Record.Event("fault", FaultEvent{Seat: i, Kind: kind, Detail: detail})
-			return out, nil
-		}
-		sessions[i] = s
-		players[i] = sessionPlayer{s}
+	sessions, out := gtp.Start(ctx, m)
+	defer sessions.Kill() // every session ends however Play ends
+	if out != nil {
+		return out, nil
 	}
-	out := Referee(ctx, g.settings, m.Seed, players, m.Record)
+	players := make([]Player, len(m.Seats))
+	for i, s := range sessions {
+		players[i] = gtp.SessionPlayer{S: s}
+	}
+	out = Referee(ctx, g.settings, m.Seed, players, m.Record)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var wg sync.WaitGroup
-	for i, s := range sessions {
-		out.Seats[i].TimeMS = s.Used().Milliseconds()
-		if out.Seats[i].Fault == "" {
-			wg.Add(1)
-			go func() { defer wg.Done(); s.Close("") }()
-		}
-	}
-	wg.Wait()
+	sessions.Finish(out)
 	return out, nil
 }
-
-// sessionPlayer is a bot process as the referee sees it.
-type sessionPlayer struct{ s *proc.Session }
-
-func (p sessionPlayer) Ask(cmd string) (bool, string, error) {
-	if cmd == "quit" {
-		// The game is over: the answer to quit does not matter and must not
-		// cost a clock's worth of waiting. Play then gives all bots their
-		// grace period to exit at the same time.
-		_ = p.s.Write("quit", time.Now().Add(100*time.Millisecond))
-		return true, "", nil
-	}
-	return p.s.AskGTP(cmd)
-}
-
-func (p sessionPlayer) Left() (time.Duration, bool) { return p.s.Left() }

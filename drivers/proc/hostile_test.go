@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The hostile suite: real bots that attack the limits, one case a row.
@@ -422,16 +423,13 @@ func TestHostile(t *testing.T) {
 // even one without environment (they carry the token in their arguments).
 func assertNoMarked(t *testing.T, token string) {
 	t.Helper()
-	needle := []byte("hostile-linger\x00" + token)
+	needle := "hostile-linger\x00" + token
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		var left []int
-		for _, pid := range allPids() {
-			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-			if err == nil && bytes.Contains(b, needle) {
-				if _, state, ok := procStat(pid); ok && state != 'Z' {
-					left = append(left, pid)
-				}
+		for _, pid := range proctest.WithCmdline(needle) {
+			if _, state, ok := proctest.Stat(pid); ok && state != 'Z' {
+				left = append(left, pid)
 			}
 		}
 		if len(left) == 0 {

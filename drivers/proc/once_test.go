@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The test binary doubles as the per-move bots too: init runs before
@@ -113,16 +114,7 @@ func onceSpec(t testing.TB, mode string) (OnceSpec, string) {
 // no zombie children.
 func assertNoLeftovers(t *testing.T, mark string) {
 	t.Helper()
-	needle := "ONCE_MARK=" + mark + "\x00"
-	for _, pid := range allPids() {
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err == nil && strings.Contains(string(env), needle) {
-			t.Errorf("process %d of the bot is still running", pid)
-		}
-		if ppid, state, ok := procStat(pid); ok && ppid == os.Getpid() && state == 'Z' {
-			t.Errorf("zombie child %d left behind", pid)
-		}
-	}
+	proctest.AssertGone(t, "ONCE_MARK="+mark)
 }
 
 func runOnce(t *testing.T, spec OnceSpec) Reply {

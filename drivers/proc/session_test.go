@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The test binary doubles as the bots: TestMain runs a bot when
@@ -119,16 +120,7 @@ func start(t testing.TB, spec Spec) *Session {
 // we have no zombie children left.
 func assertGone(t *testing.T, s *Session) {
 	t.Helper()
-	needle := "ARBITER_TOKEN=" + s.Token() + "\x00"
-	for _, pid := range allPids() {
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err == nil && strings.Contains(string(env), needle) {
-			t.Errorf("process %d of the bot is still running", pid)
-		}
-		if ppid, state, ok := procStat(pid); ok && ppid == os.Getpid() && state == 'Z' {
-			t.Errorf("zombie child %d left behind", pid)
-		}
-	}
+	proctest.AssertGone(t, "ARBITER_TOKEN="+s.Token())
 }
 
 func faultKind(err error) string {

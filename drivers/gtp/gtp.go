@@ -1,0 +1,336 @@
+// Package gtp is the GTP-like framing that the session games (Blokus,
+// Planowanie) share: a command line goes to a bot, which answers with a
+// line starting with '=' (accepted) or '?' (refused), then lines up to an
+// empty line.
+//
+// Both sides of the protocol are here. The referee's side is Match, the
+// part of a referee that asks bots, tells them, and turns a session's
+// failure into the fault of a seat; Start, Sessions and SessionPlayer wire
+// real bot processes (drivers/proc) to it. The bot's side is Serve, the
+// command loop of the house bots. What the commands mean stays with each
+// game.
+package gtp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// Player is the referee's view of one bot in a GTP-like session.
+type Player interface {
+	// Ask writes one command line and reads the bot's full response (a line
+	// starting with '=' or '?', then lines up to an empty line). ok is true
+	// for '='; text is the response after the sign, trimmed. The bot's
+	// clock is charged inside Ask.
+	//
+	// A non-nil error is a fault that ends the match. Its kind comes from
+	// a FaultKind() string method anywhere in the error's chain (one of
+	// drivers.FaultTime, FaultCrash, FaultProtocol); an error without one
+	// is a crash.
+	Ask(cmd string) (ok bool, text string, err error)
+	// Left is the time the bot has for its next answer; ok is false when
+	// it is unlimited.
+	Left() (left time.Duration, ok bool)
+}
+
+// The events Match records, by kind; seats are numbered from 0.
+type (
+	// FaultEvent ("fault") is the misbehaviour that ended the match.
+	FaultEvent struct {
+		Seat   int    `json:"seat"`
+		Kind   string `json:"kind"`
+		Detail string `json:"detail"`
+	}
+	// WarningEvent ("warning") is a '?' answer to a command that only
+	// informs the bot; the game goes on.
+	WarningEvent struct {
+		Seat    int    `json:"seat"`
+		Command string `json:"command"`
+		Answer  string `json:"answer"`
+	}
+)
+
+// ErrOver unwinds a match that a fault or a cancellation has ended; what
+// happened is already in the Match.
+var ErrOver = errors.New("match over")
+
+// Match is the protocol side of one match while a game's referee runs it:
+// the players, the transcript, and the fault that ended the match, if any.
+// A game's referee embeds it and adds the game's state.
+type Match struct {
+	Ctx     context.Context
+	Players []Player
+	Rec     drivers.Recorder
+
+	// Faulty is the seat whose fault ended the match, or -1.
+	Faulty int
+	// Results has one entry per seat; Fault records the fault in it.
+	Results []drivers.SeatResult
+	// Where says which part of the game is being played, for details,
+	// like " on turn 3"; it is appended to every fault's detail.
+	Where string
+	// MaxQuote caps how much of a refused answer a detail quotes (then
+	// "..." follows); 0 quotes it whole.
+	MaxQuote int
+}
+
+// NewMatch is a Match of players that has not faulted.
+func NewMatch(ctx context.Context, players []Player, rec drivers.Recorder) Match {
+	return Match{Ctx: ctx, Players: players, Rec: rec, Faulty: -1,
+		Results: make([]drivers.SeatResult, len(players))}
+}
+
+// Ask is Player.Ask that turns an error into the fault that ends the
+// match, and returns ErrOver then. After ctx is cancelled it asks nothing
+// and returns ErrOver, and an Ask error is taken to be the cancellation,
+// not a fault.
+func (m *Match) Ask(seat int, cmd string) (ok bool, text string, err error) {
+	if m.Ctx.Err() != nil {
+		return false, "", ErrOver
+	}
+	ok, text, err = m.Players[seat].Ask(cmd)
+	if err != nil {
+		if m.Ctx.Err() != nil {
+			return false, "", ErrOver
+		}
+		name, _, _ := strings.Cut(cmd, " ")
+		return false, "", m.Fault(seat, FaultKind(err), fmt.Sprintf("%s, answering %s%s", FaultDetail(err), name, m.Where))
+	}
+	return ok, text, nil
+}
+
+// Tell sends a command that only informs the bot; a refusal is a warning.
+func (m *Match) Tell(seat int, cmd string) error {
+	ok, text, err := m.Ask(seat, cmd)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		name, _, _ := strings.Cut(cmd, " ")
+		m.Warn(seat, name, text)
+	}
+	return nil
+}
+
+// TellAll tells every seat in turn the command cmd makes for it.
+func (m *Match) TellAll(cmd func(seat int) string) error {
+	for i := range m.Players {
+		if err := m.Tell(i, cmd(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Gen asks a bot for a decision with cmd, telling it time_left first when
+// its clock is limited; a refusal is a protocol fault, since the game
+// cannot go on without the answer.
+func (m *Match) Gen(seat int, cmd string) (string, error) {
+	if left, ok := m.Players[seat].Left(); ok {
+		if err := m.Tell(seat, fmt.Sprintf("time_left %d", max(left.Milliseconds(), 0))); err != nil {
+			return "", err
+		}
+	}
+	ok, text, err := m.Ask(seat, cmd)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s", cmd, m.quote(text), m.Where))
+	}
+	return text, nil
+}
+
+func (m *Match) quote(s string) string {
+	if m.MaxQuote > 0 && len(s) > m.MaxQuote {
+		return s[:m.MaxQuote] + "..."
+	}
+	return s
+}
+
+// Fault ends the match with seat's fault: it is recorded in Results and as
+// a FaultEvent. It returns ErrOver.
+func (m *Match) Fault(seat int, kind, detail string) error {
+	m.Faulty = seat
+	m.Results[seat].Fault = kind
+	m.Results[seat].Detail = detail
+	m.Rec.Event("fault", FaultEvent{Seat: seat, Kind: kind, Detail: detail})
+	return ErrOver
+}
+
+// Warn records that seat refused a command that only informs it.
+func (m *Match) Warn(seat int, command, answer string) {
+	m.Rec.Event("warning", WarningEvent{Seat: seat, Command: command, Answer: answer})
+}
+
+// Quit ends the session of every bot that did not fault; a refusal is a
+// warning. It clears Where.
+func (m *Match) Quit() {
+	m.Where = ""
+	for i, p := range m.Players {
+		if i == m.Faulty || m.Ctx.Err() != nil {
+			continue
+		}
+		if ok, text, err := p.Ask("quit"); err == nil && !ok {
+			m.Warn(i, "quit", text)
+		}
+	}
+}
+
+// FaultKind is the kind of a fault error: from a FaultKind() string method
+// anywhere in its chain, drivers.FaultCrash without one.
+func FaultKind(err error) string {
+	var k interface{ FaultKind() string }
+	if errors.As(err, &k) {
+		if kind := k.FaultKind(); kind != "" {
+			return kind
+		}
+	}
+	return drivers.FaultCrash
+}
+
+// FaultDetail is the sentence of a fault error without its kind, which
+// the result already carries.
+func FaultDetail(err error) string {
+	var d interface{ FaultDetail() string }
+	if errors.As(err, &d) {
+		return d.FaultDetail()
+	}
+	return err.Error()
+}
+
+// Sessions are the bot processes of a match's seats, by seat; nil for a
+// seat not started.
+type Sessions []*proc.Session
+
+// Start starts a session for every seat of m, in seat order, each under its
+// seat's limits and m's clock, its lines recorded in m's transcript.
+//
+// When a bot fails to start, Start stops there and returns the outcome:
+// that seat has a drivers.FaultStart fault (recorded as a FaultEvent too)
+// and no place, every other seat nothing; the game sets the places. The
+// sessions already started are returned either way: the caller ends them
+// with Kill.
+func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome) {
+	ss := make(Sessions, len(m.Seats))
+	for i, seat := range m.Seats {
+		s, err := proc.Start(ctx, proc.Spec{
+			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
+			Clock: m.Clock, Limits: seat.Limits,
+			OnSend: func(line string) { m.Record.Sent(i, line) },
+			OnRecv: func(line string) { m.Record.Received(i, line) },
+		})
+		if err != nil {
+			detail := err.Error()
+			if f, ok := err.(*proc.Fault); ok {
+				detail = f.Detail
+			}
+			out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
+			out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: detail}
+			m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: detail})
+			return ss, out
+		}
+		ss[i] = s
+	}
+	return ss, nil
+}
+
+// Kill ends every session, in parallel so that the bots' grace periods
+// overlap. It is safe after Finish: it is how a game's Play makes sure that
+// every session ends however Play ends.
+func (ss Sessions) Kill() {
+	var wg sync.WaitGroup
+	for _, s := range ss {
+		if s != nil {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.Kill() }()
+		}
+	}
+	wg.Wait()
+}
+
+// Finish completes out after a match that was not cancelled: every seat's
+// time used, and the sessions of the seats without a fault closed, in
+// parallel so that their grace periods to exit overlap.
+func (ss Sessions) Finish(out *drivers.Outcome) {
+	var wg sync.WaitGroup
+	for i, s := range ss {
+		out.Seats[i].TimeMS = s.Used().Milliseconds()
+		if out.Seats[i].Fault == "" {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.Close("") }()
+		}
+	}
+	wg.Wait()
+}
+
+// SessionPlayer is a bot process as a referee sees it.
+type SessionPlayer struct {
+	S *proc.Session
+	// Move caps what Left reports by the per-move limit; 0 reports the
+	// session's clock as it is.
+	Move time.Duration
+}
+
+// Ask sends cmd and reads the answer. quit is only written, not waited
+// for: the game is over, the answer does not matter and must not cost a
+// clock's worth of waiting; Sessions.Finish then gives all bots their
+// grace period to exit at the same time.
+func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
+	if cmd == "quit" {
+		_ = p.S.Write("quit", time.Now().Add(100*time.Millisecond))
+		return true, "", nil
+	}
+	return p.S.AskGTP(cmd)
+}
+
+// Left is what the bot may spend on its next answer: the rest of its total
+// clock, capped by Move when that is set.
+func (p SessionPlayer) Left() (time.Duration, bool) {
+	left, limited := p.S.Left()
+	if p.Move > 0 && (!limited || p.Move < left) {
+		return p.Move, true
+	}
+	return left, limited
+}
+
+// Serve speaks the bot side of the protocol until quit or the end of in:
+// every non-empty line is split into fields and handled; an error is
+// answered "? error", a result "= result" ("=" alone when empty). Every
+// answer is flushed at once: the referee waits for it. Lines may be up to
+// 1 MiB long (a big custom deck or stone set makes long commands).
+func Serve(in io.Reader, out io.Writer, handle func(fields []string) (string, error)) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	w := bufio.NewWriter(out)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		answer, err := handle(f)
+		if err != nil {
+			w.WriteString("? " + err.Error() + "\n\n")
+		} else if answer == "" {
+			w.WriteString("=\n\n")
+		} else {
+			w.WriteString("= " + answer + "\n\n")
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if f[0] == "quit" {
+			return nil
+		}
+	}
+	return sc.Err()
+}
