@@ -212,34 +212,46 @@ func FaultDetail(err error) string {
 // seat not started.
 type Sessions []*proc.Session
 
-// Start starts a session for every seat of m, in seat order, each under its
+// Start starts a session for every seat of m, all at once, each under its
 // seat's limits and m's clock, its lines recorded in m's transcript.
 //
-// When a bot fails to start, Start stops there and returns the outcome:
-// that seat has a drivers.FaultStart fault (recorded as a FaultEvent too)
-// and no place, every other seat nothing; the game sets the places. The
-// sessions already started are returned either way: the caller ends them
-// with Kill.
+// When a bot fails to start, Start returns the outcome: the first such
+// seat has a drivers.FaultStart fault (recorded as a FaultEvent too) and no
+// place, every other seat nothing; the game sets the places. The sessions
+// that started are returned either way: the caller ends them with Kill.
 func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome) {
+	// The bots start at once: under limits each start costs a few
+	// milliseconds of namespaces and cgroups that need not add up.
 	ss := make(Sessions, len(m.Seats))
+	errs := make([]error, len(m.Seats))
+	var wg sync.WaitGroup
 	for i, seat := range m.Seats {
-		s, err := proc.Start(ctx, proc.Spec{
-			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-			Clock: m.Clock, Limits: seat.Limits,
-			OnSend: func(line string) { m.Record.Sent(i, line) },
-			OnRecv: func(line string) { m.Record.Received(i, line) },
-		})
-		if err != nil {
-			detail := err.Error()
-			if f, ok := err.(*proc.Fault); ok {
-				detail = f.Detail
-			}
-			out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
-			out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: detail}
-			m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: detail})
-			return ss, out
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ss[i], errs[i] = proc.Start(ctx, proc.Spec{
+				Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
+				Clock: m.Clock, Limits: seat.Limits,
+				OnSend: func(line string) { m.Record.Sent(i, line) },
+				OnRecv: func(line string) { m.Record.Received(i, line) },
+			})
+		}()
+	}
+	wg.Wait()
+	// The first seat that could not start is the one at fault, whatever
+	// the order the starts happened to finish in.
+	for i, err := range errs {
+		if err == nil {
+			continue
 		}
-		ss[i] = s
+		detail := err.Error()
+		if f, ok := err.(*proc.Fault); ok {
+			detail = f.Detail
+		}
+		out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
+		out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: detail}
+		m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: detail})
+		return ss, out
 	}
 	return ss, nil
 }

@@ -76,9 +76,23 @@ func TestGameWithProcesses(t *testing.T) {
 // BenchmarkGameProcesses is one whole ITPW game (13 deals) between four
 // house bots as real processes, start to reaping; compare with
 // BenchmarkRefereeGame, the same game in process.
-func BenchmarkGameProcesses(b *testing.B) {
+func BenchmarkGameProcesses(b *testing.B) { benchGame(b, drivers.Limits{}) }
+
+// BenchmarkGameProcessesLimited is BenchmarkGameProcesses with every bot
+// under the limits of the issue that asked for them, enforced however
+// this machine can (see arbiter doctor): the cost of the sandbox in a
+// whole game.
+func BenchmarkGameProcessesLimited(b *testing.B) {
+	no := false
+	benchGame(b, drivers.Limits{Memory: 400 << 20, CPU: "match", Processes: 16, Network: &no, Files: 10e6})
+}
+
+func benchGame(b *testing.B, lim drivers.Limits) {
 	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Hour)}}
 	m := processMatch(b, 7, "greedy", "random", "greedy", "random")
+	for i := range m.Seats {
+		m.Seats[i].Limits = lim
+	}
 	for b.Loop() {
 		if _, err := g.Play(context.Background(), m); err != nil {
 			b.Fatal(err)
