@@ -1,15 +1,13 @@
 package config_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/arbiter-contests/arbiter/internal/diagtest"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
@@ -33,8 +31,6 @@ func load(path string, opts config.Options) (*config.Config, hcl.Diagnostics) {
 	return cfg, diags
 }
 
-var errorComment = regexp.MustCompile(`# ERROR: (.+)$`)
-
 // TestInvalid loads every file in testdata/invalid. Each line that should
 // carry a diagnostic ends with "# ERROR: <summary>"; every error must be
 // expected and every expectation met, so a file also proves that all its
@@ -50,47 +46,10 @@ func TestInvalid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want []string
-			for i, line := range strings.Split(string(src), "\n") {
-				if m := errorComment.FindStringSubmatch(line); m != nil {
-					want = append(want, fmt.Sprintf("%d: %s", i+1, m[1]))
-				}
-			}
 			_, diags := load(file, config.Options{})
-			var got []string
-			for _, d := range diags {
-				if d.Severity != hcl.DiagError {
-					continue
-				}
-				if d.Subject == nil {
-					t.Errorf("diagnostic %q has no source range", d.Summary)
-					continue
-				}
-				if !strings.HasSuffix(d.Subject.Filename, filepath.Base(file)) {
-					t.Errorf("diagnostic %q names file %q", d.Summary, d.Subject.Filename)
-				}
-				if d.Detail == "" {
-					t.Errorf("diagnostic %q at line %d has no detail saying how to fix it", d.Summary, d.Subject.Start.Line)
-				}
-				got = append(got, fmt.Sprintf("%d: %s", d.Subject.Start.Line, d.Summary))
-			}
-			sort.Strings(want)
-			sort.Strings(got)
-			if diff := cmp.Diff(dedupe(want), dedupe(got)); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s\nall: %v", diff, diags)
-			}
+			diagtest.Check(t, file, string(src), diags)
 		})
 	}
-}
-
-func dedupe(s []string) []string {
-	var out []string
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 func TestValidWithVariables(t *testing.T) {

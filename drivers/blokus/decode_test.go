@@ -2,13 +2,11 @@ package blokus_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"strings"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/internal/diagtest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -23,8 +21,6 @@ import (
 func load(path string) (*config.Config, hcl.Diagnostics) {
 	return config.Load(path, config.Options{Driver: all.Driver, DriverNames: all.Names(), Environ: []string{}})
 }
-
-var errorComment = regexp.MustCompile(`# ERROR: (.+)$`)
 
 // TestInvalid loads every file in testdata/invalid. Each line that should
 // carry diagnostics ends with "# ERROR: <summary>, <summary>..."; every
@@ -41,34 +37,8 @@ func TestInvalid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want []string
-			for i, line := range strings.Split(string(src), "\n") {
-				if m := errorComment.FindStringSubmatch(line); m != nil {
-					for _, s := range strings.Split(m[1], ", ") {
-						want = append(want, fmt.Sprintf("%d: %s", i+1, s))
-					}
-				}
-			}
 			_, diags := load(file)
-			var got []string
-			for _, d := range diags {
-				if d.Severity != hcl.DiagError {
-					continue
-				}
-				if d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, filepath.Base(file)) {
-					t.Errorf("diagnostic %q has no range in the file: %v", d.Summary, d.Subject)
-					continue
-				}
-				if d.Detail == "" {
-					t.Errorf("diagnostic %q has no detail saying how to fix it", d.Summary)
-				}
-				got = append(got, fmt.Sprintf("%d: %s", d.Subject.Start.Line, d.Summary))
-			}
-			slices.Sort(want)
-			slices.Sort(got)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s\nall: %v", diff, diags)
-			}
+			diagtest.Check(t, file, string(src), diags)
 		})
 	}
 }

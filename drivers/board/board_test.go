@@ -2,14 +2,12 @@ package board
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/internal/diagtest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -30,11 +28,6 @@ func parse(t *testing.T, name, src string) (Spec, hcl.Diagnostics) {
 	return Decode(content.Blocks[0], &hcl.EvalContext{})
 }
 
-// An expected diagnostic is "# ERROR: <summary>" at the end of the line it
-// points at, or "# ERROR@<line>: <summary>" for a line that cannot carry
-// a comment (a line of a heredoc map).
-var errorComment = regexp.MustCompile(`# ERROR(?:@(\d+))?: (.+)$`)
-
 // TestInvalid decodes every file of testdata/invalid: every error must be
 // expected and every expectation met, so each file also proves that all its
 // errors are reported in one go.
@@ -44,38 +37,13 @@ func TestInvalid(t *testing.T) {
 		t.Fatal("no test files")
 	}
 	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".hcl"), func(t *testing.T) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
 			src, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want []string
-			for i, line := range strings.Split(string(src), "\n") {
-				if m := errorComment.FindStringSubmatch(line); m != nil {
-					n := i + 1
-					if m[1] != "" {
-						n, _ = strconv.Atoi(m[1])
-					}
-					want = append(want, fmt.Sprintf("%d: %s", n, m[2]))
-				}
-			}
 			_, diags := parse(t, file, string(src))
-			var got []string
-			for _, d := range diags {
-				if d.Subject == nil {
-					t.Errorf("diagnostic %q has no source range", d.Summary)
-					continue
-				}
-				if d.Detail == "" {
-					t.Errorf("diagnostic %q has no detail saying how to fix it", d.Summary)
-				}
-				got = append(got, fmt.Sprintf("%d: %s", d.Subject.Start.Line, d.Summary))
-			}
-			sort.Strings(want)
-			sort.Strings(got)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s\nall: %v", diff, diags)
-			}
+			diagtest.Check(t, file, string(src), diags)
 		})
 	}
 }

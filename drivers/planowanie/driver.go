@@ -144,7 +144,10 @@ func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 		return nil
 	}
 	deckBad := g.settings.Deck.Validate() != nil
+	// One diagnostic per attribute at fault, with every problem of it:
+	// thirteen deals too large for the deck are one mistake, not thirteen.
 	var diags hcl.Diagnostics
+	byRange := map[hcl.Range]*hcl.Diagnostic{}
 	for _, line := range strings.Split(err.Error(), "\n") {
 		rng := subject
 		switch {
@@ -156,9 +159,17 @@ func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 		if rng.Filename == "" {
 			rng = subject
 		}
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Game cannot be played with these seats",
-			Detail:  sentence(line) + fmt.Sprintf(" The tournament asks for %d players (%s).", n, subject.String()),
-			Subject: rng.Ptr()})
+		if d, ok := byRange[rng]; ok {
+			d.Detail += " " + sentence(line)
+			continue
+		}
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Game cannot be played with these seats",
+			Detail: sentence(line), Subject: rng.Ptr()}
+		byRange[rng] = d
+		diags = append(diags, d)
+	}
+	for _, d := range diags {
+		d.Detail += fmt.Sprintf(" The tournament asks for %d players (%s).", n, subject.String())
 	}
 	return diags
 }

@@ -1,5 +1,5 @@
 bots_from "bad" {
-  dir = "players_bad" # ERROR: Invalid player folder
+  dir = "players_bad" # ERROR: Invalid player folder, Invalid player folder
 }
 bots_from "none" {
   dir = "no_such_dir" # ERROR: Cannot read player folders
