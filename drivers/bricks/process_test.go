@@ -17,6 +17,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
@@ -58,6 +59,7 @@ const (
 	modeSlow     = "slow"     // answers its first move after slowSleep           (T)
 	modeMute     = "mute"     // never answers its first move                     (D)
 	modeDie      = "die"      // exits with status 3 when asked its first move    (D)
+	modeHog      = "hog"      // allocates memory without end at its first move   (D, verdict memory)
 	modeStubborn = "stubborn" // plays, but ignores STOP and SIGTERM and leaves a setsid grandchild
 	modeLinger   = "linger"   // the stubborn bot's grandchild
 )
@@ -144,6 +146,15 @@ func runTestBot(mode string) int {
 			return forever()
 		case modeDie:
 			os.Exit(3)
+		case modeHog:
+			var hoard [][]byte
+			for {
+				chunk := make([]byte, 8<<20)
+				for i := range chunk {
+					chunk[i] = 1
+				}
+				hoard = append(hoard, chunk)
+			}
 		}
 		m := b.Moves()[0]
 		b.Place(m)
@@ -325,6 +336,36 @@ func TestFaultCodes(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestLimitVerdict runs a bot that goes over its memory limit: it loses
+// with the original's code D, and the fault names the limit that killed
+// it, not a plain crash.
+func TestLimitVerdict(t *testing.T) {
+	if e := proc.Machine().Enforcements(); !enforced(e, drivers.LimitMemory) {
+		t.Skip("memory limits are not enforced on this machine (see arbiter doctor)")
+	}
+	r := newRun(t)
+	dir := t.TempDir()
+	m := r.match(t, "test", 7, dir, player{modeHog, "HOG"}, player{"random", "GOOD ONE"})
+	m.Seats[0].Limits = drivers.Limits{Memory: 64 << 20}
+	out, err := testGame(5, nil, testLimits).Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.assertNoProcessLeft(t)
+	if s := out.Seats[0]; s.Fault != drivers.FaultMemory || !strings.Contains(s.Detail, "(code D)") || out.Seats[1].Score != 1 {
+		t.Errorf("seats %+v; want the hog to lose with a memory fault and code D", out.Seats)
+	}
+}
+
+func enforced(es []proc.Enforcement, limit string) bool {
+	for _, e := range es {
+		if e.Limit == limit {
+			return e.Enforced
+		}
+	}
+	return false
 }
 
 // TestNormalEnds plays whole duels to their normal end.

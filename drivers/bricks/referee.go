@@ -152,7 +152,9 @@ func (d *duel) play(boardMsg string) error {
 	for i, seat := range d.m.Seats {
 		s, err := proc.Start(d.ctx, proc.Spec{
 			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-			Limits: seat.Limits,
+			// Every answer may take up to the silence limit; the codes
+			// T and K are told apart from the time it took (see ask).
+			Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits,
 			OnSend: func(line string) { d.m.Record.Sent(i, line) },
 			OnRecv: func(line string) { d.m.Record.Received(i, line) },
 		})
@@ -228,11 +230,13 @@ func (d *duel) play(boardMsg string) error {
 func (d *duel) ask(seat int, line string, limit time.Duration) (answer string, late bool, err error) {
 	s := d.sessions[seat]
 	start := time.Now()
-	deadline := start.Add(time.Duration(d.s.Limits.Silence))
-	err = s.Write(line, deadline)
-	if err == nil {
+	// Exchange waits up to the session's move clock, the silence limit,
+	// and turns a bot that a limit killed into that limit's verdict.
+	err = s.Exchange(line, func(deadline time.Time) error {
+		var err error
 		answer, err = s.ReadLine(deadline)
-	}
+		return err
+	})
 	elapsed := time.Since(start)
 	d.used[seat] += elapsed
 	if err != nil {
