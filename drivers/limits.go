@@ -16,13 +16,14 @@ type Limits struct {
 	// Network false forbids every network access; nil allows it.
 	Network *bool `json:"network,omitempty"`
 	// Files caps, in bytes, a private writable folder the bot gets
-	// ($ARBITER_FILES, also $TMPDIR and $HOME); with it set the bot may
+	// ($ARBITER_FILES, also $TMPDIR); with it set the bot may
 	// write nowhere else.
 	Files int64 `json:"files,omitempty"`
 	// FileCount caps the number of files and folders in that folder.
 	FileCount int `json:"file_count,omitempty"`
 	// Output caps what the bot may write to stdout for one answer, in
-	// bytes (default 1 MiB).
+	// bytes (default 1 MiB for a session's answer; a per-move run keeps the
+	// game's own cap when it is smaller).
 	Output int64 `json:"output,omitempty"`
 	// Required names limits that must be enforced: a run refuses to
 	// start when the machine cannot enforce one of them.

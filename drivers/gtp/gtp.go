@@ -245,7 +245,8 @@ func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome) {
 			continue
 		}
 		detail := err.Error()
-		if f, ok := err.(*proc.Fault); ok {
+		var f *proc.Fault
+		if errors.As(err, &f) {
 			detail = f.Detail
 		}
 		out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}

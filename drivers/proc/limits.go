@@ -46,6 +46,8 @@ type Box struct {
 	seccomp  bool
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
+	killed     bool // Kill ran
+	pidNS      bool // the bot is PID 1 of its own PID namespace
 }
 
 // Prepare rewrites cmd, made by exec.Command with its Dir and Env, so
@@ -166,6 +168,7 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 		cmd.SysProcAttr = attr
 	}
 	attr.Cloneflags |= p.cloneFlags(lim, b.tmpfs)
+	b.pidNS = attr.Cloneflags&syscall.CLONE_NEWPID != 0
 	if userNS && !p.Root {
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
 	}
@@ -201,7 +204,10 @@ func (b *Box) Check() *Fault {
 	}
 	now := time.Now()
 	if now.Sub(b.countersAt) < countersEvery {
-		return b.checkFolder()
+		if b.tmpfs { // one fstatfs; a plain folder's walk waits its turn
+			return b.checkFolder()
+		}
+		return nil
 	}
 	b.countersAt = now
 	return b.check()
@@ -322,7 +328,15 @@ func outOfMemory(stderr string) bool {
 func (b *Box) Kill() {
 	if b != nil {
 		b.cg.kill()
+		b.killed = true
 	}
+}
+
+// Contained reports whether nothing the bot starts can outlive it: it is
+// PID 1 of a PID namespace of its own, whose processes the kernel kills
+// when it ends. Then no search for escaped descendants is needed.
+func (b *Box) Contained() bool {
+	return b != nil && b.pidNS
 }
 
 // Close removes the cgroup and the private folder; call it once the bot
@@ -331,7 +345,9 @@ func (b *Box) Close() {
 	if b == nil {
 		return
 	}
-	b.cg.kill()
+	if !b.killed {
+		b.cg.kill()
+	}
 	b.cg.remove()
 	if b.folderFD >= 0 {
 		unix.Close(b.folderFD)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -170,6 +171,7 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	reply := r.read()
 	if r.cancelled.Load() {
 		r.finish(false)
+		r.box.Close()
 		return Reply{Exit: -1}, ctx.Err()
 	}
 	var over *Fault // a limit it went over while it ran
@@ -192,7 +194,10 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 		// A limit may be what ended it: say which.
 		var tail string
 		if r.spec.Stderr != "" {
-			tail = fileTail(r.spec.Stderr, 4096)
+			// Only this run's stderr: the file collects every run's.
+			if n := fileSize(r.spec.Stderr) - r.errFrom; n > 0 {
+				tail = fileTail(r.spec.Stderr, min(4096, n))
+			}
 		}
 		if g := r.box.Explain(r.cmd.ProcessState, tail); g != nil {
 			reply.Fault = g
@@ -238,7 +243,9 @@ type onceRun struct {
 	token string
 	cmd   *exec.Cmd
 	box   *Box // nil without limits
-	start time.Time
+	// errFrom is the size of the stderr file before this run.
+	errFrom int64
+	start   time.Time
 	// deadline is when the time runs out (zero: never).
 	deadline time.Time
 
@@ -279,8 +286,12 @@ func (r *onceRun) pipes() error {
 			return err
 		}
 		fi, err := f.Stat()
+		if err == nil {
+			r.errFrom = fi.Size()
+		}
 		if err != nil || fi.Size() >= r.spec.MaxStderr {
 			// Full: the bot's stderr goes to /dev/null.
+			r.errFrom = math.MaxInt64
 			f.Close()
 			return nil
 		}
@@ -432,7 +443,7 @@ func (r *onceRun) finish(answered bool) int {
 	delete(children.pids, pid)
 	children.Unlock()
 	r.closeStdin()
-	if anyAdopted() {
+	if !r.box.Contained() && anyAdopted() {
 		// A descendant left the group, or lost its parent: find it by token.
 		killTokened(r.token)
 		for i := 0; i < 2000; i++ {
@@ -525,6 +536,15 @@ func parentOf(pid int, buf []byte) (int, bool) {
 	}
 	ppid, err := strconv.Atoi(string(f[1]))
 	return ppid, err == nil
+}
+
+// fileSize is the size of the file at path, 0 if it cannot be read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // describeExit says how an exit status came about.

@@ -215,8 +215,9 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 }
 
 // seccompNoInternet installs a filter that kills the process when it
-// opens an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw), or uses
-// io_uring (which can open sockets without the socket system call).
+// opens an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw), and fails
+// io_uring with ENOSYS (it can open sockets without the socket system
+// call).
 // Unix sockets stay allowed. A system call of another architecture (a
 // 32-bit binary) kills it too, since the filter cannot vouch for it.
 func seccompNoInternet() error {
