@@ -121,7 +121,7 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 			return nil, fmt.Errorf("game folder of seat %s: %w", letter, err)
 		}
 		r.folders = append(r.folders, f)
-		r.argv = append(r.argv, append(resolveCommand(seat.Command, seat.Dir), folderName, letter))
+		r.argv = append(r.argv, append(drivers.ResolveArgv(seat.Command, seat.Dir), folderName, letter))
 		r.env = append(r.env, append(slices.Clip(seat.Env), "ARBITER_PREFIX="+prefix))
 	}
 	ev := BoardEvent{Board: b.Name, Cols: b.Cols, Rows: b.Rows, Capital: b.Capital}
@@ -289,28 +289,4 @@ func (r *referee) finish(rounds int, reason string) (*drivers.Outcome, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	return &drivers.Outcome{Seats: r.results}, nil
-}
-
-// resolveCommand makes a bot's command work from the game folder's parent,
-// where it runs: a program path with a slash, and any argument that names
-// an existing file of the bot's directory (like bots/bid.py), become
-// absolute. Other arguments are passed as they are.
-func resolveCommand(argv []string, dir string) []string {
-	out := slices.Clone(argv)
-	for i, a := range out {
-		if a == "" || filepath.IsAbs(a) {
-			continue
-		}
-		p := filepath.Join(dir, a)
-		if i == 0 && strings.ContainsRune(a, '/') {
-			out[i] = p
-			continue
-		}
-		if i > 0 {
-			if _, err := os.Stat(p); err == nil {
-				out[i] = p
-			}
-		}
-	}
-	return out
 }

@@ -87,7 +87,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		pos[p] = position{
 			seat:   Team(p),
 			bot:    seat.Bot,
-			argv:   resolveArgv(seat.Command, seat.Dir),
+			argv:   drivers.ResolveArgv(seat.Command, seat.Dir),
 			memory: mem,
 			limits: seat.Limits,
 			env: append(append([]string{}, seat.Env...),
@@ -158,29 +158,6 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		r.TimeMS = used[s].Milliseconds()
 	}
 	return out, nil
-}
-
-// resolveArgv makes a command independent of the working directory: a
-// program with a slash, and every argument that names an existing file or
-// folder in dir, become absolute paths into dir.
-func resolveArgv(argv []string, dir string) []string {
-	out := append([]string{}, argv...)
-	for i, a := range out {
-		if a == "" || filepath.IsAbs(a) || strings.HasPrefix(a, "-") {
-			continue
-		}
-		p := filepath.Join(dir, a)
-		if i == 0 {
-			if strings.ContainsRune(a, '/') {
-				out[i] = p
-			}
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			out[i] = p
-		}
-	}
-	return out
 }
 
 // fileSafe keeps a bot name usable in a file name.
