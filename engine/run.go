@@ -91,6 +91,10 @@ type session struct {
 
 	mu       sync.Mutex
 	firstErr error
+	// reportedAt and reported say when the game's own files (see
+	// drivers.Reporter) were last rewritten, and from how many results.
+	reportedAt time.Time
+	reported   int
 	// halt is closed when a stopping rule triggers: no more matches are fed.
 	halt chan struct{}
 }
@@ -161,6 +165,11 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	err = s.stages(ctx, paired)
 	close(s.queue)
 	workers.Wait()
+	// However the run ends, the game's own files hold every result,
+	// also when a resume had nothing left to play.
+	if rerr := s.report(); rerr != nil && err == nil && s.firstErr == nil {
+		s.firstErr = rerr
+	}
 	if err != nil {
 		return s.sum, err
 	}
@@ -313,9 +322,11 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 	s.sum.Finished++
 	s.sum.Results = append(s.sum.Results, *res)
 	s.done[res.Match] = &s.sum.Results[len(s.sum.Results)-1]
-	if err := r.report(&s.full, s.sum.Results); err != nil && s.firstErr == nil {
-		s.firstErr = err
-		s.cancel()
+	if time.Since(s.reportedAt) >= reportEvery {
+		if err := s.report(); err != nil && s.firstErr == nil {
+			s.firstErr = err
+			s.cancel()
+		}
 	}
 	s.advanceStop()
 	s.mu.Unlock()
@@ -511,37 +522,46 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	return seat, nil
 }
 
+// reportEvery is how often the game's own files are rewritten during a
+// run: rewriting them from every result after every match would cost a
+// tournament time quadratic in its matches. They are rewritten at its end
+// too.
+const reportEvery = time.Second
+
 // report lets a game that keeps files of its own formats rewrite them from
-// every finished match, in plan order.
-func (r *Runner) report(p *plan.Plan, results []Result) error {
-	rep, ok := r.Game.(drivers.Reporter)
-	if !ok {
+// every finished match, in plan order; s.mu is held, or the workers are
+// done.
+func (s *session) report() error {
+	rep, ok := s.r.Game.(drivers.Reporter)
+	if !ok || s.reported == len(s.sum.Results) && !s.reportedAt.IsZero() {
 		return nil
 	}
+	s.reportedAt, s.reported = time.Now(), len(s.sum.Results)
+	p := &s.full
 	index := map[string]int{}
 	for i, m := range p.Matches {
 		index[m.ID] = i
 	}
+	nicks := map[string]string{}
+	for _, b := range p.Bots {
+		nicks[b.Name] = cmp.Or(b.Nick, b.Name)
+	}
 	var done []drivers.ReportedMatch
-	for _, res := range inPlanOrder(p, results) {
+	for _, res := range inPlanOrder(p, s.sum.Results) {
 		i, ok := index[res.Match]
 		if !ok {
 			continue
 		}
-		rm := drivers.ReportedMatch{Index: i + 1, ID: res.Match, Dir: filepath.Join(r.Out, MatchesDir, res.Match)}
-		for _, s := range res.Seats {
-			nick := s.Bot
-			if b := p.Bot(s.Bot); b != nil && b.Nick != "" {
-				nick = b.Nick
-			}
-			rm.Bots = append(rm.Bots, s.Bot)
-			rm.Nicks = append(rm.Nicks, nick)
-			rm.Outcome.Seats = append(rm.Outcome.Seats, s.SeatResult)
+		rm := drivers.ReportedMatch{Index: i + 1, ID: res.Match, Dir: filepath.Join(s.r.Out, MatchesDir, res.Match)}
+		for _, seat := range res.Seats {
+			rm.Bots = append(rm.Bots, seat.Bot)
+			rm.Nicks = append(rm.Nicks, cmp.Or(nicks[seat.Bot], seat.Bot))
+			rm.Outcome.Seats = append(rm.Outcome.Seats, seat.SeatResult)
 		}
 		done = append(done, rm)
 	}
-	if err := rep.Report(r.Out, done); err != nil {
-		return fmt.Errorf("writing the %s files: %w", r.Plan.Game.Driver, err)
+	if err := rep.Report(s.r.Out, done); err != nil {
+		return fmt.Errorf("writing the %s files: %w", s.r.Plan.Game.Driver, err)
 	}
 	return nil
 }

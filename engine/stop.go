@@ -243,3 +243,24 @@ func ReadStopped(dir string) (*Stopped, error) {
 	}
 	return &s, nil
 }
+
+// Counted keeps the results a stopped tournament's statistics count: the
+// matches the stop was decided on and the playoffs. Matches that were
+// already running when the rule fired are journaled but left out, so the
+// standings of a stopped run are the same whatever -j it ran with.
+func (st *Stopped) Counted(p *plan.Plan, results []Result) []Result {
+	if st == nil {
+		return results
+	}
+	index := make(map[string]int, len(p.Matches))
+	for i, m := range p.Matches {
+		index[m.ID] = i
+	}
+	var out []Result
+	for _, r := range results {
+		if i, ok := index[r.Match]; IsPlayoff(r.Match) || ok && i < st.Matches {
+			out = append(out, r)
+		}
+	}
+	return out
+}

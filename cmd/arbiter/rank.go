@@ -66,6 +66,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	if stopped != nil && !*asJSON {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", stopped.Rule, stopped.Reason)
 	}
+	results = stopped.Counted(p, results)
 	if *pgnOut != "" {
 		names, games := engine.PairwiseGames(p, results)
 		f, err := os.Create(*pgnOut)
