@@ -158,18 +158,34 @@ func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 func TestTiedOnPlace(t *testing.T) {
 	p, results := history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "b>a", "c>d", "c>d"})
 	// a and b: one win each (mean place 1.5); c 1, d 2.
-	if got := tiedOnPlace(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+	if got := PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
 		t.Fatalf("ties %v, want [[a b]]", got)
 	}
 	// A playoff that a wins separates them.
 	results = append(results, Result{Match: "playoff-1-g01-s1", Seats: []SeatResult{
 		{Bot: "b", SeatResult: drivers.SeatResult{Score: 0}}, {Bot: "a", SeatResult: drivers.SeatResult{Score: 3}}}})
-	if got := tiedOnPlace(p, results); len(got) != 0 {
+	if got := PlacementTies(p, results); len(got) != 0 {
 		t.Errorf("ties after the playoff: %v", got)
 	}
 	// A drawn playoff leaves them tied.
 	results[len(results)-1].Seats[0].Score = 3
-	if got := tiedOnPlace(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+	if got := PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
 		t.Errorf("ties after a drawn playoff %v, want [[a b]]", got)
+	}
+}
+
+// TestTiesLeaveFillBotsOut: a fill bot tied with field bots is not part
+// of their tie, so the playoff among the field bots decides it.
+func TestTiesLeaveFillBotsOut(t *testing.T) {
+	p, results := history(t, []string{"a", "b", "f"}, []string{"a>f", "f>b", "b>a"})
+	p.Fill = []string{"f"}
+	// All three won once and lost once: mean place 1.5 each.
+	if got := PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+		t.Fatalf("ties %v, want [[a b]] without the fill bot", got)
+	}
+	results = append(results, Result{Match: "playoff-1-g01-s1", Seats: []SeatResult{
+		{Bot: "b", SeatResult: drivers.SeatResult{Score: 0}}, {Bot: "a", SeatResult: drivers.SeatResult{Score: 3}}}})
+	if got := PlacementTies(p, results); len(got) != 0 {
+		t.Errorf("ties after the playoff between a and b: %v", got)
 	}
 }

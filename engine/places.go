@@ -12,7 +12,10 @@ import (
 // IsPlayoff reports whether a match is a playoff: a match between bots
 // tied in placement, played to break the tie. Playoffs decide only that
 // tie; every other statistic leaves them out.
-func IsPlayoff(matchID string) bool { return strings.HasPrefix(matchID, "playoff") }
+func IsPlayoff(matchID string) bool { return strings.HasPrefix(matchID, PlayoffPrefix) }
+
+// PlayoffPrefix starts the id of every playoff match.
+const PlayoffPrefix = "playoff-"
 
 // Places returns each seat's placement in a finished match, 1 = best. A
 // driver may set them (SeatResult.Place); when any seat has none, they are
@@ -64,7 +67,8 @@ func placeEqual(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Ab
 
 // PlacementTies returns the groups of bots whose mean placement over the
 // regular matches is equal and that the playoffs played so far do not
-// separate, best group first, each sorted by name. The engine plays a
+// separate, best group first, each sorted by name; fill bots are never
+// part of a tie (they only complete groups). The engine plays a
 // playoff between the bots of each group. A playoff of a group is a match
 // whose id starts with "playoff" and whose bots are exactly the group;
 // the group is ordered by the bots' mean placement over its playoffs.
@@ -75,7 +79,7 @@ func PlacementTies(p *plan.Plan, results []Result) [][]string {
 	t := newTally(p, results)
 	var ties [][]string
 	for _, g := range t.byPlacement() {
-		if len(g) > 1 && t.matches[g[0]] > 0 {
+		if len(g) > 1 && t.matches[g[0]] > 0 && !t.fill[g[0]] {
 			ties = append(ties, t.sortedNames(g))
 		}
 	}
@@ -96,7 +100,13 @@ func (t *tally) byPlacement() [][]int {
 	}
 	var groups [][]int
 	for _, g := range groupBy(played, byKey(t.place)) {
-		groups = append(groups, t.playoff(g)...)
+		// Fill bots only complete groups: a tie of the field is played
+		// off among the field, and tied fill bots stay behind it.
+		field := slices.DeleteFunc(slices.Clone(g), func(i int) bool { return t.fill[i] })
+		groups = append(groups, t.playoff(field)...)
+		if fill := slices.DeleteFunc(slices.Clone(g), func(i int) bool { return !t.fill[i] }); len(fill) > 0 {
+			groups = append(groups, fill)
+		}
 	}
 	if len(idle) > 0 {
 		groups = append(groups, idle)
@@ -107,6 +117,9 @@ func (t *tally) byPlacement() [][]int {
 // playoff orders a tied group by its playoffs, recursively for the
 // groups that they leave tied.
 func (t *tally) playoff(group []int) [][]int {
+	if len(group) == 0 {
+		return nil
+	}
 	if len(group) < 2 {
 		return [][]int{group}
 	}

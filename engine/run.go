@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -262,7 +261,7 @@ func (s *session) todo() []*plan.Match {
 	var out []*plan.Match
 	for i := range s.full.Matches {
 		m := &s.full.Matches[i]
-		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !strings.HasPrefix(m.ID, PlayoffPrefix) {
+		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !IsPlayoff(m.ID) {
 			break
 		}
 		if s.done[m.ID] == nil {
@@ -394,7 +393,7 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 			return nil, nil
 		}
 		var groups [][]string
-		for _, g := range tiedOnPlace(p, results) {
+		for _, g := range PlacementTies(p, results) {
 			if d := s.r.Game.CheckSeats(len(g), hcl.Range{}); d.HasErrors() {
 				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", d.Error())
 				continue

@@ -54,6 +54,7 @@ type tally struct {
 	index    map[string]int
 	regular  []Result // in plan order
 	playoffs []Result
+	fill     map[int]bool // bots that only complete groups
 
 	matches                  []int
 	points                   []float64 // sums
@@ -72,6 +73,12 @@ func newTally(p *plan.Plan, results []Result) *tally {
 	for i, b := range p.Bots {
 		t.names = append(t.names, b.Name)
 		t.index[b.Name] = i
+	}
+	t.fill = map[int]bool{}
+	for _, f := range p.Fill {
+		if i, ok := t.index[f]; ok {
+			t.fill[i] = true
+		}
 	}
 	for _, r := range inPlanOrder(p, results) {
 		if IsPlayoff(r.Match) {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -84,7 +83,7 @@ func (s *stopper) advance(full *plan.Plan, done map[string]*Result) *Stopped {
 	for s.next < len(ms) {
 		m := &ms[s.next]
 		res := done[m.ID]
-		if res == nil || strings.HasPrefix(m.ID, PlayoffPrefix) {
+		if res == nil || IsPlayoff(m.ID) {
 			return nil
 		}
 		s.next++
