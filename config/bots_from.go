@@ -16,7 +16,8 @@ import (
 
 // BotsFrom is a `bots_from "name" { dir = "players" }` block: a directory
 // of player folders in the format of the Bricks contest's original
-// referee. Every sub-folder holding an info.txt is a bot: line 1 of
+// referee. Every sub-folder (hidden ones skipped) is a bot and must hold
+// an info.txt: line 1 of
 // info.txt is the launch command, run in that folder; line 2 is the
 // player's nick. The bots are added to the configuration's bots under
 // their folder's name made an identifier, and bots_from.NAME is the list
@@ -110,7 +111,7 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range) hcl.Diagnostics {
 	}
 	if len(bf.Bots) == 0 && !diags.HasErrors() {
 		diags = append(diags, errDiag("No player folders",
-			fmt.Sprintf("%s has no folder with an %s. Put one folder per player in it.", bf.Dir, InfoFile), &rng))
+			fmt.Sprintf("%s has no player folder. Put one folder per player in it, each with an %s.", bf.Dir, InfoFile), &rng))
 	}
 	return diags
 }

@@ -104,6 +104,8 @@ func (l *loader) decodeFormatBlocks(t *Tournament, blocks hcl.Blocks) hcl.Diagno
 		seats = t.DeclRange.Ptr()
 	}
 	switch {
+	case t.Players == 0:
+		// players is missing or invalid, reported already.
 	case t.Seats == "swap" && t.Players != 2:
 		diags = append(diags, errDiag("Swap needs two players",
 			fmt.Sprintf(`seats = "swap" plays both orders of two bots, but players is %d. Use "rotate", "balanced" or "permute" for more players.`, t.Players), seats))
@@ -209,6 +211,12 @@ func (l *loader) decodeStop(t *Tournament, b *hcl.Block) hcl.Diagnostics {
 		if !headToHead && len(t.Bots) > 0 {
 			diags = append(diags, errDiag("SPRT needs one candidate",
 				"An SPRT compares one bot against its opponents: use format \"gauntlet\" with one candidate, or a field of two bots.", s.SPRT.DeclRange.Ptr()))
+		}
+		// Paired matches are tested as pairs (pentanomial), for which
+		// fastchess has no bayesian model.
+		if s.SPRT.Model == "bayesian" && t.Players == 2 && t.Seats == "swap" && t.Deal != "per-match" {
+			diags = append(diags, errDiag("Bayesian SPRT on paired matches",
+				"Swapped seats on a shared deal are tested as pairs (pentanomial), which the bayesian model cannot do. Use model = \"normalized\" or \"logistic\", or deal = \"per-match\".", s.SPRT.DeclRange.Ptr()))
 		}
 	}
 	t.Stop = s

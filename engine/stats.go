@@ -26,7 +26,8 @@ type Stats struct {
 	// Rating is the ranking that orders Standings.
 	Rating string `json:"rating"`
 	// Matches counts finished matches, playoffs included; Planned is the
-	// plan's matches.
+	// plan's matches without playoffs (rounds that a run pairs from
+	// results count once they are paired).
 	Matches  int `json:"matches"`
 	Playoffs int `json:"playoffs,omitempty"`
 	Planned  int `json:"planned"`
@@ -248,7 +249,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	}
 	s := &Stats{
 		Tournament: p.Tournament, Plan: p.Hash, Rating: cmp.Or(p.Rating, RankBayesElo),
-		Matches: len(results), Playoffs: len(t.playoffs), Planned: len(p.Matches),
+		Matches: len(results), Playoffs: len(t.playoffs), Planned: regularMatches(p),
 		Standings:  make([]Standing, len(order)),
 		Crosstable: make([][]rating.WDL, len(order)),
 		LOS:        make([][]float64, len(order)),
@@ -270,4 +271,15 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 		}
 	}
 	return s, nil
+}
+
+// regularMatches counts the plan's matches that are not playoffs.
+func regularMatches(p *plan.Plan) int {
+	n := 0
+	for _, m := range p.Matches {
+		if !IsPlayoff(m.ID) {
+			n++
+		}
+	}
+	return n
 }

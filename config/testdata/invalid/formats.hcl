@@ -78,3 +78,22 @@ tournament "empty" {
   players = 2
   stop {} # ERROR: Empty stop block
 }
+tournament "bayes" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  seats   = "swap"
+  deal    = "per-group"
+  stop {
+    sprt { # ERROR: Bayesian SPRT on paired matches
+      elo0  = 0
+      elo1  = 10
+      model = "bayesian"
+    }
+  }
+}
+tournament "noplayers" { # ERROR: Missing required argument
+  game  = game.planowanie.g
+  bots  = [bot.a, bot.b]
+  seats = "swap"
+}
