@@ -176,23 +176,9 @@ func candidateGames(res *Result, candidate string) []rating.Result {
 		if c.Bot != candidate {
 			continue
 		}
-		for j, o := range res.Seats {
-			if j == i {
-				continue
-			}
-			switch {
-			case c.Fault != "" && o.Fault != "":
-			case c.Fault != "":
-				out = append(out, rating.BlackWins)
-			case o.Fault != "":
-				out = append(out, rating.WhiteWins)
-			case res.Faulty():
-			case c.Score > o.Score:
-				out = append(out, rating.WhiteWins)
-			case c.Score < o.Score:
-				out = append(out, rating.BlackWins)
-			default:
-				out = append(out, rating.Draw)
+		for j := range res.Seats {
+			if g, ok := pairResult(res, i, j); ok && j != i {
+				out = append(out, g) // i is White: its score
 			}
 		}
 	}
