@@ -260,8 +260,11 @@ func (r *referee) finish(rounds int, reason string) (*drivers.Outcome, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	for name, data := range map[string][]byte{"state": r.pos.State(), "log": r.log, "results": Results(st)} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"state", r.pos.State()}, {"log", r.log}, {"results", Results(st)}} {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
 			return nil, err
 		}
 	}
