@@ -90,8 +90,25 @@ func init() {
 	})
 }
 
-// waitInput reads the first line of stdin, or to its end.
+// waitInput reads the first line of stdin, or to its end. A bot told to
+// misbehave once (envOnce) that already did becomes the bot of envThen
+// instead, with its own arguments: the game's per-move arguments.
 func waitInput() {
+	if once := os.Getenv(envOnce); once != "" {
+		if f, err := os.OpenFile(once, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+			f.Close()
+		} else {
+			var then []string
+			if err := json.Unmarshal([]byte(os.Getenv(envThen)), &then); err != nil || len(then) == 0 {
+				fmt.Fprintln(os.Stderr, "drivertest: bad", envThen, err)
+				os.Exit(2)
+			}
+			argv := append(then, os.Args[2:]...)
+			err := syscall.Exec(argv[0], argv, os.Environ())
+			fmt.Fprintln(os.Stderr, "drivertest: exec", argv[0], err)
+			os.Exit(2)
+		}
+	}
 	bufio.NewReader(os.Stdin).ReadString('\n')
 }
 
@@ -146,7 +163,8 @@ func (s *Suite) limits(t *testing.T) {
 			if ok, why := enforced(lc.limit); !ok {
 				t.Skipf("%s is not enforced here: %s", lc.limit, why)
 			}
-			f := Fault{Name: lc.limit, Bot: testbot.Argv(t, lc.bot), Kind: lc.kinds[0], Kinds: lc.kinds[1:], Limits: lc.limits, Clock: s.LimitClock}
+			f := Fault{Name: lc.limit, Bot: testbot.Argv(t, lc.bot), Kind: lc.kinds[0], Kinds: lc.kinds[1:], Limits: lc.limits, Clock: s.LimitClock,
+				once: s.Defaults != nil}
 			for seat := range s.Seats {
 				t.Run(fmt.Sprintf("seat%d", seat), func(t *testing.T) {
 					t.Parallel()

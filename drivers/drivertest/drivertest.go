@@ -120,6 +120,11 @@ type Fault struct {
 	Settings any
 	// Clock, when not zero, is the case's clock in place of Suite.Clock.
 	Clock drivers.Clock
+	// once makes one of the suite's hostile bots misbehave in its first
+	// run of the match only and then play as the first house bot: in a
+	// game that runs a process per move and goes on after a fault, one
+	// verdict is enough, and a spinning bot in every run is minutes.
+	once bool
 }
 
 // CPULimit is the cpu limit of the suite's spinning bot. A game's own
@@ -132,6 +137,11 @@ const CPULimit = "1s"
 const (
 	envRun = "DRIVERTEST_RUN"
 	envDir = "DRIVERTEST_DIR"
+	// envOnce and envThen make a hostile bot misbehave once (see
+	// Fault.once): the file that says it did, and the JSON argv it then
+	// runs in its place.
+	envOnce = "DRIVERTEST_ONCE"
+	envThen = "DRIVERTEST_THEN"
 )
 
 // Run runs the conformance suite on s.
@@ -327,6 +337,14 @@ func (s *Suite) fault(t *testing.T, g drivers.Game, f Fault, bad int) *played {
 	})
 	if f.Clock != (drivers.Clock{}) {
 		m.Clock = f.Clock
+	}
+	if f.once {
+		then, err := json.Marshal(s.House[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Seats[bad].Env = append(m.Seats[bad].Env,
+			envOnce+"="+filepath.Join(filepath.Dir(m.pidDir), fmt.Sprintf("once-seat%d", bad)), envThen+"="+string(then))
 	}
 	p := m.play(t, context.Background(), g)
 	if p.err != nil {
