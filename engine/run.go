@@ -99,7 +99,7 @@ type session struct {
 }
 
 // Run runs every selected match that the results directory does not hold
-// yet. Cancelling ctx stops the run: matches in progress are abandoned
+// yet, holding the directory's lock (LockDir) unless its caller does. Cancelling ctx stops the run: matches in progress are abandoned
 // (their bots killed) and run again next time.
 //
 // A plan whose later rounds depend on results (plan.Later) runs in
@@ -113,6 +113,11 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		log = hclog.NewNullLogger()
 	}
 	log = log.Named("engine")
+	release, err := lockUnlessHeld(r.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	j, prior, err := openJournal(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
