@@ -499,11 +499,6 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		Nick:   cmp.Or(b.Nick, name),
 		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
-		Env: []string{
-			"ARBITER_MATCH=" + m.ID,
-			"ARBITER_SEAT=" + strconv.Itoa(i),
-			"ARBITER_SEED=" + strconv.FormatUint(m.Seed, 10),
-		},
 	}
 	keys := make([]string, 0, len(b.Env))
 	for k := range b.Env {
@@ -513,6 +508,12 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	for _, k := range keys {
 		seat.Env = append(seat.Env, k+"="+b.Env[k])
 	}
+	// Last, so that arbiter's own win over a plan's env (the last of
+	// equal names counts), also in a plan.json edited by hand.
+	seat.Env = append(seat.Env,
+		"ARBITER_MATCH="+m.ID,
+		"ARBITER_SEAT="+strconv.Itoa(i),
+		"ARBITER_SEED="+strconv.FormatUint(m.Seed, 10))
 	if b.House != "" {
 		seat.Command = []string{r.Self, "bot", b.House}
 		seat.Dir = dir
