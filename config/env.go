@@ -35,7 +35,7 @@ func (l *loader) checkEnv(a *hcl.Attribute, env map[string]string, s scope) hcl.
 		case strings.ContainsAny(k, "=\x00"):
 			problem = fmt.Sprintf("The name %q holds '=' or NUL, which an environment variable's name cannot: the bot would see another name.", k)
 		case strings.HasPrefix(k, ReservedEnvPrefix):
-			problem = fmt.Sprintf("%s is reserved: names starting with %s are set by arbiter for every bot (ARBITER_MATCH, ARBITER_SEAT, ARBITER_SEED). Choose another name.", k, ReservedEnvPrefix)
+			problem = fmt.Sprintf("%s is reserved: names starting with %s are set by arbiter (ARBITER_MATCH, ARBITER_SEAT, ARBITER_SEED, ARBITER_FILES, ...). Choose another name.", k, ReservedEnvPrefix)
 		case strings.ContainsRune(env[k], 0):
 			problem = fmt.Sprintf("The value of %s holds NUL, which no process's environment can hold.", k)
 		default:
