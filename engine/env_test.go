@@ -17,7 +17,7 @@ import (
 func TestArbiterEnvWinsOverThePlans(t *testing.T) {
 	moves := func(edit bool) string {
 		out := t.TempDir()
-		r := runner(t, 3, twoBots, out, 1)
+		r := runner(t, 3, journalTour, out, 1)
 		if edit {
 			for i := range r.Plan.Bots {
 				r.Plan.Bots[i].Env = map[string]string{"ARBITER_SEED": "1", "ARBITER_SEAT": "1"}

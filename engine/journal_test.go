@@ -13,7 +13,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 )
 
-const twoBots = `
+const journalTour = `
   bots    = [bot.r1, bot.g1]
   players = 2
   seats   = "swap"
@@ -21,9 +21,9 @@ const twoBots = `
   seed    = 5
 `
 
-// listing is every file of dir with its content, to show that a refused
+// contentsOf is every file of dir with its content, to show that a refused
 // run touched nothing.
-func listing(t *testing.T, dir string) map[string]string {
+func contentsOf(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
 	err := filepath.Walk(dir, func(path string, fi os.FileInfo, err error) error {
@@ -45,7 +45,7 @@ func listing(t *testing.T, dir string) map[string]string {
 	return m
 }
 
-func sameListing(t *testing.T, before, after map[string]string) {
+func assertUntouched(t *testing.T, before, after map[string]string) {
 	t.Helper()
 	for k, v := range after {
 		if w, ok := before[k]; !ok || w != v {
@@ -69,7 +69,7 @@ func TestLockedDirectoryIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := listing(t, out)
+	before := contentsOf(t, out)
 
 	// Another taker in this process is refused like another process.
 	_, err = engine.LockDir(out)
@@ -80,10 +80,10 @@ func TestLockedDirectoryIsRefused(t *testing.T) {
 	if !strings.Contains(err.Error(), strings.Join(os.Args, " ")) {
 		t.Errorf("refusal %q does not name the holder's command", err)
 	}
-	sameListing(t, before, listing(t, out))
+	assertUntouched(t, before, contentsOf(t, out))
 
 	// The holder runs into its own directory.
-	if _, err := runner(t, 1, twoBots, out, 1).Run(context.Background()); err != nil {
+	if _, err := runner(t, 1, journalTour, out, 1).Run(context.Background()); err != nil {
 		t.Fatalf("run under the caller's lock: %v", err)
 	}
 	if err := lock.Unlock(); err != nil {
@@ -95,7 +95,7 @@ func TestLockedDirectoryIsRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, engine.LockFile), []byte(stale), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := runner(t, 1, twoBots, out, 1).Run(context.Background())
+	sum, err := runner(t, 1, journalTour, out, 1).Run(context.Background())
 	if err != nil {
 		t.Fatalf("run after a stale lock file: %v", err)
 	}
@@ -108,24 +108,24 @@ func TestLockedDirectoryIsRefused(t *testing.T) {
 // not adopted by a plan, the same one or one with another seed.
 func TestResultsWithoutPlanAreRefused(t *testing.T) {
 	out := t.TempDir()
-	if _, err := runner(t, 1, twoBots, out, 2).Run(context.Background()); err != nil {
+	if _, err := runner(t, 1, journalTour, out, 2).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(filepath.Join(out, engine.PlanFile)); err != nil {
 		t.Fatal(err)
 	}
-	before := listing(t, out)
+	before := contentsOf(t, out)
 	delete(before, engine.LockFile)
-	for _, tour := range []string{twoBots, strings.Replace(twoBots, "seed    = 5", "seed    = 6", 1)} {
+	for _, tour := range []string{journalTour, strings.Replace(journalTour, "seed    = 5", "seed    = 6", 1)} {
 		_, err := runner(t, 1, tour, out, 2).Run(context.Background())
 		if err == nil || !strings.Contains(err.Error(), filepath.Join(out, engine.ResultsFile)+" holds results but") ||
 			!strings.Contains(err.Error(), "has no plan.json") {
 			t.Errorf("run into results without plan.json: %v; want a refusal naming the file", err)
 		}
 		// The lock file, emptied, is all a refused run may leave.
-		after := listing(t, out)
+		after := contentsOf(t, out)
 		delete(after, engine.LockFile)
-		sameListing(t, before, after)
+		assertUntouched(t, before, after)
 	}
 }
 
@@ -134,7 +134,7 @@ func TestResultsWithoutPlanAreRefused(t *testing.T) {
 // ReadDir (rank) refuse each naming the line and what differs.
 func TestResultsNotOfThePlanAreRefused(t *testing.T) {
 	out := t.TempDir()
-	r := runner(t, 1, twoBots, out, 2)
+	r := runner(t, 1, journalTour, out, 2)
 	if _, err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestResultsNotOfThePlanAreRefused(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), path+", line ") || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("ReadDir: %v\nwant %q", err, c.want)
 			}
-			_, err = runner(t, 1, twoBots, out, 2).Run(context.Background())
+			_, err = runner(t, 1, journalTour, out, 2).Run(context.Background())
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("Run: %v\nwant %q", err, c.want)
 			}

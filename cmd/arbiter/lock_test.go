@@ -80,7 +80,7 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 	go func() { exited <- first.Wait() }()
 	defer func() {
 		first.Process.Kill()
-		waitGone(t, mark)
+		waitBotsGone(t, mark)
 	}()
 	// Wait until bot h holds the match: from then on the first run waits.
 	stderrs := filepath.Join(out, engine.MatchesDir, hold, "seat*-h.stderr")
@@ -101,7 +101,7 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 		}
 	}
 
-	before := listing(t, out)
+	before := dirListing(t, out)
 	second := exec.Command(arbiter, "run", dir, "-out", out, "-match", free)
 	msg, err := second.CombinedOutput()
 	if code := second.ProcessState.ExitCode(); code != 1 {
@@ -112,7 +112,7 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 	if !strings.Contains(string(msg), want) || !strings.Contains(string(msg), "run "+dir+" -out "+out+" -j 1 -match "+hold) {
 		t.Errorf("second run said:\n%s\nwant the holder's pid (%q) and command line", msg, want)
 	}
-	if after := listing(t, out); !maps.Equal(before, after) {
+	if after := dirListing(t, out); !maps.Equal(before, after) {
 		t.Errorf("the second run changed the directory:\nbefore %v\nafter  %v", before, after)
 	}
 
@@ -121,7 +121,7 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-exited
-	waitGone(t, mark)
+	waitBotsGone(t, mark)
 	if b, _ := os.ReadFile(filepath.Join(out, engine.LockFile)); !strings.Contains(string(b), `"pid":`+strconv.Itoa(first.Process.Pid)) {
 		t.Errorf("the killed run's lock file holds %q, want its pid", b)
 	}
@@ -135,9 +135,9 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 	}
 }
 
-// waitGone waits for the bots of a killed arbiter to die with it (the
+// waitBotsGone waits for the bots of a killed arbiter to die with it (the
 // kernel signals them when their parent dies).
-func waitGone(t *testing.T, mark string) {
+func waitBotsGone(t *testing.T, mark string) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if len(proctest.WithEnv("RUN_MARK="+mark)) == 0 {
@@ -172,8 +172,8 @@ func matchesWithAndWithout(t *testing.T, arbiter, dir, bot string) (with, withou
 	return with, without
 }
 
-// listing maps every file under dir to its size and modification time.
-func listing(t *testing.T, dir string) map[string]string {
+// dirListing maps every file under dir to its size and modification time.
+func dirListing(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
 	err := filepath.Walk(dir, func(path string, fi os.FileInfo, err error) error {
