@@ -61,8 +61,9 @@ type journal struct {
 	f   *os.File
 }
 
-// openJournal opens dir for plan p, creating it if needed. A directory
-// that holds another plan's results is refused. It returns the results
+// openJournal opens dir for plan p, creating it if needed; the caller
+// holds dir's lock. A directory that holds another plan's results, or
+// results without a plan.json, is refused. It returns the results
 // already there; a torn last line (the arbiter was killed while writing
 // it) is cut off, so that match runs again.
 func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
