@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
@@ -118,7 +119,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	if len(cfg.Tournaments) != 1 {
 		t.Fatalf("config has %d tournaments, want 1", len(cfg.Tournaments))
 	}
-	p, diags := plan.Compile(cfg, cfg.Tournaments[0])
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
 	if diags.HasErrors() {
 		t.Fatalf("plan.Compile: %v", diags)
 	}
