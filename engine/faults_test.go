@@ -129,7 +129,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	tr.plan = p
 	out := t.TempDir()
 	runner := &engine.Runner{
-		Plan: p, Game: cfg.Tournaments[0].Game.Game, Root: cfg.Root, Out: out,
+		Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
 		Jobs: 2, Self: self, Log: hclog.NewNullLogger(),
 	}
 	start := time.Now()

@@ -57,7 +57,7 @@ func runner(t *testing.T, deals int, tournament, out string, jobs int) *engine.R
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return &engine.Runner{Plan: p, Game: cfg.Tournaments[0].Game.Game, Root: cfg.Root, Out: out,
+	return &engine.Runner{Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
 		Jobs: jobs, Self: selfPath(t), Log: hclog.NewNullLogger()}
 }
 
