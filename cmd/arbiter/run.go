@@ -91,6 +91,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
+	return writeStandings(stdout, *out, sum)
+}
+
+// writeStandings prints the standings of a finished run and writes them
+// to standings.txt in the results directory out.
+func writeStandings(stdout io.Writer, out string, sum *engine.Summary) error {
 	st, err := engine.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
@@ -99,7 +105,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := engine.WriteStats(stdout, st); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(*out, "standings.txt"))
+	f, err := os.Create(filepath.Join(out, "standings.txt"))
 	if err != nil {
 		return err
 	}
