@@ -159,8 +159,10 @@ func onePath(pos []string) (string, error) {
 }
 
 // loaded is a configuration with its chosen tournament compiled, or a
-// saved plan.
+// saved plan (then cfg and t are nil).
 type loaded struct {
+	cfg  *config.Config
+	t    *config.Tournament
 	plan *plan.Plan
 	// root is the directory that the plan's relative bot dirs are in.
 	root string
@@ -195,7 +197,7 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if diags.HasErrors() {
 		return nil, errReported
 	}
-	return &loaded{plan: p, root: cfg.Root}, nil
+	return &loaded{cfg: cfg, t: t, plan: p, root: cfg.Root}, nil
 }
 
 func printDiags(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) {
