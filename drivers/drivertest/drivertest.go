@@ -185,7 +185,11 @@ func (s *Suite) houseSeats() [][]string {
 }
 
 func (s *Suite) normal(t *testing.T, raw []byte) *played {
-	p := s.play(t, s.load(t, raw), s.houseSeats(), nil)
+	g := s.load(t, raw)
+	if err := g.Seats(s.Seats); err != nil {
+		t.Fatalf("the game cannot seat %d bots: %v", s.Seats, err)
+	}
+	p := s.play(t, g, s.houseSeats(), nil)
 	if p.err != nil {
 		t.Fatalf("Play: %v", p.err)
 	}
