@@ -111,6 +111,9 @@ type Fault struct {
 	// are accepted too, when the machine makes the verdict ambiguous.
 	Kind  string
 	Kinds []string
+	// Detail, when not nil, must match the detail of the bad seat's
+	// fault: where it happened, say.
+	Detail *regexp.Regexp
 	// Limits are the faulty bot's limits.
 	Limits drivers.Limits
 	// Seats are the seats to try it in; nil means every seat.
@@ -364,6 +367,9 @@ func (s *Suite) fault(t *testing.T, g drivers.Game, f Fault, bad int) *played {
 		if !slices.Contains(want, k) {
 			t.Errorf("seat %d: verdict %q, want %q; outcome %+v", bad, k, want, p.out.Seats)
 		}
+	}
+	if d := p.out.Seats[bad].Detail; f.Detail != nil && !f.Detail.MatchString(d) {
+		t.Errorf("seat %d: detail %q does not match %s", bad, d, f.Detail)
 	}
 	for i := range s.Seats {
 		if v := s.verdicts(p, i); i != bad && len(v) > 0 {

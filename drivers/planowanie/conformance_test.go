@@ -68,11 +68,13 @@ func TestConformance(t *testing.T) {
 		House:      [][]string{bot(testbot.HouseName("greedy")), bot(testbot.HouseName("random"))},
 		Timings:    regexp.MustCompile(`^time_left \d+$`),
 		Faults: []drivertest.Fault{
-			{Name: "slow", Bot: bot(modeSlow), Kind: drivers.FaultTime},
-			{Name: "mute", Bot: bot(modeMute), Kind: drivers.FaultTime},
-			{Name: "wrongsuit", Bot: bot(modeWrongSuit), Kind: drivers.FaultIllegal, Settings: longGame()},
-			{Name: "garbage", Bot: bot(modeGarbage), Kind: drivers.FaultProtocol},
-			{Name: "crash", Bot: bot(modeCrash), Kind: drivers.FaultCrash},
+			{Name: "slow", Bot: bot(modeSlow), Kind: drivers.FaultTime, Detail: regexp.MustCompile(`gen_move in deal 2\b`)},
+			{Name: "mute", Bot: bot(modeMute), Kind: drivers.FaultTime, Detail: regexp.MustCompile(`gen_declare in deal 1\b`)},
+			{Name: "wrongsuit", Bot: bot(modeWrongSuit), Kind: drivers.FaultIllegal, Settings: longGame(),
+				Detail: regexp.MustCompile(`must follow suit`)},
+			{Name: "garbage", Bot: bot(modeGarbage), Kind: drivers.FaultProtocol,
+				Detail: regexp.MustCompile(`must start with .*gen_declare`)},
+			{Name: "crash", Bot: bot(modeCrash), Kind: drivers.FaultCrash, Detail: regexp.MustCompile(`status 3.*gen_move in deal 2\b`)},
 			{Name: "missing", Bot: []string{"/nonexistent/planowanie-bot"}, Kind: drivers.FaultStart},
 		},
 	})
