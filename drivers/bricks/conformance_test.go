@@ -26,7 +26,9 @@ func TestConformance(t *testing.T) {
 		Clock:         drivers.Clock{Move: testLimits.Silence},
 		LimitSettings: testGame(5, cells, long).settings,
 		LimitClock:    drivers.Clock{Move: long.Silence},
-		House:         [][]string{bot(testbot.HouseName("keeper")), bot(testbot.HouseName("random"))},
+		// Only random: the keeper's first move on a 5 × 5 board may take
+		// more than the 1s move limit of these games on a loaded machine.
+		House: [][]string{bot(testbot.HouseName("random"))},
 		Faults: []drivertest.Fault{
 			{Name: "notok", Bot: bot(modeNotOK), Kind: drivers.FaultProtocol},
 			{Name: "lateok", Bot: bot(modeLateOK), Kind: drivers.FaultTime},
