@@ -21,7 +21,7 @@ func TestConformance(t *testing.T) {
 		Driver:     Driver{},
 		Settings:   tiny,
 		Seats:      3,
-		Clock:      drivers.Clock{Move: drivers.Duration(2 * time.Second)},
+		Clock:      drivers.Clock{Move: drivers.Duration(3 * time.Second)},
 		LimitClock: drivers.Clock{Move: drivers.Duration(time.Minute)},
 		House: [][]string{bot(testbot.HouseName("random")), bot(testbot.HouseName("share")),
 			bot(testbot.HouseName("square")), bot(testbot.HouseName("neighbour"))},

@@ -24,7 +24,7 @@ func TestConformance(t *testing.T) {
 		Seats:    2,
 		// Seed 31 brings every phase round in the first hand.
 		Seed:       31,
-		Clock:      drivers.Clock{Move: drivers.Duration(2 * time.Second)},
+		Clock:      drivers.Clock{Move: drivers.Duration(3 * time.Second)},
 		LimitClock: drivers.Clock{Move: drivers.Duration(time.Minute)},
 		House:      [][]string{house(t, "rules"), house(t, "random")},
 		Faults: []drivertest.Fault{
