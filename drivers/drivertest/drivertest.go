@@ -11,7 +11,8 @@
 //     whose Settings marshal to the same bytes and that plays the same
 //     transcript as the first;
 //   - fault: every faulty bot the driver lists, in every seat in turn,
-//     gets its verdict on its own seat and no other seat gets one;
+//     gets its verdict on its own seat and no other seat gets one; the
+//     list must cover every kind of BaseKinds;
 //   - limit: a bot that goes over each limit (memory, processes, output,
 //     cpu) gets that limit's verdict; these bots are hostile, so they run
 //     only in a PID namespace and cgroup of their own, and a case is
@@ -231,6 +232,10 @@ func checkOutcome(t *testing.T, p *played, seats int) {
 	}
 }
 
+// BaseKinds are the fault kinds every driver can produce, each of which
+// a suite's Faults must cover.
+var BaseKinds = []string{drivers.FaultTime, drivers.FaultIllegal, drivers.FaultProtocol, drivers.FaultCrash, drivers.FaultStart}
+
 // Kinds are the fault kinds of package drivers.
 var Kinds = []string{
 	drivers.FaultTime, drivers.FaultIllegal, drivers.FaultProtocol, drivers.FaultCrash, drivers.FaultStart,
@@ -306,8 +311,10 @@ func normalOutcome(o *drivers.Outcome) string {
 }
 
 func (s *Suite) faults(t *testing.T, raw []byte) {
-	if len(s.Faults) == 0 {
-		t.Fatal("the driver lists no faulty bot")
+	for _, k := range BaseKinds {
+		if !slices.ContainsFunc(s.Faults, func(f Fault) bool { return f.Kind == k }) {
+			t.Errorf("no faulty bot gets a %s verdict: every driver can produce %q", k, BaseKinds)
+		}
 	}
 	for _, f := range s.Faults {
 		seats := f.Seats
