@@ -17,6 +17,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 var updateField = flag.Bool("update-field", false, "regenerate testdata/field12 (plan.json, results.jsonl) from its simulation")
@@ -42,7 +43,7 @@ func TestFieldAgainstBayeselo(t *testing.T) {
 	if len(results) != 300 || len(p.Bots) != 12 {
 		t.Fatalf("%d results of %d bots, want 300 of 12", len(results), len(p.Bots))
 	}
-	st, err := engine.ComputeStats(p, results)
+	st, err := stats.ComputeStats(p, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +69,8 @@ func TestFieldAgainstBayeselo(t *testing.T) {
 	}
 
 	// The same games through rating's bayeselo-formatted output.
-	names, games := engine.PairwiseGames(p, results)
-	r, err := rating.Fit(names, games, engine.RatingOptions())
+	names, games := stats.PairwiseGames(p, results)
+	r, err := rating.Fit(names, games, stats.RatingOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func BenchmarkFieldStats(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := engine.ComputeStats(p, results); err != nil {
+		if _, err := stats.ComputeStats(p, results); err != nil {
 			b.Fatal(err)
 		}
 	}

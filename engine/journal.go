@@ -11,36 +11,15 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
-// Result is one line of results.jsonl: a finished match.
-type Result struct {
-	Match string       `json:"match"`
-	Round int          `json:"round"`
-	Group int          `json:"group"`
-	Seed  uint64       `json:"seed"`
-	Seats []SeatResult `json:"seats"`
-	// ElapsedMS is the match's wall-clock duration.
-	ElapsedMS int64 `json:"elapsed_ms"`
-}
+// Result is one line of results.jsonl: a finished match (see stats.Result).
+type Result = stats.Result
 
 // SeatResult is one seat of a finished match.
-type SeatResult struct {
-	Bot string `json:"bot"`
-	drivers.SeatResult
-}
-
-// Faulty reports whether any seat ended the match with a fault.
-func (r *Result) Faulty() bool {
-	for _, s := range r.Seats {
-		if s.Fault != "" {
-			return true
-		}
-	}
-	return false
-}
+type SeatResult = stats.SeatResult
 
 // Files of a results directory.
 const (

@@ -17,7 +17,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
 )
 
 // Runner executes a plan into a results directory.
@@ -67,7 +70,7 @@ type Summary struct {
 	// ones, then the rounds and playoffs paired from results.
 	Plan *plan.Plan
 	// Stopped is set when a stopping rule ended the tournament.
-	Stopped *Stopped
+	Stopped *stop.Stopped
 }
 
 // ErrInterrupted is returned when the run was cancelled: every finished
@@ -82,7 +85,7 @@ type session struct {
 	full    plan.Plan
 	done    map[string]*Result
 	sum     *Summary
-	stopper *stopper
+	stopper *stop.Stopper
 	queue   chan *plan.Match
 	cancel  context.CancelFunc
 	// pending counts the matches fed and not yet finished.
@@ -142,7 +145,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		// no pairing and no stopping rule, which need the whole run.
 		s.full = known
 	} else {
-		s.stopper = newStopper(r.Plan)
+		s.stopper = stop.New(r.Plan)
 	}
 	s.sum.Plan = &s.full
 
@@ -185,7 +188,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 }
 
 // stages feeds the listed matches, then pairs and feeds each later stage.
-func (s *session) stages(ctx context.Context, paired []*Pairing) error {
+func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 	r := s.r
 	if len(r.Only) > 0 {
 		selected, err := r.selected(&s.full)
@@ -261,7 +264,7 @@ func (s *session) todo() []*plan.Match {
 	var out []*plan.Match
 	for i := range s.full.Matches {
 		m := &s.full.Matches[i]
-		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !IsPlayoff(m.ID) {
+		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !stats.IsPlayoff(m.ID) {
 			break
 		}
 		if s.done[m.ID] == nil {
@@ -339,7 +342,7 @@ func (s *session) advanceStop() {
 	if s.sum.Stopped != nil {
 		return
 	}
-	if st := s.stopper.advance(&s.full, s.done); st != nil {
+	if st := s.stopper.Advance(&s.full, s.done); st != nil {
 		s.sum.Stopped = st
 		s.log.Info("stopped", "rule", st.Rule, "matches", st.Matches, "reason", st.Reason)
 		close(s.halt)
@@ -356,7 +359,7 @@ func (s *session) writeStop() error {
 
 // pairNext makes the next later stage, or returns nil when there is none.
 // A stage already written to rounds/ must come out the same.
-func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
+func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairing, error) {
 	p := &s.full
 	if p.Later == nil {
 		return nil, nil
@@ -368,16 +371,16 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 		known[m.ID] = true
 	}
 	var results []Result
-	for _, res := range inPlanOrder(p, s.sum.Results) {
+	for _, res := range stats.InPlanOrder(p, s.sum.Results) {
 		if known[res.Match] {
 			results = append(results, res)
 		}
 	}
-	var pr *Pairing
+	var pr *pairing.Pairing
 	var name string
 	if round := p.Later.From + stage; p.Later.Pairing != "" && round <= p.Rounds {
 		var err error
-		if pr, err = pairRound(p, round, results); err != nil {
+		if pr, err = pairing.Round(p, round, results); err != nil {
 			return nil, err
 		}
 		name = roundName(round)
@@ -393,7 +396,7 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 			return nil, nil
 		}
 		var groups [][]string
-		for _, g := range PlacementTies(p, results) {
+		for _, g := range stats.PlacementTies(p, results) {
 			if d := s.r.Game.CheckSeats(len(g), hcl.Range{}); d.HasErrors() {
 				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", d.Error())
 				continue
@@ -403,7 +406,7 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 		if len(groups) == 0 {
 			return nil, nil
 		}
-		pr = &Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
+		pr = &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
 		name = playoffName(k)
 	}
 	if stage < len(paired) {
@@ -546,7 +549,7 @@ func (s *session) report() error {
 		nicks[b.Name] = cmp.Or(b.Nick, b.Name)
 	}
 	var done []drivers.ReportedMatch
-	for _, res := range inPlanOrder(p, s.sum.Results) {
+	for _, res := range stats.InPlanOrder(p, s.sum.Results) {
 		i, ok := index[res.Match]
 		if !ok {
 			continue

@@ -10,6 +10,8 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
 )
 
 func cmdRank(args []string, stdout, stderr io.Writer) error {
@@ -68,7 +70,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	}
 	results = stopped.Counted(p, results)
 	if *pgnOut != "" {
-		names, games := engine.PairwiseGames(p, results)
+		names, games := stats.PairwiseGames(p, results)
 		f, err := os.Create(*pgnOut)
 		if err != nil {
 			return err
@@ -92,37 +94,43 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		h, err := engine.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
+		h, err := stats.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
 			return enc.Encode(h)
 		}
-		return engine.WriteHeadToHead(stdout, h)
+		return writeHeadToHead(stdout, h)
 	}
-	st, err := engine.ComputeStats(p, results)
+	st, err := stats.ComputeStats(p, results)
 	if err != nil {
 		return err
 	}
-	st.Stopped = stopped
 	if *asJSON {
-		return enc.Encode(st)
+		return enc.Encode(rankJSON{st, stopped})
 	}
-	if err := engine.WriteStats(stdout, st); err != nil {
+	if err := writeStats(stdout, st); err != nil {
 		return err
 	}
 	if *cross {
 		fmt.Fprintln(stdout)
-		if err := engine.WriteCrosstable(stdout, st); err != nil {
+		if err := writeCrosstable(stdout, st); err != nil {
 			return err
 		}
 	}
 	if *los {
 		fmt.Fprintln(stdout)
-		return engine.WriteLOS(stdout, st)
+		return writeLOS(stdout, st)
 	}
 	return nil
+}
+
+// rankJSON is what rank -json prints: the statistics and, when a stopping
+// rule ended the tournament, which rule and why.
+type rankJSON struct {
+	*stats.Stats
+	Stopped *stop.Stopped `json:"stopped,omitempty"`
 }
 
 // parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA].

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -85,19 +86,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
-	st, err := engine.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}
-	st.Stopped = sum.Stopped
-	if err := engine.WriteStats(stdout, st); err != nil {
+	if err := writeStats(stdout, st); err != nil {
 		return err
 	}
 	f, err := os.Create(filepath.Join(*out, "standings.txt"))
 	if err != nil {
 		return err
 	}
-	if err := engine.WriteStats(f, st); err != nil {
+	if err := writeStats(f, st); err != nil {
 		f.Close()
 		return err
 	}

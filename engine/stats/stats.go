@@ -1,4 +1,4 @@
-package engine
+package stats
 
 import (
 	"cmp"
@@ -43,9 +43,6 @@ type Stats struct {
 	// Ties are the groups of bots that placement does not separate yet
 	// (see PlacementTies); only under the placement ranking.
 	Ties [][]string `json:"ties,omitempty"`
-	// Stopped says which stopping rule ended the tournament, if one did
-	// (read from the results directory, see ReadStopped).
-	Stopped *Stopped `json:"stopped,omitempty"`
 }
 
 // tally sums the per-match statistics of every bot of a plan, indexed
@@ -81,7 +78,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			t.fill[i] = true
 		}
 	}
-	for _, r := range inPlanOrder(p, results) {
+	for _, r := range InPlanOrder(p, results) {
 		if IsPlayoff(r.Match) {
 			t.playoffs = append(t.playoffs, r)
 		} else {
