@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
@@ -119,7 +120,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	if len(cfg.Tournaments) != 1 {
 		t.Fatalf("config has %d tournaments, want 1", len(cfg.Tournaments))
 	}
-	p, diags := plan.Compile(cfg, cfg.Tournaments[0])
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
 	if diags.HasErrors() {
 		t.Fatalf("plan.Compile: %v", diags)
 	}
@@ -129,7 +130,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	tr.plan = p
 	out := t.TempDir()
 	runner := &engine.Runner{
-		Plan: p, Game: cfg.Tournaments[0].Game.Game, Root: cfg.Root, Out: out,
+		Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
 		Jobs: 2, Self: self, Log: hclog.NewNullLogger(),
 	}
 	start := time.Now()

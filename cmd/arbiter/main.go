@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -174,7 +175,7 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, pd := plan.Compile(cfg, t)
+	p, pd := compile.Compile(cfg, t)
 	diags = append(diags, pd...)
 	if len(diags) > 0 {
 		printDiags(stderr, cfg, diags)

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
@@ -64,9 +65,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
-	drv := l.t.Game
 	runner := &engine.Runner{
-		Plan: l.plan, Game: drv.Game, Root: l.cfg.Root, Out: *out, Jobs: *jobs, Only: only,
+		Plan: l.plan, Drivers: all.Driver, Root: l.cfg.Root, Out: *out, Jobs: *jobs, Only: only,
 		Self: selfPath(), Log: log, Progress: progress,
 	}
 	sum, err := runner.Run(ctx)

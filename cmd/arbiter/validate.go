@@ -8,8 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
-	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
@@ -28,7 +28,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var summary []string
 	if !diags.HasErrors() {
 		for _, t := range cfg.Tournaments {
-			p, d := plan.Compile(cfg, t)
+			p, d := compile.Compile(cfg, t)
 			diags = append(diags, d...)
 			if p != nil {
 				summary = append(summary, fmt.Sprintf("tournament %q: %d matches, plan %.12s", t.Name, len(p.Matches), p.Hash))
