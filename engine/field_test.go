@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 var updateField = flag.Bool("update-field", false, "regenerate testdata/field12 (plan.json, results.jsonl) from its simulation")
@@ -104,8 +105,8 @@ func readBayeseloOutput(t *testing.T) string {
 // happen, and are draws), and bot-11 crashes in 3% of its matches.
 func writeField(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 300))
-	p := &plan.Plan{Version: plan.Version, Tournament: "field12", Format: "groups", Seats: "rotate",
-		Deal: "per-round", Seed: 12, Rounds: 25, Players: 4,
+	p := &plan.Plan{Version: plan.Version, Tournament: "field12", Format: tournament.Groups, Seats: tournament.Rotate,
+		Deal: tournament.PerRound, Seed: 12, Rounds: 25, Players: 4,
 		Game: plan.Game{Driver: "planowanie", Name: "sim", Settings: json.RawMessage(`{}`)}}
 	for i := range 12 {
 		p.Bots = append(p.Bots, plan.Bot{Name: fmt.Sprintf("bot-%02d", i), House: "planowanie/random"})

@@ -11,6 +11,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // The files of a results directory that record the stages a run paired
@@ -30,7 +31,7 @@ func loadPairings(dir string, p *plan.Plan) ([]*pairing.Pairing, error) {
 		return nil, nil
 	}
 	var names []string
-	if p.Later.Pairing != "" {
+	if p.Later.Pairing != tournament.NoPairing {
 		for r := p.Later.From; r <= p.Rounds; r++ {
 			names = append(names, roundName(r))
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Runner executes a plan into a results directory. It needs nothing but
@@ -385,7 +386,7 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 	}
 	var pr *pairing.Pairing
 	var name string
-	if round := p.Later.From + stage; p.Later.Pairing != "" && round <= p.Rounds {
+	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
 		var err error
 		if pr, err = pairing.Round(p, round, results); err != nil {
 			return nil, err
@@ -396,7 +397,7 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 			return nil, nil
 		}
 		k := stage + 1
-		if p.Later.Pairing != "" {
+		if p.Later.Pairing != tournament.NoPairing {
 			k -= p.Rounds - p.Later.From + 1
 		}
 		if k > plan.MaxPlayoffs {

@@ -47,17 +47,11 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 // writeStats prints the standings under a line that says how they are
 // ordered, then the groups still tied in placement.
 func writeStats(w io.Writer, s *stats.Stats) error {
-	how := map[string]string{
-		stats.RankBayesElo:  "by BayesElo",
-		stats.RankPlacement: "by mean place, ties broken by playoffs",
-		stats.RankWins:      "by wins, then normal wins, then fewer fault losses",
-		stats.RankPoints:    "by mean points per match",
-	}[s.Rating]
 	fmt.Fprintf(w, "%s: %d of %d matches finished", s.Tournament, s.Matches-s.Playoffs, s.Planned)
 	if s.Playoffs > 0 {
 		fmt.Fprintf(w, ", %d playoff(s)", s.Playoffs)
 	}
-	fmt.Fprintf(w, "; ranked %s\n\n", how)
+	fmt.Fprintf(w, "; ranked %s\n\n", s.Rating.Describe())
 	if err := writeStandings(w, s.Standings); err != nil {
 		return err
 	}

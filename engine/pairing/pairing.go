@@ -13,13 +13,15 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Pairing is how one round was grouped, as written to rounds/<round>.json
 // for review: the groups and, per bot, what the rule went by.
 type Pairing struct {
 	Round int `json:"round"`
-	// Rule is "rating", "swiss" or "playoff".
+	// Rule is the pairing rule's name ("rating" or "swiss"), or
+	// "playoff".
 	Rule    string       `json:"rule"`
 	Groups  [][]string   `json:"groups"`
 	Basis   []PairBasis  `json:"basis,omitempty"`
@@ -128,13 +130,13 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 	slices.SortStableFunc(unassigned, func(a, b string) int {
 		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a, b))
 	})
-	pr := &Pairing{Rule: "rating"}
+	pr := &Pairing{Rule: tournament.ByRating.String()}
 	for _, b := range unassigned {
 		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Elo: elo(b)})
 	}
-	g := float64(len(plan.Seatings(p.Seats, p.Players)))
+	g := float64(len(p.Seats.Seatings(p.Players)))
 	c := math.Ln10 / 400
-	for _, size := range plan.GroupSizes(len(unassigned), p.Players) {
+	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
 		a, rest := unassigned[0], unassigned[1:]
 		ia := index[a]
 		type cand struct {
@@ -191,12 +193,12 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	unassigned := p.DrawOrder(r, stats.Field(p))
 	slices.SortStableFunc(unassigned, func(a, b string) int { return cmp.Compare(score[b], score[a]) })
 	pos := map[string]int{}
-	pr := &Pairing{Rule: "swiss"}
+	pr := &Pairing{Rule: tournament.ByScore.String()}
 	for i, b := range unassigned {
 		pos[b] = i
 		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Score: score[b]})
 	}
-	for _, size := range plan.GroupSizes(len(unassigned), p.Players) {
+	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
 		a := unassigned[0]
 		group := []string{a}
 		unassigned = unassigned[1:]
@@ -222,20 +224,30 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	return pr
 }
 
+// rules group the field for round r by each pairing rule.
+var rules = [...]func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error){
+	tournament.ByRating: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+		pr, err := groupByRating(p, results)
+		if err != nil {
+			return nil, fmt.Errorf("rating the field for round %d: %w", r, err)
+		}
+		return pr, nil
+	},
+	tournament.ByScore: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+		return groupBySwiss(p, r, results), nil
+	},
+}
+
 // Round groups round r by the plan's pairing rule and lists its
 // matches.
 func Round(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
-	var pr *Pairing
-	switch p.Later.Pairing {
-	case "rating":
-		var err error
-		if pr, err = groupByRating(p, results); err != nil {
-			return nil, fmt.Errorf("rating the field for round %d: %w", r, err)
-		}
-	case "swiss":
-		pr = groupBySwiss(p, r, results)
-	default:
-		return nil, fmt.Errorf("the plan pairs rounds by %q, which this arbiter does not know", p.Later.Pairing)
+	rule := rules[p.Later.Pairing]
+	if rule == nil {
+		return nil, fmt.Errorf("the plan pairs no rounds, but round %d was to be paired", r)
+	}
+	pr, err := rule(p, r, results)
+	if err != nil {
+		return nil, err
 	}
 	pr.Round = r
 	pr.Matches = p.RoundMatches(r, pr.Groups)

@@ -11,14 +11,15 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // history builds two-player results: every entry "w>l" or "w=l" is one
 // match, listed in the plan in that order.
 func history(t *testing.T, bots []string, games []string) (*plan.Plan, []stats.Result) {
 	t.Helper()
-	p := &plan.Plan{Players: 2, Seats: "swap", Deal: "per-group", Seed: 1, Rounds: 10,
-		Later: &plan.Later{Pairing: "rating", From: 2}}
+	p := &plan.Plan{Players: 2, Seats: tournament.Swap, Deal: tournament.PerGroup, Seed: 1, Rounds: 10,
+		Later: &plan.Later{Pairing: tournament.ByRating, From: 2}}
 	for _, b := range bots {
 		p.Bots = append(p.Bots, plan.Bot{Name: b, House: "planowanie/random"})
 	}
@@ -111,7 +112,7 @@ func TestGroupByRatingPicksCloseRatedAmongEquallyMet(t *testing.T) {
 	games = append(games, "c>b", "e>d")
 	p, results := history(t, []string{"a", "b", "c", "d", "e"}, games)
 	p.Players = 3
-	p.Seats = "rotate"
+	p.Seats = tournament.Rotate
 	pr, err := groupByRating(p, results)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +131,7 @@ func TestGroupByRatingPicksCloseRatedAmongEquallyMet(t *testing.T) {
 // b and c beat d, the leaders a and c meet, then b and d.
 func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 	p, results := history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d"})
-	p.Later.Pairing = "swiss"
+	p.Later.Pairing = tournament.ByScore
 	pr := groupBySwiss(p, 2, results)
 	want := [][]string{{"a", "c"}, {"b", "d"}}
 	if pr.Groups[0][0] == "c" {
@@ -145,7 +146,7 @@ func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 	// After a-c and b-d, the next round avoids rematches, though the scores
 	// would put a with c again.
 	p, results = history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d", "a>c", "b>d"})
-	p.Later.Pairing = "swiss"
+	p.Later.Pairing = tournament.ByScore
 	pr = groupBySwiss(p, 3, results)
 	for _, g := range pr.Groups {
 		s := slices.Clone(g)

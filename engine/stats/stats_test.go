@@ -10,6 +10,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // match builds a result from "bot:score" seats; "bot:score:fault" adds a
@@ -54,7 +55,7 @@ func TestPlaces(t *testing.T) {
 	}
 }
 
-func testPlan(rating string, bots ...string) *plan.Plan {
+func testPlan(rating tournament.Rating, bots ...string) *plan.Plan {
 	p := &plan.Plan{Tournament: "t", Rating: rating}
 	for _, b := range bots {
 		p.Bots = append(p.Bots, plan.Bot{Name: b})
@@ -83,15 +84,16 @@ func TestWinsAndRankings(t *testing.T) {
 		match("m6", 6, "a:10@1", "b:10@3", "c:10@4", "d:40@2"),
 	}
 	tests := []struct {
-		rating, want string
+		rating tournament.Rating
+		want   string
 	}{
 		// wins 3, 2, 1, 0.
-		{"wins", "1:a 2:b 3:c 4:d"},
+		{tournament.Wins, "1:a 2:b 3:c 4:d"},
 		// mean points: d 30.83, b 21.67, a 16.67, c 14.17.
-		{"points", "1:d 2:b 3:a 4:c"},
+		{tournament.Points, "1:d 2:b 3:a 4:c"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rating, func(t *testing.T) {
+		t.Run(tt.rating.String(), func(t *testing.T) {
 			s, err := stats.ComputeStats(testPlan(tt.rating, "a", "b", "c", "d"), results)
 			if err != nil {
 				t.Fatal(err)
@@ -101,7 +103,7 @@ func TestWinsAndRankings(t *testing.T) {
 			}
 		})
 	}
-	s, _ := stats.ComputeStats(testPlan("wins", "a", "b", "c", "d"), results)
+	s, _ := stats.ComputeStats(testPlan(tournament.Wins, "a", "b", "c", "d"), results)
 	for _, want := range []stats.Standing{
 		{Bot: "a", Wins: 3, NormalWins: 3},
 		{Bot: "b", Wins: 2, NormalWins: 1},
@@ -115,8 +117,9 @@ func TestWinsAndRankings(t *testing.T) {
 			}
 		}
 	}
-	if _, err := stats.ComputeStats(testPlan("glicko", "a", "b", "c", "d"), results); err == nil {
-		t.Error("an unknown rating was accepted")
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(`{"rating": "glicko"}`), &p); err == nil {
+		t.Error("a plan with an unknown rating was read")
 	}
 }
 
@@ -129,7 +132,7 @@ func TestWinsOrderBreaksTiesByNormalWinsThenFaults(t *testing.T) {
 		match("m5", 5, "e:1", "f:0"),
 		match("m6", 6, "e:0:time", "f:0:time"),
 	}
-	s, err := stats.ComputeStats(testPlan("wins", "a", "b", "c", "d", "e", "f"), results)
+	s, err := stats.ComputeStats(testPlan(tournament.Wins, "a", "b", "c", "d", "e", "f"), results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +144,7 @@ func TestWinsOrderBreaksTiesByNormalWinsThenFaults(t *testing.T) {
 }
 
 func TestPlacementTiesAndPlayoffs(t *testing.T) {
-	p := testPlan("placement", "a", "b", "c", "d")
+	p := testPlan(tournament.Placement, "a", "b", "c", "d")
 	regular := []stats.Result{
 		match("m1", 1, "a:4", "b:3", "c:2", "d:1"),
 		match("m2", 1, "a:1", "b:4", "c:3", "d:2"),
@@ -183,7 +186,7 @@ func TestPlacementTiesAndPlayoffs(t *testing.T) {
 }
 
 func TestPlaceInterval(t *testing.T) {
-	p := testPlan("placement", "a", "b")
+	p := testPlan(tournament.Placement, "a", "b")
 	results := []stats.Result{
 		match("m1", 1, "a:1", "b:0"),
 		match("m2", 2, "a:1", "b:0"),
@@ -199,7 +202,7 @@ func TestPlaceInterval(t *testing.T) {
 		t.Errorf("%s: place %.4f ± %.4f, want a: 1.3333 ± 1.4342", a.Bot, a.Place, a.PlaceCI)
 	}
 	// One match has no interval; JSON says null instead of failing.
-	s, err = stats.ComputeStats(testPlan("", "a", "b", "c"), results[:1])
+	s, err = stats.ComputeStats(testPlan(tournament.BayesElo, "a", "b", "c"), results[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +221,7 @@ func TestCrosstableAndLOS(t *testing.T) {
 		match("m2", 2, "a:3", "b:3", "c:1"),
 		match("m3", 3, "a:1", "b:2", "c:3:crash"),
 	}
-	s, err := stats.ComputeStats(testPlan("", "a", "b", "c"), results)
+	s, err := stats.ComputeStats(testPlan(tournament.BayesElo, "a", "b", "c"), results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +246,7 @@ func TestCrosstableAndLOS(t *testing.T) {
 
 func TestHeadToHeadPairing(t *testing.T) {
 	sprt := rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
-	p := testPlan("", "a", "b", "c")
+	p := testPlan(tournament.BayesElo, "a", "b", "c")
 	paired := []stats.Result{
 		match("r1-s1", 11, "a:3", "b:1"),
 		match("r1-s2", 11, "b:3", "a:1"), // a lost with b's hand: one win, one loss

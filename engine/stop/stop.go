@@ -65,7 +65,7 @@ func New(p *plan.Plan) *Stopper {
 	}
 	return &Stopper{
 		rule:     p.Stop,
-		usePenta: p.Players == 2 && p.Seats == "swap" && p.Deal != "per-match",
+		usePenta: p.Seats.PairsGames(p.Players, p.Deal),
 		halves:   map[[2]int]rating.Result{},
 	}
 }
