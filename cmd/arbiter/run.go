@@ -86,6 +86,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
+	return writeRunStandings(stdout, *out, sum)
+}
+
+// writeRunStandings prints the standings of a finished run and writes
+// them to standings.txt in its results directory.
+func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error {
 	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
@@ -93,7 +99,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := writeStats(stdout, st); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(*out, "standings.txt"))
+	f, err := os.Create(filepath.Join(out, "standings.txt"))
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,8 @@ type Later struct {
 	Pairing tournament.Pairing `json:"pairing,omitempty"`
 	From    int                `json:"from,omitempty"`
 	// Playoffs says that bots tied on mean place after all rounds play
-	// playoff matches (rating "placement"), up to MaxPlayoffs stages.
+	// playoff matches (a rating whose Playoffs is true), up to MaxPlayoffs
+	// stages.
 	Playoffs bool `json:"playoffs,omitempty"`
 	// Clock and Variants are what the later matches play with.
 	Clock    drivers.Clock `json:"clock"`

@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,14 +21,32 @@ import (
 const MaxLines = 80
 
 // tables are the functions allowed to be longer because they are tables,
-// "path:func" with the reason.
+// "path:func" with the reason. None is, yet.
 var tables = map[string]string{}
 
-// long lists the module's production functions longer than MaxLines, as
-// "path:func (n lines)", sorted.
-func long(t *testing.T, root string) []string {
+// notYetSplit are long functions of the drivers, which other work of
+// issue 10 (the driver contract, the conformance suite, the sandbox) is
+// rewriting at the same time; they are split once it has landed. The list
+// may only shrink: a function listed here that is short, or gone, fails
+// the test too, so that its line is removed.
+var notYetSplit = map[string]bool{
+	"drivers/auction/referee.go:referee.round": true,
+	"drivers/blokus/bot.go:table.handle":       true,
+	"drivers/board/board.go:Decode":            true,
+	"drivers/euchre/play.go:Game.Play":         true,
+	"drivers/euchre/referee.go:game.playHand":  true,
+	"drivers/planowanie/bot.go:table.handle":   true,
+	"drivers/planowanie/referee.go:match.deal": true,
+	"drivers/proc/limits.go:prepare":           true,
+	"drivers/proc/once.go:RunOnce":             true,
+	"drivers/proc/session.go:Start":            true,
+}
+
+// long lists the module's production functions longer than MaxLines and
+// not in tables, by "path:func", with their lengths.
+func long(t *testing.T, root string) map[string]int {
 	t.Helper()
-	var out []string
+	out := map[string]int{}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -56,7 +75,7 @@ func long(t *testing.T, root string) []string {
 			lines := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
 			key := filepath.ToSlash(rel) + ":" + funcName(fd)
 			if _, ok := tables[key]; lines > MaxLines && !ok {
-				out = append(out, fmt.Sprintf("%s (%d lines)", key, lines))
+				out[key] = lines
 			}
 			return false
 		})
@@ -65,7 +84,6 @@ func long(t *testing.T, root string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sort.Strings(out)
 	return out
 }
 
@@ -87,7 +105,39 @@ func funcName(fd *ast.FuncDecl) string {
 }
 
 func TestNoLongFunctions(t *testing.T) {
-	for _, l := range long(t, "../..") {
-		t.Errorf("%s: longer than %d lines; split it, or list it in tables if it is a table", l, MaxLines)
+	found := long(t, "../..")
+	var keys []string
+	for k := range found {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !notYetSplit[k] {
+			t.Errorf("%s is %d lines, longer than %d: split it, or list it in tables if it is a table", k, found[k], MaxLines)
+		}
+	}
+	for k := range notYetSplit {
+		if _, ok := found[k]; !ok {
+			t.Errorf("%s is no longer over %d lines (or gone): remove it from notYetSplit", k, MaxLines)
+		}
+	}
+}
+
+// TestLongFunctionsAreFound checks the check: a function of MaxLines+1
+// lines is found, one of MaxLines is not.
+func TestLongFunctionsAreFound(t *testing.T) {
+	dir := t.TempDir()
+	src := func(name string, lines int) string {
+		return "func " + name + "() {\n" + strings.Repeat("\t_ = 0\n", lines-2) + "}\n"
+	}
+	code := "package p\n\n" + src("Long", MaxLines+1) + src("Short", MaxLines) +
+		"type T struct{}\n\n" + strings.Replace(src("Method", MaxLines+1), "func ", "func (*T) ", 1)
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := long(t, dir)
+	want := map[string]int{"p.go:Long": MaxLines + 1, "p.go:T.Method": MaxLines + 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("found %v, want %v", got, want)
 	}
 }
