@@ -542,10 +542,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		return seat, nil
 	}
 	seat.Command = b.Command
-	seat.Dir = b.Dir
-	if !filepath.IsAbs(seat.Dir) {
-		seat.Dir = filepath.Join(r.Root, filepath.FromSlash(b.Dir))
-	}
+	seat.Dir = b.DirIn(r.Root)
 	return seat, nil
 }
 

@@ -25,6 +25,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
@@ -36,11 +37,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if isPlanFile(path) {
+		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
+			return savedError(path, problems)
+		}
+	}
 	if err := checkLimits(l.plan, cf.logger(stderr).Named("limits")); err != nil {
 		return err
 	}
 	if *out == "" {
-		*out = filepath.Join("results", l.t.Name)
+		*out = filepath.Join("results", l.plan.Tournament)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -66,7 +72,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		progress = &logProgress{log: log.Named("progress")}
 	}
 	runner := &engine.Runner{
-		Plan: l.plan, Drivers: all.Driver, Root: l.cfg.Root, Out: *out, Jobs: *jobs, Only: only,
+		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
 		Self: selfPath(), Log: log, Progress: progress,
 	}
 	sum, err := runner.Run(ctx)

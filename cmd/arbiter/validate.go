@@ -16,9 +16,16 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", stderr)
 	var cf configFlags
 	asJSON := fs.Bool("json", false, "print diagnostics as JSON")
+	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if isPlanFile(path) {
+		return validatePlan(&cf, path, *asJSON, stdout)
+	}
+	if cf.root != "" {
+		return fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
 	}
 	cfg, diags := config.Load(path, config.Options{
 		Vars: cf.vars, VarFiles: cf.varFiles, Driver: all.Driver, DriverNames: all.Names(),
