@@ -40,4 +40,3 @@ type Problem struct {
 	Detail  string
 }
 
-func (p *Problem) Error() string { return p.Summary + ": " + p.Detail }
