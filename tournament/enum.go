@@ -39,4 +39,3 @@ type Problem struct {
 	Summary string
 	Detail  string
 }
-
