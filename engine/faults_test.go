@@ -42,22 +42,22 @@ deck "small" {
 bot "bad" {
   command = [%q]
   env = {
-    ARBITER_TEST_BOT     = %q
-    ARBITER_TEST_RUN     = %q
-    ARBITER_TEST_PIDFILE = %q
+    ENGINE_TEST_BOT     = %q
+    ENGINE_TEST_RUN     = %q
+    ENGINE_TEST_PIDFILE = %q
   }
 }
 bot "random1" {
   house = "planowanie/random"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "random2" {
   house = "planowanie/random"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "greedy" {
   house = "planowanie/greedy"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 
 game "planowanie" "short" {
@@ -83,7 +83,7 @@ type tournamentRun struct {
 	plan    *plan.Plan
 	summary *engine.Summary
 	results []engine.Result // as read back from the results directory
-	runID   string          // ARBITER_TEST_RUN of every bot of the run
+	runID   string          // ENGINE_TEST_RUN of every bot of the run
 	pidFile string          // the stubborn bot's grandchildren
 	elapsed time.Duration
 }
@@ -154,7 +154,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 // stubborn bot reported is gone.
 func assertNoProcessLeft(t *testing.T, tr *tournamentRun) {
 	t.Helper()
-	proctest.AssertGone(t, "ARBITER_TEST_RUN="+tr.runID)
+	proctest.AssertGone(t, "ENGINE_TEST_RUN="+tr.runID)
 	proctest.AssertPidFileGone(t, tr.pidFile)
 }
 

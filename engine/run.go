@@ -106,7 +106,7 @@ type session struct {
 }
 
 // Run runs every selected match that the results directory does not hold
-// yet. Cancelling ctx stops the run: matches in progress are abandoned
+// yet, holding the directory's lock (LockDir) unless its caller does. Cancelling ctx stops the run: matches in progress are abandoned
 // (their bots killed) and run again next time.
 //
 // A plan whose later rounds depend on results (plan.Later) runs in
@@ -120,6 +120,11 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		log = hclog.NewNullLogger()
 	}
 	log = log.Named("engine")
+	release, err := lockUnlessHeld(r.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	game, err := r.loadGame()
 	if err != nil {
 		return nil, err
@@ -522,11 +527,6 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		Nick:   cmp.Or(b.Nick, name),
 		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
-		Env: []string{
-			"ARBITER_MATCH=" + m.ID,
-			"ARBITER_SEAT=" + strconv.Itoa(i),
-			"ARBITER_SEED=" + strconv.FormatUint(m.Seed, 10),
-		},
 	}
 	keys := make([]string, 0, len(b.Env))
 	for k := range b.Env {
@@ -536,6 +536,12 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	for _, k := range keys {
 		seat.Env = append(seat.Env, k+"="+b.Env[k])
 	}
+	// Last, so that arbiter's own win over a plan's env (the last of
+	// equal names counts), also in a plan.json edited by hand.
+	seat.Env = append(seat.Env,
+		"ARBITER_MATCH="+m.ID,
+		"ARBITER_SEAT="+strconv.Itoa(i),
+		"ARBITER_SEED="+strconv.FormatUint(m.Seed, 10))
 	if b.House != "" {
 		seat.Command = []string{r.Self, "bot", b.House}
 		seat.Dir = dir

@@ -48,9 +48,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("results", l.plan.Tournament)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	// The lock comes before anything is written: a second run into the
+	// directory is refused having touched nothing.
+	lock, err := engine.LockDir(*out)
+	if err != nil {
 		return err
 	}
+	defer lock.Unlock()
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
