@@ -165,21 +165,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.cancel = cancel
-	s.queue = make(chan *plan.Match)
-	var workers sync.WaitGroup
-	for w := 0; w < max(r.Jobs, 1); w++ {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			for m := range s.queue {
-				s.play(ctx, m)
-			}
-		}()
-	}
-
-	err = s.stages(ctx, paired)
-	close(s.queue)
-	workers.Wait()
+	err = s.work(ctx, paired)
 	// However the run ends, the game's own files hold every result,
 	// also when a resume had nothing left to play.
 	if rerr := s.report(); rerr != nil && err == nil && s.firstErr == nil {
@@ -198,6 +184,26 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return s.sum, err
 	}
 	return s.sum, nil
+}
+
+// work plays the stages on the runner's workers, and returns when they
+// are done.
+func (s *session) work(ctx context.Context, paired []*pairing.Pairing) error {
+	s.queue = make(chan *plan.Match)
+	var workers sync.WaitGroup
+	for w := 0; w < max(s.r.Jobs, 1); w++ {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for m := range s.queue {
+				s.play(ctx, m)
+			}
+		}()
+	}
+	err := s.stages(ctx, paired)
+	close(s.queue)
+	workers.Wait()
+	return err
 }
 
 // stages feeds the listed matches, then pairs and feeds each later stage.
