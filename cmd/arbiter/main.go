@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -183,6 +185,16 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 		return nil, errReported
 	}
 	return &loaded{cfg: cfg, t: t, plan: p}, nil
+}
+
+// fingerprintOptions say how to fingerprint the bots of l: the files of
+// the configuration and the results directories are no bot's content.
+func (c *configFlags) fingerprintOptions(l *loaded, results ...string) fingerprint.Options {
+	o := fingerprint.Options{Root: l.cfg.Root, Results: results, Config: slices.Clone(c.varFiles)}
+	for name := range l.cfg.Files {
+		o.Config = append(o.Config, name)
+	}
+	return o
 }
 
 func printDiags(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) {

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -23,6 +24,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
@@ -41,6 +43,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		*out = filepath.Join("results", l.t.Name)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	if err := fingerprint.Plan(l.plan, cf.fingerprintOptions(l, *out)); err != nil {
 		return err
 	}
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -66,7 +71,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	drv := l.t.Game
 	runner := &engine.Runner{
 		Plan: l.plan, Game: drv.Game, Root: l.cfg.Root, Out: *out, Jobs: *jobs, Only: only,
-		Self: selfPath(), Log: log, Progress: progress,
+		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged,
 	}
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
