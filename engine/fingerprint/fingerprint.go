@@ -31,10 +31,10 @@ import (
 )
 
 // Caps on what one bot's fingerprint reads: a directory beyond them is
-// hashed up to the cap, and the fingerprint says so.
-const (
-	MaxFiles = 20_000
-	MaxBytes = 1 << 30
+// hashed up to the cap, and the fingerprint says so. Variables for tests.
+var (
+	MaxFiles       = 20_000
+	MaxBytes int64 = 1 << 30
 )
 
 // Options are what Plan needs besides the plan.
