@@ -63,13 +63,23 @@ func shortList(names []string) string {
 type ChangedError struct {
 	Dir     string
 	Changes []BotChange
+	// Replay: the refusal is of a replay, which records nothing in Dir.
+	Replay bool
 }
 
 func (e *ChangedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "the bots or arbiter changed since %s was run, so its results would mix two versions:\n", e.Dir)
+	if e.Replay {
+		fmt.Fprintf(&b, "the bots or arbiter changed since %s was run, so a replay would not play its matches again:\n", e.Dir)
+	} else {
+		fmt.Fprintf(&b, "the bots or arbiter changed since %s was run, so its results would mix two versions:\n", e.Dir)
+	}
 	for _, c := range e.Changes {
 		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	if e.Replay {
+		b.WriteString("Restore them, or give -allow-changed-bots to replay with the bots as they are now")
+		return b.String()
 	}
 	fmt.Fprintf(&b, "Restore them, use another -out directory, or give -allow-changed-bots to go on and record the change in %s",
 		filepath.Join(e.Dir, ChangesFile))

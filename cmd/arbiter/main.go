@@ -27,8 +27,11 @@ const usage = `arbiter runs matches and tournaments between game-playing bots.
 Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
-  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...]
+  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-allow-changed-bots]
                                                run the plan, resuming into DIR
+  arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
+                                               play finished matches again and
+                                               compare them with their transcripts
   arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
                                                standings of a results directory
   arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json]
@@ -59,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"validate": cmdValidate,
 		"plan":     cmdPlan,
 		"run":      cmdRun,
+		"replay":   cmdReplay,
 		"rank":     cmdRank,
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
