@@ -17,6 +17,7 @@ package fingerprint
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -100,9 +101,12 @@ func (o Options) exclude() map[string]string {
 
 // House is the fingerprint of house bot name ("<driver>/<bot>") of build a.
 func House(name string, a *plan.Arbiter) *plan.Fingerprint {
-	id := a.ID()
-	sum := sha256.Sum256([]byte("house " + name + "\n" + id + "\n"))
-	return &plan.Fingerprint{Hash: "sha256:" + hex.EncodeToString(sum[:]), House: name + " of arbiter " + id}
+	build, err := json.Marshal(a)
+	if err != nil {
+		panic(err) // strings and a bool
+	}
+	sum := sha256.Sum256([]byte("house " + name + "\n" + string(build) + "\n"))
+	return &plan.Fingerprint{Hash: "sha256:" + hex.EncodeToString(sum[:]), House: name + " of arbiter " + a.ID()}
 }
 
 // Bot is the fingerprint of an external bot that runs command in dir.

@@ -53,20 +53,27 @@ type Arbiter struct {
 	Executable string `json:"executable,omitempty"`
 }
 
-// ID is the build in one line, for messages and house bot fingerprints.
+// ID is the build in one line, for messages.
 func (a *Arbiter) ID() string {
 	if a == nil {
 		return "unknown"
 	}
 	id := a.Version
 	if a.Revision != "" {
-		id += " revision " + a.Revision
+		id += " revision " + abbrev(a.Revision)
 		if a.Modified {
 			id += " (modified)"
 		}
 	}
 	if a.Executable != "" {
-		id += " executable " + strings.TrimPrefix(a.Executable, "sha256:")
+		id += " executable " + abbrev(strings.TrimPrefix(a.Executable, "sha256:"))
 	}
 	return id
+}
+
+func abbrev(hex string) string {
+	if len(hex) > 12 {
+		return hex[:12]
+	}
+	return hex
 }
