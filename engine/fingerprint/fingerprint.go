@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -59,6 +60,9 @@ func Plan(p *plan.Plan, o Options) error {
 		return err
 	}
 	p.Arbiter = a
+	exclude := o.exclude()
+	// Bots that share a directory share its walk.
+	walked := map[string]*walker{}
 	for i := range p.Bots {
 		b := &p.Bots[i]
 		if b.House != "" {
@@ -72,9 +76,13 @@ func Plan(p *plan.Plan, o Options) error {
 		if dir, err = filepath.Abs(dir); err != nil {
 			return err
 		}
-		if b.Fingerprint, err = Bot(dir, b.Command, o.exclude()); err != nil {
-			return fmt.Errorf("fingerprinting bot %q: %w", b.Name, err)
+		w := walked[dir]
+		if w == nil {
+			w = &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude}
+			w.walk(dir)
+			walked[dir] = w
 		}
+		b.Fingerprint = w.finish(b.Command)
 	}
 	return nil
 }
@@ -112,12 +120,19 @@ func House(name string, a *plan.Arbiter) *plan.Fingerprint {
 // Bot is the fingerprint of an external bot that runs command in dir.
 // The files and directories of exclude (absolute real paths) are not
 // hashed; those inside dir are listed as skipped, with the reason given.
-func Bot(dir string, command []string, exclude map[string]string) (*plan.Fingerprint, error) {
+func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerprint {
 	w := &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude}
 	w.walk(dir)
-	w.command(dir, command)
-	w.fp.Hash = Sum(w.fp.Files)
-	return w.fp, nil
+	return w.finish(command)
+}
+
+// finish adds the files of command to a copy of the walked directory's
+// fingerprint and hashes it.
+func (w *walker) finish(command []string) *plan.Fingerprint {
+	c := &walker{fp: &plan.Fingerprint{Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped)}, bytes: w.bytes}
+	c.command(w.fp.Dir, command)
+	c.fp.Hash = Sum(c.fp.Files)
+	return c.fp
 }
 
 // Sum is the hash of a list of files: "sha256:<hex>" of one line per file.

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,10 +52,7 @@ func TestBotHashesDirectoryAndCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := []string{"sh", "b.py", "--depth", "3", "../shared/engine.bin", "missing.txt"}
-	fp, err := Bot(dir, cmd, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := Bot(dir, cmd, nil)
 	sh, err := filepath.Abs(mustLook(t, "sh"))
 	if err != nil {
 		t.Fatal(err)
@@ -70,9 +69,9 @@ func TestBotHashesDirectoryAndCommand(t *testing.T) {
 	if fp.Files[0].Mode != "-rwxr-xr-x" || fp.Files[2].Link != "b.py" || fp.Files[2].SHA256 != fp.Files[0].SHA256 {
 		t.Errorf("b.py %+v, link.py %+v", fp.Files[0], fp.Files[2])
 	}
-	again, err := Bot(dir, cmd, nil)
-	if err != nil || again.Hash != fp.Hash {
-		t.Fatalf("hash of the same files changed: %v %s %s", err, fp.Hash, again.Hash)
+	again := Bot(dir, cmd, nil)
+	if again.Hash != fp.Hash {
+		t.Fatalf("hash of the same files changed: %s %s", fp.Hash, again.Hash)
 	}
 
 	for _, c := range []struct {
@@ -88,9 +87,7 @@ func TestBotHashesDirectoryAndCommand(t *testing.T) {
 	} {
 		prev := again.Hash
 		c.change()
-		if again, err = Bot(dir, cmd, nil); err != nil {
-			t.Fatal(err)
-		}
+		again = Bot(dir, cmd, nil)
 		if changed := again.Hash != prev; changed != c.counts {
 			t.Errorf("changing %s: hash changed %v, want %v", c.what, changed, c.counts)
 		}
@@ -118,10 +115,7 @@ func TestBotSkipsAndCaps(t *testing.T) {
 	write(t, filepath.Join(dir, "out", "x"), "", 0o644)
 	write(t, filepath.Join(dir, "t.hcl"), "", 0o644)
 	o := Options{Results: []string{filepath.Join(dir, "out")}, Config: []string{filepath.Join(dir, "t.hcl")}}
-	fp, err := Bot(dir, []string{"./a"}, o.exclude())
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := Bot(dir, []string{"./a"}, o.exclude())
 	if got := paths(fp); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
 		t.Errorf("files %q", got)
 	}
@@ -131,10 +125,7 @@ func TestBotSkipsAndCaps(t *testing.T) {
 
 	defer func(f int, b int64) { MaxFiles, MaxBytes = f, b }(MaxFiles, MaxBytes)
 	MaxFiles, MaxBytes = 3, 25
-	fp, err = Bot(dir, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp = Bot(dir, nil, nil)
 	if got := paths(fp); !slices.Equal(got, []string{"a", "b", "c"}) || fp.Files[2].SHA256 != "" {
 		t.Errorf("capped files %+v", fp.Files)
 	}
@@ -163,5 +154,57 @@ func TestHouseIsBuild(t *testing.T) {
 	}
 	if !strings.HasPrefix(h.House, "planowanie/random of arbiter ") {
 		t.Errorf("house %q", h.House)
+	}
+}
+
+// Bots that share a directory share its walk, each with its own command.
+func TestPlanSharesWalks(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "bots", "a.py"), "a", 0o644)
+	write(t, filepath.Join(root, "engine.bin"), "e", 0o644)
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "a", Command: []string{"./a.py"}, Dir: "bots"},
+		{Name: "b", Command: []string{"./a.py", "../engine.bin"}, Dir: "bots"},
+		{Name: "h", House: "g/random"},
+	}}
+	if err := Plan(p, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := p.Bots[0].Fingerprint, p.Bots[1].Fingerprint
+	if got := paths(a); !slices.Equal(got, []string{"a.py"}) || a.Dir != filepath.Join(root, "bots") {
+		t.Errorf("a: %q in %s", got, a.Dir)
+	}
+	if got := paths(b); !slices.Equal(got, []string{"a.py", filepath.Join(root, "engine.bin")}) {
+		t.Errorf("b: %q", got)
+	}
+	if p.Arbiter == nil || p.Bots[2].Fingerprint.Hash != House("g/random", p.Arbiter).Hash {
+		t.Errorf("arbiter %+v, house bot %+v", p.Arbiter, p.Bots[2].Fingerprint)
+	}
+}
+
+// BenchmarkBot fingerprints a directory of 64 files of 256 KiB; compare
+// its MB/s with BenchmarkSHA256, hashing the same bytes in memory.
+func BenchmarkBot(b *testing.B) {
+	dir := b.TempDir()
+	data := make([]byte, 256<<10)
+	for i := range 64 {
+		data[0] = byte(i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(64 << 18)
+	for b.Loop() {
+		Bot(dir, nil, nil)
+	}
+}
+
+func BenchmarkSHA256(b *testing.B) {
+	data := make([]byte, 256<<10)
+	b.SetBytes(64 << 18)
+	for b.Loop() {
+		for range 64 {
+			sha256.Sum256(data)
+		}
 	}
 }
