@@ -189,10 +189,16 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 	if err != nil {
 		return nil, err
 	}
+	// Only what fingerprints are about: a plan's matches may be many.
 	var recorded plan.Plan
-	if err := json.Unmarshal(b, &recorded); err != nil {
+	var part struct {
+		Arbiter *plan.Arbiter `json:"arbiter"`
+		Bots    []plan.Bot    `json:"bots"`
+	}
+	if err := json.Unmarshal(b, &part); err != nil {
 		return nil, fmt.Errorf("%s: %w", planPath, err)
 	}
+	recorded.Arbiter, recorded.Bots = part.Arbiter, part.Bots
 	if recorded.Arbiter == nil {
 		log.Info("fingerprints recorded for the first time: the results before this run were made by an arbiter that did not record them", "results", results)
 		return p, writeFileAtomic(planPath, mustIndent(p))

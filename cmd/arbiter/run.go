@@ -42,10 +42,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("results", l.t.Name)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	if err := fingerprint.Plan(l.plan, cf.fingerprintOptions(l, *out)); err != nil {
+	if err := cf.prepareOut(l, *out); err != nil {
 		return err
 	}
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -107,4 +104,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return f.Close()
+}
+
+// prepareOut creates the results directory and fingerprints the plan's
+// bots, leaving that directory out.
+func (c *configFlags) prepareOut(l *loaded, out string) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	return fingerprint.Plan(l.plan, c.fingerprintOptions(l, out))
 }
