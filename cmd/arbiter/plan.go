@@ -25,7 +25,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p := l.plan
-	if err := fingerprint.Plan(p, cf.fingerprintOptions(l)); err != nil {
+	if err := fingerprint.Plan(p, cf.fingerprintOptions(l, path)); err != nil {
 		return err
 	}
 	if *asJSON {

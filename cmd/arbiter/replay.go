@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
@@ -47,10 +46,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	game, err := loadGame(p)
-	if err != nil {
-		return err
-	}
 	into := *out
 	if into == "" {
 		if into, err = os.MkdirTemp("", "arbiter-replay-"); err != nil {
@@ -61,7 +56,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	runner := &engine.Runner{
-		Plan: p, Game: game, Root: *root, Out: into, Jobs: *jobs, Only: ids, Self: selfPath(),
+		Plan: p, Drivers: all.Driver, Root: *root, Out: into, Jobs: *jobs, Only: ids, Self: selfPath(),
 		Log:              hclog.New(&hclog.LoggerOptions{Name: "arbiter", Level: hclog.LevelFromString(*logLevel), Output: stderr}),
 		AllowChangedBots: *allowChanged,
 	}
@@ -128,19 +123,6 @@ func botRoot(p *plan.Plan) (string, error) {
 		root = r
 	}
 	return root, nil
-}
-
-// loadGame is the game a plan plays, from the settings it recorded.
-func loadGame(p *plan.Plan) (drivers.Game, error) {
-	d, ok := all.Driver(p.Game.Driver)
-	if !ok {
-		return nil, fmt.Errorf("the plan plays game %q, which this arbiter does not know (it knows %s)", p.Game.Driver, strings.Join(all.Names(), ", "))
-	}
-	g, err := d.LoadGame(p.Game.Settings)
-	if err != nil {
-		return nil, fmt.Errorf("loading the plan's %s game: %w", p.Game.Driver, err)
-	}
-	return g, nil
 }
 
 // reportReplay says, match by match, whether the replay is identical to
