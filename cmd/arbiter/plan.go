@@ -25,8 +25,12 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p := l.plan
-	if err := fingerprint.Plan(p, cf.fingerprintOptions(l, path)); err != nil {
-		return err
+	// A saved plan is shown as it was, with the fingerprints of when it
+	// was compiled; a configuration's bots as they are now.
+	if l.cfg != nil {
+		if err := fingerprint.Plan(p, cf.fingerprintOptions(l, path)); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		b, err := json.MarshalIndent(p, "", "  ")

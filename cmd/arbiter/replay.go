@@ -71,7 +71,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 // fingerprints as they are now, which must be those dir recorded unless
 // allow. It resolves root, when empty, from where the run found the bots.
 func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
-	recorded, err := engine.ReadPlan(dir)
+	recorded, err := plan.Read(filepath.Join(dir, engine.PlanFile))
 	if err != nil {
 		return nil, err
 	}
