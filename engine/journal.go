@@ -200,15 +200,11 @@ func checkResults(p *plan.Plan, results []Result, path string) error {
 // matches are followed by those of the rounds and playoffs that the run
 // paired (rounds/), so every result has its match.
 func ReadDir(dir string) (*plan.Plan, []Result, error) {
-	b, err := os.ReadFile(filepath.Join(dir, PlanFile))
+	p, err := ReadPlan(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s is not a results directory: %w", dir, err)
+		return nil, nil, err
 	}
-	var p plan.Plan
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, PlanFile), err)
-	}
-	paired, err := loadPairings(dir, &p)
+	paired, err := loadPairings(dir, p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -217,7 +213,7 @@ func ReadDir(dir string) (*plan.Plan, []Result, error) {
 	}
 	f, err := os.Open(filepath.Join(dir, ResultsFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return &p, nil, nil
+		return p, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -228,10 +224,10 @@ func ReadDir(dir string) (*plan.Plan, []Result, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := checkResults(&p, results, path); err != nil {
+	if err := checkResults(p, results, path); err != nil {
 		return nil, nil, err
 	}
-	return &p, results, nil
+	return p, results, nil
 }
 
 func mustIndent(v any) []byte {

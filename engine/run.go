@@ -45,6 +45,10 @@ type Runner struct {
 	Log  hclog.Logger
 	// Progress, if set, hears about every match that starts and ends.
 	Progress Progress
+	// AllowChangedBots lets a run resume into a results directory whose
+	// bots or arbiter build changed (see CompareFingerprints); the change
+	// is recorded in changes.jsonl. Without it such a run is refused.
+	AllowChangedBots bool
 }
 
 // Progress follows a run.
@@ -134,6 +138,13 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer j.Close()
+	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
+	if err != nil {
+		return nil, err
+	}
+	run := *r
+	run.Plan = p
+	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
@@ -509,7 +520,8 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 		tr.Close()
 		return nil, err
 	}
-	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds()}
+	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds(),
+		Fingerprints: fingerprints(r.Plan, m.Seats)}
 	for i, s := range out.Seats {
 		res.Seats = append(res.Seats, SeatResult{Bot: m.Seats[i], SeatResult: s})
 		if s.Fault != "" {

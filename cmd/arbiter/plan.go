@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -24,6 +25,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p := l.plan
+	// A saved plan is shown as it was, with the fingerprints of when it
+	// was compiled; a configuration's bots as they are now.
+	if l.cfg != nil {
+		if err := fingerprint.Plan(p, cf.fingerprintOptions(l, path)); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		b, err := json.MarshalIndent(p, "", "  ")
 		if err != nil {
@@ -52,13 +60,10 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	for _, line := range describe(p) {
 		fmt.Fprintln(stdout, line)
 	}
-	fmt.Fprint(stdout, "\nBots:\n")
+	fmt.Fprintf(stdout, "\nArbiter: %s\n", p.Arbiter.ID())
+	fmt.Fprint(stdout, "Bots and their fingerprints:\n")
 	for _, b := range p.Bots {
-		how := "house " + b.House
-		if b.House == "" {
-			how = fmt.Sprintf("%q in %s", b.Command, b.Dir)
-		}
-		fmt.Fprintf(stdout, "  %-16s %s\n", b.Name, how)
+		writeBot(stdout, &b)
 	}
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -103,4 +108,25 @@ func describe(p *plan.Plan) []string {
 		lines = append(lines, "Stops "+strings.Join(rules, "; or ")+" (checked on the finished matches in plan order).")
 	}
 	return lines
+}
+
+// writeBot prints a bot, its fingerprint and what the fingerprint left out.
+func writeBot(w io.Writer, b *plan.Bot) {
+	how := "house " + b.House
+	if b.House == "" {
+		how = fmt.Sprintf("%q in %s", b.Command, b.Dir)
+	}
+	fmt.Fprintf(w, "  %-16s %s\n", b.Name, how)
+	fp := b.Fingerprint
+	if fp == nil {
+		return
+	}
+	what := fmt.Sprintf("%d file(s)", len(fp.Files))
+	if fp.House != "" {
+		what = "arbiter's build"
+	}
+	fmt.Fprintf(w, "  %-16s %s (%s)\n", "", fp.Hash, what)
+	for _, s := range fp.Skipped {
+		fmt.Fprintf(w, "  %-16s not hashed: %s\n", "", s)
+	}
 }

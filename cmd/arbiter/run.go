@@ -9,12 +9,15 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"syscall"
 
 	"golang.org/x/term"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
@@ -25,6 +28,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
 	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
@@ -48,9 +52,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("results", l.plan.Tournament)
 	}
-	// The lock comes before anything is written: a second run into the
-	// directory is refused having touched nothing.
-	lock, err := engine.LockDir(*out)
+	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
 		return err
 	}
@@ -77,7 +79,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
-		Self: selfPath(), Log: log, Progress: progress,
+		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged,
 	}
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
@@ -118,4 +120,33 @@ func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error 
 		return err
 	}
 	return f.Close()
+}
+
+// prepareOut locks the results directory out, before anything is written
+// there, so that a second run into it is refused having touched nothing;
+// then it fingerprints the bots of l as they are now, out left out. A
+// saved plan's bots that changed since it was compiled are warned of: the
+// run plays them as they are now.
+func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) (*engine.DirLock, error) {
+	lock, err := engine.LockDir(out)
+	if err != nil {
+		return nil, err
+	}
+	var saved *plan.Plan
+	if l.cfg == nil && l.plan.Arbiter != nil {
+		p := *l.plan
+		p.Bots = slices.Clone(l.plan.Bots)
+		saved = &p
+	}
+	if err := fingerprint.Plan(l.plan, c.fingerprintOptions(l, path, out)); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	if saved != nil {
+		_, changes, _ := engine.CompareFingerprints(saved, l.plan)
+		for _, ch := range changes {
+			c.logger(stderr).Warn("changed since the plan was compiled", "plan", path, "change", ch.String())
+		}
+	}
+	return lock, nil
 }

@@ -25,8 +25,11 @@ const Version = 1
 
 // Plan is a compiled tournament.
 type Plan struct {
-	Version    int                   `json:"version"`
-	Hash       string                `json:"hash"`
+	Version int    `json:"version"`
+	Hash    string `json:"hash"`
+	// Arbiter is the build of arbiter the plan was made with; like the
+	// bots' fingerprints it is not part of Hash.
+	Arbiter    *Arbiter              `json:"arbiter,omitempty"`
 	Tournament string                `json:"tournament"`
 	Game       Game                  `json:"game"`
 	Format     tournament.Format     `json:"format"`
@@ -119,6 +122,8 @@ type Bot struct {
 	Nick string `json:"nick,omitempty"`
 	// Limits are what the bot's process may use (nil: no limit).
 	Limits *drivers.Limits `json:"limits,omitempty"`
+	// Fingerprint is what the bot runs (not part of the plan's Hash).
+	Fingerprint *Fingerprint `json:"fingerprint,omitempty"`
 }
 
 // Match is one match of the plan.
@@ -138,10 +143,18 @@ type Match struct {
 	Clock   drivers.Clock `json:"clock"`
 }
 
-// ComputeHash returns the hash of the plan's content (everything but Hash).
+// ComputeHash returns the hash of the plan's content: everything but Hash,
+// Arbiter and the bots' fingerprints, which say in what state the bots
+// are, not which tournament this is.
 func (p *Plan) ComputeHash() string {
 	c := *p
 	c.Hash = ""
+	c.Arbiter = nil
+	c.Bots = make([]Bot, len(p.Bots))
+	for i, b := range p.Bots {
+		b.Fingerprint = nil
+		c.Bots[i] = b
+	}
 	b, err := json.Marshal(&c)
 	if err != nil {
 		panic(fmt.Sprintf("plan does not marshal: %v", err))

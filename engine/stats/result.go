@@ -12,6 +12,9 @@ type Result struct {
 	Seats []SeatResult `json:"seats"`
 	// ElapsedMS is the match's wall-clock duration.
 	ElapsedMS int64 `json:"elapsed_ms"`
+	// Fingerprints are the hashes of the bots the match was played with
+	// (plan.Fingerprint.Hash), by bot name.
+	Fingerprints map[string]string `json:"fingerprints,omitempty"`
 }
 
 // SeatResult is one seat of a finished match.
