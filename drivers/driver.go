@@ -91,6 +91,15 @@ type Clock struct {
 	Total Duration `json:"total,omitempty"`
 	// Move caps a single response, whatever is left of Total.
 	Move Duration `json:"move,omitempty"`
+	// Turn caps what a bot spends on all the messages of one of its turns
+	// together: every exchange from the one after its last decision up to
+	// and including its next decision (a gen_* command of a GTP-like
+	// game), like Blokus's 2 s for a turn's update() and move().
+	Turn Duration `json:"turn,omitempty"`
+	// Startup is an allowance added to the bot's first exchange and not
+	// charged to its clock, so a slow start (an interpreter, a JVM) does
+	// not count against its first answer.
+	Startup Duration `json:"startup,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "5m", "500ms" in JSON.

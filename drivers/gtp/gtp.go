@@ -303,13 +303,19 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 		_ = p.S.Write("quit", time.Now().Add(100*time.Millisecond))
 		return true, "", nil
 	}
-	return p.S.AskGTP(cmd)
+	ok, text, err := p.S.AskGTP(cmd)
+	if strings.HasPrefix(cmd, "gen_") {
+		// A decision ends the bot's turn (drivers.Clock.Turn).
+		p.S.EndTurn()
+	}
+	return ok, text, err
 }
 
 // Left is what the bot may spend on its next answer: the rest of its total
-// clock, capped by Move when that is set.
+// clock, capped by its move and turn limits (Session.TurnLeft) and by Move
+// when that is set.
 func (p SessionPlayer) Left() (time.Duration, bool) {
-	left, limited := p.S.Left()
+	left, limited := p.S.TurnLeft()
 	if p.Move > 0 && (!limited || p.Move < left) {
 		return p.Move, true
 	}

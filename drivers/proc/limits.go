@@ -109,7 +109,7 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 	}
 	switch {
 	case lim.CPU == "match" && clock.Total > 0:
-		b.cpu = time.Duration(clock.Total) + time.Second
+		b.cpu = time.Duration(clock.Total+clock.Startup) + time.Second
 	case lim.CPU != "" && lim.CPU != "match":
 		d, err := time.ParseDuration(lim.CPU)
 		if err != nil || d <= 0 {
