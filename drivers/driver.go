@@ -85,6 +85,16 @@ type Game interface {
 	Play(ctx context.Context, m *Match) (*Outcome, error)
 }
 
+// EntryChecker is a Game with rules for what a bot may submit (a
+// contest's cap on its files and their size), checked for every bot
+// that is not a house bot before the first match of a run: a bot that
+// breaks them stops the run with the error, which names what is over.
+// argv is the bot's command with its files resolved in dir
+// (ResolveArgv).
+type EntryChecker interface {
+	CheckEntry(argv []string, dir string) error
+}
+
 // Clock is a time budget. Zero values mean "no limit".
 type Clock struct {
 	// Total is each bot's budget for the whole match.

@@ -464,7 +464,8 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
 }
 
-// loadGame rebuilds the plan's game with its driver.
+// loadGame rebuilds the plan's game with its driver, and holds the bots
+// to its submission rules.
 func (r *Runner) loadGame() (drivers.Game, error) {
 	g := r.Plan.Game
 	var drv drivers.Driver
@@ -478,7 +479,7 @@ func (r *Runner) loadGame() (drivers.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
 	}
-	return game, nil
+	return game, r.checkEntries(game)
 }
 
 // selected are the matches named by Only, among those of p.
