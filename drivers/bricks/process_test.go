@@ -274,12 +274,13 @@ func TestFaultCodes(t *testing.T) {
 	}{
 		{"board_answered_with_anything_but_OK_is_P", modeNotOK, "P", drivers.FaultProtocol, "READY", false},
 		{"OK_after_the_startup_limit_is_K", modeLateOK, "K", drivers.FaultTime, "NOOKRESPONSE", false},
-		{"no_OK_within_the_silence_limit_is_D", modeMuteOK, "D", drivers.FaultTime, "NOOKRESPONSE", true},
+		// A silent player's replay line is the original's DeadlockProtector's.
+		{"no_OK_within_the_silence_limit_is_D", modeMuteOK, "D", drivers.FaultTime, "DEADLOCKNORESPONSE", true},
 		{"unparseable_move_is_P", modeGarbage, "P", drivers.FaultProtocol, "e2e4", false},
 		{"diagonal_pair_is_M", modeDiagonal, "M", drivers.FaultIllegal, "0x0_1x1", false},
 		{"filled_cell_is_M", modeTaken, "M", drivers.FaultIllegal, "2x2_2x1", false},
 		{"move_after_the_move_limit_is_T", modeSlow, "T", drivers.FaultTime, "NORESPONSE", false},
-		{"no_move_within_the_silence_limit_is_D", modeMute, "D", drivers.FaultTime, "NORESPONSE", true},
+		{"no_move_within_the_silence_limit_is_D", modeMute, "D", drivers.FaultTime, "DEADLOCKNORESPONSE", true},
 		{"process_that_exits_is_D_at_once", modeDie, "D", drivers.FaultCrash, "NORESPONSE", true},
 		{"program_that_cannot_start_is_S", "missing", "S", drivers.FaultStart, "null", true},
 	}

@@ -282,8 +282,9 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 			msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)
 			return d.fault(seat, CodeSilent, kind, last, detail+", "+where, msg)
 		}
+		// The original's DeadlockProtector: its replay's last line says so.
 		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
-		return d.fault(seat, CodeSilent, kind, last,
+		return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE",
 			fmt.Sprintf("no answer within the silence limit of %v, %s", time.Duration(d.s.Limits.Silence), where), msg)
 	default:
 		msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)
