@@ -253,6 +253,21 @@ func BenchmarkAskGTP(b *testing.B) {
 	}
 }
 
+// BenchmarkAskGTPLimited is BenchmarkAskGTP with the bot under memory
+// and process limits (its cgroup counters are read, and watched while it
+// thinks): the cost of the limits per exchange.
+func BenchmarkAskGTPLimited(b *testing.B) {
+	spec := botSpec(b, "echo", drivers.Clock{Total: drivers.Duration(time.Hour)})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	for b.Loop() {
+		if _, _, err := s.AskGTP("play 1 AS"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkRawPipe(b *testing.B) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "PROC_TEST_BOT=echo")
