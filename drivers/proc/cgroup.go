@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // Bots' cgroups are named arbiter.<arbiter pid>.<sequence>, beside one
@@ -333,6 +336,95 @@ func (c *cgroup) pidsDenied() int64 {
 		return 0
 	}
 	return keyed(filepath.Join(c.pids, "pids.events"), "max")
+}
+
+// counters is the limit the bot went over by its cgroup's event
+// counters: a process the kernel killed at the memory limit, a fork or
+// thread refused at the process limit; nil if none. It reads only files
+// and the Box's fixed fields, so any goroutine may call it.
+func (b *Box) counters() *Fault {
+	if n := b.cg.oomKills(); n > 0 && b.lim.Memory > 0 {
+		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes", Size(b.lim.Memory), n)
+	}
+	if n := b.cg.pidsDenied(); n > 0 && b.lim.Processes > 0 {
+		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)", b.lim.Processes, n)
+	}
+	return nil
+}
+
+// watchEvery is how often a bot's cgroup counters are read while it is
+// waited on (an answer, a per-move run): a bot that goes over its memory
+// or process limit and then never answers (a fork bomb, a child killed
+// at the memory limit while the bot waits for it) gets its verdict
+// within about this long, not when its clock runs out. The first read
+// comes watchEvery into the wait, so a bot that answers sooner costs a
+// timer set and stopped, and one that thinks costs a read of two small
+// files every watchEvery.
+const watchEvery = 10 * time.Millisecond
+
+// limitWatch reads a bot's cgroup counters every watchEvery while it is
+// armed and hands the first limit the bot went over to report, once.
+// Polling serves cgroup v1 and v2 alike: v1's memory controller has no
+// file that notifies of an OOM kill.
+type limitWatch struct {
+	box    *Box
+	report func(*Fault)
+	timer  *time.Timer
+	mu     sync.Mutex
+	armed  bool // between arm and disarm, and nothing reported yet
+	done   bool // reported
+}
+
+// watch makes a limitWatch for the bot, disarmed; nil when the bot has no
+// counter to watch (no cgroup, or no memory or process limit in it).
+// report runs on the watch's goroutine.
+func (b *Box) watch(report func(*Fault)) *limitWatch {
+	if b == nil || b.cg == nil || !(b.lim.Memory > 0 && b.cg.memory != "" || b.lim.Processes > 0 && b.cg.pids != "") {
+		return nil
+	}
+	w := &limitWatch{box: b, report: report}
+	w.timer = time.AfterFunc(time.Hour, w.fire)
+	w.timer.Stop()
+	return w
+}
+
+// arm starts watching: the bot is being waited on.
+func (w *limitWatch) arm() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	if !w.done {
+		w.armed = true
+		w.timer.Reset(watchEvery)
+	}
+	w.mu.Unlock()
+}
+
+// disarm stops watching; once it returns, report is not called until the
+// next arm.
+func (w *limitWatch) disarm() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.armed = false
+	w.timer.Stop()
+	w.mu.Unlock()
+}
+
+func (w *limitWatch) fire() {
+	f := w.box.counters()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case !w.armed:
+	case f == nil:
+		w.timer.Reset(watchEvery)
+	default:
+		w.armed, w.done = false, true
+		w.report(f)
+	}
 }
 
 // keyed reads the value of key from a flat-keyed cgroup file.

@@ -194,8 +194,9 @@ type hostileCase struct {
 	py     string // Python body after pyHeader
 	limits drivers.Limits
 	clock  drivers.Clock
-	// needs are the limits whose enforcement the case relies on.
-	needs []string
+	// needs are the limits whose enforcement the case relies on; counted
+	// are those whose cgroup counters it relies on.
+	needs, counted []string
 	// asks is how many commands to send at most (default 1); big sends a
 	// 1 MiB command.
 	asks  int
@@ -205,6 +206,9 @@ type hostileCase struct {
 	// the session after the bot ended.
 	want  []string
 	check func(t *testing.T, s *Session, answers []string)
+	// within is how soon the verdict must come, from the first ask: far
+	// less than the clock, for a bot over a limit that never answers.
+	within time.Duration
 }
 
 func no(b bool) *bool { return &b }
@@ -226,9 +230,31 @@ func hostileCases() []hostileCase {
 		}
 	}
 	return []hostileCase{
+		// A bot over its process, memory or CPU limit that never answers
+		// gets its verdict at once (the cgroup's counters are watched
+		// while it is waited on), not when its clock of 20 s runs out.
 		{name: "fork bomb", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+			limits: drivers.Limits{Processes: 16}, clock: drivers.Clock{Total: 20 * sec}, counted: []string{drivers.LimitProcesses},
+			want: []string{drivers.FaultProcesses}, within: 5 * time.Second},
+		{name: "memory hog in a child, the bot waiting for it", py: `pid = os.fork()
+if pid == 0:
+    a = []
+    while True:
+        a.append(bytearray(8 << 20))
+os.waitpid(pid, 0)
+signal.pause()
+`, limits: drivers.Limits{Memory: 100 * mib}, clock: drivers.Clock{Total: 20 * sec}, counted: []string{drivers.LimitMemory},
+			want: []string{drivers.FaultMemory}, within: 5 * time.Second},
+		// Whatever enforces the process limit contains a fork bomb; without
+		// a cgroup to count refused forks, its verdict is its clock.
+		{name: "fork bomb, any enforcement", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
 			limits: drivers.Limits{Processes: 16}, clock: move, needs: []string{drivers.LimitProcesses},
 			want: []string{drivers.FaultProcesses, drivers.FaultTime}},
+		// CPU time comes slower than wall time on a busy machine: a
+		// longer clock, to tell its limit from its clock.
+		{name: "CPU burner past its limit without answering", mode: "spin",
+			limits: drivers.Limits{CPU: "1s"}, clock: drivers.Clock{Total: 60 * sec}, needs: []string{drivers.LimitCPU},
+			want: []string{drivers.FaultTime}, within: 30 * time.Second},
 		{name: "memory hog in Python", py: "a = []\nwhile True:\n    a.append(bytearray(8 << 20))\n",
 			limits: drivers.Limits{Memory: 100 * mib}, clock: drivers.Clock{Move: 20 * sec}, needs: []string{drivers.LimitMemory},
 			want: []string{drivers.FaultMemory}},
@@ -360,6 +386,11 @@ func TestHostile(t *testing.T) {
 					t.Skipf("%s is not enforced here: %s", n, e.How)
 				}
 			}
+			for _, n := range tc.counted {
+				if !countedByCgroup(p, n) {
+					t.Skipf("%s is not counted by a cgroup here (%s): a bot over it that never answers gets its verdict when its clock runs out", n, p.Enforcement(n).How)
+				}
+			}
 			spec := botSpec(t, tc.mode, tc.clock)
 			if tc.py != "" {
 				script := filepath.Join(t.TempDir(), "bot.py")
@@ -379,6 +410,7 @@ func TestHostile(t *testing.T) {
 			}
 			var answers []string
 			var err error
+			begin := time.Now()
 			for i := 0; i < asks && err == nil; i++ {
 				var text string
 				_, text, err = s.AskGTP(cmd)
@@ -387,16 +419,20 @@ func TestHostile(t *testing.T) {
 					time.Sleep(tc.pause)
 				}
 			}
+			took := time.Since(begin)
 			if err == nil {
 				s.Close("quit")
 			} else {
 				s.Kill()
 			}
+			if tc.within > 0 && took >= tc.within {
+				t.Errorf("the verdict took %v, want less than %v (its clock is %v)", took.Round(time.Millisecond), tc.within, time.Duration(tc.clock.Total))
+			}
 			got := ""
 			if err != nil {
 				got = faultKind(err)
 			}
-			t.Logf("verdict %q: %v (%d answers)", got, err, len(answers))
+			t.Logf("verdict %q after %v: %v (%d answers)", got, took.Round(time.Millisecond), err, len(answers))
 			if !contains(tc.want, got) {
 				t.Errorf("verdict %q (%v), want one of %q", got, err, tc.want)
 			}
@@ -417,6 +453,14 @@ func TestHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countedByCgroup reports whether a cgroup counts the bot's going over
+// limit (memory or processes) here: only then can a bot that never
+// answers get its verdict before its clock runs out.
+func countedByCgroup(p *Probe, limit string) bool {
+	c := map[string]string{drivers.LimitMemory: "memory", drivers.LimitProcesses: "pids"}[limit]
+	return c != "" && (p.CgroupV2 != "" || p.CgroupV1[c] != "")
 }
 
 // assertNoMarked checks that no hostile grandchild of the session is left,
