@@ -102,7 +102,7 @@ func onceSpec(t testing.TB, mode string) (OnceSpec, string) {
 	mark := hex.EncodeToString(b[:])
 	return OnceSpec{
 		Bot:     mode,
-		Argv:    []string{os.Args[0]},
+		Argv:    []string{botBinary(t)},
 		Dir:     t.TempDir(),
 		Env:     []string{"PROC_ONCE_BOT=" + mode, "ONCE_MARK=" + mark},
 		Timeout: 10 * time.Second,
@@ -332,7 +332,7 @@ func BenchmarkRunOnce(b *testing.B) {
 func BenchmarkBareForkExec(b *testing.B) {
 	spec, _ := onceSpec(b, "line")
 	for b.Loop() {
-		cmd := exec.Command(os.Args[0])
+		cmd := exec.Command(spec.Argv[0])
 		cmd.Dir = spec.Dir
 		cmd.Env = append(os.Environ(), spec.Env...)
 		var out bytes.Buffer
@@ -372,7 +372,7 @@ func BenchmarkBareForkExec4(b *testing.B) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command(os.Args[0])
+				cmd := exec.Command(spec.Argv[0])
 				cmd.Dir = spec.Dir
 				cmd.Env = append(os.Environ(), spec.Env...)
 				var out bytes.Buffer
