@@ -336,3 +336,21 @@ func BenchmarkRawPipe(b *testing.B) {
 	in.Close()
 	cmd.Wait()
 }
+
+// BenchmarkWatchRead is one read of a bot's cgroup counters, what the
+// watch does every watchEvery while a bot under memory and process limits
+// thinks.
+func BenchmarkWatchRead(b *testing.B) {
+	spec := botSpec(b, "echo", drivers.Clock{})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	if s.watch == nil {
+		b.Skip("no cgroup counters to watch here")
+	}
+	for b.Loop() {
+		if f := s.box.counters(); f != nil {
+			b.Fatal(f)
+		}
+	}
+}
