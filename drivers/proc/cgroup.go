@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -233,6 +234,11 @@ type cgroup struct {
 	v2     bool
 	memory string // folder with the memory controller, or ""
 	pids   string // folder with the pids controller, or ""
+	// oomFile and pidsFile are the files that count OOM kills and refused
+	// forks, held open while their limit is set: opening a cgroup file
+	// costs several times reading it, and the watch reads them every
+	// watchEvery.
+	oomFile, pidsFile *os.File
 }
 
 // newCgroup makes a bot's cgroup with the given limits (0: none) in the
@@ -282,6 +288,12 @@ func newCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
 		cg.remove()
 		return nil, fmt.Errorf("making the bot's cgroup: %w", err)
 	}
+	if memory > 0 && cg.memory != "" {
+		cg.oomFile, _ = os.Open(cg.oomPath()) // nil: read by path
+	}
+	if pids > 0 && cg.pids != "" {
+		cg.pidsFile, _ = os.Open(filepath.Join(cg.pids, "pids.events"))
+	}
 	return cg, nil
 }
 
@@ -323,10 +335,14 @@ func (c *cgroup) oomKills() int64 {
 	if c == nil || c.memory == "" {
 		return 0
 	}
+	return keyedIn(c.oomFile, c.oomPath(), "oom_kill")
+}
+
+func (c *cgroup) oomPath() string {
 	if c.v2 {
-		return keyed(filepath.Join(c.memory, "memory.events"), "oom_kill")
+		return filepath.Join(c.memory, "memory.events")
 	}
-	return keyed(filepath.Join(c.memory, "memory.oom_control"), "oom_kill")
+	return filepath.Join(c.memory, "memory.oom_control")
 }
 
 // pidsDenied is how many times a fork or thread creation of the bot
@@ -335,7 +351,18 @@ func (c *cgroup) pidsDenied() int64 {
 	if c == nil || c.pids == "" {
 		return 0
 	}
-	return keyed(filepath.Join(c.pids, "pids.events"), "max")
+	return keyedIn(c.pidsFile, filepath.Join(c.pids, "pids.events"), "max")
+}
+
+// keyedIn reads the value of key from a flat-keyed cgroup file held open
+// as f, or from path when f is nil.
+func keyedIn(f *os.File, path, key string) int64 {
+	if f == nil {
+		return keyed(path, key)
+	}
+	var buf [1024]byte // the counter files hold a few short lines
+	n, _ := f.ReadAt(buf[:], 0)
+	return keyedValue(buf[:n], key)
 }
 
 // counters is the limit the bot went over by its cgroup's event
@@ -433,9 +460,20 @@ func keyed(path, key string) int64 {
 	if err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key+" "); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	return keyedValue(b, key)
+}
+
+// keyedValue is the value of key in the lines "key value" of b, 0 if none.
+func keyedValue(b []byte, key string) int64 {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if len(line) > len(key) && line[len(key)] == ' ' && string(line[:len(key)]) == key {
+			n, _ := strconv.ParseInt(string(bytes.TrimSpace(line[len(key)+1:])), 10, 64)
 			return n
 		}
 	}
@@ -472,6 +510,11 @@ func killCgroup(dir string) {
 func (c *cgroup) remove() {
 	if c == nil {
 		return
+	}
+	for _, f := range []*os.File{c.oomFile, c.pidsFile} {
+		if f != nil {
+			f.Close()
+		}
 	}
 	for _, d := range c.dirs() {
 		removeCgroup(d)
