@@ -393,13 +393,19 @@ const watchEvery = 10 * time.Millisecond
 // armed and hands the first limit the bot went over to report, once.
 // Polling serves cgroup v1 and v2 alike: v1's memory controller has no
 // file that notifies of an OOM kill.
+//
+// Disarming leaves the timer set: a bot that answers fast is armed again
+// at once, and setting and stopping a timer every exchange would cost
+// more than the rest of the watch. A timer that fires disarmed reads
+// nothing and is not set again until the next arm.
 type limitWatch struct {
-	box    *Box
-	report func(*Fault)
-	timer  *time.Timer
-	mu     sync.Mutex
-	armed  bool // between arm and disarm, and nothing reported yet
-	done   bool // reported
+	box     *Box
+	report  func(*Fault)
+	timer   *time.Timer
+	mu      sync.Mutex
+	armed   bool // between arm and disarm, and nothing reported yet
+	pending bool // the timer is set
+	done    bool // reported
 }
 
 // watch makes a limitWatch for the bot, disarmed; nil when the bot has no
@@ -415,7 +421,8 @@ func (b *Box) watch(report func(*Fault)) *limitWatch {
 	return w
 }
 
-// arm starts watching: the bot is being waited on.
+// arm starts watching: the bot is being waited on. The counters are read
+// within watchEvery.
 func (w *limitWatch) arm() {
 	if w == nil {
 		return
@@ -423,30 +430,40 @@ func (w *limitWatch) arm() {
 	w.mu.Lock()
 	if !w.done {
 		w.armed = true
-		w.timer.Reset(watchEvery)
+		if !w.pending {
+			w.pending = true
+			w.timer.Reset(watchEvery)
+		}
 	}
 	w.mu.Unlock()
 }
 
-// disarm stops watching; once it returns, report is not called until the
-// next arm.
+// disarm stops watching; once it returns, the counters are not read and
+// report is not called until the next arm.
 func (w *limitWatch) disarm() {
 	if w == nil {
 		return
 	}
 	w.mu.Lock()
 	w.armed = false
-	w.timer.Stop()
 	w.mu.Unlock()
 }
 
 func (w *limitWatch) fire() {
+	w.mu.Lock()
+	w.pending = false
+	armed := w.armed
+	w.mu.Unlock()
+	if !armed {
+		return
+	}
 	f := w.box.counters()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
 	case !w.armed:
 	case f == nil:
+		w.pending = true
 		w.timer.Reset(watchEvery)
 	default:
 		w.armed, w.done = false, true

@@ -354,3 +354,19 @@ func BenchmarkWatchRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWatchArm is what the watch adds to an exchange with a bot that
+// answers within watchEvery: arming and disarming it.
+func BenchmarkWatchArm(b *testing.B) {
+	spec := botSpec(b, "echo", drivers.Clock{})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	if s.watch == nil {
+		b.Skip("no cgroup counters to watch here")
+	}
+	for b.Loop() {
+		s.watch.arm()
+		s.watch.disarm()
+	}
+}
