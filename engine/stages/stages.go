@@ -178,3 +178,80 @@ func Matches(p *plan.Plan, k int, pools [][]string, seats func(n int) error) ([]
 	}
 	return out, nil
 }
+
+// Final is the final ranking of a tournament played in stages: the bots
+// of the last stage reached first, then those that went no further than
+// the stage before it, and so on; within a stage by place, then group (all
+// group winners, then all runners-up, ...), a gate's admitted bots before
+// the others. A stage is reached when it is listed or has been made with
+// matches. The gates' own bots, and bots of no stage reached, come last,
+// with no stage. stage[i] is the stage that ranks bots[i].
+func Final(p *plan.Plan, results []stats.Result) (bots, stage []string) {
+	made := map[string]bool{}
+	for _, m := range p.Matches {
+		made[m.Stage] = true
+	}
+	placed := map[string]bool{}
+	add := func(b, s string) {
+		if !placed[b] {
+			placed[b] = true
+			bots, stage = append(bots, b), append(stage, s)
+		}
+	}
+	against := map[string]bool{}
+	for k := len(p.Stages) - 1; k >= 0; k-- {
+		st := &p.Stages[k]
+		if st.Gate != nil {
+			for _, a := range st.Gate.Against {
+				against[a] = true
+			}
+		}
+		if k >= p.ListedStages() && !made[st.Name] {
+			continue
+		}
+		if st.Gate != nil {
+			admitted := Admitted(p, k, results)
+			for _, b := range admitted {
+				add(b, st.Name)
+			}
+			for _, b := range Field(p, k, results) {
+				add(b, st.Name)
+			}
+			continue
+		}
+		pools := Standings(p, k, results)
+		for place := 0; ; place++ {
+			more := false
+			for _, pool := range pools {
+				if place < len(pool) {
+					more = true
+					add(pool[place], st.Name)
+				}
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	for _, b := range p.Bots {
+		if !against[b.Name] {
+			add(b.Name, "")
+		}
+	}
+	for _, b := range p.Bots {
+		add(b.Name, "")
+	}
+	return bots, stage
+}
+
+// Rank computes the statistics of a plan's results, ranked by its stages
+// when it has any (Final).
+func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
+	s, err := stats.ComputeStats(p, results)
+	if err != nil || len(p.Stages) == 0 {
+		return s, err
+	}
+	bots, stage := Final(p, results)
+	s.Reorder(p, bots, stage)
+	return s, nil
+}
