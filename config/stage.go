@@ -137,10 +137,7 @@ func (l *loader) decodeStages(t *Tournament, blocks hcl.Blocks) hcl.Diagnostics 
 		seen[s.Name] = s
 		t.Stages = append(t.Stages, s)
 	}
-	if !diags.HasErrors() {
-		diags = append(diags, checkAdvancing(t)...)
-	}
-	return diags
+	return append(diags, checkAdvancing(t)...)
 }
 
 func (l *loader) decodeStage(t *Tournament, b *hcl.Block, index int) (*Stage, hcl.Diagnostics) {
@@ -346,6 +343,9 @@ func checkAdvancing(t *Tournament) hcl.Diagnostics {
 				continue
 			}
 			j := indexOf(stageNames(t), p.Stage)
+			if j < 0 || j >= k {
+				continue // reported when decoded
+			}
 			from := t.Stages[j]
 			pool := (most[j] + from.Pools - 1) / from.Pools
 			switch {
@@ -357,10 +357,12 @@ func checkAdvancing(t *Tournament) hcl.Diagnostics {
 					fmt.Sprintf("Stage %s is a gate: it admits bots rather than ranking them. Pick admitted(stage.%s).", p.Stage, p.Stage), rangePtr(p.Range)))
 			case p.Admitted:
 				most[k] += most[j]
-			case p.To > pool:
-				diags = append(diags, errDiag("Advancing more bots than the stage has",
-					fmt.Sprintf("This picks places up to %d of each group of stage %s, but its %d bot(s) in %d group(s) make groups of at most %d.", p.To, p.Stage, most[j], from.Pools, pool), rangePtr(p.Range)))
+			case most[j] == 0: // its own bots were in error
 			default:
+				if p.To > pool {
+					diags = append(diags, errDiag("Advancing more bots than the stage has",
+						fmt.Sprintf("This picks places up to %d of each group of stage %s, but its %d bot(s) in %d group(s) make groups of at most %d.", p.To, p.Stage, most[j], from.Pools, pool), rangePtr(p.Range)))
+				}
 				most[k] += (p.To - p.From + 1) * min(from.Pools, most[j])
 			}
 		}
