@@ -1,6 +1,7 @@
 package stages_test
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -187,5 +188,41 @@ func TestGate(t *testing.T) {
 	if want := []string{"tournament-A-r001-g01-s1:random-greedy", "tournament-A-r001-g01-s2:greedy-random",
 		"tournament-A-r002-g01-s1:random-greedy", "tournament-A-r002-g01-s2:greedy-random"}; !slices.Equal(ids, want) {
 		t.Errorf("round robin of the admitted:\n got %v\nwant %v", ids, want)
+	}
+}
+
+// TestGateRanking checks the final ranking of examples/blokus/gate and its
+// grades: the round robin's bots first, then those the gate turned away,
+// the course's own bot last and ungraded; of 4 ranked bots only the first
+// is in the top 40 %.
+func TestGateRanking(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	strength := map[string]int{"greedy": 4, "corners": 3, "random": 2, "quitter": 1, "course": 5}
+	var results []stats.Result
+	for _, r := range play(p, 0, strength) {
+		for i := range r.Seats {
+			if r.Seats[i].Bot == "quitter" {
+				r.Seats[i].Fault = "crash"
+			}
+		}
+		results = append(results, r)
+	}
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	results = append(results, play(p, 1, strength)...)
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range s.Standings {
+		got = append(got, fmt.Sprintf("%d %s %s %s", st.Rank, st.Bot, st.Stage, st.Grade))
+	}
+	want := []string{"1 greedy tournament +1 point", "2 corners tournament ", "3 random tournament ", "4 quitter brute ", "5 course  "}
+	if !slices.Equal(got, want) {
+		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
 	}
 }
