@@ -470,3 +470,29 @@ func (s *Stage) gateField(defaulted bool) hcl.Diagnostics {
 	s.Bots = kept
 	return diags
 }
+
+// decodeStagesAndGrades decodes the grades block and the stage blocks of
+// t, and reports whether t is played in stages.
+func (l *loader) decodeStagesAndGrades(t *Tournament, content *hcl.BodyContent) (bool, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	var staged bool
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "stage":
+			staged = true
+		case "grades":
+			if t.Grades != nil {
+				diags = append(diags, errDiag("Duplicate grades block", "A tournament takes one grades block.", b.DefRange.Ptr()))
+				continue
+			}
+			var d hcl.Diagnostics
+			t.Grades, d = decodeGrades(b)
+			diags = append(diags, d...)
+		}
+	}
+	if staged {
+		diags = append(diags, l.checkStaged(t, content)...)
+		diags = append(diags, l.decodeStages(t, content.Blocks)...)
+	}
+	return staged, diags
+}

@@ -151,24 +151,8 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 			seen[bot.Name] = list.attr
 		}
 	}
-	var staged bool
-	for _, b := range content.Blocks {
-		switch b.Type {
-		case "stage":
-			staged = true
-		case "grades":
-			if t.Grades != nil {
-				diags = append(diags, errDiag("Duplicate grades block", "A tournament takes one grades block.", b.DefRange.Ptr()))
-				continue
-			}
-			var d hcl.Diagnostics
-			t.Grades, d = decodeGrades(b)
-			diags = append(diags, d...)
-		}
-	}
-	if staged {
-		diags = append(diags, l.checkStaged(t, content)...)
-		diags = append(diags, l.decodeStages(t, content.Blocks)...)
+	staged, d := l.decodeStagesAndGrades(t, content)
+	if diags = append(diags, d...); staged {
 		return t, diags
 	}
 	if _, ok := content.Attributes["players"]; !ok {
