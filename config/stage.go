@@ -366,6 +366,11 @@ func checkAdvancing(t *Tournament) hcl.Diagnostics {
 				most[k] += (p.To - p.From + 1) * min(from.Pools, most[j])
 			}
 		}
+		if n := (most[k] + s.Pools - 1) / s.Pools; s.Players == 0 && n > 1 && t.Game != nil && t.Game.Game != nil &&
+			t.Game.Game.CheckSeats(n, s.DeclRange).HasErrors() {
+			diags = append(diags, errDiag("Group too large for a match",
+				fmt.Sprintf("Stage %s seats a whole group in every match, and its groups can have %d bots, which game %s cannot seat. Set players.", s.Name, n, t.Game.Name), s.DeclRange.Ptr()))
+		}
 		if s.Pools > most[k] && most[k] > 0 {
 			diags = append(diags, errDiag("More groups than bots",
 				fmt.Sprintf("Stage %s splits at most %d bot(s) into %d groups.", s.Name, most[k], s.Pools), rangePtr(s.Ranges["groups"])))

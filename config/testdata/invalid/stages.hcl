@@ -84,3 +84,20 @@ tournament "misc" {
   stage "next" { # ERROR: Stage without bots
   }
 }
+
+game "blokus" "b" {
+  board {
+    rows = 5
+    cols = 5
+  }
+  stones {
+    stone "I1" { cells = [[0, 0]] }
+  }
+}
+
+tournament "whole_group" {
+  game = game.blokus.b
+  bots = [bot.a, bot.b, bot.c, bot.d]
+  stage "all" { # ERROR: Group too large for a match
+  }
+}
