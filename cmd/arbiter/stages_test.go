@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -147,6 +148,25 @@ func TestKilledStagedRunResumes(t *testing.T) {
 		if diff := cmp.Diff(string(b), string(a)); diff != "" {
 			t.Errorf("%s differs (-whole +resumed):\n%s", file, diff)
 		}
+	}
+	// A stage file that the results do not make again is refused.
+	b, err := os.ReadFile(stageFile("final"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ Groups [][]string }
+	if err := json.Unmarshal(b, &st); err != nil || len(st.Groups) != 1 || len(st.Groups[0]) != 4 {
+		t.Fatalf("stage final: %v %+v", err, st)
+	}
+	edited := strings.Replace(string(b), `"`+st.Groups[0][0]+`"`, `"quitter"`, 1)
+	if err := os.WriteFile(stageFile("final"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(arbiter, "run", dir, "-out", killed).CombinedOutput(); err == nil || !strings.Contains(string(out), "stage-final.json was paired from other results") {
+		t.Errorf("a run into a directory whose stage file was edited: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(stageFile("final"), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	out, err := exec.Command(arbiter, "replay", killed, "final-A-r001-g01-s2", "groups-B-r001-g02-s1").CombinedOutput()
 	if err != nil || strings.Count(string(out), "identical to the recorded transcript") != 2 {
