@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -10,7 +11,9 @@ import (
 // before they are known, so its total and its ETA are the tournament's
 // from the start: each round paired during the run is expected to hold
 // as many matches as a listed round (the same group sizes in the same
-// seat design). Playoffs, which depend on ties, are counted when paired.
+// seat design). Playoffs, which depend on ties, and the stages of a
+// tournament in stages, which depend on who advances, are counted when
+// made.
 
 // roundSize is the expected number of matches of a round of p.
 func roundSize(p *plan.Plan) int {
@@ -31,7 +34,7 @@ func roundSize(p *plan.Plan) int {
 // max_matches; it sets s.expected to it.
 func (s *session) expectUnpaired() int {
 	p := &s.full
-	if p.Later == nil || p.Later.Pairing == tournament.NoPairing || p.Later.From > p.Rounds {
+	if len(p.Stages) > 0 || p.Later == nil || p.Later.Pairing == tournament.NoPairing || p.Later.From > p.Rounds {
 		return 0
 	}
 	n := roundSize(p) * (p.Rounds - p.Later.From + 1)
@@ -42,10 +45,10 @@ func (s *session) expectUnpaired() int {
 	return n
 }
 
-// paired tells the progress of the matches of a stage just appended to
-// s.full from index from on: those the run will play, less what the
-// estimate counted for them already.
-func (s *session) paired(from int, playoff bool) {
+// paired tells the progress of the matches of pr just appended to s.full
+// from index from on: those the run will play, less what the estimate
+// counted for them already (for a paired round, not a playoff or stage).
+func (s *session) paired(from int, pr *pairing.Pairing) {
 	p, ok := s.r.Progress.(ProgressMore)
 	if !ok {
 		return
@@ -62,7 +65,7 @@ func (s *session) paired(from int, playoff bool) {
 		}
 	}
 	counted := 0
-	if !playoff {
+	if pr.Rule == tournament.ByRating.String() || pr.Rule == tournament.ByScore.String() {
 		counted = min(roundSize(&s.full), s.expected)
 		s.expected -= counted
 	}

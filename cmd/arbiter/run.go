@@ -19,6 +19,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
@@ -107,7 +108,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // writeRunStandings prints the standings of a finished run and writes
 // them to standings.txt in its results directory.
 func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error {
-	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+	st, err := stages.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error 
 // writeStandingsFile rewrites standings.txt from the run so far, as the
 // engine's Snapshot while results come in.
 func writeStandingsFile(out string, sum *engine.Summary) error {
-	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+	st, err := stages.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}
