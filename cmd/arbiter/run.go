@@ -65,10 +65,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer logFile.Close()
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-
 	var progress engine.Progress
 	var console io.Writer = stderr
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

@@ -12,15 +12,15 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 )
 
-// The clock bots: "sleeper" answers `wait N` after N milliseconds;
-// "slowstart" sleeps 800 ms before it reads anything (an interpreter's or
+// The clock bots: "clock-sleeper" answers `wait N` after N milliseconds;
+// "clock-slowstart" sleeps 800 ms before it reads anything (an interpreter's or
 // a JVM's start), then echoes.
 func init() {
 	mode := os.Getenv("PROC_TEST_BOT")
-	if mode != "sleeper" && mode != "slowstart" {
+	if mode != "clock-sleeper" && mode != "clock-slowstart" {
 		return
 	}
-	if mode == "slowstart" {
+	if mode == "clock-slowstart" {
 		time.Sleep(800 * time.Millisecond)
 	}
 	in := bufio.NewScanner(os.Stdin)
@@ -38,7 +38,7 @@ func init() {
 // 2 s turn, and after EndTurn a 600 ms answer leaves 1.4 s, so a 1.6 s
 // answer is late although no single answer reached 2 s.
 func TestTurnSpansSeveralMessages(t *testing.T) {
-	s := start(t, botSpec(t, "sleeper", drivers.Clock{Turn: drivers.Duration(2 * time.Second)}))
+	s := start(t, botSpec(t, "clock-sleeper", drivers.Clock{Turn: drivers.Duration(2 * time.Second)}))
 	defer s.Kill()
 	for _, cmd := range []string{"wait 600", "wait 600"} {
 		if _, _, err := s.AskGTP(cmd); err != nil {
@@ -66,13 +66,13 @@ func TestTurnSpansSeveralMessages(t *testing.T) {
 // and faults without it.
 func TestStartupAllowance(t *testing.T) {
 	clock := drivers.Clock{Move: drivers.Duration(500 * time.Millisecond), Total: drivers.Duration(5 * time.Second)}
-	bare := start(t, botSpec(t, "slowstart", clock))
+	bare := start(t, botSpec(t, "clock-slowstart", clock))
 	defer bare.Kill()
 	if _, _, err := bare.AskGTP("hello"); faultKind(err) != drivers.FaultTime {
 		t.Fatalf("an 800 ms start against a 500 ms move limit: %v", err)
 	}
 	clock.Startup = drivers.Duration(2 * time.Second)
-	s := start(t, botSpec(t, "slowstart", clock))
+	s := start(t, botSpec(t, "clock-slowstart", clock))
 	defer s.Kill()
 	if _, _, err := s.AskGTP("hello"); err != nil {
 		t.Fatalf("with a 2 s start-up allowance: %v", err)
