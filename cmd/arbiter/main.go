@@ -25,7 +25,7 @@ const usage = `arbiter runs matches and tournaments between game-playing bots.
 Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
-  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...]
+  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-serve ADDR]
                                                run the plan, resuming into DIR
   arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
                                                standings of a results directory
@@ -33,6 +33,8 @@ Usage:
                                                head-to-head statistics of two bots
   arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N]
                                                BayesElo ratings of a PGN file
+  arbiter report   DIR [-o FILE]               write the results page (one HTML file)
+  arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
   arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
@@ -61,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
 		"doctor":   cmdDoctor,
+		"report":   cmdReport,
+		"serve":    cmdServe,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

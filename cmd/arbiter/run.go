@@ -23,6 +23,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	serve := fs.String("serve", "", "also serve the results page, live, on this address (like 127.0.0.1:8080)")
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
@@ -66,6 +67,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	log := cf.logger(io.MultiWriter(console, logFile))
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
+	}
+	if *serve != "" {
+		stopServe, err := startServe(ctx, *out, *serve, log)
+		if err != nil {
+			return err
+		}
+		defer stopServe()
 	}
 	drv := l.t.Game
 	runner := &engine.Runner{
