@@ -319,7 +319,7 @@
     },
     draw(v, s, m) {
       const seats = m.seats.map((seat, i) => el("div", { cls: "hand-box" + (s.winner === i ? " winner" : ""), data: { seat: i } },
-        el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: colourOf(seat.bot) } }), `seat ${i}: ${seat.bot}`),
+        el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: seatColour(i) } }), `seat ${i}: ${seat.bot}`),
         el("div", { text: `declared ${s.declared ? s.declared[i] : "?"} · tricks ${s.won[i] ?? 0} · score ${s.scores[i] ?? 0}` }),
         el("div", { cls: "hand" }, cards(s.hands[i])),
         el("div", { cls: "played" }, s.table[i] ? card(s.table[i], "on-table") : el("span", { cls: "empty", text: "—" }))));
@@ -356,7 +356,7 @@
       const boxes = [0, 1, 2, 3].map((pos) => {
         const seat = m.seats[pos % 2];
         return el("div", { cls: "hand-box" + (s.winner === pos ? " winner" : "") + (s.alone >= 0 && s.alone !== pos && s.alone % 2 === pos % 2 ? " out" : ""), data: { seat: pos % 2, position: pos } },
-          el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: colourOf(seat.bot) } }), `position ${pos}: ${seat.bot}` + (pos === s.dealer ? " (dealer)" : "") + (pos === s.maker ? " (maker)" : "")),
+          el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: seatColour(pos % 2) } }), `position ${pos}: ${seat.bot}` + (pos === s.dealer ? " (dealer)" : "") + (pos === s.maker ? " (maker)" : "")),
           el("div", { cls: "hand" }, cards(s.hands[pos])),
           el("div", { cls: "played" }, s.table[pos] ? card(s.table[pos], "on-table") : el("span", { cls: "empty", text: "—" })));
       });
@@ -611,7 +611,7 @@
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
         return el("tr", { cls: st.seat === i ? "active" : "" },
-          el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: colourOf(s.bot) } }), s.bot),
+          el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
           el("td", { text: st.answers[i] || 0 }), el("td", { text: `${fmt(st.clock[i])} ms` }),
           el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
             f.length && m.stderr && m.stderr[i] ? el("details", { open: "" }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
