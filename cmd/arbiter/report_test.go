@@ -432,3 +432,62 @@ func checkStep(t *testing.T, ctx context.Context, n int, want pageView) {
 		t.Errorf("step %d of the replay (-transcript +page):\n%s", n, diff)
 	}
 }
+
+// BenchmarkReportFirstView measures how long the report of the
+// 1,200-match ITPW-style tournament (testdata/itpw1200.hcl: 12 house
+// bots, 100 rounds of 13 deals) takes to open and draw its first view in
+// headless Chromium: from navigation to the standings drawn. Playing the
+// tournament takes minutes; set ARBITER_BENCH_RESULTS to a results
+// directory of that configuration to reuse one.
+//
+//	go test ./cmd/arbiter -run '^$' -bench ReportFirstView -benchtime 5x
+func BenchmarkReportFirstView(b *testing.B) {
+	browser := newBrowser(b)
+	dir := os.Getenv("ARBITER_BENCH_RESULTS")
+	if dir == "" {
+		cfg, err := os.ReadFile("testdata/itpw1200.hcl")
+		if err != nil {
+			b.Fatal(err)
+		}
+		dir = playTournament(b, string(cfg))
+	}
+	page := filepath.Join(b.TempDir(), "report.html")
+	arbiterCmd(b, "report", dir, "-o", page)
+	fi, err := os.Stat(page)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := tab(b, browser, 10*time.Minute)
+	// The page's own measure: from navigation start to the first view
+	// drawn (the standings, the summary), as performance.now() gives it.
+	var drawn float64
+	b.ResetTimer()
+	for range b.N {
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+page), chromedp.WaitReady("body[data-ready]")); err != nil {
+			b.Fatal(err)
+		}
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`+document.body.dataset.ready`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		drawn += ms
+	}
+	b.ReportMetric(drawn/float64(b.N), "drawn-ms")
+	b.ReportMetric(float64(fi.Size())/(1<<20), "page-MiB")
+	b.ReportMetric(float64(dirSize(b, strings.TrimSuffix(page, ".html")+"-matches"))/(1<<20), "transcripts-MiB")
+}
+
+// dirSize sums the sizes of the files in dir.
+func dirSize(tb testing.TB, dir string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var n int64
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
