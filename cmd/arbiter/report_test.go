@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -490,4 +492,197 @@ func dirSize(tb testing.TB, dir string) int64 {
 		}
 	}
 	return n
+}
+
+// TestReportBadInput opens the report of a results directory with a torn
+// last line, a transcript with an unknown event kind and a line that is
+// not JSON, and a bot whose name is markup: the page renders, shows the
+// name as text, runs none of it, and says what it skipped.
+func TestReportBadInput(t *testing.T) {
+	browser := newBrowser(t)
+	dir := playTournament(t, reportConfigs["planowanie"])
+	const hostile = `<script>window.pwned=1</script><img src=x onerror="window.pwned=2">`
+	// Rename a bot everywhere, as a hand-edited directory could.
+	quoted, _ := json.Marshal(hostile)
+	raw := []byte(`"` + strings.ReplaceAll(string(quoted[1:len(quoted)-1]), `\u003c`, "<") + `"`)
+	raw = bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte(`\u003e`), []byte(">")), []byte(`\u0026`), []byte("&"))
+	files, _ := filepath.Glob(filepath.Join(dir, engine.MatchesDir, "*", "events.jsonl"))
+	files = append(files, filepath.Join(dir, engine.PlanFile), filepath.Join(dir, engine.ResultsFile))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, bytes.ReplaceAll(b, []byte(`"other"`), raw), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, results, err := engine.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := results[0].Match
+	events := filepath.Join(dir, engine.MatchesDir, id, "events.jsonl")
+	b, err := os.ReadFile(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	var edited []byte
+	for i, l := range lines {
+		edited = append(edited, l...)
+		if i == 3 {
+			edited = append(edited, "{\"t\":1,\"event\":\"mystery\",\"data\":{\"x\":\"</script>\"}}\nnot json at all\n"...)
+		}
+	}
+	if err := os.WriteFile(events, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, engine.ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"match":"r002-g01-s9","round":2,"seats":[{"bot":"ran`)
+	f.Close()
+
+	page := filepath.Join(t.TempDir(), "report.html")
+	path, _ := exec.LookPath("arbiter")
+	out, err := exec.Command(path, "report", dir, "-o", page).CombinedOutput()
+	if err != nil {
+		t.Fatalf("arbiter report: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "skipped: ") || !strings.Contains(string(out), "not a complete result") {
+		t.Errorf("arbiter report does not say it skipped the torn line:\n%s", out)
+	}
+	ctx := tab(t, browser, 60*time.Second)
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady("body[data-ready]")); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what, expr string) {
+		t.Helper()
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err != nil || !ok {
+			t.Errorf("%s: %s is not true (%v)", what, expr, err)
+		}
+	}
+	name, _ := json.Marshal(hostile)
+	check("the markup ran", `window.pwned === undefined`)
+	check("the name is not shown as text", fmt.Sprintf(`[...document.querySelectorAll("#standings-table td[data-col=bot]")].some((td) => td.textContent === %s)`, name))
+	check("the torn line is not said", `document.querySelector("#skipped").textContent.includes("not a complete result")`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("file://%s#match=%s&step=3", page, id))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#replay-view").dataset.step === "3"`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the replay of the edited transcript did not open: %v", err)
+	}
+	check("the unknown event kind is not said", `document.querySelector("#replay-notes").textContent.includes('1 event(s) of unknown kind "mystery" skipped')`)
+	check("the line that is not JSON is not said", `document.querySelector("#replay-notes").textContent.includes("not JSON")`)
+	check("the markup ran in the replay", `window.pwned === undefined`)
+	screenshot(t, ctx, "bad-input-replay")
+}
+
+// TestServeLive opens `arbiter serve` on a directory before a run starts
+// writing it, and watches the page follow the run to its end.
+func TestServeLive(t *testing.T) {
+	browser := newBrowser(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(reportConfigs["planowanie"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "results")
+	path, _ := exec.LookPath("arbiter")
+	serve := exec.Command(path, "serve", results, "-addr", "127.0.0.1:0")
+	stdout, err := serve.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := regexp.MustCompile(`http://\S+/`).FindString(line)
+	if url == "" {
+		t.Fatalf("arbiter serve says %q, with no address", line)
+	}
+	run := exec.Command(path, "run", dir, "-out", results, "-j", "1")
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := tab(t, browser, 60*time.Second)
+	// Until the run has written its plan, the server answers with a page
+	// that reloads itself.
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body[data-ready]")); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Wait(); err != nil {
+		t.Fatalf("arbiter run: %v", err)
+	}
+	_, final, err := engine.ReadDir(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%d of %d matches finished", len(final), len(final))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector("#summary").textContent.includes(%q)`, want),
+		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		summary, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#summary").textContent`))
+		t.Fatalf("the live page did not follow the run to %q; it says %q", want, summary)
+	}
+	checkStandings(t, ctx, results)
+	// A replay loads its transcript from the server.
+	id := final[len(final)-1].Match
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s#match=%s&step=2", url, id))); err != nil {
+		t.Fatal(err)
+	}
+	checkStep(t, ctx, 2, expectedViews(t, "planowanie", filepath.Join(results, engine.MatchesDir, id, "events.jsonl"))[2])
+	screenshot(t, ctx, "live-replay")
+}
+
+// TestRunServe checks that `arbiter run -serve` serves the page while the
+// run plays.
+func TestRunServe(t *testing.T) {
+	dir := t.TempDir()
+	cfg := strings.Replace(reportConfigs["planowanie"], "rounds  = 2", "rounds  = 6", 1)
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "results")
+	path, _ := exec.LookPath("arbiter")
+	var stderr bytes.Buffer
+	run := exec.Command(path, "run", dir, "-out", results, "-j", "1", "-serve", "127.0.0.1:0")
+	run.Stderr = &stderr
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer run.Wait()
+	addr := regexp.MustCompile(`url=(http://\S+/)`)
+	var url string
+	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(filepath.Join(results, engine.LogFile))
+		if m := addr.FindSubmatch(b); m != nil {
+			url = string(m[1])
+		}
+	}
+	if url == "" {
+		run.Process.Kill()
+		t.Fatalf("arbiter run -serve logged no address:\n%s", stderr.Bytes())
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s while the run plays: %v", url, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`data-live="1"`)) {
+		t.Errorf("GET %s: %s\n%.300s", url, resp.Status, body)
+	}
+	if err := run.Wait(); err != nil {
+		t.Fatalf("arbiter run -serve: %v\n%s", err, stderr.Bytes())
+	}
+	if _, err := http.Get(url); err == nil {
+		t.Errorf("the page is still served after the run ended")
+	}
 }
