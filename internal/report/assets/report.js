@@ -450,14 +450,16 @@
     return g;
   }
   viewers.auction = {
-    init: (m) => ({ cols: 0, rows: 0, owner: [], capital: [], bids: null, cell: "", round: 0, queue: [], letters: [] }),
+    init: (m) => ({ cols: 0, rows: 0, owner: [], capital: [], bids: null, cell: "", round: 0, queue: [], letters: [], history: [] }),
     on: {
       board(s, d, push) {
         Object.assign(s, { cols: d.cols, rows: d.rows, owner: new Array(d.cols * d.rows).fill(-1), capital: d.letters.map(() => d.capital), queue: d.queue || [], letters: d.letters, board: d.board });
+        s.history = [s.capital.slice()];
         push(`board ${d.board}: ${d.cols} × ${d.rows}, capital ${d.capital}`);
       },
       round(s, d, push) {
         s.round = d.round; s.cell = d.cell; s.bids = d.bids.slice(); s.winner = d.winner; s.capital = d.capital.slice();
+        s.history.push(s.capital.slice());
         const m = /^\[(\d+),(\d+)\]$/.exec(d.cell);
         if (m && d.winner >= 0) s.owner[(+m[2] - 1) * s.cols + (+m[1] - 1)] = d.winner;
         push(`round ${d.round}: ${d.cell} ` + (d.winner >= 0 ? `sold to ${s.letters[d.winner] || d.winner} for ${d.price}` : "unsold"));
@@ -479,6 +481,14 @@
         el("tbody", {}, m.seats.map((seat, i) => el("tr", { cls: s.winner === i && s.bids ? "won" : "" },
           el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.letters[i] || String(i)), el("td", { text: seat.bot }),
           el("td", { text: s.bids ? s.bids[i] : "" }), el("td", { text: s.capital[i] }), el("td", { text: region.cells[i] }), el("td", { text: region.size[i] }))))));
+      if (s.history.length > 1) {
+        const box = el("div", { cls: "chart", attrs: { id: "auction-capital" } });
+        v.append(el("h3", { text: "Capital over the rounds" }), box);
+        const xs = s.history.map((_, i) => i);
+        replayChart = new uPlot({ width: 480, height: 200, scales: { x: { time: false } },
+          series: [{ label: "round" }].concat(m.seats.map((seat, i) => ({ label: `${s.letters[i] || i} ${seat.bot}`, stroke: seatColour(i), width: 2 }))),
+          axes: [{ label: "round" }, { label: "capital" }] }, [xs, ...m.seats.map((_, i) => s.history.map((c) => c[i]))], box);
+      }
       const next = s.queue.slice(s.round, s.round + 8);
       if (next.length) v.append(el("p", { cls: "hint", text: `next cells: ${next.join(" ")}` }));
     },
@@ -576,6 +586,7 @@
   }
 
   let replay = null; // {id, match, steps, notes, step}
+  let replayChart = null; // a chart the step's view drew
   let timer = null;
   async function openReplay(id, step) {
     showTab("replay");
@@ -605,6 +616,7 @@
     $("#r-step").textContent = `step ${n} of ${steps.length - 1}`;
     const want = `#match=${encodeURIComponent(replay.id)}&step=${n}`;
     if (location.hash !== want) history.replaceState(null, "", want);
+    if (replayChart) { replayChart.destroy(); replayChart = null; }
     const v = clear($("#replay-view"));
     const st = steps[n];
     v.dataset.step = n;
