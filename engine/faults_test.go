@@ -12,11 +12,13 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
@@ -118,7 +120,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	if len(cfg.Tournaments) != 1 {
 		t.Fatalf("config has %d tournaments, want 1", len(cfg.Tournaments))
 	}
-	p, diags := plan.Compile(cfg, cfg.Tournaments[0])
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
 	if diags.HasErrors() {
 		t.Fatalf("plan.Compile: %v", diags)
 	}
@@ -128,7 +130,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	tr.plan = p
 	out := t.TempDir()
 	runner := &engine.Runner{
-		Plan: p, Game: cfg.Tournaments[0].Game.Game, Root: cfg.Root, Out: out,
+		Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
 		Jobs: 2, Self: self, Log: hclog.NewNullLogger(),
 	}
 	start := time.Now()
@@ -276,7 +278,7 @@ func TestStandingsAfterFaults(t *testing.T) {
 		t.Fatalf("%d results, want 4", len(tr.results))
 	}
 
-	names, games := engine.PairwiseGames(tr.plan, tr.results)
+	names, games := stats.PairwiseGames(tr.plan, tr.results)
 	if len(games) != 4*3 {
 		t.Errorf("%d pairwise games from 4 faulty matches, want 12 (3 losses of the faulty bot per match)", len(games))
 	}
@@ -297,7 +299,7 @@ func TestStandingsAfterFaults(t *testing.T) {
 		}
 	}
 
-	st, err := engine.ComputeStandings(tr.plan, tr.results)
+	st, err := stats.ComputeStandings(tr.plan, tr.results)
 	if err != nil {
 		t.Fatalf("ComputeStandings: %v", err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 // Small tournaments of house bots, one per game: a few matches each, so
@@ -389,7 +390,7 @@ func TestReportInBrowser(t *testing.T) {
 // checkStandings compares the page's standings with `arbiter rank -json`.
 func checkStandings(t *testing.T, ctx context.Context, dir string) {
 	t.Helper()
-	var st engine.Stats
+	var st stats.Stats
 	if err := json.Unmarshal(arbiterCmd(t, "rank", dir, "-json"), &st); err != nil {
 		t.Fatal(err)
 	}

@@ -13,10 +13,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/drivers/blokus"
-	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
@@ -58,7 +58,7 @@ func TestExamples(t *testing.T) {
 				t.Errorf("warning: %v", d)
 			}
 			tour := cfg.Tournaments[0]
-			p, diags := plan.Compile(cfg, tour)
+			p, diags := compile.Compile(cfg, tour)
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}

@@ -14,6 +14,8 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
 )
 
 // Site is everything the page shows but the transcripts: it is embedded in
@@ -26,9 +28,11 @@ type Site struct {
 	Format     string `json:"format"`
 	Players    int    `json:"players"`
 	// Stats are `arbiter rank -json`'s statistics.
-	Stats *engine.Stats `json:"stats"`
+	Stats *stats.Stats `json:"stats"`
+	// Stopped says which stopping rule ended the tournament, if one did.
+	Stopped *stop.Stopped `json:"stopped,omitempty"`
 	// HeadToHead compares every pair of bots (`arbiter rank -vs A,B`).
-	HeadToHead []*engine.HeadToHead `json:"head_to_head"`
+	HeadToHead []*stats.HeadToHead `json:"head_to_head"`
 	// History is every bot's rating after each round.
 	History History `json:"history"`
 	// Matches are the finished matches, in the order they finished.
@@ -85,7 +89,7 @@ func (l *loader) load() (*Site, error) {
 		return nil, err
 	}
 	s := &Site{Tournament: p.Tournament, Driver: p.Game.Driver, Game: p.Game.Name, Plan: p.Hash,
-		Format: p.Format, Players: p.Players}
+		Format: p.Format.String(), Players: p.Players}
 	if torn := tornLine(filepath.Join(l.dir, engine.ResultsFile)); torn != "" {
 		s.Skipped = append(s.Skipped, torn)
 	}
@@ -94,10 +98,10 @@ func (l *loader) load() (*Site, error) {
 		s.Skipped = append(s.Skipped, err.Error())
 	}
 	counted := stopped.Counted(p, results)
-	if s.Stats, err = engine.ComputeStats(p, counted); err != nil {
+	if s.Stats, err = stats.ComputeStats(p, counted); err != nil {
 		return nil, err
 	}
-	s.Stats.Stopped = stopped
+	s.Stopped = stopped
 	s.HeadToHead = headToHeads(p, counted, s.Stats)
 	if s.History, err = history(p, counted, s.Stats); err != nil {
 		return nil, err
@@ -143,12 +147,12 @@ func tornLine(path string) string {
 
 // headToHeads compares every pair of bots of the standings, in standings
 // order, with `arbiter rank -vs`'s default test.
-func headToHeads(p *plan.Plan, results []engine.Result, st *engine.Stats) []*engine.HeadToHead {
+func headToHeads(p *plan.Plan, results []engine.Result, st *stats.Stats) []*stats.HeadToHead {
 	sprt := rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
-	var out []*engine.HeadToHead
+	var out []*stats.HeadToHead
 	for i, a := range st.Standings {
 		for _, b := range st.Standings[i+1:] {
-			h, err := engine.ComputeHeadToHead(p, results, a.Bot, b.Bot, sprt)
+			h, err := stats.ComputeHeadToHead(p, results, a.Bot, b.Bot, sprt)
 			if err == nil {
 				out = append(out, h)
 			}
@@ -163,7 +167,7 @@ const maxHistory = 60
 
 // history rates the results of rounds 1..r for every round r (or every
 // few rounds, see maxHistory). Playoffs are left out, as in the ratings.
-func history(p *plan.Plan, results []engine.Result, st *engine.Stats) (History, error) {
+func history(p *plan.Plan, results []engine.Result, st *stats.Stats) (History, error) {
 	var h History
 	for _, s := range st.Standings {
 		h.Bots = append(h.Bots, s.Bot)
@@ -171,7 +175,7 @@ func history(p *plan.Plan, results []engine.Result, st *engine.Stats) (History, 
 	h.Elo = make([][]*float64, len(h.Bots))
 	var rounds []int
 	for _, r := range results {
-		if !engine.IsPlayoff(r.Match) && !slices.Contains(rounds, r.Round) {
+		if !stats.IsPlayoff(r.Match) && !slices.Contains(rounds, r.Round) {
 			rounds = append(rounds, r.Round)
 		}
 	}
@@ -183,12 +187,12 @@ func history(p *plan.Plan, results []engine.Result, st *engine.Stats) (History, 
 		}
 		var upto []engine.Result
 		for _, res := range results {
-			if res.Round <= r && !engine.IsPlayoff(res.Match) {
+			if res.Round <= r && !stats.IsPlayoff(res.Match) {
 				upto = append(upto, res)
 			}
 		}
-		names, games := engine.PairwiseGames(p, upto)
-		fit, err := rating.Fit(names, games, engine.RatingOptions())
+		names, games := stats.PairwiseGames(p, upto)
+		fit, err := rating.Fit(names, games, stats.RatingOptions())
 		if err != nil {
 			return h, err
 		}

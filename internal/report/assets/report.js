@@ -50,7 +50,7 @@
     let s = `Game ${site.driver} "${site.game}", format ${site.format}, ${site.players} seats a match. ` +
       `${st.matches} of ${st.planned} matches finished` + (st.playoffs ? ` (${st.playoffs} playoffs)` : "") +
       `. Ranked by ${st.rating}. Plan ${String(site.plan).slice(0, 12)}.`;
-    if (st.stopped) s += ` Stopped (${st.stopped.rule}): ${st.stopped.reason}.`;
+    if (site.stopped) s += ` Stopped (${site.stopped.rule}): ${site.stopped.reason}.`;
     $("#summary").textContent = s;
     const ul = clear($("#skipped"));
     for (const note of site.skipped || []) ul.append(el("li", { text: note }));
