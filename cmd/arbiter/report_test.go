@@ -40,7 +40,7 @@ bot "other" { house = "planowanie/random" }
 game "planowanie" "g" {
   deck  = deck.d
   deals = [for i in range(1, 5) : { cards = i, leader = (i - 1) % 3 }]
-  clock { total = "1m" }
+  clock { total = "5m" }
 }
 tournament "t" {
   game    = game.planowanie.g
@@ -55,7 +55,7 @@ bot "random" { house = "euchre/random" }
 bot "rules" { house = "euchre/rules" }
 game "euchre" "g" {
   target = 2
-  clock { move = "2s" }
+  clock { move = "20s" }
 }
 tournament "t" {
   game    = game.euchre.g
@@ -72,6 +72,11 @@ game "bricks" "g" {
   board {
     size   = 5
     filled = [[3, 1]]
+  }
+  clock { # generous: the test shares a busy machine
+    startup = "20s"
+    move    = "20s"
+    silence = "30s"
   }
 }
 tournament "t" {
@@ -97,7 +102,7 @@ game "blokus" "g" {
     stone "L4" { cells = [[0, 0], [0, 1], [0, 2], [1, 2]] }
     stone "O4" { cells = [[0, 0], [1, 0], [0, 1], [1, 1]] }
   }
-  clock { move = "2s" }
+  clock { move = "20s" }
 }
 tournament "t" {
   game    = game.blokus.g
@@ -118,7 +123,7 @@ game "auction" "g" {
     capital = 30
   }
   idle_rounds = 4
-  clock { move = "3s" }
+  clock { move = "20s" }
 }
 tournament "t" {
   game    = game.auction.g
@@ -344,7 +349,7 @@ func TestReportInBrowser(t *testing.T) {
 			dir := playTournament(t, reportConfigs[game])
 			page := filepath.Join(t.TempDir(), "report.html")
 			arbiterCmd(t, "report", dir, "-o", page)
-			ctx := tab(t, browser, 60*time.Second)
+			ctx := tab(t, browser, 2*time.Minute)
 			url := "file://" + page
 			if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body[data-ready]")); err != nil {
 				t.Fatal(err)
@@ -555,7 +560,7 @@ func TestReportBadInput(t *testing.T) {
 	if !strings.Contains(string(out), "skipped: ") || !strings.Contains(string(out), "not a complete result") {
 		t.Errorf("arbiter report does not say it skipped the torn line:\n%s", out)
 	}
-	ctx := tab(t, browser, 60*time.Second)
+	ctx := tab(t, browser, 2*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady("body[data-ready]")); err != nil {
 		t.Fatal(err)
 	}
@@ -609,16 +614,34 @@ func TestServeLive(t *testing.T) {
 	if url == "" {
 		t.Fatalf("arbiter serve says %q, with no address", line)
 	}
+	// Until a run has written its plan, the server answers with a page
+	// that reloads itself.
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !bytes.Contains(body, []byte(`http-equiv="refresh"`)) {
+		t.Errorf("before the run, GET %s: %s\n%s", url, resp.Status, body)
+	}
 	run := exec.Command(path, "run", dir, "-out", results, "-j", "1")
 	if err := run.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ctx := tab(t, browser, 60*time.Second)
-	// Until the run has written its plan, the server answers with a page
-	// that reloads itself.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(results, engine.PlanFile)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run wrote no plan.json within 30s")
+		}
+	}
+	ctx := tab(t, browser, 3*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body[data-ready]")); err != nil {
 		t.Fatal(err)
 	}
+	early, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#summary").textContent`))
 	if err := run.Wait(); err != nil {
 		t.Fatalf("arbiter run: %v", err)
 	}
@@ -632,6 +655,7 @@ func TestServeLive(t *testing.T) {
 		summary, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#summary").textContent`))
 		t.Fatalf("the live page did not follow the run to %q; it says %q", want, summary)
 	}
+	t.Logf("the page opened saying %q, and followed the run to %q", early, want)
 	checkStandings(t, ctx, results)
 	// A replay loads its transcript from the server.
 	id := final[len(final)-1].Match

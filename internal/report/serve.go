@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"net"
 	"net/http"
 	"os"
@@ -158,10 +159,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) servePage(w http.ResponseWriter) {
 	b, err, _ := s.current()
 	if b == nil {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("Refresh", "2")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintf(w, "No results to show yet: %v\nThis page reloads by itself.\n", err)
+		fmt.Fprintf(w, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"1\">"+
+			"<title>arbiter: waiting for results</title></head><body><p>No results to show yet: %s</p><p>This page reloads by itself.</p></body></html>\n",
+			html.EscapeString(fmt.Sprint(err)))
 		return
 	}
 	var site Site

@@ -27,7 +27,18 @@
   const fmt = (x, d) => (x === null || x === undefined || !isFinite(x)) ? "–" : Number(x).toFixed(d || 0);
   const pct = (x) => (x === null || x === undefined || !isFinite(x)) ? "–" : (100 * x).toFixed(1) + "%";
 
-  let site = JSON.parse($("#site").textContent);
+  // normal fills in the lists Go leaves null when they are empty (a run
+  // that has finished no match yet).
+  function normal(x) {
+    x.matches = x.matches || [];
+    x.head_to_head = x.head_to_head || [];
+    x.history = x.history || {};
+    x.history.rounds = x.history.rounds || [];
+    x.history.bots = x.history.bots || [];
+    x.history.elo = x.history.elo || [];
+    return x;
+  }
+  let site = normal(JSON.parse($("#site").textContent));
   const folder = document.body.dataset.folder || "";
   const live = document.body.dataset.live === "1";
   const inline = {};
@@ -707,7 +718,7 @@
     const connect = () => {
       const es = new EventSource("events");
       es.addEventListener("site", (e) => {
-        site = JSON.parse(e.data);
+        site = normal(JSON.parse(e.data));
         renderAll();
         if (replay) { const m = site.matches.find((x) => x.match === replay.id); if (m) replay.match = m; }
         badge.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
