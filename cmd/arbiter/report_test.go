@@ -670,7 +670,7 @@ func TestServeLive(t *testing.T) {
 // run plays.
 func TestRunServe(t *testing.T) {
 	dir := t.TempDir()
-	cfg := strings.Replace(reportConfigs["planowanie"], "rounds  = 2", "rounds  = 6", 1)
+	cfg := strings.Replace(reportConfigs["planowanie"], "rounds  = 2", "rounds  = 20", 1)
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -695,14 +695,23 @@ func TestRunServe(t *testing.T) {
 		run.Process.Kill()
 		t.Fatalf("arbiter run -serve logged no address:\n%s", stderr.Bytes())
 	}
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatalf("GET %s while the run plays: %v", url, err)
+	// The server may answer before the run has written its plan (503, a
+	// page that reloads itself); then the page.
+	var body []byte
+	status := ""
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatalf("GET %s while the run plays: %v", url, err)
+		}
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if status = resp.Status; resp.StatusCode == http.StatusOK {
+			break
+		}
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`data-live="1"`)) {
-		t.Errorf("GET %s: %s\n%.300s", url, resp.Status, body)
+	if !bytes.Contains(body, []byte(`data-live="1"`)) {
+		t.Errorf("GET %s: %s\n%.300s", url, status, body)
 	}
 	if err := run.Wait(); err != nil {
 		t.Fatalf("arbiter run -serve: %v\n%s", err, stderr.Bytes())
