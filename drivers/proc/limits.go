@@ -46,8 +46,8 @@ type Box struct {
 	tmpfs    bool
 	folderFD int
 	rl       func(res int, v uint64) // adds an rlimit to the shim's configuration
-	cpu      time.Duration // RLIMIT_CPU, 0 if none
-	data     bool          // memory is only RLIMIT_DATA
+	cpu      time.Duration           // RLIMIT_CPU, 0 if none
+	data     bool                    // memory is only RLIMIT_DATA
 	seccomp  bool
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
