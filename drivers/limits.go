@@ -88,3 +88,11 @@ func (l Limits) IsZero() bool {
 	return l.Memory == 0 && l.CPU == "" && l.Processes == 0 && l.Network == nil &&
 		l.Files == 0 && l.FileCount == 0 && l.Output == 0 && l.Children == nil && l.Sandbox == nil && len(l.Required) == 0
 }
+
+// UnstatedLimits are the default limits of a game whose contest's rules
+// state none (Bricks, Blokus, Euchre): Planowanie's 400 MiB, room for the
+// threads of a JVM or Go runtime, no network, CPU time within the clock.
+func UnstatedLimits() Limits {
+	no := false
+	return Limits{Memory: 400 << 20, CPU: "match", Processes: 64, Network: &no}
+}

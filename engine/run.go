@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -118,6 +119,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer j.Close()
+	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
