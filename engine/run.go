@@ -520,6 +520,9 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	if !filepath.IsAbs(seat.Dir) {
 		seat.Dir = filepath.Join(r.Root, filepath.FromSlash(b.Dir))
 	}
+	if sb := seat.Limits.Sandbox; sb != nil { // its dir, even where it runs in a game's folder
+		seat.Limits.Sandbox = &drivers.Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), seat.Dir)}
+	}
 	return seat, nil
 }
 

@@ -58,7 +58,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		if b.House == "" {
 			how = fmt.Sprintf("%q in %s", b.Command, b.Dir)
 		}
-		fmt.Fprintf(stdout, "  %-16s %s\n", b.Name, how)
+		fmt.Fprintf(stdout, "  %-16s %s\n  %-16s %s\n", b.Name, how, "", planLimits(b))
 	}
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

@@ -240,11 +240,13 @@ func dropInner(ops []mountOp) []mountOp {
 	return out
 }
 
-// chownTree gives uid the folder a per-move bot writes in, and what it
-// holds, when arbiter is root and the bot is not.
+// chownTree gives uid the folder a per-move bot writes in, and the
+// folders in it, when arbiter is root and the bot is not. Files stay
+// whose they are: the bot made its own, and the game's (Auction's state
+// and log) are the game's to check, by their ctime among others.
 func chownTree(dir string, uid, gid int) {
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if err != nil || !d.IsDir() {
 			return nil
 		}
 		if info, err := d.Info(); err == nil {
