@@ -205,6 +205,10 @@ type hostileCase struct {
 	// the session after the bot ended.
 	want  []string
 	check func(t *testing.T, s *Session, answers []string)
+	// setup changes the bot's spec before it starts; within bounds how
+	// long the whole case may take (0: unchecked).
+	setup  func(t *testing.T, spec *Spec)
+	within time.Duration
 }
 
 func no(b bool) *bool { return &b }
@@ -352,70 +356,83 @@ func goHogVerdicts() []string {
 }
 
 func TestHostile(t *testing.T) {
-	p := Machine()
 	for _, tc := range hostileCases() {
-		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			for _, n := range tc.needs {
-				if e := p.Enforcement(n); !e.Enforced {
-					t.Skipf("%s is not enforced here: %s", n, e.How)
-				}
-			}
-			spec := botSpec(t, tc.mode, tc.clock)
-			if tc.py != "" {
-				script := filepath.Join(t.TempDir(), "bot.py")
-				if err := os.WriteFile(script, []byte(pyHeader+tc.py), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				spec.Argv = []string{python(t), script}
-				spec.Env = nil
-			}
-			spec.Limits = tc.limits
-			s := start(t, spec)
-			cgDirs := s.box.cg.dirs()
-			asks := max(tc.asks, 1)
-			cmd := "gen_move"
-			if tc.big {
-				cmd = strings.Repeat("x", 1<<20)
-			}
-			var answers []string
-			var err error
-			for i := 0; i < asks && err == nil; i++ {
-				var text string
-				_, text, err = s.AskGTP(cmd)
-				if err == nil {
-					answers = append(answers, text)
-					time.Sleep(tc.pause)
-				}
-			}
-			if err == nil {
-				s.Close("quit")
-			} else {
-				s.Kill()
-			}
-			got := ""
-			if err != nil {
-				got = faultKind(err)
-			}
-			t.Logf("verdict %q: %v (%d answers)", got, err, len(answers))
-			if !contains(tc.want, got) {
-				t.Errorf("verdict %q (%v), want one of %q", got, err, tc.want)
-			}
-			if tc.check != nil {
-				tc.check(t, s, answers)
-			}
-			assertGone(t, s)
-			assertNoMarked(t, s.Token())
-			for _, d := range cgDirs {
-				if _, err := os.Stat(d); err == nil {
-					t.Errorf("cgroup %s was not removed", d)
-				}
-			}
-			if f := s.Folder(); f != "" {
-				if _, err := os.Stat(f); err == nil {
-					t.Errorf("private folder %s was not removed", f)
-				}
-			}
-		})
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) { runHostile(t, tc) })
+	}
+}
+
+// runHostile runs one hostile case: the bot gets its commands, then its
+// verdict and what it answered are checked, and that nothing of it is
+// left: no process, no grandchild, no cgroup, no private folder.
+func runHostile(t *testing.T, tc hostileCase) {
+	p := Machine()
+	for _, n := range tc.needs {
+		if e := p.Enforcement(n); !e.Enforced {
+			t.Skipf("%s is not enforced here: %s", n, e.How)
+		}
+	}
+	spec := botSpec(t, tc.mode, tc.clock)
+	if tc.py != "" {
+		script := filepath.Join(t.TempDir(), "bot.py")
+		if err := os.WriteFile(script, []byte(pyHeader+tc.py), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec.Argv = []string{python(t), script}
+		spec.Env = nil
+	}
+	spec.Limits = tc.limits
+	if tc.setup != nil {
+		tc.setup(t, &spec)
+	}
+	began := time.Now()
+	s := start(t, spec)
+	cgDirs := s.box.cg.dirs()
+	asks := max(tc.asks, 1)
+	cmd := "gen_move"
+	if tc.big {
+		cmd = strings.Repeat("x", 1<<20)
+	}
+	var answers []string
+	var err error
+	for i := 0; i < asks && err == nil; i++ {
+		var text string
+		_, text, err = s.AskGTP(cmd)
+		if err == nil {
+			answers = append(answers, text)
+			time.Sleep(tc.pause)
+		}
+	}
+	if err == nil {
+		s.Close("quit")
+	} else {
+		s.Kill()
+	}
+	took := time.Since(began)
+	got := ""
+	if err != nil {
+		got = faultKind(err)
+	}
+	t.Logf("verdict %q after %v: %v (%d answers %q)", got, took.Round(time.Millisecond), err, len(answers), answers)
+	if !contains(tc.want, got) {
+		t.Errorf("verdict %q (%v), want one of %q; its stderr ends:\n%s", got, err, tc.want, fileTail(spec.Stderr, 2048))
+	}
+	if tc.within > 0 && took > tc.within {
+		t.Errorf("the case took %v, over %v", took, tc.within)
+	}
+	if tc.check != nil {
+		tc.check(t, s, answers)
+	}
+	assertGone(t, s)
+	assertNoMarked(t, s.Token())
+	for _, d := range cgDirs {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("cgroup %s was not removed", d)
+		}
+	}
+	if f := s.Folder(); f != "" {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("private folder %s was not removed", f)
+		}
 	}
 }
 
@@ -472,7 +489,7 @@ func TestHostileAsNobody(t *testing.T) {
 	tmp := filepath.Join(dir, "tmp")
 	os.Mkdir(tmp, 0o777)
 	os.Chmod(tmp, 0o777)
-	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestProbeReport)$", "-test.v", "-test.count=1")
+	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestHostileSandbox|TestProbeReport)$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = []string{"HOSTILE_AS_NOBODY=1", "TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}

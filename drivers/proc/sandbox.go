@@ -178,8 +178,12 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	if needs.Program != "" {
 		sp.program, prog = needs.Program, needs.Program
 	}
-	self, _ := os.Executable()
-	house := self != "" && prog == self
+	// A folder in a concealed one (a house bot's match folder in the
+	// results) is not shown: such a session bot works in its /tmp.
+	hidden := false
+	for _, c := range concealedPaths() {
+		hidden = hidden || drivers.Within(dir, c)
+	}
 	var binds []mountOp
 	add := func(kind, p string) {
 		if p != "" && !drivers.InSystem(p) {
@@ -198,10 +202,10 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	case writable != "":
 		add("rw", writable)
 		cwd = dir
-		if dir != writable && !house {
+		if dir != writable && !hidden {
 			add("ro", dir)
 		}
-	case dir != "" && !house:
+	case dir != "" && !hidden:
 		add("ro", dir)
 		cwd = dir
 	}
@@ -301,7 +305,7 @@ func buildRoot(cfg *rootConfig) error {
 			readOnly = append(readOnly, op.Path)
 		}
 	}
-	return enterRoot(stage, cfg.Cwd, readOnly)
+	return enterRoot(stage, readOnly)
 }
 
 // doMount does one step of buildRoot under stage; ro says the step made a
@@ -425,8 +429,8 @@ func setAttr(t string, attr uint64, recursive bool) error {
 }
 
 // enterRoot makes stage the root (pivot_root, the old root detached) and
-// read-only, then goes to cwd.
-func enterRoot(stage, cwd string, readOnly []string) error {
+// read-only.
+func enterRoot(stage string, readOnly []string) error {
 	if err := unix.Chdir(stage); err != nil {
 		return err
 	}
@@ -443,9 +447,6 @@ func enterRoot(stage, cwd string, readOnly []string) error {
 		if err := setAttr(p, unix.MOUNT_ATTR_RDONLY, false); err != nil && p == "/" {
 			return fmt.Errorf("sandbox: making the root read-only: %w", err)
 		}
-	}
-	if err := unix.Chdir(cwd); err != nil {
-		return fmt.Errorf("sandbox: entering its folder %s: %w", cwd, err)
 	}
 	return nil
 }

@@ -154,6 +154,12 @@ func runShim(cfgJSON string) {
 			shimFail("%v", err)
 		}
 	}
+	if cfg.Root != nil {
+		// As the bot's uid: a folder it may not enter is its start fault.
+		if err := unix.Chdir(cfg.Root.Cwd); err != nil {
+			shimFail("sandbox: entering its folder %s as uid %d: %v (it must be readable by that uid)", cfg.Root.Cwd, os.Getuid(), err)
+		}
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		shimFail("no_new_privs: %v", err)
 	}
