@@ -510,6 +510,16 @@ func BenchmarkStartLimited(b *testing.B) {
 	benchStart(b, drivers.Limits{Memory: 400 << 20, CPU: "match", Processes: 16, Network: no(false), Files: 10e6, FileCount: 10})
 }
 
+// BenchmarkStartSandbox does the same in the default sandbox (a bot
+// without a limits block): its own root, uid and namespaces besides the
+// default limits.
+func BenchmarkStartSandbox(b *testing.B) {
+	if !Machine().Sandbox {
+		b.Skipf("no sandbox here: %s", Machine().Why["sandbox"])
+	}
+	benchStart(b, defaultLimits())
+}
+
 func benchStart(b *testing.B, lim drivers.Limits) {
 	spec := botSpec(b, "echo", drivers.Clock{Total: drivers.Duration(time.Minute)})
 	spec.Limits = lim
