@@ -110,4 +110,3 @@ func warnOutside(p *plan.Plan, log hclog.Logger) {
 	sort.Strings(outside)
 	log.Warn("bots run outside the sandbox (sandbox = false)", "bots", strings.Join(outside, ", "), "allows", proc.SandboxMissing)
 }
-
