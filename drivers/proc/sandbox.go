@@ -165,6 +165,17 @@ type sandboxPlan struct {
 // private /tmp's tmpfs options.
 func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, argv []string) (*sandboxPlan, error) {
 	sp := &sandboxPlan{}
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		return a
+	}
+	dir, writable = abs(dir), abs(writable)
 	needs := *sb
 	if needs.Program == "" && len(needs.Read) == 0 {
 		key := [2]string{prog + "\x00" + strings.Join(argv[1:], "\x00"), dir}
@@ -181,8 +192,9 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	// A folder in a concealed one (a house bot's match folder in the
 	// results) is not shown: such a session bot works in its /tmp.
 	hidden := false
+	real := evalOr(dir)
 	for _, c := range concealedPaths() {
-		hidden = hidden || drivers.Within(dir, c)
+		hidden = hidden || drivers.Within(real, c)
 	}
 	var binds []mountOp
 	add := func(kind, p string) {
@@ -221,6 +233,14 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	binds = dropInner(binds)
 	sp.root = rootConfig{Ops: append(slices.Clone(systemOnce()), binds...), Cwd: cwd, UID: -1, GID: -1}
 	return sp, nil
+}
+
+// evalOr is p with its symbolic links resolved, or p.
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // dropInner removes read-only binds inside another read-only bind (the
