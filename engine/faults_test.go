@@ -12,11 +12,13 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
@@ -40,22 +42,22 @@ deck "small" {
 bot "bad" {
   command = [%q]
   env = {
-    ARBITER_TEST_BOT     = %q
-    ARBITER_TEST_RUN     = %q
-    ARBITER_TEST_PIDFILE = %q
+    ENGINE_TEST_BOT     = %q
+    ENGINE_TEST_RUN     = %q
+    ENGINE_TEST_PIDFILE = %q
   }
 }
 bot "random1" {
   house = "planowanie/random"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "random2" {
   house = "planowanie/random"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "greedy" {
   house = "planowanie/greedy"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 
 game "planowanie" "short" {
@@ -85,7 +87,7 @@ type tournamentRun struct {
 	plan    *plan.Plan
 	summary *engine.Summary
 	results []engine.Result // as read back from the results directory
-	runID   string          // ARBITER_TEST_RUN of every bot of the run
+	runID   string          // ENGINE_TEST_RUN of every bot of the run
 	pidFile string          // the stubborn bot's grandchildren
 	elapsed time.Duration
 }
@@ -122,7 +124,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	if len(cfg.Tournaments) != 1 {
 		t.Fatalf("config has %d tournaments, want 1", len(cfg.Tournaments))
 	}
-	p, diags := plan.Compile(cfg, cfg.Tournaments[0])
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
 	if diags.HasErrors() {
 		t.Fatalf("plan.Compile: %v", diags)
 	}
@@ -132,7 +134,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	tr.plan = p
 	out := t.TempDir()
 	runner := &engine.Runner{
-		Plan: p, Game: cfg.Tournaments[0].Game.Game, Root: cfg.Root, Out: out,
+		Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
 		Jobs: 2, Self: self, Log: hclog.NewNullLogger(),
 	}
 	start := time.Now()
@@ -156,7 +158,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 // stubborn bot reported is gone.
 func assertNoProcessLeft(t *testing.T, tr *tournamentRun) {
 	t.Helper()
-	proctest.AssertGone(t, "ARBITER_TEST_RUN="+tr.runID)
+	proctest.AssertGone(t, "ENGINE_TEST_RUN="+tr.runID)
 	proctest.AssertPidFileGone(t, tr.pidFile)
 }
 
@@ -280,7 +282,7 @@ func TestStandingsAfterFaults(t *testing.T) {
 		t.Fatalf("%d results, want 4", len(tr.results))
 	}
 
-	names, games := engine.PairwiseGames(tr.plan, tr.results)
+	names, games := stats.PairwiseGames(tr.plan, tr.results)
 	if len(games) != 4*3 {
 		t.Errorf("%d pairwise games from 4 faulty matches, want 12 (3 losses of the faulty bot per match)", len(games))
 	}
@@ -301,7 +303,7 @@ func TestStandingsAfterFaults(t *testing.T) {
 		}
 	}
 
-	st, err := engine.ComputeStandings(tr.plan, tr.results)
+	st, err := stats.ComputeStandings(tr.plan, tr.results)
 	if err != nil {
 		t.Fatalf("ComputeStandings: %v", err)
 	}

@@ -14,19 +14,25 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
-// Runner executes a plan into a results directory.
+// Runner executes a plan into a results directory. It needs nothing but
+// the plan and the drivers: the game that plays is the one the plan's
+// driver rebuilds from the plan's settings (drivers.Driver.LoadGame).
 type Runner struct {
 	Plan *plan.Plan
-	Game drivers.Game
-	// Root is the configuration's directory; bot dirs in the plan are
-	// relative to it.
+	// Drivers finds a game driver by name, like drivers/all.Driver.
+	Drivers func(name string) (drivers.Driver, bool)
+	// Root is the directory that bot dirs in the plan are relative to:
+	// the configuration's directory when the plan was compiled.
 	Root string
 	// Out is the results directory.
 	Out string
@@ -40,6 +46,10 @@ type Runner struct {
 	Log  hclog.Logger
 	// Progress, if set, hears about every match that starts and ends.
 	Progress Progress
+	// AllowChangedBots lets a run resume into a results directory whose
+	// bots or arbiter build changed (see CompareFingerprints); the change
+	// is recorded in changes.jsonl. Without it such a run is refused.
+	AllowChangedBots bool
 }
 
 // Progress follows a run.
@@ -68,7 +78,7 @@ type Summary struct {
 	// ones, then the rounds and playoffs paired from results.
 	Plan *plan.Plan
 	// Stopped is set when a stopping rule ended the tournament.
-	Stopped *Stopped
+	Stopped *stop.Stopped
 }
 
 // ErrInterrupted is returned when the run was cancelled: every finished
@@ -78,12 +88,13 @@ var ErrInterrupted = errors.New("interrupted")
 // session is the state of one Run.
 type session struct {
 	r       *Runner
+	game    drivers.Game
 	log     hclog.Logger
 	j       *journal
 	full    plan.Plan
 	done    map[string]*Result
 	sum     *Summary
-	stopper *stopper
+	stopper *stop.Stopper
 	queue   chan *plan.Match
 	cancel  context.CancelFunc
 	// pending counts the matches fed and not yet finished.
@@ -100,7 +111,7 @@ type session struct {
 }
 
 // Run runs every selected match that the results directory does not hold
-// yet. Cancelling ctx stops the run: matches in progress are abandoned
+// yet, holding the directory's lock (LockDir) unless its caller does. Cancelling ctx stops the run: matches in progress are abandoned
 // (their bots killed) and run again next time.
 //
 // A plan whose later rounds depend on results (plan.Later) runs in
@@ -114,12 +125,28 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		log = hclog.NewNullLogger()
 	}
 	log = log.Named("engine")
+	release, err := lockUnlessHeld(r.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	game, err := r.loadGame()
+	if err != nil {
+		return nil, err
+	}
 	j, prior, err := openJournal(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
 	}
 	defer j.Close()
 	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
+	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
+	if err != nil {
+		return nil, err
+	}
+	run := *r
+	run.Plan = p
+	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
@@ -132,7 +159,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if err := checkResults(&known, prior, filepath.Join(r.Out, ResultsFile)); err != nil {
 		return nil, err
 	}
-	s := &session{r: r, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
+	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
 		sum: &Summary{Results: prior}}
 	for i := range prior {
 		s.done[prior[i].Match] = &prior[i]
@@ -144,28 +171,14 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		// no pairing and no stopping rule, which need the whole run.
 		s.full = known
 	} else {
-		s.stopper = newStopper(r.Plan)
+		s.stopper = stop.New(r.Plan)
 	}
 	s.sum.Plan = &s.full
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.cancel = cancel
-	s.queue = make(chan *plan.Match)
-	var workers sync.WaitGroup
-	for w := 0; w < max(r.Jobs, 1); w++ {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			for m := range s.queue {
-				s.play(ctx, m)
-			}
-		}()
-	}
-
-	err = s.stages(ctx, paired)
-	close(s.queue)
-	workers.Wait()
+	err = s.work(ctx, paired)
 	// However the run ends, the game's own files hold every result,
 	// also when a resume had nothing left to play.
 	if rerr := s.report(); rerr != nil && err == nil && s.firstErr == nil {
@@ -186,8 +199,28 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	return s.sum, nil
 }
 
+// work plays the stages on the runner's workers, and returns when they
+// are done.
+func (s *session) work(ctx context.Context, paired []*pairing.Pairing) error {
+	s.queue = make(chan *plan.Match)
+	var workers sync.WaitGroup
+	for w := 0; w < max(s.r.Jobs, 1); w++ {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for m := range s.queue {
+				s.play(ctx, m)
+			}
+		}()
+	}
+	err := s.stages(ctx, paired)
+	close(s.queue)
+	workers.Wait()
+	return err
+}
+
 // stages feeds the listed matches, then pairs and feeds each later stage.
-func (s *session) stages(ctx context.Context, paired []*Pairing) error {
+func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 	r := s.r
 	if len(r.Only) > 0 {
 		selected, err := r.selected(&s.full)
@@ -263,7 +296,7 @@ func (s *session) todo() []*plan.Match {
 	var out []*plan.Match
 	for i := range s.full.Matches {
 		m := &s.full.Matches[i]
-		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !IsPlayoff(m.ID) {
+		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !stats.IsPlayoff(m.ID) {
 			break
 		}
 		if s.done[m.ID] == nil {
@@ -307,7 +340,7 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 	if r.Progress != nil {
 		r.Progress.Started(m)
 	}
-	res, err := r.playMatch(ctx, m, s.log.With("match", m.ID))
+	res, err := r.playMatch(ctx, s.game, m, s.log.With("match", m.ID))
 	if err == nil {
 		err = s.j.Append(res)
 	}
@@ -341,7 +374,7 @@ func (s *session) advanceStop() {
 	if s.sum.Stopped != nil {
 		return
 	}
-	if st := s.stopper.advance(&s.full, s.done); st != nil {
+	if st := s.stopper.Advance(&s.full, s.done); st != nil {
 		s.sum.Stopped = st
 		s.log.Info("stopped", "rule", st.Rule, "matches", st.Matches, "reason", st.Reason)
 		close(s.halt)
@@ -358,7 +391,7 @@ func (s *session) writeStop() error {
 
 // pairNext makes the next later stage, or returns nil when there is none.
 // A stage already written to rounds/ must come out the same.
-func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
+func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairing, error) {
 	p := &s.full
 	if p.Later == nil {
 		return nil, nil
@@ -370,16 +403,16 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 		known[m.ID] = true
 	}
 	var results []Result
-	for _, res := range inPlanOrder(p, s.sum.Results) {
+	for _, res := range stats.InPlanOrder(p, s.sum.Results) {
 		if known[res.Match] {
 			results = append(results, res)
 		}
 	}
-	var pr *Pairing
+	var pr *pairing.Pairing
 	var name string
-	if round := p.Later.From + stage; p.Later.Pairing != "" && round <= p.Rounds {
+	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
 		var err error
-		if pr, err = pairRound(p, round, results); err != nil {
+		if pr, err = pairing.Round(p, round, results); err != nil {
 			return nil, err
 		}
 		name = roundName(round)
@@ -388,16 +421,16 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 			return nil, nil
 		}
 		k := stage + 1
-		if p.Later.Pairing != "" {
+		if p.Later.Pairing != tournament.NoPairing {
 			k -= p.Rounds - p.Later.From + 1
 		}
 		if k > plan.MaxPlayoffs {
 			return nil, nil
 		}
 		var groups [][]string
-		for _, g := range PlacementTies(p, results) {
-			if d := s.r.Game.CheckSeats(len(g), hcl.Range{}); d.HasErrors() {
-				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", d.Error())
+		for _, g := range stats.PlacementTies(p, results) {
+			if err := s.game.Seats(len(g)); err != nil {
+				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
 				continue
 			}
 			groups = append(groups, g)
@@ -405,7 +438,7 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 		if len(groups) == 0 {
 			return nil, nil
 		}
-		pr = &Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
+		pr = &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
 		name = playoffName(k)
 	}
 	if stage < len(paired) {
@@ -419,6 +452,23 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 		return nil, err
 	}
 	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+}
+
+// loadGame rebuilds the plan's game with its driver.
+func (r *Runner) loadGame() (drivers.Game, error) {
+	g := r.Plan.Game
+	var drv drivers.Driver
+	if r.Drivers != nil {
+		drv, _ = r.Drivers(g.Driver)
+	}
+	if drv == nil {
+		return nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
+	}
+	game, err := drv.LoadGame(g.Settings)
+	if err != nil {
+		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
+	}
+	return game, nil
 }
 
 // selected are the matches named by Only, among those of p.
@@ -441,7 +491,7 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 // playMatch runs one match in a fresh matches/<id> directory. A bot's
 // misbehaviour is part of the result; only cancellation and the arbiter's
 // own I/O failures are errors.
-func (r *Runner) playMatch(ctx context.Context, m *plan.Match, log hclog.Logger) (*Result, error) {
+func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger) (*Result, error) {
 	dir := filepath.Join(r.Out, MatchesDir, m.ID)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -466,13 +516,14 @@ func (r *Runner) playMatch(ctx context.Context, m *plan.Match, log hclog.Logger)
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
 	start := time.Now()
-	out, err := r.Game.Play(ctx, match)
+	out, err := game.Play(ctx, match)
 	elapsed := time.Since(start)
 	if err != nil {
 		tr.Close()
 		return nil, err
 	}
-	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds()}
+	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds(),
+		Fingerprints: fingerprints(r.Plan, m.Seats)}
 	for i, s := range out.Seats {
 		res.Seats = append(res.Seats, SeatResult{Bot: m.Seats[i], SeatResult: s})
 		if s.Fault != "" {
@@ -496,11 +547,6 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		Nick:   cmp.Or(b.Nick, name),
 		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
-		Env: []string{
-			"ARBITER_MATCH=" + m.ID,
-			"ARBITER_SEAT=" + strconv.Itoa(i),
-			"ARBITER_SEED=" + strconv.FormatUint(m.Seed, 10),
-		},
 	}
 	keys := make([]string, 0, len(b.Env))
 	for k := range b.Env {
@@ -510,16 +556,19 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	for _, k := range keys {
 		seat.Env = append(seat.Env, k+"="+b.Env[k])
 	}
+	// Last, so that arbiter's own win over a plan's env (the last of
+	// equal names counts), also in a plan.json edited by hand.
+	seat.Env = append(seat.Env,
+		"ARBITER_MATCH="+m.ID,
+		"ARBITER_SEAT="+strconv.Itoa(i),
+		"ARBITER_SEED="+strconv.FormatUint(m.Seed, 10))
 	if b.House != "" {
 		seat.Command = []string{r.Self, "bot", b.House}
 		seat.Dir = dir
 		return seat, nil
 	}
 	seat.Command = b.Command
-	seat.Dir = b.Dir
-	if !filepath.IsAbs(seat.Dir) {
-		seat.Dir = filepath.Join(r.Root, filepath.FromSlash(b.Dir))
-	}
+	seat.Dir = b.DirIn(r.Root)
 	if sb := seat.Limits.Sandbox; sb != nil { // its dir, even where it runs in a game's folder
 		seat.Limits.Sandbox = &drivers.Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), seat.Dir)}
 	}
@@ -536,7 +585,7 @@ const reportEvery = time.Second
 // every finished match, in plan order; s.mu is held, or the workers are
 // done.
 func (s *session) report() error {
-	rep, ok := s.r.Game.(drivers.Reporter)
+	rep, ok := s.game.(drivers.Reporter)
 	if !ok || s.reported == len(s.sum.Results) && !s.reportedAt.IsZero() {
 		return nil
 	}
@@ -551,7 +600,7 @@ func (s *session) report() error {
 		nicks[b.Name] = cmp.Or(b.Nick, b.Name)
 	}
 	var done []drivers.ReportedMatch
-	for _, res := range inPlanOrder(p, s.sum.Results) {
+	for _, res := range stats.InPlanOrder(p, s.sum.Results) {
 		i, ok := index[res.Match]
 		if !ok {
 			continue

@@ -10,13 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -25,8 +28,12 @@ const usage = `arbiter runs matches and tournaments between game-playing bots.
 Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
-  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...]
+  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
+                   [-allow-changed-bots]
                                                run the plan, resuming into DIR
+  arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
+                                               play finished matches again and
+                                               compare them with their transcripts
   arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
                                                standings of a results directory
   arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json]
@@ -38,8 +45,11 @@ Usage:
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
+directory), or a saved plan: a .json file written by "arbiter plan -json"
+or a results directory's plan.json, which runs without the configuration;
+its relative bot dirs are relative to -root (default: the plan file's
 directory). validate, plan and run also take -var NAME=VALUE, -var-file FILE,
--tournament NAME, -log-level LEVEL and -log-json.
+-tournament NAME (configurations only), -log-level LEVEL and -log-json.
 Run "arbiter COMMAND -h" for a command's flags.
 `
 
@@ -57,6 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"validate": cmdValidate,
 		"plan":     cmdPlan,
 		"run":      cmdRun,
+		"replay":   cmdReplay,
 		"rank":     cmdRank,
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
@@ -105,6 +116,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 type configFlags struct {
 	vars, varFiles listFlag
 	tournament     string
+	root           string
 	logLevel       string
 	logJSON        bool
 }
@@ -153,16 +165,26 @@ func onePath(pos []string) (string, error) {
 	return "", fmt.Errorf("expected one configuration path, got %d: %s", len(pos), strings.Join(pos, " "))
 }
 
-// loaded is a configuration with its chosen tournament compiled.
+// loaded is a configuration with its chosen tournament compiled, or a
+// saved plan (then cfg and t are nil).
 type loaded struct {
 	cfg  *config.Config
 	t    *config.Tournament
 	plan *plan.Plan
+	// root is the directory that the plan's relative bot dirs are in.
+	root string
 }
 
 // load loads the configuration at path and compiles its tournament,
-// printing diagnostics to stderr.
+// printing diagnostics to stderr, or reads the saved plan at path (a
+// .json file).
 func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
+	if isPlanFile(path) {
+		return c.loadPlan(path)
+	}
+	if c.root != "" {
+		return nil, fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
+	}
 	cfg, diags := config.Load(path, config.Options{
 		Vars: c.vars, VarFiles: c.varFiles, Driver: all.Driver, DriverNames: all.Names(),
 	})
@@ -174,7 +196,7 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, pd := plan.Compile(cfg, t)
+	p, pd := compile.Compile(cfg, t)
 	diags = append(diags, pd...)
 	if len(diags) > 0 {
 		printDiags(stderr, cfg, diags)
@@ -182,7 +204,22 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if diags.HasErrors() {
 		return nil, errReported
 	}
-	return &loaded{cfg: cfg, t: t, plan: p}, nil
+	return &loaded{cfg: cfg, t: t, plan: p, root: cfg.Root}, nil
+}
+
+// fingerprintOptions say how to fingerprint the bots of l, loaded from
+// path: the configuration's files (or the saved plan) and the results
+// directories are no bot's content.
+func (c *configFlags) fingerprintOptions(l *loaded, path string, results ...string) fingerprint.Options {
+	o := fingerprint.Options{Root: l.root, Results: results, Config: slices.Clone(c.varFiles)}
+	if l.cfg == nil {
+		o.Config = append(o.Config, path)
+	} else {
+		for name := range l.cfg.Files {
+			o.Config = append(o.Config, name)
+		}
+	}
+	return o
 }
 
 func printDiags(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) {

@@ -9,11 +9,16 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"syscall"
 
 	"golang.org/x/term"
 
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -23,6 +28,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
+	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
@@ -34,15 +41,22 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if isPlanFile(path) {
+		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
+			return savedError(path, problems)
+		}
+	}
 	if err := checkLimits(l.plan, cf.logger(stderr).Named("limits")); err != nil {
 		return err
 	}
 	if *out == "" {
-		*out = filepath.Join("results", l.t.Name)
+		*out = filepath.Join("results", l.plan.Tournament)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	lock, err := cf.prepareOut(l, path, *out, stderr)
+	if err != nil {
 		return err
 	}
+	defer lock.Unlock()
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -63,10 +77,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
-	drv := l.t.Game
 	runner := &engine.Runner{
-		Plan: l.plan, Game: drv.Game, Root: l.cfg.Root, Out: *out, Jobs: *jobs, Only: only,
-		Self: selfPath(), Log: log, Progress: progress,
+		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
+		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged,
 	}
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
@@ -85,21 +98,55 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
-	st, err := engine.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+	return writeRunStandings(stdout, *out, sum)
+}
+
+// writeRunStandings prints the standings of a finished run and writes
+// them to standings.txt in its results directory.
+func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error {
+	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}
-	st.Stopped = sum.Stopped
-	if err := engine.WriteStats(stdout, st); err != nil {
+	if err := writeStats(stdout, st); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(*out, "standings.txt"))
+	f, err := os.Create(filepath.Join(out, "standings.txt"))
 	if err != nil {
 		return err
 	}
-	if err := engine.WriteStats(f, st); err != nil {
+	if err := writeStats(f, st); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// prepareOut locks the results directory out, before anything is written
+// there, so that a second run into it is refused having touched nothing;
+// then it fingerprints the bots of l as they are now, out left out. A
+// saved plan's bots that changed since it was compiled are warned of: the
+// run plays them as they are now.
+func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) (*engine.DirLock, error) {
+	lock, err := engine.LockDir(out)
+	if err != nil {
+		return nil, err
+	}
+	var saved *plan.Plan
+	if l.cfg == nil && l.plan.Arbiter != nil {
+		p := *l.plan
+		p.Bots = slices.Clone(l.plan.Bots)
+		saved = &p
+	}
+	if err := fingerprint.Plan(l.plan, c.fingerprintOptions(l, path, out)); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	if saved != nil {
+		_, changes, _ := engine.CompareFingerprints(saved, l.plan)
+		for _, ch := range changes {
+			c.logger(stderr).Warn("changed since the plan was compiled", "plan", path, "change", ch.String())
+		}
+	}
+	return lock, nil
 }

@@ -1,0 +1,162 @@
+// Package compile turns a tournament of a configuration into a match plan
+// (package engine/plan).
+//
+// Compiling decides everything random about a tournament from its seed, so
+// the same configuration gives the same plan, byte for byte, on any machine.
+package compile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/tournament"
+)
+
+// Compile turns a tournament of cfg into a plan.
+func Compile(cfg *config.Config, t *config.Tournament) (*plan.Plan, hcl.Diagnostics) {
+	settings, err := json.Marshal(t.Game.Game.Settings())
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Game settings do not serialise",
+			Detail: fmt.Sprintf("The %s driver produced settings that are not JSON (%v); this is a bug in arbiter.", t.Game.Driver, err), Subject: t.Game.DeclRange.Ptr()}}
+	}
+	p := &plan.Plan{
+		Version:    plan.Version,
+		Tournament: t.Name,
+		Game:       plan.Game{Driver: t.Game.Driver, Name: t.Game.Name, Settings: settings},
+		Format:     t.Format,
+		Seats:      t.Seats,
+		Deal:       t.Deal,
+		Seed:       t.Seed,
+		Rounds:     t.Rounds,
+		Players:    t.Players,
+		Rating:     t.Rating,
+	}
+	var variants []string
+	if v, ok := t.Game.Game.(drivers.Variants); ok {
+		variants = v.Variants()
+	}
+	for _, b := range append(append([]*config.Bot{}, t.Bots...), t.Fill...) {
+		pb := planBot(cfg.Root, b)
+		if lim := config.BotLimits(t, b); !lim.IsZero() {
+			pb.Limits = &lim
+		}
+		p.Bots = append(p.Bots, pb)
+	}
+	p.Fill = botNames(t.Fill)
+	if len(t.Bots) == 0 {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No bots",
+			Detail: "The tournament's bots list is empty. List the bots that take part, like [bot.alice, bot.bob].", Subject: rangePtr(t.Ranges["bots"])}}
+	}
+	p.Candidates = botNames(t.Candidates)
+	listing, d := list(p, t)
+	if d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
+	clock := t.Game.Game.Clock()
+	if listing.Pairing != tournament.NoPairing || t.Rating.Playoffs() {
+		p.Later = &plan.Later{Pairing: listing.Pairing, From: listing.From, Playoffs: t.Rating.Playoffs(), Clock: clock, Variants: variants}
+	}
+	p.Stop = stopRule(t)
+	for i, groups := range listing.Rounds {
+		p.Matches = append(p.Matches, p.ListedRound(i+1, groups, clock, variants)...)
+	}
+	p.Hash = p.ComputeHash()
+	return p, nil
+}
+
+// list lists the rounds of t that its format can list before the run.
+func list(p *plan.Plan, t *config.Tournament) (*tournament.Listing, *hcl.Diagnostic) {
+	field := botNames(t.Bots)
+	listing, err := t.Format.List(&tournament.Setup{
+		Bots: field, Candidates: p.Candidates, Fill: len(t.Fill),
+		Players: t.Players, Rounds: t.Rounds, RandomRounds: t.RandomRounds,
+		Seatings: len(t.Seats.Seatings(t.Players)),
+		Draw:     func(r int) []string { return p.DrawOrder(r, field) },
+	})
+	var fill *tournament.NotEnoughFill
+	var many *tournament.TooManyMatches
+	switch {
+	case errors.As(err, &fill):
+		return nil, notEnoughFill(t, fill.Why, len(t.Fill))
+	case errors.As(err, &many):
+		return nil, tooMany(t, many.What)
+	case err != nil:
+		panic(fmt.Sprintf("compile: format %v lists with an unknown error: %v", t.Format, err))
+	}
+	return listing, nil
+}
+
+// stopRule is t's stopping rule, or nil.
+func stopRule(t *config.Tournament) *plan.Stop {
+	s := t.Stop
+	if s == nil {
+		return nil
+	}
+	out := &plan.Stop{MaxMatches: s.MaxMatches, IntervalWidth: s.IntervalWidth}
+	if s.SPRT != nil {
+		cand := t.Bots[0].Name
+		if len(t.Candidates) == 1 {
+			cand = t.Candidates[0].Name
+		}
+		out.SPRT = &plan.SPRT{Candidate: cand, Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta}
+		if s.SPRT.Model != config.SPRTModels[0] {
+			out.SPRT.Model = s.SPRT.Model
+		}
+	}
+	return out
+}
+
+func notEnoughFill(t *config.Tournament, why string, have int) *hcl.Diagnostic {
+	subject := rangePtr(t.Ranges["fill"])
+	if subject == nil {
+		subject = rangePtr(t.Ranges["bots"])
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Not enough fill bots",
+		Detail:  fmt.Sprintf("%s, but fill lists %d bot(s). Add house bots to fill, or change the field or players.", why, have),
+		Subject: subject}
+}
+
+func tooMany(t *config.Tournament, what string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many matches",
+		Detail:  fmt.Sprintf("This %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\".", what, tournament.MaxMatches),
+		Subject: rangePtr(t.Ranges["bots"])}
+}
+
+func planBot(root string, b *config.Bot) plan.Bot {
+	pb := plan.Bot{Name: b.Name, House: b.House, Env: b.Env}
+	if b.Nick != b.Name {
+		pb.Nick = b.Nick
+	}
+	if b.House == "" {
+		pb.Command = b.Command
+		pb.Dir = b.Dir
+		if rel, err := filepath.Rel(root, b.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			pb.Dir = filepath.ToSlash(rel)
+		}
+	}
+	return pb
+}
+
+func rangePtr(r hcl.Range) *hcl.Range {
+	if r.Filename == "" {
+		return nil
+	}
+	return &r
+}
+
+// botNames are the names of bots (nil for none).
+func botNames(bots []*config.Bot) []string {
+	var names []string
+	for _, b := range bots {
+		names = append(names, b.Name)
+	}
+	return names
+}

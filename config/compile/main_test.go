@@ -1,0 +1,5 @@
+package compile
+
+import "flag"
+
+var update = flag.Bool("update", false, "rewrite golden files")

@@ -1,0 +1,255 @@
+// Package pairing groups the rounds of a tournament that depend on the
+// results before them: by rating (the ITPW method) or like a Swiss system
+// (see plan.Later). Every grouping is a pure function of the plan and the
+// results, so a resumed run groups a round the same way again.
+package pairing
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
+)
+
+// Pairing is how one round was grouped, as written to rounds/<round>.json
+// for review: the groups and, per bot, what the rule went by.
+type Pairing struct {
+	Round int `json:"round"`
+	// Rule is the pairing rule's name ("rating" or "swiss"), or
+	// "playoff".
+	Rule    string       `json:"rule"`
+	Groups  [][]string   `json:"groups"`
+	Basis   []PairBasis  `json:"basis,omitempty"`
+	Picks   []PairPick   `json:"picks,omitempty"`
+	Matches []plan.Match `json:"matches"`
+}
+
+// PairBasis is a bot's standing when a round was paired.
+type PairBasis struct {
+	Bot string `json:"bot"`
+	// Elo (rule "rating") or Score (rule "swiss": pairwise points).
+	Elo   float64 `json:"elo,omitempty"`
+	Score float64 `json:"score,omitempty"`
+}
+
+// PairPick is one opponent chosen for a group's leader, and why.
+type PairPick struct {
+	Leader   string `json:"leader"`
+	Opponent string `json:"opponent"`
+	// Met is how many matches the two have played together.
+	Met int `json:"met"`
+	// Gain is the variance of the leader's rating (Elo²) that games
+	// against the opponent are expected to remove (rule "rating").
+	Gain float64 `json:"gain,omitempty"`
+}
+
+// quantum rounds the numbers pairing compares, so that the last bits of
+// a floating-point computation (which may differ between CPUs that fuse
+// multiply-adds and those that do not) do not change a pairing.
+func quantum(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return x
+	}
+	return math.Round(x*1e6) / 1e6
+}
+
+// meetings counts, for every pair of bots, the finished matches in which
+// both sat.
+func meetings(results []stats.Result) map[[2]string]int {
+	met := map[[2]string]int{}
+	for _, r := range results {
+		for i, a := range r.Seats {
+			for _, b := range r.Seats[i+1:] {
+				met[[2]string{a.Bot, b.Bot}]++
+				met[[2]string{b.Bot, a.Bot}]++
+			}
+		}
+	}
+	return met
+}
+
+// simulatedPrior is how many virtual games at the Elo-expected score the
+// head-to-head record of two bots is blended with.
+const simulatedPrior = 4
+
+// groupByRating groups the field for round r by the ITPW method: the
+// ratings are BayesElo over every pairwise game so far (in plan order),
+// with their covariance matrix C (Elo²). The top-rated unassigned bot A
+// leads the next group; every unassigned B is scored by how much playing
+// this round's g games against A (g = the seat design's seatings, one
+// pairwise game each) would shrink the variance of A's rating:
+//
+//	p    = (4·E + s) / (4 + n)     expected score of A against B: E from the
+//	                               Elo difference, 1/(1+10^((R_B−R_A)/400)),
+//	                               blended with their head-to-head record,
+//	                               s points in n games
+//	I    = g · (ln10/400)² · p(1−p)  Fisher information of those games
+//	                               about R_A − R_B
+//	gain = I·(C_AA − C_AB)² / (1 + I·(C_AA + C_BB − 2·C_AB))
+//
+// which is the drop of C_AA when the information I on the difference
+// A − B is added to the posterior precision (Sherman–Morrison). Close
+// ratings make p(1−p) large; many past meetings make C_AB large and the
+// difference A − B already well known, so both shrink the gain. A takes
+// the size−1 unassigned bots with the largest gain (ties: fewer meetings,
+// closer rating, name), and the next group starts from the top-rated bot
+// still unassigned. A bot without rated games has infinite variance, so
+// any game with it gains most.
+func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
+	names, games := stats.PairwiseGames(p, results)
+	fit, err := rating.Fit(names, games, stats.RatingOptions())
+	if err != nil {
+		return nil, err
+	}
+	cov := fit.Covariance()
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	// Head-to-head points of i against j, and games.
+	points := make([][]float64, len(names))
+	played := make([][]float64, len(names))
+	for i := range names {
+		points[i], played[i] = make([]float64, len(names)), make([]float64, len(names))
+	}
+	for _, g := range games {
+		points[g.White][g.Black] += float64(g.Result)
+		points[g.Black][g.White] += 1 - float64(g.Result)
+		played[g.White][g.Black]++
+		played[g.Black][g.White]++
+	}
+	met := meetings(results)
+	elo := func(b string) float64 { return quantum(fit.Elo[index[b]]) }
+
+	unassigned := stats.Field(p)
+	slices.SortStableFunc(unassigned, func(a, b string) int {
+		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a, b))
+	})
+	pr := &Pairing{Rule: tournament.ByRating.String()}
+	for _, b := range unassigned {
+		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Elo: elo(b)})
+	}
+	g := float64(len(p.Seats.Seatings(p.Players)))
+	c := math.Ln10 / 400
+	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
+		a, rest := unassigned[0], unassigned[1:]
+		ia := index[a]
+		type cand struct {
+			bot  string
+			gain float64
+			met  int
+			dist float64
+		}
+		cands := make([]cand, len(rest))
+		for k, b := range rest {
+			ib := index[b]
+			e := 1 / (1 + math.Pow(10, (fit.Elo[ib]-fit.Elo[ia])/400))
+			pa := (simulatedPrior*e + points[ia][ib]) / (simulatedPrior + played[ia][ib])
+			info := g * c * c * pa * (1 - pa)
+			vaa, vbb, vab := cov[ia][ia], cov[ib][ib], cov[ia][ib]
+			gain := math.Inf(1)
+			if !math.IsInf(vaa, 0) && !math.IsInf(vbb, 0) {
+				d := vaa - vab
+				gain = info * d * d / (1 + info*(vaa+vbb-2*vab))
+			}
+			cands[k] = cand{b, quantum(gain), met[[2]string{a, b}], math.Abs(elo(a) - elo(b))}
+		}
+		slices.SortStableFunc(cands, func(x, y cand) int {
+			return cmp.Or(cmp.Compare(y.gain, x.gain), cmp.Compare(x.met, y.met), cmp.Compare(x.dist, y.dist), cmp.Compare(x.bot, y.bot))
+		})
+		group := []string{a}
+		for _, x := range cands[:size-1] {
+			group = append(group, x.bot)
+			gain := x.gain
+			if math.IsInf(gain, 0) {
+				gain = 0 // JSON has no infinity; Met says why it was chosen
+			}
+			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: x.bot, Met: x.met, Gain: gain})
+		}
+		pr.Groups = append(pr.Groups, group)
+		unassigned = slices.DeleteFunc(rest, func(b string) bool { return slices.Contains(group, b) })
+	}
+	return pr, nil
+}
+
+// groupBySwiss groups the field for round r like a Swiss system: bots are
+// ordered by their pairwise points so far (ties by round r's random draw);
+// the best unassigned bot leads the next group, and each further member is
+// the unassigned bot that has met the members so far least often, then has
+// the score closest to the leader's, then comes first in that order.
+func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
+	names, games := stats.PairwiseGames(p, results)
+	score := map[string]float64{}
+	for _, g := range games {
+		score[names[g.White]] += float64(g.Result)
+		score[names[g.Black]] += 1 - float64(g.Result)
+	}
+	met := meetings(results)
+	unassigned := p.DrawOrder(r, stats.Field(p))
+	slices.SortStableFunc(unassigned, func(a, b string) int { return cmp.Compare(score[b], score[a]) })
+	pos := map[string]int{}
+	pr := &Pairing{Rule: tournament.ByScore.String()}
+	for i, b := range unassigned {
+		pos[b] = i
+		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Score: score[b]})
+	}
+	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
+		a := unassigned[0]
+		group := []string{a}
+		unassigned = unassigned[1:]
+		for len(group) < size {
+			metGroup := func(b string) int {
+				n := 0
+				for _, m := range group {
+					n += met[[2]string{m, b}]
+				}
+				return n
+			}
+			best := slices.MinFunc(unassigned, func(x, y string) int {
+				return cmp.Or(cmp.Compare(metGroup(x), metGroup(y)),
+					cmp.Compare(math.Abs(score[x]-score[a]), math.Abs(score[y]-score[a])),
+					cmp.Compare(pos[x], pos[y]))
+			})
+			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: best, Met: met[[2]string{a, best}]})
+			group = append(group, best)
+			unassigned = slices.DeleteFunc(unassigned, func(b string) bool { return b == best })
+		}
+		pr.Groups = append(pr.Groups, group)
+	}
+	return pr
+}
+
+// rules group the field for round r by each pairing rule.
+var rules = [...]func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error){
+	tournament.ByRating: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+		pr, err := groupByRating(p, results)
+		if err != nil {
+			return nil, fmt.Errorf("rating the field for round %d: %w", r, err)
+		}
+		return pr, nil
+	},
+	tournament.ByScore: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+		return groupBySwiss(p, r, results), nil
+	},
+}
+
+// Round groups round r by the plan's pairing rule and lists its
+// matches.
+func Round(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+	rule := rules[p.Later.Pairing]
+	if rule == nil {
+		return nil, fmt.Errorf("the plan pairs no rounds, but round %d was to be paired", r)
+	}
+	pr, err := rule(p, r, results)
+	if err != nil {
+		return nil, err
+	}
+	pr.Round = r
+	pr.Matches = p.RoundMatches(r, pr.Groups)
+	return pr, nil
+}

@@ -1,0 +1,193 @@
+package pairing
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
+)
+
+// history builds two-player results: every entry "w>l" or "w=l" is one
+// match, listed in the plan in that order.
+func history(t *testing.T, bots []string, games []string) (*plan.Plan, []stats.Result) {
+	t.Helper()
+	p := &plan.Plan{Players: 2, Seats: tournament.Swap, Deal: tournament.PerGroup, Seed: 1, Rounds: 10,
+		Later: &plan.Later{Pairing: tournament.ByRating, From: 2}}
+	for _, b := range bots {
+		p.Bots = append(p.Bots, plan.Bot{Name: b, House: "planowanie/random"})
+	}
+	var results []stats.Result
+	for i, g := range games {
+		var a, b string
+		var op byte
+		for j := 0; j < len(g); j++ {
+			if g[j] == '>' || g[j] == '=' {
+				a, op, b = g[:j], g[j], g[j+1:]
+			}
+		}
+		if a == "" {
+			t.Fatalf("bad game %q", g)
+		}
+		id := fmt.Sprintf("r001-g%02d-s1", i+1)
+		p.Matches = append(p.Matches, plan.Match{ID: id, Round: 1, Group: i + 1, Shift: 1, Seats: []string{a, b}})
+		sa, sb := 1.0, 0.0
+		if op == '=' {
+			sb = 1
+		}
+		results = append(results, stats.Result{Match: id, Round: 1, Group: i + 1, Seats: []stats.SeatResult{
+			{Bot: a, SeatResult: drivers.SeatResult{Score: sa}}, {Bot: b, SeatResult: drivers.SeatResult{Score: sb}}}})
+	}
+	return p, results
+}
+
+func repeat(n int, games ...string) []string {
+	var out []string
+	for i := 0; i < n; i++ {
+		out = append(out, games...)
+	}
+	return out
+}
+
+// TestGroupByRatingPicksCloseRatedLeastMet: a, b and c are of equal
+// strength at the top, but a has met b ten times and c twice; f is far
+// weaker and has never met a. The ITPW rule gives a the close-rated
+// opponent it knows least: c.
+func TestGroupByRatingPicksCloseRatedLeastMet(t *testing.T) {
+	var games []string
+	games = append(games, repeat(5, "a>b", "b>a")...) // a-b: 10 meetings, even
+	games = append(games, "a>c", "c>a", "b>c", "c>b") // a-c: 2 meetings, even
+	games = append(games, repeat(2, "a>d", "a>d", "b>d", "d>b", "c>d", "d>c")...)
+	games = append(games, repeat(3, "b>e", "c>e", "d>e", "e>f", "d>f")...)
+	games = append(games, "f>e")
+	p, results := history(t, []string{"a", "b", "c", "d", "e", "f"}, games)
+	pr, err := groupByRating(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Basis[0].Bot != "a" {
+		t.Fatalf("a should be top-rated: %+v", pr.Basis)
+	}
+	if !slices.Equal(pr.Groups[0], []string{"a", "c"}) {
+		t.Errorf("a's group is %v, want [a c] (close rating, least met); picks %+v, basis %+v", pr.Groups[0], pr.Picks, pr.Basis)
+	}
+	if len(pr.Groups) != 3 {
+		t.Fatalf("%d groups, want 3", len(pr.Groups))
+	}
+	// Every bot exactly once.
+	var all []string
+	for _, g := range pr.Groups {
+		all = append(all, g...)
+	}
+	slices.Sort(all)
+	if !slices.Equal(all, []string{"a", "b", "c", "d", "e", "f"}) {
+		t.Errorf("groups %v do not hold every bot once", pr.Groups)
+	}
+
+	// The same results in another order (as they finish with -j) give the
+	// same pairing: results are taken in plan order.
+	shuffled := slices.Clone(results)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	again, err := groupByRating(p, shuffled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(pr, again); diff != "" {
+		t.Errorf("pairing depends on the order of the results (-first +shuffled):\n%s", diff)
+	}
+
+}
+
+// TestGroupByRatingPicksCloseRatedAmongEquallyMet: a has met every bot
+// twice; its opponent is the one closest in rating, b.
+func TestGroupByRatingPicksCloseRatedAmongEquallyMet(t *testing.T) {
+	games := []string{"a>b", "b>a", "a>c", "a>c", "a>d", "a>d", "a>e", "a>e"}
+	games = append(games, repeat(3, "b>c", "b>d", "c>d", "d>e", "c>e", "b>e")...)
+	games = append(games, "c>b", "e>d")
+	p, results := history(t, []string{"a", "b", "c", "d", "e"}, games)
+	p.Players = 3
+	p.Seats = tournament.Rotate
+	pr, err := groupByRating(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 5 bots in groups of 3: sizes 3 and 2; a leads the first and takes the
+	// two closest below it.
+	if pr.Basis[0].Bot != "a" || pr.Basis[1].Bot != "b" || pr.Basis[2].Bot != "c" {
+		t.Fatalf("ratings are not in the order the test assumes: %+v", pr.Basis)
+	}
+	if !cmp.Equal(pr.Groups, [][]string{{"a", "b", "c"}, {"d", "e"}}) {
+		t.Errorf("groups %v, want [[a b c] [d e]]; picks %+v, basis %+v", pr.Groups, pr.Picks, pr.Basis)
+	}
+}
+
+// TestGroupBySwissPairsCloseScoresNotMetYet: after a round where a beat
+// b and c beat d, the leaders a and c meet, then b and d.
+func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
+	p, results := history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d"})
+	p.Later.Pairing = tournament.ByScore
+	pr := groupBySwiss(p, 2, results)
+	want := [][]string{{"a", "c"}, {"b", "d"}}
+	if pr.Groups[0][0] == "c" {
+		want = [][]string{{"c", "a"}, {"b", "d"}}
+	}
+	if pr.Groups[1][0] == "d" {
+		want[1] = []string{"d", "b"}
+	}
+	if !cmp.Equal(pr.Groups, want) {
+		t.Errorf("swiss round 2 = %v, want the winners together and the losers together", pr.Groups)
+	}
+	// After a-c and b-d, the next round avoids rematches, though the scores
+	// would put a with c again.
+	p, results = history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d", "a>c", "b>d"})
+	p.Later.Pairing = tournament.ByScore
+	pr = groupBySwiss(p, 3, results)
+	for _, g := range pr.Groups {
+		s := slices.Clone(g)
+		slices.Sort(s)
+		if slices.Equal(s, []string{"a", "b"}) || slices.Equal(s, []string{"a", "c"}) || slices.Equal(s, []string{"b", "d"}) || slices.Equal(s, []string{"c", "d"}) {
+			t.Errorf("swiss round 3 repeats a meeting: %v", pr.Groups)
+		}
+	}
+}
+
+func TestTiedOnPlace(t *testing.T) {
+	p, results := history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "b>a", "c>d", "c>d"})
+	// a and b: one win each (mean place 1.5); c 1, d 2.
+	if got := stats.PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+		t.Fatalf("ties %v, want [[a b]]", got)
+	}
+	// A playoff that a wins separates them.
+	results = append(results, stats.Result{Match: "playoff-1-g01-s1", Seats: []stats.SeatResult{
+		{Bot: "b", SeatResult: drivers.SeatResult{Score: 0}}, {Bot: "a", SeatResult: drivers.SeatResult{Score: 3}}}})
+	if got := stats.PlacementTies(p, results); len(got) != 0 {
+		t.Errorf("ties after the playoff: %v", got)
+	}
+	// A drawn playoff leaves them tied.
+	results[len(results)-1].Seats[0].Score = 3
+	if got := stats.PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+		t.Errorf("ties after a drawn playoff %v, want [[a b]]", got)
+	}
+}
+
+// TestTiesLeaveFillBotsOut: a fill bot tied with field bots is not part
+// of their tie, so the playoff among the field bots decides it.
+func TestTiesLeaveFillBotsOut(t *testing.T) {
+	p, results := history(t, []string{"a", "b", "f"}, []string{"a>f", "f>b", "b>a"})
+	p.Fill = []string{"f"}
+	// All three won once and lost once: mean place 1.5 each.
+	if got := stats.PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+		t.Fatalf("ties %v, want [[a b]] without the fill bot", got)
+	}
+	results = append(results, stats.Result{Match: "playoff-1-g01-s1", Seats: []stats.SeatResult{
+		{Bot: "b", SeatResult: drivers.SeatResult{Score: 0}}, {Bot: "a", SeatResult: drivers.SeatResult{Score: 3}}}})
+	if got := stats.PlacementTies(p, results); len(got) != 0 {
+		t.Errorf("ties after the playoff between a and b: %v", got)
+	}
+}

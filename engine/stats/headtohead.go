@@ -1,0 +1,119 @@
+package stats
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/rating"
+)
+
+// HeadToHead compares two bots on the games they played against each
+// other: in every regular match that seats both, the pairwise game between
+// them (as BayesElo rates it).
+type HeadToHead struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	// WDL counts A's games against B.
+	WDL rating.WDL `json:"wdl"`
+	// Penta counts the pairs of games on the same deal with A and B in
+	// swapped seats, when every game has such a partner: then the
+	// estimate and the SPRT use the pentanomial model, whose variance
+	// accounts for the deal both games share. Otherwise it is nil, and the
+	// games count one by one (trinomial).
+	Penta *rating.Penta `json:"pentanomial,omitempty"`
+	// Unpaired counts the games without a partner.
+	Unpaired int `json:"unpaired"`
+	// Estimate is A's Elo difference over B.
+	Estimate rating.Estimate `json:"estimate"`
+	// SPRT is the test run on the counts and Test its state.
+	SPRT rating.SPRT       `json:"sprt"`
+	Test rating.SPRTResult `json:"sprt_result"`
+}
+
+// duelGame is one game of a head-to-head.
+type duelGame struct {
+	seed         uint64
+	seatA, seatB int
+	result       rating.Result // A's
+	paired       bool
+}
+
+// ComputeHeadToHead compares bots a and b, and runs sprt on their games.
+// Matches are duplicate-deal partners when they have the same seed and a
+// and b sit in each other's seats.
+func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.SPRT) (*HeadToHead, error) {
+	for _, name := range []string{a, b} {
+		if p.Bot(name) == nil {
+			var names []string
+			for _, bot := range p.Bots {
+				names = append(names, bot.Name)
+			}
+			return nil, fmt.Errorf("the plan has no bot %q; its bots are %s", name, strings.Join(names, ", "))
+		}
+	}
+	if a == b {
+		return nil, fmt.Errorf("a head-to-head needs two different bots, got %q twice", a)
+	}
+	if err := sprt.Validate(); err != nil {
+		return nil, err
+	}
+	var games []duelGame
+	for _, r := range InPlanOrder(p, results) {
+		if IsPlayoff(r.Match) {
+			continue
+		}
+		ia, ib := -1, -1
+		for s, seat := range r.Seats {
+			switch seat.Bot {
+			case a:
+				ia = s
+			case b:
+				ib = s
+			}
+		}
+		if ia < 0 || ib < 0 {
+			continue
+		}
+		if res, ok := PairResult(&r, ia, ib); ok {
+			games = append(games, duelGame{seed: r.Seed, seatA: ia, seatB: ib, result: res})
+		}
+	}
+
+	h := &HeadToHead{A: a, B: b, SPRT: sprt}
+	var penta rating.Penta
+	for i := range games {
+		g := &games[i]
+		switch g.result {
+		case rating.WhiteWins:
+			h.WDL.W++
+		case rating.Draw:
+			h.WDL.D++
+		default:
+			h.WDL.L++
+		}
+		if g.paired {
+			continue
+		}
+		for j := i + 1; j < len(games); j++ {
+			o := &games[j]
+			if !o.paired && o.seed == g.seed && o.seatA == g.seatB && o.seatB == g.seatA {
+				g.paired, o.paired = true, true
+				penta.Add(g.result, o.result)
+				break
+			}
+		}
+		if !g.paired {
+			h.Unpaired++
+		}
+	}
+	if h.Unpaired == 0 && len(games) > 0 {
+		h.Penta = &penta
+		h.Estimate = penta.Estimate()
+		h.Test = sprt.TestPenta(penta)
+	} else {
+		h.Estimate = h.WDL.Estimate()
+		h.Test = sprt.Test(h.WDL)
+	}
+	return h, nil
+}

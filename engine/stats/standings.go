@@ -1,0 +1,146 @@
+package stats
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/rating"
+)
+
+// Standing is one bot's line in the standings.
+type Standing struct {
+	Rank    int     `json:"rank"`
+	Bot     string  `json:"bot"`
+	Elo     float64 `json:"elo"`
+	Plus    float64 `json:"plus"`  // upper bound of the 95% interval, as a distance from Elo
+	Minus   float64 `json:"minus"` // lower bound, likewise
+	Games   int     `json:"games"` // pairwise games
+	Score   float64 `json:"score"` // fraction of pairwise points, 0..1
+	Matches int     `json:"matches"`
+	Points  float64 `json:"points"` // mean game points per match
+	// Place is the mean place per match (1 = best; tied seats share the
+	// mean of the places they span); PlaceCI is the half-width of its 95%
+	// confidence interval (Student's t over the bot's matches).
+	Place   float64 `json:"place"`
+	PlaceCI float64 `json:"place_ci"`
+	// Wins are matches won: first place alone (the top score alone, when
+	// the driver does not place the seats; a fault loses). NormalWins are
+	// wins in matches without a fault.
+	Wins       int `json:"wins"`
+	NormalWins int `json:"normal_wins"`
+	// Faults are the matches the bot lost by its own fault.
+	Faults int  `json:"faults"`
+	Fill   bool `json:"fill,omitempty"`
+}
+
+// MarshalJSON writes the numbers that are not finite (the interval of a
+// bot without games, the place interval of a bot with one match) as null.
+func (s Standing) MarshalJSON() ([]byte, error) {
+	type plain Standing
+	return json.Marshal(struct {
+		plain
+		Elo     *float64 `json:"elo"`
+		Plus    *float64 `json:"plus"`
+		Minus   *float64 `json:"minus"`
+		PlaceCI *float64 `json:"place_ci"`
+	}{plain(s), rating.Finite(s.Elo), rating.Finite(s.Plus), rating.Finite(s.Minus), rating.Finite(s.PlaceCI)})
+}
+
+// PairwiseGames turns match results into the games BayesElo rates: every
+// pair of seats of a match is one game (more points wins, equal points is a
+// draw), except in a match that a fault ended, which gives only the faulty
+// bots' losses against each of the others. White is the earlier seat.
+// Results are taken in plan order, so the games do not depend on the
+// order in which matches happened to finish. Playoffs are left out: they
+// only break ties in placement.
+func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rating.Game) {
+	index := map[string]int{}
+	for _, b := range p.Bots {
+		index[b.Name] = len(names)
+		names = append(names, b.Name)
+	}
+	for _, r := range InPlanOrder(p, results) {
+		if IsPlayoff(r.Match) {
+			continue
+		}
+		for i, a := range r.Seats {
+			for j := i + 1; j < len(r.Seats); j++ {
+				res, ok := PairResult(&r, i, j)
+				if !ok {
+					continue
+				}
+				games = append(games, rating.Game{White: index[a.Bot], Black: index[r.Seats[j].Bot], Result: res})
+			}
+		}
+	}
+	return names, games
+}
+
+// PairResult is the game between seats i and j of a match, as seat i's
+// score; false when the match gives none (both faulted, or a third seat's
+// fault ended it).
+func PairResult(r *Result, i, j int) (rating.Result, bool) {
+	a, b := r.Seats[i], r.Seats[j]
+	switch {
+	case a.Fault != "" && b.Fault != "":
+		return 0, false
+	case a.Fault != "":
+		return rating.BlackWins, true
+	case b.Fault != "":
+		return rating.WhiteWins, true
+	case r.Faulty():
+		return 0, false // two bystanders of someone else's fault
+	case a.Score > b.Score:
+		return rating.WhiteWins, true
+	case a.Score < b.Score:
+		return rating.BlackWins, true
+	}
+	return rating.Draw, true
+}
+
+// Field is the plan's bots that are not fill.
+func Field(p *plan.Plan) []string {
+	fill := map[string]bool{}
+	for _, f := range p.Fill {
+		fill[f] = true
+	}
+	var out []string
+	for _, b := range p.Bots {
+		if !fill[b.Name] {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// InPlanOrder returns a copy of results in the order of their matches in
+// p.
+func InPlanOrder(p *plan.Plan, results []Result) []Result {
+	order := map[string]int{}
+	for i, m := range p.Matches {
+		order[m.ID] = i
+	}
+	sorted := append([]Result(nil), results...)
+	sort.SliceStable(sorted, func(i, j int) bool { return order[sorted[i].Match] < order[sorted[j].Match] })
+	return sorted
+}
+
+// RatingOptions are the BayesElo settings for pairwise games between
+// seats: bayeselo's defaults but without White's advantage, because the
+// seat designs rotate bots through the seats.
+func RatingOptions() rating.Options {
+	o := rating.DefaultOptions()
+	o.Advantage = 0
+	return o
+}
+
+// ComputeStandings ranks the bots of p from results, in the order of the
+// plan's Rating (see ComputeStats).
+func ComputeStandings(p *plan.Plan, results []Result) ([]Standing, error) {
+	s, err := ComputeStats(p, results)
+	if err != nil {
+		return nil, err
+	}
+	return s.Standings, nil
+}

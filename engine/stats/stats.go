@@ -1,0 +1,288 @@
+package stats
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/tournament"
+)
+
+// Stats are the statistics of a tournament's results.
+type Stats struct {
+	Tournament string `json:"tournament"`
+	Plan       string `json:"plan"` // the plan's hash
+	// Rating is the ranking that orders Standings.
+	Rating tournament.Rating `json:"rating"`
+	// Matches counts finished matches, playoffs included; Planned is the
+	// plan's matches without playoffs (rounds that a run pairs from
+	// results count once they are paired).
+	Matches  int `json:"matches"`
+	Playoffs int `json:"playoffs,omitempty"`
+	Planned  int `json:"planned"`
+	// Standings are in the order of Rating; bots that it does not separate
+	// share a rank.
+	Standings []Standing `json:"standings"`
+	// Crosstable[i][j] counts the pairwise games of Standings[i] against
+	// Standings[j] from i's side.
+	Crosstable [][]rating.WDL `json:"crosstable"`
+	// LOS[i][j] is BayesElo's likelihood that Standings[i] is stronger
+	// than Standings[j] (0..1; 0 on the diagonal).
+	LOS [][]float64 `json:"los"`
+	// Ties are the groups of bots that placement does not separate yet
+	// (see PlacementTies); only under the placement ranking.
+	Ties [][]string `json:"ties,omitempty"`
+}
+
+// tally sums the per-match statistics of every bot of a plan, indexed
+// like the plan's bots. Playoffs are kept apart.
+type tally struct {
+	names    []string
+	index    map[string]int
+	regular  []Result // in plan order
+	playoffs []Result
+	fill     map[int]bool // bots that only complete groups
+
+	matches                  []int
+	points                   []float64 // sums
+	faults, wins, normalWins []int
+	placeSum, placeSq        []float64
+}
+
+func newTally(p *plan.Plan, results []Result) *tally {
+	n := len(p.Bots)
+	t := &tally{
+		index:   map[string]int{},
+		matches: make([]int, n), points: make([]float64, n),
+		faults: make([]int, n), wins: make([]int, n), normalWins: make([]int, n),
+		placeSum: make([]float64, n), placeSq: make([]float64, n),
+	}
+	for i, b := range p.Bots {
+		t.names = append(t.names, b.Name)
+		t.index[b.Name] = i
+	}
+	t.fill = map[int]bool{}
+	for _, f := range p.Fill {
+		if i, ok := t.index[f]; ok {
+			t.fill[i] = true
+		}
+	}
+	for _, r := range InPlanOrder(p, results) {
+		if IsPlayoff(r.Match) {
+			t.playoffs = append(t.playoffs, r)
+		} else {
+			t.regular = append(t.regular, r)
+		}
+	}
+	for k := range t.regular {
+		r := &t.regular[k]
+		places := Places(r)
+		for s, seat := range r.Seats {
+			i, ok := t.index[seat.Bot]
+			if !ok {
+				continue
+			}
+			t.matches[i]++
+			t.points[i] += seat.Score
+			t.placeSum[i] += places[s]
+			t.placeSq[i] += places[s] * places[s]
+			if seat.Fault != "" {
+				t.faults[i]++
+			}
+			// Place 1 exactly is first alone: a shared first place is a
+			// mean above 1.
+			if places[s] == 1 {
+				t.wins[i]++
+				if !r.Faulty() {
+					t.normalWins[i]++
+				}
+			}
+		}
+	}
+	return t
+}
+
+// place is bot i's mean place over its regular matches.
+func (t *tally) place(i int) float64 { return t.placeSum[i] / float64(t.matches[i]) }
+
+// placeCI is the half-width of the 95% confidence interval of the mean
+// place: Student's t with n-1 degrees of freedom times the standard error
+// s/√n. +Inf below two matches.
+func (t *tally) placeCI(i int) float64 {
+	n := float64(t.matches[i])
+	if n < 2 {
+		return math.Inf(1)
+	}
+	mean := t.placeSum[i] / n
+	variance := max(0, (t.placeSq[i]-n*mean*mean)/(n-1))
+	return tQuantile(0.975, t.matches[i]-1) * math.Sqrt(variance/n)
+}
+
+func (t *tally) sortedNames(g []int) []string {
+	names := make([]string, len(g))
+	for k, i := range g {
+		names[k] = t.names[i]
+	}
+	slices.Sort(names)
+	return names
+}
+
+// orders group the bots by each rating method, best first; bots in one
+// group are not separated by it. elo are the bots' BayesElo ratings.
+var orders = [...]func(t *tally, elo []float64) [][]int{
+	tournament.BayesElo: func(t *tally, elo []float64) [][]int {
+		return groupBy(t.all(), func(a, b int) int { return cmp.Compare(elo[b], elo[a]) })
+	},
+	tournament.Placement: func(t *tally, _ []float64) [][]int { return t.byPlacement() },
+	tournament.Wins: func(t *tally, _ []float64) [][]int {
+		return groupBy(t.all(), func(a, b int) int {
+			return cmp.Or(cmp.Compare(t.wins[b], t.wins[a]), cmp.Compare(t.normalWins[b], t.normalWins[a]),
+				cmp.Compare(t.faults[a], t.faults[b]))
+		})
+	},
+	tournament.Points: func(t *tally, _ []float64) [][]int {
+		mean := func(i int) float64 { return t.points[i] / float64(max(t.matches[i], 1)) }
+		return groupBy(t.all(), func(a, b int) int {
+			// Bots without matches come last.
+			if c := cmp.Compare(min(t.matches[b], 1), min(t.matches[a], 1)); c != 0 {
+				return c
+			}
+			return byKey(func(i int) float64 { return -mean(i) })(a, b)
+		})
+	},
+}
+
+// all are the indices of every bot.
+func (t *tally) all() []int {
+	all := make([]int, len(t.names))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// ComputeStats computes every statistic of the results of plan p.
+func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
+	t := newTally(p, results)
+	names, games := PairwiseGames(p, results)
+	r, err := rating.Fit(names, games, RatingOptions())
+	if err != nil {
+		return nil, err
+	}
+	st := t.standings(p, r)
+	cross := crosstable(st, games)
+	groups := orders[p.Rating](t, r.Elo)
+	order := ranked(st, groups, r.Elo)
+	los := r.LOS()
+	s := &Stats{
+		Tournament: p.Tournament, Plan: p.Hash, Rating: p.Rating,
+		Matches: len(results), Playoffs: len(t.playoffs), Planned: regularMatches(p),
+		Standings:  make([]Standing, len(order)),
+		Crosstable: make([][]rating.WDL, len(order)),
+		LOS:        make([][]float64, len(order)),
+	}
+	for k, i := range order {
+		s.Standings[k] = st[i]
+		s.Crosstable[k] = make([]rating.WDL, len(order))
+		s.LOS[k] = make([]float64, len(order))
+		for l, j := range order {
+			s.Crosstable[k][l] = cross[i][j]
+			s.LOS[k][l] = los[i][j]
+		}
+	}
+	if p.Rating.Playoffs() {
+		for _, g := range groups {
+			if len(g) > 1 && t.matches[g[0]] > 0 {
+				s.Ties = append(s.Ties, t.sortedNames(g))
+			}
+		}
+	}
+	return s, nil
+}
+
+// standings are every bot's per-match statistics and rating, indexed like
+// the plan's bots; Rank, Games and Score are left to fill.
+func (t *tally) standings(p *plan.Plan, r *rating.Ratings) []Standing {
+	plus, minus := r.ExactDist()
+	fill := map[string]bool{}
+	for _, f := range p.Fill {
+		fill[f] = true
+	}
+	st := make([]Standing, len(t.names))
+	for i, n := range t.names {
+		st[i] = Standing{Bot: n, Elo: r.Elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n],
+			Matches: t.matches[i], Faults: t.faults[i], Wins: t.wins[i], NormalWins: t.normalWins[i]}
+		if t.matches[i] > 0 {
+			st[i].Points = t.points[i] / float64(t.matches[i])
+			st[i].Place = t.place(i)
+			st[i].PlaceCI = t.placeCI(i)
+		}
+	}
+	return st
+}
+
+// crosstable counts the pairwise games of every bot against every other,
+// and sets the standings' Games and Score.
+func crosstable(st []Standing, games []rating.Game) [][]rating.WDL {
+	cross := make([][]rating.WDL, len(st))
+	for i := range cross {
+		cross[i] = make([]rating.WDL, len(st))
+	}
+	points := make([]float64, len(st))
+	for _, g := range games {
+		st[g.White].Games++
+		st[g.Black].Games++
+		points[g.White] += float64(g.Result)
+		points[g.Black] += 1 - float64(g.Result)
+		w, b := &cross[g.White][g.Black], &cross[g.Black][g.White]
+		switch g.Result {
+		case rating.WhiteWins:
+			w.W++
+			b.L++
+		case rating.BlackWins:
+			w.L++
+			b.W++
+		default:
+			w.D++
+			b.D++
+		}
+	}
+	for i := range st {
+		if st[i].Games > 0 {
+			st[i].Score = points[i] / float64(st[i].Games)
+		}
+	}
+	return cross
+}
+
+// ranked sets the standings' ranks from the ranking's groups and returns
+// the display order. Within a group (bots the ranking does not separate)
+// the display order is by Elo, then name; the rank is shared.
+func ranked(st []Standing, groups [][]int, elo []float64) []int {
+	var order []int
+	for _, g := range groups {
+		rank := len(order) + 1
+		g = slices.Clone(g)
+		slices.SortStableFunc(g, func(a, b int) int {
+			return cmp.Or(cmp.Compare(elo[b], elo[a]), cmp.Compare(st[a].Bot, st[b].Bot))
+		})
+		for _, i := range g {
+			st[i].Rank = rank
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+// regularMatches counts the plan's matches that are not playoffs.
+func regularMatches(p *plan.Plan) int {
+	n := 0
+	for _, m := range p.Matches {
+		if !IsPlayoff(m.ID) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,286 @@
+package stats_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
+)
+
+// match builds a result from "bot:score" seats; "bot:score:fault" adds a
+// fault and "bot:score@place" a place set by the driver.
+func match(id string, seed uint64, seats ...string) stats.Result {
+	r := stats.Result{Match: id, Seed: seed}
+	for _, s := range seats {
+		var sr stats.SeatResult
+		spec, place, _ := strings.Cut(s, "@")
+		f := strings.Split(spec, ":")
+		sr.Bot = f[0]
+		fmt.Sscan(f[1], &sr.Score)
+		if len(f) > 2 {
+			sr.Fault = f[2]
+		}
+		if place != "" {
+			fmt.Sscan(place, &sr.Place)
+		}
+		r.Seats = append(r.Seats, sr)
+	}
+	return r
+}
+
+func TestPlaces(t *testing.T) {
+	tests := []struct {
+		name string
+		r    stats.Result
+		want []float64
+	}{
+		{"higher score places first", match("m", 1, "a:10", "b:30", "c:20"), []float64{3, 1, 2}},
+		{"tied seats share the mean of their places", match("m", 1, "a:5", "b:9", "c:9", "d:1"), []float64{3, 1.5, 1.5, 4}},
+		{"all tied", match("m", 1, "a:0", "b:0", "c:0", "d:0"), []float64{2.5, 2.5, 2.5, 2.5}},
+		{"a fault places last whatever the score", match("m", 1, "a:50:crash", "b:10", "c:20"), []float64{3, 2, 1}},
+		{"two faults share the last places", match("m", 1, "a:0:time", "b:10", "c:0:crash"), []float64{2.5, 1, 2.5}},
+		{"the driver's places are kept", match("m", 1, "a:10@2", "b:30@1", "c:20@3"), []float64{2, 1, 3}},
+		{"places from scores when a seat has none", match("m", 1, "a:10@1", "b:30", "c:20@3"), []float64{3, 1, 2}},
+	}
+	for _, tt := range tests {
+		if got := stats.Places(&tt.r); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func testPlan(rating tournament.Rating, bots ...string) *plan.Plan {
+	p := &plan.Plan{Tournament: "t", Rating: rating}
+	for _, b := range bots {
+		p.Bots = append(p.Bots, plan.Bot{Name: b})
+	}
+	return p
+}
+
+func order(st []stats.Standing) string {
+	var s []string
+	for _, x := range st {
+		s = append(s, fmt.Sprintf("%d:%s", x.Rank, x.Bot))
+	}
+	return strings.Join(s, " ")
+}
+
+func TestWinsAndRankings(t *testing.T) {
+	// a wins three times normally (once by the driver's place, not by
+	// score); b wins twice, once in a match c crashed; c wins once and has
+	// a fault; d never wins but scores most points.
+	results := []stats.Result{
+		match("m1", 1, "a:30", "b:20", "c:10", "d:29"),
+		match("m2", 2, "a:30", "b:20", "c:10", "d:29"),
+		match("m3", 3, "a:10", "b:30", "c:20", "d:29"),
+		match("m4", 4, "a:10", "b:30", "c:5:crash", "d:29"),
+		match("m5", 5, "a:10", "b:20", "c:30", "d:29"),
+		match("m6", 6, "a:10@1", "b:10@3", "c:10@4", "d:40@2"),
+	}
+	tests := []struct {
+		rating tournament.Rating
+		want   string
+	}{
+		// wins 3, 2, 1, 0.
+		{tournament.Wins, "1:a 2:b 3:c 4:d"},
+		// mean points: d 30.83, b 21.67, a 16.67, c 14.17.
+		{tournament.Points, "1:d 2:b 3:a 4:c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rating.String(), func(t *testing.T) {
+			s, err := stats.ComputeStats(testPlan(tt.rating, "a", "b", "c", "d"), results)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := order(s.Standings); got != tt.want {
+				t.Errorf("order %s, want %s", got, tt.want)
+			}
+		})
+	}
+	s, _ := stats.ComputeStats(testPlan(tournament.Wins, "a", "b", "c", "d"), results)
+	for _, want := range []stats.Standing{
+		{Bot: "a", Wins: 3, NormalWins: 3},
+		{Bot: "b", Wins: 2, NormalWins: 1},
+		{Bot: "c", Wins: 1, NormalWins: 1, Faults: 1},
+		{Bot: "d", Wins: 0, NormalWins: 0},
+	} {
+		for _, got := range s.Standings {
+			if got.Bot == want.Bot && (got.Wins != want.Wins || got.NormalWins != want.NormalWins || got.Faults != want.Faults) {
+				t.Errorf("%s: wins %d, normal %d, faults %d; want %d, %d, %d",
+					got.Bot, got.Wins, got.NormalWins, got.Faults, want.Wins, want.NormalWins, want.Faults)
+			}
+		}
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(`{"rating": "glicko"}`), &p); err == nil {
+		t.Error("a plan with an unknown rating was read")
+	}
+}
+
+func TestWinsOrderBreaksTiesByNormalWinsThenFaults(t *testing.T) {
+	results := []stats.Result{
+		match("m1", 1, "a:1", "b:0"),
+		match("m2", 2, "a:0", "b:1"),
+		match("m3", 3, "c:1", "d:0:crash"),
+		match("m4", 4, "c:0:time", "d:1"),
+		match("m5", 5, "e:1", "f:0"),
+		match("m6", 6, "e:0:time", "f:0:time"),
+	}
+	s, err := stats.ComputeStats(testPlan(tournament.Wins, "a", "b", "c", "d", "e", "f"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a, b, e: 1 normal win. e has a fault loss, a and b none; c, d: one
+	// win each, not normal, one fault loss; f nothing.
+	if got, want := order(s.Standings), "1:a 1:b 3:e 4:c 4:d 6:f"; got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+}
+
+func TestPlacementTiesAndPlayoffs(t *testing.T) {
+	p := testPlan(tournament.Placement, "a", "b", "c", "d")
+	regular := []stats.Result{
+		match("m1", 1, "a:4", "b:3", "c:2", "d:1"),
+		match("m2", 1, "a:1", "b:4", "c:3", "d:2"),
+		match("m3", 1, "a:2", "b:1", "c:4", "d:3"),
+		match("m4", 1, "a:3", "b:2", "c:1", "d:4"),
+	}
+	// Every bot's mean place is 2.5: one group of four.
+	if got, want := stats.PlacementTies(p, regular), [][]string{{"a", "b", "c", "d"}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("ties %v, want %v", got, want)
+	}
+	// A playoff of the four puts c first, d last, a and b tied.
+	withPlayoff := append(regular, match("playoff-1", 9, "a:5", "b:5", "c:9", "d:0"))
+	if got, want := stats.PlacementTies(p, withPlayoff), [][]string{{"a", "b"}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("after the playoff: ties %v, want %v", got, want)
+	}
+	// A playoff of other bots does not count for a and b; theirs does.
+	withPlayoff = append(withPlayoff, match("playoff-2", 9, "a:1", "c:5"))
+	if got := stats.PlacementTies(p, withPlayoff); len(got) != 1 {
+		t.Fatalf("a playoff of a and c broke the tie of a and b: %v", got)
+	}
+	withPlayoff = append(withPlayoff, match("playoff-3", 9, "b:1", "a:2"))
+	if got := stats.PlacementTies(p, withPlayoff); len(got) != 0 {
+		t.Fatalf("ties %v after every playoff", got)
+	}
+	s, err := stats.ComputeStats(p, withPlayoff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := order(s.Standings), "1:c 2:a 3:b 4:d"; got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+	// Playoffs change neither the ratings nor the mean places.
+	if s.Playoffs != 3 || s.Standings[0].Matches != 4 || s.Standings[0].Place != 2.5 || s.Standings[0].Games != 12 {
+		t.Errorf("playoffs leaked into the statistics: %+v, %d playoffs", s.Standings[0], s.Playoffs)
+	}
+	if s.Ties != nil {
+		t.Errorf("Ties = %v", s.Ties)
+	}
+}
+
+func TestPlaceInterval(t *testing.T) {
+	p := testPlan(tournament.Placement, "a", "b")
+	results := []stats.Result{
+		match("m1", 1, "a:1", "b:0"),
+		match("m2", 2, "a:1", "b:0"),
+		match("m3", 3, "a:0", "b:1"),
+	}
+	s, err := stats.ComputeStats(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := s.Standings[0]
+	// Places 1, 1, 2: mean 4/3, sd 1/√3, t(0.975, 2) = 4.3027.
+	if a.Bot != "a" || fmt.Sprintf("%.4f ± %.4f", a.Place, a.PlaceCI) != "1.3333 ± 1.4342" {
+		t.Errorf("%s: place %.4f ± %.4f, want a: 1.3333 ± 1.4342", a.Bot, a.Place, a.PlaceCI)
+	}
+	// One match has no interval; JSON says null instead of failing.
+	s, err = stats.ComputeStats(testPlan(tournament.BayesElo, "a", "b", "c"), results[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"place_ci":null`) || !strings.Contains(string(b), `"plus":null`) {
+		t.Errorf("JSON without nulls for undefined numbers: %s", b)
+	}
+}
+
+func TestCrosstableAndLOS(t *testing.T) {
+	results := []stats.Result{
+		match("m1", 1, "a:3", "b:2", "c:1"),
+		match("m2", 2, "a:3", "b:3", "c:1"),
+		match("m3", 3, "a:1", "b:2", "c:3:crash"),
+	}
+	s, err := stats.ComputeStats(testPlan(tournament.BayesElo, "a", "b", "c"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := map[string]int{}
+	for i, st := range s.Standings {
+		idx[st.Bot] = i
+	}
+	cell := func(x, y string) rating.WDL { return s.Crosstable[idx[x]][idx[y]] }
+	if got, want := cell("a", "b"), (rating.WDL{W: 1, D: 1}); got != want {
+		t.Errorf("a vs b %+v, want %+v", got, want)
+	}
+	if got, want := cell("c", "a"), (rating.WDL{L: 3}); got != want {
+		t.Errorf("c vs a %+v, want %+v", got, want)
+	}
+	if got := s.LOS[idx["a"]][idx["c"]] + s.LOS[idx["c"]][idx["a"]]; got < 0.999999 || got > 1.000001 {
+		t.Errorf("LOS a>c plus c>a = %v, want 1", got)
+	}
+	if s.LOS[idx["a"]][idx["c"]] < 0.9 {
+		t.Errorf("LOS a>c = %v after 3 wins", s.LOS[idx["a"]][idx["c"]])
+	}
+}
+
+func TestHeadToHeadPairing(t *testing.T) {
+	sprt := rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+	p := testPlan(tournament.BayesElo, "a", "b", "c")
+	paired := []stats.Result{
+		match("r1-s1", 11, "a:3", "b:1"),
+		match("r1-s2", 11, "b:3", "a:1"), // a lost with b's hand: one win, one loss
+		match("r2-s1", 12, "a:2", "b:2"),
+		match("r2-s2", 12, "b:1", "a:2"),
+		match("r3-s1", 13, "a:1", "c:2"), // not a game of a and b
+	}
+	h, err := stats.ComputeHeadToHead(p, paired, "a", "b", sprt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Penta == nil || *h.Penta != (rating.Penta{WL: 1, WD: 1}) || h.WDL != (rating.WDL{W: 2, D: 1, L: 1}) {
+		t.Errorf("paired: penta %+v, wdl %+v", h.Penta, h.WDL)
+	}
+	if h.Estimate.Model != "pentanomial" || h.Estimate.N != 2 {
+		t.Errorf("estimate %+v, want pentanomial over 2 pairs", h.Estimate)
+	}
+
+	// Same seed but the seats not swapped, or a partner missing: games
+	// count one by one.
+	for name, results := range map[string][]stats.Result{
+		"seats not swapped": {match("r1-s1", 11, "a:3", "b:1", "c:0"), match("r1-s2", 11, "c:0", "a:3", "b:1")},
+		"partner missing":   paired[:3],
+		"other seeds":       {match("r1-s1", 11, "a:3", "b:1"), match("r2-s1", 12, "b:3", "a:1")},
+	} {
+		h, err := stats.ComputeHeadToHead(p, results, "a", "b", sprt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Penta != nil || h.Estimate.Model != "trinomial" || h.Unpaired == 0 {
+			t.Errorf("%s: %+v", name, h)
+		}
+	}
+	if _, err := stats.ComputeHeadToHead(p, paired, "a", "z", sprt); err == nil {
+		t.Error("an unknown bot was accepted")
+	}
+}
