@@ -146,6 +146,13 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	cmd.Path = exe
 	cmd.Args = []string{"arbiter-shim"}
 
+	b.namespaces(sandboxed, userNS)
+	return b, nil
+}
+
+// namespaces sets the namespaces the bot's process is cloned in.
+func (b *Box) namespaces(sandboxed, userNS bool) {
+	p, cmd := b.probe, b.cmd
 	attr := cmd.SysProcAttr
 	if attr == nil {
 		attr = &syscall.SysProcAttr{}
@@ -154,9 +161,9 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	if sandboxed {
 		sandboxAttr(attr, p.Root)
 		b.pidNS = true
-		return b, nil
+		return
 	}
-	attr.Cloneflags |= p.cloneFlags(lim, b.tmpfs)
+	attr.Cloneflags |= p.cloneFlags(b.lim, b.tmpfs)
 	b.pidNS = attr.Cloneflags&syscall.CLONE_NEWPID != 0
 	if userNS && !p.Root {
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
@@ -165,7 +172,6 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 	}
-	return b, nil
 }
 
 // cpuLimit sets RLIMIT_CPU from the cpu limit.

@@ -112,14 +112,7 @@ func runShim(cfgJSON string) {
 	// The cgroups are opened before a sandbox's root hides them, and
 	// joined last of what needs privileges, so that the shim's own
 	// threads count as little as possible against pids.max.
-	var cgroups []*os.File
-	for _, f := range cfg.Cgroups {
-		fh, err := os.OpenFile(f, os.O_WRONLY, 0)
-		if err != nil {
-			shimFail("joining the bot's cgroup: %v", err)
-		}
-		cgroups = append(cgroups, fh)
-	}
+	cgroups := openCgroups(cfg.Cgroups)
 	switch {
 	case cfg.Root != nil:
 		if err := buildRoot(cfg.Root); err != nil {
@@ -137,12 +130,7 @@ func runShim(cfgJSON string) {
 			shimFail("mounting the bot's folder: %v", err)
 		}
 	}
-	for _, f := range cgroups {
-		if _, err := f.Write([]byte("0")); err != nil {
-			shimFail("joining the bot's cgroup: %v", err)
-		}
-		f.Close()
-	}
+	joinCgroups(cgroups)
 	for _, r := range cfg.Rlimits {
 		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
 		if err := unix.Prlimit(0, r.Resource, &lim, nil); err != nil {
@@ -176,6 +164,29 @@ func runShim(cfgJSON string) {
 	dropCapabilities()
 	err := syscall.Exec(cfg.Path, cfg.Args, env)
 	shimFail("cannot start %s: %v", strings.Join(cfg.Args, " "), err)
+}
+
+// openCgroups opens the cgroup.procs files the shim joins.
+func openCgroups(files []string) []*os.File {
+	var out []*os.File
+	for _, f := range files {
+		fh, err := os.OpenFile(f, os.O_WRONLY, 0)
+		if err != nil {
+			shimFail("joining the bot's cgroup: %v", err)
+		}
+		out = append(out, fh)
+	}
+	return out
+}
+
+// joinCgroups moves the shim into the opened cgroups.
+func joinCgroups(cgroups []*os.File) {
+	for _, f := range cgroups {
+		if _, err := f.Write([]byte("0")); err != nil {
+			shimFail("joining the bot's cgroup: %v", err)
+		}
+		f.Close()
+	}
 }
 
 // dropCapabilities leaves the bot no capability, even when arbiter runs
