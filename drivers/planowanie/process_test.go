@@ -2,6 +2,7 @@ package planowanie
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
