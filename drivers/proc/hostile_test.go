@@ -194,8 +194,9 @@ type hostileCase struct {
 	py     string // Python body after pyHeader
 	limits drivers.Limits
 	clock  drivers.Clock
-	// needs are the limits whose enforcement the case relies on.
-	needs []string
+	// needs are the limits whose enforcement the case relies on; counted
+	// are those whose cgroup counters it relies on.
+	needs, counted []string
 	// asks is how many commands to send at most (default 1); big sends a
 	// 1 MiB command.
 	asks  int
@@ -205,9 +206,10 @@ type hostileCase struct {
 	// the session after the bot ended.
 	want  []string
 	check func(t *testing.T, s *Session, answers []string)
-	// setup changes the bot's spec before it starts; within bounds how
-	// long the whole case may take (0: unchecked).
-	setup  func(t *testing.T, spec *Spec)
+	// setup changes the bot's spec before it starts.
+	setup func(t *testing.T, spec *Spec)
+	// within is how soon the verdict must come, from the first ask: far
+	// less than the clock, for a bot over a limit that never answers.
 	within time.Duration
 }
 
@@ -230,9 +232,31 @@ func hostileCases() []hostileCase {
 		}
 	}
 	return []hostileCase{
+		// A bot over its process, memory or CPU limit that never answers
+		// gets its verdict at once (the cgroup's counters are watched
+		// while it is waited on), not when its clock of 20 s runs out.
 		{name: "fork bomb", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+			limits: drivers.Limits{Processes: 16}, clock: drivers.Clock{Total: 20 * sec}, counted: []string{drivers.LimitProcesses},
+			want: []string{drivers.FaultProcesses}, within: 5 * time.Second},
+		{name: "memory hog in a child, the bot waiting for it", py: `pid = os.fork()
+if pid == 0:
+    a = []
+    while True:
+        a.append(bytearray(8 << 20))
+os.waitpid(pid, 0)
+signal.pause()
+`, limits: drivers.Limits{Memory: 100 * mib}, clock: drivers.Clock{Total: 20 * sec}, counted: []string{drivers.LimitMemory},
+			want: []string{drivers.FaultMemory}, within: 5 * time.Second},
+		// Whatever enforces the process limit contains a fork bomb; without
+		// a cgroup to count refused forks, its verdict is its clock.
+		{name: "fork bomb, any enforcement", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
 			limits: drivers.Limits{Processes: 16}, clock: move, needs: []string{drivers.LimitProcesses},
 			want: []string{drivers.FaultProcesses, drivers.FaultTime}},
+		// CPU time comes slower than wall time on a busy machine: a
+		// longer clock, to tell its limit from its clock.
+		{name: "CPU burner past its limit without answering", mode: "spin",
+			limits: drivers.Limits{CPU: "1s"}, clock: drivers.Clock{Total: 60 * sec}, needs: []string{drivers.LimitCPU},
+			want: []string{drivers.FaultTime}, within: 30 * time.Second},
 		{name: "memory hog in Python", py: "a = []\nwhile True:\n    a.append(bytearray(8 << 20))\n",
 			limits: drivers.Limits{Memory: 100 * mib}, clock: drivers.Clock{Move: 20 * sec}, needs: []string{drivers.LimitMemory},
 			want: []string{drivers.FaultMemory}},
@@ -249,7 +273,9 @@ func hostileCases() []hostileCase {
 			want: []string{drivers.FaultTime}},
 		{name: "sleeping past the limit", mode: "sleeper", clock: short, limits: netOff, want: []string{drivers.FaultTime}},
 		{name: "stdout flood without newlines", mode: "flood", clock: move, limits: netOff, want: []string{drivers.FaultOutput}},
-		{name: "stdout flood with newlines", mode: "floodlines", clock: move, limits: netOff, want: []string{drivers.FaultOutput}},
+		// Reading 1 MiB of short lines takes seconds under -race on a busy
+		// machine: a clock that does not race the output cap.
+		{name: "stdout flood with newlines", mode: "floodlines", clock: drivers.Clock{Move: 20 * sec}, limits: netOff, want: []string{drivers.FaultOutput}},
 		{name: "stderr flood", mode: "stderrflood", clock: drivers.Clock{Move: 20 * sec}, asks: 2, limits: netOff, want: []string{""},
 			check: func(t *testing.T, s *Session, _ []string) {
 				if st, err := os.Stat(s.spec.Stderr); err != nil || st.Size() > 17<<20 {
@@ -362,13 +388,19 @@ func TestHostile(t *testing.T) {
 }
 
 // runHostile runs one hostile case: the bot gets its commands, then its
-// verdict and what it answered are checked, and that nothing of it is
-// left: no process, no grandchild, no cgroup, no private folder.
+// verdict (within tc.within of the first ask, when set) and what it
+// answered are checked, and that nothing of it is left: no process, no
+// grandchild, no cgroup, no private folder.
 func runHostile(t *testing.T, tc hostileCase) {
 	p := Machine()
 	for _, n := range tc.needs {
 		if e := p.Enforcement(n); !e.Enforced {
 			t.Skipf("%s is not enforced here: %s", n, e.How)
+		}
+	}
+	for _, n := range tc.counted {
+		if !countedByCgroup(p, n) {
+			t.Skipf("%s is not counted by a cgroup here (%s): a bot over it that never answers gets its verdict when its clock runs out", n, p.Enforcement(n).How)
 		}
 	}
 	spec := botSpec(t, tc.mode, tc.clock)
@@ -384,40 +416,19 @@ func runHostile(t *testing.T, tc hostileCase) {
 	if tc.setup != nil {
 		tc.setup(t, &spec)
 	}
-	began := time.Now()
 	s := start(t, spec)
 	cgDirs := s.box.cg.dirs()
-	asks := max(tc.asks, 1)
-	cmd := "gen_move"
-	if tc.big {
-		cmd = strings.Repeat("x", 1<<20)
-	}
-	var answers []string
-	var err error
-	for i := 0; i < asks && err == nil; i++ {
-		var text string
-		_, text, err = s.AskGTP(cmd)
-		if err == nil {
-			answers = append(answers, text)
-			time.Sleep(tc.pause)
-		}
-	}
-	if err == nil {
-		s.Close("quit")
-	} else {
-		s.Kill()
-	}
-	took := time.Since(began)
+	answers, took, err := askHostile(s, tc)
 	got := ""
 	if err != nil {
 		got = faultKind(err)
 	}
 	t.Logf("verdict %q after %v: %v (%d answers %q)", got, took.Round(time.Millisecond), err, len(answers), answers)
+	if tc.within > 0 && took >= tc.within {
+		t.Errorf("the verdict took %v, want less than %v (its clock is %v)", took.Round(time.Millisecond), tc.within, time.Duration(tc.clock.Total))
+	}
 	if !contains(tc.want, got) {
 		t.Errorf("verdict %q (%v), want one of %q; its stderr ends:\n%s", got, err, tc.want, fileTail(spec.Stderr, 2048))
-	}
-	if tc.within > 0 && took > tc.within {
-		t.Errorf("the case took %v, over %v", took, tc.within)
 	}
 	if tc.check != nil {
 		tc.check(t, s, answers)
@@ -434,6 +445,40 @@ func runHostile(t *testing.T, tc hostileCase) {
 			t.Errorf("private folder %s was not removed", f)
 		}
 	}
+}
+
+// askHostile sends the case's commands until a fault, then ends the bot;
+// took is the time from the first ask to the verdict (or the last answer).
+func askHostile(s *Session, tc hostileCase) (answers []string, took time.Duration, err error) {
+	asks := max(tc.asks, 1)
+	cmd := "gen_move"
+	if tc.big {
+		cmd = strings.Repeat("x", 1<<20)
+	}
+	begin := time.Now()
+	for i := 0; i < asks && err == nil; i++ {
+		var text string
+		_, text, err = s.AskGTP(cmd)
+		if err == nil {
+			answers = append(answers, text)
+			time.Sleep(tc.pause)
+		}
+	}
+	took = time.Since(begin)
+	if err == nil {
+		s.Close("quit")
+	} else {
+		s.Kill()
+	}
+	return answers, took, err
+}
+
+// countedByCgroup reports whether a cgroup counts the bot's going over
+// limit (memory or processes) here: only then can a bot that never
+// answers get its verdict before its clock runs out.
+func countedByCgroup(p *Probe, limit string) bool {
+	c := map[string]string{drivers.LimitMemory: "memory", drivers.LimitProcesses: "pids"}[limit]
+	return c != "" && (p.CgroupV2 != "" || p.CgroupV1[c] != "")
 }
 
 // assertNoMarked checks that no hostile grandchild of the session is left,
@@ -479,11 +524,7 @@ func TestHostileAsNobody(t *testing.T) {
 	}
 	exe, _ := os.Executable()
 	bin := filepath.Join(dir, "proc.test")
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
+	if err := copyFile(exe, bin); err != nil {
 		t.Fatal(err)
 	}
 	tmp := filepath.Join(dir, "tmp")
@@ -492,12 +533,28 @@ func TestHostileAsNobody(t *testing.T) {
 	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestHostileSandbox|TestProbeReport)$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = []string{"HOSTILE_AS_NOBODY=1", "TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
+	if raceBuild { // the bots are not this binary: see botBinary
+		bots := filepath.Join(dir, "bots.test")
+		if err := copyFile(botBinary(t), bots); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, "PROC_TEST_BOTBIN="+bots)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
 	t.Logf("as uid 65534:\n%s", out)
 	if err != nil {
 		t.Fatalf("the hostile suite failed as uid 65534: %v", err)
 	}
+}
+
+// copyFile copies an executable.
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o755)
 }
 
 // BenchmarkStartPlain starts a bot, has it answer once and ends it;
