@@ -381,7 +381,7 @@ func TestHostile(t *testing.T) {
 			var err error
 			for i := 0; i < asks && err == nil; i++ {
 				var text string
-				_, text, err = s.AskGTP(cmd)
+				text, err = ask(s, cmd)
 				if err == nil {
 					answers = append(answers, text)
 					time.Sleep(tc.pause)
@@ -500,7 +500,7 @@ func benchStart(b *testing.B, lim drivers.Limits) {
 	Machine()
 	for b.Loop() {
 		s := start(b, spec)
-		if _, _, err := s.AskGTP("play 1 AS"); err != nil {
+		if _, err := ask(s, "play 1 AS"); err != nil {
 			b.Fatal(err)
 		}
 		s.Close("quit")
