@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -409,7 +408,7 @@ func planBot(root string, b *config.Bot) Bot {
 	if b.House == "" {
 		pb.Command = b.Command
 		pb.Dir = b.Dir
-		if rel, err := filepath.Rel(root, b.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		if rel, err := filepath.Rel(root, b.Dir); err == nil {
 			pb.Dir = filepath.ToSlash(rel)
 		}
 	}
