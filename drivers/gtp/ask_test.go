@@ -25,8 +25,8 @@ func TestMain(m *testing.M) {
 }
 
 // answerBot answers "multi" with blank lines and then a two-line
-// response, "refuse" with '?', "garbage" with a line that is no response,
-// and anything else by echoing it.
+// response, "refuse" with '?', "garbage" and "binary" with a line that is
+// no response, and anything else by echoing it.
 func answerBot() {
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
@@ -38,6 +38,8 @@ func answerBot() {
 			fmt.Fprint(out, "? no such command\n\n")
 		case "garbage":
 			fmt.Fprint(out, "hello there\n")
+		case "binary":
+			fmt.Fprint(out, "\xff\xfe\x00\x01 \xc3\x28\n\n")
 		case "quit":
 			fmt.Fprint(out, "=\n\n")
 			out.Flush()
@@ -86,6 +88,10 @@ func TestAsk(t *testing.T) {
 	}
 	if left, limited := s.Left(); !limited || left >= time.Minute {
 		t.Errorf("clock after three answers = %v (limited %v), want it charged", left, limited)
+	}
+	_, _, err = Ask(s, "binary")
+	if FaultKind(err) != drivers.FaultProtocol || !strings.Contains(err.Error(), `answered "\xff\xfe\x00\x01 \xc3(" to "binary"`) {
+		t.Errorf("Ask(binary) = %v, want a protocol fault", err)
 	}
 	_, _, err = Ask(s, "garbage")
 	if FaultKind(err) != drivers.FaultProtocol || !strings.Contains(err.Error(), `answered "hello there" to "garbage": a response must start with '=' or '?'`) {
