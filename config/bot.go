@@ -83,7 +83,9 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 			bot.Dir = filepath.Join(bot.Dir, dir)
 		}
 	}
-	decode("env", &bot.Env)
+	if a, ok := decode("env", &bot.Env); ok {
+		diags = append(diags, l.checkEnv(a, bot.Env, scopeBot)...)
+	}
 	if a, ok := decode("nick", &bot.Nick); ok && strings.TrimSpace(bot.Nick) == "" {
 		diags = append(diags, errDiag("Invalid nick", "nick is empty; leave it out to use the bot's name.", a.Expr.Range().Ptr()))
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 // BotsFrom is a `bots_from "name" { dir = "players" }` block: a directory
@@ -119,7 +121,7 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range) hcl.Diagnostics {
 // readInfo reads a player folder's info.txt: line 1 the command, line 2
 // the nick (a trailing \r is dropped, so files written on Windows work).
 func readInfo(folder string) (command []string, nick, problem string) {
-	f, err := os.Open(filepath.Join(folder, InfoFile))
+	f, err := userfile.Open(filepath.Join(folder, InfoFile))
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, "", "it has no " + InfoFile
@@ -129,8 +131,12 @@ func readInfo(folder string) (command []string, nick, problem string) {
 	defer f.Close()
 	var lines []string
 	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, userfile.Limit+1) // the file's own bound, not the scanner's, says why it stops
 	for len(lines) < 2 && sc.Scan() {
 		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, "", err.Error()
 	}
 	if len(lines) < 2 {
 		return nil, "", fmt.Sprintf("its %s has %d line(s), not 2", InfoFile, len(lines))

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
-	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/config/compile"
 )
 
 func TestBotsFrom(t *testing.T) {
@@ -39,7 +39,7 @@ func TestBotsFrom(t *testing.T) {
 	if alpha.Nick != "ALPHA PLAYER" || !cmp.Equal(alpha.Command, []string{"python3", "bot.py"}) || alpha.Dir != filepath.Join(players, "alpha") {
 		t.Errorf("alpha = %+v", alpha)
 	}
-	p, d := plan.Compile(cfg, tr)
+	p, d := compile.Compile(cfg, tr)
 	if d.HasErrors() {
 		t.Fatal(d)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 // Config is a loaded, validated configuration directory (or file).
@@ -91,7 +92,7 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 		if rel, err := filepath.Rel(mustGetwd(), f); err == nil && !strings.HasPrefix(rel, "..") {
 			name = rel
 		}
-		src, err := os.ReadFile(f)
+		src, err := userfile.ReadFile(f)
 		if err != nil {
 			diags = append(diags, errDiag("Cannot read file", err.Error(), nil))
 			continue

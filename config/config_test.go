@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
-	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 func load(path string, opts config.Options) (*config.Config, hcl.Diagnostics) {
@@ -25,7 +25,7 @@ func load(path string, opts config.Options) (*config.Config, hcl.Diagnostics) {
 		return cfg, diags
 	}
 	for _, t := range cfg.Tournaments {
-		_, d := plan.Compile(cfg, t)
+		_, d := compile.Compile(cfg, t)
 		diags = append(diags, d...)
 	}
 	return cfg, diags
@@ -74,7 +74,7 @@ func TestValidWithVariables(t *testing.T) {
 	if b.Env["LEVEL"] != "3" {
 		t.Errorf("bot env = %v", b.Env)
 	}
-	p, _ := plan.Compile(cfg, tr)
+	p, _ := compile.Compile(cfg, tr)
 	if len(p.Matches) != 5 {
 		t.Errorf("%d matches, want 5 (one fixed seating per round)", len(p.Matches))
 	}

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 // Stop is a tournament's `stop` block: rules that end a run before the
@@ -40,7 +42,7 @@ type SPRT struct {
 var SPRTModels = []string{"normalized", "logistic", "bayesian"}
 
 // MaxPermutePlayers caps `seats = "permute"`: k players give k! seatings.
-const MaxPermutePlayers = 6
+const MaxPermutePlayers = plan.MaxPermutePlayers
 
 // formatBlocks are the blocks holding one format's options, by format.
 var formatBlocks = map[string]string{"gauntlet": "gauntlet", "groups": "groups", "swiss": "swiss"}

@@ -1,17 +1,18 @@
 package config
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 // functions is the go-cty standard library under Terraform's familiar
 // names, plus file(), the one function that reads anything: a path
-// relative to the config's root directory.
+// relative to the config's root directory, at most userfile.Limit bytes.
 func functions(root string) map[string]function.Function {
 	return map[string]function.Function{
 		"abs":             stdlib.AbsoluteFunc,
@@ -82,7 +83,7 @@ func fileFunc(root string) function.Function {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(root, p)
 			}
-			b, err := os.ReadFile(p)
+			b, err := userfile.ReadFile(p)
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}

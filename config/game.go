@@ -14,7 +14,7 @@ import (
 type Game struct {
 	Driver    string
 	Name      string
-	Game      drivers.Game
+	Game      drivers.Decoded
 	DeclRange hcl.Range
 }
 

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 // Variable is a `variable "name"` block with its final value.
@@ -176,7 +178,7 @@ func (v *Variable) set(val cty.Value, from string, rng *hcl.Range) hcl.Diagnosti
 }
 
 func (l *loader) loadVarFile(path string) hcl.Diagnostics {
-	src, err := os.ReadFile(path)
+	src, err := userfile.ReadFile(path)
 	if err != nil {
 		return hcl.Diagnostics{errDiag("Cannot read variables file", fmt.Sprintf("%v. Check the -var-file path.", err), nil)}
 	}

@@ -1,6 +1,10 @@
-// Package drivers defines what arbiter needs from a game: a Driver decodes the
-// body of a `game "<driver>" "<name>"` block into a Game, and a Game referees
-// one match between bot processes.
+// Package drivers defines what arbiter needs from a game, in two halves.
+// At decode time a Driver decodes the body of a `game "<driver>" "<name>"`
+// block into a Decoded game: its settings, its clock and its seat checks,
+// with diagnostics that point into the HCL. At run time the Driver
+// rebuilds a Game from the settings a plan recorded (LoadGame), and the
+// Game referees one match between bot processes; nothing of the run-time
+// half knows HCL, so a saved plan runs without its configuration.
 //
 // This package is a leaf: it knows nothing of scheduling, journals or
 // tournaments (that is the engine's job) and nothing of any particular game
@@ -24,9 +28,11 @@ type Driver interface {
 	// DecodeGame decodes and validates the body of a game block. The driver
 	// owns the schema of that body, so a typo in a game option is reported
 	// with its source range before any bot starts.
-	DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (Game, hcl.Diagnostics)
-	// LoadGame rebuilds a game from the settings a plan recorded
-	// (the JSON encoding of Game.Settings).
+	DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (Decoded, hcl.Diagnostics)
+	// LoadGame rebuilds the game that plays from the settings a plan
+	// recorded (the JSON encoding of Decoded.Settings). It is the only way
+	// a game reaches the engine, so it must give a game that plays exactly
+	// as the decoded one would: its Settings encode to the same JSON.
 	LoadGame(settings json.RawMessage) (Game, error)
 	// HouseBots lists the bots built into arbiter for this game, sorted by
 	// name; each runs as `arbiter bot <driver>/<name>`.
@@ -48,16 +54,30 @@ type HouseBot struct {
 	Move func(args []string, out io.Writer, env func(string) string) error
 }
 
-// Game is a decoded game block, ready to referee matches.
-type Game interface {
-	// Settings is the JSON-serialisable form of the game recorded in the plan.
+// Decoded is a decoded game block: what compiling a tournament needs.
+// It may also be a Variants.
+type Decoded interface {
+	// Settings is the JSON-serialisable form of the game recorded in the
+	// plan, from which LoadGame rebuilds it.
 	Settings() any
 	// CheckSeats reports whether the game can be played with n seats,
 	// as diagnostics pointing at the game block's own attributes where it can.
 	// subject is the range of the setting that asked for n seats.
 	CheckSeats(n int, subject hcl.Range) hcl.Diagnostics
-	// Clock is the time budget every bot gets in a match.
+	// Clock is the time budget every bot gets in a match. The plan records
+	// it in every match, so the run-time Game gets it from Match.Clock.
 	Clock() Clock
+}
+
+// Game is a game rebuilt from a plan's settings (Driver.LoadGame), ready
+// to referee matches. It may also be a Reporter.
+type Game interface {
+	// Settings is the JSON-serialisable form of the game, as the plan
+	// records it.
+	Settings() any
+	// Seats is nil when n bots can play a match of the game, and otherwise
+	// says why not (the engine skips a playoff it cannot seat).
+	Seats(n int) error
 	// Play referees one match to its end. A bot's misbehaviour is never an
 	// error: it is a fault recorded in the outcome. Play returns early, with
 	// ctx's error, only when ctx is cancelled; all processes it started are
@@ -173,7 +193,7 @@ type Outcome struct {
 	Seats []SeatResult `json:"seats"`
 }
 
-// Variants is an optional capability of a Game that plays several
+// Variants is an optional capability of a Decoded game that plays several
 // variants, e.g. the boards of a series: the plan gives every match of
 // round r the variant (r-1) mod len(Variants()), so a tournament with a
 // multiple of that many rounds plays each variant equally often.

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
@@ -40,22 +41,22 @@ deck "small" {
 bot "bad" {
   command = [%q]
   env = {
-    ARBITER_TEST_BOT     = %q
-    ARBITER_TEST_RUN     = %q
-    ARBITER_TEST_PIDFILE = %q
+    ENGINE_TEST_BOT     = %q
+    ENGINE_TEST_RUN     = %q
+    ENGINE_TEST_PIDFILE = %q
   }
 }
 bot "random1" {
   house = "planowanie/random"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "random2" {
   house = "planowanie/random"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "greedy" {
   house = "planowanie/greedy"
-  env   = { ARBITER_TEST_RUN = %[3]q }
+  env   = { ENGINE_TEST_RUN = %[3]q }
 }
 
 game "planowanie" "short" {
@@ -81,7 +82,7 @@ type tournamentRun struct {
 	plan    *plan.Plan
 	summary *engine.Summary
 	results []engine.Result // as read back from the results directory
-	runID   string          // ARBITER_TEST_RUN of every bot of the run
+	runID   string          // ENGINE_TEST_RUN of every bot of the run
 	pidFile string          // the stubborn bot's grandchildren
 	elapsed time.Duration
 }
@@ -118,7 +119,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	if len(cfg.Tournaments) != 1 {
 		t.Fatalf("config has %d tournaments, want 1", len(cfg.Tournaments))
 	}
-	p, diags := plan.Compile(cfg, cfg.Tournaments[0])
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
 	if diags.HasErrors() {
 		t.Fatalf("plan.Compile: %v", diags)
 	}
@@ -128,7 +129,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	tr.plan = p
 	out := t.TempDir()
 	runner := &engine.Runner{
-		Plan: p, Game: cfg.Tournaments[0].Game.Game, Root: cfg.Root, Out: out,
+		Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
 		Jobs: 2, Self: self, Log: hclog.NewNullLogger(),
 	}
 	start := time.Now()
@@ -152,7 +153,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 // stubborn bot reported is gone.
 func assertNoProcessLeft(t *testing.T, tr *tournamentRun) {
 	t.Helper()
-	proctest.AssertGone(t, "ARBITER_TEST_RUN="+tr.runID)
+	proctest.AssertGone(t, "ENGINE_TEST_RUN="+tr.runID)
 	proctest.AssertPidFileGone(t, tr.pidFile)
 }
 

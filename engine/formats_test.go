@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -52,11 +53,11 @@ func runner(t *testing.T, deals int, tournament, out string, jobs int) *engine.R
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	p, diags := plan.Compile(cfg, cfg.Tournaments[0])
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return &engine.Runner{Plan: p, Game: cfg.Tournaments[0].Game.Game, Root: cfg.Root, Out: out,
+	return &engine.Runner{Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
 		Jobs: jobs, Self: selfPath(t), Log: hclog.NewNullLogger()}
 }
 

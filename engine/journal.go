@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -59,8 +61,9 @@ type journal struct {
 	f   *os.File
 }
 
-// openJournal opens dir for plan p, creating it if needed. A directory
-// that holds another plan's results is refused. It returns the results
+// openJournal opens dir for plan p, creating it if needed; the caller
+// holds dir's lock. A directory that holds another plan's results, or
+// results without a plan.json, is refused. It returns the results
 // already there; a torn last line (the arbiter was killed while writing
 // it) is cut off, so that match runs again.
 func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
@@ -82,6 +85,9 @@ func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
 				dir, old.Tournament, old.Hash, p.Tournament, p.Hash, dir)
 		}
 	} else if errors.Is(err, os.ErrNotExist) {
+		if err := orphanResults(dir); err != nil {
+			return nil, nil, err
+		}
 		if err := writeFileAtomic(planPath, mustIndent(p)); err != nil {
 			return nil, nil, err
 		}
@@ -155,15 +161,57 @@ func (j *journal) Append(r *Result) error {
 
 func (j *journal) Close() error { return j.f.Close() }
 
-// checkResults refuses results of matches that p does not know.
-func checkResults(p *plan.Plan, results []Result, path string) error {
-	ids := map[string]bool{}
-	for _, m := range p.Matches {
-		ids[m.ID] = true
+// orphanResults refuses a directory that holds results but no plan.json
+// (it was removed, or the results were copied in): nothing says which
+// plan they belong to, and adopting them would mix another plan's
+// matches, another seed's say, into this one.
+func orphanResults(dir string) error {
+	path := filepath.Join(dir, ResultsFile)
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 {
+		return nil
 	}
-	for _, r := range results {
-		if !ids[r.Match] {
-			return fmt.Errorf("%s has a result for match %q, which is not in the plan", path, r.Match)
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%s holds results but %s has no %s, so nothing says which plan they belong to. "+
+		"Put back the %s they were written with, or use another -out directory (or move %s away) to start over",
+		path, dir, PlanFile, PlanFile, ResultsFile)
+}
+
+// checkResults refuses results that are not p's: a match p does not
+// know, a match twice, a match with another seed or other bots than p
+// gives it. results[i] is line i+1 of path: readResults keeps no line
+// after a bad one.
+func checkResults(p *plan.Plan, results []Result, path string) error {
+	matches := make(map[string]*plan.Match, len(p.Matches))
+	for i := range p.Matches {
+		matches[p.Matches[i].ID] = &p.Matches[i]
+	}
+	const redo = "; these results do not belong to this plan (a copied or edited file?). Use another results directory, or remove this one to start over"
+	first := map[string]int{}
+	for i := range results {
+		r, line := &results[i], i+1
+		m := matches[r.Match]
+		if m == nil {
+			return fmt.Errorf("%s, line %d: match %q is not in the plan%s", path, line, r.Match, redo)
+		}
+		if f, ok := first[r.Match]; ok {
+			return fmt.Errorf("%s, line %d: match %q has a result already on line %d; a match has one result%s",
+				path, line, r.Match, f, redo)
+		}
+		first[r.Match] = line
+		if r.Seed != m.Seed {
+			return fmt.Errorf("%s, line %d: match %q was played with seed %d, but the plan gives it seed %d%s",
+				path, line, r.Match, r.Seed, m.Seed, redo)
+		}
+		bots := make([]string, len(r.Seats))
+		for k, s := range r.Seats {
+			bots[k] = s.Bot
+		}
+		if !slices.Equal(bots, m.Seats) {
+			return fmt.Errorf("%s, line %d: match %q was played by %s, but the plan seats %s%s",
+				path, line, r.Match, strings.Join(bots, ", "), strings.Join(m.Seats, ", "), redo)
 		}
 	}
 	return nil
@@ -196,9 +244,13 @@ func ReadDir(dir string) (*plan.Plan, []Result, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	path := filepath.Join(dir, ResultsFile)
 	results, _, err := readResults(f)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, ResultsFile), err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := checkResults(&p, results, path); err != nil {
+		return nil, nil, err
 	}
 	return &p, results, nil
 }

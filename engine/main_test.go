@@ -21,13 +21,13 @@ import (
 //
 //   - `<test binary> bot <driver>/<name>` is a house bot, exactly as the
 //     engine starts them with Runner.Self set to the test binary;
-//   - with ARBITER_TEST_BOT=<mode> in its environment it is a faulty bot
+//   - with ENGINE_TEST_BOT=<mode> in its environment it is a faulty bot
 //     (see runFaultyBot).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "bot" {
 		os.Exit(runHouseBot(os.Args[2]))
 	}
-	if mode := os.Getenv("ARBITER_TEST_BOT"); mode != "" {
+	if mode := os.Getenv("ENGINE_TEST_BOT"); mode != "" {
 		os.Exit(runFaultyBot(mode))
 	}
 	// Bots inherit our environment. Under -race every bot process would
@@ -204,15 +204,15 @@ func chooseCard(hand, trick []string, wrongSuit bool) string {
 }
 
 // startLinger starts a grandchild that escapes the bot's process group and
-// session, and appends its pid to $ARBITER_TEST_PIDFILE.
+// session, and appends its pid to $ENGINE_TEST_PIDFILE.
 func startLinger() error {
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "ARBITER_TEST_BOT="+modeLinger)
+	cmd.Env = append(os.Environ(), "ENGINE_TEST_BOT="+modeLinger)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(os.Getenv("ARBITER_TEST_PIDFILE"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(os.Getenv("ENGINE_TEST_PIDFILE"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}

@@ -14,18 +14,20 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
-// Runner executes a plan into a results directory.
+// Runner executes a plan into a results directory. It needs nothing but
+// the plan and the drivers: the game that plays is the one the plan's
+// driver rebuilds from the plan's settings (drivers.Driver.LoadGame).
 type Runner struct {
 	Plan *plan.Plan
-	Game drivers.Game
-	// Root is the configuration's directory; bot dirs in the plan are
-	// relative to it.
+	// Drivers finds a game driver by name, like drivers/all.Driver.
+	Drivers func(name string) (drivers.Driver, bool)
+	// Root is the directory that bot dirs in the plan are relative to:
+	// the configuration's directory when the plan was compiled.
 	Root string
 	// Out is the results directory.
 	Out string
@@ -77,6 +79,7 @@ var ErrInterrupted = errors.New("interrupted")
 // session is the state of one Run.
 type session struct {
 	r       *Runner
+	game    drivers.Game
 	log     hclog.Logger
 	j       *journal
 	full    plan.Plan
@@ -99,7 +102,7 @@ type session struct {
 }
 
 // Run runs every selected match that the results directory does not hold
-// yet. Cancelling ctx stops the run: matches in progress are abandoned
+// yet, holding the directory's lock (LockDir) unless its caller does. Cancelling ctx stops the run: matches in progress are abandoned
 // (their bots killed) and run again next time.
 //
 // A plan whose later rounds depend on results (plan.Later) runs in
@@ -113,6 +116,15 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		log = hclog.NewNullLogger()
 	}
 	log = log.Named("engine")
+	release, err := lockUnlessHeld(r.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	game, err := r.loadGame()
+	if err != nil {
+		return nil, err
+	}
 	j, prior, err := openJournal(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
@@ -130,7 +142,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if err := checkResults(&known, prior, filepath.Join(r.Out, ResultsFile)); err != nil {
 		return nil, err
 	}
-	s := &session{r: r, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
+	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
 		sum: &Summary{Results: prior}}
 	for i := range prior {
 		s.done[prior[i].Match] = &prior[i]
@@ -305,7 +317,7 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 	if r.Progress != nil {
 		r.Progress.Started(m)
 	}
-	res, err := r.playMatch(ctx, m, s.log.With("match", m.ID))
+	res, err := r.playMatch(ctx, s.game, m, s.log.With("match", m.ID))
 	if err == nil {
 		err = s.j.Append(res)
 	}
@@ -394,8 +406,8 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 		}
 		var groups [][]string
 		for _, g := range PlacementTies(p, results) {
-			if d := s.r.Game.CheckSeats(len(g), hcl.Range{}); d.HasErrors() {
-				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", d.Error())
+			if err := s.game.Seats(len(g)); err != nil {
+				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
 				continue
 			}
 			groups = append(groups, g)
@@ -419,6 +431,23 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
 }
 
+// loadGame rebuilds the plan's game with its driver.
+func (r *Runner) loadGame() (drivers.Game, error) {
+	g := r.Plan.Game
+	var drv drivers.Driver
+	if r.Drivers != nil {
+		drv, _ = r.Drivers(g.Driver)
+	}
+	if drv == nil {
+		return nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
+	}
+	game, err := drv.LoadGame(g.Settings)
+	if err != nil {
+		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
+	}
+	return game, nil
+}
+
 // selected are the matches named by Only, among those of p.
 func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	var out []*plan.Match
@@ -439,7 +468,7 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 // playMatch runs one match in a fresh matches/<id> directory. A bot's
 // misbehaviour is part of the result; only cancellation and the arbiter's
 // own I/O failures are errors.
-func (r *Runner) playMatch(ctx context.Context, m *plan.Match, log hclog.Logger) (*Result, error) {
+func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger) (*Result, error) {
 	dir := filepath.Join(r.Out, MatchesDir, m.ID)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -464,7 +493,7 @@ func (r *Runner) playMatch(ctx context.Context, m *plan.Match, log hclog.Logger)
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
 	start := time.Now()
-	out, err := r.Game.Play(ctx, match)
+	out, err := game.Play(ctx, match)
 	elapsed := time.Since(start)
 	if err != nil {
 		tr.Close()
@@ -494,11 +523,6 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		Nick:   cmp.Or(b.Nick, name),
 		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
-		Env: []string{
-			"ARBITER_MATCH=" + m.ID,
-			"ARBITER_SEAT=" + strconv.Itoa(i),
-			"ARBITER_SEED=" + strconv.FormatUint(m.Seed, 10),
-		},
 	}
 	keys := make([]string, 0, len(b.Env))
 	for k := range b.Env {
@@ -508,16 +532,19 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	for _, k := range keys {
 		seat.Env = append(seat.Env, k+"="+b.Env[k])
 	}
+	// Last, so that arbiter's own win over a plan's env (the last of
+	// equal names counts), also in a plan.json edited by hand.
+	seat.Env = append(seat.Env,
+		"ARBITER_MATCH="+m.ID,
+		"ARBITER_SEAT="+strconv.Itoa(i),
+		"ARBITER_SEED="+strconv.FormatUint(m.Seed, 10))
 	if b.House != "" {
 		seat.Command = []string{r.Self, "bot", b.House}
 		seat.Dir = dir
 		return seat, nil
 	}
 	seat.Command = b.Command
-	seat.Dir = b.Dir
-	if !filepath.IsAbs(seat.Dir) {
-		seat.Dir = filepath.Join(r.Root, filepath.FromSlash(b.Dir))
-	}
+	seat.Dir = b.DirIn(r.Root)
 	return seat, nil
 }
 
@@ -531,7 +558,7 @@ const reportEvery = time.Second
 // every finished match, in plan order; s.mu is held, or the workers are
 // done.
 func (s *session) report() error {
-	rep, ok := s.r.Game.(drivers.Reporter)
+	rep, ok := s.game.(drivers.Reporter)
 	if !ok || s.reported == len(s.sum.Results) && !s.reportedAt.IsZero() {
 		return nil
 	}

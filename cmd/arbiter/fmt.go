@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 func cmdFmt(args []string, stdout, stderr io.Writer) error {
@@ -39,7 +41,7 @@ func cmdFmt(args []string, stdout, stderr io.Writer) error {
 	}
 	unformatted := 0
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := userfile.ReadFile(f)
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -25,7 +26,7 @@ const usage = `arbiter runs matches and tournaments between game-playing bots.
 Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
-  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...]
+  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
                                                run the plan, resuming into DIR
   arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
                                                standings of a results directory
@@ -38,8 +39,11 @@ Usage:
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
+directory), or a saved plan: a .json file written by "arbiter plan -json"
+or a results directory's plan.json, which runs without the configuration;
+its relative bot dirs are relative to -root (default: the plan file's
 directory). validate, plan and run also take -var NAME=VALUE, -var-file FILE,
--tournament NAME, -log-level LEVEL and -log-json.
+-tournament NAME (configurations only), -log-level LEVEL and -log-json.
 Run "arbiter COMMAND -h" for a command's flags.
 `
 
@@ -105,6 +109,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 type configFlags struct {
 	vars, varFiles listFlag
 	tournament     string
+	root           string
 	logLevel       string
 	logJSON        bool
 }
@@ -153,16 +158,26 @@ func onePath(pos []string) (string, error) {
 	return "", fmt.Errorf("expected one configuration path, got %d: %s", len(pos), strings.Join(pos, " "))
 }
 
-// loaded is a configuration with its chosen tournament compiled.
+// loaded is a configuration with its chosen tournament compiled, or a
+// saved plan (then cfg and t are nil).
 type loaded struct {
 	cfg  *config.Config
 	t    *config.Tournament
 	plan *plan.Plan
+	// root is the directory that the plan's relative bot dirs are in.
+	root string
 }
 
 // load loads the configuration at path and compiles its tournament,
-// printing diagnostics to stderr.
+// printing diagnostics to stderr, or reads the saved plan at path (a
+// .json file).
 func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
+	if isPlanFile(path) {
+		return c.loadPlan(path)
+	}
+	if c.root != "" {
+		return nil, fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
+	}
 	cfg, diags := config.Load(path, config.Options{
 		Vars: c.vars, VarFiles: c.varFiles, Driver: all.Driver, DriverNames: all.Names(),
 	})
@@ -174,7 +189,7 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, pd := plan.Compile(cfg, t)
+	p, pd := compile.Compile(cfg, t)
 	diags = append(diags, pd...)
 	if len(diags) > 0 {
 		printDiags(stderr, cfg, diags)
@@ -182,7 +197,7 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if diags.HasErrors() {
 		return nil, errReported
 	}
-	return &loaded{cfg: cfg, t: t, plan: p}, nil
+	return &loaded{cfg: cfg, t: t, plan: p, root: cfg.Root}, nil
 }
 
 func printDiags(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) {

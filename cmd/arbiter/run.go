@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 )
 
@@ -23,6 +24,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
@@ -34,15 +36,24 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if isPlanFile(path) {
+		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
+			return savedError(path, problems)
+		}
+	}
 	if err := checkLimits(l.plan, cf.logger(stderr).Named("limits")); err != nil {
 		return err
 	}
 	if *out == "" {
-		*out = filepath.Join("results", l.t.Name)
+		*out = filepath.Join("results", l.plan.Tournament)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	// The lock comes before anything is written: a second run into the
+	// directory is refused having touched nothing.
+	lock, err := engine.LockDir(*out)
+	if err != nil {
 		return err
 	}
+	defer lock.Unlock()
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -63,9 +74,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
-	drv := l.t.Game
 	runner := &engine.Runner{
-		Plan: l.plan, Game: drv.Game, Root: l.cfg.Root, Out: *out, Jobs: *jobs, Only: only,
+		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
 		Self: selfPath(), Log: log, Progress: progress,
 	}
 	sum, err := runner.Run(ctx)
@@ -85,6 +95,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
+	return writeStandings(stdout, *out, sum)
+}
+
+// writeStandings prints the standings of a finished run and writes them
+// to standings.txt in the results directory out.
+func writeStandings(stdout io.Writer, out string, sum *engine.Summary) error {
 	st, err := engine.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
@@ -93,7 +109,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := engine.WriteStats(stdout, st); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(*out, "standings.txt"))
+	f, err := os.Create(filepath.Join(out, "standings.txt"))
 	if err != nil {
 		return err
 	}

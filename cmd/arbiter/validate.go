@@ -8,17 +8,24 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
-	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", stderr)
 	var cf configFlags
 	asJSON := fs.Bool("json", false, "print diagnostics as JSON")
+	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if isPlanFile(path) {
+		return validatePlan(&cf, path, *asJSON, stdout)
+	}
+	if cf.root != "" {
+		return fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
 	}
 	cfg, diags := config.Load(path, config.Options{
 		Vars: cf.vars, VarFiles: cf.varFiles, Driver: all.Driver, DriverNames: all.Names(),
@@ -28,7 +35,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var summary []string
 	if !diags.HasErrors() {
 		for _, t := range cfg.Tournaments {
-			p, d := plan.Compile(cfg, t)
+			p, d := compile.Compile(cfg, t)
 			diags = append(diags, d...)
 			if p != nil {
 				summary = append(summary, fmt.Sprintf("tournament %q: %d matches, plan %.12s", t.Name, len(p.Matches), p.Hash))

@@ -54,11 +54,12 @@ type Game struct {
 }
 
 var (
+	_ drivers.Decoded  = (*Game)(nil)
 	_ drivers.Game     = (*Game)(nil)
 	_ drivers.Variants = (*Game)(nil)
 )
 
-func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
 	g := &Game{settings: Settings{IdleRounds: DefaultIdleRounds,
 		Files: FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes}}}
@@ -186,8 +187,15 @@ func (g *Game) Variants() []string {
 	return names
 }
 
-func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+func (g *Game) Seats(n int) error {
 	if n >= 2 && n <= MaxPlayers {
+		return nil
+	}
+	return fmt.Errorf("Auction is played by 2 to %d players (one letter each), not %d", MaxPlayers, n)
+}
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if g.Seats(n) == nil {
 		return nil
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Game cannot be played with these seats",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/internal/diagtest"
@@ -12,10 +13,11 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/drivers/blokus"
-	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 func load(path string) (*config.Config, hcl.Diagnostics) {
@@ -56,7 +58,7 @@ func TestExamples(t *testing.T) {
 				t.Errorf("warning: %v", d)
 			}
 			tour := cfg.Tournaments[0]
-			p, diags := plan.Compile(cfg, tour)
+			p, diags := compile.Compile(cfg, tour)
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
@@ -115,5 +117,29 @@ game "blokus" "g" {
 	want := `{"board":{"rows":7,"cols":12,"filled":[[5,3]]},"stones":[{"name":"T","cells":[[0,0],[1,0],[2,0],[1,1]]},{"name":"L","cells":[[0,0],[0,1],[1,1]]}]}`
 	if string(b) != want {
 		t.Errorf("settings\n got %s\nwant %s", b, want)
+	}
+}
+
+// TestStonesFileIsBounded: a stones file is read up to userfile.Limit,
+// and one larger is refused naming it, however short its lines.
+func TestStonesFileIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	comment := "#" + strings.Repeat("-", 1022) + "\n"
+	big := "0 0\n" + strings.Repeat(comment, userfile.Limit/len(comment)+1)
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `game "blokus" "g" {
+  board { size = 3 }
+  stones { file = "big.txt" }
+  clock { move = "2s" }
+}`
+	if err := os.WriteFile(filepath.Join(dir, "g.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir)
+	want := filepath.Join(dir, "big.txt") + " is larger than 16 MiB"
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), want) || diags[0].Subject.Start.Line != 3 {
+		t.Errorf("diagnostics: %v\nwant one on line 3 saying %q", diags, want)
 	}
 }

@@ -34,9 +34,12 @@ type Game struct {
 	clock    drivers.Clock
 }
 
-var _ drivers.Game = (*Game)(nil)
+var (
+	_ drivers.Decoded = (*Game)(nil)
+	_ drivers.Game    = (*Game)(nil)
+)
 
-func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
 	g := &Game{}
 	first := map[string]*hcl.Block{}
@@ -173,8 +176,15 @@ func (g *Game) Settings() any { return g.settings }
 
 func (g *Game) Clock() drivers.Clock { return g.clock }
 
-func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+func (g *Game) Seats(n int) error {
 	if n == 2 {
+		return nil
+	}
+	return fmt.Errorf("Blokus is played by two players, not %d", n)
+}
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if g.Seats(n) == nil {
 		return nil
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Blokus is for two players",

@@ -2,13 +2,14 @@ package blokus
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 // StonesBlock is the schema of the game's stone set:
@@ -137,7 +138,7 @@ func decodeStonesFile(a *hcl.Attribute, ctx *hcl.EvalContext) ([]Stone, hcl.Diag
 		path = filepath.Join(configRoot(ctx), path)
 	}
 	subject := a.Expr.Range().Ptr()
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, hcl.Diagnostics{errDiag("Cannot read stones file",
 			fmt.Sprintf("%v. The file is relative to the configuration's directory.", err), subject)}

@@ -83,6 +83,7 @@ type Game struct {
 }
 
 var (
+	_ drivers.Decoded  = (*Game)(nil)
 	_ drivers.Game     = (*Game)(nil)
 	_ drivers.Reporter = (*Game)(nil)
 )
@@ -95,7 +96,7 @@ var clockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "startup"}, {Name: "move"}, {Name: "silence"}},
 }
 
-func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
 	g := &Game{settings: Settings{Limits: DefaultLimits}}
 	var boards, clocks []*hcl.Block
@@ -209,8 +210,15 @@ func (g *Game) Settings() any { return g.settings }
 // answer. The move and start-up limits are the game's own (Settings.Limits).
 func (g *Game) Clock() drivers.Clock { return drivers.Clock{Move: g.settings.Limits.Silence} }
 
-func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+func (g *Game) Seats(n int) error {
 	if n == 2 {
+		return nil
+	}
+	return fmt.Errorf("a Bricks duel has 2 players, not %d", n)
+}
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if g.Seats(n) == nil {
 		return nil
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Bricks is a two-player game",

@@ -37,9 +37,12 @@ type Game struct {
 	clock    drivers.Clock
 }
 
-var _ drivers.Game = (*Game)(nil)
+var (
+	_ drivers.Decoded = (*Game)(nil)
+	_ drivers.Game    = (*Game)(nil)
+)
 
-func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
 	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: DefaultMove}}
 	for _, f := range []struct {
@@ -102,10 +105,17 @@ func (g *Game) Settings() any { return g.settings }
 
 func (g *Game) Clock() drivers.Clock { return g.clock }
 
-// CheckSeats accepts two seats: a plan's seat is a team, whose bot plays
+// Seats accepts two seats: a plan's seat is a team, whose bot plays
 // both of its positions.
-func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+func (g *Game) Seats(n int) error {
 	if n == 2 {
+		return nil
+	}
+	return fmt.Errorf("a Euchre match is between two bots (each plays both positions of its team), not %d", n)
+}
+
+func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
+	if g.Seats(n) == nil {
 		return nil
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Euchre is played by two bots",

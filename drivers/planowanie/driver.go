@@ -39,14 +39,17 @@ type Game struct {
 	deckRange, dealsRange hcl.Range
 }
 
-var _ drivers.Game = (*Game)(nil)
+var (
+	_ drivers.Decoded = (*Game)(nil)
+	_ drivers.Game    = (*Game)(nil)
+)
 
 type dealValue struct {
 	Cards  int `cty:"cards"`
 	Leader int `cty:"leader"`
 }
 
-func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Game, hcl.Diagnostics) {
+func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
 	g := &Game{}
 	if a, ok := content.Attributes["deck"]; ok {
@@ -138,8 +141,11 @@ func (g *Game) Settings() any { return g.settings }
 
 func (g *Game) Clock() drivers.Clock { return g.clock }
 
+// Seats is nil when n bots can play every deal.
+func (g *Game) Seats(n int) error { return g.settings.Validate(n) }
+
 func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
-	err := g.settings.Validate(n)
+	err := g.Seats(n)
 	if err == nil {
 		return nil
 	}

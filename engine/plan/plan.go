@@ -1,11 +1,13 @@
-// Package plan compiles a tournament into a match plan: every match with
-// its id, round, group, seats, seed, clock and the bots' resolved commands.
-// A plan is immutable, JSON-serialisable and identified by the hash of its
-// content, so it can be reviewed before anything runs and a results
-// directory can tell whether it belongs to it.
+// Package plan is a match plan: every match with its id, round, group,
+// seats, seed, clock and the bots' resolved commands, plus the run-time
+// helpers that make the matches a plan cannot list (rounds paired from
+// results, playoffs). A plan is immutable, JSON-serialisable and
+// identified by the hash of its content, so it can be reviewed before
+// anything runs, a results directory can tell whether it belongs to it,
+// and a saved plan runs on its own, without the configuration it came from.
 //
-// Compiling decides everything random about a tournament from its seed, so
-// the same configuration gives the same plan, byte for byte, on any machine.
+// The package knows nothing of HCL or of the configuration: package
+// config/compile makes plans.
 package plan
 
 import (

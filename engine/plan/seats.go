@@ -1,5 +1,8 @@
 package plan
 
+// MaxPermutePlayers caps the "permute" design: k players give k! seatings.
+const MaxPermutePlayers = 6
+
 // Seatings returns the seat design's seatings of a group of k bots: in
 // seating s, seat i holds the group's member Seatings[s][i]. Members are
 // numbered in the group's order (for a gauntlet, the candidate first).

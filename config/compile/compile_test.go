@@ -1,4 +1,4 @@
-package plan_test
+package compile
 
 import (
 	"encoding/json"
@@ -43,7 +43,7 @@ func compile(t *testing.T, bots []string, tournament string) *plan.Plan {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	p, diags := plan.Compile(cfg, cfg.Tournaments[0])
+	p, diags := Compile(cfg, cfg.Tournaments[0])
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

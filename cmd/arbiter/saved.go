@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// isPlanFile reports whether path names a saved plan (the output of
+// arbiter plan -json, or a results directory's plan.json) rather than a
+// configuration: configurations are .hcl files, plans .json files.
+func isPlanFile(path string) bool {
+	return strings.EqualFold(filepath.Ext(path), ".json")
+}
+
+// registerRoot adds -root, the directory that a saved plan's relative bot
+// dirs are relative to.
+func (c *configFlags) registerRoot(fs *flag.FlagSet) {
+	fs.StringVar(&c.root, "root", "", "with a saved plan (a .json file): the directory its relative bot dirs are in, as the configuration's directory was (default: the plan file's directory)")
+}
+
+// loadPlan reads the saved plan at path; its bots' relative dirs are
+// relative to -root, or else to the plan file's directory.
+func (c *configFlags) loadPlan(path string) (*loaded, error) {
+	if len(c.vars) > 0 || len(c.varFiles) > 0 || c.tournament != "" {
+		return nil, fmt.Errorf("%s is a saved plan, already compiled: -var, -var-file and -tournament apply to an HCL configuration only", path)
+	}
+	p, err := plan.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	root := c.root
+	if root == "" {
+		root = filepath.Dir(path)
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return nil, err
+	}
+	return &loaded{plan: p, root: root}, nil
+}
+
+// checkSaved checks what a saved plan needs of this machine and this
+// arbiter: its game's driver, which must rebuild the game from the plan's
+// settings, and the dirs of its bots under root. (A compiled
+// configuration was checked by loading it.)
+func checkSaved(p *plan.Plan, root string) []string {
+	var problems []string
+	if drv, ok := all.Driver(p.Game.Driver); !ok {
+		problems = append(problems, fmt.Sprintf("the game %q is played by the driver %q, which this arbiter does not have (it has %s)",
+			p.Game.Name, p.Game.Driver, strings.Join(all.Names(), ", ")))
+	} else if _, err := drv.LoadGame(p.Game.Settings); err != nil {
+		problems = append(problems, fmt.Sprintf("the settings of game %q do not load: %v", p.Game.Name, err))
+	}
+	for i := range p.Bots {
+		b := &p.Bots[i]
+		if b.House != "" {
+			continue
+		}
+		dir := b.DirIn(root)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			how := "relative to the root " + root + " (-root, default: the plan file's directory)"
+			if filepath.IsAbs(b.Dir) {
+				how = "an absolute path in the plan"
+			}
+			problems = append(problems, fmt.Sprintf("bot %q runs in %s (dir %q, %s), which is not a directory here", b.Name, dir, b.Dir, how))
+		}
+	}
+	return problems
+}
+
+// savedError is the error of a saved plan that cannot run here.
+func savedError(path string, problems []string) error {
+	if len(problems) == 1 {
+		return fmt.Errorf("%s cannot run here: %s", path, problems[0])
+	}
+	return fmt.Errorf("%s cannot run here:\n  %s", path, strings.Join(problems, "\n  "))
+}
+
+// validatePlan is validate of a saved plan: it reads and checks the plan
+// and what running it needs here.
+func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) error {
+	l, err := cf.loadPlan(path)
+	var problems []string
+	if err != nil {
+		problems = []string{err.Error()}
+	} else {
+		problems = checkSaved(l.plan, l.root)
+	}
+	if asJSON {
+		res := jsonResult{Valid: len(problems) == 0, ErrorCount: len(problems), Diagnostics: []jsonDiag{}}
+		for _, pr := range problems {
+			res.Diagnostics = append(res.Diagnostics, jsonDiag{Severity: "error", Summary: "Saved plan cannot run", Detail: pr})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	switch {
+	case len(problems) > 0 && asJSON:
+		return errReported
+	case err != nil:
+		return err
+	case len(problems) > 0:
+		return savedError(path, problems)
+	}
+	if !asJSON {
+		p := l.plan
+		fmt.Fprintf(stdout, "The plan is valid and can run here: tournament %q, game %s %s, %d bot(s), %d match(es), plan %.12s; bot dirs relative to %s.\n",
+			p.Tournament, p.Game.Driver, p.Game.Name, len(p.Bots), len(p.Matches), p.Hash, l.root)
+	}
+	return nil
+}
