@@ -121,8 +121,9 @@ type Bot struct {
 	House   string   `json:"house,omitempty"`
 	Command []string `json:"command,omitempty"`
 	// Dir is relative to the configuration's root directory (slash
-	// separated) when it lies inside it, so plans are the same on every
-	// machine; otherwise absolute.
+	// separated, "../x" when it lies outside it), so plans and their
+	// hashes are the same wherever the files are checked out; absolute
+	// only when no relative path leads there.
 	Dir string            `json:"dir,omitempty"`
 	Env map[string]string `json:"env,omitempty"`
 	// Nick is the display name in game-specific outputs, when not Name.
