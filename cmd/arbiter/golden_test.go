@@ -27,8 +27,10 @@ const (
 
 // unpinnedKeys are JSON keys dropped from a plan before it is compared at
 // any depth: the bots' and arbiter's fingerprints, which depend on the
-// build and the machine and are not part of the plan's hash.
-var unpinnedKeys = map[string]bool{"fingerprint": true, "arbiter": true}
+// build and the machine, and what a bot's sandbox binds (program, read:
+// where this machine keeps the bot's interpreter); none is part of the
+// plan's hash.
+var unpinnedKeys = map[string]bool{"fingerprint": true, "arbiter": true, "program": true, "read": true}
 
 // TestGoldenPlans pins `arbiter plan -json` of every tournament of every
 // example, with the example's default variables, in testdata/plans, so a
