@@ -43,6 +43,8 @@ Usage:
   arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
+  arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [PATH]
+                                               run a bot through its game's conformance cases
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
 directory), or a saved plan: a .json file written by "arbiter plan -json"
@@ -72,6 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
 		"doctor":   cmdDoctor,
+		"check":    cmdCheck,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
