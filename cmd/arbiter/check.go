@@ -28,8 +28,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	timeout := fs.Duration("timeout", 30*time.Second, "time one case may take in all")
 	dir := fs.String("dir", ".", "working directory of COMMAND")
 	botName := fs.String("bot", "", "check this bot of the configuration at PATH instead of a COMMAND")
-	var only listFlag
+	var only, env listFlag
 	fs.Var(&only, "case", "run only this case (repeatable)")
+	fs.Var(&env, "env", "add K=V to the bot's environment (repeatable), e.g. ARBITER_PREFIX=tym42 for Auction")
 	var cf configFlags
 	cf.register(fs)
 	before, command := args, []string(nil)
@@ -44,6 +45,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	bot.Env = append(bot.Env, env...)
 	drv, ok := all.Driver(game)
 	if !ok {
 		return fmt.Errorf("no game %q; games: %s", game, strings.Join(all.Names(), ", "))

@@ -134,7 +134,9 @@ func (t *Transcript) Received(_ int, line string) { t.add("< " + line) }
 // Only faults and warnings are kept: the rest of a referee's events
 // would drown the exchange.
 func (t *Transcript) Event(kind string, data any) {
-	if kind == "fault" || kind == "warning" || kind == "note" {
+	if kind == "note" {
+		t.add(fmt.Sprintf("# %v", data))
+	} else if kind == "fault" || kind == "warning" {
 		t.add(fmt.Sprintf("# %s %+v", kind, data))
 	}
 }
