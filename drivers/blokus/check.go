@@ -115,7 +115,7 @@ func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 		return err
 	}
 	if ok {
-		return conform.Failf("answered \"= %s\" to the unknown command \"frobnicate 1 2\": answer '?' to a command you do not know", text)
+		return conform.Failf("answered %q to the unknown command \"frobnicate 1 2\": answer '?' to a command you do not know", strings.TrimSpace("= "+text))
 	}
 	return s.QuitGTP()
 }
