@@ -45,6 +45,7 @@ Usage:
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
   arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [PATH]
                                                run a bot through its game's conformance cases
+  arbiter console  GAME -- COMMAND ARGS...     talk to a bot: type protocol lines, see answers and times
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
 directory), or a saved plan: a .json file written by "arbiter plan -json"
@@ -75,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"fmt":      cmdFmt,
 		"doctor":   cmdDoctor,
 		"check":    cmdCheck,
+		"console":  cmdConsole,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
