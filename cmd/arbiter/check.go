@@ -25,7 +25,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check", stderr)
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	move := fs.Duration("move", 5*time.Second, "time the bot has for one answer")
-	timeout := fs.Duration("timeout", 30*time.Second, "time one case may take in all")
+	timeout := fs.Duration("timeout", 2*time.Minute, "time one case may take in all")
 	dir := fs.String("dir", ".", "working directory of COMMAND")
 	botName := fs.String("bot", "", "check this bot of the configuration at PATH instead of a COMMAND")
 	var only, env listFlag

@@ -21,7 +21,7 @@ import (
 type Options struct {
 	// Move is how long the bot has for one answer (default 5s).
 	Move time.Duration
-	// Case is how long one whole case may take (default 30s): a case
+	// Case is how long one whole case may take (default 2m): a case
 	// that runs over fails, it never hangs.
 	Case time.Duration
 	// Only runs the cases with these names (all when empty).
@@ -52,7 +52,7 @@ func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Opt
 		o.Move = 5 * time.Second
 	}
 	if o.Case <= 0 {
-		o.Case = 30 * time.Second
+		o.Case = 2 * time.Minute
 	}
 	tmp, err := os.MkdirTemp("", "arbiter-check-")
 	if err != nil {

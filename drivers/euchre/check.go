@@ -26,7 +26,7 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "bower-not-led", Doc: "follows a diamond lead with its queen of diamonds, not the jack (the left bower is a heart when hearts are trump)", Run: phase(Turn, "jd,qd,9c,ks,ts", "h", "9d")},
 		{Name: "last-card", Doc: "plays its last card in the fifth trick", Run: phase(Turn, "kd", "c", "9s,p,as")},
 		{Name: "trick", Doc: "reads the end of a trick and exits cleanly (its output is ignored)", Run: checkTrick},
-		{Name: "game", Doc: "plays a whole game to 5 points as team 0, beside the house bot rules as team 1, every answer valid", Run: checkGame},
+		{Name: "game", Doc: "plays a whole game to 3 points as team 0, beside the house bot rules as team 1, every answer valid", Run: checkGame},
 	}
 }
 
@@ -185,7 +185,7 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 		return a, ""
 	}
 	s := DefaultSettings()
-	s.Target = 5
+	s.Target = 3
 	var defaults int
 	rec2 := defaultsRecorder{Recorder: rec, n: &defaults}
 	if _, err := Referee(ctx, s, 21, decide, rec2); err != nil {
