@@ -133,6 +133,12 @@ type nopLog struct{}
 func (nopLog) Info(string, ...any) {}
 func (nopLog) Warn(string, ...any) {}
 
+// Build runs bot b's build in dir as a run does (see runBuild), its output
+// to log: for commands that need a bot built outside a run (arbiter check).
+func Build(ctx context.Context, b *plan.Bot, dir, log string) (detail string, err error) {
+	return runBuild(ctx, b, dir, log)
+}
+
 // runBuild runs the build command in dir under the bot's limits (the same
 // confinement as the bot: proc.Prepare), its stdout and stderr to log,
 // within the bot's build timeout. detail says why the build failed, or is

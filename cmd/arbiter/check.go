@@ -15,6 +15,8 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/drivers/conform"
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 // cmdCheck runs a game's conformance cases against one bot:
@@ -113,7 +115,28 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	} else {
 		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
 	}
-	return l.plan.Game.Driver, seat, nil
+	return l.plan.Game.Driver, seat, buildForCheck(b, seat.Dir, stderr)
+}
+
+// buildForCheck builds a bot of a configuration that has a build, as a
+// run would, before it is checked.
+func buildForCheck(b *plan.Bot, dir string, stderr io.Writer) error {
+	if len(b.Build) == 0 {
+		return nil
+	}
+	log, err := os.CreateTemp("", "arbiter-check-build-*.log")
+	if err != nil {
+		return err
+	}
+	log.Close()
+	defer os.Remove(log.Name())
+	fmt.Fprintf(stderr, "building %s: %s\n", b.Name, strings.Join(b.Build, " "))
+	detail, err := engine.Build(context.Background(), b, dir, log.Name())
+	if err != nil || detail == "" {
+		return err
+	}
+	out, _ := os.ReadFile(log.Name())
+	return fmt.Errorf("bot %s: %s:\n%s", b.Name, detail, strings.TrimSpace(string(out)))
 }
 
 // commandPath makes a command given as a relative path (./bot) absolute,
