@@ -27,7 +27,7 @@ func TestPythonBot(t *testing.T) {
 	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(5 * time.Second)}}
 	g.settings.MaxHands = 3
 	for _, args := range [][]string{{"python3", "bots/simple.py"}, {"python3", "bots/simple.py", "--bold"}} {
-		m, marker := processMatch(t, 12, args, []string{self(t), "bot", "rules"})
+		m, marker := processMatch(t, 12, args, house(t, "rules"))
 		m.Seats[0].Dir = botDir
 		rec := &events{}
 		m.Record = rec
