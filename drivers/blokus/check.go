@@ -22,6 +22,7 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "first-move", Doc: "as player 1, covers its start cell (bottom-left) with its first stone", Run: checkFirst(1)},
 		{Name: "second-first", Doc: "as player 2, after player 1's move, covers its start cell (top-right)", Run: checkFirst(2)},
 		{Name: "one-move", Doc: "on a 2 × 3 board where one placement is legal, plays it", Run: checkOneMove},
+		{Name: "blocked", Doc: "after set_blocked, places its first stone around the filled cells (here only a domino lying flat fits)", Run: checkBlocked},
 		{Name: "pass", Doc: "answers pass when no stone can be placed (its start cell is taken)", Run: checkPass},
 		{Name: "game-first", Doc: "plays a whole 8 × 8 game of 9 stones against the house bot greedy, as player 1", Run: checkGame(0)},
 		{Name: "game-second", Doc: "plays a whole 8 × 8 game of 9 stones against the house bot greedy, as player 2", Run: checkGame(1)},
@@ -144,6 +145,29 @@ func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 	}
 	defer s.Close()
 	_, err = checkGen(s, p, 0)
+	return err
+}
+
+func checkBlocked(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	// One domino, given upright; the cell above the start is filled, so
+	// only the domino lying flat fits.
+	stones := []Stone{{Name: "1", Cells: []Point{{0, 0}, {0, 1}}}}
+	blocked := []Cell{{3, 0}}
+	r, err := NewRules(5, 5, blocked, stones)
+	if err != nil {
+		return err
+	}
+	s, err := conform.Start(ctx, bot, opt, rec)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	err = s.Script("set_board 5 5", "set_player 1", stoneArgs(stones),
+		fmt.Sprintf("set_blocked %d %s", len(blocked), FormatCells(blocked)))
+	if err != nil {
+		return err
+	}
+	_, err = checkGen(s, NewPosition(r), 0)
 	return err
 }
 
