@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -268,7 +269,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 		s.sum.Skipped += skipped
 		s.advanceStop()
 		s.mu.Unlock()
-		s.log.Info("paired", "round", pr.Round, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
+		s.log.Info("paired", "round", pr.Round, "stage", pr.Stage, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
 		if p, ok := s.r.Progress.(ProgressMore); ok {
 			p.More(len(pr.Matches)-skipped, skipped)
 		}
@@ -395,7 +396,7 @@ func (s *session) writeStop() error {
 // A stage already written to rounds/ must come out the same.
 func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairing, error) {
 	p := &s.full
-	if p.Later == nil {
+	if p.Later == nil && len(p.Stages) == 0 {
 		return nil, nil
 	}
 	// Only the results of matches known so far: a resumed run already
@@ -412,7 +413,17 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 	}
 	var pr *pairing.Pairing
 	var name string
-	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
+	if len(p.Stages) > 0 {
+		k := p.ListedStages() + stage
+		if k >= len(p.Stages) {
+			return nil, nil
+		}
+		var err error
+		if pr, err = stages.Make(p, k, results, s.game.Seats); err != nil {
+			return nil, err
+		}
+		name = stages.FileName(p.Stages[k].Name)
+	} else if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
 		var err error
 		if pr, err = pairing.Round(p, round, results); err != nil {
 			return nil, err
