@@ -51,6 +51,9 @@ type Runner struct {
 	// bots or arbiter build changed (see CompareFingerprints); the change
 	// is recorded in changes.jsonl. Without it such a run is refused.
 	AllowChangedBots bool
+
+	// builds is set by Run: each bot's build, at most once per run.
+	builds *builds
 }
 
 // Progress follows a run.
@@ -147,6 +150,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	run := *r
 	run.Plan = p
+	run.builds = &builds{}
 	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
@@ -516,6 +520,11 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	}
 	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: dir,
 		Clock: m.Clock, Record: tr, Log: log}
+	unbuilt, err := r.unbuilt(ctx, m, tr)
+	if err != nil {
+		tr.Close()
+		return nil, err
+	}
 	for i, name := range m.Seats {
 		seat, err := r.seat(m, i, name, dir)
 		if err != nil {
@@ -527,7 +536,10 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
 	start := time.Now()
-	out, err := game.Play(ctx, match)
+	out := unbuilt
+	if out == nil {
+		out, err = game.Play(ctx, match)
+	}
 	elapsed := time.Since(start)
 	if err != nil {
 		tr.Close()

@@ -45,6 +45,10 @@ Usage:
   arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
+  arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [PATH]
+                                               run a bot through its game's conformance cases
+  arbiter console  GAME -- COMMAND ARGS...     talk to a bot: type protocol lines, see answers and times
+  arbiter init     GAME [DIR]                  write a tournament with starter bots (Python, C++, Java)
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
 directory), or a saved plan: a .json file written by "arbiter plan -json"
@@ -76,6 +80,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"doctor":   cmdDoctor,
 		"report":   cmdReport,
 		"serve":    cmdServe,
+		"check":    cmdCheck,
+		"console":  cmdConsole,
+		"init":     cmdInit,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -147,6 +147,9 @@ func planBot(root string, b *config.Bot) plan.Bot {
 	if b.House == "" {
 		pb.Command = b.Command
 		pb.Dir = b.Dir
+		if len(b.Build) > 0 {
+			pb.Build, pb.BuildTimeout = b.Build, drivers.Duration(b.BuildTimeout)
+		}
 		if rel, err := filepath.Rel(root, b.Dir); err == nil {
 			pb.Dir = filepath.ToSlash(rel)
 		}

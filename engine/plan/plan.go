@@ -130,6 +130,10 @@ type Bot struct {
 	Nick string `json:"nick,omitempty"`
 	// Limits are what the bot's process may use (nil: no limit).
 	Limits *drivers.Limits `json:"limits,omitempty"`
+	// Build is run once in Dir before the bot's first match, within
+	// BuildTimeout (see engine's builds).
+	Build        []string         `json:"build,omitempty"`
+	BuildTimeout drivers.Duration `json:"build_timeout,omitempty"`
 	// Fingerprint is what the bot runs (not part of the plan's Hash).
 	Fingerprint *Fingerprint `json:"fingerprint,omitempty"`
 }
