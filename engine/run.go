@@ -35,6 +35,9 @@ type Runner struct {
 	Jobs int
 	// Only restricts the run to these match ids (all when empty).
 	Only []string
+	// Slice says that Only is the whole selection even when it is empty:
+	// a shard (see Shard) may have no match to play.
+	Slice bool
 	// Self is the arbiter executable, which runs house bots as
 	// `Self bot <driver>/<name>`.
 	Self string
@@ -149,7 +152,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	s.full = *r.Plan
 	s.full.Matches = slices.Clone(r.Plan.Matches)
-	if len(r.Only) > 0 {
+	if len(r.Only) > 0 || r.Slice {
 		// Only the named matches, among those listed or already paired:
 		// no pairing and no stopping rule, which need the whole run.
 		s.full = known
@@ -199,7 +202,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 // stages feeds the listed matches, then pairs and feeds each later stage.
 func (s *session) stages(ctx context.Context, paired []*Pairing) error {
 	r := s.r
-	if len(r.Only) > 0 {
+	if len(r.Only) > 0 || r.Slice {
 		selected, err := r.selected(&s.full)
 		if err != nil {
 			return err
@@ -369,9 +372,31 @@ func (s *session) writeStop() error {
 // pairNext makes the next later stage, or returns nil when there is none.
 // A stage already written to rounds/ must come out the same.
 func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
+	pr, name, err := s.makeNext(stage)
+	if err != nil || pr == nil {
+		return nil, err
+	}
+	if stage < len(paired) {
+		if !pairingEqual(paired[stage], pr) {
+			return nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
+				filepath.Join(s.r.Out, RoundsDir, name), ResultsFile, s.r.Out)
+		}
+		return pr, nil
+	}
+	if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
+		return nil, err
+	}
+	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+}
+
+// makeNext pairs later stage number stage (0: the first paired round)
+// from the results of the matches known so far, writing nothing; it
+// returns nil when there is no such stage, and the stage's file name in
+// rounds/.
+func (s *session) makeNext(stage int) (*Pairing, string, error) {
 	p := &s.full
 	if p.Later == nil {
-		return nil, nil
+		return nil, "", nil
 	}
 	// Only the results of matches known so far: a resumed run already
 	// holds results of the rounds it is about to pair again.
@@ -385,50 +410,35 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 			results = append(results, res)
 		}
 	}
-	var pr *Pairing
-	var name string
 	if round := p.Later.From + stage; p.Later.Pairing != "" && round <= p.Rounds {
-		var err error
-		if pr, err = pairRound(p, round, results); err != nil {
-			return nil, err
+		pr, err := pairRound(p, round, results)
+		if err != nil {
+			return nil, "", err
 		}
-		name = roundName(round)
-	} else {
-		if !p.Later.Playoffs {
-			return nil, nil
-		}
-		k := stage + 1
-		if p.Later.Pairing != "" {
-			k -= p.Rounds - p.Later.From + 1
-		}
-		if k > plan.MaxPlayoffs {
-			return nil, nil
-		}
-		var groups [][]string
-		for _, g := range PlacementTies(p, results) {
-			if err := s.game.Seats(len(g)); err != nil {
-				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
-				continue
-			}
-			groups = append(groups, g)
-		}
-		if len(groups) == 0 {
-			return nil, nil
-		}
-		pr = &Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
-		name = playoffName(k)
+		return pr, roundName(round), nil
 	}
-	if stage < len(paired) {
-		if !pairingEqual(paired[stage], pr) {
-			return nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
-				filepath.Join(s.r.Out, RoundsDir, name), ResultsFile, s.r.Out)
+	if !p.Later.Playoffs {
+		return nil, "", nil
+	}
+	k := stage + 1
+	if p.Later.Pairing != "" {
+		k -= p.Rounds - p.Later.From + 1
+	}
+	if k > plan.MaxPlayoffs {
+		return nil, "", nil
+	}
+	var groups [][]string
+	for _, g := range PlacementTies(p, results) {
+		if err := s.game.Seats(len(g)); err != nil {
+			s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
+			continue
 		}
-		return pr, nil
+		groups = append(groups, g)
 	}
-	if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
-		return nil, err
+	if len(groups) == 0 {
+		return nil, "", nil
 	}
-	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+	return &Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}, playoffName(k), nil
 }
 
 // loadGame rebuilds the plan's game with its driver.

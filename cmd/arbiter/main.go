@@ -28,6 +28,12 @@ Usage:
   arbiter plan     [PATH] [-json]              print the match plan
   arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
                                                run the plan, resuming into DIR
+  arbiter run      PATH -out DIR -shard K/N [-stage S]
+                                               run one shard of the plan (docs/distributed.md)
+  arbiter merge    -out DIR [-partial] SHARD_DIR...
+                                               merge shards into one results directory
+  arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C] [-submit]
+                                               run the plan as Slurm jobs: shards, then merges
   arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
                                                standings of a results directory
   arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json]
@@ -61,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"validate": cmdValidate,
 		"plan":     cmdPlan,
 		"run":      cmdRun,
+		"merge":    cmdMerge,
+		"slurm":    cmdSlurm,
 		"rank":     cmdRank,
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,

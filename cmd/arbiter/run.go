@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"syscall"
 
 	"golang.org/x/term"
@@ -21,9 +20,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
 	var cf configFlags
 	out := fs.String("out", "", "results directory (default results/<tournament>)")
-	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
+	jobs := fs.Int("j", defaultJobs(), "matches to run at once (default: $SLURM_CPUS_PER_TASK inside a Slurm job, else the number of CPUs)")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	var sf shardFlags
+	sf.register(fs)
 	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
@@ -54,6 +55,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer lock.Unlock()
+	slice, err := sf.prepare(path, l.plan, *out, only, stderr)
+	if err != nil {
+		return err
+	}
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -77,6 +82,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
 		Self: selfPath(), Log: log, Progress: progress,
+	}
+	if slice != nil {
+		runner.Only, runner.Slice = slice.Matches, true
 	}
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
