@@ -52,5 +52,3 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout)
 	return writeStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped})
 }
-
-
