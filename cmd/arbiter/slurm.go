@@ -251,11 +251,23 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 }
 
 // jobStates are the states of a job's tasks ("" for a job that is no
-// array), from scontrol (accounting may be off).
+// array), from scontrol (accounting may be off). A busy controller times
+// out now and then: scontrol is asked up to five times.
 func jobStates(id string) (map[string]string, error) {
-	out, err := exec.Command("scontrol", "-o", "show", "job", id).Output()
+	var out []byte
+	var err error
+	for try := 0; try < 5; try++ {
+		var stderr bytes.Buffer
+		cmd := exec.Command("scontrol", "-o", "show", "job", id)
+		cmd.Stderr = &stderr
+		if out, err = cmd.Output(); err == nil {
+			break
+		}
+		err = fmt.Errorf("scontrol show job %s: %v: %s (a finished job is forgotten after the cluster's MinJobAge)", id, err, strings.TrimSpace(stderr.String()))
+		time.Sleep(time.Second)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("scontrol show job %s: %v (a finished job is forgotten after MinJobAge)", id, err)
+		return nil, err
 	}
 	st := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
