@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,20 +34,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *jobs < 1 {
 		return fmt.Errorf("-j must be at least 1")
 	}
-	l, err := cf.load(path, stderr)
+	l, err := cf.loadRunnable(path, stderr)
 	if err != nil {
 		return err
 	}
-	if isPlanFile(path) {
-		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
-			return savedError(path, problems)
-		}
-	}
-	if err := checkLimits(l.plan, cf.logger(stderr).Named("limits")); err != nil {
+	*out = cmp.Or(*out, filepath.Join("results", l.plan.Tournament))
+	slice, err := sf.plan(path, l.plan, only, stderr)
+	if err != nil {
 		return err
-	}
-	if *out == "" {
-		*out = filepath.Join("results", l.plan.Tournament)
 	}
 	// The lock comes before anything is written: a second run into the
 	// directory is refused having touched nothing.
@@ -55,8 +50,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer lock.Unlock()
-	slice, err := sf.prepare(path, l.plan, *out, only, stderr)
-	if err != nil {
+	if err := prepareShard(*out, l.plan, slice); err != nil {
 		return err
 	}
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -80,11 +74,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		progress = &logProgress{log: log.Named("progress")}
 	}
 	runner := &engine.Runner{
-		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
+		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
+		Only: shardOnly(slice, only), Slice: slice != nil,
 		Self: selfPath(), Log: log, Progress: progress,
-	}
-	if slice != nil {
-		runner.Only, runner.Slice = slice.Matches, true
 	}
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
@@ -104,6 +96,24 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout)
 	return writeStandings(stdout, *out, sum)
+}
+
+// loadRunnable loads the configuration or saved plan at path and checks
+// that its plan can run here.
+func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, error) {
+	l, err := c.load(path, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if isPlanFile(path) {
+		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
+			return nil, savedError(path, problems)
+		}
+	}
+	if err := checkLimits(l.plan, c.logger(stderr).Named("limits")); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // writeStandings prints the standings of a finished run and writes them

@@ -34,9 +34,8 @@ func (f *shardFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.stage, "stage", 0, "with -shard: the stage to play; a stage after 0 is paired in the results directory that holds the plan file (the merge of the stage before)")
 }
 
-// prepare works out the shard to play and makes out its results
-// directory; nil without -shard. out's lock is held.
-func (f *shardFlags) prepare(path string, p *plan.Plan, out string, only []string, stderr io.Writer) (*engine.ShardPlan, error) {
+// plan works out the shard to play, writing nothing; nil without -shard.
+func (f *shardFlags) plan(path string, p *plan.Plan, only []string, stderr io.Writer) (*engine.ShardPlan, error) {
 	if f.shard == "" {
 		if f.stage != 0 {
 			return nil, fmt.Errorf("-stage goes with -shard")
@@ -61,11 +60,25 @@ func (f *shardFlags) prepare(path string, p *plan.Plan, out string, only []strin
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.PrepareShard(out, p, sp); err != nil {
-		return nil, err
-	}
 	if sp.Finished {
 		fmt.Fprintf(stderr, "Stage %d has no matches: the tournament in %s is complete.\n", f.stage, filepath.Dir(path))
 	}
 	return sp, nil
+}
+
+// prepareShard makes out the results directory of the shard sp (none
+// when nil); out's lock is held.
+func prepareShard(out string, p *plan.Plan, sp *engine.ShardPlan) error {
+	if sp == nil {
+		return nil
+	}
+	return engine.PrepareShard(out, p, sp)
+}
+
+// shardOnly is the match ids a run plays: the shard's when it is one.
+func shardOnly(sp *engine.ShardPlan, only []string) []string {
+	if sp == nil {
+		return only
+	}
+	return sp.Matches
 }

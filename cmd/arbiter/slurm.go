@@ -49,14 +49,9 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if j.out == "" || j.shards < 1 || j.cpus < 1 {
 		return fmt.Errorf("-out DIR and -shards N (at least 1) are required, and -cpus is at least 1")
 	}
-	l, err := cf.load(path, stderr)
+	l, err := cf.loadRunnable(path, stderr)
 	if err != nil {
 		return err
-	}
-	if isPlanFile(path) {
-		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
-			return savedError(path, problems)
-		}
 	}
 	if j.out, err = filepath.Abs(j.out); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -151,9 +152,11 @@ func (st *slurmTest) waitJob(t *testing.T, id string) map[string]string {
 	return nil
 }
 
-// shards plays the 200-match tournament as 8 shards through sbatch,
-// cancels shard 0 mid-run and requeues it, merges with a job that depends
-// on the array, and compares the merge with arbiter run -j 2.
+// shards plays the 200-match tournament with arbiter slurm -submit as 8
+// shards, cancels shard 0 mid-run (scancel): the merge is cancelled and
+// the run reported failed. Shard 0 is requeued and resumes; submitting
+// again runs every shard again, which adds nothing, and the merge. The
+// merge equals arbiter run -j 2.
 func (st *slurmTest) shards(t *testing.T) {
 	one := filepath.Join(st.dir, "many-one")
 	start := time.Now()
@@ -162,16 +165,44 @@ func (st *slurmTest) shards(t *testing.T) {
 
 	out := filepath.Join(st.dir, "many")
 	work := out + ".slurm"
-	st.arbiter(t, true, "slurm", st.conf, "-tournament", "many", "-out", out, "-shards", "8", "-cpus", "1", "-time", "10:00")
+	args := []string{"slurm", st.conf, "-tournament", "many", "-out", out, "-shards", "8", "-cpus", "1", "-time", "10:00", "-submit"}
 	start = time.Now()
+	cmd := exec.Command(st.bin, args...)
+	cmd.Env = st.env
+	var output bytes.Buffer
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = &output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	arrays := make(chan string, 1)
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			output.WriteString(sc.Text() + "\n")
+			if m := regexp.MustCompile(`^Stage 0: shards job (\d+)`).FindStringSubmatch(sc.Text()); m != nil {
+				arrays <- m[1]
+			}
+		}
+	}()
+	var array string
+	select {
+	case array = <-arrays:
+	case <-time.After(time.Minute):
+		t.Fatal("arbiter slurm -submit did not submit in a minute")
+	}
+	st.cancelLater("job " + array)
+	shard0 := filepath.Join(work, "shards", "s0-0", "results.jsonl")
 	p, err := plan.Read(filepath.Join(work, "plan.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	size := len(engine.ShardMatches(p.Matches, 0, 8))
-	array := st.sbatch(t, filepath.Join(work, "stage0-shards.sbatch"))
-	shard0 := filepath.Join(work, "shards", "s0-0", "results.jsonl")
-	// Cancel shard 0 once it has finished two of its matches.
 	for n := 0; n < 2; n = countLines(shard0) {
 		if time.Since(start) > 3*time.Minute {
 			t.Fatalf("shard 0 did not finish 2 matches in 3 minutes: %v", st.states(t, array))
@@ -179,8 +210,15 @@ func (st *slurmTest) shards(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	st.slurm(t, "scancel", array+"_0")
-	for st.states(t, array+"_0")["_0"] != "CANCELLED" {
-		time.Sleep(100 * time.Millisecond)
+	err = cmd.Wait()
+	<-copied
+	if err == nil {
+		t.Fatalf("arbiter slurm -submit succeeded although shard 0 was cancelled:\n%s", output.String())
+	}
+	for _, want := range []string{"the Slurm run failed", "stage 0 shards (job " + array + "_0): CANCELLED", "stage 0 merge (job ", "): CANCELLED"} {
+		if !strings.Contains(output.String(), want) {
+			t.Fatalf("arbiter slurm -submit with a cancelled shard does not say %q:\n%s", want, output.String())
+		}
 	}
 	killedAt := countLines(shard0)
 	if killedAt >= size {
@@ -190,29 +228,28 @@ func (st *slurmTest) shards(t *testing.T) {
 	st.slurm(t, "scontrol", "requeue", array+"_0")
 	// Slurm holds a requeued job back for 2 minutes; release it now.
 	st.slurm(t, "scontrol", "update", "jobid="+array+"_0", "StartTime=now")
-	for task, s := range st.waitJob(t, array) {
-		if s != "COMPLETED" {
-			t.Fatalf("shard %s: %s", task, s)
+	if s := st.waitJob(t, array+"_0")["_0"]; s != "COMPLETED" {
+		t.Fatalf("requeued shard 0: %s", s)
+	}
+	logPath := filepath.Join(work, "logs", "stage0-shard0.log")
+	if !regexp.MustCompile(fmt.Sprintf(`finished_before=%d to_run=%d`, killedAt, size-killedAt)).MatchString(readFile(t, logPath)) {
+		t.Fatalf("the requeued shard 0 did not resume from its %d finished matches:\n%s", killedAt, readFile(t, logPath))
+	}
+	// Submitting again runs every shard again, adding nothing, then merges.
+	got := st.arbiter(t, true, args...)
+	st.cancelLater(got)
+	t.Logf("figures: one machine -j 2: %v for 200 matches; 8 shards via sbatch with a cancel, a requeue and a second submission: %v",
+		oneTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	for k := 0; k < 8; k++ {
+		log := readFile(t, filepath.Join(work, "logs", fmt.Sprintf("stage0-shard%d.log", k)))
+		if !regexp.MustCompile(`0 match\(es\) played, \d+ already finished`).MatchString(log) {
+			t.Fatalf("shard %d run again played matches:\n%s", k, log)
 		}
 	}
-	log := readFile(t, filepath.Join(work, "logs", "stage0-shard0.log"))
-	if !regexp.MustCompile(fmt.Sprintf(`finished_before=%d to_run=%d`, killedAt, size-killedAt)).MatchString(log) {
-		t.Fatalf("the requeued shard 0 did not resume from its %d finished matches:\n%s", killedAt, log)
-	}
-	merge := st.sbatch(t, "--dependency=afterok:"+array, "--kill-on-invalid-dep=yes", filepath.Join(work, "stage0-merge.sbatch"))
-	if s := st.waitJob(t, merge)[""]; s != "COMPLETED" {
-		t.Fatalf("merge job %s: %s\n%s", merge, s, readFile(t, filepath.Join(work, "logs", "stage0-merge.log")))
-	}
-	t.Logf("figures: one machine -j 2: %v for 200 matches; 8 shards via sbatch with a cancel and requeue, then the merge job: %v",
-		oneTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	sameRun(t, one, out)
 
-	// A shard run again adds nothing, and merging again changes nothing.
+	// Merging again changes nothing.
 	before := readFile(t, filepath.Join(out, "results.jsonl"))
-	again := st.arbiter(t, true, "run", filepath.Join(work, "plan.json"), "-shard", "3/8", "-out", filepath.Join(work, "shards", "s0-3"))
-	if !strings.Contains(again, "0 match(es) played") {
-		t.Fatalf("shard 3 run again played matches:\n%s", again)
-	}
 	var dirs []string
 	for k := 0; k < 8; k++ {
 		dirs = append(dirs, filepath.Join(work, "shards", fmt.Sprintf("s0-%d", k)))
