@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/internal/diagtest"
+	"github.com/arbiter-contests/arbiter/tournament"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -64,7 +65,7 @@ func TestValidWithVariables(t *testing.T) {
 	if tr.Rounds != 5 {
 		t.Errorf("rounds = %d: -var must override the environment", tr.Rounds)
 	}
-	if tr.Seed != 42 || tr.Players != 2 || tr.Seats != "fixed" || tr.Deal != "per-group" {
+	if tr.Seed != 42 || tr.Players != 2 || tr.Seats != tournament.Fixed || tr.Deal != tournament.PerGroup {
 		t.Errorf("tournament = %+v", tr)
 	}
 	b := cfg.Bot("b")

@@ -8,7 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
 
-	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Stop is a tournament's `stop` block: rules that end a run before the
@@ -41,11 +41,16 @@ type SPRT struct {
 // SPRTModels are the Elo models of an SPRT's bounds, first is the default.
 var SPRTModels = []string{"normalized", "logistic", "bayesian"}
 
-// MaxPermutePlayers caps `seats = "permute"`: k players give k! seatings.
-const MaxPermutePlayers = plan.MaxPermutePlayers
-
-// formatBlocks are the blocks holding one format's options, by format.
-var formatBlocks = map[string]string{"gauntlet": "gauntlet", "groups": "groups", "swiss": "swiss"}
+// optionBlocks decode the blocks that hold a format's options (see
+// tournament.Format.Options), by block type.
+var optionBlocks = map[string]func(l *loader, t *Tournament, b *hcl.Block) hcl.Diagnostics{
+	"gauntlet": (*loader).decodeGauntlet,
+	"groups":   (*loader).decodeGroups,
+	"swiss": func(_ *loader, _ *Tournament, b *hcl.Block) hcl.Diagnostics {
+		_, d := b.Body.Content(swissSchema)
+		return d
+	},
+}
 
 var (
 	gauntletSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "candidates", Required: true}}}
@@ -66,6 +71,7 @@ var (
 func (l *loader) decodeFormatBlocks(t *Tournament, blocks hcl.Blocks) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	seen := map[string]*hcl.Block{}
+	own, missing := t.Format.Options()
 	for _, b := range blocks {
 		if b.Type == "limits" {
 			continue // decoded by limitsOf
@@ -76,66 +82,59 @@ func (l *loader) decodeFormatBlocks(t *Tournament, blocks hcl.Blocks) hcl.Diagno
 			continue
 		}
 		seen[b.Type] = b
-		if f, ok := formatBlocks[b.Type]; ok && f != t.Format {
+		decode, ok := optionBlocks[b.Type]
+		if !ok {
+			continue
+		}
+		if b.Type != own {
+			f := formatOf(b.Type)
 			diags = append(diags, errDiag("Options of another format",
 				fmt.Sprintf("The %s block holds options of format %q, but this tournament's format is %q. Set format = %q or remove the block.", b.Type, f, t.Format, f),
 				b.DefRange.Ptr()))
 			continue
 		}
-		switch b.Type {
-		case "gauntlet":
-			diags = append(diags, l.decodeGauntlet(t, b)...)
-		case "groups":
-			diags = append(diags, l.decodeGroups(t, b)...)
-		case "swiss":
-			_, d := b.Body.Content(swissSchema)
-			diags = append(diags, d...)
-		}
+		diags = append(diags, decode(l, t, b)...)
 	}
 	// After the gauntlet block, whose candidates the SPRT rule checks.
 	if b := seen["stop"]; b != nil {
 		diags = append(diags, l.decodeStop(t, b)...)
 	}
-	if t.Format == "gauntlet" && seen["gauntlet"] == nil {
-		diags = append(diags, errDiag("Gauntlet without candidates",
-			"A gauntlet tests candidates against the rest of the field: add a block gauntlet { candidates = [bot.x] }.", t.DeclRange.Ptr()))
+	if missing != nil && seen[own] == nil {
+		diags = append(diags, t.problem(*missing))
 	}
-
-	seats := rangePtr(t.Ranges["seats"])
-	if seats == nil {
-		seats = t.DeclRange.Ptr()
+	if t.Players > 0 { // else players is missing or invalid, reported already
+		if p := t.Seats.Check(t.Players); p != nil {
+			diags = append(diags, t.problem(*p))
+		}
 	}
-	switch {
-	case t.Players == 0:
-		// players is missing or invalid, reported already.
-	case t.Seats == "swap" && t.Players != 2:
-		diags = append(diags, errDiag("Swap needs two players",
-			fmt.Sprintf(`seats = "swap" plays both orders of two bots, but players is %d. Use "rotate", "balanced" or "permute" for more players.`, t.Players), seats))
-	case t.Seats == "permute" && t.Players > MaxPermutePlayers:
-		diags = append(diags, errDiag("Too many seatings",
-			fmt.Sprintf(`seats = "permute" plays all %d! orders of a group, too many for %d players (at most %d). Use "balanced", which puts every bot in every seat equally often with %d or %d seatings.`,
-				t.Players, t.Players, MaxPermutePlayers, t.Players, 2*t.Players), seats))
+	var bots []string
+	for _, b := range t.Bots {
+		bots = append(bots, b.Name)
 	}
-
-	switch t.Format {
-	case "round-robin":
-		if len(t.Fill) > 0 {
-			diags = append(diags, errDiag("Fill bots in a round robin",
-				"A round robin plays every combination of players bots of the field, so no group needs filling. Remove fill, or add those bots to bots.", rangePtr(t.Ranges["fill"])))
-		}
-		if len(t.Bots) > 0 && len(t.Bots) < t.Players {
-			diags = append(diags, errDiag("Not enough bots",
-				fmt.Sprintf("A round robin of %d players per match needs at least %d bots; bots lists %d. Add bots, or use format \"groups\" with fill bots.", t.Players, t.Players, len(t.Bots)),
-				rangePtr(t.Ranges["bots"])))
-		}
-	case "groups":
-		if t.RandomRounds > t.Rounds {
-			diags = append(diags, errDiag("Invalid random_rounds",
-				fmt.Sprintf("random_rounds is %d but the tournament has only %d round(s). Use at most rounds; equal to rounds groups every round at random.", t.RandomRounds, t.Rounds),
-				rangePtr(t.Ranges["random_rounds"])))
-		}
+	for _, p := range t.Format.Check(&tournament.Setup{Bots: bots, Fill: len(t.Fill), Players: t.Players, Rounds: t.Rounds, RandomRounds: t.RandomRounds}) {
+		diags = append(diags, t.problem(p))
 	}
 	return diags
+}
+
+// formatOf is the format whose options block is named block.
+func formatOf(block string) tournament.Format {
+	for _, f := range tournament.Formats {
+		if b, _ := f.Options(); b == block {
+			return f
+		}
+	}
+	panic("config: no format has options block " + block)
+}
+
+// problem is p as a diagnostic at the attribute it concerns, or at the
+// tournament block.
+func (t *Tournament) problem(p tournament.Problem) *hcl.Diagnostic {
+	subject := rangePtr(t.Ranges[p.Attr])
+	if p.Attr == "" || subject == nil {
+		subject = t.DeclRange.Ptr()
+	}
+	return errDiag(p.Summary, p.Detail, subject)
 }
 
 func (l *loader) decodeGauntlet(t *Tournament, b *hcl.Block) hcl.Diagnostics {
@@ -209,14 +208,15 @@ func (l *loader) decodeStop(t *Tournament, b *hcl.Block) hcl.Diagnostics {
 			"A stop block needs a rule: an sprt block, max_matches or interval_width.", b.DefRange.Ptr()))
 	}
 	if s.SPRT != nil {
-		headToHead := t.Format == "gauntlet" && len(t.Candidates) == 1 || len(t.Bots) == 2
+		// Only a gauntlet has candidates.
+		headToHead := len(t.Candidates) == 1 || len(t.Bots) == 2
 		if !headToHead && len(t.Bots) > 0 {
 			diags = append(diags, errDiag("SPRT needs one candidate",
 				"An SPRT compares one bot against its opponents: use format \"gauntlet\" with one candidate, or a field of two bots.", s.SPRT.DeclRange.Ptr()))
 		}
 		// Paired matches are tested as pairs (pentanomial), for which
 		// fastchess has no bayesian model.
-		if s.SPRT.Model == "bayesian" && t.Players == 2 && t.Seats == "swap" && t.Deal != "per-match" {
+		if s.SPRT.Model == "bayesian" && t.Seats.PairsGames(t.Players, t.Deal) {
 			diags = append(diags, errDiag("Bayesian SPRT on paired matches",
 				"Swapped seats on a shared deal are tested as pairs (pentanomial), which the bayesian model cannot do. Use model = \"normalized\" or \"logistic\", or deal = \"per-match\".", s.SPRT.DeclRange.Ptr()))
 		}

@@ -124,29 +124,35 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 			}
 			lim.Network = &allowed
 		case "required":
-			var names []string
-			lv, err := convert.Convert(v, cty.List(cty.String))
-			if err == nil {
-				err = gocty.FromCtyValue(lv, &names)
-			}
-			if err != nil {
-				bad(fmt.Sprintf("required must be a list of limit names, like [\"memory\", \"network\"]; names: %s.", strings.Join(drivers.LimitNames, ", ")))
-				ok = false
-				break
-			}
-			for _, n := range names {
-				if !contains(drivers.LimitNames, n) {
-					bad(fmt.Sprintf("%q is not a limit%s. Limits: %s.", n, suggest(n, drivers.LimitNames), strings.Join(drivers.LimitNames, ", ")))
-					ok = false
-				}
-			}
-			lim.Required = names
+			lim.Required, ok = requiredLimits(v, bad)
 		}
 		if ok {
 			lim.Set[name] = true
 		}
 	}
 	return lim, diags
+}
+
+// requiredLimits decodes the required attribute of a limits block, a
+// list of limit names; bad hears of every problem.
+func requiredLimits(v cty.Value, bad func(detail string)) ([]string, bool) {
+	var names []string
+	lv, err := convert.Convert(v, cty.List(cty.String))
+	if err == nil {
+		err = gocty.FromCtyValue(lv, &names)
+	}
+	if err != nil {
+		bad(fmt.Sprintf("required must be a list of limit names, like [\"memory\", \"network\"]; names: %s.", strings.Join(drivers.LimitNames, ", ")))
+		return nil, false
+	}
+	ok := true
+	for _, n := range names {
+		if !contains(drivers.LimitNames, n) {
+			bad(fmt.Sprintf("%q is not a limit%s. Limits: %s.", n, suggest(n, drivers.LimitNames), strings.Join(drivers.LimitNames, ", ")))
+			ok = false
+		}
+	}
+	return names, ok
 }
 
 var sizeRE = regexp.MustCompile(`^\s*([0-9]+)\s*([A-Za-z]*)\s*$`)

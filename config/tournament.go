@@ -3,11 +3,14 @@ package config
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Tournament is a `tournament "name"` block.
@@ -18,9 +21,9 @@ type Tournament struct {
 	// does not divide by Players.
 	Bots []*Bot
 	Fill []*Bot
-	// Format is how bots are put together into matches (see Formats and
+	// Format is how bots are put together into matches (see
 	// docs/formats.md).
-	Format  string
+	Format  tournament.Format
 	Rounds  int
 	Players int
 	// Candidates are the bots a gauntlet tests against the rest of the field.
@@ -28,15 +31,13 @@ type Tournament struct {
 	// RandomRounds is, for the groups format, how many rounds are grouped
 	// at random before groups are made by rating; 0 means every round.
 	RandomRounds int
-	// Seats is the seat design of each group (see SeatDesign).
-	Seats string
-	// Deal says which matches share a deal seed: "per-match", "per-group"
-	// or "per-round".
-	Deal string
+	// Seats is the seat design of each group.
+	Seats tournament.SeatDesign
+	// Deal says which matches share a deal seed.
+	Deal tournament.DealMode
 	Seed uint64
-	// Rating is the ranking reported first: "bayeselo", "placement",
-	// "wins" or "points".
-	Rating string
+	// Rating is the ranking reported first.
+	Rating tournament.Rating
 	// Stop is the sequential stopping rule, or nil.
 	Stop *Stop
 
@@ -45,14 +46,6 @@ type Tournament struct {
 	Ranges map[string]hcl.Range
 	Limits *Limits // defaults for every bot; nil without a limits block
 }
-
-// Choices of the tournament's enumerated settings, first is the default.
-var (
-	Formats    = []string{"groups", "round-robin", "gauntlet", "swiss"}
-	SeatDesign = []string{"rotate", "fixed", "swap", "permute", "balanced"}
-	DealModes  = []string{"per-match", "per-group", "per-round"}
-	Ratings    = []string{"bayeselo", "placement", "wins", "points"}
-)
 
 var tournamentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
@@ -95,8 +88,8 @@ func (l *loader) loadTournaments() hcl.Diagnostics {
 }
 
 func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnostics) {
-	t := &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{},
-		Format: Formats[0], Rounds: 1, Seats: SeatDesign[0], Deal: DealModes[0], Seed: 1, Rating: Ratings[0]}
+	// Format, seats, deal and rating default to their zero values.
+	t := &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{}, Rounds: 1, Seed: 1}
 	content, diags := b.Body.Content(tournamentSchema)
 	var ld hcl.Diagnostics
 	t.Limits, ld = l.limitsOf(content.Blocks, scopeTournament)
@@ -124,10 +117,10 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	diags = append(diags, d...)
 	diags = append(diags, intAttr(vals, "rounds", t.Ranges, 1, math.MaxInt32, &t.Rounds)...)
 	diags = append(diags, intAttr(vals, "players", t.Ranges, 1, 1000, &t.Players)...)
-	diags = append(diags, choiceAttr(vals, "format", t.Ranges, Formats, &t.Format)...)
-	diags = append(diags, choiceAttr(vals, "seats", t.Ranges, SeatDesign, &t.Seats)...)
-	diags = append(diags, choiceAttr(vals, "deal", t.Ranges, DealModes, &t.Deal)...)
-	diags = append(diags, choiceAttr(vals, "rating", t.Ranges, Ratings, &t.Rating)...)
+	diags = append(diags, choiceAttr(vals, "format", t.Ranges, tournament.Formats, &t.Format)...)
+	diags = append(diags, choiceAttr(vals, "seats", t.Ranges, tournament.SeatDesigns, &t.Seats)...)
+	diags = append(diags, choiceAttr(vals, "deal", t.Ranges, tournament.DealModes, &t.Deal)...)
+	diags = append(diags, choiceAttr(vals, "rating", t.Ranges, tournament.Ratings, &t.Rating)...)
 	if v, ok := vals["seed"]; ok {
 		var seed int64
 		if err := gocty.FromCtyValue(v, &seed); err != nil || seed < 0 {
@@ -215,16 +208,26 @@ func intAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range
 	return nil
 }
 
-func choiceAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range, choices []string, dst *string) hcl.Diagnostics {
+// choiceAttr decodes a string that names one of choices (strings, or
+// values whose String is their name).
+func choiceAttr[T any](vals map[string]cty.Value, attr string, ranges map[string]hcl.Range, choices []T, dst *T) hcl.Diagnostics {
 	v, ok := vals[attr]
 	if !ok {
 		return nil
 	}
-	var s string
-	if err := gocty.FromCtyValue(v, &s); err != nil || !contains(choices, s) {
-		return hcl.Diagnostics{errDiag("Invalid "+attr,
-			fmt.Sprintf("%s must be one of \"%s\"%s.", attr, strings.Join(choices, `", "`), suggest(s, choices)), rangePtr(ranges[attr]))}
+	names := make([]string, len(choices))
+	for i, c := range choices {
+		names[i] = fmt.Sprint(c)
 	}
-	*dst = s
+	var s string
+	i := -1
+	if err := gocty.FromCtyValue(v, &s); err == nil {
+		i = slices.Index(names, s)
+	}
+	if i < 0 {
+		return hcl.Diagnostics{errDiag("Invalid "+attr,
+			fmt.Sprintf("%s must be one of \"%s\"%s.", attr, strings.Join(names, `", "`), suggest(s, names)), rangePtr(ranges[attr]))}
+	}
+	*dst = choices[i]
 	return nil
 }

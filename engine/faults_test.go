@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
@@ -277,7 +278,7 @@ func TestStandingsAfterFaults(t *testing.T) {
 		t.Fatalf("%d results, want 4", len(tr.results))
 	}
 
-	names, games := engine.PairwiseGames(tr.plan, tr.results)
+	names, games := stats.PairwiseGames(tr.plan, tr.results)
 	if len(games) != 4*3 {
 		t.Errorf("%d pairwise games from 4 faulty matches, want 12 (3 losses of the faulty bot per match)", len(games))
 	}
@@ -298,7 +299,7 @@ func TestStandingsAfterFaults(t *testing.T) {
 		}
 	}
 
-	st, err := engine.ComputeStandings(tr.plan, tr.results)
+	st, err := stats.ComputeStandings(tr.plan, tr.results)
 	if err != nil {
 		t.Fatalf("ComputeStandings: %v", err)
 	}

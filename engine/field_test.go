@@ -17,6 +17,8 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 var updateField = flag.Bool("update-field", false, "regenerate testdata/field12 (plan.json, results.jsonl) from its simulation")
@@ -42,7 +44,7 @@ func TestFieldAgainstBayeselo(t *testing.T) {
 	if len(results) != 300 || len(p.Bots) != 12 {
 		t.Fatalf("%d results of %d bots, want 300 of 12", len(results), len(p.Bots))
 	}
-	st, err := engine.ComputeStats(p, results)
+	st, err := stats.ComputeStats(p, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +70,8 @@ func TestFieldAgainstBayeselo(t *testing.T) {
 	}
 
 	// The same games through rating's bayeselo-formatted output.
-	names, games := engine.PairwiseGames(p, results)
-	r, err := rating.Fit(names, games, engine.RatingOptions())
+	names, games := stats.PairwiseGames(p, results)
+	r, err := rating.Fit(names, games, stats.RatingOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +105,8 @@ func readBayeseloOutput(t *testing.T) string {
 // happen, and are draws), and bot-11 crashes in 3% of its matches.
 func writeField(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 300))
-	p := &plan.Plan{Version: plan.Version, Tournament: "field12", Format: "groups", Seats: "rotate",
-		Deal: "per-round", Seed: 12, Rounds: 25, Players: 4,
+	p := &plan.Plan{Version: plan.Version, Tournament: "field12", Format: tournament.Groups, Seats: tournament.Rotate,
+		Deal: tournament.PerRound, Seed: 12, Rounds: 25, Players: 4,
 		Game: plan.Game{Driver: "planowanie", Name: "sim", Settings: json.RawMessage(`{}`)}}
 	for i := range 12 {
 		p.Bots = append(p.Bots, plan.Bot{Name: fmt.Sprintf("bot-%02d", i), House: "planowanie/random"})
@@ -167,7 +169,7 @@ func BenchmarkFieldStats(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := engine.ComputeStats(p, results); err != nil {
+		if _, err := stats.ComputeStats(p, results); err != nil {
 			b.Fatal(err)
 		}
 	}

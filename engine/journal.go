@@ -13,36 +13,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
-// Result is one line of results.jsonl: a finished match.
-type Result struct {
-	Match string       `json:"match"`
-	Round int          `json:"round"`
-	Group int          `json:"group"`
-	Seed  uint64       `json:"seed"`
-	Seats []SeatResult `json:"seats"`
-	// ElapsedMS is the match's wall-clock duration.
-	ElapsedMS int64 `json:"elapsed_ms"`
-}
+// Result is one line of results.jsonl: a finished match (see stats.Result).
+type Result = stats.Result
 
 // SeatResult is one seat of a finished match.
-type SeatResult struct {
-	Bot string `json:"bot"`
-	drivers.SeatResult
-}
-
-// Faulty reports whether any seat ended the match with a fault.
-func (r *Result) Faulty() bool {
-	for _, s := range r.Seats {
-		if s.Fault != "" {
-			return true
-		}
-	}
-	return false
-}
+type SeatResult = stats.SeatResult
 
 // Files of a results directory.
 const (
@@ -221,15 +200,11 @@ func checkResults(p *plan.Plan, results []Result, path string) error {
 // matches are followed by those of the rounds and playoffs that the run
 // paired (rounds/), so every result has its match.
 func ReadDir(dir string) (*plan.Plan, []Result, error) {
-	b, err := os.ReadFile(filepath.Join(dir, PlanFile))
+	p, err := ReadPlan(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s is not a results directory: %w", dir, err)
+		return nil, nil, err
 	}
-	var p plan.Plan
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, PlanFile), err)
-	}
-	paired, err := loadPairings(dir, &p)
+	paired, err := loadPairings(dir, p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -238,7 +213,7 @@ func ReadDir(dir string) (*plan.Plan, []Result, error) {
 	}
 	f, err := os.Open(filepath.Join(dir, ResultsFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return &p, nil, nil
+		return p, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -249,10 +224,10 @@ func ReadDir(dir string) (*plan.Plan, []Result, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := checkResults(&p, results, path); err != nil {
+	if err := checkResults(p, results, path); err != nil {
 		return nil, nil, err
 	}
-	return &p, results, nil
+	return p, results, nil
 }
 
 func mustIndent(v any) []byte {

@@ -14,7 +14,9 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stop"
 )
 
 // Merge combines the results directories of shards (arbiter run -shard)
@@ -38,11 +40,11 @@ type MergeSummary struct {
 	Missing []string
 	Plan    *plan.Plan
 	Results []Result
-	Stopped *Stopped
+	Stopped *stop.Stopped
 	// Next is the later stage paired from the merged results, for the
 	// shards of stage Stage+1 to play; nil when the tournament is
 	// complete (or Missing is not empty).
-	Next *Pairing
+	Next *pairing.Pairing
 }
 
 // shardDir is one input of a merge.
@@ -60,8 +62,8 @@ type mergeInput struct {
 	out      string
 	planJSON []byte
 	plan     *plan.Plan
-	paired   []*Pairing // Out's later stages
-	known    plan.Plan  // the plan with Out's later stages
+	paired   []*pairing.Pairing // Out's later stages
+	known    plan.Plan          // the plan with Out's later stages
 	prior    map[string][]byte
 	results  map[string]Result
 	new      map[string]*shardDir
@@ -234,6 +236,10 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 			problems = append(problems, fmt.Sprintf("%s: match %s is not one of %s's matches", path, r.Match, sd.shard))
 			continue
 		}
+		if bad := foreignFingerprint(in.plan, &r); bad != "" {
+			problems = append(problems, fmt.Sprintf("%s: match %s %s", path, r.Match, bad))
+			continue
+		}
 		if other := in.new[r.Match]; other != nil {
 			problems = append(problems, fmt.Sprintf("%s: match %s has a result in %s too (a duplicate)", path, r.Match, other.dir))
 			continue
@@ -309,7 +315,7 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (*MergeSummary, error)
 	if err := s.report(); err != nil {
 		return nil, err
 	}
-	s.stopper = newStopper(in.plan)
+	s.stopper = stop.New(in.plan)
 	s.advanceStop()
 	sum.Plan, sum.Results, sum.Stopped = &s.full, results, s.sum.Stopped
 	if s.sum.Stopped != nil {
@@ -498,4 +504,17 @@ func copyTree(src, dst string) error {
 		return err
 	}
 	return os.Rename(tmp, dst)
+}
+
+// foreignFingerprint says which bot of r was played with other files
+// than the plan's fingerprint records ("" when none).
+func foreignFingerprint(p *plan.Plan, r *Result) string {
+	for _, bot := range sortedKeys(r.Fingerprints) {
+		b := p.Bot(bot)
+		if b != nil && b.Fingerprint != nil && b.Fingerprint.Hash != r.Fingerprints[bot] {
+			return fmt.Sprintf("was played by %s with fingerprint %.12s, but the plan records %.12s (the bot changed during the shard's run)",
+				bot, r.Fingerprints[bot], b.Fingerprint.Hash)
+		}
+	}
+	return ""
 }

@@ -16,7 +16,11 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Runner executes a plan into a results directory. It needs nothing but
@@ -44,6 +48,10 @@ type Runner struct {
 	Log  hclog.Logger
 	// Progress, if set, hears about every match that starts and ends.
 	Progress Progress
+	// AllowChangedBots lets a run resume into a results directory whose
+	// bots or arbiter build changed (see CompareFingerprints); the change
+	// is recorded in changes.jsonl. Without it such a run is refused.
+	AllowChangedBots bool
 }
 
 // Progress follows a run.
@@ -72,7 +80,7 @@ type Summary struct {
 	// ones, then the rounds and playoffs paired from results.
 	Plan *plan.Plan
 	// Stopped is set when a stopping rule ended the tournament.
-	Stopped *Stopped
+	Stopped *stop.Stopped
 }
 
 // ErrInterrupted is returned when the run was cancelled: every finished
@@ -88,7 +96,7 @@ type session struct {
 	full    plan.Plan
 	done    map[string]*Result
 	sum     *Summary
-	stopper *stopper
+	stopper *stop.Stopper
 	queue   chan *plan.Match
 	cancel  context.CancelFunc
 	// pending counts the matches fed and not yet finished.
@@ -133,6 +141,13 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer j.Close()
+	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
+	if err != nil {
+		return nil, err
+	}
+	run := *r
+	run.Plan = p
+	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
 		return nil, err
@@ -157,28 +172,14 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		// no pairing and no stopping rule, which need the whole run.
 		s.full = known
 	} else {
-		s.stopper = newStopper(r.Plan)
+		s.stopper = stop.New(r.Plan)
 	}
 	s.sum.Plan = &s.full
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.cancel = cancel
-	s.queue = make(chan *plan.Match)
-	var workers sync.WaitGroup
-	for w := 0; w < max(r.Jobs, 1); w++ {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			for m := range s.queue {
-				s.play(ctx, m)
-			}
-		}()
-	}
-
-	err = s.stages(ctx, paired)
-	close(s.queue)
-	workers.Wait()
+	err = s.work(ctx, paired)
 	// However the run ends, the game's own files hold every result,
 	// also when a resume had nothing left to play.
 	if rerr := s.report(); rerr != nil && err == nil && s.firstErr == nil {
@@ -199,8 +200,28 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	return s.sum, nil
 }
 
+// work plays the stages on the runner's workers, and returns when they
+// are done.
+func (s *session) work(ctx context.Context, paired []*pairing.Pairing) error {
+	s.queue = make(chan *plan.Match)
+	var workers sync.WaitGroup
+	for w := 0; w < max(s.r.Jobs, 1); w++ {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for m := range s.queue {
+				s.play(ctx, m)
+			}
+		}()
+	}
+	err := s.stages(ctx, paired)
+	close(s.queue)
+	workers.Wait()
+	return err
+}
+
 // stages feeds the listed matches, then pairs and feeds each later stage.
-func (s *session) stages(ctx context.Context, paired []*Pairing) error {
+func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 	r := s.r
 	if len(r.Only) > 0 || r.Slice {
 		selected, err := r.selected(&s.full)
@@ -276,7 +297,7 @@ func (s *session) todo() []*plan.Match {
 	var out []*plan.Match
 	for i := range s.full.Matches {
 		m := &s.full.Matches[i]
-		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !IsPlayoff(m.ID) {
+		if st := s.full.Stop; st != nil && st.MaxMatches > 0 && i >= st.MaxMatches && !stats.IsPlayoff(m.ID) {
 			break
 		}
 		if s.done[m.ID] == nil {
@@ -354,7 +375,7 @@ func (s *session) advanceStop() {
 	if s.sum.Stopped != nil {
 		return
 	}
-	if st := s.stopper.advance(&s.full, s.done); st != nil {
+	if st := s.stopper.Advance(&s.full, s.done); st != nil {
 		s.sum.Stopped = st
 		s.log.Info("stopped", "rule", st.Rule, "matches", st.Matches, "reason", st.Reason)
 		close(s.halt)
@@ -371,7 +392,7 @@ func (s *session) writeStop() error {
 
 // pairNext makes the next later stage, or returns nil when there is none.
 // A stage already written to rounds/ must come out the same.
-func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
+func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairing, error) {
 	pr, name, err := s.makeNext(stage)
 	if err != nil || pr == nil {
 		return nil, err
@@ -393,7 +414,7 @@ func (s *session) pairNext(stage int, paired []*Pairing) (*Pairing, error) {
 // from the results of the matches known so far, writing nothing; it
 // returns nil when there is no such stage, and the stage's file name in
 // rounds/.
-func (s *session) makeNext(stage int) (*Pairing, string, error) {
+func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	p := &s.full
 	if p.Later == nil {
 		return nil, "", nil
@@ -405,13 +426,13 @@ func (s *session) makeNext(stage int) (*Pairing, string, error) {
 		known[m.ID] = true
 	}
 	var results []Result
-	for _, res := range inPlanOrder(p, s.sum.Results) {
+	for _, res := range stats.InPlanOrder(p, s.sum.Results) {
 		if known[res.Match] {
 			results = append(results, res)
 		}
 	}
-	if round := p.Later.From + stage; p.Later.Pairing != "" && round <= p.Rounds {
-		pr, err := pairRound(p, round, results)
+	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
+		pr, err := pairing.Round(p, round, results)
 		if err != nil {
 			return nil, "", err
 		}
@@ -421,14 +442,14 @@ func (s *session) makeNext(stage int) (*Pairing, string, error) {
 		return nil, "", nil
 	}
 	k := stage + 1
-	if p.Later.Pairing != "" {
+	if p.Later.Pairing != tournament.NoPairing {
 		k -= p.Rounds - p.Later.From + 1
 	}
 	if k > plan.MaxPlayoffs {
 		return nil, "", nil
 	}
 	var groups [][]string
-	for _, g := range PlacementTies(p, results) {
+	for _, g := range stats.PlacementTies(p, results) {
 		if err := s.game.Seats(len(g)); err != nil {
 			s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
 			continue
@@ -438,7 +459,7 @@ func (s *session) makeNext(stage int) (*Pairing, string, error) {
 	if len(groups) == 0 {
 		return nil, "", nil
 	}
-	return &Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}, playoffName(k), nil
+	return &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}, playoffName(k), nil
 }
 
 // loadGame rebuilds the plan's game with its driver.
@@ -509,7 +530,8 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 		tr.Close()
 		return nil, err
 	}
-	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds()}
+	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds(),
+		Fingerprints: fingerprints(r.Plan, m.Seats)}
 	for i, s := range out.Seats {
 		res.Seats = append(res.Seats, SeatResult{Bot: m.Seats[i], SeatResult: s})
 		if s.Fault != "" {
@@ -583,7 +605,7 @@ func (s *session) report() error {
 		nicks[b.Name] = cmp.Or(b.Nick, b.Name)
 	}
 	var done []drivers.ReportedMatch
-	for _, res := range inPlanOrder(p, s.sum.Results) {
+	for _, res := range stats.InPlanOrder(p, s.sum.Results) {
 		i, ok := index[res.Match]
 		if !ok {
 			continue

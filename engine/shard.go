@@ -11,7 +11,10 @@ import (
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // ShardFile is the shard record a shard's results directory holds beside
@@ -51,7 +54,7 @@ func ParseShard(v string) (Shard, error) {
 // StageMatches are the matches of stage stage: the plan's listed matches
 // (within a max_matches rule) for stage 0, the matches of paired[stage-1]
 // after. paired are the later stages of a results directory (rounds/).
-func StageMatches(p *plan.Plan, paired []*Pairing, stage int) ([]plan.Match, error) {
+func StageMatches(p *plan.Plan, paired []*pairing.Pairing, stage int) ([]plan.Match, error) {
 	if stage == 0 {
 		ms := p.Matches
 		if p.Stop != nil && p.Stop.MaxMatches > 0 && len(ms) > p.Stop.MaxMatches {
@@ -71,7 +74,7 @@ func StageMatches(p *plan.Plan, paired []*Pairing, stage int) ([]plan.Match, err
 		}
 		var out []plan.Match
 		for i, m := range ms {
-			if pos+i < p.Stop.MaxMatches || IsPlayoff(m.ID) {
+			if pos+i < p.Stop.MaxMatches || stats.IsPlayoff(m.ID) {
 				out = append(out, m)
 			}
 		}
@@ -118,7 +121,7 @@ func ShardMatches(ms []plan.Match, k, n int) []string {
 type ShardPlan struct {
 	Shard   Shard
 	Matches []string
-	Paired  []*Pairing
+	Paired  []*pairing.Pairing
 	// Finished is set for a stage after the last one: the tournament is
 	// complete (or stopped) and the shard has nothing to play.
 	Finished bool
@@ -127,7 +130,7 @@ type ShardPlan struct {
 // PlanShard works out shard sh of plan p. For a stage after 0, from is
 // the merged results directory whose rounds/ holds the stage's pairing.
 func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Driver, bool)) (*ShardPlan, error) {
-	var paired []*Pairing
+	var paired []*pairing.Pairing
 	if sh.Stage > 0 {
 		var err error
 		if paired, err = loadPairings(from, p); err != nil {
@@ -202,7 +205,7 @@ func stageNames(p *plan.Plan) []string {
 		return nil
 	}
 	var names []string
-	if p.Later.Pairing != "" {
+	if p.Later.Pairing != tournament.NoPairing {
 		for r := p.Later.From; r <= p.Rounds; r++ {
 			names = append(names, roundName(r))
 		}

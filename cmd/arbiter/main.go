@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -18,6 +19,7 @@ import (
 	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -27,6 +29,7 @@ Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
   arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
+                   [-allow-changed-bots]
                                                run the plan, resuming into DIR
   arbiter run      PATH -out DIR -shard K/N [-stage S]
                                                run one shard of the plan (docs/distributed.md)
@@ -34,6 +37,9 @@ Usage:
                                                merge shards into one results directory
   arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C] [-submit]
                                                run the plan as Slurm jobs: shards, then merges
+  arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
+                                               play finished matches again and
+                                               compare them with their transcripts
   arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
                                                standings of a results directory
   arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json]
@@ -69,6 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"run":      cmdRun,
 		"merge":    cmdMerge,
 		"slurm":    cmdSlurm,
+		"replay":   cmdReplay,
 		"rank":     cmdRank,
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
@@ -206,6 +213,21 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 		return nil, errReported
 	}
 	return &loaded{cfg: cfg, t: t, plan: p, root: cfg.Root}, nil
+}
+
+// fingerprintOptions say how to fingerprint the bots of l, loaded from
+// path: the configuration's files (or the saved plan) and the results
+// directories are no bot's content.
+func (c *configFlags) fingerprintOptions(l *loaded, path string, results ...string) fingerprint.Options {
+	o := fingerprint.Options{Root: l.root, Results: results, Config: slices.Clone(c.varFiles)}
+	if l.cfg == nil {
+		o.Config = append(o.Config, path)
+	} else {
+		for name := range l.cfg.Files {
+			o.Config = append(o.Config, name)
+		}
+	}
+	return o
 }
 
 func printDiags(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) {

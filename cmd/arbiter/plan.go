@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -24,6 +25,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p := l.plan
+	// A saved plan is shown as it was, with the fingerprints of when it
+	// was compiled; a configuration's bots as they are now.
+	if l.cfg != nil {
+		if err := fingerprint.Plan(p, cf.fingerprintOptions(l, path)); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		b, err := json.MarshalIndent(p, "", "  ")
 		if err != nil {
@@ -52,13 +60,10 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	for _, line := range describe(p) {
 		fmt.Fprintln(stdout, line)
 	}
-	fmt.Fprint(stdout, "\nBots:\n")
+	fmt.Fprintf(stdout, "\nArbiter: %s\n", p.Arbiter.ID())
+	fmt.Fprint(stdout, "Bots and their fingerprints:\n")
 	for _, b := range p.Bots {
-		how := "house " + b.House
-		if b.House == "" {
-			how = fmt.Sprintf("%q in %s", b.Command, b.Dir)
-		}
-		fmt.Fprintf(stdout, "  %-16s %s\n", b.Name, how)
+		writeBot(stdout, &b)
 	}
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -73,29 +78,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 // rounds and stopping rule work.
 func describe(p *plan.Plan) []string {
 	field := len(p.Bots) - len(p.Fill)
-	seatings := len(plan.Seatings(p.Seats, p.Players))
-	var lines []string
-	switch p.Format {
-	case "round-robin":
-		lines = append(lines, fmt.Sprintf("Format round-robin: every combination of %d of the %d bots, every round.", p.Players, field))
-	case "gauntlet":
-		lines = append(lines, fmt.Sprintf("Format gauntlet: %s against every combination of %d of the other bots, every round.",
-			strings.Join(p.Candidates, ", "), p.Players-1))
-	case "swiss":
-		lines = append(lines, "Format swiss: round 1 drawn at random.")
-	default:
-		lines = append(lines, fmt.Sprintf("Format groups: %d group(s) of %d per round.", len(plan.GroupSizes(field, p.Players)), p.Players))
+	lines := []string{
+		p.Format.Describe(p.Players, field, p.Candidates),
+		fmt.Sprintf("Seats %s: %d seating(s) per group.", p.Seats, len(p.Seats.Seatings(p.Players))),
 	}
-	lines = append(lines, fmt.Sprintf("Seats %s: %d seating(s) per group.", p.Seats, seatings))
 	if l := p.Later; l != nil {
-		switch l.Pairing {
-		case "rating":
-			lines = append(lines, fmt.Sprintf("Rounds %d-%d are grouped at random; rounds %d-%d are grouped by rating, each when every match before it has finished: "+
-				"the top-rated bot still free gets the opponents whose games would shrink the variance of its BayesElo rating most (close ratings, few meetings). "+
-				"Each paired round is written to rounds/ in the results directory.", 1, l.From-1, l.From, p.Rounds))
-		case "swiss":
-			lines = append(lines, fmt.Sprintf("Rounds %d-%d are paired by score, each when every match before it has finished: the best bot still free with the bots that met it least, closest in score. "+
-				"Each paired round is written to rounds/ in the results directory.", l.From, p.Rounds))
+		if d := l.Pairing.Describe(l.From, p.Rounds); d != "" {
+			lines = append(lines, d)
 		}
 		if l.Playoffs {
 			lines = append(lines, fmt.Sprintf("After the last round, bots tied on mean place play playoff matches among themselves (ids playoff-*, up to %d stages).", plan.MaxPlayoffs))
@@ -119,4 +108,25 @@ func describe(p *plan.Plan) []string {
 		lines = append(lines, "Stops "+strings.Join(rules, "; or ")+" (checked on the finished matches in plan order).")
 	}
 	return lines
+}
+
+// writeBot prints a bot, its fingerprint and what the fingerprint left out.
+func writeBot(w io.Writer, b *plan.Bot) {
+	how := "house " + b.House
+	if b.House == "" {
+		how = fmt.Sprintf("%q in %s", b.Command, b.Dir)
+	}
+	fmt.Fprintf(w, "  %-16s %s\n", b.Name, how)
+	fp := b.Fingerprint
+	if fp == nil {
+		return
+	}
+	what := fmt.Sprintf("%d file(s)", len(fp.Files))
+	if fp.House != "" {
+		what = "arbiter's build"
+	}
+	fmt.Fprintf(w, "  %-16s %s (%s)\n", "", fp.Hash, what)
+	for _, s := range fp.Skipped {
+		fmt.Fprintf(w, "  %-16s not hashed: %s\n", "", s)
+	}
 }

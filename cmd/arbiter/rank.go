@@ -9,7 +9,10 @@ import (
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
 )
 
 func cmdRank(args []string, stdout, stderr io.Writer) error {
@@ -33,23 +36,9 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		if len(pos) > 0 {
 			return fmt.Errorf("give either -pgn FILE or a results directory, not both")
 		}
-		f, err := os.Open(*pgnIn)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		names, games, err := rating.ReadPGN(f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", *pgnIn, err)
-		}
 		opt := def
 		opt.Advantage, opt.DrawElo, opt.Prior = *adv, *drawElo, *prior
-		r, err := rating.Fit(names, games, opt)
-		if err != nil {
-			return err
-		}
-		plus, minus := r.ExactDist()
-		return r.WriteTable(stdout, plus, minus)
+		return rankPGN(stdout, *pgnIn, opt)
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("give one results directory (written by arbiter run -out DIR), or -pgn FILE")
@@ -68,61 +57,96 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	}
 	results = stopped.Counted(p, results)
 	if *pgnOut != "" {
-		names, games := engine.PairwiseGames(p, results)
-		f, err := os.Create(*pgnOut)
-		if err != nil {
-			return err
-		}
-		if err := rating.WritePGN(f, names, games); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := exportPGN(*pgnOut, p, results); err != nil {
 			return err
 		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if *vs != "" {
-		a, b, ok := strings.Cut(*vs, ",")
-		if !ok || strings.Contains(b, ",") {
-			return fmt.Errorf("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", *vs)
-		}
-		sprt, err := parseSPRT(*sprtFlag)
-		if err != nil {
-			return err
-		}
-		h, err := engine.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
+		h, err := headToHead(p, results, *vs, *sprtFlag)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
 			return enc.Encode(h)
 		}
-		return engine.WriteHeadToHead(stdout, h)
+		return writeHeadToHead(stdout, h)
 	}
-	st, err := engine.ComputeStats(p, results)
+	st, err := stats.ComputeStats(p, results)
 	if err != nil {
 		return err
 	}
-	st.Stopped = stopped
 	if *asJSON {
-		return enc.Encode(st)
+		return enc.Encode(rankJSON{st, stopped})
 	}
-	if err := engine.WriteStats(stdout, st); err != nil {
+	if err := writeStats(stdout, st); err != nil {
 		return err
 	}
 	if *cross {
 		fmt.Fprintln(stdout)
-		if err := engine.WriteCrosstable(stdout, st); err != nil {
+		if err := writeCrosstable(stdout, st); err != nil {
 			return err
 		}
 	}
 	if *los {
 		fmt.Fprintln(stdout)
-		return engine.WriteLOS(stdout, st)
+		return writeLOS(stdout, st)
 	}
 	return nil
+}
+
+// rankPGN prints the BayesElo ratings of the games of a PGN file.
+func rankPGN(stdout io.Writer, path string, opt rating.Options) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	names, games, err := rating.ReadPGN(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	r, err := rating.Fit(names, games, opt)
+	if err != nil {
+		return err
+	}
+	plus, minus := r.ExactDist()
+	return r.WriteTable(stdout, plus, minus)
+}
+
+// exportPGN writes the pairwise games of results as PGN to path.
+func exportPGN(path string, p *plan.Plan, results []stats.Result) error {
+	names, games := stats.PairwiseGames(p, results)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := rating.WritePGN(f, names, games); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// headToHead compares the two bots of -vs A,B, with the SPRT of -sprt.
+func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag string) (*stats.HeadToHead, error) {
+	a, b, ok := strings.Cut(vs, ",")
+	if !ok || strings.Contains(b, ",") {
+		return nil, fmt.Errorf("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", vs)
+	}
+	sprt, err := parseSPRT(sprtFlag)
+	if err != nil {
+		return nil, err
+	}
+	return stats.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
+}
+
+// rankJSON is what rank -json prints: the statistics and, when a stopping
+// rule ended the tournament, which rule and why.
+type rankJSON struct {
+	*stats.Stats
+	Stopped *stop.Stopped `json:"stopped,omitempty"`
 }
 
 // parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA].

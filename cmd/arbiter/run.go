@@ -9,12 +9,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 
 	"golang.org/x/term"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -24,6 +28,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("j", defaultJobs(), "matches to run at once (default: $SLURM_CPUS_PER_TASK inside a Slurm job, else the number of CPUs)")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
+	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
 	var sf shardFlags
 	sf.register(fs)
 	cf.registerRoot(fs)
@@ -43,9 +48,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The lock comes before anything is written: a second run into the
-	// directory is refused having touched nothing.
-	lock, err := engine.LockDir(*out)
+	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
 		return err
 	}
@@ -76,7 +79,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
 		Only: shardOnly(slice, only), Slice: slice != nil,
-		Self: selfPath(), Log: log, Progress: progress,
+		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged,
 	}
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
@@ -95,7 +98,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
-	return writeStandings(stdout, *out, sum)
+	return writeRunStandings(stdout, *out, sum)
 }
 
 // loadRunnable loads the configuration or saved plan at path and checks
@@ -116,24 +119,52 @@ func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, erro
 	return l, nil
 }
 
-// writeStandings prints the standings of a finished run and writes them
-// to standings.txt in the results directory out.
-func writeStandings(stdout io.Writer, out string, sum *engine.Summary) error {
-	st, err := engine.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+// writeRunStandings prints the standings of a finished run and writes
+// them to standings.txt in its results directory.
+func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error {
+	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}
-	st.Stopped = sum.Stopped
-	if err := engine.WriteStats(stdout, st); err != nil {
+	if err := writeStats(stdout, st); err != nil {
 		return err
 	}
 	f, err := os.Create(filepath.Join(out, "standings.txt"))
 	if err != nil {
 		return err
 	}
-	if err := engine.WriteStats(f, st); err != nil {
+	if err := writeStats(f, st); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// prepareOut locks the results directory out, before anything is written
+// there, so that a second run into it is refused having touched nothing;
+// then it fingerprints the bots of l as they are now, out left out. A
+// saved plan's bots that changed since it was compiled are warned of: the
+// run plays them as they are now.
+func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) (*engine.DirLock, error) {
+	lock, err := engine.LockDir(out)
+	if err != nil {
+		return nil, err
+	}
+	var saved *plan.Plan
+	if l.cfg == nil && l.plan.Arbiter != nil {
+		p := *l.plan
+		p.Bots = slices.Clone(l.plan.Bots)
+		saved = &p
+	}
+	if err := fingerprint.Plan(l.plan, c.fingerprintOptions(l, path, out)); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	if saved != nil {
+		_, changes, _ := engine.CompareFingerprints(saved, l.plan)
+		for _, ch := range changes {
+			c.logger(stderr).Warn("changed since the plan was compiled", "plan", path, "change", ch.String())
+		}
+	}
+	return lock, nil
 }

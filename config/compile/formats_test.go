@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 func factorial(k int) int {
@@ -54,24 +55,24 @@ func uniform(c [][]int, want int, offDiagonal bool) bool {
 func TestSeatDesigns(t *testing.T) {
 	for k := 2; k <= 7; k++ {
 		for _, tt := range []struct {
-			design   string
+			design   tournament.SeatDesign
 			seatings int
 			// everySeat: every member sits in every seat this often (0: not required).
 			everySeat int
 			// before: every member sits directly before every other this often (0: not required).
 			before int
 		}{
-			{"fixed", 1, 0, 0},
-			{"swap", 2, 1, 1},
-			{"rotate", k, 1, 0},
-			{"permute", factorial(k), factorial(k - 1), factorial(k - 1)},
-			{"balanced", map[bool]int{true: k, false: 2 * k}[k%2 == 0], map[bool]int{true: 1, false: 2}[k%2 == 0], map[bool]int{true: 1, false: 2}[k%2 == 0]},
+			{tournament.Fixed, 1, 0, 0},
+			{tournament.Swap, 2, 1, 1},
+			{tournament.Rotate, k, 1, 0},
+			{tournament.Permute, factorial(k), factorial(k - 1), factorial(k - 1)},
+			{tournament.Balanced, map[bool]int{true: k, false: 2 * k}[k%2 == 0], map[bool]int{true: 1, false: 2}[k%2 == 0], map[bool]int{true: 1, false: 2}[k%2 == 0]},
 		} {
-			if tt.design == "swap" && k != 2 {
+			if tt.design == tournament.Swap && k != 2 {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/%d", tt.design, k), func(t *testing.T) {
-				s := plan.Seatings(tt.design, k)
+				s := tt.design.Seatings(k)
 				if len(s) != tt.seatings {
 					t.Fatalf("%d seatings, want %d", len(s), tt.seatings)
 				}
@@ -101,7 +102,7 @@ func TestSeatDesigns(t *testing.T) {
 	}
 	// rotate is balanced in seats, but with more than 3 bots a bot always
 	// sits before the same neighbour: that is what balanced fixes.
-	if _, before := seatCounts(plan.Seatings("rotate", 4), 4); uniform(before, 1, true) {
+	if _, before := seatCounts(tournament.Rotate.Seatings(4), 4); uniform(before, 1, true) {
 		t.Error("rotate of 4 has balanced precedence; the test of balanced proves nothing")
 	}
 }
@@ -271,7 +272,7 @@ func TestAdaptiveFormatsListOnlyTheFixedRounds(t *testing.T) {
 	if n := len(groups.Matches); n != 2*2*4 {
 		t.Errorf("groups lists %d matches, want the 16 of 2 random rounds", n)
 	}
-	if l := groups.Later; l == nil || l.Pairing != "rating" || l.From != 3 || l.Clock.Total == 0 {
+	if l := groups.Later; l == nil || l.Pairing != tournament.ByRating || l.From != 3 || l.Clock.Total == 0 {
 		t.Errorf("groups later = %+v, want rating pairing from round 3 with the game's clock", l)
 	}
 	// The random rounds are those of a tournament grouped at random throughout.
@@ -294,7 +295,7 @@ func TestAdaptiveFormatsListOnlyTheFixedRounds(t *testing.T) {
 	if n := len(swiss.Matches); n != 8 {
 		t.Errorf("swiss lists %d matches, want the 8 of round 1", n)
 	}
-	if l := swiss.Later; l == nil || l.Pairing != "swiss" || l.From != 2 {
+	if l := swiss.Later; l == nil || l.Pairing != tournament.ByScore || l.From != 2 {
 		t.Errorf("swiss later = %+v", l)
 	}
 	// Paired rounds get the same ids and seeds as listed ones.

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Streams of the random source: each decision draws from its own stream,
@@ -60,7 +61,7 @@ func (p *Plan) RoundMatches(r int, groups [][]string) []Match {
 // ListedRound is RoundMatches with the clock and variants given, for the
 // rounds a compiler lists before it knows whether the plan has Later.
 func (p *Plan) ListedRound(r int, groups [][]string, clock drivers.Clock, variants []string) []Match {
-	design := Seatings(p.Seats, p.Players)
+	design := p.Seats.Seatings(p.Players)
 	var out []Match
 	for g, members := range groups {
 		out = append(out, p.groupMatches(fmt.Sprintf("r%03d-g%02d", r, g+1), streamDeals, r, g+1, p.Complete(members), design, clock, variant(variants, r))...)
@@ -79,31 +80,10 @@ func (p *Plan) PlayoffMatches(stage int, groups [][]string) []Match {
 	r := p.Rounds + stage
 	var out []Match
 	for g, members := range groups {
-		design := p.Seats
-		switch {
-		case design == "swap" && len(members) != 2:
-			design = "rotate"
-		case design == "permute" && len(members) > MaxPermutePlayers:
-			design = "balanced"
-		}
 		out = append(out, p.groupMatches(fmt.Sprintf("playoff-%d-g%02d", stage, g+1), streamPlayoffs, r, g+1, members,
-			Seatings(design, len(members)), p.Later.Clock, variant(p.Later.Variants, r))...)
+			p.Seats.ForGroup(len(members)).Seatings(len(members)), p.Later.Clock, variant(p.Later.Variants, r))...)
 	}
 	return out
-}
-
-// GroupSizes splits n bots into groups of at most k, as even as possible,
-// larger groups first.
-func GroupSizes(n, k int) []int {
-	groups := (n + k - 1) / k
-	sizes := make([]int, groups)
-	for g := range sizes {
-		sizes[g] = n / groups
-		if g < n%groups {
-			sizes[g]++
-		}
-	}
-	return sizes
 }
 
 // DrawOrder is the order of the bots for round r's random draw (see
@@ -145,13 +125,8 @@ func drawOrder(seed uint64, r int, bots []string) []string {
 // never from anything else, so adding rounds or matches leaves the seeds of
 // the others alone. Seeds stay below 2^53 so JSON readers in any language
 // keep them exact.
-func dealSeed(seed uint64, deal string, stream uint64, round, group, shift int) uint64 {
-	switch deal {
-	case "per-round":
-		group, shift = 0, 0
-	case "per-group":
-		shift = 0
-	}
+func dealSeed(seed uint64, deal tournament.DealMode, stream uint64, round, group, shift int) uint64 {
+	group, shift = deal.Coordinates(group, shift)
 	src := rand.NewPCG(seed, mix(stream, uint64(round), uint64(group), uint64(shift)))
 	return src.Uint64() >> 11
 }

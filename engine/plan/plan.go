@@ -17,6 +17,7 @@ import (
 	"fmt"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Version is bumped when the meaning of a plan's fields changes.
@@ -24,21 +25,25 @@ const Version = 1
 
 // Plan is a compiled tournament.
 type Plan struct {
-	Version    int    `json:"version"`
-	Hash       string `json:"hash"`
-	Tournament string `json:"tournament"`
-	Game       Game   `json:"game"`
-	Format     string `json:"format"`
-	Seats      string `json:"seats"`
-	Deal       string `json:"deal"`
-	Seed       uint64 `json:"seed"`
-	Rounds     int    `json:"rounds"`
-	Players    int    `json:"players"`
+	Version int    `json:"version"`
+	Hash    string `json:"hash"`
+	// Arbiter is the build of arbiter the plan was made with; like the
+	// bots' fingerprints it is not part of Hash.
+	Arbiter    *Arbiter              `json:"arbiter,omitempty"`
+	Tournament string                `json:"tournament"`
+	Game       Game                  `json:"game"`
+	Format     tournament.Format     `json:"format"`
+	Seats      tournament.SeatDesign `json:"seats"`
+	Deal       tournament.DealMode   `json:"deal"`
+	Seed       uint64                `json:"seed"`
+	Rounds     int                   `json:"rounds"`
+	Players    int                   `json:"players"`
 	// Candidates are a gauntlet's candidates.
 	Candidates []string `json:"candidates,omitempty"`
-	// Rating is the ranking reported first (see config.Ratings).
-	Rating string `json:"rating,omitempty"`
-	Bots   []Bot  `json:"bots"`
+	// Rating is the ranking reported first; the default, BayesElo, is
+	// left out.
+	Rating tournament.Rating `json:"rating,omitempty"`
+	Bots   []Bot             `json:"bots"`
 	// Fill names the bots that only complete groups.
 	Fill []string `json:"fill,omitempty"`
 	// Later describes the matches that depend on results and so cannot be
@@ -54,13 +59,13 @@ type Plan struct {
 // matches it makes are a pure function of the plan and the results of
 // the matches before them, so a resumed run makes the same ones.
 type Later struct {
-	// Pairing is how rounds From..Rounds are grouped: "rating" (the ITPW
-	// method: close ratings, few meetings) or "swiss" (close scores, few
-	// meetings); "" when every round is listed.
-	Pairing string `json:"pairing,omitempty"`
-	From    int    `json:"from,omitempty"`
+	// Pairing is how rounds From..Rounds are grouped (NoPairing, left
+	// out, when every round is listed).
+	Pairing tournament.Pairing `json:"pairing,omitempty"`
+	From    int                `json:"from,omitempty"`
 	// Playoffs says that bots tied on mean place after all rounds play
-	// playoff matches (rating "placement"), up to MaxPlayoffs stages.
+	// playoff matches (a rating whose Playoffs is true), up to MaxPlayoffs
+	// stages.
 	Playoffs bool `json:"playoffs,omitempty"`
 	// Clock and Variants are what the later matches play with.
 	Clock    drivers.Clock `json:"clock"`
@@ -117,6 +122,8 @@ type Bot struct {
 	Nick string `json:"nick,omitempty"`
 	// Limits are what the bot's process may use (nil: no limit).
 	Limits *drivers.Limits `json:"limits,omitempty"`
+	// Fingerprint is what the bot runs (not part of the plan's Hash).
+	Fingerprint *Fingerprint `json:"fingerprint,omitempty"`
 }
 
 // Match is one match of the plan.
@@ -136,10 +143,18 @@ type Match struct {
 	Clock   drivers.Clock `json:"clock"`
 }
 
-// ComputeHash returns the hash of the plan's content (everything but Hash).
+// ComputeHash returns the hash of the plan's content: everything but Hash,
+// Arbiter and the bots' fingerprints, which say in what state the bots
+// are, not which tournament this is.
 func (p *Plan) ComputeHash() string {
 	c := *p
 	c.Hash = ""
+	c.Arbiter = nil
+	c.Bots = make([]Bot, len(p.Bots))
+	for i, b := range p.Bots {
+		b.Fingerprint = nil
+		c.Bots[i] = b
+	}
 	b, err := json.Marshal(&c)
 	if err != nil {
 		panic(fmt.Sprintf("plan does not marshal: %v", err))

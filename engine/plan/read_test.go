@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 func testPlan() *Plan {
 	p := &Plan{Version: Version, Tournament: "t", Game: Game{Driver: "d", Name: "g", Settings: json.RawMessage(`{}`)},
-		Format: "groups", Seats: "swap", Deal: "per-match", Seed: 1, Rounds: 1, Players: 2,
+		Format: tournament.Groups, Seats: tournament.Swap, Deal: tournament.PerMatch, Seed: 1, Rounds: 1, Players: 2,
 		Bots:    []Bot{{Name: "a", House: "d/x"}, {Name: "b", Command: []string{"./b"}, Dir: "bots"}},
 		Matches: []Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Shift: 1, Seed: 7, Seats: []string{"a", "b"}}}}
 	p.Hash = p.ComputeHash()
@@ -49,6 +51,7 @@ func TestParseRefuses(t *testing.T) {
 		{"edited", strings.Replace(good, `"seed": 7`, `"seed": 8`, 1), "does not match its hash"},
 		{"unknown field", strings.Replace(good, `"tournament": "t",`, `"tournament": "t", "extra": 1,`, 1), `unknown field "extra"`},
 		{"two objects", good + good, "more follows"},
+		{"unknown format", strings.Replace(good, `"format": "groups"`, `"format": "knockout"`, 1), `unknown format "knockout"`},
 		{"not JSON", "tournament \"t\" {}", "not a plan"},
 		{"other version", string(rehash(func(p *Plan) { p.Version = Version + 1 })), "version"},
 		{"stranger seated", string(rehash(func(p *Plan) { p.Matches[0].Seats[1] = "z" })), `seats "z"`},

@@ -1,25 +1,27 @@
-package engine
+// Package pairing groups the rounds of a tournament that depend on the
+// results before them: by rating (the ITPW method) or like a Swiss system
+// (see plan.Later). Every grouping is a pure function of the plan and the
+// results, so a resumed run groups a round the same way again.
+package pairing
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Pairing is how one round was grouped, as written to rounds/<round>.json
 // for review: the groups and, per bot, what the rule went by.
 type Pairing struct {
 	Round int `json:"round"`
-	// Rule is "rating", "swiss" or "playoff".
+	// Rule is the pairing rule's name ("rating" or "swiss"), or
+	// "playoff".
 	Rule    string       `json:"rule"`
 	Groups  [][]string   `json:"groups"`
 	Basis   []PairBasis  `json:"basis,omitempty"`
@@ -58,7 +60,7 @@ func quantum(x float64) float64 {
 
 // meetings counts, for every pair of bots, the finished matches in which
 // both sat.
-func meetings(results []Result) map[[2]string]int {
+func meetings(results []stats.Result) map[[2]string]int {
 	met := map[[2]string]int{}
 	for _, r := range results {
 		for i, a := range r.Seats {
@@ -69,21 +71,6 @@ func meetings(results []Result) map[[2]string]int {
 		}
 	}
 	return met
-}
-
-// field is the plan's bots that are not fill.
-func field(p *plan.Plan) []string {
-	fill := map[string]bool{}
-	for _, f := range p.Fill {
-		fill[f] = true
-	}
-	var out []string
-	for _, b := range p.Bots {
-		if !fill[b.Name] {
-			out = append(out, b.Name)
-		}
-	}
-	return out
 }
 
 // simulatedPrior is how many virtual games at the Elo-expected score the
@@ -113,9 +100,9 @@ const simulatedPrior = 4
 // closer rating, name), and the next group starts from the top-rated bot
 // still unassigned. A bot without rated games has infinite variance, so
 // any game with it gains most.
-func groupByRating(p *plan.Plan, results []Result) (*Pairing, error) {
-	names, games := PairwiseGames(p, results)
-	fit, err := rating.Fit(names, games, RatingOptions())
+func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
+	names, games := stats.PairwiseGames(p, results)
+	fit, err := rating.Fit(names, games, stats.RatingOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -139,17 +126,17 @@ func groupByRating(p *plan.Plan, results []Result) (*Pairing, error) {
 	met := meetings(results)
 	elo := func(b string) float64 { return quantum(fit.Elo[index[b]]) }
 
-	unassigned := field(p)
+	unassigned := stats.Field(p)
 	slices.SortStableFunc(unassigned, func(a, b string) int {
 		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a, b))
 	})
-	pr := &Pairing{Rule: "rating"}
+	pr := &Pairing{Rule: tournament.ByRating.String()}
 	for _, b := range unassigned {
 		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Elo: elo(b)})
 	}
-	g := float64(len(plan.Seatings(p.Seats, p.Players)))
+	g := float64(len(p.Seats.Seatings(p.Players)))
 	c := math.Ln10 / 400
-	for _, size := range plan.GroupSizes(len(unassigned), p.Players) {
+	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
 		a, rest := unassigned[0], unassigned[1:]
 		ia := index[a]
 		type cand struct {
@@ -195,23 +182,23 @@ func groupByRating(p *plan.Plan, results []Result) (*Pairing, error) {
 // the best unassigned bot leads the next group, and each further member is
 // the unassigned bot that has met the members so far least often, then has
 // the score closest to the leader's, then comes first in that order.
-func groupBySwiss(p *plan.Plan, r int, results []Result) *Pairing {
-	names, games := PairwiseGames(p, results)
+func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
+	names, games := stats.PairwiseGames(p, results)
 	score := map[string]float64{}
 	for _, g := range games {
 		score[names[g.White]] += float64(g.Result)
 		score[names[g.Black]] += 1 - float64(g.Result)
 	}
 	met := meetings(results)
-	unassigned := p.DrawOrder(r, field(p))
+	unassigned := p.DrawOrder(r, stats.Field(p))
 	slices.SortStableFunc(unassigned, func(a, b string) int { return cmp.Compare(score[b], score[a]) })
 	pos := map[string]int{}
-	pr := &Pairing{Rule: "swiss"}
+	pr := &Pairing{Rule: tournament.ByScore.String()}
 	for i, b := range unassigned {
 		pos[b] = i
 		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Score: score[b]})
 	}
-	for _, size := range plan.GroupSizes(len(unassigned), p.Players) {
+	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
 		a := unassigned[0]
 		group := []string{a}
 		unassigned = unassigned[1:]
@@ -237,70 +224,32 @@ func groupBySwiss(p *plan.Plan, r int, results []Result) *Pairing {
 	return pr
 }
 
-// pairRound groups round r by the plan's pairing rule and lists its
-// matches.
-func pairRound(p *plan.Plan, r int, results []Result) (*Pairing, error) {
-	var pr *Pairing
-	switch p.Later.Pairing {
-	case "rating":
-		var err error
-		if pr, err = groupByRating(p, results); err != nil {
+// rules group the field for round r by each pairing rule.
+var rules = [...]func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error){
+	tournament.ByRating: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+		pr, err := groupByRating(p, results)
+		if err != nil {
 			return nil, fmt.Errorf("rating the field for round %d: %w", r, err)
 		}
-	case "swiss":
-		pr = groupBySwiss(p, r, results)
-	default:
-		return nil, fmt.Errorf("the plan pairs rounds by %q, which this arbiter does not know", p.Later.Pairing)
+		return pr, nil
+	},
+	tournament.ByScore: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+		return groupBySwiss(p, r, results), nil
+	},
+}
+
+// Round groups round r by the plan's pairing rule and lists its
+// matches.
+func Round(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
+	rule := rules[p.Later.Pairing]
+	if rule == nil {
+		return nil, fmt.Errorf("the plan pairs no rounds, but round %d was to be paired", r)
+	}
+	pr, err := rule(p, r, results)
+	if err != nil {
+		return nil, err
 	}
 	pr.Round = r
 	pr.Matches = p.RoundMatches(r, pr.Groups)
 	return pr, nil
-}
-
-// RoundsDir holds, in a results directory, the rounds and playoffs that
-// the run paired: r<round>.json and playoff-<stage>.json.
-const RoundsDir = "rounds"
-
-func roundName(r int) string   { return fmt.Sprintf("r%03d.json", r) }
-func playoffName(k int) string { return fmt.Sprintf("playoff-%d.json", k) }
-
-// loadPairings reads the paired stages of a results directory in the
-// order the run made them, up to the first one missing.
-func loadPairings(dir string, p *plan.Plan) ([]*Pairing, error) {
-	if p.Later == nil {
-		return nil, nil
-	}
-	var names []string
-	if p.Later.Pairing != "" {
-		for r := p.Later.From; r <= p.Rounds; r++ {
-			names = append(names, roundName(r))
-		}
-	}
-	if p.Later.Playoffs {
-		for k := 1; k <= plan.MaxPlayoffs; k++ {
-			names = append(names, playoffName(k))
-		}
-	}
-	var out []*Pairing
-	for _, name := range names {
-		path := filepath.Join(dir, RoundsDir, name)
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		var pr Pairing
-		if err := json.Unmarshal(b, &pr); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, &pr)
-	}
-	return out, nil
-}
-
-// pairingEqual compares two pairings as they are written.
-func pairingEqual(a, b *Pairing) bool {
-	return bytes.Equal(mustIndent(a), mustIndent(b))
 }

@@ -1,4 +1,4 @@
-package engine_test
+package stats_test
 
 import (
 	"encoding/json"
@@ -7,17 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // match builds a result from "bot:score" seats; "bot:score:fault" adds a
 // fault and "bot:score@place" a place set by the driver.
-func match(id string, seed uint64, seats ...string) engine.Result {
-	r := engine.Result{Match: id, Seed: seed}
+func match(id string, seed uint64, seats ...string) stats.Result {
+	r := stats.Result{Match: id, Seed: seed}
 	for _, s := range seats {
-		var sr engine.SeatResult
+		var sr stats.SeatResult
 		spec, place, _ := strings.Cut(s, "@")
 		f := strings.Split(spec, ":")
 		sr.Bot = f[0]
@@ -36,7 +37,7 @@ func match(id string, seed uint64, seats ...string) engine.Result {
 func TestPlaces(t *testing.T) {
 	tests := []struct {
 		name string
-		r    engine.Result
+		r    stats.Result
 		want []float64
 	}{
 		{"higher score places first", match("m", 1, "a:10", "b:30", "c:20"), []float64{3, 1, 2}},
@@ -48,13 +49,13 @@ func TestPlaces(t *testing.T) {
 		{"places from scores when a seat has none", match("m", 1, "a:10@1", "b:30", "c:20@3"), []float64{3, 1, 2}},
 	}
 	for _, tt := range tests {
-		if got := engine.Places(&tt.r); !reflect.DeepEqual(got, tt.want) {
+		if got := stats.Places(&tt.r); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
 
-func testPlan(rating string, bots ...string) *plan.Plan {
+func testPlan(rating tournament.Rating, bots ...string) *plan.Plan {
 	p := &plan.Plan{Tournament: "t", Rating: rating}
 	for _, b := range bots {
 		p.Bots = append(p.Bots, plan.Bot{Name: b})
@@ -62,7 +63,7 @@ func testPlan(rating string, bots ...string) *plan.Plan {
 	return p
 }
 
-func order(st []engine.Standing) string {
+func order(st []stats.Standing) string {
 	var s []string
 	for _, x := range st {
 		s = append(s, fmt.Sprintf("%d:%s", x.Rank, x.Bot))
@@ -74,7 +75,7 @@ func TestWinsAndRankings(t *testing.T) {
 	// a wins three times normally (once by the driver's place, not by
 	// score); b wins twice, once in a match c crashed; c wins once and has
 	// a fault; d never wins but scores most points.
-	results := []engine.Result{
+	results := []stats.Result{
 		match("m1", 1, "a:30", "b:20", "c:10", "d:29"),
 		match("m2", 2, "a:30", "b:20", "c:10", "d:29"),
 		match("m3", 3, "a:10", "b:30", "c:20", "d:29"),
@@ -83,16 +84,17 @@ func TestWinsAndRankings(t *testing.T) {
 		match("m6", 6, "a:10@1", "b:10@3", "c:10@4", "d:40@2"),
 	}
 	tests := []struct {
-		rating, want string
+		rating tournament.Rating
+		want   string
 	}{
 		// wins 3, 2, 1, 0.
-		{"wins", "1:a 2:b 3:c 4:d"},
+		{tournament.Wins, "1:a 2:b 3:c 4:d"},
 		// mean points: d 30.83, b 21.67, a 16.67, c 14.17.
-		{"points", "1:d 2:b 3:a 4:c"},
+		{tournament.Points, "1:d 2:b 3:a 4:c"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rating, func(t *testing.T) {
-			s, err := engine.ComputeStats(testPlan(tt.rating, "a", "b", "c", "d"), results)
+		t.Run(tt.rating.String(), func(t *testing.T) {
+			s, err := stats.ComputeStats(testPlan(tt.rating, "a", "b", "c", "d"), results)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,8 +103,8 @@ func TestWinsAndRankings(t *testing.T) {
 			}
 		})
 	}
-	s, _ := engine.ComputeStats(testPlan("wins", "a", "b", "c", "d"), results)
-	for _, want := range []engine.Standing{
+	s, _ := stats.ComputeStats(testPlan(tournament.Wins, "a", "b", "c", "d"), results)
+	for _, want := range []stats.Standing{
 		{Bot: "a", Wins: 3, NormalWins: 3},
 		{Bot: "b", Wins: 2, NormalWins: 1},
 		{Bot: "c", Wins: 1, NormalWins: 1, Faults: 1},
@@ -115,13 +117,14 @@ func TestWinsAndRankings(t *testing.T) {
 			}
 		}
 	}
-	if _, err := engine.ComputeStats(testPlan("glicko", "a", "b", "c", "d"), results); err == nil {
-		t.Error("an unknown rating was accepted")
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(`{"rating": "glicko"}`), &p); err == nil {
+		t.Error("a plan with an unknown rating was read")
 	}
 }
 
 func TestWinsOrderBreaksTiesByNormalWinsThenFaults(t *testing.T) {
-	results := []engine.Result{
+	results := []stats.Result{
 		match("m1", 1, "a:1", "b:0"),
 		match("m2", 2, "a:0", "b:1"),
 		match("m3", 3, "c:1", "d:0:crash"),
@@ -129,7 +132,7 @@ func TestWinsOrderBreaksTiesByNormalWinsThenFaults(t *testing.T) {
 		match("m5", 5, "e:1", "f:0"),
 		match("m6", 6, "e:0:time", "f:0:time"),
 	}
-	s, err := engine.ComputeStats(testPlan("wins", "a", "b", "c", "d", "e", "f"), results)
+	s, err := stats.ComputeStats(testPlan(tournament.Wins, "a", "b", "c", "d", "e", "f"), results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,32 +144,32 @@ func TestWinsOrderBreaksTiesByNormalWinsThenFaults(t *testing.T) {
 }
 
 func TestPlacementTiesAndPlayoffs(t *testing.T) {
-	p := testPlan("placement", "a", "b", "c", "d")
-	regular := []engine.Result{
+	p := testPlan(tournament.Placement, "a", "b", "c", "d")
+	regular := []stats.Result{
 		match("m1", 1, "a:4", "b:3", "c:2", "d:1"),
 		match("m2", 1, "a:1", "b:4", "c:3", "d:2"),
 		match("m3", 1, "a:2", "b:1", "c:4", "d:3"),
 		match("m4", 1, "a:3", "b:2", "c:1", "d:4"),
 	}
 	// Every bot's mean place is 2.5: one group of four.
-	if got, want := engine.PlacementTies(p, regular), [][]string{{"a", "b", "c", "d"}}; !reflect.DeepEqual(got, want) {
+	if got, want := stats.PlacementTies(p, regular), [][]string{{"a", "b", "c", "d"}}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("ties %v, want %v", got, want)
 	}
 	// A playoff of the four puts c first, d last, a and b tied.
 	withPlayoff := append(regular, match("playoff-1", 9, "a:5", "b:5", "c:9", "d:0"))
-	if got, want := engine.PlacementTies(p, withPlayoff), [][]string{{"a", "b"}}; !reflect.DeepEqual(got, want) {
+	if got, want := stats.PlacementTies(p, withPlayoff), [][]string{{"a", "b"}}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("after the playoff: ties %v, want %v", got, want)
 	}
 	// A playoff of other bots does not count for a and b; theirs does.
 	withPlayoff = append(withPlayoff, match("playoff-2", 9, "a:1", "c:5"))
-	if got := engine.PlacementTies(p, withPlayoff); len(got) != 1 {
+	if got := stats.PlacementTies(p, withPlayoff); len(got) != 1 {
 		t.Fatalf("a playoff of a and c broke the tie of a and b: %v", got)
 	}
 	withPlayoff = append(withPlayoff, match("playoff-3", 9, "b:1", "a:2"))
-	if got := engine.PlacementTies(p, withPlayoff); len(got) != 0 {
+	if got := stats.PlacementTies(p, withPlayoff); len(got) != 0 {
 		t.Fatalf("ties %v after every playoff", got)
 	}
-	s, err := engine.ComputeStats(p, withPlayoff)
+	s, err := stats.ComputeStats(p, withPlayoff)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,13 +186,13 @@ func TestPlacementTiesAndPlayoffs(t *testing.T) {
 }
 
 func TestPlaceInterval(t *testing.T) {
-	p := testPlan("placement", "a", "b")
-	results := []engine.Result{
+	p := testPlan(tournament.Placement, "a", "b")
+	results := []stats.Result{
 		match("m1", 1, "a:1", "b:0"),
 		match("m2", 2, "a:1", "b:0"),
 		match("m3", 3, "a:0", "b:1"),
 	}
-	s, err := engine.ComputeStats(p, results)
+	s, err := stats.ComputeStats(p, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +202,7 @@ func TestPlaceInterval(t *testing.T) {
 		t.Errorf("%s: place %.4f ± %.4f, want a: 1.3333 ± 1.4342", a.Bot, a.Place, a.PlaceCI)
 	}
 	// One match has no interval; JSON says null instead of failing.
-	s, err = engine.ComputeStats(testPlan("", "a", "b", "c"), results[:1])
+	s, err = stats.ComputeStats(testPlan(tournament.BayesElo, "a", "b", "c"), results[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,12 +216,12 @@ func TestPlaceInterval(t *testing.T) {
 }
 
 func TestCrosstableAndLOS(t *testing.T) {
-	results := []engine.Result{
+	results := []stats.Result{
 		match("m1", 1, "a:3", "b:2", "c:1"),
 		match("m2", 2, "a:3", "b:3", "c:1"),
 		match("m3", 3, "a:1", "b:2", "c:3:crash"),
 	}
-	s, err := engine.ComputeStats(testPlan("", "a", "b", "c"), results)
+	s, err := stats.ComputeStats(testPlan(tournament.BayesElo, "a", "b", "c"), results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,15 +246,15 @@ func TestCrosstableAndLOS(t *testing.T) {
 
 func TestHeadToHeadPairing(t *testing.T) {
 	sprt := rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
-	p := testPlan("", "a", "b", "c")
-	paired := []engine.Result{
+	p := testPlan(tournament.BayesElo, "a", "b", "c")
+	paired := []stats.Result{
 		match("r1-s1", 11, "a:3", "b:1"),
 		match("r1-s2", 11, "b:3", "a:1"), // a lost with b's hand: one win, one loss
 		match("r2-s1", 12, "a:2", "b:2"),
 		match("r2-s2", 12, "b:1", "a:2"),
 		match("r3-s1", 13, "a:1", "c:2"), // not a game of a and b
 	}
-	h, err := engine.ComputeHeadToHead(p, paired, "a", "b", sprt)
+	h, err := stats.ComputeHeadToHead(p, paired, "a", "b", sprt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,12 +267,12 @@ func TestHeadToHeadPairing(t *testing.T) {
 
 	// Same seed but the seats not swapped, or a partner missing: games
 	// count one by one.
-	for name, results := range map[string][]engine.Result{
+	for name, results := range map[string][]stats.Result{
 		"seats not swapped": {match("r1-s1", 11, "a:3", "b:1", "c:0"), match("r1-s2", 11, "c:0", "a:3", "b:1")},
 		"partner missing":   paired[:3],
 		"other seeds":       {match("r1-s1", 11, "a:3", "b:1"), match("r2-s1", 12, "b:3", "a:1")},
 	} {
-		h, err := engine.ComputeHeadToHead(p, results, "a", "b", sprt)
+		h, err := stats.ComputeHeadToHead(p, results, "a", "b", sprt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,7 +280,7 @@ func TestHeadToHeadPairing(t *testing.T) {
 			t.Errorf("%s: %+v", name, h)
 		}
 	}
-	if _, err := engine.ComputeHeadToHead(p, paired, "a", "z", sprt); err == nil {
+	if _, err := stats.ComputeHeadToHead(p, paired, "a", "z", sprt); err == nil {
 		t.Error("an unknown bot was accepted")
 	}
 }

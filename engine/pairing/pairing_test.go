@@ -1,4 +1,4 @@
-package engine
+package pairing
 
 import (
 	"fmt"
@@ -10,18 +10,20 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // history builds two-player results: every entry "w>l" or "w=l" is one
 // match, listed in the plan in that order.
-func history(t *testing.T, bots []string, games []string) (*plan.Plan, []Result) {
+func history(t *testing.T, bots []string, games []string) (*plan.Plan, []stats.Result) {
 	t.Helper()
-	p := &plan.Plan{Players: 2, Seats: "swap", Deal: "per-group", Seed: 1, Rounds: 10,
-		Later: &plan.Later{Pairing: "rating", From: 2}}
+	p := &plan.Plan{Players: 2, Seats: tournament.Swap, Deal: tournament.PerGroup, Seed: 1, Rounds: 10,
+		Later: &plan.Later{Pairing: tournament.ByRating, From: 2}}
 	for _, b := range bots {
 		p.Bots = append(p.Bots, plan.Bot{Name: b, House: "planowanie/random"})
 	}
-	var results []Result
+	var results []stats.Result
 	for i, g := range games {
 		var a, b string
 		var op byte
@@ -39,7 +41,7 @@ func history(t *testing.T, bots []string, games []string) (*plan.Plan, []Result)
 		if op == '=' {
 			sb = 1
 		}
-		results = append(results, Result{Match: id, Round: 1, Group: i + 1, Seats: []SeatResult{
+		results = append(results, stats.Result{Match: id, Round: 1, Group: i + 1, Seats: []stats.SeatResult{
 			{Bot: a, SeatResult: drivers.SeatResult{Score: sa}}, {Bot: b, SeatResult: drivers.SeatResult{Score: sb}}}})
 	}
 	return p, results
@@ -110,7 +112,7 @@ func TestGroupByRatingPicksCloseRatedAmongEquallyMet(t *testing.T) {
 	games = append(games, "c>b", "e>d")
 	p, results := history(t, []string{"a", "b", "c", "d", "e"}, games)
 	p.Players = 3
-	p.Seats = "rotate"
+	p.Seats = tournament.Rotate
 	pr, err := groupByRating(p, results)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +131,7 @@ func TestGroupByRatingPicksCloseRatedAmongEquallyMet(t *testing.T) {
 // b and c beat d, the leaders a and c meet, then b and d.
 func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 	p, results := history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d"})
-	p.Later.Pairing = "swiss"
+	p.Later.Pairing = tournament.ByScore
 	pr := groupBySwiss(p, 2, results)
 	want := [][]string{{"a", "c"}, {"b", "d"}}
 	if pr.Groups[0][0] == "c" {
@@ -144,7 +146,7 @@ func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 	// After a-c and b-d, the next round avoids rematches, though the scores
 	// would put a with c again.
 	p, results = history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d", "a>c", "b>d"})
-	p.Later.Pairing = "swiss"
+	p.Later.Pairing = tournament.ByScore
 	pr = groupBySwiss(p, 3, results)
 	for _, g := range pr.Groups {
 		s := slices.Clone(g)
@@ -158,18 +160,18 @@ func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 func TestTiedOnPlace(t *testing.T) {
 	p, results := history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "b>a", "c>d", "c>d"})
 	// a and b: one win each (mean place 1.5); c 1, d 2.
-	if got := PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+	if got := stats.PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
 		t.Fatalf("ties %v, want [[a b]]", got)
 	}
 	// A playoff that a wins separates them.
-	results = append(results, Result{Match: "playoff-1-g01-s1", Seats: []SeatResult{
+	results = append(results, stats.Result{Match: "playoff-1-g01-s1", Seats: []stats.SeatResult{
 		{Bot: "b", SeatResult: drivers.SeatResult{Score: 0}}, {Bot: "a", SeatResult: drivers.SeatResult{Score: 3}}}})
-	if got := PlacementTies(p, results); len(got) != 0 {
+	if got := stats.PlacementTies(p, results); len(got) != 0 {
 		t.Errorf("ties after the playoff: %v", got)
 	}
 	// A drawn playoff leaves them tied.
 	results[len(results)-1].Seats[0].Score = 3
-	if got := PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+	if got := stats.PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
 		t.Errorf("ties after a drawn playoff %v, want [[a b]]", got)
 	}
 }
@@ -180,12 +182,12 @@ func TestTiesLeaveFillBotsOut(t *testing.T) {
 	p, results := history(t, []string{"a", "b", "f"}, []string{"a>f", "f>b", "b>a"})
 	p.Fill = []string{"f"}
 	// All three won once and lost once: mean place 1.5 each.
-	if got := PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
+	if got := stats.PlacementTies(p, results); !cmp.Equal(got, [][]string{{"a", "b"}}) {
 		t.Fatalf("ties %v, want [[a b]] without the fill bot", got)
 	}
-	results = append(results, Result{Match: "playoff-1-g01-s1", Seats: []SeatResult{
+	results = append(results, stats.Result{Match: "playoff-1-g01-s1", Seats: []stats.SeatResult{
 		{Bot: "b", SeatResult: drivers.SeatResult{Score: 0}}, {Bot: "a", SeatResult: drivers.SeatResult{Score: 3}}}})
-	if got := PlacementTies(p, results); len(got) != 0 {
+	if got := stats.PlacementTies(p, results); len(got) != 0 {
 		t.Errorf("ties after the playoff between a and b: %v", got)
 	}
 }

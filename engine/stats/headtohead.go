@@ -1,9 +1,7 @@
-package engine
+package stats
 
 import (
 	"fmt"
-	"io"
-	"math"
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -61,7 +59,7 @@ func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.
 		return nil, err
 	}
 	var games []duelGame
-	for _, r := range inPlanOrder(p, results) {
+	for _, r := range InPlanOrder(p, results) {
 		if IsPlayoff(r.Match) {
 			continue
 		}
@@ -77,7 +75,7 @@ func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.
 		if ia < 0 || ib < 0 {
 			continue
 		}
-		if res, ok := pairResult(&r, ia, ib); ok {
+		if res, ok := PairResult(&r, ia, ib); ok {
 			games = append(games, duelGame{seed: r.Seed, seatA: ia, seatB: ib, result: res})
 		}
 	}
@@ -118,50 +116,4 @@ func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.
 		h.Test = sprt.Test(h.WDL)
 	}
 	return h, nil
-}
-
-// WriteHeadToHead prints a head-to-head in the manner of fastchess.
-func WriteHeadToHead(w io.Writer, h *HeadToHead) error {
-	var b strings.Builder
-	e := h.Estimate
-	fmt.Fprintf(&b, "%s vs %s: %d games, %d wins, %d draws, %d losses for %s\n",
-		h.A, h.B, h.WDL.Games(), h.WDL.W, h.WDL.D, h.WDL.L, h.A)
-	if h.Penta != nil {
-		p := h.Penta
-		fmt.Fprintf(&b, "Model:  pentanomial, %d duplicate-deal pairs [LL %d, LD %d, WL %d, DD %d, WD %d, WW %d]\n",
-			p.Pairs(), p.LL, p.LD, p.WL, p.DD, p.WD, p.WW)
-	} else {
-		why := "no games"
-		if h.WDL.Games() > 0 {
-			why = fmt.Sprintf("%d of %d games have no duplicate-deal partner", h.Unpaired, h.WDL.Games())
-		}
-		fmt.Fprintf(&b, "Model:  trinomial (%s)\n", why)
-	}
-	fmt.Fprintf(&b, "Score:  %s\n", pct(e.Score))
-	fmt.Fprintf(&b, "Elo:    %s +/- %s (95%%)\n", num(e.Elo), num(e.EloError))
-	fmt.Fprintf(&b, "nElo:   %s +/- %s (95%%)\n", num(e.NElo), num(e.NEloError))
-	fmt.Fprintf(&b, "LOS:    %s\n", pct(e.LOS))
-	model := h.SPRT.Model
-	if model == "" {
-		model = "normalized"
-	}
-	fmt.Fprintf(&b, "SPRT:   %s Elo [%g, %g], alpha %g, beta %g: LLR %.2f (%.2f, %.2f), %s\n",
-		model, h.SPRT.Elo0, h.SPRT.Elo1, h.SPRT.Alpha, h.SPRT.Beta, h.Test.LLR, h.Test.Lower, h.Test.Upper,
-		map[rating.Decision]string{rating.Continue: "continue", rating.AcceptH0: "H0 accepted", rating.AcceptH1: "H1 accepted"}[h.Test.Decision])
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func num(x float64) string {
-	if math.IsNaN(x) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", x)
-}
-
-func pct(x float64) string {
-	if math.IsNaN(x) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f%%", 100*x)
 }

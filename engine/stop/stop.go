@@ -1,20 +1,16 @@
-package engine
+// Package stop evaluates a tournament's stopping rule (plan.Stop): an
+// SPRT of one candidate, a maximum number of matches, or rating intervals
+// narrow enough, decided on the finished matches in plan order.
+package stop
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
-
-// StopFile is written to the results directory when a stopping rule ends
-// the run.
-const StopFile = "stopped.json"
 
 // Stopped says which stopping rule ended a run, and on what.
 type Stopped struct {
@@ -42,17 +38,17 @@ type SPRTState struct {
 	Penta *rating.Penta `json:"penta,omitempty"`
 }
 
-// stopper evaluates a plan's stopping rule on the longest prefix of its
+// Stopper evaluates a plan's stopping rule on the longest prefix of its
 // matches, in plan order, that has finished: the decision depends on the
 // results only, never on how many matches ran at once or which finished
 // first. The SPRT is checked after every match, interval_width at the end
 // of every round (it needs a rating fit), max_matches at its count.
 // Playoffs are not subject to the rule.
-type stopper struct {
+type Stopper struct {
 	rule *plan.Stop
 	next int // matches of the prefix already counted
 	// prefix holds the results of the counted matches.
-	prefix []Result
+	prefix []stats.Result
 
 	usePenta bool
 	wdl      rating.WDL
@@ -61,21 +57,23 @@ type stopper struct {
 	halves map[[2]int]rating.Result
 }
 
-func newStopper(p *plan.Plan) *stopper {
+// New returns the stopper of p's rule, or nil when p has none; a nil
+// Stopper never stops.
+func New(p *plan.Plan) *Stopper {
 	if p.Stop == nil {
 		return nil
 	}
-	return &stopper{
+	return &Stopper{
 		rule:     p.Stop,
-		usePenta: p.Players == 2 && p.Seats == "swap" && p.Deal != "per-match",
+		usePenta: p.Seats.PairsGames(p.Players, p.Deal),
 		halves:   map[[2]int]rating.Result{},
 	}
 }
 
-// advance extends the prefix over finished matches and returns the stop,
+// Advance extends the prefix over finished matches and returns the stop,
 // or nil while the run goes on. full is the plan with every match known
 // so far; done holds the finished results by match id.
-func (s *stopper) advance(full *plan.Plan, done map[string]*Result) *Stopped {
+func (s *Stopper) Advance(full *plan.Plan, done map[string]*stats.Result) *Stopped {
 	if s == nil {
 		return nil
 	}
@@ -83,7 +81,7 @@ func (s *stopper) advance(full *plan.Plan, done map[string]*Result) *Stopped {
 	for s.next < len(ms) {
 		m := &ms[s.next]
 		res := done[m.ID]
-		if res == nil || IsPlayoff(m.ID) {
+		if res == nil || stats.IsPlayoff(m.ID) {
 			return nil
 		}
 		s.next++
@@ -112,7 +110,7 @@ func bound(st *SPRTState) float64 {
 	return st.Upper
 }
 
-func (s *stopper) stopped(rule string, last *plan.Match, reason string, set func(*Stopped)) *Stopped {
+func (s *Stopper) stopped(rule string, last *plan.Match, reason string, set func(*Stopped)) *Stopped {
 	x := &Stopped{Rule: rule, Matches: s.next, Last: last.ID, Reason: reason + " after " + fmt.Sprint(s.next) + " matches"}
 	if set != nil {
 		set(x)
@@ -122,7 +120,7 @@ func (s *stopper) stopped(rule string, last *plan.Match, reason string, set func
 
 // sprt counts the candidate's games of a match and tests; it returns the
 // state when the test decided.
-func (s *stopper) sprt(m *plan.Match, res *Result) *SPRTState {
+func (s *Stopper) sprt(m *plan.Match, res *stats.Result) *SPRTState {
 	t := s.rule.SPRT
 	if t == nil {
 		return nil
@@ -170,14 +168,14 @@ func (s *stopper) sprt(m *plan.Match, res *Result) *SPRTState {
 
 // candidateGames are the candidate's pairwise games of a match, as its
 // scores (1 win, ½ draw, 0 loss), by the rule of PairwiseGames.
-func candidateGames(res *Result, candidate string) []rating.Result {
+func candidateGames(res *stats.Result, candidate string) []rating.Result {
 	var out []rating.Result
 	for i, c := range res.Seats {
 		if c.Bot != candidate {
 			continue
 		}
 		for j := range res.Seats {
-			if g, ok := pairResult(res, i, j); ok && j != i {
+			if g, ok := stats.PairResult(res, i, j); ok && j != i {
 				out = append(out, g) // i is White: its score
 			}
 		}
@@ -187,15 +185,15 @@ func candidateGames(res *Result, candidate string) []rating.Result {
 
 // widestInterval is the widest 95% BayesElo interval (plus + minus) of the
 // field's bots over results; +Inf when a bot has no games.
-func widestInterval(p *plan.Plan, results []Result) float64 {
-	names, games := PairwiseGames(p, results)
-	fit, err := rating.Fit(names, games, RatingOptions())
+func widestInterval(p *plan.Plan, results []stats.Result) float64 {
+	names, games := stats.PairwiseGames(p, results)
+	fit, err := rating.Fit(names, games, stats.RatingOptions())
 	if err != nil {
 		return math.Inf(1)
 	}
 	plus, minus := fit.ExactDist()
 	inField := map[string]bool{}
-	for _, b := range field(p) {
+	for _, b := range stats.Field(p) {
 		inField[b] = true
 	}
 	widest := 0.0
@@ -212,28 +210,11 @@ func widestInterval(p *plan.Plan, results []Result) float64 {
 	return widest
 }
 
-// ReadStopped reads a results directory's stop, or nil when its run was
-// not stopped.
-func ReadStopped(dir string) (*Stopped, error) {
-	b, err := os.ReadFile(filepath.Join(dir, StopFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var s Stopped
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, StopFile), err)
-	}
-	return &s, nil
-}
-
 // Counted keeps the results a stopped tournament's statistics count: the
 // matches the stop was decided on and the playoffs. Matches that were
 // already running when the rule fired are journaled but left out, so the
 // standings of a stopped run are the same whatever -j it ran with.
-func (st *Stopped) Counted(p *plan.Plan, results []Result) []Result {
+func (st *Stopped) Counted(p *plan.Plan, results []stats.Result) []stats.Result {
 	if st == nil {
 		return results
 	}
@@ -241,9 +222,9 @@ func (st *Stopped) Counted(p *plan.Plan, results []Result) []Result {
 	for i, m := range p.Matches {
 		index[m.ID] = i
 	}
-	var out []Result
+	var out []stats.Result
 	for _, r := range results {
-		if i, ok := index[r.Match]; IsPlayoff(r.Match) || ok && i < st.Matches {
+		if i, ok := index[r.Match]; stats.IsPlayoff(r.Match) || ok && i < st.Matches {
 			out = append(out, r)
 		}
 	}

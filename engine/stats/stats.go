@@ -1,22 +1,13 @@
-package engine
+package stats
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
-)
-
-// Rankings a plan may report first (plan.Plan.Rating; config.Ratings
-// lists them for the configuration).
-const (
-	RankBayesElo  = "bayeselo"  // BayesElo rating, highest first (the default)
-	RankPlacement = "placement" // mean place, lowest first; ties broken by playoffs
-	RankWins      = "wins"      // wins, then normal wins, then fewer fault losses
-	RankPoints    = "points"    // mean game points per match, highest first
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Stats are the statistics of a tournament's results.
@@ -24,7 +15,7 @@ type Stats struct {
 	Tournament string `json:"tournament"`
 	Plan       string `json:"plan"` // the plan's hash
 	// Rating is the ranking that orders Standings.
-	Rating string `json:"rating"`
+	Rating tournament.Rating `json:"rating"`
 	// Matches counts finished matches, playoffs included; Planned is the
 	// plan's matches without playoffs (rounds that a run pairs from
 	// results count once they are paired).
@@ -43,9 +34,6 @@ type Stats struct {
 	// Ties are the groups of bots that placement does not separate yet
 	// (see PlacementTies); only under the placement ranking.
 	Ties [][]string `json:"ties,omitempty"`
-	// Stopped says which stopping rule ended the tournament, if one did
-	// (read from the results directory, see ReadStopped).
-	Stopped *Stopped `json:"stopped,omitempty"`
 }
 
 // tally sums the per-match statistics of every bot of a plan, indexed
@@ -81,7 +69,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			t.fill[i] = true
 		}
 	}
-	for _, r := range inPlanOrder(p, results) {
+	for _, r := range InPlanOrder(p, results) {
 		if IsPlayoff(r.Match) {
 			t.playoffs = append(t.playoffs, r)
 		} else {
@@ -141,38 +129,38 @@ func (t *tally) sortedNames(g []int) []string {
 	return names
 }
 
-// order groups the bots by the ranking, best first; bots in one group are
-// not separated by it.
-func (t *tally) order(ranking string, elo []float64) ([][]int, error) {
+// orders group the bots by each rating method, best first; bots in one
+// group are not separated by it. elo are the bots' BayesElo ratings.
+var orders = [...]func(t *tally, elo []float64) [][]int{
+	tournament.BayesElo: func(t *tally, elo []float64) [][]int {
+		return groupBy(t.all(), func(a, b int) int { return cmp.Compare(elo[b], elo[a]) })
+	},
+	tournament.Placement: func(t *tally, _ []float64) [][]int { return t.byPlacement() },
+	tournament.Wins: func(t *tally, _ []float64) [][]int {
+		return groupBy(t.all(), func(a, b int) int {
+			return cmp.Or(cmp.Compare(t.wins[b], t.wins[a]), cmp.Compare(t.normalWins[b], t.normalWins[a]),
+				cmp.Compare(t.faults[a], t.faults[b]))
+		})
+	},
+	tournament.Points: func(t *tally, _ []float64) [][]int {
+		mean := func(i int) float64 { return t.points[i] / float64(max(t.matches[i], 1)) }
+		return groupBy(t.all(), func(a, b int) int {
+			// Bots without matches come last.
+			if c := cmp.Compare(min(t.matches[b], 1), min(t.matches[a], 1)); c != 0 {
+				return c
+			}
+			return byKey(func(i int) float64 { return -mean(i) })(a, b)
+		})
+	},
+}
+
+// all are the indices of every bot.
+func (t *tally) all() []int {
 	all := make([]int, len(t.names))
 	for i := range all {
 		all[i] = i
 	}
-	// Bots without matches come last in the per-match rankings.
-	idleLast := func(a, b int) int {
-		return cmp.Compare(min(t.matches[b], 1), min(t.matches[a], 1))
-	}
-	switch ranking {
-	case "", RankBayesElo:
-		return groupBy(all, func(a, b int) int { return cmp.Compare(elo[b], elo[a]) }), nil
-	case RankPlacement:
-		return t.byPlacement(), nil
-	case RankWins:
-		return groupBy(all, func(a, b int) int {
-			return cmp.Or(cmp.Compare(t.wins[b], t.wins[a]), cmp.Compare(t.normalWins[b], t.normalWins[a]),
-				cmp.Compare(t.faults[a], t.faults[b]))
-		}), nil
-	case RankPoints:
-		mean := func(i int) float64 { return t.points[i] / float64(max(t.matches[i], 1)) }
-		return groupBy(all, func(a, b int) int {
-			if c := idleLast(a, b); c != 0 {
-				return c
-			}
-			return byKey(func(i int) float64 { return -mean(i) })(a, b)
-		}), nil
-	}
-	return nil, fmt.Errorf("the plan asks for ranking %q; this arbiter knows %s, %s, %s and %s",
-		ranking, RankBayesElo, RankPlacement, RankWins, RankPoints)
+	return all
 }
 
 // ComputeStats computes every statistic of the results of plan p.
@@ -183,19 +171,47 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	plus, minus := r.ExactDist()
+	st := t.standings(p, r)
+	cross := crosstable(st, games)
+	groups := orders[p.Rating](t, r.Elo)
+	order := ranked(st, groups, r.Elo)
 	los := r.LOS()
-	groups, err := t.order(p.Rating, r.Elo)
-	if err != nil {
-		return nil, err
+	s := &Stats{
+		Tournament: p.Tournament, Plan: p.Hash, Rating: p.Rating,
+		Matches: len(results), Playoffs: len(t.playoffs), Planned: regularMatches(p),
+		Standings:  make([]Standing, len(order)),
+		Crosstable: make([][]rating.WDL, len(order)),
+		LOS:        make([][]float64, len(order)),
 	}
+	for k, i := range order {
+		s.Standings[k] = st[i]
+		s.Crosstable[k] = make([]rating.WDL, len(order))
+		s.LOS[k] = make([]float64, len(order))
+		for l, j := range order {
+			s.Crosstable[k][l] = cross[i][j]
+			s.LOS[k][l] = los[i][j]
+		}
+	}
+	if p.Rating.Playoffs() {
+		for _, g := range groups {
+			if len(g) > 1 && t.matches[g[0]] > 0 {
+				s.Ties = append(s.Ties, t.sortedNames(g))
+			}
+		}
+	}
+	return s, nil
+}
 
+// standings are every bot's per-match statistics and rating, indexed like
+// the plan's bots; Rank, Games and Score are left to fill.
+func (t *tally) standings(p *plan.Plan, r *rating.Ratings) []Standing {
+	plus, minus := r.ExactDist()
 	fill := map[string]bool{}
 	for _, f := range p.Fill {
 		fill[f] = true
 	}
-	st := make([]Standing, len(names))
-	for i, n := range names {
+	st := make([]Standing, len(t.names))
+	for i, n := range t.names {
 		st[i] = Standing{Bot: n, Elo: r.Elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n],
 			Matches: t.matches[i], Faults: t.faults[i], Wins: t.wins[i], NormalWins: t.normalWins[i]}
 		if t.matches[i] > 0 {
@@ -204,11 +220,17 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 			st[i].PlaceCI = t.placeCI(i)
 		}
 	}
-	cross := make([][]rating.WDL, len(names))
+	return st
+}
+
+// crosstable counts the pairwise games of every bot against every other,
+// and sets the standings' Games and Score.
+func crosstable(st []Standing, games []rating.Game) [][]rating.WDL {
+	cross := make([][]rating.WDL, len(st))
 	for i := range cross {
-		cross[i] = make([]rating.WDL, len(names))
+		cross[i] = make([]rating.WDL, len(st))
 	}
-	points := make([]float64, len(names))
+	points := make([]float64, len(st))
 	for _, g := range games {
 		st[g.White].Games++
 		st[g.Black].Games++
@@ -232,45 +254,26 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 			st[i].Score = points[i] / float64(st[i].Games)
 		}
 	}
+	return cross
+}
 
-	// Within a group (bots the ranking does not separate) the display
-	// order is by Elo, then name; the rank is shared.
+// ranked sets the standings' ranks from the ranking's groups and returns
+// the display order. Within a group (bots the ranking does not separate)
+// the display order is by Elo, then name; the rank is shared.
+func ranked(st []Standing, groups [][]int, elo []float64) []int {
 	var order []int
 	for _, g := range groups {
 		rank := len(order) + 1
 		g = slices.Clone(g)
 		slices.SortStableFunc(g, func(a, b int) int {
-			return cmp.Or(cmp.Compare(r.Elo[b], r.Elo[a]), cmp.Compare(names[a], names[b]))
+			return cmp.Or(cmp.Compare(elo[b], elo[a]), cmp.Compare(st[a].Bot, st[b].Bot))
 		})
 		for _, i := range g {
 			st[i].Rank = rank
 			order = append(order, i)
 		}
 	}
-	s := &Stats{
-		Tournament: p.Tournament, Plan: p.Hash, Rating: cmp.Or(p.Rating, RankBayesElo),
-		Matches: len(results), Playoffs: len(t.playoffs), Planned: regularMatches(p),
-		Standings:  make([]Standing, len(order)),
-		Crosstable: make([][]rating.WDL, len(order)),
-		LOS:        make([][]float64, len(order)),
-	}
-	for k, i := range order {
-		s.Standings[k] = st[i]
-		s.Crosstable[k] = make([]rating.WDL, len(order))
-		s.LOS[k] = make([]float64, len(order))
-		for l, j := range order {
-			s.Crosstable[k][l] = cross[i][j]
-			s.LOS[k][l] = los[i][j]
-		}
-	}
-	if s.Rating == RankPlacement {
-		for _, g := range groups {
-			if len(g) > 1 && t.matches[g[0]] > 0 {
-				s.Ties = append(s.Ties, t.sortedNames(g))
-			}
-		}
-	}
-	return s, nil
+	return order
 }
 
 // regularMatches counts the plan's matches that are not playoffs.

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+func cmdReplay(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("replay", stderr)
+	out := fs.String("out", "", "directory to replay into, kept afterwards (default: a temporary directory, removed)")
+	round := fs.Int("round", 0, "replay every match of this round")
+	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
+	root := fs.String("root", "", "the configuration's directory, which the plan's relative bot dirs are in (default: where the run found them)")
+	allowChanged := fs.Bool("allow-changed-bots", false, "replay even if bots or arbiter changed since DIR was run")
+	logLevel := fs.String("log-level", "warn", "log level: trace, debug, info, warn, error")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 1 || len(pos) == 1 && *round == 0 || len(pos) > 1 && *round != 0 {
+		return fmt.Errorf("usage: arbiter replay DIR MATCH... [-out DIR2], or arbiter replay DIR -round N")
+	}
+	if *jobs < 1 {
+		return fmt.Errorf("-j must be at least 1")
+	}
+	dir := pos[0]
+	ids, err := engine.ReplayMatches(dir, pos[1:], *round)
+	if err != nil {
+		return err
+	}
+	p, err := replayPlan(dir, *out, root, *allowChanged)
+	if err != nil {
+		return err
+	}
+	into := *out
+	if into == "" {
+		if into, err = os.MkdirTemp("", "arbiter-replay-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(into)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	runner := &engine.Runner{
+		Plan: p, Drivers: all.Driver, Root: *root, Out: into, Jobs: *jobs, Only: ids, Self: selfPath(),
+		Log:              hclog.New(&hclog.LoggerOptions{Name: "arbiter", Level: hclog.LevelFromString(*logLevel), Output: stderr}),
+		AllowChangedBots: *allowChanged,
+	}
+	replayed, err := runner.Replay(ctx, dir)
+	if err != nil {
+		return err
+	}
+	return reportReplay(stdout, replayed, *out)
+}
+
+// replayPlan is the plan of results directory dir with the bots'
+// fingerprints as they are now, which must be those dir recorded unless
+// allow. It resolves root, when empty, from where the run found the bots.
+func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
+	recorded, err := plan.Read(filepath.Join(dir, engine.PlanFile))
+	if err != nil {
+		return nil, err
+	}
+	if *root == "" {
+		if *root, err = botRoot(recorded); err != nil {
+			return nil, err
+		}
+	}
+	now := *recorded
+	now.Bots = append([]plan.Bot(nil), recorded.Bots...)
+	results := []string{dir}
+	if out != "" {
+		results = append(results, out)
+	}
+	if err := fingerprint.Plan(&now, fingerprint.Options{Root: *root, Results: results}); err != nil {
+		return nil, err
+	}
+	if recorded.Arbiter == nil {
+		return &now, nil // made by an arbiter that did not record fingerprints
+	}
+	p, changes, _ := engine.CompareFingerprints(recorded, &now)
+	if len(changes) > 0 && !allow {
+		return nil, &engine.ChangedError{Dir: dir, Changes: changes, Replay: true}
+	}
+	return p, nil
+}
+
+// botRoot is the configuration's directory of a run, from the directories
+// its bots' fingerprints record: a relative bot dir lies in it.
+func botRoot(p *plan.Plan) (string, error) {
+	root := ""
+	for _, b := range p.Bots {
+		if b.House != "" || filepath.IsAbs(b.Dir) {
+			continue
+		}
+		if b.Fingerprint == nil || b.Fingerprint.Dir == "" {
+			return "", fmt.Errorf("the plan does not record where bot %q ran; give -root, the configuration's directory", b.Name)
+		}
+		r := b.Fingerprint.Dir
+		if rel := filepath.FromSlash(b.Dir); rel != "." {
+			var ok bool
+			if r, ok = strings.CutSuffix(r, string(filepath.Separator)+rel); !ok {
+				return "", fmt.Errorf("bot %q ran in %s, which is not its dir %s of a configuration; give -root", b.Name, b.Fingerprint.Dir, b.Dir)
+			}
+		}
+		if root != "" && r != root {
+			return "", fmt.Errorf("the bots ran in different configurations' directories (%s, %s); give -root", root, r)
+		}
+		root = r
+	}
+	return root, nil
+}
+
+// reportReplay says, match by match, whether the replay is identical to
+// the recorded transcript; it fails when one is not.
+func reportReplay(w io.Writer, replayed []engine.Replayed, kept string) error {
+	differ := 0
+	for _, r := range replayed {
+		if r.Diff == "" {
+			fmt.Fprintf(w, "%s: identical to the recorded transcript (%d lines, timings aside)\n", r.Match, r.Lines)
+			continue
+		}
+		differ++
+		fmt.Fprintf(w, "%s: differs from the recorded transcript: %s\n", r.Match, r.Diff)
+	}
+	if differ == 0 {
+		return nil
+	}
+	if kept == "" {
+		fmt.Fprintf(w, "%d of %d match(es) differ. Replay with -out DIR2 to keep the replayed transcripts.\n", differ, len(replayed))
+	} else {
+		fmt.Fprintf(w, "%d of %d match(es) differ; the replayed transcripts are in %s.\n", differ, len(replayed), filepath.Join(kept, engine.MatchesDir))
+	}
+	return errReported
+}

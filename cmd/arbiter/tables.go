@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+)
+
+// The text tables of rank and run: standings, crosstable, LOS matrix and
+// head-to-head, as the engine computes them (package stats).
+
+// writeStandings prints standings as a table.
+func writeStandings(w io.Writer, st []stats.Standing) error {
+	width := len("Bot")
+	names := make([]string, len(st))
+	for i, s := range st {
+		names[i] = s.Bot
+		if s.Fill {
+			names[i] += " (fill)"
+		}
+		width = max(width, len(names[i]))
+	}
+	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games   Score  Matches  Points  Place     ±  Wins  Normal  Faults\n", width, "Bot"); err != nil {
+		return err
+	}
+	for i, s := range st {
+		place, ci := "    -", "    -"
+		if s.Matches > 0 {
+			place = fmt.Sprintf("%5.2f", s.Place)
+		}
+		if !math.IsInf(s.PlaceCI, 0) && s.Matches > 0 {
+			ci = fmt.Sprintf("%5.2f", s.PlaceCI)
+		}
+		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %5.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d\n",
+			s.Rank, width, names[i], round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points,
+			place, ci, s.Wins, s.NormalWins, s.Faults); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStats prints the standings under a line that says how they are
+// ordered, then the groups still tied in placement.
+func writeStats(w io.Writer, s *stats.Stats) error {
+	fmt.Fprintf(w, "%s: %d of %d matches finished", s.Tournament, s.Matches-s.Playoffs, s.Planned)
+	if s.Playoffs > 0 {
+		fmt.Fprintf(w, ", %d playoff(s)", s.Playoffs)
+	}
+	fmt.Fprintf(w, "; ranked %s\n\n", s.Rating.Describe())
+	if err := writeStandings(w, s.Standings); err != nil {
+		return err
+	}
+	for _, g := range s.Ties {
+		fmt.Fprintf(w, "\nTied in placement, needs a playoff: %s\n", strings.Join(g, ", "))
+	}
+	return nil
+}
+
+// writeCrosstable prints every bot's pairwise wins-draws-losses against
+// every other, rows and columns in standings order.
+func writeCrosstable(w io.Writer, s *stats.Stats) error {
+	cells := make([][]string, len(s.Standings))
+	width := 3
+	for i, row := range s.Crosstable {
+		cells[i] = make([]string, len(row))
+		for j, c := range row {
+			if i == j {
+				continue
+			}
+			cells[i][j] = fmt.Sprintf("%d-%d-%d", c.W, c.D, c.L)
+			width = max(width, len(cells[i][j]))
+		}
+	}
+	return writeMatrix(w, s, "Crosstable (pairwise games: wins-draws-losses of the row's bot)", width, cells)
+}
+
+// writeLOS prints the likelihood of superiority in percent, truncated like
+// bayeselo's: the row's bot is stronger than the column's with that
+// probability.
+func writeLOS(w io.Writer, s *stats.Stats) error {
+	cells := make([][]string, len(s.Standings))
+	for i, row := range s.LOS {
+		cells[i] = make([]string, len(row))
+		for j, l := range row {
+			if i != j {
+				cells[i][j] = fmt.Sprint(int(l * 100))
+			}
+		}
+	}
+	return writeMatrix(w, s, "Likelihood of superiority (%, row over column)", 3, cells)
+}
+
+func writeMatrix(w io.Writer, s *stats.Stats, title string, width int, cells [][]string) error {
+	nameWidth := 0
+	for _, st := range s.Standings {
+		nameWidth = max(nameWidth, len(st.Bot))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%*s", title, nameWidth+5, "")
+	for j := range s.Standings {
+		fmt.Fprintf(&b, " %*d", width, j+1)
+	}
+	b.WriteByte('\n')
+	for i, st := range s.Standings {
+		line := fmt.Sprintf("%3d  %-*s", i+1, nameWidth, st.Bot)
+		for j := range s.Standings {
+			line += fmt.Sprintf(" %*s", width, cells[i][j])
+		}
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func round(x float64) int {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0
+	}
+	return int(math.Round(x))
+}
+
+// writeHeadToHead prints a head-to-head in the manner of fastchess.
+func writeHeadToHead(w io.Writer, h *stats.HeadToHead) error {
+	var b strings.Builder
+	e := h.Estimate
+	fmt.Fprintf(&b, "%s vs %s: %d games, %d wins, %d draws, %d losses for %s\n",
+		h.A, h.B, h.WDL.Games(), h.WDL.W, h.WDL.D, h.WDL.L, h.A)
+	if h.Penta != nil {
+		p := h.Penta
+		fmt.Fprintf(&b, "Model:  pentanomial, %d duplicate-deal pairs [LL %d, LD %d, WL %d, DD %d, WD %d, WW %d]\n",
+			p.Pairs(), p.LL, p.LD, p.WL, p.DD, p.WD, p.WW)
+	} else {
+		why := "no games"
+		if h.WDL.Games() > 0 {
+			why = fmt.Sprintf("%d of %d games have no duplicate-deal partner", h.Unpaired, h.WDL.Games())
+		}
+		fmt.Fprintf(&b, "Model:  trinomial (%s)\n", why)
+	}
+	fmt.Fprintf(&b, "Score:  %s\n", pct(e.Score))
+	fmt.Fprintf(&b, "Elo:    %s +/- %s (95%%)\n", num(e.Elo), num(e.EloError))
+	fmt.Fprintf(&b, "nElo:   %s +/- %s (95%%)\n", num(e.NElo), num(e.NEloError))
+	fmt.Fprintf(&b, "LOS:    %s\n", pct(e.LOS))
+	model := h.SPRT.Model
+	if model == "" {
+		model = "normalized"
+	}
+	fmt.Fprintf(&b, "SPRT:   %s Elo [%g, %g], alpha %g, beta %g: LLR %.2f (%.2f, %.2f), %s\n",
+		model, h.SPRT.Elo0, h.SPRT.Elo1, h.SPRT.Alpha, h.SPRT.Beta, h.Test.LLR, h.Test.Lower, h.Test.Upper,
+		map[rating.Decision]string{rating.Continue: "continue", rating.AcceptH0: "H0 accepted", rating.AcceptH1: "H1 accepted"}[h.Test.Decision])
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func num(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", 100*x)
+}

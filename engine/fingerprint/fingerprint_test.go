@@ -1,0 +1,210 @@
+package fingerprint
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+func write(t *testing.T, path, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func paths(fp *plan.Fingerprint) []string {
+	var out []string
+	for _, f := range fp.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+// A bot's fingerprint lists every file of its directory in path order,
+// then the command's files outside it, and changes with any content or
+// mode.
+func TestBotHashesDirectoryAndCommand(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	write(t, filepath.Join(dir, "b.py"), "print(1)\n", 0o755)
+	write(t, filepath.Join(dir, "lib", "a.py"), "x = 1\n", 0o644)
+	write(t, filepath.Join(dir, ".git", "index"), "git", 0o644)
+	write(t, filepath.Join(dir, "old", "plan.json"), "{}", 0o644)
+	write(t, filepath.Join(dir, "old", "results.jsonl"), "", 0o644)
+	write(t, filepath.Join(root, "shared", "engine.bin"), "engine", 0o644)
+	if err := os.Symlink("b.py", filepath.Join(dir, "link.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../shared", filepath.Join(dir, "shared")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := []string{"sh", "b.py", "--depth", "3", "../shared/engine.bin", "missing.txt"}
+	fp := Bot(dir, cmd, nil)
+	sh, err := filepath.Abs(mustLook(t, "sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"b.py", "lib/a.py", "link.py", "shared", sh, filepath.Join(root, "shared", "engine.bin")}
+	if got := paths(fp); !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	for _, s := range []string{".git/: version control", "old/: an arbiter results directory", "shared/: a link to a directory"} {
+		if !slices.ContainsFunc(fp.Skipped, func(l string) bool { return strings.HasPrefix(l, s) }) {
+			t.Errorf("skipped %q does not say %q", fp.Skipped, s)
+		}
+	}
+	if fp.Files[0].Mode != "-rwxr-xr-x" || fp.Files[2].Link != "b.py" || fp.Files[2].SHA256 != fp.Files[0].SHA256 {
+		t.Errorf("b.py %+v, link.py %+v", fp.Files[0], fp.Files[2])
+	}
+	again := Bot(dir, cmd, nil)
+	if again.Hash != fp.Hash {
+		t.Fatalf("hash of the same files changed: %s %s", fp.Hash, again.Hash)
+	}
+
+	for _, c := range []struct {
+		what   string
+		change func()
+		counts bool
+	}{
+		{"content", func() { write(t, filepath.Join(dir, "lib", "a.py"), "x = 2\n", 0o644) }, true},
+		{"mode", func() { write(t, filepath.Join(dir, "lib", "a.py"), "x = 2\n", 0o755) }, true},
+		{"a command's file", func() { write(t, filepath.Join(root, "shared", "engine.bin"), "engine 2", 0o644) }, true},
+		{"a file behind a link to a directory", func() { write(t, filepath.Join(root, "shared", "new.txt"), "", 0o644) }, false},
+		{"a file of .git", func() { write(t, filepath.Join(dir, ".git", "index"), "git 2", 0o644) }, false},
+	} {
+		prev := again.Hash
+		c.change()
+		again = Bot(dir, cmd, nil)
+		if changed := again.Hash != prev; changed != c.counts {
+			t.Errorf("changing %s: hash changed %v, want %v", c.what, changed, c.counts)
+		}
+	}
+}
+
+func mustLook(t *testing.T, prog string) string {
+	t.Helper()
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		p := filepath.Join(d, prog)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	t.Skipf("no %s on PATH", prog)
+	return ""
+}
+
+// Excluded paths and the caps are said, never silent.
+func TestBotSkipsAndCaps(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a", "b", "c", "d"} {
+		write(t, filepath.Join(dir, name), strings.Repeat(name, 10), 0o644)
+	}
+	write(t, filepath.Join(dir, "out", "x"), "", 0o644)
+	write(t, filepath.Join(dir, "t.hcl"), "", 0o644)
+	o := Options{Results: []string{filepath.Join(dir, "out")}, Config: []string{filepath.Join(dir, "t.hcl")}}
+	fp := Bot(dir, []string{"./a"}, o.exclude())
+	if got := paths(fp); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Errorf("files %q", got)
+	}
+	if len(fp.Skipped) != 2 || !strings.HasPrefix(fp.Skipped[0], "out/: a results directory") || !strings.HasPrefix(fp.Skipped[1], "t.hcl: a file of the configuration") {
+		t.Errorf("skipped %q", fp.Skipped)
+	}
+
+	defer func(f int, b int64) { MaxFiles, MaxBytes = f, b }(MaxFiles, MaxBytes)
+	MaxFiles, MaxBytes = 3, 25
+	fp = Bot(dir, nil, nil)
+	if got := paths(fp); !slices.Equal(got, []string{"a", "b", "c"}) || fp.Files[2].SHA256 != "" {
+		t.Errorf("capped files %+v", fp.Files)
+	}
+	want := []string{"c: hashing its 10 bytes would pass the cap of 25 bytes per bot, so only its mode is recorded",
+		"everything after c: the directory holds more than 3 files, only the first 3 in path order are hashed"}
+	if !slices.Equal(fp.Skipped, want) {
+		t.Errorf("skipped %q, want %q", fp.Skipped, want)
+	}
+}
+
+// A house bot is arbiter's build; a test binary has no version control
+// information, so its build is the hash of its executable.
+func TestHouseIsBuild(t *testing.T) {
+	a, err := Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Revision == "" && !strings.HasPrefix(a.Executable, "sha256:") {
+		t.Errorf("build %+v has neither a revision nor an executable hash", a)
+	}
+	h := House("planowanie/random", a)
+	other := *a
+	other.Executable, other.Revision = "sha256:00", "x"
+	if h.Hash == House("planowanie/greedy", a).Hash || h.Hash == House("planowanie/random", &other).Hash {
+		t.Error("a house bot's hash does not depend on its name and the build")
+	}
+	if !strings.HasPrefix(h.House, "planowanie/random of arbiter ") {
+		t.Errorf("house %q", h.House)
+	}
+}
+
+// Bots that share a directory share its walk, each with its own command.
+func TestPlanSharesWalks(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "bots", "a.py"), "a", 0o644)
+	write(t, filepath.Join(root, "engine.bin"), "e", 0o644)
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "a", Command: []string{"./a.py"}, Dir: "bots"},
+		{Name: "b", Command: []string{"./a.py", "../engine.bin"}, Dir: "bots"},
+		{Name: "h", House: "g/random"},
+	}}
+	if err := Plan(p, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := p.Bots[0].Fingerprint, p.Bots[1].Fingerprint
+	if got := paths(a); !slices.Equal(got, []string{"a.py"}) || a.Dir != filepath.Join(root, "bots") {
+		t.Errorf("a: %q in %s", got, a.Dir)
+	}
+	if got := paths(b); !slices.Equal(got, []string{"a.py", filepath.Join(root, "engine.bin")}) {
+		t.Errorf("b: %q", got)
+	}
+	if p.Arbiter == nil || p.Bots[2].Fingerprint.Hash != House("g/random", p.Arbiter).Hash {
+		t.Errorf("arbiter %+v, house bot %+v", p.Arbiter, p.Bots[2].Fingerprint)
+	}
+}
+
+// BenchmarkBot fingerprints a directory of 64 files of 256 KiB; compare
+// its MB/s with BenchmarkSHA256, hashing the same bytes in memory.
+func BenchmarkBot(b *testing.B) {
+	dir := b.TempDir()
+	data := make([]byte, 256<<10)
+	for i := range 64 {
+		data[0] = byte(i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(64 << 18)
+	for b.Loop() {
+		Bot(dir, nil, nil)
+	}
+}
+
+func BenchmarkSHA256(b *testing.B) {
+	data := make([]byte, 256<<10)
+	b.SetBytes(64 << 18)
+	for b.Loop() {
+		for range 64 {
+			sha256.Sum256(data)
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// ChangesFile records, in a results directory, every change of a bot or of
+// arbiter's build that a run was allowed to go on with (-allow-changed-bots),
+// one JSON line per run.
+const ChangesFile = "changes.jsonl"
+
+// BotChange is how one bot, or arbiter's build (Bot ""), differs from what
+// a results directory recorded.
+type BotChange struct {
+	Bot  string `json:"bot,omitempty"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Changed and Removed are files of the bot's fingerprint whose mode or
+	// content differ now, or that are gone.
+	Changed []string `json:"changed,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+}
+
+// String says what changed in a few words.
+func (c BotChange) String() string {
+	if c.Bot == "" {
+		return fmt.Sprintf("arbiter's build changed (it referees every match and plays the house bots): was %s, is %s", c.From, c.To)
+	}
+	var parts []string
+	if len(c.Changed) > 0 {
+		parts = append(parts, "changed "+shortList(c.Changed))
+	}
+	if len(c.Removed) > 0 {
+		parts = append(parts, "removed "+shortList(c.Removed))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("was %s, is %s", c.From, c.To))
+	}
+	return fmt.Sprintf("bot %q: %s", c.Bot, strings.Join(parts, "; "))
+}
+
+func shortList(names []string) string {
+	const most = 5
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
+}
+
+// ChangedError refuses to add results of changed bots to a results
+// directory.
+type ChangedError struct {
+	Dir     string
+	Changes []BotChange
+	// Replay: the refusal is of a replay, which records nothing in Dir.
+	Replay bool
+}
+
+func (e *ChangedError) Error() string {
+	var b strings.Builder
+	if e.Replay {
+		fmt.Fprintf(&b, "the bots or arbiter changed since %s was run, so a replay would not play its matches again:\n", e.Dir)
+	} else {
+		fmt.Fprintf(&b, "the bots or arbiter changed since %s was run, so its results would mix two versions:\n", e.Dir)
+	}
+	for _, c := range e.Changes {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	if e.Replay {
+		b.WriteString("Restore them, or give -allow-changed-bots to replay with the bots as they are now")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Restore them, use another -out directory, or give -allow-changed-bots to go on and record the change in %s",
+		filepath.Join(e.Dir, ChangesFile))
+	return b.String()
+}
+
+// CompareFingerprints compares the fingerprints that recorded holds with
+// those of now, the same plan fingerprinted afresh. It returns now with
+// the fingerprints to go on with, the changes, and per bot the files that
+// are new since the fingerprint was recorded.
+//
+// New files are not part of a recorded fingerprint: a bot runs in its
+// directory and may write there (logs, caches, compiled modules), and
+// that must not make the next run refuse. So once recorded, a bot's
+// fingerprint covers the files recorded then: one of them changed or
+// removed is a change; a file added is noted, not compared.
+func CompareFingerprints(recorded, now *plan.Plan) (*plan.Plan, []BotChange, map[string][]string) {
+	out := *now
+	out.Bots = slices.Clone(now.Bots)
+	var changes []BotChange
+	if recorded.Arbiter != nil && now.Arbiter != nil && *recorded.Arbiter != *now.Arbiter {
+		changes = append(changes, BotChange{From: recorded.Arbiter.ID(), To: now.Arbiter.ID()})
+	}
+	added := map[string][]string{}
+	for i := range out.Bots {
+		b := &out.Bots[i]
+		old := recorded.Bot(b.Name)
+		if old == nil || old.Fingerprint == nil || b.Fingerprint == nil {
+			continue
+		}
+		if b.House != "" {
+			continue // a house bot changes with arbiter's build, reported above
+		}
+		fp, c, add := compareBot(old.Fingerprint, b.Fingerprint)
+		b.Fingerprint = fp
+		if fp.Hash != old.Fingerprint.Hash {
+			c.Bot = b.Name
+			changes = append(changes, c)
+		}
+		if len(add) > 0 {
+			added[b.Name] = add
+		}
+	}
+	return &out, changes, added
+}
+
+// compareBot compares one bot's fingerprints: the one to go on with covers
+// the recorded files as they are now.
+func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []string) {
+	c := BotChange{From: short(old.Hash)}
+	current := map[string]plan.FileSum{}
+	for _, f := range now.Files {
+		current[f.Path] = f
+	}
+	fp := *now
+	fp.Files = nil
+	recorded := map[string]bool{}
+	for _, f := range old.Files {
+		recorded[f.Path] = true
+		g, ok := current[f.Path]
+		switch {
+		case !ok:
+			c.Removed = append(c.Removed, f.Path)
+			continue
+		case g != f:
+			c.Changed = append(c.Changed, f.Path)
+		}
+		fp.Files = append(fp.Files, g)
+	}
+	var added []string
+	for _, f := range now.Files {
+		if !recorded[f.Path] {
+			added = append(added, f.Path)
+		}
+	}
+	fp.Hash = fingerprint.Sum(fp.Files)
+	c.To = short(fp.Hash)
+	return &fp, c, added
+}
+
+func short(hash string) string {
+	if len(hash) > len("sha256:")+12 {
+		return hash[:len("sha256:")+12]
+	}
+	return hash
+}
+
+// changeRecord is one line of changes.jsonl.
+type changeRecord struct {
+	Time string `json:"time"`
+	// Results is how many results the directory held before the change.
+	Results int         `json:"results_before"`
+	Changes []BotChange `json:"changes"`
+}
+
+// reconcileBots compares the bots and build of p with those recorded in
+// the results directory dir, whose plan.json openJournal has checked or
+// written. It returns the plan to run: p with the fingerprints to go on
+// with. Changes are refused unless allow; allowed, they are logged,
+// appended to changes.jsonl and written to plan.json.
+func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.Logger) (*plan.Plan, error) {
+	if p.Arbiter == nil {
+		return p, nil // a plan without fingerprints: nothing to compare
+	}
+	planPath := filepath.Join(dir, PlanFile)
+	b, err := os.ReadFile(planPath)
+	if err != nil {
+		return nil, err
+	}
+	// Only what fingerprints are about: a plan's matches may be many.
+	var recorded plan.Plan
+	var part struct {
+		Arbiter *plan.Arbiter `json:"arbiter"`
+		Bots    []plan.Bot    `json:"bots"`
+	}
+	if err := json.Unmarshal(b, &part); err != nil {
+		return nil, fmt.Errorf("%s: %w", planPath, err)
+	}
+	recorded.Arbiter, recorded.Bots = part.Arbiter, part.Bots
+	if recorded.Arbiter == nil {
+		log.Info("fingerprints recorded for the first time: the results before this run were made by an arbiter that did not record them", "results", results)
+		return p, writeFileAtomic(planPath, mustIndent(p))
+	}
+	now, changes, added := CompareFingerprints(&recorded, p)
+	for _, bot := range sortedKeys(added) {
+		log.Info("files new since the bot's fingerprint was recorded are not part of it (written by the bot, or added by hand)",
+			"bot", bot, "files", shortList(added[bot]))
+	}
+	if len(changes) == 0 {
+		return now, nil
+	}
+	if !allow {
+		return nil, &ChangedError{Dir: dir, Changes: changes}
+	}
+	for _, c := range changes {
+		log.Warn("changed since the results directory was run; going on (-allow-changed-bots)", "change", c.String())
+	}
+	line, err := json.Marshal(changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: results, Changes: changes})
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ChangesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	return now, writeFileAtomic(planPath, mustIndent(now))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// fingerprints are the hashes of the bots of m as p records them.
+func fingerprints(p *plan.Plan, seats []string) map[string]string {
+	out := map[string]string{}
+	for _, name := range seats {
+		if b := p.Bot(name); b != nil && b.Fingerprint != nil {
+			out[name] = b.Fingerprint.Hash
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+func external(files ...plan.FileSum) *plan.Fingerprint {
+	return &plan.Fingerprint{Hash: fingerprint.Sum(files), Files: files}
+}
+
+// Only the files recorded first are compared: a new file is noted, a
+// changed or removed one is a change; a house bot changes with the build,
+// which is reported once.
+func TestCompareFingerprints(t *testing.T) {
+	a := plan.FileSum{Path: "a.py", Mode: "-rw-r--r--", SHA256: "01"}
+	b := plan.FileSum{Path: "b.py", Mode: "-rw-r--r--", SHA256: "02"}
+	c := plan.FileSum{Path: "c.py", Mode: "-rw-r--r--", SHA256: "03"}
+	build := &plan.Arbiter{Version: "v1", Revision: "abc"}
+	recorded := &plan.Plan{Arbiter: build, Bots: []plan.Bot{
+		{Name: "ext", Fingerprint: external(a, b)},
+		{Name: "same", Fingerprint: external(a)},
+		{Name: "house", House: "g/random", Fingerprint: fingerprint.House("g/random", build)},
+	}}
+	bExec := b
+	bExec.Mode = "-rwxr-xr-x"
+	now := &plan.Plan{Arbiter: build, Bots: []plan.Bot{
+		{Name: "ext", Fingerprint: external(a, c)},
+		{Name: "same", Fingerprint: external(a, bExec)},
+		{Name: "house", House: "g/random", Fingerprint: fingerprint.House("g/random", build)},
+	}}
+	p, changes, added := CompareFingerprints(recorded, now)
+	if len(changes) != 1 || changes[0].String() != `bot "ext": removed b.py` {
+		t.Errorf("changes %v", changes)
+	}
+	if !slices.Equal(added["ext"], []string{"c.py"}) || !slices.Equal(added["same"], []string{"b.py"}) {
+		t.Errorf("added %v", added)
+	}
+	if got := p.Bot("same").Fingerprint.Hash; got != recorded.Bot("same").Fingerprint.Hash {
+		t.Errorf("a bot with a new file only is %s, was %s", got, recorded.Bot("same").Fingerprint.Hash)
+	}
+	if got := p.Bot("ext").Fingerprint; got.Hash != fingerprint.Sum([]plan.FileSum{a}) {
+		t.Errorf("going on with %+v, want the recorded files as they are now", got)
+	}
+
+	// A mode change is a change; a new build is one change, not one per
+	// house bot.
+	recorded = p
+	other := &plan.Arbiter{Version: "v1", Revision: "abd"}
+	now = &plan.Plan{Arbiter: other, Bots: []plan.Bot{
+		{Name: "ext", Fingerprint: external(a)},
+		{Name: "same", Fingerprint: external(plan.FileSum{Path: "a.py", Mode: "-rwxr-xr-x", SHA256: "01"})},
+		{Name: "house", House: "g/random", Fingerprint: fingerprint.House("g/random", other)},
+	}}
+	_, changes, _ = CompareFingerprints(recorded, now)
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{"arbiter's build changed (it referees every match and plays the house bots): was v1 revision abc, is v1 revision abd",
+		`bot "same": changed a.py`}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+}

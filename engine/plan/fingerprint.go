@@ -1,0 +1,79 @@
+package plan
+
+import "strings"
+
+// Fingerprint is a content hash of what a bot runs, recorded in the plan so
+// that a results directory can tell when a bot changed between two runs
+// (see package engine/fingerprint, which computes it). It is not part of
+// the plan's Hash: the hash identifies the tournament, fingerprints the
+// state of its bots.
+type Fingerprint struct {
+	// Hash is "sha256:<hex>" of Files (path, mode and content of each), or
+	// for a house bot of its name and arbiter's build.
+	Hash string `json:"hash"`
+	// House is set for a house bot: "<driver>/<bot> of arbiter <build>".
+	House string `json:"house,omitempty"`
+	// Dir is the absolute directory that was hashed and that the bot runs
+	// in.
+	Dir string `json:"dir,omitempty"`
+	// Files are the files of Dir, recursively in path order (paths
+	// relative, slash separated), then the files named by the command that
+	// lie outside Dir (absolute paths).
+	Files []FileSum `json:"files,omitempty"`
+	// Skipped says what was left out of Files and why, one line each.
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// FileSum is one file of a fingerprint.
+type FileSum struct {
+	Path string `json:"path"`
+	// Mode is the file's mode as ls shows it, like -rwxr-xr-x.
+	Mode string `json:"mode"`
+	// SHA256 is the hex hash of the content (of the file a link leads to).
+	SHA256 string `json:"sha256,omitempty"`
+	// Link is a symbolic link's target.
+	Link string `json:"link,omitempty"`
+}
+
+// Arbiter identifies the build of arbiter that compiled or ran a plan: it
+// referees every match and is every house bot.
+type Arbiter struct {
+	// Version is the main module's version ("(devel)" for a build from a
+	// source tree).
+	Version string `json:"version"`
+	// Revision and Modified are the version control state the build was
+	// made from (vcs.revision, vcs.modified).
+	Revision string `json:"revision,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	// Go is the toolchain that built it.
+	Go string `json:"go,omitempty"`
+	// Executable is "sha256:<hex>" of the arbiter executable, recorded when
+	// the revision does not identify the build (no version control
+	// information, or a modified tree).
+	Executable string `json:"executable,omitempty"`
+}
+
+// ID is the build in one line, for messages.
+func (a *Arbiter) ID() string {
+	if a == nil {
+		return "unknown"
+	}
+	id := a.Version
+	if a.Revision != "" {
+		id += " revision " + abbrev(a.Revision)
+		if a.Modified {
+			id += " (modified)"
+		}
+	}
+	if a.Executable != "" {
+		id += " executable " + abbrev(strings.TrimPrefix(a.Executable, "sha256:"))
+	}
+	return id
+}
+
+func abbrev(hex string) string {
+	if len(hex) > 12 {
+		return hex[:12]
+	}
+	return hex
+}

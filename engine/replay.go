@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// Replayed is one match played again by Replay.
+type Replayed struct {
+	Match string
+	// Lines is how many lines the recorded transcript has.
+	Lines int
+	// Diff is the first difference between the recorded transcript and
+	// the replayed one, timings aside; empty when they are identical.
+	Diff string
+}
+
+// ReplayMatches checks that the matches ids of the results directory dir
+// are finished and returns them; with round > 0 instead, every match of
+// that round (listed in the plan or paired during the run).
+func ReplayMatches(dir string, ids []string, round int) ([]string, error) {
+	p, results, err := ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	done := map[string]bool{}
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	if round > 0 {
+		for _, m := range p.Matches {
+			if m.Round == round {
+				ids = append(ids, m.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; a round paired during the run is known once it was paired)", dir, round, p.Rounds)
+		}
+	}
+	for _, id := range ids {
+		if p.Match(id) == nil {
+			return nil, fmt.Errorf("%s has no match %q", dir, id)
+		}
+		if !done[id] {
+			return nil, fmt.Errorf("match %s is not finished in %s: only finished matches can be replayed", id, dir)
+		}
+		if _, err := os.Stat(transcriptPath(dir, id)); err != nil {
+			return nil, fmt.Errorf("match %s: the recorded transcript is missing: %w", id, err)
+		}
+	}
+	return ids, nil
+}
+
+func transcriptPath(dir, id string) string {
+	return filepath.Join(dir, MatchesDir, id, "events.jsonl")
+}
+
+// Replay plays the matches r.Only of the results directory from again,
+// into r.Out, which must be empty or not exist, and compares each
+// transcript with the recorded one. r.Plan is from's plan (plan.json, with
+// the fingerprints to play with). The rounds and playoffs that from's run
+// paired are copied to r.Out first, so a match of a round paired during
+// the run is played from the pairing the run recorded.
+//
+// A match that was played with other versions of its bots than r.Plan's
+// (the run went on with -allow-changed-bots after it) is refused unless
+// r.AllowChangedBots.
+func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
+	if !r.AllowChangedBots {
+		if err := playedWith(from, r.Only, r.Plan); err != nil {
+			return nil, err
+		}
+	}
+	if entries, err := os.ReadDir(r.Out); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("%s is not empty: a replay needs a fresh directory", r.Out)
+	}
+	if err := copyPairings(from, r.Out); err != nil {
+		return nil, err
+	}
+	if _, err := r.Run(ctx); err != nil {
+		return nil, err
+	}
+	var out []Replayed
+	for _, id := range r.Only {
+		lines, diff, err := CompareTranscripts(transcriptPath(from, id), transcriptPath(r.Out, id))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Replayed{Match: id, Lines: lines, Diff: diff})
+	}
+	return out, nil
+}
+
+// playedWith refuses matches of dir that were played with other bots
+// than those of p.
+func playedWith(dir string, ids []string, p *plan.Plan) error {
+	_, results, err := ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	for _, res := range results {
+		if !want[res.Match] {
+			continue
+		}
+		for _, bot := range sortedKeys(res.Fingerprints) {
+			b := p.Bot(bot)
+			if b == nil || b.Fingerprint == nil || b.Fingerprint.Hash == res.Fingerprints[bot] {
+				continue
+			}
+			return fmt.Errorf("match %s was played with bot %q %s, which is %s now (see %s); give -allow-changed-bots to replay it with the bot as it is now",
+				res.Match, bot, short(res.Fingerprints[bot]), short(b.Fingerprint.Hash), filepath.Join(dir, ChangesFile))
+		}
+	}
+	return nil
+}
+
+// copyPairings copies the rounds/ files of from into out.
+func copyPairings(from, out string) error {
+	entries, err := os.ReadDir(filepath.Join(from, RoundsDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(out, RoundsDir), 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(from, RoundsDir, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(out, RoundsDir, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CompareTranscripts compares two match transcripts (events.jsonl) apart
+// from timings: the time offset of every line, the milliseconds of a
+// time_left command, and the times in the result. It returns the number
+// of lines of the first and a description of the first difference, empty
+// when there is none.
+func CompareTranscripts(recorded, replayed string) (int, string, error) {
+	a, err := readTranscript(recorded)
+	if err != nil {
+		return 0, "", err
+	}
+	b, err := readTranscript(replayed)
+	if err != nil {
+		return 0, "", err
+	}
+	for i := 0; i < max(len(a), len(b)); i++ {
+		switch {
+		case i >= len(a):
+			return len(a), fmt.Sprintf("the replay goes on after the recorded %d lines:\n  replayed: %s", len(a), clip(b[i])), nil
+		case i >= len(b):
+			return len(a), fmt.Sprintf("the replay ends after %d of the recorded %d lines; next recorded:\n  recorded: %s", len(b), len(a), clip(a[i])), nil
+		case a[i] != b[i]:
+			return len(a), fmt.Sprintf("line %d differs:\n  recorded: %s\n  replayed: %s", i+1, clip(a[i]), clip(b[i])), nil
+		}
+	}
+	return len(a), "", nil
+}
+
+// readTranscript reads a transcript's lines without their timings.
+func readTranscript(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		line, err := untimed(sc.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+		out = append(out, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// untimed is a transcript line without what depends on the machine's speed.
+func untimed(b []byte) (string, error) {
+	var l map[string]any
+	if err := json.Unmarshal(b, &l); err != nil {
+		return "", err
+	}
+	delete(l, "t")
+	if s, ok := l["send"].(string); ok && strings.HasPrefix(s, "time_left ") {
+		l["send"] = "time_left …"
+	}
+	if l["event"] == "result" {
+		if d, ok := l["data"].(map[string]any); ok {
+			delete(d, "elapsed_ms")
+			if seats, ok := d["seats"].([]any); ok {
+				for _, s := range seats {
+					if s, ok := s.(map[string]any); ok {
+						delete(s, "time_ms")
+					}
+				}
+			}
+		}
+	}
+	out, err := json.Marshal(l)
+	return string(out), err
+}
+
+func clip(s string) string {
+	const most = 300
+	if len(s) <= most {
+		return s
+	}
+	return s[:most] + "…"
+}
+
+// ReadPlan reads the plan.json of a results directory, as written: without
+// the rounds paired during the run.
+func ReadPlan(dir string) (*plan.Plan, error) {
+	b, err := os.ReadFile(filepath.Join(dir, PlanFile))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a results directory: %w", dir, err)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, PlanFile), err)
+	}
+	return &p, nil
+}

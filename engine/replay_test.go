@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Transcripts are compared apart from timings: line offsets, time_left
+// milliseconds and the times of the result; anything else is a difference.
+func TestCompareTranscripts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	recorded := write("a.jsonl",
+		`{"t":0.1,"event":"match","data":{"id":"m","seed":1}}`,
+		`{"t":1.5,"seat":0,"send":"time_left 29987"}`,
+		`{"t":2.5,"seat":0,"recv":"play 3H"}`,
+		`{"t":9,"event":"result","data":{"match":"m","seats":[{"bot":"a","score":1,"time_ms":12}],"elapsed_ms":40}}`)
+	for _, c := range []struct {
+		name  string
+		lines []string
+		diff  string
+	}{
+		{"same but for timings", []string{
+			`{"t":0.3,"event":"match","data":{"seed":1,"id":"m"}}`,
+			`{"t":1.9,"seat":0,"send":"time_left 29950"}`,
+			`{"t":2.9,"seat":0,"recv":"play 3H"}`,
+			`{"t":19,"event":"result","data":{"match":"m","seats":[{"bot":"a","score":1,"time_ms":30}],"elapsed_ms":80}}`}, ""},
+		{"another move", []string{
+			`{"t":0.3,"event":"match","data":{"seed":1,"id":"m"}}`,
+			`{"t":1.9,"seat":0,"send":"time_left 29950"}`,
+			`{"t":2.9,"seat":0,"recv":"play 4H"}`,
+			`{"t":19,"event":"result","data":{"match":"m","seats":[{"bot":"a","score":1,"time_ms":30}],"elapsed_ms":80}}`},
+			"line 3 differs:\n  recorded: {\"recv\":\"play 3H\",\"seat\":0}\n  replayed: {\"recv\":\"play 4H\",\"seat\":0}"},
+		{"another score", []string{
+			`{"t":0.3,"event":"match","data":{"seed":1,"id":"m"}}`,
+			`{"t":1.9,"seat":0,"send":"time_left 29950"}`,
+			`{"t":2.9,"seat":0,"recv":"play 3H"}`,
+			`{"t":19,"event":"result","data":{"match":"m","seats":[{"bot":"a","score":0,"time_ms":30}],"elapsed_ms":80}}`}, "line 4 differs"},
+		{"shorter", []string{
+			`{"t":0.3,"event":"match","data":{"seed":1,"id":"m"}}`},
+			"the replay ends after 1 of the recorded 4 lines; next recorded:\n  recorded: {\"seat\":0,\"send\":\"time_left …\"}"},
+	} {
+		lines, diff, err := CompareTranscripts(recorded, write(c.name, c.lines...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines != 4 || c.diff == "" && diff != "" || c.diff != "" && !strings.HasPrefix(diff, c.diff) {
+			t.Errorf("%s: %d lines, diff %q, want %q", c.name, lines, diff, c.diff)
+		}
+	}
+}
