@@ -473,7 +473,8 @@ func listError(head string, items []string) error {
 	return errors.New(b.String())
 }
 
-// copyTree copies the directory src to dst, replacing dst.
+// copyTree copies the directory src to dst, replacing dst: the files
+// are hard-linked when src and dst are on one filesystem.
 func copyTree(src, dst string) error {
 	tmp := dst + ".merging"
 	if err := os.RemoveAll(tmp); err != nil {
@@ -489,6 +490,12 @@ func copyTree(src, dst string) error {
 			return os.MkdirAll(target, 0o755)
 		}
 		if !d.Type().IsRegular() {
+			return nil
+		}
+		// A hard link where it can: a finished match's files are never
+		// rewritten (a match played again gets new files), so sharing
+		// them costs nothing and saves copying every transcript.
+		if os.Link(path, target) == nil {
 			return nil
 		}
 		b, err := os.ReadFile(path)
