@@ -55,6 +55,7 @@ type shardDir struct {
 	shard    Shard
 	results  []Result
 	lines    [][]byte
+	line     map[string]int // index in results by match id
 }
 
 // mergeInput is everything a merge checked before it writes anything.
@@ -286,11 +287,7 @@ func (m *Merge) write(in *mergeInput) error {
 		if line, ok := in.prior[mt.ID]; ok {
 			buf.Write(line)
 		} else if sd := in.new[mt.ID]; sd != nil {
-			for i, r := range sd.results {
-				if r.Match == mt.ID {
-					buf.Write(sd.lines[i])
-				}
-			}
+			buf.Write(sd.lines[sd.line[mt.ID]])
 		}
 	}
 	return writeFileAtomic(filepath.Join(m.Out, ResultsFile), buf.Bytes())
@@ -372,6 +369,10 @@ func readShardDir(dir string) (*shardDir, error) {
 	}
 	if sd.results, sd.lines, err = readRaw(filepath.Join(dir, ResultsFile)); err != nil {
 		return nil, err
+	}
+	sd.line = make(map[string]int, len(sd.results))
+	for i, r := range sd.results {
+		sd.line[r.Match] = i
 	}
 	return sd, nil
 }

@@ -483,8 +483,13 @@ func (r *Runner) loadGame() (drivers.Game, error) {
 func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	var out []*plan.Match
 	seen := map[string]bool{}
+	// By index: a shard names thousands of matches.
+	index := make(map[string]*plan.Match, len(p.Matches))
+	for i := range p.Matches {
+		index[p.Matches[i].ID] = &p.Matches[i]
+	}
 	for _, id := range r.Only {
-		m := p.Match(id)
+		m := index[id]
 		if m == nil {
 			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, p.Matches[0].ID)
 		}

@@ -27,15 +27,6 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	finished := 0
-	for _, mt := range sum.Plan.Matches {
-		for _, r := range sum.Results {
-			if r.Match == mt.ID {
-				finished++
-				break
-			}
-		}
-	}
 	fmt.Fprintf(stdout, "Merged %d shard(s) of stage %d into %s: %d new result(s), %d merged before; %d of %d known matches finished.\n",
 		len(dirs), sum.Stage, *out, sum.Added, sum.Already, len(sum.Results), len(sum.Plan.Matches))
 	switch {
