@@ -14,55 +14,43 @@ import (
 	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers"
-	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/internal/fakegame"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // The bad bot's name in every tournament of these tests.
 const badBot = "bad"
 
-// Deal schedules. The short one keeps time-outs cheap; the wrongsuit bot
-// gets long hands so that its chance to discard off-suit while holding the
-// led suit comes in every seat (with 1 to 3 cards it may never come).
-const (
-	shortDeals = `[for i in range(1, 4) : { cards = i, leader = (i - 1) % 4 }]`
-	longDeals  = `[for i in range(11, 14) : { cards = i, leader = (i - 11) % 4 }]`
-)
-
+// configTemplate is a tournament of the fake game numbers (three turns;
+// internal/fakegame) between a bad bot and three house bots.
 const configTemplate = `
-deck "small" {
-  ranks = "23456789TJQKA"
-  suits = "CDHS"
-}
-
 bot "bad" {
-  command = [%q]
+  command = [%q, %q]
   env = {
-    ENGINE_TEST_BOT     = %q
-    ENGINE_TEST_RUN     = %q
-    ENGINE_TEST_PIDFILE = %q
+    ENGINE_TEST_RUN  = %q
+    FAKEGAME_PIDFILE = %q
   }
 }
 bot "random1" {
-  house = "planowanie/random"
+  house = "numbers/random"
   env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "random2" {
-  house = "planowanie/random"
+  house = "numbers/random"
   env   = { ENGINE_TEST_RUN = %[3]q }
 }
 bot "greedy" {
-  house = "planowanie/greedy"
+  house = "numbers/greedy"
   env   = { ENGINE_TEST_RUN = %[3]q }
 }
 
-game "planowanie" "short" {
-  deck  = deck.small
-  deals = %[5]s
+game "numbers" "short" {
+  turns = 3
+  max   = 9
   clock {
     total = "2s"
     move  = "1s"
@@ -70,7 +58,7 @@ game "planowanie" "short" {
 }
 
 tournament "faults" {
-  game    = game.planowanie.short
+  game    = game.numbers.short
   bots    = [bot.bad, bot.random1, bot.random2, bot.greedy]
   players = 4
   rounds  = 1
@@ -101,7 +89,7 @@ func selfPath(t *testing.T) string {
 // runTournament writes a configuration with the bad bot in mode and three
 // house bots, and runs it through config.Load, plan.Compile and
 // engine.Runner as the CLI does.
-func runTournament(t *testing.T, mode, deals string) *tournamentRun {
+func runTournament(t *testing.T, mode string) *tournamentRun {
 	t.Helper()
 	self := selfPath(t)
 	dir := t.TempDir()
@@ -109,11 +97,11 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 		runID:   fmt.Sprintf("%d-%s-%d", os.Getpid(), mode, time.Now().UnixNano()),
 		pidFile: filepath.Join(t.TempDir(), "grandchildren.pid"),
 	}
-	src := fmt.Sprintf(configTemplate, self, mode, tr.runID, tr.pidFile, deals)
+	src := fmt.Sprintf(configTemplate, self, "-testbot="+mode, tr.runID, tr.pidFile)
 	if err := os.WriteFile(filepath.Join(dir, "tournament.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags := config.Load(dir, config.Options{Driver: all.Driver, DriverNames: all.Names(), Environ: []string{}})
+	cfg, diags := config.Load(dir, config.Options{Driver: fakegame.Lookup, DriverNames: fakegame.Names(), Environ: []string{}})
 	if diags.HasErrors() {
 		t.Fatalf("config.Load: %v", diags)
 	}
@@ -130,7 +118,7 @@ func runTournament(t *testing.T, mode, deals string) *tournamentRun {
 	tr.plan = p
 	out := t.TempDir()
 	runner := &engine.Runner{
-		Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
+		Plan: p, Drivers: fakegame.Lookup, Root: cfg.Root, Out: out,
 		Jobs: 2, Self: self, Log: hclog.NewNullLogger(),
 	}
 	start := time.Now()
@@ -175,7 +163,6 @@ func TestBotFaults(t *testing.T) {
 	tests := []struct {
 		name  string
 		mode  string
-		deals string
 		fault string // expected fault of the bad bot; "" for none
 		// detail lists what the fault's detail must mention.
 		detail []string
@@ -183,36 +170,36 @@ func TestBotFaults(t *testing.T) {
 		pids int
 	}{
 		{
-			name: "move_over_the_clock_is_a_time_fault", mode: modeSlow, deals: shortDeals,
-			fault: drivers.FaultTime, detail: []string{"gen_move", "deal 2"},
+			name: "move_over_the_clock_is_a_time_fault", mode: fakegame.ModeSlow,
+			fault: drivers.FaultTime, detail: []string{"turn 2"},
 		},
 		{
-			name: "never_answering_is_a_time_fault", mode: modeMute, deals: shortDeals,
-			fault: drivers.FaultTime, detail: []string{"gen_declare", "deal 1"},
+			name: "never_answering_is_a_time_fault", mode: fakegame.ModeMute,
+			fault: drivers.FaultTime, detail: []string{"turn 1"},
 		},
 		{
-			name: "not_following_suit_is_illegal", mode: modeWrongSuit, deals: longDeals,
-			fault: drivers.FaultIllegal, detail: []string{"follow suit"},
+			name: "a_move_the_rules_forbid_is_illegal", mode: fakegame.ModeIllegal,
+			fault: drivers.FaultIllegal, detail: []string{"not from 0 to 9", "turn 2"},
 		},
 		{
-			name: "garbage_answer_is_a_protocol_fault", mode: modeGarbage, deals: shortDeals,
-			fault: drivers.FaultProtocol, detail: []string{"must start with", "gen_declare"},
+			name: "garbage_answer_is_a_protocol_fault", mode: fakegame.ModeGarbage,
+			fault: drivers.FaultProtocol, detail: []string{"not a number", "turn 1"},
 		},
 		{
-			name: "crash_mid_game_is_a_crash_fault", mode: modeCrash, deals: shortDeals,
-			fault: drivers.FaultCrash, detail: []string{"status 3", "gen_move", "deal 2"},
+			name: "crash_mid_game_is_a_crash_fault", mode: fakegame.ModeCrash,
+			fault: drivers.FaultCrash, detail: []string{"status 3", "turn 2"},
 		},
 		{
-			name: "stubborn_bot_with_setsid_grandchild_plays_and_is_cleaned_up", mode: modeStubborn, deals: shortDeals,
+			name: "stubborn_bot_with_setsid_grandchild_plays_and_is_cleaned_up", mode: fakegame.ModeStubborn,
 			fault: "", pids: 4,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr := runTournament(t, tt.mode, tt.deals)
+			tr := runTournament(t, tt.mode)
 			// Checked first, right after the synchronous run.
 			assertNoProcessLeft(t, tr)
-			if tt.mode == modeCrash {
+			if tt.mode == fakegame.ModeCrash {
 				crashRun = tr
 			}
 
@@ -271,7 +258,7 @@ var crashRun *tournamentRun
 func TestStandingsAfterFaults(t *testing.T) {
 	tr := crashRun
 	if tr == nil {
-		tr = runTournament(t, modeCrash, shortDeals)
+		tr = runTournament(t, fakegame.ModeCrash)
 		assertNoProcessLeft(t, tr)
 	}
 	if len(tr.results) != 4 {

@@ -14,42 +14,39 @@ import (
 
 	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/config/compile"
-	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/fakegame"
 )
 
 const formatsBase = `
-deck "d" {
-  ranks = "23456789TJQKA"
-  suits = "CDHS"
-}
-game "planowanie" "g" {
-  deck  = deck.d
-  deals = [for i in range(1, %d) : { cards = i, leader = (i - 1) %% 2 }]
+game "numbers" "g" {
+  turns = %d
+  max   = 9
   clock { total = "30s" }
 }
-bot "r1" { house = "planowanie/random" }
-bot "r2" { house = "planowanie/random" }
-bot "g1" { house = "planowanie/greedy" }
-bot "g2" { house = "planowanie/greedy" }
-bot "r3" { house = "planowanie/random" }
+bot "r1" { house = "numbers/random" }
+bot "r2" { house = "numbers/random" }
+bot "g1" { house = "numbers/greedy" }
+bot "g2" { house = "numbers/greedy" }
+bot "r3" { house = "numbers/random" }
 tournament "t" {
-  game    = game.planowanie.g
+  game    = game.numbers.g
 %s
 }
 `
 
-// runner compiles a two-player Planowanie tournament and returns a
+// runner compiles a tournament of the fake game numbers (turns turns)
+// between house bots and returns a
 // Runner for it writing into out.
-func runner(t *testing.T, deals int, tournament, out string, jobs int) *engine.Runner {
+func runner(t *testing.T, turns int, tournament, out string, jobs int) *engine.Runner {
 	t.Helper()
 	dir := t.TempDir()
-	src := fmt.Sprintf(formatsBase, deals+1, tournament)
+	src := fmt.Sprintf(formatsBase, turns, tournament)
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags := config.Load(dir, config.Options{Driver: all.Driver, DriverNames: all.Names(), Environ: []string{}})
+	cfg, diags := config.Load(dir, config.Options{Driver: fakegame.Lookup, DriverNames: fakegame.Names(), Environ: []string{}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -57,7 +54,7 @@ func runner(t *testing.T, deals int, tournament, out string, jobs int) *engine.R
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return &engine.Runner{Plan: p, Drivers: all.Driver, Root: cfg.Root, Out: out,
+	return &engine.Runner{Plan: p, Drivers: fakegame.Lookup, Root: cfg.Root, Out: out,
 		Jobs: jobs, Self: selfPath(t), Log: hclog.NewNullLogger()}
 }
 
@@ -214,7 +211,7 @@ func (c *cancelOnRound) Started(m *plan.Match) {
 func (c *cancelOnRound) Finished(*plan.Match, *engine.Result) {}
 
 // TestSPRTStopsAClearlyStrongerBotEarly: greedy against random on long
-// hands, which greedy wins clearly. The SPRT accepts H1 well before the
+// games, which greedy wins clearly. The SPRT accepts H1 well before the
 // 2000 planned matches; the stop is in stopped.json and the summary, and
 // a re-run plays nothing more.
 func TestSPRTStopsAClearlyStrongerBotEarly(t *testing.T) {

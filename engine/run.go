@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -267,7 +268,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 		s.sum.Skipped += skipped
 		s.advanceStop()
 		s.mu.Unlock()
-		s.log.Info("paired", "round", pr.Round, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
+		s.log.Info("paired", "round", pr.Round, "stage", pr.Stage, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
 		if p, ok := s.r.Progress.(ProgressMore); ok {
 			p.More(len(pr.Matches)-skipped, skipped)
 		}
@@ -410,13 +411,13 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
 }
 
-// makeNext pairs later stage number stage (0: the first paired round)
+// makeNext pairs later stage number stage (0: the first one not listed)
 // from the results of the matches known so far, writing nothing; it
 // returns nil when there is no such stage, and the stage's file name in
 // rounds/.
 func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	p := &s.full
-	if p.Later == nil {
+	if p.Later == nil && len(p.Stages) == 0 {
 		return nil, "", nil
 	}
 	// Only the results of matches known so far: a resumed run already
@@ -431,35 +432,50 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 			results = append(results, res)
 		}
 	}
-	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
-		pr, err := pairing.Round(p, round, results)
-		if err != nil {
+	var pr *pairing.Pairing
+	var name string
+	if len(p.Stages) > 0 {
+		k := p.ListedStages() + stage
+		if k >= len(p.Stages) {
+			return nil, "", nil
+		}
+		var err error
+		if pr, err = stages.Make(p, k, results, s.game.Seats); err != nil {
 			return nil, "", err
 		}
-		return pr, roundName(round), nil
-	}
-	if !p.Later.Playoffs {
-		return nil, "", nil
-	}
-	k := stage + 1
-	if p.Later.Pairing != tournament.NoPairing {
-		k -= p.Rounds - p.Later.From + 1
-	}
-	if k > plan.MaxPlayoffs {
-		return nil, "", nil
-	}
-	var groups [][]string
-	for _, g := range stats.PlacementTies(p, results) {
-		if err := s.game.Seats(len(g)); err != nil {
-			s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
-			continue
+		name = stages.FileName(p.Stages[k].Name)
+	} else if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
+		var err error
+		if pr, err = pairing.Round(p, round, results); err != nil {
+			return nil, "", err
 		}
-		groups = append(groups, g)
+		name = roundName(round)
+	} else {
+		if !p.Later.Playoffs {
+			return nil, "", nil
+		}
+		k := stage + 1
+		if p.Later.Pairing != tournament.NoPairing {
+			k -= p.Rounds - p.Later.From + 1
+		}
+		if k > plan.MaxPlayoffs {
+			return nil, "", nil
+		}
+		var groups [][]string
+		for _, g := range stats.PlacementTies(p, results) {
+			if err := s.game.Seats(len(g)); err != nil {
+				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
+				continue
+			}
+			groups = append(groups, g)
+		}
+		if len(groups) == 0 {
+			return nil, "", nil
+		}
+		pr = &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
+		name = playoffName(k)
 	}
-	if len(groups) == 0 {
-		return nil, "", nil
-	}
-	return &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}, playoffName(k), nil
+	return pr, name, nil
 }
 
 // loadGame rebuilds the plan's game with its driver.

@@ -13,6 +13,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
@@ -199,12 +200,16 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
 	return writeFileAtomic(recPath, rec)
 }
 
-// stageNames are the file names in rounds/ of p's later stages, in order.
+// stageNames are the file names in rounds/ of p's later stages, in
+// order (see loadPairings).
 func stageNames(p *plan.Plan) []string {
-	if p.Later == nil {
-		return nil
-	}
 	var names []string
+	for k := p.ListedStages(); k < len(p.Stages); k++ {
+		names = append(names, stages.FileName(p.Stages[k].Name))
+	}
+	if p.Later == nil {
+		return names
+	}
 	if p.Later.Pairing != tournament.NoPairing {
 		for r := p.Later.From; r <= p.Rounds; r++ {
 			names = append(names, roundName(r))

@@ -40,8 +40,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		_, err = fmt.Fprintf(stdout, "%s\n", b)
 		return err
 	}
-	fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d round(s), %d players per match, seats %s, deal %s, seed %d\n",
-		p.Tournament, p.Game.Driver, p.Game.Name, p.Rounds, p.Players, p.Seats, p.Deal, p.Seed)
+	if len(p.Stages) > 0 {
+		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d stage(s), deal %s, seed %d\n",
+			p.Tournament, p.Game.Driver, p.Game.Name, len(p.Stages), p.Deal, p.Seed)
+	} else {
+		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d round(s), %d players per match, seats %s, deal %s, seed %d\n",
+			p.Tournament, p.Game.Driver, p.Game.Name, p.Rounds, p.Players, p.Seats, p.Deal, p.Seed)
+	}
 	clock := "unlimited"
 	if len(p.Matches) > 0 {
 		c := p.Matches[0].Clock
@@ -77,6 +82,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 // describe says in sentences how the plan's format, seat design, later
 // rounds and stopping rule work.
 func describe(p *plan.Plan) []string {
+	if len(p.Stages) > 0 {
+		lines := []string{fmt.Sprintf("In %d stages, each a round robin within its groups; a stage picking from earlier stages' standings gets its matches when they have finished (see docs/stages.md):", len(p.Stages))}
+		for k := range p.Stages {
+			lines = append(lines, "  "+p.DescribeStage(k))
+		}
+		return lines
+	}
 	field := len(p.Bots) - len(p.Fill)
 	lines := []string{
 		p.Format.Describe(p.Players, field, p.Candidates),

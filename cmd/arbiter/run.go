@@ -18,7 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
-	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -122,7 +122,7 @@ func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, erro
 // writeRunStandings prints the standings of a finished run and writes
 // them to standings.txt in its results directory.
 func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error {
-	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+	st, err := stages.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}

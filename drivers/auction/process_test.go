@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,29 +16,26 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
+	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
 
-// The test binary doubles as the bots, so every bot here is a real
-// process: "testbinary bot NAME <game> <letter>" is `arbiter bot
-// auction/NAME`, and AUCTION_TEST_BOT=<mode> makes it a misbehaving bot.
+// The test binary doubles as the bots (internal/testbot), so every bot
+// here is a real process: testbot.HouseName(NAME) is `arbiter bot
+// auction/NAME`, and a mode of testBot is a misbehaving bot; "fixed"
+// bids its first argument.
 func TestMain(m *testing.M) {
-	if len(os.Args) >= 3 && os.Args[1] == "bot" {
-		for _, hb := range HouseBots() {
-			if hb.Name == os.Args[2] {
-				if err := hb.Move(os.Args[3:], os.Stdout, os.Getenv); err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					os.Exit(1)
-				}
-				os.Exit(0)
-			}
-		}
-		os.Exit(2)
+	testbot.HouseBots(HouseBots())
+	for _, mode := range []string{"copy", "writestate", "quota", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty"} {
+		testbot.Register(mode, func(args []string) int {
+			testBot(mode, args)
+			return 0
+		})
 	}
-	if mode := os.Getenv("AUCTION_TEST_BOT"); mode != "" {
-		testBot(mode, os.Args[1:])
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+	testbot.Register("fixed", func(args []string) int {
+		testBot("fixed:"+args[0], args[1:])
+		return 0
+	})
+	testbot.Main(m)
 }
 
 func testBot(mode string, args []string) {
@@ -79,8 +75,7 @@ func testBot(mode string, args []string) {
 		os.Exit(3)
 	case mode == "silent":
 	case mode == "hang": // never answers; leaves a setsid grandchild
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), "AUCTION_TEST_BOT=linger")
+		cmd := testbot.Command("linger", args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		cmd.Start()
 		time.Sleep(time.Hour)
@@ -146,10 +141,6 @@ type seat struct{ bot, mode string }
 // newMatch makes a match of real processes; every process carries
 // AUCTION_MARK=<mark>, so the test can look for leftovers.
 func newMatch(t testing.TB, seed uint64, seats ...seat) (*drivers.Match, *recorder, string) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	mark := hex.EncodeToString(b[:])
@@ -163,12 +154,13 @@ func newMatch(t testing.TB, seed uint64, seats ...seat) (*drivers.Match, *record
 			Env:    []string{"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i), "AUCTION_MARK=" + mark}}
 		switch {
 		case strings.HasPrefix(s.mode, "house:"):
-			st.Command = []string{exe, "bot", strings.TrimPrefix(s.mode, "house:")}
+			st.Command = testbot.Argv(t, testbot.HouseName(strings.TrimPrefix(s.mode, "house:")))
 		case strings.HasPrefix(s.mode, "/"):
 			st.Command = []string{s.mode}
+		case strings.HasPrefix(s.mode, "fixed:"):
+			st.Command = testbot.Argv(t, "fixed", strings.TrimPrefix(s.mode, "fixed:"))
 		default:
-			st.Command = []string{exe}
-			st.Env = append(st.Env, "AUCTION_TEST_BOT="+s.mode)
+			st.Command = testbot.Argv(t, s.mode)
 		}
 		m.Seats = append(m.Seats, st)
 	}

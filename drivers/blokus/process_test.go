@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,30 +16,19 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
+	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
 
-// The test binary doubles as every bot of these tests, so that matches
-// run between real processes through the session layer:
-//
-//   - "testbinary bot <name>" plays a house bot on stdin/stdout;
-//   - with BLOKUS_TEST_BOT=<mode> in its environment it is a faulty bot
-//     (see runFaultyBot).
+// The test binary doubles as every bot of these tests (internal/testbot),
+// so that matches run between real processes through the session layer:
+// the house bots as testbot.HouseName(name), the faulty bots (see
+// runFaultyBot) by their mode.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == "bot" {
-		for _, hb := range HouseBots() {
-			if hb.Name == os.Args[2] {
-				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
-					os.Exit(1)
-				}
-				os.Exit(0)
-			}
-		}
-		os.Exit(2)
+	testbot.HouseBots(HouseBots())
+	for _, mode := range []string{modeIllegal, modePass, modeGarbage, modeSlow, modeCrash, modeLinger} {
+		testbot.Register(mode, func([]string) int { return runFaultyBot(mode) })
 	}
-	if mode := os.Getenv("BLOKUS_TEST_BOT"); mode != "" {
-		os.Exit(runFaultyBot(mode))
-	}
-	os.Exit(m.Run())
+	testbot.Main(m)
 }
 
 // Faulty bot modes: each plays legally (first legal placement) until its
@@ -79,8 +67,7 @@ func runFaultyBot(mode string) int {
 			case modeGarbage:
 				fmt.Fprint(out, "I would rather not\n\n")
 			case modeSlow:
-				cmd := exec.Command(os.Args[0])
-				cmd.Env = append(os.Environ(), "BLOKUS_TEST_BOT="+modeLinger)
+				cmd := testbot.Command(modeLinger)
 				if err := cmd.Start(); err != nil {
 					return 4
 				}
@@ -119,22 +106,19 @@ func (nopRecorder) Event(string, any)    {}
 // a house bot, "fault:<mode>" a faulty bot. Every bot carries run, a token
 // that finds it and its children in /proc afterwards.
 func processMatch(tb testing.TB, seed uint64, clock drivers.Clock, run string, rec drivers.Recorder, bots ...string) *drivers.Match {
-	exe, err := os.Executable()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	dir := tb.TempDir()
 	m := &drivers.Match{ID: "test", Seed: seed, Record: rec, Clock: clock, Dir: dir}
 	for i, b := range bots {
 		seat := drivers.Seat{
-			Bot: b, Command: []string{exe, "bot", b}, Dir: dir,
+			Bot: b, Dir: dir,
 			Env: []string{"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i),
 				"BLOKUS_TEST_RUN=" + run, "BLOKUS_TEST_DIR=" + dir},
 			Stderr: filepath.Join(dir, strconv.Itoa(i)+".stderr"),
 		}
 		if mode, ok := strings.CutPrefix(b, "fault:"); ok {
-			seat.Command = []string{exe}
-			seat.Env = append(seat.Env, "BLOKUS_TEST_BOT="+mode)
+			seat.Command = testbot.Argv(tb, mode)
+		} else {
+			seat.Command = testbot.Argv(tb, testbot.HouseName(b))
 		}
 		m.Seats = append(m.Seats, seat)
 	}

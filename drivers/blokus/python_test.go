@@ -32,8 +32,8 @@ func pythonMatch(t *testing.T, seed uint64, run string, rec drivers.Recorder, se
 		t.Fatal(err)
 	}
 	bots := []string{"greedy", "greedy"}
-	bots[seat] = "python"
 	m := processMatch(t, seed, drivers.Clock{Move: drivers.Duration(10 * time.Second)}, run, rec, bots...)
+	m.Seats[seat].Bot = "python"
 	m.Seats[seat].Command = argv
 	m.Seats[seat].Dir = dir
 	return m

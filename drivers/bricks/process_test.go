@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -19,32 +18,20 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/board"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
+	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
 
-// The test binary doubles as every bot of these tests, so that duels run
-// between real processes through the real session layer:
-//
-//   - "testbinary bot <name>" plays a house bot;
-//   - with ARBITER_TEST_BOT=<mode> it is a bot that misbehaves as its
-//     mode says (see runTestBot).
+// The test binary doubles as every bot of these tests (internal/testbot),
+// so that duels run between real processes through the real session
+// layer: the house bots as testbot.HouseName(name), and bots that
+// misbehave as their mode says (see runTestBot), by their mode.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == "bot" {
-		for _, hb := range HouseBots() {
-			if hb.Name == os.Args[2] {
-				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					os.Exit(1)
-				}
-				os.Exit(0)
-			}
-		}
-		os.Exit(2)
+	testbot.HouseBots(HouseBots())
+	for _, mode := range []string{modeFirst, modeNotOK, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
+		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger} {
+		testbot.Register(mode, func([]string) int { return runTestBot(mode) })
 	}
-	if mode := os.Getenv("ARBITER_TEST_BOT"); mode != "" {
-		os.Exit(runTestBot(mode))
-	}
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	os.Exit(m.Run())
+	testbot.Main(m)
 }
 
 // Test bot modes: each plays the first legal move, except for its fault.
@@ -76,8 +63,7 @@ func runTestBot(mode string) int {
 		return 0
 	case modeStubborn:
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), "ARBITER_TEST_BOT="+modeLinger)
+		cmd := testbot.Command(modeLinger)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := cmd.Start(); err != nil {
 			return 1
@@ -205,10 +191,6 @@ func newRun(t *testing.T) *testRun {
 
 // match builds a duel between two players in dir.
 func (r *testRun) match(t testing.TB, id string, seed uint64, dir string, ps ...player) *drivers.Match {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	m := &drivers.Match{ID: id, Seed: seed, Dir: dir, Record: nopRecorder{}}
 	for i, p := range ps {
 		seat := drivers.Seat{
@@ -221,12 +203,11 @@ func (r *testRun) match(t testing.TB, id string, seed uint64, dir string, ps ...
 		}
 		switch p.kind {
 		case "random", "keeper":
-			seat.Command = []string{exe, "bot", p.kind}
+			seat.Command = testbot.Argv(t, testbot.HouseName(p.kind))
 		case "missing":
 			seat.Command = []string{"no-such-bricks-program"}
 		default:
-			seat.Command = []string{exe}
-			seat.Env = append(seat.Env, "ARBITER_TEST_BOT="+p.kind)
+			seat.Command = testbot.Argv(t, p.kind)
 		}
 		m.Seats = append(m.Seats, seat)
 	}

@@ -83,6 +83,13 @@ type duel struct {
 	last   string // the replay's last move text
 	msg    string
 	errLn  string
+	// stopping is set once the duel sends STOP: from then on the
+	// transcript gets the STOP lines in seat order from stop itself,
+	// not from the bots' sessions at once.
+	stopping bool
+	// silenceUnder says a seat's failed answer failed before the
+	// silence limit: a time fault then is a limit's, not silence.
+	silenceUnder [2]bool
 }
 
 // errEnded unwinds a duel that a fault ended; what happened is in the duel.
@@ -155,7 +162,11 @@ func (d *duel) play(boardMsg string) error {
 			// Every answer may take up to the silence limit; the codes
 			// T and K are told apart from the time it took (see ask).
 			Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits,
-			OnSend: func(line string) { d.m.Record.Sent(i, line) },
+			OnSend: func(line string) {
+				if !d.stopping {
+					d.m.Record.Sent(i, line)
+				}
+			},
 			OnRecv: func(line string) { d.m.Record.Received(i, line) },
 		})
 		if err != nil {
@@ -240,6 +251,7 @@ func (d *duel) ask(seat int, line string, limit time.Duration) (answer string, l
 	elapsed := time.Since(start)
 	d.used[seat] += elapsed
 	if err != nil {
+		d.silenceUnder[seat] = elapsed < time.Duration(d.s.Limits.Silence)
 		if cerr := d.ctx.Err(); cerr != nil {
 			return "", false, cerr
 		}
@@ -265,6 +277,11 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 		return d.fault(seat, CodeProtocol, kind, last, detail+", "+where,
 			fmt.Sprintf("Player %s -> %s!", nick, detail))
 	case drivers.FaultTime:
+		if d.silenceUnder[seat] {
+			// A limit (cpu) killed the bot before the silence limit.
+			msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)
+			return d.fault(seat, CodeSilent, kind, last, detail+", "+where, msg)
+		}
 		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
 		return d.fault(seat, CodeSilent, kind, last,
 			fmt.Sprintf("no answer within the silence limit of %v, %s", time.Duration(d.s.Limits.Silence), where), msg)
@@ -290,6 +307,12 @@ func (d *duel) fault(seat int, code byte, kind, last, detail, msg string) error 
 // stop sends STOP to every bot still running and gives it the grace
 // period to exit, all at once; a faulty bot is killed at once.
 func (d *duel) stop() {
+	d.stopping = true
+	for i, s := range d.sessions {
+		if s != nil {
+			d.m.Record.Sent(i, "STOP")
+		}
+	}
 	var wg sync.WaitGroup
 	for i, s := range d.sessions {
 		if s == nil {

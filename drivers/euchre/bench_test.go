@@ -16,7 +16,7 @@ func BenchmarkGameProcesses(b *testing.B) {
 	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(10 * time.Second)}}
 	decisions := 0
 	for b.Loop() {
-		m, _ := processMatch(b, 7, []string{self(b), "bot", "rules"}, []string{self(b), "bot", "random"})
+		m, _ := processMatch(b, 7, house(b, "rules"), house(b, "random"))
 		rec := &events{}
 		m.Record = rec
 		if _, err := g.Play(context.Background(), m); err != nil {

@@ -18,30 +18,25 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
+	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
 
-// The test binary doubles as the bots of these tests:
+// The test binary doubles as the bots of these tests (internal/testbot):
 //
-//	testbinary bot NAME          a house bot, as `arbiter bot euchre/NAME`
-//	testbinary bad MODE PHASE    the rules bot, except that in PHASE it
-//	                             misbehaves as MODE says
+//	testbot.HouseName(NAME)     a house bot, as `arbiter bot euchre/NAME`
+//	"bad" MODE PHASE            the rules bot, except that in PHASE it
+//	                            misbehaves as MODE says
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == "bot" {
-		for _, hb := range HouseBots() {
-			if hb.Name == os.Args[2] {
-				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					os.Exit(1)
-				}
-				os.Exit(0)
-			}
+	testbot.HouseBots(HouseBots())
+	testbot.Register("bad", func(args []string) int {
+		if len(args) != 2 {
+			fmt.Fprintln(os.Stderr, "usage: bad MODE PHASE")
+			return 2
 		}
-		os.Exit(2)
-	}
-	if len(os.Args) == 4 && os.Args[1] == "bad" {
-		badBot(os.Args[2], Phase(os.Args[3]))
-	}
-	os.Exit(m.Run())
+		badBot(args[0], Phase(args[1]))
+		return 0
+	})
+	testbot.Main(m)
 }
 
 func badBot(mode string, phase Phase) {
@@ -111,12 +106,12 @@ func processMatch(tb testing.TB, seed uint64, cmds ...[]string) (*drivers.Match,
 	return m, marker
 }
 
-func self(tb testing.TB) string {
-	exe, err := os.Executable()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return exe
+// house is the command of house bot name.
+func house(tb testing.TB, name string) []string { return testbot.Argv(tb, testbot.HouseName(name)) }
+
+// bad is the command of the rules bot that misbehaves as mode says in phase.
+func bad(tb testing.TB, mode string, phase Phase) []string {
+	return testbot.Argv(tb, "bad", mode, string(phase))
 }
 
 // TestFaultyBots: a bot that crashes, hangs, prints garbage or nothing, or
@@ -146,7 +141,7 @@ func TestFaultyBots(t *testing.T) {
 			g.settings.MaxHands = tc.hands
 			// Seat 1 (positions 1 and 3) misbehaves in one phase; seed 31
 			// brings every phase round in the first hand.
-			m, marker := processMatch(t, 31, []string{self(t), "bot", "rules"}, []string{self(t), "bad", tc.mode, string(tc.phase)})
+			m, marker := processMatch(t, 31, house(t, "rules"), bad(t, tc.mode, tc.phase))
 			rec := &events{}
 			m.Record = rec
 			out, err := g.Play(context.Background(), m)
@@ -192,7 +187,7 @@ func TestFaultyBots(t *testing.T) {
 func TestNoProcessLeftBehind(t *testing.T) {
 	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
 	g.settings.MaxHands = 1
-	m, marker := processMatch(t, 5, []string{self(t), "bad", "escape", string(Turn)}, []string{self(t), "bot", "random"})
+	m, marker := processMatch(t, 5, bad(t, "escape", Turn), house(t, "random"))
 	rec := &events{}
 	m.Record = rec
 	if _, err := g.Play(context.Background(), m); err != nil {
@@ -210,7 +205,7 @@ func TestNoProcessLeftBehind(t *testing.T) {
 func TestRelativeMatchDir(t *testing.T) {
 	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
 	g.settings.MaxHands = 2
-	m, marker := processMatch(t, 3, []string{self(t), "bot", "random"}, []string{self(t), "bot", "rules"})
+	m, marker := processMatch(t, 3, house(t, "random"), house(t, "rules"))
 	t.Chdir(filepath.Dir(m.Dir))
 	m.Dir = filepath.Base(m.Dir)
 	rec := &events{}

@@ -2,30 +2,21 @@ package planowanie
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
 
-// The test binary doubles as `arbiter bot`: "testbinary bot <name>" plays
-// a house bot on stdin/stdout, so games here run real processes.
+// The test binary doubles as the bots (internal/testbot): the house bots
+// as testbot.HouseName(name), the faulty bots of the conformance suite by
+// their mode, so games here run real processes.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == "bot" {
-		for _, hb := range HouseBots() {
-			if hb.Name == os.Args[2] {
-				if err := hb.Run(os.Stdin, os.Stdout, os.Getenv); err != nil {
-					os.Exit(1)
-				}
-				os.Exit(0)
-			}
-		}
-		os.Exit(2)
-	}
-	os.Exit(m.Run())
+	testbot.HouseBots(HouseBots())
+	testbot.Main(m)
 }
 
 type nopRecorder struct{}
@@ -35,16 +26,12 @@ func (nopRecorder) Received(int, string) {}
 func (nopRecorder) Event(string, any)    {}
 
 func processMatch(tb testing.TB, seed uint64, bots ...string) *drivers.Match {
-	exe, err := os.Executable()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	dir := tb.TempDir()
 	m := &drivers.Match{ID: "bench", Seed: seed, Record: nopRecorder{},
 		Clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
 	for i, b := range bots {
 		m.Seats = append(m.Seats, drivers.Seat{
-			Bot: b, Command: []string{exe, "bot", b}, Dir: dir,
+			Bot: b, Command: testbot.Argv(tb, testbot.HouseName(b)), Dir: dir,
 			Env:    []string{"ARBITER_SEED=" + strconv.FormatUint(seed, 10), "ARBITER_SEAT=" + strconv.Itoa(i)},
 			Stderr: filepath.Join(dir, strconv.Itoa(i)+".stderr"),
 		})

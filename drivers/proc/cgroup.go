@@ -2,15 +2,19 @@ package proc
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // Bots' cgroups are named arbiter.<arbiter pid>.<sequence>, beside one
@@ -230,6 +234,11 @@ type cgroup struct {
 	v2     bool
 	memory string // folder with the memory controller, or ""
 	pids   string // folder with the pids controller, or ""
+	// oomFile and pidsFile are the files that count OOM kills and refused
+	// forks, held open while their limit is set: opening a cgroup file
+	// costs several times reading it, and the watch reads them every
+	// watchEvery.
+	oomFile, pidsFile *os.File
 }
 
 // newCgroup makes a bot's cgroup with the given limits (0: none) in the
@@ -279,6 +288,12 @@ func newCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
 		cg.remove()
 		return nil, fmt.Errorf("making the bot's cgroup: %w", err)
 	}
+	if memory > 0 && cg.memory != "" {
+		cg.oomFile, _ = os.Open(cg.oomPath()) // nil: read by path
+	}
+	if pids > 0 && cg.pids != "" {
+		cg.pidsFile, _ = os.Open(filepath.Join(cg.pids, "pids.events"))
+	}
 	return cg, nil
 }
 
@@ -320,10 +335,14 @@ func (c *cgroup) oomKills() int64 {
 	if c == nil || c.memory == "" {
 		return 0
 	}
+	return keyedIn(c.oomFile, c.oomPath(), "oom_kill")
+}
+
+func (c *cgroup) oomPath() string {
 	if c.v2 {
-		return keyed(filepath.Join(c.memory, "memory.events"), "oom_kill")
+		return filepath.Join(c.memory, "memory.events")
 	}
-	return keyed(filepath.Join(c.memory, "memory.oom_control"), "oom_kill")
+	return filepath.Join(c.memory, "memory.oom_control")
 }
 
 // pidsDenied is how many times a fork or thread creation of the bot
@@ -332,7 +351,124 @@ func (c *cgroup) pidsDenied() int64 {
 	if c == nil || c.pids == "" {
 		return 0
 	}
-	return keyed(filepath.Join(c.pids, "pids.events"), "max")
+	return keyedIn(c.pidsFile, filepath.Join(c.pids, "pids.events"), "max")
+}
+
+// keyedIn reads the value of key from a flat-keyed cgroup file held open
+// as f, or from path when f is nil.
+func keyedIn(f *os.File, path, key string) int64 {
+	if f == nil {
+		return keyed(path, key)
+	}
+	var buf [1024]byte // the counter files hold a few short lines
+	n, _ := f.ReadAt(buf[:], 0)
+	return keyedValue(buf[:n], key)
+}
+
+// counters is the limit the bot went over by its cgroup's event
+// counters: a process the kernel killed at the memory limit, a fork or
+// thread refused at the process limit; nil if none. It reads only files
+// and the Box's fixed fields, so any goroutine may call it.
+func (b *Box) counters() *Fault {
+	if n := b.cg.oomKills(); n > 0 && b.lim.Memory > 0 {
+		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes", Size(b.lim.Memory), n)
+	}
+	if n := b.cg.pidsDenied(); n > 0 && b.lim.Processes > 0 {
+		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)", b.lim.Processes, n)
+	}
+	return nil
+}
+
+// watchEvery is how often a bot's cgroup counters are read while it is
+// waited on (an answer, a per-move run): a bot that goes over its memory
+// or process limit and then never answers (a fork bomb, a child killed
+// at the memory limit while the bot waits for it) gets its verdict
+// within about this long, not when its clock runs out. The first read
+// comes watchEvery into the wait, so a bot that answers sooner costs a
+// timer set and stopped, and one that thinks costs a read of two small
+// files every watchEvery.
+const watchEvery = 10 * time.Millisecond
+
+// limitWatch reads a bot's cgroup counters every watchEvery while it is
+// armed and hands the first limit the bot went over to report, once.
+// Polling serves cgroup v1 and v2 alike: v1's memory controller has no
+// file that notifies of an OOM kill.
+//
+// Disarming leaves the timer set: a bot that answers fast is armed again
+// at once, and setting and stopping a timer every exchange would cost
+// more than the rest of the watch. A timer that fires disarmed reads
+// nothing and is not set again until the next arm.
+type limitWatch struct {
+	box     *Box
+	report  func(*Fault)
+	timer   *time.Timer
+	mu      sync.Mutex
+	armed   bool // between arm and disarm, and nothing reported yet
+	pending bool // the timer is set
+	done    bool // reported
+}
+
+// watch makes a limitWatch for the bot, disarmed; nil when the bot has no
+// counter to watch (no cgroup, or no memory or process limit in it).
+// report runs on the watch's goroutine.
+func (b *Box) watch(report func(*Fault)) *limitWatch {
+	if b == nil || b.cg == nil || !(b.lim.Memory > 0 && b.cg.memory != "" || b.lim.Processes > 0 && b.cg.pids != "") {
+		return nil
+	}
+	w := &limitWatch{box: b, report: report}
+	w.timer = time.AfterFunc(time.Hour, w.fire)
+	w.timer.Stop()
+	return w
+}
+
+// arm starts watching: the bot is being waited on. The counters are read
+// within watchEvery.
+func (w *limitWatch) arm() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	if !w.done {
+		w.armed = true
+		if !w.pending {
+			w.pending = true
+			w.timer.Reset(watchEvery)
+		}
+	}
+	w.mu.Unlock()
+}
+
+// disarm stops watching; once it returns, the counters are not read and
+// report is not called until the next arm.
+func (w *limitWatch) disarm() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.armed = false
+	w.mu.Unlock()
+}
+
+func (w *limitWatch) fire() {
+	w.mu.Lock()
+	w.pending = false
+	armed := w.armed
+	w.mu.Unlock()
+	if !armed {
+		return
+	}
+	f := w.box.counters()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case !w.armed:
+	case f == nil:
+		w.pending = true
+		w.timer.Reset(watchEvery)
+	default:
+		w.armed, w.done = false, true
+		w.report(f)
+	}
 }
 
 // keyed reads the value of key from a flat-keyed cgroup file.
@@ -341,9 +477,20 @@ func keyed(path, key string) int64 {
 	if err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key+" "); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	return keyedValue(b, key)
+}
+
+// keyedValue is the value of key in the lines "key value" of b, 0 if none.
+func keyedValue(b []byte, key string) int64 {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if len(line) > len(key) && line[len(key)] == ' ' && string(line[:len(key)]) == key {
+			n, _ := strconv.ParseInt(string(bytes.TrimSpace(line[len(key)+1:])), 10, 64)
 			return n
 		}
 	}
@@ -380,6 +527,11 @@ func killCgroup(dir string) {
 func (c *cgroup) remove() {
 	if c == nil {
 		return
+	}
+	for _, f := range []*os.File{c.oomFile, c.pidsFile} {
+		if f != nil {
+			f.Close()
+		}
 	}
 	for _, d := range c.dirs() {
 		removeCgroup(d)

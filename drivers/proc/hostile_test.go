@@ -194,8 +194,9 @@ type hostileCase struct {
 	py     string // Python body after pyHeader
 	limits drivers.Limits
 	clock  drivers.Clock
-	// needs are the limits whose enforcement the case relies on.
-	needs []string
+	// needs are the limits whose enforcement the case relies on; counted
+	// are those whose cgroup counters it relies on.
+	needs, counted []string
 	// asks is how many commands to send at most (default 1); big sends a
 	// 1 MiB command.
 	asks  int
@@ -205,6 +206,9 @@ type hostileCase struct {
 	// the session after the bot ended.
 	want  []string
 	check func(t *testing.T, s *Session, answers []string)
+	// within is how soon the verdict must come, from the first ask: far
+	// less than the clock, for a bot over a limit that never answers.
+	within time.Duration
 }
 
 func no(b bool) *bool { return &b }
@@ -226,9 +230,31 @@ func hostileCases() []hostileCase {
 		}
 	}
 	return []hostileCase{
+		// A bot over its process, memory or CPU limit that never answers
+		// gets its verdict at once (the cgroup's counters are watched
+		// while it is waited on), not when its clock of 20 s runs out.
 		{name: "fork bomb", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+			limits: drivers.Limits{Processes: 16}, clock: drivers.Clock{Total: 20 * sec}, counted: []string{drivers.LimitProcesses},
+			want: []string{drivers.FaultProcesses}, within: 5 * time.Second},
+		{name: "memory hog in a child, the bot waiting for it", py: `pid = os.fork()
+if pid == 0:
+    a = []
+    while True:
+        a.append(bytearray(8 << 20))
+os.waitpid(pid, 0)
+signal.pause()
+`, limits: drivers.Limits{Memory: 100 * mib}, clock: drivers.Clock{Total: 20 * sec}, counted: []string{drivers.LimitMemory},
+			want: []string{drivers.FaultMemory}, within: 5 * time.Second},
+		// Whatever enforces the process limit contains a fork bomb; without
+		// a cgroup to count refused forks, its verdict is its clock.
+		{name: "fork bomb, any enforcement", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
 			limits: drivers.Limits{Processes: 16}, clock: move, needs: []string{drivers.LimitProcesses},
 			want: []string{drivers.FaultProcesses, drivers.FaultTime}},
+		// CPU time comes slower than wall time on a busy machine: a
+		// longer clock, to tell its limit from its clock.
+		{name: "CPU burner past its limit without answering", mode: "spin",
+			limits: drivers.Limits{CPU: "1s"}, clock: drivers.Clock{Total: 60 * sec}, needs: []string{drivers.LimitCPU},
+			want: []string{drivers.FaultTime}, within: 30 * time.Second},
 		{name: "memory hog in Python", py: "a = []\nwhile True:\n    a.append(bytearray(8 << 20))\n",
 			limits: drivers.Limits{Memory: 100 * mib}, clock: drivers.Clock{Move: 20 * sec}, needs: []string{drivers.LimitMemory},
 			want: []string{drivers.FaultMemory}},
@@ -245,7 +271,9 @@ func hostileCases() []hostileCase {
 			want: []string{drivers.FaultTime}},
 		{name: "sleeping past the limit", mode: "sleeper", clock: short, limits: netOff, want: []string{drivers.FaultTime}},
 		{name: "stdout flood without newlines", mode: "flood", clock: move, limits: netOff, want: []string{drivers.FaultOutput}},
-		{name: "stdout flood with newlines", mode: "floodlines", clock: move, limits: netOff, want: []string{drivers.FaultOutput}},
+		// Reading 1 MiB of short lines takes seconds under -race on a busy
+		// machine: a clock that does not race the output cap.
+		{name: "stdout flood with newlines", mode: "floodlines", clock: drivers.Clock{Move: 20 * sec}, limits: netOff, want: []string{drivers.FaultOutput}},
 		{name: "stderr flood", mode: "stderrflood", clock: drivers.Clock{Move: 20 * sec}, asks: 2, limits: netOff, want: []string{""},
 			check: func(t *testing.T, s *Session, _ []string) {
 				if st, err := os.Stat(s.spec.Stderr); err != nil || st.Size() > 17<<20 {
@@ -360,6 +388,11 @@ func TestHostile(t *testing.T) {
 					t.Skipf("%s is not enforced here: %s", n, e.How)
 				}
 			}
+			for _, n := range tc.counted {
+				if !countedByCgroup(p, n) {
+					t.Skipf("%s is not counted by a cgroup here (%s): a bot over it that never answers gets its verdict when its clock runs out", n, p.Enforcement(n).How)
+				}
+			}
 			spec := botSpec(t, tc.mode, tc.clock)
 			if tc.py != "" {
 				script := filepath.Join(t.TempDir(), "bot.py")
@@ -379,6 +412,7 @@ func TestHostile(t *testing.T) {
 			}
 			var answers []string
 			var err error
+			begin := time.Now()
 			for i := 0; i < asks && err == nil; i++ {
 				var text string
 				_, text, err = s.AskGTP(cmd)
@@ -387,16 +421,20 @@ func TestHostile(t *testing.T) {
 					time.Sleep(tc.pause)
 				}
 			}
+			took := time.Since(begin)
 			if err == nil {
 				s.Close("quit")
 			} else {
 				s.Kill()
 			}
+			if tc.within > 0 && took >= tc.within {
+				t.Errorf("the verdict took %v, want less than %v (its clock is %v)", took.Round(time.Millisecond), tc.within, time.Duration(tc.clock.Total))
+			}
 			got := ""
 			if err != nil {
 				got = faultKind(err)
 			}
-			t.Logf("verdict %q: %v (%d answers)", got, err, len(answers))
+			t.Logf("verdict %q after %v: %v (%d answers)", got, took.Round(time.Millisecond), err, len(answers))
 			if !contains(tc.want, got) {
 				t.Errorf("verdict %q (%v), want one of %q", got, err, tc.want)
 			}
@@ -417,6 +455,14 @@ func TestHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countedByCgroup reports whether a cgroup counts the bot's going over
+// limit (memory or processes) here: only then can a bot that never
+// answers get its verdict before its clock runs out.
+func countedByCgroup(p *Probe, limit string) bool {
+	c := map[string]string{drivers.LimitMemory: "memory", drivers.LimitProcesses: "pids"}[limit]
+	return c != "" && (p.CgroupV2 != "" || p.CgroupV1[c] != "")
 }
 
 // assertNoMarked checks that no hostile grandchild of the session is left,
@@ -462,11 +508,7 @@ func TestHostileAsNobody(t *testing.T) {
 	}
 	exe, _ := os.Executable()
 	bin := filepath.Join(dir, "proc.test")
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
+	if err := copyFile(exe, bin); err != nil {
 		t.Fatal(err)
 	}
 	tmp := filepath.Join(dir, "tmp")
@@ -475,12 +517,28 @@ func TestHostileAsNobody(t *testing.T) {
 	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestProbeReport)$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = []string{"HOSTILE_AS_NOBODY=1", "TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
+	if raceBuild { // the bots are not this binary: see botBinary
+		bots := filepath.Join(dir, "bots.test")
+		if err := copyFile(botBinary(t), bots); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, "PROC_TEST_BOTBIN="+bots)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
 	t.Logf("as uid 65534:\n%s", out)
 	if err != nil {
 		t.Fatalf("the hostile suite failed as uid 65534: %v", err)
 	}
+}
+
+// copyFile copies an executable.
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o755)
 }
 
 // BenchmarkStartPlain starts a bot, has it answer once and ends it;

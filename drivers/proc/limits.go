@@ -215,11 +215,8 @@ func (b *Box) Check() *Fault {
 
 // check is Check without sparing the counters.
 func (b *Box) check() *Fault {
-	if n := b.cg.oomKills(); n > 0 && b.lim.Memory > 0 {
-		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes", Size(b.lim.Memory), n)
-	}
-	if n := b.cg.pidsDenied(); n > 0 && b.lim.Processes > 0 {
-		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)", b.lim.Processes, n)
+	if f := b.counters(); f != nil {
+		return f
 	}
 	return b.checkFolder()
 }

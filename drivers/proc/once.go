@@ -157,18 +157,17 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	}
 	if spec.Timeout > 0 {
 		r.deadline = start.Add(spec.Timeout)
-		_ = r.out.SetReadDeadline(r.deadline)
+		r.setDeadline(r.deadline)
 	}
 	go r.watchExit()
 	if ctx.Done() != nil {
-		stop := context.AfterFunc(ctx, func() {
-			r.cancelled.Store(true)
-			_ = r.out.SetReadDeadline(time.Unix(1, 0))
-		})
+		stop := context.AfterFunc(ctx, func() { r.stop(nil) })
 		defer stop()
 	}
-
+	watch := box.watch(r.stop)
+	watch.arm()
 	reply := r.read()
+	watch.disarm()
 	if r.cancelled.Load() {
 		r.finish(false)
 		r.box.Close()
@@ -258,7 +257,35 @@ type onceRun struct {
 	exited    chan struct{} // closed when the bot's main process has ended (not yet reaped)
 	exitAt    time.Time     // set before exited is closed
 	cancelled atomic.Bool
-	noLine    bool // the bot exited, or its output ended, without any output
+	// over is the limit the watch found the bot over while it was read.
+	over   atomic.Pointer[Fault]
+	noLine bool // the bot exited, or its output ended, without any output
+	// mu orders deadline changes against stop, whose past deadline no
+	// later change may undo.
+	mu sync.Mutex
+}
+
+// setDeadline sets the read deadline on the bot's output, unless stop
+// already ended the read.
+func (r *onceRun) setDeadline(t time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.cancelled.Load() && r.over.Load() == nil {
+		_ = r.out.SetReadDeadline(t)
+	}
+}
+
+// stop ends the read at once: the context was cancelled (f nil) or the
+// bot went over limit f.
+func (r *onceRun) stop(f *Fault) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if f == nil {
+		r.cancelled.Store(true)
+	} else if !r.cancelled.Load() {
+		r.over.CompareAndSwap(nil, f)
+	}
+	_ = r.out.SetReadDeadline(time.Unix(1, 0))
 }
 
 func (r *onceRun) pipes() error {
@@ -354,7 +381,7 @@ func (r *onceRun) watchExit() {
 	if !r.deadline.IsZero() && r.deadline.Before(d) {
 		d = r.deadline
 	}
-	_ = r.out.SetReadDeadline(d)
+	r.setDeadline(d)
 }
 
 func (r *onceRun) hasExited() bool {
@@ -366,28 +393,25 @@ func (r *onceRun) hasExited() bool {
 	}
 }
 
+// testHookRead, when a test sets it, runs just before the first read of
+// a bot's output: it holds the reader back on purpose, as a starved
+// machine does.
+var testHookRead func(r *onceRun)
+
 // read reads up to the first newline, at most MaxOutput bytes.
 func (r *onceRun) read() Reply {
-	max := r.spec.MaxOutput
-	buf := make([]byte, 0, min(512, max+1))
+	if testHookRead != nil {
+		testHookRead(r)
+	}
+	limit := r.spec.MaxOutput + 1
+	buf := make([]byte, 0, min(512, limit))
 	for {
-		if len(buf) == cap(buf) {
-			grown := make([]byte, len(buf), min(2*cap(buf), max+1))
-			copy(grown, buf)
-			buf = grown
-		}
-		n, err := r.out.Read(buf[len(buf):cap(buf)])
-		if i := bytes.IndexByte(buf[len(buf):len(buf)+n], '\n'); i >= 0 {
-			line := buf[:len(buf)+i]
-			used := time.Since(r.start)
-			if len(line) > max {
-				return Reply{Used: used, Fault: faultf(drivers.FaultOutput, "printed a line longer than %d bytes", max)}
-			}
-			return Reply{Line: strings.TrimSuffix(string(line), "\r"), Used: used}
-		}
-		buf = buf[:len(buf)+n]
-		if len(buf) > max {
-			return Reply{Used: time.Since(r.start), Fault: faultf(drivers.FaultOutput, "printed more than %d bytes without a newline", max)}
+		buf = room(buf, limit)
+		from := len(buf)
+		n, err := r.out.Read(buf[from:cap(buf)])
+		buf = buf[:from+n]
+		if reply, ok := r.lineIn(buf, from, false); ok {
+			return reply
 		}
 		if err == nil {
 			continue
@@ -395,7 +419,23 @@ func (r *onceRun) read() Reply {
 		if r.cancelled.Load() {
 			return Reply{}
 		}
-		if errors.Is(err, io.EOF) || (errors.Is(err, os.ErrDeadlineExceeded) && r.hasExited() && (r.deadline.IsZero() || r.exitAt.Before(r.deadline))) {
+		if f := r.over.Load(); f != nil {
+			return Reply{Used: time.Since(r.start), Fault: f}
+		}
+		exitedInTime := errors.Is(err, os.ErrDeadlineExceeded) && r.hasExited() && (r.deadline.IsZero() || r.exitAt.Before(r.deadline))
+		if exitedInTime {
+			// Everything the bot wrote before it exited is in the pipe,
+			// but its deadline may have come before this reader took it
+			// (a starved reader, whose read then fails without looking):
+			// take it now, without waiting for a descendant that may
+			// hold the pipe open.
+			from = len(buf)
+			buf = r.drain(buf, limit)
+			if reply, ok := r.lineIn(buf, from, true); ok {
+				return reply
+			}
+		}
+		if errors.Is(err, io.EOF) || exitedInTime {
 			// Output ended, or the bot exited in time and only a
 			// descendant holds its output open: what it printed is its
 			// line.
@@ -417,6 +457,61 @@ func (r *onceRun) read() Reply {
 		}
 		return Reply{Used: used, Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
 	}
+}
+
+// lineIn looks for the end of the first line in buf[from:] (buf before
+// from has none); ok is false while there is no line and buf is within
+// MaxOutput. atExit charges the bot's time up to its exit, not up to now.
+func (r *onceRun) lineIn(buf []byte, from int, atExit bool) (reply Reply, ok bool) {
+	max := r.spec.MaxOutput
+	i := bytes.IndexByte(buf[from:], '\n')
+	if i < 0 && len(buf) <= max {
+		return Reply{}, false
+	}
+	reply.Used = time.Since(r.start)
+	if atExit {
+		reply.Used = r.exitAt.Sub(r.start)
+	}
+	switch {
+	case i < 0:
+		reply.Fault = faultf(drivers.FaultOutput, "printed more than %d bytes without a newline", max)
+	case from+i > max:
+		reply.Fault = faultf(drivers.FaultOutput, "printed a line longer than %d bytes", max)
+	default:
+		reply.Line = strings.TrimSuffix(string(buf[:from+i]), "\r")
+	}
+	return reply, true
+}
+
+// drain appends to buf what the bot's output pipe holds now, up to limit
+// bytes in all, without waiting for more and whatever the read deadline.
+func (r *onceRun) drain(buf []byte, limit int) []byte {
+	rc, err := r.out.SyscallConn()
+	if err != nil {
+		return buf
+	}
+	_ = rc.Control(func(fd uintptr) {
+		for len(buf) < limit {
+			buf = room(buf, limit)
+			// The pipe is non-blocking (os.Pipe): EAGAIN when empty.
+			n, err := unix.Read(int(fd), buf[len(buf):cap(buf)])
+			if err != nil || n <= 0 {
+				return
+			}
+			buf = buf[:len(buf)+n]
+		}
+	})
+	return buf
+}
+
+// room grows buf when it is full, up to a capacity of limit.
+func room(buf []byte, limit int) []byte {
+	if len(buf) < cap(buf) || cap(buf) >= limit {
+		return buf
+	}
+	grown := make([]byte, len(buf), min(2*cap(buf), limit))
+	copy(grown, buf)
+	return grown
 }
 
 // finish ends the run: a bot that answered gets the grace to exit on its

@@ -64,6 +64,8 @@ func runOnceBot(mode string) {
 	case "daemon": // answers and exits, leaving a setsid grandchild without stdout
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", nil))
 		os.Stdout.WriteString("1\n")
+	case "exitflood": // exits at once; a setsid grandchild floods its stdout
+		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("flood", os.Stdout))
 	case "linger":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 		time.Sleep(time.Hour)
@@ -100,7 +102,7 @@ func onceSpec(t testing.TB, mode string) (OnceSpec, string) {
 	mark := hex.EncodeToString(b[:])
 	return OnceSpec{
 		Bot:     mode,
-		Argv:    []string{os.Args[0]},
+		Argv:    []string{botBinary(t)},
 		Dir:     t.TempDir(),
 		Env:     []string{"PROC_ONCE_BOT=" + mode, "ONCE_MARK=" + mark},
 		Timeout: 10 * time.Second,
@@ -330,7 +332,7 @@ func BenchmarkRunOnce(b *testing.B) {
 func BenchmarkBareForkExec(b *testing.B) {
 	spec, _ := onceSpec(b, "line")
 	for b.Loop() {
-		cmd := exec.Command(os.Args[0])
+		cmd := exec.Command(spec.Argv[0])
 		cmd.Dir = spec.Dir
 		cmd.Env = append(os.Environ(), spec.Env...)
 		var out bytes.Buffer
@@ -370,7 +372,7 @@ func BenchmarkBareForkExec4(b *testing.B) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command(os.Args[0])
+				cmd := exec.Command(spec.Argv[0])
 				cmd.Dir = spec.Dir
 				cmd.Env = append(os.Environ(), spec.Env...)
 				var out bytes.Buffer
@@ -385,29 +387,47 @@ func BenchmarkBareForkExec4(b *testing.B) {
 }
 
 // TestRunOnceLimits runs hostile per-move bots under limits: the network,
-// writes outside the working directory, and memory. A per-move bot's files
-// stay in its working directory (the game counts them), so a files limit
-// only forbids writes elsewhere.
+// writes outside the working directory, memory, processes and CPU. A
+// per-move bot's files stay in its working directory (the game counts
+// them), so a files limit only forbids writes elsewhere. A bot over a
+// limit that never answers gets its verdict at once, not at its
+// time-out.
 func TestRunOnceLimits(t *testing.T) {
 	py := python(t)
 	m := Machine()
 	no := false
 	lim := drivers.Limits{Network: &no, Files: 1 << 20, Memory: 200 << 20}
+	prompt := 5 * time.Second
 	cases := []struct {
 		name, script string
 		need         string
 		wantLine     string
 		wantFault    string
+		limits       *drivers.Limits // lim when nil
+		within       time.Duration   // how soon the verdict must come, if set
 	}{
-		{"tcp", "import socket\nsocket.create_connection(('1.1.1.1', 53), timeout=2)\nprint('connected')", drivers.LimitNetwork, "", drivers.FaultNetwork},
+		{"tcp", "import socket\nsocket.create_connection(('1.1.1.1', 53), timeout=2)\nprint('connected')", drivers.LimitNetwork, "", drivers.FaultNetwork, nil, 0},
 		{"write outside", `import os, sys
 open('mine.txt', 'w').write('kept')
 try:
     open(sys.argv[1], 'w').write('escaped')
     print('outside written')
 except OSError as e:
-    print('denied', e.errno)`, drivers.LimitFiles, "denied 13", ""},
-		{"memory", "b = []\nwhile True:\n    b.append(bytearray(16 << 20))", drivers.LimitMemory, "", drivers.FaultMemory},
+    print('denied', e.errno)`, drivers.LimitFiles, "denied 13", "", nil, 0},
+		{"memory", "b = []\nwhile True:\n    b.append(bytearray(16 << 20))", drivers.LimitMemory, "", drivers.FaultMemory, nil, 0},
+		{"fork bomb", "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
+			drivers.LimitProcesses, "", drivers.FaultProcesses, &drivers.Limits{Processes: 16}, prompt},
+		{"memory hog in a child, the bot waiting for it", `import os, signal
+pid = os.fork()
+if pid == 0:
+    b = []
+    while True:
+        b.append(bytearray(16 << 20))
+os.waitpid(pid, 0)
+signal.pause()`, drivers.LimitMemory, "", drivers.FaultMemory, nil, prompt},
+		// CPU time comes slower than wall time on a busy machine: a
+		// longer time-out, to tell its limit from its time-out.
+		{"CPU burner", "while True:\n    pass", drivers.LimitCPU, "", drivers.FaultTime, &drivers.Limits{CPU: "1s"}, 30 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -416,16 +436,33 @@ except OSError as e:
 					t.Skipf("%s is not enforced here: %s", c.need, e.How)
 				}
 			}
+			if c.within > 0 && c.need != drivers.LimitCPU && !countedByCgroup(m, c.need) {
+				t.Skipf("%s is not counted by a cgroup here (%s): a bot over it that never answers gets its verdict at its time-out", c.need, m.Enforcement(c.need).How)
+			}
 			dir := t.TempDir()
 			outside := filepath.Join(t.TempDir(), "outside.txt")
 			script := filepath.Join(dir, "bot.py")
 			if err := os.WriteFile(script, []byte(c.script+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			limits := lim
+			if c.limits != nil {
+				limits = *c.limits
+			}
+			timeout := 20 * time.Second
+			if c.need == drivers.LimitCPU {
+				timeout = time.Minute
+			}
+			begin := time.Now()
 			r, err := RunOnce(context.Background(), OnceSpec{Bot: c.name, Argv: []string{py, script, outside}, Dir: dir,
-				Timeout: 20 * time.Second, Limits: lim, Stderr: filepath.Join(dir, "stderr")})
+				Timeout: timeout, Limits: limits, Stderr: filepath.Join(dir, "stderr")})
+			took := time.Since(begin)
 			if err != nil {
 				t.Fatal(err)
+			}
+			t.Logf("%q (fault %v) after %v", r.Line, r.Fault, took.Round(time.Millisecond))
+			if c.within > 0 && took >= c.within {
+				t.Errorf("the verdict took %v, want less than %v (its time-out is %v)", took.Round(time.Millisecond), c.within, timeout)
 			}
 			switch {
 			case c.wantFault != "" && (r.Fault == nil || r.Fault.Kind != c.wantFault):
@@ -442,5 +479,66 @@ except OSError as e:
 				}
 			}
 		})
+	}
+}
+
+// TestRunOnceStarvedReader: whatever a per-move bot wrote before it
+// exited is its answer, however late the reader runs. The reader is held
+// back, as on a machine starved of CPU, until the bot has exited and its
+// read deadline (the exit plus the grace) has passed; then a read fails
+// without looking at the pipe, and what is in it must still be taken.
+func TestRunOnceStarvedReader(t *testing.T) {
+	held := 0
+	testHookRead = func(r *onceRun) {
+		<-r.exited
+		rc, err := r.out.SyscallConn()
+		if err != nil {
+			panic(err) // a pipe always has one
+		}
+		// Wait until the deadline has expired for the poller: a raw read
+		// whose function reads nothing checks the deadline and takes no
+		// byte out of the pipe.
+		for rc.Read(func(uintptr) bool { return true }) == nil {
+			time.Sleep(time.Millisecond)
+		}
+		held++
+	}
+	defer func() { testHookRead = nil }()
+	cases := []struct {
+		name  string
+		argv  []string // the test binary in mode when empty
+		mode  string
+		line  string
+		fault string
+	}{
+		{"sh -c 'echo 1'", []string{"/bin/sh", "-c", "echo 1"}, "", "1", ""},
+		{"a line", nil, "line", "42", ""},
+		{"output without newline", nil, "noeol", "12", ""},
+		{"a line and exit status 3", nil, "exit3", "7", ""},
+		{"a line too long", nil, "longline", "", drivers.FaultOutput},
+		{"nothing", nil, "nothing", "", drivers.FaultProtocol},
+		// The drain stops at the output cap, not at the end of a flood.
+		{"a grandchild flooding the pipe", nil, "exitflood", "", drivers.FaultOutput},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			spec, mark := onceSpec(t, c.mode)
+			if c.argv != nil {
+				spec.Argv = c.argv
+			}
+			spec.Grace = 20 * time.Millisecond
+			spec.MaxOutput = 50
+			r := runOnce(t, spec)
+			if r.Line != c.line || (r.Fault == nil) != (c.fault == "") || r.Fault != nil && r.Fault.Kind != c.fault {
+				t.Errorf("reply %q (fault %v), want %q (fault %q)", r.Line, r.Fault, c.line, c.fault)
+			}
+			if r.Used <= 0 || r.Used >= spec.Timeout {
+				t.Errorf("used %v: want the time up to its exit", r.Used)
+			}
+			assertNoLeftovers(t, mark)
+		})
+	}
+	if held != len(cases) {
+		t.Errorf("the reader was held back %d times, want %d", held, len(cases))
 	}
 }

@@ -51,6 +51,9 @@ type Session struct {
 	out   *os.File // our end of the bot's stdout
 	r     *bufio.Reader
 	box   *Box // nil without limits
+	// watch reads the box's counters while the bot is waited on; nil
+	// when there is nothing to watch.
+	watch *limitWatch
 	// answered is how many bytes the bot wrote since the last command.
 	answered int64
 
@@ -62,9 +65,10 @@ type Session struct {
 	waitErr error
 	errDone chan struct{} // closed when stderr is fully drained
 
-	mu        sync.Mutex // guards cancelled against deadline changes
+	mu        sync.Mutex // guards cancelled and over against deadline changes
 	cancelled bool
 	ctxErr    error
+	over      *Fault // the limit the watch found the bot over
 	stopCtx   func() bool
 	closeOnce sync.Once
 }
@@ -165,6 +169,7 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 		}
 		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)
 	}
+	s.watch = s.box.watch(s.overLimit)
 	go func() {
 		s.waitErr = cmd.Wait()
 		children.Lock()
@@ -205,24 +210,48 @@ func (s *Session) Left() (left time.Duration, ok bool) { return s.left, s.limite
 // Used is the clock time the bot has used so far.
 func (s *Session) Used() time.Duration { return s.used }
 
-// setDeadline arms a deadline on f unless the context is already cancelled.
+// setDeadline arms a deadline on f unless the session is already
+// stopped (see cancelErr).
 func (s *Session) setDeadline(set func(time.Time) error, t time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cancelled {
-		return s.ctxErr
+	if err := s.stopped(); err != nil {
+		return err
 	}
 	return set(t)
 }
 
-// cancelErr returns the context's error if the session was cancelled.
+// cancelErr returns the context's error if the session was cancelled, or
+// the limit the bot went over while it was waited on.
 func (s *Session) cancelErr() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cancelled {
+	return s.stopped()
+}
+
+// stopped is cancelErr with s.mu held.
+func (s *Session) stopped() error {
+	switch {
+	case s.cancelled:
 		return s.ctxErr
+	case s.over != nil:
+		return s.over
 	}
 	return nil
+}
+
+// overLimit ends the exchange in progress with the limit the watch found
+// the bot over: the pending read or write returns at once.
+func (s *Session) overLimit(f *Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancelled || s.over != nil {
+		return
+	}
+	s.over = f
+	past := time.Unix(1, 0)
+	_ = s.out.SetReadDeadline(past)
+	_ = s.in.SetWriteDeadline(past)
 }
 
 // budget is the deadline for a response that starts now.
@@ -304,10 +333,12 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) error {
 	start := time.Now()
 	deadline := s.budget(start)
+	s.watch.arm()
 	err := s.Write(cmd, deadline)
 	if err == nil {
 		err = read(deadline)
 	}
+	s.watch.disarm()
 	elapsed := time.Since(start)
 	s.used += elapsed
 	if s.limited {
@@ -318,6 +349,9 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 	}
 	if err != nil {
 		return s.verdict(err)
+	}
+	if err := s.cancelErr(); err != nil {
+		return err // over a limit just as it answered
 	}
 	if f := s.box.Check(); f != nil {
 		return f
@@ -420,6 +454,7 @@ func (s *Session) Kill() {
 // token, waits for the bot and reaps adopted descendants.
 func (s *Session) kill() {
 	pid := s.cmd.Process.Pid
+	s.watch.disarm()
 	s.box.Kill()
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	_ = syscall.Kill(pid, syscall.SIGKILL)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,7 +27,50 @@ func TestMain(m *testing.M) {
 		runBot(mode)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if botBin.dir != "" {
+		os.RemoveAll(botBin.dir)
+	}
+	os.Exit(code)
+}
+
+// raceBuild says this test binary is built with -race (race_test.go).
+var raceBuild bool
+
+// botBin is the bots' program under -race (see botBinary).
+var botBin struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// botBinary is the program the tests run as their bots: this test binary,
+// re-run in a bot mode. Under -race it is a copy of this package's tests
+// built once without -race instead: the race detector's shadow memory
+// multiplies a Go program's memory, and a normal Go bot would go over the
+// memory limits the hostile cases set for it. PROC_TEST_BOTBIN names the
+// copy for a test binary that cannot build one (run as another user).
+func botBinary(t testing.TB) string {
+	if p := os.Getenv("PROC_TEST_BOTBIN"); p != "" {
+		return p
+	}
+	if !raceBuild {
+		return os.Args[0]
+	}
+	botBin.once.Do(func() {
+		if botBin.dir, botBin.err = os.MkdirTemp("", "proc-bots-"); botBin.err != nil {
+			return
+		}
+		botBin.path = filepath.Join(botBin.dir, "proc.test")
+		out, err := exec.Command("go", "test", "-c", "-race=false", "-o", botBin.path, ".").CombinedOutput()
+		if err != nil {
+			botBin.err = fmt.Errorf("building the bots without -race: %v\n%s", err, out)
+		}
+	})
+	if botBin.err != nil {
+		t.Fatal(botBin.err)
+	}
+	return botBin.path
 }
 
 func runBot(mode string) {
@@ -98,7 +142,7 @@ func runBot(mode string) {
 func botSpec(t testing.TB, mode string, clock drivers.Clock) Spec {
 	return Spec{
 		Bot:    mode,
-		Argv:   []string{os.Args[0]},
+		Argv:   []string{botBinary(t)},
 		Dir:    t.TempDir(),
 		Env:    []string{"PROC_TEST_BOT=" + mode},
 		Stderr: filepath.Join(t.TempDir(), "stderr.txt"),
@@ -253,8 +297,23 @@ func BenchmarkAskGTP(b *testing.B) {
 	}
 }
 
+// BenchmarkAskGTPLimited is BenchmarkAskGTP with the bot under memory
+// and process limits (its cgroup counters are read, and watched while it
+// thinks): the cost of the limits per exchange.
+func BenchmarkAskGTPLimited(b *testing.B) {
+	spec := botSpec(b, "echo", drivers.Clock{Total: drivers.Duration(time.Hour)})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	for b.Loop() {
+		if _, _, err := s.AskGTP("play 1 AS"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkRawPipe(b *testing.B) {
-	cmd := exec.Command(os.Args[0])
+	cmd := exec.Command(botBinary(b))
 	cmd.Env = append(os.Environ(), "PROC_TEST_BOT=echo")
 	in, _ := cmd.StdinPipe()
 	outPipe, _ := cmd.StdoutPipe()
@@ -276,4 +335,38 @@ func BenchmarkRawPipe(b *testing.B) {
 	}
 	in.Close()
 	cmd.Wait()
+}
+
+// BenchmarkWatchRead is one read of a bot's cgroup counters, what the
+// watch does every watchEvery while a bot under memory and process limits
+// thinks.
+func BenchmarkWatchRead(b *testing.B) {
+	spec := botSpec(b, "echo", drivers.Clock{})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	if s.watch == nil {
+		b.Skip("no cgroup counters to watch here")
+	}
+	for b.Loop() {
+		if f := s.box.counters(); f != nil {
+			b.Fatal(f)
+		}
+	}
+}
+
+// BenchmarkWatchArm is what the watch adds to an exchange with a bot that
+// answers within watchEvery: arming and disarming it.
+func BenchmarkWatchArm(b *testing.B) {
+	spec := botSpec(b, "echo", drivers.Clock{})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	if s.watch == nil {
+		b.Skip("no cgroup counters to watch here")
+	}
+	for b.Loop() {
+		s.watch.arm()
+		s.watch.disarm()
+	}
 }
