@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
@@ -142,6 +143,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer j.Close()
+	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
 	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
 	if err != nil {
 		return nil, err
@@ -598,6 +600,9 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	}
 	seat.Command = b.Command
 	seat.Dir = b.DirIn(r.Root)
+	if sb := seat.Limits.Sandbox; sb != nil { // its dir, even where it runs in a game's folder
+		seat.Limits.Sandbox = &drivers.Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), seat.Dir)}
+	}
 	return seat, nil
 }
 

@@ -29,7 +29,7 @@ Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
   arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
-                   [-allow-changed-bots]
+                   [-allow-changed-bots] [-serve ADDR]
                                                run the plan, resuming into DIR
   arbiter run      PATH -out DIR -shard K/N [-stage S]
                                                run one shard of the plan (docs/distributed.md)
@@ -46,6 +46,8 @@ Usage:
                                                head-to-head statistics of two bots
   arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N]
                                                BayesElo ratings of a PGN file
+  arbiter report   DIR [-o FILE]               write the results page (one HTML file)
+  arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
   arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
@@ -80,6 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
 		"doctor":   cmdDoctor,
+		"report":   cmdReport,
+		"serve":    cmdServe,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

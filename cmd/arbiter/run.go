@@ -32,6 +32,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var sf shardFlags
 	sf.register(fs)
 	cf.registerRoot(fs)
+	serve := fs.String("serve", "", "also serve the results page, live, on this address (like 127.0.0.1:8080)")
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
@@ -76,6 +77,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
+	if *serve != "" {
+		stopServe, err := startServe(ctx, *out, *serve, log)
+		if err != nil {
+			return err
+		}
+		defer stopServe()
+	}
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
 		Only: shardOnly(slice, only), Slice: slice != nil,
@@ -85,20 +93,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if bp, ok := progress.(*barProgress); ok {
 		bp.Wait()
 	}
+	return finishRun(stdout, stderr, *out, sum, err)
+}
+
+// finishRun says how a run into out ended: interrupted (and how to
+// resume), failed, or finished with its standings.
+func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error) error {
 	if errors.Is(err, engine.ErrInterrupted) {
 		fmt.Fprintf(stderr, "Interrupted: %d of %d matches are finished and saved in %s. Run the same command again to resume.\n",
-			len(sum.Results), len(sum.Plan.Matches), *out)
+			len(sum.Results), len(sum.Plan.Matches), out)
 		return errReported
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n", sum.Finished, sum.Skipped, *out)
+	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n", sum.Finished, sum.Skipped, out)
 	if sum.Stopped != nil {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, *out, sum)
+	return writeRunStandings(stdout, out, sum)
 }
 
 // loadRunnable loads the configuration or saved plan at path and checks

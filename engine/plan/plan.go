@@ -173,8 +173,9 @@ func (p *Plan) GradeOf(rank, n int) string {
 }
 
 // ComputeHash returns the hash of the plan's content: everything but Hash,
-// Arbiter and the bots' fingerprints, which say in what state the bots
-// are, not which tournament this is.
+// Arbiter, the bots' fingerprints and what their sandboxes bind, which
+// say in what state the bots and this machine are, not which tournament
+// this is.
 func (p *Plan) ComputeHash() string {
 	c := *p
 	c.Hash = ""
@@ -182,6 +183,14 @@ func (p *Plan) ComputeHash() string {
 	c.Bots = make([]Bot, len(p.Bots))
 	for i, b := range p.Bots {
 		b.Fingerprint = nil
+		if b.Limits != nil && b.Limits.Sandbox != nil {
+			// What the sandbox binds (an interpreter's installation) is
+			// this machine's answer to the command, like a fingerprint:
+			// the same configuration has the same hash everywhere.
+			lim := *b.Limits
+			lim.Sandbox = &drivers.Sandbox{}
+			b.Limits = &lim
+		}
 		c.Bots[i] = b
 	}
 	b, err := json.Marshal(&c)
