@@ -31,6 +31,12 @@ Usage:
   arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
                    [-allow-changed-bots] [-serve ADDR]
                                                run the plan, resuming into DIR
+  arbiter run      PATH -out DIR -shard K/N [-stage S]
+                                               run one shard of the plan (docs/distributed.md)
+  arbiter merge    -out DIR [-partial] SHARD_DIR...
+                                               merge shards into one results directory
+  arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C] [-submit]
+                                               run the plan as Slurm jobs: shards, then merges
   arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
                                                play finished matches again and
                                                compare them with their transcripts
@@ -73,6 +79,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"validate": cmdValidate,
 		"plan":     cmdPlan,
 		"run":      cmdRun,
+		"merge":    cmdMerge,
+		"slurm":    cmdSlurm,
 		"replay":   cmdReplay,
 		"rank":     cmdRank,
 		"bot":      cmdBot,
