@@ -75,6 +75,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprint(stdout, "Bots and their fingerprints:\n")
 	for _, b := range p.Bots {
 		writeBot(stdout, &b)
+		fmt.Fprintf(stdout, "  %-16s %s\n", "", planLimits(b))
 	}
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

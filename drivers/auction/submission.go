@@ -27,7 +27,7 @@ func decodeSubmission(b *hcl.Block, ctx *hcl.EvalContext, s *SubmissionLimits) h
 		v, d := a.Expr.Value(ctx)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			n, err := sizeOf(v)
+			n, err := drivers.ParseSize(v)
 			if err != nil || n == 0 {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid size",
 					Detail:  "bytes is how much a bot's files may hold together: a number of bytes or a size like \"10MB\" or \"512KiB\".",

@@ -41,7 +41,7 @@ func TestTurnSpansSeveralMessages(t *testing.T) {
 	s := start(t, botSpec(t, "clock-sleeper", drivers.Clock{Turn: drivers.Duration(2 * time.Second)}))
 	defer s.Kill()
 	for _, cmd := range []string{"wait 600", "wait 600"} {
-		if _, _, err := s.AskGTP(cmd); err != nil {
+		if _, err := ask(s, cmd); err != nil {
 			t.Fatalf("%s in the first turn: %v", cmd, err)
 		}
 	}
@@ -52,10 +52,10 @@ func TestTurnSpansSeveralMessages(t *testing.T) {
 	if left, _ := s.TurnLeft(); left != 2*time.Second {
 		t.Errorf("a new turn starts with %v", left)
 	}
-	if _, _, err := s.AskGTP("wait 600"); err != nil {
+	if _, err := ask(s, "wait 600"); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := s.AskGTP("wait 1600")
+	_, err := ask(s, "wait 1600")
 	if faultKind(err) != drivers.FaultTime {
 		t.Fatalf("1.6 s with 1.4 s of the turn left: %v", err)
 	}
@@ -68,20 +68,20 @@ func TestStartupAllowance(t *testing.T) {
 	clock := drivers.Clock{Move: drivers.Duration(500 * time.Millisecond), Total: drivers.Duration(5 * time.Second)}
 	bare := start(t, botSpec(t, "clock-slowstart", clock))
 	defer bare.Kill()
-	if _, _, err := bare.AskGTP("hello"); faultKind(err) != drivers.FaultTime {
+	if _, err := ask(bare, "hello"); faultKind(err) != drivers.FaultTime {
 		t.Fatalf("an 800 ms start against a 500 ms move limit: %v", err)
 	}
 	clock.Startup = drivers.Duration(2 * time.Second)
 	s := start(t, botSpec(t, "clock-slowstart", clock))
 	defer s.Kill()
-	if _, _, err := s.AskGTP("hello"); err != nil {
+	if _, err := ask(s, "hello"); err != nil {
 		t.Fatalf("with a 2 s start-up allowance: %v", err)
 	}
 	if left, _ := s.Left(); left != 5*time.Second {
 		t.Errorf("the start was charged: %v of 5s left", left)
 	}
 	// The allowance is the first answer's only.
-	if _, _, err := s.AskGTP("wait 700"); faultKind(err) != drivers.FaultTime {
+	if _, err := ask(s, "wait 700"); faultKind(err) != drivers.FaultTime {
 		t.Fatalf("a 700 ms second answer against 500 ms: %v", err)
 	}
 }
