@@ -152,3 +152,18 @@ func (g *gzipFile) Close() error {
 	}
 	return err
 }
+
+// ReadTranscriptFile reads a whole transcript file, decompressed when its
+// name ends in .gz (see OpenTranscriptFile).
+func ReadTranscriptFile(path string) ([]byte, error) {
+	f, err := OpenTranscriptFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
