@@ -34,14 +34,24 @@ func becomeSubreaper() {
 
 // killTokened kills every live process whose environment carries token,
 // rescanning until none is left, because a process may fork between the
-// scan and the kill. It returns how many it killed.
+// scan and the kill. A process whose environment reads empty may be in
+// the middle of an exec (a bot's grandchild becoming `sleep`), when the
+// kernel shows no environment for a moment: such processes are read
+// again for a few milliseconds before they are let go. It returns how
+// many it killed.
 func killTokened(token string) int {
 	needle := []byte("ARBITER_TOKEN=" + token + "\x00")
 	killed := 0
+	unsure := map[int]int{} // pid → times its environment read empty
 	for round := 0; round < 200; round++ {
-		found := 0
+		found, waiting := 0, false
 		for _, pid := range allPids() {
 			env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+			if err == nil && len(env) == 0 && unsure[pid] < emptyRereads && mayExec(pid) {
+				unsure[pid]++
+				waiting = true
+				continue
+			}
 			if err != nil || !bytes.Contains(env, needle) {
 				continue
 			}
@@ -50,7 +60,7 @@ func killTokened(token string) int {
 			}
 		}
 		killed += found
-		if found == 0 {
+		if found == 0 && !waiting {
 			return killed
 		}
 		// A SIGKILLed process keeps its environ until it is a zombie; give
@@ -58,6 +68,17 @@ func killTokened(token string) int {
 		time.Sleep(time.Millisecond)
 	}
 	return killed
+}
+
+// emptyRereads is how many times killTokened reads an empty environment
+// again before it takes it for a process that has none.
+const emptyRereads = 5
+
+// mayExec reports whether pid is a live user process (not a zombie, not
+// a kernel thread) whose empty environment may only be an exec under way.
+func mayExec(pid int) bool {
+	ppid, state, ok := procStat(pid)
+	return ok && state != 'Z' && pid != 2 && ppid != 2
 }
 
 // eachAdopted calls fn, under the children lock, for every child of ours
