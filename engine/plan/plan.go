@@ -155,12 +155,11 @@ func (p *Plan) ComputeHash() string {
 		b.Fingerprint = nil
 		c.Bots[i] = b
 	}
-	b, err := json.Marshal(&c)
-	if err != nil {
+	h := sha256.New()
+	if err := c.Encode(h, false); err != nil {
 		panic(fmt.Sprintf("plan does not marshal: %v", err))
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Bot returns the plan's bot called name.
