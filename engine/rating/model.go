@@ -184,7 +184,9 @@ func (m *model) fit() []float64 {
 }
 
 func probability(eloDelta float64) float64 {
-	return 1 / (1 + math.Pow(10, eloDelta/400))
+	// 10^(d/400) as e^(d·ln10/400): math.Pow is several times slower than
+	// math.Exp, and this is the inner loop of exactdist.
+	return 1 / (1 + math.Exp(eloDelta*(math.Ln10/400)))
 }
 
 // The probabilities take White's rating minus Black's.
