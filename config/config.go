@@ -155,6 +155,8 @@ type loader struct {
 
 	blocks   map[string][]*hcl.Block
 	botsFrom []*BotsFrom
+	// stages are the stage names of the tournament being decoded.
+	stages []string
 }
 
 func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {

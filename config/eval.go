@@ -22,6 +22,7 @@ const (
 	scopeBot
 	scopeGame
 	scopeTournament
+	scopeStage // a stage's bots
 )
 
 var scopeRoots = map[scope][]string{
@@ -30,6 +31,7 @@ var scopeRoots = map[scope][]string{
 	scopeBot:        {"var", "local", "path"},
 	scopeGame:       {"var", "local", "path", "deck"},
 	scopeTournament: {"var", "local", "path", "deck", "bot", "bots_from", "game"},
+	scopeStage:      {"var", "local", "path", "deck", "bot", "bots_from", "game", "stage"},
 }
 
 // evalContext builds the context for expressions in scope s from what has
@@ -75,9 +77,21 @@ func (l *loader) evalContext(s scope) *hcl.EvalContext {
 				m[d] = cty.ObjectVal(games)
 			}
 			vars["game"] = cty.ObjectVal(m)
+		case "stage":
+			m := map[string]cty.Value{}
+			for _, name := range l.stages {
+				m[name] = stageRef(name)
+			}
+			vars["stage"] = cty.ObjectVal(m)
 		}
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: functions(l.cfg.Root)}
+	funcs := functions(l.cfg.Root)
+	if s == scopeStage {
+		for name, f := range pickFuncs() {
+			funcs[name] = f
+		}
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: funcs}
 }
 
 // checkRefs reports every reference in expr to something that does not
@@ -126,6 +140,8 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 			}
 		case "bots_from":
 			kind, known = "bots_from block", l.botsFromNames()
+		case "stage":
+			known = l.stages
 		case "game":
 			kind = "game driver"
 			for _, g := range l.cfg.Games {

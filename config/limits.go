@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -27,10 +28,18 @@ import (
 //	  files      = "10MB"     # a private writable folder of this size; no writes elsewhere
 //	  file_count = 10         # files and folders in it
 //	  output     = "1MiB"     # stdout bytes for one answer
+//	  children   = false      # no other processes (threads are fine)
+//	  sandbox    = true       # the default; false: the machine's world; "required": refuse to run without it
 //	  required   = ["memory", "network"]  # refuse to run where these cannot be enforced
 //	}
+//
+// Without sandbox = false every bot runs in the default sandbox, under its
+// game's default limits (drivers.DefaultLimiter) overridden by the
+// blocks' attributes.
 type Limits struct {
 	drivers.Limits
+	// SandboxMode is the sandbox attribute: "on", "off" or "required".
+	SandboxMode string
 	// Set holds the names of the attributes the block sets.
 	Set       map[string]bool
 	DeclRange hcl.Range
@@ -44,6 +53,7 @@ var limitsSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "memory"}, {Name: "cpu"}, {Name: "processes"}, {Name: "network"},
 		{Name: "files"}, {Name: "file_count"}, {Name: "output"}, {Name: "required"},
+		{Name: "children"}, {Name: "sandbox"},
 	},
 }
 
@@ -116,13 +126,22 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 			} else {
 				lim.FileCount = n
 			}
-		case "network":
+		case "network", "children":
 			var allowed bool
 			if err := gocty.FromCtyValue(v, &allowed); err != nil {
-				bad("network must be true (allowed) or false (no network at all).")
+				bad(name + " must be true (allowed) or false (forbidden).")
 				ok = false
 			}
-			lim.Network = &allowed
+			if name == "network" {
+				lim.Network = &allowed
+			} else {
+				lim.Children = &allowed
+			}
+		case "sandbox":
+			lim.SandboxMode, ok = sandboxMode(v)
+			if !ok {
+				bad("sandbox must be true (the default sandbox), false (bots run in the machine's world, with the limits set here only) or \"required\" (refuse to run where the sandbox cannot be had).")
+			}
 		case "required":
 			lim.Required, ok = requiredLimits(v, bad)
 		}
@@ -192,11 +211,68 @@ func parseSize(v cty.Value) (int64, error) {
 	return n * unit, nil
 }
 
-// BotLimits are the limits bot plays under in tournament t: the
-// tournament's limits block, overridden attribute by attribute by the
-// bot's; the required lists of both count.
+// sandboxMode reads the sandbox attribute: true, false or "required".
+func sandboxMode(v cty.Value) (string, bool) {
+	var b bool
+	if err := gocty.FromCtyValue(v, &b); err == nil {
+		if b {
+			return "on", true
+		}
+		return "off", true
+	}
+	var s string
+	if err := gocty.FromCtyValue(v, &s); err == nil && s == "required" {
+		return s, true
+	}
+	return "", false
+}
+
+// BotLimits are the limits bot plays under in tournament t: its game's
+// default limits (unless sandbox = false), then the tournament's limits
+// block, overridden attribute by attribute by the bot's; the required
+// lists of all count. In the sandbox (the default), the limits also say
+// what the bot's command needs there (drivers.ResolveSandbox).
 func BotLimits(t *Tournament, bot *Bot) drivers.Limits {
+	mode := "on"
+	for _, l := range []*Limits{t.Limits, bot.Limits} {
+		if l != nil && l.Set["sandbox"] {
+			mode = l.SandboxMode
+		}
+	}
 	var out drivers.Limits
+	if d, ok := gameOf(t).(drivers.DefaultLimiter); ok && mode != "off" {
+		out = d.DefaultLimits()
+	}
+	mergeLimits(&out, t, bot)
+	if mode == "off" {
+		return out
+	}
+	sb := drivers.Sandbox{}
+	if bot.House == "" && len(bot.Command) > 0 {
+		env := make([]string, 0, len(bot.Env))
+		for k, v := range bot.Env {
+			env = append(env, k+"="+v)
+		}
+		sort.Strings(env)
+		sb = drivers.ResolveSandbox(bot.Command, bot.Dir, env)
+	}
+	out.Sandbox = &sb
+	if mode == "required" && !contains(out.Required, drivers.LimitSandbox) {
+		out.Required = append(out.Required, drivers.LimitSandbox)
+	}
+	return out
+}
+
+func gameOf(t *Tournament) any {
+	if t.Game == nil {
+		return nil
+	}
+	return t.Game.Game
+}
+
+// mergeLimits sets on out what the tournament's and the bot's limits
+// blocks set, in that order.
+func mergeLimits(out *drivers.Limits, t *Tournament, bot *Bot) {
 	for _, l := range []*Limits{t.Limits, bot.Limits} {
 		if l == nil {
 			continue
@@ -217,6 +293,8 @@ func BotLimits(t *Tournament, bot *Bot) drivers.Limits {
 				out.FileCount = l.FileCount
 			case "output":
 				out.Output = l.Output
+			case "children":
+				out.Children = l.Children
 			}
 		}
 		for _, r := range l.Required {
@@ -225,5 +303,4 @@ func BotLimits(t *Tournament, bot *Bot) drivers.Limits {
 			}
 		}
 	}
-	return out
 }

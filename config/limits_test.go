@@ -66,10 +66,81 @@ tournament "t" {
 	no, yes := false, true
 	want := map[string]drivers.Limits{
 		"a": {Memory: 100e6, CPU: "match", Processes: 16, Network: &yes, Files: 10e6, FileCount: 10, Output: 4096,
-			Required: []string{"network", "files", "memory"}},
+			Sandbox: &drivers.Sandbox{}, Required: []string{"network", "files", "memory"}},
 		"b": {Memory: 400 << 20, CPU: "match", Processes: 16, Network: &no, Files: 10e6, FileCount: 10, Output: 4096,
-			Required: []string{"network", "files"}},
+			Sandbox: &drivers.Sandbox{}, Required: []string{"network", "files"}},
 	}
+	for _, b := range tr.Bots {
+		if diff := cmp.Diff(want[b.Name], config.BotLimits(tr, b)); diff != "" {
+			t.Errorf("bot %s limits (-want +got):\n%s", b.Name, diff)
+		}
+	}
+}
+
+// Without a limits block a bot gets its game's default limits and the
+// sandbox; sandbox = false takes both away; sandbox = "required" requires
+// it; a program outside the system's folders is recorded as needed.
+func TestDefaultSandboxLimits(t *testing.T) {
+	dir := t.TempDir()
+	tools := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(tools, "inst", "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	interp := filepath.Join(tools, "inst", "bin", "interp")
+	if err := os.WriteFile(interp, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot"), []byte("#!"+interp+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := `
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [{ cards = 3, leader = 0 }]
+}
+bot "plain" { house = "planowanie/random" }
+bot "script" { command = ["./bot"] }
+bot "trusted" {
+  house = "planowanie/random"
+  limits { sandbox = false }
+}
+bot "strict" {
+  house = "planowanie/random"
+  limits {
+    sandbox = "required"
+    memory  = "1GiB"
+  }
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.plain, bot.script, bot.trusted, bot.strict]
+  players = 2
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load(dir, config.Options{})
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			t.Errorf("%s: %s", d.Summary, d.Detail)
+		}
+	}
+	tr, err := cfg.Tournament("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	def := drivers.Limits{Memory: 400 << 20, CPU: "match", Processes: 64, Network: &no, Sandbox: &drivers.Sandbox{}}
+	script := def
+	script.Sandbox = &drivers.Sandbox{Read: []string{filepath.Join(tools, "inst")}}
+	strict := def
+	strict.Memory, strict.Required = 1<<30, []string{"sandbox"}
+	want := map[string]drivers.Limits{"plain": def, "script": script, "trusted": {}, "strict": strict}
 	for _, b := range tr.Bots {
 		if diff := cmp.Diff(want[b.Name], config.BotLimits(tr, b)); diff != "" {
 			t.Errorf("bot %s limits (-want +got):\n%s", b.Name, diff)

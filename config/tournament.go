@@ -45,6 +45,11 @@ type Tournament struct {
 	// Ranges of the attributes, for diagnostics found later (e.g. by the plan).
 	Ranges map[string]hcl.Range
 	Limits *Limits // defaults for every bot; nil without a limits block
+	// Stages are the stages of a tournament played in stages, in order
+	// (nil: one stage, the tournament's own format); see docs/stages.md.
+	Stages []*Stage
+	// Grades label bands of the final ranking, narrowest first.
+	Grades []Grade
 }
 
 var tournamentSchema = &hcl.BodySchema{
@@ -54,7 +59,7 @@ var tournamentSchema = &hcl.BodySchema{
 		{Name: "fill"},
 		{Name: "format"},
 		{Name: "rounds"},
-		{Name: "players", Required: true},
+		{Name: "players"}, // required without stages
 		{Name: "seats"},
 		{Name: "deal"},
 		{Name: "seed"},
@@ -65,6 +70,8 @@ var tournamentSchema = &hcl.BodySchema{
 		{Type: "groups"},
 		{Type: "swiss"},
 		{Type: "stop"},
+		{Type: "stage", LabelNames: []string{"name"}},
+		{Type: "grades"},
 		LimitsBlock,
 	},
 }
@@ -143,6 +150,14 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 			}
 			seen[bot.Name] = list.attr
 		}
+	}
+	staged, d := l.decodeStagesAndGrades(t, content)
+	if diags = append(diags, d...); staged {
+		return t, diags
+	}
+	if _, ok := content.Attributes["players"]; !ok {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
+			Detail: `The argument "players" is required, but no definition was found.`, Subject: b.Body.MissingItemRange().Ptr()})
 	}
 	diags = append(diags, l.decodeFormatBlocks(t, content.Blocks)...)
 	if t.Game != nil && t.Players > 0 && t.Game.Game != nil {

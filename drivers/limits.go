@@ -25,9 +25,39 @@ type Limits struct {
 	// bytes (default 1 MiB for a session's answer; a per-move run keeps the
 	// game's own cap when it is smaller).
 	Output int64 `json:"output,omitempty"`
+	// Children false forbids the bot to start other processes (threads
+	// stay allowed): Auction's "no starting of other programs".
+	Children *bool `json:"children,omitempty"`
+	// Sandbox, when set, runs the bot in a world of its own (see
+	// drivers/proc): a root holding only the system's folders, what its
+	// command needs and its own folders; an unprivileged uid; namespaces
+	// of its own. Nil runs it in the machine's world.
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 	// Required names limits that must be enforced: a run refuses to
 	// start when the machine cannot enforce one of them.
 	Required []string `json:"required,omitempty"`
+}
+
+// Sandbox is what a sandboxed bot's command needs beside the system's
+// folders (/usr, /lib*, /bin, /sbin, /etc without its secrets), its own
+// dir and its working folder, resolved when the plan is made.
+type Sandbox struct {
+	// Program is the file the command runs, when it is not what a PATH
+	// lookup finds: the interpreter a version manager's shim (pyenv's
+	// python3) would run. "" runs the command as written.
+	Program string `json:"program,omitempty"`
+	// Read are host files and folders the bot may read (and execute),
+	// bound read-only at the same path: its interpreter's installation,
+	// an absolute path in its command.
+	Read []string `json:"read,omitempty"`
+}
+
+// DefaultLimiter is an optional capability of a Game: the limits its
+// contest's rules give every bot (Planowanie's 400 MB, Auction's 100 MB
+// and no other programs). A tournament without its own limits runs its
+// bots under them, in the sandbox.
+type DefaultLimiter interface {
+	DefaultLimits() Limits
 }
 
 // Limit names, as in the configuration's limits block and in Required.
@@ -38,17 +68,31 @@ const (
 	LimitNetwork   = "network"
 	LimitFiles     = "files"
 	LimitOutput    = "output"
+	LimitChildren  = "children"
+	// LimitSandbox is the sandbox as a whole (Limits.Sandbox).
+	LimitSandbox = "sandbox"
 )
 
 // LimitNames lists the limits that can be required, in the order
 // `arbiter doctor` reports them.
-var LimitNames = []string{LimitMemory, LimitCPU, LimitProcesses, LimitNetwork, LimitFiles, LimitOutput}
+var LimitNames = []string{LimitMemory, LimitCPU, LimitProcesses, LimitNetwork, LimitFiles, LimitOutput, LimitChildren, LimitSandbox}
 
 // NoNetwork reports whether the limits forbid the network.
 func (l Limits) NoNetwork() bool { return l.Network != nil && !*l.Network }
 
+// NoChildren reports whether the limits forbid starting other processes.
+func (l Limits) NoChildren() bool { return l.Children != nil && !*l.Children }
+
 // IsZero reports whether no limit is set.
 func (l Limits) IsZero() bool {
 	return l.Memory == 0 && l.CPU == "" && l.Processes == 0 && l.Network == nil &&
-		l.Files == 0 && l.FileCount == 0 && l.Output == 0 && len(l.Required) == 0
+		l.Files == 0 && l.FileCount == 0 && l.Output == 0 && l.Children == nil && l.Sandbox == nil && len(l.Required) == 0
+}
+
+// UnstatedLimits are the default limits of a game whose contest's rules
+// state none (Bricks, Blokus, Euchre): Planowanie's 400 MiB, room for the
+// threads of a JVM or Go runtime, no network, CPU time within the clock.
+func UnstatedLimits() Limits {
+	no := false
+	return Limits{Memory: 400 << 20, CPU: "match", Processes: 64, Network: &no}
 }

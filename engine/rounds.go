@@ -10,6 +10,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
@@ -18,7 +19,8 @@ import (
 // (package pairing) and the stopping rule that ended it (package stop).
 
 // RoundsDir holds, in a results directory, the rounds and playoffs that
-// the run paired: r<round>.json and playoff-<stage>.json.
+// the run paired: r<round>.json and playoff-<stage>.json, and the stages
+// it made: stage-<name>.json.
 const RoundsDir = "rounds"
 
 func roundName(r int) string   { return fmt.Sprintf("r%03d.json", r) }
@@ -27,10 +29,13 @@ func playoffName(k int) string { return fmt.Sprintf("playoff-%d.json", k) }
 // loadPairings reads the paired stages of a results directory in the
 // order the run made them, up to the first one missing.
 func loadPairings(dir string, p *plan.Plan) ([]*pairing.Pairing, error) {
-	if p.Later == nil {
-		return nil, nil
-	}
 	var names []string
+	for k := p.ListedStages(); k < len(p.Stages); k++ {
+		names = append(names, stages.FileName(p.Stages[k].Name))
+	}
+	if p.Later == nil {
+		return readPairings(dir, names)
+	}
 	if p.Later.Pairing != tournament.NoPairing {
 		for r := p.Later.From; r <= p.Rounds; r++ {
 			names = append(names, roundName(r))
@@ -41,6 +46,12 @@ func loadPairings(dir string, p *plan.Plan) ([]*pairing.Pairing, error) {
 			names = append(names, playoffName(k))
 		}
 	}
+	return readPairings(dir, names)
+}
+
+// readPairings reads the named stages of rounds/, up to the first one
+// missing.
+func readPairings(dir string, names []string) ([]*pairing.Pairing, error) {
 	var out []*pairing.Pairing
 	for _, name := range names {
 		path := filepath.Join(dir, RoundsDir, name)

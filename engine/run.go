@@ -16,8 +16,10 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -138,6 +140,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer j.Close()
+	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
 	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
 	if err != nil {
 		return nil, err
@@ -264,7 +267,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 		s.sum.Skipped += skipped
 		s.advanceStop()
 		s.mu.Unlock()
-		s.log.Info("paired", "round", pr.Round, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
+		s.log.Info("paired", "round", pr.Round, "stage", pr.Stage, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
 		if p, ok := s.r.Progress.(ProgressMore); ok {
 			p.More(len(pr.Matches)-skipped, skipped)
 		}
@@ -391,7 +394,7 @@ func (s *session) writeStop() error {
 // A stage already written to rounds/ must come out the same.
 func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairing, error) {
 	p := &s.full
-	if p.Later == nil {
+	if p.Later == nil && len(p.Stages) == 0 {
 		return nil, nil
 	}
 	// Only the results of matches known so far: a resumed run already
@@ -408,7 +411,17 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 	}
 	var pr *pairing.Pairing
 	var name string
-	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
+	if len(p.Stages) > 0 {
+		k := p.ListedStages() + stage
+		if k >= len(p.Stages) {
+			return nil, nil
+		}
+		var err error
+		if pr, err = stages.Make(p, k, results, s.game.Seats); err != nil {
+			return nil, err
+		}
+		name = stages.FileName(p.Stages[k].Name)
+	} else if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
 		var err error
 		if pr, err = pairing.Round(p, round, results); err != nil {
 			return nil, err
@@ -567,6 +580,9 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	}
 	seat.Command = b.Command
 	seat.Dir = b.DirIn(r.Root)
+	if sb := seat.Limits.Sandbox; sb != nil { // its dir, even where it runs in a game's folder
+		seat.Limits.Sandbox = &drivers.Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), seat.Dir)}
+	}
 	return seat, nil
 }
 

@@ -32,7 +32,8 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(struct {
 			Probe        *proc.Probe        `json:"probe"`
 			Enforcements []proc.Enforcement `json:"enforcements"`
-		}{p, p.Enforcements()})
+			Sandbox      []proc.Mechanism   `json:"sandbox"`
+		}{p, p.Enforcements(), p.SandboxMechanisms()})
 	}
 	fmt.Fprintln(stdout, "Machine:")
 	for _, f := range p.Facts() {
@@ -46,12 +47,14 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "  %-10s %s\n", e.Limit, how)
 	}
+	printSandbox(stdout, p)
 	return nil
 }
 
 // checkLimits logs, once, how the limits the plan uses are enforced
 // here, and fails when a limit some bot requires cannot be.
 func checkLimits(p *plan.Plan, log hclog.Logger) error {
+	warnOutside(p, log)
 	used := map[string]bool{}
 	required := map[string][]string{} // limit → bots requiring it
 	for _, b := range p.Bots {
@@ -62,6 +65,7 @@ func checkLimits(p *plan.Plan, log hclog.Logger) error {
 		for name, set := range map[string]bool{
 			"memory": l.Memory > 0, "cpu": l.CPU != "", "processes": l.Processes > 0,
 			"network": l.NoNetwork(), "files": l.Files > 0 || l.FileCount > 0, "output": l.Output > 0,
+			"children": l.NoChildren(), "sandbox": l.Sandbox != nil,
 		} {
 			if set {
 				used[name] = true

@@ -29,7 +29,7 @@ Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
   arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
-                   [-allow-changed-bots]
+                   [-allow-changed-bots] [-serve ADDR]
                                                run the plan, resuming into DIR
   arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
                                                play finished matches again and
@@ -40,6 +40,8 @@ Usage:
                                                head-to-head statistics of two bots
   arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N]
                                                BayesElo ratings of a PGN file
+  arbiter report   DIR [-o FILE]               write the results page (one HTML file)
+  arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
   arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
@@ -72,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"bot":      cmdBot,
 		"fmt":      cmdFmt,
 		"doctor":   cmdDoctor,
+		"report":   cmdReport,
+		"serve":    cmdServe,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

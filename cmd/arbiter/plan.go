@@ -36,8 +36,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return p.Encode(stdout, true)
 	}
-	fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d round(s), %d players per match, seats %s, deal %s, seed %d\n",
-		p.Tournament, p.Game.Driver, p.Game.Name, p.Rounds, p.Players, p.Seats, p.Deal, p.Seed)
+	if len(p.Stages) > 0 {
+		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d stage(s), deal %s, seed %d\n",
+			p.Tournament, p.Game.Driver, p.Game.Name, len(p.Stages), p.Deal, p.Seed)
+	} else {
+		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d round(s), %d players per match, seats %s, deal %s, seed %d\n",
+			p.Tournament, p.Game.Driver, p.Game.Name, p.Rounds, p.Players, p.Seats, p.Deal, p.Seed)
+	}
 	clock := "unlimited"
 	if len(p.Matches) > 0 {
 		c := p.Matches[0].Clock
@@ -60,6 +65,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprint(stdout, "Bots and their fingerprints:\n")
 	for _, b := range p.Bots {
 		writeBot(stdout, &b)
+		fmt.Fprintf(stdout, "  %-16s %s\n", "", planLimits(b))
 	}
 	fmt.Fprintln(stdout)
 	return writeMatches(stdout, p.Matches)
@@ -99,6 +105,13 @@ func writeMatches(stdout io.Writer, matches []plan.Match) error {
 // describe says in sentences how the plan's format, seat design, later
 // rounds and stopping rule work.
 func describe(p *plan.Plan) []string {
+	if len(p.Stages) > 0 {
+		lines := []string{fmt.Sprintf("In %d stages, each a round robin within its groups; a stage picking from earlier stages' standings gets its matches when they have finished (see docs/stages.md):", len(p.Stages))}
+		for k := range p.Stages {
+			lines = append(lines, "  "+p.DescribeStage(k))
+		}
+		return lines
+	}
 	field := len(p.Bots) - len(p.Fill)
 	lines := []string{
 		p.Format.Describe(p.Players, field, p.Candidates),

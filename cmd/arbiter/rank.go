@@ -11,6 +11,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 )
@@ -73,7 +74,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		}
 		return writeHeadToHead(stdout, h)
 	}
-	st, err := stats.ComputeStats(p, results)
+	st, err := stages.Rank(p, results)
 	if err != nil {
 		return err
 	}

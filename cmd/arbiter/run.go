@@ -18,7 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
-	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -30,6 +30,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&only, "match", "run only this match id (repeatable)")
 	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
 	cf.registerRoot(fs)
+	serve := fs.String("serve", "", "also serve the results page, live, on this address (like 127.0.0.1:8080)")
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
@@ -77,6 +78,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
+	if *serve != "" {
+		stopServe, err := startServe(ctx, *out, *serve, log)
+		if err != nil {
+			return err
+		}
+		defer stopServe()
+	}
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
 		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged,
@@ -85,26 +93,32 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if bp, ok := progress.(*barProgress); ok {
 		bp.Wait()
 	}
+	return finishRun(stdout, stderr, *out, sum, err)
+}
+
+// finishRun says how a run into out ended: interrupted (and how to
+// resume), failed, or finished with its standings.
+func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error) error {
 	if errors.Is(err, engine.ErrInterrupted) {
 		fmt.Fprintf(stderr, "Interrupted: %d of %d matches are finished and saved in %s. Run the same command again to resume.\n",
-			len(sum.Results), len(sum.Plan.Matches), *out)
+			len(sum.Results), len(sum.Plan.Matches), out)
 		return errReported
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n", sum.Finished, sum.Skipped, *out)
+	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n", sum.Finished, sum.Skipped, out)
 	if sum.Stopped != nil {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, *out, sum)
+	return writeRunStandings(stdout, out, sum)
 }
 
 // writeRunStandings prints the standings of a finished run and writes
 // them to standings.txt in its results directory.
 func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error {
-	st, err := stats.ComputeStats(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+	st, err := stages.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,21 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 		}
 		width = max(width, len(names[i]))
 	}
-	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games   Score  Matches  Points  Place     ±  Wins  Normal  Faults\n", width, "Bot"); err != nil {
+	// Stage and grade columns only when some bot has one, so the table
+	// of a tournament without stages or grades stays as it was.
+	var stageW, gradeW int
+	for _, s := range st {
+		if s.Stage != "" || s.Grade != "" {
+			stageW, gradeW = max(stageW, len("Stage"), len(s.Stage)), max(gradeW, len("Grade"), len(s.Grade))
+		}
+	}
+	extra := func(stage, grade string) string {
+		if stageW == 0 {
+			return ""
+		}
+		return strings.TrimRight(fmt.Sprintf("  %-*s  %-*s", stageW, stage, gradeW, grade), " ")
+	}
+	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games   Score  Matches  Points  Place     ±  Wins  Normal  Faults%s\n", width, "Bot", extra("Stage", "Grade")); err != nil {
 		return err
 	}
 	for i, s := range st {
@@ -35,9 +49,9 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 		if !math.IsInf(s.PlaceCI, 0) && s.Matches > 0 {
 			ci = fmt.Sprintf("%5.2f", s.PlaceCI)
 		}
-		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %5.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d\n",
+		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %5.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d%s\n",
 			s.Rank, width, names[i], round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points,
-			place, ci, s.Wins, s.NormalWins, s.Faults); err != nil {
+			place, ci, s.Wins, s.NormalWins, s.Faults, extra(s.Stage, s.Grade)); err != nil {
 			return err
 		}
 	}
@@ -51,7 +65,11 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 	if s.Playoffs > 0 {
 		fmt.Fprintf(w, ", %d playoff(s)", s.Playoffs)
 	}
-	fmt.Fprintf(w, "; ranked %s\n\n", s.Rating.Describe())
+	ranked := s.Rating.Describe()
+	if len(s.Standings) > 0 && s.Standings[0].Stage != "" {
+		ranked = "by the last stage reached, then place in its group (Stage)"
+	}
+	fmt.Fprintf(w, "; ranked %s\n\n", ranked)
 	if err := writeStandings(w, s.Standings); err != nil {
 		return err
 	}

@@ -51,9 +51,19 @@ func Compile(cfg *config.Config, t *config.Tournament) (*plan.Plan, hcl.Diagnost
 		p.Bots = append(p.Bots, pb)
 	}
 	p.Fill = botNames(t.Fill)
+	for _, g := range t.Grades {
+		p.Grades = append(p.Grades, plan.Grade{Label: g.Label, Percent: g.Percent})
+	}
 	if len(t.Bots) == 0 {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No bots",
 			Detail: "The tournament's bots list is empty. List the bots that take part, like [bot.alice, bot.bob].", Subject: rangePtr(t.Ranges["bots"])}}
+	}
+	if len(t.Stages) > 0 {
+		if d := compileStages(cfg, t, p, variants); d != nil {
+			return nil, hcl.Diagnostics{d}
+		}
+		p.Hash = p.ComputeHash()
+		return p, nil
 	}
 	p.Candidates = botNames(t.Candidates)
 	listing, d := list(p, t)

@@ -262,3 +262,15 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	}
 	return play(ctx, m, g.settings, b, NewPosition(b, len(m.Seats), m.Seed))
 }
+
+// DefaultLimits are the limits of a bot without a limits block, the
+// contest's: 100 MB of memory (as MiB), no network, no starting of other
+// programs (threads are allowed, up to 16 tasks), CPU time within the
+// answer's time.
+func (Driver) DefaultLimits() drivers.Limits {
+	no := false
+	return drivers.Limits{Memory: 100 << 20, CPU: "match", Processes: 16, Network: &no, Children: &no}
+}
+
+// DefaultLimits are the driver's (see Driver.DefaultLimits).
+func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }

@@ -96,7 +96,6 @@ type referee struct {
 	starts  []int // runs that failed to start, per seat
 	runs    []int // runs attempted, per seat
 	move    time.Duration
-	history []RoundEvent
 }
 
 // play referees a match from pos to its end in real processes: every
@@ -247,7 +246,6 @@ func (r *referee) round(ctx context.Context, round int) (Sale, error) {
 	r.log = AppendLogRound(r.log, round, state, bids, sale)
 	ev := RoundEvent{Round: round, Cell: sale.Cell.String(), Bids: bids, Winner: sale.Winner, Price: sale.Price,
 		Capital: slices.Clone(r.pos.Capital)}
-	r.history = append(r.history, ev)
 	r.m.Record.Event("round", ev)
 	return sale, nil
 }
@@ -288,8 +286,5 @@ func (r *referee) finish(rounds int, reason string) (*drivers.Outcome, error) {
 		}
 	}
 	r.m.Record.Event("end", end)
-	if err := writeReport(filepath.Join(r.m.Dir, "report.html"), r.m, r.board, r.pos, st, r.history, reason); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
 	return &drivers.Outcome{Seats: r.results}, nil
 }

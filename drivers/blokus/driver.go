@@ -219,3 +219,10 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	sessions.Finish(out)
 	return out, nil
 }
+
+// DefaultLimits are the limits of a bot without a limits block: the
+// original's rules state none, so those of drivers.UnstatedLimits.
+func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
+
+// DefaultLimits are the driver's (see Driver.DefaultLimits).
+func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }

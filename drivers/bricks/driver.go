@@ -224,3 +224,10 @@ func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Bricks is a two-player game",
 		Detail: fmt.Sprintf("players is %d; a Bricks duel has 2 players: set players = 2.", n), Subject: subject.Ptr()}}
 }
+
+// DefaultLimits are the limits of a bot without a limits block: the
+// original's rules state none, so those of drivers.UnstatedLimits.
+func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
+
+// DefaultLimits are the driver's (see Driver.DefaultLimits).
+func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }

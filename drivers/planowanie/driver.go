@@ -198,3 +198,11 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	sessions.Finish(out)
 	return out, nil
 }
+
+// DefaultLimits are the limits of a bot without a limits block: the
+// contest's 400 MB of memory (as MiB), no network, CPU time within the
+// clock, and room for a runtime's threads.
+func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
+
+// DefaultLimits are the driver's (see Driver.DefaultLimits).
+func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }

@@ -2,6 +2,7 @@ package planowanie
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"sync/atomic"
@@ -75,11 +76,25 @@ func BenchmarkGameProcessesLimited(b *testing.B) {
 	benchGame(b, drivers.Limits{Memory: 400 << 20, CPU: "match", Processes: 16, Network: &no, Files: 10e6})
 }
 
+// BenchmarkGameProcessesSandbox is BenchmarkGameProcesses with every bot
+// as without a limits block: in the default sandbox, under the game's
+// default limits.
+func BenchmarkGameProcessesSandbox(b *testing.B) {
+	lim := Driver{}.DefaultLimits()
+	lim.Sandbox = &drivers.Sandbox{}
+	benchGame(b, lim)
+}
+
 func benchGame(b *testing.B, lim drivers.Limits) {
 	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Hour)}}
 	m := processMatch(b, 7, "greedy", "random", "greedy", "random")
 	for i := range m.Seats {
 		m.Seats[i].Limits = lim
+		if lim.Sandbox != nil { // a folder the sandbox's uid may enter
+			for d := m.Seats[i].Dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+				os.Chmod(d, 0o755)
+			}
+		}
 	}
 	sends := &countSent{}
 	m.Record = sends

@@ -206,6 +206,8 @@ type hostileCase struct {
 	// the session after the bot ended.
 	want  []string
 	check func(t *testing.T, s *Session, answers []string)
+	// setup changes the bot's spec before it starts.
+	setup func(t *testing.T, spec *Spec)
 	// within is how soon the verdict must come, from the first ask: far
 	// less than the clock, for a bot over a limit that never answers.
 	within time.Duration
@@ -380,81 +382,95 @@ func goHogVerdicts() []string {
 }
 
 func TestHostile(t *testing.T) {
-	p := Machine()
 	for _, tc := range hostileCases() {
-		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			for _, n := range tc.needs {
-				if e := p.Enforcement(n); !e.Enforced {
-					t.Skipf("%s is not enforced here: %s", n, e.How)
-				}
-			}
-			for _, n := range tc.counted {
-				if !countedByCgroup(p, n) {
-					t.Skipf("%s is not counted by a cgroup here (%s): a bot over it that never answers gets its verdict when its clock runs out", n, p.Enforcement(n).How)
-				}
-			}
-			spec := botSpec(t, tc.mode, tc.clock)
-			if tc.py != "" {
-				script := filepath.Join(t.TempDir(), "bot.py")
-				if err := os.WriteFile(script, []byte(pyHeader+tc.py), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				spec.Argv = []string{python(t), script}
-				spec.Env = nil
-			}
-			spec.Limits = tc.limits
-			s := start(t, spec)
-			cgDirs := s.box.cg.dirs()
-			asks := max(tc.asks, 1)
-			cmd := "gen_move"
-			if tc.big {
-				cmd = strings.Repeat("x", 1<<20)
-			}
-			var answers []string
-			var err error
-			begin := time.Now()
-			for i := 0; i < asks && err == nil; i++ {
-				var text string
-				_, text, err = s.AskGTP(cmd)
-				if err == nil {
-					answers = append(answers, text)
-					time.Sleep(tc.pause)
-				}
-			}
-			took := time.Since(begin)
-			if err == nil {
-				s.Close("quit")
-			} else {
-				s.Kill()
-			}
-			if tc.within > 0 && took >= tc.within {
-				t.Errorf("the verdict took %v, want less than %v (its clock is %v)", took.Round(time.Millisecond), tc.within, time.Duration(tc.clock.Total))
-			}
-			got := ""
-			if err != nil {
-				got = faultKind(err)
-			}
-			t.Logf("verdict %q after %v: %v (%d answers)", got, took.Round(time.Millisecond), err, len(answers))
-			if !contains(tc.want, got) {
-				t.Errorf("verdict %q (%v), want one of %q", got, err, tc.want)
-			}
-			if tc.check != nil {
-				tc.check(t, s, answers)
-			}
-			assertGone(t, s)
-			assertNoMarked(t, s.Token())
-			for _, d := range cgDirs {
-				if _, err := os.Stat(d); err == nil {
-					t.Errorf("cgroup %s was not removed", d)
-				}
-			}
-			if f := s.Folder(); f != "" {
-				if _, err := os.Stat(f); err == nil {
-					t.Errorf("private folder %s was not removed", f)
-				}
-			}
-		})
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) { runHostile(t, tc) })
 	}
+}
+
+// runHostile runs one hostile case: the bot gets its commands, then its
+// verdict (within tc.within of the first ask, when set) and what it
+// answered are checked, and that nothing of it is left: no process, no
+// grandchild, no cgroup, no private folder.
+func runHostile(t *testing.T, tc hostileCase) {
+	p := Machine()
+	for _, n := range tc.needs {
+		if e := p.Enforcement(n); !e.Enforced {
+			t.Skipf("%s is not enforced here: %s", n, e.How)
+		}
+	}
+	for _, n := range tc.counted {
+		if !countedByCgroup(p, n) {
+			t.Skipf("%s is not counted by a cgroup here (%s): a bot over it that never answers gets its verdict when its clock runs out", n, p.Enforcement(n).How)
+		}
+	}
+	spec := botSpec(t, tc.mode, tc.clock)
+	if tc.py != "" {
+		script := filepath.Join(t.TempDir(), "bot.py")
+		if err := os.WriteFile(script, []byte(pyHeader+tc.py), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec.Argv = []string{python(t), script}
+		spec.Env = nil
+	}
+	spec.Limits = tc.limits
+	if tc.setup != nil {
+		tc.setup(t, &spec)
+	}
+	s := start(t, spec)
+	cgDirs := s.box.cg.dirs()
+	answers, took, err := askHostile(s, tc)
+	got := ""
+	if err != nil {
+		got = faultKind(err)
+	}
+	t.Logf("verdict %q after %v: %v (%d answers %q)", got, took.Round(time.Millisecond), err, len(answers), answers)
+	if tc.within > 0 && took >= tc.within {
+		t.Errorf("the verdict took %v, want less than %v (its clock is %v)", took.Round(time.Millisecond), tc.within, time.Duration(tc.clock.Total))
+	}
+	if !contains(tc.want, got) {
+		t.Errorf("verdict %q (%v), want one of %q; its stderr ends:\n%s", got, err, tc.want, fileTail(spec.Stderr, 2048))
+	}
+	if tc.check != nil {
+		tc.check(t, s, answers)
+	}
+	assertGone(t, s)
+	assertNoMarked(t, s.Token())
+	for _, d := range cgDirs {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("cgroup %s was not removed", d)
+		}
+	}
+	if f := s.Folder(); f != "" {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("private folder %s was not removed", f)
+		}
+	}
+}
+
+// askHostile sends the case's commands until a fault, then ends the bot;
+// took is the time from the first ask to the verdict (or the last answer).
+func askHostile(s *Session, tc hostileCase) (answers []string, took time.Duration, err error) {
+	asks := max(tc.asks, 1)
+	cmd := "gen_move"
+	if tc.big {
+		cmd = strings.Repeat("x", 1<<20)
+	}
+	begin := time.Now()
+	for i := 0; i < asks && err == nil; i++ {
+		var text string
+		_, text, err = s.AskGTP(cmd)
+		if err == nil {
+			answers = append(answers, text)
+			time.Sleep(tc.pause)
+		}
+	}
+	took = time.Since(begin)
+	if err == nil {
+		s.Close("quit")
+	} else {
+		s.Kill()
+	}
+	return answers, took, err
 }
 
 // countedByCgroup reports whether a cgroup counts the bot's going over
@@ -514,7 +530,7 @@ func TestHostileAsNobody(t *testing.T) {
 	tmp := filepath.Join(dir, "tmp")
 	os.Mkdir(tmp, 0o777)
 	os.Chmod(tmp, 0o777)
-	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestProbeReport)$", "-test.v", "-test.count=1")
+	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestHostileSandbox|TestProbeReport)$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = []string{"HOSTILE_AS_NOBODY=1", "TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
 	if raceBuild { // the bots are not this binary: see botBinary
@@ -551,11 +567,28 @@ func BenchmarkStartLimited(b *testing.B) {
 	benchStart(b, drivers.Limits{Memory: 400 << 20, CPU: "match", Processes: 16, Network: no(false), Files: 10e6, FileCount: 10})
 }
 
+// BenchmarkStartSandbox does the same in the default sandbox (a bot
+// without a limits block): its own root, uid and namespaces besides the
+// default limits.
+func BenchmarkStartSandbox(b *testing.B) {
+	if !Machine().Sandbox {
+		b.Skipf("no sandbox here: %s", Machine().Why["sandbox"])
+	}
+	benchStart(b, defaultLimits())
+}
+
 func benchStart(b *testing.B, lim drivers.Limits) {
 	spec := botSpec(b, "echo", drivers.Clock{Total: drivers.Duration(time.Minute)})
 	spec.Limits = lim
 	spec.Stderr = ""
 	Machine()
+	// CPU time is reported beside the wall time: on a loaded machine it
+	// tells the sandbox's cost apart from the wait for a CPU. The kernel's
+	// work of clone and unshare counts as arbiter's (self); a namespace's
+	// teardown in the kernel's workers counts nowhere.
+	var self0, kids0, self1, kids1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self0)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids0)
 	for b.Loop() {
 		s := start(b, spec)
 		if _, _, err := s.AskGTP("play 1 AS"); err != nil {
@@ -563,4 +596,12 @@ func benchStart(b *testing.B, lim drivers.Limits) {
 		}
 		s.Close("quit")
 	}
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self1)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids1)
+	cpu := func(a, z syscall.Rusage) float64 {
+		ns := func(r syscall.Rusage) int64 { return r.Utime.Nano() + r.Stime.Nano() }
+		return float64(ns(z)-ns(a)) / float64(b.N) / 1e6
+	}
+	b.ReportMetric(cpu(self0, self1), "self-cpu-ms/op")
+	b.ReportMetric(cpu(kids0, kids1), "bot-cpu-ms/op")
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -35,14 +37,17 @@ type Box struct {
 	probe *Probe
 	cmd   *exec.Cmd
 	cg    *cgroup
-	// folder is the private writable folder ("" if none); tmpfs says it
-	// is a tmpfs in the bot's mount namespace, seen through folderFD once
-	// the bot mounted it.
+	// folder is the private writable folder on the host ("" if none);
+	// inside is where the bot sees its private folder ("" if none: the
+	// sandbox's /tmp, or folder); tmpfs says it is a tmpfs in the bot's
+	// mount namespace, seen through folderFD once the bot mounted it.
 	folder   string
+	inside   string
 	tmpfs    bool
 	folderFD int
-	cpu      time.Duration // RLIMIT_CPU, 0 if none
-	data     bool          // memory is only RLIMIT_DATA
+	rl       func(res int, v uint64) // adds an rlimit to the shim's configuration
+	cpu      time.Duration           // RLIMIT_CPU, 0 if none
+	data     bool                    // memory is only RLIMIT_DATA
 	seccomp  bool
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
@@ -65,9 +70,15 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 // without a private folder of its own: per-move games keep their bots'
 // files in the game's folders and count them by the game's own rules.
 func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string) (*Box, error) {
-	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 && writable == "" {
+	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 &&
+		writable == "" && lim.Sandbox == nil && !lim.NoChildren() {
 		return nil, nil
 	}
+	return prepareWith(Machine(), cmd, lim, clock, writable)
+}
+
+// prepareWith is prepare on the machine p found.
+func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string) (*Box, error) {
 	if cmd.Err != nil {
 		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), cmd.Err)
 	}
@@ -85,51 +96,112 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 	if err != nil {
 		return nil, fmt.Errorf("finding arbiter's own executable for the shim: %w", err)
 	}
-	p := Machine()
 	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1}
 	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}
-	rl := func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{res, v}) }
-	rl(unix.RLIMIT_CORE, 0)
-
+	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{res, v}) }
+	b.rl(unix.RLIMIT_CORE, 0)
 	if len(p.cgroupBases()) > 0 {
-		mem, pids := lim.Memory, lim.Processes
-		if b.cg, err = newCgroup(p, mem, pids); err != nil {
+		if b.cg, err = newCgroup(p, lim.Memory, lim.Processes); err != nil {
 			return nil, err
 		}
 		cfg.Cgroups = b.cg.procsFiles()
 	}
 	if lim.Memory > 0 && (b.cg == nil || b.cg.memory == "") {
 		b.data = true
-		rl(unix.RLIMIT_DATA, uint64(lim.Memory+dataSlack))
+		b.rl(unix.RLIMIT_DATA, uint64(lim.Memory+dataSlack))
 	}
 	userNS := false
 	if lim.Processes > 0 && (b.cg == nil || b.cg.pids == "") && p.nprocWorks() {
-		rl(unix.RLIMIT_NPROC, uint64(lim.Processes))
+		b.rl(unix.RLIMIT_NPROC, uint64(lim.Processes))
 		userNS = true
 	}
-	switch {
-	case lim.CPU == "match" && clock.Total > 0:
-		b.cpu = time.Duration(clock.Total) + time.Second
-	case lim.CPU != "" && lim.CPU != "match":
-		d, err := time.ParseDuration(lim.CPU)
-		if err != nil || d <= 0 {
-			b.Close()
-			return nil, fmt.Errorf("bad cpu limit %q", lim.CPU)
-		}
-		b.cpu = d
-	}
-	if b.cpu > 0 {
-		rl(unix.RLIMIT_CPU, uint64((b.cpu+time.Second-1)/time.Second))
+	if err := b.cpuLimit(clock); err != nil {
+		b.Close()
+		return nil, err
 	}
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
+	sandboxed := lim.Sandbox != nil && p.Sandbox
+	if sandboxed {
+		env, err = b.sandbox(&cfg, prog, writable, env)
+	} else {
+		env, err = b.folders(&cfg, writable, env)
+	}
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	if lim.NoNetwork() && p.Seccomp {
+		b.seccomp, cfg.Seccomp = true, true
+	}
+	cfg.NoChildren = lim.NoChildren() && p.Seccomp
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	cmd.Env = append(env, shimEnv+"="+string(js))
+	cmd.Path = exe
+	cmd.Args = []string{"arbiter-shim"}
+
+	b.namespaces(sandboxed, userNS)
+	return b, nil
+}
+
+// namespaces sets the namespaces the bot's process is cloned in.
+func (b *Box) namespaces(sandboxed, userNS bool) {
+	p, cmd := b.probe, b.cmd
+	attr := cmd.SysProcAttr
+	if attr == nil {
+		attr = &syscall.SysProcAttr{}
+		cmd.SysProcAttr = attr
+	}
+	if sandboxed {
+		sandboxAttr(attr, p.Root)
+		b.pidNS = true
+		return
+	}
+	attr.Cloneflags |= p.cloneFlags(b.lim, b.tmpfs)
+	b.pidNS = attr.Cloneflags&syscall.CLONE_NEWPID != 0
+	if userNS && !p.Root {
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+	}
+	if attr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	}
+}
+
+// cpuLimit sets RLIMIT_CPU from the cpu limit.
+func (b *Box) cpuLimit(clock drivers.Clock) error {
+	switch {
+	case b.lim.CPU == "match" && clock.Total > 0:
+		b.cpu = time.Duration(clock.Total) + time.Second
+	case b.lim.CPU != "" && b.lim.CPU != "match":
+		d, err := time.ParseDuration(b.lim.CPU)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("bad cpu limit %q", b.lim.CPU)
+		}
+		b.cpu = d
+	}
+	if b.cpu > 0 {
+		b.rl(unix.RLIMIT_CPU, uint64((b.cpu+time.Second-1)/time.Second))
+	}
+	return nil
+}
+
+// folders sets up the private folder and the confinement of writes of a
+// bot outside the sandbox.
+func (b *Box) folders(cfg *shimConfig, writable string, env []string) ([]string, error) {
+	p, lim := b.probe, b.lim
 	if lim.Files > 0 || lim.FileCount > 0 {
+		var err error
 		if b.folder, err = os.MkdirTemp("", "arbiter-files-"); err != nil {
-			b.Close()
 			return nil, err
 		}
+		b.inside = b.folder
 		cfg.Folder = b.folder
 		env = append(env, "ARBITER_FILES="+b.folder, "TMPDIR="+b.folder)
 		if p.MountNS {
@@ -143,40 +215,55 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 			}
 		}
 		if lim.Files > 0 {
-			rl(unix.RLIMIT_FSIZE, uint64(lim.Files)+1)
+			b.rl(unix.RLIMIT_FSIZE, uint64(lim.Files)+1)
 		}
 		cfg.Landlock = p.Landlock
 	}
 	if writable != "" && b.folder == "" && p.Landlock > 0 {
 		cfg.Folder, cfg.Landlock = writable, p.Landlock
 	}
-	if lim.NoNetwork() && p.Seccomp {
-		b.seccomp, cfg.Seccomp = true, true
-	}
-	js, err := json.Marshal(cfg)
+	return env, nil
+}
+
+// sandbox lays out the bot's root (see sandbox.go): a session bot's
+// private folder is its /tmp, a per-move bot writes in writable.
+func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]string, error) {
+	lim := b.lim
+	sp, err := planSandbox(lim.Sandbox, prog, b.cmd.Dir, writable, env, b.cmd.Args)
 	if err != nil {
-		b.Close()
 		return nil, err
 	}
-	cmd.Env = append(env, shimEnv+"="+string(js))
-	cmd.Path = exe
-	cmd.Args = []string{"arbiter-shim"}
-
-	attr := cmd.SysProcAttr
-	if attr == nil {
-		attr = &syscall.SysProcAttr{}
-		cmd.SysProcAttr = attr
+	if sp.program != "" {
+		cfg.Path = sp.program
+		cfg.Args = append([]string{sp.program}, cfg.Args[1:]...)
 	}
-	attr.Cloneflags |= p.cloneFlags(lim, b.tmpfs)
-	b.pidNS = attr.Cloneflags&syscall.CLONE_NEWPID != 0
-	if userNS && !p.Root {
-		attr.Cloneflags |= syscall.CLONE_NEWUSER
+	uid, gid := os.Getuid(), os.Getgid()
+	if b.probe.Root {
+		uid, gid = SandboxUID, SandboxUID
+		sp.root.UID, sp.root.GID = uid, gid
+		if writable != "" {
+			chownTree(writable, uid, gid)
+		}
 	}
-	if attr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	size := int64(sandboxTmp)
+	opts := fmt.Sprintf("mode=0700,uid=%d,gid=%d", uid, gid)
+	if writable == "" && (lim.Files > 0 || lim.FileCount > 0) {
+		b.tmpfs, b.inside = true, "/tmp"
+		if lim.Files > 0 {
+			size = (lim.Files+4095)/4096*4096 + 4096
+			b.rl(unix.RLIMIT_FSIZE, uint64(lim.Files)+1)
+		}
+		if lim.FileCount > 0 {
+			opts += ",nr_inodes=" + strconv.Itoa(lim.FileCount+2)
+		}
+		env = append(env, "ARBITER_FILES=/tmp")
 	}
-	return b, nil
+	opts += ",size=" + strconv.FormatInt(size, 10)
+	ops := append(sp.root.Ops, mountOp{Kind: "tmpfs", Path: "/tmp", Opts: opts})
+	sort.SliceStable(ops, func(i, j int) bool { return ops[i].Path < ops[j].Path })
+	sp.root.Ops = ops
+	cfg.Root = &sp.root
+	return append(env, "TMPDIR=/tmp"), nil
 }
 
 // dataSlack is added to the memory limit when it is enforced with
@@ -223,7 +310,7 @@ func (b *Box) check() *Fault {
 
 // checkFolder checks the private folder's size and count.
 func (b *Box) checkFolder() *Fault {
-	if b.folder != "" {
+	if b.inside != "" {
 		bytes, files, ok := b.usage()
 		switch {
 		case !ok:
@@ -243,7 +330,7 @@ func (b *Box) usage() (bytes, files int64, ok bool) {
 			// The folder is a tmpfs only in the bot's mount namespace: hold
 			// it open through the bot's root, so it can still be measured
 			// once the bot is gone.
-			fd, err := unix.Open(fmt.Sprintf("/proc/%d/root%s", b.cmd.Process.Pid, b.folder), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			fd, err := unix.Open(fmt.Sprintf("/proc/%d/root%s", b.cmd.Process.Pid, b.inside), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 			if err != nil {
 				return 0, 0, false
 			}

@@ -211,7 +211,7 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 func (r *onceRun) confine(cmd *exec.Cmd) (*Box, error) {
 	lim := r.spec.Limits
 	writable := ""
-	if lim.Files > 0 || lim.FileCount > 0 {
+	if lim.Files > 0 || lim.FileCount > 0 || lim.Sandbox != nil {
 		writable = r.spec.Dir
 		if writable == "" {
 			writable, _ = os.Getwd()

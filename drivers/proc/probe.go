@@ -36,6 +36,9 @@ type Probe struct {
 	Landlock int
 	// Seccomp reports whether seccomp filters can be installed.
 	Seccomp bool
+	// Sandbox reports whether bots can run in the default sandbox (see
+	// sandbox.go): tried for real, by starting this executable in one.
+	Sandbox bool
 
 	// Why holds, per fact above ("cgroup v2", "cgroup v1 memory",
 	// "user namespace", ...), why it is unavailable.
@@ -43,7 +46,8 @@ type Probe struct {
 }
 
 // DisableEnv names mechanisms the probe must treat as unavailable, comma
-// separated: cgroup, userns, netns, mountns, pidns, landlock, seccomp. It
+// separated: cgroup, userns, netns, mountns, pidns, landlock, seccomp,
+// sandbox. It
 // shows what a run would do on a machine without them, and tests the
 // fallbacks.
 const DisableEnv = "ARBITER_PROBE_DISABLE"
@@ -116,7 +120,45 @@ func probe() *Probe {
 	} else {
 		p.Why["seccomp"] = "prctl(PR_GET_SECCOMP): " + err.Error()
 	}
+	probeSandbox(p, disabled["sandbox"])
 	return p
+}
+
+// probeSandbox starts this executable in the default sandbox, as a bot
+// would be started, and records whether it got there.
+func probeSandbox(p *Probe, disabled bool) {
+	switch {
+	case disabled:
+		p.Why["sandbox"] = "disabled by " + DisableEnv
+		return
+	case !p.MountNS || !p.PIDNS || !p.NetNS:
+		p.Why["sandbox"] = "it needs mount, PID and network namespaces (" + p.why("mount namespace", "PID namespace", "network namespace") + ")"
+		return
+	case !p.Seccomp:
+		p.Why["sandbox"] = "it needs seccomp (" + p.Why["seccomp"] + ")"
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		p.Why["sandbox"] = "cannot find this executable: " + err.Error()
+		return
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = []string{shimProbeEnv + "=ns"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	p.Sandbox = true // so that prepareWith lays out a sandbox
+	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "")
+	if err == nil {
+		err = cmd.Run()
+		b.Close()
+	}
+	if err != nil {
+		p.Sandbox = false
+		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out.String()), "arbiter shim: "))
+		p.Why["sandbox"] = fmt.Sprintf("starting a process in it failed: %v %s", err, msg)
+	}
 }
 
 func capEff() uint64 {
@@ -279,6 +321,16 @@ func (p *Probe) Enforcements() []Enforcement {
 		add(drivers.LimitFiles, false, "not enforced: writes outside the bot's folder are not prevented (no Landlock: "+p.Why["landlock"]+"); the folder is "+folder)
 	}
 	add(drivers.LimitOutput, true, "arbiter counts the bytes of every answer")
+	if p.Seccomp {
+		add(drivers.LimitChildren, true, "seccomp (fork, vfork and clone of a process fail with EPERM; threads are allowed)")
+	} else {
+		add(drivers.LimitChildren, false, "not enforced: no seccomp ("+p.Why["seccomp"]+")")
+	}
+	if p.Sandbox {
+		add(drivers.LimitSandbox, true, p.sandboxHow())
+	} else {
+		add(drivers.LimitSandbox, false, "not enforced: "+p.Why["sandbox"]+"; "+SandboxMissing)
+	}
 	var reap []string
 	if p.CgroupV2 != "" || p.CgroupV1["pids"] != "" || p.CgroupV1["memory"] != "" {
 		reap = append(reap, "killing every process of the bot's cgroup")
@@ -349,6 +401,7 @@ func (p *Probe) Facts() [][2]string {
 		{"PID namespace", yes(p.PIDNS, "PID namespace")},
 		{"Landlock", ll},
 		{"seccomp", yes(p.Seccomp, "seccomp")},
+		{"sandbox", yes(p.Sandbox, "sandbox")},
 	}
 }
 

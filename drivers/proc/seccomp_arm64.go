@@ -4,3 +4,18 @@ import "golang.org/x/sys/unix"
 
 // seccompArch is the audit architecture of this build's system calls.
 const seccompArch = unix.AUDIT_ARCH_AARCH64
+
+// forkSyscalls make a new process without clone: none on arm64.
+var forkSyscalls []uint32
+
+// sandboxDenied are the system calls a sandboxed bot may not make: its
+// ways out of the sandbox's namespaces and mounts, and the kernel's
+// larger attack surfaces it has no use for.
+var sandboxDenied = []uint32{
+	unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_CHROOT, unix.SYS_UNSHARE, unix.SYS_SETNS,
+	unix.SYS_OPEN_TREE, unix.SYS_MOVE_MOUNT, unix.SYS_FSOPEN, unix.SYS_FSCONFIG, unix.SYS_FSMOUNT, unix.SYS_FSPICK,
+	unix.SYS_MOUNT_SETATTR, unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_BPF,
+	unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD, unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD,
+	unix.SYS_INIT_MODULE, unix.SYS_FINIT_MODULE, unix.SYS_DELETE_MODULE, unix.SYS_REBOOT,
+	unix.SYS_SWAPON, unix.SYS_SWAPOFF, unix.SYS_ACCT, unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_NAME_TO_HANDLE_AT,
+}

@@ -5,3 +5,5 @@ package proc
 // seccompArch is 0 where no filter is written for the architecture: the
 // probe then reports seccomp as unavailable.
 const seccompArch = 0
+
+var forkSyscalls, sandboxDenied []uint32

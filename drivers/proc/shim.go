@@ -47,6 +47,11 @@ type shimConfig struct {
 	// Seccomp installs the filter that kills the bot when it opens an
 	// internet socket.
 	Seccomp bool `json:"seccomp,omitempty"`
+	// NoChildren makes the filter refuse new processes (not threads).
+	NoChildren bool `json:"no_children,omitempty"`
+	// Root is the sandbox's root to build and enter (see sandbox.go); the
+	// filter then also refuses namespaces, mounts and the like.
+	Root *rootConfig `json:"root,omitempty"`
 }
 
 type rlimit struct {
@@ -55,11 +60,12 @@ type rlimit struct {
 }
 
 func init() {
-	if mode := os.Getenv(shimProbeEnv); mode != "" {
-		shimProbe(mode)
-	}
+	// The shim first: the program it execs may be a probe.
 	if cfg := os.Getenv(shimEnv); cfg != "" {
 		runShim(cfg)
+	}
+	if mode := os.Getenv(shimProbeEnv); mode != "" {
+		shimProbe(mode)
 	}
 }
 
@@ -103,7 +109,16 @@ func runShim(cfgJSON string) {
 			env = append(env, kv)
 		}
 	}
-	if cfg.Tmpfs {
+	// The cgroups are opened before a sandbox's root hides them, and
+	// joined last of what needs privileges, so that the shim's own
+	// threads count as little as possible against pids.max.
+	cgroups := openCgroups(cfg.Cgroups)
+	switch {
+	case cfg.Root != nil:
+		if err := buildRoot(cfg.Root); err != nil {
+			shimFail("%v", err)
+		}
+	case cfg.Tmpfs:
 		if err := privateMounts(); err != nil {
 			shimFail("%v", err)
 		}
@@ -115,17 +130,22 @@ func runShim(cfgJSON string) {
 			shimFail("mounting the bot's folder: %v", err)
 		}
 	}
-	// Join the cgroups last of what needs privileges, so that the shim's
-	// own threads count as little as possible against pids.max.
-	for _, f := range cfg.Cgroups {
-		if err := os.WriteFile(f, []byte("0"), 0); err != nil {
-			shimFail("joining the bot's cgroup: %v", err)
-		}
-	}
+	joinCgroups(cgroups)
 	for _, r := range cfg.Rlimits {
 		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
 		if err := unix.Prlimit(0, r.Resource, &lim, nil); err != nil {
 			shimFail("setting rlimit %d to %d: %v", r.Resource, r.Value, err)
+		}
+	}
+	if cfg.Root != nil && cfg.Root.UID >= 0 {
+		if err := becomeUser(cfg.Root.UID, cfg.Root.GID); err != nil {
+			shimFail("%v", err)
+		}
+	}
+	if cfg.Root != nil {
+		// As the bot's uid: a folder it may not enter is its start fault.
+		if err := unix.Chdir(cfg.Root.Cwd); err != nil {
+			shimFail("sandbox: entering its folder %s as uid %d: %v (it must be readable by that uid)", cfg.Root.Cwd, os.Getuid(), err)
 		}
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
@@ -136,8 +156,8 @@ func runShim(cfgJSON string) {
 			shimFail("Landlock: %v", err)
 		}
 	}
-	if cfg.Seccomp {
-		if err := seccompNoInternet(); err != nil {
+	if cfg.Seccomp || cfg.NoChildren || cfg.Root != nil {
+		if err := seccompInstall(cfg.Seccomp, cfg.NoChildren, cfg.Root != nil); err != nil {
 			shimFail("seccomp: %v", err)
 		}
 	}
@@ -146,10 +166,43 @@ func runShim(cfgJSON string) {
 	shimFail("cannot start %s: %v", strings.Join(cfg.Args, " "), err)
 }
 
+// openCgroups opens the cgroup.procs files the shim joins.
+func openCgroups(files []string) []*os.File {
+	var out []*os.File
+	for _, f := range files {
+		fh, err := os.OpenFile(f, os.O_WRONLY, 0)
+		if err != nil {
+			shimFail("joining the bot's cgroup: %v", err)
+		}
+		out = append(out, fh)
+	}
+	return out
+}
+
+// joinCgroups moves the shim into the opened cgroups.
+func joinCgroups(cgroups []*os.File) {
+	for _, f := range cgroups {
+		if _, err := f.Write([]byte("0")); err != nil {
+			shimFail("joining the bot's cgroup: %v", err)
+		}
+		f.Close()
+	}
+}
+
 // dropCapabilities leaves the bot no capability, even when arbiter runs
 // as root: the bounding set is emptied (so exec grants none), then the
 // thread's own sets.
 func dropCapabilities() {
+	dropBounding()
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	_ = unix.Capset(&hdr, &data[0])
+}
+
+// dropBounding empties the capability bounding set, so that no exec
+// grants a capability again.
+func dropBounding() {
 	last := 63
 	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
@@ -159,10 +212,6 @@ func dropCapabilities() {
 	for c := 0; c <= last; c++ {
 		_ = unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
 	}
-	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	_ = unix.Capset(&hdr, &data[0])
 }
 
 // landlockWritesOnlyIn forbids every kind of write outside folder (and
@@ -214,41 +263,84 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 	return nil
 }
 
-// seccompNoInternet installs a filter that kills the process when it
-// opens an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw), and fails
-// io_uring with ENOSYS (it can open sockets without the socket system
-// call).
-// Unix sockets stay allowed. A system call of another architecture (a
-// 32-bit binary) kills it too, since the filter cannot vouch for it.
-func seccompNoInternet() error {
-	const (
-		ldW  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		ret  = unix.BPF_RET | unix.BPF_K
-		kill = unix.SECCOMP_RET_KILL_PROCESS
-		ok   = unix.SECCOMP_RET_ALLOW
-	)
-	filter := []unix.SockFilter{
-		{Code: ldW, K: 4}, // arch
-		{Code: jeq, Jt: 1, K: seccompArch},
-		{Code: ret, K: kill},
-		{Code: ldW, K: 0},                     // syscall number
-		{Code: jge, Jt: 0, Jf: 1, K: 1 << 30}, // x32 on amd64
-		{Code: ret, K: kill},
-		{Code: jeq, Jt: 0, Jf: 1, K: unix.SYS_IO_URING_SETUP},
-		{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
-		{Code: jeq, Jt: 1, Jf: 0, K: unix.SYS_SOCKET},
-		{Code: ret, K: ok},
-		{Code: ldW, K: 16}, // low word of the first argument (little endian)
-		{Code: jeq, Jt: 2, K: unix.AF_INET},
-		{Code: jeq, Jt: 1, K: unix.AF_INET6},
-		{Code: ret, K: ok},
-		{Code: ret, K: kill},
-	}
+// seccompInstall installs the bot's filter. noNet kills the bot when it
+// opens an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw); Unix sockets
+// stay allowed. noChildren refuses fork, vfork and a clone that is not a
+// thread. sandbox refuses (EPERM) new namespaces, mounts, pivot_root,
+// keyrings, bpf, perf events, userfaultfd and module or kexec loading.
+// Every filter fails io_uring (it can open sockets and files without the
+// system calls above) and clone3 (whose flags it cannot read; C
+// libraries then fall back to clone) with ENOSYS, and kills a system call
+// of another architecture (a 32-bit binary), since it cannot vouch for it.
+func seccompInstall(noNet, noChildren, sandbox bool) error {
+	filter := seccompFilter(noNet, noChildren, sandbox)
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
 		return errno
 	}
 	return nil
 }
+
+// seccompFilter is seccompInstall's program: the architecture check, then
+// one block per rule, each reloading the system call number.
+func seccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
+	const (
+		ldW   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		jset  = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret   = unix.BPF_RET | unix.BPF_K
+		kill  = unix.SECCOMP_RET_KILL_PROCESS
+		ok    = unix.SECCOMP_RET_ALLOW
+		eperm = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+		enosy = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+		arg0  = 16 // low word of the first argument (little endian)
+	)
+	f := []unix.SockFilter{
+		{Code: ldW, K: 4}, // arch
+		{Code: jeq, Jt: 1, K: seccompArch},
+		{Code: ret, K: kill},
+		{Code: ldW, K: 0},                     // syscall number
+		{Code: jge, Jt: 0, Jf: 1, K: 1 << 30}, // x32 on amd64
+		{Code: ret, K: kill},
+	}
+	rule := func(nr uint32, body ...unix.SockFilter) {
+		f = append(f, unix.SockFilter{Code: ldW, K: 0}, unix.SockFilter{Code: jeq, Jt: 0, Jf: uint8(len(body)), K: nr})
+		f = append(f, body...)
+	}
+	rule(unix.SYS_IO_URING_SETUP, unix.SockFilter{Code: ret, K: enosy})
+	if sandbox || noChildren {
+		rule(unix.SYS_CLONE3, unix.SockFilter{Code: ret, K: enosy})
+		body := []unix.SockFilter{{Code: ldW, K: arg0}}
+		if sandbox {
+			body = append(body, unix.SockFilter{Code: jset, Jt: 0, Jf: 1, K: cloneNamespaces}, unix.SockFilter{Code: ret, K: eperm})
+		}
+		if noChildren {
+			body = append(body, unix.SockFilter{Code: jset, Jt: 1, Jf: 0, K: unix.CLONE_THREAD}, unix.SockFilter{Code: ret, K: eperm})
+		}
+		rule(unix.SYS_CLONE, append(body, unix.SockFilter{Code: ret, K: ok})...)
+	}
+	if noChildren {
+		for _, nr := range forkSyscalls {
+			rule(nr, unix.SockFilter{Code: ret, K: eperm})
+		}
+	}
+	if sandbox {
+		for _, nr := range sandboxDenied {
+			rule(nr, unix.SockFilter{Code: ret, K: eperm})
+		}
+	}
+	if noNet {
+		rule(unix.SYS_SOCKET,
+			unix.SockFilter{Code: ldW, K: arg0},
+			unix.SockFilter{Code: jeq, Jt: 2, K: unix.AF_INET},
+			unix.SockFilter{Code: jeq, Jt: 1, K: unix.AF_INET6},
+			unix.SockFilter{Code: ret, K: ok},
+			unix.SockFilter{Code: ret, K: kill})
+	}
+	return append(f, unix.SockFilter{Code: ret, K: ok})
+}
+
+// cloneNamespaces are the clone flags that make namespaces.
+const cloneNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
+	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME

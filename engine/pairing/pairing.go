@@ -22,7 +22,10 @@ type Pairing struct {
 	Round int `json:"round"`
 	// Rule is the pairing rule's name ("rating" or "swiss"), or
 	// "playoff".
-	Rule    string       `json:"rule"`
+	Rule string `json:"rule"`
+	// Stage names the stage whose field this is (rule "stage"; its
+	// groups are the stage's pools).
+	Stage   string       `json:"stage,omitempty"`
 	Groups  [][]string   `json:"groups"`
 	Basis   []PairBasis  `json:"basis,omitempty"`
 	Picks   []PairPick   `json:"picks,omitempty"`

@@ -16,6 +16,7 @@ const (
 	streamGroups   = 1
 	streamDeals    = 2
 	streamPlayoffs = 3
+	streamStages   = 4
 )
 
 // Complete fills a group up to Players seats with the plan's fill bots,

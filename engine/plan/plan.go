@@ -51,7 +51,14 @@ type Plan struct {
 	// Matches is the whole tournament.
 	Later *Later `json:"later,omitempty"`
 	// Stop is the stopping rule, or nil.
-	Stop    *Stop   `json:"stop,omitempty"`
+	Stop *Stop `json:"stop,omitempty"`
+	// Stages are the stages of a tournament played in stages (nil
+	// otherwise); Matches then lists the matches of the first stages
+	// whose fields are named bots (ListedStages), and the engine makes
+	// each later stage's when the stages before it have finished.
+	Stages []Stage `json:"stages,omitempty"`
+	// Grades label bands of the final ranking (nil: none).
+	Grades  []Grade `json:"grades,omitempty"`
 	Matches []Match `json:"matches"`
 }
 
@@ -141,6 +148,28 @@ type Match struct {
 	// Variant is the game variant the match plays (drivers.Variants).
 	Variant string        `json:"variant,omitempty"`
 	Clock   drivers.Clock `json:"clock"`
+	// Stage and Pool place a match of a tournament played in stages.
+	Stage string `json:"stage,omitempty"`
+	Pool  int    `json:"pool,omitempty"`
+}
+
+// Grade is a label given to the bots ranked within the top Percent of
+// the field (Percent of the ranked bots, rounded down).
+type Grade struct {
+	Label   string  `json:"label"`
+	Percent float64 `json:"percent"`
+}
+
+// GradeOf is the label of the narrowest grade whose band holds rank (1 =
+// best) among n ranked bots, or "".
+func (p *Plan) GradeOf(rank, n int) string {
+	best, label := 0.0, ""
+	for _, g := range p.Grades {
+		if float64(rank) <= g.Percent/100*float64(n)+1e-9 && (label == "" || g.Percent < best) {
+			best, label = g.Percent, g.Label
+		}
+	}
+	return label
 }
 
 // ComputeHash returns the hash of the plan's content: everything but Hash,

@@ -32,6 +32,10 @@ type Standing struct {
 	// Faults are the matches the bot lost by its own fault.
 	Faults int  `json:"faults"`
 	Fill   bool `json:"fill,omitempty"`
+	// Stage is, in a tournament played in stages, the last stage the bot
+	// played in, which ranks it; Grade its grade (Plan.Grades).
+	Stage string `json:"stage,omitempty"`
+	Grade string `json:"grade,omitempty"`
 }
 
 // MarshalJSON writes the numbers that are not finite (the interval of a

@@ -192,6 +192,10 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 			s.LOS[k][l] = los[i][j]
 		}
 	}
+	defer s.grade(p)
+	if len(p.Stages) > 0 {
+		return s, nil // ranked by the stages (package stages), not by Rating
+	}
 	if p.Rating.Playoffs() {
 		for _, g := range groups {
 			if len(g) > 1 && t.matches[g[0]] > 0 {
@@ -285,4 +289,51 @@ func regularMatches(p *plan.Plan) int {
 		}
 	}
 	return n
+}
+
+// Reorder puts the standings in the order of bots (every bot of the
+// standings, once), each ranked alone, with stage[i] the stage that ranks
+// bots[i]; the crosstable and LOS follow, grades are given again.
+func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
+	at := map[string]int{}
+	for i, st := range s.Standings {
+		at[st.Bot] = i
+	}
+	st := make([]Standing, len(bots))
+	cross := make([][]rating.WDL, len(bots))
+	los := make([][]float64, len(bots))
+	for k, b := range bots {
+		i := at[b]
+		st[k] = s.Standings[i]
+		st[k].Rank, st[k].Stage = k+1, stage[k]
+		cross[k] = make([]rating.WDL, len(bots))
+		los[k] = make([]float64, len(bots))
+		for l, c := range bots {
+			cross[k][l] = s.Crosstable[i][at[c]]
+			los[k][l] = s.LOS[i][at[c]]
+		}
+	}
+	s.Standings, s.Crosstable, s.LOS, s.Ties = st, cross, los, nil
+	s.grade(p)
+}
+
+// grade gives every ranked bot of the field its grade: the plan's
+// narrowest grade whose band holds its rank.
+func (s *Stats) grade(p *plan.Plan) {
+	if len(p.Grades) == 0 {
+		return
+	}
+	n := 0
+	for _, st := range s.Standings {
+		if !st.Fill && (len(p.Stages) == 0 || st.Stage != "") {
+			n++
+		}
+	}
+	for i := range s.Standings {
+		st := &s.Standings[i]
+		st.Grade = ""
+		if !st.Fill && (len(p.Stages) == 0 || st.Stage != "") {
+			st.Grade = p.GradeOf(st.Rank, n)
+		}
+	}
 }

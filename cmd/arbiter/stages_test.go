@@ -1,0 +1,206 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
+)
+
+// stagedConfig is a gate (six bots and one that quits, against a
+// gatekeeper), two groups of the admitted, and a final of the two best of
+// each group: 14, 12 and 12 matches.
+const stagedConfig = `
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [for i in range(1, 6) : { cards = i, leader = (i - 1) %% 2 }]
+  clock { total = "1m" }
+}
+bot "a" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "b" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "c" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "d" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "e" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "f" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "quitter" {
+  command = ["true"]
+}
+bot "keeper" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+tournament "t" {
+  game  = game.planowanie.g
+  bots  = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.quitter]
+  seats = "swap"
+  seed  = 15
+  stage "entry" {
+    gate {
+      against = [bot.keeper]
+      games   = 1
+    }
+  }
+  stage "groups" {
+    bots    = [admitted(stage.entry)]
+    groups  = 2
+    players = 2
+  }
+  stage "final" {
+    bots    = [top(stage.groups, 2)]
+    players = 2
+  }
+}
+`
+
+// TestKilledStagedRunResumes kills a run in stages with SIGKILL once in
+// each stage, resumes it each time, and compares the stages it made and
+// its results with an uninterrupted run; then it replays a match of a
+// stage made during the run.
+func TestKilledStagedRunResumes(t *testing.T) {
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := fmt.Sprintf("staged-%d-%d", os.Getpid(), time.Now().UnixNano())
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(stagedConfig, mark)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	killed := filepath.Join(dir, "killed")
+	results := filepath.Join(killed, engine.ResultsFile)
+	stageFile := func(name string) string { return filepath.Join(killed, engine.RoundsDir, "stage-"+name+".json") }
+	exists := func(path string) bool { _, err := os.Stat(path); return err == nil }
+	// Kill in the gate, listed in the plan; then in each stage made from
+	// results, a few matches into it.
+	kills := []func() bool{
+		func() bool { return lines(results) >= 3 },
+		func() bool { return exists(stageFile("groups")) && lines(results) >= 14+3 },
+		func() bool { return exists(stageFile("final")) && lines(results) >= 26+3 },
+	}
+	for i, when := range kills {
+		killRunWhen(t, arbiter, dir, killed, mark, when)
+		if n := lines(results); n >= 38 {
+			t.Fatalf("kill %d: all %d matches finished before the kill", i+1, n)
+		}
+	}
+	if out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").CombinedOutput(); err != nil {
+		t.Fatalf("re-run: %v\n%s", err, out)
+	}
+	whole := filepath.Join(dir, "whole")
+	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "1").CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	for _, name := range []string{"groups", "final"} {
+		got, err1 := os.ReadFile(stageFile(name))
+		want, err2 := os.ReadFile(filepath.Join(whole, engine.RoundsDir, "stage-"+name+".json"))
+		if err1 != nil || err2 != nil {
+			t.Fatalf("stage %s: %v, %v", name, err1, err2)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("stage %s was made differently after the kills (-whole +resumed):\n%s", name, diff)
+		}
+	}
+	if b, _ := os.ReadFile(stageFile("groups")); strings.Contains(string(b), `"quitter"`) {
+		t.Errorf("the gate admitted the bot that quits:\n%s", b)
+	}
+	got, want := outcomes(t, killed), outcomes(t, whole)
+	if len(got) != 38 || lines(results) != 38 {
+		t.Errorf("resumed run holds %d distinct matches in %d lines, want 38 and 38", len(got), lines(results))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
+	}
+	for _, file := range []string{"standings.txt"} {
+		a, _ := os.ReadFile(filepath.Join(killed, file))
+		b, _ := os.ReadFile(filepath.Join(whole, file))
+		if diff := cmp.Diff(string(b), string(a)); diff != "" {
+			t.Errorf("%s differs (-whole +resumed):\n%s", file, diff)
+		}
+	}
+	// A stage file that the results do not make again is refused.
+	b, err := os.ReadFile(stageFile("final"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ Groups [][]string }
+	if err := json.Unmarshal(b, &st); err != nil || len(st.Groups) != 1 || len(st.Groups[0]) != 4 {
+		t.Fatalf("stage final: %v %+v", err, st)
+	}
+	edited := strings.Replace(string(b), `"`+st.Groups[0][0]+`"`, `"quitter"`, 1)
+	if err := os.WriteFile(stageFile("final"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(arbiter, "run", dir, "-out", killed).CombinedOutput(); err == nil || !strings.Contains(string(out), "stage-final.json was paired from other results") {
+		t.Errorf("a run into a directory whose stage file was edited: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(stageFile("final"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(arbiter, "replay", killed, "final-A-r001-g01-s2", "groups-B-r001-g02-s1").CombinedOutput()
+	if err != nil || strings.Count(string(out), "identical to the recorded transcript") != 2 {
+		t.Errorf("replay of stage matches: %v\n%s", err, out)
+	}
+}
+
+// killRunWhen starts `arbiter run dir -out out` and kills it with SIGKILL
+// as soon as when() holds, then waits for its bots (env RUN_MARK=mark) to
+// be gone.
+func killRunWhen(t *testing.T, arbiter, dir, out, mark string, when func() bool) {
+	t.Helper()
+	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for !when() {
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended (%v) before it could be killed", err)
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	deadline := time.Now().Add(5 * time.Second)
+	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bot processes %v outlived the killed arbiter", left)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

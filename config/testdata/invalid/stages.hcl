@@ -1,0 +1,103 @@
+bot "a" { house = "auction/random" }
+bot "b" { house = "auction/share" }
+bot "c" { house = "auction/square" }
+bot "d" { house = "auction/neighbour" }
+bot "e" { house = "auction/random" }
+bot "f" { house = "auction/share" }
+bot "g" { house = "auction/square" }
+bot "h" { house = "auction/neighbour" }
+
+game "auction" "g" {
+  board "small" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+
+tournament "later" {
+  game = game.auction.g
+  bots = [bot.a, bot.b, bot.c, bot.d]
+  stage "first" {
+    groups = 2
+  }
+  stage "second" {
+    bots = [top(stage.first, 1), winners(stage.third)] # ERROR: Stage refers to a later stage
+  }
+  stage "third" {
+    bots = [top(stage.third, 1)] # ERROR: Stage refers to itself
+  }
+  stage "fourth" {
+    bots = [top(stage.nowhere, 1)] # ERROR: Unknown stage
+  }
+}
+
+tournament "too_many" {
+  game = game.auction.g
+  bots = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g, bot.h]
+  stage "groups" {
+    groups = 2
+  }
+  stage "final" {
+    bots = [top(stage.groups, 5)] # ERROR: Advancing more bots than the stage has
+  }
+  stage "tiny" {
+    bots   = [winners(stage.final)]
+    groups = 3 # ERROR: More groups than bots
+  }
+  stage "last" {
+    bots = [places(stage.tiny, 2, 2), admitted(stage.tiny)] # ERROR: Advancing more bots than the stage has, Not a gate
+  }
+}
+
+tournament "gates" {
+  game = game.auction.g
+  bots = [bot.a, bot.b, bot.c]
+  stage "brute" {
+    gate { # ERROR: Gate with no bot to play against
+      games = 3
+    }
+  }
+  stage "empty" {
+    bots = [admitted(stage.brute)]
+    gate {
+      against = [] # ERROR: Gate with no bot to play against
+    }
+  }
+  stage "ranked" {
+    bots = [top(stage.brute, 2)] # ERROR: Places of a gate
+  }
+  stage "selfish" {
+    bots = [bot.a, bot.d] # ERROR: Gate bot in the field
+    gate {
+      against = [bot.d]
+    }
+  }
+}
+
+tournament "misc" {
+  game   = game.auction.g
+  bots   = [bot.a, bot.b]
+  format = "swiss" # ERROR: Not with stages
+  stage "Bad-Name" { # ERROR: Invalid stage name
+  }
+  stage "next" { # ERROR: Stage without bots
+  }
+}
+
+game "blokus" "b" {
+  board {
+    rows = 5
+    cols = 5
+  }
+  stones {
+    stone "I1" { cells = [[0, 0]] }
+  }
+}
+
+tournament "whole_group" {
+  game = game.blokus.b
+  bots = [bot.a, bot.b, bot.c, bot.d]
+  stage "all" { # ERROR: Group too large for a match
+  }
+}

@@ -1,0 +1,557 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The default sandbox, nsjail and bubblewrap style: a bot whose limits
+// have a Sandbox runs in namespaces of its own (mount, PID, IPC, network,
+// UTS; a user namespace when arbiter is not root), in a root of its own
+// made by the shim on a tmpfs and entered with pivot_root. That root holds
+// the system's folders read-only (/usr, /lib*, /bin, /sbin, /etc with its
+// unreadable entries masked), a minimal /dev, a fresh /proc of its PID
+// namespace, a private /tmp, what its command needs (its program, the
+// installation of its interpreter) read-only, its own dir read-only and,
+// for games that run a bot once per move, its working folder writable.
+// Nothing else exists for it: not the results directory, not the other
+// bots' folders, not the host's /tmp or home folders. It runs as uid
+// SandboxUID when arbiter is root (after the root is built), as arbiter's
+// own uid inside a user namespace otherwise, without capabilities, with
+// no_new_privs and a seccomp filter that refuses namespaces, mounts and
+// the kernel's other doors out.
+
+// SandboxUID is the uid and gid a sandboxed bot runs as when arbiter runs
+// as root: nobody's.
+const SandboxUID = 65534
+
+// sandboxTmp is the size of the private /tmp when no files limit sets it,
+// and sandboxShm the size of /dev/shm; both are memory, counted against
+// the bot's memory limit.
+const (
+	sandboxTmp = 64 << 20
+	sandboxShm = 64 << 20
+)
+
+// mountOp is one step of building a sandbox's root, done by the shim in
+// order. Path is inside the new root.
+type mountOp struct {
+	Kind string `json:"k"` // ro, rw, dev: bind Src; tmpfs, hide, mask, proc, link, dir
+	Path string `json:"p"`
+	Src  string `json:"s,omitempty"`
+	Opts string `json:"o,omitempty"` // tmpfs options; a link's target
+}
+
+// rootConfig is the sandbox part of the shim's configuration.
+type rootConfig struct {
+	Ops []mountOp `json:"ops"`
+	Cwd string    `json:"cwd"`
+	// UID and GID are switched to after the root is built; -1 keeps
+	// the current ones (a user namespace already mapped them).
+	UID int `json:"uid"`
+	GID int `json:"gid"`
+}
+
+var concealed struct {
+	sync.Mutex
+	paths []string
+}
+
+// Conceal hides path from every sandboxed bot started after the call,
+// even one whose own folders contain it: the engine conceals the results
+// directory, so that a bot whose dir holds it cannot read the other
+// matches' transcripts.
+func Conceal(path string) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	concealed.Lock()
+	defer concealed.Unlock()
+	if !slices.Contains(concealed.paths, abs) {
+		concealed.paths = append(concealed.paths, abs)
+	}
+}
+
+func concealedPaths() []string {
+	concealed.Lock()
+	defer concealed.Unlock()
+	return slices.Clone(concealed.paths)
+}
+
+var systemOnce = sync.OnceValue(systemOps)
+
+// systemOps are the steps that make the system's part of every root: the
+// system folders, /etc's secrets masked, /dev, /proc.
+func systemOps() []mountOp {
+	var ops []mountOp
+	for _, d := range drivers.SystemDirs {
+		fi, err := os.Lstat(d)
+		switch {
+		case err != nil:
+		case fi.Mode()&fs.ModeSymlink != 0:
+			if target, err := os.Readlink(d); err == nil {
+				ops = append(ops, mountOp{Kind: "link", Path: d, Opts: target})
+			}
+		case fi.IsDir():
+			ops = append(ops, mountOp{Kind: "ro", Path: d, Src: d})
+		}
+	}
+	ops = append(ops, etcMasks()...)
+	ops = append(ops, mountOp{Kind: "tmpfs", Path: "/dev", Opts: "mode=0755,size=64k,nr_inodes=64"})
+	for _, d := range []string{"null", "zero", "full", "random", "urandom", "tty"} {
+		if fi, err := os.Stat("/dev/" + d); err == nil && fi.Mode()&fs.ModeCharDevice != 0 {
+			ops = append(ops, mountOp{Kind: "dev", Path: "/dev/" + d, Src: "/dev/" + d})
+		}
+	}
+	for name, target := range map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0",
+		"stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"} {
+		ops = append(ops, mountOp{Kind: "link", Path: "/dev/" + name, Opts: target})
+	}
+	ops = append(ops, mountOp{Kind: "tmpfs", Path: "/dev/shm", Opts: "mode=1777,size=" + strconv.Itoa(sandboxShm)},
+		mountOp{Kind: "proc", Path: "/proc"})
+	return ops
+}
+
+// etcMasks hide what in /etc others may not read (shadow, gshadow,
+// sudoers, private keys): the bot's uid cannot read them anyway, and
+// masked they are not there at all.
+func etcMasks() []mountOp {
+	var ops []mountOp
+	for _, dir := range []string{"/etc", "/etc/ssl"} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			fi, err := e.Info()
+			if err != nil || fi.Mode()&fs.ModeSymlink != 0 || fi.Mode().Perm()&0o004 != 0 {
+				continue
+			}
+			ops = append(ops, mountOp{Kind: "mask", Path: filepath.Join(dir, e.Name()), Opts: strconv.FormatBool(fi.IsDir())})
+		}
+	}
+	return ops
+}
+
+// needsCache keeps what a program needs, by program and folder: resolving
+// reads a few files, and a per-move game starts its bots thousands of
+// times.
+var needsCache sync.Map // [2]string{path, dir} → drivers.Sandbox
+
+// sandboxPlan is what prepare decides for a sandboxed bot.
+type sandboxPlan struct {
+	root    rootConfig
+	program string // the program to exec, when Needs replaced it
+	tmp     string // the private /tmp's tmpfs options
+}
+
+// planSandbox lays out the root of a bot: prog is its program (absolute),
+// dir its working folder, writable the folder it may write in ("" for a
+// session bot, which writes in its private /tmp only), tmpOpts the
+// private /tmp's tmpfs options.
+func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, argv []string) (*sandboxPlan, error) {
+	sp := &sandboxPlan{}
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		return a
+	}
+	dir, writable = abs(dir), abs(writable)
+	needs := *sb
+	if needs.Program == "" && len(needs.Read) == 0 {
+		key := [2]string{prog + "\x00" + strings.Join(argv[1:], "\x00"), dir}
+		if v, ok := needsCache.Load(key); ok {
+			needs = v.(drivers.Sandbox)
+		} else {
+			needs = drivers.ResolveSandbox(append([]string{prog}, argv[1:]...), dir, env)
+			needsCache.Store(key, needs)
+		}
+	}
+	if needs.Program != "" {
+		sp.program, prog = needs.Program, needs.Program
+	}
+	// A folder in a concealed one (a house bot's match folder in the
+	// results) is not shown: such a session bot works in its /tmp.
+	hidden := false
+	real := evalOr(dir)
+	for _, c := range concealedPaths() {
+		hidden = hidden || drivers.Within(real, c)
+	}
+	var binds []mountOp
+	add := func(kind, p string) {
+		if p != "" && !drivers.InSystem(p) {
+			binds = append(binds, mountOp{Kind: kind, Path: p, Src: p})
+		}
+	}
+	for _, r := range needs.Read {
+		if _, err := os.Stat(r); err != nil {
+			return nil, faultf(drivers.FaultStart, "cannot start in the sandbox: it needs %s: %v", r, err)
+		}
+		add("ro", r)
+	}
+	add("ro", prog)
+	cwd := "/tmp"
+	switch {
+	case writable != "":
+		add("rw", writable)
+		cwd = dir
+		if dir != writable && !hidden {
+			add("ro", dir)
+		}
+	case dir != "" && !hidden:
+		add("ro", dir)
+		cwd = dir
+	}
+	for _, c := range concealedPaths() {
+		for _, b := range binds {
+			if drivers.Within(c, b.Path) && c != b.Path {
+				binds = append(binds, mountOp{Kind: "hide", Path: c})
+				break
+			}
+		}
+	}
+	sort.SliceStable(binds, func(i, j int) bool { return binds[i].Path < binds[j].Path })
+	binds = dropInner(binds)
+	sp.root = rootConfig{Ops: append(slices.Clone(systemOnce()), binds...), Cwd: cwd, UID: -1, GID: -1}
+	return sp, nil
+}
+
+// evalOr is p with its symbolic links resolved, or p.
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// dropInner removes read-only binds inside another read-only bind (the
+// outer one shows them already), keeping every bind that changes what is
+// seen: a writable folder, a hidden one.
+func dropInner(ops []mountOp) []mountOp {
+	var out []mountOp
+	for _, op := range ops {
+		covered := false
+		if op.Kind == "ro" {
+			for _, o := range out {
+				if o.Kind == "ro" && drivers.Within(op.Path, o.Path) {
+					covered = true
+				}
+			}
+		}
+		if !covered {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// chownTree gives uid the folder a per-move bot writes in, and the
+// folders in it, when arbiter is root and the bot is not. Files stay
+// whose they are: the bot made its own, and the game's (Auction's state
+// and log) are the game's to check, by their ctime among others.
+func chownTree(dir string, uid, gid int) {
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != uid || int(st.Gid) != gid) {
+				_ = os.Lchown(path, uid, gid)
+			}
+		}
+		return nil
+	})
+}
+
+// buildRoot runs in the shim, in the bot's new mount namespace: it makes
+// the root cfg describes and enters it.
+func buildRoot(cfg *rootConfig) error {
+	if err := privateMounts(); err != nil {
+		return err
+	}
+	// Every source is opened before the staging tmpfs covers anything.
+	fds := make([]int, len(cfg.Ops))
+	for i, op := range cfg.Ops {
+		fds[i] = -1
+		if op.Src == "" {
+			continue
+		}
+		fd, err := unix.Open(op.Src, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("opening %s for the sandbox: %w", op.Src, err)
+		}
+		fds[i] = fd
+	}
+	defer func() {
+		for _, fd := range fds {
+			if fd >= 0 {
+				unix.Close(fd)
+			}
+		}
+	}()
+	stage := "/tmp"
+	if fi, err := os.Stat(stage); err != nil || !fi.IsDir() {
+		stage = "/dev"
+	}
+	if err := unix.Mount("tmpfs", stage, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m,nr_inodes=4096"); err != nil {
+		return fmt.Errorf("mounting the sandbox's root: %w", err)
+	}
+	var readOnly []string // tmpfs made read-only once the root is built
+	for i, op := range cfg.Ops {
+		ro, err := doMount(stage, op, fds[i])
+		if err != nil {
+			return err
+		}
+		if ro {
+			readOnly = append(readOnly, op.Path)
+		}
+	}
+	return enterRoot(stage, readOnly)
+}
+
+// doMount does one step of buildRoot under stage; ro says the step made a
+// tmpfs to turn read-only at the end.
+func doMount(stage string, op mountOp, fd int) (ro bool, err error) {
+	t := stage + op.Path
+	fail := func(what string, err error) (bool, error) {
+		return false, fmt.Errorf("sandbox: %s %s: %w", what, op.Path, err)
+	}
+	switch op.Kind {
+	case "ro", "rw", "dev":
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			return fail("stat", err)
+		}
+		if err := mountpoint(t, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
+			return fail("making the mount point of", err)
+		}
+		if err := unix.Mount("/proc/self/fd/"+strconv.Itoa(fd), t, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fail("binding", err)
+		}
+		attr := uint64(unix.MOUNT_ATTR_NOSUID)
+		switch op.Kind {
+		case "ro":
+			attr |= unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NODEV
+		case "rw":
+			attr |= unix.MOUNT_ATTR_NODEV
+		case "dev":
+			attr |= unix.MOUNT_ATTR_NOEXEC
+		}
+		if err := setAttr(t, attr, true); err != nil {
+			return fail("restricting", err)
+		}
+	case "tmpfs", "hide":
+		if err := mountpoint(t, true); err != nil {
+			return fail("making", err)
+		}
+		opts := op.Opts
+		if op.Kind == "hide" {
+			opts = "mode=0755,size=16k"
+		}
+		if err := unix.Mount("tmpfs", t, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			return fail("mounting a tmpfs on", err)
+		}
+		return op.Kind == "hide" || op.Path == "/dev", nil
+	case "mask":
+		dir := op.Opts == "true"
+		if dir {
+			err = unix.Mount("tmpfs", t, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_RDONLY, "mode=0000,size=4k")
+		} else {
+			err = unix.Mount(stage+"/.mask", t, "", unix.MS_BIND, "")
+			if errors.Is(err, unix.ENOENT) {
+				if err = os.WriteFile(stage+"/.mask", nil, 0); err == nil {
+					err = unix.Mount(stage+"/.mask", t, "", unix.MS_BIND, "")
+				}
+			}
+		}
+		if err == nil && !dir {
+			err = setAttr(t, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOEXEC, false)
+		}
+		if err != nil {
+			return fail("masking", err)
+		}
+	case "proc":
+		if err := mountpoint(t, true); err != nil {
+			return fail("making", err)
+		}
+		if err := unix.Mount("proc", t, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+			return fail("mounting", err)
+		}
+	case "link":
+		if err := os.MkdirAll(filepath.Dir(t), 0o755); err != nil {
+			return fail("making the folder of", err)
+		}
+		if err := os.Symlink(op.Opts, t); err != nil {
+			return fail("linking", err)
+		}
+	}
+	return false, nil
+}
+
+// mountpoint makes the folder or empty file a bind or tmpfs goes on; in a
+// bound folder it exists already.
+func mountpoint(t string, dir bool) error {
+	if _, err := os.Lstat(t); err == nil {
+		return nil
+	}
+	if dir {
+		return os.MkdirAll(t, 0o755)
+	}
+	if err := os.MkdirAll(filepath.Dir(t), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(t, nil, 0o444)
+}
+
+// setAttr sets mount attributes on the mount at t and, if recursive,
+// every mount below it (mount_setattr); on an older kernel, on the top
+// one only.
+func setAttr(t string, attr uint64, recursive bool) error {
+	var at uint
+	if recursive {
+		at = unix.AT_RECURSIVE
+	}
+	err := unix.MountSetattr(unix.AT_FDCWD, t, at, &unix.MountAttr{Attr_set: attr})
+	if !errors.Is(err, unix.ENOSYS) {
+		return err
+	}
+	var flags uintptr = unix.MS_REMOUNT | unix.MS_BIND
+	for a, f := range map[uint64]uintptr{unix.MOUNT_ATTR_RDONLY: unix.MS_RDONLY, unix.MOUNT_ATTR_NOSUID: unix.MS_NOSUID,
+		unix.MOUNT_ATTR_NODEV: unix.MS_NODEV, unix.MOUNT_ATTR_NOEXEC: unix.MS_NOEXEC} {
+		if attr&a != 0 {
+			flags |= f
+		}
+	}
+	var st unix.Statfs_t
+	if unix.Statfs(t, &st) == nil {
+		flags |= uintptr(st.Flags) & (unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_RDONLY | unix.MS_NOATIME | unix.MS_RELATIME)
+	}
+	return unix.Mount("", t, "", flags, "")
+}
+
+// enterRoot makes stage the root (pivot_root, the old root detached) and
+// read-only.
+func enterRoot(stage string, readOnly []string) error {
+	if err := unix.Chdir(stage); err != nil {
+		return err
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return fmt.Errorf("sandbox: pivot_root: %w", err)
+	}
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("sandbox: detaching the old root: %w", err)
+	}
+	if err := unix.Chdir("/"); err != nil {
+		return err
+	}
+	for _, p := range append([]string{"/"}, readOnly...) {
+		if err := setAttr(p, unix.MOUNT_ATTR_RDONLY, false); err != nil && p == "/" {
+			return fmt.Errorf("sandbox: making the root read-only: %w", err)
+		}
+	}
+	return nil
+}
+
+// becomeUser switches to uid and gid (arbiter is root, the bot is not),
+// dropping every supplementary group; the bounding set is emptied first,
+// while that is still allowed.
+func becomeUser(uid, gid int) error {
+	dropBounding()
+	if err := syscall.Setgroups(nil); err != nil {
+		return fmt.Errorf("dropping groups: %w", err)
+	}
+	if err := syscall.Setresgid(gid, gid, gid); err != nil {
+		return fmt.Errorf("switching to gid %d: %w", gid, err)
+	}
+	if err := syscall.Setresuid(uid, uid, uid); err != nil {
+		return fmt.Errorf("switching to uid %d: %w", uid, err)
+	}
+	return nil
+}
+
+// sandboxCloneFlags are the namespaces of a sandboxed bot.
+const sandboxCloneFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC |
+	syscall.CLONE_NEWNET | syscall.CLONE_NEWUTS
+
+// sandboxAttr sets up cmd to start in the sandbox's namespaces; as
+// another user than root, in a user namespace that maps its own uid and
+// gid to themselves, the shim keeping (as ambient capabilities, dropped
+// before the bot's exec) what building the root needs.
+func sandboxAttr(attr *syscall.SysProcAttr, root bool) {
+	attr.Cloneflags |= sandboxCloneFlags
+	if root {
+		return
+	}
+	attr.Cloneflags |= syscall.CLONE_NEWUSER
+	uid, gid := os.Getuid(), os.Getgid()
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+}
+
+// SandboxMissing says what a bot can do when the sandbox cannot be had.
+const SandboxMissing = "bots run with arbiter's uid in the machine's file system: a bot can read every file arbiter can " +
+	"(other bots' sources, the results directory with other matches' transcripts), see every process's command line, " +
+	"and change the files of other bots that arbiter's uid may change"
+
+func (p *Probe) sandboxHow() string {
+	who := fmt.Sprintf("uid %d (set after its root is built)", SandboxUID)
+	if !p.Root {
+		who = fmt.Sprintf("uid %d (arbiter's own) in a user namespace of its own", p.UID)
+	}
+	return "a root of its own (pivot_root) holding the system's folders, its interpreter and its dir read-only, " +
+		"its working folder writable and nothing else; " + who + ", no capabilities, no_new_privs; " +
+		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts and kernel keyrings"
+}
+
+// Mechanism is one thing the default sandbox is made of, for `arbiter
+// doctor`: whether this machine has it and, when not, what a bot can do.
+type Mechanism struct {
+	Name    string `json:"name"`
+	Have    bool   `json:"have"`
+	Why     string `json:"why,omitempty"`     // why it is missing
+	Without string `json:"without,omitempty"` // what a bot can do without it
+}
+
+// SandboxMechanisms lists what the default sandbox needs, in order.
+func (p *Probe) SandboxMechanisms() []Mechanism {
+	userOK, userWhy := p.Root || p.UserNS, p.Why["user namespace"]
+	if p.Root {
+		userWhy = ""
+	}
+	cg := p.CgroupV2 != "" || p.CgroupV1["memory"] != "" || p.CgroupV1["pids"] != ""
+	return []Mechanism{
+		{"root, or a user namespace (a uid that is not root's, and the right to build the sandbox)", userOK, userWhy,
+			"no sandbox at all: " + SandboxMissing},
+		{"mount namespace (a root of its own, pivot_root)", p.MountNS, p.Why["mount namespace"],
+			"it sees the machine's files: " + SandboxMissing},
+		{"PID namespace (its own processes only, a fresh /proc)", p.PIDNS, p.Why["PID namespace"],
+			"kill(-1) reaches every process of arbiter's uid; it reads other processes' command lines (arbiter's -out DIR)"},
+		{"network namespace", p.NetNS, p.Why["network namespace"],
+			"only seccomp keeps it off the network; it can reach other bots' abstract Unix sockets"},
+		{"seccomp", p.Seccomp, p.Why["seccomp"],
+			"it can make namespaces of its own and mount in them, and open internet sockets where only the namespace stands in the way"},
+		{"cgroups (memory and pids)", cg, p.why("cgroup v2", "cgroup v1 memory", "cgroup v1 pids"),
+			"memory is only RLIMIT_DATA per process, processes are not counted as root; its processes are found by token, not killed as a group"},
+		{"the sandbox, tried for real", p.Sandbox, p.Why["sandbox"], SandboxMissing},
+	}
+}

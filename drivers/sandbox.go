@@ -1,0 +1,246 @@
+package drivers
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// What a sandboxed bot's command needs (see Sandbox), resolved when the
+// plan is made and again, for what the plan cannot know (a house bot's
+// executable), when the bot starts.
+
+// SystemDirs are the top-level folders every sandbox binds read-only
+// (or links, where the machine links them: /bin -> usr/bin).
+var SystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+
+// InSystem reports whether path lies in a folder every sandbox binds.
+func InSystem(path string) bool {
+	for _, d := range SystemDirs {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// ResolveSandbox resolves what a bot's command needs inside the sandbox beside the
+// system's folders and its dir: the program a version manager's shim
+// would run (pyenv's python3 runs a bash script that forks; the sandbox
+// runs the interpreter itself), the installations of its interpreters
+// (following symbolic links and "#!" lines), and absolute paths among its
+// arguments. env is the bot's environment (PATH, PYENV_VERSION); dir its
+// working folder. A program that cannot be found needs nothing: starting
+// it fails later with a clear fault.
+func ResolveSandbox(argv []string, dir string, env []string) Sandbox {
+	var out Sandbox
+	if len(argv) == 0 {
+		return out
+	}
+	getenv := func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+				return v
+			}
+		}
+		return os.Getenv(k)
+	}
+	path := lookPath(argv[0], dir, getenv("PATH"))
+	if path == "" {
+		return out
+	}
+	if real := shimTarget(path, dir, getenv); real != "" {
+		out.Program, path = real, real
+	}
+	reads := map[string]bool{}
+	programNeeds(path, getenv("PATH"), dir, reads, 0)
+	for _, a := range argv[1:] {
+		if filepath.IsAbs(a) && !InSystem(a) {
+			if _, err := os.Stat(a); err == nil {
+				reads[filepath.Clean(a)] = true
+			}
+		}
+	}
+	for r := range reads {
+		if !Within(r, dir) {
+			out.Read = append(out.Read, r)
+		}
+	}
+	sort.Strings(out.Read)
+	out.Read = outermost(out.Read)
+	return out
+}
+
+// lookPath finds a program the way exec does: with a slash, relative to
+// dir; else in path.
+func lookPath(prog, dir, path string) string {
+	if strings.Contains(prog, "/") {
+		if !filepath.IsAbs(prog) {
+			prog = filepath.Join(dir, prog)
+		}
+		if fi, err := os.Stat(prog); err == nil && !fi.IsDir() {
+			return prog
+		}
+		return ""
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		p := filepath.Join(d, prog)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// programNeeds adds to reads what path needs: the program itself, or
+// its installation (see installation), and through symbolic links and a
+// "#!" line its interpreter's.
+func programNeeds(path, pathEnv, dir string, reads map[string]bool, depth int) {
+	if depth > 4 {
+		return
+	}
+	for _, p := range []string{path, evalSymlinks(path)} {
+		if p == "" || InSystem(p) {
+			continue
+		}
+		if inst := installation(p, dir); inst != "" {
+			reads[inst] = true
+		} else {
+			reads[p] = true
+		}
+	}
+	interp := shebang(path)
+	if len(interp) == 0 {
+		return
+	}
+	next := interp[0]
+	if filepath.Base(next) == "env" {
+		next = ""
+		for _, w := range interp[1:] {
+			if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+				next = lookPath(w, "/", pathEnv)
+				break
+			}
+		}
+	}
+	if next != "" {
+		programNeeds(next, pathEnv, dir, reads, depth+1)
+	}
+}
+
+func evalSymlinks(p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return r
+}
+
+// installation is the folder a program in a bin folder was installed in
+// (/root/.pyenv/versions/3.11.7 for its bin/python3.11), where an
+// interpreter finds its library; "" when p is not in a bin folder, or
+// when that folder would show too much: the bot's dir or the home folder
+// inside it, or a folder right under /, /home or /tmp.
+func installation(p, dir string) string {
+	bin := filepath.Dir(p)
+	if filepath.Base(bin) != "bin" {
+		return ""
+	}
+	inst := filepath.Dir(bin)
+	parent := filepath.Dir(inst)
+	home := os.Getenv("HOME")
+	if parent == "/" || parent == "/home" || parent == "/tmp" || parent == "/var/tmp" ||
+		Within(dir, inst) || home != "" && Within(home, inst) {
+		return ""
+	}
+	return inst
+}
+
+// shebang returns the words of a script's "#!" line, nil for a binary.
+func shebang(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := f.Read(buf)
+	if n < 2 || !bytes.HasPrefix(buf, []byte("#!")) {
+		return nil
+	}
+	line, _, _ := bytes.Cut(buf[2:n], []byte("\n"))
+	return strings.Fields(string(line))
+}
+
+// shimTarget is the program a version manager's shim (pyenv, rbenv,
+// nodenv: <root>/shims/<name>) runs, found the way the manager finds it:
+// the <MANAGER>_VERSION variable, else a .<lang>-version file in dir or
+// above, else <root>/version; "" when path is no shim or the version is
+// not installed.
+func shimTarget(path, dir string, getenv func(string) string) string {
+	shims := filepath.Dir(path)
+	root := filepath.Dir(shims)
+	if filepath.Base(shims) != "shims" {
+		return ""
+	}
+	manager := strings.TrimPrefix(filepath.Base(root), ".")
+	lang := map[string]string{"pyenv": "python", "rbenv": "ruby", "nodenv": "node"}[manager]
+	if lang == "" {
+		return ""
+	}
+	version := getenv(strings.ToUpper(manager) + "_VERSION")
+	for d := dir; version == "" && d != ""; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "."+lang+"-version")); err == nil {
+			version = string(b)
+		}
+		if d == "/" {
+			break
+		}
+	}
+	if version == "" {
+		b, _ := os.ReadFile(filepath.Join(root, "version"))
+		version = string(b)
+	}
+	name := filepath.Base(path)
+	for _, v := range strings.FieldsFunc(version, func(r rune) bool { return r == ':' || r == '\n' || r == ' ' || r == '\t' }) {
+		if strings.HasPrefix(v, "#") {
+			continue
+		}
+		if v == "system" {
+			var rest []string
+			for _, d := range filepath.SplitList(getenv("PATH")) {
+				if filepath.Clean(d) != shims {
+					rest = append(rest, d)
+				}
+			}
+			return lookPath(name, "/", strings.Join(rest, string(filepath.ListSeparator)))
+		}
+		p := filepath.Join(root, "versions", v, "bin", name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+// Within reports whether path is dir or lies inside it.
+func Within(path, dir string) bool {
+	return dir != "" && (path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/"))
+}
+
+// outermost drops the paths of a sorted list that lie inside another.
+func outermost(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if len(out) > 0 && Within(p, out[len(out)-1]) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,242 @@
+package plan
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/tournament"
+)
+
+// Stage is one stage of a tournament played in stages (see
+// docs/stages.md): its own format over its own field, split into pools
+// ("groups" in the organisers' words: A, B, C, ...). A stage's field is
+// named bots, or picks from the standings of earlier stages, which are
+// known only when those stages have finished; its matches are then a pure
+// function of the plan and the results of the stages before it.
+type Stage struct {
+	Name   string            `json:"name"`
+	Format tournament.Format `json:"format"`
+	// Players is the seats of a match; 0 seats a whole pool in every
+	// match.
+	Players int                   `json:"players,omitempty"`
+	Rounds  int                   `json:"rounds"`
+	Seats   tournament.SeatDesign `json:"seats"`
+	Rating  tournament.Rating     `json:"rating,omitempty"`
+	// Pools is how many pools the field is split into; Split how:
+	// "random" (snake over the round's random draw) or "seeded" (snake
+	// over the order of Bots: best seed to pool A, next to B, ...).
+	Pools int    `json:"pools"`
+	Split string `json:"split"`
+	// Bots is the field, in seeding order; a bot picked twice counts at
+	// its first pick.
+	Bots []Pick `json:"bots"`
+	// Gate makes the stage an entry gate: every bot of the field plays
+	// Games matches against the gate's bots, and is admitted when it
+	// made no fault in them.
+	Gate *Gate `json:"gate,omitempty"`
+	// Clock and Variants are what the stage's matches play with.
+	Clock    drivers.Clock `json:"clock"`
+	Variants []string      `json:"variants,omitempty"`
+}
+
+// Pick is part of a stage's field: a named bot, or places From..To of
+// every pool of an earlier stage (ordered by place, then pool: all the
+// winners, then all the runners-up, ...), or the bots an earlier gate
+// admitted (in its field's order).
+type Pick struct {
+	Bot      string `json:"bot,omitempty"`
+	Stage    string `json:"stage,omitempty"`
+	From     int    `json:"from,omitempty"`
+	To       int    `json:"to,omitempty"`
+	Admitted bool   `json:"admitted,omitempty"`
+}
+
+// Gate is an entry gate's condition.
+type Gate struct {
+	// Against are the bots every bot of the field plays (never admitted
+	// themselves).
+	Against []string `json:"against"`
+	// Games is how many matches each bot plays against each of Against.
+	Games int `json:"games"`
+}
+
+// Static is whether the stage's field is named bots only, so that its
+// matches can be listed before anything runs.
+func (s *Stage) Static() bool {
+	for _, p := range s.Bots {
+		if p.Bot == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// ListedStages is how many stages, from the first, a plan lists before
+// the run: those whose fields, like all before them, are named bots.
+func (p *Plan) ListedStages() int {
+	for k := range p.Stages {
+		if !p.Stages[k].Static() {
+			return k
+		}
+	}
+	return len(p.Stages)
+}
+
+// StageIndex is the index of the stage called name, or -1.
+func (p *Plan) StageIndex(name string) int {
+	for k := range p.Stages {
+		if p.Stages[k].Name == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// PoolName is the letter of pool g (1-based): A, B, ... Z, then 27, 28...
+func PoolName(g int) string {
+	if g >= 1 && g <= 26 {
+		return string(rune('A' + g - 1))
+	}
+	return fmt.Sprint(g)
+}
+
+// SplitPools splits the field of stage k (its bots, in seeding order)
+// into its pools: snake order over the field ("seeded") or over the
+// field's random draw ("random"), so pool sizes differ by at most one and
+// each pool gets one bot of every Pools consecutive seeds.
+func (p *Plan) SplitPools(k int, field []string) [][]string {
+	st := &p.Stages[k]
+	order := field
+	if st.Split == "random" {
+		order = stageDraw(p.Seed, st.Name, field)
+	}
+	n := min(st.Pools, len(order))
+	if n == 0 {
+		return nil
+	}
+	pools := make([][]string, n)
+	for i, b := range order {
+		g := i % n
+		if (i/n)%2 == 1 {
+			g = n - 1 - g
+		}
+		pools[g] = append(pools[g], b)
+	}
+	return pools
+}
+
+// stageDraw is the field of a stage in a random order drawn from the
+// tournament seed and the stage's name, independent of the field's order.
+func stageDraw(seed uint64, stage string, bots []string) []string {
+	h := fnv.New64a()
+	h.Write([]byte(stage))
+	return drawOrder(seed^h.Sum64(), 0, bots)
+}
+
+// StagePoolGroups lists the groups of one pool of stage k (of members
+// seated Players at a time, all of them when 0), round by round, by the
+// stage's format; seats reports whether the game can seat that many.
+// A pool that cannot be seated plays nothing.
+func (p *Plan) StagePoolGroups(k int, members []string) ([][][]string, error) {
+	st := &p.Stages[k]
+	players := st.Players
+	if players == 0 {
+		players = len(members)
+	}
+	setup := &tournament.Setup{Bots: members, Players: players, Rounds: st.Rounds,
+		Seatings: len(st.Seats.ForGroup(players).Seatings(players)),
+		Draw:     func(r int) []string { return stageDraw(p.Seed^uint64(r), st.Name, members) }}
+	if st.Gate != nil {
+		setup.Bots = append(append([]string{}, members...), st.Gate.Against...)
+		setup.Candidates = members
+	}
+	if st.Gate == nil && len(members) < players || len(members) == 0 || players < 1 {
+		return nil, nil
+	}
+	l, err := st.Format.List(setup)
+	if err != nil {
+		return nil, err
+	}
+	if l.Pairing != tournament.NoPairing {
+		return nil, fmt.Errorf("format %v pairs rounds from results, which a stage does not", st.Format)
+	}
+	return l.Rounds, nil
+}
+
+// StageMatches lists the matches of pool g (1-based) of stage k from its
+// rounds of groups (StagePoolGroups). Ids are
+// <stage>-<pool>-r<round>-g<group>-s<seating>; seeds come from a stream
+// of the stage and pool, so no two stages share deals.
+func (p *Plan) StageMatches(k, g int, rounds [][][]string) []Match {
+	st := &p.Stages[k]
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d", st.Name, g)
+	var out []Match
+	for r, groups := range rounds {
+		for gi, members := range groups {
+			design := st.Seats.ForGroup(len(members)).Seatings(len(members))
+			for s, perm := range design {
+				seats := make([]string, len(perm))
+				for i, m := range perm {
+					seats[i] = members[m]
+				}
+				out = append(out, Match{
+					ID:    fmt.Sprintf("%s-%s-r%03d-g%02d-s%d", st.Name, PoolName(g), r+1, gi+1, s+1),
+					Round: r + 1, Group: gi + 1, Shift: s + 1,
+					Stage: st.Name, Pool: g,
+					Seed:    dealSeed(p.Seed^h.Sum64(), p.Deal, streamStages, r+1, gi+1, s+1),
+					Seats:   seats,
+					Clock:   st.Clock,
+					Variant: variant(st.Variants, r+1),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// DescribeStage says in a sentence what stage k plays and who plays it.
+func (p *Plan) DescribeStage(k int) string {
+	st := &p.Stages[k]
+	var who []string
+	for _, pick := range st.Bots {
+		switch {
+		case pick.Bot != "":
+			if len(who) > 0 && strings.HasPrefix(who[len(who)-1], "bots ") {
+				who[len(who)-1] += ", " + pick.Bot
+				continue
+			}
+			who = append(who, "bots "+pick.Bot)
+		case pick.Admitted:
+			who = append(who, "the bots stage "+pick.Stage+" admitted")
+		case pick.From == pick.To:
+			who = append(who, fmt.Sprintf("place %d of every group of stage %s", pick.From, pick.Stage))
+		default:
+			who = append(who, fmt.Sprintf("places %d-%d of every group of stage %s", pick.From, pick.To, pick.Stage))
+		}
+	}
+	split := "at random"
+	if st.Split == "seeded" {
+		split = "seeded in that order, snake-wise"
+	}
+	seats := "the whole group in every match"
+	if st.Players > 0 {
+		seats = fmt.Sprintf("every combination of %d", st.Players)
+	}
+	if st.Gate != nil {
+		return fmt.Sprintf("Stage %s (gate): %s, each against %s in %d round(s) (seats %s); admitted when it made no fault in them.",
+			st.Name, strings.Join(who, "; "), strings.Join(st.Gate.Against, ", "), st.Rounds, st.Seats)
+	}
+	when := ""
+	if k >= p.ListedStages() {
+		when = " (matches made when the stages before it have finished)"
+	}
+	rank := st.Rating.Describe()
+	if st.Rating.Playoffs() {
+		rank = "by mean place (a stage plays no playoffs: ties by Elo, then name)"
+	}
+	return fmt.Sprintf("Stage %s: %s, in %d group(s) %s; %s, %d round(s), seats %s, ranked %s%s.",
+		st.Name, strings.Join(who, "; "), st.Pools, split, seats, st.Rounds, st.Seats, rank, when)
+}

@@ -1,0 +1,228 @@
+package stages_test
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/config"
+	"github.com/arbiter-contests/arbiter/config/compile"
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+)
+
+func compileDir(t *testing.T, dir string) *plan.Plan {
+	t.Helper()
+	cfg, diags := config.Load(dir, config.Options{Driver: all.Driver, DriverNames: all.Names(), Environ: []string{}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return p
+}
+
+// play "plays" every match of stage k: seats place in the order of
+// strength, the strongest first, with no tie.
+func play(p *plan.Plan, k int, strength map[string]int) []stats.Result {
+	var out []stats.Result
+	for _, m := range p.Matches {
+		if m.Stage != p.Stages[k].Name {
+			continue
+		}
+		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
+		for _, b := range m.Seats {
+			r.Seats = append(r.Seats, stats.SeatResult{Bot: b, SeatResult: drivers.SeatResult{Score: float64(strength[b])}})
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// runStages makes and plays every stage after the listed ones.
+func runStages(t *testing.T, p *plan.Plan, strength map[string]int) []stats.Result {
+	var results []stats.Result
+	for k := range p.Stages {
+		if k >= p.ListedStages() {
+			pr, err := stages.Make(p, k, results, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Matches = append(p.Matches, pr.Matches...)
+		}
+		results = append(results, play(p, k, strength)...)
+	}
+	return results
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	sort.Strings(s)
+	return s
+}
+
+// byStrength is bots, strongest first.
+func byStrength(bots []string, strength map[string]int) []string {
+	s := slices.Clone(bots)
+	sort.SliceStable(s, func(i, j int) bool { return strength[s[i]] > strength[s[j]] })
+	return s
+}
+
+// TestFibotSeason checks examples/fibot against section 3 of Fibot 4's
+// rules (../shared/seeds/auction-fibot4.txt): 4 qualification groups of
+// 6; their 4 best go to the final tournament, their 5th places play for
+// the 2 last places, their winners play the qualification final; the
+// final tournament is 3 groups of 6 seeded by the qualification, whose 2
+// best make the final of 6.
+func TestFibotSeason(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots { // an order unrelated to the names
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	results := runStages(t, p, strength)
+	pools := func(name string) [][]string {
+		return stages.Pools(p, p.StageIndex(name), results)
+	}
+
+	qual := pools("qualification")
+	if len(qual) != 4 {
+		t.Fatalf("qualification has %d groups, want 4", len(qual))
+	}
+	var all []string
+	var fourBest, fifths, winners []string
+	for g, pool := range qual {
+		if len(pool) != 6 {
+			t.Errorf("qualification group %d has %d teams, want 6", g+1, len(pool))
+		}
+		all = append(all, pool...)
+		ranked := byStrength(pool, strength)
+		fourBest = append(fourBest, ranked[:4]...)
+		fifths = append(fifths, ranked[4])
+		winners = append(winners, ranked[0])
+	}
+	if len(sorted(slices.Compact(sorted(all)))) != 24 {
+		t.Errorf("the qualification groups hold %d distinct teams, want 24", len(slices.Compact(sorted(all))))
+	}
+	fifth := pools("fifth")
+	if len(fifth) != 1 || !slices.Equal(sorted(fifth[0]), sorted(fifths)) {
+		t.Errorf("the group of 5th places is %v, want %v", fifth, fifths)
+	}
+	qf := pools("qual_final")
+	if len(qf) != 1 || !slices.Equal(sorted(qf[0]), sorted(winners)) {
+		t.Errorf("the qualification final is %v, want the group winners %v", qf, winners)
+	}
+	finalists := append(slices.Clone(fourBest), byStrength(fifths, strength)[:2]...)
+	fg := pools("final_groups")
+	var inFinalGroups []string
+	for g, pool := range fg {
+		if len(pool) != 6 {
+			t.Errorf("final tournament group %d has %d teams, want 6", g+1, len(pool))
+		}
+		inFinalGroups = append(inFinalGroups, pool...)
+	}
+	if len(fg) != 3 || !slices.Equal(sorted(inFinalGroups), sorted(finalists)) {
+		t.Errorf("the final tournament's groups are %v, want the 16 best and the 2 best fifths %v", fg, sorted(finalists))
+	}
+	// Seeded by the qualification: the qualification final's order, then
+	// the other 2nd, 3rd, 4th places; snake-wise into 3 groups, so the
+	// qualification's best team is in group A and its next two in B and C.
+	seedOrder := byStrength(winners, strength)
+	if len(fg) == 3 && (fg[0][0] != seedOrder[0] || fg[1][0] != seedOrder[1] || fg[2][0] != seedOrder[2] || fg[2][1] != seedOrder[3]) {
+		t.Errorf("final groups %v are not seeded snake-wise from the qualification final's order %v", fg, seedOrder)
+	}
+	var top2 []string
+	for _, pool := range fg {
+		top2 = append(top2, byStrength(pool, strength)[:2]...)
+	}
+	final := pools("final")
+	if len(final) != 1 || len(final[0]) != 6 || !slices.Equal(sorted(final[0]), sorted(top2)) {
+		t.Errorf("the final is %v, want the 2 best of each final group %v", final, top2)
+	}
+	bots, stage := stages.Final(p, results)
+	if want := byStrength(top2, strength)[0]; bots[0] != want || stage[0] != "final" {
+		t.Errorf("the season's winner is %s (%s), want %s", bots[0], stage[0], want)
+	}
+}
+
+// TestGate checks examples/blokus/gate: only the bots that played their
+// gate games without a fault enter the round robin.
+func TestGate(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	if p.ListedStages() != 1 || p.Stages[0].Gate == nil {
+		t.Fatalf("the gate is not the listed first stage: %+v", p.Stages)
+	}
+	var results []stats.Result
+	for _, m := range p.Matches {
+		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
+		for _, b := range m.Seats {
+			s := stats.SeatResult{Bot: b}
+			if b == "quitter" || b == "corners" && m.Round == 2 && m.Shift == 2 { // corners errs once
+				s.Fault = "crash"
+			}
+			r.Seats = append(r.Seats, s)
+		}
+		results = append(results, r)
+		if len(m.Seats) != 2 || !slices.Contains(m.Seats, "course") || m.Seats[0] == m.Seats[1] {
+			t.Errorf("gate match %s does not play against the course's bot: %v", m.ID, m.Seats)
+		}
+	}
+	if got, want := stages.Admitted(p, 0, results), []string{"random", "greedy"}; !slices.Equal(got, want) {
+		t.Errorf("admitted %v, want %v", got, want)
+	}
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range pr.Matches {
+		ids = append(ids, m.ID+":"+strings.Join(m.Seats, "-"))
+	}
+	if want := []string{"tournament-A-r001-g01-s1:random-greedy", "tournament-A-r001-g01-s2:greedy-random",
+		"tournament-A-r002-g01-s1:random-greedy", "tournament-A-r002-g01-s2:greedy-random"}; !slices.Equal(ids, want) {
+		t.Errorf("round robin of the admitted:\n got %v\nwant %v", ids, want)
+	}
+}
+
+// TestGateRanking checks the final ranking of examples/blokus/gate and its
+// grades: the round robin's bots first, then those the gate turned away,
+// the course's own bot last and ungraded; of 4 ranked bots only the first
+// is in the top 40 %.
+func TestGateRanking(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	strength := map[string]int{"greedy": 4, "corners": 3, "random": 2, "quitter": 1, "course": 5}
+	var results []stats.Result
+	for _, r := range play(p, 0, strength) {
+		for i := range r.Seats {
+			if r.Seats[i].Bot == "quitter" {
+				r.Seats[i].Fault = "crash"
+			}
+		}
+		results = append(results, r)
+	}
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	results = append(results, play(p, 1, strength)...)
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range s.Standings {
+		got = append(got, fmt.Sprintf("%d %s %s %s", st.Rank, st.Bot, st.Stage, st.Grade))
+	}
+	want := []string{"1 greedy tournament +1 point", "2 corners tournament ", "3 random tournament ", "4 quitter brute ", "5 course  "}
+	if !slices.Equal(got, want) {
+		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
+	}
+}

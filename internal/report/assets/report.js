@@ -1,0 +1,732 @@
+// arbiter's results page: standings, charts, the match list and a replay
+// viewer per game. Everything the page shows from the results is put in
+// with textContent or attributes, never as HTML, so a bot named
+// "<script>" shows as that text.
+"use strict";
+(function () {
+  const $ = (s, r) => (r || document).querySelector(s);
+  const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
+
+  // el builds an element: props.text, props.cls, props.title, props.data
+  // (data-* attributes), props.attrs, props.on (listeners); kids are
+  // elements or strings (as text).
+  function el(tag, props, ...kids) {
+    const e = document.createElement(tag);
+    props = props || {};
+    if (props.text !== undefined) e.textContent = String(props.text);
+    if (props.cls) e.className = props.cls;
+    if (props.title) e.title = props.title;
+    for (const [k, v] of Object.entries(props.data || {})) e.dataset[k] = String(v);
+    for (const [k, v] of Object.entries(props.attrs || {})) e.setAttribute(k, String(v));
+    for (const [k, v] of Object.entries(props.on || {})) e.addEventListener(k, v);
+    if (props.style) Object.assign(e.style, props.style);
+    for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+  const clear = (e) => { e.replaceChildren(); return e; };
+  const fmt = (x, d) => (x === null || x === undefined || !isFinite(x)) ? "–" : Number(x).toFixed(d || 0);
+  const pct = (x) => (x === null || x === undefined || !isFinite(x)) ? "–" : (100 * x).toFixed(1) + "%";
+
+  // normal fills in the lists Go leaves null when they are empty (a run
+  // that has finished no match yet).
+  function normal(x) {
+    x.matches = x.matches || [];
+    x.head_to_head = x.head_to_head || [];
+    x.history = x.history || {};
+    x.history.rounds = x.history.rounds || [];
+    x.history.bots = x.history.bots || [];
+    x.history.elo = x.history.elo || [];
+    return x;
+  }
+  let site = normal(JSON.parse($("#site").textContent));
+  const folder = document.body.dataset.folder || "";
+  const live = document.body.dataset.live === "1";
+  const inline = {};
+  for (const s of $$("script.transcript")) inline[s.dataset.match] = s;
+
+  const palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#7f7f7f", "#bcbd22", "#393b79", "#ad494a", "#637939", "#843c39", "#7b4173", "#3182bd"];
+  const botColour = {};
+  function colours() {
+    site.stats.standings.forEach((s, i) => { botColour[s.bot] = palette[i % palette.length]; });
+  }
+  const colourOf = (bot) => botColour[bot] || "#555";
+  const seatColour = (i) => palette[i % palette.length];
+
+  // ---- header ----
+  function renderHeader() {
+    const st = site.stats;
+    document.title = site.tournament + " — arbiter";
+    $("#title").textContent = site.tournament;
+    let s = `Game ${site.driver} "${site.game}", format ${site.format}, ${site.players} seats a match. ` +
+      `${st.matches} of ${st.planned} matches finished` + (st.playoffs ? ` (${st.playoffs} playoffs)` : "") +
+      `. Ranked by ${st.rating}. Plan ${String(site.plan).slice(0, 12)}.`;
+    if (site.stopped) s += ` Stopped (${site.stopped.rule}): ${site.stopped.reason}.`;
+    $("#summary").textContent = s;
+    const ul = clear($("#skipped"));
+    for (const note of site.skipped || []) ul.append(el("li", { text: note }));
+  }
+
+  // ---- standings ----
+  let pair = [];
+  function renderStandings() {
+    const st = site.stats.standings;
+    const t = clear($("#standings-table"));
+    const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "faults"];
+    const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "faults"];
+    t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h })))));
+    let lo = Infinity, hi = -Infinity;
+    for (const s of st) {
+      if (s.elo === null) continue;
+      lo = Math.min(lo, s.elo - (s.minus ?? 0)); hi = Math.max(hi, s.elo + (s.plus ?? 0));
+    }
+    if (!(hi > lo)) { lo = -100; hi = 100; }
+    const x = (v) => (100 * (v - lo) / (hi - lo)).toFixed(2) + "%";
+    const body = el("tbody");
+    for (const s of st) {
+      const bar = el("div", { cls: "ibar" });
+      if (s.elo !== null) {
+        const a = s.elo - (s.minus ?? 0), b = s.elo + (s.plus ?? 0);
+        bar.append(el("span", { cls: "range", style: { left: x(a), width: `calc(${x(b)} - ${x(a)})`, background: colourOf(s.bot) } }),
+          el("span", { cls: "mark", style: { left: x(s.elo) } }));
+        bar.title = `${fmt(a)} … ${fmt(b)}`;
+      }
+      const cells = {
+        rank: s.rank, bot: s.bot + (s.fill ? " (fill)" : ""), elo: fmt(s.elo), games: s.games, score: pct(s.score),
+        matches: s.matches, points: fmt(s.points, 2), place: fmt(s.place, 2) + (s.place_ci !== null && s.matches > 1 ? " ± " + fmt(s.place_ci, 2) : ""),
+        wins: s.wins, faults: s.faults,
+      };
+      const tr = el("tr", { data: { bot: s.bot }, cls: pair.includes(s.bot) ? "picked" : "", on: { click: () => pick(s.bot) } },
+        cols.map((c) => c === "interval" ? el("td", { data: { col: c } }, bar) : el("td", { text: cells[c], data: { col: c } })));
+      tr.children[1].prepend(el("span", { cls: "swatch", style: { background: colourOf(s.bot) } }));
+      body.append(tr);
+    }
+    t.append(body);
+    renderMatrix($("#crosstable"), (i, j) => {
+      const c = site.stats.crosstable[i][j];
+      return c.wins + c.draws + c.losses ? `${c.wins}-${c.draws}-${c.losses}` : "";
+    });
+    renderMatrix($("#los"), (i, j) => pct(site.stats.los[i][j]));
+    renderH2H();
+  }
+  function renderMatrix(t, cell) {
+    const st = site.stats.standings;
+    clear(t).append(el("thead", {}, el("tr", {}, el("th"), st.map((s, j) => el("th", { text: `${j + 1}`, title: s.bot })))));
+    const body = el("tbody");
+    st.forEach((s, i) => {
+      body.append(el("tr", {}, el("th", { text: `${i + 1}. ${s.bot}` }),
+        st.map((o, j) => i === j ? el("td", { cls: "diag" }) :
+          el("td", { text: cell(i, j), data: { a: s.bot, b: o.bot }, on: { click: () => { pair = [s.bot, o.bot]; renderStandings(); } } }))));
+    });
+    t.append(body);
+  }
+  function pick(bot) {
+    pair = pair.includes(bot) ? pair.filter((b) => b !== bot) : [...pair, bot].slice(-2);
+    renderStandings();
+  }
+  function renderH2H() {
+    const box = clear($("#h2h"));
+    if (pair.length !== 2) return;
+    let [a, b] = pair;
+    let h = (site.head_to_head || []).find((x) => x.a === a && x.b === b);
+    let flip = false;
+    if (!h) { h = (site.head_to_head || []).find((x) => x.a === b && x.b === a); flip = true; }
+    if (!h) { box.append(el("p", { text: `${a} and ${b} have not played each other.` })); return; }
+    const w = flip ? h.wdl.losses : h.wdl.wins, l = flip ? h.wdl.wins : h.wdl.losses;
+    const e = h.estimate, sign = flip ? -1 : 1;
+    const ia = site.stats.standings.findIndex((s) => s.bot === a), ib = site.stats.standings.findIndex((s) => s.bot === b);
+    box.append(el("h3", { text: `Head-to-head: ${a} vs ${b}` }),
+      el("table", { cls: "data", attrs: { id: "h2h-table" } }, el("tbody", {},
+        el("tr", {}, el("th", { text: "games (W-D-L)" }), el("td", { text: `${w}-${h.wdl.draws}-${l}` })),
+        el("tr", {}, el("th", { text: "model" }), el("td", { text: `${e.model}, ${e.n} ${e.model === "pentanomial" ? "pairs" : "games"}` + (h.unpaired ? `, ${h.unpaired} unpaired` : "") })),
+        el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${fmt(sign * e.elo, 1)} ± ${fmt(e.elo_error, 1)}` })),
+        el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${fmt(sign * e.nelo, 1)} ± ${fmt(e.nelo_error, 1)}` })),
+        el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(site.stats.los[ia][ib]) })),
+        el("tr", {}, el("th", { text: `SPRT [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}]` }),
+          el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
+      el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => { $("#f-bot").value = a; } } })));
+  }
+
+  // ---- charts ----
+  let charts = [];
+  let chartsDrawn = false;
+  function width(e) { return Math.max(320, Math.min(1000, e.clientWidth || 900)); }
+  function drawCharts() {
+    for (const c of charts) c.destroy();
+    charts = [];
+    chartsDrawn = true;
+    const bots = site.stats.standings.map((s) => s.bot);
+    const h = site.history;
+    const series = (names) => [{}].concat(names.map((n) => ({ label: n, stroke: colourOf(n), width: 2, points: { show: true, size: 4 }, spanGaps: true })));
+    const box1 = clear($("#chart-rating"));
+    if (h.rounds.length) {
+      charts.push(new uPlot({ width: width(box1), height: 280, scales: { x: { time: false } }, series: series(h.bots),
+        axes: [{ label: "round" }, { label: "Elo" }] }, [h.rounds, ...h.elo], box1));
+    } else box1.append(el("p", { cls: "hint", text: "no finished round yet" }));
+
+    // time per answer: sum of clock over sum of answers, per bot and round
+    const rounds = [...new Set(site.matches.map((m) => m.round))].sort((a, b) => a - b);
+    const ri = new Map(rounds.map((r, i) => [r, i]));
+    const tsum = bots.map(() => rounds.map(() => 0)), asum = bots.map(() => rounds.map(() => 0));
+    const bi = new Map(bots.map((b, i) => [b, i]));
+    for (const m of site.matches) {
+      m.seats.forEach((s, k) => {
+        const i = bi.get(s.bot); if (i === undefined || !m.answers || !m.answers[k]) return;
+        tsum[i][ri.get(m.round)] += s.time_ms; asum[i][ri.get(m.round)] += m.answers[k];
+      });
+    }
+    const tdata = [rounds, ...bots.map((b, i) => rounds.map((r, j) => asum[i][j] ? tsum[i][j] / asum[i][j] : null))];
+    const box2 = clear($("#chart-time"));
+    if (rounds.length) charts.push(new uPlot({ width: width(box2), height: 280, scales: { x: { time: false } }, series: series(bots),
+      axes: [{ label: "round" }, { label: "ms per answer" }] }, tdata, box2));
+
+    // faults by kind, stacked bars per bot
+    const kinds = [];
+    const count = {};
+    for (const m of site.matches) m.seats.forEach((s) => {
+      const add = (k, n) => { if (!kinds.includes(k)) kinds.push(k); count[k] = count[k] || {}; count[k][s.bot] = (count[k][s.bot] || 0) + n; };
+      if (s.fault) add(s.fault, 1);
+      if (s.defaults) add("default answers", s.defaults);
+    });
+    const box3 = clear($("#chart-faults"));
+    if (!kinds.length) box3.append(el("p", { cls: "hint", text: "No faults." }));
+    else {
+      const xs = bots.map((_, i) => i);
+      const raw = kinds.map((k) => bots.map((b) => count[k][b] || 0));
+      const stacked = raw.map((_, k) => bots.map((_, i) => raw.slice(k).reduce((s, r) => s + r[i], 0)));
+      const bars = uPlot.paths.bars({ size: [0.6, 80] });
+      charts.push(new uPlot({
+        width: width(box3), height: 280, scales: { x: { time: false, range: [-0.5, bots.length - 0.5] }, y: { range: (u, a, b) => [0, Math.max(1, b)] } },
+        series: [{ label: "bot", value: (u, v) => v === null ? "" : bots[v] ?? "" }].concat(kinds.map((k, i) => ({
+          label: k, fill: palette[(i + 3) % palette.length], stroke: palette[(i + 3) % palette.length], paths: bars, points: { show: false },
+          value: (u, v, si, idx) => idx === null ? "" : raw[si - 1][idx],
+        }))),
+        axes: [{ splits: () => xs, values: (u, sp) => sp.map((i) => bots[i] ?? "") }, { label: "count" }],
+      }, [xs, ...stacked], box3));
+    }
+
+    // score distribution
+    const scores = [...new Set(site.matches.flatMap((m) => m.seats.map((s) => s.score)))].sort((a, b) => a - b);
+    let edges = scores;
+    if (scores.length > 40) {
+      const lo = scores[0], hi = scores[scores.length - 1], w = (hi - lo) / 30;
+      edges = Array.from({ length: 31 }, (_, i) => lo + i * w);
+    }
+    const bin = (v) => { let i = 0; while (i + 1 < edges.length && edges[i + 1] <= v) i++; return i; };
+    const dist = bots.map(() => edges.map(() => 0));
+    for (const m of site.matches) m.seats.forEach((s) => { const i = bi.get(s.bot); if (i !== undefined) dist[i][bin(s.score)]++; });
+    const box4 = clear($("#chart-scores"));
+    if (edges.length) charts.push(new uPlot({ width: width(box4), height: 280, scales: { x: { time: false } },
+      series: series(bots).map((s, i) => i ? Object.assign(s, { paths: uPlot.paths.stepped({ align: 1 }) }) : s),
+      axes: [{ label: scores.length > 40 ? "score (binned)" : "score" }, { label: "matches" }] }, [edges, ...dist], box4));
+  }
+
+  // ---- match list ----
+  function renderFilters() {
+    const keep = (sel, values) => {
+      const v = sel.value;
+      const fixed = $$("option", sel).filter((o) => o.value === "" || o.value === "*");
+      clear(sel).append(...fixed, ...values.map((x) => el("option", { text: x, attrs: { value: x } })));
+      sel.value = values.map(String).includes(v) || v === "*" ? v : "";
+    };
+    keep($("#f-bot"), site.stats.standings.map((s) => s.bot));
+    keep($("#f-round"), [...new Set(site.matches.map((m) => m.round))].sort((a, b) => a - b));
+    keep($("#f-fault"), [...new Set(site.matches.flatMap((m) => m.seats.map((s) => s.fault).filter(Boolean)))].sort());
+  }
+  function renderMatches() {
+    const bot = $("#f-bot").value, round = $("#f-round").value, fault = $("#f-fault").value;
+    const rows = site.matches.filter((m) =>
+      (!bot || m.seats.some((s) => s.bot === bot)) && (!round || String(m.round) === round) &&
+      (!fault || m.seats.some((s) => fault === "*" ? s.fault : s.fault === fault)));
+    $("#f-count").textContent = `${rows.length} of ${site.matches.length} matches`;
+    const t = clear($("#match-table"));
+    t.append(el("thead", {}, el("tr", {}, ["match", "round", "seats: bot score (fault)", "time"].map((h) => el("th", { text: h })))));
+    const body = el("tbody");
+    for (const m of rows) {
+      body.append(el("tr", { data: { match: m.match } },
+        el("td", {}, el("a", { text: m.match, attrs: { href: `#match=${encodeURIComponent(m.match)}&step=0` } })),
+        el("td", { text: m.round }),
+        el("td", {}, m.seats.map((s) => el("span", { cls: "seat" + (s.fault ? " faulty" : ""), title: s.detail || "" },
+          el("span", { cls: "swatch", style: { background: colourOf(s.bot) } }), `${s.bot} ${fmt(s.score, Number.isInteger(s.score) ? 0 : 2)}` + (s.fault ? ` (${s.fault})` : "")))),
+        el("td", { text: `${(m.elapsed_ms / 1000).toFixed(1)} s` })));
+    }
+    t.append(body);
+    $("#running").textContent = (site.running || []).length ? `Without a result yet (playing, or cut off): ${site.running.join(", ")}.` : "";
+  }
+
+  // ---- transcripts ----
+  const loaded = {};
+  const waiting = {};
+  window.arbiterTranscript = async function (id, events, encoding) {
+    if (encoding === "gzip") {
+      try {
+        const bytes = Uint8Array.from(atob(events), (c) => c.charCodeAt(0));
+        events = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+      } catch (e) {
+        for (const f of waiting[id] || []) f.reject(new Error(`the transcript of ${id} cannot be inflated: ${e.message}`));
+        delete waiting[id];
+        return;
+      }
+    }
+    loaded[id] = events;
+    for (const f of waiting[id] || []) f.resolve(events);
+    delete waiting[id];
+  };
+  function transcript(id) {
+    if (loaded[id] !== undefined) return Promise.resolve(loaded[id]);
+    if (inline[id]) return Promise.resolve(loaded[id] = JSON.parse(inline[id].textContent));
+    if (!folder) return Promise.reject(new Error(`the transcript of ${id} is not in this page`));
+    return new Promise((resolve, reject) => {
+      (waiting[id] = waiting[id] || []).push({ resolve, reject });
+      const s = document.createElement("script");
+      s.src = `${folder}/${encodeURIComponent(id)}.js`;
+      s.onerror = () => {
+        for (const f of waiting[id] || []) f.reject(new Error(`the transcript of ${id} (${s.src}) could not be loaded`));
+        delete waiting[id];
+      };
+      document.head.append(s);
+    });
+  }
+
+  // parse reads a transcript: JSON lines of {t, seat, send|recv} or
+  // {t, event, data}; what it cannot read is noted.
+  function parse(text, notes) {
+    const recs = [];
+    const lines = text.split("\n");
+    let bad = [];
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      try { recs.push(JSON.parse(line)); } catch (e) { bad.push(i + 1); }
+    });
+    if (bad.length) notes.push(`${bad.length} line(s) of the transcript are not JSON and were skipped (line ${bad.slice(0, 5).join(", ")}${bad.length > 5 ? ", …" : ""}); a torn last line means the match was still being written.`);
+    return recs;
+  }
+
+  // ---- replays ----
+  // A viewer turns the transcript's game events into steps: init(match)
+  // makes the state, on[kind](state, data, push) changes it and calls
+  // push(label, extra) for every step; draw(view, state, match) shows a
+  // step's state.
+  const suitSym = { C: "♣", D: "♦", H: "♥", S: "♠", c: "♣", d: "♦", h: "♥", s: "♠" };
+  function card(c, cls) {
+    const s = String(c), suit = s.slice(-1), rank = s.slice(0, -1).toUpperCase();
+    const red = "DHdh".includes(suit) && suit !== "";
+    return el("span", { cls: "card" + (red ? " red" : "") + (cls ? " " + cls : ""), data: { card: s } }, rank + (suitSym[suit] || suit));
+  }
+  function cards(list, cls) { return el("span", { cls: "cards" }, (list || []).map((c) => card(c, cls))); }
+  const without = (hand, c) => { const i = hand.indexOf(c); return i < 0 ? hand : hand.slice(0, i).concat(hand.slice(i + 1)); };
+
+  const viewers = {};
+  viewers.planowanie = {
+    init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1 }),
+    on: {
+      deal(s, d, push) {
+        Object.assign(s, { deal: d.deal, hands: d.hands.map((h) => h.slice()), declared: null, won: d.hands.map(() => 0), table: d.hands.map(() => null), trick: 0, leader: d.leader, winner: -1 });
+        push(`deal ${d.deal}: ${d.cards} card(s) each, seat ${d.leader} leads`);
+      },
+      declare(s, d, push) { s.declared = d.declared.slice(); push(`deal ${d.deal}: declarations ${d.declared.join(" ")}`); },
+      trick(s, d, push) {
+        s.table = s.table.map(() => null);
+        s.trick = d.trick; s.leader = d.leader; s.winner = -1;
+        for (let i = 0; i < d.cards.length; i++) {
+          const seat = (d.leader + i) % d.cards.length, c = d.cards[seat];
+          s.table[seat] = c; s.hands[seat] = without(s.hands[seat] || [], c);
+          if (i === d.cards.length - 1) { s.winner = d.winner; s.won[d.winner]++; }
+          push(`deal ${d.deal}, trick ${d.trick}: seat ${seat} plays ${c}` + (i === d.cards.length - 1 ? `; seat ${d.winner} takes the trick` : ""), { seat });
+        }
+      },
+      deal_score(s, d, push) { s.scores = d.scores.slice(); push(`deal ${d.deal} scored: ${d.points.join(" ")} (totals ${d.scores.join(" ")})`); },
+      end(s, d, push) { s.scores = d.scores.slice(); s.table = s.table.map(() => null); push(`end: scores ${d.scores.join(" ")}`); },
+    },
+    draw(v, s, m) {
+      const seats = m.seats.map((seat, i) => el("div", { cls: "hand-box" + (s.winner === i ? " winner" : ""), data: { seat: i } },
+        el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: seatColour(i) } }), `seat ${i}: ${seat.bot}`),
+        el("div", { text: `declared ${s.declared ? s.declared[i] : "?"} · tricks ${s.won[i] ?? 0} · score ${s.scores[i] ?? 0}` }),
+        el("div", { cls: "hand" }, cards(s.hands[i])),
+        el("div", { cls: "played" }, s.table[i] ? card(s.table[i], "on-table") : el("span", { cls: "empty", text: "—" }))));
+      v.append(el("div", { cls: "card-table" }, el("div", { cls: "center", text: s.deal ? `deal ${s.deal}` + (s.trick ? `, trick ${s.trick}` : "") : "" }), seats));
+    },
+  };
+  viewers.euchre = {
+    init: (m) => ({ hand: 0, dealer: 0, hands: [[], [], [], []], upcard: "", trump: "", maker: -1, alone: -1, table: [null, null, null, null], tricks: [0, 0], points: [0, 0], bids: [], winner: -1 }),
+    on: {
+      deal(s, d, push) {
+        Object.assign(s, { hand: d.hand, dealer: d.dealer, hands: d.hands.map((h) => h.slice()), upcard: d.upcard, trump: "", maker: -1, alone: -1, table: [null, null, null, null], tricks: [0, 0], bids: [], winner: -1 });
+        push(`hand ${d.hand}: position ${d.dealer} deals, upcard ${d.upcard}`);
+      },
+      bidding(s, d, push) { s.bids = d.decisions.slice(); push(`hand ${d.hand}: ${d.round} ${d.decisions.join(" ")}` + (d.by >= 0 ? `, decided by position ${d.by}` : ", all passed")); },
+      discard(s, d, push) { s.hands[d.dealer] = without(s.hands[d.dealer].concat([d.upcard]), d.discarded); s.upcard = ""; push(`hand ${d.hand}: dealer picks up ${d.upcard}, discards ${d.discarded}`); },
+      trump(s, d, push) { Object.assign(s, { trump: d.trump, maker: d.maker, alone: d.alone }); push(`hand ${d.hand}: trump ${suitSym[d.trump] || d.trump}, made by position ${d.maker}` + (d.alone >= 0 ? `, position ${d.alone} alone` : "")); },
+      thrown_in(s, d, push) { push(`hand ${d.hand}: thrown in`); },
+      trick(s, d, push) {
+        s.table = [null, null, null, null]; s.winner = -1;
+        d.cards.forEach((c, i) => {
+          const pos = (d.leader + i) % 4;
+          if (c === "p") return;
+          s.table[pos] = c; s.hands[pos] = without(s.hands[pos], c);
+          const last = d.cards.slice(i + 1).every((x) => x === "p");
+          if (last) { s.winner = d.winner; s.tricks[d.winner % 2]++; }
+          push(`hand ${d.hand}, trick ${d.trick}: position ${pos} plays ${c}` + (last ? `; position ${d.winner} takes it` : ""), { seat: pos % 2 });
+        });
+      },
+      hand_score(s, d, push) { s.points = d.points.slice(); push(`hand ${d.hand}: tricks ${d.tricks.join("-")}, scored ${d.scored.join("-")}, game ${d.points.join("-")}`); },
+      end(s, d, push) { s.points = d.points.slice(); push(`end: ${d.points.join("-")}, ` + (d.winner >= 0 ? `team ${d.winner} wins` : "a draw")); },
+      decision() { },
+    },
+    draw(v, s, m) {
+      const boxes = [0, 1, 2, 3].map((pos) => {
+        const seat = m.seats[pos % 2];
+        return el("div", { cls: "hand-box" + (s.winner === pos ? " winner" : "") + (s.alone >= 0 && s.alone !== pos && s.alone % 2 === pos % 2 ? " out" : ""), data: { seat: pos % 2, position: pos } },
+          el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: seatColour(pos % 2) } }), `position ${pos}: ${seat.bot}` + (pos === s.dealer ? " (dealer)" : "") + (pos === s.maker ? " (maker)" : "")),
+          el("div", { cls: "hand" }, cards(s.hands[pos])),
+          el("div", { cls: "played" }, s.table[pos] ? card(s.table[pos], "on-table") : el("span", { cls: "empty", text: "—" })));
+      });
+      v.append(el("div", { cls: "card-table euchre" },
+        el("div", { cls: "center" }, `hand ${s.hand}`, s.upcard ? el("span", {}, " · upcard ", card(s.upcard)) : "",
+          s.trump ? ` · trump ${suitSym[s.trump] || s.trump}` : "", ` · tricks ${s.tricks.join("-")} · game ${s.points.join("-")}`),
+        boxes));
+    },
+  };
+  function grid(rows, cols, cell) {
+    const g = el("div", { cls: "board", style: { gridTemplateColumns: `repeat(${cols}, 1fr)`, width: `min(100%, ${Math.max(cols * 14, 200)}px, ${cols * 36}px)` } });
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) g.append(cell(r, c));
+    return g;
+  }
+  viewers.bricks = {
+    init: (m) => ({ n: 0, cells: [], last: [] }),
+    board(s, msg) {
+      const parts = String(msg).split("_");
+      const n = parseInt(parts[0], 10);
+      if (!(n > 0 && n <= 999)) return;
+      s.n = n; s.cells = new Array(n * n).fill(-1); s.last = [];
+      for (const p of parts.slice(1)) { const [x, y] = p.split("x").map(Number); if (x >= 0 && y >= 0 && x < n && y < n) s.cells[y * n + x] = -2; }
+    },
+    line(s, rec) { if (!s.n && rec.send !== undefined && /^\d+(_-?\d+x-?\d+)*$/.test(rec.send)) this.board(s, rec.send); },
+    on: {
+      move(s, d, push, notes) {
+        const m = /^(-?\d+)x(-?\d+)_(-?\d+)x(-?\d+)$/.exec(d.move);
+        s.last = [];
+        if (m) for (const [x, y] of [[+m[1], +m[2]], [+m[3], +m[4]]]) {
+          if (x >= 0 && y >= 0 && x < s.n && y < s.n) { s.cells[y * s.n + x] = d.seat; s.last.push(y * s.n + x); }
+        }
+        push(`seat ${d.seat} places ${d.move}`, { seat: d.seat });
+      },
+      end(s, d, push) { if (!s.n) this.board(s, d.board); push(`end: ${d.message}`); },
+    },
+    draw(v, s, m) {
+      if (!s.n) { v.append(el("p", { cls: "hint", text: "board not known yet" })); return; }
+      v.append(grid(s.n, s.n, (r, c) => {
+        const o = s.cells[r * s.n + c];
+        return el("div", { cls: "cell" + (o === -2 ? " blocked" : "") + (s.last.includes(r * s.n + c) ? " last" : ""), data: { x: c, y: r, owner: o }, title: `${c}x${r}`,
+          style: o >= 0 ? { background: seatColour(o) } : {} });
+      }));
+      v.append(legend(m));
+    },
+  };
+  viewers.blokus = {
+    init: (m) => ({ rows: 0, cols: 0, cells: [], stones: [], left: [[], []], last: [], turn: 0 }),
+    on: {
+      board(s, d, push) {
+        s.rows = d.rows; s.cols = d.cols; s.cells = new Array(d.rows * d.cols).fill(-1);
+        for (const [r, c] of d.filled || []) s.cells[r * d.cols + c] = -2;
+        s.stones = d.stones || []; s.left = [s.stones.map((x) => x.name), s.stones.map((x) => x.name)];
+        push(`board ${d.rows} × ${d.cols}, ${s.stones.length} stones each`);
+      },
+      move(s, d, push) {
+        const seat = d.player - 1;
+        s.turn = d.turn; s.last = [];
+        if (d.pass) { push(`turn ${d.turn}: player ${d.player} passes`, { seat }); return; }
+        for (const [r, c] of d.cells || []) if (r >= 0 && c >= 0 && r < s.rows && c < s.cols) { s.cells[r * s.cols + c] = seat; s.last.push(r * s.cols + c); }
+        if (s.left[seat]) s.left[seat] = without(s.left[seat], d.stone);
+        push(`turn ${d.turn}: player ${d.player} places ${d.stone}`, { seat });
+      },
+      end(s, d, push) { push(`end (${d.reason}): scores ${d.scores.join(" ")}, cells left ${(d.left || []).join(" ")}`); },
+    },
+    draw(v, s, m) {
+      if (!s.rows) { v.append(el("p", { cls: "hint", text: "board not known yet" })); return; }
+      v.append(grid(s.rows, s.cols, (r, c) => {
+        const o = s.cells[r * s.cols + c];
+        return el("div", { cls: "cell" + (o === -2 ? " blocked" : "") + (s.last.includes(r * s.cols + c) ? " last" : ""), data: { x: c, y: r, owner: o }, title: `${r},${c}`,
+          style: o >= 0 ? { background: seatColour(o) } : {} });
+      }));
+      v.append(el("div", { cls: "stones" }, m.seats.map((seat, i) => el("div", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }),
+        `player ${i + 1} (${seat.bot}) stones left: `, (s.left[i] || []).map((name) => stone(s.stones.find((x) => x.name === name), seatColour(i)))))));
+    },
+  };
+  function stone(st, colour) {
+    if (!st) return null;
+    const w = Math.max(...st.cells.map((c) => c[0])) + 1, h = Math.max(...st.cells.map((c) => c[1])) + 1;
+    const g = el("span", { cls: "stone", title: st.name, data: { stone: st.name }, style: { gridTemplateColumns: `repeat(${w}, 6px)`, gridTemplateRows: `repeat(${h}, 6px)` } });
+    for (const [x, y] of st.cells) g.append(el("i", { style: { gridColumn: x + 1, gridRow: y + 1, background: colour } }));
+    return g;
+  }
+  viewers.auction = {
+    init: (m) => ({ cols: 0, rows: 0, owner: [], capital: [], bids: null, cell: "", round: 0, queue: [], letters: [], history: [] }),
+    on: {
+      board(s, d, push) {
+        Object.assign(s, { cols: d.cols, rows: d.rows, owner: new Array(d.cols * d.rows).fill(-1), capital: d.letters.map(() => d.capital), queue: d.queue || [], letters: d.letters, board: d.board });
+        s.history = [s.capital.slice()];
+        push(`board ${d.board}: ${d.cols} × ${d.rows}, capital ${d.capital}`);
+      },
+      round(s, d, push) {
+        s.round = d.round; s.cell = d.cell; s.bids = d.bids.slice(); s.winner = d.winner; s.capital = d.capital.slice();
+        s.history.push(s.capital.slice());
+        const m = /^\[(\d+),(\d+)\]$/.exec(d.cell);
+        if (m && d.winner >= 0) s.owner[(+m[2] - 1) * s.cols + (+m[1] - 1)] = d.winner;
+        push(`round ${d.round}: ${d.cell} ` + (d.winner >= 0 ? `sold to ${s.letters[d.winner] || d.winner} for ${d.price}` : "unsold"));
+      },
+      end(s, d, push) { s.end = d; push(`end (${d.reason}) after ${d.rounds} rounds: places ${d.places.join(" ")}`); },
+    },
+    draw(v, s, m) {
+      if (!s.cols) { v.append(el("p", { cls: "hint", text: "board not known yet" })); return; }
+      const region = regions(s);
+      const cm = /^\[(\d+),(\d+)\]$/.exec(s.cell || "");
+      const cur = cm ? (+cm[2] - 1) * s.cols + (+cm[1] - 1) : -1;
+      v.append(grid(s.rows, s.cols, (r, c) => {
+        const i = r * s.cols + c, o = s.owner[i];
+        return el("div", { cls: "cell" + (i === cur ? " last" : "") + (o >= 0 && region.best[o].has(i) ? " region" : ""), data: { x: c, y: r, owner: o }, title: `[${c + 1},${r + 1}]`,
+          style: o >= 0 ? { background: seatColour(o) } : {} }, o >= 0 ? s.letters[o] : "");
+      }));
+      v.append(el("table", { cls: "data", attrs: { id: "auction-players" } },
+        el("thead", {}, el("tr", {}, ["player", "bot", "bid this round", "capital", "cells", "largest region"].map((h) => el("th", { text: h })))),
+        el("tbody", {}, m.seats.map((seat, i) => el("tr", { cls: s.winner === i && s.bids ? "won" : "" },
+          el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.letters[i] || String(i)), el("td", { text: seat.bot }),
+          el("td", { text: s.bids ? s.bids[i] : "" }), el("td", { text: s.capital[i] }), el("td", { text: region.cells[i] }), el("td", { text: region.size[i] }))))));
+      if (s.history.length > 1) {
+        const box = el("div", { cls: "chart", attrs: { id: "auction-capital" } });
+        v.append(el("h3", { text: "Capital over the rounds" }), box);
+        const xs = s.history.map((_, i) => i);
+        replayChart = new uPlot({ width: 480, height: 200, scales: { x: { time: false } },
+          series: [{ label: "round" }].concat(m.seats.map((seat, i) => ({ label: `${s.letters[i] || i} ${seat.bot}`, stroke: seatColour(i), width: 2 }))),
+          axes: [{ label: "round" }, { label: "capital" }] }, [xs, ...m.seats.map((_, i) => s.history.map((c) => c[i]))], box);
+      }
+      const next = s.queue.slice(s.round, s.round + 8);
+      if (next.length) v.append(el("p", { cls: "hint", text: `next cells: ${next.join(" ")}` }));
+    },
+  };
+  // regions finds every seat's largest edge-connected region, as the
+  // rules count it.
+  function regions(s) {
+    const n = s.capital.length, seen = new Array(s.owner.length).fill(false);
+    const out = { size: new Array(n).fill(0), cells: new Array(n).fill(0), best: Array.from({ length: n }, () => new Set()) };
+    s.owner.forEach((o, i) => {
+      if (o < 0) return;
+      out.cells[o]++;
+      if (seen[i]) return;
+      const comp = [], stack = [i]; seen[i] = true;
+      while (stack.length) {
+        const j = stack.pop(); comp.push(j);
+        const c = j % s.cols, r = (j - c) / s.cols;
+        for (const [x, y] of [[c - 1, r], [c + 1, r], [c, r - 1], [c, r + 1]]) {
+          const k = y * s.cols + x;
+          if (x >= 0 && y >= 0 && x < s.cols && y < s.rows && !seen[k] && s.owner[k] === o) { seen[k] = true; stack.push(k); }
+        }
+      }
+      if (comp.length > out.size[o]) { out.size[o] = comp.length; out.best[o] = new Set(comp); }
+    });
+    return out;
+  }
+  function legend(m) {
+    return el("div", { cls: "legend" }, m.seats.map((seat, i) => el("span", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), `seat ${i}: ${seat.bot} `)));
+  }
+
+  // build turns records into steps. Protocol lines, and the events every
+  // game shares, are handled here; a game's own events by its viewer.
+  function build(recs, m, notes) {
+    const viewer = viewers[site.driver];
+    if (!viewer) notes.push(`No replay viewer for game ${site.driver}: only the lines are shown.`);
+    let state = viewer ? viewer.init(m) : {};
+    const steps = [];
+    let lines = [];
+    const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0), sentAt = m.seats.map(() => null);
+    const faults = [];
+    const unknown = {};
+    const push = (label, extra) => {
+      steps.push(Object.assign({ label, state: structuredClone(state), lines, clock: clock.slice(), answers: answers.slice(), faults: faults.slice() }, extra || {}));
+      lines = [];
+    };
+    const shared = {
+      match() { },
+      result() { },
+      fault(s, d) { faults.push({ seat: d.seat, kind: d.kind, detail: d.detail }); push(`fault: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) ${d.kind}: ${d.detail || ""}`, { fault: true, seat: d.seat }); },
+      default(s, d) {
+        const seat = d.seat;
+        faults.push({ seat, kind: d.kind || "default", detail: d.detail || d.reason || "" });
+        lines.push({ seat, note: `default answer (${d.kind || d.phase || ""}): ${d.detail || d.reason || ""}` + (d.default !== undefined ? ` → ${d.default}` : "") });
+      },
+      warning(s, d) { lines.push({ seat: d.seat, note: `warning: '?' to ${d.command}` }); },
+    };
+    for (const r of recs) {
+      if (r.send !== undefined || r.recv !== undefined) {
+        const seat = r.seat;
+        if (r.send !== undefined) { sentAt[seat] = r.t; answers[seat] = (answers[seat] || 0) + 1; }
+        else if (sentAt[seat] !== null && sentAt[seat] !== undefined) { clock[seat] += r.t - sentAt[seat]; sentAt[seat] = null; }
+        lines.push(r);
+        if (viewer && viewer.line) viewer.line(state, r);
+        continue;
+      }
+      const kind = r.event;
+      if (kind === "decision") {
+        const d = r.data || {};
+        answers[d.seat] = (answers[d.seat] || 0) + 1;
+        lines.push({ seat: d.seat, send: `[position ${d.position}, ${d.phase}] ` + String(d.input || "").trim().replace(/\n/g, " ⏎ ") });
+        lines.push({ seat: d.seat, recv: d.answer });
+        continue;
+      }
+      const own = viewer && viewer.on[kind];
+      const sh = shared[kind];
+      try {
+        if (own) own.call(viewer, state, r.data || {}, push, notes);
+        else if (sh) sh(state, r.data || {});
+        else { unknown[kind] = (unknown[kind] || 0) + 1; }
+      } catch (e) {
+        notes.push(`event ${kind} at ${r.t} ms could not be shown (${e.message}); skipped`);
+      }
+    }
+    for (const [k, n] of Object.entries(unknown)) notes.push(`${n} event(s) of unknown kind "${k}" skipped`);
+    // A fault the transcript did not mark (a crash between events) is
+    // shown at the end, from the result.
+    m.seats.forEach((s, i) => {
+      if (s.fault && !faults.some((f) => f.seat === i && f.kind === s.fault)) {
+        faults.push({ seat: i, kind: s.fault, detail: s.detail });
+        push(`fault: seat ${i} (${s.bot}) ${s.fault}: ${s.detail || ""}`, { fault: true, seat: i });
+      }
+    });
+    if (lines.length || !steps.length) push("end of transcript");
+    return steps;
+  }
+
+  let replay = null; // {id, match, steps, notes, step}
+  let replayChart = null; // a chart the step's view drew
+  let timer = null;
+  async function openReplay(id, step) {
+    showTab("replay");
+    const m = site.matches.find((x) => x.match === id);
+    $("#replay-empty").hidden = !!m;
+    if (!m) { $("#replay-empty").textContent = `No finished match ${id}.`; return; }
+    if (!replay || replay.id !== id) {
+      $("#replay-title").textContent = `Replay of ${id}`;
+      clear($("#replay-view")).append(el("p", { cls: "hint", text: "loading…" }));
+      const notes = [];
+      let steps = [];
+      try { steps = build(parse(await transcript(id), notes), m, notes); } catch (e) { notes.push(e.message); }
+      replay = { id, match: m, steps, notes };
+      const ul = clear($("#replay-notes"));
+      for (const n of notes) ul.append(el("li", { text: n }));
+      const sl = $("#r-slider");
+      sl.max = Math.max(0, steps.length - 1);
+    }
+    go(step);
+  }
+  function go(n) {
+    if (!replay) return;
+    const steps = replay.steps;
+    n = Math.max(0, Math.min(steps.length - 1, n | 0));
+    replay.step = n;
+    $("#r-slider").value = n;
+    $("#r-step").textContent = `step ${n} of ${steps.length - 1}`;
+    const want = `#match=${encodeURIComponent(replay.id)}&step=${n}`;
+    if (location.hash !== want) history.replaceState(null, "", want);
+    if (replayChart) { replayChart.destroy(); replayChart = null; }
+    const v = clear($("#replay-view"));
+    const st = steps[n];
+    v.dataset.step = n;
+    if (!st) { v.append(el("p", { text: "This transcript holds no steps." })); return; }
+    $("#r-label").textContent = st.label;
+    $("#r-label").className = st.fault ? "fault" : "";
+    const viewer = viewers[site.driver];
+    if (viewer) viewer.draw(v, st.state, replay.match);
+    drawSide(st);
+  }
+  function drawSide(st) {
+    const m = replay.match;
+    clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, m.seats.map((s, i) => {
+        const f = st.faults.filter((x) => x.seat === i);
+        return el("tr", { cls: st.seat === i ? "active" : "" },
+          el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
+          el("td", { text: st.answers[i] || 0 }), el("td", { text: `${fmt(st.clock[i])} ms` }),
+          el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
+            f.length && m.stderr && m.stderr[i] ? el("details", { open: "" }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
+      })));
+    const box = clear($("#replay-lines"));
+    const shown = st.lines.slice(-200);
+    if (st.lines.length > shown.length) box.append(el("p", { cls: "hint", text: `${st.lines.length - shown.length} earlier lines not shown` }));
+    for (const l of shown) {
+      const who = m.seats[l.seat] ? `${l.seat} ${m.seats[l.seat].bot}` : String(l.seat);
+      if (l.note) box.append(el("div", { cls: "line note" }, `${who}: ${l.note}`));
+      else if (l.send !== undefined) box.append(el("div", { cls: "line send" }, `→ ${who}: ${l.send}`));
+      else box.append(el("div", { cls: "line recv" }, `← ${who}: ${l.recv}`));
+    }
+  }
+  function stop() { if (timer) { clearInterval(timer); timer = null; $("#r-play").textContent = "play"; } }
+  function play() {
+    if (timer) return stop();
+    $("#r-play").textContent = "pause";
+    timer = setInterval(() => {
+      if (!replay || replay.step >= replay.steps.length - 1) return stop();
+      go(replay.step + 1);
+    }, 600);
+  }
+  $("#r-first").addEventListener("click", () => { stop(); go(0); });
+  $("#r-prev").addEventListener("click", () => { stop(); go(replay.step - 1); });
+  $("#r-next").addEventListener("click", () => { stop(); go(replay.step + 1); });
+  $("#r-last").addEventListener("click", () => { stop(); go(Infinity); });
+  $("#r-play").addEventListener("click", play);
+  $("#r-slider").addEventListener("input", (e) => { stop(); go(+e.target.value); });
+  document.addEventListener("keydown", (e) => {
+    if (!replay || $("#replay").hidden || e.target.matches("input[type=text], select, textarea")) return;
+    if (e.key === "ArrowRight") { stop(); go(replay.step + 1); e.preventDefault(); }
+    if (e.key === "ArrowLeft") { stop(); go(replay.step - 1); e.preventDefault(); }
+  });
+
+  // ---- tabs and links ----
+  function showTab(name) {
+    for (const s of $$("section.tab")) s.hidden = s.id !== name;
+    for (const a of $$("nav a")) a.classList.toggle("current", a.dataset.tab === name);
+    if (name === "charts" && !chartsDrawn) drawCharts();
+    if (name === "matches" && !matchesDrawn) { matchesDrawn = true; renderMatches(); }
+  }
+  let matchesDrawn = false;
+  function route() {
+    const h = location.hash.slice(1);
+    const q = new URLSearchParams(h);
+    if (q.has("match")) { openReplay(q.get("match"), parseInt(q.get("step") || "0", 10)); return; }
+    stop();
+    showTab(["standings", "charts", "matches", "replay"].includes(h) ? h : "standings");
+  }
+  window.addEventListener("hashchange", route);
+  for (const id of ["#f-bot", "#f-round", "#f-fault"]) $(id).addEventListener("change", renderMatches);
+
+  function renderAll() {
+    colours();
+    renderHeader();
+    renderStandings();
+    renderFilters();
+    if (matchesDrawn) renderMatches();
+    if (chartsDrawn) { chartsDrawn = false; if (!$("#charts").hidden) drawCharts(); }
+  }
+  renderAll();
+  route();
+  // The first view is drawn: say when, in milliseconds since navigation
+  // started (the benchmark reads it).
+  document.body.dataset.ready = String(Math.round(performance.now()));
+
+  // ---- live ----
+  if (live) {
+    const badge = $("#live");
+    const connect = () => {
+      const es = new EventSource("events");
+      es.addEventListener("site", (e) => {
+        site = normal(JSON.parse(e.data));
+        renderAll();
+        if (replay) { const m = site.matches.find((x) => x.match === replay.id); if (m) replay.match = m; }
+        badge.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
+        document.body.dataset.updates = String((+document.body.dataset.updates || 0) + 1);
+      });
+      es.onerror = () => { badge.textContent = "live · reconnecting…"; };
+      es.onopen = () => { badge.textContent = "live"; };
+    };
+    connect();
+  }
+})();

@@ -1,0 +1,246 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/engine"
+)
+
+// Server serves the page of a results directory and tells open pages when
+// it changes: GET / is the page, GET /events a stream of server-sent
+// events (one "site" event with the page's data now, and one after every
+// change of results.jsonl), GET /transcripts/ID.js a match's transcript
+// as the page loads it.
+type Server struct {
+	dir string
+	// Poll is how often the directory is looked at.
+	Poll time.Duration
+
+	mu      sync.Mutex
+	loader  *loader
+	site    []byte // the JSON of the last load
+	version int
+	changed chan struct{} // closed and replaced on every change
+	lastErr error
+	stamp   string
+}
+
+// NewServer serves dir, which need not hold results yet: a run may be
+// about to start writing it.
+func NewServer(dir string) *Server {
+	return &Server{dir: dir, Poll: 500 * time.Millisecond, loader: newLoader(dir), changed: make(chan struct{})}
+}
+
+// Listen opens addr and serves until ctx is done; ready, when not nil,
+// gets the address it listens on (useful with port 0).
+func (s *Server) Listen(ctx context.Context, addr string, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go s.watch(ctx)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// watch reloads the directory whenever results.jsonl or plan.json
+// changes (size or time), at most every Poll.
+func (s *Server) watch(ctx context.Context) {
+	t := time.NewTicker(s.Poll)
+	defer t.Stop()
+	for {
+		s.refresh()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// stampOf identifies the state of the files the page is made of.
+func stampOf(dir string) string {
+	var b strings.Builder
+	for _, name := range []string{engine.PlanFile, engine.ResultsFile, "stopped.json"} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			fmt.Fprintf(&b, "%s:%d:%d;", name, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	if entries, err := os.ReadDir(filepath.Join(dir, engine.MatchesDir)); err == nil {
+		fmt.Fprintf(&b, "matches:%d", len(entries))
+	}
+	return b.String()
+}
+
+func (s *Server) refresh() {
+	stamp := stampOf(s.dir)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if stamp == s.stamp && (s.site != nil || s.lastErr != nil) {
+		return
+	}
+	s.stamp = stamp
+	site, err := s.loader.load()
+	if err != nil {
+		if s.lastErr == nil || s.lastErr.Error() != err.Error() {
+			s.lastErr = err
+			s.bump()
+		}
+		return
+	}
+	b, err := json.Marshal(site)
+	if err != nil {
+		s.lastErr = err
+		return
+	}
+	s.lastErr = nil
+	if !bytes.Equal(b, s.site) {
+		s.site = b
+		s.bump()
+	}
+}
+
+func (s *Server) bump() {
+	s.version++
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// current returns the last load, or why there is none.
+func (s *Server) current() ([]byte, error, chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.site == nil && s.lastErr == nil {
+		s.mu.Unlock()
+		s.refresh()
+		s.mu.Lock()
+	}
+	return s.site, s.lastErr, s.changed
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/" || r.URL.Path == "/index.html":
+		s.servePage(w)
+	case r.URL.Path == "/events":
+		s.serveEvents(w, r)
+	case strings.HasPrefix(r.URL.Path, "/transcripts/") && strings.HasSuffix(r.URL.Path, ".js"):
+		s.serveTranscript(w, strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/transcripts/"), ".js"))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (s *Server) servePage(w http.ResponseWriter) {
+	b, err, _ := s.current()
+	if b == nil {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"1\">"+
+			"<title>arbiter: waiting for results</title></head><body><p>No results to show yet: %s</p><p>This page reloads by itself.</p></body></html>\n",
+			html.EscapeString(fmt.Sprint(err)))
+		return
+	}
+	var site Site
+	if err := json.Unmarshal(b, &site); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var buf bytes.Buffer
+	if err := render(&buf, &site, transcriptsSource{Folder: "transcripts"}, true); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes())
+}
+
+// serveEvents streams the page's data: now, and after every change.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	var sent []byte
+	for {
+		b, err, changed := s.current()
+		if b != nil && !bytes.Equal(b, sent) {
+			fmt.Fprintf(w, "event: site\ndata: %s\n\n", b)
+			sent = b
+		} else if err != nil {
+			fmt.Fprintf(w, "event: problem\ndata: %s\n\n", strings.ReplaceAll(err.Error(), "\n", " "))
+		}
+		fl.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-changed:
+		case <-time.After(15 * time.Second):
+			fmt.Fprint(w, ": keep-alive\n\n")
+		}
+	}
+}
+
+func (s *Server) serveTranscript(w http.ResponseWriter, id string) {
+	if !safeID(id) {
+		http.NotFound(w, nil)
+		return
+	}
+	b, err := os.ReadFile(transcriptPath(s.dir, id))
+	if err != nil {
+		http.Error(w, "no transcript of match "+id, http.StatusNotFound)
+		return
+	}
+	js, err := transcriptScript(id, b)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(js)
+}
+
+// safeID accepts the match ids arbiter makes (r001-g02-s1, playoff-…):
+// nothing that could name a file outside the matches folder.
+func safeID(id string) bool {
+	if id == "" || id == "." || id == ".." || len(id) > 200 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,320 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
+)
+
+// Site is everything the page shows but the transcripts: it is embedded in
+// the page as JSON, and sent again to a live page on every change.
+type Site struct {
+	Tournament string `json:"tournament"`
+	Driver     string `json:"driver"` // the game's driver: which replay viewer
+	Game       string `json:"game"`
+	Plan       string `json:"plan"`
+	Format     string `json:"format"`
+	Players    int    `json:"players"`
+	// Stats are `arbiter rank -json`'s statistics.
+	Stats *stats.Stats `json:"stats"`
+	// Stopped says which stopping rule ended the tournament, if one did.
+	Stopped *stop.Stopped `json:"stopped,omitempty"`
+	// HeadToHead compares every pair of bots (`arbiter rank -vs A,B`).
+	HeadToHead []*stats.HeadToHead `json:"head_to_head"`
+	// History is every bot's rating after each round.
+	History History `json:"history"`
+	// Matches are the finished matches, in the order they finished.
+	Matches []Match `json:"matches"`
+	// Running are matches with a transcript but no result yet.
+	Running []string `json:"running,omitempty"`
+	// Skipped says what could not be read and was left out.
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// History holds one rating series per bot: Elo[k][i] is bot Bots[k]'s
+// rating after round Rounds[i].
+type History struct {
+	Rounds []int        `json:"rounds"`
+	Bots   []string     `json:"bots"`
+	Elo    [][]*float64 `json:"elo"`
+}
+
+// Match is one finished match as the match list and charts need it.
+type Match struct {
+	engine.Result
+	// Answers counts, by seat, the commands the seat answered (a send
+	// line of the transcript, or a decision of a bot run per decision).
+	Answers []int `json:"answers"`
+	// Stderr holds, by seat, the end of the bot's stderr when the seat
+	// faulted or had answers replaced by defaults; "" otherwise.
+	Stderr []string `json:"stderr"`
+}
+
+// stderrExcerpt is how much of the end of a faulty bot's stderr the page
+// shows.
+const stderrExcerpt = 2048
+
+// Load reads results directory dir. It fails only when dir is not a
+// results directory or its results are refused (see engine.ReadDir);
+// what it skips is listed in Site.Skipped.
+func Load(dir string) (*Site, error) {
+	return newLoader(dir).load()
+}
+
+// loader remembers what it read of the transcripts, which do not change
+// once their match has a result, so that a live page costs only the new
+// matches.
+type loader struct {
+	dir     string
+	answers map[string][]int
+}
+
+func newLoader(dir string) *loader { return &loader{dir: dir, answers: map[string][]int{}} }
+
+func (l *loader) load() (*Site, error) {
+	p, results, err := engine.ReadDir(l.dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{Tournament: p.Tournament, Driver: p.Game.Driver, Game: p.Game.Name, Plan: p.Hash,
+		Format: p.Format.String(), Players: p.Players}
+	if torn := tornLine(filepath.Join(l.dir, engine.ResultsFile)); torn != "" {
+		s.Skipped = append(s.Skipped, torn)
+	}
+	stopped, err := engine.ReadStopped(l.dir)
+	if err != nil {
+		s.Skipped = append(s.Skipped, err.Error())
+	}
+	counted := stopped.Counted(p, results)
+	if s.Stats, err = stats.ComputeStats(p, counted); err != nil {
+		return nil, err
+	}
+	s.Stopped = stopped
+	s.HeadToHead = headToHeads(p, counted, s.Stats)
+	if s.History, err = history(p, counted, s.Stats); err != nil {
+		return nil, err
+	}
+	done := map[string]bool{}
+	for _, r := range results {
+		done[r.Match] = true
+		s.Matches = append(s.Matches, l.match(r, &s.Skipped))
+	}
+	s.Running = running(l.dir, done)
+	return s, nil
+}
+
+// tornLine says whether results.jsonl ends in a line that is not a
+// complete result (the run was killed while writing it, or is writing it
+// now), which engine.ReadDir leaves out.
+func tornLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return ""
+	}
+	const tail = 1 << 16
+	off := max(fi.Size()-tail, 0)
+	b := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	last := b
+	if i := bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n'); i >= 0 {
+		last = b[i+1:]
+	}
+	if bytes.HasSuffix(b, []byte("\n")) && json.Valid(bytes.TrimSpace(last)) {
+		return ""
+	}
+	return fmt.Sprintf("%s: its last line (%d bytes) is not a complete result (a run is writing it, or was killed while writing it); that match is not counted",
+		path, len(bytes.TrimRight(last, "\n")))
+}
+
+// headToHeads compares every pair of bots of the standings, in standings
+// order, with `arbiter rank -vs`'s default test.
+func headToHeads(p *plan.Plan, results []engine.Result, st *stats.Stats) []*stats.HeadToHead {
+	sprt := rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+	var out []*stats.HeadToHead
+	for i, a := range st.Standings {
+		for _, b := range st.Standings[i+1:] {
+			h, err := stats.ComputeHeadToHead(p, results, a.Bot, b.Bot, sprt)
+			if err == nil {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// maxHistory caps the points of the rating chart: a tournament of more
+// rounds is sampled every few rounds (the last round is always shown).
+const maxHistory = 60
+
+// history rates the results of rounds 1..r for every round r (or every
+// few rounds, see maxHistory). Playoffs are left out, as in the ratings.
+func history(p *plan.Plan, results []engine.Result, st *stats.Stats) (History, error) {
+	var h History
+	for _, s := range st.Standings {
+		h.Bots = append(h.Bots, s.Bot)
+	}
+	h.Elo = make([][]*float64, len(h.Bots))
+	var rounds []int
+	for _, r := range results {
+		if !stats.IsPlayoff(r.Match) && !slices.Contains(rounds, r.Round) {
+			rounds = append(rounds, r.Round)
+		}
+	}
+	slices.Sort(rounds)
+	step := max(1, (len(rounds)+maxHistory-1)/maxHistory)
+	for i, r := range rounds {
+		if i%step != 0 && i != len(rounds)-1 {
+			continue
+		}
+		var upto []engine.Result
+		for _, res := range results {
+			if res.Round <= r && !stats.IsPlayoff(res.Match) {
+				upto = append(upto, res)
+			}
+		}
+		names, games := stats.PairwiseGames(p, upto)
+		fit, err := rating.Fit(names, games, stats.RatingOptions())
+		if err != nil {
+			return h, err
+		}
+		h.Rounds = append(h.Rounds, r)
+		for k, bot := range h.Bots {
+			j := slices.Index(names, bot)
+			var v *float64
+			if j >= 0 {
+				v = rating.Finite(fit.Elo[j])
+			}
+			h.Elo[k] = append(h.Elo[k], v)
+		}
+	}
+	return h, nil
+}
+
+// match reads what the page needs of one match's transcript and stderr.
+func (l *loader) match(r engine.Result, skipped *[]string) Match {
+	m := Match{Result: r, Stderr: make([]string, len(r.Seats))}
+	dir := filepath.Join(l.dir, engine.MatchesDir, r.Match)
+	if !safeID(r.Match) {
+		*skipped = append(*skipped, fmt.Sprintf("match %q: not a match id arbiter makes; its files are not read", r.Match))
+		return m
+	}
+	if a, ok := l.answers[r.Match]; ok {
+		m.Answers = a
+	} else {
+		a, err := countAnswers(filepath.Join(dir, "events.jsonl"), len(r.Seats))
+		if err != nil {
+			*skipped = append(*skipped, fmt.Sprintf("match %s: its transcript cannot be read (%v); its time per answer is not shown", r.Match, err))
+		}
+		l.answers[r.Match], m.Answers = a, a
+	}
+	for i, seat := range r.Seats {
+		if seat.Fault != "" || seat.Defaults > 0 {
+			m.Stderr[i] = readTail(filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, seat.Bot)), stderrExcerpt)
+		}
+	}
+	return m
+}
+
+// countAnswers counts the commands each seat answered in a transcript. It
+// scans bytes rather than decoding every line: a tournament's transcripts
+// are hundreds of megabytes.
+func countAnswers(path string, seats int) ([]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	n := make([]int, seats)
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if !bytes.Contains(line, []byte(`"send":`)) && !bytes.Contains(line, []byte(`"event":"decision"`)) {
+			continue
+		}
+		if s := seatOf(line); s >= 0 && s < seats {
+			n[s]++
+		}
+	}
+	return n, nil
+}
+
+// seatOf reads the first "seat":N of a transcript line, or -1.
+func seatOf(line []byte) int {
+	key := []byte(`"seat":`)
+	i := bytes.Index(line, key)
+	if i < 0 {
+		return -1
+	}
+	n, digits := 0, 0
+	for _, c := range line[i+len(key):] {
+		if c < '0' || c > '9' || digits > 6 {
+			break
+		}
+		n, digits = n*10+int(c-'0'), digits+1
+	}
+	if digits == 0 {
+		return -1
+	}
+	return n
+}
+
+// readTail returns the last n bytes of a file, or "" when it is empty or
+// missing.
+func readTail(path string, n int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := max(fi.Size()-n, 0)
+	b := make([]byte, fi.Size()-off)
+	k, _ := f.ReadAt(b, off)
+	s := string(b[:k])
+	if off > 0 {
+		s = "…" + s
+	}
+	return s
+}
+
+// running lists the matches that have a transcript but no result: being
+// played now, or cut off by a run that was stopped.
+func running(dir string, done map[string]bool) []string {
+	entries, err := os.ReadDir(filepath.Join(dir, engine.MatchesDir))
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, e := range entries {
+		if e.IsDir() && !done[e.Name()] {
+			ids = append(ids, e.Name())
+		}
+	}
+	slices.SortFunc(ids, cmp.Compare)
+	return ids
+}
