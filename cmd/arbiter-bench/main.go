@@ -9,7 +9,7 @@
 // packages whose benchmarks it runs and arbiter itself, so it needs the Go
 // toolchain; run it from the repository:
 //
-//	go run ./cmd/arbiter-bench [-rounds 3] [-bayeselo PATH] [-short]
+//	go run ./cmd/arbiter-bench [-rounds 3] [-cmd-rounds 1] [-bayeselo PATH] [-short]
 package main
 
 import (
@@ -21,7 +21,8 @@ import (
 )
 
 func main() {
-	rounds := flag.Int("rounds", 3, "interleaved runs of each side of a pair (the median is kept)")
+	rounds := flag.Int("rounds", 3, "interleaved runs of each side of a benchmark pair (the median is kept)")
+	cmdRounds := flag.Int("cmd-rounds", 1, "interleaved runs of each arbiter command (rank, plan, validate, run), the slow rows")
 	bayeselo := flag.String("bayeselo", "", "a bayeselo binary to compare `arbiter rank -pgn` with (otherwise only arbiter's figures are printed)")
 	short := flag.Bool("short", false, "a tenth of the sizes (100,000 games and matches, 8 matches for -j): a quick look, not the table")
 	keep := flag.String("dir", "", "keep the binaries and generated inputs in this directory (default: a temporary one, removed)")
@@ -35,7 +36,7 @@ func main() {
 	}
 	dir, err := filepath.Abs(dir)
 	check(err)
-	b := &bench{dir: dir, rounds: max(*rounds, 1), scale: 1}
+	b := &bench{dir: dir, rounds: max(*rounds, 1), cmdRounds: max(*cmdRounds, 1), scale: 1}
 	if *short {
 		b.scale = 10
 	}
@@ -57,11 +58,12 @@ func main() {
 // bench holds the run's directory and the absolute figures printed after
 // the ratios.
 type bench struct {
-	dir    string
-	rounds int
-	scale  int
-	abs    []string
-	rawRTT float64 // ns, BenchmarkRawPipe, the floor of a round trip
+	dir       string
+	rounds    int
+	cmdRounds int
+	scale     int
+	abs       []string
+	rawRTT    float64 // ns, BenchmarkRawPipe, the floor of a round trip
 }
 
 func (b *bench) ratio(name string, v float64, op string, limit float64) {

@@ -66,7 +66,7 @@ func (b *bench) rank(bayeselo string) {
 	pgn := filepath.Join(b.dir, "games.pgn")
 	writePGN(pgn, games, 200)
 	var a, z []usage
-	for range b.rounds {
+	for range b.cmdRounds {
 		a = append(a, measure("", b.arbiter(), "rank", "-pgn", pgn))
 		if bayeselo != "" {
 			z = append(z, measure("readpgn "+pgn+"\nelo\nmm\nexactdist\nratings\nx\nx\n", bayeselo))
@@ -128,7 +128,7 @@ func (b *bench) plans() {
 	matches := float64(90 * (11111 / b.scale))
 	var plan, js, val, jsSmall, valSmall []usage
 	var size int64
-	for range b.rounds {
+	for range b.cmdRounds {
 		u, _ := measureDiscard(b.arbiter(), "plan", big)
 		plan = append(plan, u)
 		u, size = measureDiscard(b.arbiter(), "plan", "-json", big)
@@ -216,7 +216,7 @@ tournament "itpw" {
 	check(os.WriteFile(filepath.Join(dir, "tournament.hcl"), []byte(hcl), 0o644))
 	matches := 4 * max(20/b.scale, 2)
 	var j1, j2 []usage
-	for r := range b.rounds {
+	for r := range b.cmdRounds {
 		for _, j := range []string{"1", "2"} {
 			out := filepath.Join(b.dir, fmt.Sprintf("results-j%s-%d", j, r))
 			u := measure("", b.arbiter(), "run", "-j", j, "-out", out, dir)
