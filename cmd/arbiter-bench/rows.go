@@ -46,7 +46,7 @@ func (b *bench) perMove() {
 	r := b.pair("drivers/proc", "100x", "BenchmarkRunOnce4", "BenchmarkBareForkExec4")
 	b.ratio("runonce4", r[0]["ns/op"]/r[1]["ns/op"], "<=", 1.1)
 	b.absf("runonce4: %s RunOnce ×4, %s bare fork/exec/wait ×4", ms(r[0]["ns/op"]), ms(r[1]["ns/op"]))
-	e := b.pair("drivers/euchre", "3x", "BenchmarkGameProcesses", "BenchmarkBareForkExec")
+	e := b.pair("drivers/euchre", "3x", "BenchmarkGameProcesses", "BenchmarkBareForkExec@200x")
 	dec := e[0]["ns/op"] / e[0]["decisions/game"]
 	b.ratio("euchre-decision", dec/e[1]["ns/op"], "<=", 1.15)
 	b.absf("euchre-decision: %s a decision (%.0f a game), %s a bare fork/exec/wait of the bot", ms(dec), e[0]["decisions/game"], ms(e[1]["ns/op"]))

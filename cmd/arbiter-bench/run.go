@@ -35,7 +35,8 @@ func (b *bench) arbiter() string { return filepath.Join(b.dir, "arbiter") }
 type metrics map[string]float64
 
 // pair runs the benchmarks of pkg named in names interleaved, rounds
-// times each, with benchtime, and returns each one's median figures.
+// times each, with benchtime (or the one a name gives after '@'), and
+// returns each one's median figures.
 func (b *bench) pair(pkg, benchtime string, names ...string) []metrics {
 	all := make([]map[string][]float64, len(names))
 	for i := range all {
@@ -43,7 +44,11 @@ func (b *bench) pair(pkg, benchtime string, names ...string) []metrics {
 	}
 	for range b.rounds {
 		for i, name := range names {
-			for unit, v := range b.runBench(pkg, name, benchtime) {
+			bt := benchtime
+			if n, t, ok := strings.Cut(name, "@"); ok {
+				name, bt = n, t
+			}
+			for unit, v := range b.runBench(pkg, name, bt) {
 				all[i][unit] = append(all[i][unit], v)
 			}
 		}
