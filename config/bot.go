@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -30,7 +31,14 @@ type Bot struct {
 	Nick      string
 	DeclRange hcl.Range
 	Limits    *Limits // nil without a limits block
+	// Build is the argv run once in Dir before the bot's first match
+	// (javac, make, g++), under the bot's limits; BuildTimeout caps it.
+	Build        []string
+	BuildTimeout time.Duration
 }
+
+// DefaultBuildTimeout caps a build when the bot block sets no build_timeout.
+const DefaultBuildTimeout = 10 * time.Minute
 
 func botRef(name string) cty.Value {
 	return cty.ObjectVal(map[string]cty.Value{"bot": cty.StringVal(name)})
@@ -39,6 +47,7 @@ func botRef(name string) cty.Value {
 var botSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "house"}, {Name: "command"}, {Name: "dir"}, {Name: "env"}, {Name: "nick"},
+		{Name: "build"}, {Name: "build_timeout"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{LimitsBlock},
 }
@@ -89,6 +98,7 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 	if a, ok := decode("nick", &bot.Nick); ok && strings.TrimSpace(bot.Nick) == "" {
 		diags = append(diags, errDiag("Invalid nick", "nick is empty; leave it out to use the bot's name.", a.Expr.Range().Ptr()))
 	}
+	diags = append(diags, decodeBuild(bot, content.Attributes, decode)...)
 	var ld hcl.Diagnostics
 	bot.Limits, ld = l.limitsOf(content.Blocks, scopeBot)
 	diags = append(diags, ld...)
@@ -108,7 +118,7 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 			fmt.Sprintf("The program of bot %q (the first element of command) is empty.", bot.Name), cmdAttr.Expr.Range().Ptr()))
 	case hasHouse:
 		diags = append(diags, l.checkHouse(bot.House, houseAttr.Expr.Range())...)
-	case hasCmd:
+	case hasCmd && len(bot.Build) == 0: // a build may make the program
 		if d := checkProgram(bot, cmdAttr.Expr.Range()); d != nil {
 			diags = append(diags, d)
 		}
@@ -164,4 +174,28 @@ func (l *loader) checkHouse(house string, rng hcl.Range) hcl.Diagnostics {
 	sort.Strings(known)
 	return hcl.Diagnostics{errDiag("Unknown house bot",
 		fmt.Sprintf("There is no built-in bot %q%s. Built-in bots: %s.", house, suggest(house, known), listOrNone(known)), &rng)}
+}
+
+// decodeBuild reads build and build_timeout.
+func decodeBuild(bot *Bot, attrs hcl.Attributes, decode func(string, any) (*hcl.Attribute, bool)) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	bot.BuildTimeout = DefaultBuildTimeout
+	if a, ok := decode("build", &bot.Build); ok {
+		switch {
+		case len(bot.Build) == 0 || strings.TrimSpace(bot.Build[0]) == "":
+			diags = append(diags, errDiag("Invalid build", "build is empty; give the program and its arguments, e.g. [\"javac\", \"Bot.java\"], or leave it out.", a.Expr.Range().Ptr()))
+		case attrs["house"] != nil:
+			diags = append(diags, errDiag("Invalid build", fmt.Sprintf("Bot %q is built into arbiter (house); only a command bot has a build.", bot.Name), a.NameRange.Ptr()))
+		}
+	}
+	var timeout string
+	if a, ok := decode("build_timeout", &timeout); ok {
+		d, err := time.ParseDuration(timeout)
+		if err != nil || d <= 0 {
+			diags = append(diags, errDiag("Invalid build_timeout", fmt.Sprintf("build_timeout is %q; give a duration like \"5m\".", timeout), a.Expr.Range().Ptr()))
+		} else {
+			bot.BuildTimeout = d
+		}
+	}
+	return diags
 }

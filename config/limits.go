@@ -3,9 +3,7 @@ package config
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -90,7 +88,10 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 		ok := true
 		switch name {
 		case "memory", "files", "output":
-			n, err := parseSize(v)
+			n, err := drivers.ParseSize(v)
+			if err == nil && n < 1 {
+				err = fmt.Errorf("it is 0; leave %s out for no limit", name)
+			}
 			if err != nil {
 				bad(fmt.Sprintf("%s must be a size like \"400MiB\", \"10MB\" or a number of bytes: %v.", name, err))
 				ok = false
@@ -172,43 +173,6 @@ func requiredLimits(v cty.Value, bad func(detail string)) ([]string, bool) {
 		}
 	}
 	return names, ok
-}
-
-var sizeRE = regexp.MustCompile(`^\s*([0-9]+)\s*([A-Za-z]*)\s*$`)
-
-var sizeUnits = map[string]int64{
-	"": 1, "b": 1,
-	"kb": 1e3, "mb": 1e6, "gb": 1e9,
-	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30,
-}
-
-// parseSize reads a size: a number of bytes, or a string with a decimal
-// (kB, MB, GB) or binary (KiB, MiB, GiB) unit.
-func parseSize(v cty.Value) (int64, error) {
-	if v.Type() == cty.Number {
-		var n int64
-		if err := gocty.FromCtyValue(v, &n); err != nil || n < 1 {
-			return 0, fmt.Errorf("a number of bytes must be a whole number from 1 up")
-		}
-		return n, nil
-	}
-	var s string
-	if err := gocty.FromCtyValue(v, &s); err != nil {
-		return 0, fmt.Errorf("found %s", v.Type().FriendlyName())
-	}
-	m := sizeRE.FindStringSubmatch(s)
-	if m == nil {
-		return 0, fmt.Errorf("%q is not a whole number followed by a unit", s)
-	}
-	unit, ok := sizeUnits[strings.ToLower(m[2])]
-	if !ok {
-		return 0, fmt.Errorf("unknown unit %q (use B, kB, MB, GB, KiB, MiB or GiB)", m[2])
-	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil || n < 1 || n > math.MaxInt64/unit {
-		return 0, fmt.Errorf("%q is out of range", s)
-	}
-	return n * unit, nil
 }
 
 // sandboxMode reads the sandbox attribute: true, false or "required".

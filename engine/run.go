@@ -41,6 +41,9 @@ type Runner struct {
 	Jobs int
 	// Only restricts the run to these match ids (all when empty).
 	Only []string
+	// Slice says that Only is the whole selection even when it is empty:
+	// a shard (see Shard) may have no match to play.
+	Slice bool
 	// Self is the arbiter executable, which runs house bots as
 	// `Self bot <driver>/<name>`.
 	Self string
@@ -51,6 +54,9 @@ type Runner struct {
 	// bots or arbiter build changed (see CompareFingerprints); the change
 	// is recorded in changes.jsonl. Without it such a run is refused.
 	AllowChangedBots bool
+
+	// builds is set by Run: each bot's build, at most once per run.
+	builds *builds
 }
 
 // Progress follows a run.
@@ -147,6 +153,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	run := *r
 	run.Plan = p
+	run.builds = &builds{}
 	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
@@ -167,7 +174,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	s.full = *r.Plan
 	s.full.Matches = slices.Clone(r.Plan.Matches)
-	if len(r.Only) > 0 {
+	if len(r.Only) > 0 || r.Slice {
 		// Only the named matches, among those listed or already paired:
 		// no pairing and no stopping rule, which need the whole run.
 		s.full = known
@@ -223,7 +230,7 @@ func (s *session) work(ctx context.Context, paired []*pairing.Pairing) error {
 // stages feeds the listed matches, then pairs and feeds each later stage.
 func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 	r := s.r
-	if len(r.Only) > 0 {
+	if len(r.Only) > 0 || r.Slice {
 		selected, err := r.selected(&s.full)
 		if err != nil {
 			return err
@@ -393,9 +400,31 @@ func (s *session) writeStop() error {
 // pairNext makes the next later stage, or returns nil when there is none.
 // A stage already written to rounds/ must come out the same.
 func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairing, error) {
+	pr, name, err := s.makeNext(stage)
+	if err != nil || pr == nil {
+		return nil, err
+	}
+	if stage < len(paired) {
+		if !pairingEqual(paired[stage], pr) {
+			return nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
+				filepath.Join(s.r.Out, RoundsDir, name), ResultsFile, s.r.Out)
+		}
+		return pr, nil
+	}
+	if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
+		return nil, err
+	}
+	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+}
+
+// makeNext pairs later stage number stage (0: the first one not listed)
+// from the results of the matches known so far, writing nothing; it
+// returns nil when there is no such stage, and the stage's file name in
+// rounds/.
+func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	p := &s.full
 	if p.Later == nil && len(p.Stages) == 0 {
-		return nil, nil
+		return nil, "", nil
 	}
 	// Only the results of matches known so far: a resumed run already
 	// holds results of the rounds it is about to pair again.
@@ -414,29 +443,29 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 	if len(p.Stages) > 0 {
 		k := p.ListedStages() + stage
 		if k >= len(p.Stages) {
-			return nil, nil
+			return nil, "", nil
 		}
 		var err error
 		if pr, err = stages.Make(p, k, results, s.game.Seats); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		name = stages.FileName(p.Stages[k].Name)
 	} else if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
 		var err error
 		if pr, err = pairing.Round(p, round, results); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		name = roundName(round)
 	} else {
 		if !p.Later.Playoffs {
-			return nil, nil
+			return nil, "", nil
 		}
 		k := stage + 1
 		if p.Later.Pairing != tournament.NoPairing {
 			k -= p.Rounds - p.Later.From + 1
 		}
 		if k > plan.MaxPlayoffs {
-			return nil, nil
+			return nil, "", nil
 		}
 		var groups [][]string
 		for _, g := range stats.PlacementTies(p, results) {
@@ -447,22 +476,12 @@ func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairi
 			groups = append(groups, g)
 		}
 		if len(groups) == 0 {
-			return nil, nil
+			return nil, "", nil
 		}
 		pr = &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
 		name = playoffName(k)
 	}
-	if stage < len(paired) {
-		if !pairingEqual(paired[stage], pr) {
-			return nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
-				filepath.Join(s.r.Out, RoundsDir, name), ResultsFile, s.r.Out)
-		}
-		return pr, nil
-	}
-	if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
-		return nil, err
-	}
-	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+	return pr, name, nil
 }
 
 // loadGame rebuilds the plan's game with its driver.
@@ -486,8 +505,13 @@ func (r *Runner) loadGame() (drivers.Game, error) {
 func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	var out []*plan.Match
 	seen := map[string]bool{}
+	// By index: a shard names thousands of matches.
+	index := make(map[string]*plan.Match, len(p.Matches))
+	for i := range p.Matches {
+		index[p.Matches[i].ID] = &p.Matches[i]
+	}
 	for _, id := range r.Only {
-		m := p.Match(id)
+		m := index[id]
 		if m == nil {
 			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, p.Matches[0].ID)
 		}
@@ -516,6 +540,11 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	}
 	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: dir,
 		Clock: m.Clock, Record: tr, Log: log}
+	unbuilt, err := r.unbuilt(ctx, m, tr)
+	if err != nil {
+		tr.Close()
+		return nil, err
+	}
 	for i, name := range m.Seats {
 		seat, err := r.seat(m, i, name, dir)
 		if err != nil {
@@ -527,7 +556,10 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
 	start := time.Now()
-	out, err := game.Play(ctx, match)
+	out := unbuilt
+	if out == nil {
+		out, err = game.Play(ctx, match)
+	}
 	elapsed := time.Since(start)
 	if err != nil {
 		tr.Close()

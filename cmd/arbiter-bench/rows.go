@@ -16,10 +16,10 @@ func ms(ns float64) string { return fmt.Sprintf("%.2f ms", ns/1e6) }
 
 // session: one GTP round trip through proc.Session against bare pipes.
 func (b *bench) session() {
-	r := b.pair("drivers/proc", "2000x", "BenchmarkAskGTP", "BenchmarkRawPipe")
+	r := b.pair("drivers/proc", "2000x", "BenchmarkExchange", "BenchmarkRawPipe")
 	b.rawRTT = r[1]["ns/op"]
 	b.ratio("session-rtt", r[0]["ns/op"]/b.rawRTT, "<=", 1.2)
-	b.absf("session-rtt: AskGTP %s, RawPipe %s a round trip", us(r[0]["ns/op"]), us(b.rawRTT))
+	b.absf("session-rtt: Exchange %s, RawPipe %s a round trip", us(r[0]["ns/op"]), us(b.rawRTT))
 }
 
 // planowanie: a whole game with four house bots as processes, against its

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -63,9 +64,9 @@ func checkLimits(p *plan.Plan, log hclog.Logger) error {
 		}
 		l := b.Limits
 		for name, set := range map[string]bool{
-			"memory": l.Memory > 0, "cpu": l.CPU != "", "processes": l.Processes > 0,
-			"network": l.NoNetwork(), "files": l.Files > 0 || l.FileCount > 0, "output": l.Output > 0,
-			"children": l.NoChildren(), "sandbox": l.Sandbox != nil,
+			drivers.LimitMemory: l.Memory > 0, drivers.LimitCPU: l.CPU != "", drivers.LimitProcesses: l.Processes > 0,
+			drivers.LimitNetwork: l.NoNetwork(), drivers.LimitFiles: l.Files > 0 || l.FileCount > 0, drivers.LimitOutput: l.Output > 0,
+			drivers.LimitChildren: l.NoChildren(), drivers.LimitSandbox: l.Sandbox != nil,
 		} {
 			if set {
 				used[name] = true
@@ -79,7 +80,6 @@ func checkLimits(p *plan.Plan, log hclog.Logger) error {
 		return nil
 	}
 	m := proc.Machine()
-	var refused []string
 	for _, e := range m.Enforcements() {
 		if !used[e.Limit] && required[e.Limit] == nil && e.Limit != "reaping" {
 			continue
@@ -89,10 +89,18 @@ func checkLimits(p *plan.Plan, log hclog.Logger) error {
 		} else {
 			log.Warn("limit", "limit", e.Limit, "enforced", false, "why", e.How)
 		}
-		if bots := required[e.Limit]; !e.Enforced && bots != nil {
-			sort.Strings(bots)
-			refused = append(refused, fmt.Sprintf("%s (required for %s): %s", e.Limit, strings.Join(bots, ", "), e.How))
+	}
+	var names []string // required limits, in the order doctor reports them
+	for _, name := range drivers.LimitNames {
+		if required[name] != nil {
+			names = append(names, name)
 		}
+	}
+	var refused []string
+	for _, e := range m.Unenforceable(names) {
+		bots := required[e.Limit]
+		sort.Strings(bots)
+		refused = append(refused, fmt.Sprintf("%s (required for %s): %s", e.Limit, strings.Join(bots, ", "), e.How))
 	}
 	if len(refused) > 0 {
 		return fmt.Errorf("refusing to run: this machine cannot enforce required limits:\n  %s\nRun \"arbiter doctor\" for details, run elsewhere, or remove them from required", strings.Join(refused, "\n  "))

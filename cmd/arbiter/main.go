@@ -31,6 +31,12 @@ Usage:
   arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
                    [-allow-changed-bots] [-serve ADDR]
                                                run the plan, resuming into DIR
+  arbiter run      PATH -out DIR -shard K/N [-stage S]
+                                               run one shard of the plan (docs/distributed.md)
+  arbiter merge    -out DIR [-partial] SHARD_DIR...
+                                               merge shards into one results directory
+  arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C] [-submit]
+                                               run the plan as Slurm jobs: shards, then merges
   arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
                                                play finished matches again and
                                                compare them with their transcripts
@@ -45,6 +51,10 @@ Usage:
   arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
+  arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [PATH]
+                                               run a bot through its game's conformance cases
+  arbiter console  GAME -- COMMAND ARGS...     talk to a bot: type protocol lines, see answers and times
+  arbiter init     GAME [DIR]                  write a tournament with starter bots (Python, C++, Java)
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
 directory), or a saved plan: a .json file written by "arbiter plan -json"
@@ -69,6 +79,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"validate": cmdValidate,
 		"plan":     cmdPlan,
 		"run":      cmdRun,
+		"merge":    cmdMerge,
+		"slurm":    cmdSlurm,
 		"replay":   cmdReplay,
 		"rank":     cmdRank,
 		"bot":      cmdBot,
@@ -76,6 +88,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"doctor":   cmdDoctor,
 		"report":   cmdReport,
 		"serve":    cmdServe,
+		"check":    cmdCheck,
+		"console":  cmdConsole,
+		"init":     cmdInit,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -33,7 +33,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("ROOT", root)
-			env.Setenv("REFDIR", filepath.Join(root, "..", "shared", "reference", "bayeselo"))
+			env.Setenv("REFDIR", filepath.Join(root, "engine", "rating", "testdata", "bayeselo"))
 			return nil
 		},
 		// [enforced:LIMIT] holds when this machine enforces LIMIT.

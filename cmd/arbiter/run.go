@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"syscall"
 
@@ -25,10 +25,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
 	var cf configFlags
 	out := fs.String("out", "", "results directory (default results/<tournament>)")
-	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
+	jobs := fs.Int("j", defaultJobs(), "matches to run at once (default: $SLURM_CPUS_PER_TASK inside a Slurm job, else the number of CPUs)")
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
 	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
+	var sf shardFlags
+	sf.register(fs)
 	cf.registerRoot(fs)
 	serve := fs.String("serve", "", "also serve the results page, live, on this address (like 127.0.0.1:8080)")
 	path, err := cf.parse(fs, args)
@@ -38,26 +40,23 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *jobs < 1 {
 		return fmt.Errorf("-j must be at least 1")
 	}
-	l, err := cf.load(path, stderr)
+	l, err := cf.loadRunnable(path, stderr)
 	if err != nil {
 		return err
 	}
-	if isPlanFile(path) {
-		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
-			return savedError(path, problems)
-		}
-	}
-	if err := checkLimits(l.plan, cf.logger(stderr).Named("limits")); err != nil {
+	*out = cmp.Or(*out, filepath.Join("results", l.plan.Tournament))
+	slice, err := sf.plan(path, l.plan, only, stderr)
+	if err != nil {
 		return err
-	}
-	if *out == "" {
-		*out = filepath.Join("results", l.plan.Tournament)
 	}
 	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
+	if err := prepareShard(*out, l.plan, slice); err != nil {
+		return err
+	}
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -86,7 +85,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		defer stopServe()
 	}
 	runner := &engine.Runner{
-		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Only: only,
+		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
+		Only: shardOnly(slice, only), Slice: slice != nil,
 		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged,
 	}
 	sum, err := runner.Run(ctx)
@@ -113,6 +113,24 @@ func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err er
 	}
 	fmt.Fprintln(stdout)
 	return writeRunStandings(stdout, out, sum)
+}
+
+// loadRunnable loads the configuration or saved plan at path and checks
+// that its plan can run here.
+func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, error) {
+	l, err := c.load(path, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if isPlanFile(path) {
+		if problems := checkSaved(l.plan, l.root); len(problems) > 0 {
+			return nil, savedError(path, problems)
+		}
+	}
+	if err := checkLimits(l.plan, c.logger(stderr).Named("limits")); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // writeRunStandings prints the standings of a finished run and writes

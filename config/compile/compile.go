@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -157,7 +156,10 @@ func planBot(root string, b *config.Bot) plan.Bot {
 	if b.House == "" {
 		pb.Command = b.Command
 		pb.Dir = b.Dir
-		if rel, err := filepath.Rel(root, b.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		if len(b.Build) > 0 {
+			pb.Build, pb.BuildTimeout = b.Build, drivers.Duration(b.BuildTimeout)
+		}
+		if rel, err := filepath.Rel(root, b.Dir); err == nil {
 			pb.Dir = filepath.ToSlash(rel)
 		}
 	}

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -128,10 +126,10 @@ func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, f *FileLimits) hcl.Diagnost
 		v, d := a.Expr.Value(ctx)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			n, err := sizeOf(v)
+			n, err := drivers.ParseSize(v)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid size",
-					Detail:  "bytes is how much a bot's own files may hold together: a number of bytes or a size like \"10MB\" or \"512KiB\".",
+					Detail:  fmt.Sprintf("bytes is how much a bot's own files may hold together: a number of bytes or a size like \"10MB\" or \"512KiB\": %v.", err),
 					Subject: a.Expr.Range().Ptr()})
 			}
 			f.Bytes = n
@@ -161,41 +159,6 @@ func intAttr(a *hcl.Attribute, ctx *hcl.EvalContext, lo, hi int, dst *int, doc s
 	}
 	*dst = n
 	return nil
-}
-
-// sizeOf reads a size: a number of bytes, or a string like "10MB" (SI
-// units kB, MB, GB; binary KiB, MiB, GiB).
-func sizeOf(v cty.Value) (int64, error) {
-	if v.IsNull() || !v.IsKnown() {
-		return 0, errors.New("no value")
-	}
-	if v.Type() == cty.Number {
-		n, acc := v.AsBigFloat().Int64()
-		if acc != 0 || n < 0 {
-			return 0, errors.New("not a whole number of bytes")
-		}
-		return n, nil
-	}
-	if v.Type() != cty.String {
-		return 0, errors.New("not a size")
-	}
-	s := strings.TrimSpace(v.AsString())
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
-	mult := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt64/mult {
-		return 0, errors.New("not a size")
-	}
-	return n * mult, nil
 }
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {

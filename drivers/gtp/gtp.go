@@ -5,8 +5,9 @@
 //
 // Both sides of the protocol are here. The referee's side is Match, the
 // part of a referee that asks bots, tells them, and turns a session's
-// failure into the fault of a seat; Start, Sessions and SessionPlayer wire
-// real bot processes (drivers/proc) to it. The bot's side is Serve, the
+// failure into the fault of a seat; Ask reads a response from a bot
+// process, and Start, Sessions and SessionPlayer wire real bot processes
+// (drivers/proc) to Match. The bot's side is Serve, the
 // command loop of the house bots. What the commands mean stays with each
 // game.
 package gtp
@@ -303,7 +304,52 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 		_ = p.S.Write("quit", time.Now().Add(100*time.Millisecond))
 		return true, "", nil
 	}
-	return p.S.AskGTP(cmd)
+	return Ask(p.S, cmd)
+}
+
+// Ask sends one command to a bot process and reads its response within
+// the session's clock: a line starting with '=' (ok) or '?', then lines up
+// to an empty line. Empty lines before the response are skipped. text is
+// the response without its sign, lines joined by "\n" and trimmed. A first
+// line with neither sign is a protocol fault; timing, crashes and limits
+// are the session's (proc.Session.Exchange).
+func Ask(s *proc.Session, cmd string) (ok bool, text string, err error) {
+	err = s.Exchange(cmd, func(deadline time.Time) error {
+		var lines []string
+		for {
+			line, err := s.ReadLine(deadline)
+			if err != nil {
+				return err
+			}
+			if lines == nil {
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				if line[0] != '=' && line[0] != '?' {
+					return &proc.Fault{Kind: drivers.FaultProtocol,
+						Detail: fmt.Sprintf("answered %q to %q: a response must start with '=' or '?'", shorten(line), cmd)}
+				}
+				ok = line[0] == '='
+				lines = append(lines, line[1:])
+				continue
+			}
+			if line == "" {
+				text = strings.TrimSpace(strings.Join(lines, "\n"))
+				return nil
+			}
+			lines = append(lines, line)
+		}
+	})
+	return ok, text, err
+}
+
+// shorten cuts a bot's line for a fault's sentence.
+func shorten(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
 }
 
 // Left is what the bot may spend on its next answer: the rest of its total

@@ -242,7 +242,7 @@ func TestSandboxStartFault(t *testing.T) {
 	spec.Limits = defaultLimits()
 	s, err := Start(t.Context(), spec)
 	if err == nil {
-		_, _, err = s.AskGTP("x")
+		_, err = ask(s, "x")
 		s.Kill()
 	}
 	if faultKind(err) != drivers.FaultStart || !strings.Contains(fmt.Sprint(err), "entering its folder") {

@@ -327,9 +327,11 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 	return line, nil
 }
 
-// Exchange runs a timed request: it writes cmd, calls read until it
-// returns done or an error, and charges the elapsed time to the clock.
-// Running out of clock or move time is a time fault.
+// Exchange runs a timed request: it writes cmd, calls read (which reads
+// the answer with ReadLine and the deadline it is given, framing it as the
+// game's protocol says, e.g. drivers/gtp) until it returns, and charges
+// the elapsed time to the clock. Running out of clock or move time is a
+// time fault; an error of read is the bot's fault (a *Fault) or ctx's.
 func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) error {
 	start := time.Now()
 	deadline := s.budget(start)
@@ -360,39 +362,6 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 		return faultf(drivers.FaultTime, "answered %q after %v, over its limit of %v", cmd, elapsed.Round(time.Millisecond), deadline.Sub(start).Round(time.Millisecond))
 	}
 	return nil
-}
-
-// AskGTP sends one command of a GTP-like protocol and reads the response:
-// a line starting with '=' (ok) or '?', then lines up to an empty line.
-// Empty lines before the response are skipped. text is the response
-// without its sign, lines joined by "\n" and trimmed.
-func (s *Session) AskGTP(cmd string) (ok bool, text string, err error) {
-	err = s.Exchange(cmd, func(deadline time.Time) error {
-		var lines []string
-		for {
-			line, err := s.ReadLine(deadline)
-			if err != nil {
-				return err
-			}
-			if lines == nil {
-				if strings.TrimSpace(line) == "" {
-					continue
-				}
-				if line[0] != '=' && line[0] != '?' {
-					return faultf(drivers.FaultProtocol, "answered %q to %q: a response must start with '=' or '?'", truncate(line), cmd)
-				}
-				ok = line[0] == '='
-				lines = append(lines, line[1:])
-				continue
-			}
-			if line == "" {
-				text = strings.TrimSpace(strings.Join(lines, "\n"))
-				return nil
-			}
-			lines = append(lines, line)
-		}
-	})
-	return ok, text, err
 }
 
 // exitStatus describes how the process ended, waiting briefly for it:

@@ -121,14 +121,19 @@ type Bot struct {
 	House   string   `json:"house,omitempty"`
 	Command []string `json:"command,omitempty"`
 	// Dir is relative to the configuration's root directory (slash
-	// separated) when it lies inside it, so plans are the same on every
-	// machine; otherwise absolute.
+	// separated, "../x" when it lies outside it), so plans and their
+	// hashes are the same wherever the files are checked out; absolute
+	// only when no relative path leads there.
 	Dir string            `json:"dir,omitempty"`
 	Env map[string]string `json:"env,omitempty"`
 	// Nick is the display name in game-specific outputs, when not Name.
 	Nick string `json:"nick,omitempty"`
 	// Limits are what the bot's process may use (nil: no limit).
 	Limits *drivers.Limits `json:"limits,omitempty"`
+	// Build is run once in Dir before the bot's first match, within
+	// BuildTimeout (see engine's builds).
+	Build        []string         `json:"build,omitempty"`
+	BuildTimeout drivers.Duration `json:"build_timeout,omitempty"`
 	// Fingerprint is what the bot runs (not part of the plan's Hash).
 	Fingerprint *Fingerprint `json:"fingerprint,omitempty"`
 }
@@ -173,8 +178,9 @@ func (p *Plan) GradeOf(rank, n int) string {
 }
 
 // ComputeHash returns the hash of the plan's content: everything but Hash,
-// Arbiter and the bots' fingerprints, which say in what state the bots
-// are, not which tournament this is.
+// Arbiter, the bots' fingerprints and what their sandboxes bind, which
+// say in what state the bots and this machine are, not which tournament
+// this is.
 func (p *Plan) ComputeHash() string {
 	c := *p
 	c.Hash = ""
@@ -182,6 +188,14 @@ func (p *Plan) ComputeHash() string {
 	c.Bots = make([]Bot, len(p.Bots))
 	for i, b := range p.Bots {
 		b.Fingerprint = nil
+		if b.Limits != nil && b.Limits.Sandbox != nil {
+			// What the sandbox binds (an interpreter's installation) is
+			// this machine's answer to the command, like a fingerprint:
+			// the same configuration has the same hash everywhere.
+			lim := *b.Limits
+			lim.Sandbox = &drivers.Sandbox{}
+			b.Limits = &lim
+		}
 		c.Bots[i] = b
 	}
 	h := sha256.New()

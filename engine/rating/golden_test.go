@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-const refDir = "../../../shared/reference/bayeselo/"
+// refDir holds bayeselo's reference outputs (copied from
+// shared/reference/bayeselo; see its README.md).
+const refDir = "testdata/bayeselo/"
 
 // readGolden returns a reference output without its first line, which
 // names the bayeselo commands and is not part of the output.

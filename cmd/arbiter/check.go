@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/drivers/conform"
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// cmdCheck runs a game's conformance cases against one bot:
+//
+//	arbiter check GAME [flags] -- COMMAND ARGS...
+//	arbiter check -bot NAME [flags] [PATH]
+func cmdCheck(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("check", stderr)
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	move := fs.Duration("move", 5*time.Second, "time the bot has for one answer")
+	timeout := fs.Duration("timeout", 2*time.Minute, "time one case may take in all")
+	dir := fs.String("dir", ".", "working directory of COMMAND")
+	botName := fs.String("bot", "", "check this bot of the configuration at PATH instead of a COMMAND")
+	var only, env listFlag
+	fs.Var(&only, "case", "run only this case (repeatable)")
+	fs.Var(&env, "env", "add K=V to the bot's environment (repeatable), e.g. ARBITER_PREFIX=tym42 for Auction")
+	var cf configFlags
+	cf.register(fs)
+	before, command := args, []string(nil)
+	if i := slices.Index(args, "--"); i >= 0 {
+		before, command = args[:i], args[i+1:]
+	}
+	pos, err := parseFlags(fs, before)
+	if err != nil {
+		return err
+	}
+	game, bot, err := checkTarget(&cf, pos, command, *botName, *dir, stderr)
+	if err != nil {
+		return err
+	}
+	bot.Env = append(bot.Env, env...)
+	drv, ok := all.Driver(game)
+	if !ok {
+		return fmt.Errorf("no game %q; games: %s", game, strings.Join(all.Names(), ", "))
+	}
+	checker, ok := drv.(drivers.Checker)
+	if !ok {
+		return fmt.Errorf("game %s has no conformance cases", game)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	results, err := conform.Run(ctx, checker.CheckCases(), bot, conform.Options{Move: *move, Case: *timeout, Only: only})
+	if err != nil {
+		return err
+	}
+	failed := printCheck(stdout, game, bot, results, *asJSON)
+	if failed > 0 {
+		if !*asJSON {
+			fmt.Fprintf(stderr, "arbiter check: %d of %d cases failed\n", failed, len(results))
+		}
+		return errReported
+	}
+	return nil
+}
+
+// checkTarget is the game and the bot that check was asked to check.
+func checkTarget(cf *configFlags, pos, command []string, botName, dir string, stderr io.Writer) (string, drivers.Seat, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", drivers.Seat{}, err
+	}
+	seat := drivers.Seat{Bot: "bot", Nick: "bot", Dir: abs, Command: command,
+		Env: []string{"ARBITER_MATCH=check", "ARBITER_SEAT=0", "ARBITER_SEED=1"}}
+	if botName == "" {
+		if len(pos) != 1 || len(command) == 0 {
+			return "", seat, fmt.Errorf("usage: arbiter check GAME -- COMMAND ARGS... (or: arbiter check -bot NAME [PATH])")
+		}
+		seat.Command[0] = commandPath(command[0], abs)
+		return pos[0], seat, nil
+	}
+	if len(command) > 0 {
+		return "", seat, fmt.Errorf("give a bot by -bot NAME or by -- COMMAND, not both")
+	}
+	path, err := onePath(pos)
+	if err != nil {
+		return "", seat, err
+	}
+	l, err := cf.load(path, stderr)
+	if err != nil {
+		return "", seat, err
+	}
+	b := l.plan.Bot(botName)
+	if b == nil {
+		return "", seat, fmt.Errorf("the configuration has no bot %q", botName)
+	}
+	seat.Bot, seat.Nick = b.Name, b.Name
+	if b.Limits != nil {
+		seat.Limits = *b.Limits
+	}
+	for k, v := range b.Env {
+		seat.Env = append(seat.Env, k+"="+v)
+	}
+	slices.Sort(seat.Env)
+	if b.House != "" {
+		seat.Command = []string{selfPath(), "bot", b.House}
+	} else {
+		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
+	}
+	return l.plan.Game.Driver, seat, buildForCheck(b, seat.Dir, stderr)
+}
+
+// buildForCheck builds a bot of a configuration that has a build, as a
+// run would, before it is checked.
+func buildForCheck(b *plan.Bot, dir string, stderr io.Writer) error {
+	if len(b.Build) == 0 {
+		return nil
+	}
+	log, err := os.CreateTemp("", "arbiter-check-build-*.log")
+	if err != nil {
+		return err
+	}
+	log.Close()
+	defer os.Remove(log.Name())
+	fmt.Fprintf(stderr, "building %s: %s\n", b.Name, strings.Join(b.Build, " "))
+	detail, err := engine.Build(context.Background(), b, dir, log.Name())
+	if err != nil || detail == "" {
+		return err
+	}
+	out, _ := os.ReadFile(log.Name())
+	return fmt.Errorf("bot %s: %s:\n%s", b.Name, detail, strings.TrimSpace(string(out)))
+}
+
+// commandPath makes a command given as a relative path (./bot) absolute,
+// so that it names the same file from the working directory -dir.
+func commandPath(name, dir string) string {
+	if !strings.ContainsRune(name, '/') || filepath.IsAbs(name) {
+		return name
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		if _, err := os.Stat(abs); err == nil {
+			return abs
+		}
+	}
+	return filepath.Join(dir, name)
+}
+
+func printCheck(w io.Writer, game string, bot drivers.Seat, results []conform.Result, asJSON bool) (failed int) {
+	for _, r := range results {
+		if !r.OK {
+			failed++
+		}
+	}
+	if asJSON {
+		out := struct {
+			Game    string           `json:"game"`
+			Command []string         `json:"command"`
+			Passed  int              `json:"passed"`
+			Failed  int              `json:"failed"`
+			Cases   []conform.Result `json:"cases"`
+		}{game, bot.Command, len(results) - failed, failed, results}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(out)
+		return failed
+	}
+	fmt.Fprintf(w, "%s conformance of: %s\n", game, strings.Join(bot.Command, " "))
+	for _, r := range results {
+		if r.OK {
+			fmt.Fprintf(w, "ok    %-14s %6.2fs  %s\n", r.Case, float64(r.ElapsedMS)/1000, r.Doc)
+			continue
+		}
+		fmt.Fprintf(w, "FAIL  %-14s %6.2fs  %s\n", r.Case, float64(r.ElapsedMS)/1000, r.Doc)
+		fmt.Fprintf(w, "      why: %s\n", r.Reason)
+		if len(r.Exchange) > 0 {
+			fmt.Fprintf(w, "      exchange (> sent to the bot, < its answer):\n")
+			for _, l := range r.Exchange {
+				fmt.Fprintf(w, "        %s\n", l)
+			}
+		}
+		if r.Stderr != "" {
+			fmt.Fprintf(w, "      its stderr ends with:\n")
+			for _, l := range strings.Split(r.Stderr, "\n") {
+				fmt.Fprintf(w, "        %s\n", l)
+			}
+		}
+	}
+	fmt.Fprintf(w, "%d of %d cases passed\n", len(results)-failed, len(results))
+	return failed
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// consoleCommands are the protocol commands of the session games, for
+// tab completion; gtp says whether an answer ends with an empty line.
+var consoleCommands = map[string]struct {
+	gtp  bool
+	cmds []string
+}{
+	"planowanie": {true, []string{"set_deck", "set_players", "set_game", "set_cards", "time_left", "gen_declare", "declare", "play", "gen_move", "quit"}},
+	"blokus":     {true, []string{"set_board", "set_player", "set_stones", "set_blocked", "play", "time_left", "gen_move", "quit"}},
+	"bricks":     {false, []string{"START", "STOP"}},
+}
+
+// cmdConsole is an interactive session with a bot: every line typed goes
+// to the bot, its answer is printed with the time it took.
+func cmdConsole(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("console", stderr)
+	move := fs.Duration("move", time.Minute, "how long to wait for an answer")
+	before, command := args, []string(nil)
+	if i := slices.Index(args, "--"); i >= 0 {
+		before, command = args[:i], args[i+1:]
+	}
+	pos, err := parseFlags(fs, before)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || len(command) == 0 {
+		return fmt.Errorf("usage: arbiter console GAME -- COMMAND ARGS...")
+	}
+	game, ok := consoleCommands[pos[0]]
+	if !ok {
+		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", pos[0])
+	}
+	dir, _ := os.Getwd()
+	command[0] = commandPath(command[0], dir)
+	s, err := proc.Start(context.Background(), proc.Spec{Bot: "bot", Argv: command, Dir: dir,
+		Stderr: filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-console-%d.stderr", os.Getpid())),
+		Clock:  drivers.Clock{Move: drivers.Duration(*move)}})
+	if err != nil {
+		return err
+	}
+	defer s.Kill()
+	read, write, done := consoleIO(stdout, game.cmds)
+	defer done()
+	for {
+		line, err := read()
+		if err != nil {
+			return nil
+		}
+		if err := consoleExchange(s, line, game.gtp, write); err != nil {
+			write(fmt.Sprintf("! %v", err))
+			return errReported
+		}
+		if line == "quit" || line == "STOP" {
+			return nil
+		}
+	}
+}
+
+// consoleExchange sends line and writes the answer: up to its empty line
+// in a GTP-like game, one line otherwise (none for STOP).
+func consoleExchange(s *proc.Session, line string, gtp bool, write func(string)) error {
+	start := time.Now()
+	if strings.TrimSpace(line) == "" || line == "STOP" {
+		return s.Write(line, time.Now().Add(time.Second))
+	}
+	err := s.Exchange(line, func(deadline time.Time) error {
+		seen := false
+		for {
+			l, err := s.ReadLine(deadline)
+			if err != nil {
+				return err
+			}
+			write(l)
+			if !gtp || (l == "" && seen) {
+				return nil
+			}
+			seen = seen || l != ""
+		}
+	})
+	if err == nil {
+		write(fmt.Sprintf("  (%s)", time.Since(start).Round(time.Microsecond)))
+	}
+	return err
+}
+
+// consoleIO reads lines with history and tab completion on a terminal,
+// plain lines otherwise.
+func consoleIO(stdout io.Writer, cmds []string) (read func() (string, error), write func(string), done func()) {
+	fd := int(os.Stdin.Fd())
+	if !term.IsTerminal(fd) {
+		sc := bufio.NewScanner(os.Stdin)
+		return func() (string, error) {
+				if !sc.Scan() {
+					return "", io.EOF
+				}
+				return sc.Text(), nil
+			}, func(s string) { fmt.Fprintln(stdout, s) },
+			func() {}
+	}
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return consoleIO(stdout, nil)
+	}
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{os.Stdin, os.Stdout}, "> ")
+	t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
+		if key != '\t' || strings.ContainsRune(line[:pos], ' ') {
+			return "", 0, false
+		}
+		var hits []string
+		for _, c := range cmds {
+			if strings.HasPrefix(c, line[:pos]) {
+				hits = append(hits, c)
+			}
+		}
+		if len(hits) != 1 {
+			return "", 0, false
+		}
+		return hits[0] + " " + line[pos:], len(hits[0]) + 1, true
+	}
+	return t.ReadLine, func(s string) { fmt.Fprintln(t, s) }, func() { _ = term.Restore(fd, old) }
+}

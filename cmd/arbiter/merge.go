@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine"
+)
+
+func cmdMerge(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("merge", stderr)
+	out := fs.String("out", "", "the merged results directory (required)")
+	partial := fs.Bool("partial", false, "merge although matches of the stage have no result yet")
+	logLevel := fs.String("log-level", "info", "log level: trace, debug, info, warn, error")
+	dirs, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" || len(dirs) == 0 {
+		return fmt.Errorf("usage: arbiter merge -out DIR [-partial] SHARD_DIR...")
+	}
+	cf := configFlags{logLevel: *logLevel}
+	m := &engine.Merge{Out: *out, Shards: dirs, Partial: *partial, Drivers: all.Driver, Log: cf.logger(stderr)}
+	sum, err := m.Run()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Merged %d shard(s) of stage %d into %s: %d new result(s), %d merged before; %d of %d known matches finished.\n",
+		len(dirs), sum.Stage, *out, sum.Added, sum.Already, len(sum.Results), len(sum.Plan.Matches))
+	switch {
+	case len(sum.Missing) > 0:
+		fmt.Fprintf(stdout, "Partial: %d match(es) of stage %d have no result yet; merge again when their shards have run.\n", len(sum.Missing), sum.Stage)
+	case sum.Stopped != nil:
+		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
+	case sum.Next != nil:
+		fmt.Fprintf(stdout, "Stage %d is paired (%s round %d, %d match(es)): run its shards with\n  arbiter run %s -shard K/N -stage %d -out SHARD_DIR\n",
+			sum.Stage+1, sum.Next.Rule, sum.Next.Round, len(sum.Next.Matches), filepath.Join(*out, engine.PlanFile), sum.Stage+1)
+	default:
+		fmt.Fprintln(stdout, "The tournament is complete.")
+	}
+	fmt.Fprintln(stdout)
+	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped})
+}

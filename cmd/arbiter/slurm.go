@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// slurmJob is the settings of the jobs arbiter slurm writes.
+type slurmJob struct {
+	self      string // the arbiter executable, absolute
+	work      string // scripts, logs and shard directories
+	out       string // the merged results directory
+	root      string // the bots' root
+	shards    int
+	stages    int
+	partition string
+	time      string
+	cpus      int
+	name      string
+}
+
+func cmdSlurm(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("slurm", stderr)
+	var cf configFlags
+	j := &slurmJob{}
+	fs.StringVar(&j.out, "out", "", "the merged results directory (required)")
+	fs.StringVar(&j.work, "work", "", "where the job scripts, logs and shard directories go (default: DIR.slurm beside -out)")
+	fs.IntVar(&j.shards, "shards", 0, "shards per stage: the array job's size (required)")
+	fs.StringVar(&j.partition, "partition", "", "the Slurm partition (default: the cluster's default)")
+	fs.StringVar(&j.time, "time", "", "each job's time limit, in sbatch's --time format (default: the partition's)")
+	fs.IntVar(&j.cpus, "cpus", 1, "CPUs per shard; the shard runs as many matches at once")
+	submit := fs.Bool("submit", false, "submit the jobs with sbatch and wait for the last merge, reporting every job's final state")
+	cf.registerRoot(fs)
+	path, err := cf.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if j.out == "" || j.shards < 1 || j.cpus < 1 {
+		return fmt.Errorf("-out DIR and -shards N (at least 1) are required, and -cpus is at least 1")
+	}
+	l, err := cf.loadRunnable(path, stderr)
+	if err != nil {
+		return err
+	}
+	if j.out, err = filepath.Abs(j.out); err != nil {
+		return err
+	}
+	if j.work == "" {
+		j.work = j.out + ".slurm"
+	}
+	if j.work, err = filepath.Abs(j.work); err != nil {
+		return err
+	}
+	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
+	j.name = "arbiter-" + l.plan.Tournament
+	if err := j.write(l.plan); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Wrote %d stage(s) of %d shard(s) and their merges to %s; submit them with %s\n",
+		j.stages, j.shards, j.work, filepath.Join(j.work, "submit.sh"))
+	if !*submit {
+		return nil
+	}
+	jobs, err := j.submitAll(stdout)
+	if err != nil {
+		return err
+	}
+	return waitSlurm(jobs, stdout)
+}
+
+// write writes the plan, a shard script and a merge script per stage,
+// and submit.sh, which submits them chained by dependencies.
+func (j *slurmJob) write(p *plan.Plan) error {
+	for _, d := range []string{j.work, filepath.Join(j.work, "logs"), filepath.Join(j.work, "shards")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(j.work, engine.PlanFile), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	var submit strings.Builder
+	submit.WriteString("#!/bin/sh\n# Submits every stage: its shards after the merge before, its merge after its shards.\nset -e\ncd \"$(dirname \"$0\")\"\ndep=\n")
+	for s := 0; s < j.stages; s++ {
+		if err := os.WriteFile(j.script("shards", s), []byte(j.shardScript(s)), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(j.script("merge", s), []byte(j.mergeScript(s)), 0o755); err != nil {
+			return err
+		}
+		fmt.Fprintf(&submit, "a=$(sbatch --parsable $dep %s)\necho \"stage %d shards: job $a\"\n", filepath.Base(j.script("shards", s)), s)
+		fmt.Fprintf(&submit, "m=$(sbatch --parsable --dependency=afterok:$a --kill-on-invalid-dep=yes %s)\necho \"stage %d merge: job $m\"\n", filepath.Base(j.script("merge", s)), s)
+		submit.WriteString("dep=\"--dependency=afterok:$m --kill-on-invalid-dep=yes\"\n")
+	}
+	return os.WriteFile(filepath.Join(j.work, "submit.sh"), []byte(submit.String()), 0o755)
+}
+
+func (j *slurmJob) script(kind string, stage int) string {
+	return filepath.Join(j.work, fmt.Sprintf("stage%d-%s.sbatch", stage, kind))
+}
+
+// shardDir is where shard K of a stage writes; the scripts spell K as
+// ${SLURM_ARRAY_TASK_ID}.
+func (j *slurmJob) shardDir(stage int, k string) string {
+	return filepath.Join(j.work, "shards", fmt.Sprintf("s%d-%s", stage, k))
+}
+
+func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s-%s%d\n", j.name, name, stage)
+	fmt.Fprintf(&b, "#SBATCH --output=%s\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", filepath.Join(j.work, "logs", log), cpus)
+	if j.partition != "" {
+		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
+	}
+	if j.time != "" {
+		fmt.Fprintf(&b, "#SBATCH --time=%s\n", j.time)
+	}
+	return b.String()
+}
+
+// shardScript is stage s's array job: shard K/N per task, requeued when
+// it fails or is pre-empted, resuming from its results directory.
+func (j *slurmJob) shardScript(s int) string {
+	planPath := filepath.Join(j.work, engine.PlanFile)
+	if s > 0 {
+		planPath = filepath.Join(j.out, engine.PlanFile) // paired by the merge before
+	}
+	return j.header("s", s, fmt.Sprintf("stage%d-shard%%a.log", s), j.cpus) +
+		fmt.Sprintf("#SBATCH --array=0-%d\n#SBATCH --requeue\n", j.shards-1) +
+		fmt.Sprintf("# -j comes from SLURM_CPUS_PER_TASK.\nexec %s run %s -root %s -shard \"${SLURM_ARRAY_TASK_ID}/%d\" -stage %d -out %s\n",
+			shq(j.self), shq(planPath), shq(j.root), j.shards, s, shqTask(j.shardDir(s, "${SLURM_ARRAY_TASK_ID}")))
+}
+
+// mergeScript merges stage s's shards into the results directory,
+// pairing stage s+1.
+func (j *slurmJob) mergeScript(s int) string {
+	var dirs []string
+	for k := 0; k < j.shards; k++ {
+		dirs = append(dirs, shq(j.shardDir(s, strconv.Itoa(k))))
+	}
+	return j.header("m", s, fmt.Sprintf("stage%d-merge.log", s), 1) + "#SBATCH --requeue\n" +
+		fmt.Sprintf("exec %s merge -out %s %s\n", shq(j.self), shq(j.out), strings.Join(dirs, " "))
+}
+
+// shq quotes a word for sh, leaving ${SLURM_ARRAY_TASK_ID} expanded.
+func shq(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", "$", `\$`).Replace(s) + `"`
+}
+
+// shqTask is shq that leaves ${SLURM_ARRAY_TASK_ID} to the shell.
+func shqTask(s string) string {
+	return strings.ReplaceAll(shq(s), `\${SLURM_ARRAY_TASK_ID}`, "${SLURM_ARRAY_TASK_ID}")
+}
+
+// slurmSubmitted is a submitted job.
+type slurmSubmitted struct{ what, id string }
+
+// submitAll submits every stage as submit.sh does.
+func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
+	var jobs []slurmSubmitted
+	var dep []string
+	for s := 0; s < j.stages; s++ {
+		a, err := sbatch(append(dep, j.script("shards", s)))
+		if err != nil {
+			return jobs, err
+		}
+		m, err := sbatch([]string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
+		if err != nil {
+			return jobs, err
+		}
+		fmt.Fprintf(stdout, "Stage %d: shards job %s, merge job %s\n", s, a, m)
+		jobs = append(jobs, slurmSubmitted{fmt.Sprintf("stage %d shards", s), a}, slurmSubmitted{fmt.Sprintf("stage %d merge", s), m})
+		dep = []string{"--dependency=afterok:" + m, "--kill-on-invalid-dep=yes"}
+	}
+	return jobs, nil
+}
+
+func sbatch(args []string) (string, error) {
+	cmd := exec.Command("sbatch", append([]string{"--parsable"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("sbatch %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
+	return id, nil
+}
+
+// terminal are the job states a job does not leave (a requeued job goes
+// back to PENDING instead).
+var terminal = map[string]bool{"COMPLETED": true, "FAILED": true, "CANCELLED": true, "TIMEOUT": true, "NODE_FAIL": true,
+	"PREEMPTED": true, "OUT_OF_MEMORY": true, "DEADLINE": true, "BOOT_FAIL": true, "SPECIAL_EXIT": true}
+
+// waitSlurm waits until every job (every task of an array) is in a
+// terminal state and reports them; it fails unless all COMPLETED. A merge
+// that Slurm cancelled because a shard failed is a failure, although
+// sbatch --wait would exit 0 for it.
+func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
+	for {
+		states := map[string]map[string]string{}
+		done := true
+		for _, jb := range jobs {
+			st, err := jobStates(jb.id)
+			if err != nil {
+				return err
+			}
+			states[jb.id] = st
+			for _, s := range st {
+				done = done && terminal[s]
+			}
+		}
+		if !done {
+			time.Sleep(time.Second)
+			continue
+		}
+		var failed []string
+		for _, jb := range jobs {
+			for task, s := range states[jb.id] {
+				if s != "COMPLETED" {
+					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s", jb.what, jb.id, task, s))
+				}
+			}
+		}
+		if len(failed) > 0 {
+			return listError("the Slurm run failed", failed)
+		}
+		fmt.Fprintf(stdout, "Every job completed.\n")
+		return nil
+	}
+}
+
+// jobStates are the states of a job's tasks ("" for a job that is no
+// array), from scontrol (accounting may be off). A busy controller times
+// out now and then: scontrol is asked up to five times.
+func jobStates(id string) (map[string]string, error) {
+	var out []byte
+	var err error
+	for try := 0; try < 5; try++ {
+		var stderr bytes.Buffer
+		cmd := exec.Command("scontrol", "-o", "show", "job", id)
+		cmd.Stderr = &stderr
+		if out, err = cmd.Output(); err == nil {
+			break
+		}
+		err = fmt.Errorf("scontrol show job %s: %v: %s (a finished job is forgotten after the cluster's MinJobAge)", id, err, strings.TrimSpace(stderr.String()))
+		time.Sleep(time.Second)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		task := ""
+		for _, f := range strings.Fields(line) {
+			if v, ok := strings.CutPrefix(f, "ArrayTaskId="); ok {
+				task = "_" + v
+			}
+		}
+		for _, f := range strings.Fields(line) {
+			if v, ok := strings.CutPrefix(f, "JobState="); ok {
+				st[task] = v
+			}
+		}
+	}
+	return st, nil
+}
+
+// listError is an error with a list.
+func listError(head string, items []string) error {
+	return fmt.Errorf("%s:\n  %s", head, strings.Join(items, "\n  "))
+}

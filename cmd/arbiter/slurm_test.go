@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// TestSlurm runs tournaments through a real Slurm (.ci/slurm.sh starts a
+// single-node one) and compares them with one-machine runs: a 200-match
+// Planowanie tournament as 8 shards, with one shard cancelled mid-run and
+// requeued; groups by rating over 3 stages; and a run whose shard fails,
+// which must be reported as failed. Where Slurm is not running it skips,
+// except under CI=true, where it fails.
+func TestSlurm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a Slurm integration test (-short)")
+	}
+	requireSlurm(t)
+	st := newSlurmTest(t)
+	t.Run("shards", st.shards)
+	t.Run("stages", st.stages)
+	t.Run("failed-shard", st.failedShard)
+}
+
+// requireSlurm skips (or fails under CI) unless a Slurm controller
+// answers and the node can run jobs.
+func requireSlurm(t *testing.T) {
+	t.Helper()
+	why := ""
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		why = "sbatch is not installed"
+	} else if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil {
+		why = fmt.Sprintf("sinfo fails (%v: %s)", err, bytes.TrimSpace(out))
+	} else if s := strings.TrimSpace(string(out)); !regexp.MustCompile(`^(idle|mixed|allocated)`).MatchString(s) {
+		why = fmt.Sprintf("the Slurm node is %q, not idle", s)
+	}
+	if why == "" {
+		return
+	}
+	msg := "Slurm is not usable here: " + why + "; start a single-node Slurm with .ci/slurm.sh up (as root; it installs slurm-wlm and munge when missing)"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + " — CI must run this test, so it fails instead of skipping")
+	}
+	t.Skip(msg)
+}
+
+type slurmTest struct {
+	t    *testing.T
+	bin  string // the test binary as "arbiter"
+	env  []string
+	conf string
+	dir  string
+}
+
+func newSlurmTest(t *testing.T) *slurmTest {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Named arbiter, the test binary is the arbiter (TestMain), also for
+	// the Slurm jobs and the house bots they start.
+	if err := os.Symlink(self, filepath.Join(bin, "arbiter")); err != nil {
+		t.Fatal(err)
+	}
+	conf, err := filepath.Abs("testdata/slurm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return &slurmTest{t: t, bin: filepath.Join(bin, "arbiter"), env: env, conf: conf, dir: dir}
+}
+
+// arbiter runs the arbiter; it fails the test if the exit status is not
+// want (0: success).
+func (st *slurmTest) arbiter(t *testing.T, wantOK bool, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(st.bin, args...)
+	cmd.Env = st.env
+	out, err := cmd.CombinedOutput()
+	if (err == nil) != wantOK {
+		t.Fatalf("arbiter %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// slurm runs a Slurm command.
+func (st *slurmTest) slurm(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = st.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// sbatch submits a job and cancels it when the test ends.
+func (st *slurmTest) sbatch(t *testing.T, args ...string) string {
+	t.Helper()
+	id := st.slurm(t, "sbatch", append([]string{"--parsable"}, args...)...)
+	id, _, _ = strings.Cut(id, ";")
+	t.Cleanup(func() { _ = exec.Command("scancel", id).Run() })
+	return id
+}
+
+// states are the states of a job's tasks by ArrayTaskId ("" for a job).
+func (st *slurmTest) states(t *testing.T, id string) map[string]string {
+	t.Helper()
+	s, err := jobStates(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// waitJob waits until every task of job id is terminal and returns their
+// states.
+func (st *slurmTest) waitJob(t *testing.T, id string) map[string]string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Minute)
+	for time.Now().Before(deadline) {
+		s := st.states(t, id)
+		done := true
+		for _, v := range s {
+			done = done && terminal[v]
+		}
+		if done {
+			return s
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("job %s did not finish in 5 minutes: %v", id, st.states(t, id))
+	return nil
+}
+
+// shards plays the 200-match tournament with arbiter slurm -submit as 8
+// shards, cancels shard 0 mid-run (scancel): the merge is cancelled and
+// the run reported failed. Shard 0 is requeued and resumes; submitting
+// again runs every shard again, which adds nothing, and the merge. The
+// merge equals arbiter run -j 2.
+func (st *slurmTest) shards(t *testing.T) {
+	one := filepath.Join(st.dir, "many-one")
+	start := time.Now()
+	st.arbiter(t, true, "run", st.conf, "-tournament", "many", "-out", one, "-j", "2")
+	oneTime := time.Since(start)
+
+	out := filepath.Join(st.dir, "many")
+	work := out + ".slurm"
+	args := []string{"slurm", st.conf, "-tournament", "many", "-out", out, "-shards", "8", "-cpus", "1", "-time", "10:00", "-submit"}
+	start = time.Now()
+	cmd := exec.Command(st.bin, args...)
+	cmd.Env = st.env
+	var output bytes.Buffer
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = &output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	arrays := make(chan string, 1)
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			output.WriteString(sc.Text() + "\n")
+			if m := regexp.MustCompile(`^Stage 0: shards job (\d+)`).FindStringSubmatch(sc.Text()); m != nil {
+				arrays <- m[1]
+			}
+		}
+	}()
+	var array string
+	select {
+	case array = <-arrays:
+	case <-time.After(time.Minute):
+		t.Fatal("arbiter slurm -submit did not submit in a minute")
+	}
+	st.cancelLater("job " + array)
+	shard0 := filepath.Join(work, "shards", "s0-0", "results.jsonl")
+	p, err := plan.Read(filepath.Join(work, "plan.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := len(engine.ShardMatches(p.Matches, 0, 8))
+	for n := 0; n < 2; n = countLines(shard0) {
+		if time.Since(start) > 3*time.Minute {
+			t.Fatalf("shard 0 did not finish 2 matches in 3 minutes: %v", st.states(t, array))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st.slurm(t, "scancel", array+"_0")
+	err = cmd.Wait()
+	<-copied
+	if err == nil {
+		t.Fatalf("arbiter slurm -submit succeeded although shard 0 was cancelled:\n%s", output.String())
+	}
+	for _, want := range []string{"the Slurm run failed", "stage 0 shards (job " + array + "_0): CANCELLED", "stage 0 merge (job ", "): CANCELLED"} {
+		if !strings.Contains(output.String(), want) {
+			t.Fatalf("arbiter slurm -submit with a cancelled shard does not say %q:\n%s", want, output.String())
+		}
+	}
+	killedAt := countLines(shard0)
+	if killedAt >= size {
+		t.Fatalf("shard 0 finished all %d matches before scancel took effect; nothing was tested", killedAt)
+	}
+	t.Logf("shard 0 cancelled with %d of its %d matches finished; requeued", killedAt, size)
+	st.slurm(t, "scontrol", "requeue", array+"_0")
+	// Slurm holds a requeued job back for 2 minutes; release it now.
+	st.slurm(t, "scontrol", "update", "jobid="+array+"_0", "StartTime=now")
+	if s := st.waitJob(t, array+"_0")["_0"]; s != "COMPLETED" {
+		t.Fatalf("requeued shard 0: %s", s)
+	}
+	logPath := filepath.Join(work, "logs", "stage0-shard0.log")
+	if !regexp.MustCompile(fmt.Sprintf(`finished_before=%d to_run=%d`, killedAt, size-killedAt)).MatchString(readFile(t, logPath)) {
+		t.Fatalf("the requeued shard 0 did not resume from its %d finished matches:\n%s", killedAt, readFile(t, logPath))
+	}
+	// Submitting again runs every shard again, adding nothing, then merges.
+	got := st.arbiter(t, true, args...)
+	st.cancelLater(got)
+	t.Logf("figures: one machine -j 2: %v for 200 matches; 8 shards via sbatch with a cancel, a requeue and a second submission: %v",
+		oneTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	for k := 0; k < 8; k++ {
+		log := readFile(t, filepath.Join(work, "logs", fmt.Sprintf("stage0-shard%d.log", k)))
+		if !regexp.MustCompile(`0 match\(es\) played, \d+ already finished`).MatchString(log) {
+			t.Fatalf("shard %d run again played matches:\n%s", k, log)
+		}
+	}
+	sameRun(t, one, out)
+
+	// Merging again changes nothing.
+	before := readFile(t, filepath.Join(out, "results.jsonl"))
+	var dirs []string
+	for k := 0; k < 8; k++ {
+		dirs = append(dirs, filepath.Join(work, "shards", fmt.Sprintf("s0-%d", k)))
+	}
+	remerge := st.arbiter(t, true, append([]string{"merge", "-out", out}, dirs...)...)
+	if !strings.Contains(remerge, "0 new result(s), 200 merged before") {
+		t.Fatalf("merging again:\n%s", remerge)
+	}
+	if readFile(t, filepath.Join(out, "results.jsonl")) != before {
+		t.Fatal("merging again changed results.jsonl")
+	}
+}
+
+// stages runs groups by rating (3 stages) with arbiter slurm -submit and
+// compares it with arbiter run -j 2.
+func (st *slurmTest) stages(t *testing.T) {
+	one := filepath.Join(st.dir, "rating-one")
+	st.arbiter(t, true, "run", st.conf, "-tournament", "rating", "-out", one, "-j", "2")
+	out := filepath.Join(st.dir, "rating")
+	got := st.arbiter(t, true, "slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "3", "-submit")
+	for _, want := range []string{"Wrote 3 stage(s) of 3 shard(s)", "Stage 2: shards job", "Every job completed."} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("arbiter slurm -submit does not say %q:\n%s", want, got)
+		}
+	}
+	st.cancelLater(got)
+	sameRun(t, one, out)
+	if n := len(readDirNames(t, filepath.Join(out, "rounds"))); n != 2 {
+		t.Fatalf("%d rounds paired, want 2 (rounds 2 and 3)", n)
+	}
+}
+
+// failedShard: a shard that fails makes Slurm cancel the merge and the
+// later stages, and arbiter slurm -submit reports the failure.
+func (st *slurmTest) failedShard(t *testing.T) {
+	out := filepath.Join(st.dir, "failing")
+	shard := filepath.Join(out+".slurm", "shards", "s0-1")
+	if err := os.MkdirAll(shard, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Another shard's record: run -shard 1/2 refuses this directory.
+	if err := os.WriteFile(filepath.Join(shard, "shard.json"), []byte(`{"shard": 0, "of": 2, "stage": 0}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := st.arbiter(t, false, "slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "2", "-submit")
+	st.cancelLater(got)
+	for _, want := range []string{"the Slurm run failed", "stage 0 shards (job ", "_1): FAILED", "stage 0 merge (job ", "): CANCELLED", "stage 2 merge"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("arbiter slurm -submit with a failing shard does not say %q:\n%s", want, got)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "results.jsonl")); err == nil {
+		t.Fatal("the merge ran although a shard failed")
+	}
+}
+
+// cancelLater cancels, when the test ends, the jobs arbiter slurm says
+// it submitted.
+func (st *slurmTest) cancelLater(out string) {
+	for _, m := range regexp.MustCompile(`job (\d+)`).FindAllStringSubmatch(out, -1) {
+		id := m[1]
+		st.t.Cleanup(func() { _ = exec.Command("scancel", id).Run() })
+	}
+}
+
+// sameRun checks that the merged results directory got is the one-machine
+// run want, timings apart: the same plan, results (got's in plan order),
+// paired rounds, standings, transcripts and the games' own files.
+func sameRun(t *testing.T, want, got string) {
+	t.Helper()
+	if readFile(t, filepath.Join(want, "plan.json")) != readFile(t, filepath.Join(got, "plan.json")) {
+		t.Fatal("plan.json differs")
+	}
+	wantRes, _ := timelessResults(t, want)
+	gotRes, order := timelessResults(t, got)
+	if len(wantRes) != len(gotRes) {
+		t.Fatalf("%d results, want %d", len(gotRes), len(wantRes))
+	}
+	for id, line := range wantRes {
+		if gotRes[id] != line {
+			t.Fatalf("match %s:\n got %s\nwant %s", id, gotRes[id], line)
+		}
+	}
+	var planOrder []string
+	var p struct {
+		Matches []struct{ ID string } `json:"matches"`
+	}
+	_ = json.Unmarshal([]byte(readFile(t, filepath.Join(got, "plan.json"))), &p)
+	for _, m := range p.Matches {
+		planOrder = append(planOrder, m.ID)
+	}
+	for _, name := range readDirNames(t, filepath.Join(got, "rounds")) {
+		var pr struct {
+			Matches []struct{ ID string } `json:"matches"`
+		}
+		_ = json.Unmarshal([]byte(readFile(t, filepath.Join(got, "rounds", name))), &pr)
+		for _, m := range pr.Matches {
+			planOrder = append(planOrder, m.ID)
+		}
+	}
+	if !slices.Equal(order, planOrder) {
+		t.Fatalf("merged results.jsonl is not in plan order:\n got %v\nwant %v", order, planOrder)
+	}
+	if w, g := readDirNames(t, filepath.Join(want, "rounds")), readDirNames(t, filepath.Join(got, "rounds")); !slices.Equal(w, g) {
+		t.Fatalf("rounds/ holds %v, want %v", g, w)
+	}
+	for _, name := range readDirNames(t, filepath.Join(want, "rounds")) {
+		if readFile(t, filepath.Join(want, "rounds", name)) != readFile(t, filepath.Join(got, "rounds", name)) {
+			t.Fatalf("rounds/%s differs", name)
+		}
+	}
+	if w, g := readFile(t, filepath.Join(want, "standings.txt")), readFile(t, filepath.Join(got, "standings.txt")); w != g {
+		t.Fatalf("standings differ:\n got\n%s\nwant\n%s", g, w)
+	}
+	for _, id := range readDirNames(t, filepath.Join(want, "matches")) {
+		w := timelessEvents(t, filepath.Join(want, "matches", id, "events.jsonl"))
+		if g := timelessEvents(t, filepath.Join(got, "matches", id, "events.jsonl")); g != w {
+			t.Fatalf("transcript of %s differs", id)
+		}
+	}
+	skip := map[string]bool{"arbiter.log": true, ".lock": true, "results.jsonl": true, "matches": true, "rounds": true}
+	w := slices.DeleteFunc(readDirNames(t, want), func(n string) bool { return skip[n] })
+	g := slices.DeleteFunc(readDirNames(t, got), func(n string) bool { return skip[n] })
+	if !slices.Equal(w, g) {
+		t.Fatalf("the merged directory holds %v, the one-machine run %v", g, w)
+	}
+}
+
+// timelessResults reads results.jsonl without timings, by match, and the
+// match ids in file order.
+func timelessResults(t *testing.T, dir string) (map[string]string, []string) {
+	t.Helper()
+	out := map[string]string{}
+	var order []string
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "results.jsonl"))), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		delete(r, "elapsed_ms")
+		for _, s := range r["seats"].([]any) {
+			delete(s.(map[string]any), "time_ms")
+		}
+		b, _ := json.Marshal(r)
+		id := r["match"].(string)
+		out[id] = string(b)
+		order = append(order, id)
+	}
+	return out, order
+}
+
+// timelessEvents is a transcript without times: offsets, time_left
+// commands and the result's times.
+func timelessEvents(t *testing.T, path string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, path)), "\n") {
+		var l map[string]any
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		delete(l, "t")
+		if s, ok := l["send"].(string); ok && strings.HasPrefix(s, "time_left") {
+			continue
+		}
+		if l["event"] == "result" {
+			continue // times used; results.jsonl is compared without them
+		}
+		j, _ := json.Marshal(l)
+		b.Write(append(j, '\n'))
+	}
+	return b.String()
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func readDirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func countLines(path string) int {
+	b, _ := os.ReadFile(path)
+	return bytes.Count(b, []byte("\n"))
+}

@@ -1,0 +1,182 @@
+package auction
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/conform"
+)
+
+// CheckCases is the conformance suite of Auction strategies (../shared/
+// games/auction.md): the bot is run once per case with a state and a log
+// written the way the referee writes them, and its bid is judged by the
+// rules; the last case plays a whole small game.
+func (Driver) CheckCases() []drivers.CheckCase {
+	return []drivers.CheckCase{
+		{Name: "first-round", Doc: "bids a whole number from 0 to its capital in the first round (3 players, 5 × 5, capital 40)", Run: checkRound(3, 1, 0, 40)},
+		{Name: "mid-game", Doc: "bids within its capital after 12 rounds, reading state and log, as player C", Run: checkRound(3, 2, 12, 40)},
+		{Name: "no-capital", Doc: "bids 0 when its capital is 0", Run: checkNoCapital},
+		{Name: "last-cell", Doc: "bids within its capital when one cell is left", Run: checkRound(2, 0, 24, 40)},
+		{Name: "files", Doc: "changes neither state nor log and keeps its own files only in the game folder, named with its prefix", Run: checkFiles},
+		{Name: "clock", Doc: "answers within the contest's 1 s", Run: checkClock},
+		{Name: "game", Doc: "plays a whole game on 4 × 3 against two players bidding 1 and 2, every bid valid", Run: checkGame},
+	}
+}
+
+// checkGameName is the game folder's name in the cases.
+const checkGameName = "check"
+
+// after plays rounds of a game of players on 5 × 5 with capital, the
+// others bidding little so that the bot's own bid decides.
+func after(players, rounds, capital int) (*Position, []byte) {
+	p := NewPosition(Board{Cols: 5, Rows: 5, Capital: capital}, players, 3)
+	var log []byte
+	for r := 1; r <= rounds; r++ {
+		state := p.State()
+		bids := make([]int, players)
+		for i := range bids {
+			bids[i] = (r + i) % 4
+		}
+		log = AppendLogRound(log, r, state, bids, p.Settle(bids))
+	}
+	return p, log
+}
+
+// bid runs the bot as seat with p and log and judges its bid; the bot
+// may keep files (folder is its seat folder, made by the caller or here).
+func bid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, f *seatFolder, p *Position, log []byte, seat int) (int, time.Duration, error) {
+	if err := f.prepare(p.State(), log); err != nil {
+		return 0, 0, err
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(p.State())), "\n") {
+		rec.Event("note", f.name+"/state: "+l)
+	}
+	argv := append(drivers.ResolveArgv(bot.Command, bot.Dir), f.name, string(Letter(seat)))
+	line, used, err := conform.Once(ctx, bot, opt, rec, argv, f.cwd, "", "ARBITER_PREFIX="+f.prefix)
+	if err != nil {
+		return 0, used, err
+	}
+	b, problem := ParseBid(line, p.Capital[seat])
+	if problem != "" {
+		return 0, used, conform.Failf("%s (player %c; a bid is a whole number from 0 to your capital)", problem, Letter(seat))
+	}
+	problems, err := f.check()
+	if err != nil {
+		return 0, used, err
+	}
+	if len(problems) > 0 {
+		return 0, used, conform.Failf("%s", strings.Join(problems, "; "))
+	}
+	return b, used, nil
+}
+
+func folder(bot drivers.Seat) (*seatFolder, func(), error) {
+	tmp, err := os.MkdirTemp("", "arbiter-check-auction-")
+	if err != nil {
+		return nil, nil, err
+	}
+	// The bot's prefix is its name, or ARBITER_PREFIX in its environment
+	// (arbiter check -env ARBITER_PREFIX=tym42), as the referee gives it.
+	prefix := bot.Bot
+	for _, kv := range bot.Env {
+		if v, ok := strings.CutPrefix(kv, "ARBITER_PREFIX="); ok {
+			prefix = v
+		}
+	}
+	f, err := newSeatFolder(filepath.Join(tmp, "cwd"), checkGameName, prefix, FileLimits{Count: 10, Bytes: 10 << 20})
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	return f, func() { os.RemoveAll(tmp) }, nil
+}
+
+func checkRound(players, seat, rounds, capital int) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {
+	return func(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+		f, done, err := folder(bot)
+		if err != nil {
+			return err
+		}
+		defer done()
+		p, log := after(players, rounds, capital)
+		_, _, err = bid(ctx, bot, opt, rec, f, p, log, seat)
+		return err
+	}
+}
+
+func checkNoCapital(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	f, done, err := folder(bot)
+	if err != nil {
+		return err
+	}
+	defer done()
+	p, log := after(2, 3, 40)
+	p.Capital[1] = 0
+	_, _, err = bid(ctx, bot, opt, rec, f, p, log, 1)
+	return err
+}
+
+func checkFiles(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	f, done, err := folder(bot)
+	if err != nil {
+		return err
+	}
+	defer done()
+	p, log := after(2, 0, 40)
+	for r := 1; r <= 3; r++ {
+		b, _, err := bid(ctx, bot, opt, rec, f, p, log, 0)
+		if err != nil {
+			return fmt.Errorf("%w (round %d)", err, r)
+		}
+		state := p.State()
+		bids := []int{b, 1}
+		log = AppendLogRound(log, r, state, bids, p.Settle(bids))
+	}
+	return nil
+}
+
+func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	f, done, err := folder(bot)
+	if err != nil {
+		return err
+	}
+	defer done()
+	p, log := after(4, 5, 1000)
+	_, used, err := bid(ctx, bot, opt, rec, f, p, log, 3)
+	if err == nil && used > time.Second {
+		err = conform.Failf("took %s to bid; the contest's limit is 1 s", used.Round(time.Millisecond))
+	}
+	return err
+}
+
+func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	f, done, err := folder(bot)
+	if err != nil {
+		return err
+	}
+	defer done()
+	p := NewPosition(Board{Cols: 4, Rows: 3, Capital: 30}, 3, 9)
+	var log []byte
+	idle := 0
+	for r := 1; len(p.Queue) > 0 && idle < 10; r++ {
+		b, _, err := bid(ctx, bot, opt, rec, f, p, log, 0)
+		if err != nil {
+			return fmt.Errorf("%w (round %d)", err, r)
+		}
+		state := p.State()
+		bids := []int{b, min(1, p.Capital[1]), min(2, p.Capital[2])}
+		sale := p.Settle(bids)
+		if sale.Winner < 0 {
+			idle++
+		} else {
+			idle = 0
+		}
+		log = AppendLogRound(log, r, state, bids, sale)
+	}
+	return nil
+}

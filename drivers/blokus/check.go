@@ -1,0 +1,199 @@
+package blokus
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/board"
+	"github.com/arbiter-contests/arbiter/drivers/conform"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
+)
+
+// CheckCases is the conformance suite of Blokus bots (../shared/games/
+// blokus.md): the set-up commands, the first move of either player, a
+// position with one legal placement, a forced pass, and whole games
+// against the house bot greedy.
+func (Driver) CheckCases() []drivers.CheckCase {
+	return []drivers.CheckCase{
+		{Name: "setup", Doc: "answers set_board, set_player and set_stones, refuses an unknown command with '?', and exits after quit", Run: checkSetup},
+		{Name: "first-move", Doc: "as player 1, covers its start cell (bottom-left) with its first stone", Run: checkFirst(1)},
+		{Name: "second-first", Doc: "as player 2, after player 1's move, covers its start cell (top-right)", Run: checkFirst(2)},
+		{Name: "one-move", Doc: "on a 2 × 3 board where one placement is legal, plays it", Run: checkOneMove},
+		{Name: "blocked", Doc: "after set_blocked, places its first stone around the filled cells (here only a domino lying flat fits)", Run: checkBlocked},
+		{Name: "pass", Doc: "answers pass when no stone can be placed (its start cell is taken)", Run: checkPass},
+		{Name: "game-first", Doc: "plays a whole 8 × 8 game of 9 stones against the house bot greedy, as player 1", Run: checkGame(0)},
+		{Name: "game-second", Doc: "plays a whole 8 × 8 game of 9 stones against the house bot greedy, as player 2", Run: checkGame(1)},
+	}
+}
+
+// checkStones is the stone set of the whole-game cases: the monomino to
+// the tetrominoes.
+func checkStones() []Stone {
+	arts := []string{"#", "##", "###", "##\n#.", "####", "###\n#..", "###\n.#.", "##.\n.##", "##\n##"}
+	out := make([]Stone, len(arts))
+	for i, a := range arts {
+		cells, err := ParseArt(a)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = Stone{Name: strconv.Itoa(i + 1), Cells: Normalise(cells)}
+	}
+	return out
+}
+
+func stoneArgs(stones []Stone) string {
+	parts := []string{"set_stones", strconv.Itoa(len(stones))}
+	for _, s := range stones {
+		parts = append(parts, FormatStone(s.Cells))
+	}
+	return strings.Join(parts, " ")
+}
+
+// checkBegin starts the bot on a rows × cols board with stones as player
+// me (1 or 2) and returns the position the referee keeps.
+func checkBegin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, rows, cols, me int, stones []Stone) (*conform.Session, *Position, error) {
+	r, err := NewRules(rows, cols, nil, stones)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := conform.Start(ctx, bot, opt, rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.Script(fmt.Sprintf("set_board %d %d", rows, cols), "set_player "+strconv.Itoa(me), stoneArgs(stones)); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, NewPosition(r), nil
+}
+
+// checkPlay applies a placement of player pl (0-based) and tells the bot.
+func checkPlay(s *conform.Session, p *Position, pl int, cells []Cell) error {
+	m, problem := p.Check(pl, cells)
+	if problem != "" {
+		return fmt.Errorf("the case is wrong: %s", problem)
+	}
+	p.Apply(pl, m)
+	return s.Tell(fmt.Sprintf("play %d %s", pl+1, FormatCells(cells)))
+}
+
+// checkGen asks the bot (player pl) for a move and judges it.
+func checkGen(s *conform.Session, p *Position, pl int) (pass bool, err error) {
+	if err := s.Tell("time_left 60000"); err != nil {
+		return false, err
+	}
+	text, err := s.Gen("gen_move")
+	if err != nil {
+		return false, err
+	}
+	if strings.EqualFold(text, "pass") {
+		if alt, ok := p.FirstMove(pl); ok {
+			return true, conform.Failf("passed, but could place a stone on %s", FormatCells(p.Rules().Cells(alt)))
+		}
+		return true, nil
+	}
+	cells, perr := ParseCells(text)
+	if perr != nil {
+		return false, conform.Failf("answered gen_move with %q, which is neither cells row,col separated by spaces nor pass", text)
+	}
+	if _, problem := p.Check(pl, cells); problem != "" {
+		return false, conform.Failf("%s", problem)
+	}
+	return false, nil
+}
+
+func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, _, err := checkBegin(ctx, bot, opt, rec, 10, 10, 1, checkStones())
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ok, text, err := s.Ask("frobnicate 1 2")
+	if err != nil {
+		return err
+	}
+	if ok {
+		return conform.Failf("answered %q to the unknown command \"frobnicate 1 2\": answer '?' to a command you do not know", strings.TrimSpace("= "+text))
+	}
+	return s.QuitGTP()
+}
+
+func checkFirst(me int) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {
+	return func(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+		s, p, err := checkBegin(ctx, bot, opt, rec, 7, 9, me, checkStones())
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		if me == 2 {
+			if err := checkPlay(s, p, 0, []Cell{{6, 0}, {5, 0}, {5, 1}}); err != nil {
+				return err
+			}
+		}
+		_, err = checkGen(s, p, me-1)
+		return err
+	}
+}
+
+func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, p, err := checkBegin(ctx, bot, opt, rec, 2, 3, 1, []Stone{{Name: "1", Cells: []Point{{0, 0}, {1, 0}, {2, 0}}}})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_, err = checkGen(s, p, 0)
+	return err
+}
+
+func checkBlocked(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	// One domino, given upright; the cell above the start is filled, so
+	// only the domino lying flat fits.
+	stones := []Stone{{Name: "1", Cells: []Point{{0, 0}, {0, 1}}}}
+	blocked := []Cell{{3, 0}}
+	r, err := NewRules(5, 5, blocked, stones)
+	if err != nil {
+		return err
+	}
+	s, err := conform.Start(ctx, bot, opt, rec)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	err = s.Script("set_board 5 5", "set_player 1", stoneArgs(stones),
+		fmt.Sprintf("set_blocked %d %s", len(blocked), FormatCells(blocked)))
+	if err != nil {
+		return err
+	}
+	_, err = checkGen(s, NewPosition(r), 0)
+	return err
+}
+
+func checkPass(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	v5 := Stone{Name: "1", Cells: Normalise([]Point{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {2, 0}})}
+	s, p, err := checkBegin(ctx, bot, opt, rec, 3, 3, 2, []Stone{v5, {Name: "2", Cells: []Point{{0, 0}}}})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := checkPlay(s, p, 0, []Cell{{2, 0}, {1, 0}, {0, 0}, {0, 1}, {0, 2}}); err != nil {
+		return err
+	}
+	pass, err := checkGen(s, p, 1)
+	if err == nil && !pass {
+		err = conform.Failf("placed a stone where none fits")
+	}
+	return err
+}
+
+func checkGame(seat int) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {
+	return func(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+		st := Settings{Board: board.Spec{Rows: 8, Cols: 8}, Stones: checkStones()}
+		greedy := HouseBots()[0]
+		return conform.FullGame(ctx, bot, opt, rec, 2, seat, 5, greedy, func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
+			return Referee(ctx, st, 5, p, rec)
+		})
+	}
+}

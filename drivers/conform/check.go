@@ -1,0 +1,178 @@
+// Package conform runs a game's conformance cases (drivers.Checker) against
+// one bot and gives the helpers the cases are written with: a GTP-like
+// session, a line session and a run of a per-move bot, each failing with
+// a sentence a bot's author understands.
+package conform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// Options say how to run a suite.
+type Options struct {
+	// Move is how long the bot has for one answer (default 5s).
+	Move time.Duration
+	// Case is how long one whole case may take (default 2m): a case
+	// that runs over fails, it never hangs.
+	Case time.Duration
+	// Only runs the cases with these names (all when empty).
+	Only []string
+}
+
+// Result is the verdict of one case.
+type Result struct {
+	Case   string `json:"case"`
+	Doc    string `json:"doc"`
+	OK     bool   `json:"ok"`
+	Reason string `json:"reason,omitempty"`
+	// Exchange is the end of the transcript of a failed case: lines sent
+	// ("> ") and received ("< ").
+	Exchange []string `json:"exchange,omitempty"`
+	// Stderr is the end of what the bot wrote to stderr in a failed case.
+	Stderr    string `json:"stderr,omitempty"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+}
+
+// exchangeLines is how much of a failed case's transcript a result keeps.
+const exchangeLines = 12
+
+// Run runs cases against the bot bot (its Stderr is ignored: each case's
+// stderr goes to a file in a temporary directory), one after the other.
+func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Options) ([]Result, error) {
+	if o.Move <= 0 {
+		o.Move = 5 * time.Second
+	}
+	if o.Case <= 0 {
+		o.Case = 2 * time.Minute
+	}
+	tmp, err := os.MkdirTemp("", "arbiter-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var out []Result
+	for _, c := range cases {
+		if len(o.Only) > 0 && !contains(o.Only, c.Name) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		out = append(out, runCase(ctx, c, bot, o, filepath.Join(tmp, c.Name+".stderr")))
+	}
+	if len(o.Only) > 0 && len(out) == 0 {
+		return nil, fmt.Errorf("no case named %s", strings.Join(o.Only, ", "))
+	}
+	return out, ctx.Err()
+}
+
+func runCase(ctx context.Context, c drivers.CheckCase, bot drivers.Seat, o Options, stderr string) Result {
+	cctx, cancel := context.WithTimeout(ctx, o.Case)
+	defer cancel()
+	bot.Stderr = stderr
+	rec := &Transcript{}
+	start := time.Now()
+	err := c.Run(cctx, bot, drivers.CheckOptions{Move: drivers.Duration(o.Move)}, rec)
+	r := Result{Case: c.Name, Doc: c.Doc, OK: err == nil, ElapsedMS: time.Since(start).Milliseconds()}
+	if err == nil {
+		return r
+	}
+	r.Reason = err.Error()
+	if ctx.Err() == nil && cctx.Err() != nil {
+		r.Reason = fmt.Sprintf("the case did not finish within %s (%s)", o.Case, r.Reason)
+	}
+	r.Exchange = rec.Tail(exchangeLines)
+	r.Stderr = tail(stderr, 1500)
+	return r
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func tail(path string, n int64) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if int64(len(b)) > n {
+		b = b[int64(len(b))-n:]
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Transcript records a case's exchange; it is a drivers.Recorder.
+type Transcript struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (t *Transcript) add(s string) {
+	t.mu.Lock()
+	t.lines = append(t.lines, s)
+	t.mu.Unlock()
+}
+
+func (t *Transcript) Sent(_ int, line string)     { t.add("> " + line) }
+func (t *Transcript) Received(_ int, line string) { t.add("< " + line) }
+
+// Event records a note about the case (a file written, a run started).
+// Only faults and warnings are kept: the rest of a referee's events
+// would drown the exchange.
+func (t *Transcript) Event(kind string, data any) {
+	if kind == "note" {
+		t.add(fmt.Sprintf("# %v", data))
+	} else if kind == "fault" || kind == "warning" {
+		t.add(fmt.Sprintf("# %s %+v", kind, data))
+	}
+}
+
+// Tail is the last n lines.
+func (t *Transcript) Tail(n int) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.lines) > n {
+		return append([]string{"..."}, t.lines[len(t.lines)-n:]...)
+	}
+	return append([]string(nil), t.lines...)
+}
+
+// Failf is a case's failure.
+func Failf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// faultKind and faultDetail read a proc fault without importing gtp.
+func explain(err error, what string) error {
+	var f interface {
+		FaultKind() string
+		FaultDetail() string
+	}
+	if !errors.As(err, &f) {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return fmt.Errorf("stopped while waiting for %s", what)
+		}
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	switch f.FaultKind() {
+	case drivers.FaultTime:
+		return fmt.Errorf("no answer to %s in time: %s", what, f.FaultDetail())
+	case drivers.FaultCrash:
+		return fmt.Errorf("the bot stopped before answering %s: %s", what, f.FaultDetail())
+	case drivers.FaultStart:
+		return fmt.Errorf("the bot could not be started: %s", f.FaultDetail())
+	}
+	return fmt.Errorf("wrong answer to %s: %s", what, f.FaultDetail())
+}

@@ -1,0 +1,110 @@
+package conform
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
+)
+
+// HousePlayer is a house bot of a GTP-like game as a referee's player,
+// run in this process over pipes: the opponents of a case's full game.
+// Close ends it.
+type HousePlayer struct {
+	in  *io.PipeWriter
+	out *bufio.Reader
+}
+
+// NewHousePlayer starts hb, seeded by seed and sitting in seat.
+func NewHousePlayer(hb drivers.HouseBot, seed uint64, seat int) *HousePlayer {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	env := func(k string) string {
+		switch k {
+		case "ARBITER_SEED":
+			return strconv.FormatUint(seed, 10)
+		case "ARBITER_SEAT":
+			return strconv.Itoa(seat)
+		}
+		return ""
+	}
+	go func() {
+		err := hb.Run(inR, outW, env)
+		_, _ = io.Copy(io.Discard, inR)
+		outW.CloseWithError(fmt.Errorf("house bot %s ended: %v", hb.Name, err))
+	}()
+	return &HousePlayer{in: inW, out: bufio.NewReader(outR)}
+}
+
+// Ask implements gtp.Player.
+func (p *HousePlayer) Ask(cmd string) (bool, string, error) {
+	if _, err := io.WriteString(p.in, cmd+"\n"); err != nil {
+		return false, "", err
+	}
+	var lines []string
+	for {
+		line, err := p.out.ReadString('\n')
+		if err != nil {
+			return false, "", err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if lines == nil && line == "" {
+			continue
+		}
+		if line == "" {
+			break
+		}
+		lines = append(lines, line)
+	}
+	return strings.HasPrefix(lines[0], "="), strings.TrimSpace(strings.Join(lines, "\n")[1:]), nil
+}
+
+// Left implements gtp.Player: house bots have no clock.
+func (p *HousePlayer) Left() (time.Duration, bool) { return 0, false }
+
+// Close ends the house bot.
+func (p *HousePlayer) Close() { p.in.Close() }
+
+// FullGame plays one real match with the game's referee: the bot under
+// test in seat, house bots everywhere else. play runs the referee over the
+// players; the case fails with the referee's own verdict when the bot's
+// seat faults.
+func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+	seats, seat int, seed uint64, house drivers.HouseBot,
+	play func(players []gtp.Player, rec drivers.Recorder) *drivers.Outcome) error {
+	s, err := Start(ctx, bot, opt, rec)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	players := make([]gtp.Player, seats)
+	for i := range players {
+		if i == seat {
+			players[i] = gtp.SessionPlayer{S: s.S}
+			continue
+		}
+		hp := NewHousePlayer(house, seed+uint64(i), i)
+		defer hp.Close()
+		players[i] = hp
+	}
+	out := play(players, rec)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, r := range out.Seats {
+		if r.Fault == "" {
+			continue
+		}
+		if i != seat {
+			return fmt.Errorf("the house bot in seat %d faulted (%s: %s): the case is wrong, not the bot", i, r.Fault, r.Detail)
+		}
+		return Failf("%s (%s fault)", r.Detail, r.Fault)
+	}
+	return s.Ends("quit")
+}

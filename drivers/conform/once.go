@@ -1,0 +1,48 @@
+package conform
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// Once runs a per-move bot once: argv (already resolved against the bot's
+// dir) with extra arguments, in dir, stdin written to it; it returns the
+// first line of its output. The run is recorded in rec: its arguments or
+// input as sent lines, its answer as a received line. A bot that prints
+// no line in the answer time, crashes or cannot start fails.
+func Once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+	argv []string, dir, stdin string, env ...string) (string, time.Duration, error) {
+	if stdin != "" {
+		for _, l := range strings.Split(strings.TrimSuffix(stdin, "\n"), "\n") {
+			rec.Sent(0, l)
+		}
+	} else {
+		rec.Sent(0, "(run with arguments) "+strings.Join(argv[len(bot.Command):], " "))
+	}
+	reply, err := proc.RunOnce(ctx, proc.OnceSpec{
+		Bot: bot.Bot, Argv: argv, Dir: dir, Env: append(append([]string{}, bot.Env...), env...), Stdin: stdin,
+		Timeout: time.Duration(opt.Move), Stderr: bot.Stderr, Limits: bot.Limits,
+	})
+	if err != nil {
+		return "", reply.Used, explain(err, "its run")
+	}
+	if reply.Fault != nil {
+		rec.Received(0, fmt.Sprintf("(no answer: %s)", reply.Fault.Detail))
+		switch reply.Fault.Kind {
+		case drivers.FaultTime:
+			return "", reply.Used, Failf("printed no answer within %s", time.Duration(opt.Move))
+		case drivers.FaultProtocol:
+			return "", reply.Used, Failf("exited without printing an answer")
+		case drivers.FaultStart:
+			return "", reply.Used, Failf("could not be started: %s", reply.Fault.Detail)
+		}
+		return "", reply.Used, Failf("printed no answer: %s", reply.Fault.Detail)
+	}
+	rec.Received(0, reply.Line)
+	return reply.Line, reply.Used, nil
+}

@@ -1,0 +1,137 @@
+package conform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// Session is the bot under test as a persistent process.
+type Session struct {
+	S    *proc.Session
+	move time.Duration
+}
+
+// Start starts the bot for one case, every line recorded in rec. The
+// caller ends it with Close.
+func Start(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) (*Session, error) {
+	s, err := proc.Start(ctx, proc.Spec{
+		Bot: bot.Bot, Argv: bot.Command, Dir: bot.Dir, Env: bot.Env, Stderr: bot.Stderr,
+		Clock: drivers.Clock{Move: opt.Move}, Limits: bot.Limits,
+		OnSend: func(l string) { rec.Sent(0, l) }, OnRecv: func(l string) { rec.Received(0, l) },
+	})
+	if err != nil {
+		return nil, explain(err, "start")
+	}
+	return &Session{S: s, move: time.Duration(opt.Move)}, nil
+}
+
+// Close ends the bot.
+func (s *Session) Close() { s.S.Kill() }
+
+// Ask sends a GTP-like command and returns the answer; ok is false for '?'.
+func (s *Session) Ask(cmd string) (ok bool, text string, err error) {
+	ok, text, err = gtp.Ask(s.S, cmd)
+	if err != nil {
+		return false, "", explain(err, quote(cmd))
+	}
+	return ok, text, nil
+}
+
+// Tell sends an informational command: '=' and '?' are both fine.
+func (s *Session) Tell(cmd string) error {
+	_, _, err := s.Ask(cmd)
+	return err
+}
+
+// Gen sends a command that needs an answer: '?' fails the case.
+func (s *Session) Gen(cmd string) (string, error) {
+	ok, text, err := s.Ask(cmd)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(cmd), text)
+	}
+	return text, nil
+}
+
+// Script tells every command in turn.
+func (s *Session) Script(cmds ...string) error {
+	for _, c := range cmds {
+		if err := s.Tell(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Line writes one line of a line protocol and reads the answer line.
+func (s *Session) Line(line string) (string, error) {
+	var answer string
+	err := s.S.Exchange(line, func(deadline time.Time) error {
+		var err error
+		answer, err = s.S.ReadLine(deadline)
+		return err
+	})
+	if err != nil {
+		return "", explain(err, quote(line))
+	}
+	return strings.TrimSpace(answer), nil
+}
+
+// Send writes a line that gets no answer.
+func (s *Session) Send(line string) error {
+	if err := s.S.Write(line, time.Now().Add(s.move)); err != nil {
+		return explain(err, quote(line))
+	}
+	return nil
+}
+
+// QuitGTP sends quit, wants an answer, then wants the bot to end: its
+// output closes within the answer time.
+func (s *Session) QuitGTP() error {
+	if err := s.Tell("quit"); err != nil {
+		return err
+	}
+	return s.Ends("quit")
+}
+
+// Ends wants the bot's output to close (it exited) within the answer
+// time, after the command after; anything it still prints is a failure,
+// but for the empty lines and an '='/'?' answer of a GTP-like quit.
+func (s *Session) Ends(after string) error {
+	deadline := time.Now().Add(s.move)
+	var line string
+	var err error
+	for range 4 {
+		line, err = s.S.ReadLine(deadline)
+		if err != nil || (strings.TrimSpace(line) != "" && (after != "quit" || (line[0] != '=' && line[0] != '?'))) {
+			break
+		}
+	}
+	if err == nil {
+		return Failf("printed %q after %s, but should have exited", line, quote(after))
+	}
+	var f interface{ FaultKind() string }
+	if errors.As(err, &f) && f.FaultKind() == drivers.FaultCrash {
+		return nil
+	}
+	if errors.As(err, &f) && f.FaultKind() == drivers.FaultTime {
+		return Failf("was still running %s after %s: a bot must exit when told to stop", s.move, quote(after))
+	}
+	return explain(err, "the end of the bot after "+quote(after))
+}
+
+func quote(cmd string) string {
+	if len(cmd) > 60 {
+		cmd = cmd[:57] + "..."
+	}
+	return fmt.Sprintf("%q", cmd)
+}

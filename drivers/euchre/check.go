@@ -1,0 +1,214 @@
+package euchre
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/conform"
+)
+
+// CheckCases is the conformance suite of Euchre bots (../shared/games/
+// euchre.md): every phase's input written as the referee writes it, the
+// bowers' edge cases, and a whole game beside the house bot rules.
+func (Driver) CheckCases() []drivers.CheckCase {
+	return []drivers.CheckCase{
+		{Name: "ordering", Doc: "answers o or p in the ordering round", Run: phase(Ordering, "9c,js,ah,qd,kh", "th", "p")},
+		{Name: "naming", Doc: "after an ordering round of upcard th, answers p or a suit that is not hearts (the turned-down suit) in the naming round", Run: checkNaming},
+		{Name: "discard", Doc: "as dealer, discards a card of its hand or the upcard", Run: phase(Discard, "9c,js,ah,qd,kh", "ts")},
+		{Name: "alone", Doc: "answers y or n when asked to go alone", Run: phase(Alone, "jh,jd,ah,kh,9s", "h", "n")},
+		{Name: "lead", Doc: "leads a card of its hand", Run: phase(Turn, "9c,js,ah,qd,kh", "s", "")},
+		{Name: "follow-suit", Doc: "with one club, follows a club lead with it (a hand with one legal card)", Run: phase(Turn, "9c,js,qd,kh,td", "h", "ac")},
+		{Name: "left-bower", Doc: "follows a trump lead (hearts) with the jack of diamonds, the left bower, its only trump", Run: phase(Turn, "jd,9c,qs,ks,ts", "h", "ah,9h")},
+		{Name: "bower-not-led", Doc: "follows a diamond lead with its queen of diamonds, not the jack (the left bower is a heart when hearts are trump)", Run: phase(Turn, "jd,qd,9c,ks,ts", "h", "9d")},
+		{Name: "last-card", Doc: "plays its last card in the fifth trick", Run: phase(Turn, "kd", "c", "9s,p,as")},
+		{Name: "trick", Doc: "reads the end of a trick and exits cleanly (its output is ignored)", Run: checkTrick},
+		{Name: "game", Doc: "plays a whole game to 3 points as team 0, beside the house bot rules as team 1, every answer valid", Run: checkGame},
+	}
+}
+
+// position is the folder and environment of one position of the bot, as
+// the driver gives them.
+type checkPos struct {
+	argv []string
+	dir  string
+	env  []string
+}
+
+func newCheckPos(bot drivers.Seat, p int) (checkPos, func(), error) {
+	dir, err := os.MkdirTemp("", "arbiter-check-euchre-")
+	if err != nil {
+		return checkPos{}, nil, err
+	}
+	return checkPos{argv: drivers.ResolveArgv(bot.Command, bot.Dir), dir: dir, env: []string{
+		"ARBITER_POSITION=" + strconv.Itoa(p), "ARBITER_MEMORY_DIR=" + dir, "ARBITER_BOT_DIR=" + bot.Dir}}, func() { os.RemoveAll(dir) }, nil
+}
+
+// decide runs the bot on input and judges its answer for ph.
+func (cp checkPos) decide(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+	ph Phase, input string, judge func(string) string) (string, error) {
+	line, _, err := conform.Once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
+	if ph == Trick {
+		return "", err
+	}
+	if err != nil {
+		return "", err
+	}
+	a := Normalize(line)
+	if a == "" {
+		return "", conform.Failf("printed an empty line; the %s phase needs an answer", ph)
+	}
+	if problem := judge(a); problem != "" {
+		return a, conform.Failf("%s", problem)
+	}
+	if p, err := checkMemory(cp.dir, DefaultSettings().Memory); err != nil {
+		return a, err
+	} else if p != "" {
+		return a, conform.Failf("%s", p)
+	}
+	return a, nil
+}
+
+func cardsOf(s string) []Card {
+	c, _ := ParseCards(s)
+	return c
+}
+
+// phase is a case of one decision: the hand, then the phase's lines.
+func phase(ph Phase, hand string, lines ...string) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {
+	return func(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+		cp, done, err := newCheckPos(bot, 1)
+		if err != nil {
+			return err
+		}
+		defer done()
+		h := cardsOf(hand)
+		var judge func(string) string
+		switch ph {
+		case Ordering:
+			judge = checkOrder
+		case Discard:
+			up, _ := ParseCard(lines[0])
+			judge = func(a string) string { return checkDiscard(a, h, up) }
+		case Alone:
+			judge = checkAlone
+		case Turn:
+			trump, _ := ParseSuit(lines[0])
+			trick := cardsOf(lines[1])
+			first := NoCard
+			if len(trick) > 0 {
+				first = trick[0]
+			}
+			legal := Legal(h, trump, first)
+			judge = func(a string) string {
+				if p := checkPlay(a, h, legal, trump); p != "" {
+					return fmt.Sprintf("%s; led %s, trump %s (the left bower, the other jack of trump's colour, is a trump)", p, first, trump)
+				}
+				return ""
+			}
+		}
+		_, err = cp.decide(ctx, bot, opt, rec, ph, Input(h, 3, 1, ph, lines...), judge)
+		return err
+	}
+}
+
+func checkNaming(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	hearts, _ := ParseSuit("h")
+	cp, done, err := newCheckPos(bot, 3)
+	if err != nil {
+		return err
+	}
+	defer done()
+	h := cardsOf("9c,js,ah,qd,kh")
+	if _, err := cp.decide(ctx, bot, opt, rec, Ordering, Input(h, 0, 0, Ordering, "th", "p,p"), checkOrder); err != nil {
+		return err
+	}
+	_, err = cp.decide(ctx, bot, opt, rec, Naming, Input(h, 0, 0, Naming, "p,p"), func(a string) string {
+		if p := checkName(a, hearts); p != "" {
+			return p + " (only the ordering round's input shows the upcard: keep it in your memory file)"
+		}
+		return ""
+	})
+	return err
+}
+
+func checkTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	cp, done, err := newCheckPos(bot, 0)
+	if err != nil {
+		return err
+	}
+	defer done()
+	_, err = cp.decide(ctx, bot, opt, rec, Trick, Input(nil, 2, 3, Trick, "2", "s", "9s,js,ks,as"), nil)
+	if err != nil && strings.Contains(err.Error(), "exited without printing") {
+		return nil
+	}
+	return err
+}
+
+func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	var pos [4]checkPos
+	for p := 0; p < 4; p += 2 {
+		cp, done, err := newCheckPos(bot, p)
+		if err != nil {
+			return err
+		}
+		defer done()
+		pos[p] = cp
+	}
+	mem := [4][]byte{}
+	var first error
+	decide := func(ctx context.Context, p int, ph Phase, input string) (string, string) {
+		if Team(p) == 1 {
+			a, m, err := decideHouse(rules, input, mem[p], func(k string) string {
+				if k == "ARBITER_POSITION" {
+					return strconv.Itoa(p)
+				}
+				return ""
+			})
+			mem[p] = m
+			if err != nil {
+				return "", err.Error()
+			}
+			return a, ""
+		}
+		if first != nil {
+			return "", "stopped"
+		}
+		a, err := pos[p].decide(ctx, bot, opt, rec, ph, input, func(string) string { return "" })
+		if err != nil && !(ph == Trick && strings.Contains(err.Error(), "exited without printing")) {
+			first = fmt.Errorf("%w (position %d, %s phase)", err, p, ph)
+			return "", err.Error()
+		}
+		return a, ""
+	}
+	s := DefaultSettings()
+	s.Target = 3
+	var defaults int
+	rec2 := defaultsRecorder{Recorder: rec, n: &defaults}
+	if _, err := Referee(ctx, s, 21, decide, rec2); err != nil {
+		return err
+	}
+	if first != nil {
+		return first
+	}
+	if defaults > 0 {
+		return conform.Failf("%d answers were invalid and got the default (see the exchange)", defaults)
+	}
+	return nil
+}
+
+// defaultsRecorder counts and shows the defaults the bot's team got.
+type defaultsRecorder struct {
+	drivers.Recorder
+	n *int
+}
+
+func (r defaultsRecorder) Event(kind string, data any) {
+	if d, ok := data.(DefaultEvent); ok && kind == "default" && d.Seat == 0 {
+		*r.n++
+		r.Recorder.Event("note", fmt.Sprintf("default at position %d, %s phase: %s", d.Position, d.Phase, d.Reason))
+	}
+}

@@ -1,0 +1,103 @@
+package gtp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
+)
+
+// The test binary is also the bot that Ask talks to: GTP_TEST_BOT=1 makes
+// it answer every command line with a canned response (see answerBot).
+func TestMain(m *testing.M) {
+	if os.Getenv("GTP_TEST_BOT") != "" {
+		answerBot()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// answerBot answers "multi" with blank lines and then a two-line
+// response, "refuse" with '?', "garbage" and "binary" with a line that is
+// no response, and anything else by echoing it.
+func answerBot() {
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	for in.Scan() {
+		switch cmd := in.Text(); cmd {
+		case "multi":
+			fmt.Fprint(out, "\n  \n= line one\nline two \n\n")
+		case "refuse":
+			fmt.Fprint(out, "? no such command\n\n")
+		case "garbage":
+			fmt.Fprint(out, "hello there\n")
+		case "binary":
+			fmt.Fprint(out, "\xff\xfe\x00\x01 \xc3\x28\n\n")
+		case "quit":
+			fmt.Fprint(out, "=\n\n")
+			out.Flush()
+			return
+		default:
+			fmt.Fprintf(out, "= %s\n\n", cmd)
+		}
+		out.Flush()
+	}
+}
+
+// TestAsk reads responses from a real bot process: the sign, text over
+// several lines, blank lines before a response, and a line that is no
+// response, which is the bot's protocol fault.
+func TestAsk(t *testing.T) {
+	var got []string
+	s, err := proc.Start(context.Background(), proc.Spec{
+		Bot:    "answers",
+		Argv:   []string{os.Args[0]},
+		Dir:    t.TempDir(),
+		Env:    []string{"GTP_TEST_BOT=1"},
+		Clock:  drivers.Clock{Total: drivers.Duration(time.Minute)},
+		Grace:  100 * time.Millisecond,
+		OnRecv: func(l string) { got = append(got, l) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		s.Kill()
+		proctest.AssertGone(t, "ARBITER_TOKEN="+s.Token())
+	}()
+	for _, tt := range []struct {
+		cmd  string
+		ok   bool
+		text string
+	}{
+		{"play 0 AS", true, "play 0 AS"},
+		{"multi", true, "line one\nline two"},
+		{"refuse", false, "no such command"},
+	} {
+		ok, text, err := Ask(s, tt.cmd)
+		if err != nil || ok != tt.ok || text != tt.text {
+			t.Errorf("Ask(%q) = %v %q %v, want %v %q nil", tt.cmd, ok, text, err, tt.ok, tt.text)
+		}
+	}
+	if left, limited := s.Left(); !limited || left >= time.Minute {
+		t.Errorf("clock after three answers = %v (limited %v), want it charged", left, limited)
+	}
+	_, _, err = Ask(s, "binary")
+	if FaultKind(err) != drivers.FaultProtocol || !strings.Contains(err.Error(), `answered "\xff\xfe\x00\x01 \xc3(" to "binary"`) {
+		t.Errorf("Ask(binary) = %v, want a protocol fault", err)
+	}
+	_, _, err = Ask(s, "garbage")
+	if FaultKind(err) != drivers.FaultProtocol || !strings.Contains(err.Error(), `answered "hello there" to "garbage": a response must start with '=' or '?'`) {
+		t.Errorf("Ask(garbage) = %v, want a protocol fault", err)
+	}
+	if want := "= play 0 AS|||  |= line one|line two |"; !strings.HasPrefix(strings.Join(got, "|"), want) {
+		t.Errorf("transcript %q, want it to start %q", strings.Join(got, "|"), want)
+	}
+}

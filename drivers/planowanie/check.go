@@ -1,0 +1,237 @@
+package planowanie
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/conform"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
+)
+
+// CheckCases is the conformance suite of Planowanie bots (../shared/games/
+// planowanie.md): every command of the protocol, the cases of the rules a
+// bot most often gets wrong, and whole games against the house bots.
+func (Driver) CheckCases() []drivers.CheckCase {
+	return []drivers.CheckCase{
+		{Name: "setup", Doc: "answers set_deck, set_players and set_game, ignores an empty line, refuses an unknown command with '?', and exits after quit", Run: checkSetup},
+		{Name: "declare", Doc: "declares a whole number between 0 and the cards in hand", Run: checkDeclare},
+		{Name: "lead", Doc: "leads a card from its hand", Run: checkLead},
+		{Name: "follow-suit", Doc: "with one card of the led suit, plays it (a hand with one legal move)", Run: checkFollow},
+		{Name: "void", Doc: "without the led suit, plays any card of its hand", Run: checkVoid},
+		{Name: "last-trick", Doc: "tracks its hand and the trick winner: its last card is played in the last trick", Run: checkLastTrick},
+		{Name: "clock", Doc: "after time_left 1000, answers gen_move within a second", Run: checkClock},
+		{Name: "two-players", Doc: "plays a whole 2-player game of three deals against the house bot greedy", Run: checkTwoPlayers},
+		{Name: "tournament", Doc: "plays a whole tournament game (4 players, 13 deals) against the house bot greedy, from seat 2", Run: checkTournament},
+	}
+}
+
+func hand(d Deck, s string) []Card {
+	var out []Card
+	for _, f := range strings.Fields(s) {
+		c, _ := d.Parse(f)
+		out = append(out, c)
+	}
+	return out
+}
+
+// begin starts the bot as player seat of n and deals it hand in the one
+// deal of the game, led by leader; declarations are all 0.
+func begin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, n, seat, leader int, hand string, declare bool) (*conform.Session, error) {
+	s, err := conform.Start(ctx, bot, opt, rec)
+	if err != nil {
+		return nil, err
+	}
+	d := TournamentDeck()
+	k := len(strings.Fields(hand))
+	err = s.Script("set_deck "+d.Ranks+" "+d.Suits, fmt.Sprintf("set_players %d %d", n, seat),
+		fmt.Sprintf("set_game 1 %d %d", k, leader), fmt.Sprintf("set_cards %d %s", k, hand))
+	if err == nil && declare {
+		err = s.Tell("time_left 60000")
+		var text string
+		if err == nil {
+			text, err = s.Gen("gen_declare")
+		}
+		if err == nil {
+			if _, problem := parseDeclaration(text, k); problem != "" {
+				err = conform.Failf("%s", problem)
+			}
+		}
+		for i := 0; err == nil && i < n; i++ {
+			err = s.Tell(fmt.Sprintf("declare %d 0", i))
+		}
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, err := conform.Start(ctx, bot, opt, rec)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	d := TournamentDeck()
+	if err := s.Tell("set_deck " + d.Ranks + " " + d.Suits); err != nil {
+		return err
+	}
+	if err := s.Send(""); err != nil {
+		return err
+	}
+	if err := s.Script("set_players 4 3", "set_game 13 1 0 2 1 3 2 4 3 5 0 6 1 7 2 8 3 9 0 10 1 11 2 12 3 13 0"); err != nil {
+		return err
+	}
+	ok, text, err := s.Ask("frobnicate 1 2")
+	if err != nil {
+		return err
+	}
+	if ok {
+		return conform.Failf("answered %q to the unknown command \"frobnicate 1 2\": answer '?' to a command you do not know", strings.TrimSpace("= "+text))
+	}
+	return s.QuitGTP()
+}
+
+func checkDeclare(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, err := begin(ctx, bot, opt, rec, 4, 1, 0, "2C 9H KS AD TC", true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.QuitGTP()
+}
+
+// move asks for a card and checks it against hand and the led suit.
+func move(s *conform.Session, held string, led byte) (Card, error) {
+	if err := s.Tell("time_left 60000"); err != nil {
+		return Card{}, err
+	}
+	text, err := s.Gen("gen_move")
+	if err != nil {
+		return Card{}, err
+	}
+	d := TournamentDeck()
+	c, problem := checkCard(d, text, hand(d, held), led)
+	if problem != "" {
+		return c, conform.Failf("%s", problem)
+	}
+	return c, nil
+}
+
+func checkLead(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, err := begin(ctx, bot, opt, rec, 4, 2, 2, "3D QH 7S", true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_, err = move(s, "3D QH 7S", 0)
+	return err
+}
+
+func checkFollow(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, err := begin(ctx, bot, opt, rec, 4, 1, 0, "7H 2D AS 3C", true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := s.Tell("play 0 KS"); err != nil {
+		return err
+	}
+	_, err = move(s, "7H 2D AS 3C", 'S')
+	return err
+}
+
+func checkVoid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, err := begin(ctx, bot, opt, rec, 4, 3, 1, "7H 2D 3C", true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := s.Script("play 1 KS", "play 2 2S"); err != nil {
+		return err
+	}
+	_, err = move(s, "7H 2D 3C", 'S')
+	return err
+}
+
+// checkLastTrick plays a 2-card deal for two: the bot (seat 0, leading)
+// holds AC (trump) and 2H, the referee's seat 1 holds 3H and 4D. Whatever
+// the bot leads, the winner of the first trick leads the second, and the
+// bot's last card is forced.
+func checkLastTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	const mine = "AC 2H"
+	s, err := begin(ctx, bot, opt, rec, 2, 0, 0, mine, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	d := TournamentDeck()
+	first, err := move(s, mine, 0)
+	if err != nil {
+		return err
+	}
+	reply := hand(d, "3H")[0]
+	if first.Suit != 'H' {
+		reply = hand(d, "4D")[0]
+	}
+	if err := s.Script(fmt.Sprintf("play 0 %s", first), fmt.Sprintf("play 1 %s", reply)); err != nil {
+		return err
+	}
+	left := strings.Replace(strings.Replace(mine, first.String(), "", 1), " ", "", -1)
+	if d.Winner([]Card{first, reply}) == 1 {
+		// Only 2H loses the first trick, to 3H; seat 1 leads 4D.
+		other := hand(d, "4D")[0]
+		if err := s.Tell(fmt.Sprintf("play 1 %s", other)); err != nil {
+			return err
+		}
+		_, err = move(s, left, other.Suit)
+	} else {
+		_, err = move(s, left, 0)
+	}
+	if err != nil {
+		return err
+	}
+	return s.QuitGTP()
+}
+
+func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s, err := begin(ctx, bot, opt, rec, 4, 0, 0, "5C 5D 5H 5S 6C", true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := s.Tell("time_left 1000"); err != nil {
+		return err
+	}
+	start := time.Now()
+	text, err := s.Gen("gen_move")
+	if err != nil {
+		return err
+	}
+	if took := time.Since(start); took > time.Second {
+		return conform.Failf("answered gen_move in %s after time_left 1000: with 1000 ms left it would have lost on time", took.Round(time.Millisecond))
+	}
+	if _, problem := checkCard(TournamentDeck(), text, hand(TournamentDeck(), "5C 5D 5H 5S 6C"), 0); problem != "" {
+		return conform.Failf("%s", problem)
+	}
+	return nil
+}
+
+func greedyBot() drivers.HouseBot { return HouseBots()[0] }
+
+func checkTwoPlayers(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	s := Settings{Deck: TournamentDeck(), Deals: []DealSpec{{Cards: 1, Leader: 1}, {Cards: 5, Leader: 0}, {Cards: 13, Leader: 1}}}
+	return conform.FullGame(ctx, bot, opt, rec, 2, 0, 7, greedyBot(), func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
+		return Referee(ctx, s, 7, p, rec)
+	})
+}
+
+func checkTournament(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	return conform.FullGame(ctx, bot, opt, rec, 4, 2, 11, greedyBot(), func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
+		return Referee(ctx, Tournament(), 11, p, rec)
+	})
+}

@@ -1,0 +1,528 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stop"
+)
+
+// Merge combines the results directories of shards (arbiter run -shard)
+// into one results directory, as a one-machine run of the plan writes it.
+type Merge struct {
+	Out    string
+	Shards []string
+	// Partial merges shards that leave matches of their stage unplayed.
+	Partial bool
+	Drivers func(name string) (drivers.Driver, bool)
+	Log     hclog.Logger
+}
+
+// MergeSummary says what a merge did.
+type MergeSummary struct {
+	Stage   int
+	Added   int // results new in Out
+	Already int // results of the shards Out held already
+	// Missing are the matches of the stage that no shard has played
+	// (with Partial; otherwise they are an error).
+	Missing []string
+	Plan    *plan.Plan
+	Results []Result
+	Stopped *stop.Stopped
+	// Next is the later stage paired from the merged results, for the
+	// shards of stage Stage+1 to play; nil when the tournament is
+	// complete (or Missing is not empty).
+	Next *pairing.Pairing
+}
+
+// shardDir is one input of a merge.
+type shardDir struct {
+	dir      string
+	planJSON []byte
+	plan     plan.Plan
+	shard    Shard
+	results  []Result
+	lines    [][]byte
+	line     map[string]int // index in results by match id
+}
+
+// mergeInput is everything a merge checked before it writes anything.
+type mergeInput struct {
+	out      string
+	planJSON []byte
+	plan     *plan.Plan
+	paired   []*pairing.Pairing // Out's later stages
+	known    plan.Plan          // the plan with Out's later stages
+	prior    map[string][]byte
+	results  map[string]Result
+	new      map[string]*shardDir
+	stage    int
+	missing  []string
+}
+
+// Run merges. Every input is checked before anything is written: a bad
+// input leaves Out as it was. Merging the same shards again adds nothing,
+// and a merge that was killed completes when run again.
+func (m *Merge) Run() (*MergeSummary, error) {
+	if len(m.Shards) == 0 {
+		return nil, fmt.Errorf("no shard directories to merge")
+	}
+	lock, err := LockDir(m.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	in, err := m.check()
+	if err != nil {
+		return nil, err
+	}
+	sum := &MergeSummary{Stage: in.stage, Missing: in.missing}
+	for id := range in.new {
+		if _, ok := in.prior[id]; ok {
+			sum.Already++
+		}
+	}
+	sum.Added = len(in.new) - sum.Already
+	if err := m.write(in); err != nil {
+		return nil, err
+	}
+	return m.finish(in, sum)
+}
+
+// check reads and checks every shard and Out.
+func (m *Merge) check() (*mergeInput, error) {
+	var shards []*shardDir
+	for _, dir := range m.Shards {
+		sd, err := readShardDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, sd)
+	}
+	ref := shards[0]
+	seen := map[int]string{}
+	for _, sd := range shards {
+		if err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of"); err != nil {
+			return nil, err
+		}
+		if sd.shard.N != ref.shard.N || sd.shard.Stage != ref.shard.Stage {
+			return nil, fmt.Errorf("%s holds %s, but %s holds %s: the shards of one merge are the N shards of one stage", sd.dir, sd.shard, ref.dir, ref.shard)
+		}
+		if sd.shard.K < 0 || sd.shard.K >= sd.shard.N {
+			return nil, fmt.Errorf("%s: %s is out of range (0 to %d)", filepath.Join(sd.dir, ShardFile), sd.shard, sd.shard.N-1)
+		}
+		if other, ok := seen[sd.shard.K]; ok {
+			return nil, fmt.Errorf("%s and %s are both %s: merge each shard once", other, sd.dir, sd.shard)
+		}
+		seen[sd.shard.K] = sd.dir
+	}
+	in := &mergeInput{out: m.Out, planJSON: ref.planJSON, plan: &ref.plan, stage: ref.shard.Stage, prior: map[string][]byte{}, results: map[string]Result{}, new: map[string]*shardDir{}}
+	if err := m.readOut(in, ref); err != nil {
+		return nil, err
+	}
+	stageMs, err := StageMatches(in.plan, in.paired, in.stage)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the shards are of stage %d, but %s has %d later stage(s) paired: merge the shards of every earlier stage into it first",
+			ref.dir, in.stage, m.Out, len(in.paired))
+	}
+	var problems []string
+	for _, sd := range shards {
+		problems = append(problems, in.take(sd, stageMs)...)
+	}
+	if len(problems) > 0 {
+		return nil, listError("the shards cannot be merged into "+m.Out, problems)
+	}
+	var gaps []string
+	for k := 0; k < ref.shard.N; k++ {
+		if seen[k] == "" {
+			gaps = append(gaps, fmt.Sprintf("shard %d/%d of stage %d is not among the inputs", k, ref.shard.N, in.stage))
+		}
+	}
+	for _, mt := range stageMs {
+		if _, ok := in.results[mt.ID]; !ok {
+			in.missing = append(in.missing, mt.ID)
+		}
+	}
+	if len(in.missing) > 0 && !m.Partial {
+		for k := 0; k < ref.shard.N; k++ {
+			if dir := seen[k]; dir != "" {
+				for _, id := range ShardMatches(stageMs, k, ref.shard.N) {
+					if _, ok := in.results[id]; !ok {
+						gaps = append(gaps, fmt.Sprintf("%s has no result of match %s (its shard is unfinished: run it again to resume)", dir, id))
+					}
+				}
+			}
+		}
+		return nil, listError(fmt.Sprintf("%d match(es) of stage %d have no result (use -partial to merge what there is)", len(in.missing), in.stage), gaps)
+	}
+	return in, nil
+}
+
+// readOut reads what Out holds already; it must be the shards' plan.
+func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
+	b, err := os.ReadFile(filepath.Join(m.Out, PlanFile))
+	if errors.Is(err, os.ErrNotExist) {
+		if err := orphanResults(m.Out); err != nil {
+			return err
+		}
+		in.known = *in.plan
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var op plan.Plan
+	if err := json.Unmarshal(b, &op); err != nil {
+		return fmt.Errorf("%s is not a plan (%v): merge into another -out directory", filepath.Join(m.Out, PlanFile), err)
+	}
+	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, "the results of"); err != nil {
+		return fmt.Errorf("%w; merge into another -out directory", err)
+	}
+	if in.paired, err = loadPairings(m.Out, in.plan); err != nil {
+		return err
+	}
+	in.known = *in.plan
+	in.known.Matches = slices.Clone(in.plan.Matches)
+	for _, pr := range in.paired {
+		in.known.Matches = append(in.known.Matches, pr.Matches...)
+	}
+	path := filepath.Join(m.Out, ResultsFile)
+	results, lines, err := readRaw(path)
+	if err != nil {
+		return err
+	}
+	if err := checkResults(&in.known, results, path); err != nil {
+		return err
+	}
+	for i, r := range results {
+		in.prior[r.Match] = lines[i]
+		in.results[r.Match] = r
+	}
+	return nil
+}
+
+// take adds a shard's results, returning what is wrong with them.
+func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
+	names := stageNames(in.plan)
+	for i := 0; i < in.stage; i++ {
+		path := filepath.Join(sd.dir, RoundsDir, names[i])
+		b, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(b, mustIndent(in.paired[i])) {
+			return []string{fmt.Sprintf("%s does not hold the pairing of stage %d that %s holds: the shard was run from other results", sd.dir, i+1, filepath.Join(RoundsDir, names[i]))}
+		}
+	}
+	if err := checkResults(&in.known, sd.results, filepath.Join(sd.dir, ResultsFile)); err != nil {
+		return []string{err.Error()}
+	}
+	mine := map[string]bool{}
+	for _, id := range ShardMatches(stageMs, sd.shard.K, sd.shard.N) {
+		mine[id] = true
+	}
+	var problems []string
+	for i, r := range sd.results {
+		path := fmt.Sprintf("%s, line %d", filepath.Join(sd.dir, ResultsFile), i+1)
+		if !mine[r.Match] {
+			problems = append(problems, fmt.Sprintf("%s: match %s is not one of %s's matches", path, r.Match, sd.shard))
+			continue
+		}
+		if bad := foreignFingerprint(in.plan, &r); bad != "" {
+			problems = append(problems, fmt.Sprintf("%s: match %s %s", path, r.Match, bad))
+			continue
+		}
+		if other := in.new[r.Match]; other != nil {
+			problems = append(problems, fmt.Sprintf("%s: match %s has a result in %s too (a duplicate)", path, r.Match, other.dir))
+			continue
+		}
+		if old, ok := in.prior[r.Match]; ok && !bytes.Equal(old, sd.lines[i]) {
+			problems = append(problems, fmt.Sprintf("%s: match %s has another result in %s already (a conflict)", path, r.Match, filepath.Join(in.out, ResultsFile)))
+			continue
+		}
+		in.new[r.Match] = sd
+		in.results[r.Match] = r
+	}
+	return problems
+}
+
+// write copies the new matches' directories and writes plan.json, the
+// later stages and results.jsonl in plan order. Each file is replaced
+// atomically; results.jsonl last, so a killed merge is merged again.
+func (m *Merge) write(in *mergeInput) error {
+	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(m.Out, PlanFile)); errors.Is(err, os.ErrNotExist) {
+		if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
+			return err
+		}
+	}
+	ids := make([]string, 0, len(in.new))
+	for id := range in.new {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if _, ok := in.prior[id]; ok {
+			continue
+		}
+		src := filepath.Join(in.new[id].dir, MatchesDir, id)
+		dst := filepath.Join(m.Out, MatchesDir, id)
+		if err := copyTree(src, dst); err != nil {
+			return fmt.Errorf("copying %s: %w", src, err)
+		}
+	}
+	var buf bytes.Buffer
+	for _, mt := range in.known.Matches {
+		if line, ok := in.prior[mt.ID]; ok {
+			buf.Write(line)
+		} else if sd := in.new[mt.ID]; sd != nil {
+			buf.Write(sd.lines[sd.line[mt.ID]])
+		}
+	}
+	return writeFileAtomic(filepath.Join(m.Out, ResultsFile), buf.Bytes())
+}
+
+// finish rewrites what a run writes from the results: the game's own
+// files and the stop, and pairs the next stage when the stage is whole.
+func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (*MergeSummary, error) {
+	var results []Result
+	for _, mt := range in.known.Matches {
+		if r, ok := in.results[mt.ID]; ok {
+			results = append(results, r)
+		}
+	}
+	s, err := newMergeSession(&in.known, results, m.Out, m.Drivers)
+	if err != nil {
+		return nil, err
+	}
+	if m.Log != nil {
+		s.log = m.Log
+	}
+	if err := s.report(); err != nil {
+		return nil, err
+	}
+	s.stopper = stop.New(in.plan)
+	s.advanceStop()
+	sum.Plan, sum.Results, sum.Stopped = &s.full, results, s.sum.Stopped
+	if s.sum.Stopped != nil {
+		return sum, s.writeStop()
+	}
+	if len(sum.Missing) > 0 {
+		return sum, nil
+	}
+	for _, mt := range in.known.Matches {
+		if _, ok := in.results[mt.ID]; !ok {
+			return sum, nil // an earlier stage was merged partially
+		}
+	}
+	next, err := s.pairNext(len(in.paired), in.paired)
+	if err != nil {
+		return nil, err
+	}
+	sum.Next = next
+	return sum, nil
+}
+
+// newMergeSession is a session over finished results, to pair, report
+// and stop as a run would, writing into dir.
+func newMergeSession(p *plan.Plan, results []Result, dir string, drv func(string) (drivers.Driver, bool)) (*session, error) {
+	r := &Runner{Plan: p, Drivers: drv, Out: dir}
+	game, err := r.loadGame()
+	if err != nil {
+		return nil, err
+	}
+	s := &session{r: r, game: game, log: hclog.NewNullLogger(), full: *p, done: map[string]*Result{},
+		sum: &Summary{Results: results}, halt: make(chan struct{})}
+	for i := range results {
+		s.done[results[i].Match] = &s.sum.Results[i]
+	}
+	return s, nil
+}
+
+// readShardDir reads a shard's results directory.
+func readShardDir(dir string) (*shardDir, error) {
+	sd := &shardDir{dir: dir}
+	var err error
+	if sd.planJSON, err = os.ReadFile(filepath.Join(dir, PlanFile)); err != nil {
+		return nil, fmt.Errorf("%s is not a shard's results directory (no %s): merge takes the -out directories of arbiter run -shard", dir, PlanFile)
+	}
+	if err := json.Unmarshal(sd.planJSON, &sd.plan); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, PlanFile), err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ShardFile))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a shard's results directory (no %s): merge takes the -out directories of arbiter run -shard", dir, ShardFile)
+	}
+	if err := json.Unmarshal(b, &sd.shard); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, ShardFile), err)
+	}
+	if sd.results, sd.lines, err = readRaw(filepath.Join(dir, ResultsFile)); err != nil {
+		return nil, err
+	}
+	sd.line = make(map[string]int, len(sd.results))
+	for i, r := range sd.results {
+		sd.line[r.Match] = i
+	}
+	return sd, nil
+}
+
+// samePlan checks that b (at dirB) is the plan of a (at dirA), down to
+// the bytes of plan.json, which carry the bots' fingerprints.
+func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, b *plan.Plan, what string) error {
+	if a.Hash != b.Hash {
+		why := "another plan"
+		if a.Tournament == b.Tournament && a.Seed != b.Seed {
+			why = fmt.Sprintf("the same tournament with another seed (%d, not %d)", b.Seed, a.Seed)
+		}
+		return fmt.Errorf("%s holds %s %s (tournament %q, plan %.12s) than %s (tournament %q, plan %.12s)",
+			dirB, what, why, b.Tournament, b.Hash, dirA, a.Tournament, a.Hash)
+	}
+	if bytes.Equal(rawA, rawB) {
+		return nil
+	}
+	return fmt.Errorf("%s/%s differs from %s/%s although both are plan %.12s: %s",
+		dirB, PlanFile, dirA, PlanFile, a.Hash, planDiff(rawA, rawB))
+}
+
+// planDiff names what differs between two plan.json of the same hash:
+// the fields outside the hash (the bots' fingerprints, the arbiter).
+func planDiff(a, b []byte) string {
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
+		return "one of them does not parse"
+	}
+	var bots struct {
+		Bots []map[string]json.RawMessage `json:"bots"`
+	}
+	var botsB = bots
+	_ = json.Unmarshal(a, &bots)
+	_ = json.Unmarshal(b, &botsB)
+	var diffs []string
+	for i := range bots.Bots {
+		if i < len(botsB.Bots) && !bytes.Equal(bots.Bots[i]["fingerprint"], botsB.Bots[i]["fingerprint"]) {
+			diffs = append(diffs, fmt.Sprintf("bot %s has another fingerprint (it was run with other files)", bots.Bots[i]["name"]))
+		}
+	}
+	keys := make([]string, 0, len(ma))
+	for k := range ma {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if k != "bots" && !bytes.Equal(ma[k], mb[k]) {
+			diffs = append(diffs, fmt.Sprintf("%q differs", k))
+		}
+	}
+	if len(diffs) == 0 {
+		return "their formatting differs"
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// readRaw reads the complete lines of a results file (none when it does
+// not exist), each with its bytes.
+func readRaw(path string) ([]Result, [][]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	results, good, err := readResults(bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var lines [][]byte
+	sc := bufio.NewScanner(bytes.NewReader(b[:good]))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		lines = append(lines, append(slices.Clone(sc.Bytes()), '\n'))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(lines) != len(results) {
+		return nil, nil, fmt.Errorf("%s: %d lines but %d results", path, len(lines), len(results))
+	}
+	return results, lines, nil
+}
+
+// listError is an error with a list, at most 20 items shown.
+func listError(head string, items []string) error {
+	const most = 20
+	var b strings.Builder
+	b.WriteString(head + ":")
+	for i, it := range items {
+		if i == most {
+			fmt.Fprintf(&b, "\n  ... and %d more", len(items)-most)
+			break
+		}
+		b.WriteString("\n  " + it)
+	}
+	return errors.New(b.String())
+}
+
+// copyTree copies the directory src to dst, replacing dst: the files
+// are hard-linked when src and dst are on one filesystem.
+func copyTree(src, dst string) error {
+	tmp := dst + ".merging"
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(tmp, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		// A hard link where it can: a finished match's files are never
+		// rewritten (a match played again gets new files), so sharing
+		// them costs nothing and saves copying every transcript.
+		if os.Link(path, target) == nil {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dst); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
+}
+
+// foreignFingerprint says which bot of r was played with other files
+// than the plan's fingerprint records ("" when none).
+func foreignFingerprint(p *plan.Plan, r *Result) string {
+	for _, bot := range sortedKeys(r.Fingerprints) {
+		b := p.Bot(bot)
+		if b != nil && b.Fingerprint != nil && b.Fingerprint.Hash != r.Fingerprints[bot] {
+			return fmt.Sprintf("was played by %s with fingerprint %.12s, but the plan records %.12s (the bot changed during the shard's run)",
+				bot, r.Fingerprints[bot], b.Fingerprint.Hash)
+		}
+	}
+	return ""
+}

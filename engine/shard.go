@@ -1,0 +1,261 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
+)
+
+// ShardFile is the shard record a shard's results directory holds beside
+// its plan.json (which is the whole plan, byte for byte as a one-machine
+// run writes it).
+const ShardFile = "shard.json"
+
+// Shard names one slice of one stage of a plan.
+type Shard struct {
+	// K is the shard's index, 0 ≤ K < N.
+	K int `json:"shard"`
+	N int `json:"of"`
+	// Stage is 0 for the plan's listed matches, s for the matches of the
+	// s-th later stage (paired round or playoff) in rounds/.
+	Stage int `json:"stage"`
+}
+
+func (s Shard) String() string { return fmt.Sprintf("shard %d/%d of stage %d", s.K, s.N, s.Stage) }
+
+// ParseShard parses K/N, 0 ≤ K < N.
+func ParseShard(v string) (Shard, error) {
+	a, b, ok := strings.Cut(v, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("-shard %q: expected K/N, the K-th of N shards counted from 0, like 0/8", v)
+	}
+	if n < 1 {
+		return Shard{}, fmt.Errorf("-shard %q: N must be at least 1", v)
+	}
+	if k < 0 || k >= n {
+		return Shard{}, fmt.Errorf("-shard %q: K is out of range; the shards of %d are 0/%d to %d/%d", v, n, n, n-1, n)
+	}
+	return Shard{K: k, N: n}, nil
+}
+
+// StageMatches are the matches of stage stage: the plan's listed matches
+// (within a max_matches rule) for stage 0, the matches of paired[stage-1]
+// after. paired are the later stages of a results directory (rounds/).
+func StageMatches(p *plan.Plan, paired []*pairing.Pairing, stage int) ([]plan.Match, error) {
+	if stage == 0 {
+		ms := p.Matches
+		if p.Stop != nil && p.Stop.MaxMatches > 0 && len(ms) > p.Stop.MaxMatches {
+			ms = ms[:p.Stop.MaxMatches]
+		}
+		return ms, nil
+	}
+	if stage > len(paired) {
+		return nil, fmt.Errorf("stage %d is not paired yet (%d later stage(s) are)", stage, len(paired))
+	}
+	ms := paired[stage-1].Matches
+	if p.Stop != nil && p.Stop.MaxMatches > 0 {
+		// Positions continue after the listed matches and earlier stages.
+		pos := len(p.Matches)
+		for _, pr := range paired[:stage-1] {
+			pos += len(pr.Matches)
+		}
+		var out []plan.Match
+		for i, m := range ms {
+			if pos+i < p.Stop.MaxMatches || stats.IsPlayoff(m.ID) {
+				out = append(out, m)
+			}
+		}
+		ms = out
+	}
+	return ms, nil
+}
+
+// ShardMatches assigns the matches ms of one stage to N shards and
+// returns the ids of shard k's, in plan order. The unit of assignment is
+// a group of a round (all matches with the same round and group: the
+// seatings of one group on the same deals), so a group never spans
+// shards; units are taken in plan order and each goes to the shard that
+// holds the fewest matches so far (the lowest index on a tie). The
+// assignment depends on the plan alone.
+func ShardMatches(ms []plan.Match, k, n int) []string {
+	type unit struct{ round, group int }
+	owner := map[unit]int{}
+	load := make([]int, n)
+	var out []string
+	for _, m := range ms {
+		u := unit{m.Round, m.Group}
+		o, ok := owner[u]
+		if !ok {
+			o = 0
+			for i := range load {
+				if load[i] < load[o] {
+					o = i
+				}
+			}
+			owner[u] = o
+		}
+		load[o]++
+		if o == k {
+			out = append(out, m.ID)
+		}
+	}
+	return out
+}
+
+// ShardPlan is what a shard plays: its match ids, and the later stages
+// its results directory needs (copied to its rounds/) so that every match
+// it plays is known there.
+type ShardPlan struct {
+	Shard   Shard
+	Matches []string
+	Paired  []*pairing.Pairing
+	// Finished is set for a stage after the last one: the tournament is
+	// complete (or stopped) and the shard has nothing to play.
+	Finished bool
+}
+
+// PlanShard works out shard sh of plan p. For a stage after 0, from is
+// the merged results directory whose rounds/ holds the stage's pairing.
+func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Driver, bool)) (*ShardPlan, error) {
+	var paired []*pairing.Pairing
+	if sh.Stage > 0 {
+		var err error
+		if paired, err = loadPairings(from, p); err != nil {
+			return nil, err
+		}
+		if sh.Stage > len(paired) {
+			complete, err := Complete(from, drv)
+			if err != nil {
+				return nil, err
+			}
+			if !complete {
+				return nil, fmt.Errorf("stage %d is not paired yet in %s (it has %d later stage(s)): merge the shards of stage %d into it first",
+					sh.Stage, from, len(paired), sh.Stage-1)
+			}
+			return &ShardPlan{Shard: sh, Finished: true}, nil
+		}
+		paired = paired[:sh.Stage]
+	}
+	ms, err := StageMatches(p, paired, sh.Stage)
+	if err != nil {
+		return nil, err
+	}
+	return &ShardPlan{Shard: sh, Matches: ShardMatches(ms, sh.K, sh.N), Paired: paired}, nil
+}
+
+// PrepareShard makes out a shard's results directory for sp: it refuses
+// a directory of another plan or another shard, and writes the shard
+// record and the later stages the shard's matches belong to. The caller
+// holds out's lock.
+func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
+	if b, err := os.ReadFile(filepath.Join(out, PlanFile)); err == nil {
+		var old struct {
+			Hash string `json:"hash"`
+		}
+		if json.Unmarshal(b, &old) == nil && old.Hash != p.Hash {
+			return fmt.Errorf("%s holds results of a different plan (hash %.12s; this plan is %.12s): use another -out directory for the shard", out, old.Hash, p.Hash)
+		}
+	}
+	rec := mustIndent(sp.Shard)
+	recPath := filepath.Join(out, ShardFile)
+	if b, err := os.ReadFile(recPath); err == nil {
+		if !bytes.Equal(b, rec) {
+			var old Shard
+			_ = json.Unmarshal(b, &old)
+			return fmt.Errorf("%s holds %s, not %s: use another -out directory", out, old, sp.Shard)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	} else if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
+		return fmt.Errorf("%s holds results but no %s, so it is not a shard's directory: use another -out directory", out, ShardFile)
+	}
+	if err := os.MkdirAll(filepath.Join(out, RoundsDir), 0o755); err != nil {
+		return err
+	}
+	names := stageNames(p)
+	for i, pr := range sp.Paired {
+		path := filepath.Join(out, RoundsDir, names[i])
+		want := mustIndent(pr)
+		if b, err := os.ReadFile(path); err == nil && !bytes.Equal(b, want) {
+			return fmt.Errorf("%s differs from the pairing it is run with: %s holds a shard of another run; use another -out directory", path, out)
+		}
+		if err := writeFileAtomic(path, want); err != nil {
+			return err
+		}
+	}
+	return writeFileAtomic(recPath, rec)
+}
+
+// stageNames are the file names in rounds/ of p's later stages, in
+// order (see loadPairings).
+func stageNames(p *plan.Plan) []string {
+	var names []string
+	for k := p.ListedStages(); k < len(p.Stages); k++ {
+		names = append(names, stages.FileName(p.Stages[k].Name))
+	}
+	if p.Later == nil {
+		return names
+	}
+	if p.Later.Pairing != tournament.NoPairing {
+		for r := p.Later.From; r <= p.Rounds; r++ {
+			names = append(names, roundName(r))
+		}
+	}
+	if p.Later.Playoffs {
+		for k := 1; k <= plan.MaxPlayoffs; k++ {
+			names = append(names, playoffName(k))
+		}
+	}
+	return names
+}
+
+// Stages is the most stages p runs in when sharded: 1 for a plan that
+// lists every match, 1 + one per paired round + one per possible playoff
+// stage otherwise. Playoff stages are played only when bots tie.
+func Stages(p *plan.Plan) int { return 1 + len(stageNames(p)) }
+
+// Complete reports whether the results directory dir holds a finished
+// tournament: every known match has its result and no later stage
+// follows (none is left, or a stopping rule ended it).
+func Complete(dir string, drv func(string) (drivers.Driver, bool)) (bool, error) {
+	p, results, err := ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, StopFile)); err == nil {
+		return true, nil
+	}
+	done := map[string]bool{}
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	for _, m := range p.Matches {
+		if !done[m.ID] {
+			return false, nil
+		}
+	}
+	paired, err := loadPairings(dir, p)
+	if err != nil {
+		return false, err
+	}
+	s, err := newMergeSession(p, results, dir, drv)
+	if err != nil {
+		return false, err
+	}
+	pr, _, err := s.makeNext(len(paired))
+	return pr == nil && err == nil, err
+}

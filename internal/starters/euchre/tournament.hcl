@@ -1,0 +1,36 @@
+# A Euchre tournament: the house bots and the three starters.
+#   arbiter run . -out results
+
+bot "random" { house = "euchre/random" }
+bot "rules" { house = "euchre/rules" }
+bot "python" {
+  dir     = "python"
+  command = ["python3", "bot.py"]
+}
+bot "cpp" {
+  dir     = "cpp"
+  build   = ["g++", "-O2", "-o", "bot", "bot.cpp"] # run once, before its first match
+  command = ["./bot"]
+}
+bot "java" {
+  dir     = "java"
+  build   = ["javac", "Bot.java"]
+  command = ["java", "-cp", ".", "Bot"]
+}
+
+game "euchre" "koth" {
+  target = 10
+  memory = 1024         # bytes: the one file a bot may keep between runs
+  clock { move = "3s" } # per decision; Java needs a moment to start
+}
+
+tournament "koth" {
+  game    = game.euchre.koth
+  bots    = [bot.random, bot.rules, bot.python, bot.cpp, bot.java]
+  format  = "round-robin"
+  players = 2
+  seats   = "swap"
+  deal    = "per-group"
+  rating  = "wins"
+  seed    = 1
+}
