@@ -16,10 +16,25 @@ var clockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}},
 }
 
-// DecodeClock decodes a clock block.
+var sessionClockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}, {Name: "turn"}, {Name: "startup"}},
+}
+
+// DecodeClock decodes a clock block of total and move.
 func DecodeClock(b *hcl.Block, ctx *hcl.EvalContext) (Clock, hcl.Diagnostics) {
+	return decodeClock(b, ctx, clockSchema)
+}
+
+// DecodeSessionClock decodes the clock block of a game whose bots run for
+// the whole match and answer several messages a turn (the GTP-like
+// games): total and move, and also turn and startup.
+func DecodeSessionClock(b *hcl.Block, ctx *hcl.EvalContext) (Clock, hcl.Diagnostics) {
+	return decodeClock(b, ctx, sessionClockSchema)
+}
+
+func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, schema *hcl.BodySchema) (Clock, hcl.Diagnostics) {
 	var c Clock
-	content, diags := b.Body.Content(clockSchema)
+	content, diags := b.Body.Content(schema)
 	for _, f := range []struct {
 		name string
 		dst  *Duration
@@ -27,6 +42,8 @@ func DecodeClock(b *hcl.Block, ctx *hcl.EvalContext) (Clock, hcl.Diagnostics) {
 	}{
 		{"total", &c.Total, "each bot's budget for the whole match"},
 		{"move", &c.Move, "the most a single answer may take"},
+		{"turn", &c.Turn, "the most all the messages of one turn may take together"},
+		{"startup", &c.Startup, "the allowance for a bot's start, added to its first answer"},
 	} {
 		if a, ok := content.Attributes[f.name]; ok {
 			d, dd := DecodeDuration(a, ctx, f.doc)

@@ -85,12 +85,31 @@ type Game interface {
 	Play(ctx context.Context, m *Match) (*Outcome, error)
 }
 
+// EntryChecker is a Game with rules for what a bot may submit (a
+// contest's cap on its files and their size), checked for every bot
+// that is not a house bot before the first match of a run: a bot that
+// breaks them stops the run with the error, which names what is over.
+// argv is the bot's command with its files resolved in dir
+// (ResolveArgv).
+type EntryChecker interface {
+	CheckEntry(argv []string, dir string) error
+}
+
 // Clock is a time budget. Zero values mean "no limit".
 type Clock struct {
 	// Total is each bot's budget for the whole match.
 	Total Duration `json:"total,omitempty"`
 	// Move caps a single response, whatever is left of Total.
 	Move Duration `json:"move,omitempty"`
+	// Turn caps what a bot spends on all the messages of one of its turns
+	// together: every exchange from the one after its last decision up to
+	// and including its next decision (a gen_* command of a GTP-like
+	// game), like Blokus's 2 s for a turn's update() and move().
+	Turn Duration `json:"turn,omitempty"`
+	// Startup is an allowance added to the bot's first exchange and not
+	// charged to its clock, so a slow start (an interpreter, a JVM) does
+	// not count against its first answer.
+	Startup Duration `json:"startup,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "5m", "500ms" in JSON.

@@ -166,7 +166,12 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 	if b.Limits != nil {
 		lim = *b.Limits
 	}
-	box, err := proc.Prepare(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)})
+	if st, err := os.Stat(dir); err == nil {
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+			defer proc.GiveBack(dir, int(sys.Uid), int(sys.Gid))
+		}
+	}
+	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)})
 	if err != nil {
 		return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
 	}

@@ -60,7 +60,7 @@ func ReplayMatches(dir string, ids []string, round int) ([]string, error) {
 }
 
 func transcriptPath(dir, id string) string {
-	return filepath.Join(dir, MatchesDir, id, "events.jsonl")
+	return TranscriptPath(filepath.Join(dir, MatchesDir, id))
 }
 
 // Replay plays the matches r.Only of the results directory from again,
@@ -153,7 +153,8 @@ func copyPairings(from, out string) error {
 	return nil
 }
 
-// CompareTranscripts compares two match transcripts (events.jsonl) apart
+// CompareTranscripts compares two match transcripts (events.jsonl, or
+// events.jsonl.gz) apart
 // from timings: the time offset of every line, the milliseconds of a
 // time_left command, and the times in the result. It returns the number
 // of lines of the first and a description of the first difference, empty
@@ -182,7 +183,7 @@ func CompareTranscripts(recorded, replayed string) (int, string, error) {
 
 // readTranscript reads a transcript's lines without their timings.
 func readTranscript(path string) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := OpenTranscriptFile(path)
 	if err != nil {
 		return nil, err
 	}

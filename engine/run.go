@@ -54,6 +54,13 @@ type Runner struct {
 	// bots or arbiter build changed (see CompareFingerprints); the change
 	// is recorded in changes.jsonl. Without it such a run is refused.
 	AllowChangedBots bool
+	// Compress writes each match's transcript gzip-compressed
+	// (events.jsonl.gz); readers take either (OpenTranscript).
+	Compress bool
+	// Snapshot, if set, hears of the run so far (the plan with the rounds
+	// paired so far, every result) at most once every reportEvery while
+	// results come in, and once at the end; the summary must not be kept.
+	Snapshot func(*Summary) error
 
 	// builds is set by Run: each bot's build, at most once per run.
 	builds *builds
@@ -69,7 +76,10 @@ type Progress interface {
 }
 
 // ProgressMore is a Progress that also hears of the matches of rounds
-// paired during the run.
+// paired during the run. Begin's todo already counts an estimate of the
+// rounds to be paired (each as large as a listed round); More's todo is
+// the change to it once a round is paired (negative when the estimate was
+// too high, as when a resumed run finds some of them finished, done).
 type ProgressMore interface {
 	More(todo, done int)
 }
@@ -113,6 +123,9 @@ type session struct {
 	// drivers.Reporter) were last rewritten, and from how many results.
 	reportedAt time.Time
 	reported   int
+	// expected is how many matches of rounds not paired yet the progress
+	// counts (see expectUnpaired).
+	expected int
 	// halt is closed when a stopping rule triggers: no more matches are fed.
 	halt chan struct{}
 }
@@ -255,7 +268,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 	if s.halted() {
 		s.begin(0)
 	} else {
-		s.begin(len(s.todo()))
+		s.begin(len(s.todo()) + s.expectUnpaired())
 	}
 	for stage := 0; ; stage++ {
 		s.feed(ctx, s.todo())
@@ -268,6 +281,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 			return err
 		}
 		s.mu.Lock()
+		from := len(s.full.Matches)
 		s.full.Matches = append(s.full.Matches, pr.Matches...)
 		s.sum.Planned += len(pr.Matches)
 		skipped := s.count(pr.Matches)
@@ -275,9 +289,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 		s.advanceStop()
 		s.mu.Unlock()
 		s.log.Info("paired", "round", pr.Round, "stage", pr.Stage, "rule", pr.Rule, "matches", len(pr.Matches), "finished_before", skipped)
-		if p, ok := s.r.Progress.(ProgressMore); ok {
-			p.More(len(pr.Matches)-skipped, skipped)
-		}
+		s.paired(from, pr)
 	}
 }
 
@@ -484,7 +496,8 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	return pr, name, nil
 }
 
-// loadGame rebuilds the plan's game with its driver.
+// loadGame rebuilds the plan's game with its driver, and holds the bots
+// to its submission rules.
 func (r *Runner) loadGame() (drivers.Game, error) {
 	g := r.Plan.Game
 	var drv drivers.Driver
@@ -498,7 +511,7 @@ func (r *Runner) loadGame() (drivers.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
 	}
-	return game, nil
+	return game, r.checkEntries(game)
 }
 
 // selected are the matches named by Only, among those of p.
@@ -534,7 +547,7 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	tr, err := newTranscript(filepath.Join(dir, "events.jsonl"))
+	tr, err := newTranscript(dir, r.Compress)
 	if err != nil {
 		return nil, err
 	}
@@ -625,14 +638,22 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 const reportEvery = time.Second
 
 // report lets a game that keeps files of its own formats rewrite them from
-// every finished match, in plan order; s.mu is held, or the workers are
-// done.
+// every finished match, in plan order, and hands the run so far to the
+// runner's Snapshot; s.mu is held, or the workers are done.
 func (s *session) report() error {
-	rep, ok := s.game.(drivers.Reporter)
-	if !ok || s.reported == len(s.sum.Results) && !s.reportedAt.IsZero() {
+	if s.reported == len(s.sum.Results) && !s.reportedAt.IsZero() {
 		return nil
 	}
 	s.reportedAt, s.reported = time.Now(), len(s.sum.Results)
+	if s.r.Snapshot != nil {
+		if err := s.r.Snapshot(s.sum); err != nil {
+			return err
+		}
+	}
+	rep, ok := s.game.(drivers.Reporter)
+	if !ok {
+		return nil
+	}
 	p := &s.full
 	index := map[string]int{}
 	for i, m := range p.Matches {

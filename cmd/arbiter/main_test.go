@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine"
 )
 
 // The test binary is also the arbiter: testscript runs it as the
@@ -51,12 +52,12 @@ func TestScripts(t *testing.T) {
 
 // cmdGameLog prints what a match transcript says about the game, without
 // time offsets and time_left commands (which depend on the machine's
-// speed): gamelog EVENTS.JSONL OUTFILE.
+// speed): gamelog EVENTS.JSONL OUTFILE (or events.jsonl.gz).
 func cmdGameLog(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: gamelog events.jsonl outfile")
 	}
-	f, err := os.Open(ts.MkAbs(args[0]))
+	f, err := engine.OpenTranscriptFile(ts.MkAbs(args[0]))
 	ts.Check(err)
 	defer f.Close()
 	var out bytes.Buffer

@@ -53,6 +53,12 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		if c.Move > 0 {
 			parts = append(parts, "move "+time.Duration(c.Move).String())
 		}
+		if c.Turn > 0 {
+			parts = append(parts, "turn "+time.Duration(c.Turn).String())
+		}
+		if c.Startup > 0 {
+			parts = append(parts, "startup "+time.Duration(c.Startup).String())
+		}
 		if len(parts) > 0 {
 			clock = strings.Join(parts, ", ")
 		}

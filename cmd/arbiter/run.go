@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -29,6 +31,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
 	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
+	compress := fs.Bool("gzip", false, "write each match's transcript gzip-compressed (matches/<id>/events.jsonl.gz)")
 	var sf shardFlags
 	sf.register(fs)
 	cf.registerRoot(fs)
@@ -62,10 +65,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer logFile.Close()
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-
 	var progress engine.Progress
 	var console io.Writer = stderr
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -87,7 +88,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
 		Only: shardOnly(slice, only), Slice: slice != nil,
-		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged,
+		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged, Compress: *compress,
+		Snapshot: func(sum *engine.Summary) error { return writeStandingsFile(*out, sum) },
 	}
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
@@ -143,15 +145,31 @@ func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error 
 	if err := writeStats(stdout, st); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(out, "standings.txt"))
+	return replaceStandings(out, st)
+}
+
+// writeStandingsFile rewrites standings.txt from the run so far, as the
+// engine's Snapshot while results come in.
+func writeStandingsFile(out string, sum *engine.Summary) error {
+	st, err := stages.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
 	if err != nil {
 		return err
 	}
-	if err := writeStats(f, st); err != nil {
-		f.Close()
+	return replaceStandings(out, st)
+}
+
+// replaceStandings replaces standings.txt at once (a temporary file renamed
+// over it), so a reader never sees half of it.
+func replaceStandings(out string, st *stats.Stats) error {
+	var b bytes.Buffer
+	if err := writeStats(&b, st); err != nil {
 		return err
 	}
-	return f.Close()
+	path := filepath.Join(out, "standings.txt")
+	if err := os.WriteFile(path+".tmp", b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(path+".tmp", path)
 }
 
 // prepareOut locks the results directory out, before anything is written

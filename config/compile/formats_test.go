@@ -319,3 +319,101 @@ func TestAdaptiveFormatsListOnlyTheFixedRounds(t *testing.T) {
 		}
 	}
 }
+
+// fillSeats counts the seats each fill bot takes in ms.
+func fillSeats(ms []plan.Match, fill []string) map[string]int {
+	n := map[string]int{}
+	for _, m := range ms {
+		for _, s := range m.Seats {
+			if slices.Contains(fill, s) {
+				n[s]++
+			}
+		}
+	}
+	return n
+}
+
+// ITPW's field of 9 with three fill bots: before, every group got f1.
+func TestFillBotsTakeTurns(t *testing.T) {
+	nine := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"}
+	fill := []string{"f1", "f2", "f3"}
+	for _, tt := range []struct {
+		field  []string
+		rounds int
+		want   int // seats of each fill bot
+	}{
+		{nine, 4, 4},              // 3 groups of 3 + 1 each round: 12 seats
+		{append(nine, "j"), 3, 2}, // groups of 4, 3, 3: 2 seats a round, 6 in all
+	} {
+		bots := "bots = [" + strings.Join(prefixed("bot.", tt.field), ", ") + "]"
+		p := compile(t, append(append([]string{}, tt.field...), fill...), bots+`
+			fill = [bot.f1, bot.f2, bot.f3]
+			players = 4
+			seats = "fixed"
+			rounds = `+fmt.Sprint(tt.rounds))
+		got := fillSeats(p.Matches, fill)
+		for _, f := range fill {
+			if got[f] != tt.want {
+				t.Errorf("%d bots, %d rounds: fill seats %v, want %d each", len(tt.field), tt.rounds, got, tt.want)
+				break
+			}
+		}
+	}
+	// Two seats to fill in a group take two different fill bots.
+	p := compile(t, []string{"a", "b", "c", "d", "e", "f1", "f2", "f3"}, `bots = [bot.a, bot.b, bot.c, bot.d, bot.e]
+		fill = [bot.f1, bot.f2, bot.f3]
+		players = 4
+		seats = "fixed"
+		rounds = 3`)
+	for _, m := range p.Matches {
+		distinct := map[string]bool{}
+		for _, s := range m.Seats {
+			if distinct[s] {
+				t.Errorf("%s seats %s twice: %v", m.ID, s, m.Seats)
+			}
+			distinct[s] = true
+		}
+	}
+	if got := fillSeats(p.Matches, fill); got["f1"] != 3 || got["f2"] != 3 || got["f3"] != 3 {
+		t.Errorf("5 bots in groups of 3+2, 3 rounds: fill seats %v, want 3 each", got)
+	}
+}
+
+// A round grouped during the run takes the fill bots where a listed round
+// would.
+func TestPairedRoundTakesFillBotsInTurn(t *testing.T) {
+	bots := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "f1", "f2"}
+	body := `bots = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g, bot.h, bot.i]
+		fill = [bot.f1, bot.f2]
+		players = 4
+		rounds = 4`
+	rated := compile(t, bots, body+"\ngroups { random_rounds = 1 }")
+	random := compile(t, bots, body)
+	for r := 2; r <= 4; r++ {
+		var listed []plan.Match
+		var groups [][]string
+		for _, m := range random.Matches {
+			if m.Round != r {
+				continue
+			}
+			listed = append(listed, m)
+			if m.Shift == 1 {
+				groups = append(groups, slices.DeleteFunc(slices.Clone(m.Seats), func(s string) bool { return s == "f1" || s == "f2" }))
+			}
+		}
+		got := rated.RoundMatches(r, groups)
+		for i, m := range got {
+			if !slices.Equal(m.Seats, listed[i].Seats) {
+				t.Errorf("round %d: paired %v, listed %v", r, m.Seats, listed[i].Seats)
+			}
+		}
+	}
+}
+
+func prefixed(p string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = p + n
+	}
+	return out
+}

@@ -28,6 +28,7 @@ var gameSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "board", LabelNames: []string{"name"}},
 		{Type: "files"},
+		{Type: "submission"},
 		drivers.ClockBlock,
 	},
 }
@@ -62,7 +63,8 @@ var (
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
 	g := &Game{settings: Settings{IdleRounds: DefaultIdleRounds,
-		Files: FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes}}}
+		Files:      FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes},
+		Submission: SubmissionLimits{Files: DefaultSubmissionFiles, Bytes: DefaultSubmissionBytes}}}
 	if a, ok := content.Attributes["idle_rounds"]; ok {
 		diags = append(diags, intAttr(a, ctx, 1, math.MaxInt32, &g.settings.IdleRounds,
 			"idle_rounds is how many rounds in a row without a sale end the game: a whole number from 1, like 10.")...)
@@ -84,6 +86,8 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 			g.settings.Boards = append(g.settings.Boards, board)
 		case "files":
 			diags = append(diags, decodeFiles(b, ctx, &g.settings.Files)...)
+		case "submission":
+			diags = append(diags, decodeSubmission(b, ctx, &g.settings.Submission)...)
 		case "clock":
 			c, d := drivers.DecodeClock(b, ctx)
 			diags = append(diags, d...)

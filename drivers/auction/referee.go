@@ -22,6 +22,16 @@ type Settings struct {
 	// sale.
 	IdleRounds int        `json:"idle_rounds"`
 	Files      FileLimits `json:"files"`
+	// Submission caps what a bot is made of (see Game.CheckEntry).
+	Submission SubmissionLimits `json:"submission"`
+}
+
+// SubmissionLimits cap a bot's own files: how many, and their size
+// together. Fibot allowed an executable with libraries, at most 10 files
+// and 10 MB.
+type SubmissionLimits struct {
+	Files int   `json:"files"`
+	Bytes int64 `json:"bytes"`
 }
 
 // Default settings: the contest's.
@@ -29,7 +39,10 @@ const (
 	DefaultIdleRounds = 10
 	DefaultFileCount  = 10
 	DefaultFileBytes  = 10_000_000
-	DefaultMove       = time.Second
+	// The submission limits of Fibot: 10 files, 10 MB.
+	DefaultSubmissionFiles = 10
+	DefaultSubmissionBytes = 10_000_000
+	DefaultMove            = time.Second
 	// folderName is the game folder's name, the bots' first argument.
 	folderName = "game"
 	// grace is how long a bot may take to exit after printing its bid.

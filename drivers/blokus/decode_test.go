@@ -74,8 +74,11 @@ func TestExamples(t *testing.T) {
 			if s.Board.Rows != want[0] || len(s.Stones) != want[1] {
 				t.Errorf("board %d rows, %d stones; want %v", s.Board.Rows, len(s.Stones), want)
 			}
-			if c := tour.Game.Game.Clock(); c.Move != drivers.Duration(2e9) || p.Matches[0].Clock != c {
-				t.Errorf("clock %+v, plan's %+v, want a 2s move limit", c, p.Matches[0].Clock)
+			// classic limits each move to 2s; the course each turn
+			// (its play and gen_move together), after a start-up allowance.
+			want2s := map[string]drivers.Clock{"course": blokus.DefaultClock, "classic": {Move: drivers.Duration(2e9), Total: drivers.Duration(60e9)}}[dir]
+			if c := tour.Game.Game.Clock(); c != want2s || p.Matches[0].Clock != c {
+				t.Errorf("clock %+v, plan's %+v, want %+v", c, p.Matches[0].Clock, want2s)
 			}
 			if diff := cmp.Diff(s, g.Settings()); diff != "" {
 				t.Errorf("LoadGame's settings differ from the plan's (-plan +loaded):\n%s", diff)

@@ -25,7 +25,7 @@ import (
 // runFaultyBot) by their mode.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{modeIllegal, modePass, modeGarbage, modeSlow, modeCrash, modeLinger} {
+	for _, mode := range []string{modeIllegal, modePass, modeGarbage, modeSlow, modeCrash, modeLinger, modePonder} {
 		testbot.Register(mode, func([]string) int { return runFaultyBot(mode) })
 	}
 	testbot.Main(m)
@@ -40,6 +40,9 @@ const (
 	modeSlow    = "slow"    // starts a grandchild, then thinks far past its move limit
 	modeCrash   = "crash"   // exits with status 3
 	modeLinger  = "linger"  // the slow bot's grandchild: sleeps
+	// modePonder takes 500 ms over the opponent's play and 500 ms over
+	// its gen_move, legally for two moves; its third is garbage.
+	modePonder = "ponder"
 )
 
 func runFaultyBot(mode string) int {
@@ -53,12 +56,28 @@ func runFaultyBot(mode string) int {
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	out := bufio.NewWriter(os.Stdout)
+	me, moves := "", 0
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) == 0 {
 			continue
 		}
-		if f[0] == "gen_move" {
+		if mode == modePonder {
+			switch {
+			case f[0] == "set_player" && len(f) > 1:
+				me = f[1]
+			case f[0] == "play" && len(f) > 1 && f[1] != me, f[0] == "gen_move":
+				time.Sleep(500 * time.Millisecond)
+			}
+			if f[0] == "gen_move" {
+				if moves++; moves >= 3 {
+					fmt.Fprint(out, "I am done\n\n")
+					out.Flush()
+					continue
+				}
+			}
+		}
+		if f[0] == "gen_move" && mode != modePonder {
 			switch mode {
 			case modeIllegal:
 				fmt.Fprint(out, "= 0,0 0,-1\n\n")
@@ -209,6 +228,38 @@ func TestFaultsWithProcesses(t *testing.T) {
 					t.Errorf("the slow bot's grandchild %s is still running", b)
 				}
 			}
+		})
+	}
+}
+
+// TestTurnClock: clock.Turn spans the opponent's play and the bot's
+// gen_move, as the course's 2 s covered update() and move() together.
+// The ponder bot spends 1 s a turn, 500 ms an answer: a 1.5 s turn lets it
+// make its two legal moves (each turn counted afresh) until its garbage
+// third; a 800 ms turn is over on its first turn with the opponent's play
+// in it, though no answer reaches the 10 s move limit.
+func TestTurnClock(t *testing.T) {
+	for _, tt := range []struct {
+		turn   time.Duration
+		kind   string
+		detail string // regexp
+	}{
+		{1500 * time.Millisecond, drivers.FaultProtocol, `answering gen_move on turn 6$`},
+		{800 * time.Millisecond, drivers.FaultTime, `^no answer in time, answering gen_move on turn 2$`},
+	} {
+		t.Run(tt.turn.String(), func(t *testing.T) {
+			t.Parallel()
+			clock := drivers.Clock{Move: drivers.Duration(10 * time.Second), Turn: drivers.Duration(tt.turn)}
+			g := &Game{settings: classicSettings(t), clock: clock}
+			run := token(t)
+			out, err := g.Play(context.Background(), processMatch(t, 9, clock, run, nopRecorder{}, "greedy", "fault:"+modePonder))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Seats[1]; got.Fault != tt.kind || !regexp.MustCompile(tt.detail).MatchString(got.Detail) {
+				t.Errorf("ponder: fault %q detail %q, want %q matching %s", got.Fault, got.Detail, tt.kind, tt.detail)
+			}
+			proctest.AssertNoEnv(t, "BLOKUS_TEST_RUN="+run)
 		})
 	}
 }

@@ -28,10 +28,16 @@ type Limits struct {
 	Move drivers.Duration `json:"move"`
 	// Silence is how long the referee waits for any answer at all.
 	Silence drivers.Duration `json:"silence"`
+	// Delay is how long the referee waits after starting a player before
+	// it sends the board, the original's wake-up time: a JVM's or an
+	// interpreter's start does not count against Startup.
+	Delay drivers.Duration `json:"delay,omitempty"`
 }
 
-// DefaultLimits are the original referee's: 1 s, 0.5 s, 5 s.
+// DefaultLimits are the original referee's: 1 s, 0.5 s, 5 s, after the
+// 1.5 s wake-up delay its tournament test used.
 var DefaultLimits = Limits{
+	Delay:   drivers.Duration(1500 * time.Millisecond),
 	Startup: drivers.Duration(time.Second),
 	Move:    drivers.Duration(500 * time.Millisecond),
 	Silence: drivers.Duration(5 * time.Second),
@@ -70,7 +76,7 @@ func (s Settings) Validate() error {
 		seen[c] = true
 	}
 	l := s.Limits
-	if l.Startup <= 0 || l.Move <= 0 || l.Silence < l.Move || l.Silence < l.Startup {
+	if l.Startup <= 0 || l.Move <= 0 || l.Delay < 0 || l.Silence < l.Move || l.Silence < l.Startup {
 		return fmt.Errorf("limits %+v: all must be positive and silence at least move and startup", l)
 	}
 	return nil
@@ -93,7 +99,7 @@ var gameSchema = &hcl.BodySchema{
 }
 
 var clockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "startup"}, {Name: "move"}, {Name: "silence"}},
+	Attributes: []hcl.AttributeSchema{{Name: "startup"}, {Name: "move"}, {Name: "silence"}, {Name: "delay"}},
 }
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
@@ -171,6 +177,7 @@ func (g *Game) decodeClock(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
 		{"startup", &l.Startup, "how long a bot may take to answer OK to the board"},
 		{"move", &l.Move, "how long a bot may take to answer with a move"},
 		{"silence", &l.Silence, "how long the referee waits for any answer at all"},
+		{"delay", &l.Delay, "how long the referee waits after starting a player before it sends the board"},
 	} {
 		if a, ok := content.Attributes[f.name]; ok {
 			d, dd := drivers.DecodeDuration(a, ctx, f.doc)

@@ -67,7 +67,7 @@ func TestDefaultLimits(t *testing.T) {
 		t.Errorf("limits %+v, want the original's %+v", g.settings.Limits, DefaultLimits)
 	}
 	g = decode(t, "board {\n  size = 5\n}\nclock {\n  move = \"2s\"\n  silence = \"9s\"\n}\n")
-	if want := (Limits{Startup: DefaultLimits.Startup, Move: 2e9, Silence: 9e9}); g.settings.Limits != want {
+	if want := (Limits{Startup: DefaultLimits.Startup, Delay: DefaultLimits.Delay, Move: 2e9, Silence: 9e9}); g.settings.Limits != want {
 		t.Errorf("limits %+v, want %+v", g.settings.Limits, want)
 	}
 }

@@ -28,7 +28,7 @@ import (
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
 	for _, mode := range []string{modeFirst, modeNotOK, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
-		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger} {
+		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger, modeBoot} {
 		testbot.Register(mode, func([]string) int { return runTestBot(mode) })
 	}
 	testbot.Main(m)
@@ -39,6 +39,7 @@ const (
 	modeFirst    = "first"    // plays the first legal move, answers "ok\r" and pads moves with spaces and \r
 	modeNotOK    = "notok"    // answers the board with "READY"                  (P)
 	modeLateOK   = "lateok"   // answers OK after slowSleep                       (K)
+	modeBoot     = "boot"     // starts slowly: reads nothing for 1.5 s, then plays first
 	modeMuteOK   = "muteok"   // never answers the board                          (D)
 	modeGarbage  = "garbage"  // answers its first move with "e2e4"               (P)
 	modeDiagonal = "diagonal" // answers its first move with a diagonal pair      (M)
@@ -61,6 +62,8 @@ func runTestBot(mode string) int {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 		time.Sleep(time.Hour)
 		return 0
+	case modeBoot:
+		time.Sleep(1500 * time.Millisecond)
 	case modeStubborn:
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 		cmd := testbot.Command(modeLinger)
@@ -274,12 +277,13 @@ func TestFaultCodes(t *testing.T) {
 	}{
 		{"board_answered_with_anything_but_OK_is_P", modeNotOK, "P", drivers.FaultProtocol, "READY", false},
 		{"OK_after_the_startup_limit_is_K", modeLateOK, "K", drivers.FaultTime, "NOOKRESPONSE", false},
-		{"no_OK_within_the_silence_limit_is_D", modeMuteOK, "D", drivers.FaultTime, "NOOKRESPONSE", true},
+		// A silent player's replay line is the original's DeadlockProtector's.
+		{"no_OK_within_the_silence_limit_is_D", modeMuteOK, "D", drivers.FaultTime, "DEADLOCKNORESPONSE", true},
 		{"unparseable_move_is_P", modeGarbage, "P", drivers.FaultProtocol, "e2e4", false},
 		{"diagonal_pair_is_M", modeDiagonal, "M", drivers.FaultIllegal, "0x0_1x1", false},
 		{"filled_cell_is_M", modeTaken, "M", drivers.FaultIllegal, "2x2_2x1", false},
 		{"move_after_the_move_limit_is_T", modeSlow, "T", drivers.FaultTime, "NORESPONSE", false},
-		{"no_move_within_the_silence_limit_is_D", modeMute, "D", drivers.FaultTime, "NORESPONSE", true},
+		{"no_move_within_the_silence_limit_is_D", modeMute, "D", drivers.FaultTime, "DEADLOCKNORESPONSE", true},
 		{"process_that_exits_is_D_at_once", modeDie, "D", drivers.FaultCrash, "NORESPONSE", true},
 		{"program_that_cannot_start_is_S", "missing", "S", drivers.FaultStart, "null", true},
 	}
@@ -420,5 +424,29 @@ func BenchmarkRandomFirstMove(b *testing.B) {
 	r := random{rng: seedFrom(func(string) string { return "1" })}
 	for b.Loop() {
 		r.choose(NewBoard(5, []Cell{{X: 3, Y: 1}}))
+	}
+}
+
+// TestWakeUpDelay: the original waited a set time after starting a player
+// before it sent the board, so a slow start (a JVM's) did not count
+// against the 1 s OK clock. A player that takes 1.5 s to start answers OK
+// late without the delay, and in time after a 2 s one.
+func TestWakeUpDelay(t *testing.T) {
+	cells := []board.Cell{{X: 2, Y: 2}}
+	for _, tt := range []struct {
+		delay time.Duration
+		code  string
+	}{{0, "K"}, {2 * time.Second, "N"}} {
+		t.Run(tt.delay.String(), func(t *testing.T) {
+			t.Parallel()
+			limits := testLimits
+			limits.Delay = drivers.Duration(tt.delay)
+			r := newRun(t)
+			res := playDuel(t, testGame(5, cells, limits), r, player{modeBoot, "SLOW START"}, player{"random", "RANDOM"})
+			r.assertNoProcessLeft(t)
+			if res.end.Code != tt.code {
+				t.Errorf("a 1.5 s start after a %v delay ends with %s (%s), want %s", tt.delay, res.end.Code, res.end.Message, tt.code)
+			}
+		})
 	}
 }

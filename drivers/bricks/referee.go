@@ -157,41 +157,8 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 
 func (d *duel) play(boardMsg string) error {
 	for i, seat := range d.m.Seats {
-		s, err := proc.Start(d.ctx, proc.Spec{
-			Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-			// Every answer may take up to the silence limit; the codes
-			// T and K are told apart from the time it took (see ask).
-			Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits,
-			OnSend: func(line string) {
-				if !d.stopping {
-					d.m.Record.Sent(i, line)
-				}
-			},
-			OnRecv: func(line string) { d.m.Record.Received(i, line) },
-		})
-		if err != nil {
-			detail := err.Error()
-			var f *proc.Fault
-			if errors.As(err, &f) {
-				detail = f.Detail
-			}
-			return d.fault(i, CodeNoStart, drivers.FaultStart, "null", detail,
-				fmt.Sprintf("Player %s -> %s", d.nicks[i], detail))
-		}
-		d.sessions[i] = s
-		answer, late, err := d.ask(i, boardMsg, time.Duration(d.s.Limits.Startup))
-		if err != nil {
-			return d.silent(i, err, "NOOKRESPONSE", "answering OK to the board")
-		}
-		switch {
-		case late:
-			return d.fault(i, CodeLateOK, drivers.FaultTime, "NOOKRESPONSE",
-				fmt.Sprintf("answered OK after the start-up limit of %v", time.Duration(d.s.Limits.Startup)),
-				fmt.Sprintf("Player %s -> Player %s does not answer OK within (%s)!", d.nicks[i], d.nicks[i], seconds(d.s.Limits.Startup)))
-		case !strings.EqualFold(answer, "OK"):
-			return d.fault(i, CodeProtocol, drivers.FaultProtocol, answer,
-				fmt.Sprintf("answered %q to the board instead of OK", answer),
-				fmt.Sprintf("Player %s -> Player %s should have given \"OK\", but gave \"%s\"!", d.nicks[i], d.nicks[i], answer))
+		if err := d.initPlayer(i, seat, boardMsg); err != nil {
+			return err
 		}
 	}
 
@@ -233,6 +200,56 @@ func (d *duel) play(boardMsg string) error {
 			return nil
 		}
 	}
+}
+
+// initPlayer starts seat i's player, waits the wake-up delay, sends it
+// the board and wants OK within the start-up limit, as the original's
+// Trial.initPlayer.
+func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
+	s, err := proc.Start(d.ctx, proc.Spec{
+		Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
+		// Every answer may take up to the silence limit; the codes
+		// T and K are told apart from the time it took (see ask).
+		Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits,
+		OnSend: func(line string) {
+			if !d.stopping {
+				d.m.Record.Sent(i, line)
+			}
+		},
+		OnRecv: func(line string) { d.m.Record.Received(i, line) },
+	})
+	if err != nil {
+		detail := err.Error()
+		var f *proc.Fault
+		if errors.As(err, &f) {
+			detail = f.Detail
+		}
+		return d.fault(i, CodeNoStart, drivers.FaultStart, "null", detail,
+			fmt.Sprintf("Player %s -> %s", d.nicks[i], detail))
+	}
+	d.sessions[i] = s
+	// The original's wake-up time: the player starts before its OK
+	// clock does.
+	select {
+	case <-time.After(time.Duration(d.s.Limits.Delay)):
+	case <-d.ctx.Done():
+		return d.ctx.Err()
+	}
+	answer, late, err := d.ask(i, boardMsg, time.Duration(d.s.Limits.Startup))
+	if err != nil {
+		return d.silent(i, err, "NOOKRESPONSE", "answering OK to the board")
+	}
+	switch {
+	case late:
+		return d.fault(i, CodeLateOK, drivers.FaultTime, "NOOKRESPONSE",
+			fmt.Sprintf("answered OK after the start-up limit of %v", time.Duration(d.s.Limits.Startup)),
+			fmt.Sprintf("Player %s -> Player %s does not answer OK within (%s)!", d.nicks[i], d.nicks[i], seconds(d.s.Limits.Startup)))
+	case !strings.EqualFold(answer, "OK"):
+		return d.fault(i, CodeProtocol, drivers.FaultProtocol, answer,
+			fmt.Sprintf("answered %q to the board instead of OK", answer),
+			fmt.Sprintf("Player %s -> Player %s should have given \"OK\", but gave \"%s\"!", d.nicks[i], d.nicks[i], answer))
+	}
+	return nil
 }
 
 // ask writes line to seat and reads one answer, waiting up to the silence
@@ -282,8 +299,9 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 			msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)
 			return d.fault(seat, CodeSilent, kind, last, detail+", "+where, msg)
 		}
+		// The original's DeadlockProtector: its replay's last line says so.
 		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
-		return d.fault(seat, CodeSilent, kind, last,
+		return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE",
 			fmt.Sprintf("no answer within the silence limit of %v, %s", time.Duration(d.s.Limits.Silence), where), msg)
 	default:
 		msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)

@@ -93,17 +93,19 @@ type Duel struct {
 	End   End
 }
 
-// DuelsText is duels.txt: "index:starting:following:winner:code" per duel.
+// DuelsText is duels.txt: "index:starting:following:winner:message" per
+// duel, the message being the original's closing sentence ("Player X won
+// normally!", or the fault's), as its DuelSaver writes it.
 func DuelsText(duels []Duel) []byte {
 	var b bytes.Buffer
 	for _, d := range duels {
-		fmt.Fprintf(&b, "%d:%s:%s:%s:%s\n", d.Index, d.Nicks[0], d.Nicks[1], d.Nicks[d.End.Winner], d.End.Code)
+		fmt.Fprintf(&b, "%d:%s:%s:%s:%s\n", d.Index, d.Nicks[0], d.Nicks[1], d.Nicks[d.End.Winner], d.End.Message)
 	}
 	return b.Bytes()
 }
 
 // ScoreText is score.txt: one line per player,
-// "nick\twins/losses\tnormal_wins/fault_losses\tcodes", sorted by wins
+// "nick \twins/losses \tnormal_wins/fault_losses\tcodes", sorted by wins
 // (most first), then normal wins (most first), then fault losses (fewest
 // first); ties keep the order in which players first appear in the duels,
 // as the original's stable sort does.
@@ -147,7 +149,9 @@ func ScoreText(duels []Duel) []byte {
 	})
 	var b bytes.Buffer
 	for _, s := range order {
-		fmt.Fprintf(&b, "%s\t%d/%d\t%d/%d\t%s\n", s.nick, s.wins, s.losses, s.normal, s.faults, s.codes.String())
+		// The original's ScoreDBRecord.toString: " \t" after the nick and
+		// after wins/losses, a bare tab before the codes.
+		fmt.Fprintf(&b, "%s \t%d/%d \t%d/%d\t%s\n", s.nick, s.wins, s.losses, s.normal, s.faults, s.codes.String())
 	}
 	return b.Bytes()
 }

@@ -107,7 +107,11 @@ func TestOriginalFiles(t *testing.T) {
 // then fewest fault losses, then first appearance.
 func TestScoreOrder(t *testing.T) {
 	d := func(index int, a, b string, winner int, code string) Duel {
-		return Duel{Index: index, Bots: [2]string{a, b}, Nicks: [2]string{a, b}, End: End{Winner: winner, Code: code}}
+		msg := "Player " + []string{a, b}[winner] + " won normally!"
+		if code != "N" {
+			msg = "Player " + []string{a, b}[1-winner] + " -> fault " + code
+		}
+		return Duel{Index: index, Bots: [2]string{a, b}, Nicks: [2]string{a, b}, End: End{Winner: winner, Code: code, Message: msg}}
 	}
 	duels := []Duel{
 		// A and B both win 2; B wins normally twice, A once: B first.
@@ -120,16 +124,18 @@ func TestScoreOrder(t *testing.T) {
 		d(4, "E", "F", 1, "S"),
 	}
 	got := string(ScoreText(duels))
-	want := "B\t2/0\t2/0\t\n" +
-		"A\t2/0\t1/0\t\n" +
-		"F\t1/0\t0/0\t\n" +
-		"D\t0/2\t0/0\t\n" +
-		"C\t0/2\t0/1\tM\n" +
-		"E\t0/1\t0/1\tS\n"
+	// The original's ScoreDBRecord.toString separates with " \t", " \t"
+	// and "\t".
+	want := "B \t2/0 \t2/0\t\n" +
+		"A \t2/0 \t1/0\t\n" +
+		"F \t1/0 \t0/0\t\n" +
+		"D \t0/2 \t0/0\t\n" +
+		"C \t0/2 \t0/1\tM\n" +
+		"E \t0/1 \t0/1\tS\n"
 	if got != want {
 		t.Errorf("score.txt:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := string(DuelsText(duels[:2])), "0:A:C:A:M\n1:A:D:A:N\n"; got != want {
+	if got, want := string(DuelsText(duels[:2])), "0:A:C:A:Player C -> fault M\n1:A:D:A:Player A won normally!\n"; got != want {
 		t.Errorf("duels.txt:\n%s\nwant:\n%s", got, want)
 	}
 }

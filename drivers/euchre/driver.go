@@ -105,22 +105,22 @@ func (g *Game) Settings() any { return g.settings }
 
 func (g *Game) Clock() drivers.Clock { return g.clock }
 
-// Seats accepts two seats: a plan's seat is a team, whose bot plays
-// both of its positions.
+// Seats accepts two seats, each a team whose bot plays both of its
+// positions, or four, a bot a position with partners drawn from the seed.
 func (g *Game) Seats(n int) error {
-	if n == 2 {
+	if n == 2 || n == 4 {
 		return nil
 	}
-	return fmt.Errorf("a Euchre match is between two bots (each plays both positions of its team), not %d", n)
+	return fmt.Errorf("a Euchre match is between two bots (each plays both positions of its team) or four (partnered at random), not %d", n)
 }
 
 func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 	if g.Seats(n) == nil {
 		return nil
 	}
-	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Euchre is played by two bots",
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Euchre is played by two or four bots",
 		Detail: fmt.Sprintf("A Euchre match is between two bots, each playing both positions of its team with a copy of itself, "+
-			"but the tournament asks for %d players: set players = 2.", n),
+			"or four bots partnered at random, but the tournament asks for %d players: set players = 2 or 4.", n),
 		Subject: subject.Ptr()}}
 }
 

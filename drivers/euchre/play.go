@@ -3,6 +3,7 @@ package euchre
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,8 +52,11 @@ type position struct {
 	limits drivers.Limits
 }
 
-// Play referees one match: seat 0's bot plays positions 0 and 2, seat 1's
-// positions 1 and 3, every decision a fresh process.
+// Play referees one match, every decision a fresh process. A match of two
+// seats is between teams: seat 0's bot plays positions 0 and 2, seat 1's
+// positions 1 and 3. A match of four seats is between four bots, one a
+// position, partnered at random from the match's seed (Partners), which
+// the transcript's first event, partners, records.
 //
 // Working directory: the challenge runs a bot in "its folder", where it may
 // keep one file. Here a bot's configured dir holds its program and may be
@@ -64,8 +68,13 @@ type position struct {
 // bot also finds its dir in ARBITER_BOT_DIR, its memory folder in
 // ARBITER_MEMORY_DIR and its position in ARBITER_POSITION.
 func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
-	if len(m.Seats) != 2 {
-		return nil, fmt.Errorf("euchre match %s has %d seats; it needs 2 (one bot per team)", m.ID, len(m.Seats))
+	if g.Seats(len(m.Seats)) != nil {
+		return nil, fmt.Errorf("euchre match %s has %d seats; it needs 2 (one bot per team) or 4 (one per position)", m.ID, len(m.Seats))
+	}
+	seats := TeamSeats
+	if len(m.Seats) == 4 {
+		seats = Partners(m.Seed)
+		m.Record.Event("partners", PartnersEvent{Seats: seats})
 	}
 	move := time.Duration(m.Clock.Move)
 	if move <= 0 {
@@ -79,13 +88,13 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	}
 	var pos [4]position
 	for p := range pos {
-		seat := m.Seats[Team(p)]
+		seat := m.Seats[seats[p]]
 		mem := filepath.Join(matchDir, "pos"+strconv.Itoa(p))
 		if err := os.MkdirAll(mem, 0o755); err != nil {
 			return nil, err
 		}
 		pos[p] = position{
-			seat:   Team(p),
+			seat:   seats[p],
 			bot:    seat.Bot,
 			argv:   drivers.ResolveArgv(seat.Command, seat.Dir),
 			memory: mem,
@@ -102,7 +111,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	// match as an error, not as a bot's fault.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var used [2]time.Duration
+	var used [4]time.Duration
 	var ioErr error
 	decide := func(ctx context.Context, p int, phase Phase, input string) (string, string) {
 		ps := &pos[p]
@@ -138,26 +147,45 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		}
 		return r.Line, problem
 	}
-	res, err := Referee(ctx, g.settings, m.Seed, decide, m.Record)
+	res, err := RefereeSeats(ctx, g.settings, m.Seed, seats, decide, m.Record)
 	if ioErr != nil {
 		return nil, ioErr
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := &drivers.Outcome{Seats: make([]drivers.SeatResult, 2)}
-	for s := range out.Seats {
+	out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
+	for p, s := range seats {
 		r := &out.Seats[s]
 		switch res.Winner {
-		case s:
+		case Team(p):
 			r.Score = 1
 		case -1:
 			r.Score = 0.5
 		}
-		r.Defaults = res.Defaults[s] + res.Defaults[s+2]
-		r.TimeMS = used[s].Milliseconds()
+		r.Defaults += res.Defaults[p]
+	}
+	for s := range out.Seats {
+		out.Seats[s].TimeMS = used[s].Milliseconds()
 	}
 	return out, nil
+}
+
+// PartnersEvent ("partners", first event of a four-bot match) is the seat
+// of each position: positions 0 and 2 are one team, 1 and 3 the other.
+type PartnersEvent struct {
+	Seats [4]int `json:"seats"`
+}
+
+// streamPartners is the random stream of the partnerships, apart from
+// the deals'.
+const streamPartners = 0x7061727472 // "partr"
+
+// Partners draws the seat of each position of a four-bot match from its
+// seed: which bots are partners, and where they sit.
+func Partners(seed uint64) [4]int {
+	perm := rand.New(rand.NewPCG(seed, streamPartners)).Perm(4)
+	return [4]int(perm)
 }
 
 // fileSafe keeps a bot name usable in a file name.

@@ -122,10 +122,20 @@ type Result struct {
 // A bot's misbehaviour never ends the game: it gets the default. When ctx
 // is cancelled Referee stops and returns ctx's error.
 func Referee(ctx context.Context, s Settings, seed uint64, decide Decide, rec drivers.Recorder) (*Result, error) {
+	return RefereeSeats(ctx, s, seed, TeamSeats, decide, rec)
+}
+
+// TeamSeats is the seat of each position when a match has two seats, one
+// a team: seat 0 plays positions 0 and 2, seat 1 positions 1 and 3.
+var TeamSeats = [4]int{0, 1, 0, 1}
+
+// RefereeSeats is Referee with the match's seat of each position, as the
+// decision and default events record it.
+func RefereeSeats(ctx context.Context, s Settings, seed uint64, seats [4]int, decide Decide, rec drivers.Recorder) (*Result, error) {
 	if err := s.Validate(); err != nil {
 		panic("euchre: Referee with invalid settings: " + err.Error())
 	}
-	g := &game{ctx: ctx, s: s, seed: seed, decide: decide, rec: rec}
+	g := &game{ctx: ctx, s: s, seed: seed, seats: seats, decide: decide, rec: rec}
 	res := &Result{Winner: -1}
 	for res.Hands < s.MaxHands && g.points[0] < s.Target && g.points[1] < s.Target {
 		g.hand = res.Hands + 1
@@ -151,6 +161,7 @@ type game struct {
 	ctx    context.Context
 	s      Settings
 	seed   uint64
+	seats  [4]int // the match's seat of each position
 	decide Decide
 	rec    drivers.Recorder
 
@@ -170,7 +181,7 @@ func (g *game) ask(pos int, phase Phase, input string, check func(string) string
 	if g.ctx.Err() != nil {
 		return def
 	}
-	g.rec.Event("decision", DecisionEvent{Hand: g.hand, Position: pos, Seat: Team(pos), Phase: phase, Input: input, Answer: raw})
+	g.rec.Event("decision", DecisionEvent{Hand: g.hand, Position: pos, Seat: g.seats[pos], Phase: phase, Input: input, Answer: raw})
 	a := Normalize(raw)
 	if problem == "" && phase != Trick {
 		if a == "" {
@@ -183,7 +194,7 @@ func (g *game) ask(pos int, phase Phase, input string, check func(string) string
 		return a
 	}
 	g.defaults[pos]++
-	g.rec.Event("default", DefaultEvent{Hand: g.hand, Position: pos, Seat: Team(pos), Phase: phase,
+	g.rec.Event("default", DefaultEvent{Hand: g.hand, Position: pos, Seat: g.seats[pos], Phase: phase,
 		Answer: clip(raw), Default: def, Reason: problem})
 	return def
 }

@@ -304,7 +304,12 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 		_ = p.S.Write("quit", time.Now().Add(100*time.Millisecond))
 		return true, "", nil
 	}
-	return Ask(p.S, cmd)
+	ok, text, err := Ask(p.S, cmd)
+	if strings.HasPrefix(cmd, "gen_") {
+		// A decision ends the bot's turn (drivers.Clock.Turn).
+		p.S.EndTurn()
+	}
+	return ok, text, err
 }
 
 // Ask sends one command to a bot process and reads its response within
@@ -353,9 +358,10 @@ func shorten(s string) string {
 }
 
 // Left is what the bot may spend on its next answer: the rest of its total
-// clock, capped by Move when that is set.
+// clock, capped by its move and turn limits (Session.TurnLeft) and by Move
+// when that is set.
 func (p SessionPlayer) Left() (time.Duration, bool) {
-	left, limited := p.S.Left()
+	left, limited := p.S.TurnLeft()
 	if p.Move > 0 && (!limited || p.Move < left) {
 		return p.Move, true
 	}

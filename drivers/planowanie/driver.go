@@ -93,11 +93,11 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		}
 	}
 	for _, b := range content.Blocks {
-		c, d := drivers.DecodeClock(b, ctx)
+		c, d := drivers.DecodeSessionClock(b, ctx)
 		diags = append(diags, d...)
 		g.clock = c
 	}
-	if g.clock == (drivers.Clock{}) {
+	if g.clock.Total == 0 && g.clock.Move == 0 && g.clock.Turn == 0 {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No clock",
 			Detail:  `The game has no clock, so a bot that never answers stalls its match forever. Add clock { total = "5m" } (each bot's budget for a game) or clock { move = "10s" }.`,
 			Subject: body.MissingItemRange().Ptr()})

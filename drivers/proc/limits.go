@@ -65,6 +65,31 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 	return prepare(cmd, lim, clock, "")
 }
 
+// PrepareBuild is Prepare for a bot's build, which must write its output
+// into the bot's own dir (cmd.Dir): that folder is writable for it (in
+// the sandbox it is the one writable folder; as root, its folders are
+// given to the sandbox's uid for the build, and GiveBack returns them).
+func PrepareBuild(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
+	return prepare(cmd, lim, clock, cmd.Dir)
+}
+
+// GiveBack gives every file and folder under dir to uid and gid: what a
+// build in the sandbox made (as the sandbox's uid) belongs to the owner
+// of the bot's dir again, which the bot itself only reads.
+func GiveBack(dir string, uid, gid int) {
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != uid || int(st.Gid) != gid) {
+				_ = os.Lchown(path, uid, gid)
+			}
+		}
+		return nil
+	})
+}
+
 // prepare is Prepare; a non-empty writable confines the bot's writes to
 // that existing folder (with Landlock, when there is no private folder)
 // without a private folder of its own: per-move games keep their bots'
@@ -178,7 +203,7 @@ func (b *Box) namespaces(sandboxed, userNS bool) {
 func (b *Box) cpuLimit(clock drivers.Clock) error {
 	switch {
 	case b.lim.CPU == "match" && clock.Total > 0:
-		b.cpu = time.Duration(clock.Total) + time.Second
+		b.cpu = time.Duration(clock.Total+clock.Startup) + time.Second
 	case b.lim.CPU != "" && b.lim.CPU != "match":
 		d, err := time.ParseDuration(b.lim.CPU)
 		if err != nil || d <= 0 {

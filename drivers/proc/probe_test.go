@@ -32,8 +32,8 @@ func TestUnenforceable(t *testing.T) {
 	if want := "network files processes"; strings.Join(got, " ") != want {
 		t.Errorf("Unenforceable = %v, want %s", got, want)
 	}
-	withAll := &Probe{CgroupV2: "/sys/fs/cgroup/x", NetNS: true, Landlock: 3, Why: map[string]string{}}
+	withAll := &Probe{CgroupV2: "/sys/fs/cgroup/x", NetNS: true, Landlock: 3, Seccomp: true, Sandbox: true, Why: map[string]string{}}
 	if u := withAll.Unenforceable(drivers.LimitNames); len(u) != 0 {
-		t.Errorf("with cgroup v2, a network namespace and Landlock: Unenforceable = %v", u)
+		t.Errorf("with cgroup v2, a network namespace, Landlock, seccomp and the sandbox: Unenforceable = %v", u)
 	}
 }

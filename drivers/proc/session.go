@@ -60,6 +60,11 @@ type Session struct {
 	limited bool
 	left    time.Duration
 	used    time.Duration
+	// turnUsed is the clock time charged since the bot's last decision
+	// (EndTurn), against Clock.Turn; startup is the allowance of the
+	// first exchange still to give (Clock.Startup).
+	turnUsed time.Duration
+	startup  time.Duration
 
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
@@ -96,6 +101,7 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	s := &Session{spec: spec, exited: make(chan struct{}), errDone: make(chan struct{})}
 	s.limited = spec.Clock.Total > 0
 	s.left = time.Duration(spec.Clock.Total)
+	s.startup = time.Duration(spec.Clock.Startup)
 	var tok [12]byte
 	_, _ = rand.Read(tok[:])
 	s.token = hex.EncodeToString(tok[:])
@@ -254,8 +260,21 @@ func (s *Session) overLimit(f *Fault) {
 	_ = s.in.SetWriteDeadline(past)
 }
 
-// budget is the deadline for a response that starts now.
+// budget is the deadline for a response that starts now: the least of
+// what is left of the total clock, the move limit and what is left of the
+// turn's, plus the start-up allowance on the first exchange.
 func (s *Session) budget(start time.Time) time.Time {
+	d, limited := s.TurnLeft()
+	if !limited {
+		return time.Time{}
+	}
+	return start.Add(d + s.startup)
+}
+
+// TurnLeft is what the bot may spend on its next answer, start-up
+// allowance aside: the least of what is left of its total clock, its move
+// limit and what is left of its turn; ok is false when nothing limits it.
+func (s *Session) TurnLeft() (left time.Duration, ok bool) {
 	var d time.Duration = -1
 	if s.limited {
 		d = s.left
@@ -263,11 +282,15 @@ func (s *Session) budget(start time.Time) time.Time {
 	if m := time.Duration(s.spec.Clock.Move); m > 0 && (d < 0 || m < d) {
 		d = m
 	}
-	if d < 0 {
-		return time.Time{}
+	if t := time.Duration(s.spec.Clock.Turn); t > 0 && (d < 0 || t-s.turnUsed < d) {
+		d = max(t-s.turnUsed, 0)
 	}
-	return start.Add(d)
+	return d, d >= 0
 }
+
+// EndTurn starts the bot's next turn: Clock.Turn is counted from here.
+// A game calls it once the bot has answered its decision.
+func (s *Session) EndTurn() { s.turnUsed = 0 }
 
 // Write writes one line to the bot. It fails with a fault if the bot does
 // not take it before deadline (zero: no deadline) or has closed its input.
@@ -342,9 +365,13 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 	}
 	s.watch.disarm()
 	elapsed := time.Since(start)
-	s.used += elapsed
+	// The start-up allowance is the first exchange's, used or not.
+	charged := max(elapsed-s.startup, 0)
+	s.startup = 0
+	s.used += charged
+	s.turnUsed += charged
 	if s.limited {
-		s.left -= elapsed
+		s.left -= charged
 		if s.left < 0 {
 			s.left = 0
 		}

@@ -20,13 +20,38 @@ const (
 )
 
 // Complete fills a group up to Players seats with the plan's fill bots,
-// in their order.
-func (p *Plan) Complete(members []string) []string {
+// taking them in turn from fill bot number start (counted from 0, modulo
+// the number of fill bots), so a group never holds the same fill bot
+// twice while there are enough of them.
+func (p *Plan) Complete(members []string, start int) []string {
 	out := append([]string(nil), members...)
-	for i := 0; len(out) < p.Players; i++ {
-		out = append(out, p.Fill[i])
+	for i := start; len(out) < p.Players; i++ {
+		out = append(out, p.Fill[i%len(p.Fill)])
 	}
 	return out
+}
+
+// fillStarts is where each group of round r starts taking fill bots: the
+// fill bots are used in turn through the whole tournament, so each plays
+// its share of the seats to fill. The seats filled before round r are
+// counted as r-1 rounds like this one (a format's groups have the same
+// sizes every round), so a round paired during the run starts where a
+// listed one would.
+func (p *Plan) fillStarts(r int, groups [][]string) []int {
+	starts := make([]int, len(groups))
+	if len(p.Fill) == 0 {
+		return starts
+	}
+	perRound := 0
+	for _, g := range groups {
+		perRound += max(p.Players-len(g), 0)
+	}
+	at := (r - 1) * perRound
+	for i, g := range groups {
+		starts[i] = at % len(p.Fill)
+		at += max(p.Players-len(g), 0)
+	}
+	return starts
 }
 
 // groupMatches lists the seatings of one group: match id+"-s<n>", seat i
@@ -52,7 +77,7 @@ func (p *Plan) groupMatches(id string, stream uint64, r, g int, members []string
 
 // RoundMatches lists the matches of a round r that the engine grouped
 // (Later.Pairing): each group in seat order of its first seating, filled
-// with fill bots, played in the plan's seat design. Ids and seeds follow
+// with fill bots in turn, played in the plan's seat design. Ids and seeds follow
 // the listed rounds' scheme, so a round's seeds are the same whether it
 // was listed or paired.
 func (p *Plan) RoundMatches(r int, groups [][]string) []Match {
@@ -63,9 +88,10 @@ func (p *Plan) RoundMatches(r int, groups [][]string) []Match {
 // rounds a compiler lists before it knows whether the plan has Later.
 func (p *Plan) ListedRound(r int, groups [][]string, clock drivers.Clock, variants []string) []Match {
 	design := p.Seats.Seatings(p.Players)
+	starts := p.fillStarts(r, groups)
 	var out []Match
 	for g, members := range groups {
-		out = append(out, p.groupMatches(fmt.Sprintf("r%03d-g%02d", r, g+1), streamDeals, r, g+1, p.Complete(members), design, clock, variant(variants, r))...)
+		out = append(out, p.groupMatches(fmt.Sprintf("r%03d-g%02d", r, g+1), streamDeals, r, g+1, p.Complete(members, starts[g]), design, clock, variant(variants, r))...)
 	}
 	return out
 }

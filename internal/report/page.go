@@ -115,7 +115,7 @@ func Write(dir, out string) (*Written, error) {
 			if sizes[m.Match] < 0 {
 				continue
 			}
-			b, err := os.ReadFile(transcriptPath(dir, m.Match))
+			b, err := engine.ReadTranscriptFile(transcriptPath(dir, m.Match))
 			if err == nil {
 				src.Inline[m.Match] = string(b)
 			}
@@ -135,8 +135,10 @@ func Write(dir, out string) (*Written, error) {
 	return w, writeFileAtomic(out, buf.Bytes())
 }
 
+// transcriptPath is a match's transcript, events.jsonl or, written by
+// run -gzip, events.jsonl.gz (read with engine.ReadTranscriptFile).
 func transcriptPath(dir, id string) string {
-	return filepath.Join(dir, engine.MatchesDir, id, "events.jsonl")
+	return engine.TranscriptPath(filepath.Join(dir, engine.MatchesDir, id))
 }
 
 // transcriptSizes gives every finished match's transcript size (-1 when
@@ -164,7 +166,7 @@ func writeTranscripts(dir, folder string, site *Site) (int64, error) {
 	}
 	var total int64
 	for _, m := range site.Matches {
-		b, err := os.ReadFile(transcriptPath(dir, m.Match))
+		b, err := engine.ReadTranscriptFile(transcriptPath(dir, m.Match))
 		if err != nil || !safeID(m.Match) {
 			continue // the page says the transcript is missing when it cannot load it
 		}

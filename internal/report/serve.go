@@ -216,7 +216,7 @@ func (s *Server) serveTranscript(w http.ResponseWriter, id string) {
 		http.NotFound(w, nil)
 		return
 	}
-	b, err := os.ReadFile(transcriptPath(s.dir, id))
+	b, err := engine.ReadTranscriptFile(transcriptPath(s.dir, id))
 	if err != nil {
 		http.Error(w, "no transcript of match "+id, http.StatusNotFound)
 		return

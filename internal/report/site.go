@@ -220,7 +220,7 @@ func (l *loader) match(r engine.Result, skipped *[]string) Match {
 	if a, ok := l.answers[r.Match]; ok {
 		m.Answers = a
 	} else {
-		a, err := countAnswers(filepath.Join(dir, "events.jsonl"), len(r.Seats))
+		a, err := countAnswers(engine.TranscriptPath(dir), len(r.Seats))
 		if err != nil {
 			*skipped = append(*skipped, fmt.Sprintf("match %s: its transcript cannot be read (%v); its time per answer is not shown", r.Match, err))
 		}
@@ -238,7 +238,7 @@ func (l *loader) match(r engine.Result, skipped *[]string) Match {
 // scans bytes rather than decoding every line: a tournament's transcripts
 // are hundreds of megabytes.
 func countAnswers(path string, seats int) ([]int, error) {
-	b, err := os.ReadFile(path)
+	b, err := engine.ReadTranscriptFile(path)
 	if err != nil {
 		return nil, err
 	}

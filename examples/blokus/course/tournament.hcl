@@ -54,7 +54,10 @@ game "blokus" "course" {
       EOT
     }
   }
-  clock { move = "2s" } # the course's limit per move
+  clock {
+    turn    = "2s" # the course's limit for a turn: the opponent's play and gen_move together
+    startup = "5s" # the interpreter's start, before the first answer's clock
+  }
 }
 
 tournament "course" {

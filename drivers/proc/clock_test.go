@@ -1,0 +1,87 @@
+package proc
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The clock bots: "clock-sleeper" answers `wait N` after N milliseconds;
+// "clock-slowstart" sleeps 800 ms before it reads anything (an interpreter's or
+// a JVM's start), then echoes.
+func init() {
+	mode := os.Getenv("PROC_TEST_BOT")
+	if mode != "clock-sleeper" && mode != "clock-slowstart" {
+		return
+	}
+	if mode == "clock-slowstart" {
+		time.Sleep(800 * time.Millisecond)
+	}
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		if ms, ok := strings.CutPrefix(in.Text(), "wait "); ok {
+			n, _ := strconv.Atoi(ms)
+			time.Sleep(time.Duration(n) * time.Millisecond)
+		}
+		fmt.Printf("= %s\n\n", in.Text())
+	}
+	os.Exit(0)
+}
+
+// Clock.Turn spans every message of a turn: two answers of 600 ms fit a
+// 2 s turn, and after EndTurn a 600 ms answer leaves 1.4 s, so a 1.6 s
+// answer is late although no single answer reached 2 s.
+func TestTurnSpansSeveralMessages(t *testing.T) {
+	s := start(t, botSpec(t, "clock-sleeper", drivers.Clock{Turn: drivers.Duration(2 * time.Second)}))
+	defer s.Kill()
+	for _, cmd := range []string{"wait 600", "wait 600"} {
+		if _, err := ask(s, cmd); err != nil {
+			t.Fatalf("%s in the first turn: %v", cmd, err)
+		}
+	}
+	if left, ok := s.TurnLeft(); !ok || left > 800*time.Millisecond {
+		t.Errorf("after 1.2 s of a 2 s turn, %v (%v) left", left, ok)
+	}
+	s.EndTurn()
+	if left, _ := s.TurnLeft(); left != 2*time.Second {
+		t.Errorf("a new turn starts with %v", left)
+	}
+	if _, err := ask(s, "wait 600"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ask(s, "wait 1600")
+	if faultKind(err) != drivers.FaultTime {
+		t.Fatalf("1.6 s with 1.4 s of the turn left: %v", err)
+	}
+}
+
+// Clock.Startup is added to the first answer and not charged: a bot that
+// takes 800 ms to start meets a 500 ms move limit with a 2 s allowance,
+// and faults without it.
+func TestStartupAllowance(t *testing.T) {
+	clock := drivers.Clock{Move: drivers.Duration(500 * time.Millisecond), Total: drivers.Duration(5 * time.Second)}
+	bare := start(t, botSpec(t, "clock-slowstart", clock))
+	defer bare.Kill()
+	if _, err := ask(bare, "hello"); faultKind(err) != drivers.FaultTime {
+		t.Fatalf("an 800 ms start against a 500 ms move limit: %v", err)
+	}
+	clock.Startup = drivers.Duration(2 * time.Second)
+	s := start(t, botSpec(t, "clock-slowstart", clock))
+	defer s.Kill()
+	if _, err := ask(s, "hello"); err != nil {
+		t.Fatalf("with a 2 s start-up allowance: %v", err)
+	}
+	if left, _ := s.Left(); left != 5*time.Second {
+		t.Errorf("the start was charged: %v of 5s left", left)
+	}
+	// The allowance is the first answer's only.
+	if _, err := ask(s, "wait 700"); faultKind(err) != drivers.FaultTime {
+		t.Fatalf("a 700 ms second answer against 500 ms: %v", err)
+	}
+}
