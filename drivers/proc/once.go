@@ -101,6 +101,42 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	if len(spec.Argv) == 0 {
 		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)}, nil
 	}
+	becomeSubreaper()
+	r := &onceRun{spec: withOnceDefaults(spec), exited: make(chan struct{})}
+	var tok [12]byte
+	_, _ = rand.Read(tok[:])
+	r.token = hex.EncodeToString(tok[:])
+	if reply, err, ok := r.launch(); !ok {
+		return reply, err
+	}
+	if r.stdinW != nil {
+		go r.writeStdin()
+	}
+	if r.spec.Timeout > 0 {
+		r.deadline = r.start.Add(r.spec.Timeout)
+		r.setDeadline(r.deadline)
+	}
+	go r.watchExit()
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, func() { r.stop(nil) })
+		defer stop()
+	}
+	watch := r.box.watch(r.stop)
+	watch.arm()
+	reply := r.read()
+	watch.disarm()
+	if r.cancelled.Load() {
+		r.finish(false)
+		r.box.Close()
+		return Reply{Exit: -1}, ctx.Err()
+	}
+	reply = r.verdict(reply)
+	r.box.Close()
+	return reply, nil
+}
+
+// withOnceDefaults fills in the caps and grace a spec leaves at zero.
+func withOnceDefaults(spec OnceSpec) OnceSpec {
 	if spec.MaxOutput <= 0 {
 		spec.MaxOutput = int(cmp.Or(spec.Limits.Output, 64<<10))
 	}
@@ -110,15 +146,16 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	if spec.Grace <= 0 {
 		spec.Grace = 100 * time.Millisecond
 	}
-	becomeSubreaper()
-	r := &onceRun{spec: spec, exited: make(chan struct{})}
-	var tok [12]byte
-	_, _ = rand.Read(tok[:])
-	r.token = hex.EncodeToString(tok[:])
+	return spec
+}
 
+// launch makes the run's pipes and starts the bot, confined. ok is false
+// when it did not start; then reply and err are RunOnce's answer.
+func (r *onceRun) launch() (reply Reply, err error, ok bool) {
+	spec := r.spec
 	if err := r.pipes(); err != nil {
 		r.closeAll()
-		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err)
+		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err), false
 	}
 	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir
@@ -139,9 +176,9 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 		r.waitStderr()
 		var f *Fault
 		if errors.As(err, &f) {
-			return Reply{Exit: -1, Fault: f}, nil
+			return Reply{Exit: -1, Fault: f}, nil, false
 		}
-		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err)
+		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err), false
 	}
 	start, err := startOnce(cmd)
 	r.closeChildEnds()
@@ -149,30 +186,16 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 		box.Close()
 		r.closeAll()
 		r.waitStderr()
-		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)}, nil
+		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)}, nil, false
 	}
 	r.cmd, r.start, r.box = cmd, start, box
-	if r.stdinW != nil {
-		go r.writeStdin()
-	}
-	if spec.Timeout > 0 {
-		r.deadline = start.Add(spec.Timeout)
-		r.setDeadline(r.deadline)
-	}
-	go r.watchExit()
-	if ctx.Done() != nil {
-		stop := context.AfterFunc(ctx, func() { r.stop(nil) })
-		defer stop()
-	}
-	watch := box.watch(r.stop)
-	watch.arm()
-	reply := r.read()
-	watch.disarm()
-	if r.cancelled.Load() {
-		r.finish(false)
-		r.box.Close()
-		return Reply{Exit: -1}, ctx.Err()
-	}
+	return Reply{}, nil, true
+}
+
+// verdict ends the run that answered reply and says what it was: its
+// exit, and the fault of a bot that printed no line, went over a limit
+// while it ran, or was ended by one.
+func (r *onceRun) verdict(reply Reply) Reply {
 	var over *Fault // a limit it went over while it ran
 	if reply.Fault == nil {
 		over = r.box.Check()
@@ -202,8 +225,7 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 			reply.Fault = g
 		}
 	}
-	r.box.Close()
-	return reply, nil
+	return reply
 }
 
 // confine prepares cmd to run under the spec's limits (see

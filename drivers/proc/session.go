@@ -84,6 +84,57 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	if len(spec.Argv) == 0 {
 		return nil, faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)
 	}
+	spec = withSessionDefaults(spec)
+	becomeSubreaper()
+
+	s := &Session{spec: spec, exited: make(chan struct{}), errDone: make(chan struct{})}
+	s.limited = spec.Clock.Total > 0
+	s.left = time.Duration(spec.Clock.Total)
+	s.startup = time.Duration(spec.Clock.Startup)
+	var tok [12]byte
+	_, _ = rand.Read(tok[:])
+	s.token = hex.EncodeToString(tok[:])
+
+	// files are the child's ends, closed once it has them.
+	files, err := s.command()
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.launch(); err != nil {
+		s.closePipes()
+		for _, f := range files {
+			f.Close()
+		}
+		files = nil
+		<-s.errDone
+		return nil, err
+	}
+	s.watch = s.box.watch(s.overLimit)
+	go func() {
+		s.waitErr = s.cmd.Wait()
+		children.Lock()
+		delete(children.pids, s.cmd.Process.Pid)
+		children.Unlock()
+		close(s.exited)
+	}()
+	s.stopCtx = context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.cancelled, s.ctxErr = true, ctx.Err()
+		past := time.Unix(1, 0)
+		_ = s.out.SetReadDeadline(past)
+		_ = s.in.SetWriteDeadline(past)
+	})
+	return s, nil
+}
+
+// withSessionDefaults fills in the caps and grace a spec leaves at zero.
+func withSessionDefaults(spec Spec) Spec {
 	if spec.MaxLine <= 0 {
 		spec.MaxLine = 64 << 10
 	}
@@ -96,22 +147,15 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	if spec.Limits.Output <= 0 {
 		spec.Limits.Output = 1 << 20
 	}
-	becomeSubreaper()
+	return spec
+}
 
-	s := &Session{spec: spec, exited: make(chan struct{}), errDone: make(chan struct{})}
-	s.limited = spec.Clock.Total > 0
-	s.left = time.Duration(spec.Clock.Total)
-	s.startup = time.Duration(spec.Clock.Startup)
-	var tok [12]byte
-	_, _ = rand.Read(tok[:])
-	s.token = hex.EncodeToString(tok[:])
-
-	var files []*os.File // the child's ends, closed once it has them
-	defer func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}()
+// command makes the session's pipes (stderr to its file, drained) and
+// the bot's command in s.cmd. It returns the child's ends of the pipes,
+// which the caller closes once the child has them; on an error nothing
+// is left open but those.
+func (s *Session) command() (files []*os.File, err error) {
+	spec := s.spec
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("bot %s: stdin pipe: %w", spec.Bot, err)
@@ -131,67 +175,51 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	cmd.Env = append(append(os.Environ(), spec.Env...), "ARBITER_TOKEN="+s.token)
 	cmd.Stdin, cmd.Stdout = inR, outW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if spec.Stderr != "" {
-		errR, errW, err := os.Pipe()
-		if err != nil {
-			s.closePipes()
-			return nil, fmt.Errorf("bot %s: stderr pipe: %w", spec.Bot, err)
-		}
-		f, err := os.Create(spec.Stderr)
-		if err != nil {
-			errR.Close()
-			errW.Close()
-			s.closePipes()
-			return nil, fmt.Errorf("bot %s: %w", spec.Bot, err)
-		}
-		files = append(files, errW)
-		cmd.Stderr = errW
-		go drainStderr(errR, f, spec.MaxStderr, s.errDone)
-	} else {
-		close(s.errDone)
-	}
 	s.cmd = cmd
+	if spec.Stderr == "" {
+		close(s.errDone)
+		return files, nil
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		s.closePipes()
+		return files, fmt.Errorf("bot %s: stderr pipe: %w", spec.Bot, err)
+	}
+	f, err := os.Create(spec.Stderr)
+	if err != nil {
+		errR.Close()
+		errW.Close()
+		s.closePipes()
+		return files, fmt.Errorf("bot %s: %w", spec.Bot, err)
+	}
+	files = append(files, errW)
+	cmd.Stderr = errW
+	go drainStderr(errR, f, spec.MaxStderr, s.errDone)
+	return files, nil
+}
 
-	s.box, err = Prepare(cmd, spec.Limits, spec.Clock)
+// launch confines s.cmd to the session's limits and starts it; an error
+// is a start fault.
+func (s *Session) launch() error {
+	var err error
+	s.box, err = Prepare(s.cmd, s.spec.Limits, s.spec.Clock)
 	if err == nil {
 		children.Lock()
-		err = cmd.Start()
+		err = s.cmd.Start()
 		if err == nil {
-			children.pids[cmd.Process.Pid] = true
+			children.pids[s.cmd.Process.Pid] = true
 		}
 		children.Unlock()
 	}
-	if err != nil {
-		s.box.Close()
-		s.closePipes()
-		for _, f := range files {
-			f.Close()
-		}
-		files = nil
-		<-s.errDone
-		var f *Fault
-		if errors.As(err, &f) {
-			return nil, f
-		}
-		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)
+	if err == nil {
+		return nil
 	}
-	s.watch = s.box.watch(s.overLimit)
-	go func() {
-		s.waitErr = cmd.Wait()
-		children.Lock()
-		delete(children.pids, cmd.Process.Pid)
-		children.Unlock()
-		close(s.exited)
-	}()
-	s.stopCtx = context.AfterFunc(ctx, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.cancelled, s.ctxErr = true, ctx.Err()
-		past := time.Unix(1, 0)
-		_ = s.out.SetReadDeadline(past)
-		_ = s.in.SetWriteDeadline(past)
-	})
-	return s, nil
+	s.box.Close()
+	var f *Fault
+	if errors.As(err, &f) {
+		return f
+	}
+	return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(s.spec.Argv, " "), err)
 }
 
 func drainStderr(r *os.File, f *os.File, max int64, done chan struct{}) {
