@@ -32,7 +32,6 @@ var tables = map[string]string{}
 var notYetSplit = map[string]bool{
 	"drivers/auction/referee.go:referee.round": true,
 	"drivers/blokus/bot.go:table.handle":       true,
-	"drivers/board/board.go:Decode":            true,
 	"drivers/euchre/play.go:Game.Play":         true,
 	"drivers/euchre/referee.go:game.playHand":  true,
 	"drivers/planowanie/bot.go:table.handle":   true,
