@@ -35,7 +35,6 @@ var notYetSplit = map[string]bool{
 	"drivers/euchre/play.go:Game.Play":         true,
 	"drivers/euchre/referee.go:game.playHand":  true,
 	"drivers/planowanie/bot.go:table.handle":   true,
-	"drivers/planowanie/referee.go:match.deal": true,
 	"drivers/proc/once.go:RunOnce":             true,
 	"drivers/proc/session.go:Start":            true,
 }
