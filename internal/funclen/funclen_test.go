@@ -34,7 +34,6 @@ var notYetSplit = map[string]bool{
 	"drivers/blokus/bot.go:table.handle":       true,
 	"drivers/euchre/play.go:Game.Play":         true,
 	"drivers/euchre/referee.go:game.playHand":  true,
-	"drivers/planowanie/bot.go:table.handle":   true,
 	"drivers/proc/once.go:RunOnce":             true,
 	"drivers/proc/session.go:Start":            true,
 }
