@@ -31,7 +31,6 @@ var tables = map[string]string{}
 // the test too, so that its line is removed.
 var notYetSplit = map[string]bool{
 	"drivers/auction/referee.go:referee.round": true,
-	"drivers/blokus/bot.go:table.handle":       true,
 	"drivers/euchre/play.go:Game.Play":         true,
 	"drivers/euchre/referee.go:game.playHand":  true,
 	"drivers/proc/once.go:RunOnce":             true,
