@@ -647,7 +647,7 @@
           el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
           el("td", { text: st.answers[i] || 0 }), el("td", { text: `${fmt(st.clock[i])} ms` }),
           el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
-            f.length && m.stderr && m.stderr[i] ? el("details", { open: "" }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
+            f.length && m.stderr && m.stderr[i] ? el("details", { attrs: { open: "" } }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
       })));
     const box = clear($("#replay-lines"));
     const shown = st.lines.slice(-200);
