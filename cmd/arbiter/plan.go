@@ -1,12 +1,13 @@
 package main
 
 import (
-	"encoding/json"
+	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -33,12 +34,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		b, err := json.MarshalIndent(p, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
+		return p.Encode(stdout, true)
 	}
 	if len(p.Stages) > 0 {
 		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d stage(s), deal %s, seed %d\n",
@@ -78,12 +74,38 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  %-16s %s\n", "", planLimits(b))
 	}
 	fmt.Fprintln(stdout)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "MATCH\tSEED\tSEATS")
-	for _, m := range p.Matches {
-		fmt.Fprintf(tw, "%s\t%d\t%s\n", m.ID, m.Seed, strings.Join(m.Seats, " "))
+	return writeMatches(stdout, p.Matches)
+}
+
+// writeMatches prints the table of matches, aligned as a tabwriter with a
+// padding of 2 would, without holding the table in memory: the widths of
+// the columns are found first.
+func writeMatches(stdout io.Writer, matches []plan.Match) error {
+	idW, seedW := len("MATCH"), len("SEED")
+	var num [20]byte
+	for i := range matches {
+		idW = max(idW, utf8.RuneCountInString(matches[i].ID))
+		seedW = max(seedW, len(strconv.AppendUint(num[:0], matches[i].Seed, 10)))
 	}
-	return tw.Flush()
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	line := func(id, seed string, seats []string) {
+		w.WriteString(id)
+		w.WriteString(strings.Repeat(" ", idW+2-utf8.RuneCountInString(id)))
+		w.WriteString(seed)
+		w.WriteString(strings.Repeat(" ", seedW+2-len(seed)))
+		for i, s := range seats {
+			if i > 0 {
+				w.WriteByte(' ')
+			}
+			w.WriteString(s)
+		}
+		w.WriteByte('\n')
+	}
+	line("MATCH", "SEED", []string{"SEATS"})
+	for i := range matches {
+		line(matches[i].ID, string(strconv.AppendUint(num[:0], matches[i].Seed, 10)), matches[i].Seats)
+	}
+	return w.Flush()
 }
 
 // describe says in sentences how the plan's format, seat design, later

@@ -74,6 +74,15 @@ func Compile(cfg *config.Config, t *config.Tournament) (*plan.Plan, hcl.Diagnost
 		p.Later = &plan.Later{Pairing: listing.Pairing, From: listing.From, Playoffs: t.Rating.Playoffs(), Clock: clock, Variants: variants}
 	}
 	p.Stop = stopRule(t)
+	// The list is made at its final size: growing it by appending would
+	// hold up to three times its size at once, at a million matches.
+	seatings, n := len(t.Seats.Seatings(t.Players)), 0
+	for _, groups := range listing.Rounds {
+		n += len(groups) * seatings
+	}
+	if n > 0 { // no listed match stays nil: "matches": null in the plan
+		p.Matches = make([]plan.Match, 0, n)
+	}
 	for i, groups := range listing.Rounds {
 		p.Matches = append(p.Matches, p.ListedRound(i+1, groups, clock, variants)...)
 	}

@@ -1,7 +1,11 @@
 package euchre
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,4 +43,29 @@ func BenchmarkRefereeGame(b *testing.B) {
 		decisions += len(rec.of("decision"))
 	}
 	b.ReportMetric(float64(decisions)/float64(b.N), "decisions/game")
+}
+
+// BenchmarkBareForkExec runs the random house bot of BenchmarkGameProcesses
+// on one real decision's input with plain os/exec: the floor a decision as
+// a process is judged against (BenchmarkGameProcesses's ns/op divided by
+// its decisions/game).
+func BenchmarkBareForkExec(b *testing.B) {
+	rec := &events{}
+	if _, err := Referee(context.Background(), DefaultSettings(), 7, inProcess(b, 7, team(rules, random)), rec); err != nil {
+		b.Fatal(err)
+	}
+	input := rec.of("decision")[0].(DecisionEvent).Input
+	argv := house(b, "random")
+	dir := b.TempDir()
+	for b.Loop() {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "ARBITER_SEED=7", "ARBITER_SEAT=1")
+		cmd.Stdin = strings.NewReader(input)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Run(); err != nil || out.Len() == 0 {
+			b.Fatal(out.String(), err)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,9 +96,22 @@ func benchGame(b *testing.B, lim drivers.Limits) {
 			}
 		}
 	}
+	sends := &countSent{}
+	m.Record = sends
 	for b.Loop() {
 		if _, err := g.Play(context.Background(), m); err != nil {
 			b.Fatal(err)
 		}
 	}
+	// Every command is a round trip, one after another: sends/op times
+	// BenchmarkRawPipe is the game's floor on pipes (besides the starts).
+	b.ReportMetric(float64(sends.n.Load())/float64(b.N), "sends/op")
 }
+
+// countSent is a recorder that counts the lines sent to bots.
+type countSent struct {
+	nopRecorder
+	n atomic.Int64
+}
+
+func (c *countSent) Sent(int, string) { c.n.Add(1) }

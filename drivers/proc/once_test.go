@@ -64,7 +64,11 @@ func runOnceBot(mode string) {
 	case "daemon": // answers and exits, leaving a setsid grandchild without stdout
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", nil))
 		os.Stdout.WriteString("1\n")
-	case "exitflood": // exits at once; a setsid grandchild floods its stdout
+	case "exitflood": // prints 64 bytes, no newline, and exits; a setsid grandchild floods its stdout
+		// What the bot itself printed is over the tests' 50-byte cap
+		// whenever the grandchild gets to write, so the verdict does not
+		// depend on how the two are scheduled.
+		os.Stdout.Write(bytes.Repeat([]byte("y"), 64))
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("flood", os.Stdout))
 	case "linger":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)

@@ -86,6 +86,15 @@ func runBot(mode string) {
 			}
 			reply(in.Text())
 		}
+	case "slow50": // answers every command after exactly 50 ms
+		for in.Scan() {
+			if in.Text() == "quit" {
+				reply("")
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+			reply(in.Text())
+		}
 	case "silent": // reads but never answers
 		for in.Scan() {
 		}
@@ -306,6 +315,25 @@ func BenchmarkExchangeLimited(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkCharged50ms is a bot that answers after exactly 50 ms, under
+// the limits (sandbox on): over-µs/answer is the mean of what its clock is
+// charged beyond those 50 ms, the bot's own reading and writing included.
+func BenchmarkCharged50ms(b *testing.B) {
+	spec := botSpec(b, "slow50", drivers.Clock{Total: drivers.Duration(time.Hour)})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	var over time.Duration
+	for b.Loop() {
+		before := s.Used()
+		if _, err := ask(s, "play 1 AS"); err != nil {
+			b.Fatal(err)
+		}
+		over += s.Used() - before - 50*time.Millisecond
+	}
+	b.ReportMetric(float64(over.Microseconds())/float64(b.N), "over-µs/answer")
 }
 
 func BenchmarkRawPipe(b *testing.B) {

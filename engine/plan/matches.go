@@ -57,7 +57,7 @@ func (p *Plan) fillStarts(r int, groups [][]string) []int {
 // groupMatches lists the seatings of one group: match id+"-s<n>", seat i
 // of seating s holding members[design[s][i]].
 func (p *Plan) groupMatches(id string, stream uint64, r, g int, members []string, design [][]int, clock drivers.Clock, variant string) []Match {
-	var out []Match
+	out := make([]Match, 0, len(design))
 	for s, perm := range design {
 		seats := make([]string, len(perm))
 		for i, m := range perm {

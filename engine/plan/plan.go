@@ -198,12 +198,11 @@ func (p *Plan) ComputeHash() string {
 		}
 		c.Bots[i] = b
 	}
-	b, err := json.Marshal(&c)
-	if err != nil {
+	h := sha256.New()
+	if err := c.Encode(h, false); err != nil {
 		panic(fmt.Sprintf("plan does not marshal: %v", err))
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Bot returns the plan's bot called name.

@@ -1,6 +1,11 @@
 package rating
 
-import "math"
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
 
 // grid is bayeselo's discretisation of an interval into size cells, each
 // represented by its midpoint.
@@ -93,24 +98,42 @@ var exactGrid = grid{1001, -1500, 1500}
 func (r *Ratings) ExactDist() (plus, minus []float64) {
 	plus, minus = infs(len(r.Names)), infs(len(r.Names))
 	n := len(r.orig)
-	g := exactGrid
-	dist := make([]float64, g.size)
-	for k := n - 1; k >= 0; k-- {
-		base := r.raw[k]
-		for i := g.size - 1; i >= 0; i-- {
-			v := g.value(i)
-			shift := 0.0
-			if n > 1 {
-				shift = (v - base) / float64(n-1)
+	// Each player's distribution is computed on its own, so the players
+	// are shared out between the cores; the figures do not depend on how.
+	var next atomic.Int64
+	next.Store(int64(n))
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dist := make([]float64, exactGrid.size)
+			for k := int(next.Add(-1)); k >= 0; k = int(next.Add(-1)) {
+				r.exactDist(k, dist, plus, minus)
 			}
-			dist[i] = r.m.logLikelihood(k, v, func(o int) float64 { return r.raw[o] - shift })
-		}
-		logNormalize(dist)
-		i := r.orig[k]
-		minus[i] = r.Scale * (base - g.lower(dist, r.Options.Confidence))
-		plus[i] = r.Scale * (g.upper(dist, r.Options.Confidence) - base)
+		}()
 	}
+	wg.Wait()
 	return plus, minus
+}
+
+// exactDist is ExactDist for player k, with dist as scratch space.
+func (r *Ratings) exactDist(k int, dist, plus, minus []float64) {
+	n := len(r.orig)
+	g := exactGrid
+	base := r.raw[k]
+	for i := g.size - 1; i >= 0; i-- {
+		v := g.value(i)
+		shift := 0.0
+		if n > 1 {
+			shift = (v - base) / float64(n-1)
+		}
+		dist[i] = r.m.logLikelihood(k, v, func(o int) float64 { return r.raw[o] - shift })
+	}
+	logNormalize(dist)
+	i := r.orig[k]
+	minus[i] = r.Scale * (base - g.lower(dist, r.Options.Confidence))
+	plus[i] = r.Scale * (g.upper(dist, r.Options.Confidence) - base)
 }
 
 func infs(n int) []float64 {

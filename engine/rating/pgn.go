@@ -21,9 +21,11 @@ const (
 	tokOther
 )
 
+// pgnToken is a token; text (of strings and symbols) is only valid until
+// the next token is read.
 type pgnToken struct {
 	kind pgnKind
-	text string
+	text []byte
 }
 
 // pgnLexer splits PGN like bayeselo's lexer: ';' comments and '%' escape
@@ -32,6 +34,7 @@ type pgnLexer struct {
 	r   *bufio.Reader
 	c   int // current byte, -1 at end of input
 	err error
+	buf []byte // the text of the last token, reused
 }
 
 func newPGNLexer(r io.Reader) *pgnLexer {
@@ -87,7 +90,7 @@ func (l *pgnLexer) token() pgnToken {
 			l.next()
 			return pgnToken{kind: tokOther}
 		case c == '"':
-			var sb strings.Builder
+			l.buf = l.buf[:0]
 			for l.next() != '"' {
 				if l.c == '\\' {
 					l.next()
@@ -95,10 +98,10 @@ func (l *pgnLexer) token() pgnToken {
 				if l.c < 0 {
 					return pgnToken{kind: tokEOF}
 				}
-				sb.WriteByte(byte(l.c))
+				l.buf = append(l.buf, byte(l.c))
 			}
 			l.next()
-			return pgnToken{tokString, sb.String()}
+			return pgnToken{tokString, l.buf}
 		case c == '[':
 			l.next()
 			return pgnToken{kind: tokTagOpen}
@@ -123,12 +126,12 @@ func (l *pgnLexer) token() pgnToken {
 			}
 			return pgnToken{kind: tokOther}
 		case isLetter(c):
-			var sb strings.Builder
+			l.buf = l.buf[:0]
 			for isSymbolChar(l.c) {
-				sb.WriteByte(byte(l.c))
+				l.buf = append(l.buf, byte(l.c))
 				l.next()
 			}
-			return pgnToken{tokSymbol, sb.String()}
+			return pgnToken{tokSymbol, l.buf}
 		default:
 			l.next()
 			return pgnToken{kind: tokOther}
@@ -136,27 +139,27 @@ func (l *pgnLexer) token() pgnToken {
 	}
 }
 
-var pgnResults = map[string]Result{"1-0": WhiteWins, "1/2-1/2": Draw, "0-1": BlackWins}
-
 // ReadPGN reads games the way bayeselo's `readpgn` does: the players and
 // the result come from the White, Black and Result tags (a missing name is
 // empty); games whose Result is not 1-0, 1/2-1/2 or 0-1 (such as "*") are
 // skipped. Players are numbered in order of first appearance in a kept
 // game, White before Black, which is bayeselo's numbering.
 //
-// Unlike bayeselo, names are not truncated to 63 bytes.
+// Unlike bayeselo, names are not truncated to 63 bytes. Reading allocates
+// per player, not per game.
 func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
 	lex := newPGNLexer(r)
 	index := map[string]int{}
-	player := func(name string) int {
-		i, ok := index[name]
+	player := func(name []byte) int {
+		i, ok := index[string(name)]
 		if !ok {
 			i = len(names)
-			index[name] = i
-			names = append(names, name)
+			names = append(names, string(name))
+			index[names[i]] = i
 		}
 		return i
 	}
+	var tags [3][]byte // White, Black, Result of the game being read
 
 	tok := lex.token()
 	for {
@@ -166,26 +169,7 @@ func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
 		if tok.kind == tokEOF {
 			break
 		}
-
-		// Tag pairs follow each other directly; anything else starts the
-		// movetext.
-		tags := map[string]string{}
-		for tok.kind == tokTagOpen {
-			name, value := "", ""
-			for tok = lex.token(); tok.kind != tokSymbol && tok.kind != tokEOF; tok = lex.token() {
-			}
-			name = tok.text
-			for ; tok.kind != tokTagClose && tok.kind != tokEOF; tok = lex.token() {
-				if tok.kind == tokString || tok.kind == tokSymbol {
-					value = tok.text
-				}
-			}
-			if tok.kind == tokEOF {
-				break
-			}
-			tags[name] = value
-			tok = lex.token()
-		}
+		tok = readTags(lex, tok, &tags)
 
 		// The game ends at its termination marker, or where the tags of
 		// the next game begin if it has none.
@@ -197,9 +181,9 @@ func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
 			}
 		}
 
-		if res, ok := pgnResults[tags["Result"]]; ok {
-			w := player(tags["White"])
-			b := player(tags["Black"])
+		if res, ok := pgnResult(tags[2]); ok {
+			w := player(tags[0])
+			b := player(tags[1])
 			games = append(games, Game{White: w, Black: b, Result: res})
 		}
 	}
@@ -207,6 +191,57 @@ func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
 		return nil, nil, fmt.Errorf("rating: reading PGN: %w", lex.err)
 	}
 	return names, games, nil
+}
+
+// readTags reads a game's tag pairs, which follow each other directly
+// (anything else starts the movetext), from tok, the first '['. It keeps
+// the values of White, Black and Result in tags (empty when missing; the
+// last one when repeated) and returns the token after the tags.
+func readTags(lex *pgnLexer, tok pgnToken, tags *[3][]byte) pgnToken {
+	for i := range tags {
+		tags[i] = tags[i][:0]
+	}
+	var value []byte
+	for tok.kind == tokTagOpen {
+		for tok = lex.token(); tok.kind != tokSymbol && tok.kind != tokEOF; tok = lex.token() {
+		}
+		which := -1
+		switch string(tok.text) {
+		case "White":
+			which = 0
+		case "Black":
+			which = 1
+		case "Result":
+			which = 2
+		}
+		value = value[:0]
+		for ; tok.kind != tokTagClose && tok.kind != tokEOF; tok = lex.token() {
+			if tok.kind == tokString || tok.kind == tokSymbol {
+				value = append(value[:0], tok.text...)
+			}
+		}
+		if tok.kind == tokEOF {
+			break
+		}
+		if which >= 0 {
+			tags[which] = append(tags[which][:0], value...)
+		}
+		tok = lex.token()
+	}
+	return tok
+}
+
+// pgnResult is the result a Result tag's value stands for, if any.
+func pgnResult(v []byte) (Result, bool) {
+	switch string(v) {
+	case "1-0":
+		return WhiteWins, true
+	case "1/2-1/2":
+		return Draw, true
+	case "0-1":
+		return BlackWins, true
+	}
+	return 0, false
 }
 
 func pgnString(s string) string {

@@ -122,11 +122,7 @@ func Fit(names []string, games []Game, opt Options) (*Ratings, error) {
 			r.orig = append(r.orig, i)
 		}
 	}
-	packed := make([]packedGame, len(games))
-	for i, g := range games {
-		packed[i] = packedGame{r.fit[g.White], r.fit[g.Black], g.Result}
-	}
-	r.m = newModel(len(r.orig), packed, float32(opt.Prior), opt.Advantage, opt.DrawElo)
+	r.m = newModel(len(r.orig), r.games, r.fit, float32(opt.Prior), opt.Advantage, opt.DrawElo)
 	if len(r.orig) > 0 {
 		r.raw = r.m.fit()
 	}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+func us(ns float64) string { return fmt.Sprintf("%.1f µs", ns/1e3) }
+func ms(ns float64) string { return fmt.Sprintf("%.2f ms", ns/1e6) }
+
+// session: one GTP round trip through proc.Session against bare pipes.
+func (b *bench) session() {
+	r := b.pair("drivers/proc", "2000x", "BenchmarkExchange", "BenchmarkRawPipe")
+	b.rawRTT = r[1]["ns/op"]
+	b.ratio("session-rtt", r[0]["ns/op"]/b.rawRTT, "<=", 1.2)
+	b.absf("session-rtt: Exchange %s, RawPipe %s a round trip", us(r[0]["ns/op"]), us(b.rawRTT))
+}
+
+// planowanie: a whole game with four house bots as processes, against its
+// floor: every command a round trip on bare pipes, plus one start.
+func (b *bench) planowanie() {
+	r := b.pair("drivers/planowanie", "5x", "BenchmarkGameProcesses", "BenchmarkRefereeGame")
+	st := b.pair("drivers/proc", "20x", "BenchmarkStartPlain")[0]["ns/op"]
+	game, sends := r[0]["ns/op"], r[0]["sends/op"]
+	b.ratio("planowanie-game", (game-st)/(sends*b.rawRTT), "<=", 1.3)
+	b.absf("planowanie-game: %s with processes (%.0f commands, one after another), %s in process; floor %.0f × %s + a start of %s",
+		ms(game), sends, ms(r[1]["ns/op"]), sends, us(b.rawRTT), ms(st))
+}
+
+// starts: a bot start under every limit against a plain start.
+func (b *bench) starts() {
+	r := b.pair("drivers/proc", "20x", "BenchmarkStartLimited", "BenchmarkStartPlain")
+	b.ratio("sandbox-start-ms", (r[0]["ns/op"]-r[1]["ns/op"])/1e6, "<=", 2)
+	b.absf("sandbox-start: %s limited, %s plain", ms(r[0]["ns/op"]), ms(r[1]["ns/op"]))
+}
+
+// perMove: four per-move runs at once, and a Euchre decision as a process,
+// against bare fork/exec/wait.
+func (b *bench) perMove() {
+	r := b.pair("drivers/proc", "100x", "BenchmarkRunOnce4", "BenchmarkBareForkExec4")
+	b.ratio("runonce4", r[0]["ns/op"]/r[1]["ns/op"], "<=", 1.1)
+	b.absf("runonce4: %s RunOnce ×4, %s bare fork/exec/wait ×4", ms(r[0]["ns/op"]), ms(r[1]["ns/op"]))
+	e := b.pair("drivers/euchre", "3x", "BenchmarkGameProcesses", "BenchmarkBareForkExec@200x")
+	dec := e[0]["ns/op"] / e[0]["decisions/game"]
+	b.ratio("euchre-decision", dec/e[1]["ns/op"], "<=", 1.15)
+	b.absf("euchre-decision: %s a decision (%.0f a game), %s a bare fork/exec/wait of the bot", ms(dec), e[0]["decisions/game"], ms(e[1]["ns/op"]))
+}
+
+// charged: what a bot that answers after exactly 50 ms is charged beyond.
+func (b *bench) charged() {
+	r := b.pair("drivers/proc", "40x", "BenchmarkCharged50ms")
+	b.ratio("charged-over-ms", r[0]["over-µs/answer"]/1e3, "<=", 1)
+	b.absf("charged: %.0f µs over 50 ms an answer, mean (sandbox limits on)", r[0]["over-µs/answer"])
+}
+
+// rank: arbiter rank -pgn on a generated file of games between 200
+// players, and bayeselo on the same file when given.
+func (b *bench) rank(bayeselo string) {
+	games := 1_000_000 / b.scale
+	pgn := filepath.Join(b.dir, "games.pgn")
+	writePGN(pgn, games, 200)
+	var a, z []usage
+	for range b.cmdRounds {
+		a = append(a, measure("", b.arbiter(), "rank", "-pgn", pgn))
+		if bayeselo != "" {
+			z = append(z, measure("readpgn "+pgn+"\nelo\nmm\nexactdist\nratings\nx\nx\n", bayeselo))
+		}
+	}
+	am := medianUsage(a)
+	b.absf("rank-pgn: arbiter rank -pgn, %d games, 200 players: %s", games, am)
+	if bayeselo == "" {
+		b.absf("rank-pgn: no -bayeselo given; bayeselo v0057 took 14.9 s and 17.8 MB on the issue's machine (not measured here)")
+		return
+	}
+	zm := medianUsage(z)
+	b.ratio("rank-pgn-time", am.wall.Seconds()/zm.wall.Seconds(), "<=", 1)
+	b.ratio("rank-pgn-memory", float64(am.maxRSS)/float64(zm.maxRSS), "<=", 2)
+	b.absf("rank-pgn: bayeselo %s", zm)
+}
+
+func medianUsage(us []usage) usage {
+	var w, c, m []float64
+	for _, u := range us {
+		w, c, m = append(w, float64(u.wall)), append(c, float64(u.cpu)), append(m, float64(u.maxRSS))
+	}
+	return usage{wall: durf(median(w)), cpu: durf(median(c)), maxRSS: int64(median(m))}
+}
+
+// writePGN writes games between players of spread-out strengths, results
+// drawn from the Elo model with draws, from a fixed seed.
+func writePGN(path string, games, players int) {
+	f, err := os.Create(path)
+	check(err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	rng := rand.New(rand.NewPCG(14, 2026))
+	for g := range games {
+		i, j := rng.IntN(players), rng.IntN(players-1)
+		if j >= i {
+			j++
+		}
+		d := float64(i-j) * 4 // Elo: 800 from the weakest to the strongest
+		pw := 1 / (1 + pow10(-d/400))
+		res := "1/2-1/2"
+		switch u := rng.Float64(); {
+		case u < pw*0.8:
+			res = "1-0"
+		case u > 1-(1-pw)*0.8:
+			res = "0-1"
+		}
+		fmt.Fprintf(w, "[Event \"bench\"]\n[Round \"%d\"]\n[White \"p%03d\"]\n[Black \"p%03d\"]\n[Result \"%s\"]\n\n%s\n\n", g+1, i, j, res, res)
+	}
+	check(w.Flush())
+	check(f.Close())
+}
+
+// plans: plan, plan -json and validate of a 1,000,000-match round robin
+// (999,990: the largest the configuration's bound allows), and of a tenth
+// of it, to see what grows with the number of matches.
+func (b *bench) plans() {
+	big := b.planConfig("big", 11111/b.scale)
+	small := b.planConfig("small", 1111/b.scale)
+	matches := float64(90 * (11111 / b.scale))
+	var plan, js, val, jsSmall, valSmall []usage
+	var size int64
+	for range b.cmdRounds {
+		u, _ := measureDiscard(b.arbiter(), "plan", big)
+		plan = append(plan, u)
+		u, size = measureDiscard(b.arbiter(), "plan", "-json", big)
+		js = append(js, u)
+		u, _ = measureDiscard(b.arbiter(), "plan", "-json", small)
+		jsSmall = append(jsSmall, u)
+		val = append(val, measure("", b.arbiter(), "validate", big))
+		valSmall = append(valSmall, measure("", b.arbiter(), "validate", small))
+	}
+	p, j, v := medianUsage(plan), medianUsage(js), medianUsage(val)
+	js0, v0 := medianUsage(jsSmall), medianUsage(valSmall)
+	b.ratio("plan-cpu-s", p.cpu.Seconds(), "<=", 2)
+	b.ratio("plan-bytes-per-match", float64(p.maxRSS)/matches, "<=", 300)
+	b.ratio("plan-json-memory-growth", float64(j.maxRSS)/float64(js0.maxRSS), "<=", 1.5)
+	b.ratio("validate-memory-growth", float64(v.maxRSS)/float64(v0.maxRSS), "<=", 1.5)
+	b.absf("plan: %.0f matches: %s", matches, p)
+	b.absf("plan -json: %s for %.0f MB of output; a tenth of the matches: %s", j, float64(size)/1e6, js0)
+	b.absf("validate: %s; a tenth of the matches: %s", v, v0)
+}
+
+// planConfig writes a round robin of ten house bots, both orders of every
+// pair, for rounds rounds: 90 matches a round.
+func (b *bench) planConfig(name string, rounds int) string {
+	dir := filepath.Join(b.dir, name)
+	check(os.MkdirAll(dir, 0o755))
+	var bots, list []string
+	for i := range 10 {
+		kind := []string{"random", "greedy"}[i%2]
+		bots = append(bots, fmt.Sprintf("bot \"b%d\" { house = \"planowanie/%s\" }", i, kind))
+		list = append(list, fmt.Sprintf("bot.b%d", i))
+	}
+	hcl := fmt.Sprintf(`deck "itpw" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "short" {
+  deck  = deck.itpw
+  deals = [for i in range(1, 6) : { cards = i, leader = 0 }]
+  clock { total = "1m" }
+}
+%s
+tournament "big" {
+  game    = game.planowanie.short
+  bots    = [%s]
+  format  = "round-robin"
+  players = 2
+  seats   = "swap"
+  deal    = "per-group"
+  rounds  = %d
+  seed    = 1
+}
+`, strings.Join(bots, "\n"), strings.Join(list, ", "), rounds)
+	check(os.WriteFile(filepath.Join(dir, "tournament.hcl"), []byte(hcl), 0o644))
+	return dir
+}
+
+// throughput: arbiter run of Planowanie (four house bots, 13 deals, 80
+// matches) at -j 2 against -j 1.
+func (b *bench) throughput() {
+	dir := filepath.Join(b.dir, "itpw")
+	check(os.MkdirAll(dir, 0o755))
+	hcl := fmt.Sprintf(`deck "itpw" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+bot "random" { house = "planowanie/random" }
+bot "greedy" { house = "planowanie/greedy" }
+bot "random2" { house = "planowanie/random" }
+bot "greedy2" { house = "planowanie/greedy" }
+game "planowanie" "itpw" {
+  deck  = deck.itpw
+  deals = [for i in range(1, 14) : { cards = i, leader = (i - 1) %% 4 }]
+  clock { total = "5m" }
+}
+tournament "itpw" {
+  game    = game.planowanie.itpw
+  bots    = [bot.random, bot.greedy, bot.random2, bot.greedy2]
+  rounds  = %d
+  players = 4
+  seats   = "rotate"
+  deal    = "per-round"
+  seed    = 2009
+}
+`, max(20/b.scale, 2))
+	check(os.WriteFile(filepath.Join(dir, "tournament.hcl"), []byte(hcl), 0o644))
+	matches := 4 * max(20/b.scale, 2)
+	var j1, j2 []usage
+	for r := range b.cmdRounds {
+		for _, j := range []string{"1", "2"} {
+			out := filepath.Join(b.dir, fmt.Sprintf("results-j%s-%d", j, r))
+			u := measure("", b.arbiter(), "run", "-j", j, "-out", out, dir)
+			check(os.RemoveAll(out))
+			if j == "1" {
+				j1 = append(j1, u)
+			} else {
+				j2 = append(j2, u)
+			}
+		}
+	}
+	a, z := medianUsage(j1), medianUsage(j2)
+	b.ratio("throughput-j2", a.wall.Seconds()/z.wall.Seconds(), ">=", 1.8)
+	b.absf("throughput: %d matches: -j 1 %s (%.0f ms a match); -j 2 %s", matches, a, a.wall.Seconds()*1e3/float64(matches), z)
+}
+
+func durf(ns float64) time.Duration { return time.Duration(ns) }
+
+func pow10(x float64) float64 { return math.Pow(10, x) }
