@@ -171,14 +171,37 @@ type answer struct {
 	skipped string // why the bot was not run, or ""
 }
 
+// round plays one round: it writes each seat's folder, runs all bots at
+// once, counts their bids and settles the sale.
 func (r *referee) round(ctx context.Context, round int) (Sale, error) {
-	n := len(r.folders)
 	state := r.pos.State()
 	for i, f := range r.folders {
 		if err := f.prepare(state, r.log); err != nil {
 			return Sale{}, fmt.Errorf("game folder of seat %c: %w", Letter(i), err)
 		}
 	}
+	answers, err := r.runAll(ctx)
+	if err != nil {
+		return Sale{}, err
+	}
+	bids := make([]int, len(answers))
+	for i, a := range answers {
+		if bids[i], err = r.bid(round, i, a); err != nil {
+			return Sale{}, err
+		}
+	}
+	sale := r.pos.Settle(bids)
+	r.log = AppendLogRound(r.log, round, state, bids, sale)
+	ev := RoundEvent{Round: round, Cell: sale.Cell.String(), Bids: bids, Winner: sale.Winner, Price: sale.Price,
+		Capital: slices.Clone(r.pos.Capital)}
+	r.m.Record.Event("round", ev)
+	return sale, nil
+}
+
+// runAll runs every seat's bot at once, each for the move time or what is
+// left of its clock if less; a seat whose clock is used up is skipped.
+func (r *referee) runAll(ctx context.Context) ([]answer, error) {
+	n := len(r.folders)
 	answers := make([]answer, n)
 	var wg sync.WaitGroup
 	var errMu sync.Mutex
@@ -211,56 +234,55 @@ func (r *referee) round(ctx context.Context, round int) (Sale, error) {
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return Sale{}, err
+		return nil, err
 	}
 	if runErr != nil {
-		return Sale{}, runErr
+		return nil, runErr
 	}
+	return answers, nil
+}
 
-	bids := make([]int, n)
-	for i, a := range answers {
-		var kind string
-		var problems []string
-		switch {
-		case a.skipped != "":
-			kind, problems = drivers.FaultTime, []string{a.skipped}
-		default:
-			r.m.Record.Sent(i, strings.Join(r.argv[i][len(r.argv[i])-2:], " "))
-			r.used[i] += a.reply.Used
-			if f := a.reply.Fault; f != nil {
-				kind, problems = f.Kind, []string{f.Detail}
-				if f.Kind == drivers.FaultStart {
-					r.starts[i]++
-				}
-				break
+// bid counts seat i's answer a in round: its bid, or 0 with a default
+// event when the seat was skipped, faulted, bid illegally or broke the
+// file rules.
+func (r *referee) bid(round, i int, a answer) (int, error) {
+	var bid int
+	var kind string
+	var problems []string
+	switch {
+	case a.skipped != "":
+		kind, problems = drivers.FaultTime, []string{a.skipped}
+	default:
+		r.m.Record.Sent(i, strings.Join(r.argv[i][len(r.argv[i])-2:], " "))
+		r.used[i] += a.reply.Used
+		if f := a.reply.Fault; f != nil {
+			kind, problems = f.Kind, []string{f.Detail}
+			if f.Kind == drivers.FaultStart {
+				r.starts[i]++
 			}
-			r.m.Record.Received(i, a.reply.Line)
-			bid, problem := ParseBid(a.reply.Line, r.pos.Capital[i])
-			if problem != "" {
-				kind, problems = drivers.FaultIllegal, []string{problem}
-			}
-			bids[i] = bid
+			break
 		}
-		fileProblems, err := r.folders[i].check()
-		if err != nil {
-			return Sale{}, fmt.Errorf("game folder of seat %c: %w", Letter(i), err)
-		}
-		if len(fileProblems) > 0 && kind == "" {
-			kind = FilesKind
-		}
-		problems = append(problems, fileProblems...)
-		if kind != "" {
-			bids[i] = 0
-			r.results[i].Defaults++
-			r.m.Record.Event("default", DefaultEvent{Round: round, Seat: i, Kind: kind, Detail: strings.Join(problems, "; ")})
+		r.m.Record.Received(i, a.reply.Line)
+		var problem string
+		bid, problem = ParseBid(a.reply.Line, r.pos.Capital[i])
+		if problem != "" {
+			kind, problems = drivers.FaultIllegal, []string{problem}
 		}
 	}
-	sale := r.pos.Settle(bids)
-	r.log = AppendLogRound(r.log, round, state, bids, sale)
-	ev := RoundEvent{Round: round, Cell: sale.Cell.String(), Bids: bids, Winner: sale.Winner, Price: sale.Price,
-		Capital: slices.Clone(r.pos.Capital)}
-	r.m.Record.Event("round", ev)
-	return sale, nil
+	fileProblems, err := r.folders[i].check()
+	if err != nil {
+		return 0, fmt.Errorf("game folder of seat %c: %w", Letter(i), err)
+	}
+	if len(fileProblems) > 0 && kind == "" {
+		kind = FilesKind
+	}
+	problems = append(problems, fileProblems...)
+	if kind != "" {
+		r.results[i].Defaults++
+		r.m.Record.Event("default", DefaultEvent{Round: round, Seat: i, Kind: kind, Detail: strings.Join(problems, "; ")})
+		return 0, nil
+	}
+	return bid, nil
 }
 
 // finish writes the game folder of the results (the final state, the

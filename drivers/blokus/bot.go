@@ -47,96 +47,133 @@ func (t *table) handle(f []string, s strategy) (string, error) {
 	case "quit":
 		return "", nil
 	case "set_board":
-		if len(args) != 2 {
-			return "", errors.New("set_board takes rows and cols")
-		}
-		r, er := strconv.Atoi(args[0])
-		c, ec := strconv.Atoi(args[1])
-		if er != nil || ec != nil {
-			return "", fmt.Errorf("set_board: %q %q are not numbers", args[0], args[1])
-		}
-		t.rows, t.cols = r, c
-		return "", t.reset()
+		return "", t.setBoard(args)
 	case "set_player":
-		if len(args) != 1 || (args[0] != "1" && args[0] != "2") {
-			return "", errors.New("set_player takes 1 or 2")
-		}
-		t.me = int(args[0][0] - '1')
-		return "", nil
+		return "", t.setPlayer(args)
 	case "set_stones":
-		if len(args) == 0 {
-			return "", errors.New("set_stones takes a count and the stones")
-		}
-		k, err := strconv.Atoi(args[0])
-		if err != nil || k != len(args)-1 {
-			return "", fmt.Errorf("set_stones: %q does not count the %d stones given", args[0], len(args)-1)
-		}
-		t.stones = t.stones[:0]
-		for i, a := range args[1:] {
-			cells, err := ParseStone(a)
-			if err != nil {
-				return "", fmt.Errorf("set_stones: stone %d: %v", i+1, err)
-			}
-			t.stones = append(t.stones, Stone{Name: strconv.Itoa(i + 1), Cells: Normalise(cells)})
-		}
-		return "", t.reset()
+		return "", t.setStones(args)
 	case "set_blocked":
-		if len(args) == 0 {
-			return "", errors.New("set_blocked takes a count and the cells")
-		}
-		k, err := strconv.Atoi(args[0])
-		if err != nil || k != len(args)-1 {
-			return "", fmt.Errorf("set_blocked: %q does not count the %d cells given", args[0], len(args)-1)
-		}
-		t.blocked = nil
-		if k > 0 {
-			if t.blocked, err = ParseCells(strings.Join(args[1:], " ")); err != nil {
-				return "", fmt.Errorf("set_blocked: %v", err)
-			}
-		}
-		return "", t.reset()
+		return "", t.setBlocked(args)
 	case "time_left":
-		if len(args) != 1 {
-			return "", errors.New("time_left takes milliseconds")
-		}
-		ms, err := strconv.ParseInt(args[0], 10, 64)
-		if err != nil {
-			return "", fmt.Errorf("time_left: %q is not a number", args[0])
-		}
-		t.timeLeft = ms
-		return "", nil
+		return "", t.setTimeLeft(args)
 	case "play":
-		if t.pos == nil {
-			return "", errNoGame
-		}
-		if len(args) < 2 || (args[0] != "1" && args[0] != "2") {
-			return "", errors.New("play takes a player (1 or 2) and cells or pass")
-		}
-		pl := int(args[0][0] - '1')
-		if len(args) == 2 && args[1] == "pass" {
-			return "", nil
-		}
-		cells, err := ParseCells(strings.Join(args[1:], " "))
-		if err != nil {
-			return "", fmt.Errorf("play: %v", err)
-		}
-		m, problem := t.pos.Check(pl, cells)
-		if problem != "" {
-			return "", fmt.Errorf("play: player %d %s", pl+1, problem)
-		}
-		t.pos.Apply(pl, m)
-		return "", nil
+		return "", t.play(args)
 	case "gen_move":
-		if t.pos == nil {
-			return "", errNoGame
-		}
-		t.moves = t.pos.LegalMoves(t.me, t.moves)
-		if len(t.moves) == 0 {
-			return "pass", nil
-		}
-		return FormatCells(t.pos.r.Cells(s.choose(t, t.moves))), nil
+		return t.genMove(s)
 	}
 	return "", fmt.Errorf("unknown command %s", f[0])
+}
+
+// setBoard runs set_board rows cols.
+func (t *table) setBoard(args []string) error {
+	if len(args) != 2 {
+		return errors.New("set_board takes rows and cols")
+	}
+	r, er := strconv.Atoi(args[0])
+	c, ec := strconv.Atoi(args[1])
+	if er != nil || ec != nil {
+		return fmt.Errorf("set_board: %q %q are not numbers", args[0], args[1])
+	}
+	t.rows, t.cols = r, c
+	return t.reset()
+}
+
+// setPlayer runs set_player 1 or 2: which player this bot is.
+func (t *table) setPlayer(args []string) error {
+	if len(args) != 1 || (args[0] != "1" && args[0] != "2") {
+		return errors.New("set_player takes 1 or 2")
+	}
+	t.me = int(args[0][0] - '1')
+	return nil
+}
+
+// setStones runs set_stones count stones...
+func (t *table) setStones(args []string) error {
+	if len(args) == 0 {
+		return errors.New("set_stones takes a count and the stones")
+	}
+	k, err := strconv.Atoi(args[0])
+	if err != nil || k != len(args)-1 {
+		return fmt.Errorf("set_stones: %q does not count the %d stones given", args[0], len(args)-1)
+	}
+	t.stones = t.stones[:0]
+	for i, a := range args[1:] {
+		cells, err := ParseStone(a)
+		if err != nil {
+			return fmt.Errorf("set_stones: stone %d: %v", i+1, err)
+		}
+		t.stones = append(t.stones, Stone{Name: strconv.Itoa(i + 1), Cells: Normalise(cells)})
+	}
+	return t.reset()
+}
+
+// setBlocked runs set_blocked count cells...
+func (t *table) setBlocked(args []string) error {
+	if len(args) == 0 {
+		return errors.New("set_blocked takes a count and the cells")
+	}
+	k, err := strconv.Atoi(args[0])
+	if err != nil || k != len(args)-1 {
+		return fmt.Errorf("set_blocked: %q does not count the %d cells given", args[0], len(args)-1)
+	}
+	t.blocked = nil
+	if k > 0 {
+		if t.blocked, err = ParseCells(strings.Join(args[1:], " ")); err != nil {
+			return fmt.Errorf("set_blocked: %v", err)
+		}
+	}
+	return t.reset()
+}
+
+// setTimeLeft runs time_left ms.
+func (t *table) setTimeLeft(args []string) error {
+	if len(args) != 1 {
+		return errors.New("time_left takes milliseconds")
+	}
+	ms, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil {
+		return fmt.Errorf("time_left: %q is not a number", args[0])
+	}
+	t.timeLeft = ms
+	return nil
+}
+
+// play runs play player cells (or pass), a move by either player, this
+// bot too.
+func (t *table) play(args []string) error {
+	if t.pos == nil {
+		return errNoGame
+	}
+	if len(args) < 2 || (args[0] != "1" && args[0] != "2") {
+		return errors.New("play takes a player (1 or 2) and cells or pass")
+	}
+	pl := int(args[0][0] - '1')
+	if len(args) == 2 && args[1] == "pass" {
+		return nil
+	}
+	cells, err := ParseCells(strings.Join(args[1:], " "))
+	if err != nil {
+		return fmt.Errorf("play: %v", err)
+	}
+	m, problem := t.pos.Check(pl, cells)
+	if problem != "" {
+		return fmt.Errorf("play: player %d %s", pl+1, problem)
+	}
+	t.pos.Apply(pl, m)
+	return nil
+}
+
+// genMove answers gen_move with s's choice among the legal moves, or pass
+// when there is none.
+func (t *table) genMove(s strategy) (string, error) {
+	if t.pos == nil {
+		return "", errNoGame
+	}
+	t.moves = t.pos.LegalMoves(t.me, t.moves)
+	if len(t.moves) == 0 {
+		return "pass", nil
+	}
+	return FormatCells(t.pos.r.Cells(s.choose(t, t.moves))), nil
 }
 
 // reset starts a new game once the board and the stones are known.

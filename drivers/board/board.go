@@ -153,21 +153,19 @@ func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
 	var s Spec
 	content, diags := b.Body.Content(schema)
 	attrs := content.Attributes
-	num := func(name string, min int64) (int, *hcl.Attribute, bool) {
+	num := func(name string, min int64) number {
 		a, ok := attrs[name]
 		if !ok {
-			return 0, nil, false
+			return number{}
 		}
 		n, d := wholeNumber(a, ctx, min)
 		diags = append(diags, d...)
-		return n, a, !d.HasErrors()
+		return number{n: n, attr: a, ok: !d.HasErrors()}
 	}
 
-	size, sizeAttr, sizeOK := num("size", 1)
-	rows, rowsAttr, rowsOK := num("rows", 1)
-	cols, colsAttr, colsOK := num("cols", 1)
-	random, randomAttr, _ := num("random", 0)
-	s.Random = random
+	size, rows, cols := num("size", 1), num("rows", 1), num("cols", 1)
+	random := num("random", 0)
+	s.Random = random.n
 	if a, ok := attrs["seed"]; ok {
 		if n, d := wholeNumber(a, ctx, 0); d.HasErrors() {
 			diags = append(diags, d...)
@@ -177,39 +175,77 @@ func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
 		}
 	}
 
-	// The size: size, or rows and cols, or the map's own shape.
+	sized, d := s.decodeSize(b, size, rows, cols, attrs["map"] != nil)
+	diags = append(diags, d...)
+
+	filledAttr, mapAttr := attrs["filled"], attrs["map"]
+	if filledAttr != nil && mapAttr != nil {
+		diags = append(diags, errDiag("Conflicting board cells",
+			"The board sets both filled and map. Give the filled cells one way: a list of [x, y] pairs, or a map.", mapAttr.NameRange.Ptr()))
+	} else if mapAttr != nil {
+		sizeSet := size.attr != nil || rows.attr != nil || cols.attr != nil
+		sized, d = s.decodeMapCells(mapAttr, ctx, sizeSet, sized)
+		diags = append(diags, d...)
+	} else if filledAttr != nil {
+		diags = append(diags, s.decodeFilled(filledAttr, ctx, sized)...)
+	}
+	slices.SortFunc(s.Filled, Compare)
+
+	if random.attr != nil && sized && !diags.HasErrors() {
+		if free := s.Rows*s.Cols - len(s.Filled); s.Random > free {
+			diags = append(diags, errDiag("Too many random cells",
+				fmt.Sprintf("random is %d, but the board has only %d free cells. Lower random or enlarge the board.", s.Random, free), random.attr.Expr.Range().Ptr()))
+		}
+	}
+	return s, diags
+}
+
+// number is a whole-number attribute of the board block: its value, the
+// attribute (nil when the block leaves it out), and whether the value is
+// valid.
+type number struct {
+	n    int
+	attr *hcl.Attribute
+	ok   bool
+}
+
+// decodeSize sets the board's rows and cols from size, or rows and cols;
+// a board with neither takes its shape from its map (hasMap). It reports
+// whether the size is known and valid.
+func (s *Spec) decodeSize(b *hcl.Block, size, rows, cols number, hasMap bool) (bool, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	sized := true
 	switch {
-	case sizeAttr != nil && (rowsAttr != nil || colsAttr != nil):
-		other := rowsAttr
+	case size.attr != nil && (rows.attr != nil || cols.attr != nil):
+		other := rows.attr
 		if other == nil {
-			other = colsAttr
+			other = cols.attr
 		}
 		diags = append(diags, errDiag("Conflicting board size",
 			"The board sets both size and "+other.Name+". Use size for a square board, or rows and cols for a rectangle, not both.", other.NameRange.Ptr()))
 		sized = false
-	case sizeAttr != nil:
-		s.Rows, s.Cols, sized = size, size, sizeOK
-	case rowsAttr != nil || colsAttr != nil:
-		if rowsAttr == nil || colsAttr == nil {
+	case size.attr != nil:
+		s.Rows, s.Cols, sized = size.n, size.n, size.ok
+	case rows.attr != nil || cols.attr != nil:
+		if rows.attr == nil || cols.attr == nil {
 			have, missing := "rows", "cols"
-			if rowsAttr == nil {
+			if rows.attr == nil {
 				have, missing = "cols", "rows"
 			}
 			diags = append(diags, errDiag("Missing board size",
 				fmt.Sprintf("The board sets %s but not %s: a rectangular board needs both rows and cols.", have, missing), b.DefRange.Ptr()))
 			sized = false
 		} else {
-			s.Rows, s.Cols, sized = rows, cols, rowsOK && colsOK
+			s.Rows, s.Cols, sized = rows.n, cols.n, rows.ok && cols.ok
 		}
 	default:
 		sized = false
-		if attrs["map"] == nil {
+		if !hasMap {
 			diags = append(diags, errDiag("Missing board size",
 				`The board has no size. Add size = 7 for a square board, rows = 10 and cols = 12 for a rectangle, or draw it with map.`, b.DefRange.Ptr()))
 		}
 	}
-	for _, a := range []*hcl.Attribute{sizeAttr, rowsAttr, colsAttr} {
+	for _, a := range []*hcl.Attribute{size.attr, rows.attr, cols.attr} {
 		if a != nil && sized && max(s.Rows, s.Cols) > MaxSide {
 			diags = append(diags, errDiag("Board too large",
 				fmt.Sprintf("%s is over %d; boards have at most %d cells a side.", a.Name, MaxSide, MaxSide), a.Expr.Range().Ptr()))
@@ -217,71 +253,69 @@ func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
 			break
 		}
 	}
+	return sized, diags
+}
 
-	filledAttr, mapAttr := attrs["filled"], attrs["map"]
-	if filledAttr != nil && mapAttr != nil {
-		diags = append(diags, errDiag("Conflicting board cells",
-			"The board sets both filled and map. Give the filled cells one way: a list of [x, y] pairs, or a map.", mapAttr.NameRange.Ptr()))
-	} else if mapAttr != nil {
-		m, d := decodeMap(mapAttr, ctx)
-		diags = append(diags, d...)
-		if !d.HasErrors() {
-			switch {
-			case sizeAttr != nil || rowsAttr != nil || colsAttr != nil:
-				if sized && (len(m) != s.Rows || len(m[0]) != s.Cols) {
-					diags = append(diags, errDiag("Map does not fit the board",
-						fmt.Sprintf("The map has %d rows of %d cells, but the board is %d rows by %d columns. Fix the map, or leave out the size: a map gives the board its size.", len(m), len(m[0]), s.Rows, s.Cols),
-						mapAttr.Expr.Range().Ptr()))
-					sized = false
-				}
-			case len(m) > MaxSide || len(m[0]) > MaxSide:
-				diags = append(diags, errDiag("Board too large",
-					fmt.Sprintf("The map is %d rows by %d columns; boards have at most %d cells a side.", len(m), len(m[0]), MaxSide), mapAttr.Expr.Range().Ptr()))
-			default:
-				s.Rows, s.Cols, sized = len(m), len(m[0]), true
-			}
-			for y, row := range m {
-				for x, ch := range row {
-					if ch == '#' {
-						s.Filled = append(s.Filled, Cell{X: x, Y: y})
-					}
-				}
-			}
+// decodeMapCells reads the filled cells from the board's map. A board
+// whose size is set (sizeSet) must match the map; one without takes the
+// map's shape. It reports whether the size is known and valid, given
+// sized, what it was before.
+func (s *Spec) decodeMapCells(mapAttr *hcl.Attribute, ctx *hcl.EvalContext, sizeSet, sized bool) (bool, hcl.Diagnostics) {
+	m, diags := decodeMap(mapAttr, ctx)
+	if diags.HasErrors() {
+		return sized, diags
+	}
+	switch {
+	case sizeSet:
+		if sized && (len(m) != s.Rows || len(m[0]) != s.Cols) {
+			diags = append(diags, errDiag("Map does not fit the board",
+				fmt.Sprintf("The map has %d rows of %d cells, but the board is %d rows by %d columns. Fix the map, or leave out the size: a map gives the board its size.", len(m), len(m[0]), s.Rows, s.Cols),
+				mapAttr.Expr.Range().Ptr()))
+			sized = false
 		}
-	} else if filledAttr != nil {
-		cells, d := decodeCells(filledAttr, ctx)
-		diags = append(diags, d...)
-		seen := map[Cell]int{}
-		for i, c := range cells {
-			rng := elementRange(filledAttr.Expr, i)
-			switch {
-			case c.X < 0 || c.Y < 0:
-				diags = append(diags, errDiag("Negative cell",
-					fmt.Sprintf("Cell %s has a negative coordinate: cells are [x, y] with x the column and y the row, both counted from 0.", c), rng))
-				continue
-			case sized && !s.On(c):
-				diags = append(diags, errDiag("Cell off the board",
-					fmt.Sprintf("Cell %s is off the %d×%d board: x (the column) goes from 0 to %d and y (the row) from 0 to %d.", c, s.Cols, s.Rows, s.Cols-1, s.Rows-1), rng))
-				continue
+	case len(m) > MaxSide || len(m[0]) > MaxSide:
+		diags = append(diags, errDiag("Board too large",
+			fmt.Sprintf("The map is %d rows by %d columns; boards have at most %d cells a side.", len(m), len(m[0]), MaxSide), mapAttr.Expr.Range().Ptr()))
+	default:
+		s.Rows, s.Cols, sized = len(m), len(m[0]), true
+	}
+	for y, row := range m {
+		for x, ch := range row {
+			if ch == '#' {
+				s.Filled = append(s.Filled, Cell{X: x, Y: y})
 			}
-			if first, dup := seen[c]; dup {
-				diags = append(diags, errDiag("Duplicate cell",
-					fmt.Sprintf("Cell %s is listed twice (first as element %d). Remove one.", c, first+1), rng))
-				continue
-			}
-			seen[c] = i
-			s.Filled = append(s.Filled, c)
 		}
 	}
-	slices.SortFunc(s.Filled, Compare)
+	return sized, diags
+}
 
-	if randomAttr != nil && sized && !diags.HasErrors() {
-		if free := s.Rows*s.Cols - len(s.Filled); s.Random > free {
-			diags = append(diags, errDiag("Too many random cells",
-				fmt.Sprintf("random is %d, but the board has only %d free cells. Lower random or enlarge the board.", s.Random, free), randomAttr.Expr.Range().Ptr()))
+// decodeFilled reads the filled cells from the board's list of [x, y]
+// pairs, refusing negative, duplicate and (when the size is known,
+// sized) off-board cells.
+func (s *Spec) decodeFilled(filledAttr *hcl.Attribute, ctx *hcl.EvalContext, sized bool) hcl.Diagnostics {
+	cells, diags := decodeCells(filledAttr, ctx)
+	seen := map[Cell]int{}
+	for i, c := range cells {
+		rng := elementRange(filledAttr.Expr, i)
+		switch {
+		case c.X < 0 || c.Y < 0:
+			diags = append(diags, errDiag("Negative cell",
+				fmt.Sprintf("Cell %s has a negative coordinate: cells are [x, y] with x the column and y the row, both counted from 0.", c), rng))
+			continue
+		case sized && !s.On(c):
+			diags = append(diags, errDiag("Cell off the board",
+				fmt.Sprintf("Cell %s is off the %d×%d board: x (the column) goes from 0 to %d and y (the row) from 0 to %d.", c, s.Cols, s.Rows, s.Cols-1, s.Rows-1), rng))
+			continue
 		}
+		if first, dup := seen[c]; dup {
+			diags = append(diags, errDiag("Duplicate cell",
+				fmt.Sprintf("Cell %s is listed twice (first as element %d). Remove one.", c, first+1), rng))
+			continue
+		}
+		seen[c] = i
+		s.Filled = append(s.Filled, c)
 	}
-	return s, diags
+	return diags
 }
 
 // wholeNumber decodes an attribute holding a whole number >= min.

@@ -80,76 +80,19 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if move <= 0 {
 		move = time.Duration(g.clock.Move)
 	}
-	// The bots run in their memory folders, so every path they get must
-	// be absolute: the results directory may be given relative.
-	matchDir, err := filepath.Abs(m.Dir)
+	pos, err := positions(m, seats)
 	if err != nil {
 		return nil, err
-	}
-	var pos [4]position
-	for p := range pos {
-		seat := m.Seats[seats[p]]
-		mem := filepath.Join(matchDir, "pos"+strconv.Itoa(p))
-		if err := os.MkdirAll(mem, 0o755); err != nil {
-			return nil, err
-		}
-		pos[p] = position{
-			seat:   seats[p],
-			bot:    seat.Bot,
-			argv:   drivers.ResolveArgv(seat.Command, seat.Dir),
-			memory: mem,
-			limits: seat.Limits,
-			env: append(append([]string{}, seat.Env...),
-				"ARBITER_POSITION="+strconv.Itoa(p), "ARBITER_MEMORY_DIR="+mem, "ARBITER_BOT_DIR="+seat.Dir),
-		}
-		if seat.Stderr != "" {
-			pos[p].stderr = filepath.Join(matchDir, fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(seat.Bot)))
-		}
 	}
 
 	// An arbiter failure (no pipes, a folder it cannot clean) ends the
 	// match as an error, not as a bot's fault.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var used [4]time.Duration
-	var ioErr error
-	decide := func(ctx context.Context, p int, phase Phase, input string) (string, string) {
-		ps := &pos[p]
-		r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
-			Stdin: input, Timeout: move, Stderr: ps.stderr, Limits: ps.limits})
-		used[ps.seat] += r.Used
-		if ctx.Err() != nil {
-			return "", ""
-		}
-		if err != nil && ioErr == nil {
-			ioErr = fmt.Errorf("running %s at position %d: %w", ps.bot, p, err)
-			stop()
-		}
-		if r.Problem == "" && r.Exit != 0 && m.Log != nil {
-			m.Log.Debug("bot answered, then failed", "position", p, "bot", ps.bot, "phase", phase, "exit", r.Exit)
-		}
-		problem := r.Problem
-		if phase == Trick && (r.Kind == drivers.FaultProtocol || r.Kind == drivers.FaultOutput) {
-			// The trick message wants no answer: printing nothing, or
-			// anything, is fine; crashing or hanging is not.
-			problem = ""
-		}
-		mp, err := checkMemory(ps.memory, g.settings.Memory)
-		if err != nil && ioErr == nil {
-			ioErr = fmt.Errorf("checking the memory folder of %s at position %d: %w", ps.bot, p, err)
-			stop()
-		}
-		if mp != "" {
-			problem = strings.TrimPrefix(problem+"; "+mp, "; ")
-		}
-		if problem != "" && m.Log != nil {
-			m.Log.Debug("default", "position", p, "bot", ps.bot, "phase", phase, "problem", problem)
-		}
-		return r.Line, problem
-	}
-	res, err := RefereeSeats(ctx, g.settings, m.Seed, seats, decide, m.Record)
-	if ioErr != nil {
-		return nil, ioErr
+	d := &decider{g: g, m: m, pos: pos, move: move, stop: stop}
+	res, err := RefereeSeats(ctx, g.settings, m.Seed, seats, d.decide, m.Record)
+	if d.ioErr != nil {
+		return nil, d.ioErr
 	}
 	if err != nil {
 		return nil, err
@@ -166,9 +109,91 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		r.Defaults += res.Defaults[p]
 	}
 	for s := range out.Seats {
-		out.Seats[s].TimeMS = used[s].Milliseconds()
+		out.Seats[s].TimeMS = d.used[s].Milliseconds()
 	}
 	return out, nil
+}
+
+// positions makes the four positions of match m, position p played by
+// the bot of seat seats[p], each with its memory folder made.
+func positions(m *drivers.Match, seats [4]int) ([4]position, error) {
+	var pos [4]position
+	// The bots run in their memory folders, so every path they get must
+	// be absolute: the results directory may be given relative.
+	matchDir, err := filepath.Abs(m.Dir)
+	if err != nil {
+		return pos, err
+	}
+	for p := range pos {
+		seat := m.Seats[seats[p]]
+		mem := filepath.Join(matchDir, "pos"+strconv.Itoa(p))
+		if err := os.MkdirAll(mem, 0o755); err != nil {
+			return pos, err
+		}
+		pos[p] = position{
+			seat:   seats[p],
+			bot:    seat.Bot,
+			argv:   drivers.ResolveArgv(seat.Command, seat.Dir),
+			memory: mem,
+			limits: seat.Limits,
+			env: append(append([]string{}, seat.Env...),
+				"ARBITER_POSITION="+strconv.Itoa(p), "ARBITER_MEMORY_DIR="+mem, "ARBITER_BOT_DIR="+seat.Dir),
+		}
+		if seat.Stderr != "" {
+			pos[p].stderr = filepath.Join(matchDir, fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(seat.Bot)))
+		}
+	}
+	return pos, nil
+}
+
+// decider runs the decisions of one match, each a fresh process of the
+// position's bot, adding up each seat's time. The first arbiter failure
+// is kept in ioErr and stops the match.
+type decider struct {
+	g     *Game
+	m     *drivers.Match
+	pos   [4]position
+	move  time.Duration
+	stop  context.CancelFunc
+	used  [4]time.Duration // by seat
+	ioErr error
+}
+
+// decide is the match's Decide: it runs position p's bot on input, then
+// checks its memory folder.
+func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) (string, string) {
+	ps := &d.pos[p]
+	r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
+		Stdin: input, Timeout: d.move, Stderr: ps.stderr, Limits: ps.limits})
+	d.used[ps.seat] += r.Used
+	if ctx.Err() != nil {
+		return "", ""
+	}
+	if err != nil && d.ioErr == nil {
+		d.ioErr = fmt.Errorf("running %s at position %d: %w", ps.bot, p, err)
+		d.stop()
+	}
+	if r.Problem == "" && r.Exit != 0 && d.m.Log != nil {
+		d.m.Log.Debug("bot answered, then failed", "position", p, "bot", ps.bot, "phase", phase, "exit", r.Exit)
+	}
+	problem := r.Problem
+	if phase == Trick && (r.Kind == drivers.FaultProtocol || r.Kind == drivers.FaultOutput) {
+		// The trick message wants no answer: printing nothing, or
+		// anything, is fine; crashing or hanging is not.
+		problem = ""
+	}
+	mp, err := checkMemory(ps.memory, d.g.settings.Memory)
+	if err != nil && d.ioErr == nil {
+		d.ioErr = fmt.Errorf("checking the memory folder of %s at position %d: %w", ps.bot, p, err)
+		d.stop()
+	}
+	if mp != "" {
+		problem = strings.TrimPrefix(problem+"; "+mp, "; ")
+	}
+	if problem != "" && d.m.Log != nil {
+		d.m.Log.Debug("default", "position", p, "bot", ps.bot, "phase", phase, "problem", problem)
+	}
+	return r.Line, problem
 }
 
 // PartnersEvent ("partners", first event of a four-bot match) is the seat

@@ -212,23 +212,39 @@ func order(dealer int) [4]int {
 	return [4]int{(dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4, dealer}
 }
 
+// playHand plays hand number g.hand, dealt by dealer: the deal, the
+// bidding, going alone, the five tricks and the score.
 func (g *game) playHand(dealer int) {
 	d := DealHand(g.seed, g.hand-1, dealer)
-	hands := d.Hands
-	up := d.Upcard
-	ev := DealEvent{Hand: g.hand, Dealer: dealer, Upcard: up.String(), Hands: make([][]string, 4)}
-	for p, h := range hands {
+	ev := DealEvent{Hand: g.hand, Dealer: dealer, Upcard: d.Upcard.String(), Hands: make([][]string, 4)}
+	for p, h := range d.Hands {
 		for _, c := range h {
 			ev.Hands[p] = append(ev.Hands[p], c.String())
 		}
 	}
 	g.rec.Event("deal", ev)
-	pts := func(p int) int { return g.points[Team(p)] }
 
+	maker, trump := g.bid(dealer, &d.Hands, d.Upcard)
+	if maker < 0 {
+		return
+	}
+	makers := Team(maker)
+	alone, out := g.goAlone(dealer, &d.Hands, maker, trump)
+	tricks := g.playTricks(dealer, &d.Hands, trump, out)
+	g.score(makers, alone >= 0, tricks)
+}
+
+// pts is the game points of position p's team.
+func (g *game) pts(p int) int { return g.points[Team(p)] }
+
+// bid runs the bidding: a round of ordering the upcard up (then the
+// dealer's discard), and if all pass a round of naming trump. It returns
+// the maker and trump, or maker -1 when the hand is thrown in.
+func (g *game) bid(dealer int, hands *[4][]Card, up Card) (maker int, trump Suit) {
 	var decisions []string
-	maker := -1
+	maker = -1
 	for _, p := range order(dealer) {
-		in := Input(hands[p], pts(p), 0, Ordering, up.String(), strings.Join(decisions, ","))
+		in := Input(hands[p], g.pts(p), 0, Ordering, up.String(), strings.Join(decisions, ","))
 		a := g.ask(p, Ordering, in, checkOrder, "p")
 		decisions = append(decisions, a)
 		if a == "o" && maker < 0 {
@@ -236,40 +252,56 @@ func (g *game) playHand(dealer int) {
 		}
 	}
 	g.rec.Event("bidding", BiddingEvent{Hand: g.hand, Round: Ordering, Decisions: decisions, By: maker})
-	var trump Suit
 	if maker >= 0 {
-		trump = up.Suit()
-		h := hands[dealer]
-		in := Input(h, pts(dealer), 0, Discard, up.String())
-		a := g.ask(dealer, Discard, in, func(a string) string { return checkDiscard(a, h, up) }, h[0].String())
-		c, _ := ParseCard(a)
-		if c != up {
-			hands[dealer] = append(without(h, c), up)
-		}
-		g.rec.Event("discard", DiscardEvent{Hand: g.hand, Dealer: dealer, Upcard: up.String(), Discarded: c.String()})
-	} else {
-		decisions = nil
-		for _, p := range order(dealer) {
-			in := Input(hands[p], pts(p), 0, Naming, strings.Join(decisions, ","))
-			a := g.ask(p, Naming, in, func(a string) string { return checkName(a, up.Suit()) }, "p")
-			decisions = append(decisions, a)
-			if a != "p" && maker < 0 {
-				maker = p
-				trump, _ = ParseSuit(a)
-			}
-		}
-		g.rec.Event("bidding", BiddingEvent{Hand: g.hand, Round: Naming, Decisions: decisions, By: maker})
-		if maker < 0 {
-			g.rec.Event("thrown_in", ThrownInEvent{Hand: g.hand})
-			return
+		g.discard(dealer, hands, up)
+		return maker, up.Suit()
+	}
+	return g.name(dealer, hands, up)
+}
+
+// discard has the dealer pick up the upcard up and discard a card.
+func (g *game) discard(dealer int, hands *[4][]Card, up Card) {
+	h := hands[dealer]
+	in := Input(h, g.pts(dealer), 0, Discard, up.String())
+	a := g.ask(dealer, Discard, in, func(a string) string { return checkDiscard(a, h, up) }, h[0].String())
+	c, _ := ParseCard(a)
+	if c != up {
+		hands[dealer] = append(without(h, c), up)
+	}
+	g.rec.Event("discard", DiscardEvent{Hand: g.hand, Dealer: dealer, Upcard: up.String(), Discarded: c.String()})
+}
+
+// name runs the round of naming trump, any suit but the upcard's. It
+// returns the maker and trump, or maker -1 when all pass and the hand is
+// thrown in.
+func (g *game) name(dealer int, hands *[4][]Card, up Card) (maker int, trump Suit) {
+	var decisions []string
+	maker = -1
+	for _, p := range order(dealer) {
+		in := Input(hands[p], g.pts(p), 0, Naming, strings.Join(decisions, ","))
+		a := g.ask(p, Naming, in, func(a string) string { return checkName(a, up.Suit()) }, "p")
+		decisions = append(decisions, a)
+		if a != "p" && maker < 0 {
+			maker = p
+			trump, _ = ParseSuit(a)
 		}
 	}
-	makers := Team(maker)
+	g.rec.Event("bidding", BiddingEvent{Hand: g.hand, Round: Naming, Decisions: decisions, By: maker})
+	if maker < 0 {
+		g.rec.Event("thrown_in", ThrownInEvent{Hand: g.hand})
+	}
+	return maker, trump
+}
 
-	decisions = nil
-	alone, out := -1, -1
+// goAlone asks everyone whether to go alone; the first of the makers'
+// team to say yes does, and his partner sits out. It records the trump
+// event and returns who plays alone and who sits out, -1 for none.
+func (g *game) goAlone(dealer int, hands *[4][]Card, maker int, trump Suit) (alone, out int) {
+	makers := Team(maker)
+	var decisions []string
+	alone, out = -1, -1
 	for _, p := range order(dealer) {
-		in := Input(hands[p], pts(p), 0, Alone, trump.String(), strings.Join(decisions, ","))
+		in := Input(hands[p], g.pts(p), 0, Alone, trump.String(), strings.Join(decisions, ","))
 		a := g.ask(p, Alone, in, checkAlone, "n")
 		decisions = append(decisions, a)
 		if a == "y" && alone < 0 && Team(p) == makers {
@@ -278,53 +310,76 @@ func (g *game) playHand(dealer int) {
 	}
 	g.rec.Event("trump", TrumpEvent{Hand: g.hand, Trump: trump.String(), Maker: maker, Makers: makers,
 		Alone: alone, SitsOut: out, Decisions: decisions})
+	return alone, out
+}
 
+// playTricks plays the hand's five tricks, out sitting out, and returns
+// the tricks each team took.
+func (g *game) playTricks(dealer int, hands *[4][]Card, trump Suit, out int) [2]int {
 	var tricks [2]int
 	leader := (dealer + 1) % 4
 	if leader == out {
 		leader = (leader + 1) % 4
 	}
 	for t := 1; t <= 5; t++ {
-		trick := make([]Card, 0, 4)
-		for i := range 4 {
-			p := (leader + i) % 4
-			if p == out {
-				trick = append(trick, NoCard)
-				continue
-			}
-			first := NoCard
-			if len(trick) > 0 {
-				first = trick[0]
-			}
-			h := hands[p]
-			legal := Legal(h, trump, first)
-			in := Input(h, pts(p), tricks[Team(p)], Turn, trump.String(), FormatCards(trick))
-			a := g.ask(p, Turn, in, func(a string) string { return checkPlay(a, h, legal, trump) }, legal[0].String())
-			c, _ := ParseCard(a)
-			hands[p] = without(h, c)
-			trick = append(trick, c)
-		}
+		trick := g.trick(leader, hands, trump, out, tricks)
 		winner := (leader + Winner(trick, trump)) % 4
 		tricks[Team(winner)]++
-		cards := make([]string, 4)
-		for i, c := range trick {
-			cards[i] = c.String()
-		}
-		g.rec.Event("trick", TrickEvent{Hand: g.hand, Trick: t, Leader: leader, Cards: cards, Winner: winner})
-		list := FormatCards(trick)
-		for p := range 4 {
-			idx := (p - leader + 4) % 4
-			in := Input(nil, pts(p), tricks[Team(p)], Trick, strconv.Itoa(idx), trump.String(), list)
-			g.ask(p, Trick, in, nil, "")
-		}
+		g.showTrick(t, leader, winner, trick, trump, tricks)
 		leader = winner
 	}
+	return tricks
+}
 
-	mk, df := HandScore(tricks[makers], alone >= 0)
+// trick has each player from leader on play a card, out sitting out
+// (NoCard), and returns the cards in order of play. The cards played
+// leave hands; tricks, those taken so far, are for the players' input.
+func (g *game) trick(leader int, hands *[4][]Card, trump Suit, out int, tricks [2]int) []Card {
+	trick := make([]Card, 0, 4)
+	for i := range 4 {
+		p := (leader + i) % 4
+		if p == out {
+			trick = append(trick, NoCard)
+			continue
+		}
+		first := NoCard
+		if len(trick) > 0 {
+			first = trick[0]
+		}
+		h := hands[p]
+		legal := Legal(h, trump, first)
+		in := Input(h, g.pts(p), tricks[Team(p)], Turn, trump.String(), FormatCards(trick))
+		a := g.ask(p, Turn, in, func(a string) string { return checkPlay(a, h, legal, trump) }, legal[0].String())
+		c, _ := ParseCard(a)
+		hands[p] = without(h, c)
+		trick = append(trick, c)
+	}
+	return trick
+}
+
+// showTrick records trick number t and shows it to every player (the
+// trick phase), with the tricks taken so far.
+func (g *game) showTrick(t, leader, winner int, trick []Card, trump Suit, tricks [2]int) {
+	cards := make([]string, 4)
+	for i, c := range trick {
+		cards[i] = c.String()
+	}
+	g.rec.Event("trick", TrickEvent{Hand: g.hand, Trick: t, Leader: leader, Cards: cards, Winner: winner})
+	list := FormatCards(trick)
+	for p := range 4 {
+		idx := (p - leader + 4) % 4
+		in := Input(nil, g.pts(p), tricks[Team(p)], Trick, strconv.Itoa(idx), trump.String(), list)
+		g.ask(p, Trick, in, nil, "")
+	}
+}
+
+// score adds the hand's score to the game points and records it.
+func (g *game) score(makers int, alone bool, tricks [2]int) {
+	mk, df := HandScore(tricks[makers], alone)
 	var scored [2]int
 	scored[makers], scored[1-makers] = mk, df
 	g.points[0] += scored[0]
 	g.points[1] += scored[1]
-	g.rec.Event("hand_score", HandScoreEvent{Hand: g.hand, Makers: makers, Alone: alone >= 0,
+	g.rec.Event("hand_score", HandScoreEvent{Hand: g.hand, Makers: makers, Alone: alone,
 		Tricks: tricks, Scored: scored, Points: g.points})
 }

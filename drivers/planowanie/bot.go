@@ -60,122 +60,177 @@ func serve(in io.Reader, out io.Writer, s strategy) error {
 
 // handle runs one command and returns the text of its answer.
 func (t *table) handle(f []string, s strategy) (string, error) {
-	args := f[1:]
-	nums := func(want int) ([]int, error) {
-		if want >= 0 && len(args) != want {
-			return nil, fmt.Errorf("%s takes %d arguments", f[0], want)
-		}
-		v := make([]int, len(args))
-		for i, a := range args {
-			x, err := strconv.Atoi(a)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %q is not a number", f[0], a)
-			}
-			v[i] = x
-		}
-		return v, nil
-	}
-	switch f[0] {
+	cmd, args := f[0], f[1:]
+	switch cmd {
 	case "quit":
 		return "", nil
 	case "set_deck":
-		if len(args) != 2 {
-			return "", errors.New("set_deck takes ranks and suits")
-		}
-		d := Deck{Ranks: args[0], Suits: args[1]}
-		if err := d.Validate(); err != nil {
-			return "", err
-		}
-		t.deck = d
-		t.deal = -1
+		return "", t.setDeck(args)
 	case "set_players":
-		v, err := nums(2)
-		if err != nil {
-			return "", err
-		}
-		if v[0] < 1 || v[1] < 0 || v[1] >= v[0] {
-			return "", fmt.Errorf("no player %d among %d", v[1], v[0])
-		}
-		t.n, t.me = v[0], v[1]
-		t.deal = -1
+		return "", t.setPlayers(cmd, args)
 	case "set_game":
-		v, err := nums(-1)
-		if err != nil {
-			return "", err
-		}
-		if len(v) == 0 || len(v) != 1+2*v[0] {
-			return "", errors.New("set_game takes the number of deals, then cards and leader for each")
-		}
-		t.deals = t.deals[:0]
-		for i := 1; i < len(v); i += 2 {
-			t.deals = append(t.deals, DealSpec{Cards: v[i], Leader: v[i+1]})
-		}
-		t.deal = -1
+		return "", t.setGame(cmd, args)
 	case "set_cards":
-		if len(args) == 0 {
-			return "", errors.New("set_cards takes a count and the cards")
-		}
-		c, err := strconv.Atoi(args[0])
-		if err != nil || c != len(args)-1 {
-			return "", fmt.Errorf("set_cards: %q does not count the %d cards given", args[0], len(args)-1)
-		}
-		hand := make([]Card, 0, c)
-		for _, a := range args[1:] {
-			card, ok := t.deck.Parse(a)
-			if !ok {
-				return "", fmt.Errorf("set_cards: %q is not a card", a)
-			}
-			hand = append(hand, card)
-		}
-		t.newDeal(hand)
+		return "", t.setCards(args)
 	case "time_left":
-		v, err := nums(1)
-		if err != nil {
-			return "", err
-		}
-		t.timeLeft = int64(v[0])
+		return "", t.setTimeLeft(cmd, args)
 	case "gen_declare":
-		if t.deal < 0 {
-			return "", errNoDeal
-		}
-		return strconv.Itoa(min(max(s.declare(t), 0), t.cards)), nil
+		return t.genDeclare(s)
 	case "declare":
-		v, err := nums(2)
-		if err != nil {
-			return "", err
-		}
-		if t.deal < 0 {
-			return "", errNoDeal
-		}
-		if v[0] < 0 || v[0] >= t.n {
-			return "", fmt.Errorf("no player %d", v[0])
-		}
-		t.declared[v[0]] = v[1]
+		return "", t.declare(cmd, args)
 	case "gen_move":
-		if t.deal < 0 || len(t.hand) == 0 {
-			return "", errors.New("no cards in hand")
-		}
-		return s.move(t).String(), nil
+		return t.genMove(s)
 	case "play":
-		if len(args) != 2 {
-			return "", errors.New("play takes a player and a card")
-		}
-		if t.deal < 0 {
-			return "", errNoDeal
-		}
-		p, err := strconv.Atoi(args[0])
-		if err != nil || p < 0 || p >= t.n {
-			return "", fmt.Errorf("play: no player %q", args[0])
-		}
-		c, ok := t.deck.Parse(args[1])
-		if !ok {
-			return "", fmt.Errorf("play: %q is not a card", args[1])
-		}
-		t.lay(p, c)
+		return "", t.play(args)
 	default:
-		return "", fmt.Errorf("unknown command %s", f[0])
+		return "", fmt.Errorf("unknown command %s", cmd)
 	}
-	return "", nil
+}
+
+// numbers reads the arguments of command cmd as whole numbers; there must
+// be want of them, or any number when want is negative.
+func numbers(cmd string, args []string, want int) ([]int, error) {
+	if want >= 0 && len(args) != want {
+		return nil, fmt.Errorf("%s takes %d arguments", cmd, want)
+	}
+	v := make([]int, len(args))
+	for i, a := range args {
+		x, err := strconv.Atoi(a)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a number", cmd, a)
+		}
+		v[i] = x
+	}
+	return v, nil
+}
+
+// setDeck runs set_deck ranks suits.
+func (t *table) setDeck(args []string) error {
+	if len(args) != 2 {
+		return errors.New("set_deck takes ranks and suits")
+	}
+	d := Deck{Ranks: args[0], Suits: args[1]}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	t.deck = d
+	t.deal = -1
+	return nil
+}
+
+// setPlayers runs set_players n me.
+func (t *table) setPlayers(cmd string, args []string) error {
+	v, err := numbers(cmd, args, 2)
+	if err != nil {
+		return err
+	}
+	if v[0] < 1 || v[1] < 0 || v[1] >= v[0] {
+		return fmt.Errorf("no player %d among %d", v[1], v[0])
+	}
+	t.n, t.me = v[0], v[1]
+	t.deal = -1
+	return nil
+}
+
+// setGame runs set_game deals, then cards and leader for each deal.
+func (t *table) setGame(cmd string, args []string) error {
+	v, err := numbers(cmd, args, -1)
+	if err != nil {
+		return err
+	}
+	if len(v) == 0 || len(v) != 1+2*v[0] {
+		return errors.New("set_game takes the number of deals, then cards and leader for each")
+	}
+	t.deals = t.deals[:0]
+	for i := 1; i < len(v); i += 2 {
+		t.deals = append(t.deals, DealSpec{Cards: v[i], Leader: v[i+1]})
+	}
+	t.deal = -1
+	return nil
+}
+
+// setCards runs set_cards count cards..., which starts a deal.
+func (t *table) setCards(args []string) error {
+	if len(args) == 0 {
+		return errors.New("set_cards takes a count and the cards")
+	}
+	c, err := strconv.Atoi(args[0])
+	if err != nil || c != len(args)-1 {
+		return fmt.Errorf("set_cards: %q does not count the %d cards given", args[0], len(args)-1)
+	}
+	hand := make([]Card, 0, c)
+	for _, a := range args[1:] {
+		card, ok := t.deck.Parse(a)
+		if !ok {
+			return fmt.Errorf("set_cards: %q is not a card", a)
+		}
+		hand = append(hand, card)
+	}
+	t.newDeal(hand)
+	return nil
+}
+
+// setTimeLeft runs time_left ms.
+func (t *table) setTimeLeft(cmd string, args []string) error {
+	v, err := numbers(cmd, args, 1)
+	if err != nil {
+		return err
+	}
+	t.timeLeft = int64(v[0])
+	return nil
+}
+
+// genDeclare answers gen_declare with s's declaration, kept between 0 and
+// the cards dealt.
+func (t *table) genDeclare(s strategy) (string, error) {
+	if t.deal < 0 {
+		return "", errNoDeal
+	}
+	return strconv.Itoa(min(max(s.declare(t), 0), t.cards)), nil
+}
+
+// declare runs declare player tricks, a player's declaration revealed.
+func (t *table) declare(cmd string, args []string) error {
+	v, err := numbers(cmd, args, 2)
+	if err != nil {
+		return err
+	}
+	if t.deal < 0 {
+		return errNoDeal
+	}
+	if v[0] < 0 || v[0] >= t.n {
+		return fmt.Errorf("no player %d", v[0])
+	}
+	t.declared[v[0]] = v[1]
+	return nil
+}
+
+// genMove answers gen_move with s's card.
+func (t *table) genMove(s strategy) (string, error) {
+	if t.deal < 0 || len(t.hand) == 0 {
+		return "", errors.New("no cards in hand")
+	}
+	return s.move(t).String(), nil
+}
+
+// play runs play player card, a card laid by a player (this bot too).
+func (t *table) play(args []string) error {
+	if len(args) != 2 {
+		return errors.New("play takes a player and a card")
+	}
+	if t.deal < 0 {
+		return errNoDeal
+	}
+	p, err := strconv.Atoi(args[0])
+	if err != nil || p < 0 || p >= t.n {
+		return fmt.Errorf("play: no player %q", args[0])
+	}
+	c, ok := t.deck.Parse(args[1])
+	if !ok {
+		return fmt.Errorf("play: %q is not a card", args[1])
+	}
+	t.lay(p, c)
+	return nil
 }
 
 func (t *table) newDeal(hand []Card) {

@@ -134,10 +134,35 @@ func (m *match) play() error {
 }
 
 func (m *match) deal(k int, spec DealSpec) error {
-	n := len(m.Players)
-	d := m.s.Deck
 	m.Where = fmt.Sprintf(" in deal %d", k+1)
-	hands := Hands(d, m.seed, k, n, spec.Cards)
+	hands, err := m.dealHands(k, spec)
+	if err != nil {
+		return err
+	}
+	declared, err := m.declare(k, spec)
+	if err != nil {
+		return err
+	}
+	tricks := make([]int, len(m.Players))
+	leader := spec.Leader
+	for t := range spec.Cards {
+		m.Where = fmt.Sprintf(" in deal %d, trick %d", k+1, t+1)
+		winner, err := m.trick(k, t, leader, hands)
+		if err != nil {
+			return err
+		}
+		tricks[winner]++
+		leader = winner
+	}
+	m.score(k, spec, tricks, declared)
+	return nil
+}
+
+// dealHands deals deal k's hands, records them and sends each player its
+// own.
+func (m *match) dealHands(k int, spec DealSpec) ([][]Card, error) {
+	n := len(m.Players)
+	hands := Hands(m.s.Deck, m.seed, k, n, spec.Cards)
 	ev := DealEvent{Deal: k + 1, Cards: spec.Cards, Leader: spec.Leader, Hands: make([][]string, n)}
 	for i, h := range hands {
 		for _, c := range h {
@@ -148,18 +173,23 @@ func (m *match) deal(k int, spec DealSpec) error {
 	if err := m.TellAll(func(i int) string {
 		return fmt.Sprintf("set_cards %d %s", spec.Cards, FormatCards(hands[i]))
 	}); err != nil {
-		return err
+		return nil, err
 	}
+	return hands, nil
+}
 
-	declared := make([]int, n)
+// declare asks every player, in seat order, for its declaration of deal
+// k, records them, and tells them all to every player.
+func (m *match) declare(k int, spec DealSpec) ([]int, error) {
+	declared := make([]int, len(m.Players))
 	for i := range m.Players {
 		text, err := m.Gen(i, "gen_declare")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l, problem := parseDeclaration(text, spec.Cards)
 		if problem != "" {
-			return m.Fault(i, drivers.FaultIllegal, problem+m.Where)
+			return nil, m.Fault(i, drivers.FaultIllegal, problem+m.Where)
 		}
 		declared[i] = l
 	}
@@ -167,46 +197,51 @@ func (m *match) deal(k int, spec DealSpec) error {
 	for j := range m.Players {
 		for i, l := range declared {
 			if err := m.Tell(j, fmt.Sprintf("declare %d %d", i, l)); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
+	return declared, nil
+}
 
-	tricks := make([]int, n)
-	leader := spec.Leader
-	for t := range spec.Cards {
-		m.Where = fmt.Sprintf(" in deal %d, trick %d", k+1, t+1)
-		trick := make([]Card, 0, n)
-		bySeat := make([]string, n)
-		for p := range n {
-			seat := (leader + p) % n
-			text, err := m.Gen(seat, "gen_move")
-			if err != nil {
-				return err
-			}
-			var led byte
-			if len(trick) > 0 {
-				led = trick[0].Suit
-			}
-			c, problem := checkCard(d, text, hands[seat], led)
-			if problem != "" {
-				return m.Fault(seat, drivers.FaultIllegal, problem+m.Where)
-			}
-			hands[seat] = slices.DeleteFunc(hands[seat], func(h Card) bool { return h == c })
-			trick = append(trick, c)
-			bySeat[seat] = c.String()
-			play := fmt.Sprintf("play %d %s", seat, c)
-			if err := m.TellAll(func(int) string { return play }); err != nil {
-				return err
-			}
+// trick plays trick t of deal k, led by leader: each player in turn is
+// asked for a card, which leaves its hand and is told to everyone. It
+// records the trick and returns its winner.
+func (m *match) trick(k, t, leader int, hands [][]Card) (int, error) {
+	n := len(m.Players)
+	d := m.s.Deck
+	trick := make([]Card, 0, n)
+	bySeat := make([]string, n)
+	for p := range n {
+		seat := (leader + p) % n
+		text, err := m.Gen(seat, "gen_move")
+		if err != nil {
+			return 0, err
 		}
-		winner := (leader + d.Winner(trick)) % n
-		tricks[winner]++
-		m.Rec.Event("trick", TrickEvent{Deal: k + 1, Trick: t + 1, Leader: leader, Cards: bySeat, Winner: winner})
-		leader = winner
+		var led byte
+		if len(trick) > 0 {
+			led = trick[0].Suit
+		}
+		c, problem := checkCard(d, text, hands[seat], led)
+		if problem != "" {
+			return 0, m.Fault(seat, drivers.FaultIllegal, problem+m.Where)
+		}
+		hands[seat] = slices.DeleteFunc(hands[seat], func(h Card) bool { return h == c })
+		trick = append(trick, c)
+		bySeat[seat] = c.String()
+		play := fmt.Sprintf("play %d %s", seat, c)
+		if err := m.TellAll(func(int) string { return play }); err != nil {
+			return 0, err
+		}
 	}
+	winner := (leader + d.Winner(trick)) % n
+	m.Rec.Event("trick", TrickEvent{Deal: k + 1, Trick: t + 1, Leader: leader, Cards: bySeat, Winner: winner})
+	return winner, nil
+}
 
-	points := make([]int, n)
+// score adds deal k's points to the match scores and records them.
+func (m *match) score(k int, spec DealSpec, tricks, declared []int) {
+	points := make([]int, len(m.Players))
 	for i := range points {
 		points[i] = DealScore(tricks[i], declared[i], spec.Cards)
 		m.scores[i] += points[i]
@@ -214,7 +249,6 @@ func (m *match) deal(k int, spec DealSpec) error {
 	m.Rec.Event("deal_score", DealScoreEvent{
 		Deal: k + 1, Tricks: tricks, Declared: declared, Points: points, Scores: slices.Clone(m.scores),
 	})
-	return nil
 }
 
 // parseDeclaration reads an answer to gen_declare; problem says what is

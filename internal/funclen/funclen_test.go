@@ -24,20 +24,10 @@ const MaxLines = 80
 // "path:func" with the reason. None is, yet.
 var tables = map[string]string{}
 
-// notYetSplit are long functions of the drivers, which other work of
-// issue 10 (the driver contract, the conformance suite, the sandbox) is
-// rewriting at the same time; they are split once it has landed. The list
-// may only shrink: a function listed here that is short, or gone, fails
-// the test too, so that its line is removed.
-var notYetSplit = map[string]bool{
-	"drivers/auction/referee.go:referee.round": true,
-	"drivers/blokus/bot.go:table.handle":       true,
-	"drivers/board/board.go:Decode":            true,
-	"drivers/euchre/play.go:Game.Play":         true,
-	"drivers/euchre/referee.go:game.playHand":  true,
-	"drivers/planowanie/bot.go:table.handle":   true,
-	"drivers/planowanie/referee.go:match.deal": true,
-}
+// notYetSplit are long functions waiting to be split; none is left. The
+// list may only shrink: a function listed here that is short, or gone,
+// fails the test too, so that its line is removed.
+var notYetSplit = map[string]bool{}
 
 // long lists the module's production functions longer than MaxLines and
 // not in tables, by "path:func", with their lengths.
