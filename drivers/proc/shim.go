@@ -141,6 +141,12 @@ func runShim(cfgJSON string) {
 		if err := becomeUser(cfg.Root.UID, cfg.Root.GID); err != nil {
 			shimFail("%v", err)
 		}
+		// Changing the uid cleared the parent-death signal (prctl(2)) that
+		// makes the bot, PID 1 of its namespace, die with arbiter even
+		// when arbiter is killed with SIGKILL: set it again.
+		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+			shimFail("parent-death signal: %v", err)
+		}
 	}
 	if cfg.Root != nil {
 		// As the bot's uid: a folder it may not enter is its start fault.
