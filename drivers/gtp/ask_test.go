@@ -26,7 +26,8 @@ func TestMain(m *testing.M) {
 
 // answerBot answers "multi" with blank lines and then a two-line
 // response, "refuse" with '?', "garbage" and "binary" with a line that is
-// no response, and anything else by echoing it.
+// no response, the commands of meetCommand as they say, and anything else
+// by echoing it.
 func answerBot() {
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
@@ -45,6 +46,9 @@ func answerBot() {
 			out.Flush()
 			return
 		default:
+			if f := strings.Fields(cmd); len(f) > 0 && meetCommand(f, out) {
+				break
+			}
 			fmt.Fprintf(out, "= %s\n\n", cmd)
 		}
 		out.Flush()

@@ -43,6 +43,22 @@ type Player interface {
 	Left() (left time.Duration, ok bool)
 }
 
+// A Sender is a Player whose command can be out while other players are
+// asked: a bot process (SessionPlayer). Match.TellAll writes its command
+// to every Sender first and then collects their answers at once.
+type Sender interface {
+	Player
+	// Send writes cmd and returns without waiting for the answer, which
+	// receive then reads as Ask would, charging the bot's clock from when
+	// cmd was written. The receive functions of different players may run
+	// at the same time. The lines a receive reads are held back from the
+	// transcript until Release, so that the referee records them in an
+	// order of its choosing rather than the order the reads finished in.
+	Send(cmd string) (receive func() (ok bool, text string, err error))
+	// Release records the lines held since the last Send.
+	Release()
+}
+
 // The events Match records, by kind; seats are numbered from 0.
 type (
 	// FaultEvent ("fault") is the misbehaviour that ended the match.
@@ -99,14 +115,20 @@ func (m *Match) Ask(seat int, cmd string) (ok bool, text string, err error) {
 		return false, "", ErrOver
 	}
 	ok, text, err = m.Players[seat].Ask(cmd)
-	if err != nil {
-		if m.Ctx.Err() != nil {
-			return false, "", ErrOver
-		}
-		name, _, _ := strings.Cut(cmd, " ")
-		return false, "", m.Fault(seat, FaultKind(err), fmt.Sprintf("%s, answering %s%s", FaultDetail(err), name, m.Where))
+	return ok, text, m.failed(seat, cmd, err)
+}
+
+// failed is the verdict on err, the error of seat's answer to cmd: nil,
+// ErrOver for a cancelled match, or the fault it records (see Ask).
+func (m *Match) failed(seat int, cmd string, err error) error {
+	if err == nil {
+		return nil
 	}
-	return ok, text, nil
+	if m.Ctx.Err() != nil {
+		return ErrOver
+	}
+	name, _, _ := strings.Cut(cmd, " ")
+	return m.Fault(seat, FaultKind(err), fmt.Sprintf("%s, answering %s%s", FaultDetail(err), name, m.Where))
 }
 
 // Tell sends a command that only informs the bot; a refusal is a warning.
@@ -116,21 +138,88 @@ func (m *Match) Tell(seat int, cmd string) error {
 		return err
 	}
 	if !ok {
-		name, _, _ := strings.Cut(cmd, " ")
-		m.Warn(seat, name, text)
+		m.refused(seat, cmd, text)
 	}
 	return nil
 }
 
-// TellAll tells every seat in turn the command cmd makes for it.
+// refused records seat's refusal of cmd, which only informs it.
+func (m *Match) refused(seat int, cmd, text string) {
+	name, _, _ := strings.Cut(cmd, " ")
+	m.Warn(seat, name, text)
+}
+
+// TellAll tells every seat the command cmd makes for it, all at once: the
+// commands are written to every Sender, in seat order, before any answer
+// is awaited; the players that are not Senders are asked one after another
+// while the Senders' answers come in. Each bot's clock runs from when its
+// own command was written to when its own answer arrived.
+//
+// What is recorded does not depend on which answer came first: the lines
+// sent, in seat order; then the lines received, seat by seat; then the
+// verdicts in seat order, a warning for each refusal up to the first seat
+// whose answer is a fault, which ends the match. Every seat gets the
+// command and is waited for, whatever the others do, so a fault in one
+// seat never changes what another seat was sent.
 func (m *Match) TellAll(cmd func(seat int) string) error {
-	for i := range m.Players {
-		if err := m.Tell(i, cmd(i)); err != nil {
+	if m.Ctx.Err() != nil {
+		return ErrOver
+	}
+	n := len(m.Players)
+	cmds := make([]string, n)
+	receive := make([]func() (bool, string, error), n)
+	last := -1 // the last Sender, whose answer is read on this goroutine
+	for i, p := range m.Players {
+		cmds[i] = cmd(i)
+		if s, ok := p.(Sender); ok {
+			receive[i] = s.Send(cmds[i])
+			last = i
+		}
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	for i, r := range receive {
+		if r != nil && i != last {
+			wg.Go(func() { answers[i].get(r) })
+		}
+	}
+	for i, p := range m.Players {
+		switch {
+		case receive[i] != nil:
+		case m.Ctx.Err() != nil:
+			answers[i].err = ErrOver // asks nothing once cancelled, like Ask
+		default:
+			answers[i].get(func() (bool, string, error) { return p.Ask(cmds[i]) })
+		}
+	}
+	if last >= 0 {
+		answers[last].get(receive[last])
+	}
+	wg.Wait()
+	for _, p := range m.Players {
+		if s, ok := p.(Sender); ok {
+			s.Release()
+		}
+	}
+	for i, a := range answers {
+		if err := m.failed(i, cmds[i], a.err); err != nil {
 			return err
+		}
+		if !a.ok {
+			m.refused(i, cmds[i], a.text)
 		}
 	}
 	return nil
 }
+
+// answer is one seat's answer in TellAll.
+type answer struct {
+	ok   bool
+	text string
+	err  error
+}
+
+func (a *answer) get(ask func() (bool, string, error)) { a.ok, a.text, a.err = ask() }
 
 // Gen asks a bot for a decision with cmd, telling it time_left first when
 // its clock is limited; a refusal is a protocol fault, since the game
@@ -312,6 +401,25 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 	return ok, text, err
 }
 
+// Send implements Sender: cmd is written at once and receive reads the
+// answer. quit is not sent this way (see Ask).
+func (p SessionPlayer) Send(cmd string) (receive func() (bool, string, error)) {
+	p.S.Hold()
+	p.S.Send(cmd)
+	return func() (bool, string, error) {
+		var ok bool
+		var text string
+		err := p.S.Receive(func(deadline time.Time) (err error) {
+			ok, text, err = readAnswer(p.S, cmd, deadline)
+			return err
+		})
+		return ok, text, err
+	}
+}
+
+// Release implements Sender.
+func (p SessionPlayer) Release() { p.S.Release() }
+
 // Ask sends one command to a bot process and reads its response within
 // the session's clock: a line starting with '=' (ok) or '?', then lines up
 // to an empty line. Empty lines before the response are skipped. text is
@@ -319,33 +427,38 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 // line with neither sign is a protocol fault; timing, crashes and limits
 // are the session's (proc.Session.Exchange).
 func Ask(s *proc.Session, cmd string) (ok bool, text string, err error) {
-	err = s.Exchange(cmd, func(deadline time.Time) error {
-		var lines []string
-		for {
-			line, err := s.ReadLine(deadline)
-			if err != nil {
-				return err
-			}
-			if lines == nil {
-				if strings.TrimSpace(line) == "" {
-					continue
-				}
-				if line[0] != '=' && line[0] != '?' {
-					return &proc.Fault{Kind: drivers.FaultProtocol,
-						Detail: fmt.Sprintf("answered %q to %q: a response must start with '=' or '?'", shorten(line), cmd)}
-				}
-				ok = line[0] == '='
-				lines = append(lines, line[1:])
-				continue
-			}
-			if line == "" {
-				text = strings.TrimSpace(strings.Join(lines, "\n"))
-				return nil
-			}
-			lines = append(lines, line)
-		}
+	err = s.Exchange(cmd, func(deadline time.Time) (err error) {
+		ok, text, err = readAnswer(s, cmd, deadline)
+		return err
 	})
 	return ok, text, err
+}
+
+// readAnswer reads the response to cmd (see Ask) by deadline.
+func readAnswer(s *proc.Session, cmd string, deadline time.Time) (ok bool, text string, err error) {
+	var lines []string
+	for {
+		line, err := s.ReadLine(deadline)
+		if err != nil {
+			return false, "", err
+		}
+		if lines == nil {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if line[0] != '=' && line[0] != '?' {
+				return false, "", &proc.Fault{Kind: drivers.FaultProtocol,
+					Detail: fmt.Sprintf("answered %q to %q: a response must start with '=' or '?'", shorten(line), cmd)}
+			}
+			ok = line[0] == '='
+			lines = append(lines, line[1:])
+			continue
+		}
+		if line == "" {
+			return ok, strings.TrimSpace(strings.Join(lines, "\n")), nil
+		}
+		lines = append(lines, line)
+	}
 }
 
 // shorten cuts a bot's line for a fault's sentence.

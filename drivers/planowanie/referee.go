@@ -179,7 +179,8 @@ func (m *match) dealHands(k int, spec DealSpec) ([][]Card, error) {
 }
 
 // declare asks every player, in seat order, for its declaration of deal
-// k, records them, and tells them all to every player.
+// k, records them, and tells them all to every player: each declaration
+// goes to all players at once, in seat order of the declarer.
 func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 	declared := make([]int, len(m.Players))
 	for i := range m.Players {
@@ -194,11 +195,10 @@ func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 		declared[i] = l
 	}
 	m.Rec.Event("declare", DeclareEvent{Deal: k + 1, Declared: slices.Clone(declared)})
-	for j := range m.Players {
-		for i, l := range declared {
-			if err := m.Tell(j, fmt.Sprintf("declare %d %d", i, l)); err != nil {
-				return nil, err
-			}
+	for i, l := range declared {
+		cmd := fmt.Sprintf("declare %d %d", i, l)
+		if err := m.TellAll(func(int) string { return cmd }); err != nil {
+			return nil, err
 		}
 	}
 	return declared, nil

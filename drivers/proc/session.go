@@ -70,6 +70,17 @@ type Session struct {
 	waitErr error
 	errDone chan struct{} // closed when stderr is fully drained
 
+	// The exchange in progress (Send to Receive): its command, when it
+	// was written, its deadline, and the error writing it.
+	sentCmd  string
+	sentAt   time.Time
+	deadline time.Time
+	sendErr  error
+	// holding keeps the lines read in held instead of passing them to
+	// OnRecv, until Release (see Hold).
+	holding bool
+	held    []string
+
 	mu        sync.Mutex // guards cancelled and over against deadline changes
 	cancelled bool
 	ctxErr    error
@@ -372,10 +383,31 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 		}
 	}
 	line := strings.TrimRight(string(b), "\r\n")
-	if s.spec.OnRecv != nil {
+	if s.holding {
+		s.held = append(s.held, line)
+	} else if s.spec.OnRecv != nil {
 		s.spec.OnRecv(line)
 	}
 	return line, nil
+}
+
+// Hold keeps the lines the session reads from now on, instead of passing
+// each to OnRecv as it is read, until Release passes them on in order. A
+// referee that reads several bots' answers at once holds their lines so
+// that its transcript records them in an order of its choosing, not in
+// the order the reads happened to finish.
+func (s *Session) Hold() { s.holding = true }
+
+// Release passes the lines held since Hold to OnRecv, in the order they
+// were read, and stops holding.
+func (s *Session) Release() {
+	s.holding = false
+	if s.spec.OnRecv != nil {
+		for _, line := range s.held {
+			s.spec.OnRecv(line)
+		}
+	}
+	s.held = s.held[:0]
 }
 
 // Exchange runs a timed request: it writes cmd, calls read (which reads
@@ -383,11 +415,33 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 // game's protocol says, e.g. drivers/gtp) until it returns, and charges
 // the elapsed time to the clock. Running out of clock or move time is a
 // time fault; an error of read is the bot's fault (a *Fault) or ctx's.
+//
+// Exchange is Send then Receive.
 func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) error {
-	start := time.Now()
-	deadline := s.budget(start)
+	s.Send(cmd)
+	return s.Receive(read)
+}
+
+// Send starts a timed request: the bot's clock runs from now, and cmd is
+// written. Receive, which must follow before the session is used again,
+// reads the answer and charges the clock; a failure to write is reported
+// by Receive. Between the two the caller may send to other bots, and the
+// Receives of different sessions may run at the same time: that is how a
+// command goes out to several bots at once, each charged from when its
+// own command was written to when its own answer arrived.
+func (s *Session) Send(cmd string) {
+	s.sentCmd, s.sentAt = cmd, time.Now()
+	s.deadline = s.budget(s.sentAt)
 	s.watch.arm()
-	err := s.Write(cmd, deadline)
+	s.sendErr = s.Write(cmd, s.deadline)
+}
+
+// Receive ends the request Send started (see Exchange): it calls read
+// unless the command could not be written, charges the clock, and
+// returns the fault, if any.
+func (s *Session) Receive(read func(deadline time.Time) error) error {
+	cmd, start, deadline := s.sentCmd, s.sentAt, s.deadline
+	err := s.sendErr
 	if err == nil {
 		err = read(deadline)
 	}

@@ -1,0 +1,237 @@
+package gtp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
+)
+
+// meetCommand handles the commands by which the bots of the TellAll tests
+// wait for one another, through files, so that a test can make answers
+// arrive in the order it wants without timing anything:
+//
+//	mark FILE                  creates FILE and answers "= marked"
+//	wait FILE [MS] [MARK]      waits until FILE exists, sleeps MS
+//	                           milliseconds, answers "= waited", then
+//	                           creates MARK
+//	meet DIR N                 creates DIR/<pid>, waits until DIR holds N
+//	                           files, answers "= met"
+//	crash FILE MARK            waits until FILE exists, creates MARK and
+//	                           exits with 3
+//	refuse-after FILE          waits until FILE exists and answers '?'
+//
+// It reports whether f was one of them.
+func meetCommand(f []string, out *bufio.Writer) bool {
+	until := func(path string) {
+		for {
+			if _, err := os.Stat(path); err == nil {
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	switch {
+	case f[0] == "mark" && len(f) == 2:
+		os.WriteFile(f[1], nil, 0o644)
+		fmt.Fprint(out, "= marked\n\n")
+	case f[0] == "wait" && len(f) >= 2:
+		until(f[1])
+		if len(f) > 2 {
+			ms, _ := strconv.Atoi(f[2])
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+		}
+		fmt.Fprint(out, "= waited\n\n")
+		out.Flush()
+		if len(f) > 3 {
+			os.WriteFile(f[3], nil, 0o644)
+		}
+	case f[0] == "meet" && len(f) == 3:
+		n, _ := strconv.Atoi(f[2])
+		os.WriteFile(filepath.Join(f[1], strconv.Itoa(os.Getpid())), nil, 0o644)
+		for {
+			if ents, _ := os.ReadDir(f[1]); len(ents) >= n {
+				break
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		fmt.Fprint(out, "= met\n\n")
+	case f[0] == "crash" && len(f) == 3:
+		until(f[1])
+		os.WriteFile(f[2], nil, 0o644)
+		os.Exit(3)
+	case f[0] == "refuse-after" && len(f) == 2:
+		until(f[1])
+		fmt.Fprint(out, "? refused\n\n")
+	default:
+		return false
+	}
+	return true
+}
+
+// lines is a transcript kept in the order the recorder was called.
+type lines struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (r *lines) add(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.l = append(r.l, s)
+}
+func (r *lines) Sent(seat int, line string)     { r.add(fmt.Sprintf("%d > %s", seat, line)) }
+func (r *lines) Received(seat int, line string) { r.add(fmt.Sprintf("%d < %s", seat, line)) }
+func (r *lines) Event(kind string, data any)    { r.add(fmt.Sprintf("%s %+v", kind, data)) }
+func (r *lines) get() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.l)
+}
+
+// botMatch starts n answer bots through Start, as a game's Play does, and
+// returns their Match, its sessions and its transcript.
+func botMatch(t *testing.T, n int, clock drivers.Clock) (*Match, Sessions, *lines) {
+	t.Helper()
+	rec := &lines{}
+	dm := &drivers.Match{ID: "tellall", Clock: clock, Record: rec}
+	for range n {
+		dm.Seats = append(dm.Seats, drivers.Seat{Bot: "answers", Command: []string{os.Args[0]},
+			Dir: t.TempDir(), Env: []string{"GTP_TEST_BOT=1"}})
+	}
+	ss, out := Start(context.Background(), dm)
+	t.Cleanup(func() {
+		ss.Kill()
+		for _, s := range ss {
+			if s != nil {
+				proctest.AssertGone(t, "ARBITER_TOKEN="+s.Token())
+			}
+		}
+	})
+	if out != nil {
+		t.Fatalf("start: %+v", out.Seats)
+	}
+	players := make([]Player, n)
+	for i, s := range ss {
+		players[i] = SessionPlayer{S: s}
+	}
+	m := NewMatch(context.Background(), players, rec)
+	return &m, ss, rec
+}
+
+// TestTellAllAtOnce: a broadcast is written to every bot before any answer
+// is awaited. Each bot answers only once all four have the command, so
+// telling them one after another could never finish: the first bot would
+// wait for the others until its clock ran out.
+func TestTellAllAtOnce(t *testing.T) {
+	m, _, _ := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	dir := t.TempDir()
+	if err := m.TellAll(func(int) string { return "meet " + dir + " 4" }); err != nil {
+		t.Fatalf("TellAll: %v (results %+v)", err, m.Results)
+	}
+}
+
+// TestTellAllOrder: whatever order the answers arrive in, the transcript
+// has the commands in seat order, then each seat's answer in seat order.
+// Here seat 3 answers first and seat 0 last.
+func TestTellAllOrder(t *testing.T) {
+	m, _, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	dir := t.TempDir()
+	mark := func(i int) string { return filepath.Join(dir, strconv.Itoa(i)) }
+	cmd := func(i int) string {
+		if i == 3 {
+			return "mark " + mark(3)
+		}
+		return fmt.Sprintf("wait %s 0 %s", mark(i+1), mark(i))
+	}
+	if err := m.TellAll(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i := range 4 {
+		want = append(want, fmt.Sprintf("%d > %s", i, cmd(i)))
+	}
+	for i := range 3 {
+		want = append(want, fmt.Sprintf("%d < = waited", i), fmt.Sprintf("%d < ", i))
+	}
+	want = append(want, "3 < = marked", "3 < ")
+	if got := rec.get(); !slices.Equal(got, want) {
+		t.Errorf("transcript\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestTellAllFaults: the verdict of a broadcast is taken in seat order,
+// not in the order the answers arrive. Seat 3 crashes first, then seat 1
+// crashes and seat 0 refuses; the fault is seat 1's, after seat 0's
+// warning, and seat 3's crash is no one's fault.
+func TestTellAllFaults(t *testing.T) {
+	m, _, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	dir := t.TempDir()
+	mark := func(name string) string { return filepath.Join(dir, name) }
+	// In the order the answers arrive: seat 3 crashes, seat 2 answers,
+	// seat 1 crashes, seat 0 refuses.
+	cmds := []string{
+		"refuse-after " + mark("1"),
+		"crash " + mark("2") + " " + mark("1"),
+		"wait " + mark("3") + " 0 " + mark("2"),
+		"crash " + dir + " " + mark("3"),
+	}
+	err := m.TellAll(func(i int) string { return cmds[i] })
+	if err != ErrOver {
+		t.Fatalf("TellAll = %v, want ErrOver", err)
+	}
+	if m.Faulty != 1 || m.Results[1].Fault != drivers.FaultCrash {
+		t.Fatalf("faulty seat %d, results %+v; want seat 1's crash", m.Faulty, m.Results)
+	}
+	for _, i := range []int{0, 2, 3} {
+		if m.Results[i].Fault != "" {
+			t.Errorf("seat %d has fault %q", i, m.Results[i].Fault)
+		}
+	}
+	got := rec.get()
+	var events []string
+	for _, l := range got {
+		if !strings.HasPrefix(l, "0 ") && !strings.HasPrefix(l, "1 ") && !strings.HasPrefix(l, "2 ") && !strings.HasPrefix(l, "3 ") {
+			events = append(events, l)
+		}
+	}
+	if len(events) != 2 || !strings.HasPrefix(events[0], "warning {Seat:0 ") || !strings.HasPrefix(events[1], "fault {Seat:1 Kind:crash") {
+		t.Errorf("events %q, want seat 0's warning then seat 1's crash", events)
+	}
+	if !slices.Contains(got, "2 < = waited") || !slices.Contains(got, "0 < ? refused") {
+		t.Errorf("transcript %q lacks the answers of seats 0 and 2", got)
+	}
+}
+
+// TestTellAllClocks: each bot is charged from when its own command was
+// written to when its own answer arrived, not until the broadcast's last
+// answer: seat 1 answers half a second after seat 3, and seats 2 and 3
+// are not charged that half second.
+func TestTellAllClocks(t *testing.T) {
+	m, ss, _ := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "3")
+	cmds := []string{"echo", "wait " + mark + " 500", "echo", "mark " + mark}
+	if err := m.TellAll(func(i int) string { return cmds[i] }); err != nil {
+		t.Fatal(err)
+	}
+	slow := ss[1].Used()
+	if slow < 500*time.Millisecond {
+		t.Fatalf("seat 1 charged %v for an answer that took over 500ms", slow)
+	}
+	for _, i := range []int{2, 3} {
+		if used := ss[i].Used(); used >= slow {
+			t.Errorf("seat %d charged %v, as much as seat 1 (%v), for an answer that came in first", i, used, slow)
+		}
+	}
+}
