@@ -528,24 +528,37 @@ func (s *Session) Kill() {
 	})
 }
 
-// kill kills the process group and every process with the session's
-// token, waits for the bot and reaps adopted descendants.
+// kill kills the process group (or the box's PID namespace), waits for
+// the bot, then kills every process with the session's token and reaps
+// adopted descendants if any process left the group.
+//
+// Once the bot has exited, every descendant it left is either in its PID
+// namespace, which the box's Kill ended, or our child: orphans are
+// reparented to us (becomeSubreaper) before the bot's exit can be waited
+// for, and a descendant whose parent lives on descends from such an
+// orphan. So when the bot was contained, or we have no child that os/exec
+// did not start, nothing escaped and the scans of every process on the
+// machine for the token are skipped: they cost milliseconds a session,
+// most of the end of a game of quick bots.
 func (s *Session) kill() {
 	pid := s.cmd.Process.Pid
 	s.watch.disarm()
 	s.box.Kill()
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	_ = syscall.Kill(pid, syscall.SIGKILL)
-	killTokened(s.token)
 	<-s.exited
-	// Killed descendants reparent to us and turn into zombies as the kernel
-	// gets to them; reap until none of our adopted children is left alive.
-	for i := 0; i < 2000; i++ {
-		reapOrphans()
-		if !adoptedPending(s.token) {
-			break
+	if !s.box.Contained() && anyAdopted() {
+		killTokened(s.token)
+		// Killed descendants reparent to us and turn into zombies as the
+		// kernel gets to them; reap until none of our adopted children is
+		// left alive.
+		for i := 0; i < 2000; i++ {
+			reapOrphans()
+			if !adoptedPending(s.token) {
+				break
+			}
+			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(time.Millisecond)
 	}
 	select {
 	case <-s.errDone:
