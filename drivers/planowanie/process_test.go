@@ -96,22 +96,39 @@ func benchGame(b *testing.B, lim drivers.Limits) {
 			}
 		}
 	}
-	sends := &countSent{}
-	m.Record = sends
+	count := &countTrips{}
+	m.Record = count
 	for b.Loop() {
 		if _, err := g.Play(context.Background(), m); err != nil {
 			b.Fatal(err)
 		}
 	}
-	// Every command is a round trip, one after another: sends/op times
-	// BenchmarkRawPipe is the game's floor on pipes (besides the starts).
-	b.ReportMetric(float64(sends.n.Load())/float64(b.N), "sends/op")
+	// rtts/op times BenchmarkRawPipe is the game's floor on pipes, besides
+	// the starts: the round trips on its critical path, a broadcast to
+	// every bot at once counting as one.
+	b.ReportMetric(float64(count.sends.Load())/float64(b.N), "sends/op")
+	b.ReportMetric(float64(count.rtts.Load())/float64(b.N), "rtts/op")
 }
 
-// countSent is a recorder that counts the lines sent to bots.
-type countSent struct {
+// countTrips is a recorder that counts the lines sent to bots, and the
+// round trips on the critical path: the times the transcript turns from
+// lines sent to lines received. The referee waits for answers at each such
+// turn and at no other, since the commands of a broadcast are all
+// recorded before any of its answers (gtp.Match.TellAll); a command whose
+// answer is not awaited (quit) is not a round trip.
+type countTrips struct {
 	nopRecorder
-	n atomic.Int64
+	sends, rtts atomic.Int64
+	sending     atomic.Bool
 }
 
-func (c *countSent) Sent(int, string) { c.n.Add(1) }
+func (c *countTrips) Sent(int, string) {
+	c.sends.Add(1)
+	c.sending.Store(true)
+}
+
+func (c *countTrips) Received(int, string) {
+	if c.sending.Swap(false) {
+		c.rtts.Add(1)
+	}
+}
