@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -168,13 +169,20 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 	n := len(m.Players)
 	cmds := make([]string, n)
 	receive := make([]func() (bool, string, error), n)
-	last := -1 // the last Sender, whose answer is read on this goroutine
+	// last is the Sender whose answer is read on this goroutine, when
+	// every player is a Sender; otherwise this goroutine asks the others
+	// and every Sender's answer is read on a goroutine of its own, so that
+	// it is timed when it arrives.
+	last := -1
 	for i, p := range m.Players {
 		cmds[i] = cmd(i)
 		if s, ok := p.(Sender); ok {
 			receive[i] = s.Send(cmds[i])
 			last = i
 		}
+	}
+	if slices.ContainsFunc(receive, func(r func() (bool, string, error)) bool { return r == nil }) {
+		last = -1
 	}
 	answers := make([]answer, n)
 	var wg sync.WaitGroup

@@ -101,7 +101,7 @@ func (r *lines) get() []string {
 
 // botMatch starts n answer bots through Start, as a game's Play does, and
 // returns their Match, its sessions and its transcript.
-func botMatch(t *testing.T, n int, clock drivers.Clock) (*Match, Sessions, *lines) {
+func botMatch(t testing.TB, n int, clock drivers.Clock) (*Match, Sessions, *lines) {
 	t.Helper()
 	rec := &lines{}
 	dm := &drivers.Match{ID: "tellall", Clock: clock, Record: rec}
@@ -235,3 +235,33 @@ func TestTellAllClocks(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTellAll4 is one broadcast to four echo bots, all at once;
+// BenchmarkTell4 tells the same four one after another. On bare pipes one
+// round trip is drivers/proc's BenchmarkRawPipe.
+func BenchmarkTellAll4(b *testing.B) {
+	m, _, _ := botMatch(b, 4, drivers.Clock{Total: drivers.Duration(time.Hour)})
+	m.Rec = nopRec{}
+	for b.Loop() {
+		if err := m.TellAll(func(int) string { return "play 1 AS" }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTell4(b *testing.B) {
+	m, _, _ := botMatch(b, 4, drivers.Clock{Total: drivers.Duration(time.Hour)})
+	for b.Loop() {
+		for i := range 4 {
+			if err := m.Tell(i, "play 1 AS"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+type nopRec struct{}
+
+func (nopRec) Sent(int, string)     {}
+func (nopRec) Received(int, string) {}
+func (nopRec) Event(string, any)    {}
