@@ -27,12 +27,15 @@ func (b *bench) session() {
 // path (a broadcast to every bot at once is one) each at the cost of a
 // round trip on bare pipes, plus one start.
 func (b *bench) planowanie() {
-	r := b.pair("drivers/planowanie", "5x", "BenchmarkGameProcesses", "BenchmarkRefereeGame")
+	r := b.pair("drivers/planowanie", "5x", "BenchmarkGameProcesses", "BenchmarkRefereeGame", "BenchmarkGameBarePipes")
 	st := b.pair("drivers/proc", "20x", "BenchmarkStartPlain")[0]["ns/op"]
 	game, sends, rtts := r[0]["ns/op"], r[0]["sends/op"], r[0]["rtts/op"]
 	b.ratio("planowanie-game", (game-st)/(rtts*b.rawRTT), "<=", 1.3)
 	b.absf("planowanie-game: %s with processes (%.0f commands, %.0f round trips on the critical path), %s in process; floor %.0f × %s + a start of %s",
 		ms(game), sends, rtts, ms(r[1]["ns/op"]), rtts, us(b.rawRTT), ms(st))
+	bare := r[2]["bare-ns/op"]
+	b.absf("planowanie-game: the same game's commands on bare pipes to the same four bots, starts aside: %s, %.2f × %s a round trip on the critical path; with processes less a start ÷ bare pipes: %.2f",
+		ms(bare), bare/rtts/b.rawRTT, us(b.rawRTT), (game-st)/bare)
 }
 
 // starts: a bot start under every limit against a plain start.

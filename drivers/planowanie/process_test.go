@@ -1,8 +1,11 @@
 package planowanie
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync/atomic"
@@ -131,4 +134,105 @@ func (c *countTrips) Received(int, string) {
 	if c.sending.Swap(false) {
 		c.rtts.Add(1)
 	}
+}
+
+// BenchmarkGameBarePipes plays BenchmarkGameProcesses's game again on bare
+// pipes: the same four house bots, started with os/exec, get the very
+// commands the referee sent, grouped as it sent them (the commands of a
+// broadcast all written before any answer is read), and their answers are
+// read one bot after another, with no clock, transcript or session layer.
+// bare-ns/op times that replay, from the first command to the bots'
+// exit, starts aside: the floor of the game on this machine's pipes and
+// scheduler, as opposed to BenchmarkRawPipe's single bot.
+func BenchmarkGameBarePipes(b *testing.B) {
+	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Hour)}}
+	m := processMatch(b, 7, "greedy", "random", "greedy", "random")
+	rec := &stepRecorder{}
+	m.Record = rec
+	if _, err := g.Play(context.Background(), m); err != nil {
+		b.Fatal(err)
+	}
+	var bare time.Duration
+	for b.Loop() {
+		bare += replayBare(b, m, rec.steps)
+	}
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/op")
+}
+
+// sent is one line written to a seat.
+type sent struct {
+	seat int
+	line string
+}
+
+// stepRecorder groups the lines a match sends into steps: the lines
+// written before the referee next waits for an answer.
+type stepRecorder struct {
+	nopRecorder
+	steps    [][]sent
+	received bool
+}
+
+func (r *stepRecorder) Sent(seat int, line string) {
+	if len(r.steps) == 0 || r.received {
+		r.steps = append(r.steps, nil)
+		r.received = false
+	}
+	r.steps[len(r.steps)-1] = append(r.steps[len(r.steps)-1], sent{seat, line})
+}
+
+func (r *stepRecorder) Received(int, string) { r.received = true }
+
+// replayBare starts m's bots bare and replays steps to them, returning
+// the time from the first command to their exit.
+func replayBare(b *testing.B, m *drivers.Match, steps [][]sent) time.Duration {
+	type bot struct {
+		cmd *exec.Cmd
+		in  io.WriteCloser
+		out *bufio.Reader
+	}
+	bots := make([]bot, len(m.Seats))
+	for i, seat := range m.Seats {
+		cmd := exec.Command(seat.Command[0], seat.Command[1:]...)
+		cmd.Dir, cmd.Env = seat.Dir, append(os.Environ(), seat.Env...)
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		bots[i] = bot{cmd, in, bufio.NewReader(out)}
+	}
+	start := time.Now()
+	for _, step := range steps {
+		for _, s := range step {
+			if _, err := io.WriteString(bots[s.seat].in, s.line+"\n"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, s := range step {
+			if s.line == "quit" {
+				continue
+			}
+			for blank := false; !blank; {
+				l, err := bots[s.seat].out.ReadString('\n')
+				if err != nil {
+					b.Fatalf("seat %d after %q: %v", s.seat, s.line, err)
+				}
+				blank = l == "\n"
+			}
+		}
+	}
+	for _, bt := range bots {
+		bt.in.Close()
+		if err := bt.cmd.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return time.Since(start)
 }
