@@ -620,8 +620,12 @@ func anyAdopted() bool {
 	children.Lock()
 	defer children.Unlock()
 	for _, pid := range candidates {
+		// A bot reaped and unregistered since the scan is no candidate:
+		// it is read again, under the lock that its unregistering takes.
 		if !children.pids[pid] {
-			return true
+			if ppid, ok := parentOf(pid, buf); ok && ppid == self {
+				return true
+			}
 		}
 	}
 	return false
