@@ -11,10 +11,7 @@
 package plan
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -182,9 +179,15 @@ func (p *Plan) GradeOf(rank, n int) string {
 // say in what state the bots and this machine are, not which tournament
 // this is.
 func (p *Plan) ComputeHash() string {
+	return p.HashSeq(p.All())
+}
+
+// hashed is the part of p that its hash covers (Matches aside).
+func (p *Plan) hashed() *Plan {
 	c := *p
 	c.Hash = ""
 	c.Arbiter = nil
+	c.Matches = nil
 	c.Bots = make([]Bot, len(p.Bots))
 	for i, b := range p.Bots {
 		b.Fingerprint = nil
@@ -198,11 +201,7 @@ func (p *Plan) ComputeHash() string {
 		}
 		c.Bots[i] = b
 	}
-	h := sha256.New()
-	if err := c.Encode(h, false); err != nil {
-		panic(fmt.Sprintf("plan does not marshal: %v", err))
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return &c
 }
 
 // Bot returns the plan's bot called name.
