@@ -35,6 +35,7 @@ type pgnLexer struct {
 	c   int // current byte, -1 at end of input
 	err error
 	buf []byte // the text of the last token, reused
+	val []byte // the value of the tag being read, reused
 }
 
 func newPGNLexer(r io.Reader) *pgnLexer {
@@ -238,7 +239,8 @@ func readTags(lex *pgnLexer, tok pgnToken, tags *[3][]byte) pgnToken {
 	for i := range tags {
 		tags[i] = tags[i][:0]
 	}
-	var value []byte
+	value := lex.val[:0]
+	defer func() { lex.val = value }()
 	for tok.kind == tokTagOpen {
 		for tok = lex.token(); tok.kind != tokSymbol && tok.kind != tokEOF; tok = lex.token() {
 		}
