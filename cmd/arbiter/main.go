@@ -219,11 +219,7 @@ func (c *configFlags) loadStream(path string, stderr io.Writer) (*loaded, error)
 
 func (c *configFlags) loadAs(path string, stderr io.Writer, compileT func(*config.Config, *config.Tournament) (*plan.Plan, plan.Seq, int, hcl.Diagnostics)) (*loaded, error) {
 	if isPlanFile(path) {
-		l, err := c.loadPlan(path)
-		if err == nil {
-			l.matches, l.count = l.plan.All(), len(l.plan.Matches)
-		}
-		return l, err
+		return c.loadPlan(path)
 	}
 	if c.root != "" {
 		return nil, fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
