@@ -96,62 +96,76 @@ func bots(m *plan.Match) []string {
 	return slices.Compact(out)
 }
 
-// finish holds a finished match and returns, in plan order, the held
-// matches that may be journaled now, their verdicts set.
+// finish holds a finished match and returns the held matches that may
+// be journaled now, their verdicts set: for each bot in plan order.
 func (v *verdicts) finish(m *plan.Match, res *Result) []finished {
-	v.held[v.index[m.ID]] = finished{m, res}
-	return v.release()
+	k := v.index[m.ID]
+	v.held[k] = finished{m, res}
+	return v.release([]int{k})
 }
 
 // flush gives up waiting for matches that were registered but will not
 // finish in this stage (a stopping rule ended the feeding): every held
-// match is released, in plan order. Only for a stage that ended without
-// being cancelled; a cancelled run drops what is held, to play again.
+// match is released. Only for a stage that ended without being
+// cancelled; a cancelled run drops what is held, to play again.
 func (v *verdicts) flush() []finished {
 	v.waiting = map[string][]int{}
-	keys := v.heldKeys()
-	for _, k := range keys {
-		for _, bot := range bots(v.held[k].m) {
-			v.waiting[bot] = append(v.waiting[bot], k)
-		}
-	}
-	return v.release()
-}
-
-func (v *verdicts) heldKeys() []int {
 	keys := make([]int, 0, len(v.held))
 	for k := range v.held {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	return keys
-}
-
-// release journals, in plan order, every held match that no earlier
-// unjournaled match shares a bot with.
-func (v *verdicts) release() []finished {
-	var out []finished
-	for progress := true; progress; {
-		progress = false
-		for _, k := range v.heldKeys() {
-			f := v.held[k]
-			ready := true
-			for _, bot := range bots(f.m) {
-				ready = ready && len(v.waiting[bot]) > 0 && v.waiting[bot][0] == k
-			}
-			if !ready {
-				continue
-			}
-			for _, bot := range bots(f.m) {
-				v.waiting[bot] = v.waiting[bot][1:]
-			}
-			delete(v.held, k)
-			v.apply(f.res)
-			out = append(out, f)
-			progress = true
+	for _, k := range keys {
+		for _, bot := range bots(v.held[k].m) {
+			v.waiting[bot] = append(v.waiting[bot], k)
 		}
 	}
-	return out
+	return v.release(keys)
+}
+
+// release journals the held matches among candidates that no earlier
+// unjournaled match shares a bot with, and then those that releasing them
+// frees, in plan order. A match can only be freed by an earlier one of
+// its bots, so only the next waiting match of each bot of a released
+// match is a new candidate.
+func (v *verdicts) release(candidates []int) []finished {
+	var out []finished
+	var order []int
+	for len(candidates) > 0 {
+		k := candidates[len(candidates)-1]
+		candidates = candidates[:len(candidates)-1]
+		f, ok := v.held[k]
+		if !ok {
+			continue
+		}
+		bs := bots(f.m)
+		ready := true
+		for _, bot := range bs {
+			ready = ready && len(v.waiting[bot]) > 0 && v.waiting[bot][0] == k
+		}
+		if !ready {
+			continue
+		}
+		delete(v.held, k)
+		v.apply(f.res)
+		out, order = append(out, f), append(order, k)
+		for _, bot := range bs {
+			if v.waiting[bot] = v.waiting[bot][1:]; len(v.waiting[bot]) > 0 {
+				candidates = append(candidates, v.waiting[bot][0])
+			}
+		}
+	}
+	// Each bot's matches were released in plan order; sorting keeps it.
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return order[a] - order[b] })
+	sorted := make([]finished, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted
 }
 
 // apply counts a result, the next in plan order for each of its bots,

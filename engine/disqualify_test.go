@@ -150,3 +150,48 @@ func TestFlushReleasesWhatAStopLeftWaiting(t *testing.T) {
 		t.Errorf("verdict %+v", d)
 	}
 }
+
+// BenchmarkVerdicts journals a 1,200-match plan whose matches all share
+// their bots (one group, as in an Auction tournament), finishing in plan
+// order (nothing held: the baseline) or in reverse (every match held
+// until the first one finishes: the worst case).
+func BenchmarkVerdicts(b *testing.B) {
+	p := &plan.Plan{}
+	for i := range 1200 {
+		p.Matches = append(p.Matches, plan.Match{ID: fmt.Sprintf("m%04d", i), Seats: []string{"a", "b", "c", "d", "e"}})
+	}
+	res := make([]Result, len(p.Matches))
+	for i, m := range p.Matches {
+		res[i] = Result{Match: m.ID}
+		for _, s := range m.Seats {
+			res[i].Seats = append(res[i].Seats, SeatResult{Bot: s})
+		}
+	}
+	todo := make([]*plan.Match, len(p.Matches))
+	for i := range p.Matches {
+		todo[i] = &p.Matches[i]
+	}
+	for _, bench := range []struct {
+		name    string
+		reverse bool
+	}{{"in-order", false}, {"reverse", true}} {
+		b.Run(bench.name, func(b *testing.B) {
+			for range b.N {
+				v := newVerdicts(drivers.DisqualifyRules{Overruns: 5}, p, nil, nil)
+				v.expect(p, todo)
+				n := 0
+				for k := range p.Matches {
+					i := k
+					if bench.reverse {
+						i = len(p.Matches) - 1 - k
+					}
+					r := res[i]
+					n += len(v.finish(&p.Matches[i], &r))
+				}
+				if n != len(p.Matches) {
+					b.Fatalf("%d journaled", n)
+				}
+			}
+		})
+	}
+}
