@@ -158,6 +158,10 @@ type Seat struct {
 	Env     []string // "K=V" added to the environment (ARBITER_MATCH, ARBITER_SEAT, ARBITER_SEED, ...)
 	Stderr  string   // file the bot's stderr goes to
 	Limits  Limits   // what the process may use beside its clock
+	// PlanDir is Dir as the plan names it: relative to the
+	// configuration's folder (slash separated) unless absolute; "" for a
+	// house bot. Original referees' messages show it.
+	PlanDir string
 }
 
 // Recorder is the match transcript.
@@ -218,6 +222,14 @@ type Outcome struct {
 // multiple of that many rounds plays each variant equally often.
 type Variants interface {
 	Variants() []string
+}
+
+// Ordered is an optional capability of a Decoded game whose contest
+// played a round's matches in an order of its own: DefaultOrder names it
+// (a tournament.Order, like "by-seat"), the order of a tournament of the
+// game that sets none.
+type Ordered interface {
+	DefaultOrder() string
 }
 
 // Reporter is an optional capability of a Game that keeps files in the

@@ -33,6 +33,7 @@ func Compile(cfg *config.Config, t *config.Tournament) (*plan.Plan, hcl.Diagnost
 		Format:     t.Format,
 		Seats:      t.Seats,
 		Deal:       t.Deal,
+		Order:      t.Order,
 		Seed:       t.Seed,
 		Rounds:     t.Rounds,
 		Players:    t.Players,

@@ -93,6 +93,27 @@ func (p *Plan) ListedRound(r int, groups [][]string, clock drivers.Clock, varian
 	for g, members := range groups {
 		out = append(out, p.groupMatches(fmt.Sprintf("r%03d-g%02d", r, g+1), streamDeals, r, g+1, p.Complete(members, starts[g]), design, clock, variant(variants, r))...)
 	}
+	return p.ordered(out)
+}
+
+// ordered puts a round's matches, listed group by group, in the plan's
+// order (tournament.Order); ids and seeds stay those of their group.
+func (p *Plan) ordered(round []Match) []Match {
+	if p.Order == tournament.ByGroup {
+		return round
+	}
+	seats := make([][]string, len(round))
+	for i, m := range round {
+		seats[i] = m.Seats
+	}
+	field := make([]string, len(p.Bots))
+	for i, b := range p.Bots {
+		field[i] = b.Name
+	}
+	out := make([]Match, len(round))
+	for i, j := range p.Order.Sort(seats, field) {
+		out[i] = round[j]
+	}
 	return out
 }
 
