@@ -159,6 +159,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	}
 	staged, d := l.decodeStagesAndGrades(t, content)
 	if diags = append(diags, d...); staged {
+		// Stages list their matches their own way: a game's default
+		// order is not theirs (an order attribute is an error).
+		t.Order = tournament.ByGroup
 		return t, diags
 	}
 	if _, ok := content.Attributes["players"]; !ok {

@@ -69,3 +69,26 @@ func TestDefaultOrder(t *testing.T) {
 		t.Errorf("by-group: order %v, duels %v; want by-group, %v", order, seats, want)
 	}
 }
+
+// TestStagedBricksKeepsItsOrder: a tournament in stages lists each
+// stage's matches itself, so Bricks's default order is not put in its
+// plan.
+func TestStagedBricksKeepsItsOrder(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(orderConfig, "format  = \"round-robin\"", "", 1)
+	src = strings.Replace(src, "%s", `stage "one" { players = 2 }`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(dir, config.Options{Driver: all.Driver, DriverNames: all.Names()})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, diags := compile.Compile(cfg, cfg.Tournaments[0])
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if p.Order != tournament.ByGroup || len(p.Stages) != 1 {
+		t.Errorf("order %v with %d stage(s); want by-group, 1", p.Order, len(p.Stages))
+	}
+}
