@@ -163,6 +163,10 @@ type Seat struct {
 	// it (Auction: its bids count as 0) does not run it; others run it,
 	// and its result is the verdict either way.
 	Out string
+	// PlanDir is Dir as the plan names it: relative to the
+	// configuration's folder (slash separated) unless absolute; "" for a
+	// house bot. Original referees' messages show it.
+	PlanDir string
 }
 
 // Recorder is the match transcript.
@@ -265,6 +269,14 @@ type Outcome struct {
 // multiple of that many rounds plays each variant equally often.
 type Variants interface {
 	Variants() []string
+}
+
+// Ordered is an optional capability of a Decoded game whose contest
+// played a round's matches in an order of its own: DefaultOrder names it
+// (a tournament.Order, like "by-seat"), the order of a tournament of the
+// game that sets none.
+type Ordered interface {
+	DefaultOrder() string
 }
 
 // Reporter is an optional capability of a Game that keeps files in the

@@ -145,6 +145,9 @@ func describe(p *plan.Plan) []string {
 		p.Format.Describe(p.Players, field, p.Candidates),
 		fmt.Sprintf("Seats %s: %d seating(s) per group.", p.Seats, len(p.Seats.Seatings(p.Players))),
 	}
+	if d := p.Order.Describe(); d != "" {
+		lines = append(lines, d)
+	}
 	if l := p.Later; l != nil {
 		if d := l.Pairing.Describe(l.From, p.Rounds); d != "" {
 			lines = append(lines, d)

@@ -57,6 +57,7 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 		Format:     t.Format,
 		Seats:      t.Seats,
 		Deal:       t.Deal,
+		Order:      t.Order,
 		Seed:       t.Seed,
 		Rounds:     t.Rounds,
 		Players:    t.Players,

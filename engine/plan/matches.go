@@ -145,8 +145,28 @@ func (p *Plan) ListedSeq(rounds [][][]string, clock drivers.Clock, variants []st
 	}
 }
 
-// walkRound is walkGroup of each group of round r.
+// walkRound is walkGroup of each group of round r, in the plan's order
+// (tournament.Order): group by group as they are made, or, for any other
+// order, the round collected (a round at a time, never the whole plan)
+// and sorted; ids and seeds stay those of their group either way.
 func (p *Plan) walkRound(m *Match, yield func(*Match) bool, r int, groups [][]string, clock drivers.Clock, variants []string) bool {
+	if p.Order == tournament.ByGroup {
+		return p.walkGroups(m, yield, r, groups, clock, variants)
+	}
+	round := collect(func(m *Match, yield func(*Match) bool) {
+		p.walkGroups(m, yield, r, groups, clock, variants)
+	})
+	for _, c := range p.ordered(round) {
+		*m = c
+		if !yield(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// walkGroups is walkGroup of each group of round r, group by group.
+func (p *Plan) walkGroups(m *Match, yield func(*Match) bool, r int, groups [][]string, clock drivers.Clock, variants []string) bool {
 	design := p.Seats.Seatings(p.Players)
 	starts := p.fillStarts(r, groups)
 	v := variant(variants, r)
@@ -161,6 +181,24 @@ func (p *Plan) walkRound(m *Match, yield func(*Match) bool, r int, groups [][]st
 		}
 	}
 	return true
+}
+
+// ordered puts a round's matches, listed group by group, in the plan's
+// order (tournament.Order).
+func (p *Plan) ordered(round []Match) []Match {
+	seats := make([][]string, len(round))
+	for i, m := range round {
+		seats[i] = m.Seats
+	}
+	field := make([]string, len(p.Bots))
+	for i, b := range p.Bots {
+		field[i] = b.Name
+	}
+	out := make([]Match, len(round))
+	for i, j := range p.Order.Sort(seats, field) {
+		out[i] = round[j]
+	}
+	return out
 }
 
 // PlayoffMatches lists the matches of playoff stage (1-based) between

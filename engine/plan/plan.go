@@ -43,6 +43,9 @@ type Plan struct {
 	Bots   []Bot             `json:"bots"`
 	// Fill names the bots that only complete groups.
 	Fill []string `json:"fill,omitempty"`
+	// Order is the order of a round's matches; the default, by group, is
+	// left out.
+	Order tournament.Order `json:"order,omitempty"`
 	// Later describes the matches that depend on results and so cannot be
 	// listed: rounds grouped by rating or score, and playoffs. Nil when
 	// Matches is the whole tournament.
