@@ -64,6 +64,11 @@ type Runner struct {
 
 	// builds is set by Run: each bot's build, at most once per run.
 	builds *builds
+	// carry is set by Run for a game that carries its bots' state
+	// (drivers.Carrier); carryFrom is the results directory a replay
+	// takes each match's starting state from.
+	carry     *carry
+	carryFrom string
 }
 
 // Progress follows a run.
@@ -167,6 +172,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	run := *r
 	run.Plan = p
 	run.builds = &builds{}
+	run.carry = newCarry(game, r.carryFrom)
 	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
@@ -327,6 +333,10 @@ func (s *session) todo() []*plan.Match {
 }
 
 func (s *session) feed(ctx context.Context, todo []*plan.Match) {
+	if c := s.r.carry; c != nil && c.from == "" {
+		s.feedCarried(ctx, todo)
+		return
+	}
 	for _, m := range todo {
 		if s.halted() {
 			return
@@ -384,6 +394,7 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 	}
 	s.advanceStop()
 	s.mu.Unlock()
+	r.carry.notify()
 	if r.Progress != nil {
 		r.Progress.Finished(m, res)
 	}
@@ -565,6 +576,12 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 			return nil, err
 		}
 		match.Seats = append(match.Seats, seat)
+	}
+	if r.carry != nil {
+		if err := r.carry.prepare(r.Out, dir, m, match.Seats); err != nil {
+			tr.Close()
+			return nil, err
+		}
 	}
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)

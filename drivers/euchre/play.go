@@ -1,6 +1,7 @@
 package euchre
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -80,7 +81,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if move <= 0 {
 		move = time.Duration(g.clock.Move)
 	}
-	pos, err := positions(m, seats)
+	pos, err := positions(m, seats, g.settings.perBot())
 	if err != nil {
 		return nil, err
 	}
@@ -115,8 +116,12 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 }
 
 // positions makes the four positions of match m, position p played by
-// the bot of seat seats[p], each with its memory folder made.
-func positions(m *drivers.Match, seats [4]int) ([4]position, error) {
+// the bot of seat seats[p], each with its memory folder made: with
+// perBot, its seat's State folder, shared by the positions of one bot and
+// carried by the engine from the bot's previous match (or, in a match
+// played without an engine, a fresh folder of the bot's in the match's
+// directory); otherwise a fresh folder of its own.
+func positions(m *drivers.Match, seats [4]int, perBot bool) ([4]position, error) {
 	var pos [4]position
 	// The bots run in their memory folders, so every path they get must
 	// be absolute: the results directory may be given relative.
@@ -127,6 +132,9 @@ func positions(m *drivers.Match, seats [4]int) ([4]position, error) {
 	for p := range pos {
 		seat := m.Seats[seats[p]]
 		mem := filepath.Join(matchDir, "pos"+strconv.Itoa(p))
+		if perBot {
+			mem = cmp.Or(seat.State, filepath.Join(matchDir, "memory-"+fileSafe(seat.Bot)))
+		}
 		if err := os.MkdirAll(mem, 0o755); err != nil {
 			return pos, err
 		}
