@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -238,19 +239,32 @@ func copyState(src, dst string) error {
 	})
 }
 
+// copyFile copies a file with its mode and, where arbiter may (as root),
+// its owner: a file the bot made as the sandbox's uid stays writable for
+// it in its next match.
 func copyFile(from, to string) error {
 	in, err := os.Open(from)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, info.Mode().Perm())
 	if err != nil {
 		return err
 	}
 	if _, err := io.Copy(out, in); err != nil {
 		out.Close()
 		return err
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+		if err := out.Chown(int(st.Uid), int(st.Gid)); err != nil {
+			out.Close()
+			return err
+		}
 	}
 	return out.Close()
 }
