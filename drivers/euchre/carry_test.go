@@ -41,24 +41,50 @@ func init() {
 		if err := os.WriteFile(counterFile, []byte(fmt.Sprintf("n=%d seen=%s\n", n, strings.Join(seen, ","))), 0o644); err != nil {
 			return 1
 		}
-		s, err := ParseInput(string(in))
-		if err != nil {
+		return counterAnswer(string(in), n)
+	})
+	testbot.Register("spy", func([]string) int {
+		in, _ := io.ReadAll(os.Stdin)
+		// What of the results it may see: the folder around its memory
+		// folder, the other bots' memory, its own memory before the
+		// match, and the plan.
+		var sees, read []string
+		ents, _ := os.ReadDir("..")
+		for _, e := range ents {
+			sees = append(sees, e.Name())
+		}
+		for _, p := range []string{"../a/" + counterFile, "../b/" + counterFile, "../c/" + counterFile, "../d.in/" + counterFile, "../../../../plan.json"} {
+			if _, err := os.ReadFile(p); err == nil {
+				read = append(read, p)
+			}
+		}
+		note := fmt.Sprintf("sees=%s read=%s\n", strings.Join(sees, ","), strings.Join(read, ","))
+		if err := os.WriteFile(counterFile, []byte(note), 0o644); err != nil {
 			return 1
 		}
-		switch s.Phase {
-		case Ordering:
-			fmt.Println(map[bool]string{true: "o", false: "p"}[n%2 == 1])
-		case Naming:
-			fmt.Println("p")
-		case Discard:
-			fmt.Println(s.Hand[0])
-		case Alone:
-			fmt.Println("n")
-		case Turn:
-			fmt.Println(Legal(s.Hand, s.Trump, first(s.Played))[0])
-		}
-		return 0
+		return counterAnswer(string(in), 1)
 	})
+}
+
+// counterAnswer is the counting bot's answer to input after n matches.
+func counterAnswer(input string, n int) int {
+	s, err := ParseInput(input)
+	if err != nil {
+		return 1
+	}
+	switch s.Phase {
+	case Ordering:
+		fmt.Println(map[bool]string{true: "o", false: "p"}[n%2 == 1])
+	case Naming:
+		fmt.Println("p")
+	case Discard:
+		fmt.Println(s.Hand[0])
+	case Alone:
+		fmt.Println("n")
+	case Turn:
+		fmt.Println(Legal(s.Hand, s.Trump, first(s.Played))[0])
+	}
+	return 0
 }
 
 // readCounter reads a counting bot's memory file; a missing one is 0.
@@ -80,7 +106,7 @@ const carryConfig = `
 bot "a" { command = %[1]s }
 bot "b" { command = %[1]s }
 bot "c" { command = %[1]s }
-bot "d" { command = %[1]s }
+bot "d" { command = %[3]s }
 game "euchre" "g" {
   max_hands = 1
   memory    = "per-bot"
@@ -98,14 +124,21 @@ tournament "t" {
 // carryRunner compiles the counting bots' round robin (players a match)
 // into a runner of jobs workers writing to out.
 func carryRunner(t *testing.T, players int, out string, jobs int) *engine.Runner {
+	return carryRunnerD(t, players, out, jobs, "counter")
+}
+
+// carryRunnerD is carryRunner with bot d the testbot named d.
+func carryRunnerD(t *testing.T, players int, out string, jobs int, d string) *engine.Runner {
 	t.Helper()
 	dir := t.TempDir()
-	argv := testbot.Argv(t, "counter")
-	quoted := make([]string, len(argv))
-	for i, a := range argv {
-		quoted[i] = strconv.Quote(a)
+	argv := func(name string) string {
+		var quoted []string
+		for _, a := range testbot.Argv(t, name) {
+			quoted = append(quoted, strconv.Quote(a))
+		}
+		return "[" + strings.Join(quoted, ", ") + "]"
 	}
-	src := fmt.Sprintf(carryConfig, "["+strings.Join(quoted, ", ")+"]", players)
+	src := fmt.Sprintf(carryConfig, argv("counter"), players, argv(d))
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -255,5 +288,39 @@ func compareCarried(t *testing.T, how string, want, got map[string]string) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("%s: %d files and results, at -j 1 %d", how, len(got), len(want))
+	}
+}
+
+// A bot in the default sandbox sees its own memory folder and nothing else
+// of the results: not the other bots' memory (which is there, in the same
+// match's folder), not its memory as it was before the match, not the plan.
+func TestPerBotMemoryIsPrivate(t *testing.T) {
+	out := t.TempDir()
+	r := carryRunnerD(t, 2, out, 2, "spy")
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, m := range r.Plan.Matches {
+		if !slices.Contains(m.Seats, "d") {
+			continue
+		}
+		state := filepath.Join(out, engine.MatchesDir, m.ID, engine.StateDir)
+		note, err := os.ReadFile(filepath.Join(state, "d", counterFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(note) != "sees=d read=\n" {
+			t.Errorf("match %s: the spy noted %q; it should see only its own folder (d) and read nothing", m.ID, note)
+		}
+		for _, other := range m.Seats {
+			if _, err := os.Stat(filepath.Join(state, other, counterFile)); other != "d" && err != nil {
+				t.Errorf("match %s: %s kept no memory for the spy to look for: %v", m.ID, other, err)
+			}
+		}
+		checked++
+	}
+	if checked != 6 {
+		t.Errorf("the spy played %d matches, want 6", checked)
 	}
 }
