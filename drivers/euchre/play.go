@@ -61,9 +61,10 @@ type position struct {
 //
 // Working directory: the challenge runs a bot in "its folder", where it may
 // keep one file. Here a bot's configured dir holds its program and may be
-// shared by every match running at once, so each position gets a private
-// folder <match dir>/pos<N> as its working directory instead, checked
-// after every run. So that a command written relative to the bot's dir
+// shared by every match running at once, so the bot runs in a memory
+// folder instead, checked after every run: its seat's State folder, which
+// the engine carries from the bot's previous match (memory = "per-bot"),
+// or a fresh folder <match dir>/pos<N> for each position. So that a command written relative to the bot's dir
 // still works, its program (if it has a slash) and every argument naming a
 // file or folder that exists in the bot's dir are made absolute first. The
 // bot also finds its dir in ARBITER_BOT_DIR, its memory folder in
