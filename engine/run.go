@@ -171,8 +171,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	run := *r
 	run.Plan = p
-	run.builds = &builds{}
-	run.carry = newCarry(game, r.carryFrom)
+	run.builds, run.carry = &builds{}, newCarry(game, r.carryFrom)
 	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
