@@ -124,7 +124,12 @@ func decodeMemory(attrs hcl.Attributes, ctx *hcl.EvalContext, s *Settings) hcl.D
 				`or "per-position" (a fresh file for each position of each match); the size limit is memory_bytes.`, scope),
 			Subject: a.Expr.Range().Ptr()}}
 	}
+	// Per-position is recorded as before the scope could be chosen, so
+	// that a run begun then resumes with memory = "per-position".
 	s.MemoryScope = scope
+	if scope == PerPosition {
+		s.MemoryScope = ""
+	}
 	return nil
 }
 

@@ -27,10 +27,10 @@ func TestDecodeMemory(t *testing.T) {
 		diag  string // the summary of the one diagnostic expected
 	}{
 		{"", PerBot, 1024, ""},
-		{`memory = "per-position"`, PerPosition, 1024, ""},
+		{`memory = "per-position"`, "", 1024, ""}, // as plans recorded it before the choice
 		{`memory = "per-bot"`, PerBot, 1024, ""},
 		{`memory = 512`, PerBot, 512, ""},
-		{"memory = \"per-position\"\nmemory_bytes = 300", PerPosition, 300, ""},
+		{"memory = \"per-position\"\nmemory_bytes = 300", "", 300, ""},
 		{"memory = 512\nmemory_bytes = 300", "", 0, "Memory size given twice"},
 		{`memory = "shared"`, "", 0, "Unknown memory scope"},
 		{`memory_bytes = -1`, "", 0, "Value out of range"},
@@ -54,7 +54,7 @@ func TestDecodeMemory(t *testing.T) {
 		if g.settings.MemoryScope != tc.scope || g.settings.Memory != tc.bytes {
 			t.Errorf("%q: memory %q of %d bytes, want %q of %d", tc.body, g.settings.MemoryScope, g.settings.Memory, tc.scope, tc.bytes)
 		}
-		if g.CarriesState() != (tc.scope == PerBot) {
+		if g.CarriesState() != (tc.scope == PerBot) || g.settings.Validate() != nil {
 			t.Errorf("%q: CarriesState %v", tc.body, g.CarriesState())
 		}
 	}
