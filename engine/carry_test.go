@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -35,7 +36,22 @@ type carryingGame struct{ drivers.Game }
 
 func (carryingGame) CarriesState() bool { return true }
 
+// playing counts the carrying matches being played, and the most at once.
+var playing struct {
+	sync.Mutex
+	now, most int
+}
+
 func (g carryingGame) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
+	playing.Lock()
+	playing.now++
+	playing.most = max(playing.most, playing.now)
+	playing.Unlock()
+	defer func() {
+		playing.Lock()
+		playing.now--
+		playing.Unlock()
+	}()
 	for _, s := range m.Seats {
 		log, err := os.ReadFile(filepath.Join(s.State, "log"))
 		if err != nil && !os.IsNotExist(err) {
@@ -111,9 +127,18 @@ func TestCarriedStateInPlanOrder(t *testing.T) {
 	for _, jobs := range []int{1, 3} {
 		out := t.TempDir()
 		r := carryRunner(t, out, jobs)
+		playing.Lock()
+		playing.most = 0
+		playing.Unlock()
 		if _, err := r.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
+		// Matches of other bots do not wait: at -j 3 some ran at once.
+		playing.Lock()
+		if most := playing.most; jobs > 1 && most < 2 || most > jobs {
+			t.Errorf("-j %d played at most %d matches at once", jobs, most)
+		}
+		playing.Unlock()
 		if len(r.Plan.Matches) != 40 {
 			t.Fatalf("%d matches, want 40", len(r.Plan.Matches))
 		}
