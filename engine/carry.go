@@ -85,7 +85,18 @@ func previousMatches(ms []plan.Match) map[string]map[string]string {
 // done nor in todo (a selection of matches without it) stops the run.
 func (s *session) feedCarried(ctx context.Context, todo []*plan.Match) {
 	c := s.r.carry
-	prev := previousMatches(s.full.Matches)
+	// The matches a run plays: those the stopping rule's max_matches
+	// leaves out pass nothing on (a selection plays its own).
+	ms := s.full.Matches
+	if len(s.r.Only) == 0 && !s.r.Slice {
+		ms = nil
+		for i := range s.full.Matches {
+			if within(s.full.Stop, i, &s.full.Matches[i]) {
+				ms = append(ms, s.full.Matches[i])
+			}
+		}
+	}
+	prev := previousMatches(ms)
 	c.mu.Lock()
 	c.prev = prev
 	c.mu.Unlock()
