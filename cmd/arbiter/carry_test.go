@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // countBot is a Euchre bot that counts its matches in its one memory file
@@ -50,6 +51,7 @@ bot "d" {
 }
 game "euchre" "g" {
   max_hands = 1
+  clock { move = "30s" } # a loaded machine must not turn an answer into a default
   memory    = "per-bot"
 }
 tournament "t" {
@@ -98,6 +100,13 @@ func TestKilledPerBotMemoryRunResumes(t *testing.T) {
 	if before := lines(results); before >= 12 {
 		t.Fatalf("all %d matches finished before the kill", before)
 	}
+	deadline := time.Now().Add(5 * time.Second)
+	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bot processes %v outlived the killed arbiter", left)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").CombinedOutput(); err != nil {
 		t.Fatalf("re-run: %v\n%s", err, out)
 	}
@@ -105,7 +114,7 @@ func TestKilledPerBotMemoryRunResumes(t *testing.T) {
 	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "2").CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
-	if diff := cmp.Diff(outcomes(t, whole), outcomes(t, killed)); diff != "" {
+	if diff := cmp.Diff(carriedOutcomes(t, whole), carriedOutcomes(t, killed)); diff != "" {
 		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
 	}
 	if lines(results) != 12 {
@@ -114,6 +123,22 @@ func TestKilledPerBotMemoryRunResumes(t *testing.T) {
 	if diff := cmp.Diff(memoryFiles(t, whole), memoryFiles(t, killed)); diff != "" {
 		t.Errorf("resumed memory differs from an uninterrupted run's (-want +got):\n%s", diff)
 	}
+}
+
+// carriedOutcomes maps each match to its seats' bots, scores, faults and
+// defaults.
+func carriedOutcomes(t *testing.T, dir string) map[string]string {
+	_, results, err := engine.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, r := range results {
+		for _, s := range r.Seats {
+			m[r.Match] += fmt.Sprintf("%s=%v%s/%d ", s.Bot, s.Score, s.Fault, s.Defaults)
+		}
+	}
+	return m
 }
 
 // memoryFiles maps every file of the matches' state folders to its text.
