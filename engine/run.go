@@ -64,6 +64,8 @@ type Runner struct {
 
 	// builds is set by Run: each bot's build, at most once per run.
 	builds *builds
+	// out is set by Run: the bots disqualified before the first match.
+	out map[string]string
 	// carry is set by Run for a game that carries its bots' state
 	// (drivers.Carrier); carryFrom is the results directory a replay
 	// takes each match's starting state from.
@@ -133,6 +135,9 @@ type session struct {
 	expected int
 	// halt is closed when a stopping rule triggers: no more matches are fed.
 	halt chan struct{}
+	// verdicts decides disqualifications when the game's rules do (nil
+	// otherwise).
+	verdicts *verdicts
 }
 
 // Run runs every selected match that the results directory does not hold
@@ -155,7 +160,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer release()
-	game, err := r.loadGame()
+	game, out, err := r.loadGame()
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +175,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	run := *r
-	run.Plan = p
-	run.builds, run.carry = &builds{}, newCarry(game, r.carryFrom)
+	run.Plan, run.builds, run.out, run.carry = p, &builds{}, out, newCarry(game, r.carryFrom)
 	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
@@ -187,6 +191,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
 		sum: &Summary{Results: prior}}
+	s.verdicts = verdictsFor(game, &known, prior, out)
 	for i := range prior {
 		s.done[prior[i].Match] = &prior[i]
 	}
@@ -242,6 +247,7 @@ func (s *session) work(ctx context.Context, paired []*pairing.Pairing) error {
 	err := s.stages(ctx, paired)
 	close(s.queue)
 	workers.Wait()
+	s.flush(ctx)
 	return err
 }
 
@@ -278,6 +284,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 	for stage := 0; ; stage++ {
 		s.feed(ctx, s.todo())
 		s.pending.Wait()
+		s.flush(ctx)
 		if ctx.Err() != nil || s.halted() {
 			return nil
 		}
@@ -332,6 +339,11 @@ func (s *session) todo() []*plan.Match {
 }
 
 func (s *session) feed(ctx context.Context, todo []*plan.Match) {
+	if s.verdicts != nil {
+		s.mu.Lock()
+		s.verdicts.expect(&s.full, todo)
+		s.mu.Unlock()
+	}
 	if c := s.r.carry; c != nil && c.from == "" {
 		s.feedCarried(ctx, todo)
 		return
@@ -370,18 +382,74 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 		r.Progress.Started(m)
 	}
 	res, err := r.playMatch(ctx, s.game, m, s.log.With("match", m.ID))
+	if err == nil && s.verdicts != nil {
+		s.mu.Lock()
+		done := s.journal(ctx, s.verdicts.finish(m, res))
+		s.mu.Unlock()
+		s.progress(done)
+		return
+	}
 	if err == nil {
 		err = s.j.Append(res)
 	}
 	s.mu.Lock()
 	if err != nil {
-		if s.firstErr == nil && ctx.Err() == nil {
-			s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
-			s.cancel()
-		}
+		s.fail(ctx, m, err)
 		s.mu.Unlock()
 		return
 	}
+	s.finished(res)
+	s.mu.Unlock()
+	if r.Progress != nil {
+		r.Progress.Finished(m, res)
+	}
+}
+
+// fail stops the run at the first error of the arbiter's own; s.mu is
+// held.
+func (s *session) fail(ctx context.Context, m *plan.Match, err error) {
+	if s.firstErr == nil && ctx.Err() == nil {
+		s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
+		s.cancel()
+	}
+}
+
+// journal appends results released by the verdicts, in their order, and
+// returns those journaled; s.mu is held, so that the journal holds for
+// each bot a prefix of its matches in plan order even after a kill.
+func (s *session) journal(ctx context.Context, ready []finished) []finished {
+	for k, f := range ready {
+		if err := s.j.Append(f.res); err != nil {
+			s.fail(ctx, f.m, err)
+			return ready[:k]
+		}
+		s.finished(f.res)
+	}
+	return ready
+}
+
+func (s *session) progress(done []finished) {
+	if s.r.Progress != nil {
+		for _, f := range done {
+			s.r.Progress.Finished(f.m, f.res)
+		}
+	}
+}
+
+// flush journals the results the verdicts still hold once a stage has
+// ended, unless the run was cancelled (they play again when it resumes).
+func (s *session) flush(ctx context.Context) {
+	if s.verdicts == nil || ctx.Err() != nil {
+		return
+	}
+	s.mu.Lock()
+	done := s.journal(ctx, s.verdicts.flush())
+	s.mu.Unlock()
+	s.progress(done)
+}
+
+// finished counts a journaled result; s.mu is held.
+func (s *session) finished(res *Result) {
 	s.sum.Finished++
 	s.sum.Results = append(s.sum.Results, *res)
 	s.done[res.Match] = &s.sum.Results[len(s.sum.Results)-1]
@@ -392,11 +460,7 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 		}
 	}
 	s.advanceStop()
-	s.mu.Unlock()
-	r.carry.notify()
-	if r.Progress != nil {
-		r.Progress.Finished(m, res)
-	}
+	s.r.carry.notify() // a match waiting for this one may be fed
 }
 
 // advanceStop evaluates the stopping rule; s.mu is held.
@@ -507,21 +571,22 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 }
 
 // loadGame rebuilds the plan's game with its driver, and holds the bots
-// to its submission rules.
-func (r *Runner) loadGame() (drivers.Game, error) {
+// to its submission rules; out are the bots disqualified by them.
+func (r *Runner) loadGame() (drivers.Game, map[string]string, error) {
 	g := r.Plan.Game
 	var drv drivers.Driver
 	if r.Drivers != nil {
 		drv, _ = r.Drivers(g.Driver)
 	}
 	if drv == nil {
-		return nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
+		return nil, nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
 	}
 	game, err := drv.LoadGame(g.Settings)
 	if err != nil {
-		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
+		return nil, nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
 	}
-	return game, r.checkEntries(game)
+	out, err := r.checkEntries(game)
+	return game, out, err
 }
 
 // selected are the matches named by Only, among those of p.
@@ -619,6 +684,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		Nick:   cmp.Or(b.Nick, name),
 		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
+		Out:    r.out[name],
 	}
 	keys := make([]string, 0, len(b.Env))
 	for k := range b.Env {
@@ -640,7 +706,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		return seat, nil
 	}
 	seat.Command = b.Command
-	seat.Dir = b.DirIn(r.Root)
+	seat.Dir, seat.PlanDir = b.DirIn(r.Root), b.Dir
 	if sb := seat.Limits.Sandbox; sb != nil { // its dir, even where it runs in a game's folder
 		seat.Limits.Sandbox = &drivers.Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), seat.Dir)}
 	}
