@@ -16,6 +16,10 @@ var clockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}},
 }
 
+var processClockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}, {Name: "startup"}},
+}
+
 var sessionClockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}, {Name: "turn"}, {Name: "startup"}},
 }
@@ -23,6 +27,13 @@ var sessionClockSchema = &hcl.BodySchema{
 // DecodeClock decodes a clock block of total and move.
 func DecodeClock(b *hcl.Block, ctx *hcl.EvalContext) (Clock, hcl.Diagnostics) {
 	return decodeClock(b, ctx, clockSchema)
+}
+
+// DecodeProcessClock decodes the clock block of a game that starts a
+// bot afresh for every decision: total and move, and also startup, added
+// to the move limit of each bot's first run in a match (its cold start).
+func DecodeProcessClock(b *hcl.Block, ctx *hcl.EvalContext) (Clock, hcl.Diagnostics) {
+	return decodeClock(b, ctx, processClockSchema)
 }
 
 // DecodeSessionClock decodes the clock block of a game whose bots run for

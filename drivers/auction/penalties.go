@@ -34,14 +34,14 @@ const (
 	Unlimited = "unlimited"
 )
 
-// The attributes of Auction's clock block: the common total and move,
-// and Fibot's tolerated overruns.
+// The attributes of Auction's clock block: the common total and move, the
+// start-up allowance, and Fibot's tolerated overruns.
 var clockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}, {Name: "overrun"}, {Name: "overruns"}},
+	Attributes: []hcl.AttributeSchema{{Name: "total"}, {Name: "move"}, {Name: "startup"}, {Name: "overrun"}, {Name: "overruns"}},
 }
 
-// decodeClock decodes clock { total move overrun overruns } into the
-// game's clock and settings.
+// decodeClock decodes clock { total move startup overrun overruns } into
+// the game's clock and settings.
 func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, g *Game) hcl.Diagnostics {
 	content, diags := b.Body.Content(clockSchema)
 	for _, f := range []struct {
@@ -51,6 +51,7 @@ func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, g *Game) hcl.Diagnostics {
 	}{
 		{"total", &g.clock.Total, "each bot's budget for the whole match"},
 		{"move", &g.clock.Move, "the most a single answer may take, the bot's start included"},
+		{"startup", &g.clock.Startup, "the allowance for a bot's start, added to the move limit of its first run in a match"},
 	} {
 		if a, ok := content.Attributes[f.name]; ok {
 			d, dd := drivers.DecodeDuration(a, ctx, f.doc)

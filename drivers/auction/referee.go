@@ -92,7 +92,8 @@ type (
 		Detail string `json:"detail"`
 	}
 	// OverrunEvent ("overrun") is an answer that came after the move
-	// limit but within the tolerated overrun: it was used, and counts
+	// limit (LimitMS: move, plus the start-up allowance on the seat's
+	// first run) but within the tolerated overrun: it was used, and counts
 	// against the bot's tolerance (SeatResult.Overruns). A time-out beyond
 	// the overrun is a "default" event of kind "time" and counts too.
 	OverrunEvent struct {
@@ -137,6 +138,7 @@ type referee struct {
 	starts  []int // runs that failed to start, per seat
 	runs    []int // runs attempted, per seat
 	move    time.Duration
+	startup time.Duration // added to move for a seat's first run in the match
 	overrun time.Duration // tolerated past move
 }
 
@@ -147,7 +149,7 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 	n := len(m.Seats)
 	r := &referee{m: m, s: s, board: b, pos: pos,
 		results: make([]drivers.SeatResult, n), used: make([]time.Duration, n),
-		starts: make([]int, n), runs: make([]int, n), move: time.Duration(m.Clock.Move), overrun: time.Duration(s.Overrun)}
+		starts: make([]int, n), runs: make([]int, n), move: time.Duration(m.Clock.Move), startup: time.Duration(m.Clock.Startup), overrun: time.Duration(s.Overrun)}
 	if r.move <= 0 {
 		r.move = DefaultMove
 	}
@@ -203,6 +205,9 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 type answer struct {
 	reply   proc.Reply
 	skipped string // why the bot was not run, or ""
+	// limit is the run's move limit: move, and startup too on the seat's
+	// first run in the match.
+	limit time.Duration
 	// late says that a time-out is an answer later than the move limit
 	// and its overrun (not the end of the bot's total clock).
 	late bool
@@ -235,8 +240,9 @@ func (r *referee) round(ctx context.Context, round int) (Sale, error) {
 	return sale, nil
 }
 
-// runAll runs every seat's bot at once, each for the move time or what is
-// left of its clock if less; a seat whose clock is used up is skipped.
+// runAll runs every seat's bot at once, each for the move time (plus the
+// start-up allowance on its first run) and the tolerated overrun, or what
+// is left of its clock if less; a seat whose clock is used up is skipped.
 func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 	n := len(r.folders)
 	answers := make([]answer, n)
@@ -248,7 +254,11 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 			answers[i].skipped = out
 			continue
 		}
-		timeout := r.move + r.overrun
+		answers[i].limit = r.move
+		if r.runs[i] == 0 {
+			answers[i].limit += r.startup
+		}
+		timeout := answers[i].limit + r.overrun
 		answers[i].late = true
 		if total := time.Duration(r.m.Clock.Total); total > 0 {
 			left := total - r.used[i]
@@ -312,9 +322,9 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 			break
 		}
 		r.m.Record.Received(i, a.reply.Line)
-		if a.reply.Used > r.move {
+		if a.reply.Used > a.limit {
 			r.results[i].Overruns++
-			r.m.Record.Event("overrun", OverrunEvent{Round: round, Seat: i, UsedMS: a.reply.Used.Milliseconds(), LimitMS: r.move.Milliseconds()})
+			r.m.Record.Event("overrun", OverrunEvent{Round: round, Seat: i, UsedMS: a.reply.Used.Milliseconds(), LimitMS: a.limit.Milliseconds()})
 		}
 		var problem string
 		bid, problem = ParseBid(a.reply.Line, r.pos.Capital[i])

@@ -78,7 +78,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 	}
 	diags = append(diags, decodeMemory(content.Attributes, ctx, &g.settings)...)
 	for _, b := range content.Blocks {
-		c, d := drivers.DecodeClock(b, ctx)
+		c, d := drivers.DecodeProcessClock(b, ctx)
 		diags = append(diags, d...)
 		if c.Total != 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No total clock in Euchre",
@@ -88,6 +88,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		if c.Move != 0 {
 			g.clock.Move = c.Move
 		}
+		g.clock.Startup = c.Startup
 	}
 	return g, diags
 }

@@ -91,7 +91,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	// match as an error, not as a bot's fault.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	d := &decider{g: g, m: m, pos: pos, move: move, stop: stop}
+	d := &decider{g: g, m: m, pos: pos, move: move, startup: time.Duration(m.Clock.Startup), stop: stop}
 	res, err := RefereeSeats(ctx, g.settings, m.Seed, seats, d.decide, m.Record)
 	if d.ioErr != nil {
 		return nil, d.ioErr
@@ -156,24 +156,33 @@ func positions(m *drivers.Match, seats [4]int, perBot bool) ([4]position, error)
 }
 
 // decider runs the decisions of one match, each a fresh process of the
-// position's bot, adding up each seat's time. The first arbiter failure
-// is kept in ioErr and stops the match.
+// position's bot, adding up each seat's time. The first decision of each
+// seat's bot in the match has startup added to its move limit (its cold
+// start); the time it takes is added up all the same. The first arbiter
+// failure is kept in ioErr and stops the match.
 type decider struct {
-	g     *Game
-	m     *drivers.Match
-	pos   [4]position
-	move  time.Duration
-	stop  context.CancelFunc
-	used  [4]time.Duration // by seat
-	ioErr error
+	g       *Game
+	m       *drivers.Match
+	pos     [4]position
+	move    time.Duration
+	startup time.Duration
+	started [4]bool // by seat: its bot has had its first decision
+	stop    context.CancelFunc
+	used    [4]time.Duration // by seat
+	ioErr   error
 }
 
 // decide is the match's Decide: it runs position p's bot on input, then
 // checks its memory folder.
 func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) (string, string) {
 	ps := &d.pos[p]
+	timeout := d.move
+	if !d.started[ps.seat] {
+		timeout += d.startup
+		d.started[ps.seat] = true
+	}
 	r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
-		Stdin: input, Timeout: d.move, Stderr: ps.stderr, Limits: ps.limits})
+		Stdin: input, Timeout: timeout, Stderr: ps.stderr, Limits: ps.limits})
 	d.used[ps.seat] += r.Used
 	if ctx.Err() != nil {
 		return "", ""
