@@ -453,8 +453,18 @@ func (r *onceRun) read() Reply {
 			// take it now, without waiting for a descendant that may
 			// hold the pipe open.
 			from = len(buf)
-			buf = r.drain(buf, limit)
+			buf = drainFile(r.out, buf, limit)
 			if reply, ok := r.lineIn(buf, from, true); ok {
+				return reply
+			}
+		}
+		if !exitedInTime && errors.Is(err, os.ErrDeadlineExceeded) {
+			// A line already in the pipe at the first look after the
+			// deadline is in time, however late this reader ran (late.go).
+			from = len(buf)
+			buf = drainFile(r.out, buf, limit)
+			if reply, ok := r.lineIn(buf, from, false); ok && reply.Fault == nil {
+				reply.Used = min(reply.Used, r.spec.Timeout)
 				return reply
 			}
 		}
@@ -506,33 +516,13 @@ func (r *onceRun) lineIn(buf []byte, from int, atExit bool) (reply Reply, ok boo
 	return reply, true
 }
 
-// drain appends to buf what the bot's output pipe holds now, up to limit
-// bytes in all, without waiting for more and whatever the read deadline.
-func (r *onceRun) drain(buf []byte, limit int) []byte {
-	rc, err := r.out.SyscallConn()
-	if err != nil {
-		return buf
-	}
-	_ = rc.Control(func(fd uintptr) {
-		for len(buf) < limit {
-			buf = room(buf, limit)
-			// The pipe is non-blocking (os.Pipe): EAGAIN when empty.
-			n, err := unix.Read(int(fd), buf[len(buf):cap(buf)])
-			if err != nil || n <= 0 {
-				return
-			}
-			buf = buf[:len(buf)+n]
-		}
-	})
-	return buf
-}
 
 // room grows buf when it is full, up to a capacity of limit.
 func room(buf []byte, limit int) []byte {
 	if len(buf) < cap(buf) || cap(buf) >= limit {
 		return buf
 	}
-	grown := make([]byte, len(buf), min(2*cap(buf), limit))
+	grown := make([]byte, len(buf), min(max(2*cap(buf), 512), limit))
 	copy(grown, buf)
 	return grown
 }
