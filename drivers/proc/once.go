@@ -516,7 +516,6 @@ func (r *onceRun) lineIn(buf []byte, from int, atExit bool) (reply Reply, ok boo
 	return reply, true
 }
 
-
 // room grows buf when it is full, up to a capacity of limit.
 func room(buf []byte, limit int) []byte {
 	if len(buf) < cap(buf) || cap(buf) >= limit {
