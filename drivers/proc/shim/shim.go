@@ -218,9 +218,17 @@ func dropCapabilities() {
 	_ = unix.Capset(&hdr, &data[0])
 }
 
+// boundingDropped says dropBounding ran: a sandbox's root drops the set
+// before it switches uid, and then the second call would only fail.
+var boundingDropped bool
+
 // dropBounding empties the capability bounding set, so that no exec
 // grants a capability again.
 func dropBounding() {
+	if boundingDropped {
+		return
+	}
+	boundingDropped = true
 	last := 63
 	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
