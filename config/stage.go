@@ -392,7 +392,7 @@ func stageNames(t *Tournament) []string {
 // meaning across stages.
 func (l *loader) checkStaged(t *Tournament, content *hcl.BodyContent) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, attr := range []string{"format", "fill"} {
+	for _, attr := range []string{"format", "fill", "order"} {
 		if a, ok := content.Attributes[attr]; ok {
 			diags = append(diags, errDiag("Not with stages",
 				fmt.Sprintf("A tournament played in stages takes no %s: every stage is a round robin within its groups (see docs/stages.md). Remove %s.", attr, attr), a.Expr.Range().Ptr()))

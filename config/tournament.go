@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
 
@@ -40,6 +41,9 @@ type Tournament struct {
 	Rating tournament.Rating
 	// Stop is the sequential stopping rule, or nil.
 	Stop *Stop
+	// Order is the order of a round's matches: the configuration's, or
+	// the game's own (drivers.Ordered), or by group.
+	Order tournament.Order
 
 	DeclRange hcl.Range
 	// Ranges of the attributes, for diagnostics found later (e.g. by the plan).
@@ -62,6 +66,7 @@ var tournamentSchema = &hcl.BodySchema{
 		{Name: "players"}, // required without stages
 		{Name: "seats"},
 		{Name: "deal"},
+		{Name: "order"},
 		{Name: "seed"},
 		{Name: "rating"},
 	},
@@ -128,6 +133,7 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	diags = append(diags, choiceAttr(vals, "seats", t.Ranges, tournament.SeatDesigns, &t.Seats)...)
 	diags = append(diags, choiceAttr(vals, "deal", t.Ranges, tournament.DealModes, &t.Deal)...)
 	diags = append(diags, choiceAttr(vals, "rating", t.Ranges, tournament.Ratings, &t.Rating)...)
+	diags = append(diags, t.decodeOrder(vals)...)
 	if v, ok := vals["seed"]; ok {
 		var seed int64
 		if err := gocty.FromCtyValue(v, &seed); err != nil || seed < 0 {
@@ -153,6 +159,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	}
 	staged, d := l.decodeStagesAndGrades(t, content)
 	if diags = append(diags, d...); staged {
+		// Stages list their matches their own way: a game's default
+		// order is not theirs (an order attribute is an error).
+		t.Order = tournament.ByGroup
 		return t, diags
 	}
 	if _, ok := content.Attributes["players"]; !ok {
@@ -164,6 +173,25 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 		diags = append(diags, t.Game.Game.CheckSeats(t.Players, t.Ranges["players"])...)
 	}
 	return t, diags
+}
+
+// decodeOrder sets the order of a round's matches: the order attribute,
+// or else the game's own order, or by group.
+func (t *Tournament) decodeOrder(vals map[string]cty.Value) hcl.Diagnostics {
+	if _, ok := vals["order"]; ok {
+		return choiceAttr(vals, "order", t.Ranges, tournament.Orders, &t.Order)
+	}
+	if t.Game == nil {
+		return nil
+	}
+	o, ok := t.Game.Game.(drivers.Ordered)
+	if !ok {
+		return nil
+	}
+	if err := t.Order.UnmarshalText([]byte(o.DefaultOrder())); err != nil {
+		panic(fmt.Sprintf("config: the %s driver's default order: %v", t.Game.Driver, err))
+	}
+	return nil
 }
 
 func rangePtr(r hcl.Range) *hcl.Range {

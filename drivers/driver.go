@@ -158,6 +158,15 @@ type Seat struct {
 	Env     []string // "K=V" added to the environment (ARBITER_MATCH, ARBITER_SEAT, ARBITER_SEED, ...)
 	Stderr  string   // file the bot's stderr goes to
 	Limits  Limits   // what the process may use beside its clock
+	// Out is set when the bot was disqualified before the first match
+	// (DisqualifyRules.Submission): why. A game that can play on without
+	// it (Auction: its bids count as 0) does not run it; others run it,
+	// and its result is the verdict either way.
+	Out string
+	// PlanDir is Dir as the plan names it: relative to the
+	// configuration's folder (slash separated) unless absolute; "" for a
+	// house bot. Original referees' messages show it.
+	PlanDir string
 }
 
 // Recorder is the match transcript.
@@ -205,7 +214,49 @@ type SeatResult struct {
 	Defaults int `json:"defaults,omitempty"`
 	// Time is the clock time the bot used.
 	TimeMS int64 `json:"time_ms"`
+	// Overruns counts the bot's answers that came after the move limit:
+	// those within the game's tolerated overrun (used) and the time-outs
+	// beyond it. A game whose rules disqualify repeat offenders
+	// (Disqualifier) counts them over the whole tournament.
+	Overruns int `json:"overruns,omitempty"`
+	// Breach is set when the bot broke a rule whose penalty is
+	// disqualification from the whole tournament (Auction's file rules).
+	Breach *Breach `json:"breach,omitempty"`
 }
+
+// Breach is a broken rule that disqualifies (SeatResult.Breach).
+type Breach struct {
+	// Rule names the rule, like "files".
+	Rule string `json:"rule"`
+	// Detail says what the bot did, in a sentence.
+	Detail string `json:"detail"`
+}
+
+// Disqualifier is a Game whose rules disqualify a bot from the whole
+// tournament (Fibot's): after more overruns than the rules tolerate, or
+// for a breach (SeatResult.Breach). The engine decides it in plan order
+// and records it in the results of the bot's remaining matches; the bot
+// ranks last.
+type Disqualifier interface {
+	DisqualifyRules() DisqualifyRules
+}
+
+// DisqualifyRules are a game's rules of disqualification.
+type DisqualifyRules struct {
+	// Overruns is how many overruns (SeatResult.Overruns) a bot may have
+	// over a tournament; the next one disqualifies it. Negative: any
+	// number.
+	Overruns int
+	// Breaches says that the game reports breaches (SeatResult.Breach).
+	Breaches bool
+	// Submission says that a bot failing the game's entry check
+	// (EntryChecker) is disqualified before the first match, and not run
+	// (Seat.Out), instead of stopping the run.
+	Submission bool
+}
+
+// Active reports whether the rules can disqualify a bot at all.
+func (r DisqualifyRules) Active() bool { return r.Overruns >= 0 || r.Breaches || r.Submission }
 
 // Outcome is how a match ended: one SeatResult per seat, in seat order.
 type Outcome struct {
@@ -218,6 +269,14 @@ type Outcome struct {
 // multiple of that many rounds plays each variant equally often.
 type Variants interface {
 	Variants() []string
+}
+
+// Ordered is an optional capability of a Decoded game whose contest
+// played a round's matches in an order of its own: DefaultOrder names it
+// (a tournament.Order, like "by-seat"), the order of a tournament of the
+// game that sets none.
+type Ordered interface {
+	DefaultOrder() string
 }
 
 // Reporter is an optional capability of a Game that keeps files in the

@@ -338,7 +338,7 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (*MergeSummary, error)
 // and stop as a run would, writing into dir.
 func newMergeSession(p *plan.Plan, results []Result, dir string, drv func(string) (drivers.Driver, bool)) (*session, error) {
 	r := &Runner{Plan: p, Drivers: drv, Out: dir}
-	game, err := r.loadGame()
+	game, _, err := r.loadGame()
 	if err != nil {
 		return nil, err
 	}

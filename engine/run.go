@@ -64,6 +64,8 @@ type Runner struct {
 
 	// builds is set by Run: each bot's build, at most once per run.
 	builds *builds
+	// out is set by Run: the bots disqualified before the first match.
+	out map[string]string
 }
 
 // Progress follows a run.
@@ -128,6 +130,9 @@ type session struct {
 	expected int
 	// halt is closed when a stopping rule triggers: no more matches are fed.
 	halt chan struct{}
+	// verdicts decides disqualifications when the game's rules do (nil
+	// otherwise).
+	verdicts *verdicts
 }
 
 // Run runs every selected match that the results directory does not hold
@@ -150,7 +155,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer release()
-	game, err := r.loadGame()
+	game, out, err := r.loadGame()
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +170,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	run := *r
-	run.Plan = p
-	run.builds = &builds{}
+	run.Plan, run.builds, run.out = p, &builds{}, out
 	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
@@ -182,6 +186,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
 		sum: &Summary{Results: prior}}
+	s.verdicts = verdictsFor(game, &known, prior, out)
 	for i := range prior {
 		s.done[prior[i].Match] = &prior[i]
 	}
@@ -237,6 +242,7 @@ func (s *session) work(ctx context.Context, paired []*pairing.Pairing) error {
 	err := s.stages(ctx, paired)
 	close(s.queue)
 	workers.Wait()
+	s.flush(ctx)
 	return err
 }
 
@@ -273,6 +279,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 	for stage := 0; ; stage++ {
 		s.feed(ctx, s.todo())
 		s.pending.Wait()
+		s.flush(ctx)
 		if ctx.Err() != nil || s.halted() {
 			return nil
 		}
@@ -327,6 +334,11 @@ func (s *session) todo() []*plan.Match {
 }
 
 func (s *session) feed(ctx context.Context, todo []*plan.Match) {
+	if s.verdicts != nil {
+		s.mu.Lock()
+		s.verdicts.expect(&s.full, todo)
+		s.mu.Unlock()
+	}
 	for _, m := range todo {
 		if s.halted() {
 			return
@@ -361,18 +373,74 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 		r.Progress.Started(m)
 	}
 	res, err := r.playMatch(ctx, s.game, m, s.log.With("match", m.ID))
+	if err == nil && s.verdicts != nil {
+		s.mu.Lock()
+		done := s.journal(ctx, s.verdicts.finish(m, res))
+		s.mu.Unlock()
+		s.progress(done)
+		return
+	}
 	if err == nil {
 		err = s.j.Append(res)
 	}
 	s.mu.Lock()
 	if err != nil {
-		if s.firstErr == nil && ctx.Err() == nil {
-			s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
-			s.cancel()
-		}
+		s.fail(ctx, m, err)
 		s.mu.Unlock()
 		return
 	}
+	s.finished(res)
+	s.mu.Unlock()
+	if r.Progress != nil {
+		r.Progress.Finished(m, res)
+	}
+}
+
+// fail stops the run at the first error of the arbiter's own; s.mu is
+// held.
+func (s *session) fail(ctx context.Context, m *plan.Match, err error) {
+	if s.firstErr == nil && ctx.Err() == nil {
+		s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
+		s.cancel()
+	}
+}
+
+// journal appends results released by the verdicts, in their order, and
+// returns those journaled; s.mu is held, so that the journal holds for
+// each bot a prefix of its matches in plan order even after a kill.
+func (s *session) journal(ctx context.Context, ready []finished) []finished {
+	for k, f := range ready {
+		if err := s.j.Append(f.res); err != nil {
+			s.fail(ctx, f.m, err)
+			return ready[:k]
+		}
+		s.finished(f.res)
+	}
+	return ready
+}
+
+func (s *session) progress(done []finished) {
+	if s.r.Progress != nil {
+		for _, f := range done {
+			s.r.Progress.Finished(f.m, f.res)
+		}
+	}
+}
+
+// flush journals the results the verdicts still hold once a stage has
+// ended, unless the run was cancelled (they play again when it resumes).
+func (s *session) flush(ctx context.Context) {
+	if s.verdicts == nil || ctx.Err() != nil {
+		return
+	}
+	s.mu.Lock()
+	done := s.journal(ctx, s.verdicts.flush())
+	s.mu.Unlock()
+	s.progress(done)
+}
+
+// finished counts a journaled result; s.mu is held.
+func (s *session) finished(res *Result) {
 	s.sum.Finished++
 	s.sum.Results = append(s.sum.Results, *res)
 	s.done[res.Match] = &s.sum.Results[len(s.sum.Results)-1]
@@ -383,10 +451,6 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 		}
 	}
 	s.advanceStop()
-	s.mu.Unlock()
-	if r.Progress != nil {
-		r.Progress.Finished(m, res)
-	}
 }
 
 // advanceStop evaluates the stopping rule; s.mu is held.
@@ -497,21 +561,22 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 }
 
 // loadGame rebuilds the plan's game with its driver, and holds the bots
-// to its submission rules.
-func (r *Runner) loadGame() (drivers.Game, error) {
+// to its submission rules; out are the bots disqualified by them.
+func (r *Runner) loadGame() (drivers.Game, map[string]string, error) {
 	g := r.Plan.Game
 	var drv drivers.Driver
 	if r.Drivers != nil {
 		drv, _ = r.Drivers(g.Driver)
 	}
 	if drv == nil {
-		return nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
+		return nil, nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
 	}
 	game, err := drv.LoadGame(g.Settings)
 	if err != nil {
-		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
+		return nil, nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
 	}
-	return game, r.checkEntries(game)
+	out, err := r.checkEntries(game)
+	return game, out, err
 }
 
 // selected are the matches named by Only, among those of p.
@@ -603,6 +668,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		Nick:   cmp.Or(b.Nick, name),
 		Limits: limitsOf(b),
 		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
+		Out:    r.out[name],
 	}
 	keys := make([]string, 0, len(b.Env))
 	for k := range b.Env {
@@ -624,7 +690,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		return seat, nil
 	}
 	seat.Command = b.Command
-	seat.Dir = b.DirIn(r.Root)
+	seat.Dir, seat.PlanDir = b.DirIn(r.Root), b.Dir
 	if sb := seat.Limits.Sandbox; sb != nil { // its dir, even where it runs in a game's folder
 		seat.Limits.Sandbox = &drivers.Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), seat.Dir)}
 	}

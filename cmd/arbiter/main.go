@@ -192,12 +192,32 @@ type loaded struct {
 	plan *plan.Plan
 	// root is the directory that the plan's relative bot dirs are in.
 	root string
+	// matches are the plan's count matches; after loadStream, made on
+	// demand rather than held in plan.Matches.
+	matches plan.Seq
+	count   int
 }
 
 // load loads the configuration at path and compiles its tournament,
 // printing diagnostics to stderr, or reads the saved plan at path (a
 // .json file).
 func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
+	return c.loadAs(path, stderr, func(cfg *config.Config, t *config.Tournament) (*plan.Plan, plan.Seq, int, hcl.Diagnostics) {
+		p, d := compile.Compile(cfg, t)
+		if p == nil {
+			return nil, nil, 0, d
+		}
+		return p, p.All(), len(p.Matches), d
+	})
+}
+
+// loadStream is load that leaves a configuration's listed matches unmade
+// (compile.Stream): l.matches makes them whenever it is walked.
+func (c *configFlags) loadStream(path string, stderr io.Writer) (*loaded, error) {
+	return c.loadAs(path, stderr, compile.Stream)
+}
+
+func (c *configFlags) loadAs(path string, stderr io.Writer, compileT func(*config.Config, *config.Tournament) (*plan.Plan, plan.Seq, int, hcl.Diagnostics)) (*loaded, error) {
 	if isPlanFile(path) {
 		return c.loadPlan(path)
 	}
@@ -215,7 +235,7 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, pd := compile.Compile(cfg, t)
+	p, ms, n, pd := compileT(cfg, t)
 	diags = append(diags, pd...)
 	if len(diags) > 0 {
 		printDiags(stderr, cfg, diags)
@@ -223,7 +243,7 @@ func (c *configFlags) load(path string, stderr io.Writer) (*loaded, error) {
 	if diags.HasErrors() {
 		return nil, errReported
 	}
-	return &loaded{cfg: cfg, t: t, plan: p, root: cfg.Root}, nil
+	return &loaded{cfg: cfg, t: t, plan: p, root: cfg.Root, matches: ms, count: n}, nil
 }
 
 // fingerprintOptions say how to fingerprint the bots of l, loaded from

@@ -21,7 +21,9 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	l, err := cf.load(path, stderr)
+	// The matches are made as they are written, not held: a plan of a
+	// million matches is printed in the memory of one.
+	l, err := cf.loadStream(path, stderr)
 	if err != nil {
 		return err
 	}
@@ -34,7 +36,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return p.Encode(stdout, true)
+		return p.EncodeSeq(stdout, true, l.matches)
 	}
 	if len(p.Stages) > 0 {
 		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d stage(s), deal %s, seed %d\n",
@@ -43,9 +45,28 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d round(s), %d players per match, seats %s, deal %s, seed %d\n",
 			p.Tournament, p.Game.Driver, p.Game.Name, p.Rounds, p.Players, p.Seats, p.Deal, p.Seed)
 	}
+	fmt.Fprintf(stdout, "Clock per bot: %s. %d match(es). Plan hash %s\n", describeClock(l.matches), l.count, p.Hash)
+	for _, line := range describe(p) {
+		fmt.Fprintln(stdout, line)
+	}
+	fmt.Fprintf(stdout, "\nArbiter: %s\n", p.Arbiter.ID())
+	fmt.Fprint(stdout, "Bots and their fingerprints:\n")
+	for _, b := range p.Bots {
+		writeBot(stdout, &b)
+		fmt.Fprintf(stdout, "  %-16s %s\n", "", planLimits(b))
+	}
+	fmt.Fprintln(stdout)
+	return writeMatches(stdout, l.matches)
+}
+
+// describeClock is the clock of the first match in words.
+func describeClock(ms plan.Seq) string {
 	clock := "unlimited"
-	if len(p.Matches) > 0 {
-		c := p.Matches[0].Clock
+	if ms == nil {
+		return clock
+	}
+	ms(func(m *plan.Match) bool {
+		c := m.Clock
 		var parts []string
 		if c.Total > 0 {
 			parts = append(parts, "total "+time.Duration(c.Total).String())
@@ -62,37 +83,35 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		if len(parts) > 0 {
 			clock = strings.Join(parts, ", ")
 		}
-	}
-	fmt.Fprintf(stdout, "Clock per bot: %s. %d match(es). Plan hash %s\n", clock, len(p.Matches), p.Hash)
-	for _, line := range describe(p) {
-		fmt.Fprintln(stdout, line)
-	}
-	fmt.Fprintf(stdout, "\nArbiter: %s\n", p.Arbiter.ID())
-	fmt.Fprint(stdout, "Bots and their fingerprints:\n")
-	for _, b := range p.Bots {
-		writeBot(stdout, &b)
-		fmt.Fprintf(stdout, "  %-16s %s\n", "", planLimits(b))
-	}
-	fmt.Fprintln(stdout)
-	return writeMatches(stdout, p.Matches)
+		return false
+	})
+	return clock
 }
 
 // writeMatches prints the table of matches, aligned as a tabwriter with a
 // padding of 2 would, without holding the table in memory: the widths of
 // the columns are found first.
-func writeMatches(stdout io.Writer, matches []plan.Match) error {
+func writeMatches(stdout io.Writer, matches plan.Seq) error {
 	idW, seedW := len("MATCH"), len("SEED")
 	var num [20]byte
-	for i := range matches {
-		idW = max(idW, utf8.RuneCountInString(matches[i].ID))
-		seedW = max(seedW, len(strconv.AppendUint(num[:0], matches[i].Seed, 10)))
+	if matches != nil {
+		matches(func(m *plan.Match) bool {
+			idW = max(idW, utf8.RuneCountInString(m.ID))
+			seedW = max(seedW, len(strconv.AppendUint(num[:0], m.Seed, 10)))
+			return true
+		})
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
-	line := func(id, seed string, seats []string) {
+	pad := func(n int) {
+		for range n {
+			w.WriteByte(' ')
+		}
+	}
+	line := func(id string, seed []byte, seats []string) {
 		w.WriteString(id)
-		w.WriteString(strings.Repeat(" ", idW+2-utf8.RuneCountInString(id)))
-		w.WriteString(seed)
-		w.WriteString(strings.Repeat(" ", seedW+2-len(seed)))
+		pad(idW + 2 - utf8.RuneCountInString(id))
+		w.Write(seed)
+		pad(seedW + 2 - len(seed))
 		for i, s := range seats {
 			if i > 0 {
 				w.WriteByte(' ')
@@ -101,9 +120,12 @@ func writeMatches(stdout io.Writer, matches []plan.Match) error {
 		}
 		w.WriteByte('\n')
 	}
-	line("MATCH", "SEED", []string{"SEATS"})
-	for i := range matches {
-		line(matches[i].ID, string(strconv.AppendUint(num[:0], matches[i].Seed, 10)), matches[i].Seats)
+	line("MATCH", []byte("SEED"), []string{"SEATS"})
+	if matches != nil {
+		matches(func(m *plan.Match) bool {
+			line(m.ID, strconv.AppendUint(num[:0], m.Seed, 10), m.Seats)
+			return true
+		})
 	}
 	return w.Flush()
 }
@@ -122,6 +144,9 @@ func describe(p *plan.Plan) []string {
 	lines := []string{
 		p.Format.Describe(p.Players, field, p.Candidates),
 		fmt.Sprintf("Seats %s: %d seating(s) per group.", p.Seats, len(p.Seats.Seatings(p.Players))),
+	}
+	if d := p.Order.Describe(); d != "" {
+		lines = append(lines, d)
 	}
 	if l := p.Later; l != nil {
 		if d := l.Pairing.Describe(l.From, p.Rounds); d != "" {

@@ -104,13 +104,9 @@ func rankPGN(stdout io.Writer, path string, opt rating.Options) error {
 		return err
 	}
 	defer f.Close()
-	names, games, err := rating.ReadPGN(f)
+	r, err := rating.FitPGN(f, opt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
-	}
-	r, err := rating.Fit(names, games, opt)
-	if err != nil {
-		return err
 	}
 	plus, minus := r.ExactDist()
 	return r.WriteTable(stdout, plus, minus)

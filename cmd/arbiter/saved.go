@@ -29,10 +29,27 @@ func (c *configFlags) registerRoot(fs *flag.FlagSet) {
 // loadPlan reads the saved plan at path; its bots' relative dirs are
 // relative to -root, or else to the plan file's directory.
 func (c *configFlags) loadPlan(path string) (*loaded, error) {
+	return c.readPlan(path, func(path string) (*plan.Plan, int, error) {
+		p, err := plan.Read(path)
+		if err != nil {
+			return nil, 0, err
+		}
+		return p, len(p.Matches), nil
+	})
+}
+
+// checkPlan is loadPlan for a plan that is only checked: its matches are
+// checked and hashed as they are read, not held (plan.Check), and
+// l.plan.Matches is nil.
+func (c *configFlags) checkPlan(path string) (*loaded, error) {
+	return c.readPlan(path, plan.Check)
+}
+
+func (c *configFlags) readPlan(path string, read func(string) (*plan.Plan, int, error)) (*loaded, error) {
 	if len(c.vars) > 0 || len(c.varFiles) > 0 || c.tournament != "" {
 		return nil, fmt.Errorf("%s is a saved plan, already compiled: -var, -var-file and -tournament apply to an HCL configuration only", path)
 	}
-	p, err := plan.Read(path)
+	p, n, err := read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +60,7 @@ func (c *configFlags) loadPlan(path string) (*loaded, error) {
 	if root, err = filepath.Abs(root); err != nil {
 		return nil, err
 	}
-	return &loaded{plan: p, root: root}, nil
+	return &loaded{plan: p, root: root, matches: p.All(), count: n}, nil
 }
 
 // checkSaved checks what a saved plan needs of this machine and this
@@ -86,7 +103,7 @@ func savedError(path string, problems []string) error {
 // validatePlan is validate of a saved plan: it reads and checks the plan
 // and what running it needs here.
 func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) error {
-	l, err := cf.loadPlan(path)
+	l, err := cf.checkPlan(path)
 	var problems []string
 	if err != nil {
 		problems = []string{err.Error()}
@@ -115,7 +132,7 @@ func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) e
 	if !asJSON {
 		p := l.plan
 		fmt.Fprintf(stdout, "The plan is valid and can run here: tournament %q, game %s %s, %d bot(s), %d match(es), plan %.12s; bot dirs relative to %s.\n",
-			p.Tournament, p.Game.Driver, p.Game.Name, len(p.Bots), len(p.Matches), p.Hash, l.root)
+			p.Tournament, p.Game.Driver, p.Game.Name, len(p.Bots), l.count, p.Hash, l.root)
 	}
 	return nil
 }

@@ -22,6 +22,9 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 		if s.Fill {
 			names[i] += " (fill)"
 		}
+		if s.Disqualified != nil {
+			names[i] += " (DQ)"
+		}
 		width = max(width, len(names[i]))
 	}
 	// Stage and grade columns only when some bot has one, so the table
@@ -76,7 +79,29 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 	for _, g := range s.Ties {
 		fmt.Fprintf(w, "\nTied in placement, needs a playoff: %s\n", strings.Join(g, ", "))
 	}
+	writeDisqualified(w, s.Standings)
 	return nil
+}
+
+// writeDisqualified says, under the standings, why and where each
+// disqualified bot (ranked last) was disqualified.
+func writeDisqualified(w io.Writer, st []stats.Standing) {
+	first := true
+	for _, s := range st {
+		d := s.Disqualified
+		if d == nil {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		where := "before the first match"
+		if d.Match != "" {
+			where = "in match " + d.Match
+		}
+		fmt.Fprintf(w, "Disqualified: %s %s (%s): %s\n", s.Bot, where, d.Reason, d.Detail)
+	}
 }
 
 // writeCrosstable prints every bot's pairwise wins-draws-losses against

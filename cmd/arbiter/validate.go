@@ -31,14 +31,15 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		Vars: cf.vars, VarFiles: cf.varFiles, Driver: all.Driver, DriverNames: all.Names(),
 	})
 	// Compile every tournament too: some problems (like too few fill bots)
-	// only show when the plan is made.
+	// only show when the plan is made. The matches are made one at a time
+	// for the plan's hash, never held.
 	var summary []string
 	if !diags.HasErrors() {
 		for _, t := range cfg.Tournaments {
-			p, d := compile.Compile(cfg, t)
+			p, _, n, d := compile.Stream(cfg, t)
 			diags = append(diags, d...)
 			if p != nil {
-				summary = append(summary, fmt.Sprintf("tournament %q: %d matches, plan %.12s", t.Name, len(p.Matches), p.Hash))
+				summary = append(summary, fmt.Sprintf("tournament %q: %d matches, plan %.12s", t.Name, n, p.Hash))
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -21,18 +22,42 @@ import (
 
 // Compile turns a tournament of cfg into a plan.
 func Compile(cfg *config.Config, t *config.Tournament) (*plan.Plan, hcl.Diagnostics) {
+	p, ms, n, diags := Stream(cfg, t)
+	if p == nil || p.Matches != nil || ms == nil {
+		return p, diags
+	}
+	// The list is made at its final size: growing it by appending would
+	// hold up to three times its size at once, at a million matches.
+	p.Matches = make([]plan.Match, 0, n)
+	ms(func(m *plan.Match) bool {
+		c := *m
+		c.Seats = slices.Clone(m.Seats)
+		p.Matches = append(p.Matches, c)
+		return true
+	})
+	return p, diags
+}
+
+// Stream is Compile without making the plan's list of matches when the
+// tournament's format lists them (all but a tournament in stages, whose
+// plan has its Matches): p.Matches is nil, and ms makes the n matches one
+// at a time whenever it is walked (nil when none is listed). p.Hash is
+// computed from them as they are made, so compiling takes memory that
+// does not grow with the number of matches.
+func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq, n int, diags hcl.Diagnostics) {
 	settings, err := json.Marshal(t.Game.Game.Settings())
 	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Game settings do not serialise",
+		return nil, nil, 0, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Game settings do not serialise",
 			Detail: fmt.Sprintf("The %s driver produced settings that are not JSON (%v); this is a bug in arbiter.", t.Game.Driver, err), Subject: t.Game.DeclRange.Ptr()}}
 	}
-	p := &plan.Plan{
+	p = &plan.Plan{
 		Version:    plan.Version,
 		Tournament: t.Name,
 		Game:       plan.Game{Driver: t.Game.Driver, Name: t.Game.Name, Settings: settings},
 		Format:     t.Format,
 		Seats:      t.Seats,
 		Deal:       t.Deal,
+		Order:      t.Order,
 		Seed:       t.Seed,
 		Rounds:     t.Rounds,
 		Players:    t.Players,
@@ -54,40 +79,35 @@ func Compile(cfg *config.Config, t *config.Tournament) (*plan.Plan, hcl.Diagnost
 		p.Grades = append(p.Grades, plan.Grade{Label: g.Label, Percent: g.Percent})
 	}
 	if len(t.Bots) == 0 {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No bots",
+		return nil, nil, 0, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No bots",
 			Detail: "The tournament's bots list is empty. List the bots that take part, like [bot.alice, bot.bob].", Subject: rangePtr(t.Ranges["bots"])}}
 	}
 	if len(t.Stages) > 0 {
 		if d := compileStages(cfg, t, p, variants); d != nil {
-			return nil, hcl.Diagnostics{d}
+			return nil, nil, 0, hcl.Diagnostics{d}
 		}
 		p.Hash = p.ComputeHash()
-		return p, nil
+		return p, p.All(), len(p.Matches), nil
 	}
 	p.Candidates = botNames(t.Candidates)
 	listing, d := list(p, t)
 	if d != nil {
-		return nil, hcl.Diagnostics{d}
+		return nil, nil, 0, hcl.Diagnostics{d}
 	}
 	clock := t.Game.Game.Clock()
 	if listing.Pairing != tournament.NoPairing || t.Rating.Playoffs() {
 		p.Later = &plan.Later{Pairing: listing.Pairing, From: listing.From, Playoffs: t.Rating.Playoffs(), Clock: clock, Variants: variants}
 	}
 	p.Stop = stopRule(t)
-	// The list is made at its final size: growing it by appending would
-	// hold up to three times its size at once, at a million matches.
-	seatings, n := len(t.Seats.Seatings(t.Players)), 0
+	seatings := len(t.Seats.Seatings(t.Players))
 	for _, groups := range listing.Rounds {
 		n += len(groups) * seatings
 	}
 	if n > 0 { // no listed match stays nil: "matches": null in the plan
-		p.Matches = make([]plan.Match, 0, n)
+		ms = p.ListedSeq(listing.Rounds, clock, variants)
 	}
-	for i, groups := range listing.Rounds {
-		p.Matches = append(p.Matches, p.ListedRound(i+1, groups, clock, variants)...)
-	}
-	p.Hash = p.ComputeHash()
-	return p, nil
+	p.Hash = p.HashSeq(ms)
+	return p, ms, n, nil
 }
 
 // list lists the rounds of t that its format can list before the run.

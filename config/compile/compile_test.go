@@ -30,6 +30,18 @@ game "planowanie" "g" {
 // compiles it.
 func compile(t *testing.T, bots []string, tournament string) *plan.Plan {
 	t.Helper()
+	cfg := load(t, bots, tournament)
+	p, diags := Compile(cfg, cfg.Tournaments[0])
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return p
+}
+
+// load writes an HCL config with the given bots and tournament body and
+// loads it.
+func load(t *testing.T, bots []string, tournament string) *config.Config {
+	t.Helper()
 	src := base
 	for _, b := range bots {
 		src += fmt.Sprintf("bot %q { house = \"planowanie/random\" }\n", b)
@@ -43,11 +55,7 @@ func compile(t *testing.T, bots []string, tournament string) *plan.Plan {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	p, diags := Compile(cfg, cfg.Tournaments[0])
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return p
+	return cfg
 }
 
 func TestRotateSeatsEveryBotInEverySeat(t *testing.T) {

@@ -42,7 +42,7 @@ var boardSchema = &hcl.BodySchema{
 }
 
 var filesSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "bytes"}, {Name: "prefixes"}},
+	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "bytes"}, {Name: "prefixes"}, {Name: "breach"}},
 }
 
 // MaxSide caps a board's columns and rows (the contest promised at most 25).
@@ -63,8 +63,9 @@ var (
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
 	g := &Game{settings: Settings{IdleRounds: DefaultIdleRounds,
-		Files:      FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes},
-		Submission: SubmissionLimits{Files: DefaultSubmissionFiles, Bytes: DefaultSubmissionBytes}}}
+		Files:      FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes, Breach: Disqualify},
+		Submission: SubmissionLimits{Files: DefaultSubmissionFiles, Bytes: DefaultSubmissionBytes, Breach: Disqualify},
+		Overrun:    drivers.Duration(DefaultOverrun), Overruns: ptr(DefaultOverruns)}}
 	if a, ok := content.Attributes["idle_rounds"]; ok {
 		diags = append(diags, intAttr(a, ctx, 1, math.MaxInt32, &g.settings.IdleRounds,
 			"idle_rounds is how many rounds in a row without a sale end the game: a whole number from 1, like 10.")...)
@@ -89,9 +90,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		case "submission":
 			diags = append(diags, decodeSubmission(b, ctx, &g.settings.Submission)...)
 		case "clock":
-			c, d := drivers.DecodeClock(b, ctx)
-			diags = append(diags, d...)
-			g.clock = c
+			diags = append(diags, decodeClock(b, ctx, g)...)
 		}
 	}
 	if len(boards) == 0 {
@@ -152,8 +151,14 @@ func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, f *FileLimits) hcl.Diagnost
 		}
 		f.Prefixes = m
 	}
+	if a, ok := content.Attributes["breach"]; ok {
+		diags = append(diags, decodeBreach(a, ctx, BreachDefault,
+			"a breach of the file rules brings: disqualification from the tournament, or a bid of 0 in its round", &f.Breach)...)
+	}
 	return diags
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func intAttr(a *hcl.Attribute, ctx *hcl.EvalContext, lo, hi int, dst *int, doc string) hcl.Diagnostics {
 	var n int

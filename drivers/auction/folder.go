@@ -21,6 +21,10 @@ type FileLimits struct {
 	// Prefixes gives bots (by name) the prefix of their file names, like
 	// the contest's "tym42"; a bot not listed uses its name.
 	Prefixes map[string]string `json:"prefixes,omitempty"`
+	// Breach is Disqualify when a breach of these rules disqualifies the
+	// bot from the tournament; otherwise (BreachDefault, or empty in a
+	// plan of an earlier arbiter) the round's bid counts as 0.
+	Breach string `json:"breach,omitempty"`
 }
 
 // seatFolder is one seat's private copy of the game folder.

@@ -159,6 +159,9 @@ func newMatch(t testing.TB, seed uint64, seats ...seat) (*drivers.Match, *record
 			st.Command = []string{s.mode}
 		case strings.HasPrefix(s.mode, "fixed:"):
 			st.Command = testbot.Argv(t, "fixed", strings.TrimPrefix(s.mode, "fixed:"))
+		case strings.HasPrefix(s.mode, "slow:"): // slow:DURATION:BID
+			d, bid, _ := strings.Cut(strings.TrimPrefix(s.mode, "slow:"), ":")
+			st.Command = testbot.Argv(t, "slow", d, bid)
 		default:
 			st.Command = testbot.Argv(t, s.mode)
 		}

@@ -24,6 +24,13 @@ type Settings struct {
 	Files      FileLimits `json:"files"`
 	// Submission caps what a bot is made of (see Game.CheckEntry).
 	Submission SubmissionLimits `json:"submission"`
+	// Overrun is how far past the move limit an answer may come and still
+	// be used, counted as an overrun (clock { overrun }).
+	Overrun drivers.Duration `json:"overrun,omitempty"`
+	// Overruns is how many late answers (overruns and time-outs) a bot is
+	// tolerated over a tournament, the next one disqualifying it (clock {
+	// overruns }); nil: any number.
+	Overruns *int `json:"overruns,omitempty"`
 }
 
 // SubmissionLimits cap a bot's own files: how many, and their size
@@ -32,6 +39,10 @@ type Settings struct {
 type SubmissionLimits struct {
 	Files int   `json:"files"`
 	Bytes int64 `json:"bytes"`
+	// Breach is Disqualify when a bot over the limits is disqualified
+	// before the first match and not run; otherwise (BreachRefuse, or
+	// empty in a plan of an earlier arbiter) the run stops.
+	Breach string `json:"breach,omitempty"`
 }
 
 // Default settings: the contest's.
@@ -80,6 +91,23 @@ type (
 		Kind   string `json:"kind"`
 		Detail string `json:"detail"`
 	}
+	// OverrunEvent ("overrun") is an answer that came after the move
+	// limit but within the tolerated overrun: it was used, and counts
+	// against the bot's tolerance (SeatResult.Overruns). A time-out beyond
+	// the overrun is a "default" event of kind "time" and counts too.
+	OverrunEvent struct {
+		Round   int   `json:"round"`
+		Seat    int   `json:"seat"`
+		UsedMS  int64 `json:"used_ms"`
+		LimitMS int64 `json:"limit_ms"`
+	}
+	// OutEvent ("out") is a seat whose bot was disqualified before the
+	// first match (drivers.Seat.Out): it is not run, and bids 0 in every
+	// round.
+	OutEvent struct {
+		Seat   int    `json:"seat"`
+		Detail string `json:"detail"`
+	}
 	// EndEvent ("end") closes the game. Reason is "sold out" or "idle".
 	EndEvent struct {
 		Rounds int       `json:"rounds"`
@@ -109,6 +137,7 @@ type referee struct {
 	starts  []int // runs that failed to start, per seat
 	runs    []int // runs attempted, per seat
 	move    time.Duration
+	overrun time.Duration // tolerated past move
 }
 
 // play referees a match from pos to its end in real processes: every
@@ -118,7 +147,7 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 	n := len(m.Seats)
 	r := &referee{m: m, s: s, board: b, pos: pos,
 		results: make([]drivers.SeatResult, n), used: make([]time.Duration, n),
-		starts: make([]int, n), runs: make([]int, n), move: time.Duration(m.Clock.Move)}
+		starts: make([]int, n), runs: make([]int, n), move: time.Duration(m.Clock.Move), overrun: time.Duration(s.Overrun)}
 	if r.move <= 0 {
 		r.move = DefaultMove
 	}
@@ -144,6 +173,11 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 		ev.Queue = append(ev.Queue, c.String())
 	}
 	m.Record.Event("board", ev)
+	for i, seat := range m.Seats {
+		if seat.Out != "" {
+			m.Record.Event("out", OutEvent{Seat: i, Detail: seat.Out})
+		}
+	}
 
 	idle, round := 0, 0
 	for len(pos.Queue) > 0 && idle < s.IdleRounds {
@@ -169,6 +203,9 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 type answer struct {
 	reply   proc.Reply
 	skipped string // why the bot was not run, or ""
+	// late says that a time-out is an answer later than the move limit
+	// and its overrun (not the end of the bot's total clock).
+	late bool
 }
 
 // round plays one round: it writes each seat's folder, runs all bots at
@@ -207,14 +244,21 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 	var errMu sync.Mutex
 	var runErr error
 	for i := range n {
-		timeout := r.move
+		if out := r.m.Seats[i].Out; out != "" {
+			answers[i].skipped = out
+			continue
+		}
+		timeout := r.move + r.overrun
+		answers[i].late = true
 		if total := time.Duration(r.m.Clock.Total); total > 0 {
 			left := total - r.used[i]
 			if left <= 0 {
 				answers[i].skipped = fmt.Sprintf("has used up its clock of %v", total)
 				continue
 			}
-			timeout = min(timeout, left)
+			if left < timeout {
+				timeout, answers[i].late = left, false
+			}
 		}
 		r.runs[i]++
 		wg.Add(1)
@@ -250,6 +294,8 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 	var kind string
 	var problems []string
 	switch {
+	case r.m.Seats[i].Out != "":
+		return 0, nil // disqualified before the first match: not run, its bids 0 (see the "out" event)
 	case a.skipped != "":
 		kind, problems = drivers.FaultTime, []string{a.skipped}
 	default:
@@ -257,12 +303,19 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 		r.used[i] += a.reply.Used
 		if f := a.reply.Fault; f != nil {
 			kind, problems = f.Kind, []string{f.Detail}
-			if f.Kind == drivers.FaultStart {
+			switch {
+			case f.Kind == drivers.FaultStart:
 				r.starts[i]++
+			case f.Kind == drivers.FaultTime && a.late:
+				r.results[i].Overruns++
 			}
 			break
 		}
 		r.m.Record.Received(i, a.reply.Line)
+		if a.reply.Used > r.move {
+			r.results[i].Overruns++
+			r.m.Record.Event("overrun", OverrunEvent{Round: round, Seat: i, UsedMS: a.reply.Used.Milliseconds(), LimitMS: r.move.Milliseconds()})
+		}
 		var problem string
 		bid, problem = ParseBid(a.reply.Line, r.pos.Capital[i])
 		if problem != "" {
@@ -276,6 +329,12 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 	if len(fileProblems) > 0 && kind == "" {
 		kind = FilesKind
 	}
+	switch {
+	case kind == FilesKind: // also a write outside the folder (drivers.FaultFiles)
+		r.breach(round, i, append(slices.Clip(problems), fileProblems...))
+	case len(fileProblems) > 0:
+		r.breach(round, i, fileProblems)
+	}
 	problems = append(problems, fileProblems...)
 	if kind != "" {
 		r.results[i].Defaults++
@@ -283,6 +342,16 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 		return 0, nil
 	}
 	return bid, nil
+}
+
+// breach records seat i's first breach of the file rules, when they
+// disqualify.
+func (r *referee) breach(round, i int, problems []string) {
+	if r.s.Files.Breach != Disqualify || r.results[i].Breach != nil {
+		return
+	}
+	r.results[i].Breach = &drivers.Breach{Rule: FilesKind,
+		Detail: fmt.Sprintf("broke the file rules in round %d: %s", round, strings.Join(problems, "; "))}
 }
 
 // finish writes the game folder of the results (the final state, the

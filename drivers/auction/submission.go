@@ -14,7 +14,7 @@ import (
 )
 
 var submissionSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "files"}, {Name: "bytes"}},
+	Attributes: []hcl.AttributeSchema{{Name: "files"}, {Name: "bytes"}, {Name: "breach"}},
 }
 
 // decodeSubmission decodes submission { files = 10  bytes = "10MB" }.
@@ -35,6 +35,10 @@ func decodeSubmission(b *hcl.Block, ctx *hcl.EvalContext, s *SubmissionLimits) h
 			}
 			s.Bytes = n
 		}
+	}
+	if a, ok := content.Attributes["breach"]; ok {
+		diags = append(diags, decodeBreach(a, ctx, BreachRefuse,
+			"a bot over these limits gets: disqualification before the first match (it is not run), or the run refused", &s.Breach)...)
 	}
 	return diags
 }

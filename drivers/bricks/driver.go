@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Driver is the Bricks game driver.
@@ -92,6 +93,7 @@ var (
 	_ drivers.Decoded  = (*Game)(nil)
 	_ drivers.Game     = (*Game)(nil)
 	_ drivers.Reporter = (*Game)(nil)
+	_ drivers.Ordered  = (*Game)(nil)
 )
 
 var gameSchema = &hcl.BodySchema{
@@ -238,3 +240,8 @@ func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
 
 // DefaultLimits are the driver's (see Driver.DefaultLimits).
 func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }
+
+// DefaultOrder is the original's order of the duels: its tournament runs
+// through each first player's opponents in turn (management.Executioner),
+// so a tournament of Bricks is ordered by seat unless it says otherwise.
+func (g *Game) DefaultOrder() string { return tournament.BySeat.String() }

@@ -208,7 +208,9 @@ func (r *testRun) match(t testing.TB, id string, seed uint64, dir string, ps ...
 		case "random", "keeper":
 			seat.Command = testbot.Argv(t, testbot.HouseName(p.kind))
 		case "missing":
-			seat.Command = []string{"no-such-bricks-program"}
+			// Its folder as a plan names it, which the original's
+			// message shows.
+			seat.Command, seat.PlanDir = []string{"no-such-bricks-program"}, "players/missing"
 		default:
 			seat.Command = testbot.Argv(t, p.kind)
 		}
@@ -284,8 +286,10 @@ func TestFaultCodes(t *testing.T) {
 		{"filled_cell_is_M", modeTaken, "M", drivers.FaultIllegal, "2x2_2x1", false},
 		{"move_after_the_move_limit_is_T", modeSlow, "T", drivers.FaultTime, "NORESPONSE", false},
 		{"no_move_within_the_silence_limit_is_D", modeMute, "D", drivers.FaultTime, "DEADLOCKNORESPONSE", true},
-		{"process_that_exits_is_D_at_once", modeDie, "D", drivers.FaultCrash, "NORESPONSE", true},
-		{"program_that_cannot_start_is_S", "missing", "S", drivers.FaultStart, "null", true},
+		// The original read end-of-file until its DeadlockProtector fired.
+		{"process_that_exits_is_D_at_once", modeDie, "D", drivers.FaultCrash, "DEADLOCKNORESPONSE", true},
+		// The original's err.txt has no line for a program that cannot start.
+		{"program_that_cannot_start_is_S", "missing", "S", drivers.FaultStart, "null", false},
 	}
 	for _, tt := range tests {
 		for bad := range 2 {

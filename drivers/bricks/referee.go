@@ -189,7 +189,7 @@ func (d *duel) play(boardMsg string) error {
 		if problem := b.Check(mv); problem != "" {
 			return d.fault(seat, CodeIllegal, drivers.FaultIllegal, answer,
 				fmt.Sprintf("played %s: %s, %s", mv, problem, where),
-				fmt.Sprintf("Player %s -> Illegal move %s: %s.", d.nicks[seat], mv, problem))
+				fmt.Sprintf("Player %s -> %s", d.nicks[seat], b.OriginalProblem(mv)))
 		}
 		b.Place(mv)
 		d.moves++
@@ -224,8 +224,12 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 		if errors.As(err, &f) {
 			detail = f.Detail
 		}
+		msg := detail
+		if java := javaStartError(seat, os.Getenv("PATH")); java != "" {
+			msg = java
+		}
 		return d.fault(i, CodeNoStart, drivers.FaultStart, "null", detail,
-			fmt.Sprintf("Player %s -> %s", d.nicks[i], detail))
+			fmt.Sprintf("Player %s -> %s", d.nicks[i], msg))
 	}
 	d.sessions[i] = s
 	// The original's wake-up time: the player starts before its OK
@@ -303,10 +307,16 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
 		return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE",
 			fmt.Sprintf("no answer within the silence limit of %v, %s", time.Duration(d.s.Limits.Silence), where), msg)
+	case drivers.FaultCrash:
+		// A process that exits or closes its output: arbiter sees it at
+		// once, the original read end-of-file until its DeadlockProtector
+		// fired, so its files say what they say of silence.
+		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
+		return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE", detail+", "+where, msg)
 	default:
 		msg := fmt.Sprintf("Player %s does not answer: %s!", nick, detail)
-		// A crash, or a limit that killed the bot (memory, processes,
-		// files, network): the original knew only silence for these.
+		// A limit that killed the bot (memory, processes, files,
+		// network): the original knew only silence for these.
 		return d.fault(seat, CodeSilent, kind, last, detail+", "+where, msg)
 	}
 }
@@ -315,7 +325,9 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 func (d *duel) fault(seat int, code byte, kind, last, detail, msg string) error {
 	d.faulty, d.code, d.kind, d.last, d.msg = seat, code, kind, last, msg
 	d.detail = fmt.Sprintf("%s (code %c)", detail, code)
-	if code == CodeNoStart || code == CodeSilent {
+	if code == CodeSilent {
+		// The original's err.txt: only its DeadlockProtector's time-outs
+		// (Tournament.nextDuel), not a program that cannot start.
 		d.errLn = msg
 	}
 	d.m.Record.Event("fault", FaultEvent{Seat: seat, Code: string(rune(code)), Kind: kind, Detail: d.detail})

@@ -176,3 +176,23 @@ func abs(x int) int {
 func neighbours(c Cell) [4]Cell {
 	return [4]Cell{{X: c.X + 1, Y: c.Y}, {X: c.X - 1, Y: c.Y}, {X: c.X, Y: c.Y + 1}, {X: c.X, Y: c.Y - 1}}
 }
+
+// OriginalProblem is why the original referee rejects m, in its words
+// (game.Rules.validateAddingRectangle): each cell in turn, off the board
+// ("DataCell(x;y) is outside data matrix NxN.") or filled ("Cell(x;y)
+// already has a value of true."), then the pair ("Blocks (x;y) and (x;y)
+// are not neighbours!"). The original let through pairs whose columns or
+// rows differ by one even when they are not side by side (0x0_1x1,
+// 0x0_1x2); Check rejects them as the rules say, and this gives them the
+// sentence the original gives the other pairs that are not dominoes.
+func (b *Board) OriginalProblem(m Move) string {
+	for _, c := range m {
+		if !b.On(c) {
+			return fmt.Sprintf("DataCell(%d;%d) is outside data matrix %dx%d.", c.X, c.Y, b.N, b.N)
+		}
+		if !b.Free(c) {
+			return fmt.Sprintf("Cell(%d;%d) already has a value of true.", c.X, c.Y)
+		}
+	}
+	return fmt.Sprintf("Blocks (%d;%d) and (%d;%d) are not neighbours!", m[0].X, m[0].Y, m[1].X, m[1].Y)
+}

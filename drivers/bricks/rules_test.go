@@ -176,3 +176,33 @@ func wins(b *Board) bool {
 	}
 	return false
 }
+
+// TestOriginalProblem checks the original's sentences for an illegal
+// move (game.Rules and game.Matrix), in its order: the first cell, the
+// second, then the pair.
+func TestOriginalProblem(t *testing.T) {
+	b := NewBoard(3, []Cell{{X: 1, Y: 1}})
+	for _, tt := range []struct{ move, want string }{
+		{"0x0_0x3", "DataCell(0;3) is outside data matrix 3x3."},
+		{"-1x0_0x0", "DataCell(-1;0) is outside data matrix 3x3."},
+		// The first cell is checked before the second is off the board.
+		{"1x1_1x9", "Cell(1;1) already has a value of true."},
+		{"0x1_1x1", "Cell(1;1) already has a value of true."},
+		{"0x0_2x0", "Blocks (0;0) and (2;0) are not neighbours!"},
+		{"0x0_0x0", "Blocks (0;0) and (0;0) are not neighbours!"},
+		// The original let this one through (its columns differ by
+		// one); arbiter rejects it with the original's sentence.
+		{"0x0_1x2", "Blocks (0;0) and (1;2) are not neighbours!"},
+	} {
+		m, ok := ParseMove(tt.move)
+		if !ok {
+			t.Fatalf("%s does not parse", tt.move)
+		}
+		if b.Check(m) == "" {
+			t.Errorf("%s is legal", tt.move)
+		}
+		if got := b.OriginalProblem(m); got != tt.want {
+			t.Errorf("%s: %q; want %q", tt.move, got, tt.want)
+		}
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -54,24 +56,58 @@ func (p *Plan) fillStarts(r int, groups [][]string) []int {
 	return starts
 }
 
-// groupMatches lists the seatings of one group: match id+"-s<n>", seat i
-// of seating s holding members[design[s][i]].
-func (p *Plan) groupMatches(id string, stream uint64, r, g int, members []string, design [][]int, clock drivers.Clock, variant string) []Match {
-	out := make([]Match, 0, len(design))
+// walkGroup makes the seatings of one group one at a time into m and
+// hands them to yield (false from yield stops the walk, and walkGroup
+// returns false): match prefix+"-s<n>", seat i of seating s holding
+// members[design[s][i]]. m's Seats are reused from match to match.
+func (p *Plan) walkGroup(m *Match, yield func(*Match) bool, prefix []byte, stream uint64, r, g int, members []string, design [][]int, clock drivers.Clock, variant string) bool {
 	for s, perm := range design {
-		seats := make([]string, len(perm))
-		for i, m := range perm {
-			seats[i] = members[m]
+		seats := m.Seats[:0]
+		if seats == nil {
+			seats = make([]string, 0, len(perm))
 		}
-		out = append(out, Match{
-			ID:    fmt.Sprintf("%s-s%d", id, s+1),
+		for _, i := range perm {
+			seats = append(seats, members[i])
+		}
+		id := appendNum(append(prefix, "-s"...), s+1, 0)
+		*m = Match{
+			ID:    string(id),
 			Round: r, Group: g, Shift: s + 1,
 			Seed:    dealSeed(p.Seed, p.Deal, stream, r, g, s+1),
 			Seats:   seats,
 			Clock:   clock,
 			Variant: variant,
-		})
+		}
+		if !yield(m) {
+			return false
+		}
 	}
+	return true
+}
+
+// appendNum appends n as fmt's %0*d would with width.
+func appendNum(b []byte, n, width int) []byte {
+	if n < 0 {
+		return fmt.Appendf(b, "%0*d", width, n)
+	}
+	var d [20]byte
+	digits := strconv.AppendInt(d[:0], int64(n), 10)
+	for range width - len(digits) {
+		b = append(b, '0')
+	}
+	return append(b, digits...)
+}
+
+// collect is the matches a walk makes, each copied.
+func collect(walk func(m *Match, yield func(*Match) bool)) []Match {
+	var out []Match
+	var m Match
+	walk(&m, func(m *Match) bool {
+		c := *m
+		c.Seats = slices.Clone(m.Seats)
+		out = append(out, c)
+		return true
+	})
 	return out
 }
 
@@ -87,11 +123,80 @@ func (p *Plan) RoundMatches(r int, groups [][]string) []Match {
 // ListedRound is RoundMatches with the clock and variants given, for the
 // rounds a compiler lists before it knows whether the plan has Later.
 func (p *Plan) ListedRound(r int, groups [][]string, clock drivers.Clock, variants []string) []Match {
+	return collect(func(m *Match, yield func(*Match) bool) {
+		p.walkRound(m, yield, r, groups, clock, variants)
+	})
+}
+
+// ListedSeq is the matches of the listed rounds, rounds[i] being round
+// i+1's groups, as ListedRound makes them, made one at a time whenever
+// the Seq is walked (nil when there are none, like a nil Matches).
+func (p *Plan) ListedSeq(rounds [][][]string, clock drivers.Clock, variants []string) Seq {
+	if !slices.ContainsFunc(rounds, func(groups [][]string) bool { return len(groups) > 0 }) {
+		return nil
+	}
+	return func(yield func(*Match) bool) {
+		var m Match
+		for i, groups := range rounds {
+			if !p.walkRound(&m, yield, i+1, groups, clock, variants) {
+				return
+			}
+		}
+	}
+}
+
+// walkRound is walkGroup of each group of round r, in the plan's order
+// (tournament.Order): group by group as they are made, or, for any other
+// order, the round collected (a round at a time, never the whole plan)
+// and sorted; ids and seeds stay those of their group either way.
+func (p *Plan) walkRound(m *Match, yield func(*Match) bool, r int, groups [][]string, clock drivers.Clock, variants []string) bool {
+	if p.Order == tournament.ByGroup {
+		return p.walkGroups(m, yield, r, groups, clock, variants)
+	}
+	round := collect(func(m *Match, yield func(*Match) bool) {
+		p.walkGroups(m, yield, r, groups, clock, variants)
+	})
+	for _, c := range p.ordered(round) {
+		*m = c
+		if !yield(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// walkGroups is walkGroup of each group of round r, group by group.
+func (p *Plan) walkGroups(m *Match, yield func(*Match) bool, r int, groups [][]string, clock drivers.Clock, variants []string) bool {
 	design := p.Seats.Seatings(p.Players)
 	starts := p.fillStarts(r, groups)
-	var out []Match
+	v := variant(variants, r)
+	var prefix []byte
 	for g, members := range groups {
-		out = append(out, p.groupMatches(fmt.Sprintf("r%03d-g%02d", r, g+1), streamDeals, r, g+1, p.Complete(members, starts[g]), design, clock, variant(variants, r))...)
+		if len(members) < p.Players {
+			members = p.Complete(members, starts[g])
+		}
+		prefix = appendNum(append(appendNum(append(prefix[:0], 'r'), r, 3), "-g"...), g+1, 2)
+		if !p.walkGroup(m, yield, prefix, streamDeals, r, g+1, members, design, clock, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// ordered puts a round's matches, listed group by group, in the plan's
+// order (tournament.Order).
+func (p *Plan) ordered(round []Match) []Match {
+	seats := make([][]string, len(round))
+	for i, m := range round {
+		seats[i] = m.Seats
+	}
+	field := make([]string, len(p.Bots))
+	for i, b := range p.Bots {
+		field[i] = b.Name
+	}
+	out := make([]Match, len(round))
+	for i, j := range p.Order.Sort(seats, field) {
+		out[i] = round[j]
 	}
 	return out
 }
@@ -105,12 +210,13 @@ func (p *Plan) ListedRound(r int, groups [][]string, clock drivers.Clock, varian
 // Rounds+stage.
 func (p *Plan) PlayoffMatches(stage int, groups [][]string) []Match {
 	r := p.Rounds + stage
-	var out []Match
-	for g, members := range groups {
-		out = append(out, p.groupMatches(fmt.Sprintf("playoff-%d-g%02d", stage, g+1), streamPlayoffs, r, g+1, members,
-			p.Seats.ForGroup(len(members)).Seatings(len(members)), p.Later.Clock, variant(p.Later.Variants, r))...)
-	}
-	return out
+	return collect(func(m *Match, yield func(*Match) bool) {
+		for g, members := range groups {
+			prefix := appendNum(append(fmt.Appendf(nil, "playoff-%d", stage), "-g"...), g+1, 2)
+			p.walkGroup(m, yield, prefix, streamPlayoffs, r, g+1, members,
+				p.Seats.ForGroup(len(members)).Seatings(len(members)), p.Later.Clock, variant(p.Later.Variants, r))
+		}
+	})
 }
 
 // DrawOrder is the order of the bots for round r's random draw (see

@@ -11,10 +11,7 @@
 package plan
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -46,6 +43,9 @@ type Plan struct {
 	Bots   []Bot             `json:"bots"`
 	// Fill names the bots that only complete groups.
 	Fill []string `json:"fill,omitempty"`
+	// Order is the order of a round's matches; the default, by group, is
+	// left out.
+	Order tournament.Order `json:"order,omitempty"`
 	// Later describes the matches that depend on results and so cannot be
 	// listed: rounds grouped by rating or score, and playoffs. Nil when
 	// Matches is the whole tournament.
@@ -182,9 +182,15 @@ func (p *Plan) GradeOf(rank, n int) string {
 // say in what state the bots and this machine are, not which tournament
 // this is.
 func (p *Plan) ComputeHash() string {
+	return p.HashSeq(p.All())
+}
+
+// hashed is the part of p that its hash covers (Matches aside).
+func (p *Plan) hashed() *Plan {
 	c := *p
 	c.Hash = ""
 	c.Arbiter = nil
+	c.Matches = nil
 	c.Bots = make([]Bot, len(p.Bots))
 	for i, b := range p.Bots {
 		b.Fingerprint = nil
@@ -198,11 +204,7 @@ func (p *Plan) ComputeHash() string {
 		}
 		c.Bots[i] = b
 	}
-	h := sha256.New()
-	if err := c.Encode(h, false); err != nil {
-		panic(fmt.Sprintf("plan does not marshal: %v", err))
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return &c
 }
 
 // Bot returns the plan's bot called name.

@@ -31,30 +31,67 @@ func Parse(b []byte) (*Plan, error) {
 	dec.DisallowUnknownFields()
 	var p Plan
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("not a plan this arbiter can read (%v); make one with arbiter plan -json", err)
+		return nil, notAPlan(err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("not a plan: more follows the plan's JSON object")
+		return nil, errMore
 	}
-	if p.Version != Version {
-		return nil, fmt.Errorf("a plan of version %d, and this arbiter runs version %d; compile the configuration again with this arbiter (arbiter plan -json)", p.Version, Version)
-	}
-	if h := p.ComputeHash(); h != p.Hash {
-		return nil, fmt.Errorf("the plan's content does not match its hash (%.12s, content %.12s): it was edited after it was compiled; compile it again (arbiter plan -json) rather than editing it", p.Hash, h)
-	}
-	if err := p.check(); err != nil {
-		return nil, fmt.Errorf("not a runnable plan: %w", err)
+	if err := p.verify(p.ComputeHash(), len(p.Matches), seatsOf(p.All())); err != nil {
+		return nil, err
 	}
 	return &p, nil
 }
 
+var errMore = fmt.Errorf("not a plan: more follows the plan's JSON object")
+
+func notAPlan(err error) error {
+	return fmt.Errorf("not a plan this arbiter can read (%v); make one with arbiter plan -json", err)
+}
+
+// verify is Parse's checks of a decoded plan, given the hash of its
+// content, its number of matches and what they seat.
+func (p *Plan) verify(hash string, n int, seats []seat) error {
+	if p.Version != Version {
+		return fmt.Errorf("a plan of version %d, and this arbiter runs version %d; compile the configuration again with this arbiter (arbiter plan -json)", p.Version, Version)
+	}
+	if hash != p.Hash {
+		return fmt.Errorf("the plan's content does not match its hash (%.12s, content %.12s): it was edited after it was compiled; compile it again (arbiter plan -json) rather than editing it", p.Hash, hash)
+	}
+	if err := p.check(n, seats); err != nil {
+		return fmt.Errorf("not a runnable plan: %w", err)
+	}
+	return nil
+}
+
+// seat is a name the matches seat and the first match that seats it.
+type seat struct{ name, match string }
+
+// seatsOf lists the names that the matches of ms seat, each with the
+// first match seating it, in the order they first appear.
+func seatsOf(ms Seq) []seat {
+	var out []seat
+	seen := map[string]bool{}
+	if ms != nil {
+		ms(func(m *Match) bool {
+			for _, n := range m.Seats {
+				if !seen[n] {
+					seen[n] = true
+					out = append(out, seat{n, m.ID})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
 // check reports a plan whose parts do not fit together, which no
-// compiler made.
-func (p *Plan) check() error {
+// compiler made: n is its number of matches, seats what they seat.
+func (p *Plan) check(n int, seats []seat) error {
 	if p.Game.Driver == "" {
 		return fmt.Errorf("it names no game driver")
 	}
-	if len(p.Matches) == 0 {
+	if n == 0 {
 		return fmt.Errorf("it lists no matches")
 	}
 	bots := map[string]bool{}
@@ -74,11 +111,11 @@ func (p *Plan) check() error {
 			}
 		}
 	}
-	for _, m := range p.Matches {
-		for _, n := range m.Seats {
-			if !bots[n] {
-				return fmt.Errorf("match %s seats %q, which is not one of the plan's bots", m.ID, n)
-			}
+	// The first name that is no bot, in order of first appearance, is in
+	// the first match that seats a stranger.
+	for _, s := range seats {
+		if !bots[s.name] {
+			return fmt.Errorf("match %s seats %q, which is not one of the plan's bots", s.match, s.name)
 		}
 	}
 	return nil

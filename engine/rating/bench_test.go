@@ -1,6 +1,7 @@
 package rating
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -93,5 +94,25 @@ func TestFitRecoversStrengths(t *testing.T) {
 		if d := math.Abs(raw - (strength[i] - mean)); d > 4*math.Sqrt(r.Variance(i))/r.Scale {
 			t.Errorf("player %d: fitted %.1f, true %.1f", i, raw, strength[i]-mean)
 		}
+	}
+}
+
+// BenchmarkFitPGN is rank -pgn's path: reading and counting the games of a
+// PGN file, then the fit. Its allocations do not grow with the games.
+func BenchmarkFitPGN(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			names, games := benchGames(50, n)
+			var pgn bytes.Buffer
+			if err := WritePGN(&pgn, names, games); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := FitPGN(bytes.NewReader(pgn.Bytes()), DefaultOptions()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -118,23 +118,55 @@ func (r *Ratings) ExactDist() (plus, minus []float64) {
 }
 
 // exactDist is ExactDist for player k, with dist as scratch space.
+//
+// The log-likelihood is concave in the player's rating (every term is the
+// log of a logistic or of a difference of two, both log-concave), so it
+// falls away from its maximum on both sides. The grid is evaluated from
+// the player's rating outwards, and once a point is exactLogCut below the
+// highest seen, the points beyond it are left at -Inf: their weight after
+// normalising, below e^-exactLogCut each, is far under a double's
+// rounding of the total, so the bounds come out as if they had been
+// computed, and only the points that matter are (a tenth of the grid or
+// less for a player with a few thousand games).
 func (r *Ratings) exactDist(k int, dist, plus, minus []float64) {
 	n := len(r.orig)
 	g := exactGrid
 	base := r.raw[k]
-	for i := g.size - 1; i >= 0; i-- {
+	eval := func(i int) float64 {
 		v := g.value(i)
 		shift := 0.0
 		if n > 1 {
 			shift = (v - base) / float64(n-1)
 		}
-		dist[i] = r.m.logLikelihood(k, v, func(o int) float64 { return r.raw[o] - shift })
+		return r.m.logLikelihood(k, v, func(o int) float64 { return r.raw[o] - shift })
+	}
+	top := math.Inf(-1)
+	start := min(max(int((base-g.min)/(g.max-g.min)*float64(g.size)), 0), g.size-1)
+	for _, dir := range []int{+1, -1} {
+		i := start
+		if dir < 0 {
+			i--
+		}
+		for ; i >= 0 && i < g.size; i += dir {
+			dist[i] = eval(i)
+			top = max(top, dist[i])
+			if dist[i] < top-exactLogCut {
+				break
+			}
+		}
+		for i += dir; i >= 0 && i < g.size; i += dir {
+			dist[i] = math.Inf(-1)
+		}
 	}
 	logNormalize(dist)
 	i := r.orig[k]
 	minus[i] = r.Scale * (base - g.lower(dist, r.Options.Confidence))
 	plus[i] = r.Scale * (g.upper(dist, r.Options.Confidence) - base)
 }
+
+// exactLogCut is how far below its maximum a player's log-likelihood may
+// fall before exactDist stops evaluating it (e^-80 ≈ 1.8e-35).
+const exactLogCut = 80
 
 func infs(n int) []float64 {
 	v := make([]float64, n)

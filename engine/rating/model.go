@@ -28,50 +28,36 @@ type model struct {
 	drawElo float64
 }
 
-func newModel(n int, games []Game, fit []int, prior float32, adv, drawElo float64) *model {
+func newModel(n int, t *tally, fit []int, prior float32, adv, drawElo float64) *model {
 	m := &model{recs: make([][]record, n), adv: adv, drawElo: drawElo}
-
-	// bayeselo scans the games from last to first and gives each newly met
-	// opponent the highest free slot.
-	met := make([]map[int]int, n) // opponent -> order of first meeting
-	meet := func(p, o int) {
-		if met[p] == nil {
-			met[p] = make(map[int]int)
+	met := t.slots()
+	slot := make(map[uint64]int, 2*len(t.pairs)) // player<<32 | opponent -> slot, by fitted player
+	for p, ms := range met {
+		if len(ms) == 0 {
+			continue
 		}
-		if _, ok := met[p][o]; !ok {
-			met[p][o] = len(met[p])
-		}
-	}
-	for i := len(games) - 1; i >= 0; i-- {
-		w, b := fit[games[i].White], fit[games[i].Black]
-		meet(w, b)
-		meet(b, w)
-	}
-	slot := func(p, o int) int { return len(met[p]) - 1 - met[p][o] }
-	for p := range n {
-		m.recs[p] = make([]record, len(met[p]))
-		for o := range met[p] {
-			m.recs[p][slot(p, o)] = record{opp: o, back: slot(o, p)}
+		fp := fit[p]
+		m.recs[fp] = make([]record, len(ms))
+		for k, mt := range ms {
+			m.recs[fp][k].opp = fit[mt.opp]
+			slot[uint64(fp)<<32|uint64(fit[mt.opp])] = k
 		}
 	}
-
-	for _, g := range games {
-		gw, gb := fit[g.White], fit[g.Black]
-		w := &m.recs[gw][slot(gw, gb)]
-		b := &m.recs[gb][slot(gb, gw)]
-		w.games++
-		b.games++
-		switch g.Result {
-		case WhiteWins:
-			w.whiteWin++
-			b.blackLoss++
-		case Draw:
-			w.whiteDraw++
-			b.blackDraw++
-		case BlackWins:
-			w.whiteLoss++
-			b.blackWin++
+	for p := range m.recs {
+		for k := range m.recs[p] {
+			r := &m.recs[p][k]
+			r.back = slot[uint64(r.opp)<<32|uint64(p)]
 		}
+	}
+	for _, c := range t.pairs {
+		gw, gb := fit[c.white], fit[c.black]
+		w := &m.recs[gw][slot[uint64(gw)<<32|uint64(gb)]]
+		b := &m.recs[gb][slot[uint64(gb)<<32|uint64(gw)]]
+		games := int(c.win + c.draw + c.loss)
+		w.games += games
+		b.games += games
+		w.whiteWin, w.whiteDraw, w.whiteLoss = count32(c.win), count32(c.draw), count32(c.loss)
+		b.blackLoss, b.blackDraw, b.blackWin = count32(c.win), count32(c.draw), count32(c.loss)
 	}
 
 	m.addPrior(prior)

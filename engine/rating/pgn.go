@@ -35,6 +35,7 @@ type pgnLexer struct {
 	c   int // current byte, -1 at end of input
 	err error
 	buf []byte // the text of the last token, reused
+	val []byte // the value of the tag being read, reused
 }
 
 func newPGNLexer(r io.Reader) *pgnLexer {
@@ -148,6 +149,41 @@ func (l *pgnLexer) token() pgnToken {
 // Unlike bayeselo, names are not truncated to 63 bytes. Reading allocates
 // per player, not per game.
 func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
+	names, err = readPGN(r, func(_ []string, w, b int, res Result) error {
+		games = append(games, Game{White: w, Black: b, Result: res})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return names, games, nil
+}
+
+// FitPGN is Fit of the games ReadPGN reads, counted by pair of players
+// and colours as they are read: its memory grows with the players and the
+// pairs of them that met, not with the games.
+func FitPGN(r io.Reader, opt Options) (*Ratings, error) {
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	t := newTally(0)
+	names, err := readPGN(r, func(names []string, w, b int, res Result) error {
+		if w == b {
+			return fmt.Errorf("rating: game %d (%q): %w", t.games, names[w], ErrSelfPlay)
+		}
+		t.add(w, b, res)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.players = len(names)
+	return fitTally(names, t, opt), nil
+}
+
+// readPGN reads games like ReadPGN and hands each kept one to game, with
+// the names read so far; it stops at game's first error.
+func readPGN(r io.Reader, game func(names []string, white, black int, res Result) error) (names []string, err error) {
 	lex := newPGNLexer(r)
 	index := map[string]int{}
 	player := func(name []byte) int {
@@ -184,13 +220,15 @@ func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
 		if res, ok := pgnResult(tags[2]); ok {
 			w := player(tags[0])
 			b := player(tags[1])
-			games = append(games, Game{White: w, Black: b, Result: res})
+			if err := game(names, w, b, res); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if lex.err != nil {
-		return nil, nil, fmt.Errorf("rating: reading PGN: %w", lex.err)
+		return nil, fmt.Errorf("rating: reading PGN: %w", lex.err)
 	}
-	return names, games, nil
+	return names, nil
 }
 
 // readTags reads a game's tag pairs, which follow each other directly
@@ -201,7 +239,8 @@ func readTags(lex *pgnLexer, tok pgnToken, tags *[3][]byte) pgnToken {
 	for i := range tags {
 		tags[i] = tags[i][:0]
 	}
-	var value []byte
+	value := lex.val[:0]
+	defer func() { lex.val = value }()
 	for tok.kind == tokTagOpen {
 		for tok = lex.token(); tok.kind != tokSymbol && tok.kind != tokEOF; tok = lex.token() {
 		}

@@ -68,7 +68,7 @@ type Ratings struct {
 	Scale   float64
 	Options Options
 
-	games []Game
+	games *tally
 	m     *model
 	raw   []float64 // unscaled ratings of the fitted players
 	orig  []int     // fitted player -> index in Names
@@ -87,26 +87,29 @@ func Fit(names []string, games []Game, opt Options) (*Ratings, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
-	hasGames := make([]bool, len(names))
+	t := newTally(len(names))
 	for i, g := range games {
-		if g.White < 0 || g.White >= len(names) || g.Black < 0 || g.Black >= len(names) {
-			return nil, fmt.Errorf("rating: game %d: player index out of range [0, %d)", i, len(names))
+		if err := checkGame(names, i, g); err != nil {
+			return nil, err
 		}
-		if g.White == g.Black {
-			return nil, fmt.Errorf("rating: game %d (%q): %w", i, names[g.White], ErrSelfPlay)
-		}
-		if g.Result != WhiteWins && g.Result != Draw && g.Result != BlackWins {
-			return nil, fmt.Errorf("rating: game %d: result %v is not 0, 0.5 or 1", i, float64(g.Result))
-		}
-		hasGames[g.White] = true
-		hasGames[g.Black] = true
+		t.add(g.White, g.Black, g.Result)
+	}
+	return fitTally(names, t, opt), nil
+}
+
+// fitTally is Fit of counted games, whose options are valid.
+func fitTally(names []string, t *tally, opt Options) *Ratings {
+	hasGames := make([]bool, len(names))
+	for _, c := range t.pairs {
+		hasGames[c.white] = true
+		hasGames[c.black] = true
 	}
 
 	r := &Ratings{
 		Names:   slices.Clone(names),
 		Elo:     make([]float64, len(names)),
 		Options: opt,
-		games:   slices.Clone(games),
+		games:   t,
 		fit:     make([]int, len(names)),
 	}
 	x := math.Pow(10, -opt.DrawElo/400)
@@ -122,14 +125,14 @@ func Fit(names []string, games []Game, opt Options) (*Ratings, error) {
 			r.orig = append(r.orig, i)
 		}
 	}
-	r.m = newModel(len(r.orig), r.games, r.fit, float32(opt.Prior), opt.Advantage, opt.DrawElo)
+	r.m = newModel(len(r.orig), t, r.fit, float32(opt.Prior), opt.Advantage, opt.DrawElo)
 	if len(r.orig) > 0 {
 		r.raw = r.m.fit()
 	}
 	for k, i := range r.orig {
 		r.Elo[i] = r.Scale * r.raw[k]
 	}
-	return r, nil
+	return r
 }
 
 // Rated reports whether player i has games and so a fitted rating.
@@ -148,21 +151,17 @@ type PlayerStats struct {
 // Stats returns the statistics of every player, indexed like Names.
 func (r *Ratings) Stats() []PlayerStats {
 	st := make([]PlayerStats, len(r.Names))
-	for _, g := range r.games {
-		w, b := &st[g.White], &st[g.Black]
-		w.Games++
-		b.Games++
-		switch g.Result {
-		case WhiteWins:
-			w.Wins++
-			b.Losses++
-		case BlackWins:
-			w.Losses++
-			b.Wins++
-		default:
-			w.Draws++
-			b.Draws++
-		}
+	for _, c := range r.games.pairs {
+		w, b := &st[c.white], &st[c.black]
+		n, win, draw, loss := int(c.win+c.draw+c.loss), int(c.win), int(c.draw), int(c.loss)
+		w.Games += n
+		b.Games += n
+		w.Wins += win
+		w.Draws += draw
+		w.Losses += loss
+		b.Wins += loss
+		b.Draws += draw
+		b.Losses += win
 	}
 	for i := range st {
 		s := &st[i]

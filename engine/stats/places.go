@@ -79,7 +79,7 @@ func PlacementTies(p *plan.Plan, results []Result) [][]string {
 	t := newTally(p, results)
 	var ties [][]string
 	for _, g := range t.byPlacement() {
-		if len(g) > 1 && t.matches[g[0]] > 0 && !t.fill[g[0]] {
+		if len(g) > 1 && t.matches[g[0]] > 0 && !t.fill[g[0]] && t.dq[g[0]] == nil {
 			ties = append(ties, t.sortedNames(g))
 		}
 	}
@@ -90,11 +90,14 @@ func PlacementTies(p *plan.Plan, results []Result) [][]string {
 // ties with playoffs; bots in one group are still tied. Bots without
 // regular matches form the last group.
 func (t *tally) byPlacement() [][]int {
-	var played, idle []int
+	var played, idle, dq []int
 	for i := range t.names {
-		if t.matches[i] > 0 {
+		switch {
+		case t.dq[i] != nil: // last, and never in a playoff
+			dq = append(dq, i)
+		case t.matches[i] > 0:
 			played = append(played, i)
-		} else {
+		default:
 			idle = append(idle, i)
 		}
 	}
@@ -111,7 +114,13 @@ func (t *tally) byPlacement() [][]int {
 	if len(idle) > 0 {
 		groups = append(groups, idle)
 	}
-	return groups
+	// Disqualified bots, by mean place among themselves.
+	return append(groups, groupBy(dq, byKey(func(i int) float64 {
+		if t.matches[i] == 0 {
+			return math.Inf(1)
+		}
+		return t.place(i)
+	}))...)
 }
 
 // playoff orders a tied group by its playoffs, recursively for the

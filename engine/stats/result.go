@@ -1,6 +1,9 @@
 package stats
 
-import "github.com/arbiter-contests/arbiter/drivers"
+import (
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
 
 // Result is a finished match, as one line of a results directory's
 // results.jsonl: everything the statistics are computed from.
@@ -21,6 +24,42 @@ type Result struct {
 type SeatResult struct {
 	Bot string `json:"bot"`
 	drivers.SeatResult
+	// Disqualified is set when the bot is disqualified from the
+	// tournament in this match or an earlier one (in plan order): its
+	// result here is that verdict, whatever it played.
+	Disqualified *Disqualification `json:"disqualified,omitempty"`
+}
+
+// Disqualification says why a bot is out of the tournament and since
+// when (see drivers.Disqualifier).
+type Disqualification struct {
+	// Reason is DQOverruns, DQSubmission or the rule of a breach
+	// (drivers.Breach.Rule, like "files").
+	Reason string `json:"reason"`
+	// Match is the match in which it happened, in plan order the first
+	// whose result disqualifies the bot; "" before the first match.
+	Match  string `json:"match,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// Reasons of disqualification beside a breach's rule.
+const (
+	DQOverruns   = "overruns"   // more late answers than the game tolerates
+	DQSubmission = "submission" // over the submission limits before the first match
+)
+
+// Disqualified returns the bots disqualified in results, each with the
+// first verdict in plan order.
+func Disqualified(p *plan.Plan, results []Result) map[string]*Disqualification {
+	out := map[string]*Disqualification{}
+	for _, r := range InPlanOrder(p, results) {
+		for _, s := range r.Seats {
+			if s.Disqualified != nil && out[s.Bot] == nil {
+				out[s.Bot] = s.Disqualified
+			}
+		}
+	}
+	return out
 }
 
 // Faulty reports whether any seat ended the match with a fault.

@@ -36,6 +36,9 @@ type Standing struct {
 	// played in, which ranks it; Grade its grade (Plan.Grades).
 	Stage string `json:"stage,omitempty"`
 	Grade string `json:"grade,omitempty"`
+	// Disqualified is set when the bot is out of the tournament (the
+	// first verdict in plan order); it ranks after every bot that is not.
+	Disqualified *Disqualification `json:"disqualified,omitempty"`
 }
 
 // MarshalJSON writes the numbers that are not finite (the interval of a
@@ -83,15 +86,17 @@ func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rati
 
 // PairResult is the game between seats i and j of a match, as seat i's
 // score; false when the match gives none (both faulted, or a third seat's
-// fault ended it).
+// fault ended it). A disqualified seat loses like a faulty one, but the
+// others' games stand.
 func PairResult(r *Result, i, j int) (rating.Result, bool) {
 	a, b := r.Seats[i], r.Seats[j]
+	lostA, lostB := a.Fault != "" || a.Disqualified != nil, b.Fault != "" || b.Disqualified != nil
 	switch {
-	case a.Fault != "" && b.Fault != "":
+	case lostA && lostB:
 		return 0, false
-	case a.Fault != "":
+	case lostA:
 		return rating.BlackWins, true
-	case b.Fault != "":
+	case lostB:
 		return rating.WhiteWins, true
 	case r.Faulty():
 		return 0, false // two bystanders of someone else's fault

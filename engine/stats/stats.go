@@ -44,6 +44,7 @@ type tally struct {
 	regular  []Result // in plan order
 	playoffs []Result
 	fill     map[int]bool // bots that only complete groups
+	dq       map[int]*Disqualification
 
 	matches                  []int
 	points                   []float64 // sums
@@ -67,6 +68,12 @@ func newTally(p *plan.Plan, results []Result) *tally {
 	for _, f := range p.Fill {
 		if i, ok := t.index[f]; ok {
 			t.fill[i] = true
+		}
+	}
+	t.dq = map[int]*Disqualification{}
+	for bot, d := range Disqualified(p, results) {
+		if i, ok := t.index[bot]; ok {
+			t.dq[i] = d
 		}
 	}
 	for _, r := range InPlanOrder(p, results) {
@@ -93,7 +100,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			}
 			// Place 1 exactly is first alone: a shared first place is a
 			// mean above 1.
-			if places[s] == 1 {
+			if places[s] == 1 && seat.Disqualified == nil {
 				t.wins[i]++
 				if !r.Faulty() {
 					t.normalWins[i]++
@@ -154,6 +161,21 @@ var orders = [...]func(t *tally, elo []float64) [][]int{
 	},
 }
 
+// disqualifiedLast moves the disqualified bots of each group behind every
+// bot that is not, keeping their order among themselves.
+func (t *tally) disqualifiedLast(groups [][]int) [][]int {
+	var in, out [][]int
+	for _, g := range groups {
+		if k := slices.DeleteFunc(slices.Clone(g), func(i int) bool { return t.dq[i] != nil }); len(k) > 0 {
+			in = append(in, k)
+		}
+		if k := slices.DeleteFunc(slices.Clone(g), func(i int) bool { return t.dq[i] == nil }); len(k) > 0 {
+			out = append(out, k)
+		}
+	}
+	return append(in, out...)
+}
+
 // all are the indices of every bot.
 func (t *tally) all() []int {
 	all := make([]int, len(t.names))
@@ -173,7 +195,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	}
 	st := t.standings(p, r)
 	cross := crosstable(st, games)
-	groups := orders[p.Rating](t, r.Elo)
+	groups := t.disqualifiedLast(orders[p.Rating](t, r.Elo))
 	order := ranked(st, groups, r.Elo)
 	los := r.LOS()
 	s := &Stats{
@@ -198,7 +220,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	}
 	if p.Rating.Playoffs() {
 		for _, g := range groups {
-			if len(g) > 1 && t.matches[g[0]] > 0 {
+			if len(g) > 1 && t.matches[g[0]] > 0 && t.dq[g[0]] == nil {
 				s.Ties = append(s.Ties, t.sortedNames(g))
 			}
 		}
@@ -216,7 +238,7 @@ func (t *tally) standings(p *plan.Plan, r *rating.Ratings) []Standing {
 	}
 	st := make([]Standing, len(t.names))
 	for i, n := range t.names {
-		st[i] = Standing{Bot: n, Elo: r.Elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n],
+		st[i] = Standing{Bot: n, Elo: r.Elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n], Disqualified: t.dq[i],
 			Matches: t.matches[i], Faults: t.faults[i], Wins: t.wins[i], NormalWins: t.normalWins[i]}
 		if t.matches[i] > 0 {
 			st[i].Points = t.points[i] / float64(t.matches[i])
@@ -302,6 +324,17 @@ func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
 	st := make([]Standing, len(bots))
 	cross := make([][]rating.WDL, len(bots))
 	los := make([][]float64, len(bots))
+	// A disqualified bot ranks last, whatever stage it reached.
+	bots = slices.Clone(bots)
+	stage = slices.Clone(stage)
+	idx := make([]int, len(bots))
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Compare(boolInt(s.Standings[at[bots[a]]].Disqualified != nil), boolInt(s.Standings[at[bots[b]]].Disqualified != nil))
+	})
+	bots, stage = permute(bots, idx), permute(stage, idx)
 	for k, b := range bots {
 		i := at[b]
 		st[k] = s.Standings[i]
@@ -315,6 +348,21 @@ func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
 	}
 	s.Standings, s.Crosstable, s.LOS, s.Ties = st, cross, los, nil
 	s.grade(p)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func permute(s []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = s[i]
+	}
+	return out
 }
 
 // grade gives every ranked bot of the field its grade: the plan's

@@ -284,3 +284,51 @@ func TestHeadToHeadPairing(t *testing.T) {
 		t.Error("an unknown bot was accepted")
 	}
 }
+
+// TestDisqualifiedRanksLast: a disqualified bot ranks after every other
+// under each rating, however well it played, and is never tied for a
+// playoff; its games in the matches it was disqualified in count as
+// losses, while the others' games among themselves stand.
+func TestDisqualifiedRanksLast(t *testing.T) {
+	results := []stats.Result{
+		match("m1", 1, "a:3@1", "b:2@2", "c:1@3"),
+		match("m2", 2, "a:3@1", "b:1@2.5", "c:1@2.5"),
+		match("m3", 3, "a:3@1", "b:1@2.5", "c:1@2.5"),
+	}
+	out := &stats.Disqualification{Reason: stats.DQOverruns, Match: "m2", Detail: "6 answers after the time limit"}
+	results[1].Seats[0].Disqualified = out
+	results[2].Seats[0].Disqualified = out
+	for _, r := range []tournament.Rating{tournament.BayesElo, tournament.Placement, tournament.Wins, tournament.Points} {
+		p := testPlan(r, "a", "b", "c")
+		for _, m := range results {
+			p.Matches = append(p.Matches, plan.Match{ID: m.Match, Seed: m.Seed})
+		}
+		s, err := stats.ComputeStats(p, results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, st := range s.Standings {
+			order = append(order, fmt.Sprint(st.Rank, st.Bot))
+		}
+		if got := strings.Join(order, " "); !strings.HasSuffix(got, "3a") || s.Standings[2].Disqualified != out {
+			t.Errorf("%v: standings %s, want a last (rank 3) with its verdict", r, got)
+		}
+		if len(s.Ties) != 0 {
+			t.Errorf("%v: ties %v", r, s.Ties)
+		}
+		if s.Standings[0].Bot != "b" || s.Standings[2].Wins != 1 {
+			t.Errorf("%v: %+v; want b first, a with only its win before the verdict", r, s.Standings)
+		}
+	}
+	// In m2 and m3 a loses to b and c, and b draws c.
+	_, games := stats.PairwiseGames(testPlan(tournament.BayesElo, "a", "b", "c"), results[1:])
+	g := func(w, b int, r rating.Result) rating.Game { return rating.Game{White: w, Black: b, Result: r} }
+	if fmt.Sprint(games) != fmt.Sprint([]rating.Game{g(0, 1, rating.BlackWins), g(0, 2, rating.BlackWins), g(1, 2, rating.Draw),
+		g(0, 1, rating.BlackWins), g(0, 2, rating.BlackWins), g(1, 2, rating.Draw)}) {
+		t.Errorf("games %v", games)
+	}
+	if stats.PlacementTies(testPlan(tournament.Placement, "a", "b", "c"), results) != nil {
+		t.Error("a disqualified bot is tied for a playoff")
+	}
+}

@@ -35,8 +35,9 @@ game "bricks" "contest" {
 }
 
 # The original's format: every ordered pair plays once, so every pair
-# meets twice and each bot starts once against each other bot; all duels
-# on the same board. Standings by wins, then normal wins, then fewer
+# meets twice and each bot starts once against each other bot, in the
+# original's order (order = "by-seat", Bricks's default: each first
+# player's opponents in turn); all duels on the same board. Standings by wins, then normal wins, then fewer
 # fault losses (the original's score.txt order), with BayesElo beside.
 tournament "contest" {
   game    = game.bricks.contest

@@ -53,6 +53,7 @@ tournament "rr" {
   fill    = [bot.f]        # ERROR: Fill bots in a round robin
   players = 3
   format  = "round-robin"
+  order   = "sideways" # ERROR: Invalid order
 }
 tournament "stops" {
   game    = game.planowanie.g

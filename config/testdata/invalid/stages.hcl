@@ -79,6 +79,7 @@ tournament "misc" {
   game   = game.auction.g
   bots   = [bot.a, bot.b]
   format = "swiss" # ERROR: Not with stages
+  order  = "by-seat" # ERROR: Not with stages
   stage "Bad-Name" { # ERROR: Invalid stage name
   }
   stage "next" { # ERROR: Stage without bots

@@ -92,7 +92,7 @@
         bar.title = `${fmt(a)} … ${fmt(b)}`;
       }
       const cells = {
-        rank: s.rank, bot: s.bot + (s.fill ? " (fill)" : ""), elo: fmt(s.elo), games: s.games, score: pct(s.score),
+        rank: s.rank, bot: s.bot + (s.fill ? " (fill)" : "") + (s.disqualified ? " (DQ, " + s.disqualified.reason + (s.disqualified.match ? " in " + s.disqualified.match : "") + ")" : ""), elo: fmt(s.elo), games: s.games, score: pct(s.score),
         matches: s.matches, points: fmt(s.points, 2), place: fmt(s.place, 2) + (s.place_ci !== null && s.matches > 1 ? " ± " + fmt(s.place_ci, 2) : ""),
         wins: s.wins, faults: s.faults,
       };

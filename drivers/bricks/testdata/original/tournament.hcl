@@ -1,0 +1,60 @@
+# The original's own tournament test (BricksGameSystem's
+# test/management/TournamentTest.java): its five test players, a 3×3
+# board without filled cells, a wake-up delay of 1.5 s. Run it from the
+# repository's root:
+#
+#   go run ./cmd/arbiter run drivers/bricks/testdata/original -out results/tourTest -j 1
+#   diff -r drivers/bricks/testdata/original/expected results/tourTest/duels  # and the three .txt
+#
+# and results/tourTest holds the original's score.txt, duels.txt, err.txt
+# and duels/<n>.txt as the original writes them (expected/, see README.md).
+
+bots_from "tourTest" {
+  dir = "players" # Get_Finish1, Get_Finish2, horizontalRealPlayer, noProgram, verticalRealPlayer
+}
+
+game "bricks" "tourTest" {
+  board {
+    size = 3 # tournament.start( 3, new ArrayList<Point>() )
+  }
+  clock {
+    delay = "1.5s" # tournament.setWatchConstants( 1.5 , 0 )
+    # The original's Watch and DeadlockProtector.
+    startup = "1s"
+    move    = "500ms"
+    silence = "5s"
+  }
+}
+
+# Every ordered pair once, in the original's order (the default order of
+# Bricks, "by-seat": each first player's opponents in turn).
+tournament "tourTest" {
+  game    = game.bricks.tourTest
+  bots    = bots_from.tourTest
+  format  = "round-robin"
+  seats   = "swap"
+  players = 2
+  rating  = "wins"
+}
+
+# The original's sample replay (test/testFiles/logFiles/logSample.txt): the
+# two predefined players on a 3×3 board with its centre filled; its duel 0
+# is that replay.
+game "bricks" "logSample" {
+  board {
+    size   = 3
+    filled = [[1, 1]]
+  }
+  clock {
+    delay = "1.5s"
+  }
+}
+
+tournament "logSample" {
+  game    = game.bricks.logSample
+  bots    = [bot.Get_Finish1, bot.Get_Finish2]
+  format  = "round-robin"
+  seats   = "swap"
+  players = 2
+  rating  = "wins"
+}
