@@ -464,7 +464,9 @@ func (r *onceRun) read() Reply {
 			from = len(buf)
 			buf = drainFile(r.out, buf, limit)
 			if reply, ok := r.lineIn(buf, from, false); ok && reply.Fault == nil {
-				reply.Used = min(reply.Used, r.spec.Timeout)
+				if r.spec.Timeout > 0 {
+					reply.Used = min(reply.Used, r.spec.Timeout)
+				}
 				return reply
 			}
 		}
