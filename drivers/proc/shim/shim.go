@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -109,8 +108,11 @@ func privateMounts() error {
 
 func runShim(cfgJSON string) {
 	// Everything below is per thread (no_new_privs, Landlock, seccomp,
-	// capabilities) and must be on the thread that execs.
-	runtime.LockOSThread()
+	// capabilities, the uid) and must be on the thread that execs: the
+	// runtime keeps the main goroutine on the main thread while packages
+	// initialize, and the shim runs from an init and never returns.
+	// (runtime.LockOSThread would start the runtime's template thread,
+	// one more thread for the exec to end.)
 	var cfg Config
 	if err := json.Unmarshal([]byte(cfgJSON), &cfg); err != nil {
 		shimFail("bad configuration: %v", err)
