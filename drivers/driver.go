@@ -167,6 +167,24 @@ type Seat struct {
 	// configuration's folder (slash separated) unless absolute; "" for a
 	// house bot. Original referees' messages show it.
 	PlanDir string
+	// State is the bot's own folder of a game that carries bots' state
+	// from match to match (Carrier), and otherwise empty. It is absolute,
+	// in the match's directory, and holds what the bot's previous match in
+	// plan order left in its State; what it holds when Play returns is
+	// what the bot's next match starts with. A bot in two seats of a match
+	// has the same folder in both.
+	State string
+}
+
+// Carrier is a Game whose bots keep state from one of their matches to
+// the next, like a memory file that persists across a contest (Euchre's
+// memory = "per-bot"). When CarriesState is true, the engine gives every
+// seat a State folder, starts a match only after each of its bots'
+// previous matches in plan order has finished (other matches still run in
+// parallel), and keeps what each bot brought into a match so that the
+// match can be replayed.
+type Carrier interface {
+	CarriesState() bool
 }
 
 // Recorder is the match transcript.

@@ -85,7 +85,11 @@ func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 	if err := copyPairings(from, r.Out); err != nil {
 		return nil, err
 	}
-	if _, err := r.Run(ctx); err != nil {
+	// A game that carries its bots' state starts each match from the
+	// state its bots brought into the recorded one.
+	run := *r
+	run.carryFrom = from
+	if _, err := run.Run(ctx); err != nil {
 		return nil, err
 	}
 	var out []Replayed

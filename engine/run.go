@@ -66,6 +66,11 @@ type Runner struct {
 	builds *builds
 	// out is set by Run: the bots disqualified before the first match.
 	out map[string]string
+	// carry is set by Run for a game that carries its bots' state
+	// (drivers.Carrier); carryFrom is the results directory a replay
+	// takes each match's starting state from.
+	carry     *carry
+	carryFrom string
 }
 
 // Progress follows a run.
@@ -170,7 +175,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	run := *r
-	run.Plan, run.builds, run.out = p, &builds{}, out
+	run.Plan, run.builds, run.out, run.carry = p, &builds{}, out, newCarry(game, r.carryFrom)
 	r = &run
 	paired, err := loadPairings(r.Out, r.Plan)
 	if err != nil {
@@ -339,6 +344,10 @@ func (s *session) feed(ctx context.Context, todo []*plan.Match) {
 		s.verdicts.expect(&s.full, todo)
 		s.mu.Unlock()
 	}
+	if c := s.r.carry; c != nil && c.from == "" {
+		s.feedCarried(ctx, todo)
+		return
+	}
 	for _, m := range todo {
 		if s.halted() {
 			return
@@ -451,6 +460,7 @@ func (s *session) finished(res *Result) {
 		}
 	}
 	s.advanceStop()
+	s.r.carry.notify() // a match waiting for this one may be fed
 }
 
 // advanceStop evaluates the stopping rule; s.mu is held.
@@ -630,6 +640,12 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 			return nil, err
 		}
 		match.Seats = append(match.Seats, seat)
+	}
+	if r.carry != nil {
+		if err := r.carry.prepare(r.Out, dir, m, match.Seats); err != nil {
+			tr.Close()
+			return nil, err
+		}
 	}
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)

@@ -5,7 +5,10 @@
 //
 // A plan's match has two seats, one per team: seat 0 plays positions 0 and
 // 2, seat 1 positions 1 and 3, each position running its own copy of the
-// seat's bot with a private memory folder. An invalid, late or missing
+// seat's bot (or four seats, partnered from the seed). A bot's memory
+// folder is its own across its matches, carried by the engine in plan
+// order (memory = "per-bot", the challenge's way), or private to each
+// position of a match ("per-position"). An invalid, late or missing
 // answer gets the phase's default and is counted against the bot; it never
 // ends the match.
 //

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -26,7 +27,7 @@ const DefaultMove = drivers.Duration(time.Second)
 
 var gameSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
-		{Name: "target"}, {Name: "first_dealer"}, {Name: "max_hands"}, {Name: "memory"},
+		{Name: "target"}, {Name: "first_dealer"}, {Name: "max_hands"}, {Name: "memory"}, {Name: "memory_bytes"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{drivers.ClockBlock},
 }
@@ -40,6 +41,7 @@ type Game struct {
 var (
 	_ drivers.Decoded = (*Game)(nil)
 	_ drivers.Game    = (*Game)(nil)
+	_ drivers.Carrier = (*Game)(nil)
 )
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
@@ -54,10 +56,11 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		{"target", 1, 1000, "the game points that win a game", func(v int64) { g.settings.Target = int(v) }},
 		{"first_dealer", 0, 3, "the position (0 to 3) that deals the first hand", func(v int64) { g.settings.FirstDealer = int(v) }},
 		{"max_hands", 1, 100000, "the hands after which an unfinished game ends, the higher score winning", func(v int64) { g.settings.MaxHands = int(v) }},
+		{"memory_bytes", 0, 1 << 30, "the most bytes a bot may keep in its one memory file", func(v int64) { g.settings.Memory = v }},
 		{"memory", 0, 1 << 30, "the most bytes a bot may keep in its one memory file", func(v int64) { g.settings.Memory = v }},
 	} {
 		a, ok := content.Attributes[f.name]
-		if !ok {
+		if !ok || f.name == "memory" && isString(a, ctx) {
 			continue
 		}
 		var v int64
@@ -73,6 +76,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		}
 		f.set(v)
 	}
+	diags = append(diags, decodeMemory(content.Attributes, ctx, &g.settings)...)
 	for _, b := range content.Blocks {
 		c, d := drivers.DecodeClock(b, ctx)
 		diags = append(diags, d...)
@@ -87,6 +91,52 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 	}
 	return g, diags
 }
+
+// isString says whether attribute a is a string.
+func isString(a *hcl.Attribute, ctx *hcl.EvalContext) bool {
+	v, d := a.Expr.Value(ctx)
+	return !d.HasErrors() && v.Type() == cty.String
+}
+
+// decodeMemory reads memory = "per-bot" or "per-position" into s. A
+// number there is the size limit (memory_bytes), as it was before the
+// scope could be chosen; both are one too many.
+func decodeMemory(attrs hcl.Attributes, ctx *hcl.EvalContext, s *Settings) hcl.Diagnostics {
+	a, ok := attrs["memory"]
+	if !ok {
+		return nil
+	}
+	if !isString(a, ctx) {
+		if b, ok := attrs["memory_bytes"]; ok {
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Memory size given twice",
+				Detail:  `memory = <number> is the old spelling of memory_bytes: keep memory_bytes, and write memory = "per-bot" or "per-position" for whose the memory file is.`,
+				Subject: b.NameRange.Ptr()}}
+		}
+		return nil
+	}
+	var scope string
+	if d := gohcl.DecodeExpression(a.Expr, ctx, &scope); d.HasErrors() {
+		return d
+	}
+	if scope != PerBot && scope != PerPosition {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unknown memory scope",
+			Detail: fmt.Sprintf(`memory is %q, but it is "per-bot" (one memory file for each bot, kept across its matches, as the challenge did) `+
+				`or "per-position" (a fresh file for each position of each match); the size limit is memory_bytes.`, scope),
+			Subject: a.Expr.Range().Ptr()}}
+	}
+	// Per-position is recorded as before the scope could be chosen, so
+	// that a run begun then resumes with memory = "per-position".
+	s.MemoryScope = scope
+	if scope == PerPosition {
+		s.MemoryScope = ""
+	}
+	return nil
+}
+
+// CarriesState is true when every bot keeps one memory file across its
+// matches (memory = "per-bot"): the engine then plays a bot's matches in
+// plan order and hands each the folder its previous one left.
+func (g *Game) CarriesState() bool { return g.settings.perBot() }
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	// The clock is in every match of the plan; the game's own is only a

@@ -33,7 +33,9 @@ type strategy func(s *Situation, mem *memory, rng *rand.Rand) string
 
 // houseRun makes a strategy a process bot: one input on in, one line on
 // out. Its memory file is in ARBITER_MEMORY_DIR, the folder the driver
-// gives each position; without it (a bot run by hand) nothing is kept.
+// gives it; without it (a bot run by hand) nothing is kept. The folder
+// may be shared by both positions of a team (memory = "per-bot"), so the
+// file holds one line per position (ARBITER_POSITION).
 func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) string) error {
 	return func(in io.Reader, out io.Writer, env func(string) string) error {
 		text, err := io.ReadAll(io.LimitReader(in, 1<<16))
@@ -41,11 +43,13 @@ func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) 
 			return err
 		}
 		dir := env("ARBITER_MEMORY_DIR")
-		var old []byte
+		var file []byte
 		if dir != "" {
-			old, _ = os.ReadFile(filepath.Join(dir, MemoryFile))
+			file, _ = os.ReadFile(filepath.Join(dir, MemoryFile))
 		}
-		answer, mem, err := decideHouse(play, string(text), old, env)
+		key := "p" + env("ARBITER_POSITION") + ":"
+		old := positionLine(file, key)
+		answer, mem, err := decideHouse(play, string(text), []byte(old), env)
 		if err != nil {
 			return err
 		}
@@ -53,8 +57,8 @@ func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) 
 		// grace to exit before it is killed. A memory that cannot be kept
 		// is reported, but the answer still goes out.
 		var memErr error
-		if dir != "" && string(mem) != string(old) {
-			memErr = os.WriteFile(filepath.Join(dir, MemoryFile), mem, 0o644)
+		if dir != "" && string(mem) != old {
+			memErr = os.WriteFile(filepath.Join(dir, MemoryFile), withPositionLine(file, key, string(mem)), 0o644)
 		}
 		w := bufio.NewWriter(out)
 		w.WriteString(answer + "\n")
@@ -63,6 +67,36 @@ func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) 
 		}
 		return memErr
 	}
+}
+
+// positionLine is the line of file that starts with key, without it.
+func positionLine(file []byte, key string) string {
+	for l := range strings.Lines(string(file)) {
+		if rest, ok := strings.CutPrefix(l, key); ok {
+			return rest
+		}
+	}
+	return ""
+}
+
+// withPositionLine is file with the line of key replaced by key+line
+// (line ends in a newline), in the order the positions first wrote.
+func withPositionLine(file []byte, key, line string) []byte {
+	var b strings.Builder
+	put := false
+	for l := range strings.Lines(string(file)) {
+		if strings.HasPrefix(l, key) {
+			l, put = key+line, true
+		}
+		b.WriteString(l)
+	}
+	if !put {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteString("\n")
+		}
+		b.WriteString(key + line)
+	}
+	return []byte(b.String())
 }
 
 // decideHouse runs one decision of a house bot in process: the same path

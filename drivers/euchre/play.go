@@ -1,6 +1,7 @@
 package euchre
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -60,9 +61,10 @@ type position struct {
 //
 // Working directory: the challenge runs a bot in "its folder", where it may
 // keep one file. Here a bot's configured dir holds its program and may be
-// shared by every match running at once, so each position gets a private
-// folder <match dir>/pos<N> as its working directory instead, checked
-// after every run. So that a command written relative to the bot's dir
+// shared by every match running at once, so the bot runs in a memory
+// folder instead, checked after every run: its seat's State folder, which
+// the engine carries from the bot's previous match (memory = "per-bot"),
+// or a fresh folder <match dir>/pos<N> for each position. So that a command written relative to the bot's dir
 // still works, its program (if it has a slash) and every argument naming a
 // file or folder that exists in the bot's dir are made absolute first. The
 // bot also finds its dir in ARBITER_BOT_DIR, its memory folder in
@@ -80,7 +82,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if move <= 0 {
 		move = time.Duration(g.clock.Move)
 	}
-	pos, err := positions(m, seats)
+	pos, err := positions(m, seats, g.settings.perBot())
 	if err != nil {
 		return nil, err
 	}
@@ -115,8 +117,12 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 }
 
 // positions makes the four positions of match m, position p played by
-// the bot of seat seats[p], each with its memory folder made.
-func positions(m *drivers.Match, seats [4]int) ([4]position, error) {
+// the bot of seat seats[p], each with its memory folder made: with
+// perBot, its seat's State folder, shared by the positions of one bot and
+// carried by the engine from the bot's previous match (or, in a match
+// played without an engine, a fresh folder of the bot's in the match's
+// directory); otherwise a fresh folder of its own.
+func positions(m *drivers.Match, seats [4]int, perBot bool) ([4]position, error) {
 	var pos [4]position
 	// The bots run in their memory folders, so every path they get must
 	// be absolute: the results directory may be given relative.
@@ -127,6 +133,9 @@ func positions(m *drivers.Match, seats [4]int) ([4]position, error) {
 	for p := range pos {
 		seat := m.Seats[seats[p]]
 		mem := filepath.Join(matchDir, "pos"+strconv.Itoa(p))
+		if perBot {
+			mem = cmp.Or(seat.State, filepath.Join(matchDir, "memory-"+fileSafe(seat.Bot)))
+		}
 		if err := os.MkdirAll(mem, 0o755); err != nil {
 			return pos, err
 		}

@@ -106,6 +106,16 @@ func processMatch(tb testing.TB, seed uint64, cmds ...[]string) (*drivers.Match,
 	return m, marker
 }
 
+// memoryDir is the memory folder of position p of match m, which g
+// played between two seats.
+func memoryDir(tb testing.TB, m *drivers.Match, g *Game, p int) string {
+	pos, err := positions(m, TeamSeats, g.settings.perBot())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pos[p].memory
+}
+
 // house is the command of house bot name.
 func house(tb testing.TB, name string) []string { return testbot.Argv(tb, testbot.HouseName(name)) }
 
@@ -172,7 +182,7 @@ func TestFaultyBots(t *testing.T) {
 			}
 			if tc.mode == "memory" {
 				for _, p := range []int{1, 3} {
-					ents, _ := os.ReadDir(filepath.Join(m.Dir, "pos"+strconv.Itoa(p)))
+					ents, _ := os.ReadDir(memoryDir(t, m, g, p))
 					if len(ents) > 1 {
 						t.Errorf("position %d keeps %d files", p, len(ents))
 					}
@@ -217,7 +227,7 @@ func TestRelativeMatchDir(t *testing.T) {
 		t.Errorf("defaults %+v", ds)
 	}
 	for p := range 4 {
-		if _, err := os.Stat(filepath.Join(m.Dir, "pos"+strconv.Itoa(p), MemoryFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(memoryDir(t, m, g, p), MemoryFile)); err != nil {
 			t.Errorf("position %d kept no memory: %v", p, err)
 		}
 	}

@@ -48,9 +48,9 @@ func TestPythonBot(t *testing.T) {
 		if len(rec.of("hand_score")) == 0 {
 			t.Errorf("%v: no hand was played", args)
 		}
-		for _, p := range []string{"pos0", "pos2"} {
-			if _, err := os.Stat(filepath.Join(m.Dir, p, "memory.txt")); err != nil {
-				t.Errorf("%v: %s has no memory file: %v", args, p, err)
+		for _, p := range []int{0, 2} {
+			if _, err := os.Stat(filepath.Join(memoryDir(t, m, g, p), "memory.txt")); err != nil {
+				t.Errorf("%v: position %d has no memory file: %v", args, p, err)
 			}
 		}
 		if _, err := os.Stat(filepath.Join(botDir, "memory.txt")); err == nil {

@@ -17,12 +17,26 @@ type Settings struct {
 	MaxHands int `json:"max_hands"`
 	// Memory is the most bytes a bot may keep in its one file between runs.
 	Memory int64 `json:"memory"`
+	// MemoryScope is whose the memory file is: PerBot, one file for each
+	// bot that persists across its matches (the challenge's), or
+	// PerPosition, a fresh file for each position of each match. Empty,
+	// in a plan written before the choice existed, is PerPosition.
+	MemoryScope string `json:"memory_scope,omitempty"`
 }
+
+// Memory scopes (Settings.MemoryScope).
+const (
+	PerBot      = "per-bot"
+	PerPosition = "per-position"
+)
 
 // DefaultSettings are the challenge's rules.
 func DefaultSettings() Settings {
-	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024}
+	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot}
 }
+
+// perBot says whether each bot keeps one memory file across its matches.
+func (s Settings) perBot() bool { return s.MemoryScope == PerBot }
 
 // Validate says what is wrong with s, or returns nil.
 func (s Settings) Validate() error {
@@ -38,6 +52,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Memory < 0 {
 		errs = append(errs, fmt.Sprintf("memory is %d, but a size is at least 0 bytes", s.Memory))
+	}
+	if s.MemoryScope != "" && s.MemoryScope != PerBot && s.MemoryScope != PerPosition {
+		errs = append(errs, fmt.Sprintf("memory_scope is %q, but a memory file is %q or %q", s.MemoryScope, PerBot, PerPosition))
 	}
 	if errs != nil {
 		return fmt.Errorf("%s", strings.Join(errs, "\n"))

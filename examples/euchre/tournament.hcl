@@ -17,10 +17,11 @@ bot "py-bold" {
 }
 
 game "euchre" "koth" {
-  target       = 10     # game points that win a game
-  first_dealer = 0      # position that deals the first hand
-  memory       = 1024   # bytes: the one file a bot may keep between runs
-  clock { move = "1s" } # per decision
+  target       = 10        # game points that win a game
+  first_dealer = 0         # position that deals the first hand
+  memory       = "per-bot" # one memory file a bot, kept across its matches
+  memory_bytes = 1024      # bytes: the most that file may hold
+  clock { move = "1s" }    # per decision
 }
 
 tournament "koth" {

@@ -19,9 +19,10 @@ bot "java" {
 }
 
 game "euchre" "koth" {
-  target = 10
-  memory = 1024         # bytes: the one file a bot may keep between runs
-  clock { move = "3s" } # per decision; Java needs a moment to start
+  target       = 10
+  memory       = "per-bot" # one memory file a bot, kept across its matches ("per-position": fresh each match)
+  memory_bytes = 1024      # bytes: the most that one file may hold
+  clock { move = "3s" }    # per decision; Java needs a moment to start
 }
 
 tournament "koth" {

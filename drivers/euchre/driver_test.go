@@ -1,0 +1,129 @@
+package euchre
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
+)
+
+// memory says whose the memory file is ("per-bot", the challenge's, by
+// default); a number there is the size limit, as before memory_bytes.
+func TestDecodeMemory(t *testing.T) {
+	for _, tc := range []struct {
+		body  string
+		scope string
+		bytes int64
+		diag  string // the summary of the one diagnostic expected
+	}{
+		{"", PerBot, 1024, ""},
+		{`memory = "per-position"`, "", 1024, ""}, // as plans recorded it before the choice
+		{`memory = "per-bot"`, PerBot, 1024, ""},
+		{`memory = 512`, PerBot, 512, ""},
+		{"memory = \"per-position\"\nmemory_bytes = 300", "", 300, ""},
+		{"memory = 512\nmemory_bytes = 300", "", 0, "Memory size given twice"},
+		{`memory = "shared"`, "", 0, "Unknown memory scope"},
+		{`memory_bytes = -1`, "", 0, "Value out of range"},
+	} {
+		f, diags := hclparse.NewParser().ParseHCL([]byte(tc.body+"\n"), "t.hcl")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		d, diags := Driver{}.DecodeGame(f.Body, nil)
+		if tc.diag != "" {
+			if len(diags) != 1 || diags[0].Summary != tc.diag {
+				t.Errorf("%q: diagnostics %v, want one %q", tc.body, diags, tc.diag)
+			}
+			continue
+		}
+		if diags.HasErrors() {
+			t.Errorf("%q: %v", tc.body, diags)
+			continue
+		}
+		g := d.(*Game)
+		if g.settings.MemoryScope != tc.scope || g.settings.Memory != tc.bytes {
+			t.Errorf("%q: memory %q of %d bytes, want %q of %d", tc.body, g.settings.MemoryScope, g.settings.Memory, tc.scope, tc.bytes)
+		}
+		if g.CarriesState() != (tc.scope == PerBot) || g.settings.Validate() != nil {
+			t.Errorf("%q: CarriesState %v", tc.body, g.CarriesState())
+		}
+	}
+}
+
+// A plan written before the scope could be chosen gave each position its
+// own memory, and resumes so.
+func TestLoadOldPlanIsPerPosition(t *testing.T) {
+	g, err := Driver{}.LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.(*Game).CarriesState() {
+		t.Error("an old plan's game carries memory across matches")
+	}
+	if _, err := (Driver{}).LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024,"memory_scope":"shared"}`)); err == nil {
+		t.Error("an unknown memory_scope loads")
+	}
+}
+
+// The house bots keep one line a position in a memory file that both
+// positions of a team may share.
+func TestHouseMemoryLines(t *testing.T) {
+	file := withPositionLine(nil, "p0:", "up=js\n")
+	file = withPositionLine(file, "p2:", "up=ah\n")
+	file = withPositionLine(file, "p0:", "up=9c\n")
+	if string(file) != "p0:up=9c\np2:up=ah\n" {
+		t.Errorf("file %q", file)
+	}
+	if got := positionLine(file, "p2:"); got != "up=ah\n" {
+		t.Errorf("p2's line %q", got)
+	}
+	if got := positionLine(file, "p1:"); got != "" {
+		t.Errorf("p1's line %q", got)
+	}
+	if got := string(withPositionLine([]byte("junk"), "p1:", "x\n")); got != "junk\np1:x\n" {
+		t.Errorf("after a line without its newline: %q", got)
+	}
+}
+
+// The house bots play a match the same whether the two positions of a
+// team share one memory file (per-bot) or have one each.
+func TestHouseBotsShareMemory(t *testing.T) {
+	var answers [2][]string
+	for i, scope := range []string{PerBot, PerPosition} {
+		g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+		g.settings.MaxHands, g.settings.MemoryScope = 3, scope
+		m, marker := processMatch(t, 17, house(t, "rules"), house(t, "random"))
+		rec := &events{}
+		m.Record = rec
+		if _, err := g.Play(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+		proctest.AssertNoEnv(t, marker)
+		if ds := rec.of("default"); len(ds) != 0 {
+			t.Errorf("%s: defaults %+v", scope, ds)
+		}
+		for _, e := range rec.of("decision") {
+			d := e.(DecisionEvent)
+			answers[i] = append(answers[i], fmt.Sprintf("%d %s %s", d.Position, d.Phase, d.Answer))
+		}
+		if scope == PerBot {
+			file, err := os.ReadFile(filepath.Join(memoryDir(t, m, g, 0), MemoryFile))
+			if err != nil || !strings.Contains(string(file), "p0:") || !strings.Contains(string(file), "p2:") {
+				t.Errorf("seat 0's shared memory file %q (%v) has no line of position 0 or 2", file, err)
+			}
+		}
+	}
+	if !slices.Equal(answers[0], answers[1]) {
+		t.Errorf("per-bot answers\n%v\nper-position answers\n%v", answers[0], answers[1])
+	}
+}

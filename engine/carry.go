@@ -1,0 +1,281 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// StateDir is the folder of a match's directory that holds the bots'
+// state of a game that carries it from match to match (drivers.Carrier):
+// <bot>/ is the bot's State folder, which holds what the match left for
+// the bot's next match once it has finished, and <bot>.in/ a copy of what
+// the bot brought into the match, which a replay of the match starts from.
+const StateDir = "state"
+
+// carry is what a run of a game that carries its bots' state knows.
+type carry struct {
+	// from is the results directory a replay plays from: each match
+	// starts from the state its bots brought into it there. Empty in a
+	// run, where a match starts from what each bot's previous match left.
+	from string
+	// finished hears of every match that finishes, so that a match
+	// waiting for a bot's previous one can be fed.
+	finished chan struct{}
+
+	mu sync.Mutex
+	// prev is, by match and bot, the bot's previous match in plan order
+	// ("" for its first), for every match known when it was last fed.
+	prev map[string]map[string]string
+}
+
+// newCarry is the carry of game, or nil when it carries nothing.
+func newCarry(game drivers.Game, from string) *carry {
+	if c, ok := game.(drivers.Carrier); !ok || !c.CarriesState() {
+		return nil
+	}
+	return &carry{from: from, finished: make(chan struct{}, 1)}
+}
+
+// notify tells a feeder waiting for a finished match that one finished.
+func (c *carry) notify() {
+	if c == nil {
+		return
+	}
+	select {
+	case c.finished <- struct{}{}:
+	default:
+	}
+}
+
+// previousMatches is, for every match of ms and each of its bots, the
+// bot's match before it in ms ("" for its first).
+func previousMatches(ms []plan.Match) map[string]map[string]string {
+	prev := make(map[string]map[string]string, len(ms))
+	last := map[string]string{}
+	for i := range ms {
+		m := &ms[i]
+		byBot := make(map[string]string, len(m.Seats))
+		for _, bot := range m.Seats {
+			byBot[bot] = last[bot]
+		}
+		for _, bot := range m.Seats {
+			last[bot] = m.ID
+		}
+		prev[m.ID] = byBot
+	}
+	return prev
+}
+
+// feedCarried feeds the matches of todo as their bots' previous matches
+// finish: a match goes to a worker only once every match it needs the
+// state of is done, the ready ones in plan order, so that matches of
+// other bots run in parallel meanwhile. A previous match that is neither
+// done nor in todo (a selection of matches without it) stops the run.
+func (s *session) feedCarried(ctx context.Context, todo []*plan.Match) {
+	c := s.r.carry
+	// The matches a run plays: those the stopping rule's max_matches
+	// leaves out pass nothing on (a selection plays its own).
+	ms := s.full.Matches
+	if len(s.r.Only) == 0 && !s.r.Slice {
+		ms = nil
+		for i := range s.full.Matches {
+			if within(s.full.Stop, i, &s.full.Matches[i]) {
+				ms = append(ms, s.full.Matches[i])
+			}
+		}
+	}
+	prev := previousMatches(ms)
+	c.mu.Lock()
+	c.prev = prev
+	c.mu.Unlock()
+	fed := make(map[string]bool, len(todo))
+	for _, m := range todo {
+		fed[m.ID] = true
+	}
+	s.mu.Lock()
+	for _, m := range todo {
+		for _, bot := range slices.Sorted(maps.Keys(prev[m.ID])) {
+			if p := prev[m.ID][bot]; p != "" && !fed[p] && s.done[p] == nil {
+				if s.firstErr == nil {
+					s.firstErr = fmt.Errorf("match %s starts from the state bot %s left after match %s, which has not been played: "+
+						"the game carries each bot's state from match to match, so a bot's matches are played in plan order (run %s too)", m.ID, bot, p, p)
+					s.cancel()
+				}
+				s.mu.Unlock()
+				return
+			}
+		}
+	}
+	s.mu.Unlock()
+	for waiting := todo; len(waiting) > 0; {
+		var rest []*plan.Match
+		for _, m := range waiting {
+			if !s.readyCarried(m, prev[m.ID]) {
+				rest = append(rest, m)
+				continue
+			}
+			if s.halted() {
+				return
+			}
+			s.pending.Add(1)
+			select {
+			case s.queue <- m:
+			case <-ctx.Done():
+				s.pending.Done()
+				return
+			case <-s.halt:
+				s.pending.Done()
+				return
+			}
+		}
+		if len(rest) == len(waiting) {
+			select {
+			case <-c.finished:
+			case <-ctx.Done():
+				return
+			case <-s.halt:
+				return
+			}
+		}
+		waiting = rest
+	}
+}
+
+// readyCarried says whether every previous match of m's bots is done.
+func (s *session) readyCarried(m *plan.Match, prev map[string]string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range prev {
+		if p != "" && s.done[p] == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// prepare gives every seat of match m, played in dir, its bot's State
+// folder: dir/state/<bot>, holding what the bot's previous match left
+// (in a replay, what the bot brought into the recorded match), with a
+// copy in dir/state/<bot>.in. out is the results directory.
+func (c *carry) prepare(out, dir string, m *plan.Match, seats []drivers.Seat) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	made := map[string]bool{}
+	for i := range seats {
+		bot := seats[i].Bot
+		if bot == "" || bot == "." || bot == ".." || strings.ContainsAny(bot, `/\`) || strings.HasSuffix(bot, ".in") {
+			return fmt.Errorf("bot %q cannot name a state folder", bot)
+		}
+		state := filepath.Join(abs, StateDir, bot)
+		seats[i].State = state
+		if made[bot] {
+			continue
+		}
+		made[bot] = true
+		src, err := c.source(out, m.ID, bot)
+		if err != nil {
+			return err
+		}
+		for _, dst := range []string{state + ".in", state} {
+			if err := copyState(src, dst); err != nil {
+				return fmt.Errorf("the state of bot %s for match %s: %w", bot, m.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// source is the folder bot's state in match id starts from, or "" for
+// none (its first match).
+func (c *carry) source(out, id, bot string) (string, error) {
+	if c.from != "" {
+		src := filepath.Join(c.from, MatchesDir, id, StateDir, bot+".in")
+		if _, err := os.Stat(src); err != nil {
+			return "", fmt.Errorf("match %s cannot be replayed: the state bot %s brought into it is not recorded (%w)", id, bot, err)
+		}
+		return src, nil
+	}
+	c.mu.Lock()
+	p := c.prev[id][bot]
+	c.mu.Unlock()
+	if p == "" {
+		return "", nil
+	}
+	src := filepath.Join(out, MatchesDir, p, StateDir, bot)
+	if _, err := os.Stat(src); err != nil {
+		return "", fmt.Errorf("match %s starts from the state bot %s left after match %s, which is missing (%w); "+
+			"remove %s to start over", id, bot, p, err, out)
+	}
+	return src, nil
+}
+
+// copyState makes dst a copy of the folder src (empty when src is ""):
+// its folders and regular files, nothing else, so that no state leads out
+// of the results directory.
+func copyState(src, dst string) error {
+	if err := os.MkdirAll(dst, 0o755); err != nil || src == "" {
+		return err
+	}
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case d.Type().IsRegular():
+			return copyFile(path, to)
+		default:
+			return fmt.Errorf("%s is not a regular file", path)
+		}
+	})
+}
+
+// copyFile copies a file with its mode and, where arbiter may (as root),
+// its owner: a file the bot made as the sandbox's uid stays writable for
+// it in its next match.
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, info.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+		if err := out.Chown(int(st.Uid), int(st.Gid)); err != nil {
+			out.Close()
+			return err
+		}
+	}
+	return out.Close()
+}
