@@ -302,10 +302,19 @@ func write(dir, file string, v int64) error {
 }
 
 // procsFiles are the files the shim writes "0" to, to join the cgroup.
+// In cgroup v1 that is "tasks", which moves only the writing thread (the
+// one that execs the bot; the shim's other threads end at the exec): the
+// kernel then skips the lock that makes moving a whole process wait for
+// an RCU grace period, several milliseconds per hierarchy. cgroup v2 has
+// no such file for a domain cgroup, so there it is cgroup.procs.
 func (c *cgroup) procsFiles() []string {
+	file := "tasks"
+	if c.v2 {
+		file = "cgroup.procs"
+	}
 	var out []string
 	for _, d := range c.dirs() {
-		out = append(out, filepath.Join(d, "cgroup.procs"))
+		out = append(out, filepath.Join(d, file))
 	}
 	return out
 }

@@ -123,7 +123,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	}
 	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1}
 	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}
-	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{res, v}) }
+	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{Resource: res, Value: v}) }
 	b.rl(unix.RLIMIT_CORE, 0)
 	if len(p.cgroupBases()) > 0 {
 		if b.cg, err = newCgroup(p, lim.Memory, lim.Processes); err != nil {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -452,8 +453,20 @@ func (r *onceRun) read() Reply {
 			// take it now, without waiting for a descendant that may
 			// hold the pipe open.
 			from = len(buf)
-			buf = r.drain(buf, limit)
+			buf = drainFile(r.out, buf, limit)
 			if reply, ok := r.lineIn(buf, from, true); ok {
+				return reply
+			}
+		}
+		if !exitedInTime && errors.Is(err, os.ErrDeadlineExceeded) {
+			// A line already in the pipe at the first look after the
+			// deadline is in time, however late this reader ran (late.go).
+			from = len(buf)
+			buf = drainFile(r.out, buf, limit)
+			if reply, ok := r.lineIn(buf, from, false); ok && reply.Fault == nil {
+				if r.spec.Timeout > 0 {
+					reply.Used = min(reply.Used, r.spec.Timeout)
+				}
 				return reply
 			}
 		}
@@ -505,33 +518,12 @@ func (r *onceRun) lineIn(buf []byte, from int, atExit bool) (reply Reply, ok boo
 	return reply, true
 }
 
-// drain appends to buf what the bot's output pipe holds now, up to limit
-// bytes in all, without waiting for more and whatever the read deadline.
-func (r *onceRun) drain(buf []byte, limit int) []byte {
-	rc, err := r.out.SyscallConn()
-	if err != nil {
-		return buf
-	}
-	_ = rc.Control(func(fd uintptr) {
-		for len(buf) < limit {
-			buf = room(buf, limit)
-			// The pipe is non-blocking (os.Pipe): EAGAIN when empty.
-			n, err := unix.Read(int(fd), buf[len(buf):cap(buf)])
-			if err != nil || n <= 0 {
-				return
-			}
-			buf = buf[:len(buf)+n]
-		}
-	})
-	return buf
-}
-
 // room grows buf when it is full, up to a capacity of limit.
 func room(buf []byte, limit int) []byte {
 	if len(buf) < cap(buf) || cap(buf) >= limit {
 		return buf
 	}
-	grown := make([]byte, len(buf), min(2*cap(buf), limit))
+	grown := make([]byte, len(buf), min(max(2*cap(buf), 512), limit))
 	copy(grown, buf)
 	return grown
 }
@@ -596,15 +588,18 @@ func (r *onceRun) waitStderr() {
 // start: a descendant of some bot that lost its parent. Every process a
 // finished bot left behind is either such a child or a descendant of one,
 // so when there is none, the expensive search by token is not needed. A
-// process with no children at all answers without a scan of /proc; else
-// /proc is scanned without the children lock (a start of another bot
-// need not wait for it), which is taken only to look up candidates. A
-// child started but not yet registered looks adopted: that only costs the
-// slow path.
+// process with no children at all answers at once; else the kernel's
+// lists of our children answer (adoptedFromChildren), and only when they
+// cannot be trusted is /proc scanned, without the children lock (a start
+// of another bot need not wait for it), which is taken only to look up
+// candidates.
 func anyAdopted() bool {
 	var info unix.Siginfo
 	if err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil); err == unix.ECHILD {
 		return false
+	}
+	if adopted, ok := adoptedFromChildren(); ok {
+		return adopted
 	}
 	self := os.Getpid()
 	var candidates []int
@@ -620,8 +615,9 @@ func anyAdopted() bool {
 	children.Lock()
 	defer children.Unlock()
 	for _, pid := range candidates {
-		// A bot reaped and unregistered since the scan is no candidate:
-		// it is read again, under the lock that its unregistering takes.
+		// A candidate that is not registered may be another bot's main
+		// process, reaped and let go of since the scan: it is adopted only
+		// if it is still our child now, when no bot can be let go of.
 		if !children.pids[pid] {
 			if ppid, ok := parentOf(pid, buf); ok && ppid == self {
 				return true
@@ -629,6 +625,72 @@ func anyAdopted() bool {
 		}
 	}
 	return false
+}
+
+// adoptedFromChildren answers anyAdopted from the kernel's lists of the
+// arbiter's children (/proc/self/task/*/children, one per thread), a few
+// files instead of one per process of the machine. ok is false when the
+// lists cannot be trusted, and then the caller scans /proc. The kernel
+// may skip a child in such a list only when the child listed before it
+// was reaped during the read, or when a thread ended and handed its
+// children to another: so every child listed must still be ours after
+// its list was read, and the threads must be the same before and after.
+func adoptedFromChildren() (adopted, ok bool) {
+	self := os.Getpid()
+	tids := threads()
+	if len(tids) == 0 {
+		return false, false
+	}
+	buf := make([]byte, 4096)
+	var listed []int
+	for _, tid := range tids {
+		b, err := os.ReadFile("/proc/self/task/" + tid + "/children")
+		if err != nil {
+			return false, false
+		}
+		from := len(listed)
+		for _, f := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil {
+				return false, false
+			}
+			listed = append(listed, pid)
+		}
+		for _, pid := range listed[from:] {
+			if ppid, ok := parentOf(pid, buf); !ok || ppid != self {
+				return false, false // reaped meanwhile: a child may be missing
+			}
+		}
+	}
+	if !slices.Equal(threads(), tids) {
+		return false, false
+	}
+	children.Lock()
+	defer children.Unlock()
+	for _, pid := range listed {
+		// Not registered: adopted, unless it is another bot's main
+		// process, reaped and let go of since it was listed.
+		if !children.pids[pid] {
+			if ppid, ok := parentOf(pid, buf); ok && ppid == self {
+				return true, true
+			}
+		}
+	}
+	return false, true
+}
+
+// threads are the arbiter's threads' ids, in the kernel's order.
+func threads() []string {
+	f, err := os.Open("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil
+	}
+	return names
 }
 
 // parentOf reads the parent pid of pid from /proc/<pid>/stat into buf,

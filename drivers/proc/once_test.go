@@ -349,7 +349,8 @@ func BenchmarkBareForkExec(b *testing.B) {
 
 // BenchmarkRunOnce4 is one Auction-like round: four bots run at once, so
 // each run finds the others' processes among the arbiter's children and
-// takes the slower path of scanning /proc for escaped descendants.
+// must tell them from escaped descendants (by the kernel's lists of the
+// arbiter's children, or a scan of /proc).
 // BenchmarkBareForkExec4 is the same with plain os/exec.
 func BenchmarkRunOnce4(b *testing.B) {
 	spec, _ := onceSpec(b, "line")

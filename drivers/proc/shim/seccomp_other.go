@@ -1,9 +1,9 @@
 //go:build !amd64 && !arm64
 
-package proc
+package shim
 
-// seccompArch is 0 where no filter is written for the architecture: the
+// SeccompArch is 0 where no filter is written for the architecture: the
 // probe then reports seccomp as unavailable.
-const seccompArch = 0
+const SeccompArch = 0
 
 var forkSyscalls, sandboxDenied []uint32

@@ -1,12 +1,12 @@
-package proc
+package shim
 
 import "golang.org/x/sys/unix"
 
-// seccompArch is the audit architecture of this build's system calls.
-const seccompArch = unix.AUDIT_ARCH_AARCH64
+// SeccompArch is the audit architecture of this build's system calls.
+const SeccompArch = unix.AUDIT_ARCH_X86_64
 
-// forkSyscalls make a new process without clone: none on arm64.
-var forkSyscalls []uint32
+// forkSyscalls make a new process without clone.
+var forkSyscalls = []uint32{unix.SYS_FORK, unix.SYS_VFORK}
 
 // sandboxDenied are the system calls a sandboxed bot may not make: its
 // ways out of the sandbox's namespaces and mounts, and the kernel's

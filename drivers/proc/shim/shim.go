@@ -1,0 +1,374 @@
+// Package shim is the process between arbiter's fork and a confined
+// bot's exec: arbiter's own executable re-run with Env set. Limits that
+// must hold from the bot's first instruction (rlimits, cgroup membership,
+// the sandbox's root, Landlock, seccomp, no capabilities) are applied by
+// the process itself before it execs the bot, never racily from outside
+// after the bot started.
+//
+// It runs from this package's init, and this package imports only the
+// standard library's lower layers and golang.org/x/sys/unix: Go
+// initializes packages in the order of their import paths, each after its
+// imports, so this init runs before the heavier packages of the program
+// (the configuration language, regular expressions, ...) pay for theirs.
+// Every binary that links drivers/proc (arbiter, and the tests' binaries)
+// is its own shim.
+package shim
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Env holds the shim's Config as JSON; ProbeEnv ("ns" or "mount") makes
+// the process exit 0 once the namespace it was cloned in (and, for
+// "mount", a private tmpfs in it) could be made.
+const (
+	Env      = "ARBITER_SHIM"
+	ProbeEnv = "ARBITER_SHIM_PROBE"
+	// Failed is the shim's exit status when it cannot confine the bot,
+	// after a line on stderr that starts with FailPrefix.
+	Failed     = 125
+	FailPrefix = "arbiter shim: "
+)
+
+// Config is what the shim does before it execs the bot.
+type Config struct {
+	Path string   `json:"path"` // the bot's program, resolved by the parent
+	Args []string `json:"args"`
+	// Cgroups are cgroup.procs files to join.
+	Cgroups []string `json:"cgroups,omitempty"`
+	Rlimits []Rlimit `json:"rlimits,omitempty"`
+	// Folder is the bot's private writable folder; with Tmpfs it is
+	// mounted as a tmpfs of TmpfsSize bytes and TmpfsInodes inodes in the
+	// bot's own mount namespace.
+	Folder      string `json:"folder,omitempty"`
+	Tmpfs       bool   `json:"tmpfs,omitempty"`
+	TmpfsSize   int64  `json:"tmpfs_size,omitempty"`
+	TmpfsInodes int    `json:"tmpfs_inodes,omitempty"`
+	// Landlock is the ABI to use to forbid writes outside Folder (0: none).
+	Landlock int `json:"landlock,omitempty"`
+	// Seccomp installs the filter that kills the bot when it opens an
+	// internet socket.
+	Seccomp bool `json:"seccomp,omitempty"`
+	// NoChildren makes the filter refuse new processes (not threads).
+	NoChildren bool `json:"no_children,omitempty"`
+	// Root is the sandbox's root to build and enter (see Root); the
+	// filter then also refuses namespaces, mounts and the like.
+	Root *Root `json:"root,omitempty"`
+}
+
+// Rlimit is a resource limit the shim sets, as its soft and hard limit.
+type Rlimit struct {
+	Resource int    `json:"r"`
+	Value    uint64 `json:"v"`
+}
+
+func init() {
+	// The shim first: the program it execs may be a probe.
+	if cfg := os.Getenv(Env); cfg != "" {
+		runShim(cfg)
+	}
+	if mode := os.Getenv(ProbeEnv); mode != "" {
+		shimProbe(mode)
+	}
+}
+
+func shimFail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, FailPrefix+format+"\n", args...)
+	os.Exit(Failed)
+}
+
+// shimProbe is the probe's test of a namespace: it got this far, so the
+// namespace could be made; "mount" also tries the private tmpfs.
+func shimProbe(mode string) {
+	if mode == "mount" {
+		if err := privateMounts(); err != nil {
+			shimFail("%v", err)
+		}
+		if err := unix.Mount("tmpfs", "/tmp", "tmpfs", 0, "size=4096"); err != nil {
+			shimFail("mounting a tmpfs: %v", err)
+		}
+	}
+	os.Exit(0)
+}
+
+func privateMounts() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making mounts private: %w", err)
+	}
+	return nil
+}
+
+func runShim(cfgJSON string) {
+	// Everything below is per thread (no_new_privs, Landlock, seccomp,
+	// capabilities, the uid) and must be on the thread that execs: the
+	// runtime keeps the main goroutine on the main thread while packages
+	// initialize, and the shim runs from an init and never returns.
+	// (runtime.LockOSThread would start the runtime's template thread,
+	// one more thread for the exec to end.)
+	var cfg Config
+	if err := json.Unmarshal([]byte(cfgJSON), &cfg); err != nil {
+		shimFail("bad configuration: %v", err)
+	}
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, Env+"=") {
+			env = append(env, kv)
+		}
+	}
+	// The cgroups are opened before a sandbox's root hides them, and
+	// joined last of what needs privileges, so that the shim's own
+	// threads count as little as possible against pids.max.
+	cgroups := openCgroups(cfg.Cgroups)
+	switch {
+	case cfg.Root != nil:
+		if err := buildRoot(cfg.Root); err != nil {
+			shimFail("%v", err)
+		}
+	case cfg.Tmpfs:
+		if err := privateMounts(); err != nil {
+			shimFail("%v", err)
+		}
+		opts := "mode=0700,size=" + strconv.FormatInt(cfg.TmpfsSize, 10)
+		if cfg.TmpfsInodes > 0 {
+			opts += ",nr_inodes=" + strconv.Itoa(cfg.TmpfsInodes)
+		}
+		if err := unix.Mount("tmpfs", cfg.Folder, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			shimFail("mounting the bot's folder: %v", err)
+		}
+	}
+	joinCgroups(cgroups)
+	for _, r := range cfg.Rlimits {
+		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
+		if err := unix.Prlimit(0, r.Resource, &lim, nil); err != nil {
+			shimFail("setting rlimit %d to %d: %v", r.Resource, r.Value, err)
+		}
+	}
+	if cfg.Root != nil && cfg.Root.UID >= 0 {
+		if err := becomeUser(cfg.Root.UID, cfg.Root.GID); err != nil {
+			shimFail("%v", err)
+		}
+		// Changing the uid cleared the parent-death signal (prctl(2)) that
+		// makes the bot, PID 1 of its namespace, die with arbiter even
+		// when arbiter is killed with SIGKILL: set it again.
+		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+			shimFail("parent-death signal: %v", err)
+		}
+	}
+	if cfg.Root != nil {
+		// As the bot's uid: a folder it may not enter is its start fault.
+		if err := unix.Chdir(cfg.Root.Cwd); err != nil {
+			shimFail("sandbox: entering its folder %s as uid %d: %v (it must be readable by that uid)", cfg.Root.Cwd, os.Getuid(), err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		shimFail("no_new_privs: %v", err)
+	}
+	if cfg.Landlock > 0 {
+		if err := landlockWritesOnlyIn(cfg.Landlock, cfg.Folder); err != nil {
+			shimFail("Landlock: %v", err)
+		}
+	}
+	if cfg.Seccomp || cfg.NoChildren || cfg.Root != nil {
+		if err := seccompInstall(cfg.Seccomp, cfg.NoChildren, cfg.Root != nil); err != nil {
+			shimFail("seccomp: %v", err)
+		}
+	}
+	dropCapabilities()
+	err := syscall.Exec(cfg.Path, cfg.Args, env)
+	shimFail("cannot start %s: %v", strings.Join(cfg.Args, " "), err)
+}
+
+// openCgroups opens the cgroup.procs files the shim joins.
+func openCgroups(files []string) []*os.File {
+	var out []*os.File
+	for _, f := range files {
+		fh, err := os.OpenFile(f, os.O_WRONLY, 0)
+		if err != nil {
+			shimFail("joining the bot's cgroup: %v", err)
+		}
+		out = append(out, fh)
+	}
+	return out
+}
+
+// joinCgroups moves the shim into the opened cgroups.
+func joinCgroups(cgroups []*os.File) {
+	for _, f := range cgroups {
+		if _, err := f.Write([]byte("0")); err != nil {
+			shimFail("joining the bot's cgroup: %v", err)
+		}
+		f.Close()
+	}
+}
+
+// dropCapabilities leaves the bot no capability, even when arbiter runs
+// as root: the bounding set is emptied (so exec grants none), then the
+// thread's own sets.
+func dropCapabilities() {
+	dropBounding()
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	_ = unix.Capset(&hdr, &data[0])
+}
+
+// boundingDropped says dropBounding ran: a sandbox's root drops the set
+// before it switches uid, and then the second call would only fail.
+var boundingDropped bool
+
+// dropBounding empties the capability bounding set, so that no exec
+// grants a capability again.
+func dropBounding() {
+	if boundingDropped {
+		return
+	}
+	boundingDropped = true
+	last := 63
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	for c := 0; c <= last; c++ {
+		_ = unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+	}
+}
+
+// landlockWritesOnlyIn forbids every kind of write outside folder (and
+// the harmless character devices), leaving reads and execution alone.
+func landlockWritesOnlyIn(abi int, folder string) error {
+	handled := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR |
+		unix.LANDLOCK_ACCESS_FS_REMOVE_FILE | unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR |
+		unix.LANDLOCK_ACCESS_FS_MAKE_REG | unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO |
+		unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK | unix.LANDLOCK_ACCESS_FS_MAKE_SYM)
+	if abi >= 2 {
+		handled |= unix.LANDLOCK_ACCESS_FS_REFER
+	}
+	if abi >= 3 {
+		handled |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	attr := struct{ fs uint64 }{handled}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return fmt.Errorf("create ruleset: %w", errno)
+	}
+	defer unix.Close(int(fd))
+	fileRights := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE) | handled&unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	allow := func(path string, rights uint64) error {
+		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(pfd)
+		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, unix.LANDLOCK_RULE_PATH_BENEATH,
+			uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
+			return fmt.Errorf("allowing %s: %w", path, errno)
+		}
+		return nil
+	}
+	if folder != "" {
+		if err := allow(folder, handled); err != nil {
+			return err
+		}
+	}
+	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"} {
+		if _, err := os.Stat(dev); err == nil {
+			_ = allow(dev, fileRights)
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+		return fmt.Errorf("restrict self: %w", errno)
+	}
+	return nil
+}
+
+// seccompInstall installs the bot's filter. noNet kills the bot when it
+// opens an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw); Unix sockets
+// stay allowed. noChildren refuses fork, vfork and a clone that is not a
+// thread. sandbox refuses (EPERM) new namespaces, mounts, pivot_root,
+// keyrings, bpf, perf events, userfaultfd and module or kexec loading.
+// Every filter fails io_uring (it can open sockets and files without the
+// system calls above) and clone3 (whose flags it cannot read; C
+// libraries then fall back to clone) with ENOSYS, and kills a system call
+// of another architecture (a 32-bit binary), since it cannot vouch for it.
+func seccompInstall(noNet, noChildren, sandbox bool) error {
+	filter := seccompFilter(noNet, noChildren, sandbox)
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// seccompFilter is seccompInstall's program: the architecture check, then
+// one block per rule, each reloading the system call number.
+func seccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
+	const (
+		ldW   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		jset  = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret   = unix.BPF_RET | unix.BPF_K
+		kill  = unix.SECCOMP_RET_KILL_PROCESS
+		ok    = unix.SECCOMP_RET_ALLOW
+		eperm = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+		enosy = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+		arg0  = 16 // low word of the first argument (little endian)
+	)
+	f := []unix.SockFilter{
+		{Code: ldW, K: 4}, // arch
+		{Code: jeq, Jt: 1, K: SeccompArch},
+		{Code: ret, K: kill},
+		{Code: ldW, K: 0},                     // syscall number
+		{Code: jge, Jt: 0, Jf: 1, K: 1 << 30}, // x32 on amd64
+		{Code: ret, K: kill},
+	}
+	rule := func(nr uint32, body ...unix.SockFilter) {
+		f = append(f, unix.SockFilter{Code: ldW, K: 0}, unix.SockFilter{Code: jeq, Jt: 0, Jf: uint8(len(body)), K: nr})
+		f = append(f, body...)
+	}
+	rule(unix.SYS_IO_URING_SETUP, unix.SockFilter{Code: ret, K: enosy})
+	if sandbox || noChildren {
+		rule(unix.SYS_CLONE3, unix.SockFilter{Code: ret, K: enosy})
+		body := []unix.SockFilter{{Code: ldW, K: arg0}}
+		if sandbox {
+			body = append(body, unix.SockFilter{Code: jset, Jt: 0, Jf: 1, K: cloneNamespaces}, unix.SockFilter{Code: ret, K: eperm})
+		}
+		if noChildren {
+			body = append(body, unix.SockFilter{Code: jset, Jt: 1, Jf: 0, K: unix.CLONE_THREAD}, unix.SockFilter{Code: ret, K: eperm})
+		}
+		rule(unix.SYS_CLONE, append(body, unix.SockFilter{Code: ret, K: ok})...)
+	}
+	if noChildren {
+		for _, nr := range forkSyscalls {
+			rule(nr, unix.SockFilter{Code: ret, K: eperm})
+		}
+	}
+	if sandbox {
+		for _, nr := range sandboxDenied {
+			rule(nr, unix.SockFilter{Code: ret, K: eperm})
+		}
+	}
+	if noNet {
+		rule(unix.SYS_SOCKET,
+			unix.SockFilter{Code: ldW, K: arg0},
+			unix.SockFilter{Code: jeq, Jt: 2, K: unix.AF_INET},
+			unix.SockFilter{Code: jeq, Jt: 1, K: unix.AF_INET6},
+			unix.SockFilter{Code: ret, K: ok},
+			unix.SockFilter{Code: ret, K: kill})
+	}
+	return append(f, unix.SockFilter{Code: ret, K: ok})
+}
+
+// cloneNamespaces are the clone flags that make namespaces.
+const cloneNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
+	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
