@@ -256,9 +256,10 @@ tournament "itpw" {
 	b.absf("throughput: %d matches: -j 1 %s (%.0f ms a match); -j 2 %s", matches, a, a.wall.Seconds()*1e3/float64(matches), z)
 	// A match at -j 1 already keeps more than one core busy (a broadcast
 	// wakes four bots at once; the bots' and the kernel's work beside the
-	// critical path), so two jobs on 2 cores gain at most 2 × wall ÷ CPU.
-	b.absf("throughput: at most %.2f on 2 cores with -j 1's CPU per match (2 × %.2f s wall ÷ %.2f s CPU)",
-		2*a.wall.Seconds()/a.cpu.Seconds(), a.wall.Seconds(), a.cpu.Seconds())
+	// critical path), so two jobs on 2 cores can gain at most 2 × the -j 1
+	// wall ÷ the CPU that -j 2 needed: above that the cores are the limit.
+	b.absf("throughput: at most %.2f on 2 cores (2 × %.2f s wall at -j 1 ÷ %.2f s CPU at -j 2; %.2f with -j 1's CPU)",
+		2*a.wall.Seconds()/z.cpu.Seconds(), a.wall.Seconds(), z.cpu.Seconds(), 2*a.wall.Seconds()/a.cpu.Seconds())
 }
 
 func durf(ns float64) time.Duration { return time.Duration(ns) }
