@@ -68,9 +68,14 @@ func (s *Session) readLate() (string, error) {
 		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))
 	case errors.Is(err, bufio.ErrBufferFull):
 		return "", faultf(drivers.FaultOutput, "wrote a line longer than %d bytes", s.spec.MaxLine)
-	case err != nil && len(b) > 0:
-		return "", faultf(drivers.FaultTime, "no full answer in time (partial line %q)", truncate(string(b)))
 	case err != nil:
+		// Left unread, for a reader that waits on (ReadOn).
+		s.answered -= int64(len(b))
+		s.late = bytes.NewReader(bytes.Clone(b))
+		s.r.Reset(s.late)
+		if len(b) > 0 {
+			return "", faultf(drivers.FaultTime, "no full answer in time (partial line %q)", truncate(string(b)))
+		}
 		return "", faultf(drivers.FaultTime, "no answer in time")
 	}
 	line := strings.TrimRight(string(b), "\r\n")
@@ -86,4 +91,17 @@ func (s *Session) resumeAfterLate() {
 	_, _ = s.late.Read(rest[len(buffered):])
 	s.late = nil
 	s.r.Reset(io.MultiReader(bytes.NewReader(rest), s.out))
+}
+
+// ReadOn lets a reader whose deadline has passed read on to a later one
+// (ReadLine with it): what the look after the first deadline found and
+// left unread comes first, then the pipe. A game with a soft limit inside
+// a hard one (Bricks: a late move within the silence limit) reads up to
+// the soft one, and on a time fault calls ReadOn and reads to the hard
+// one: an answer there at the look after the soft limit is in time
+// whatever arbiter's own delay.
+func (s *Session) ReadOn() {
+	if s.late != nil {
+		s.resumeAfterLate()
+	}
 }

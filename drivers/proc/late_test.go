@@ -14,15 +14,25 @@ import (
 
 // The bots of these tests, run by the test binary (PROC_TEST_BOT).
 func init() {
+	if os.Getenv("PROC_TEST_BOT") == "split" {
+		// Half its answer at once, the rest 300 ms later.
+		in := bufio.NewScanner(os.Stdin)
+		in.Scan()
+		os.Stdout.Write([]byte("= par"))
+		time.Sleep(300 * time.Millisecond)
+		os.Stdout.Write([]byte("tial\n\n"))
+		time.Sleep(time.Hour)
+	}
 	if os.Getenv("PROC_TEST_BOT") == "blankspam" {
-		// Blank lines from just before its 200 ms deadline to well past
-		// it, then its answer: a GTP reader skips blank lines, so each
+		// Blank lines from just before its 200 ms deadline to 600 ms
+		// after its command, then its answer: a GTP reader skips blank lines, so each
 		// would have been a reason to look at the pipe once more.
 		in := bufio.NewScanner(os.Stdin)
 		in.Scan()
+		begin := time.Now()
 		time.Sleep(150 * time.Millisecond)
-		blk := bytes.Repeat([]byte("\n"), 64<<10)
-		for range 15 {
+		blk := bytes.Repeat([]byte("\n"), 4<<10)
+		for time.Since(begin) < 600*time.Millisecond {
 			os.Stdout.Write(blk) // blocks while the pipe is full
 		}
 		os.Stdout.Write([]byte("= late\n\n"))
@@ -51,7 +61,7 @@ func TestWritingOnPastTheDeadlineGainsNothing(t *testing.T) {
 		}
 	})
 	if err == nil {
-		t.Fatalf("answer %q, written after a 200 ms deadline and 960 KiB of blank lines, was taken", got)
+		t.Fatalf("answer %q, written 600 ms after its command (200 ms deadline) behind blank lines, was taken", got)
 	}
 	if f, ok := err.(*Fault); !ok || f.Kind != drivers.FaultTime {
 		t.Fatalf("got %v, want a time fault", err)
@@ -126,5 +136,25 @@ func TestExitedBotIsNotChargedTheReadersDelay(t *testing.T) {
 	}
 	if r.Used >= 300*time.Millisecond {
 		t.Errorf("charged %v: the reader's delay of 300 ms after the bot's exit counted", r.Used)
+	}
+}
+
+// A reader past a soft limit reads on to a hard one (Bricks' late move
+// within its silence limit): nothing the bot wrote is lost in between.
+func TestReadOnKeepsThePartialLine(t *testing.T) {
+	s := start(t, botSpec(t, "split", drivers.Clock{}))
+	defer s.Kill()
+	if err := s.Write("genmove", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	waitInPipe(t, s.out, len("= par"))
+	_, err := s.ReadLine(time.Now().Add(-time.Millisecond))
+	if f, ok := err.(*Fault); !ok || f.Kind != drivers.FaultTime {
+		t.Fatalf("ReadLine past its deadline: %v, want a time fault", err)
+	}
+	s.ReadOn()
+	line, err := s.ReadLine(time.Now().Add(20 * time.Second))
+	if err != nil || line != "= partial" {
+		t.Fatalf("after ReadOn: %q, %v; want \"= partial\"", line, err)
 	}
 }
