@@ -196,3 +196,36 @@ func (v *verdicts) apply(res *Result) {
 		}
 	}
 }
+
+// unplayedBefore refuses a selection of matches (run -match) that leaves
+// out, unplayed, an earlier match in plan order of one of its bots: the
+// verdicts are decided in plan order, so a bot's matches are journaled in
+// that order, and a later match played first would be counted out of it.
+func (v *verdicts) unplayedBefore(p *plan.Plan, todo []*plan.Match, done map[string]*Result) error {
+	selected := make(map[string]bool, len(todo))
+	for _, m := range todo {
+		selected[m.ID] = true
+	}
+	first := map[string]string{} // bot -> its first match in plan order neither played nor selected
+	for i := range p.Matches {
+		m := &p.Matches[i]
+		if selected[m.ID] {
+			for _, bot := range bots(m) {
+				if before, ok := first[bot]; ok {
+					return fmt.Errorf("match %s of bot %s comes after its match %s, which has not been played: "+
+						"the game's rules disqualify, which is decided in plan order, so a bot's matches are played in that order (run %s too)",
+						m.ID, bot, before, before)
+				}
+			}
+			continue
+		}
+		if done[m.ID] == nil {
+			for _, bot := range bots(m) {
+				if _, ok := first[bot]; !ok {
+					first[bot] = m.ID
+				}
+			}
+		}
+	}
+	return nil
+}

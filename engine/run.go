@@ -341,6 +341,14 @@ func (s *session) todo() []*plan.Match {
 func (s *session) feed(ctx context.Context, todo []*plan.Match) {
 	if s.verdicts != nil {
 		s.mu.Lock()
+		if len(s.r.Only) > 0 && !s.r.Slice && s.r.carryFrom == "" && s.firstErr == nil { // a selection, not a shard or a replay
+			s.firstErr = s.verdicts.unplayedBefore(&s.full, todo, s.done)
+		}
+		if s.firstErr != nil {
+			s.mu.Unlock()
+			s.cancel()
+			return
+		}
 		s.verdicts.expect(&s.full, todo)
 		s.mu.Unlock()
 	}

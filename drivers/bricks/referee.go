@@ -264,8 +264,18 @@ func (d *duel) ask(seat int, line string, limit time.Duration) (answer string, l
 	start := time.Now()
 	// Exchange waits up to the session's move clock, the silence limit,
 	// and turns a bot that a limit killed into that limit's verdict.
+	// An answer is late when it was not in the pipe at arbiter's first
+	// look after limit (proc's late.go), not by arbiter's own clock: a
+	// reader that runs late on a busy machine turns no move into a T.
 	err = s.Exchange(line, func(deadline time.Time) error {
 		var err error
+		if soft := start.Add(limit); deadline.IsZero() || soft.Before(deadline) {
+			if answer, err = s.ReadLine(soft); err == nil || !isTimeFault(err) {
+				return err
+			}
+			late = true
+			s.ReadOn()
+		}
 		answer, err = s.ReadLine(deadline)
 		return err
 	})
@@ -278,7 +288,13 @@ func (d *duel) ask(seat int, line string, limit time.Duration) (answer string, l
 		}
 		return "", false, err
 	}
-	return strings.TrimSpace(answer), elapsed > limit, nil
+	return strings.TrimSpace(answer), late, nil
+}
+
+// isTimeFault says whether err is a bot's time fault.
+func isTimeFault(err error) bool {
+	var f *proc.Fault
+	return errors.As(err, &f) && f.Kind == drivers.FaultTime
 }
 
 // silent turns a failed read or write into its fault: no answer within

@@ -1,10 +1,14 @@
 package proc
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,8 +19,10 @@ import (
 // reports the passed deadline without reading what is in the pipe: a bot
 // that answered at 90% of its limit would be timed out for arbiter's own
 // delay. So when a read's deadline passes, what the pipe holds is taken
-// at once, and a full line in it is the bot's answer, in time. A bot gains
-// at most arbiter's own lateness by it, which its clock is charged anyway.
+// at once, ONCE for the command: the rest of the answer (a reader that
+// skips blank lines or reads several) comes from that snapshot alone, and
+// what is not in it is not in time. A bot gains at most arbiter's own
+// lateness by it; writing on past the deadline gains it nothing.
 
 // drainFile appends to buf what the pipe f holds now, up to limit bytes in
 // all, without waiting for more and whatever f's read deadline.
@@ -39,23 +45,63 @@ func drainFile(f *os.File, buf []byte, limit int) []byte {
 	return buf
 }
 
-// lateLine is ReadLine's answer when its deadline passed with partial
-// read: the line that what the pipe already holds completes, if any. What
-// follows the line is read by the next ReadLine.
-func (s *Session) lateLine(partial []byte) (string, bool) {
-	data := drainFile(s.out, append(make([]byte, 0, 512), partial...), s.spec.MaxLine+1)
-	i := bytes.IndexByte(data, '\n')
-	if i < 0 || i >= s.spec.MaxLine {
-		return "", false
+// takeLate is ReadLine's first look after a deadline that passed with
+// partial read: partial and what the pipe holds now (up to what the
+// output limit leaves, and one byte more to see it passed) become the
+// only source of the command's answer until the next Write (see
+// resumeAfterLate).
+func (s *Session) takeLate(partial []byte) {
+	s.answered -= int64(len(partial)) // read again from the snapshot
+	limit := len(partial) + int(max(s.spec.Limits.Output-s.answered, 0)) + 1
+	data := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
+	s.late = bytes.NewReader(data)
+	s.r.Reset(s.late)
+}
+
+// readLate is ReadLine after the deadline: the next line of the snapshot,
+// or a time fault when it holds no full line.
+func (s *Session) readLate() (string, error) {
+	b, err := s.r.ReadSlice('\n')
+	s.answered += int64(len(b))
+	switch {
+	case s.answered > s.spec.Limits.Output:
+		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))
+	case errors.Is(err, bufio.ErrBufferFull):
+		return "", faultf(drivers.FaultOutput, "wrote a line longer than %d bytes", s.spec.MaxLine)
+	case err != nil:
+		// Left unread, for a reader that waits on (ReadOn).
+		s.answered -= int64(len(b))
+		s.late = bytes.NewReader(bytes.Clone(b))
+		s.r.Reset(s.late)
+		if len(b) > 0 {
+			return "", faultf(drivers.FaultTime, "no full answer in time (partial line %q)", truncate(string(b)))
+		}
+		return "", faultf(drivers.FaultTime, "no answer in time")
 	}
-	s.r.Reset(io.MultiReader(bytes.NewReader(data[i+1:]), s.out))
-	s.answered += int64(i + 1 - len(partial))
-	if s.answered > s.spec.Limits.Output {
-		return "", false
+	line := strings.TrimRight(string(b), "\r\n")
+	s.deliver(line)
+	return line, nil
+}
+
+// resumeAfterLate puts what the snapshot still holds back in front of
+// the pipe, for the next command's answer.
+func (s *Session) resumeAfterLate() {
+	buffered, _ := s.r.Peek(s.r.Buffered())
+	rest := append(bytes.Clone(buffered), make([]byte, s.late.Len())...)
+	_, _ = s.late.Read(rest[len(buffered):])
+	s.late = nil
+	s.r.Reset(io.MultiReader(bytes.NewReader(rest), s.out))
+}
+
+// ReadOn lets a reader whose deadline has passed read on to a later one
+// (ReadLine with it): what the look after the first deadline found and
+// left unread comes first, then the pipe. A game with a soft limit inside
+// a hard one (Bricks: a late move within the silence limit) reads up to
+// the soft one, and on a time fault calls ReadOn and reads to the hard
+// one: an answer there at the look after the soft limit is in time
+// whatever arbiter's own delay.
+func (s *Session) ReadOn() {
+	if s.late != nil {
+		s.resumeAfterLate()
 	}
-	line := strings.TrimRight(string(data[:i+1]), "\r\n")
-	if s.spec.OnRecv != nil {
-		s.spec.OnRecv(line)
-	}
-	return line, true
 }

@@ -503,9 +503,11 @@ func (r *onceRun) lineIn(buf []byte, from int, atExit bool) (reply Reply, ok boo
 	if i < 0 && len(buf) <= max {
 		return Reply{}, false
 	}
+	// A bot that has exited wrote all it wrote before its exit: a reader
+	// that runs later (a busy machine) does not charge it for the wait.
 	reply.Used = time.Since(r.start)
-	if atExit {
-		reply.Used = r.exitAt.Sub(r.start)
+	if atExit || r.hasExited() {
+		reply.Used = min(reply.Used, r.exitAt.Sub(r.start))
 	}
 	switch {
 	case i < 0:

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -79,6 +80,9 @@ type Session struct {
 	// OnRecv, until Release (see Hold).
 	holding bool
 	held    []string
+	// late is the snapshot of the pipe taken at the first look after the
+	// current command's deadline (late.go); nil otherwise.
+	late *bytes.Reader
 
 	mu        sync.Mutex // guards cancelled and over against deadline changes
 	cancelled bool
@@ -337,6 +341,9 @@ func (s *Session) Write(line string, deadline time.Time) error {
 		s.spec.OnSend(line)
 	}
 	s.answered = 0
+	if s.late != nil {
+		s.resumeAfterLate()
+	}
 	if err := s.setDeadline(s.in.SetWriteDeadline, deadline); err != nil {
 		return err
 	}
@@ -355,6 +362,9 @@ func (s *Session) Write(line string, deadline time.Time) error {
 
 // ReadLine reads one line of the bot's output, without its line ending.
 func (s *Session) ReadLine(deadline time.Time) (string, error) {
+	if s.late != nil {
+		return s.readLate() // the deadline has passed: only what was there then
+	}
 	if err := s.setDeadline(s.out.SetReadDeadline, deadline); err != nil {
 		return "", err
 	}
@@ -371,13 +381,8 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			return "", faultf(drivers.FaultOutput, "wrote a line longer than %d bytes", s.spec.MaxLine)
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			if line, ok := s.lateLine(b); ok {
-				return line, nil // there at the first look (late.go)
-			}
-			if len(b) > 0 {
-				return "", faultf(drivers.FaultTime, "no full answer in time (partial line %q)", truncate(string(b)))
-			}
-			return "", faultf(drivers.FaultTime, "no answer in time")
+			s.takeLate(b) // the first look after the deadline (late.go)
+			return s.readLate()
 		case len(b) > 0:
 			return "", faultf(drivers.FaultCrash, "output ended in the middle of a line %q (%s)", truncate(string(b)), s.exitStatus())
 		default:
@@ -385,12 +390,18 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 		}
 	}
 	line := strings.TrimRight(string(b), "\r\n")
+	s.deliver(line)
+	return line, nil
+}
+
+// deliver passes a line read to OnRecv, or keeps it while the session
+// holds its lines (Hold).
+func (s *Session) deliver(line string) {
 	if s.holding {
 		s.held = append(s.held, line)
 	} else if s.spec.OnRecv != nil {
 		s.spec.OnRecv(line)
 	}
-	return line, nil
 }
 
 // Hold keeps the lines the session reads from now on, instead of passing

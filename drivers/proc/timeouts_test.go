@@ -201,15 +201,20 @@ func TestRunOnceStarvedReaderBotRunning(t *testing.T) {
 		if err != nil {
 			panic(err)
 		}
-		// The deadline has passed for the poller once a raw read whose
-		// function reads nothing fails; by then the line is in the pipe.
+		// First the line in the pipe (the bot's start may take long on a
+		// busy machine; the limit leaves it seconds), then the deadline
+		// passed for the poller: a raw read whose function reads nothing
+		// fails.
+		for have := 0; have == 0; time.Sleep(time.Millisecond) {
+			_ = rc.Control(func(fd uintptr) { have, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+		}
 		for rc.Read(func(uintptr) bool { return true }) == nil {
 			time.Sleep(time.Millisecond)
 		}
 	}
 	defer func() { testHookRead = nil }()
 	spec, mark := onceSpec(t, "stay")
-	spec.Timeout = 300 * time.Millisecond
+	spec.Timeout = 3 * time.Second
 	spec.Grace = 20 * time.Millisecond
 	r := runOnce(t, spec)
 	if r.Line != "5" || r.Fault != nil {

@@ -1,0 +1,160 @@
+package proc
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// The bots of these tests, run by the test binary (PROC_TEST_BOT).
+func init() {
+	if os.Getenv("PROC_TEST_BOT") == "split" {
+		// Half its answer at once, the rest 300 ms later.
+		in := bufio.NewScanner(os.Stdin)
+		in.Scan()
+		os.Stdout.Write([]byte("= par"))
+		time.Sleep(300 * time.Millisecond)
+		os.Stdout.Write([]byte("tial\n\n"))
+		time.Sleep(time.Hour)
+	}
+	if os.Getenv("PROC_TEST_BOT") == "blankspam" {
+		// Blank lines from just before its 200 ms deadline to 600 ms
+		// after its command, then its answer: a GTP reader skips blank lines, so each
+		// would have been a reason to look at the pipe once more.
+		in := bufio.NewScanner(os.Stdin)
+		in.Scan()
+		begin := time.Now()
+		time.Sleep(150 * time.Millisecond)
+		blk := bytes.Repeat([]byte("\n"), 4<<10)
+		for time.Since(begin) < 600*time.Millisecond {
+			os.Stdout.Write(blk) // blocks while the pipe is full
+		}
+		os.Stdout.Write([]byte("= late\n\n"))
+		time.Sleep(time.Hour)
+	}
+}
+
+// An answer past its deadline is not taken however the bot spreads its
+// output: the pipe is looked at once after the deadline, and the rest of
+// the answer must be in that look (late.go).
+func TestWritingOnPastTheDeadlineGainsNothing(t *testing.T) {
+	spec := botSpec(t, "blankspam", drivers.Clock{Move: drivers.Duration(200 * time.Millisecond)})
+	s := start(t, spec)
+	defer s.Kill()
+	var got string
+	err := s.Exchange("genmove", func(deadline time.Time) error {
+		for {
+			line, err := s.ReadLine(deadline)
+			if err != nil {
+				return err
+			}
+			if line != "" {
+				got = line
+				return nil
+			}
+		}
+	})
+	if err == nil {
+		t.Fatalf("answer %q, written 600 ms after its command (200 ms deadline) behind blank lines, was taken", got)
+	}
+	if f, ok := err.(*Fault); !ok || f.Kind != drivers.FaultTime {
+		t.Fatalf("got %v, want a time fault", err)
+	}
+}
+
+// A line taken at the look after the deadline is held like any other
+// while the session holds its lines (a command to several bots at once
+// records their answers in seat order, not in the order they were read).
+func TestLateLineIsHeld(t *testing.T) {
+	spec := botSpec(t, "echo", drivers.Clock{})
+	var got []string
+	spec.OnRecv = func(l string) { got = append(got, l) }
+	s := start(t, spec)
+	defer s.Close("quit")
+	s.Hold()
+	if err := s.Write("play 1 AS", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	waitInPipe(t, s.out, len("= play 1 AS\n\n"))
+	// A deadline already past: the line is taken at the late look.
+	line, err := s.ReadLine(time.Now().Add(-time.Second))
+	if err != nil || line != "= play 1 AS" {
+		t.Fatalf("ReadLine = %q, %v; want the answer already in the pipe", line, err)
+	}
+	if len(got) != 0 {
+		t.Fatalf("OnRecv saw %q while the session held its lines", got)
+	}
+	s.Release()
+	if len(got) != 1 || got[0] != "= play 1 AS" {
+		t.Fatalf("after Release OnRecv saw %q", got)
+	}
+	// The snapshot's rest (the blank line) is the next command's to read.
+	if err := s.Write("x", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := s.ReadLine(time.Now().Add(10 * time.Second)); err != nil || line != "" {
+		t.Fatalf("after the late answer: %q, %v; want its blank line", line, err)
+	}
+}
+
+// waitInPipe waits until the pipe f holds n bytes.
+func waitInPipe(t *testing.T, f *os.File, n int) {
+	t.Helper()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		var have int
+		_ = rc.Control(func(fd uintptr) { have, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+		if have >= n {
+			return
+		}
+	}
+	t.Fatalf("the bot's %d bytes never reached the pipe", n)
+}
+
+// A per-move bot that printed and exited at once is charged up to its
+// exit, not up to when a late reader took its line.
+func TestExitedBotIsNotChargedTheReadersDelay(t *testing.T) {
+	testHookRead = func(r *onceRun) {
+		<-r.exited
+		time.Sleep(300 * time.Millisecond)
+	}
+	defer func() { testHookRead = nil }()
+	spec, _ := onceSpec(t, "line")
+	spec.Timeout = 5 * time.Second
+	r := runOnce(t, spec)
+	if r.Fault != nil {
+		t.Fatalf("fault %v", r.Fault)
+	}
+	if r.Used >= 300*time.Millisecond {
+		t.Errorf("charged %v: the reader's delay of 300 ms after the bot's exit counted", r.Used)
+	}
+}
+
+// A reader past a soft limit reads on to a hard one (Bricks' late move
+// within its silence limit): nothing the bot wrote is lost in between.
+func TestReadOnKeepsThePartialLine(t *testing.T) {
+	s := start(t, botSpec(t, "split", drivers.Clock{}))
+	defer s.Kill()
+	if err := s.Write("genmove", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	waitInPipe(t, s.out, len("= par"))
+	_, err := s.ReadLine(time.Now().Add(-time.Millisecond))
+	if f, ok := err.(*Fault); !ok || f.Kind != drivers.FaultTime {
+		t.Fatalf("ReadLine past its deadline: %v, want a time fault", err)
+	}
+	s.ReadOn()
+	line, err := s.ReadLine(time.Now().Add(20 * time.Second))
+	if err != nil || line != "= partial" {
+		t.Fatalf("after ReadOn: %q, %v; want \"= partial\"", line, err)
+	}
+}
