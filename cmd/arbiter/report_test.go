@@ -116,6 +116,10 @@ tournament "t" {
 bot "random" { house = "auction/random" }
 bot "share" { house = "auction/share" }
 bot "square" { house = "auction/square" }
+# Leaves a file that is not its own in the game's folder ($0 here, the
+# first argument after sh -c's script): disqualified in its first match,
+# so the page shows a disqualified bot.
+bot "vandal" { command = ["sh", "-c", "echo x > \"$0/junk\"; echo 0"] }
 game "auction" "g" {
   board "small" {
     cols    = 4
@@ -127,8 +131,8 @@ game "auction" "g" {
 }
 tournament "t" {
   game    = game.auction.g
-  bots    = [bot.random, bot.share, bot.square]
-  players = 3
+  bots    = [bot.random, bot.share, bot.square, bot.vandal]
+  players = 4
   seats   = "fixed"
   rating  = "placement"
   seed    = 13
@@ -409,6 +413,13 @@ func checkStandings(t *testing.T, ctx context.Context, dir string) {
 		bot := s.Bot
 		if s.Fill {
 			bot += " (fill)"
+		}
+		if d := s.Disqualified; d != nil {
+			bot += " (DQ, " + d.Reason
+			if d.Match != "" {
+				bot += " in " + d.Match
+			}
+			bot += ")"
 		}
 		want = append(want, row{fmt.Sprint(s.Rank), bot, elo, fmt.Sprint(s.Games), fmt.Sprint(s.Matches), fmt.Sprint(s.Wins), fmt.Sprint(s.Faults)})
 	}
