@@ -44,24 +44,24 @@ func TestBotHashesDirectoryAndCommand(t *testing.T) {
 	write(t, filepath.Join(dir, ".git", "index"), "git", 0o644)
 	write(t, filepath.Join(dir, "old", "plan.json"), "{}", 0o644)
 	write(t, filepath.Join(dir, "old", "results.jsonl"), "", 0o644)
-	write(t, filepath.Join(root, "shared", "engine.bin"), "engine", 0o644)
+	write(t, filepath.Join(root, "outside", "engine.bin"), "engine", 0o644)
 	if err := os.Symlink("b.py", filepath.Join(dir, "link.py")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("../shared", filepath.Join(dir, "shared")); err != nil {
+	if err := os.Symlink("../outside", filepath.Join(dir, "outside")); err != nil {
 		t.Fatal(err)
 	}
-	cmd := []string{"sh", "b.py", "--depth", "3", "../shared/engine.bin", "missing.txt"}
+	cmd := []string{"sh", "b.py", "--depth", "3", "../outside/engine.bin", "missing.txt"}
 	fp := Bot(dir, cmd, nil)
 	sh, err := filepath.Abs(mustLook(t, "sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"b.py", "lib/a.py", "link.py", "shared", sh, filepath.Join(root, "shared", "engine.bin")}
+	want := []string{"b.py", "lib/a.py", "link.py", "outside", sh, filepath.Join(root, "outside", "engine.bin")}
 	if got := paths(fp); !slices.Equal(got, want) {
 		t.Errorf("files %q, want %q", got, want)
 	}
-	for _, s := range []string{".git/: version control", "old/: an arbiter results directory", "shared/: a link to a directory"} {
+	for _, s := range []string{".git/: version control", "old/: an arbiter results directory", "outside/: a link to a directory"} {
 		if !slices.ContainsFunc(fp.Skipped, func(l string) bool { return strings.HasPrefix(l, s) }) {
 			t.Errorf("skipped %q does not say %q", fp.Skipped, s)
 		}
@@ -81,8 +81,8 @@ func TestBotHashesDirectoryAndCommand(t *testing.T) {
 	}{
 		{"content", func() { write(t, filepath.Join(dir, "lib", "a.py"), "x = 2\n", 0o644) }, true},
 		{"mode", func() { write(t, filepath.Join(dir, "lib", "a.py"), "x = 2\n", 0o755) }, true},
-		{"a command's file", func() { write(t, filepath.Join(root, "shared", "engine.bin"), "engine 2", 0o644) }, true},
-		{"a file behind a link to a directory", func() { write(t, filepath.Join(root, "shared", "new.txt"), "", 0o644) }, false},
+		{"a command's file", func() { write(t, filepath.Join(root, "outside", "engine.bin"), "engine 2", 0o644) }, true},
+		{"a file behind a link to a directory", func() { write(t, filepath.Join(root, "outside", "new.txt"), "", 0o644) }, false},
 		{"a file of .git", func() { write(t, filepath.Join(dir, ".git", "index"), "git 2", 0o644) }, false},
 	} {
 		prev := again.Hash

@@ -2,8 +2,8 @@ package plan
 
 import "testing"
 
-// TestGradeOf checks the Blokus course's bands (../shared/seeds/
-// blokus-b3b33alp.txt: top 10 %, 20 %, 40 % of the final ranking) on a
+// TestGradeOf checks the Blokus course's bands (the course's
+// rules, B3B33ALP's seed document: top 10 %, 20 %, 40 % of the final ranking) on a
 // course of 30 and of 4.
 func TestGradeOf(t *testing.T) {
 	p := &Plan{Grades: []Grade{{"+1", 40}, {"+3", 10}, {"+2", 20}}}

@@ -76,7 +76,7 @@ func byStrength(bots []string, strength map[string]int) []string {
 }
 
 // TestFibotSeason checks examples/fibot against section 3 of Fibot 4's
-// rules (../shared/seeds/auction-fibot4.txt): 4 qualification groups of
+// rules (the contest's seed document, not needed here): 4 qualification groups of
 // 6; their 4 best go to the final tournament, their 5th places play for
 // the 2 last places, their winners play the qualification final; the
 // final tournament is 3 groups of 6 seeded by the qualification, whose 2
