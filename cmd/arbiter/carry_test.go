@@ -5,14 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/arbiter-contests/arbiter/engine"
-	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // countBot is a Euchre bot that counts its matches in its one memory file
@@ -79,41 +77,14 @@ func TestKilledPerBotMemoryRunResumes(t *testing.T) {
 		}
 	}
 	killed := filepath.Join(dir, "killed")
-	cmd := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	results := filepath.Join(killed, engine.ResultsFile)
-	for lines(results) < 3 {
-		select {
-		case err := <-exited:
-			t.Fatalf("the run ended (%v) before it could be killed", err)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	killRunWhen(t, arbiter, dir, killed, mark, func() bool { return lines(results) >= 3 })
 	if before := lines(results); before >= 12 {
 		t.Fatalf("all %d matches finished before the kill", before)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
-		if time.Now().After(deadline) {
-			t.Fatalf("bot processes %v outlived the killed arbiter", left)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").CombinedOutput(); err != nil {
-		t.Fatalf("re-run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, killed, "2")
 	whole := filepath.Join(dir, "whole")
-	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "2").CombinedOutput(); err != nil {
-		t.Fatalf("uninterrupted run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, whole, "2")
 	if diff := cmp.Diff(carriedOutcomes(t, whole), carriedOutcomes(t, killed)); diff != "" {
 		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
 	}

@@ -7,14 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/arbiter-contests/arbiter/engine"
-	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // dqConfig is an Auction tournament of six matches in which late
@@ -86,41 +84,14 @@ func TestKilledRunKeepsVerdicts(t *testing.T) {
 		}
 	}
 	killed := filepath.Join(dir, "killed")
-	cmd := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	results := filepath.Join(killed, engine.ResultsFile)
-	for lines(results) < 1 {
-		select {
-		case err := <-exited:
-			t.Fatalf("the run ended (%v) before it could be killed", err)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	killRunWhen(t, arbiter, dir, killed, mark, func() bool { return lines(results) >= 1 })
 	if n := lines(results); n >= 6 {
 		t.Fatalf("all %d matches finished before the kill", n)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
-		if time.Now().After(deadline) {
-			t.Fatalf("bot processes %v outlived the killed arbiter", left)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").CombinedOutput(); err != nil {
-		t.Fatalf("re-run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, killed, "2")
 	whole := filepath.Join(dir, "whole")
-	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "1").CombinedOutput(); err != nil {
-		t.Fatalf("uninterrupted run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, whole, "1")
 	got, want := verdicts(t, killed), verdicts(t, whole)
 	vandal, late := "vandal=0.5!files@r002-g01-s1", "late=2!overruns@r003-g01-s1"
 	for match, wantOut := range map[string][]string{"r001-g01-s1": nil, "r002-g01-s1": {vandal},

@@ -68,24 +68,8 @@ func TestKilledRunResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	killed := filepath.Join(dir, "killed")
-	cmd := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	results := filepath.Join(killed, engine.ResultsFile)
-	for lines(results) < 3 {
-		select {
-		case err := <-exited:
-			t.Fatalf("the run ended (%v) before it could be killed; make the tournament longer", err)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	killRunWhen(t, arbiter, dir, killed, mark, func() bool { return lines(results) >= 3 })
 	before := lines(results)
 	if before >= 32 {
 		t.Fatalf("all %d matches finished before the kill", before)
@@ -93,13 +77,6 @@ func TestKilledRunResumes(t *testing.T) {
 
 	// The bots die with the arbiter (the kernel signals them when their
 	// parent dies); give it a moment to deliver.
-	deadline := time.Now().Add(5 * time.Second)
-	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
-		if time.Now().After(deadline) {
-			t.Fatalf("bot processes %v outlived the killed arbiter", left)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 
 	out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").Output()
 	if err != nil {
@@ -196,45 +173,15 @@ func TestKilledAdaptiveRunResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	killed := filepath.Join(dir, "killed")
-	cmd := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	results := filepath.Join(killed, engine.ResultsFile)
 	paired := filepath.Join(killed, engine.RoundsDir, "r003.json")
-	for {
-		if _, err := os.Stat(paired); err == nil && lines(results) > 8 {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("the run ended (%v) before it could be killed", err)
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	killRunWhen(t, arbiter, dir, killed, mark, func() bool { return exists(paired) && lines(results) > 8 })
 	if n := lines(results); n >= 24 {
 		t.Fatalf("all %d matches finished before the kill", n)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
-		if time.Now().After(deadline) {
-			t.Fatalf("bot processes %v outlived the killed arbiter", left)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").CombinedOutput(); err != nil {
-		t.Fatalf("re-run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, killed, "2")
 	whole := filepath.Join(dir, "whole")
-	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "1").CombinedOutput(); err != nil {
-		t.Fatalf("uninterrupted run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, whole, "1")
 	for r := 3; r <= 6; r++ {
 		name := fmt.Sprintf("r%03d.json", r)
 		got, err1 := os.ReadFile(filepath.Join(killed, engine.RoundsDir, name))
@@ -254,3 +201,46 @@ func TestKilledAdaptiveRunResumes(t *testing.T) {
 		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
 	}
 }
+
+// killRunWhen starts `arbiter run dir -out out` and kills it with SIGKILL
+// as soon as when() holds, then waits for its bots (env RUN_MARK=mark) to
+// be gone.
+func killRunWhen(t *testing.T, arbiter, dir, out, mark string, when func() bool) {
+	t.Helper()
+	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for !when() {
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended (%v) before it could be killed", err)
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	deadline := time.Now().Add(5 * time.Second)
+	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bot processes %v outlived the killed arbiter", left)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// runToEnd runs the tournament in dir into out at jobs matches at once,
+// to its end (resuming what out holds).
+func runToEnd(t *testing.T, arbiter, dir, out, jobs string) {
+	t.Helper()
+	if b, err := exec.Command(arbiter, "run", dir, "-out", out, "-j", jobs).CombinedOutput(); err != nil {
+		t.Fatalf("run into %s: %v\n%s", out, err, b)
+	}
+}
+
+// exists says whether path exists.
+func exists(path string) bool { _, err := os.Stat(path); return err == nil }

@@ -7,14 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/arbiter-contests/arbiter/engine"
-	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // stagedConfig is a gate (six bots and one that quits, against a
@@ -101,7 +99,6 @@ func TestKilledStagedRunResumes(t *testing.T) {
 	killed := filepath.Join(dir, "killed")
 	results := filepath.Join(killed, engine.ResultsFile)
 	stageFile := func(name string) string { return filepath.Join(killed, engine.RoundsDir, "stage-"+name+".json") }
-	exists := func(path string) bool { _, err := os.Stat(path); return err == nil }
 	// Kill in the gate, listed in the plan; then in each stage made from
 	// results, a few matches into it.
 	kills := []func() bool{
@@ -115,13 +112,9 @@ func TestKilledStagedRunResumes(t *testing.T) {
 			t.Fatalf("kill %d: all %d matches finished before the kill", i+1, n)
 		}
 	}
-	if out, err := exec.Command(arbiter, "run", dir, "-out", killed, "-j", "2").CombinedOutput(); err != nil {
-		t.Fatalf("re-run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, killed, "2")
 	whole := filepath.Join(dir, "whole")
-	if out, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "1").CombinedOutput(); err != nil {
-		t.Fatalf("uninterrupted run: %v\n%s", err, out)
-	}
+	runToEnd(t, arbiter, dir, whole, "1")
 	for _, name := range []string{"groups", "final"} {
 		got, err1 := os.ReadFile(stageFile(name))
 		want, err2 := os.ReadFile(filepath.Join(whole, engine.RoundsDir, "stage-"+name+".json"))
@@ -171,36 +164,5 @@ func TestKilledStagedRunResumes(t *testing.T) {
 	out, err := exec.Command(arbiter, "replay", killed, "final-A-r001-g01-s2", "groups-B-r001-g02-s1").CombinedOutput()
 	if err != nil || strings.Count(string(out), "identical to the recorded transcript") != 2 {
 		t.Errorf("replay of stage matches: %v\n%s", err, out)
-	}
-}
-
-// killRunWhen starts `arbiter run dir -out out` and kills it with SIGKILL
-// as soon as when() holds, then waits for its bots (env RUN_MARK=mark) to
-// be gone.
-func killRunWhen(t *testing.T, arbiter, dir, out, mark string, when func() bool) {
-	t.Helper()
-	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for !when() {
-		select {
-		case err := <-exited:
-			t.Fatalf("the run ended (%v) before it could be killed", err)
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
-	deadline := time.Now().Add(5 * time.Second)
-	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
-		if time.Now().After(deadline) {
-			t.Fatalf("bot processes %v outlived the killed arbiter", left)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
