@@ -14,11 +14,12 @@ package drivers
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/arbiter-contests/arbiter/drivers/house"
 )
 
 // Driver knows one game and its protocol.
@@ -39,20 +40,9 @@ type Driver interface {
 	HouseBots() []HouseBot
 }
 
-// HouseBot is a bot built into arbiter. Run plays one whole game over in and
-// out; env gives it the ARBITER_* variables (seed, seat, match) so that a
-// seeded house bot plays the same game twice.
-//
-// A game that runs its bots once per move (Auction) gives its house bots
-// Move instead of Run: `arbiter bot GAME/NAME ARGS...` passes ARGS (the
-// game's per-move arguments) to Move, in the working directory the driver
-// chose, and Move writes the move to out.
-type HouseBot struct {
-	Name string
-	Doc  string
-	Run  func(in io.Reader, out io.Writer, env func(string) string) error
-	Move func(args []string, out io.Writer, env func(string) string) error
-}
+// HouseBot is a bot built into arbiter (see house.Bot, which the house
+// bots' own packages use without this package).
+type HouseBot = house.Bot
 
 // Decoded is a decoded game block: what compiling a tournament needs.
 // It may also be a Variants.

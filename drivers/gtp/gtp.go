@@ -13,7 +13,6 @@
 package gtp
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 )
 
@@ -489,34 +489,8 @@ func (p SessionPlayer) Left() (time.Duration, bool) {
 	return left, limited
 }
 
-// Serve speaks the bot side of the protocol until quit or the end of in:
-// every non-empty line is split into fields and handled; an error is
-// answered "? error", a result "= result" ("=" alone when empty). Every
-// answer is flushed at once: the referee waits for it. Lines may be up to
-// 1 MiB long (a big custom deck or stone set makes long commands).
+// Serve speaks the bot side of the protocol until quit or the end of in
+// (house.Serve, which the house bots use without this package).
 func Serve(in io.Reader, out io.Writer, handle func(fields []string) (string, error)) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 4096), 1<<20)
-	w := bufio.NewWriter(out)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		answer, err := handle(f)
-		if err != nil {
-			w.WriteString("? " + err.Error() + "\n\n")
-		} else if answer == "" {
-			w.WriteString("=\n\n")
-		} else {
-			w.WriteString("= " + answer + "\n\n")
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		if f[0] == "quit" {
-			return nil
-		}
-	}
-	return sc.Err()
+	return house.Serve(in, out, handle)
 }

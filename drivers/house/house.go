@@ -1,0 +1,64 @@
+// Package house is what every house bot (a bot built into arbiter, run as
+// `arbiter bot GAME/NAME`) shares: the Bot type and the bot side of the
+// GTP-like framing.
+//
+// A house bot's process is arbiter's own executable, run again; package
+// drivers/house/start runs the bot from its init, before the packages
+// that arbiter's other commands need (the configuration language, its
+// value types, regular expressions, ...) initialise. So everything under
+// drivers/house imports only the standard library and the other light
+// packages of drivers/house (and drivers/shuffle): a test checks it.
+package house
+
+import (
+	"bufio"
+	"io"
+	"strings"
+)
+
+// Bot is a bot built into arbiter. Run plays one whole game over in and
+// out; env gives it the ARBITER_* variables (seed, seat, match) so that a
+// seeded house bot plays the same game twice.
+//
+// A game that runs its bots once per move (Auction) gives its house bots
+// Move instead of Run: `arbiter bot GAME/NAME ARGS...` passes ARGS (the
+// game's per-move arguments) to Move, in the working directory the driver
+// chose, and Move writes the move to out.
+type Bot struct {
+	Name string
+	Doc  string
+	Run  func(in io.Reader, out io.Writer, env func(string) string) error
+	Move func(args []string, out io.Writer, env func(string) string) error
+}
+
+// Serve speaks the bot side of the protocol until quit or the end of in:
+// every non-empty line is split into fields and handled; an error is
+// answered "? error", a result "= result" ("=" alone when empty). Every
+// answer is flushed at once: the referee waits for it. Lines may be up to
+// 1 MiB long (a big custom deck or stone set makes long commands).
+func Serve(in io.Reader, out io.Writer, handle func(fields []string) (string, error)) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	w := bufio.NewWriter(out)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		answer, err := handle(f)
+		if err != nil {
+			w.WriteString("? " + err.Error() + "\n\n")
+		} else if answer == "" {
+			w.WriteString("=\n\n")
+		} else {
+			w.WriteString("= " + answer + "\n\n")
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if f[0] == "quit" {
+			return nil
+		}
+	}
+	return sc.Err()
+}
