@@ -11,29 +11,28 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	rules "github.com/arbiter-contests/arbiter/drivers/house/planowanie"
 	"github.com/google/go-cmp/cmp"
 )
 
-// firstLegal declares nothing and plays its first legal card: a predictable
-// partner for scripted tests.
-type firstLegal struct{}
-
-func (firstLegal) declare(*table) int { return 0 }
-func (firstLegal) move(t *table) Card { return Legal(t.hand, t.led())[0] }
+// declareNothing and firstLegal make a predictable partner for scripted
+// tests: it declares nothing and plays its first legal card.
+func declareNothing(rules.Table) int { return 0 }
+func firstLegal(t rules.Table) Card  { return Legal(t.Hand(), t.Led())[0] }
 
 // scripted is a fake Player for referee tests: it keeps a bot's table so it
 // always knows its hand, answers like firstLegal, and lets script take over
 // any answer.
 type scripted struct {
-	t      *table
-	script func(cmd string, t *table) (ok bool, text string, err error, done bool)
+	t      rules.Table
+	script func(cmd string, t rules.Table) (ok bool, text string, err error, done bool)
 	left   time.Duration
 	timed  bool
 	cmds   []string
 	after  func(n int) // called after each Ask with the number of Asks so far
 }
 
-func newScripted() *scripted { return &scripted{t: newTable()} }
+func newScripted() *scripted { return &scripted{t: rules.NewTable()} }
 
 func (p *scripted) Ask(cmd string) (bool, string, error) {
 	p.cmds = append(p.cmds, cmd)
@@ -45,7 +44,7 @@ func (p *scripted) Ask(cmd string) (bool, string, error) {
 			return ok, text, err
 		}
 	}
-	text, err := p.t.handle(strings.Fields(cmd), firstLegal{})
+	text, err := p.t.Handle(strings.Fields(cmd), declareNothing, firstLegal)
 	if err != nil {
 		return false, err.Error(), nil
 	}
@@ -56,9 +55,9 @@ func (p *scripted) Left() (time.Duration, bool) { return p.left, p.timed }
 
 // on makes a script that answers the first command named name with the
 // given answer when also cond holds (cond may be nil).
-func on(name string, cond func(t *table) bool, ok bool, text string, err error) func(string, *table) (bool, string, error, bool) {
+func on(name string, cond func(t rules.Table) bool, ok bool, text string, err error) func(string, rules.Table) (bool, string, error, bool) {
 	fired := false
-	return func(cmd string, t *table) (bool, string, error, bool) {
+	return func(cmd string, t rules.Table) (bool, string, error, bool) {
 		if fired || !strings.HasPrefix(cmd+" ", name+" ") || (cond != nil && !cond(t)) {
 			return false, "", nil, false
 		}
@@ -68,16 +67,16 @@ func on(name string, cond func(t *table) bool, ok bool, text string, err error) 
 }
 
 // canRenege holds when the bot could break the follow-suit rule now.
-func canRenege(t *table) bool {
-	led := t.led()
-	return led != 0 && len(Legal(t.hand, led)) < len(t.hand) && Legal(t.hand, led)[0].Suit == led
+func canRenege(t rules.Table) bool {
+	led := t.Led()
+	return led != 0 && len(Legal(t.Hand(), led)) < len(t.Hand()) && Legal(t.Hand(), led)[0].Suit == led
 }
 
 func TestRefereeFaults(t *testing.T) {
 	const anyWhere = ` in deal \d+, trick \d+$`
-	notInHand := func(t *table) string {
-		for _, c := range t.deck.Cards() {
-			if !slices.Contains(t.hand, c) && !t.gone[c] {
+	notInHand := func(t rules.Table) string {
+		for _, c := range t.Deck().Cards() {
+			if !slices.Contains(t.Hand(), c) && !t.Gone(c) {
 				return c.String()
 			}
 		}
@@ -86,19 +85,19 @@ func TestRefereeFaults(t *testing.T) {
 	tests := []struct {
 		name       string
 		seat       int
-		script     func(string, *table) (bool, string, error, bool)
+		script     func(string, rules.Table) (bool, string, error, bool)
 		wantKind   string // "" for no fault
 		wantDetail string // regexp
 		wantWarn   []WarningEvent
 	}{
 		{
 			name: "not following suit is illegal, on the seat that reneged", seat: 2,
-			script: func(cmd string, t *table) (bool, string, error, bool) {
+			script: func(cmd string, t rules.Table) (bool, string, error, bool) {
 				if cmd != "gen_move" || !canRenege(t) {
 					return false, "", nil, false
 				}
-				for _, c := range t.hand {
-					if c.Suit != t.led() {
+				for _, c := range t.Hand() {
+					if c.Suit != t.Led() {
 						return true, c.String(), nil, true
 					}
 				}
@@ -128,12 +127,12 @@ func TestRefereeFaults(t *testing.T) {
 		},
 		{
 			name: "a negative declaration is illegal", seat: 1,
-			script:   on("gen_declare", func(t *table) bool { return t.deal == 2 }, true, "-1", nil),
+			script:   on("gen_declare", func(t rules.Table) bool { return t.Deal() == 2 }, true, "-1", nil),
 			wantKind: drivers.FaultIllegal, wantDetail: `^declared -1, but a declaration must be between 0 and 3 in deal 3$`,
 		},
 		{
 			name: "a card not in the hand is illegal", seat: 0,
-			script: func(cmd string, t *table) (bool, string, error, bool) {
+			script: func(cmd string, t rules.Table) (bool, string, error, bool) {
 				if cmd != "gen_move" {
 					return false, "", nil, false
 				}
@@ -375,7 +374,7 @@ func TestRefereeCancelled(t *testing.T) {
 	for _, p := range ps {
 		p.after = func(int) { asked++ }
 	}
-	ps[2].script = func(cmd string, t *table) (bool, string, error, bool) {
+	ps[2].script = func(cmd string, t rules.Table) (bool, string, error, bool) {
 		if len(ps[2].cmds) == 100 {
 			cancel()
 			atCancel = asked + 1

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arbiter-contests/arbiter/drivers/gtp"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 	"github.com/arbiter-contests/arbiter/drivers/shuffle"
 )
 
@@ -51,11 +51,11 @@ func newTable() *table {
 // before set_cards (or after the deck or players changed).
 var errNoDeal = errors.New("no cards dealt yet")
 
-// serve speaks the bot side of the protocol (gtp.Serve) until quit or the
+// serve speaks the bot side of the protocol (house.Serve) until quit or the
 // end of in.
 func serve(in io.Reader, out io.Writer, s strategy) error {
 	t := newTable()
-	return gtp.Serve(in, out, func(f []string) (string, error) { return t.handle(f, s) })
+	return house.Serve(in, out, func(f []string) (string, error) { return t.handle(f, s) })
 }
 
 // handle runs one command and returns the text of its answer.
@@ -344,3 +344,41 @@ func seedFrom(env func(string) string) *rand.Rand {
 	}
 	return rand.New(rand.NewPCG(get("ARBITER_SEED"), shuffle.Splitmix(0x686f757365626f74^get("ARBITER_SEAT"))))
 }
+
+// Table is the bot side of the protocol for a player written outside this
+// package (the referee's tests script one on it): what a bot knows of the
+// game from the commands it was sent.
+type Table struct{ t *table }
+
+// NewTable is a table before any command: the tournament deck, 4 players.
+func NewTable() Table { return Table{newTable()} }
+
+// Handle runs one command, answering gen_declare with declare and gen_move
+// with move, as the house bots answer with their strategies.
+func (t Table) Handle(fields []string, declare func(Table) int, move func(Table) Card) (string, error) {
+	return t.t.handle(fields, funcs{declare, move})
+}
+
+// Deck is the deck of the game.
+func (t Table) Deck() Deck { return t.t.deck }
+
+// Hand is the bot's hand, sorted, without the cards it played.
+func (t Table) Hand() []Card { return t.t.hand }
+
+// Led is the led suit of the trick on the table, 0 when there is none.
+func (t Table) Led() byte { return t.t.led() }
+
+// Gone reports whether c was played in this deal.
+func (t Table) Gone(c Card) bool { return t.t.gone[c] }
+
+// Deal is the index of the current deal, -1 before the first set_cards.
+func (t Table) Deal() int { return t.t.deal }
+
+// funcs is a strategy made of a Table's functions.
+type funcs struct {
+	declareF func(Table) int
+	moveF    func(Table) Card
+}
+
+func (f funcs) declare(t *table) int { return f.declareF(Table{t}) }
+func (f funcs) move(t *table) Card   { return f.moveF(Table{t}) }

@@ -140,3 +140,10 @@ func check(ok bool, format string, args ...any) string {
 	}
 	return fmt.Sprintf(format, args...)
 }
+
+// firstLegal declares nothing and plays its first legal card: a predictable
+// bot for tests of the table.
+type firstLegal struct{}
+
+func (firstLegal) declare(*table) int { return 0 }
+func (firstLegal) move(t *table) Card { return Legal(t.hand, t.led())[0] }

@@ -5,12 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 )
 
 // HouseBots lists the bots built into arbiter for Planowanie, sorted by name.
-func HouseBots() []drivers.HouseBot {
-	return []drivers.HouseBot{
+func HouseBots() []house.Bot {
+	return []house.Bot{
 		{
 			Name: "greedy",
 			Doc:  "Declares the tricks its high cards and trumps should take, then wins them as cheaply as it can and ducks the rest.",
