@@ -37,7 +37,7 @@ func BenchmarkRefereeGame(b *testing.B) {
 	decisions := 0
 	for b.Loop() {
 		rec := &events{}
-		if _, err := Referee(context.Background(), DefaultSettings(), 7, inProcess(b, 7, team(rules, random)), rec); err != nil {
+		if _, err := Referee(context.Background(), DefaultSettings(), 7, inProcess(b, 7, team("rules", "random")), rec); err != nil {
 			b.Fatal(err)
 		}
 		decisions += len(rec.of("decision"))
@@ -51,7 +51,7 @@ func BenchmarkRefereeGame(b *testing.B) {
 // its decisions/game).
 func BenchmarkBareForkExec(b *testing.B) {
 	rec := &events{}
-	if _, err := Referee(context.Background(), DefaultSettings(), 7, inProcess(b, 7, team(rules, random)), rec); err != nil {
+	if _, err := Referee(context.Background(), DefaultSettings(), 7, inProcess(b, 7, team("rules", "random")), rec); err != nil {
 		b.Fatal(err)
 	}
 	input := rec.of("decision")[0].(DecisionEvent).Input

@@ -1,164 +1,73 @@
 package euchre
 
-import "strings"
-
-// The deck and its letters are the protocol's: bots read and write them,
-// and the bowers tie the rules to the jacks and the colour pairs, so they
-// are not a setting.
-const (
-	rankLetters = "9tjqka" // ascending outside trump
-	suitLetters = "cshd"   // clubs/spades and hearts/diamonds are the colour pairs
-	deckSize    = len(rankLetters) * len(suitLetters)
-	jack        = 2 // index of j in rankLetters
+import (
+	"github.com/arbiter-contests/arbiter/drivers"
+	core "github.com/arbiter-contests/arbiter/drivers/house/euchre"
 )
 
-// Suit is an index into suitLetters.
-type Suit uint8
-
-// Card is suit*6 + rank index; NoCard stands for a player who sits out.
-type Card uint8
+// The cards, a bot's reading of its input and the house bots live in
+// drivers/house/euchre, which the house bots' processes run without this
+// package's configuration language (see drivers/house). These are their
+// names here.
+type (
+	// Suit is a suit (core.Suit).
+	Suit = core.Suit
+	// Card is a card (core.Card); NoCard stands for a player who sits out.
+	Card = core.Card
+	// Phase names a kind of input (core.Phase).
+	Phase = core.Phase
+	// Situation is an input as a bot reads it (core.Situation).
+	Situation = core.Situation
+)
 
 // NoCard is written "p" in turn and trick inputs.
-const NoCard Card = 255
+const NoCard = core.NoCard
 
-func (s Suit) String() string { return suitLetters[s : s+1] }
+// The phases, each a kind of input.
+const (
+	Ordering = core.Ordering
+	Naming   = core.Naming
+	Discard  = core.Discard
+	Alone    = core.Alone
+	Turn     = core.Turn
+	Trick    = core.Trick
+)
 
-// Sister is the other suit of the same colour, whose jack is the left bower.
-func (s Suit) Sister() Suit { return s ^ 1 }
-
-func cardOf(rank int, s Suit) Card { return Card(int(s)*len(rankLetters) + rank) }
-
-// Rank is the card's index in rankLetters.
-func (c Card) Rank() int { return int(c) % len(rankLetters) }
-
-// Suit is the printed suit; see Follows for the suit a card belongs to in play.
-func (c Card) Suit() Suit { return Suit(int(c) / len(rankLetters)) }
-
-func (c Card) String() string {
-	if c == NoCard {
-		return "p"
-	}
-	return string([]byte{rankLetters[c.Rank()], suitLetters[c.Suit()]})
-}
+// MemoryFile is the one file the house bots keep in their folder.
+const MemoryFile = core.MemoryFile
 
 // ParseCard reads a card like "js"; it wants lower case.
-func ParseCard(s string) (Card, bool) {
-	if len(s) != 2 {
-		return 0, false
-	}
-	r := strings.IndexByte(rankLetters, s[0])
-	u := strings.IndexByte(suitLetters, s[1])
-	if r < 0 || u < 0 {
-		return 0, false
-	}
-	return cardOf(r, Suit(u)), true
-}
+func ParseCard(s string) (Card, bool) { return core.ParseCard(s) }
 
 // ParseSuit reads a suit letter.
-func ParseSuit(s string) (Suit, bool) {
-	if len(s) != 1 {
-		return 0, false
-	}
-	u := strings.IndexByte(suitLetters, s[0])
-	return Suit(u), u >= 0
-}
-
-// IsRight reports whether c is the right bower, the jack of trump.
-func (c Card) IsRight(trump Suit) bool { return c != NoCard && c.Rank() == jack && c.Suit() == trump }
-
-// IsLeft reports whether c is the left bower, the jack of trump's sister.
-func (c Card) IsLeft(trump Suit) bool {
-	return c != NoCard && c.Rank() == jack && c.Suit() == trump.Sister()
-}
-
-// Follows is the suit c belongs to when trump is trump: the left bower is
-// a trump for every purpose.
-func (c Card) Follows(trump Suit) Suit {
-	if c.IsLeft(trump) {
-		return trump
-	}
-	return c.Suit()
-}
-
-// Power orders the cards of a trick: trumps above the led suit, everything
-// else 0 (it cannot win).
-func (c Card) Power(trump, led Suit) int {
-	switch {
-	case c == NoCard:
-		return 0
-	case c.IsRight(trump):
-		return 40
-	case c.IsLeft(trump):
-		return 39
-	case c.Suit() == trump:
-		return 30 + c.Rank()
-	case c.Suit() == led:
-		return 10 + c.Rank()
-	}
-	return 0
-}
+func ParseSuit(s string) (Suit, bool) { return core.ParseSuit(s) }
 
 // Legal lists the cards of hand that may be played to a trick whose first
 // card is first (NoCard when leading), in hand order.
-func Legal(hand []Card, trump Suit, first Card) []Card {
-	if first == NoCard {
-		return hand
-	}
-	led := first.Follows(trump)
-	var follow []Card
-	for _, c := range hand {
-		if c.Follows(trump) == led {
-			follow = append(follow, c)
-		}
-	}
-	if len(follow) == 0 {
-		return hand
-	}
-	return follow
-}
+func Legal(hand []Card, trump Suit, first Card) []Card { return core.Legal(hand, trump, first) }
 
 // Winner is the index in trick (cards in order of play, NoCard for one who
 // sits out) of the card that takes it.
-func Winner(trick []Card, trump Suit) int {
-	led := trick[0].Follows(trump)
-	best := 0
-	for i, c := range trick {
-		if c.Power(trump, led) > trick[best].Power(trump, led) {
-			best = i
-		}
-	}
-	return best
-}
+func Winner(trick []Card, trump Suit) int { return core.Winner(trick, trump) }
 
 // FormatCards writes cards comma separated, as the protocol does.
-func FormatCards(cards []Card) string {
-	var b strings.Builder
-	for i, c := range cards {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(c.String())
-	}
-	return b.String()
-}
+func FormatCards(cards []Card) string { return core.FormatCards(cards) }
 
 // ParseCards reads a comma separated list of cards and "p"s; an empty
 // string is no cards.
-func ParseCards(s string) ([]Card, bool) {
-	if s == "" {
-		return nil, true
-	}
-	var out []Card
-	for _, f := range strings.Split(s, ",") {
-		if f == "p" {
-			out = append(out, NoCard)
-			continue
-		}
-		c, ok := ParseCard(f)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, c)
-	}
-	return out, true
-}
+func ParseCards(s string) ([]Card, bool) { return core.ParseCards(s) }
+
+// ParseInput reads the text a bot gets on stdin.
+func ParseInput(text string) (*Situation, error) { return core.ParseInput(text) }
+
+// HouseBots lists the bots built into arbiter for Euchre, sorted by name.
+func HouseBots() []drivers.HouseBot { return core.HouseBots() }
+
+func without(cards []Card, c Card) []Card { return core.Without(cards, c) }
+
+// Deal is one hand's cards (core.Deal).
+type Deal = core.Deal
+
+// DealHand shuffles the deck for hand number hand of a match with seed and
+// deals it, starting left of dealer (core.DealHand).
+func DealHand(seed uint64, hand, dealer int) Deal { return core.DealHand(seed, hand, dealer) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/conform"
+	core "github.com/arbiter-contests/arbiter/drivers/house/euchre"
 )
 
 // CheckCases is the conformance suite of Euchre bots (../shared/games/
@@ -162,7 +163,7 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 	var first error
 	decide := func(ctx context.Context, p int, ph Phase, input string) (string, string) {
 		if Team(p) == 1 {
-			a, m, err := decideHouse(rules, input, mem[p], func(k string) string {
+			a, m, _, err := core.Decide("rules", input, mem[p], func(k string) string {
 				if k == "ARBITER_POSITION" {
 					return strconv.Itoa(p)
 				}

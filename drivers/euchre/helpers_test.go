@@ -2,9 +2,12 @@ package euchre
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"sync"
 	"testing"
+
+	core "github.com/arbiter-contests/arbiter/drivers/house/euchre"
 )
 
 // events records a game's events for tests to inspect.
@@ -43,9 +46,9 @@ func (nopRecorder) Sent(int, string)     {}
 func (nopRecorder) Received(int, string) {}
 func (nopRecorder) Event(string, any)    {}
 
-// inProcess plays house strategies by position without processes, each
-// with its memory kept between decisions as the memory file would be.
-func inProcess(tb testing.TB, seed uint64, bots [4]strategy) Decide {
+// inProcess plays house bots by position without processes, each with its
+// memory kept between decisions as the memory file would be.
+func inProcess(tb testing.TB, seed uint64, bots [4]string) Decide {
 	var mem [4][]byte
 	return func(_ context.Context, pos int, _ Phase, input string) (string, string) {
 		env := func(k string) string {
@@ -57,7 +60,10 @@ func inProcess(tb testing.TB, seed uint64, bots [4]strategy) Decide {
 			}
 			return ""
 		}
-		a, m, err := decideHouse(bots[pos], input, mem[pos], env)
+		a, m, ok, err := core.Decide(bots[pos], input, mem[pos], env)
+		if !ok {
+			tb.Fatalf("no house bot %q", bots[pos])
+		}
 		if err != nil {
 			tb.Fatalf("position %d cannot read its input: %v\n%s", pos, err, input)
 		}
@@ -66,8 +72,26 @@ func inProcess(tb testing.TB, seed uint64, bots [4]strategy) Decide {
 	}
 }
 
-// team puts strategy a at positions 0 and 2 and b at 1 and 3.
-func team(a, b strategy) [4]strategy { return [4]strategy{a, b, a, b} }
+// team puts house bot a at positions 0 and 2 and b at 1 and 3.
+func team(a, b string) [4]string { return [4]string{a, b, a, b} }
+
+// houseRun is the Run of the house bot called name.
+func houseRun(name string) func(in io.Reader, out io.Writer, env func(string) string) error {
+	for _, hb := range HouseBots() {
+		if hb.Name == name {
+			return hb.Run
+		}
+	}
+	panic("no house bot " + name)
+}
+
+// first is the first card of a trick, NoCard before one is led.
+func first(played []Card) Card {
+	if len(played) == 0 {
+		return NoCard
+	}
+	return played[0]
+}
 
 // asked is one decision a scripted game made.
 type asked struct {

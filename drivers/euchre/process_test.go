@@ -43,7 +43,7 @@ func badBot(mode string, phase Phase) {
 	in, _ := io.ReadAll(os.Stdin)
 	lines := strings.Split(string(in), "\n")
 	if len(lines) < 4 || Phase(lines[3]) != phase {
-		if err := houseRun(rules)(bytes.NewReader(in), os.Stdout, os.Getenv); err != nil {
+		if err := houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
@@ -73,13 +73,13 @@ func badBot(mode string, phase Phase) {
 		// Two files, one of them over the limit.
 		os.WriteFile("a", bytes.Repeat([]byte("x"), 5000), 0o644)
 		os.WriteFile("b", []byte("x"), 0o644)
-		houseRun(rules)(bytes.NewReader(in), os.Stdout, os.Getenv)
+		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
 	case "escape":
 		// A valid answer, leaving a process behind that escaped the group.
 		esc := exec.Command("sleep", "600")
 		esc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		esc.Start()
-		houseRun(rules)(bytes.NewReader(in), os.Stdout, os.Getenv)
+		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
 	}
 	os.Exit(0)
 }

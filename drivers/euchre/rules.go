@@ -2,6 +2,7 @@ package euchre
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -80,18 +81,6 @@ func HandScore(makerTricks int, alone bool) (makers, defenders int) {
 	return 2, 0
 }
 
-// Phase names a kind of input; it is the input's fourth line.
-type Phase string
-
-const (
-	Ordering Phase = "ordering"
-	Naming   Phase = "naming"
-	Discard  Phase = "discard"
-	Alone    Phase = "alone"
-	Turn     Phase = "turn"
-	Trick    Phase = "trick"
-)
-
 // Input is the text a bot gets on stdin: its hand, its team's game points
 // and tricks in this hand, the phase and the phase's own lines, each line
 // ending in a newline.
@@ -140,7 +129,7 @@ func checkDiscard(a string, hand []Card, up Card) (problem string) {
 	switch {
 	case !ok:
 		return fmt.Sprintf("answered %q, which is not a card (like js)", a)
-	case c != up && !contains(hand, c):
+	case c != up && !slices.Contains(hand, c):
 		return fmt.Sprintf("discarded %s, which is neither in its hand (%s) nor the upcard %s", a, FormatCards(hand), up)
 	}
 	return ""
@@ -159,29 +148,10 @@ func checkPlay(a string, hand, legal []Card, trump Suit) (problem string) {
 	switch {
 	case !ok:
 		return fmt.Sprintf("answered %q, which is not a card (like js)", a)
-	case !contains(hand, c):
+	case !slices.Contains(hand, c):
 		return fmt.Sprintf("played %s, which is not in its hand (%s)", a, FormatCards(hand))
-	case !contains(legal, c):
+	case !slices.Contains(legal, c):
 		return fmt.Sprintf("played %s but must follow suit (%s; trump %s)", a, FormatCards(legal), trump)
 	}
 	return ""
-}
-
-func contains(cards []Card, c Card) bool {
-	for _, x := range cards {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
-func without(cards []Card, c Card) []Card {
-	out := make([]Card, 0, len(cards))
-	for _, x := range cards {
-		if x != c {
-			out = append(out, x)
-		}
-	}
-	return out
 }

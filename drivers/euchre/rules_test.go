@@ -157,9 +157,9 @@ func TestScoringInGames(t *testing.T) {
 	seen := map[[2]int]bool{} // (maker tricks, alone)
 	for seed := range uint64(60) {
 		rec := &events{}
-		bots := team(rules, random)
+		bots := team("rules", "random")
 		if seed%2 == 1 {
-			bots = team(random, random)
+			bots = team("random", "random")
 		}
 		res, err := Referee(context.Background(), DefaultSettings(), seed, inProcess(t, seed, bots), rec)
 		if err != nil {

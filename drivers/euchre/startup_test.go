@@ -38,7 +38,7 @@ func init() {
 		if runs <= n {
 			time.Sleep(d)
 		}
-		if err := houseRun(rules)(bytes.NewReader(in), os.Stdout, os.Getenv); err != nil {
+		if err := houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv); err != nil {
 			return 1
 		}
 		return 0

@@ -16,9 +16,9 @@ func TestRulesBeatsRandom(t *testing.T) {
 	wins := 0
 	for seed := range uint64(games / 2) {
 		for swap := range 2 {
-			bots := team(rules, random)
+			bots := team("rules", "random")
 			if swap == 1 {
-				bots = team(random, rules)
+				bots = team("random", "rules")
 			}
 			res, err := Referee(context.Background(), s, seed, inProcess(t, seed, bots), nopRecorder{})
 			if err != nil {

@@ -86,7 +86,7 @@ func discardChoice(hand []Card, up Card) Card {
 // withUpcard is the dealer's hand after picking up up.
 func withUpcard(hand []Card, up Card) []Card {
 	d := discardChoice(hand, up)
-	return append(without(hand, d), up)
+	return append(Without(hand, d), up)
 }
 
 func rules(s *Situation, m *memory, _ *rand.Rand) string {

@@ -6,6 +6,18 @@ import (
 	"strings"
 )
 
+// Phase names a kind of input; it is the input's fourth line.
+type Phase string
+
+const (
+	Ordering Phase = "ordering"
+	Naming   Phase = "naming"
+	Discard  Phase = "discard"
+	Alone    Phase = "alone"
+	Turn     Phase = "turn"
+	Trick    Phase = "trick"
+)
+
 // Situation is an input as a bot reads it: the bot side of the protocol,
 // shared by the house bots.
 type Situation struct {

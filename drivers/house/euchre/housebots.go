@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 )
 
 // MemoryFile is the one file the house bots keep in their folder.
@@ -18,8 +18,8 @@ const MemoryFile = "memory"
 
 // HouseBots lists the bots built into arbiter for Euchre, sorted by name.
 // Each makes one decision per run, like every Euchre bot.
-func HouseBots() []drivers.HouseBot {
-	return []drivers.HouseBot{
+func HouseBots() []house.Bot {
+	return []house.Bot{
 		{Name: "random", Doc: "Gives a random valid answer in every phase; remembers the upcard so as never to name the turned-down suit.",
 			Run: houseRun(random)},
 		{Name: "rules", Doc: "Orders and names with enough trump strength, leads trumps as maker, follows low when its partner is winning.",
@@ -242,4 +242,22 @@ func first(played []Card) Card {
 		return NoCard
 	}
 	return played[0]
+}
+
+// Decide runs one decision of the house bot called name in process, as
+// its process would with mem as the line it remembered: it returns the
+// answer and the line to remember next. ok is false when there is no such
+// bot.
+func Decide(name, text string, mem []byte, env func(string) string) (answer string, next []byte, ok bool, err error) {
+	var play strategy
+	switch name {
+	case "random":
+		play = random
+	case "rules":
+		play = rules
+	default:
+		return "", mem, false, nil
+	}
+	answer, next, err = decideHouse(play, text, mem, env)
+	return answer, next, true, err
 }
