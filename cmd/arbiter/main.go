@@ -19,6 +19,9 @@ import (
 	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
+	// Runs a house bot (`arbiter bot GAME/NAME`) from its init, before the
+	// packages it does not need initialise.
+	_ "github.com/arbiter-contests/arbiter/drivers/house/start"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )

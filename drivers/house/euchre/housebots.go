@@ -6,7 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 
@@ -36,6 +36,12 @@ type strategy func(s *Situation, mem *memory, rng *rand.Rand) string
 // gives it; without it (a bot run by hand) nothing is kept. The folder
 // may be shared by both positions of a team (memory = "per-bot"), so the
 // file holds one line per position (ARBITER_POSITION).
+//
+// The file's name is made with path.Join, which is filepath.Join where
+// arbiter runs ('/' separates folders): path/filepath comes late in Go's
+// order of initialisation, and a house bot that imported it would let the
+// configuration language's packages initialise before drivers/house/start
+// runs the bot.
 func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) string) error {
 	return func(in io.Reader, out io.Writer, env func(string) string) error {
 		text, err := io.ReadAll(io.LimitReader(in, 1<<16))
@@ -45,7 +51,7 @@ func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) 
 		dir := env("ARBITER_MEMORY_DIR")
 		var file []byte
 		if dir != "" {
-			file, _ = os.ReadFile(filepath.Join(dir, MemoryFile))
+			file, _ = os.ReadFile(path.Join(dir, MemoryFile))
 		}
 		key := "p" + env("ARBITER_POSITION") + ":"
 		old := positionLine(file, key)
@@ -58,7 +64,7 @@ func houseRun(play strategy) func(in io.Reader, out io.Writer, env func(string) 
 		// is reported, but the answer still goes out.
 		var memErr error
 		if dir != "" && string(mem) != old {
-			memErr = rewrite(filepath.Join(dir, MemoryFile), withPositionLine(file, key, string(mem)))
+			memErr = rewrite(path.Join(dir, MemoryFile), withPositionLine(file, key, string(mem)))
 		}
 		w := bufio.NewWriter(out)
 		w.WriteString(answer + "\n")
