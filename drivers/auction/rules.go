@@ -12,12 +12,9 @@ package auction
 import (
 	"cmp"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/arbiter-contests/arbiter/drivers/shuffle"
 )
 
 // Board is one variant of the game: the board's size and every player's
@@ -28,12 +25,6 @@ type Board struct {
 	Rows    int    `json:"rows"`
 	Capital int    `json:"capital"`
 }
-
-// Cell is a square of the board, 0-based; files show it 1-based.
-type Cell struct{ Col, Row int }
-
-// String is the cell as the state file writes it: [column,row], 1-based.
-func (c Cell) String() string { return "[" + strconv.Itoa(c.Col+1) + "," + strconv.Itoa(c.Row+1) + "]" }
 
 // Position is the state of a game between rounds.
 type Position struct {
@@ -46,11 +37,6 @@ type Position struct {
 	// Queue is the cells still to auction; Queue[0] is auctioned next.
 	Queue []Cell
 }
-
-// queueStream tells the auction queue apart from other uses of a match
-// seed. Changing it changes every queue ever drawn, which would break the
-// promise that a seed replays a game.
-const queueStream = 0x61756374696f6e71 // "auctionq"
 
 // NewPosition is the start of a game on board b with players players: no
 // cell sold, everyone holding the board's capital, and the queue drawn from
@@ -67,22 +53,6 @@ func NewPosition(b Board, players int, seed uint64) *Position {
 	}
 	p.Queue = Queue(b.Cols, b.Rows, seed)
 	return p
-}
-
-// Queue is the auction order of all cells for seed: the cells row by row,
-// shuffled by Fisher-Yates. The shuffle is written out here rather than
-// taken from math/rand/v2, whose Shuffle and IntN may change between Go
-// releases; only the PCG generator, which is specified, is borrowed.
-func Queue(cols, rows int, seed uint64) []Cell {
-	q := make([]Cell, 0, cols*rows)
-	for r := range rows {
-		for c := range cols {
-			q = append(q, Cell{c, r})
-		}
-	}
-	src := rand.NewPCG(seed, queueStream)
-	shuffle.Slice(src, q)
-	return q
 }
 
 // Letter is the name of seat i in the files: A, B, C, ...
@@ -189,7 +159,7 @@ func (p *Position) Standings() []Standing {
 		if s.Cells == 0 {
 			// Cells are scanned row by row, so the first one met is the
 			// topmost-leftmost.
-			s.First = Cell{i % p.Cols, i / p.Cols}
+			s.First = Cell{Col: i % p.Cols, Row: i / p.Cols}
 		}
 		s.Cells++
 		if seen[i] {

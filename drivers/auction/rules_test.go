@@ -26,7 +26,7 @@ func position(t testing.TB, rows []string, capital []int, queue string) *Positio
 		if _, err := fmt.Sscanf(f, "[%d,%d];", &c.Col, &c.Row); err != nil {
 			t.Fatalf("queue entry %q: %v", f, err)
 		}
-		p.Queue = append(p.Queue, Cell{c.Col - 1, c.Row - 1})
+		p.Queue = append(p.Queue, Cell{Col: c.Col - 1, Row: c.Row - 1})
 	}
 	return p
 }
@@ -92,7 +92,7 @@ func TestSettle(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := examplePosition(t)
 			sale := p.Settle(tt.bids)
-			if sale.Winner != tt.winner || sale.Cell != (Cell{3, 0}) {
+			if sale.Winner != tt.winner || sale.Cell != (Cell{Col: 3, Row: 0}) {
 				t.Fatalf("sale %+v, want winner %d of [4,1]", sale, tt.winner)
 			}
 			if !slices.Equal(p.Capital, tt.capital) {
@@ -101,7 +101,7 @@ func TestSettle(t *testing.T) {
 			if got := p.Queue[len(p.Queue)-1].String(); got != tt.queueTail {
 				t.Errorf("queue ends with %s, want %s", got, tt.queueTail)
 			}
-			owner := p.At(Cell{3, 0})
+			owner := p.At(Cell{Col: 3, Row: 0})
 			if owner != tt.winner {
 				t.Errorf("owner of [4,1] is %d, want %d", owner, tt.winner)
 			}

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers/house"
+	auction "github.com/arbiter-contests/arbiter/drivers/house/auction"
 	euchre "github.com/arbiter-contests/arbiter/drivers/house/euchre"
 	planowanie "github.com/arbiter-contests/arbiter/drivers/house/planowanie"
 	// The shim's init first: a confined bot's shim, started with the
@@ -34,6 +35,7 @@ import (
 // name of its driver (drivers/all holds the drivers; a test checks that
 // both give the same bots).
 var games = map[string]func() []house.Bot{
+	"auction":    auction.HouseBots,
 	"euchre":     euchre.HouseBots,
 	"planowanie": planowanie.HouseBots,
 }

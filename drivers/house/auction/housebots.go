@@ -10,20 +10,25 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 
-	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 )
+
+// The bots' files are named with path.Join, which is filepath.Join where
+// arbiter runs ('/' separates folders): path/filepath comes late in Go's
+// order of initialisation, and importing it here would let heavier
+// packages initialise before drivers/house/start runs a bot.
 
 // HouseBots lists the bots built into arbiter for Auction, sorted by name:
 // the contest's four sample strategies, rewritten. Each runs once per move
 // as `arbiter bot auction/NAME <game> <letter>` in the folder that holds
 // <game>/, reads <game>/state and prints its bid. Their randomness is
 // seeded by ARBITER_SEED, their letter and the state, so a match replays.
-func HouseBots() []drivers.HouseBot {
-	return []drivers.HouseBot{
+func HouseBots() []house.Bot {
+	return []house.Bot{
 		{Name: "neighbour", Doc: "Like share, but bids twice as much for a cell next to one it owns and half as much otherwise.", Move: move(neighbour)},
 		{Name: "random", Doc: "Bids a random number from 0 to 19 (at most its capital).", Move: move(random)},
 		{Name: "share", Doc: "Bids its capital times the players over the cells left in the queue, give or take a quarter.", Move: move(share)},
@@ -52,7 +57,7 @@ func move(strategy func(v *view) (int, error)) func(args []string, out io.Writer
 		if len(args) != 2 || len(args[1]) != 1 || args[1][0] < 'A' || args[1][0] > 'Z' {
 			return fmt.Errorf("expected the arguments <game> <letter>, got %q", args)
 		}
-		state, err := os.ReadFile(filepath.Join(args[0], "state"))
+		state, err := os.ReadFile(path.Join(args[0], "state"))
 		if err != nil {
 			return err
 		}
@@ -172,17 +177,17 @@ func neighbour(v *view) (int, error) {
 
 // square keeps "<column> <row> <side>" (0-based corner) in <prefix>tmp.
 func square(v *view) (int, error) {
-	path := filepath.Join(v.game, v.prefix+"tmp")
+	file := path.Join(v.game, v.prefix+"tmp")
 	var col, row, side int
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(file)
 	if err != nil || len(b) == 0 {
 		side = max(1, min(v.cols, v.rows, int(math.Sqrt(float64(v.cols*v.rows)/float64(v.players)))))
 		col, row = v.rng.IntN(v.cols-side+1), v.rng.IntN(v.rows-side+1)
-		if err := os.WriteFile(path, fmt.Appendf(nil, "%d %d %d\n", col, row, side), 0o644); err != nil {
+		if err := os.WriteFile(file, fmt.Appendf(nil, "%d %d %d\n", col, row, side), 0o644); err != nil {
 			return 0, err
 		}
 	} else if _, err := fmt.Sscanf(string(b), "%d %d %d", &col, &row, &side); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+		return 0, fmt.Errorf("%s: %w", file, err)
 	}
 	inside := func(c Cell) bool { return c.Col >= col && c.Col < col+side && c.Row >= row && c.Row < row+side }
 	if !inside(v.queue[0]) {
