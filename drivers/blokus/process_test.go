@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	core "github.com/arbiter-contests/arbiter/drivers/house/blokus"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
@@ -52,7 +53,7 @@ func runFaultyBot(mode string) int {
 		time.Sleep(time.Hour)
 		return 0
 	}
-	t := &table{timeLeft: -1}
+	t := core.NewTable()
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	out := bufio.NewWriter(os.Stdout)
@@ -98,7 +99,7 @@ func runFaultyBot(mode string) int {
 			out.Flush()
 			continue
 		}
-		answer, err := t.handle(f, firstLegal{})
+		answer, err := t.Handle(f, firstLegal)
 		switch {
 		case err != nil:
 			fmt.Fprintf(out, "? %v\n\n", err)

@@ -86,7 +86,7 @@ func Referee(ctx context.Context, s Settings, seed uint64, players []Player, rec
 			reason = "fault"
 		}
 		rec.Event("end", EndEvent{Reason: reason, Scores: scores,
-			Placed: []int{m.pos.placed[0], m.pos.placed[1]}, Left: []int{m.pos.Left(0), m.pos.Left(1)}})
+			Placed: []int{m.pos.Placed(0), m.pos.Placed(1)}, Left: []int{m.pos.Left(0), m.pos.Left(1)}})
 	}
 	for i, sc := range scores {
 		m.Results[i].Score = float64(sc)
@@ -115,23 +115,23 @@ type match struct {
 
 func (m *match) play() error {
 	r := m.rules
-	m.Rec.Event("board", BoardEvent{Rows: r.rows, Cols: r.cols, Filled: r.blocked, Stones: r.stones})
-	if err := m.TellAll(func(int) string { return fmt.Sprintf("set_board %d %d", r.rows, r.cols) }); err != nil {
+	m.Rec.Event("board", BoardEvent{Rows: r.Rows(), Cols: r.Cols(), Filled: r.Blocked(), Stones: r.Stones()})
+	if err := m.TellAll(func(int) string { return fmt.Sprintf("set_board %d %d", r.Rows(), r.Cols()) }); err != nil {
 		return err
 	}
 	if err := m.TellAll(func(i int) string { return "set_player " + strconv.Itoa(i+1) }); err != nil {
 		return err
 	}
-	stones := []string{"set_stones", strconv.Itoa(len(r.stones))}
-	for _, s := range r.stones {
+	stones := []string{"set_stones", strconv.Itoa(len(r.Stones()))}
+	for _, s := range r.Stones() {
 		stones = append(stones, FormatStone(s.Cells))
 	}
 	setStones := strings.Join(stones, " ")
 	if err := m.TellAll(func(int) string { return setStones }); err != nil {
 		return err
 	}
-	if len(r.blocked) > 0 {
-		cmd := fmt.Sprintf("set_blocked %d %s", len(r.blocked), FormatCells(r.blocked))
+	if len(r.Blocked()) > 0 {
+		cmd := fmt.Sprintf("set_blocked %d %s", len(r.Blocked()), FormatCells(r.Blocked()))
 		if err := m.TellAll(func(int) string { return cmd }); err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func (m *match) move(pl int) error {
 	if strings.EqualFold(text, "pass") {
 		if alt, ok := m.pos.FirstMove(pl); ok {
 			return m.Fault(pl, drivers.FaultIllegal, fmt.Sprintf("passed, but could place stone %s on %s%s",
-				m.rules.stones[m.rules.shapes[alt.Shape].stones[0]].Name, FormatCells(m.rules.Cells(alt)), m.Where))
+				m.rules.StoneOf(alt).Name, FormatCells(m.rules.Cells(alt)), m.Where))
 		}
 		ev.Pass = true
 		play = fmt.Sprintf("play %d pass", pl+1)
@@ -178,7 +178,7 @@ func (m *match) move(pl int) error {
 			return m.Fault(pl, drivers.FaultIllegal, problem+m.Where)
 		}
 		stone := m.pos.Apply(pl, pm)
-		ev.Stone = m.rules.stones[stone].Name
+		ev.Stone = m.rules.Stones()[stone].Name
 		ev.Cells = m.rules.Cells(pm)
 		play = fmt.Sprintf("play %d %s", pl+1, FormatCells(ev.Cells))
 	}

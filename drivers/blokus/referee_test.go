@@ -12,28 +12,27 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
+	core "github.com/arbiter-contests/arbiter/drivers/house/blokus"
 	"github.com/google/go-cmp/cmp"
 )
 
 // firstLegal places the first legal placement: a predictable partner for
 // scripted tests.
-type firstLegal struct{}
-
-func (firstLegal) choose(_ *table, moves []Placement) Placement { return moves[0] }
+func firstLegal(moves []Placement) Placement { return moves[0] }
 
 // scripted is a fake Player for referee tests: it keeps a bot's table, so
 // it follows the game; it answers gen_move from moves while there are any,
 // then like firstLegal, and script may take over any answer (the table
 // still takes in the command).
 type scripted struct {
-	t      *table
+	t      core.Table
 	moves  []string
 	script func(cmd string) (ok bool, text string, err error, done bool)
 	cmds   []string
 }
 
 func newScripted(moves ...string) *scripted {
-	return &scripted{t: &table{timeLeft: -1}, moves: moves}
+	return &scripted{t: core.NewTable(), moves: moves}
 }
 
 func (p *scripted) Ask(cmd string) (bool, string, error) {
@@ -42,7 +41,7 @@ func (p *scripted) Ask(cmd string) (bool, string, error) {
 		if ok, text, err, done := p.script(cmd); done {
 			if cmd != "gen_move" {
 				// The bot still follows the game it refused to confirm.
-				_, _ = p.t.handle(strings.Fields(cmd), firstLegal{})
+				_, _ = p.t.Handle(strings.Fields(cmd), firstLegal)
 			}
 			return ok, text, err
 		}
@@ -52,7 +51,7 @@ func (p *scripted) Ask(cmd string) (bool, string, error) {
 		p.moves = p.moves[1:]
 		return true, mv, nil
 	}
-	text, err := p.t.handle(strings.Fields(cmd), firstLegal{})
+	text, err := p.t.Handle(strings.Fields(cmd), firstLegal)
 	if err != nil {
 		return false, err.Error(), nil
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers/house"
 	auction "github.com/arbiter-contests/arbiter/drivers/house/auction"
+	blokus "github.com/arbiter-contests/arbiter/drivers/house/blokus"
 	euchre "github.com/arbiter-contests/arbiter/drivers/house/euchre"
 	planowanie "github.com/arbiter-contests/arbiter/drivers/house/planowanie"
 	// The shim's init first: a confined bot's shim, started with the
@@ -36,6 +37,7 @@ import (
 // both give the same bots).
 var games = map[string]func() []house.Bot{
 	"auction":    auction.HouseBots,
+	"blokus":     blokus.HouseBots,
 	"euchre":     euchre.HouseBots,
 	"planowanie": planowanie.HouseBots,
 }

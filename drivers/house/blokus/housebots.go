@@ -4,12 +4,12 @@ import (
 	"io"
 	"math/rand/v2"
 
-	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 )
 
 // HouseBots lists the bots built into arbiter for Blokus, sorted by name.
-func HouseBots() []drivers.HouseBot {
-	return []drivers.HouseBot{
+func HouseBots() []house.Bot {
+	return []house.Bot{
 		{
 			Name: "greedy",
 			Doc:  "Places big stones first, where they leave it the most free corners and the opponent the fewest; ties broken by ARBITER_SEED and ARBITER_SEAT.",

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-const classicFile = "../../examples/blokus/classic/stones/classic.txt"
+const classicFile = "../../../examples/blokus/classic/stones/classic.txt"
 
 // stonesOf makes a stone set from "x,y;x,y" strings, named S1, S2, ...
 func stonesOf(t testing.TB, specs ...string) []Stone {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arbiter-contests/arbiter/drivers/gtp"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 )
 
 // strategy is what tells house bots apart; everything else about a bot is
@@ -31,12 +31,33 @@ type table struct {
 	timeLeft   int64 // ms, -1 when never told
 }
 
-// serve speaks the bot side of the protocol (gtp.Serve) until quit or the
+// serve speaks the bot side of the protocol (house.Serve) until quit or the
 // end of in.
 func serve(in io.Reader, out io.Writer, s strategy) error {
-	t := &table{rows: 20, cols: 20, timeLeft: -1}
-	return gtp.Serve(in, out, func(f []string) (string, error) { return t.handle(f, s) })
+	t := newTable()
+	return house.Serve(in, out, func(f []string) (string, error) { return t.handle(f, s) })
 }
+
+func newTable() *table { return &table{rows: 20, cols: 20, timeLeft: -1} }
+
+// Table is the bot side of the protocol for a player written outside this
+// package (the referee's tests script some on it): what a bot knows of the
+// game from the commands it was sent.
+type Table struct{ t *table }
+
+// NewTable is a table before any command.
+func NewTable() Table { return Table{newTable()} }
+
+// Handle runs one command, answering gen_move with the placement choose
+// picks from the legal ones, as the house bots do with their strategies.
+func (t Table) Handle(fields []string, choose func(moves []Placement) Placement) (string, error) {
+	return t.t.handle(fields, chooser(choose))
+}
+
+// chooser is a strategy that looks at the legal moves only.
+type chooser func(moves []Placement) Placement
+
+func (c chooser) choose(_ *table, moves []Placement) Placement { return c(moves) }
 
 var errNoGame = errors.New("the board and the stones are not set")
 
