@@ -129,7 +129,7 @@ func checkFirst(me int) func(context.Context, drivers.Seat, drivers.CheckOptions
 		}
 		defer s.Close()
 		if me == 2 {
-			if err := checkPlay(s, p, 0, []Cell{{6, 0}, {5, 0}, {5, 1}}); err != nil {
+			if err := checkPlay(s, p, 0, []Cell{{Row: 6, Col: 0}, {Row: 5, Col: 0}, {Row: 5, Col: 1}}); err != nil {
 				return err
 			}
 		}
@@ -139,7 +139,7 @@ func checkFirst(me int) func(context.Context, drivers.Seat, drivers.CheckOptions
 }
 
 func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, p, err := checkBegin(ctx, bot, opt, rec, 2, 3, 1, []Stone{{Name: "1", Cells: []Point{{0, 0}, {1, 0}, {2, 0}}}})
+	s, p, err := checkBegin(ctx, bot, opt, rec, 2, 3, 1, []Stone{{Name: "1", Cells: []Point{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 2, Y: 0}}}})
 	if err != nil {
 		return err
 	}
@@ -151,8 +151,8 @@ func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 func checkBlocked(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
 	// One domino, given upright; the cell above the start is filled, so
 	// only the domino lying flat fits.
-	stones := []Stone{{Name: "1", Cells: []Point{{0, 0}, {0, 1}}}}
-	blocked := []Cell{{3, 0}}
+	stones := []Stone{{Name: "1", Cells: []Point{{X: 0, Y: 0}, {X: 0, Y: 1}}}}
+	blocked := []Cell{{Row: 3, Col: 0}}
 	r, err := NewRules(5, 5, blocked, stones)
 	if err != nil {
 		return err
@@ -172,13 +172,13 @@ func checkBlocked(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 }
 
 func checkPass(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	v5 := Stone{Name: "1", Cells: Normalise([]Point{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {2, 0}})}
-	s, p, err := checkBegin(ctx, bot, opt, rec, 3, 3, 2, []Stone{v5, {Name: "2", Cells: []Point{{0, 0}}}})
+	v5 := Stone{Name: "1", Cells: Normalise([]Point{{X: 0, Y: 0}, {X: 0, Y: 1}, {X: 0, Y: 2}, {X: 1, Y: 0}, {X: 2, Y: 0}})}
+	s, p, err := checkBegin(ctx, bot, opt, rec, 3, 3, 2, []Stone{v5, {Name: "2", Cells: []Point{{X: 0, Y: 0}}}})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if err := checkPlay(s, p, 0, []Cell{{2, 0}, {1, 0}, {0, 0}, {0, 1}, {0, 2}}); err != nil {
+	if err := checkPlay(s, p, 0, []Cell{{Row: 2, Col: 0}, {Row: 1, Col: 0}, {Row: 0, Col: 0}, {Row: 0, Col: 1}, {Row: 0, Col: 2}}); err != nil {
 		return err
 	}
 	pass, err := checkGen(s, p, 1)

@@ -102,7 +102,7 @@ func decodeStone(b *hcl.Block, ctx *hcl.EvalContext) (Stone, hcl.Diagnostics) {
 				return Stone{}, hcl.Diagnostics{errDiag("Invalid stone cells",
 					fmt.Sprintf("Element %d of stone %q's cells has %d numbers; a cell is a pair [x, y] (column, row).", i+1, name, len(p)), subject)}
 			}
-			cells = append(cells, Point{p[0], p[1]})
+			cells = append(cells, Point{X: p[0], Y: p[1]})
 		}
 	case artAttr != nil:
 		subject = artAttr.Expr.Range().Ptr()
