@@ -20,8 +20,6 @@
 package board
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -30,6 +28,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/arbiter-contests/arbiter/drivers/house/grid"
 )
 
 // MaxSide is the longest side a board may have: enough for any game we
@@ -37,27 +37,12 @@ import (
 const MaxSide = 1000
 
 // Cell is one cell of a board: X is the column (left to right), Y the row
-// (top to bottom), both from 0. In JSON and HCL it is the pair [x, y].
-type Cell struct{ X, Y int }
-
-func (c Cell) MarshalJSON() ([]byte, error) { return json.Marshal([2]int{c.X, c.Y}) }
-
-func (c *Cell) UnmarshalJSON(b []byte) error {
-	var xy [2]int
-	if err := json.Unmarshal(b, &xy); err != nil {
-		return fmt.Errorf("a cell is a pair [x, y]: %w", err)
-	}
-	c.X, c.Y = xy[0], xy[1]
-	return nil
-}
-
-// String is "(x, y)", for messages.
-func (c Cell) String() string { return fmt.Sprintf("(%d, %d)", c.X, c.Y) }
+// (top to bottom), both from 0. In JSON and HCL it is the pair [x, y]. It
+// is grid.Cell, which the house bots use without this package.
+type Cell = grid.Cell
 
 // Compare orders cells row by row, then by column.
-func Compare(a, b Cell) int {
-	return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X))
-}
+func Compare(a, b Cell) int { return grid.Compare(a, b) }
 
 // Spec is a decoded board block; it is also the board's JSON form in a
 // plan's settings.

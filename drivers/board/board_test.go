@@ -64,17 +64,17 @@ func TestDecode(t *testing.T) {
 		{
 			name: "rectangle_with_cells_sorted_in_reading_order",
 			src:  "board {\n  rows = 3\n  cols = 4\n  filled = [[3, 2], [2, 0], [0, 1]]\n}",
-			want: Spec{Rows: 3, Cols: 4, Filled: []Cell{{2, 0}, {0, 1}, {3, 2}}},
+			want: Spec{Rows: 3, Cols: 4, Filled: []Cell{{X: 2, Y: 0}, {X: 0, Y: 1}, {X: 3, Y: 2}}},
 		},
 		{
 			name: "map_gives_its_size",
 			src:  "board {\n  map = <<-EOT\n    .#..\n    ....\n    #..#\n    EOT\n}\n",
-			want: Spec{Rows: 3, Cols: 4, Filled: []Cell{{1, 0}, {0, 2}, {3, 2}}},
+			want: Spec{Rows: 3, Cols: 4, Filled: []Cell{{X: 1, Y: 0}, {X: 0, Y: 2}, {X: 3, Y: 2}}},
 		},
 		{
 			name: "map_matching_its_size",
 			src:  "board {\n  size = 2\n  map = \"#.\\n.#\"\n}\n",
-			want: Spec{Rows: 2, Cols: 2, Filled: []Cell{{0, 0}, {1, 1}}},
+			want: Spec{Rows: 2, Cols: 2, Filled: []Cell{{X: 0, Y: 0}, {X: 1, Y: 1}}},
 		},
 		{
 			name: "random_with_seed",
@@ -84,7 +84,7 @@ func TestDecode(t *testing.T) {
 		{
 			name: "random_may_fill_every_free_cell",
 			src:  "board {\n  size = 2\n  filled = [[0, 0]]\n  random = 3\n}",
-			want: Spec{Rows: 2, Cols: 2, Filled: []Cell{{0, 0}}, Random: 3},
+			want: Spec{Rows: 2, Cols: 2, Filled: []Cell{{X: 0, Y: 0}}, Random: 3},
 		},
 	}
 	for _, tt := range tests {
@@ -104,12 +104,12 @@ func TestDecode(t *testing.T) {
 }
 
 func TestCells(t *testing.T) {
-	fixed := Spec{Rows: 5, Cols: 5, Filled: []Cell{{1, 0}, {4, 4}}}
+	fixed := Spec{Rows: 5, Cols: 5, Filled: []Cell{{X: 1, Y: 0}, {X: 4, Y: 4}}}
 	if got := fixed.Cells(1); !cmp.Equal(got, fixed.Filled) {
 		t.Errorf("fixed cells: got %v, want %v", got, fixed.Filled)
 	}
 
-	random := Spec{Rows: 9, Cols: 9, Filled: []Cell{{4, 4}}, Random: 10}
+	random := Spec{Rows: 9, Cols: 9, Filled: []Cell{{X: 4, Y: 4}}, Random: 10}
 	a, b := random.Cells(7), random.Cells(7)
 	if !cmp.Equal(a, b) {
 		t.Errorf("same seed, different boards: %v and %v", a, b)
@@ -127,7 +127,7 @@ func TestCells(t *testing.T) {
 			t.Errorf("cells not in reading order: %v", a)
 		}
 	}
-	if !seen[Cell{4, 4}] {
+	if !seen[Cell{X: 4, Y: 4}] {
 		t.Errorf("the fixed cell is missing from %v", a)
 	}
 	if c := random.Cells(8); cmp.Equal(a, c) {
@@ -140,7 +140,7 @@ func TestCells(t *testing.T) {
 		t.Errorf("a board with a seed changed with the match seed: %v and %v", x, y)
 	}
 
-	full := Spec{Rows: 2, Cols: 2, Filled: []Cell{{0, 0}}, Random: 3}
+	full := Spec{Rows: 2, Cols: 2, Filled: []Cell{{X: 0, Y: 0}}, Random: 3}
 	if got := full.Cells(5); len(got) != 4 {
 		t.Errorf("drawing every free cell gave %v", got)
 	}
@@ -158,7 +158,7 @@ func TestCellsPinned(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	s := Spec{Rows: 3, Cols: 4, Filled: []Cell{{2, 0}, {0, 1}}, Random: 2, Seed: seed(9)}
+	s := Spec{Rows: 3, Cols: 4, Filled: []Cell{{X: 2, Y: 0}, {X: 0, Y: 1}}, Random: 2, Seed: seed(9)}
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -182,9 +182,9 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{"no_rows", Spec{Cols: 3}, "each side"},
-		{"off_board", Spec{Rows: 3, Cols: 3, Filled: []Cell{{3, 0}}}, "off the"},
-		{"twice", Spec{Rows: 3, Cols: 3, Filled: []Cell{{1, 0}, {1, 0}}}, "twice"},
-		{"too_random", Spec{Rows: 2, Cols: 2, Filled: []Cell{{1, 0}}, Random: 4}, "free cells"},
+		{"off_board", Spec{Rows: 3, Cols: 3, Filled: []Cell{{X: 3, Y: 0}}}, "off the"},
+		{"twice", Spec{Rows: 3, Cols: 3, Filled: []Cell{{X: 1, Y: 0}, {X: 1, Y: 0}}}, "twice"},
+		{"too_random", Spec{Rows: 2, Cols: 2, Filled: []Cell{{X: 1, Y: 0}}, Random: 4}, "free cells"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.s.Validate()
