@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/conform"
+	core "github.com/arbiter-contests/arbiter/drivers/house/bricks"
 )
 
 // CheckCases is the conformance suite of Bricks bots (../shared/games/
@@ -149,11 +150,11 @@ func checkGame(seat int) func(context.Context, drivers.Seat, drivers.CheckOption
 			return err
 		}
 		defer s.Close()
-		house := &keeper{rng: rand.New(rand.NewPCG(7, uint64(seat))), memo: map[region]uint8{}}
+		house := core.NewKeeper(rand.New(rand.NewPCG(7, uint64(seat))))
 		line, turn := "START", seat
 		for moves := 1; b.HasMove(); moves++ {
 			if turn == 1 {
-				mv := house.choose(b)
+				mv := house.Choose(b)
 				b.Place(mv)
 				line = mv.String()
 			} else {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
+	core "github.com/arbiter-contests/arbiter/drivers/house/bricks"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
@@ -97,7 +98,7 @@ func runTestBot(mode string) int {
 		}
 		if b == nil {
 			var err error
-			if b, err = parseBoardMessage(line); err != nil {
+			if b, err = core.ParseMessage(line); err != nil {
 				return 1
 			}
 			switch mode {
@@ -411,23 +412,6 @@ func BenchmarkDuelProcesses(b *testing.B) {
 		if _, err := g.Play(context.Background(), m); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkKeeperFirstMove is the keeper's hardest move on the contest's
-// board: the first, with the whole board one region; compare with
-// BenchmarkRandomFirstMove.
-func BenchmarkKeeperFirstMove(b *testing.B) {
-	for b.Loop() {
-		k := &keeper{rng: seedFrom(func(string) string { return "1" }), memo: map[region]uint8{}}
-		k.choose(NewBoard(5, []Cell{{X: 3, Y: 1}}))
-	}
-}
-
-func BenchmarkRandomFirstMove(b *testing.B) {
-	r := random{rng: seedFrom(func(string) string { return "1" })}
-	for b.Loop() {
-		r.choose(NewBoard(5, []Cell{{X: 3, Y: 1}}))
 	}
 }
 

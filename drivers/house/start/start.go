@@ -25,6 +25,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/house"
 	auction "github.com/arbiter-contests/arbiter/drivers/house/auction"
 	blokus "github.com/arbiter-contests/arbiter/drivers/house/blokus"
+	bricks "github.com/arbiter-contests/arbiter/drivers/house/bricks"
 	euchre "github.com/arbiter-contests/arbiter/drivers/house/euchre"
 	planowanie "github.com/arbiter-contests/arbiter/drivers/house/planowanie"
 	// The shim's init first: a confined bot's shim, started with the
@@ -32,18 +33,19 @@ import (
 	_ "github.com/arbiter-contests/arbiter/drivers/proc/shim"
 )
 
-// games lists the house bots of each game that runs them here, by the
-// name of its driver (drivers/all holds the drivers; a test checks that
-// both give the same bots).
+// games lists the house bots of every game, by the name of its driver
+// (drivers/all holds the drivers; a test checks that both give the same
+// bots).
 var games = map[string]func() []house.Bot{
 	"auction":    auction.HouseBots,
 	"blokus":     blokus.HouseBots,
+	"bricks":     bricks.HouseBots,
 	"euchre":     euchre.HouseBots,
 	"planowanie": planowanie.HouseBots,
 }
 
-// HouseBots lists the house bots of game that run from this package's
-// init, sorted by name; ok is false for a game whose bots do not.
+// HouseBots lists the house bots of game, sorted by name; ok is false
+// when there is no such game.
 func HouseBots(game string) (bots []house.Bot, ok bool) {
 	list, ok := games[game]
 	if !ok {
@@ -68,8 +70,7 @@ func init() {
 
 // run runs the house bot args name (args are those of `arbiter bot`) on
 // stdin and stdout, as `arbiter bot` would; ran is false, and nothing was
-// done, when args are not simply a house bot of this package's games and
-// its arguments (no name, a flag, an unknown bot, a whole-game bot given
+// done, when args are not simply a house bot and its arguments (no name, a flag, an unknown bot, a whole-game bot given
 // arguments).
 func run(args []string) (ran bool, err error) {
 	if len(args) == 0 {

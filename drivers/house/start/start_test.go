@@ -7,8 +7,13 @@ import (
 )
 
 // TestSameBotsAsTheDrivers: the house bots that run from init are those
-// `arbiter bot -list` lists for their game, each doing the same.
+// `arbiter bot -list` lists, each doing the same.
 func TestSameBotsAsTheDrivers(t *testing.T) {
+	for _, game := range all.Names() {
+		if _, ok := games[game]; !ok {
+			t.Errorf("the house bots of %s do not run from init", game)
+		}
+	}
 	for game := range games {
 		drv, ok := all.Driver(game)
 		if !ok {

@@ -6,12 +6,12 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/house"
 )
 
 // HouseBots lists the bots built into arbiter for Bricks, sorted by name.
-func HouseBots() []drivers.HouseBot {
-	return []drivers.HouseBot{
+func HouseBots() []house.Bot {
+	return []house.Bot{
 		{
 			Name: "keeper",
 			Doc:  "Keeps a won position: mirrors the opponent through the centre when that wins, solves endgames exactly (Sprague-Grundy values of the board's regions), and otherwise takes the move that removes most of the others' moves.",
@@ -364,3 +364,13 @@ func boardRegions(b *Board) ([]place, bool) {
 	}
 	return out, true
 }
+
+// Keeper is the house bot keeper in process, for a conformance check that
+// plays against it.
+type Keeper struct{ k *keeper }
+
+// NewKeeper is keeper drawing its random choices from rng.
+func NewKeeper(rng *rand.Rand) Keeper { return Keeper{&keeper{rng: rng, memo: map[region]uint8{}}} }
+
+// Choose is keeper's move on b, which must have one.
+func (k Keeper) Choose(b *Board) Move { return k.k.choose(b) }

@@ -67,6 +67,9 @@ func serve(in io.Reader, out io.Writer, st strategy) error {
 	return r.Err()
 }
 
+// ParseMessage reads a board message ("7_2x3_4x5"), as a player does.
+func ParseMessage(line string) (*Board, error) { return parseBoardMessage(line) }
+
 // parseBoardMessage reads "7_2x3_4x5".
 func parseBoardMessage(line string) (*Board, error) {
 	parts := strings.Split(line, "_")
