@@ -6,8 +6,11 @@
 // drivers/house/start runs the bot from its init, before the packages
 // that arbiter's other commands need (the configuration language, its
 // value types, regular expressions, ...) initialise. So everything under
-// drivers/house imports only the standard library and the other light
-// packages of drivers/house (and drivers/shuffle): a test checks it.
+// drivers/house imports only the standard library's lower layers, the
+// other packages of drivers/house and drivers/shuffle: nothing that
+// initialises late in Go's order (path/filepath, regexp, ...) and lets the
+// heavy packages go first. TestHouseBotStartsLight (cmd/arbiter) checks
+// that a house bot's start initialises no other package.
 package house
 
 import (
