@@ -172,14 +172,25 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	}
 	cfg.NoChildren = lim.NoChildren() && p.Seccomp
 	b.namespaces(sandboxed, userNS)
-	if b.spawnable(&cfg, cmd.SysProcAttr) {
-		if b.spawn, err = compileSpawn(&cfg, b.netns); err != nil {
-			b.Close()
-			return nil, faultf(drivers.FaultStart, "%v", err)
+	if err := b.launcher(&cfg, env, exe); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// launcher sets how the bot starts: spawned (see spawnable), or through
+// the shim, this executable re-run with cfg in its environment.
+func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
+	cmd := b.cmd
+	if b.spawnable(cfg, cmd.SysProcAttr) {
+		var err error
+		if b.spawn, err = compileSpawn(cfg, b.netns); err != nil {
+			return faultf(drivers.FaultStart, "%v", err)
 		}
-		b.cfg = &cfg
+		b.cfg = cfg
 		cmd.Env = env
-		return b, nil
+		return nil
 	}
 	if b.netns != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, b.netns)
@@ -187,13 +198,12 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	}
 	js, err := json.Marshal(cfg)
 	if err != nil {
-		b.Close()
-		return nil, err
+		return err
 	}
 	cmd.Env = append(env, shimEnv+"="+string(js))
 	cmd.Path = exe
 	cmd.Args = []string{"arbiter-shim"}
-	return b, nil
+	return nil
 }
 
 // namespaces sets the namespaces the bot's process is cloned in, and the

@@ -68,17 +68,19 @@ func returnNetNS(f *os.File) {
 	netnsPool.idle = append(netnsPool.idle, f)
 }
 
+// hostNetNS is arbiter's own network namespace, where a thread that
+// visited another goes back.
+var hostNetNS = sync.OnceValues(func() (*os.File, error) { return os.Open("/proc/thread-self/ns/net") })
+
 // inNetNS runs fn on a thread moved into the namespace f and back. A
 // thread that cannot be moved back is left locked, so the runtime ends it
 // with the goroutine instead of reusing it elsewhere.
 func inNetNS(f *os.File, fn func() error) error {
-	runtime.LockOSThread()
-	self, err := os.Open("/proc/thread-self/ns/net")
+	self, err := hostNetNS()
 	if err != nil {
-		runtime.UnlockOSThread()
 		return err
 	}
-	defer self.Close()
+	runtime.LockOSThread()
 	if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
 		runtime.UnlockOSThread()
 		return err
@@ -91,16 +93,14 @@ func inNetNS(f *os.File, fn func() error) error {
 	return ferr
 }
 
-// newNetNS makes a network namespace and keeps a handle on it: the
-// calling thread goes into a new one and back.
+// newNetNS makes a network namespace and keeps a handle on it: a thread
+// goes into a new one and back.
 func newNetNS() (*os.File, error) {
-	runtime.LockOSThread()
-	self, err := os.Open("/proc/thread-self/ns/net")
+	self, err := hostNetNS()
 	if err != nil {
-		runtime.UnlockOSThread()
 		return nil, err
 	}
-	defer self.Close()
+	runtime.LockOSThread()
 	if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
 		runtime.UnlockOSThread()
 		return nil, err
@@ -116,14 +116,19 @@ func newNetNS() (*os.File, error) {
 	return f, ferr
 }
 
-// netnsClean says the namespace holds no Unix socket.
+// netnsClean says the namespace holds no Unix socket: its list in
+// /proc has no line under the heading.
 func netnsClean(f *os.File) bool {
-	var list []byte
+	var buf [512]byte
+	n := 0
 	err := inNetNS(f, func() error {
-		var err error
-		list, err = os.ReadFile("/proc/thread-self/net/unix")
+		fd, err := unix.Open("/proc/thread-self/net/unix", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(fd)
+		n, err = readFull(fd, buf[:])
 		return err
 	})
-	// The first line is the table's heading.
-	return err == nil && bytes.Count(list, []byte("\n")) <= 1
+	return err == nil && n > 0 && bytes.Count(buf[:n], []byte("\n")) <= 1
 }

@@ -277,7 +277,8 @@ func (b *Box) spawnStart() error {
 	if err != nil {
 		return err
 	}
-	envv, err := syscall.SlicePtrFromStrings(cmd.Env)
+	// As os/exec passes it: a key set twice has its last value.
+	envv, err := syscall.SlicePtrFromStrings(cmd.Environ())
 	if err != nil {
 		return err
 	}

@@ -121,18 +121,9 @@ func runShim(cfgJSON string) {
 		shimFail("bad configuration: %v", err)
 	}
 	if cfg.NetNS > 0 {
-		err := unix.Setns(cfg.NetNS, unix.CLONE_NEWNET)
-		unix.Close(cfg.NetNS)
-		if err != nil {
-			shimFail("joining the bot's network namespace: %v", err)
-		}
+		joinNetNS(cfg.NetNS)
 	}
-	env := make([]string, 0, len(os.Environ()))
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, Env+"=") {
-			env = append(env, kv)
-		}
-	}
+	env := botEnv()
 	// The cgroups are opened before a sandbox's root hides them, and
 	// joined last of what needs privileges, so that the shim's own
 	// threads count as little as possible against pids.max.
@@ -194,6 +185,27 @@ func runShim(cfgJSON string) {
 	dropCapabilities()
 	err := syscall.Exec(cfg.Path, cfg.Args, env)
 	shimFail("cannot start %s: %v", strings.Join(cfg.Args, " "), err)
+}
+
+// botEnv is the shim's environment less its configuration.
+func botEnv() []string {
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, Env+"=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// joinNetNS moves the shim into the network namespace lent to the bot,
+// inherited as fd.
+func joinNetNS(fd int) {
+	err := unix.Setns(fd, unix.CLONE_NEWNET)
+	unix.Close(fd)
+	if err != nil {
+		shimFail("joining the bot's network namespace: %v", err)
+	}
 }
 
 // openCgroups opens the cgroup.procs files the shim joins.
