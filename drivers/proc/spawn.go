@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -148,6 +149,9 @@ func compileSpawn(cfg *shimConfig, netns *os.File) (*spawnProg, error) {
 	for _, fd := range joins {
 		p.call("joining the bot's cgroup: %v", unix.SYS_WRITE, uintptr(fd), one, 1)
 	}
+	if lim := origNofile(); lim != nil {
+		p.call("setting the limit of open files: %v", unix.SYS_PRLIMIT64, 0, unix.RLIMIT_NOFILE, p.ptr(lim, unsafe.Pointer(lim)), 0)
+	}
 	for _, r := range cfg.Rlimits {
 		lim := &unix.Rlimit{Cur: r.Value, Max: r.Value}
 		p.call(fmt.Sprintf("setting rlimit %d to %d: %%v", r.Resource, r.Value), unix.SYS_PRLIMIT64, 0, uintptr(r.Resource), p.ptr(lim, unsafe.Pointer(lim)), 0)
@@ -196,6 +200,33 @@ func (p *spawnProg) dropBounding() {
 }
 
 var capLastCap = sync.OnceValue(shim.CapLastCap)
+
+// origNofile is the limit of open files arbiter started with, which
+// os/exec gives back to the programs it starts: Go raises its own soft
+// limit to the hard one less one at start, and keeps the original where
+// no other package can read it. Then it is read from arbiter's parent,
+// from which arbiter inherited it; nil when Go did not raise it, or the
+// parent's limits cannot be read.
+var origNofile = sync.OnceValue(func() *unix.Rlimit {
+	var cur unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &cur) != nil || cur.Max == 0 || cur.Cur != cur.Max-1 {
+		return nil
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", os.Getppid()))
+	if err != nil {
+		return nil
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(strings.TrimPrefix(line, "Max open files")); len(f) >= 2 && len(f) < len(strings.Fields(line)) {
+			soft, err := strconv.ParseUint(f[0], 10, 64)
+			if err != nil || soft > cur.Max {
+				return nil
+			}
+			return &unix.Rlimit{Cur: soft, Max: cur.Max}
+		}
+	}
+	return nil
+})
 
 func (p *spawnProg) privateMounts() {
 	p.mount("making mounts private: %v", "", "/", "", unix.MS_REC|unix.MS_PRIVATE, "")

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -148,5 +149,47 @@ func TestHostileThroughShim(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "PASS") {
 		t.Fatalf("through the shim: %v\n%s", err, out)
+	}
+}
+
+// TestSpawnKeepsOpenFilesLimit: a spawned bot gets the soft limit of open
+// files arbiter was started with, as os/exec gives it, not the one Go
+// raised for itself.
+func TestSpawnKeepsOpenFilesLimit(t *testing.T) {
+	if !Machine().Sandbox || os.Getuid() != 0 || !spawnArch {
+		t.Skip("needs the sandbox as root on amd64 or arm64")
+	}
+	if os.Getenv("SPAWN_NOFILE_CHILD") == "" {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Max < 2048 {
+			t.Skipf("hard limit of open files %d: too low to tell", lim.Max)
+		}
+		// The test binary again, started with a soft limit of 1000: its Go
+		// raises it, its bot must see 1000.
+		low := lim
+		low.Cur = 1000
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+			t.Fatal(err)
+		}
+		exe, _ := os.Executable()
+		cmd := exec.Command(exe, "-test.run", "^TestSpawnKeepsOpenFilesLimit$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "SPAWN_NOFILE_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	spec := botSpec(t, "", drivers.Clock{Move: 5 * sec})
+	script := filepath.Join(spec.Dir, "bot.py")
+	os.WriteFile(script, []byte(pyHeader+"import resource\nreply(str(resource.getrlimit(resource.RLIMIT_NOFILE)[0]))\nsys.stdin.readline()\n"), 0o644)
+	readable(t, spec.Dir)
+	spec.Argv, spec.Env, spec.Limits = []string{python(t), script}, nil, defaultLimits()
+	s := start(t, spec)
+	defer s.Close("quit")
+	got, err := ask(s, "limit")
+	if err != nil || got != "1000" {
+		t.Errorf("the bot's soft limit of open files: %q (%v), want 1000", got, err)
 	}
 }
