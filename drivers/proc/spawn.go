@@ -69,6 +69,7 @@ type spawnProg struct {
 	msgs []string // per op; "%v" is the errno
 	keep []any
 	fds  []int // opened for the child, closed once it forked
+	base int   // see placeholder; -1 until then
 }
 
 // str is s as a C string the child can pass.
@@ -115,7 +116,7 @@ func (p *spawnProg) close() {
 // shim.runShim), descriptors opened ahead by the parent wherever the
 // child's view of the files does not change them.
 func compileSpawn(cfg *shimConfig, netns *os.File) (*spawnProg, error) {
-	p := &spawnProg{}
+	p := &spawnProg{base: -1}
 	fail := func(err error) (*spawnProg, error) {
 		p.close()
 		return nil, err
@@ -266,7 +267,7 @@ func (p *spawnProg) landlock(cfg *shimConfig) error {
 		// The folder's descriptor is opened in the child and moved to a
 		// number the parent holds (a descriptor of /), so that the rule
 		// can be written down here.
-		at, err := p.open("/", unix.O_PATH)
+		at, err := p.placeholder()
 		if err != nil {
 			return fmt.Errorf("Landlock: %w", err)
 		}
@@ -394,6 +395,7 @@ func (p *spawnProg) root(r *shim.Root) error {
 	// namespace), each moved to a number the parent holds.
 	at := make([]int, len(r.Ops))
 	isDir := make([]bool, len(r.Ops))
+	devs := make([]*syscall.Stat_t, len(r.Ops)) // made, not bound
 	for i, op := range r.Ops {
 		at[i] = -1
 		if op.Src == "" {
@@ -404,7 +406,12 @@ func (p *spawnProg) root(r *shim.Root) error {
 			return fmt.Errorf("opening %s for the sandbox: %w", op.Src, err)
 		}
 		isDir[i] = fi.IsDir()
-		if at[i], err = p.open("/", unix.O_PATH); err != nil {
+		if op.Kind == "dev" && spawnDevices {
+			st, _ := fi.Sys().(*syscall.Stat_t)
+			devs[i] = st
+			continue
+		}
+		if at[i], err = p.placeholder(); err != nil {
 			return err
 		}
 		msg := "opening " + op.Src + " for the sandbox: %v"
@@ -420,6 +427,10 @@ func (p *spawnProg) root(r *shim.Root) error {
 	var readOnly []string
 	mask := false // the file that masks files is made
 	for i, op := range r.Ops {
+		if devs[i] != nil {
+			p.device(stage+op.Path, devs[i])
+			continue
+		}
 		if p.doMount(stage, op, at[i], isDir[i], &mask) {
 			readOnly = append(readOnly, op.Path)
 		}
@@ -461,7 +472,11 @@ func (p *spawnProg) doMount(stage string, op shim.MountOp, fd int, dir bool, mas
 		if op.Kind == "hide" {
 			opts = "mode=0755,size=16k"
 		}
-		p.mount(msg("mounting a tmpfs on"), "tmpfs", t, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts)
+		var flags uintptr = unix.MS_NOSUID | unix.MS_NODEV
+		if op.Path == "/dev" && spawnDevices {
+			flags = unix.MS_NOSUID // its devices are made in it (see device)
+		}
+		p.mount(msg("mounting a tmpfs on"), "tmpfs", t, "tmpfs", flags, opts)
 		return op.Kind == "hide" || op.Path == "/dev"
 	case "mask":
 		if op.Opts == "true" {
@@ -482,6 +497,40 @@ func (p *spawnProg) doMount(stage string, op shim.MountOp, fd int, dir bool, mas
 		p.call(msg("linking"), unix.SYS_SYMLINKAT, p.str(op.Opts), atFDCWD, p.str(t))
 	}
 	return false
+}
+
+// spawnDevices makes a spawned bot's devices (/dev/null, ...) with
+// mknod in its /dev, a tmpfs made read-only once the root is built, where
+// the shim binds the host's (it may run in a user namespace, where mknod
+// is not allowed): a node costs less than a mount. The bot, without
+// capabilities, can make no other.
+const spawnDevices = true
+
+// device writes down the making of the device st describes at t, with
+// its mode.
+func (p *spawnProg) device(t string, st *syscall.Stat_t) {
+	msg := "sandbox: making the device " + t + ": %v"
+	p.call(msg, unix.SYS_MKNODAT, atFDCWD, p.str(t), uintptr(unix.S_IFCHR|st.Mode&0o777), uintptr(st.Rdev))
+	p.call(msg, unix.SYS_FCHMODAT, atFDCWD, p.str(t), uintptr(st.Mode&0o777), 0)
+}
+
+// placeholder is a descriptor number the child's open of a source is
+// moved to: a copy of one descriptor of / the parent holds.
+func (p *spawnProg) placeholder() (int, error) {
+	if p.base < 0 {
+		fd, err := p.open("/", unix.O_PATH)
+		if err != nil {
+			return -1, err
+		}
+		p.base = fd
+		return fd, nil
+	}
+	fd, err := unix.FcntlInt(uintptr(p.base), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	p.fds = append(p.fds, fd)
+	return fd, nil
 }
 
 // mountpoint makes the folder or empty file a bind or tmpfs goes on,
