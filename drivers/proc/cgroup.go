@@ -507,6 +507,10 @@ func keyedValue(b []byte, key string) int64 {
 }
 
 // kill kills every process of the cgroup until none is left.
+// noCgroupKill says this kernel's cgroups have no cgroup.kill: killing
+// one goes by its list of processes, without trying that file first.
+var noCgroupKill atomic.Bool
+
 func (c *cgroup) kill() {
 	for _, d := range c.dirs() {
 		killCgroup(d)
@@ -514,8 +518,16 @@ func (c *cgroup) kill() {
 }
 
 func killCgroup(dir string) {
-	if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil {
-		return
+	if !noCgroupKill.Load() {
+		err := os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
+		if err == nil {
+			return
+		}
+		if errors.Is(err, os.ErrNotExist) && filepath.Dir(dir) != "/" {
+			if _, e := os.Stat(dir); e == nil {
+				noCgroupKill.Store(true) // cgroup v1, or v2 before Linux 5.14
+			}
+		}
 	}
 	for round := 0; round < 1000; round++ {
 		b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))

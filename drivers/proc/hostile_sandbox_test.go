@@ -193,6 +193,34 @@ sys.stdin.readline()
 		{name: "double fork", mode: "doublefork", asks: 2, want: []string{drivers.FaultCrash}},
 		{name: "fork bomb", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
 			want: []string{drivers.FaultProcesses, drivers.FaultTime}, needs: []string{drivers.LimitProcesses}},
+		{name: "devices", py: `out = []
+try:
+    open("/dev/null", "w").write("x")
+    out.append("null")
+    if len(open("/dev/urandom", "rb").read(16)) == 16 and open("/dev/zero", "rb").read(4) == bytes(4):
+        out.append("random-zero")
+    try:
+        open("/dev/full", "wb", buffering=0).write(b"x")
+    except OSError:
+        out.append("full")
+except OSError as e:
+    out.append("error " + str(e))
+for name in ["/dev/sda", "/dev/mem", "/dev/kmsg"]:
+    if os.path.exists(name):
+        out.append("has " + name)
+try:
+    os.mknod("/dev/made", 0o666 | 0o020000, os.makedev(1, 3))
+    out.append("mknod")
+except OSError:
+    pass
+try:
+    open("/dev/new-file", "w")
+    out.append("wrote /dev")
+except OSError:
+    pass
+reply(" ".join(out))
+sys.stdin.readline()
+`, want: []string{""}, check: answerIs("null random-zero full")},
 		{name: "writing outside its folders", py: `out = []
 for p in [os.path.join(os.getcwd(), "escape.txt"), "/etc/escape", "/escape", "/usr/escape"]:
     try:

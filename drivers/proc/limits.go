@@ -53,6 +53,15 @@ type Box struct {
 	countersAt time.Time
 	killed     bool // Kill ran
 	pidNS      bool // the bot is PID 1 of its own PID namespace
+	// netns is the network namespace lent to the bot (nil: none, or a
+	// new one of its own); Close gives it back.
+	netns *os.File
+	// spawn is the child's program when the bot is spawned rather than
+	// started through the shim (see spawnable), cfg what it was written
+	// from, spawnMsgs what each of its steps' failure means.
+	spawn     *spawnProg
+	cfg       *shimConfig
+	spawnMsgs []string
 }
 
 // Prepare rewrites cmd, made by exec.Command with its Dir and Env, so
@@ -162,20 +171,43 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		b.seccomp, cfg.Seccomp = true, true
 	}
 	cfg.NoChildren = lim.NoChildren() && p.Seccomp
-	js, err := json.Marshal(cfg)
-	if err != nil {
+	b.namespaces(sandboxed, userNS)
+	if err := b.launcher(&cfg, env, exe); err != nil {
 		b.Close()
 		return nil, err
+	}
+	return b, nil
+}
+
+// launcher sets how the bot starts: spawned (see spawnable), or through
+// the shim, this executable re-run with cfg in its environment.
+func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
+	cmd := b.cmd
+	if b.spawnable(cfg, cmd.SysProcAttr) {
+		var err error
+		if b.spawn, err = compileSpawn(cfg, b.netns); err != nil {
+			return faultf(drivers.FaultStart, "%v", err)
+		}
+		b.cfg = cfg
+		cmd.Env = env
+		return nil
+	}
+	if b.netns != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, b.netns)
+		cfg.NetNS = 2 + len(cmd.ExtraFiles)
+	}
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		return err
 	}
 	cmd.Env = append(env, shimEnv+"="+string(js))
 	cmd.Path = exe
 	cmd.Args = []string{"arbiter-shim"}
-
-	b.namespaces(sandboxed, userNS)
-	return b, nil
+	return nil
 }
 
-// namespaces sets the namespaces the bot's process is cloned in.
+// namespaces sets the namespaces the bot's process is cloned in, and the
+// network namespace it is lent instead of a new one (see leaseNetNS).
 func (b *Box) namespaces(sandboxed, userNS bool) {
 	p, cmd := b.probe, b.cmd
 	attr := cmd.SysProcAttr
@@ -186,16 +218,25 @@ func (b *Box) namespaces(sandboxed, userNS bool) {
 	if sandboxed {
 		sandboxAttr(attr, p.Root)
 		b.pidNS = true
+	} else {
+		attr.Cloneflags |= p.cloneFlags(b.lim, b.tmpfs)
+		b.pidNS = attr.Cloneflags&syscall.CLONE_NEWPID != 0
+		if userNS && !p.Root {
+			attr.Cloneflags |= syscall.CLONE_NEWUSER
+		}
+		if attr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		}
+	}
+	// A lent namespace goes back when the bot's PID namespace has ended,
+	// which proves every process that was in it gone.
+	if attr.Cloneflags&syscall.CLONE_NEWNET == 0 || attr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !b.pidNS || !p.Root {
 		return
 	}
-	attr.Cloneflags |= p.cloneFlags(b.lim, b.tmpfs)
-	b.pidNS = attr.Cloneflags&syscall.CLONE_NEWPID != 0
-	if userNS && !p.Root {
-		attr.Cloneflags |= syscall.CLONE_NEWUSER
-	}
-	if attr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	if ns, err := leaseNetNS(); err == nil { // else cloned in a new one, as without the pool
+		b.netns = ns
+		attr.Cloneflags &^= syscall.CLONE_NEWNET
 	}
 }
 
@@ -458,6 +499,18 @@ func (b *Box) Close() {
 		b.cg.kill()
 	}
 	b.cg.remove()
+	if b.spawn != nil {
+		b.spawn.close()
+		b.spawn = nil
+	}
+	if b.netns != nil {
+		if b.cmd.ProcessState != nil || b.cmd.Process == nil {
+			returnNetNS(b.netns) // ended, or never started
+		} else {
+			b.netns.Close()
+		}
+		b.netns = nil
+	}
 	if b.folderFD >= 0 {
 		unix.Close(b.folderFD)
 		b.folderFD = -1

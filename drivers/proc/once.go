@@ -181,7 +181,7 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 		}
 		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err), false
 	}
-	start, err := startOnce(cmd)
+	start, err := startOnce(cmd, box)
 	r.closeChildEnds()
 	if err != nil {
 		box.Close()
@@ -248,11 +248,11 @@ func (r *onceRun) confine(cmd *exec.Cmd) (*Box, error) {
 // arbiter: see its SysProcAttr) and registers it so that the orphan reaper leaves it to
 // os/exec. It returns the moment the bot's time starts: taken under the
 // lock, so that waiting for another bot's start is not charged.
-func startOnce(cmd *exec.Cmd) (time.Time, error) {
+func startOnce(cmd *exec.Cmd, box *Box) (time.Time, error) {
 	children.Lock()
 	defer children.Unlock()
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(cmd, box); err != nil {
 		return start, err
 	}
 	children.pids[cmd.Process.Pid] = true

@@ -62,6 +62,9 @@ type Config struct {
 	// Root is the sandbox's root to build and enter (see Root); the
 	// filter then also refuses namespaces, mounts and the like.
 	Root *Root `json:"root,omitempty"`
+	// NetNS is an inherited descriptor of the network namespace to join
+	// (0: none; the process was cloned in its own, or keeps arbiter's).
+	NetNS int `json:"netns,omitempty"`
 }
 
 // Rlimit is a resource limit the shim sets, as its soft and hard limit.
@@ -117,12 +120,10 @@ func runShim(cfgJSON string) {
 	if err := json.Unmarshal([]byte(cfgJSON), &cfg); err != nil {
 		shimFail("bad configuration: %v", err)
 	}
-	env := make([]string, 0, len(os.Environ()))
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, Env+"=") {
-			env = append(env, kv)
-		}
+	if cfg.NetNS > 0 {
+		joinNetNS(cfg.NetNS)
 	}
+	env := botEnv()
 	// The cgroups are opened before a sandbox's root hides them, and
 	// joined last of what needs privileges, so that the shim's own
 	// threads count as little as possible against pids.max.
@@ -186,6 +187,27 @@ func runShim(cfgJSON string) {
 	shimFail("cannot start %s: %v", strings.Join(cfg.Args, " "), err)
 }
 
+// botEnv is the shim's environment less its configuration.
+func botEnv() []string {
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, Env+"=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// joinNetNS moves the shim into the network namespace lent to the bot,
+// inherited as fd.
+func joinNetNS(fd int) {
+	err := unix.Setns(fd, unix.CLONE_NEWNET)
+	unix.Close(fd)
+	if err != nil {
+		shimFail("joining the bot's network namespace: %v", err)
+	}
+}
+
 // openCgroups opens the cgroup.procs files the shim joins.
 func openCgroups(files []string) []*os.File {
 	var out []*os.File
@@ -231,20 +253,16 @@ func dropBounding() {
 		return
 	}
 	boundingDropped = true
-	last := 63
-	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			last = n
-		}
-	}
+	last := CapLastCap()
 	for c := 0; c <= last; c++ {
 		_ = unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
 	}
 }
 
-// landlockWritesOnlyIn forbids every kind of write outside folder (and
-// the harmless character devices), leaving reads and execution alone.
-func landlockWritesOnlyIn(abi int, folder string) error {
+// LandlockHandled is every kind of write a ruleset of Landlock ABI abi
+// handles (and so forbids outside its rules); LandlockFileRights is what a
+// harmless device in LandlockDevices is allowed of them.
+func LandlockHandled(abi int) uint64 {
 	handled := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR |
 		unix.LANDLOCK_ACCESS_FS_REMOVE_FILE | unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR |
 		unix.LANDLOCK_ACCESS_FS_MAKE_REG | unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO |
@@ -255,37 +273,77 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 	if abi >= 3 {
 		handled |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
 	}
+	return handled
+}
+
+// LandlockFileRights: see LandlockHandled.
+func LandlockFileRights(handled uint64) uint64 {
+	return uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE) | handled&unix.LANDLOCK_ACCESS_FS_TRUNCATE
+}
+
+// LandlockDevices are the character devices a bot may write besides its
+// folder.
+var LandlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
+
+// LandlockRuleset makes a ruleset that handles every write (see
+// LandlockHandled) and allows the harmless devices; the caller adds the
+// bot's folder.
+func LandlockRuleset(abi int) (fd int, err error) {
+	handled := LandlockHandled(abi)
 	attr := struct{ fs uint64 }{handled}
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	r, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if errno != 0 {
-		return fmt.Errorf("create ruleset: %w", errno)
+		return -1, fmt.Errorf("create ruleset: %w", errno)
 	}
-	defer unix.Close(int(fd))
-	fileRights := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE) | handled&unix.LANDLOCK_ACCESS_FS_TRUNCATE
-	allow := func(path string, rights uint64) error {
-		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return err
-		}
-		defer unix.Close(pfd)
-		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
-		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, unix.LANDLOCK_RULE_PATH_BENEATH,
-			uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("allowing %s: %w", path, errno)
-		}
-		return nil
-	}
-	if folder != "" {
-		if err := allow(folder, handled); err != nil {
-			return err
-		}
-	}
-	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"} {
+	fd = int(r)
+	for _, dev := range LandlockDevices {
 		if _, err := os.Stat(dev); err == nil {
-			_ = allow(dev, fileRights)
+			_ = LandlockAllow(fd, dev, LandlockFileRights(handled))
 		}
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+	return fd, nil
+}
+
+// LandlockAllow adds to the ruleset fd the right to write (rights) under
+// path.
+func LandlockAllow(fd int, path string, rights uint64) error {
+	pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(pfd)
+	rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
+	if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), unix.LANDLOCK_RULE_PATH_BENEATH,
+		uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
+		return fmt.Errorf("allowing %s: %w", path, errno)
+	}
+	return nil
+}
+
+// CapLastCap is the highest capability this kernel knows.
+func CapLastCap() int {
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			return n
+		}
+	}
+	return 63
+}
+
+// landlockWritesOnlyIn forbids every kind of write outside folder (and
+// the harmless character devices), leaving reads and execution alone.
+func landlockWritesOnlyIn(abi int, folder string) error {
+	fd, err := LandlockRuleset(abi)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if folder != "" {
+		if err := LandlockAllow(fd, folder, LandlockHandled(abi)); err != nil {
+			return err
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
 		return fmt.Errorf("restrict self: %w", errno)
 	}
 	return nil
@@ -301,7 +359,7 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 // libraries then fall back to clone) with ENOSYS, and kills a system call
 // of another architecture (a 32-bit binary), since it cannot vouch for it.
 func seccompInstall(noNet, noChildren, sandbox bool) error {
-	filter := seccompFilter(noNet, noChildren, sandbox)
+	filter := SeccompFilter(noNet, noChildren, sandbox)
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
 		return errno
@@ -309,9 +367,9 @@ func seccompInstall(noNet, noChildren, sandbox bool) error {
 	return nil
 }
 
-// seccompFilter is seccompInstall's program: the architecture check, then
+// SeccompFilter is seccompInstall's program: the architecture check, then
 // one block per rule, each reloading the system call number.
-func seccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
+func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 	const (
 		ldW   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K

@@ -1,0 +1,195 @@
+package proc
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// netnsBot answers its network namespace and, asked "leave NAME", binds
+// the abstract Unix socket NAME and leaves it alive after its own end (a
+// socket sent over a pair that is sent over itself: only the kernel's
+// garbage collector frees it); asked "bind NAME", whether it could bind
+// NAME itself.
+const netnsBot = `import array
+def answer(cmd):
+    ns = os.readlink("/proc/self/ns/net")
+    word, name = cmd.split()
+    if word == "leave":
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        l = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        l.bind("\0" + name)
+        l.listen(1)
+        fds = array.array("i", [l.fileno(), a.fileno(), b.fileno()])
+        a.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
+        b.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
+        reply(ns + " left")
+        return
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.bind("\0" + name)
+        reply(ns + " bound")
+    except OSError as e:
+        reply(ns + " in-use")
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    answer(line.strip())
+`
+
+// startNetnsBot starts netnsBot in the default sandbox.
+func startNetnsBot(t *testing.T) *Session {
+	t.Helper()
+	spec := botSpec(t, "", drivers.Clock{Move: 5 * sec})
+	script := filepath.Join(spec.Dir, "bot.py")
+	if err := os.WriteFile(script, []byte(strings.Replace(pyHeader, "sys.stdin.readline()\n", "", 1)+netnsBot), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readable(t, spec.Dir)
+	spec.Argv = []string{python(t), script}
+	spec.Env = nil
+	spec.Limits = defaultLimits()
+	return start(t, spec)
+}
+
+// TestNetNSLentOneAtATime: as root, bots are lent network namespaces
+// rather than given new ones; two bots that run at once never share
+// one, and what a bot left bound in its namespace is not there for the
+// next one.
+func TestNetNSLentOneAtATime(t *testing.T) {
+	if !Machine().Sandbox || os.Getuid() != 0 {
+		t.Skip("needs the sandbox as root (a bot in a user namespace of its own gets a new network namespace)")
+	}
+	own, _ := os.Readlink("/proc/self/ns/net")
+	name := fmt.Sprintf("arbiter-netns-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	ask2 := func(s *Session, cmd string) (ns, what string) {
+		t.Helper()
+		text, err := ask(s, cmd)
+		if err != nil {
+			t.Fatalf("%s: %v; stderr: %s", cmd, err, fileTail(s.spec.Stderr, 1024))
+		}
+		ns, what, _ = strings.Cut(text, " ")
+		if ns == own {
+			t.Fatalf("the bot is in arbiter's network namespace %s", ns)
+		}
+		return ns, what
+	}
+	a := startNetnsBot(t)
+	nsA, what := ask2(a, "leave "+name)
+	if what != "left" {
+		t.Fatalf("the first bot answered %q", what)
+	}
+	a.Close("quit")
+	b := startNetnsBot(t)
+	nsB, what := ask2(b, "bind "+name)
+	if what != "bound" {
+		t.Errorf("the next bot found %s bound by the previous one (namespaces %s, %s)", name, nsA, nsB)
+	}
+	// Two at once: never the same namespace.
+	c := startNetnsBot(t)
+	nsC, _ := ask2(c, "bind other-"+name)
+	if nsB == nsC {
+		t.Errorf("two bots running at once share the network namespace %s", nsB)
+	}
+	b.Close("quit")
+	c.Close("quit")
+	// Lent again: the namespace of one of the two that ended (other tests
+	// of the package do not run in parallel with this one).
+	d := startNetnsBot(t)
+	nsD, _ := ask2(d, "bind third-"+name)
+	d.Close("quit")
+	if nsD != nsB && nsD != nsC {
+		t.Errorf("a new network namespace %s for each bot, want one of the idle %s, %s back", nsD, nsB, nsC)
+	}
+}
+
+// TestSpawnedAsRoot: as root, a confined bot is spawned, not started
+// through the shim (unless ARBITER_SPAWN=shim says so).
+func TestSpawnedAsRoot(t *testing.T) {
+	if !Machine().Sandbox || os.Getuid() != 0 || !spawnArch {
+		t.Skip("needs the sandbox as root on amd64 or arm64")
+	}
+	for _, shimmed := range []bool{false, true} {
+		if shimmed {
+			t.Setenv(spawnEnv, "shim")
+		}
+		cmd := exec.Command(botBinary(t))
+		b, err := Prepare(cmd, defaultLimits(), drivers.Clock{Move: 5 * sec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.spawn != nil; got == shimmed {
+			t.Errorf("ARBITER_SPAWN=shim %v: spawned %v", shimmed, got)
+		}
+		b.Close()
+	}
+}
+
+// TestHostileThroughShim runs the sandbox's hostile suite and the
+// identity check as root through the shim (ARBITER_SPAWN=shim), the path
+// a bot in a user namespace takes: as root, bots are otherwise spawned.
+func TestHostileThroughShim(t *testing.T) {
+	if os.Getenv(spawnEnv) != "" {
+		t.Skip("already running through the shim")
+	}
+	if !Machine().Sandbox || os.Getuid() != 0 || !spawnArch {
+		t.Skip("needs the sandbox as root on amd64 or arm64 (elsewhere every start goes through the shim)")
+	}
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run", "^(TestHostileSandbox|TestSandboxIdentity|TestSandboxStartFault)$", "-test.count=1")
+	cmd.Env = append(os.Environ(), spawnEnv+"=shim")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "PASS") {
+		t.Fatalf("through the shim: %v\n%s", err, out)
+	}
+}
+
+// TestSpawnKeepsOpenFilesLimit: a spawned bot gets the soft limit of open
+// files arbiter was started with, as os/exec gives it, not the one Go
+// raised for itself.
+func TestSpawnKeepsOpenFilesLimit(t *testing.T) {
+	if !Machine().Sandbox || os.Getuid() != 0 || !spawnArch {
+		t.Skip("needs the sandbox as root on amd64 or arm64")
+	}
+	if os.Getenv("SPAWN_NOFILE_CHILD") == "" {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Max < 2048 {
+			t.Skipf("hard limit of open files %d: too low to tell", lim.Max)
+		}
+		// The test binary again, started with a soft limit of 1000: its Go
+		// raises it, its bot must see 1000.
+		low := lim
+		low.Cur = 1000
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+			t.Fatal(err)
+		}
+		exe, _ := os.Executable()
+		cmd := exec.Command(exe, "-test.run", "^TestSpawnKeepsOpenFilesLimit$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "SPAWN_NOFILE_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	spec := botSpec(t, "", drivers.Clock{Move: 5 * sec})
+	script := filepath.Join(spec.Dir, "bot.py")
+	os.WriteFile(script, []byte(pyHeader+"import resource\nreply(str(resource.getrlimit(resource.RLIMIT_NOFILE)[0]))\nsys.stdin.readline()\n"), 0o644)
+	readable(t, spec.Dir)
+	spec.Argv, spec.Env, spec.Limits = []string{python(t), script}, nil, defaultLimits()
+	s := start(t, spec)
+	defer s.Close("quit")
+	got, err := ask(s, "limit")
+	if err != nil || got != "1000" {
+		t.Errorf("the bot's soft limit of open files: %q (%v), want 1000", got, err)
+	}
+}
