@@ -239,6 +239,75 @@ type cgroup struct {
 	// costs several times reading it, and the watch reads them every
 	// watchEvery.
 	oomFile, pidsFile *os.File
+	// oomBase and pidsBase are the counters' values when the cgroup was
+	// lent to its bot (see leaseCgroup): the counts are the bot's beyond
+	// them.
+	oomBase, pidsBase int64
+	key               [2]int64 // the limits it was made with
+}
+
+// Cgroups are lent, like network namespaces (netns.go): making one and
+// removing it cost a start some 0.3 ms of arbiter's CPU (two of each on
+// cgroup v1, whose memory and pids controllers are two hierarchies). A
+// cgroup goes back once its bot's PID namespace has ended and it holds no
+// process, to be lent to a bot with the same limits; its counters of OOM
+// kills and refused forks are then counted from their values at the
+// loan. What stays charged to it is page cache (the bot's tmpfs went with
+// its mount namespace), which the kernel reclaims before it would kill
+// for memory. Arbiter's next run removes the idle ones of a run that
+// ended (cleanStale).
+var cgroupPool struct {
+	sync.Mutex
+	idle map[[2]int64][]*cgroup
+}
+
+// idleCgroups bounds the idle cgroups kept for one set of limits.
+const idleCgroups = 64
+
+// leaseCgroup lends a cgroup with the given limits: an idle one, or a new
+// one.
+func leaseCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
+	key := [2]int64{memory, int64(pids)}
+	cgroupPool.Lock()
+	if list := cgroupPool.idle[key]; len(list) > 0 {
+		cg := list[len(list)-1]
+		cgroupPool.idle[key] = list[:len(list)-1]
+		cgroupPool.Unlock()
+		cg.oomBase, cg.pidsBase = cg.rawOOMKills(), cg.rawPidsDenied()
+		return cg, nil
+	}
+	cgroupPool.Unlock()
+	cg, err := newCgroup(p, memory, pids)
+	if cg != nil {
+		cg.key = key
+	}
+	return cg, err
+}
+
+// giveBack returns a cgroup whose bot has ended; one that still holds a
+// process is killed and removed instead.
+func (c *cgroup) giveBack() {
+	if c == nil {
+		return
+	}
+	for _, d := range c.dirs() {
+		b, err := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+		if err != nil || len(bytes.TrimSpace(b)) > 0 {
+			c.kill()
+			c.remove()
+			return
+		}
+	}
+	cgroupPool.Lock()
+	defer cgroupPool.Unlock()
+	if cgroupPool.idle == nil {
+		cgroupPool.idle = map[[2]int64][]*cgroup{}
+	}
+	if len(cgroupPool.idle[c.key]) >= idleCgroups {
+		c.remove()
+		return
+	}
+	cgroupPool.idle[c.key] = append(cgroupPool.idle[c.key], c)
 }
 
 // newCgroup makes a bot's cgroup with the given limits (0: none) in the
@@ -341,7 +410,15 @@ func (c *cgroup) dirs() []string {
 // oomKills is how many of the bot's processes the kernel killed for
 // going over the memory limit.
 func (c *cgroup) oomKills() int64 {
-	if c == nil || c.memory == "" {
+	if c == nil {
+		return 0
+	}
+	return c.rawOOMKills() - c.oomBase
+}
+
+// rawOOMKills is the counter since the cgroup was made.
+func (c *cgroup) rawOOMKills() int64 {
+	if c.memory == "" {
 		return 0
 	}
 	return keyedIn(c.oomFile, c.oomPath(), "oom_kill")
@@ -357,7 +434,15 @@ func (c *cgroup) oomPath() string {
 // pidsDenied is how many times a fork or thread creation of the bot
 // failed at the pids limit.
 func (c *cgroup) pidsDenied() int64 {
-	if c == nil || c.pids == "" {
+	if c == nil {
+		return 0
+	}
+	return c.rawPidsDenied() - c.pidsBase
+}
+
+// rawPidsDenied is the counter since the cgroup was made.
+func (c *cgroup) rawPidsDenied() int64 {
+	if c.pids == "" {
 		return 0
 	}
 	return keyedIn(c.pidsFile, filepath.Join(c.pids, "pids.events"), "max")

@@ -59,6 +59,8 @@ type Box struct {
 	// spawn is the child's program when the bot is spawned rather than
 	// started through the shim (see spawnable), cfg what it was written
 	// from, spawnMsgs what each of its steps' failure means.
+	// sandboxed says the bot is in the sandbox's root.
+	sandboxed bool
 	spawn     *spawnProg
 	cfg       *shimConfig
 	spawnMsgs []string
@@ -135,7 +137,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{Resource: res, Value: v}) }
 	b.rl(unix.RLIMIT_CORE, 0)
 	if len(p.cgroupBases()) > 0 {
-		if b.cg, err = newCgroup(p, lim.Memory, lim.Processes); err != nil {
+		if b.cg, err = leaseCgroup(p, lim.Memory, lim.Processes); err != nil {
 			return nil, err
 		}
 		cfg.Cgroups = b.cg.procsFiles()
@@ -158,6 +160,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		env = os.Environ()
 	}
 	sandboxed := lim.Sandbox != nil && p.Sandbox
+	b.sandboxed = sandboxed
 	if sandboxed {
 		env, err = b.sandbox(&cfg, prog, writable, env)
 	} else {
@@ -495,17 +498,25 @@ func (b *Box) Close() {
 	if b == nil {
 		return
 	}
-	if !b.killed {
-		b.cg.kill()
+	ended := b.cmd.ProcessState != nil || b.cmd.Process == nil // or never started
+	switch {
+	case b.sandboxed && b.pidNS && ended:
+		// Nothing of the bot is left, and it could not reach its cgroup's
+		// files (its root has no /sys): lend the cgroup again.
+		b.cg.giveBack()
+	default:
+		if !b.killed {
+			b.cg.kill()
+		}
+		b.cg.remove()
 	}
-	b.cg.remove()
 	if b.spawn != nil {
 		b.spawn.close()
 		b.spawn = nil
 	}
 	if b.netns != nil {
-		if b.cmd.ProcessState != nil || b.cmd.Process == nil {
-			returnNetNS(b.netns) // ended, or never started
+		if ended {
+			returnNetNS(b.netns)
 		} else {
 			b.netns.Close()
 		}

@@ -193,3 +193,40 @@ func TestSpawnKeepsOpenFilesLimit(t *testing.T) {
 		t.Errorf("the bot's soft limit of open files: %q (%v), want 1000", got, err)
 	}
 }
+
+// TestCgroupLentWithFreshCounters: a sandboxed bot's cgroup is lent
+// again once it ended, and the next bot is not charged with what the
+// previous one did in it (a fork refused at the process limit).
+func TestCgroupLentWithFreshCounters(t *testing.T) {
+	p := Machine()
+	if !p.Sandbox || !countedByCgroup(p, drivers.LimitProcesses) {
+		t.Skip("needs the sandbox and a pids cgroup")
+	}
+	lim := defaultLimits()
+	lim.Processes = 8
+	spec := botSpec(t, "", drivers.Clock{Move: 5 * sec})
+	script := filepath.Join(spec.Dir, "bot.py")
+	os.WriteFile(script, []byte(pyHeader+"while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"), 0o644)
+	readable(t, spec.Dir)
+	spec.Argv, spec.Env, spec.Limits = []string{python(t), script}, nil, lim
+	a := start(t, spec)
+	dirs := a.box.cg.dirs()
+	if _, err := ask(a, "go"); faultKind(err) != drivers.FaultProcesses {
+		t.Fatalf("the fork bomb: %v, want a processes fault", err)
+	}
+	a.Kill()
+	b := botSpec(t, "echo", drivers.Clock{Move: 5 * sec})
+	readable(t, b.Dir)
+	b.Limits = lim
+	s := start(t, b)
+	defer s.Close("quit")
+	if got := s.box.cg.dirs(); strings.Join(got, " ") != strings.Join(dirs, " ") {
+		t.Errorf("the next bot's cgroup %q, want the idle %q lent again", got, dirs)
+	}
+	if _, err := ask(s, "play 1 AS"); err != nil {
+		t.Fatalf("the next bot: %v", err)
+	}
+	if f := s.box.check(); f != nil {
+		t.Errorf("the next bot is charged with the previous one's forks: %v", f)
+	}
+}
