@@ -540,7 +540,7 @@ func TestHostileAsNobody(t *testing.T) {
 	tmp := filepath.Join(dir, "tmp")
 	os.Mkdir(tmp, 0o777)
 	os.Chmod(tmp, 0o777)
-	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestHostileSandbox|TestProbeReport)$", "-test.v", "-test.count=1")
+	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestHostileSandbox|TestProbeReport|TestSpawned|TestHostileThroughShim)$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = []string{"HOSTILE_AS_NOBODY=1", "TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
 	if raceBuild { // the bots are not this binary: see botBinary

@@ -188,7 +188,7 @@ func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
 	cmd := b.cmd
 	if b.spawnable(cfg, cmd.SysProcAttr) {
 		var err error
-		if b.spawn, err = compileSpawn(cfg, b.netns); err != nil {
+		if b.spawn, err = compileSpawn(cfg, b.netns, cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0); err != nil {
 			return faultf(drivers.FaultStart, "%v", err)
 		}
 		b.cfg = cfg

@@ -25,25 +25,23 @@ import (
 //
 //   - spawned: arbiter forks, and the child makes the system calls of the
 //     shim itself, written down beforehand by the parent, then execs the
-//     bot. This is how every bot starts when arbiter runs as root.
+//     bot. As root the child borrows arbiter's memory until its exec (a
+//     vfork); in a user namespace of its own (arbiter not root) it is a
+//     plain fork, which waits until the parent wrote its uid and gid maps.
 //   - through the shim: arbiter's own executable re-run, which then execs
 //     the bot. A second Go program's start costs two to three
-//     milliseconds of CPU, so it is kept for a bot in a user namespace
-//     of its own (arbiter not root), whose uid map the parent writes
-//     after the clone, and for kernels older than mount_setattr (5.12).
+//     milliseconds of CPU, so it is kept for kernels older than
+//     mount_setattr (5.12) and architectures other than amd64 and arm64.
 //
 // ARBITER_SPAWN=shim makes every confined start go through the shim, so
-// that a root machine can test that path too.
+// that the tests can run that path too.
 
 // spawnEnv selects the shim for every start ("shim").
 const spawnEnv = "ARBITER_SPAWN"
 
 // spawnable reports whether b can be spawned rather than shimmed.
 func (b *Box) spawnable(cfg *shimConfig, attr *syscall.SysProcAttr) bool {
-	if !spawnArch || os.Getenv(spawnEnv) == "shim" || !b.probe.Root || attr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !mountSetattrWorks() {
-		return false
-	}
-	if cfg.Root != nil && cfg.Root.UID < 0 {
+	if !spawnArch || os.Getenv(spawnEnv) == "shim" || !mountSetattrWorks() {
 		return false
 	}
 	for _, f := range []any{b.cmd.Stdin, b.cmd.Stdout, b.cmd.Stderr} {
@@ -70,6 +68,9 @@ type spawnProg struct {
 	keep []any
 	fds  []int // opened for the child, closed once it forked
 	base int   // see placeholder; -1 until then
+	// mknod makes the bot's devices rather than binding them (see device):
+	// not in a user namespace, where mknod is not allowed.
+	mknod bool
 }
 
 // str is s as a C string the child can pass.
@@ -115,8 +116,8 @@ func (p *spawnProg) close() {
 // compile writes down what the shim would do for cfg (see
 // shim.runShim), descriptors opened ahead by the parent wherever the
 // child's view of the files does not change them.
-func compileSpawn(cfg *shimConfig, netns *os.File) (*spawnProg, error) {
-	p := &spawnProg{base: -1}
+func compileSpawn(cfg *shimConfig, netns *os.File, userNS bool) (*spawnProg, error) {
+	p := &spawnProg{base: -1, mknod: !userNS}
 	fail := func(err error) (*spawnProg, error) {
 		p.close()
 		return nil, err
@@ -158,7 +159,7 @@ func compileSpawn(cfg *shimConfig, netns *os.File) (*spawnProg, error) {
 		p.call(fmt.Sprintf("setting rlimit %d to %d: %%v", r.Resource, r.Value), unix.SYS_PRLIMIT64, 0, uintptr(r.Resource), p.ptr(lim, unsafe.Pointer(lim)), 0)
 	}
 	bounding := false
-	if cfg.Root != nil {
+	if cfg.Root != nil && cfg.Root.UID >= 0 {
 		uid, gid := uintptr(cfg.Root.UID), uintptr(cfg.Root.GID)
 		p.dropBounding()
 		bounding = true
@@ -166,6 +167,12 @@ func compileSpawn(cfg *shimConfig, netns *os.File) (*spawnProg, error) {
 		p.call(fmt.Sprintf("switching to gid %d: %%v", gid), unix.SYS_SETRESGID, gid, gid, gid)
 		p.call(fmt.Sprintf("switching to uid %d: %%v", uid), unix.SYS_SETRESUID, uid, uid, uid)
 		p.call("parent-death signal: %v", unix.SYS_PRCTL, unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL))
+	}
+	if cfg.Root != nil {
+		uid := cfg.Root.UID
+		if uid < 0 {
+			uid = os.Getuid()
+		}
 		p.call(fmt.Sprintf("sandbox: entering its folder %s as uid %d: %%v (it must be readable by that uid)", cfg.Root.Cwd, uid),
 			unix.SYS_CHDIR, p.str(cfg.Root.Cwd))
 	}
@@ -331,10 +338,37 @@ func (b *Box) spawnStart() error {
 		return err
 	}
 	c.errFD = uintptr(pipe[1])
+	userNS := attr.Cloneflags&syscall.CLONE_NEWUSER != 0
+	c.syncR, c.syncW = -1, -1
+	if userNS {
+		var sync [2]int
+		if err := unix.Pipe2(sync[:], unix.O_CLOEXEC); err != nil {
+			unix.Close(pipe[0])
+			unix.Close(pipe[1])
+			return err
+		}
+		c.syncR, c.syncW = sync[0], sync[1]
+		defer unix.Close(sync[0])
+	}
 	syscall.ForkLock.Lock()
-	pid, errno := forkSpawn(attr.Cloneflags&^syscall.CLONE_NEWUSER, c)
+	pid, errno := forkSpawn(attr.Cloneflags, c, !userNS)
 	syscall.ForkLock.Unlock()
 	unix.Close(pipe[1])
+	if userNS && errno == 0 {
+		err := writeIDMaps(pid, attr)
+		if err != nil {
+			unix.Write(c.syncW, []byte{1}) // the child gives up
+		}
+		unix.Close(c.syncW)
+		if err != nil {
+			var ws unix.WaitStatus
+			unix.Wait4(pid, &ws, 0, nil)
+			unix.Close(pipe[0])
+			return fmt.Errorf("writing the user namespace's id maps: %w", err)
+		}
+	} else if userNS {
+		unix.Close(c.syncW)
+	}
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(prog)
 	runtime.KeepAlive(argv)
@@ -355,6 +389,26 @@ func (b *Box) spawnStart() error {
 	}
 	cmd.Process, err = os.FindProcess(pid)
 	return err
+}
+
+// writeIDMaps maps the ids of the child pid's user namespace as attr
+// says, setgroups denied, as os/exec does.
+func writeIDMaps(pid int, attr *syscall.SysProcAttr) error {
+	line := func(m []syscall.SysProcIDMap) []byte {
+		var b []byte
+		for _, e := range m {
+			b = fmt.Appendf(b, "%d %d %d\n", e.ContainerID, e.HostID, e.Size)
+		}
+		return b
+	}
+	dir := fmt.Sprintf("/proc/%d/", pid)
+	if err := os.WriteFile(dir+"uid_map", line(attr.UidMappings), 0); err != nil {
+		return err
+	}
+	if err := os.WriteFile(dir+"setgroups", []byte("deny"), 0); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.WriteFile(dir+"gid_map", line(attr.GidMappings), 0)
 }
 
 // spawnFault is the start fault of a child that failed at step.
@@ -406,7 +460,7 @@ func (p *spawnProg) root(r *shim.Root) error {
 			return fmt.Errorf("opening %s for the sandbox: %w", op.Src, err)
 		}
 		isDir[i] = fi.IsDir()
-		if op.Kind == "dev" && spawnDevices {
+		if op.Kind == "dev" && p.mknod {
 			st, _ := fi.Sys().(*syscall.Stat_t)
 			devs[i] = st
 			continue
@@ -473,7 +527,7 @@ func (p *spawnProg) doMount(stage string, op shim.MountOp, fd int, dir bool, mas
 			opts = "mode=0755,size=16k"
 		}
 		var flags uintptr = unix.MS_NOSUID | unix.MS_NODEV
-		if op.Path == "/dev" && spawnDevices {
+		if op.Path == "/dev" && p.mknod {
 			flags = unix.MS_NOSUID // its devices are made in it (see device)
 		}
 		p.mount(msg("mounting a tmpfs on"), "tmpfs", t, "tmpfs", flags, opts)
@@ -499,15 +553,10 @@ func (p *spawnProg) doMount(stage string, op shim.MountOp, fd int, dir bool, mas
 	return false
 }
 
-// spawnDevices makes a spawned bot's devices (/dev/null, ...) with
-// mknod in its /dev, a tmpfs made read-only once the root is built, where
-// the shim binds the host's (it may run in a user namespace, where mknod
-// is not allowed): a node costs less than a mount. The bot, without
-// capabilities, can make no other.
-const spawnDevices = true
-
 // device writes down the making of the device st describes at t, with
-// its mode.
+// its mode, in the bot's /dev: a tmpfs made read-only once the root is
+// built, where the shim binds the host's devices. A node costs less than
+// a mount, and the bot, without capabilities, can make no other.
 func (p *spawnProg) device(t string, st *syscall.Stat_t) {
 	msg := "sandbox: making the device " + t + ": %v"
 	p.call(msg, unix.SYS_MKNODAT, atFDCWD, p.str(t), uintptr(unix.S_IFCHR|st.Mode&0o777), uintptr(st.Rdev))

@@ -51,23 +51,35 @@ type spawnChild struct {
 	argv   **byte
 	envv   **byte
 	failed uintptr // exit status after a failure
+	// syncR and syncW are a pipe the child waits on (a plain fork into a
+	// user namespace) until the parent wrote its id maps and closed its
+	// end; -1 when it need not wait.
+	syncR, syncW int
 }
 
 // forkSpawn forks a child that runs c and execs; it returns the child's
-// pid in the parent. The child borrows the parent's memory and this
-// goroutine's stack below this frame (CLONE_VM|CLONE_VFORK: the parent's
-// thread waits until the exec), as os/exec's fork does: copying the
-// parent's page tables, and the copy-on-write faults after, cost more
+// pid in the parent. With vfork the child borrows the parent's memory
+// and this goroutine's stack below this frame (CLONE_VM|CLONE_VFORK: the
+// parent's thread waits until the exec), as os/exec's fork does: copying
+// the parent's page tables, and the copy-on-write faults after, cost more
 // than all of a sandboxed start's other work. So the child writes
 // nothing of the parent's but its own frames, which the parent no longer
-// uses, and the results of the call it returns from.
+// uses, and the results of the call it returns from. Without vfork (a
+// child that must wait for its parent) it is a plain fork.
 //
 //go:noinline
 //go:norace
 //go:nocheckptr
-func forkSpawn(flags uintptr, c *spawnChild) (pid int, err syscall.Errno) {
+func forkSpawn(flags uintptr, c *spawnChild, vfork bool) (pid int, err syscall.Errno) {
 	runtime_BeforeFork()
-	r1, e := vforkSyscall(syscall.SYS_CLONE, flags|syscall.CLONE_VM|syscall.CLONE_VFORK|uintptr(syscall.SIGCHLD), 0, 0)
+	var r1, e uintptr
+	if vfork {
+		r1, e = vforkSyscall(syscall.SYS_CLONE, flags|syscall.CLONE_VM|syscall.CLONE_VFORK|uintptr(syscall.SIGCHLD), 0, 0)
+	} else {
+		var errno syscall.Errno
+		r1, _, errno = syscall.RawSyscall6(syscall.SYS_CLONE, flags|uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+		e = uintptr(errno)
+	}
 	if e != 0 || r1 != 0 {
 		runtime_AfterFork()
 		return int(r1), syscall.Errno(e)
@@ -85,6 +97,14 @@ func forkSpawn(flags uintptr, c *spawnChild) (pid int, err syscall.Errno) {
 //go:nocheckptr
 func spawnRun(c *spawnChild) {
 	var e syscall.Errno
+	if c.syncR >= 0 {
+		// Wait for the parent's id maps: its end closed, nothing read.
+		syscall.RawSyscall(syscall.SYS_CLOSE, uintptr(c.syncW), 0, 0)
+		var b [1]byte
+		if r, _, _ := syscall.RawSyscall(syscall.SYS_READ, uintptr(c.syncR), uintptr(unsafe.Pointer(&b[0])), 1); r != 0 {
+			spawnFail(c, -1, syscall.EPERM)
+		}
+	}
 	if c.pgid {
 		if _, _, e = syscall.RawSyscall(syscall.SYS_SETPGID, 0, 0, 0); e != 0 {
 			spawnFail(c, -1, e)

@@ -111,11 +111,12 @@ func TestNetNSLentOneAtATime(t *testing.T) {
 	}
 }
 
-// TestSpawnedAsRoot: as root, a confined bot is spawned, not started
-// through the shim (unless ARBITER_SPAWN=shim says so).
-func TestSpawnedAsRoot(t *testing.T) {
-	if !Machine().Sandbox || os.Getuid() != 0 || !spawnArch {
-		t.Skip("needs the sandbox as root on amd64 or arm64")
+// TestSpawned: a confined bot is spawned, not started through the shim
+// (unless ARBITER_SPAWN=shim says so); TestHostileAsNobody runs it as
+// uid 65534 too, where the spawn makes a user namespace.
+func TestSpawned(t *testing.T) {
+	if !Machine().Sandbox || !spawnArch || !mountSetattrWorks() {
+		t.Skip("needs the sandbox, amd64 or arm64, and mount_setattr")
 	}
 	for _, shimmed := range []bool{false, true} {
 		if shimmed {
@@ -134,14 +135,15 @@ func TestSpawnedAsRoot(t *testing.T) {
 }
 
 // TestHostileThroughShim runs the sandbox's hostile suite and the
-// identity check as root through the shim (ARBITER_SPAWN=shim), the path
-// a bot in a user namespace takes: as root, bots are otherwise spawned.
+// identity check through the shim (ARBITER_SPAWN=shim), the path of older
+// kernels and other architectures: bots are otherwise spawned.
+// TestHostileAsNobody runs it as uid 65534 too.
 func TestHostileThroughShim(t *testing.T) {
 	if os.Getenv(spawnEnv) != "" {
 		t.Skip("already running through the shim")
 	}
-	if !Machine().Sandbox || os.Getuid() != 0 || !spawnArch {
-		t.Skip("needs the sandbox as root on amd64 or arm64 (elsewhere every start goes through the shim)")
+	if !Machine().Sandbox || !spawnArch || !mountSetattrWorks() {
+		t.Skip("needs the sandbox, amd64 or arm64, and mount_setattr (elsewhere every start goes through the shim)")
 	}
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "-test.run", "^(TestHostileSandbox|TestSandboxIdentity|TestSandboxStartFault)$", "-test.count=1")
