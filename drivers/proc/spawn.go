@@ -158,24 +158,7 @@ func compileSpawn(cfg *shimConfig, netns *os.File, userNS bool) (*spawnProg, err
 		lim := &unix.Rlimit{Cur: r.Value, Max: r.Value}
 		p.call(fmt.Sprintf("setting rlimit %d to %d: %%v", r.Resource, r.Value), unix.SYS_PRLIMIT64, 0, uintptr(r.Resource), p.ptr(lim, unsafe.Pointer(lim)), 0)
 	}
-	bounding := false
-	if cfg.Root != nil && cfg.Root.UID >= 0 {
-		uid, gid := uintptr(cfg.Root.UID), uintptr(cfg.Root.GID)
-		p.dropBounding()
-		bounding = true
-		p.call("dropping groups: %v", unix.SYS_SETGROUPS, 0, 0)
-		p.call(fmt.Sprintf("switching to gid %d: %%v", gid), unix.SYS_SETRESGID, gid, gid, gid)
-		p.call(fmt.Sprintf("switching to uid %d: %%v", uid), unix.SYS_SETRESUID, uid, uid, uid)
-		p.call("parent-death signal: %v", unix.SYS_PRCTL, unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL))
-	}
-	if cfg.Root != nil {
-		uid := cfg.Root.UID
-		if uid < 0 {
-			uid = os.Getuid()
-		}
-		p.call(fmt.Sprintf("sandbox: entering its folder %s as uid %d: %%v (it must be readable by that uid)", cfg.Root.Cwd, uid),
-			unix.SYS_CHDIR, p.str(cfg.Root.Cwd))
-	}
+	bounding := p.identity(cfg)
 	p.call("no_new_privs: %v", unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1)
 	if cfg.Landlock > 0 {
 		if err := p.landlock(cfg); err != nil {
@@ -197,6 +180,30 @@ func compileSpawn(cfg *shimConfig, netns *os.File, userNS bool) (*spawnProg, err
 	p.keep = append(p.keep, data)
 	p.call("", unix.SYS_CAPSET, p.ptr(hdr, unsafe.Pointer(hdr)), uintptr(unsafe.Pointer(&data[0]))).any = true
 	return p, nil
+}
+
+// identity writes down the switch to the sandbox's uid (root only: it
+// empties the bounding set first, and reports that it did) and the entry
+// into the bot's folder.
+func (p *spawnProg) identity(cfg *shimConfig) (bounding bool) {
+	if cfg.Root != nil && cfg.Root.UID >= 0 {
+		uid, gid := uintptr(cfg.Root.UID), uintptr(cfg.Root.GID)
+		p.dropBounding()
+		bounding = true
+		p.call("dropping groups: %v", unix.SYS_SETGROUPS, 0, 0)
+		p.call(fmt.Sprintf("switching to gid %d: %%v", gid), unix.SYS_SETRESGID, gid, gid, gid)
+		p.call(fmt.Sprintf("switching to uid %d: %%v", uid), unix.SYS_SETRESUID, uid, uid, uid)
+		p.call("parent-death signal: %v", unix.SYS_PRCTL, unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL))
+	}
+	if cfg.Root != nil {
+		uid := cfg.Root.UID
+		if uid < 0 {
+			uid = os.Getuid()
+		}
+		p.call(fmt.Sprintf("sandbox: entering its folder %s as uid %d: %%v (it must be readable by that uid)", cfg.Root.Cwd, uid),
+			unix.SYS_CHDIR, p.str(cfg.Root.Cwd))
+	}
+	return bounding
 }
 
 // dropBounding empties the capability bounding set.
@@ -295,6 +302,27 @@ func (b *Box) spawnStart() error {
 	cmd, prog := b.cmd, b.spawn
 	b.spawnMsgs = prog.msgs
 	defer func() { prog.close(); b.spawn = nil }()
+	c, err := b.spawnChild()
+	if err != nil {
+		return err
+	}
+	pid, err := forkWait(c, cmd.SysProcAttr)
+	runtime.KeepAlive(c)
+	runtime.KeepAlive(prog)
+	if err != nil {
+		return err
+	}
+	if c.step != nil {
+		return b.spawnFault(c.step[0], syscall.Errno(c.step[1]))
+	}
+	cmd.Process, err = os.FindProcess(pid)
+	return err
+}
+
+// spawnChild is what the child of b's spawn needs: its program, its
+// descriptors, its command and environment.
+func (b *Box) spawnChild() (*spawnChild, error) {
+	cmd, prog := b.cmd, b.spawn
 	var stdio [3]int
 	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
 		if f, ok := f.(*os.File); ok && f != nil {
@@ -304,48 +332,53 @@ func (b *Box) spawnStart() error {
 		}
 		null, err := prog.open(os.DevNull, unix.O_RDWR)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		stdio[i] = null
 	}
 	exe, err := syscall.BytePtrFromString(b.cfg.Path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	argv, err := syscall.SlicePtrFromStrings(b.cfg.Args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// As os/exec passes it: a key set twice has its last value.
 	envv, err := syscall.SlicePtrFromStrings(cmd.Environ())
 	if err != nil {
-		return err
+		return nil, err
 	}
+	prog.keep = append(prog.keep, exe, argv, envv)
 	c := &spawnChild{ops: prog.ops, stdio: stdio, path: exe, argv: &argv[0], envv: &envv[0],
-		ppid: uintptr(os.Getpid()), failed: shimFailed}
-	if cmd.Dir != "" {
-		if c.dir, err = syscall.BytePtrFromString(cmd.Dir); err != nil {
-			return err
-		}
-	}
-	attr := cmd.SysProcAttr
-	c.pgid = attr.Setpgid
-	if attr.Cloneflags&syscall.CLONE_NEWPID != 0 {
+		ppid: uintptr(os.Getpid()), failed: shimFailed, pgid: cmd.SysProcAttr.Setpgid, syncR: -1, syncW: -1}
+	if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0 {
 		c.ppid = 0 // a parent outside its PID namespace has no pid in it
 	}
+	if cmd.Dir != "" {
+		if c.dir, err = syscall.BytePtrFromString(cmd.Dir); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// forkWait forks c's child in attr's namespaces and waits until it
+// exec'd or failed: a failure's step and errno are then in c.step. A
+// child in a user namespace is a plain fork that waits for its id maps.
+func forkWait(c *spawnChild, attr *syscall.SysProcAttr) (int, error) {
 	var pipe [2]int
 	if err := unix.Pipe2(pipe[:], unix.O_CLOEXEC); err != nil {
-		return err
+		return 0, err
 	}
+	defer unix.Close(pipe[0])
 	c.errFD = uintptr(pipe[1])
 	userNS := attr.Cloneflags&syscall.CLONE_NEWUSER != 0
-	c.syncR, c.syncW = -1, -1
 	if userNS {
 		var sync [2]int
 		if err := unix.Pipe2(sync[:], unix.O_CLOEXEC); err != nil {
-			unix.Close(pipe[0])
 			unix.Close(pipe[1])
-			return err
+			return 0, err
 		}
 		c.syncR, c.syncW = sync[0], sync[1]
 		defer unix.Close(sync[0])
@@ -354,41 +387,30 @@ func (b *Box) spawnStart() error {
 	pid, errno := forkSpawn(attr.Cloneflags, c, !userNS)
 	syscall.ForkLock.Unlock()
 	unix.Close(pipe[1])
-	if userNS && errno == 0 {
-		err := writeIDMaps(pid, attr)
-		if err != nil {
-			unix.Write(c.syncW, []byte{1}) // the child gives up
+	if userNS {
+		var err error
+		if errno == 0 {
+			if err = writeIDMaps(pid, attr); err != nil {
+				unix.Write(c.syncW, []byte{1}) // the child gives up
+			}
 		}
 		unix.Close(c.syncW)
 		if err != nil {
 			var ws unix.WaitStatus
 			unix.Wait4(pid, &ws, 0, nil)
-			unix.Close(pipe[0])
-			return fmt.Errorf("writing the user namespace's id maps: %w", err)
+			return 0, fmt.Errorf("writing the user namespace's id maps: %w", err)
 		}
-	} else if userNS {
-		unix.Close(c.syncW)
 	}
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(prog)
-	runtime.KeepAlive(argv)
-	runtime.KeepAlive(envv)
-	runtime.KeepAlive(exe)
 	if errno != 0 {
-		unix.Close(pipe[0])
-		return os.NewSyscallError("clone", errno)
+		return 0, os.NewSyscallError("clone", errno)
 	}
 	var msg [8]byte
-	n, _ := readFull(pipe[0], msg[:])
-	unix.Close(pipe[0])
-	if n == len(msg) {
+	if n, _ := readFull(pipe[0], msg[:]); n == len(msg) {
 		var ws unix.WaitStatus
 		_, _ = unix.Wait4(pid, &ws, 0, nil)
-		step, e := int32(binary.NativeEndian.Uint32(msg[:4])), syscall.Errno(binary.NativeEndian.Uint32(msg[4:]))
-		return b.spawnFault(int(step), e)
+		c.step = &[2]int{int(int32(binary.NativeEndian.Uint32(msg[:4]))), int(binary.NativeEndian.Uint32(msg[4:]))}
 	}
-	cmd.Process, err = os.FindProcess(pid)
-	return err
+	return pid, nil
 }
 
 // writeIDMaps maps the ids of the child pid's user namespace as attr

@@ -55,6 +55,9 @@ type spawnChild struct {
 	// user namespace) until the parent wrote its id maps and closed its
 	// end; -1 when it need not wait.
 	syncR, syncW int
+	// step is, in the parent, the step that failed and its errno (nil:
+	// the child exec'd).
+	step *[2]int
 }
 
 // forkSpawn forks a child that runs c and execs; it returns the child's
