@@ -176,7 +176,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 		return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
 	}
 	defer box.Close()
-	if err := cmd.Start(); err != nil {
+	if err := proc.StartCmd(cmd, box); err != nil {
 		return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
 	}
 	done := make(chan error, 1)

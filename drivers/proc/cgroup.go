@@ -224,7 +224,7 @@ func cleanStale(dir string) {
 			continue
 		}
 		cg := filepath.Join(dir, e.Name())
-		killCgroup(cg)
+		killCgroup(cg, true)
 		removeCgroup(cg)
 	}
 }
@@ -264,6 +264,33 @@ var cgroupPool struct {
 // idleCgroups bounds the idle cgroups kept for one set of limits.
 const idleCgroups = 64
 
+// lentCharge is the most memory a cgroup may still be charged with to be
+// lent again (or a 64th of its limit, if more): what a bot leaves is
+// mostly some hundred KiB of page cache and kernel objects; more (a bot
+// that wrote files, dirty pages) would cost the next bot the kernel's
+// reclaim, so that cgroup is removed instead.
+const lentCharge = 2 << 20
+
+// charged is the memory charged to the cgroup (0 without a memory one).
+func (c *cgroup) charged() int64 {
+	if c.memory == "" {
+		return 0
+	}
+	f := "memory.usage_in_bytes"
+	if c.v2 {
+		f = "memory.current"
+	}
+	b, err := os.ReadFile(filepath.Join(c.memory, f))
+	if err != nil {
+		return lentCharge + 1
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+	if err != nil {
+		return lentCharge + 1
+	}
+	return n
+}
+
 // leaseCgroup lends a cgroup with the given limits: an idle one, or a new
 // one.
 func leaseCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
@@ -297,6 +324,10 @@ func (c *cgroup) giveBack() {
 			c.remove()
 			return
 		}
+	}
+	if c.charged() > max(lentCharge, c.key[0]/64) {
+		c.remove()
+		return
 	}
 	cgroupPool.Lock()
 	defer cgroupPool.Unlock()
@@ -464,10 +495,16 @@ func keyedIn(f *os.File, path, key string) int64 {
 // thread refused at the process limit; nil if none. It reads only files
 // and the Box's fixed fields, so any goroutine may call it.
 func (b *Box) counters() *Fault {
-	if n := b.cg.oomKills(); n > 0 && b.lim.Memory > 0 {
+	b.cgMu.Lock()
+	oom, pids := b.finalOOM, b.finalPids
+	if !b.closed {
+		oom, pids = b.cg.oomKills(), b.cg.pidsDenied()
+	}
+	b.cgMu.Unlock()
+	if n := oom; n > 0 && b.lim.Memory > 0 {
 		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes", Size(b.lim.Memory), n)
 	}
-	if n := b.cg.pidsDenied(); n > 0 && b.lim.Processes > 0 {
+	if n := pids; n > 0 && b.lim.Processes > 0 {
 		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)", b.lim.Processes, n)
 	}
 	return nil
@@ -592,27 +629,17 @@ func keyedValue(b []byte, key string) int64 {
 }
 
 // kill kills every process of the cgroup until none is left.
-// noCgroupKill says this kernel's cgroups have no cgroup.kill: killing
-// one goes by its list of processes, without trying that file first.
-var noCgroupKill atomic.Bool
-
 func (c *cgroup) kill() {
 	for _, d := range c.dirs() {
-		killCgroup(d)
+		killCgroup(d, c.v2)
 	}
 }
 
-func killCgroup(dir string) {
-	if !noCgroupKill.Load() {
-		err := os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
-		if err == nil {
-			return
-		}
-		if errors.Is(err, os.ErrNotExist) && filepath.Dir(dir) != "/" {
-			if _, e := os.Stat(dir); e == nil {
-				noCgroupKill.Store(true) // cgroup v1, or v2 before Linux 5.14
-			}
-		}
+func killCgroup(dir string, v2 bool) {
+	// cgroup.kill: v2 since Linux 5.14. (On v1 there is none, and opening
+	// a file cgroupfs lacks fails with EACCES, not ENOENT.)
+	if v2 && os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil {
+		return
 	}
 	for round := 0; round < 1000; round++ {
 		b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))

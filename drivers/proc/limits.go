@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -25,7 +26,7 @@ import (
 //
 //	cmd := exec.Command(argv[0], argv[1:]...) // with Dir, Env, SysProcAttr set
 //	box, err := proc.Prepare(cmd, limits, clock) // nil box: nothing to confine
-//	err = cmd.Start()                            // on error: box.Close()
+//	err = proc.StartCmd(cmd, box)                // on error: box.Close(); never cmd.Start()
 //	...
 //	if f := box.Check(); f != nil { ... }        // after every answer
 //	f := box.Explain(cmd.ProcessState, tail)     // when the bot misbehaved
@@ -61,9 +62,15 @@ type Box struct {
 	// from, spawnMsgs what each of its steps' failure means.
 	// sandboxed says the bot is in the sandbox's root.
 	sandboxed bool
-	spawn     *spawnProg
-	cfg       *shimConfig
-	spawnMsgs []string
+	// cgMu orders the reads of the cgroup's counters against Close,
+	// which gives the cgroup away (cg nil, closed) and keeps the final
+	// counts.
+	cgMu                sync.Mutex
+	closed              bool
+	finalOOM, finalPids int64
+	spawn               *spawnProg
+	cfg                 *shimConfig
+	spawnMsgs           []string
 }
 
 // Prepare rewrites cmd, made by exec.Command with its Dir and Env, so
@@ -193,6 +200,7 @@ func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
 		}
 		b.cfg = cfg
 		cmd.Env = env
+		cmd.Err = errSpawned // a cmd.Start() must not start it unconfined
 		return nil
 	}
 	if b.netns != nil {
@@ -233,8 +241,12 @@ func (b *Box) namespaces(sandboxed, userNS bool) {
 		}
 	}
 	// A lent namespace goes back when the bot's PID namespace has ended,
-	// which proves every process that was in it gone.
-	if attr.Cloneflags&syscall.CLONE_NEWNET == 0 || attr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !b.pidNS || !p.Root {
+	// which proves every process that was in it gone. Only a sandboxed
+	// bot without internet sockets gets one: as root outside the sandbox
+	// it could set the namespace's sysctls, and with sockets it would
+	// leave counts in its statistics (/proc/net/snmp) for the next.
+	if attr.Cloneflags&syscall.CLONE_NEWNET == 0 || attr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !b.pidNS || !p.Root ||
+		!sandboxed || !b.seccomp {
 		return
 	}
 	if ns, err := leaseNetNS(); err == nil { // else cloned in a new one, as without the pool
@@ -480,7 +492,9 @@ func outOfMemory(stderr string) bool {
 // the process itself (and its group), which also ends its PID namespace.
 func (b *Box) Kill() {
 	if b != nil {
-		b.cg.kill()
+		b.cgMu.Lock()
+		defer b.cgMu.Unlock()
+		b.cg.kill() // none once closed: it may be another bot's now
 		b.killed = true
 	}
 }
@@ -492,12 +506,21 @@ func (b *Box) Contained() bool {
 	return b != nil && b.pidNS
 }
 
-// Close removes the cgroup and the private folder; call it once the bot
-// has been waited for.
+// Close removes the cgroup and the private folder, or lends them again;
+// call it once the bot has been waited for. A second Close does nothing.
 func (b *Box) Close() {
 	if b == nil {
 		return
 	}
+	b.cgMu.Lock()
+	defer b.cgMu.Unlock()
+	if b.closed {
+		return
+	}
+	b.closed = true
+	// What the counters said at the end stays the bot's, whoever the
+	// cgroup is lent to next.
+	b.finalOOM, b.finalPids = b.cg.oomKills(), b.cg.pidsDenied()
 	ended := b.cmd.ProcessState != nil || b.cmd.Process == nil // or never started
 	switch {
 	case b.sandboxed && b.pidNS && ended:
@@ -510,6 +533,7 @@ func (b *Box) Close() {
 		}
 		b.cg.remove()
 	}
+	b.cg = nil
 	if b.spawn != nil {
 		b.spawn.close()
 		b.spawn = nil

@@ -76,6 +76,19 @@ var hostNetNS = sync.OnceValues(func() (*os.File, error) { return os.Open("/proc
 // thread that cannot be moved back is left locked, so the runtime ends it
 // with the goroutine instead of reusing it elsewhere.
 func inNetNS(f *os.File, fn func() error) error {
+	return onThrowawayThread(func() error { return inNetNSLocked(f, fn) })
+}
+
+// onThrowawayThread runs fn on a goroutine of its own and waits: a thread
+// fn leaves locked (outside arbiter's namespace) then ends with that
+// goroutine, never carrying the caller.
+func onThrowawayThread(fn func() error) error {
+	ch := make(chan error, 1)
+	go func() { ch <- fn() }()
+	return <-ch
+}
+
+func inNetNSLocked(f *os.File, fn func() error) error {
 	self, err := hostNetNS()
 	if err != nil {
 		return err
@@ -95,7 +108,15 @@ func inNetNS(f *os.File, fn func() error) error {
 
 // newNetNS makes a network namespace and keeps a handle on it: a thread
 // goes into a new one and back.
-func newNetNS() (*os.File, error) {
+func newNetNS() (ns *os.File, err error) {
+	err = onThrowawayThread(func() error {
+		ns, err = newNetNSLocked()
+		return err
+	})
+	return ns, err
+}
+
+func newNetNSLocked() (*os.File, error) {
 	self, err := hostNetNS()
 	if err != nil {
 		return nil, err

@@ -252,7 +252,7 @@ func startOnce(cmd *exec.Cmd, box *Box) (time.Time, error) {
 	children.Lock()
 	defer children.Unlock()
 	start := time.Now()
-	if err := startCmd(cmd, box); err != nil {
+	if err := StartCmd(cmd, box); err != nil {
 		return start, err
 	}
 	children.pids[cmd.Process.Pid] = true

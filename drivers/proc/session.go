@@ -219,7 +219,7 @@ func (s *Session) launch() error {
 	s.box, err = Prepare(s.cmd, s.spec.Limits, s.spec.Clock)
 	if err == nil {
 		children.Lock()
-		err = startCmd(s.cmd, s.box)
+		err = StartCmd(s.cmd, s.box)
 		if err == nil {
 			children.pids[s.cmd.Process.Pid] = true
 		}

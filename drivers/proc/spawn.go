@@ -7,8 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"reflect"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,6 +44,15 @@ func (b *Box) spawnable(cfg *shimConfig, attr *syscall.SysProcAttr) bool {
 	if !spawnArch || os.Getenv(spawnEnv) == "shim" || !mountSetattrWorks() {
 		return false
 	}
+	// What the child does of os/exec's part: the namespaces, Setpgid, a
+	// parent-death SIGKILL, and a user namespace's id maps (AmbientCaps
+	// are the shim's, which a spawned child has no need of).
+	plain := *attr
+	plain.Cloneflags, plain.Setpgid, plain.Pdeathsig = 0, false, 0
+	plain.UidMappings, plain.GidMappings, plain.AmbientCaps = nil, nil, nil
+	if !reflect.ValueOf(plain).IsZero() || attr.Pdeathsig != 0 && attr.Pdeathsig != syscall.SIGKILL {
+		return false
+	}
 	for _, f := range []any{b.cmd.Stdin, b.cmd.Stdout, b.cmd.Stderr} {
 		if _, ok := f.(*os.File); f != nil && !ok {
 			return false
@@ -52,10 +61,17 @@ func (b *Box) spawnable(cfg *shimConfig, attr *syscall.SysProcAttr) bool {
 	return len(b.cmd.ExtraFiles) == 0
 }
 
+// mountSetattrWorks says the kernel has mount_setattr and nothing (a
+// container's seccomp profile) refuses it: a call that changes nothing
+// succeeds then (or fails on its arguments), not with ENOSYS or EPERM.
 var mountSetattrWorks = sync.OnceValue(func() bool {
 	err := unix.MountSetattr(-1, "", 0, &unix.MountAttr{})
-	return !errors.Is(err, unix.ENOSYS)
+	return err == nil || errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EBADF) || errors.Is(err, unix.EINVAL)
 })
+
+// esc makes a path part of a failure's message, a format whose one verb
+// is the errno's.
+func esc(path string) string { return strings.ReplaceAll(path, "%", "%%") }
 
 // atFDCWD is AT_FDCWD (-100) as a system call's argument.
 const atFDCWD = ^uintptr(99)
@@ -179,6 +195,9 @@ func compileSpawn(cfg *shimConfig, netns *os.File, userNS bool) (*spawnProg, err
 	data := &[2]unix.CapUserData{}
 	p.keep = append(p.keep, data)
 	p.call("", unix.SYS_CAPSET, p.ptr(hdr, unsafe.Pointer(hdr)), uintptr(unsafe.Pointer(&data[0]))).any = true
+	// No descriptor arbiter itself inherited reaches the bot: all but its
+	// three close at the exec (Linux 5.11; before, as os/exec leaves them).
+	p.call("", unix.SYS_CLOSE_RANGE, 3, ^uintptr(0), unix.CLOSE_RANGE_CLOEXEC).any = true
 	return p, nil
 }
 
@@ -200,7 +219,7 @@ func (p *spawnProg) identity(cfg *shimConfig) (bounding bool) {
 		if uid < 0 {
 			uid = os.Getuid()
 		}
-		p.call(fmt.Sprintf("sandbox: entering its folder %s as uid %d: %%v (it must be readable by that uid)", cfg.Root.Cwd, uid),
+		p.call(fmt.Sprintf("sandbox: entering its folder %s as uid %d: %%v (it must be readable by that uid)", esc(cfg.Root.Cwd), uid),
 			unix.SYS_CHDIR, p.str(cfg.Root.Cwd))
 	}
 	return bounding
@@ -219,29 +238,55 @@ var capLastCap = sync.OnceValue(shim.CapLastCap)
 // origNofile is the limit of open files arbiter started with, which
 // os/exec gives back to the programs it starts: Go raises its own soft
 // limit to the hard one less one at start, and keeps the original where
-// no other package can read it. Then it is read from arbiter's parent,
-// from which arbiter inherited it; nil when Go did not raise it, or the
-// parent's limits cannot be read.
+// no other package can read it. Then it is read from a program os/exec
+// starts; nil when Go did not raise it or it cannot be read.
 var origNofile = sync.OnceValue(func() *unix.Rlimit {
 	var cur unix.Rlimit
 	if unix.Getrlimit(unix.RLIMIT_NOFILE, &cur) != nil || cur.Max == 0 || cur.Cur != cur.Max-1 {
 		return nil
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", os.Getppid()))
+	lim, err := startedNofile()
 	if err != nil {
 		return nil
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(strings.TrimPrefix(line, "Max open files")); len(f) >= 2 && len(f) < len(strings.Fields(line)) {
-			soft, err := strconv.ParseUint(f[0], 10, 64)
-			if err != nil || soft > cur.Max {
-				return nil
-			}
-			return &unix.Rlimit{Cur: soft, Max: cur.Max}
-		}
-	}
-	return nil
+	return lim
 })
+
+// startedNofile is the limit of open files os/exec gives a program it
+// starts: read from one stopped at its exec (traced), before it ran any
+// of its own code.
+func startedNofile() (*unix.Rlimit, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	runtime.LockOSThread() // a tracer is a thread
+	defer runtime.UnlockOSThread()
+	cmd := exec.Command(exe)
+	cmd.Env = []string{}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Ptrace: true, Pdeathsig: syscall.SIGKILL}
+	children.Lock()
+	err = cmd.Start()
+	if err == nil {
+		children.pids[cmd.Process.Pid] = true
+	}
+	children.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		children.Lock()
+		delete(children.pids, cmd.Process.Pid)
+		children.Unlock()
+	}()
+	var lim unix.Rlimit
+	if err := unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_NOFILE, nil, &lim); err != nil {
+		return nil, err
+	}
+	return &lim, nil
+}
 
 func (p *spawnProg) privateMounts() {
 	p.mount("making mounts private: %v", "", "/", "", unix.MS_REC|unix.MS_PRIVATE, "")
@@ -285,7 +330,7 @@ func (p *spawnProg) landlock(cfg *shimConfig) error {
 		if err != nil {
 			return fmt.Errorf("Landlock: %w", err)
 		}
-		msg := "Landlock: allowing " + cfg.Folder + ": %v"
+		msg := "Landlock: allowing " + esc(cfg.Folder) + ": %v"
 		p.call(msg, unix.SYS_OPENAT, atFDCWD, p.str(cfg.Folder), unix.O_PATH|unix.O_CLOEXEC).save = true
 		dup := p.call(msg, unix.SYS_DUP3, 0, uintptr(at), unix.O_CLOEXEC)
 		dup.use = 1
@@ -443,7 +488,7 @@ func (b *Box) spawnFault(step int, e syscall.Errno) error {
 	case step == len(b.spawnMsgs):
 		return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(b.cfg.Args, " "), e)
 	}
-	return faultf(drivers.FaultStart, b.spawnMsgs[step], e)
+	return faultf(drivers.FaultStart, b.spawnMsgs[step], e) // each a format with one %v (see esc)
 }
 
 // readFull reads fd until buf is full or the writers are gone (the exec).
@@ -490,7 +535,7 @@ func (p *spawnProg) root(r *shim.Root) error {
 		if at[i], err = p.placeholder(); err != nil {
 			return err
 		}
-		msg := "opening " + op.Src + " for the sandbox: %v"
+		msg := "opening " + esc(op.Src) + " for the sandbox: %v"
 		p.call(msg, unix.SYS_OPENAT, atFDCWD, p.str(op.Src), unix.O_PATH|unix.O_CLOEXEC).save = true
 		p.call(msg, unix.SYS_DUP3, 0, uintptr(at[i]), unix.O_CLOEXEC).use = 1
 		p.call(msg, unix.SYS_CLOSE, 0).use = 1
@@ -527,7 +572,7 @@ func (p *spawnProg) root(r *shim.Root) error {
 // once the root is built.
 func (p *spawnProg) doMount(stage string, op shim.MountOp, fd int, dir bool, mask *bool) (ro bool) {
 	t := stage + op.Path
-	msg := func(what string) string { return "sandbox: " + what + " " + op.Path + ": %v" }
+	msg := func(what string) string { return "sandbox: " + what + " " + esc(op.Path) + ": %v" }
 	switch op.Kind {
 	case "ro", "rw", "dev":
 		p.mountpoint(msg("making the mount point of"), stage, t, dir)
@@ -580,7 +625,7 @@ func (p *spawnProg) doMount(stage string, op shim.MountOp, fd int, dir bool, mas
 // built, where the shim binds the host's devices. A node costs less than
 // a mount, and the bot, without capabilities, can make no other.
 func (p *spawnProg) device(t string, st *syscall.Stat_t) {
-	msg := "sandbox: making the device " + t + ": %v"
+	msg := "sandbox: making the device " + esc(t) + ": %v"
 	p.call(msg, unix.SYS_MKNODAT, atFDCWD, p.str(t), uintptr(unix.S_IFCHR|st.Mode&0o777), uintptr(st.Rdev))
 	p.call(msg, unix.SYS_FCHMODAT, atFDCWD, p.str(t), uintptr(st.Mode&0o777), 0)
 }
@@ -631,9 +676,15 @@ func (p *spawnProg) mkdirAll(msg, stage, dir string) {
 	}
 }
 
-// startCmd starts cmd, confined by box (nil: not confined).
-func startCmd(cmd *exec.Cmd, box *Box) error {
+// errSpawned is what cmd.Start returns for a command Prepare set up to
+// be spawned: only StartCmd starts it confined.
+var errSpawned = errors.New("proc: a confined command starts with proc.StartCmd, not cmd.Start")
+
+// StartCmd starts cmd, which Prepare or PrepareBuild confined to box (nil:
+// not confined).
+func StartCmd(cmd *exec.Cmd, box *Box) error {
 	if box != nil && box.spawn != nil {
+		cmd.Err = nil
 		return box.spawnStart()
 	}
 	return cmd.Start()

@@ -166,15 +166,16 @@ func TestSpawnKeepsOpenFilesLimit(t *testing.T) {
 		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Max < 2048 {
 			t.Skipf("hard limit of open files %d: too low to tell", lim.Max)
 		}
-		// The test binary again, started with a soft limit of 1000: its Go
-		// raises it, its bot must see 1000.
+		// The test binary again, started by a shell that lowers the soft
+		// limit to 1000 (this process keeps a higher one): its Go raises
+		// it, its bot must see 1000.
 		low := lim
-		low.Cur = 1000
+		low.Cur = 1500
 		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
 			t.Fatal(err)
 		}
 		exe, _ := os.Executable()
-		cmd := exec.Command(exe, "-test.run", "^TestSpawnKeepsOpenFilesLimit$", "-test.count=1", "-test.v")
+		cmd := exec.Command("/bin/sh", "-c", `ulimit -Sn 1000 && exec "$0" "$@"`, exe, "-test.run", "^TestSpawnKeepsOpenFilesLimit$", "-test.count=1", "-test.v")
 		cmd.Env = append(os.Environ(), "SPAWN_NOFILE_CHILD=1")
 		out, err := cmd.CombinedOutput()
 		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
@@ -208,7 +209,18 @@ func TestCgroupLentWithFreshCounters(t *testing.T) {
 	lim.Processes = 8
 	spec := botSpec(t, "", drivers.Clock{Move: 5 * sec})
 	script := filepath.Join(spec.Dir, "bot.py")
-	os.WriteFile(script, []byte(pyHeader+"while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"), 0o644)
+	// Forks until one is refused, its children asleep; then answers.
+	os.WriteFile(script, []byte(pyHeader+`import time
+while True:
+    try:
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+    except OSError:
+        reply("refused")
+        break
+sys.stdin.readline()
+`), 0o644)
 	readable(t, spec.Dir)
 	spec.Argv, spec.Env, spec.Limits = []string{python(t), script}, nil, lim
 	a := start(t, spec)
@@ -230,5 +242,54 @@ func TestCgroupLentWithFreshCounters(t *testing.T) {
 	}
 	if f := s.box.check(); f != nil {
 		t.Errorf("the next bot is charged with the previous one's forks: %v", f)
+	}
+}
+
+// TestSpawnedCommandRefusesPlainStart: a command Prepare set up to be
+// spawned does not start, unconfined, through cmd.Start.
+func TestSpawnedCommandRefusesPlainStart(t *testing.T) {
+	if !Machine().Sandbox || !spawnArch || !mountSetattrWorks() {
+		t.Skip("needs the sandbox, amd64 or arm64, and mount_setattr")
+	}
+	cmd := exec.Command(botBinary(t))
+	cmd.Dir = t.TempDir()
+	readable(t, cmd.Dir)
+	b, err := PrepareBuild(cmd, defaultLimits(), drivers.Clock{Move: 5 * sec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := cmd.Start(); err == nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("cmd.Start started a command prepared to be spawned, outside its confinement")
+	}
+}
+
+// TestNetNSLentOnlyWithoutSockets: only a sandboxed bot without internet
+// sockets is lent a network namespace; a bot that may open sockets (its
+// traffic counts in the namespace's statistics) or runs outside the
+// sandbox (as root it could set the namespace's sysctls) gets a new one.
+func TestNetNSLentOnlyWithoutSockets(t *testing.T) {
+	if !Machine().Sandbox || os.Getuid() != 0 || !Machine().Seccomp {
+		t.Skip("needs the sandbox and seccomp, as root")
+	}
+	network := defaultLimits()
+	network.Network = no(true)
+	outside := drivers.UnstatedLimits()
+	for _, c := range []struct {
+		name string
+		lim  drivers.Limits
+		lent bool
+	}{{"default sandbox", defaultLimits(), true}, {"network allowed", network, false}, {"outside the sandbox", outside, false}} {
+		cmd := exec.Command(botBinary(t))
+		b, err := Prepare(cmd, c.lim, drivers.Clock{Move: 5 * sec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.netns != nil; got != c.lent {
+			t.Errorf("%s: lent a network namespace %v, want %v", c.name, got, c.lent)
+		}
+		b.Close()
 	}
 }
