@@ -56,7 +56,7 @@ type Box struct {
 	pidNS      bool // the bot is PID 1 of its own PID namespace
 	// netns is the network namespace lent to the bot (nil: none, or a
 	// new one of its own); Close gives it back.
-	netns *os.File
+	netns *netNS
 	// spawn is the child's program when the bot is spawned rather than
 	// started through the shim (see spawnable), cfg what it was written
 	// from, spawnMsgs what each of its steps' failure means.
@@ -204,7 +204,7 @@ func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
 		return nil
 	}
 	if b.netns != nil {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, b.netns)
+		cmd.ExtraFiles = append(cmd.ExtraFiles, b.netns.ns)
 		cfg.NetNS = 2 + len(cmd.ExtraFiles)
 	}
 	js, err := json.Marshal(cfg)
@@ -242,9 +242,7 @@ func (b *Box) namespaces(sandboxed, userNS bool) {
 	}
 	// A lent namespace goes back when the bot's PID namespace has ended,
 	// which proves every process that was in it gone. Only a sandboxed
-	// bot without internet sockets gets one: as root outside the sandbox
-	// it could set the namespace's sysctls, and with sockets it would
-	// leave counts in its statistics (/proc/net/snmp) for the next.
+	// bot without internet sockets gets one (see netns.go).
 	if attr.Cloneflags&syscall.CLONE_NEWNET == 0 || attr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !b.pidNS || !p.Root ||
 		!sandboxed || !b.seccomp {
 		return
@@ -494,7 +492,11 @@ func (b *Box) Kill() {
 	if b != nil {
 		b.cgMu.Lock()
 		defer b.cgMu.Unlock()
-		b.cg.kill() // none once closed: it may be another bot's now
+		if !b.pidNS {
+			// (A bot that is PID 1 of its namespace takes all it started
+			// with it when the caller kills it.)
+			b.cg.kill() // none once closed: it may be another bot's now
+		}
 		b.killed = true
 	}
 }
@@ -542,7 +544,7 @@ func (b *Box) Close() {
 		if ended {
 			returnNetNS(b.netns)
 		} else {
-			b.netns.Close()
+			b.netns.close()
 		}
 		b.netns = nil
 	}

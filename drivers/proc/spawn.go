@@ -132,14 +132,14 @@ func (p *spawnProg) close() {
 // compile writes down what the shim would do for cfg (see
 // shim.runShim), descriptors opened ahead by the parent wherever the
 // child's view of the files does not change them.
-func compileSpawn(cfg *shimConfig, netns *os.File, userNS bool) (*spawnProg, error) {
+func compileSpawn(cfg *shimConfig, netns *netNS, userNS bool) (*spawnProg, error) {
 	p := &spawnProg{base: -1, mknod: !userNS}
 	fail := func(err error) (*spawnProg, error) {
 		p.close()
 		return nil, err
 	}
 	if netns != nil {
-		p.call("joining the bot's network namespace: %v", unix.SYS_SETNS, netns.Fd(), unix.CLONE_NEWNET)
+		p.call("joining the bot's network namespace: %v", unix.SYS_SETNS, netns.ns.Fd(), unix.CLONE_NEWNET)
 		p.keep = append(p.keep, netns)
 	}
 	var joins []int

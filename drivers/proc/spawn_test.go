@@ -269,7 +269,7 @@ func TestSpawnedCommandRefusesPlainStart(t *testing.T) {
 // TestNetNSLentOnlyWithoutSockets: only a sandboxed bot without internet
 // sockets is lent a network namespace; a bot that may open sockets (its
 // traffic counts in the namespace's statistics) or runs outside the
-// sandbox (as root it could set the namespace's sysctls) gets a new one.
+// sandbox (as root it could write the namespace's sysctls) gets a new one.
 func TestNetNSLentOnlyWithoutSockets(t *testing.T) {
 	if !Machine().Sandbox || os.Getuid() != 0 || !Machine().Seccomp {
 		t.Skip("needs the sandbox and seccomp, as root")
