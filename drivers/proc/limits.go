@@ -56,7 +56,8 @@ type Box struct {
 	pidNS      bool // the bot is PID 1 of its own PID namespace
 	// netns is the network namespace lent to the bot (nil: none, or a
 	// new one of its own); Close gives it back.
-	netns *netNS
+	netns     *netNS
+	netnsLent bool // lent: Close gives it back; else it is closed
 	// spawn is the child's program when the bot is spawned rather than
 	// started through the shim (see spawnable), cfg what it was written
 	// from, spawnMsgs what each of its steps' failure means.
@@ -240,14 +241,22 @@ func (b *Box) namespaces(sandboxed, userNS bool) {
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 		}
 	}
-	// A lent namespace goes back when the bot's PID namespace has ended,
-	// which proves every process that was in it gone. Only a sandboxed
-	// bot without internet sockets gets one (see netns.go).
-	if attr.Cloneflags&syscall.CLONE_NEWNET == 0 || attr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !b.pidNS || !p.Root ||
-		!sandboxed || !b.seccomp {
+	if attr.Cloneflags&syscall.CLONE_NEWNET == 0 || attr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !p.Root {
 		return
 	}
-	if ns, err := leaseNetNS(); err == nil { // else cloned in a new one, as without the pool
+	// A lent namespace goes back when the bot's PID namespace has ended,
+	// which proves every process that was in it gone. Only a sandboxed
+	// bot without internet sockets gets one (see netns.go); another gets
+	// a new one, made ahead of time.
+	var ns *netNS
+	var err error
+	if b.pidNS && sandboxed && b.seccomp {
+		ns, err = leaseNetNS()
+		b.netnsLent = err == nil
+	} else {
+		ns, err = freshNetNS()
+	}
+	if err == nil { // else cloned in a new one
 		b.netns = ns
 		attr.Cloneflags &^= syscall.CLONE_NEWNET
 	}
@@ -541,7 +550,7 @@ func (b *Box) Close() {
 		b.spawn = nil
 	}
 	if b.netns != nil {
-		if ended {
+		if ended && b.netnsLent {
 			returnNetNS(b.netns)
 		} else {
 			b.netns.close()

@@ -287,7 +287,7 @@ func TestNetNSLentOnlyWithoutSockets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := b.netns != nil; got != c.lent {
+		if got := b.netns != nil && b.netnsLent; got != c.lent {
 			t.Errorf("%s: lent a network namespace %v, want %v", c.name, got, c.lent)
 		}
 		b.Close()
