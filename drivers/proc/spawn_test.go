@@ -290,6 +290,15 @@ func TestNetNSLentOnlyWithoutSockets(t *testing.T) {
 		if got := b.netns != nil && b.netnsLent; got != c.lent {
 			t.Errorf("%s: lent a network namespace %v, want %v", c.name, got, c.lent)
 		}
+		given := b.netns
 		b.Close()
+		// A namespace that was not lent (a new one) is never lent after.
+		netnsPool.Lock()
+		for _, n := range netnsPool.idle {
+			if n == given && !c.lent {
+				t.Errorf("%s: its new network namespace went into the pool", c.name)
+			}
+		}
+		netnsPool.Unlock()
 	}
 }
