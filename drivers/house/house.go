@@ -16,6 +16,7 @@ package house
 import (
 	"bufio"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -64,4 +65,19 @@ func Serve(in io.Reader, out io.Writer, handle func(fields []string) (string, er
 		}
 	}
 	return sc.Err()
+}
+
+// EnvUint is the number a house bot's environment holds under key
+// (ARBITER_SEED, ARBITER_SEAT): 0 when env is nil or the value is not a
+// number. Each game's bots seed their generator from these, so that a
+// re-run of a match replays it exactly.
+func EnvUint(env func(string) string, key string) uint64 {
+	if env == nil {
+		return 0
+	}
+	v, err := strconv.ParseUint(strings.TrimSpace(env(key)), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
 }

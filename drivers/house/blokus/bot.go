@@ -214,15 +214,5 @@ func (t *table) reset() error {
 // seedFrom makes a bot's generator from its environment, so that a re-run
 // of a match replays it exactly, while the two seats of a match differ.
 func seedFrom(env func(string) string) *rand.Rand {
-	get := func(k string) uint64 {
-		if env == nil {
-			return 0
-		}
-		v, err := strconv.ParseUint(strings.TrimSpace(env(k)), 10, 64)
-		if err != nil {
-			return 0
-		}
-		return v
-	}
-	return rand.New(rand.NewPCG(get("ARBITER_SEED"), 0x626c6f6b7573^get("ARBITER_SEAT")))
+	return rand.New(rand.NewPCG(house.EnvUint(env, "ARBITER_SEED"), 0x626c6f6b7573^house.EnvUint(env, "ARBITER_SEAT")))
 }

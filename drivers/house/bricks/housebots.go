@@ -4,7 +4,6 @@ import (
 	"io"
 	"math/bits"
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/arbiter-contests/arbiter/drivers/house"
 )
@@ -32,8 +31,7 @@ func HouseBots() []house.Bot {
 // seedFrom seeds a house bot from its match seed and seat, so that it
 // plays the same duel twice.
 func seedFrom(env func(string) string) *rand.Rand {
-	seed, _ := strconv.ParseUint(env("ARBITER_SEED"), 10, 64)
-	seat, _ := strconv.ParseUint(env("ARBITER_SEAT"), 10, 64)
+	seed, seat := house.EnvUint(env, "ARBITER_SEED"), house.EnvUint(env, "ARBITER_SEAT")
 	return rand.New(rand.NewPCG(seed, seat+0x627269636b73))
 }
 

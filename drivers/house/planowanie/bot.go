@@ -332,17 +332,8 @@ func (t *table) after() []int {
 // seedFrom makes a bot's generator from its environment, so that a re-run
 // of a match replays it exactly, while seats of one match still differ.
 func seedFrom(env func(string) string) *rand.Rand {
-	get := func(k string) uint64 {
-		if env == nil {
-			return 0
-		}
-		v, err := strconv.ParseUint(strings.TrimSpace(env(k)), 10, 64)
-		if err != nil {
-			return 0
-		}
-		return v
-	}
-	return rand.New(rand.NewPCG(get("ARBITER_SEED"), shuffle.Splitmix(0x686f757365626f74^get("ARBITER_SEAT"))))
+	seed, seat := house.EnvUint(env, "ARBITER_SEED"), house.EnvUint(env, "ARBITER_SEAT")
+	return rand.New(rand.NewPCG(seed, shuffle.Splitmix(0x686f757365626f74^seat)))
 }
 
 // Table is the bot side of the protocol for a player written outside this
