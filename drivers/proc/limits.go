@@ -194,7 +194,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 // the shim, this executable re-run with cfg in its environment.
 func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
 	cmd := b.cmd
-	if b.spawnable(cfg, cmd.SysProcAttr) {
+	if b.spawnable(cmd.SysProcAttr) {
 		var err error
 		if b.spawn, err = compileSpawn(cfg, b.netns, cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0); err != nil {
 			return faultf(drivers.FaultStart, "%v", err)

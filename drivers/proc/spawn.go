@@ -40,7 +40,7 @@ import (
 const spawnEnv = "ARBITER_SPAWN"
 
 // spawnable reports whether b can be spawned rather than shimmed.
-func (b *Box) spawnable(cfg *shimConfig, attr *syscall.SysProcAttr) bool {
+func (b *Box) spawnable(attr *syscall.SysProcAttr) bool {
 	if !spawnArch || os.Getenv(spawnEnv) == "shim" || !mountSetattrWorks() {
 		return false
 	}
