@@ -221,8 +221,9 @@ func fileName(name string) string {
 // unbuilt builds the bots of m that have a build and returns, when a
 // build failed, the match's outcome without playing it: every seat of a
 // bot that could not be built has the build verdict and scores 0, the
-// others score 1 (they win, as against a bot that cannot start).
-func (r *Runner) unbuilt(ctx context.Context, m *plan.Match, rec drivers.Recorder) (*drivers.Outcome, error) {
+// others score 1 (they win, as against a bot that cannot start). The
+// transcript tells of each such seat (playStaged).
+func (r *Runner) unbuilt(ctx context.Context, m *plan.Match) (*drivers.Outcome, error) {
 	var out *drivers.Outcome
 	for i, name := range m.Seats {
 		b := r.Plan.Bot(name)
@@ -243,7 +244,6 @@ func (r *Runner) unbuilt(ctx context.Context, m *plan.Match, rec drivers.Recorde
 			}
 		}
 		out.Seats[i] = drivers.SeatResult{Fault: FaultBuild, Detail: br.Detail}
-		rec.Event("fault", map[string]any{"seat": i, "kind": FaultBuild, "detail": br.Detail})
 	}
 	return out, nil
 }

@@ -62,6 +62,14 @@ type Runner struct {
 	// results come in, and once at the end; the summary must not be kept.
 	Snapshot func(*Summary) error
 
+	// CPUs, when set, plays the matches in worker processes (`Self
+	// worker`), one for each share of CPUs, pinned to it (see CPUShares
+	// and worker.go); Jobs is then len(CPUs). Nil plays them all in this
+	// process, their bots on any CPU.
+	CPUs [][]int
+
+	// workers is set by Run when CPUs is.
+	workers *workerPool
 	// builds is set by Run: each bot's build, at most once per run.
 	builds *builds
 	// out is set by Run: the bots disqualified before the first match.
@@ -177,21 +185,19 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	run := *r
 	run.Plan, run.builds, run.out, run.carry = p, &builds{}, out, newCarry(game, r.carryFrom)
 	r = &run
-	paired, err := loadPairings(r.Out, r.Plan)
+	if len(r.CPUs) > 0 {
+		if err := r.startWorkers(log); err != nil {
+			return nil, err
+		}
+		defer r.workers.close()
+	}
+	paired, known, err := r.known(prior)
 	if err != nil {
-		return nil, err
-	}
-	known := *r.Plan
-	known.Matches = slices.Clone(r.Plan.Matches)
-	for _, pr := range paired {
-		known.Matches = append(known.Matches, pr.Matches...)
-	}
-	if err := checkResults(&known, prior, filepath.Join(r.Out, ResultsFile)); err != nil {
 		return nil, err
 	}
 	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
 		sum: &Summary{Results: prior}}
-	s.verdicts = verdictsFor(game, &known, prior, out)
+	s.verdicts = verdictsFor(game, known, prior, out)
 	for i := range prior {
 		s.done[prior[i].Match] = &prior[i]
 	}
@@ -200,7 +206,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if len(r.Only) > 0 || r.Slice {
 		// Only the named matches, among those listed or already paired:
 		// no pairing and no stopping rule, which need the whole run.
-		s.full = known
+		s.full = *known
 	} else {
 		s.stopper = stop.New(r.Plan)
 	}
@@ -228,6 +234,24 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return s.sum, err
 	}
 	return s.sum, nil
+}
+
+// known is the plan with the rounds paired so far (in rounds/), whose
+// matches the results so far must all be.
+func (r *Runner) known(prior []Result) ([]*pairing.Pairing, *plan.Plan, error) {
+	paired, err := loadPairings(r.Out, r.Plan)
+	if err != nil {
+		return nil, nil, err
+	}
+	known := *r.Plan
+	known.Matches = slices.Clone(r.Plan.Matches)
+	for _, pr := range paired {
+		known.Matches = append(known.Matches, pr.Matches...)
+	}
+	if err := checkResults(&known, prior, filepath.Join(r.Out, ResultsFile)); err != nil {
+		return nil, nil, err
+	}
+	return paired, &known, nil
 }
 
 // work plays the stages on the runner's workers, and returns when they
@@ -581,20 +605,29 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 // loadGame rebuilds the plan's game with its driver, and holds the bots
 // to its submission rules; out are the bots disqualified by them.
 func (r *Runner) loadGame() (drivers.Game, map[string]string, error) {
+	game, err := r.loadGameSettings()
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := r.checkEntries(game)
+	return game, out, err
+}
+
+// loadGameSettings rebuilds the plan's game with its driver.
+func (r *Runner) loadGameSettings() (drivers.Game, error) {
 	g := r.Plan.Game
 	var drv drivers.Driver
 	if r.Drivers != nil {
 		drv, _ = r.Drivers(g.Driver)
 	}
 	if drv == nil {
-		return nil, nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
+		return nil, fmt.Errorf("the plan's game %q is played by the driver %q, which this arbiter does not have", g.Name, g.Driver)
 	}
 	game, err := drv.LoadGame(g.Settings)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
+		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
 	}
-	out, err := r.checkEntries(game)
-	return game, out, err
+	return game, nil
 }
 
 // selected are the matches named by Only, among those of p.
@@ -619,10 +652,35 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	return out, nil
 }
 
-// playMatch runs one match in a fresh matches/<id> directory. A bot's
+// playMatch runs one match in a fresh matches/<id> directory: in this
+// process, or in a worker process of the run's (Runner.CPUs). A bot's
 // misbehaviour is part of the result; only cancellation and the arbiter's
 // own I/O failures are errors.
 func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger) (*Result, error) {
+	st, err := r.stageMatch(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	if st.unbuilt == nil && r.workers != nil {
+		return r.workers.play(ctx, m, st.seats)
+	}
+	return r.playStaged(ctx, game, m, st, log)
+}
+
+// staged is a match made ready to play: its directory made afresh, its
+// bots built and seated, the state they carry in place.
+type staged struct {
+	dir   string
+	seats []drivers.Seat
+	// unbuilt is the match's outcome when a bot's build failed (see
+	// unbuilt): the match is not played.
+	unbuilt *drivers.Outcome
+}
+
+// stageMatch does what comes before a match plays, all of which needs
+// the run's state (builds, disqualifications, carried state): the
+// arbiter that runs the plan does it, wherever the match then plays.
+func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error) {
 	dir := filepath.Join(r.Out, MatchesDir, m.ID)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -630,35 +688,45 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	tr, err := newTranscript(dir, r.Compress)
+	unbuilt, err := r.unbuilt(ctx, m)
 	if err != nil {
 		return nil, err
 	}
-	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: dir,
-		Clock: m.Clock, Record: tr, Log: log}
-	unbuilt, err := r.unbuilt(ctx, m, tr)
-	if err != nil {
-		tr.Close()
-		return nil, err
-	}
+	st := &staged{dir: dir, unbuilt: unbuilt}
 	for i, name := range m.Seats {
 		seat, err := r.seat(m, i, name, dir)
 		if err != nil {
-			tr.Close()
 			return nil, err
 		}
-		match.Seats = append(match.Seats, seat)
+		st.seats = append(st.seats, seat)
 	}
 	if r.carry != nil {
-		if err := r.carry.prepare(r.Out, dir, m, match.Seats); err != nil {
-			tr.Close()
+		if err := r.carry.prepare(r.Out, dir, m, st.seats); err != nil {
 			return nil, err
 		}
 	}
+	return st, nil
+}
+
+// playStaged plays a staged match and writes its transcript.
+func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Match, st *staged, log hclog.Logger) (*Result, error) {
+	tr, err := newTranscript(st.dir, r.Compress)
+	if err != nil {
+		return nil, err
+	}
+	if st.unbuilt != nil {
+		for i, s := range st.unbuilt.Seats {
+			if s.Fault == FaultBuild {
+				tr.Event("fault", map[string]any{"seat": i, "kind": FaultBuild, "detail": s.Detail})
+			}
+		}
+	}
+	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: st.dir,
+		Clock: m.Clock, Record: tr, Log: log, Seats: st.seats}
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
 	start := time.Now()
-	out := unbuilt
+	out := st.unbuilt
 	if out == nil {
 		out, err = game.Play(ctx, match)
 	}

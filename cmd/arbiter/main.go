@@ -94,6 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"check":    cmdCheck,
 		"console":  cmdConsole,
 		"init":     cmdInit,
+		"worker":   cmdWorker,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

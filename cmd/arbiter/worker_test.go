@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
+)
+
+// needTwoCPUs skips a test of pinned workers where there is nothing to pin.
+func needTwoCPUs(t *testing.T) {
+	t.Helper()
+	if engine.CPUShares(2) == nil {
+		t.Skipf("arbiter may use %d CPU(s) here: -j 2 is not pinned", runtime.NumCPU())
+	}
+}
+
+// pinnedConfig is resumeConfig whose bot a reports, on its stderr, the
+// CPUs it may run on before it plays.
+const pinnedConfig = `
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [for i in range(1, 8) : { cards = i, leader = (i - 1) %% 4 }]
+  clock { total = "1m" }
+}
+bot "a" {
+  command = ["/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status >&2; exec \"$0\" bot planowanie/random", %[2]q]
+  env     = { RUN_MARK = %[1]q }
+}
+bot "b" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "c" {
+  house = "planowanie/random"
+  env   = { RUN_MARK = %[1]q }
+}
+bot "d" {
+  house = "planowanie/greedy"
+  env   = { RUN_MARK = %[1]q }
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b, bot.c, bot.d]
+  players = 4
+  rounds  = %[3]d
+  deal    = "per-round"
+  seed    = 77
+}
+`
+
+func writePinnedConfig(t *testing.T, mark string, rounds int) (arbiter, dir string) {
+	t.Helper()
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(pinnedConfig, mark, arbiter, rounds)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return arbiter, dir
+}
+
+// TestPinnedWorkersPlayAsOneProcess runs a tournament at -j 2, where each
+// match plays in a worker process pinned to one CPU, and at -j 2
+// -pin=false, all in one process: the same outcomes and transcripts
+// (timings aside); in the pinned run every match's bot sees one CPU, both
+// CPUs are used, and the workers' log records reach the run's log.
+func TestPinnedWorkersPlayAsOneProcess(t *testing.T) {
+	needTwoCPUs(t)
+	mark := fmt.Sprintf("pinned-%d-%d", os.Getpid(), time.Now().UnixNano())
+	arbiter, dir := writePinnedConfig(t, mark, 4)
+	pinned, free := filepath.Join(dir, "pinned"), filepath.Join(dir, "free")
+	for _, run := range []struct{ out, pin string }{{pinned, "-pin"}, {free, "-pin=false"}} {
+		if b, err := exec.Command(arbiter, "run", dir, "-out", run.out, "-j", "2", run.pin, "-log-level", "debug").CombinedOutput(); err != nil {
+			t.Fatalf("run %s: %v\n%s", run.pin, err, b)
+		}
+	}
+	if diff := cmp.Diff(outcomes(t, free), outcomes(t, pinned)); diff != "" {
+		t.Errorf("pinned workers' outcomes differ from one process's (-free +pinned):\n%s", diff)
+	}
+	matches, _ := filepath.Glob(filepath.Join(pinned, engine.MatchesDir, "*"))
+	if len(matches) != 16 {
+		t.Fatalf("%d match directories, want 16", len(matches))
+	}
+	cpus := map[string]bool{}
+	for _, m := range matches {
+		id := filepath.Base(m)
+		got, want := transcript(t, m), transcript(t, filepath.Join(free, engine.MatchesDir, id))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("match %s: transcripts differ (-free +pinned):\n%s", id, diff)
+		}
+		stderr, _ := filepath.Glob(filepath.Join(m, "seat*-a.stderr"))
+		if len(stderr) != 1 {
+			t.Fatalf("match %s: bot a's stderr files: %v", id, stderr)
+		}
+		b, _ := os.ReadFile(stderr[0])
+		list, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "Cpus_allowed_list:")
+		list = strings.TrimSpace(list)
+		if !ok || strings.ContainsAny(list, ",-") {
+			t.Errorf("match %s: bot a may run on %q, want one CPU", id, b)
+		}
+		cpus[list] = true
+	}
+	if len(cpus) != 2 {
+		t.Errorf("the matches' bots ran on CPUs %v, want two CPUs", cpus)
+	}
+	log, _ := os.ReadFile(filepath.Join(pinned, engine.LogFile))
+	if n := len(regexp.MustCompile(`\[DEBUG\] arbiter\.engine: match started: match=r\d+-g\d+-s\d `).FindAll(log, -1)); n != 16 {
+		t.Errorf("the pinned run's log has %d workers' \"match started\" records, want 16:\n%s", n, log)
+	}
+}
+
+var timing = regexp.MustCompile(`"(t|ms|elapsed_ms|time_ms)":[0-9.]+,?|time_left \d+|"fingerprints":\{[^}]*\}`)
+
+// transcript is a match's events with their timings left out.
+func transcript(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, engine.TranscriptFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return timing.ReplaceAllString(string(b), "")
+}
+
+// workers lists the worker processes started by the run marked with mark.
+func workers(mark string) []int {
+	var out []int
+	for _, pid := range proctest.WithEnv("WORKER_MARK=" + mark) {
+		if strings.HasSuffix(proctest.Cmdline(pid), " worker") {
+			out = append(out, pid)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// startMarked starts arbiter run -j 2 in its own process group, its
+// workers marked with mark, and waits until results has at least n lines.
+func startMarked(t *testing.T, arbiter, dir, out, mark string, n int) (*exec.Cmd, *bytes.Buffer, chan error) {
+	t.Helper()
+	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
+	cmd.Env = append(os.Environ(), "WORKER_MARK="+mark)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	results := filepath.Join(out, engine.ResultsFile)
+	for lines(results) < n {
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended (%v) too soon:\n%s", err, &stderr)
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	return cmd, &stderr, exited
+}
+
+// noneLeft fails unless the run's workers and bots are gone within 5 s.
+func noneLeft(t *testing.T, mark string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := append(workers(mark), proctest.WithEnv("RUN_MARK="+mark)...)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, pid := range left {
+				t.Errorf("process %d (%s) outlived the run", pid, proctest.Cmdline(pid))
+			}
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestCtrlCStopsPinnedRun sends SIGINT to the whole process group of a
+// pinned run, as a terminal's Ctrl-C does: the workers leave the decision
+// to the run, which ends as interrupted with every process gone, and the
+// run resumes to the outcomes of a run in one process.
+func TestCtrlCStopsPinnedRun(t *testing.T) {
+	needTwoCPUs(t)
+	mark := fmt.Sprintf("ctrlc-%d-%d", os.Getpid(), time.Now().UnixNano())
+	arbiter, dir := writePinnedConfig(t, mark, 8)
+	out := filepath.Join(dir, "out")
+	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 3)
+	if len(workers(mark)) != 2 {
+		t.Errorf("worker processes %v, want 2", workers(mark))
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if !strings.Contains(stderr.String(), "Interrupted: ") || err == nil {
+			t.Errorf("the run ended with %v, saying:\n%s", err, stderr)
+		}
+	case <-time.After(20 * time.Second):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		t.Fatalf("the run did not end on SIGINT:\n%s", stderr)
+	}
+	noneLeft(t, mark)
+	runToEnd(t, arbiter, dir, out, "2")
+	whole := filepath.Join(dir, "whole")
+	if b, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "2", "-pin=false").CombinedOutput(); err != nil {
+		t.Fatalf("run -pin=false: %v\n%s", err, b)
+	}
+	if diff := cmp.Diff(outcomes(t, whole), outcomes(t, out)); diff != "" {
+		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
+	}
+}
+
+// TestKilledWorkerFailsRun kills a worker process with SIGKILL during a
+// run: the run stops with an error that names it, keeps every result it
+// journaled, leaves no process behind, and a re-run finishes the rest.
+func TestKilledWorkerFailsRun(t *testing.T) {
+	needTwoCPUs(t)
+	mark := fmt.Sprintf("workerkill-%d-%d", os.Getpid(), time.Now().UnixNano())
+	arbiter, dir := writePinnedConfig(t, mark, 8)
+	out := filepath.Join(dir, "out")
+	_, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2)
+	ws := workers(mark)
+	if len(ws) == 0 {
+		t.Fatal("no worker process found")
+	}
+	if err := syscall.Kill(ws[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		want := fmt.Sprintf("worker process %d (CPUs ", ws[0])
+		if err == nil || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "signal: killed") {
+			t.Errorf("the run ended with %v, saying:\n%s\nwant it to name %q, killed", err, stderr, want)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the run did not end when its worker was killed:\n%s", stderr)
+	}
+	noneLeft(t, mark)
+	before := lines(filepath.Join(out, engine.ResultsFile))
+	b, err := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2").Output()
+	if err != nil {
+		t.Fatalf("re-run: %v", err)
+	}
+	if want := fmt.Sprintf("%d match(es) played, %d already finished", 32-before, before); !strings.Contains(string(b), want) {
+		t.Errorf("re-run says:\n%s\nwant %q", b, want)
+	}
+}

@@ -1,0 +1,486 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// Worker processes. A run with Runner.CPUs plays its matches in worker
+// processes (`Self worker`), one for each match it runs at once, each
+// started pinned to its own CPUs: its bots inherit that affinity, so a
+// match's referee and bots wake each other on the same CPUs. On a VM an
+// inter-processor wake-up is costly, and one Go process cannot keep a
+// match's goroutines on one CPU (docs/benchmarks.md, throughput-j2).
+//
+// The run itself stays in the parent: it stages each match (directory,
+// builds, seats, carried state; stageMatch), journals the results and
+// pairs the rounds. A worker only plays a staged match and writes its
+// transcript, and its log records come back to the parent's log.
+//
+// The protocol is JSON lines: the parent writes a workerHello, then a
+// workerJob per match; the worker answers each job with a workerDone on
+// its standard output and logs in hclog's JSON format on its standard
+// error. A worker ends when its standard input closes; when that happens
+// during a match (the run was cancelled, or the parent died), the match
+// is abandoned and its bots killed, as in a run without workers.
+
+// workerHello is what a worker needs to play the run's matches.
+type workerHello struct {
+	Plan     *plan.Plan `json:"plan"` // without its matches
+	Out      string     `json:"out"`
+	Compress bool       `json:"compress,omitempty"`
+	Level    string     `json:"level"`
+}
+
+type workerJob struct {
+	Match plan.Match     `json:"match"`
+	Seats []drivers.Seat `json:"seats"`
+}
+
+type workerDone struct {
+	Result *Result `json:"result,omitempty"`
+	Error  string  `json:"error,omitempty"`
+}
+
+// CPUShares splits the CPUs this process may run on into jobs shares of
+// consecutive CPUs, as equal as they come, for Runner.CPUs. It returns
+// nil when there is nothing to pin: jobs below 2, or more jobs than CPUs
+// (shares would overlap, and matches pinned to a shared CPU would run
+// slower than the others).
+func CPUShares(jobs int) [][]int {
+	var set unix.CPUSet
+	if jobs < 2 || unix.SchedGetaffinity(0, &set) != nil {
+		return nil
+	}
+	var cpus []int
+	for c := 0; c < len(set)*64; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return splitCPUs(cpus, jobs)
+}
+
+// splitCPUs splits cpus into jobs shares of consecutive CPUs whose sizes
+// differ by at most one; nil when there are fewer CPUs than jobs.
+func splitCPUs(cpus []int, jobs int) [][]int {
+	if jobs < 1 || jobs > len(cpus) {
+		return nil
+	}
+	shares := make([][]int, jobs)
+	for k := range shares {
+		shares[k] = cpus[k*len(cpus)/jobs : (k+1)*len(cpus)/jobs]
+	}
+	return shares
+}
+
+// workerPool is a run's worker processes, started when first needed.
+type workerPool struct {
+	r     *Runner
+	hello []byte
+	idle  chan *worker
+	log   hclog.Logger
+
+	mu  sync.Mutex
+	all []*worker
+}
+
+// worker is one worker process.
+type worker struct {
+	cpus  []int
+	cmd   *exec.Cmd
+	in    *os.File // the worker's standard input
+	done  chan workerDone
+	relay sync.WaitGroup // the log relay
+	// reported says that died told of the worker's end.
+	reported bool
+	// waited and exit are set once by wait.
+	waited sync.Once
+	exit   error
+	// last keeps the worker's last lines that were not log records (a
+	// panic), for the message when it dies.
+	last lastLines
+}
+
+// startWorkers makes the run's pool of worker processes (Runner.CPUs),
+// which start when first needed.
+func (r *Runner) startWorkers(log hclog.Logger) error {
+	r.Jobs = len(r.CPUs)
+	pool, err := newWorkerPool(r, cmp.Or[hclog.Logger](r.Log, hclog.NewNullLogger()))
+	if err != nil {
+		return err
+	}
+	r.workers = pool
+	shares := make([]string, len(r.CPUs))
+	for i, c := range r.CPUs {
+		shares[i] = cpuList(c)
+	}
+	log.Info("matches play in worker processes, each pinned to its CPUs", "workers", len(r.CPUs), "cpus", strings.Join(shares, " "))
+	return nil
+}
+
+func newWorkerPool(r *Runner, log hclog.Logger) (*workerPool, error) {
+	p := *r.Plan
+	p.Matches = nil
+	hello, err := json.Marshal(workerHello{Plan: &p, Out: r.Out, Compress: r.Compress, Level: log.GetLevel().String()})
+	if err != nil {
+		return nil, err
+	}
+	pool := &workerPool{r: r, hello: append(hello, '\n'), idle: make(chan *worker, len(r.CPUs)), log: log}
+	for _, cpus := range r.CPUs {
+		pool.idle <- &worker{cpus: cpus}
+	}
+	return pool, nil
+}
+
+// play plays a staged match on an idle worker, starting it if it has not
+// started yet.
+func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Seat) (*Result, error) {
+	var w *worker
+	select {
+	case w = <-p.idle:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if w.cmd == nil {
+		if err := p.start(w); err != nil {
+			p.idle <- &worker{cpus: w.cpus}
+			return nil, err
+		}
+	}
+	job, err := json.Marshal(workerJob{Match: *m, Seats: seats})
+	if err != nil {
+		p.idle <- w
+		return nil, err
+	}
+	if _, err := w.in.Write(append(job, '\n')); err != nil {
+		return nil, p.died(w, err)
+	}
+	select {
+	case d, ok := <-w.done:
+		if !ok {
+			return nil, p.died(w, nil)
+		}
+		p.idle <- w
+		if d.Error != "" {
+			return nil, errors.New(d.Error)
+		}
+		if d.Result == nil || d.Result.Match != m.ID {
+			return nil, fmt.Errorf("worker process %d answered with no result of the match", w.cmd.Process.Pid)
+		}
+		return d.Result, nil
+	case <-ctx.Done():
+		// The match is abandoned: the worker, told so by its closed
+		// input, kills its bots and exits; the run's end waits for it.
+		w.in.Close()
+		return nil, ctx.Err()
+	}
+}
+
+// died says why worker w stopped answering; it is not used again.
+func (p *workerPool) died(w *worker, err error) error {
+	w.in.Close()
+	w.reported = true
+	werr := w.wait(5 * time.Second)
+	msg := fmt.Sprintf("worker process %d (CPUs %s) stopped", w.cmd.Process.Pid, cpuList(w.cpus))
+	if werr != nil {
+		msg += ": " + werr.Error()
+	} else if err != nil {
+		msg += ": " + err.Error()
+	}
+	if last := w.last.String(); last != "" {
+		msg += "; its last words: " + last
+	}
+	return errors.New(msg + " (the match is not counted; running the same command again resumes the run)")
+}
+
+// start starts worker w pinned to its CPUs: the thread that forks has
+// them as its affinity for that moment, so the worker and every thread
+// and process it makes have them from their start.
+func (p *workerPool) start(w *worker) error {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return err
+	}
+	cmd := exec.Command(p.r.Self, "worker")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	err = startPinned(cmd, w.cpus)
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return fmt.Errorf("starting a worker process (%s worker): %w", p.r.Self, err)
+	}
+	w.cmd, w.in, w.done = cmd, inW, make(chan workerDone, 1) // an answer to an abandoned match is not read
+	p.mu.Lock()
+	p.all = append(p.all, w)
+	p.mu.Unlock()
+	w.relay.Add(1)
+	go func() {
+		defer w.relay.Done()
+		relayLog(errR, p.log, &w.last)
+	}()
+	go w.read(outR)
+	if _, err := inW.Write(p.hello); err != nil {
+		return p.died(w, err)
+	}
+	return nil
+}
+
+// read passes the worker's answers on until its output closes.
+func (w *worker) read(out *os.File) {
+	defer out.Close()
+	defer close(w.done)
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		var d workerDone
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			d = workerDone{Error: fmt.Sprintf("worker process %d wrote what is not an answer: %.200q", w.cmd.Process.Pid, sc.Bytes())}
+		}
+		w.done <- d
+	}
+}
+
+// wait waits for the worker to exit, killing it after grace; it returns
+// how it exited when that was not a clean exit.
+func (w *worker) wait(grace time.Duration) error {
+	w.waited.Do(func() {
+		exited := make(chan error, 1)
+		go func() { exited <- w.cmd.Wait() }()
+		select {
+		case w.exit = <-exited:
+		case <-time.After(grace):
+			_ = w.cmd.Process.Kill()
+			w.exit = <-exited
+		}
+		w.relay.Wait()
+	})
+	return w.exit
+}
+
+// close ends every worker: their input closed, each exits once its match
+// (if any, abandoned) has ended.
+func (p *workerPool) close() {
+	p.mu.Lock()
+	all := p.all
+	p.all = nil
+	p.mu.Unlock()
+	for _, w := range all {
+		w.in.Close()
+	}
+	for _, w := range all {
+		if err := w.wait(10 * time.Second); err != nil && !w.reported {
+			p.log.Warn("worker process ended badly", "pid", w.cmd.Process.Pid, "error", err, "last_words", w.last.String())
+		}
+	}
+}
+
+// startPinned starts cmd from a thread whose CPU affinity is cpus for
+// the moment of the fork (nil: not pinned).
+func startPinned(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	var set, old unix.CPUSet
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	runtime.LockOSThread()
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		runtime.UnlockOSThread()
+		return err
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		runtime.UnlockOSThread()
+		return fmt.Errorf("pinning to CPUs %s: %w", cpuList(cpus), err)
+	}
+	err := cmd.Start()
+	if unix.SchedSetaffinity(0, &old) == nil {
+		runtime.UnlockOSThread()
+	} // else the thread keeps the goroutine's lock and exits with it
+	return err
+}
+
+func cpuList(cpus []int) string {
+	s := make([]string, len(cpus))
+	for i, c := range cpus {
+		s[i] = strconv.Itoa(c)
+	}
+	return strings.Join(s, ",")
+}
+
+// lastLines keeps the last few lines a worker wrote that were not log
+// records.
+type lastLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lastLines) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.lines) == 8 {
+		l.lines = l.lines[1:]
+	}
+	l.lines = append(l.lines, s)
+}
+
+func (l *lastLines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, " | ")
+}
+
+// relayLog logs each record a worker writes (hclog's JSON) with log, as
+// the record's module; other lines are logged as the worker's output and
+// kept in last.
+func relayLog(r io.Reader, log hclog.Logger, last *lastLines) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		level, module, msg, args, ok := parseRecord(sc.Bytes())
+		if !ok {
+			line := strings.TrimSpace(sc.Text())
+			if line != "" {
+				last.add(line)
+				log.Error("worker output", "line", line)
+			}
+			continue
+		}
+		l := log
+		if module != "" {
+			l = l.Named(module)
+		}
+		l.Log(level, msg, args...)
+	}
+}
+
+// parseRecord reads one hclog JSON record, keeping its fields' order.
+func parseRecord(b []byte) (level hclog.Level, module, msg string, args []any, ok bool) {
+	if len(b) == 0 || b[0] != '{' {
+		return 0, "", "", nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0, "", "", nil, false
+	}
+	level = hclog.Info
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return 0, "", "", nil, false
+		}
+		key, _ := t.(string)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return 0, "", "", nil, false
+		}
+		switch key {
+		case "@level":
+			s, _ := v.(string)
+			level = hclog.LevelFromString(s)
+		case "@module":
+			module, _ = v.(string)
+		case "@message":
+			msg, _ = v.(string)
+		case "@timestamp", "@caller":
+		default:
+			args = append(args, key, v)
+		}
+	}
+	return level, module, msg, args, true
+}
+
+// ServeWorker is a worker process (`arbiter worker`): it reads the run's
+// hello and then plays each match it is given, until in closes. Its log
+// records go to logw in hclog's JSON format, for the parent to relay.
+// Closing in during a match cancels the match.
+func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.Driver, bool)) error {
+	jobs := bufio.NewScanner(in)
+	jobs.Buffer(make([]byte, 64<<10), 256<<20)
+	if !jobs.Scan() {
+		return fmt.Errorf("arbiter worker plays the matches of arbiter run -j N; it reads them from its standard input, which closed before they came")
+	}
+	var hello workerHello
+	if err := json.Unmarshal(jobs.Bytes(), &hello); err != nil || hello.Plan == nil {
+		return fmt.Errorf("arbiter worker plays the matches of arbiter run -j N; its standard input is not a run's (%v)", err)
+	}
+	log := hclog.New(&hclog.LoggerOptions{Output: logw, JSONFormat: true, Level: hclog.LevelFromString(hello.Level)}).Named("engine")
+	r := &Runner{Plan: hello.Plan, Drivers: find, Out: hello.Out, Compress: hello.Compress, Log: log}
+	game, err := r.loadGameSettings()
+	if err != nil {
+		return err
+	}
+	proc.Conceal(r.Out)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	queue := make(chan workerJob)
+	go func() {
+		// Jobs come one at a time: the next only after the answer, so
+		// the input's end while a match plays means that it is abandoned.
+		defer close(queue)
+		defer cancel()
+		for jobs.Scan() {
+			var job workerJob
+			if err := json.Unmarshal(jobs.Bytes(), &job); err != nil {
+				log.Error("not a job", "error", err)
+				return
+			}
+			queue <- job
+		}
+	}()
+	enc := json.NewEncoder(out)
+	for job := range queue {
+		m := job.Match
+		st := &staged{dir: filepath.Join(r.Out, MatchesDir, m.ID), seats: job.Seats}
+		res, err := r.playStaged(ctx, game, &m, st, log.With("match", m.ID))
+		d := workerDone{Result: res}
+		if err != nil {
+			d = workerDone{Error: err.Error()}
+		}
+		if err := enc.Encode(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
