@@ -31,8 +31,8 @@ const usage = `arbiter runs matches and tournaments between game-playing bots.
 Usage:
   arbiter validate [PATH] [-json]              check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
-  arbiter run      [PATH] [-out DIR] [-j N] [-match ID ...] [-root DIR]
-                   [-allow-changed-bots] [-serve ADDR]
+  arbiter run      [PATH] [-out DIR] [-j N] [-pin=false] [-match ID ...]
+                   [-root DIR] [-allow-changed-bots] [-serve ADDR]
                                                run the plan, resuming into DIR
   arbiter run      PATH -out DIR -shard K/N [-stage S]
                                                run one shard of the plan (docs/distributed.md)

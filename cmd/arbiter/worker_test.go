@@ -141,11 +141,15 @@ func transcript(t *testing.T, dir string) string {
 	return timing.ReplaceAllString(string(b), "")
 }
 
-// workers lists the worker processes started by the run marked with mark.
-func workers(mark string) []int {
+// workers lists the worker processes of the run marked with mark: the
+// run's children that are workers (a bot that a worker forked has the
+// worker's command line until it executes its own), or with run 0 every
+// process that holds the mark.
+func workers(mark string, run int) []int {
 	var out []int
 	for _, pid := range proctest.WithEnv("WORKER_MARK=" + mark) {
-		if strings.HasSuffix(proctest.Cmdline(pid), " worker") {
+		ppid, _, ok := proctest.Stat(pid)
+		if run == 0 || ok && ppid == run && strings.HasSuffix(proctest.Cmdline(pid), " worker") {
 			out = append(out, pid)
 		}
 	}
@@ -183,7 +187,7 @@ func noneLeft(t *testing.T, mark string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		left := append(workers(mark), proctest.WithEnv("RUN_MARK="+mark)...)
+		left := append(workers(mark, 0), proctest.WithEnv("RUN_MARK="+mark)...)
 		if len(left) == 0 {
 			return
 		}
@@ -207,8 +211,8 @@ func TestCtrlCStopsPinnedRun(t *testing.T) {
 	arbiter, dir := writePinnedConfig(t, mark, 8)
 	out := filepath.Join(dir, "out")
 	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 3)
-	if len(workers(mark)) != 2 {
-		t.Errorf("worker processes %v, want 2", workers(mark))
+	if ws := workers(mark, cmd.Process.Pid); len(ws) != 2 {
+		t.Errorf("worker processes %v, want 2", ws)
 	}
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -241,8 +245,8 @@ func TestKilledWorkerFailsRun(t *testing.T) {
 	mark := fmt.Sprintf("workerkill-%d-%d", os.Getpid(), time.Now().UnixNano())
 	arbiter, dir := writePinnedConfig(t, mark, 8)
 	out := filepath.Join(dir, "out")
-	_, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2)
-	ws := workers(mark)
+	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2)
+	ws := workers(mark, cmd.Process.Pid)
 	if len(ws) == 0 {
 		t.Fatal("no worker process found")
 	}
