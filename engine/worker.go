@@ -40,8 +40,8 @@ import (
 //
 // The protocol is JSON lines: the parent writes a workerHello, then a
 // workerJob per match; the worker answers each job with a workerDone on
-// its standard output and logs in hclog's JSON format on its standard
-// error. A worker ends when its standard input closes; when that happens
+// its standard output and writes its log records on its standard
+// error (relaySink). A worker ends when its standard input closes; when that happens
 // during a match (the run was cancelled, or the parent died), the match
 // is abandoned and its bots killed, as in a run without workers.
 
@@ -127,6 +127,10 @@ type worker struct {
 // which start when first needed.
 func (r *Runner) startWorkers(log hclog.Logger) error {
 	r.Jobs = len(r.CPUs)
+	// The run finds this machine's limits before the workers start: on
+	// cgroup v2 that may move it into a cgroup of its own (v2Base), whose
+	// parent the workers then make their bots' cgroups in.
+	proc.Machine()
 	pool, err := newWorkerPool(r, cmp.Or[hclog.Logger](r.Log, hclog.NewNullLogger()))
 	if err != nil {
 		return err
@@ -164,7 +168,7 @@ func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Se
 		return nil, ctx.Err()
 	}
 	if w.cmd == nil {
-		if err := p.start(w); err != nil {
+		if err := p.start(ctx, w); err != nil {
 			p.idle <- &worker{cpus: w.cpus}
 			return nil, err
 		}
@@ -174,7 +178,10 @@ func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Se
 		p.idle <- w
 		return nil, err
 	}
-	if _, err := w.in.Write(append(job, '\n')); err != nil {
+	if err := writeOrCancel(ctx, w.in, append(job, '\n')); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, p.died(w, err)
 	}
 	select {
@@ -218,7 +225,7 @@ func (p *workerPool) died(w *worker, err error) error {
 // start starts worker w pinned to its CPUs: the thread that forks has
 // them as its affinity for that moment, so the worker and every thread
 // and process it makes have them from their start.
-func (p *workerPool) start(w *worker) error {
+func (p *workerPool) start(ctx context.Context, w *worker) error {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -259,10 +266,22 @@ func (p *workerPool) start(w *worker) error {
 		relayLog(errR, p.log, &w.last)
 	}()
 	go w.read(outR)
-	if _, err := inW.Write(p.hello); err != nil {
+	if err := writeOrCancel(ctx, inW, p.hello); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return p.died(w, err)
 	}
 	return nil
+}
+
+// writeOrCancel writes b to a worker's input; cancelling ctx closes the
+// input, which ends a write that a worker does not read (and the worker).
+func writeOrCancel(ctx context.Context, in *os.File, b []byte) error {
+	stop := context.AfterFunc(ctx, func() { in.Close() })
+	defer stop()
+	_, err := in.Write(b)
+	return err
 }
 
 // read passes the worker's answers on until its output closes.
@@ -307,37 +326,36 @@ func (p *workerPool) close() {
 	for _, w := range all {
 		w.in.Close()
 	}
+	deadline := time.Now().Add(10 * time.Second) // one grace for them all
 	for _, w := range all {
-		if err := w.wait(10 * time.Second); err != nil && !w.reported {
+		if err := w.wait(time.Until(deadline)); err != nil && !w.reported {
 			p.log.Warn("worker process ended badly", "pid", w.cmd.Process.Pid, "error", err, "last_words", w.last.String())
 		}
 	}
 }
 
-// startPinned starts cmd from a thread whose CPU affinity is cpus for
-// the moment of the fork (nil: not pinned).
+// startPinned starts cmd from a thread whose CPU affinity is cpus (nil:
+// not pinned): a thread of its own, locked to a goroutine that ends
+// without unlocking it, so that the runtime ends the thread with its
+// affinity and no other goroutine ever runs pinned.
 func startPinned(cmd *exec.Cmd, cpus []int) error {
 	if len(cpus) == 0 {
 		return cmd.Start()
 	}
-	var set, old unix.CPUSet
+	var set unix.CPUSet
 	for _, c := range cpus {
 		set.Set(c)
 	}
-	runtime.LockOSThread()
-	if err := unix.SchedGetaffinity(0, &old); err != nil {
-		runtime.UnlockOSThread()
-		return err
-	}
-	if err := unix.SchedSetaffinity(0, &set); err != nil {
-		runtime.UnlockOSThread()
-		return fmt.Errorf("pinning to CPUs %s: %w", cpuList(cpus), err)
-	}
-	err := cmd.Start()
-	if unix.SchedSetaffinity(0, &old) == nil {
-		runtime.UnlockOSThread()
-	} // else the thread keeps the goroutine's lock and exits with it
-	return err
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			started <- fmt.Errorf("pinning to CPUs %s: %w", cpuList(cpus), err)
+			return
+		}
+		started <- cmd.Start()
+	}()
+	return <-started
 }
 
 func cpuList(cpus []int) string {
@@ -370,10 +388,12 @@ func (l *lastLines) String() string {
 	return strings.Join(l.lines, " | ")
 }
 
-// relayLog logs each record a worker writes (hclog's JSON) with log, as
-// the record's module; other lines are logged as the worker's output and
-// kept in last.
-func relayLog(r io.Reader, log hclog.Logger, last *lastLines) {
+// relayLog logs each record a worker writes (relaySink) with log, as the
+// record's module; other lines are logged as the worker's output and kept
+// in last. A line too long to read ends the relay, not the worker: the
+// rest is read and dropped.
+func relayLog(r io.ReadCloser, log hclog.Logger, last *lastLines) {
+	defer r.Close()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
@@ -392,48 +412,115 @@ func relayLog(r io.Reader, log hclog.Logger, last *lastLines) {
 		}
 		l.Log(level, msg, args...)
 	}
+	if err := sc.Err(); err != nil {
+		log.Error("worker's log no longer relayed", "error", err)
+		_, _ = io.Copy(io.Discard, r)
+	}
 }
 
-// parseRecord reads one hclog JSON record, keeping its fields' order.
+// logRecord is one log record of a worker, as relaySink writes it: the
+// arguments in the order they were given, values as hclog would print
+// them.
+type logRecord struct {
+	Level  string `json:"level"`
+	Module string `json:"module,omitempty"`
+	Msg    string `json:"msg"`
+	Args   []any  `json:"args,omitempty"`
+}
+
+// parseRecord reads one line of a worker's log; ok is false for a line
+// that is not a record (a panic's trace).
 func parseRecord(b []byte) (level hclog.Level, module, msg string, args []any, ok bool) {
 	if len(b) == 0 || b[0] != '{' {
 		return 0, "", "", nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	var rec logRecord
+	if err := dec.Decode(&rec); err != nil || rec.Level == "" {
 		return 0, "", "", nil, false
 	}
-	level = hclog.Info
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return 0, "", "", nil, false
-		}
-		key, _ := t.(string)
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return 0, "", "", nil, false
-		}
-		switch key {
-		case "@level":
-			s, _ := v.(string)
-			level = hclog.LevelFromString(s)
-		case "@module":
-			module, _ = v.(string)
-		case "@message":
-			msg, _ = v.(string)
-		case "@timestamp", "@caller":
-		default:
-			args = append(args, key, v)
+	for i, a := range rec.Args {
+		rec.Args[i] = stringsBack(a)
+	}
+	return hclog.LevelFromString(rec.Level), rec.Module, rec.Msg, rec.Args, true
+}
+
+// stringsBack gives a list of strings back its type, which hclog prints
+// quoted, as it did in the worker.
+func stringsBack(a any) any {
+	list, ok := a.([]any)
+	if !ok {
+		return a
+	}
+	out := make([]string, len(list))
+	for i, v := range list {
+		if out[i], ok = v.(string); !ok {
+			return a
 		}
 	}
-	return level, module, msg, args, true
+	return out
+}
+
+// relaySink writes a worker's log records, at level and above, as
+// logRecord lines (hclog's own JSON would sort the arguments by name).
+type relaySink struct {
+	level hclog.Level
+	mu    sync.Mutex
+	w     io.Writer
+}
+
+func (s *relaySink) Accept(name string, level hclog.Level, msg string, args ...any) {
+	if level < s.level {
+		return
+	}
+	rec := logRecord{Level: level.String(), Module: name, Msg: msg, Args: make([]any, len(args))}
+	for i, a := range args {
+		rec.Args[i] = printable(a)
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = s.w.Write(append(b, '\n'))
+}
+
+// printable is a for a record: what hclog prints for an error, a
+// Stringer (a time.Duration) or a value JSON cannot hold, the value
+// itself otherwise.
+func printable(a any) any {
+	switch v := a.(type) {
+	case error:
+		return v.Error()
+	case fmt.Stringer:
+		return v.String()
+	case hclog.Format:
+		if len(v) > 0 {
+			if f, ok := v[0].(string); ok {
+				return fmt.Sprintf(f, v[1:]...)
+			}
+		}
+		return fmt.Sprint(v...)
+	}
+	if _, err := json.Marshal(a); err != nil {
+		return fmt.Sprint(a)
+	}
+	return a
+}
+
+// workerLogger is a worker's logger: its records go to w for the parent
+// to relay.
+func workerLogger(w io.Writer, level hclog.Level) hclog.Logger {
+	l := hclog.NewInterceptLogger(&hclog.LoggerOptions{Output: io.Discard, Level: level})
+	l.RegisterSink(&relaySink{level: level, w: w})
+	return l
 }
 
 // ServeWorker is a worker process (`arbiter worker`): it reads the run's
 // hello and then plays each match it is given, until in closes. Its log
-// records go to logw in hclog's JSON format, for the parent to relay.
+// records go to logw (relaySink), for the parent to relay.
 // Closing in during a match cancels the match.
 func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.Driver, bool)) error {
 	jobs := bufio.NewScanner(in)
@@ -445,7 +532,7 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 	if err := json.Unmarshal(jobs.Bytes(), &hello); err != nil || hello.Plan == nil {
 		return fmt.Errorf("arbiter worker plays the matches of arbiter run -j N; its standard input is not a run's (%v)", err)
 	}
-	log := hclog.New(&hclog.LoggerOptions{Output: logw, JSONFormat: true, Level: hclog.LevelFromString(hello.Level)}).Named("engine")
+	log := workerLogger(logw, hclog.LevelFromString(hello.Level)).Named("engine")
 	r := &Runner{Plan: hello.Plan, Drivers: find, Out: hello.Out, Compress: hello.Compress, Log: log}
 	game, err := r.loadGameSettings()
 	if err != nil {

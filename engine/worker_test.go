@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/go-hclog"
@@ -27,14 +31,23 @@ func TestSplitCPUs(t *testing.T) {
 	}
 }
 
-// TestParseRecord reads a record as a worker's hclog writes it, its
-// arguments in their order.
-func TestParseRecord(t *testing.T) {
-	level, module, msg, args, ok := parseRecord([]byte(`{"@level":"warn","@message":"bot fault","@module":"engine","@timestamp":"2026-11-22T00:00:00.000000Z","match":"r001-g01-s1","seat":2,"bot":"a","fault":"time"}`))
-	if !ok || level != hclog.Warn || module != "engine" || msg != "bot fault" {
-		t.Fatalf("got %v %q %q ok=%v", level, module, msg, ok)
+// TestWorkerLogRelay logs through a worker's logger and reads the record
+// back as the parent does: level, module, message, and the arguments in
+// the order given (implied ones first), printed as hclog prints them.
+func TestWorkerLogRelay(t *testing.T) {
+	var buf bytes.Buffer
+	log := workerLogger(&buf, hclog.Info).Named("engine").With("match", "r001-g01-s1")
+	log.Debug("below the level")
+	log.Warn("bot fault", "seat", 2, "bot", "a", "took", 1500*time.Millisecond, "error", errors.New("pipe closed"), "seats", []string{"a", "b"})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("%d records, want 1:\n%s", len(lines), &buf)
 	}
-	want := []string{"match", "r001-g01-s1", "seat", "2", "bot", "a", "fault", "time"}
+	level, module, msg, args, ok := parseRecord([]byte(lines[0]))
+	if !ok || level != hclog.Warn || module != "engine" || msg != "bot fault" {
+		t.Fatalf("got %v %q %q ok=%v from %s", level, module, msg, ok, lines[0])
+	}
+	want := []string{"match", "r001-g01-s1", "seat", "2", "bot", "a", "took", "1.5s", "error", "pipe closed", "seats", "[a b]"}
 	got := make([]string, len(args))
 	for i, a := range args {
 		got[i] = fmt.Sprint(a)
@@ -42,7 +55,7 @@ func TestParseRecord(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
-	for _, line := range []string{"", "panic: oops", "{not json", `["@level"]`} {
+	for _, line := range []string{"", "panic: oops", "{not json", `["level"]`, `{"msg":"no level"}`} {
 		if _, _, _, _, ok := parseRecord([]byte(line)); ok {
 			t.Errorf("parseRecord(%q) took it for a record", line)
 		}

@@ -21,10 +21,11 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	}
 	// A Ctrl-C at the terminal reaches every process of the group: the
 	// run decides (it closes this worker's input), so the signals that end
-	// a run are heard here and dropped. A bot started later gets them
-	// back at their defaults.
+	// a run are heard here and dropped. So is SIGPIPE, which would end the
+	// worker when it writes to a run that died, before it has killed its
+	// bots. Bots started later get them back at their defaults.
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	go func() {
 		for range sigs {
 		}

@@ -36,7 +36,7 @@ func probeCgroups(p *Probe) {
 	p.Why["cgroup v2"] = "no cgroup2 file system mounted"
 	for _, m := range mounts {
 		if m.v2 {
-			dir, err := v2Base(m.dir(own[""]))
+			dir, err := v2Base(v2Own(m.dir(own[""])))
 			if err != nil {
 				p.Why["cgroup v2"] = err.Error()
 			} else {
@@ -151,6 +151,17 @@ func cgroupMounts() []cgroupMount {
 		out = append(out, m)
 	}
 	return out
+}
+
+// v2Own is the folder whose children bots' cgroups are, given arbiter's
+// own cgroup dir: its parent when dir is the "arbiter.self" that v2Base
+// moves arbiter into, where a run's worker processes (`arbiter worker`)
+// start and the run's base already has the controllers enabled.
+func v2Own(dir string) string {
+	if filepath.Base(dir) == "arbiter.self" {
+		return filepath.Dir(dir)
+	}
+	return dir
 }
 
 // v2Base checks that bots' cgroups can be made under dir with the memory

@@ -22,3 +22,17 @@ func TestKeyedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestV2Own: a run's worker processes start in the "arbiter.self" cgroup
+// the run moved itself into, and make their bots' cgroups beside it.
+func TestV2Own(t *testing.T) {
+	for dir, want := range map[string]string{
+		"/sys/fs/cgroup/system.slice/contest.service":              "/sys/fs/cgroup/system.slice/contest.service",
+		"/sys/fs/cgroup/system.slice/contest.service/arbiter.self": "/sys/fs/cgroup/system.slice/contest.service",
+		"/sys/fs/cgroup": "/sys/fs/cgroup",
+	} {
+		if got := v2Own(dir); got != want {
+			t.Errorf("v2Own(%q) = %q, want %q", dir, got, want)
+		}
+	}
+}
