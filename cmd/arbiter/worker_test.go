@@ -28,52 +28,27 @@ func needTwoCPUs(t *testing.T) {
 	}
 }
 
-// pinnedConfig is resumeConfig whose bot a reports, on its stderr, the
-// CPUs it may run on before it plays.
-const pinnedConfig = `
-deck "d" {
-  ranks = "23456789TJQKA"
-  suits = "CDHS"
-}
-game "planowanie" "g" {
-  deck  = deck.d
-  deals = [for i in range(1, 8) : { cards = i, leader = (i - 1) %% 4 }]
-  clock { total = "1m" }
-}
-bot "a" {
-  command = ["/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status >&2; exec \"$0\" bot planowanie/random", %[2]q]
-  env     = { RUN_MARK = %[1]q }
-}
-bot "b" {
-  house = "planowanie/greedy"
-  env   = { RUN_MARK = %[1]q }
-}
-bot "c" {
-  house = "planowanie/random"
-  env   = { RUN_MARK = %[1]q }
-}
-bot "d" {
-  house = "planowanie/greedy"
-  env   = { RUN_MARK = %[1]q }
-}
-tournament "t" {
-  game    = game.planowanie.g
-  bots    = [bot.a, bot.b, bot.c, bot.d]
-  players = 4
-  rounds  = %[3]d
-  deal    = "per-round"
-  seed    = 77
-}
-`
-
+// writePinnedConfig writes resumeConfig with rounds rounds, whose bot a
+// reports, on its stderr, the CPUs it may run on before it plays.
 func writePinnedConfig(t *testing.T, mark string, rounds int) (arbiter, dir string) {
 	t.Helper()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := fmt.Sprintf(resumeConfig, mark)
+	for from, to := range map[string]string{
+		"bot \"a\" {\n  house = \"planowanie/random\"": fmt.Sprintf("bot \"a\" {\n  command = [\"/bin/sh\", \"-c\", %q, %q]",
+			`grep Cpus_allowed_list /proc/self/status >&2; exec "$0" bot planowanie/random`, arbiter),
+		"rounds  = 8": fmt.Sprintf("rounds  = %d", rounds),
+	} {
+		if !strings.Contains(cfg, from) {
+			t.Fatalf("resumeConfig has no %q", from)
+		}
+		cfg = strings.Replace(cfg, from, to, 1)
+	}
 	dir = t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(pinnedConfig, mark, arbiter, rounds)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return arbiter, dir
@@ -182,6 +157,20 @@ func startMarked(t *testing.T, arbiter, dir, out, mark string, n int) (*exec.Cmd
 	return cmd, &stderr, exited
 }
 
+// endOf waits for a run started by startMarked to end, within 20 s (then
+// it kills the run's process group and fails), and returns how it ended.
+func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *bytes.Buffer, when string) error {
+	t.Helper()
+	select {
+	case err := <-exited:
+		return err
+	case <-time.After(20 * time.Second):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		t.Fatalf("the run did not end %s:\n%s", when, stderr)
+		return nil
+	}
+}
+
 // noneLeft fails unless the run's workers and bots are gone within 5 s.
 func noneLeft(t *testing.T, mark string) {
 	t.Helper()
@@ -217,14 +206,8 @@ func TestCtrlCStopsPinnedRun(t *testing.T) {
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-exited:
-		if !strings.Contains(stderr.String(), "Interrupted: ") || err == nil {
-			t.Errorf("the run ended with %v, saying:\n%s", err, stderr)
-		}
-	case <-time.After(20 * time.Second):
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		t.Fatalf("the run did not end on SIGINT:\n%s", stderr)
+	if err := endOf(t, cmd, exited, stderr, "on SIGINT"); !strings.Contains(stderr.String(), "Interrupted: ") || err == nil {
+		t.Errorf("the run ended with %v, saying:\n%s", err, stderr)
 	}
 	noneLeft(t, mark)
 	runToEnd(t, arbiter, dir, out, "2")
@@ -253,14 +236,10 @@ func TestKilledWorkerFailsRun(t *testing.T) {
 	if err := syscall.Kill(ws[0], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-exited:
-		want := fmt.Sprintf("worker process %d (CPUs ", ws[0])
-		if err == nil || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "signal: killed") {
-			t.Errorf("the run ended with %v, saying:\n%s\nwant it to name %q, killed", err, stderr, want)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the run did not end when its worker was killed:\n%s", stderr)
+	err := endOf(t, cmd, exited, stderr, "when its worker was killed")
+	want := fmt.Sprintf("worker process %d (CPUs ", ws[0])
+	if err == nil || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "signal: killed") {
+		t.Errorf("the run ended with %v, saying:\n%s\nwant it to name %q, killed", err, stderr, want)
 	}
 	noneLeft(t, mark)
 	before := lines(filepath.Join(out, engine.ResultsFile))
