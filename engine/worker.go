@@ -63,11 +63,9 @@ type workerDone struct {
 	Error  string  `json:"error,omitempty"`
 }
 
-// CPUShares splits the CPUs this process may run on into jobs shares of
-// consecutive CPUs, as equal as they come, for Runner.CPUs. It returns
-// nil when there is nothing to pin: jobs below 2, or more jobs than CPUs
-// (shares would overlap, and matches pinned to a shared CPU would run
-// slower than the others).
+// CPUShares splits the CPUs this process may run on into jobs shares for
+// Runner.CPUs (see splitCPUs). It returns nil when there is nothing to
+// pin: jobs below 2, or more jobs than CPUs and not a multiple of them.
 func CPUShares(jobs int) [][]int {
 	var set unix.CPUSet
 	if jobs < 2 || unix.SchedGetaffinity(0, &set) != nil {
@@ -82,9 +80,19 @@ func CPUShares(jobs int) [][]int {
 	return splitCPUs(cpus, jobs)
 }
 
-// splitCPUs splits cpus into jobs shares of consecutive CPUs whose sizes
-// differ by at most one; nil when there are fewer CPUs than jobs.
+// splitCPUs splits cpus into jobs shares: of consecutive CPUs whose
+// sizes differ by at most one when there are as many CPUs as jobs or
+// more; one CPU each, every CPU in as many shares, when jobs is a
+// multiple of the CPUs. Otherwise nil: some CPUs would hold more matches
+// than others, and their matches would run slower.
 func splitCPUs(cpus []int, jobs int) [][]int {
+	if n := len(cpus); jobs > n && n > 0 && jobs%n == 0 {
+		shares := make([][]int, jobs)
+		for k := range shares {
+			shares[k] = cpus[k%n : k%n+1]
+		}
+		return shares
+	}
 	if jobs < 1 || jobs > len(cpus) {
 		return nil
 	}

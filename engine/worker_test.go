@@ -23,6 +23,9 @@ func TestSplitCPUs(t *testing.T) {
 		{[]int{2, 3, 6, 7, 8, 9, 10, 11}, 3, [][]int{{2, 3}, {6, 7, 8}, {9, 10, 11}}},
 		{[]int{4}, 1, [][]int{{4}}},
 		{[]int{0, 1}, 3, nil},
+		{[]int{0, 1}, 4, [][]int{{0}, {1}, {0}, {1}}},
+		{[]int{5, 7, 9}, 6, [][]int{{5}, {7}, {9}, {5}, {7}, {9}}},
+		{nil, 2, nil},
 		{[]int{0, 1}, 0, nil},
 	} {
 		if diff := cmp.Diff(c.want, splitCPUs(c.cpus, c.jobs)); diff != "" {
