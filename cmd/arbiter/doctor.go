@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -49,7 +51,31 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  %-10s %s\n", e.Limit, how)
 	}
 	printSandbox(stdout, p)
+	printPinning(stdout, defaultJobs())
 	return nil
+}
+
+// printPinning says how arbiter run, at its default -j, pins its matches
+// here (docs/cli.md, Matches at once).
+func printPinning(w io.Writer, jobs int) {
+	fmt.Fprintf(w, "\nMatches at once (arbiter run's default -j %d):\n", jobs)
+	shares := engine.CPUShares(jobs)
+	switch {
+	case jobs == 1:
+		fmt.Fprintln(w, "  one at a time, in arbiter's own process, its bots on any CPU arbiter may use")
+	case shares == nil:
+		fmt.Fprintln(w, "  not pinned (they do not divide evenly among the CPUs): one process plays them, bots on any CPU")
+	default:
+		list := make([]string, len(shares))
+		for i, share := range shares {
+			cpus := make([]string, len(share))
+			for j, c := range share {
+				cpus[j] = strconv.Itoa(c)
+			}
+			list[i] = strings.Join(cpus, ",")
+		}
+		fmt.Fprintf(w, "  each in a worker process pinned with its bots to its own CPUs: %s (-pin=false: one process, bots on any CPU)\n", strings.Join(list, " | "))
+	}
 }
 
 // checkLimits logs, once, how the limits the plan uses are enforced
