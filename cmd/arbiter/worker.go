@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 )
@@ -15,7 +17,7 @@ import (
 // it runs at once when it pins them to CPUs (-pin): it plays the matches
 // it reads on its standard input (engine.ServeWorker). It is not for
 // people to start.
-func cmdWorker(args []string, stdout, stderr io.Writer) error {
+func cmdWorker(args []string, _, stderr io.Writer) error {
 	if len(args) > 0 {
 		return fmt.Errorf("takes no arguments: arbiter run starts it")
 	}
@@ -30,5 +32,26 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 		for range sigs {
 		}
 	}()
-	return engine.ServeWorker(os.Stdin, stdout, stderr, all.Driver)
+	answers, err := answersOut()
+	if err != nil {
+		return err
+	}
+	defer answers.Close()
+	return engine.ServeWorker(os.Stdin, answers, stderr, all.Driver)
+}
+
+// answersOut moves the worker's answers off standard output, to a
+// descriptor of their own (close-on-exec), and points standard output at
+// standard error: a stray write to standard output then reaches the run's
+// log as the worker's output instead of breaking the answers.
+func answersOut() (*os.File, error) {
+	fd, err := unix.FcntlInt(1, unix.F_DUPFD_CLOEXEC, 3)
+	if err != nil {
+		return nil, fmt.Errorf("keeping standard output for the answers: %w", err)
+	}
+	if err := unix.Dup3(2, 1, 0); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("pointing standard output at standard error: %w", err)
+	}
+	return os.NewFile(uintptr(fd), "answers"), nil
 }
