@@ -17,7 +17,10 @@ import (
 // directory (run, replay) holds an exclusive flock(2) on it for the whole
 // time; the file says who holds it. The kernel releases the lock when its
 // holder exits, however it exits, so the file a killed run leaves behind
-// does not block the next one: its content is only information.
+// does not block the next one: its content is only information. A run's
+// worker processes share its lock (they inherit the open file), so a run
+// killed while its workers still abandon their matches holds the
+// directory until they have; the next run waits for them (lockOrWait).
 const LockFile = ".lock"
 
 // Holder says who holds a results directory's lock.
@@ -40,9 +43,17 @@ type LockedError struct {
 	// Holder is nil when the holder has not said who it is yet (it has
 	// just taken the lock) or its lock file cannot be read.
 	Holder *Holder
+	// Orphaned says that the holder is gone but the worker processes it
+	// started (which share its lock) have not ended yet.
+	Orphaned bool
 }
 
 func (e *LockedError) Error() string {
+	if e.Orphaned {
+		return fmt.Sprintf("%s is still in use by the worker processes of a run that ended (%s): "+
+			"they end once their matches are abandoned, and did not within %s. Find them with "+
+			"\"pgrep -f 'arbiter worker'\" and stop them, then run again", e.Dir, e.Holder, orphanWait)
+	}
 	who := "another process (which has not written its details yet)"
 	if e.Holder != nil {
 		who = e.Holder.String()
@@ -50,6 +61,10 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("%s is in use by %s; only one run writes into a results directory at a time. "+
 		"Wait for it to end (or stop it), or use another -out directory", e.Dir, who)
 }
+
+// orphanWait is how long LockDir waits for the worker processes of a run
+// that died to end and give its lock up.
+var orphanWait = 10 * time.Second
 
 // DirLock is a results directory's lock, held by this process.
 type DirLock struct {
@@ -65,8 +80,8 @@ type fileKey struct{ dev, ino uint64 }
 // this process would be refused like any other).
 var heldHere = struct {
 	sync.Mutex
-	keys map[fileKey]bool
-}{keys: map[fileKey]bool{}}
+	keys map[fileKey]*os.File
+}{keys: map[fileKey]*os.File{}}
 
 // LockDir takes the lock of the results directory dir, creating dir if
 // needed, before anything else is written into it. It returns a
@@ -86,11 +101,11 @@ func LockDir(dir string) (*DirLock, error) {
 		f.Close()
 		return nil, err
 	}
-	if err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockOrWait(f); err != nil {
 		holder := readHolder(f)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &LockedError{Dir: dir, Holder: holder}
+			return nil, &LockedError{Dir: dir, Holder: holder, Orphaned: holder != nil && !holder.alive()}
 		}
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
@@ -101,7 +116,7 @@ func LockDir(dir string) (*DirLock, error) {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	heldHere.Lock()
-	heldHere.keys[key] = true
+	heldHere.keys[key] = f
 	heldHere.Unlock()
 	return &DirLock{f: f, key: key}, nil
 }
@@ -124,10 +139,7 @@ func (l *DirLock) Unlock() error {
 func lockUnlessHeld(dir string) (release func(), err error) {
 	if fi, err := os.Stat(filepath.Join(dir, LockFile)); err == nil {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			heldHere.Lock()
-			held := heldHere.keys[fileKey{uint64(st.Dev), st.Ino}]
-			heldHere.Unlock()
-			if held {
+			if heldLock(st) != nil {
 				return func() {}, nil
 			}
 		}
@@ -137,6 +149,60 @@ func lockUnlessHeld(dir string) (release func(), err error) {
 		return nil, err
 	}
 	return func() { l.Unlock() }, nil
+}
+
+// heldLock is the file of the lock this process holds whose file is st,
+// or nil.
+func heldLock(st *syscall.Stat_t) *os.File {
+	heldHere.Lock()
+	defer heldHere.Unlock()
+	return heldHere.keys[fileKey{uint64(st.Dev), st.Ino}]
+}
+
+// heldLockOf is the lock file of results directory dir when this process
+// holds it, or nil.
+func heldLockOf(dir string) *os.File {
+	fi, err := os.Stat(filepath.Join(dir, LockFile))
+	if err != nil {
+		return nil
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	return heldLock(st)
+}
+
+// lockOrWait takes f's lock, or fails at once with EWOULDBLOCK when
+// another process holds it; unless that holder is a run that died on
+// this machine, whose worker processes share its lock until they have
+// abandoned their matches: then it waits for them, up to orphanWait.
+func lockOrWait(f *os.File) error {
+	err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
+	if !errors.Is(err, syscall.EWOULDBLOCK) {
+		return err
+	}
+	if h := readHolder(f); h == nil || h.alive() {
+		return err
+	}
+
+	for deadline := time.Now().Add(orphanWait); time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		if err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+	}
+	return err
+}
+
+// alive says whether the holder may still run: it is on another machine
+// (a shared file system), or its process exists.
+func (h *Holder) alive() bool {
+	if host, _ := os.Hostname(); h.Host != host {
+		return true
+	}
+	err := syscall.Kill(h.PID, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 func keyOf(f *os.File) (fileKey, error) {
@@ -170,7 +236,7 @@ func writeHolder(f *os.File, b []byte) error {
 
 // readHolder reads who holds a lock file, or nil when it does not say.
 func readHolder(f *os.File) *Holder {
-	b, err := io.ReadAll(io.LimitReader(f, 1<<16))
+	b, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<16))
 	if err != nil {
 		return nil
 	}

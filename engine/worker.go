@@ -47,10 +47,13 @@ import (
 
 // workerHello is what a worker needs to play the run's matches.
 type workerHello struct {
-	Plan     *plan.Plan `json:"plan"` // without its matches
-	Out      string     `json:"out"`
-	Compress bool       `json:"compress,omitempty"`
-	Level    string     `json:"level"`
+	Plan *plan.Plan `json:"plan"` // without its matches
+	// Lock says that descriptor 3 is the run's lock of its results
+	// directory, to be kept open and not passed on to bots.
+	Lock     bool   `json:"lock,omitempty"`
+	Out      string `json:"out"`
+	Compress bool   `json:"compress,omitempty"`
+	Level    string `json:"level"`
 }
 
 type workerJob struct {
@@ -155,7 +158,8 @@ func (r *Runner) startWorkers(log hclog.Logger) error {
 func newWorkerPool(r *Runner, log hclog.Logger) (*workerPool, error) {
 	p := *r.Plan
 	p.Matches = nil
-	hello, err := json.Marshal(workerHello{Plan: &p, Out: r.Out, Compress: r.Compress, Level: log.GetLevel().String()})
+	hello, err := json.Marshal(workerHello{Plan: &p, Out: r.Out, Compress: r.Compress, Level: log.GetLevel().String(),
+		Lock: heldLockOf(r.Out) != nil})
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +258,12 @@ func (p *workerPool) start(ctx context.Context, w *worker) error {
 	}
 	cmd := exec.Command(p.r.Self, "worker")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if lock := heldLockOf(p.r.Out); lock != nil {
+		// The worker shares the run's lock (one open file, one flock):
+		// should the run die, the results directory stays locked until
+		// its workers have abandoned their matches (lockOrWait).
+		cmd.ExtraFiles = []*os.File{lock}
+	}
 	err = startPinned(cmd, w.cpus)
 	inR.Close()
 	outW.Close()
@@ -539,6 +549,9 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 	var hello workerHello
 	if err := json.Unmarshal(jobs.Bytes(), &hello); err != nil || hello.Plan == nil {
 		return fmt.Errorf("arbiter worker plays the matches of arbiter run -j N; its standard input is not a run's (%v)", err)
+	}
+	if hello.Lock {
+		unix.CloseOnExec(3)
 	}
 	log := workerLogger(logw, hclog.LevelFromString(hello.Level)).Named("engine")
 	r := &Runner{Plan: hello.Plan, Drivers: find, Out: hello.Out, Compress: hello.Compress, Log: log}

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,4 +67,51 @@ func TestWorkerLogRelay(t *testing.T) {
 			t.Errorf("parseRecord(%q) took it for a record", line)
 		}
 	}
+}
+
+// TestLockOfDeadRunWaitsForItsWorkers: a results directory whose lock
+// the workers of a run that died still share (another open file holds
+// the flock; the holder's pid is gone) is waited for, taken once they
+// let go, and refused, saying why, when they do not.
+func TestLockOfDeadRunWaitsForItsWorkers(t *testing.T) {
+	dir := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	holder := fmt.Sprintf(`{"pid":%d,"host":%q,"since":"2026-01-01T00:00:00Z","command":["arbiter","run"]}`+"\n", dead.Process.Pid, host)
+	path := filepath.Join(dir, LockFile)
+	if err := os.WriteFile(path, []byte(holder), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	workers, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer workers.Close()
+	if err := syscall.Flock(int(workers.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	defer func(d time.Duration) { orphanWait = d }(orphanWait)
+	orphanWait = 200 * time.Millisecond
+	start := time.Now()
+	_, err = LockDir(dir)
+	var le *LockedError
+	if !errors.As(err, &le) || !le.Orphaned || !strings.Contains(err.Error(), "worker processes of a run that ended") {
+		t.Fatalf("LockDir while the dead run's workers hold it: %v; want an orphaned LockedError", err)
+	}
+	if waited := time.Since(start); waited < orphanWait {
+		t.Errorf("refused after %s, before waiting %s", waited, orphanWait)
+	}
+	orphanWait = time.Minute
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		workers.Close() // the last worker ends
+	}()
+	lock, err := LockDir(dir)
+	if err != nil {
+		t.Fatalf("LockDir once the workers let go: %v", err)
+	}
+	lock.Unlock()
 }

@@ -132,13 +132,14 @@ func workers(mark string, run int) []int {
 	return out
 }
 
-// startMarked starts arbiter run -j 2 in its own process group, its
-// workers marked with mark, and waits until results has at least n lines.
-func startMarked(t *testing.T, arbiter, dir, out, mark string, n int) (*exec.Cmd, *bytes.Buffer, chan error) {
+// startMarked starts arbiter run -j 2, in its own process group when
+// group, its workers marked with mark, and waits until results has at
+// least n lines.
+func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool) (*exec.Cmd, *bytes.Buffer, chan error) {
 	t.Helper()
 	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
 	cmd.Env = append(os.Environ(), "WORKER_MARK="+mark)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -199,7 +200,7 @@ func TestCtrlCStopsPinnedRun(t *testing.T) {
 	mark := fmt.Sprintf("ctrlc-%d-%d", os.Getpid(), time.Now().UnixNano())
 	arbiter, dir := writePinnedConfig(t, mark, 8)
 	out := filepath.Join(dir, "out")
-	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 3)
+	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 3, true)
 	if ws := workers(mark, cmd.Process.Pid); len(ws) != 2 {
 		t.Errorf("worker processes %v, want 2", ws)
 	}
@@ -228,7 +229,7 @@ func TestKilledWorkerFailsRun(t *testing.T) {
 	mark := fmt.Sprintf("workerkill-%d-%d", os.Getpid(), time.Now().UnixNano())
 	arbiter, dir := writePinnedConfig(t, mark, 8)
 	out := filepath.Join(dir, "out")
-	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2)
+	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2, true)
 	ws := workers(mark, cmd.Process.Pid)
 	if len(ws) == 0 {
 		t.Fatal("no worker process found")
@@ -250,4 +251,64 @@ func TestKilledWorkerFailsRun(t *testing.T) {
 	if want := fmt.Sprintf("%d match(es) played, %d already finished", 32-before, before); !strings.Contains(string(b), want) {
 		t.Errorf("re-run says:\n%s\nwant %q", b, want)
 	}
+}
+
+// TestDeadRunsWorkersKeepTheLock kills a pinned run with SIGKILL while
+// its workers are stopped (SIGSTOP), so that they outlive it: the next
+// run into the directory waits for them, writing nothing, and goes on
+// once they are gone, to the end of the tournament.
+func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
+	needTwoCPUs(t)
+	mark := fmt.Sprintf("orphans-%d-%d", os.Getpid(), time.Now().UnixNano())
+	arbiter, dir := writePinnedConfig(t, mark, 8)
+	out := filepath.Join(dir, "out")
+	// In the test's process group: a group of its own would be orphaned
+	// by the kill, and the kernel would wake its stopped workers.
+	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2, false)
+	ws := workers(mark, cmd.Process.Pid)
+	if len(ws) != 2 {
+		t.Fatalf("worker processes %v, want 2", ws)
+	}
+	for _, pid := range ws {
+		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Kill(cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	endOf(t, cmd, exited, stderr, "on SIGKILL")
+	results := filepath.Join(out, engine.ResultsFile)
+	before := lines(results)
+
+	next := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
+	var nextOut bytes.Buffer
+	next.Stdout, next.Stderr = &nextOut, &nextOut
+	if err := next.Start(); err != nil {
+		t.Fatal(err)
+	}
+	nextDone := make(chan error, 1)
+	go func() { nextDone <- next.Wait() }()
+	select {
+	case err := <-nextDone:
+		t.Fatalf("the next run did not wait for the dead run's workers (%v):\n%s", err, &nextOut)
+	case <-time.After(500 * time.Millisecond):
+	}
+	if n := lines(results); n != before {
+		t.Errorf("the waiting run wrote results: %d lines, %d before:\n%s", n, before, &nextOut)
+	}
+	for _, pid := range ws {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	select {
+	case err := <-nextDone:
+		want := fmt.Sprintf("%d match(es) played, %d already finished", 32-before, before)
+		if err != nil || !strings.Contains(nextOut.String(), want) {
+			t.Errorf("the next run ended with %v, saying:\n%s\nwant %q", err, &nextOut, want)
+		}
+	case <-time.After(60 * time.Second):
+		_ = next.Process.Kill()
+		t.Fatalf("the next run did not end:\n%s", &nextOut)
+	}
+	noneLeft(t, mark)
 }
