@@ -137,26 +137,14 @@ func (l *DirLock) Unlock() error {
 // lockUnlessHeld takes dir's lock unless this process holds it already;
 // release undoes only what it did.
 func lockUnlessHeld(dir string) (release func(), err error) {
-	if fi, err := os.Stat(filepath.Join(dir, LockFile)); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			if heldLock(st) != nil {
-				return func() {}, nil
-			}
-		}
+	if heldLockOf(dir) != nil {
+		return func() {}, nil
 	}
 	l, err := LockDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	return func() { l.Unlock() }, nil
-}
-
-// heldLock is the file of the lock this process holds whose file is st,
-// or nil.
-func heldLock(st *syscall.Stat_t) *os.File {
-	heldHere.Lock()
-	defer heldHere.Unlock()
-	return heldHere.keys[fileKey{uint64(st.Dev), st.Ino}]
 }
 
 // heldLockOf is the lock file of results directory dir when this process
@@ -170,7 +158,9 @@ func heldLockOf(dir string) *os.File {
 	if !ok {
 		return nil
 	}
-	return heldLock(st)
+	heldHere.Lock()
+	defer heldHere.Unlock()
+	return heldHere.keys[fileKey{uint64(st.Dev), st.Ino}]
 }
 
 // lockOrWait takes f's lock, or fails at once with EWOULDBLOCK when
