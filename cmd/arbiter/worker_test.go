@@ -172,6 +172,29 @@ func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *bytes.Buffer,
 	}
 }
 
+// markedRun is a pinned run of writePinnedConfig's tournament (8
+// rounds, 32 matches), started by startPinnedRun.
+type markedRun struct {
+	arbiter, dir, out, mark string
+	cmd                     *exec.Cmd
+	stderr                  *bytes.Buffer
+	exited                  chan error
+	workers                 []int
+}
+
+// startPinnedRun starts a marked run (startMarked) and waits until it has
+// n results, then finds its workers.
+func startPinnedRun(t *testing.T, name string, n int, group bool) *markedRun {
+	t.Helper()
+	needTwoCPUs(t)
+	r := &markedRun{mark: fmt.Sprintf("%s-%d-%d", name, os.Getpid(), time.Now().UnixNano())}
+	r.arbiter, r.dir = writePinnedConfig(t, r.mark, 8)
+	r.out = filepath.Join(r.dir, "out")
+	r.cmd, r.stderr, r.exited = startMarked(t, r.arbiter, r.dir, r.out, r.mark, n, group)
+	r.workers = workers(r.mark, r.cmd.Process.Pid)
+	return r
+}
+
 // noneLeft fails unless the run's workers and bots are gone within 5 s.
 func noneLeft(t *testing.T, mark string) {
 	t.Helper()
@@ -196,27 +219,23 @@ func noneLeft(t *testing.T, mark string) {
 // to the run, which ends as interrupted with every process gone, and the
 // run resumes to the outcomes of a run in one process.
 func TestCtrlCStopsPinnedRun(t *testing.T) {
-	needTwoCPUs(t)
-	mark := fmt.Sprintf("ctrlc-%d-%d", os.Getpid(), time.Now().UnixNano())
-	arbiter, dir := writePinnedConfig(t, mark, 8)
-	out := filepath.Join(dir, "out")
-	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 3, true)
-	if ws := workers(mark, cmd.Process.Pid); len(ws) != 2 {
-		t.Errorf("worker processes %v, want 2", ws)
+	r := startPinnedRun(t, "ctrlc", 3, true)
+	if len(r.workers) != 2 {
+		t.Errorf("worker processes %v, want 2", r.workers)
 	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
+	if err := syscall.Kill(-r.cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := endOf(t, cmd, exited, stderr, "on SIGINT"); !strings.Contains(stderr.String(), "Interrupted: ") || err == nil {
-		t.Errorf("the run ended with %v, saying:\n%s", err, stderr)
+	if err := endOf(t, r.cmd, r.exited, r.stderr, "on SIGINT"); !strings.Contains(r.stderr.String(), "Interrupted: ") || err == nil {
+		t.Errorf("the run ended with %v, saying:\n%s", err, r.stderr)
 	}
-	noneLeft(t, mark)
-	runToEnd(t, arbiter, dir, out, "2")
-	whole := filepath.Join(dir, "whole")
-	if b, err := exec.Command(arbiter, "run", dir, "-out", whole, "-j", "2", "-pin=false").CombinedOutput(); err != nil {
+	noneLeft(t, r.mark)
+	runToEnd(t, r.arbiter, r.dir, r.out, "2")
+	whole := filepath.Join(r.dir, "whole")
+	if b, err := exec.Command(r.arbiter, "run", r.dir, "-out", whole, "-j", "2", "-pin=false").CombinedOutput(); err != nil {
 		t.Fatalf("run -pin=false: %v\n%s", err, b)
 	}
-	if diff := cmp.Diff(outcomes(t, whole), outcomes(t, out)); diff != "" {
+	if diff := cmp.Diff(outcomes(t, whole), outcomes(t, r.out)); diff != "" {
 		t.Errorf("resumed results differ from an uninterrupted run (-want +got):\n%s", diff)
 	}
 }
@@ -225,26 +244,21 @@ func TestCtrlCStopsPinnedRun(t *testing.T) {
 // run: the run stops with an error that names it, keeps every result it
 // journaled, leaves no process behind, and a re-run finishes the rest.
 func TestKilledWorkerFailsRun(t *testing.T) {
-	needTwoCPUs(t)
-	mark := fmt.Sprintf("workerkill-%d-%d", os.Getpid(), time.Now().UnixNano())
-	arbiter, dir := writePinnedConfig(t, mark, 8)
-	out := filepath.Join(dir, "out")
-	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2, true)
-	ws := workers(mark, cmd.Process.Pid)
-	if len(ws) == 0 {
+	r := startPinnedRun(t, "workerkill", 2, true)
+	if len(r.workers) == 0 {
 		t.Fatal("no worker process found")
 	}
-	if err := syscall.Kill(ws[0], syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(r.workers[0], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	err := endOf(t, cmd, exited, stderr, "when its worker was killed")
-	want := fmt.Sprintf("worker process %d (CPUs ", ws[0])
-	if err == nil || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "signal: killed") {
-		t.Errorf("the run ended with %v, saying:\n%s\nwant it to name %q, killed", err, stderr, want)
+	err := endOf(t, r.cmd, r.exited, r.stderr, "when its worker was killed")
+	want := fmt.Sprintf("worker process %d (CPUs ", r.workers[0])
+	if err == nil || !strings.Contains(r.stderr.String(), want) || !strings.Contains(r.stderr.String(), "signal: killed") {
+		t.Errorf("the run ended with %v, saying:\n%s\nwant it to name %q, killed", err, r.stderr, want)
 	}
-	noneLeft(t, mark)
-	before := lines(filepath.Join(out, engine.ResultsFile))
-	b, err := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2").Output()
+	noneLeft(t, r.mark)
+	before := lines(filepath.Join(r.out, engine.ResultsFile))
+	b, err := exec.Command(r.arbiter, "run", r.dir, "-out", r.out, "-j", "2").Output()
 	if err != nil {
 		t.Fatalf("re-run: %v", err)
 	}
@@ -258,14 +272,10 @@ func TestKilledWorkerFailsRun(t *testing.T) {
 // run into the directory waits for them, writing nothing, and goes on
 // once they are gone, to the end of the tournament.
 func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
-	needTwoCPUs(t)
-	mark := fmt.Sprintf("orphans-%d-%d", os.Getpid(), time.Now().UnixNano())
-	arbiter, dir := writePinnedConfig(t, mark, 8)
-	out := filepath.Join(dir, "out")
 	// In the test's process group: a group of its own would be orphaned
 	// by the kill, and the kernel would wake its stopped workers.
-	cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2, false)
-	ws := workers(mark, cmd.Process.Pid)
+	r := startPinnedRun(t, "orphans", 2, false)
+	arbiter, dir, out, ws := r.arbiter, r.dir, r.out, r.workers
 	if len(ws) != 2 {
 		t.Fatalf("worker processes %v, want 2", ws)
 	}
@@ -274,10 +284,10 @@ func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Kill(cmd.Process.Pid, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(r.cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	endOf(t, cmd, exited, stderr, "on SIGKILL")
+	endOf(t, r.cmd, r.exited, r.stderr, "on SIGKILL")
 	results := filepath.Join(out, engine.ResultsFile)
 	before := lines(results)
 
@@ -310,5 +320,5 @@ func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
 		_ = next.Process.Kill()
 		t.Fatalf("the next run did not end:\n%s", &nextOut)
 	}
-	noneLeft(t, mark)
+	noneLeft(t, r.mark)
 }
