@@ -39,11 +39,13 @@ import (
 // transcript, and its log records come back to the parent's log.
 //
 // The protocol is JSON lines: the parent writes a workerHello, then a
-// workerJob per match; the worker answers each job with a workerDone on
-// its standard output and writes its log records on its standard
-// error (relaySink). A worker ends when its standard input closes; when that happens
-// during a match (the run was cancelled, or the parent died), the match
-// is abandoned and its bots killed, as in a run without workers.
+// workerJob per match; the worker answers each job with a workerDone
+// (`arbiter worker` moves them off standard output, where a stray write
+// would break them) and writes its log records on its standard error
+// (relaySink). A worker ends when its standard input closes; when that
+// happens during a match (the run was cancelled, or the parent died),
+// the match is abandoned and its bots killed, as in a run without
+// workers.
 
 // workerHello is what a worker needs to play the run's matches.
 type workerHello struct {
@@ -149,7 +151,7 @@ func (r *Runner) startWorkers(log hclog.Logger) error {
 	r.workers = pool
 	shares := make([]string, len(r.CPUs))
 	for i, c := range r.CPUs {
-		shares[i] = cpuList(c)
+		shares[i] = CPUList(c)
 	}
 	log.Info("matches play in worker processes, each pinned to its CPUs", "workers", len(r.CPUs), "cpus", strings.Join(shares, " "))
 	return nil
@@ -222,7 +224,7 @@ func (p *workerPool) died(w *worker, err error) error {
 	w.in.Close()
 	w.reported = true
 	werr := w.wait(5 * time.Second)
-	msg := fmt.Sprintf("worker process %d (CPUs %s) stopped", w.cmd.Process.Pid, cpuList(w.cpus))
+	msg := fmt.Sprintf("worker process %d (CPUs %s) stopped", w.cmd.Process.Pid, CPUList(w.cpus))
 	if werr != nil {
 		msg += ": " + werr.Error()
 	} else if err != nil {
@@ -368,7 +370,7 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
 		if err := unix.SchedSetaffinity(0, &set); err != nil {
-			started <- fmt.Errorf("pinning to CPUs %s: %w", cpuList(cpus), err)
+			started <- fmt.Errorf("pinning to CPUs %s: %w", CPUList(cpus), err)
 			return
 		}
 		started <- cmd.Start()
@@ -376,7 +378,8 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	return <-started
 }
 
-func cpuList(cpus []int) string {
+// CPUList writes cpus as a comma-separated list, as in log lines.
+func CPUList(cpus []int) string {
 	s := make([]string, len(cpus))
 	for i, c := range cpus {
 		s[i] = strconv.Itoa(c)
@@ -548,7 +551,11 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 	}
 	var hello workerHello
 	if err := json.Unmarshal(jobs.Bytes(), &hello); err != nil || hello.Plan == nil {
-		return fmt.Errorf("arbiter worker plays the matches of arbiter run -j N; its standard input is not a run's (%v)", err)
+		why := "no plan"
+		if err != nil {
+			why = err.Error()
+		}
+		return fmt.Errorf("arbiter worker plays the matches of arbiter run -j N; its standard input is not a run's (%s)", why)
 	}
 	if hello.Lock {
 		unix.CloseOnExec(3)

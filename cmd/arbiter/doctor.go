@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -68,11 +67,7 @@ func printPinning(w io.Writer, jobs int) {
 	default:
 		list := make([]string, len(shares))
 		for i, share := range shares {
-			cpus := make([]string, len(share))
-			for j, c := range share {
-				cpus[j] = strconv.Itoa(c)
-			}
-			list[i] = strings.Join(cpus, ",")
+			list[i] = engine.CPUList(share)
 		}
 		fmt.Fprintf(w, "  each in a worker process pinned with its bots to its own CPUs: %s (-pin=false: one process, bots on any CPU)\n", strings.Join(list, " | "))
 	}

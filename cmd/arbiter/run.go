@@ -31,7 +31,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
 	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
-	pin := fs.Bool("pin", true, "with -j N above 1 and at most the CPUs arbiter may use: play each of the N matches at once in a worker process of its own, pinned with its bots to its own share of the CPUs (-pin=false: all in one process, bots on any CPU)")
+	pin := fs.Bool("pin", true, "with -j N above 1 and at most the CPUs arbiter may use, or a multiple of them: play each of the N matches at once in a worker process of its own, pinned with its bots to its own share of the CPUs (-pin=false: all in one process, bots on any CPU)")
 	compress := fs.Bool("gzip", false, "write each match's transcript gzip-compressed (matches/<id>/events.jsonl.gz)")
 	var sf shardFlags
 	sf.register(fs)
