@@ -15,6 +15,7 @@ package house
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -37,34 +38,73 @@ type Bot struct {
 
 // Serve speaks the bot side of the protocol until quit or the end of in:
 // every non-empty line is split into fields and handled; an error is
-// answered "? error", a result "= result" ("=" alone when empty). Every
-// answer is flushed at once: the referee waits for it. Lines may be up to
-// 1 MiB long (a big custom deck or stone set makes long commands).
+// answered "? error", a result "= result" ("=" alone when empty). Answers
+// are flushed as soon as no further command is waiting in the input: the
+// referee waits for them, and when it wrote several commands at once their
+// answers go back in one write. Lines may be up to 1 MiB long (a big
+// custom deck or stone set makes long commands).
 func Serve(in io.Reader, out io.Writer, handle func(fields []string) (string, error)) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 4096), 1<<20)
+	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+	for {
+		line, err := readLine(r, 1<<20)
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return err
+		}
+		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
 		}
-		answer, err := handle(f)
-		if err != nil {
-			w.WriteString("? " + err.Error() + "\n\n")
+		answer, herr := handle(f)
+		if herr != nil {
+			w.WriteString("? " + herr.Error() + "\n\n")
 		} else if answer == "" {
 			w.WriteString("=\n\n")
 		} else {
 			w.WriteString("= " + answer + "\n\n")
 		}
-		if err := w.Flush(); err != nil {
-			return err
+		if r.Buffered() == 0 || f[0] == "quit" {
+			if err := w.Flush(); err != nil {
+				return err
+			}
 		}
 		if f[0] == "quit" {
 			return nil
 		}
 	}
-	return sc.Err()
+}
+
+// errLong is a command line longer than Serve takes.
+var errLong = errors.New("house bot: a command line is longer than 1 MiB")
+
+// readLine reads one line of at most max bytes from r, without its line
+// ending; a last line without one counts. It returns io.EOF at the end of
+// r.
+func readLine(r *bufio.Reader, max int) (string, error) {
+	var long []byte
+	for {
+		b, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if len(long)+len(b) > max {
+				return "", errLong
+			}
+			long = append(long, b...)
+			continue
+		}
+		if long != nil {
+			b = append(long, b...)
+		}
+		if len(b) > max+1 {
+			return "", errLong
+		}
+		if err != nil && (err != io.EOF || len(b) == 0) {
+			return "", err
+		}
+		return strings.TrimRight(string(b), "\r\n"), nil
+	}
 }
 
 // EnvUint is the number a house bot's environment holds under key
