@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +104,33 @@ func TestAsk(t *testing.T) {
 	}
 	if want := "= play 0 AS|||  |= line one|line two |"; !strings.HasPrefix(strings.Join(got, "|"), want) {
 		t.Errorf("transcript %q, want it to start %q", strings.Join(got, "|"), want)
+	}
+}
+
+// TestGenPipelined: to a bot process, Gen writes time_left and the
+// decision's command together, before reading either answer (one round
+// trip, not two), charges the clock for both, and still tells a refused
+// or unreadable decision from the time_left before it.
+func TestGenPipelined(t *testing.T) {
+	m, ss, rec := botMatch(t, 1, drivers.Clock{Total: drivers.Duration(time.Minute)})
+	text, err := m.Gen(0, "gen_move")
+	if err != nil || text != "gen_move" {
+		t.Fatalf("Gen = %q, %v", text, err)
+	}
+	want := []string{"0 > time_left 60000", "0 > gen_move", "0 < = time_left 60000", "0 < ", "0 < = gen_move", "0 < "}
+	if got := rec.get(); !slices.Equal(got, want) {
+		t.Errorf("transcript %q, want %q", got, want)
+	}
+	if left, _ := ss[0].Left(); left >= time.Minute {
+		t.Errorf("clock after two answers = %v, want it charged", left)
+	}
+	if _, err := m.Gen(0, "refuse"); err != ErrOver || m.Results[0].Fault != drivers.FaultProtocol ||
+		!strings.HasPrefix(m.Results[0].Detail, `answered ? to refuse ("no such command")`) {
+		t.Errorf("Gen(refuse) = %v, seat %+v", err, m.Results[0])
+	}
+	m.Faulty, m.Results[0] = -1, drivers.SeatResult{}
+	if _, err := m.Gen(0, "garbage"); err != ErrOver || m.Results[0].Fault != drivers.FaultProtocol ||
+		!strings.Contains(m.Results[0].Detail, "answering garbage") {
+		t.Errorf("Gen(garbage) = %v, seat %+v", err, m.Results[0])
 	}
 }

@@ -229,23 +229,69 @@ type answer struct {
 
 func (a *answer) get(ask func() (bool, string, error)) { a.ok, a.text, a.err = ask() }
 
+// A Pipeliner is a Player that takes several commands at once: AskAll
+// writes cmds together and reads their answers in order, as Ask would
+// each, stopping at the first error, which is the last answer returned. A
+// bot process (SessionPlayer) is one: the commands after the first cost
+// no round trip of their own.
+type Pipeliner interface {
+	Player
+	AskAll(cmds ...string) []Answer
+}
+
+// Answer is a player's answer to one command (see Player.Ask).
+type Answer struct {
+	OK   bool
+	Text string
+	Err  error
+}
+
 // Gen asks a bot for a decision with cmd, telling it time_left first when
-// its clock is limited; a refusal is a protocol fault, since the game
-// cannot go on without the answer.
+// its clock is limited (written together, to a Pipeliner); a refusal of
+// the decision is a protocol fault, since the game cannot go on without
+// the answer, and a refusal of time_left a warning.
 func (m *Match) Gen(seat int, cmd string) (string, error) {
+	cmds := []string{cmd}
 	if left, ok := m.Players[seat].Left(); ok {
-		if err := m.Tell(seat, fmt.Sprintf("time_left %d", max(left.Milliseconds(), 0))); err != nil {
-			return "", err
-		}
+		cmds = []string{fmt.Sprintf("time_left %d", max(left.Milliseconds(), 0)), cmd}
 	}
-	ok, text, err := m.Ask(seat, cmd)
+	answers, err := m.askAll(seat, cmds)
 	if err != nil {
 		return "", err
 	}
-	if !ok {
-		return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s", cmd, m.quote(text), m.Where))
+	for i, a := range answers[:len(answers)-1] {
+		if !a.OK {
+			m.refused(seat, cmds[i], a.Text)
+		}
 	}
-	return text, nil
+	a := answers[len(answers)-1]
+	if !a.OK {
+		return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s", cmd, m.quote(a.Text), m.Where))
+	}
+	return a.Text, nil
+}
+
+// askAll is Ask of every command of cmds in turn, written at once to a
+// Pipeliner: every answer, or the fault (or ErrOver) of the first that
+// failed.
+func (m *Match) askAll(seat int, cmds []string) ([]Answer, error) {
+	if m.Ctx.Err() != nil {
+		return nil, ErrOver
+	}
+	if p, ok := m.Players[seat].(Pipeliner); ok && len(cmds) > 1 {
+		answers := p.AskAll(cmds...)
+		last := len(answers) - 1
+		return answers, m.failed(seat, cmds[last], answers[last].Err)
+	}
+	answers := make([]Answer, len(cmds))
+	for i, cmd := range cmds {
+		ok, text, err := m.Ask(seat, cmd)
+		if err != nil {
+			return nil, err
+		}
+		answers[i] = Answer{OK: ok, Text: text}
+	}
+	return answers, nil
 }
 
 func (m *Match) quote(s string) string {
@@ -407,6 +453,30 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 		p.S.EndTurn()
 	}
 	return ok, text, err
+}
+
+// AskAll implements Pipeliner: cmds are written at once
+// (proc.Session.Send), then their answers read in order, each charged to
+// the bot's clock from when it had answered the command before. quit is
+// not sent this way (see Ask).
+func (p SessionPlayer) AskAll(cmds ...string) []Answer {
+	p.S.Send(cmds...)
+	answers := make([]Answer, 0, len(cmds))
+	for _, cmd := range cmds {
+		var a Answer
+		a.Err = p.S.Receive(func(deadline time.Time) (err error) {
+			a.OK, a.Text, err = readAnswer(p.S, cmd, deadline)
+			return err
+		})
+		if a.Err == nil && strings.HasPrefix(cmd, "gen_") {
+			p.S.EndTurn() // as Ask does
+		}
+		answers = append(answers, a)
+		if a.Err != nil {
+			break
+		}
+	}
+	return answers
 }
 
 // Send implements Sender: cmd is written at once and receive reads the

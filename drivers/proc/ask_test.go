@@ -11,8 +11,14 @@ import (
 // faults, limits, reaping), not a game's framing, which drivers/gtp reads
 // and tests.
 func ask(s *Session, cmd string) (answer string, err error) {
+	s.Send(cmd)
+	return receive(s)
+}
+
+// receive reads the answer to the next command a Send wrote, as ask does.
+func receive(s *Session) (answer string, err error) {
 	var lines []string
-	err = s.Exchange(cmd, func(deadline time.Time) error {
+	err = s.Receive(func(deadline time.Time) error {
 		for {
 			line, err := s.ReadLine(deadline)
 			if err != nil {

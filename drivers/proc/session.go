@@ -76,6 +76,9 @@ type Session struct {
 	sentAt   time.Time
 	deadline time.Time
 	sendErr  error
+	// queued is how many commands of the Send follow the one being
+	// answered.
+	queued int
 	// holding keeps the lines read in held instead of passing them to
 	// OnRecv, until Release (see Hold).
 	holding bool
@@ -337,8 +340,19 @@ func (s *Session) EndTurn() { s.turnUsed = 0 }
 // Write writes one line to the bot. It fails with a fault if the bot does
 // not take it before deadline (zero: no deadline) or has closed its input.
 func (s *Session) Write(line string, deadline time.Time) error {
+	return s.write([]string{line}, deadline)
+}
+
+// write writes lines to the bot in one write, as Write does one.
+func (s *Session) write(lines []string, deadline time.Time) error {
+	text := lines[0] + "\n"
+	if len(lines) > 1 {
+		text = strings.Join(lines, "\n") + "\n"
+	}
 	if s.spec.OnSend != nil {
-		s.spec.OnSend(line)
+		for _, line := range lines {
+			s.spec.OnSend(line)
+		}
 	}
 	s.answered = 0
 	if s.late != nil {
@@ -347,7 +361,7 @@ func (s *Session) Write(line string, deadline time.Time) error {
 	if err := s.setDeadline(s.in.SetWriteDeadline, deadline); err != nil {
 		return err
 	}
-	_, err := io.WriteString(s.in, line+"\n")
+	_, err := io.WriteString(s.in, text)
 	if err == nil {
 		return nil
 	}
@@ -355,7 +369,7 @@ func (s *Session) Write(line string, deadline time.Time) error {
 		return cerr
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(line))
+		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(lines[0]))
 	}
 	return faultf(drivers.FaultCrash, "closed its input (%s)", s.exitStatus())
 }
@@ -442,24 +456,34 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 // Receives of different sessions may run at the same time: that is how a
 // command goes out to several bots at once, each charged from when its
 // own command was written to when its own answer arrived.
-func (s *Session) Send(cmd string) {
+//
+// Several commands may go in one Send, written at once (a protocol whose
+// bots answer commands in order, such as GTP's, saves a round trip per
+// command after the first); one Receive follows for each, in order. The
+// first is charged from the write, every other one from when the answer
+// before it was read, since until then the bot was busy with that one:
+// each command is charged and bounded as if it had been sent alone, the
+// moment its predecessor was answered.
+func (s *Session) Send(cmds ...string) {
 	s.sentAt = time.Now()
 	s.deadline = s.budget(s.sentAt)
+	s.queued = len(cmds) - 1
 	s.watch.arm()
-	s.sendErr = s.Write(cmd, s.deadline)
+	s.sendErr = s.write(cmds, s.deadline)
 }
 
 // Receive ends the request Send started (see Exchange): it calls read
 // unless the command could not be written, charges the clock, and
-// returns the fault, if any.
+// returns the fault, if any. After a Send of several commands, it reads
+// the answer to the first not yet read.
 func (s *Session) Receive(read func(deadline time.Time) error) error {
 	start, deadline := s.sentAt, s.deadline
 	err := s.sendErr
 	if err == nil {
 		err = read(deadline)
 	}
-	s.watch.disarm()
-	elapsed := time.Since(start)
+	now := time.Now()
+	elapsed := now.Sub(start)
 	if err == nil && !deadline.IsZero() {
 		// Read by the deadline: arbiter's own delay since is not the
 		// bot's (late.go).
@@ -475,6 +499,20 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		if s.left < 0 {
 			s.left = 0
 		}
+	}
+	if err == nil && s.queued > 0 {
+		// The next command has waited in the bot's input: its clock
+		// starts as this answer was done with.
+		s.queued--
+		s.sentAt = start.Add(elapsed)
+		s.deadline = s.budget(s.sentAt)
+		s.answered = 0
+		if s.late != nil {
+			s.resumeAfterLate()
+		}
+	} else {
+		s.queued = 0
+		s.watch.disarm()
 	}
 	if err != nil {
 		return s.verdict(err)
