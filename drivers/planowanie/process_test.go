@@ -139,7 +139,8 @@ func (c *countTrips) Received(int, string) {
 // BenchmarkGameBarePipes plays BenchmarkGameProcesses's game again on bare
 // pipes: the same four house bots, started with os/exec, get the very
 // commands the referee sent, grouped as it sent them (the commands of a
-// broadcast all written before any answer is read), and their answers are
+// broadcast all written before any answer is read, a seat's lines of a
+// step in one write), and their answers are
 // read one bot after another, with no clock, transcript or session layer.
 // bare-ns/op times that replay, from the first command to the bots'
 // exit, starts aside: the floor of the game on this machine's pipes and
@@ -209,11 +210,21 @@ func replayBare(b *testing.B, m *drivers.Match, steps [][]sent) time.Duration {
 		bots[i] = bot{cmd, in, bufio.NewReader(out)}
 	}
 	start := time.Now()
+	text := make([]string, len(bots))
 	for _, step := range steps {
+		// A seat's lines of a step go in one write, as the referee's do
+		// (time_left with the decision).
 		for _, s := range step {
-			if _, err := io.WriteString(bots[s.seat].in, s.line+"\n"); err != nil {
+			text[s.seat] += s.line + "\n"
+		}
+		for i, t := range text {
+			if t == "" {
+				continue
+			}
+			if _, err := io.WriteString(bots[i].in, t); err != nil {
 				b.Fatal(err)
 			}
+			text[i] = ""
 		}
 		for _, s := range step {
 			if s.line == "quit" {

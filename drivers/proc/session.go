@@ -76,6 +76,8 @@ type Session struct {
 	sentAt   time.Time
 	deadline time.Time
 	sendErr  error
+	// readBy and writeBy are the deadlines set on out and in.
+	readBy, writeBy time.Time
 	// queued is how many commands of the Send follow the one being
 	// answered.
 	queued int
@@ -262,14 +264,24 @@ func (s *Session) Left() (left time.Duration, ok bool) { return s.left, s.limite
 func (s *Session) Used() time.Duration { return s.used }
 
 // setDeadline arms a deadline on f unless the session is already
-// stopped (see cancelErr).
-func (s *Session) setDeadline(set func(time.Time) error, t time.Time) error {
+// stopped (see cancelErr). last is the deadline f has: setting the same
+// one again is skipped, since every change re-arms a runtime timer and
+// the lines of one answer share a deadline. (A stopped session's files
+// get a deadline in the past that nothing changes again.)
+func (s *Session) setDeadline(set func(time.Time) error, last *time.Time, t time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.stopped(); err != nil {
 		return err
 	}
-	return set(t)
+	if t.Equal(*last) {
+		return nil
+	}
+	if err := set(t); err != nil {
+		return err
+	}
+	*last = t
+	return nil
 }
 
 // cancelErr returns the context's error if the session was cancelled, or
@@ -358,7 +370,7 @@ func (s *Session) write(lines []string, deadline time.Time) error {
 	if s.late != nil {
 		s.resumeAfterLate()
 	}
-	if err := s.setDeadline(s.in.SetWriteDeadline, deadline); err != nil {
+	if err := s.setDeadline(s.in.SetWriteDeadline, &s.writeBy, deadline); err != nil {
 		return err
 	}
 	_, err := io.WriteString(s.in, text)
@@ -379,7 +391,7 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 	if s.late != nil {
 		return s.readLate() // the deadline has passed: only what was there then
 	}
-	if err := s.setDeadline(s.out.SetReadDeadline, deadline); err != nil {
+	if err := s.setDeadline(s.out.SetReadDeadline, &s.readBy, deadline); err != nil {
 		return "", err
 	}
 	b, err := s.r.ReadSlice('\n')
