@@ -62,6 +62,22 @@ func (s *Session) Gen(cmd string) (string, error) {
 	return text, nil
 }
 
+// TellGen writes an informational command and one that needs an answer
+// together, as a referee writes time_left with gen_move, and returns the
+// second's answer: a '?' to tell is fine, to cmd it fails the case.
+func (s *Session) TellGen(tell, cmd string) (string, error) {
+	answers := gtp.SessionPlayer{S: s.S}.AskAll(tell, cmd)
+	for i, c := range []string{tell, cmd}[:len(answers)] {
+		if err := answers[i].Err; err != nil {
+			return "", explain(err, quote(c))
+		}
+	}
+	if a := answers[1]; !a.OK {
+		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(cmd), a.Text)
+	}
+	return answers[1].Text, nil
+}
+
 // Script tells every command in turn.
 func (s *Session) Script(cmds ...string) error {
 	for _, c := range cmds {

@@ -22,7 +22,7 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "follow-suit", Doc: "with one card of the led suit, plays it (a hand with one legal move)", Run: checkFollow},
 		{Name: "void", Doc: "without the led suit, plays any card of its hand", Run: checkVoid},
 		{Name: "last-trick", Doc: "tracks its hand and the trick winner: its last card is played in the last trick", Run: checkLastTrick},
-		{Name: "clock", Doc: "after time_left 1000, answers gen_move within a second", Run: checkClock},
+		{Name: "clock", Doc: "after time_left 1000 (written with gen_move in one go, as the referee does), answers gen_move within a second", Run: checkClock},
 		{Name: "two-players", Doc: "plays a whole 2-player game of three deals against the house bot greedy", Run: checkTwoPlayers},
 		{Name: "tournament", Doc: "plays a whole tournament game (4 players, 13 deals) against the house bot greedy, from seat 2", Run: checkTournament},
 	}
@@ -204,11 +204,8 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 		return err
 	}
 	defer s.Close()
-	if err := s.Tell("time_left 1000"); err != nil {
-		return err
-	}
 	start := time.Now()
-	text, err := s.Gen("gen_move")
+	text, err := s.TellGen("time_left 1000", "gen_move") // written together, as the referee does
 	if err != nil {
 		return err
 	}
