@@ -255,43 +255,45 @@ func (m *Match) Gen(seat int, cmd string) (string, error) {
 	if left, ok := m.Players[seat].Left(); ok {
 		cmds = []string{fmt.Sprintf("time_left %d", max(left.Milliseconds(), 0)), cmd}
 	}
-	answers, err := m.askAll(seat, cmds)
-	if err != nil {
-		return "", err
-	}
-	for i, a := range answers[:len(answers)-1] {
-		if !a.OK {
+	last := len(cmds) - 1
+	for i, a := range m.askAll(seat, cmds) {
+		if a.Err != nil {
+			return "", m.failed(seat, cmds[i], a.Err)
+		}
+		switch {
+		case i < last && !a.OK:
 			m.refused(seat, cmds[i], a.Text)
+		case i == last && !a.OK:
+			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s", cmd, m.quote(a.Text), m.Where))
+		case i == last:
+			return a.Text, nil
 		}
 	}
-	a := answers[len(answers)-1]
-	if !a.OK {
-		return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s", cmd, m.quote(a.Text), m.Where))
-	}
-	return a.Text, nil
+	panic("gtp: a player answered fewer commands than it was sent, without an error")
 }
 
-// askAll is Ask of every command of cmds in turn, written at once to a
-// Pipeliner: every answer, or the fault (or ErrOver) of the first that
-// failed.
-func (m *Match) askAll(seat int, cmds []string) ([]Answer, error) {
-	if m.Ctx.Err() != nil {
-		return nil, ErrOver
+// askAll asks seat every command of cmds in turn, written at once to a
+// Pipeliner, up to the first answer with an error (which is the last
+// returned); it asks nothing once the match is cancelled (the answer's
+// error is then ErrOver, as Ask's).
+func (m *Match) askAll(seat int, cmds []string) []Answer {
+	if p, ok := m.Players[seat].(Pipeliner); ok && len(cmds) > 1 && m.Ctx.Err() == nil {
+		return p.AskAll(cmds...)
 	}
-	if p, ok := m.Players[seat].(Pipeliner); ok && len(cmds) > 1 {
-		answers := p.AskAll(cmds...)
-		last := len(answers) - 1
-		return answers, m.failed(seat, cmds[last], answers[last].Err)
-	}
-	answers := make([]Answer, len(cmds))
-	for i, cmd := range cmds {
-		ok, text, err := m.Ask(seat, cmd)
-		if err != nil {
-			return nil, err
+	answers := make([]Answer, 0, len(cmds))
+	for _, cmd := range cmds {
+		var a Answer
+		if m.Ctx.Err() != nil {
+			a.Err = ErrOver
+		} else {
+			a.OK, a.Text, a.Err = m.Players[seat].Ask(cmd)
 		}
-		answers[i] = Answer{OK: ok, Text: text}
+		answers = append(answers, a)
+		if a.Err != nil {
+			break
+		}
 	}
-	return answers, nil
+	return answers
 }
 
 func (m *Match) quote(s string) string {
@@ -460,7 +462,10 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 // the bot's clock from when it had answered the command before. quit is
 // not sent this way (see Ask).
 func (p SessionPlayer) AskAll(cmds ...string) []Answer {
-	p.S.Send(cmds...)
+	if len(cmds) == 0 {
+		return nil
+	}
+	p.S.Send(cmds[0], cmds[1:]...)
 	answers := make([]Answer, 0, len(cmds))
 	for _, cmd := range cmds {
 		var a Answer

@@ -49,29 +49,31 @@ func Serve(in io.Reader, out io.Writer, handle func(fields []string) (string, er
 	for {
 		line, err := readLine(r, 1<<20)
 		if err != nil {
-			if err == io.EOF {
-				err = nil
+			// What was answered goes out whatever ends the input.
+			if ferr := w.Flush(); err == io.EOF {
+				err = ferr
 			}
 			return err
 		}
 		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
+		if len(f) > 0 {
+			answer, herr := handle(f)
+			if herr != nil {
+				w.WriteString("? " + herr.Error() + "\n\n")
+			} else if answer == "" {
+				w.WriteString("=\n\n")
+			} else {
+				w.WriteString("= " + answer + "\n\n")
+			}
 		}
-		answer, herr := handle(f)
-		if herr != nil {
-			w.WriteString("? " + herr.Error() + "\n\n")
-		} else if answer == "" {
-			w.WriteString("=\n\n")
-		} else {
-			w.WriteString("= " + answer + "\n\n")
-		}
-		if r.Buffered() == 0 || f[0] == "quit" {
+		// An empty line is skipped, but may be what was left of the input:
+		// the answers before it must not wait for more.
+		if r.Buffered() == 0 || (len(f) > 0 && f[0] == "quit") {
 			if err := w.Flush(); err != nil {
 				return err
 			}
 		}
-		if f[0] == "quit" {
+		if len(f) > 0 && f[0] == "quit" {
 			return nil
 		}
 	}

@@ -48,6 +48,24 @@ func TestServeFlushesWhenInputIsDrained(t *testing.T) {
 	if want := []string{"= a 1\n\n? no\n\n= b\n\n= quit\n\n"}; !slices.Equal(w.got, want) {
 		t.Errorf("commands sent together: writes %q, want %q", w.got, want)
 	}
+	// A command and an empty line in one read: the answer goes out
+	// before Serve waits for more (the next read here ends the input, so
+	// a held answer would come after it, in a second write).
+	w = &writes{}
+	if err := Serve(&oneLine{[]string{"a\n\n  \n", "b\n"}}, w, echo); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"= a\n\n", "= b\n\n"}; !slices.Equal(w.got, want) {
+		t.Errorf("a command then empty lines: writes %q, want %q", w.got, want)
+	}
+	// At the end of the input, what was answered is not lost.
+	w = &writes{}
+	if err := Serve(&oneLine{[]string{"a\n", "b\n\n"}}, w, echo); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"= a\n\n", "= b\n\n"}; !slices.Equal(w.got, want) {
+		t.Errorf("the input ending after an empty line: writes %q, want %q", w.got, want)
+	}
 	w = &writes{}
 	if err := Serve(&oneLine{[]string{"a\n", "b\n", "c"}}, w, echo); err != nil {
 		t.Fatal(err)

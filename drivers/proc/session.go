@@ -476,12 +476,12 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 // before it was read, since until then the bot was busy with that one:
 // each command is charged and bounded as if it had been sent alone, the
 // moment its predecessor was answered.
-func (s *Session) Send(cmds ...string) {
+func (s *Session) Send(cmd string, more ...string) {
 	s.sentAt = time.Now()
 	s.deadline = s.budget(s.sentAt)
-	s.queued = len(cmds) - 1
+	s.queued = len(more)
 	s.watch.arm()
-	s.sendErr = s.write(cmds, s.deadline)
+	s.sendErr = s.write(append([]string{cmd}, more...), s.deadline)
 }
 
 // Receive ends the request Send started (see Exchange): it calls read
@@ -512,7 +512,15 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 			s.left = 0
 		}
 	}
-	if err == nil && s.queued > 0 {
+	var after error // cancelled, or over a limit just as it answered
+	if err == nil {
+		if after = s.cancelErr(); after == nil {
+			if f := s.box.Check(); f != nil {
+				after = f
+			}
+		}
+	}
+	if err == nil && after == nil && s.queued > 0 {
 		// The next command has waited in the bot's input: its clock
 		// starts as this answer was done with.
 		s.queued--
@@ -529,13 +537,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 	if err != nil {
 		return s.verdict(err)
 	}
-	if err := s.cancelErr(); err != nil {
-		return err // over a limit just as it answered
-	}
-	if f := s.box.Check(); f != nil {
-		return f
-	}
-	return nil
+	return after
 }
 
 // exitStatus describes how the process ended, waiting briefly for it:
