@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // The names of a match's transcript in its directory: plain, or
@@ -31,6 +33,7 @@ type transcript struct {
 	w     *bufio.Writer
 	start time.Time
 	err   error
+	buf   []byte // the line being written (Sent, Received)
 }
 
 type transcriptLine struct {
@@ -66,21 +69,105 @@ func newTranscript(dir string, compress bool) (*transcript, error) {
 func (t *transcript) write(l transcriptLine) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	l.T = float64(time.Since(t.start).Microseconds()) / 1000
+	l.T = t.now()
 	b, err := json.Marshal(l)
 	if err == nil {
 		_, err = t.w.Write(append(b, '\n'))
 	}
+	t.failed(err)
+}
+
+// now is the time offset of a line written now, in milliseconds.
+func (t *transcript) now() float64 {
+	return float64(time.Since(t.start).Microseconds()) / 1000
+}
+
+func (t *transcript) failed(err error) {
 	if err != nil && t.err == nil {
 		t.err = err
 	}
 }
 
-func (t *transcript) Sent(seat int, line string) { t.write(transcriptLine{Seat: &seat, Send: &line}) }
-func (t *transcript) Received(seat int, line string) {
-	t.write(transcriptLine{Seat: &seat, Recv: &line})
+// Sent and Received write a line of a bot's session. They are most of a
+// session game's transcript (two lines for every command), so they are
+// written without encoding/json's reflection, byte for byte as it would
+// write transcriptLine (TestTranscriptLinesAsJSON).
+func (t *transcript) Sent(seat int, line string)     { t.writeLine(seat, `,"send":`, line) }
+func (t *transcript) Received(seat int, line string) { t.writeLine(seat, `,"recv":`, line) }
+
+func (t *transcript) writeLine(seat int, key, line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf[:0]
+	b = append(b, `{"t":`...)
+	b = strconv.AppendFloat(b, t.now(), 'f', -1, 64)
+	b = append(b, `,"seat":`...)
+	b = strconv.AppendInt(b, int64(seat), 10)
+	b = append(b, key...)
+	b = appendJSONString(b, line)
+	b = append(b, "}\n"...)
+	t.buf = b
+	_, err := t.w.Write(b)
+	t.failed(err)
 }
+
 func (t *transcript) Event(kind string, data any) { t.write(transcriptLine{Event: kind, Data: data}) }
+
+// appendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it: quotes, backslashes and control characters, <, > and & (as
+// HTML-safe \u escapes), U+2028 and U+2029, and each byte of invalid
+// UTF-8 as \ufffd.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
 
 func (t *transcript) Close() error {
 	t.mu.Lock()
