@@ -23,6 +23,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -539,6 +540,25 @@ func workerLogger(w io.Writer, level hclog.Level) hclog.Logger {
 	return l
 }
 
+// sameBuild refuses to play for a run of another build of arbiter than
+// this worker's: the run starts its workers from its executable's path,
+// so an arbiter installed over it while the run went on would otherwise
+// referee the rest of its matches unnoticed. run is the build the run
+// recorded in its plan (nil: not recorded, nothing to compare).
+func sameBuild(run *plan.Arbiter) error {
+	if run == nil {
+		return nil
+	}
+	mine, err := fingerprint.Build()
+	if err != nil {
+		return err
+	}
+	if *mine != *run {
+		return fmt.Errorf("this worker is arbiter %s, but the run that started it is arbiter %s: the arbiter executable was replaced while the run went on", mine.ID(), run.ID())
+	}
+	return nil
+}
+
 // ServeWorker is a worker process (`arbiter worker`): it reads the run's
 // hello and then plays each match it is given, until in closes. Its log
 // records go to logw (relaySink), for the parent to relay.
@@ -559,6 +579,9 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 	}
 	if hello.Lock {
 		unix.CloseOnExec(3)
+	}
+	if err := sameBuild(hello.Plan.Arbiter); err != nil {
+		return err
 	}
 	log := workerLogger(logw, hclog.LevelFromString(hello.Level)).Named("engine")
 	r := &Runner{Plan: hello.Plan, Drivers: find, Out: hello.Out, Compress: hello.Compress, Log: log}

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 func TestSplitCPUs(t *testing.T) {
@@ -114,4 +119,30 @@ func TestLockOfDeadRunWaitsForItsWorkers(t *testing.T) {
 		t.Fatalf("LockDir once the workers let go: %v", err)
 	}
 	lock.Unlock()
+}
+
+// A worker refuses the matches of a run of another arbiter build (one
+// installed over the run's executable while it went on), naming both; a
+// run that recorded no build is not compared.
+func TestWorkerRefusesAnotherBuild(t *testing.T) {
+	other := &plan.Arbiter{Version: "v9.9.9", Revision: "0123456789ab"}
+	hello, err := json.Marshal(workerHello{Plan: &plan.Plan{Arbiter: other}, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = ServeWorker(bytes.NewReader(append(hello, '\n')), io.Discard, io.Discard, nil)
+	if err == nil || !strings.Contains(err.Error(), "the arbiter executable was replaced while the run went on") ||
+		!strings.Contains(err.Error(), other.ID()) {
+		t.Fatalf("ServeWorker for another build: %v", err)
+	}
+	mine, err := fingerprint.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameBuild(mine); err != nil {
+		t.Errorf("its own build: %v", err)
+	}
+	if err := sameBuild(nil); err != nil {
+		t.Errorf("no build recorded: %v", err)
+	}
 }
