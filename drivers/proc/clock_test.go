@@ -87,25 +87,27 @@ func TestStartupAllowance(t *testing.T) {
 }
 
 // Commands written at once (a Send of several) are each charged and
-// bounded as if sent alone when the one before was answered: three
-// answers of 300 ms each meet a 500 ms move limit although the last comes
-// 900 ms after the write, the clock is charged their sum and no more, and
-// a fourth command that takes too long is still a time fault of its own.
+// bounded as if sent alone when the one before was answered: four answers
+// of 300 ms each meet a 1 s move limit although the last comes 1.2 s
+// after the write (a deadline shared by the batch would fail it), the
+// clock is charged less than if each were charged from the write (300 +
+// 600 + 900 + 1200 ms), and a fifth command that takes too long is still
+// a time fault of its own.
 func TestPipelinedCommandsChargedInTurn(t *testing.T) {
-	clock := drivers.Clock{Move: drivers.Duration(500 * time.Millisecond), Total: drivers.Duration(10 * time.Second)}
+	clock := drivers.Clock{Move: drivers.Duration(time.Second), Total: drivers.Duration(time.Minute)}
 	s := start(t, botSpec(t, "clock-sleeper", clock))
 	defer s.Kill()
-	s.Send("wait 300", "wait 300", "wait 300", "wait 700")
-	for i := range 3 {
+	s.Send("wait 300", "wait 300", "wait 300", "wait 300", "wait 1500")
+	for i := range 4 {
 		answer, err := receive(s)
 		if err != nil || answer != "wait 300" {
 			t.Fatalf("answer %d: %q, %v", i+1, answer, err)
 		}
 	}
-	if used := s.Used(); used < 900*time.Millisecond || used > 1200*time.Millisecond {
-		t.Errorf("three answers of 300 ms charged %v, want about 900 ms", used)
+	if used := s.Used(); used < 1200*time.Millisecond || used >= 3*time.Second {
+		t.Errorf("four answers of 300 ms charged %v, want their sum, not each from the write", used)
 	}
 	if _, err := receive(s); faultKind(err) != drivers.FaultTime {
-		t.Fatalf("700 ms against a 500 ms move limit, sent with the others: %v", err)
+		t.Fatalf("1.5 s against a 1 s move limit, sent with the others: %v", err)
 	}
 }

@@ -352,18 +352,20 @@ func (s *Session) EndTurn() { s.turnUsed = 0 }
 // Write writes one line to the bot. It fails with a fault if the bot does
 // not take it before deadline (zero: no deadline) or has closed its input.
 func (s *Session) Write(line string, deadline time.Time) error {
-	return s.write([]string{line}, deadline)
+	return s.write(line, nil, deadline)
 }
 
-// write writes lines to the bot in one write, as Write does one.
-func (s *Session) write(lines []string, deadline time.Time) error {
-	text := lines[0] + "\n"
-	if len(lines) > 1 {
-		text = strings.Join(lines, "\n") + "\n"
+// write writes line and the lines of more to the bot in one write, as
+// Write does one line.
+func (s *Session) write(line string, more []string, deadline time.Time) error {
+	text := line + "\n"
+	if len(more) > 0 {
+		text += strings.Join(more, "\n") + "\n"
 	}
 	if s.spec.OnSend != nil {
-		for _, line := range lines {
-			s.spec.OnSend(line)
+		s.spec.OnSend(line)
+		for _, l := range more {
+			s.spec.OnSend(l)
 		}
 	}
 	s.answered = 0
@@ -381,7 +383,7 @@ func (s *Session) write(lines []string, deadline time.Time) error {
 		return cerr
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(lines[0]))
+		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(line))
 	}
 	return faultf(drivers.FaultCrash, "closed its input (%s)", s.exitStatus())
 }
@@ -481,7 +483,7 @@ func (s *Session) Send(cmd string, more ...string) {
 	s.deadline = s.budget(s.sentAt)
 	s.queued = len(more)
 	s.watch.arm()
-	s.sendErr = s.write(append([]string{cmd}, more...), s.deadline)
+	s.sendErr = s.write(cmd, more, s.deadline)
 }
 
 // Receive ends the request Send started (see Exchange): it calls read
