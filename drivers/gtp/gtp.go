@@ -13,11 +13,11 @@
 package gtp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -154,7 +154,10 @@ func (m *Match) refused(seat int, cmd, text string) {
 // commands are written to every Sender, in seat order, before any answer
 // is awaited; the players that are not Senders are asked one after another
 // while the Senders' answers come in. Each bot's clock runs from when its
-// own command was written to when its own answer arrived.
+// own command was written to when its own answer arrived. When every
+// player is a bot process, their answers are awaited together on the
+// calling goroutine (proc.Await), each read as soon as it is whole;
+// otherwise each Sender's is read on a goroutine of its own.
 //
 // What is recorded does not depend on which answer came first: the lines
 // sent, in seat order; then the lines received, seat by seat; then the
@@ -169,41 +172,20 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 	n := len(m.Players)
 	cmds := make([]string, n)
 	receive := make([]func() (bool, string, error), n)
-	// last is the Sender whose answer is read on this goroutine, when
-	// every player is a Sender; otherwise this goroutine asks the others
-	// and every Sender's answer is read on a goroutine of its own, so that
-	// it is timed when it arrives.
-	last := -1
 	for i, p := range m.Players {
 		cmds[i] = cmd(i)
 		if s, ok := p.(Sender); ok {
 			receive[i] = s.Send(cmds[i])
-			last = i
 		}
-	}
-	if slices.ContainsFunc(receive, func(r func() (bool, string, error)) bool { return r == nil }) {
-		last = -1
 	}
 	answers := make([]answer, n)
-	var wg sync.WaitGroup
-	for i, r := range receive {
-		if r != nil && i != last {
-			wg.Go(func() { answers[i].get(r) })
-		}
+	if sessions := sessionsOf(m.Players); sessions != nil {
+		// Every seat is a bot process: their answers are awaited on this
+		// goroutine, each read as soon as it is whole.
+		proc.Await(sessions, answerComplete, func(i int) { answers[i].get(receive[i]) })
+	} else {
+		m.collect(cmds, receive, answers)
 	}
-	for i, p := range m.Players {
-		switch {
-		case receive[i] != nil:
-		case m.Ctx.Err() != nil:
-			answers[i].err = ErrOver // asks nothing once cancelled, like Ask
-		default:
-			answers[i].get(func() (bool, string, error) { return p.Ask(cmds[i]) })
-		}
-	}
-	if last >= 0 {
-		answers[last].get(receive[last])
-	}
-	wg.Wait()
 	for _, p := range m.Players {
 		if s, ok := p.(Sender); ok {
 			s.Release()
@@ -218,6 +200,43 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 		}
 	}
 	return nil
+}
+
+// sessionsOf is the sessions of players when every one is a bot process
+// (SessionPlayer), nil otherwise.
+func sessionsOf(players []Player) []*proc.Session {
+	ss := make([]*proc.Session, len(players))
+	for i, p := range players {
+		sp, ok := p.(SessionPlayer)
+		if !ok {
+			return nil
+		}
+		ss[i] = sp.S
+	}
+	return ss
+}
+
+// collect gets TellAll's answers when not every player is a bot process:
+// each Sender's (receive[i] not nil) is read on a goroutine of its own,
+// so that it is timed when it arrives, while this goroutine asks the
+// other players one after another.
+func (m *Match) collect(cmds []string, receive []func() (bool, string, error), answers []answer) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, r := range receive {
+		if r != nil {
+			wg.Go(func() { answers[i].get(r) })
+		}
+	}
+	for i, p := range m.Players {
+		switch {
+		case receive[i] != nil:
+		case m.Ctx.Err() != nil:
+			answers[i].err = ErrOver // asks nothing once cancelled, like Ask
+		default:
+			answers[i].get(func() (bool, string, error) { return p.Ask(cmds[i]) })
+		}
+	}
 }
 
 // answer is one seat's answer in TellAll.
@@ -518,7 +537,7 @@ func Ask(s *proc.Session, cmd string) (ok bool, text string, err error) {
 }
 
 // readAnswer reads the response to cmd (see Ask) by deadline.
-func readAnswer(s *proc.Session, cmd string, deadline time.Time) (ok bool, text string, err error) {
+func readAnswer(s lineReader, cmd string, deadline time.Time) (ok bool, text string, err error) {
 	var lines []string
 	for {
 		line, err := s.ReadLine(deadline)
@@ -541,6 +560,37 @@ func readAnswer(s *proc.Session, cmd string, deadline time.Time) (ok bool, text 
 			return ok, strings.TrimSpace(strings.Join(lines, "\n")), nil
 		}
 		lines = append(lines, line)
+	}
+}
+
+// lineReader is what readAnswer reads from: a *proc.Session.
+type lineReader interface {
+	ReadLine(deadline time.Time) (string, error)
+}
+
+// answerComplete says whether b, the start of what a bot wrote, holds a
+// whole response for readAnswer: a reader of b would return without
+// reading more (a response up to its empty line, or a first line that is
+// a protocol fault).
+func answerComplete(b []byte) bool {
+	started := false
+	for {
+		end := bytes.IndexByte(b, '\n')
+		if end < 0 {
+			return false
+		}
+		line := bytes.TrimRight(b[:end], "\r\n")
+		b = b[end+1:]
+		switch {
+		case !started && len(bytes.TrimSpace(line)) == 0:
+		case !started:
+			if line[0] != '=' && line[0] != '?' {
+				return true
+			}
+			started = true
+		case len(line) == 0:
+			return true
+		}
 	}
 }
 

@@ -30,6 +30,11 @@ import (
 //	crash FILE MARK            waits until FILE exists, creates MARK and
 //	                           exits with 3
 //	refuse-after FILE          waits until FILE exists and answers '?'
+//	split FILE MS              writes "= split" and its line end, then
+//	                           waits until FILE exists, sleeps MS
+//	                           milliseconds and writes the empty line
+//	                           that ends the answer
+//	big N                      answers N lines of 100 bytes
 //
 // It reports whether f was one of them.
 func meetCommand(f []string, out *bufio.Writer) bool {
@@ -73,6 +78,20 @@ func meetCommand(f []string, out *bufio.Writer) bool {
 	case f[0] == "refuse-after" && len(f) == 2:
 		until(f[1])
 		fmt.Fprint(out, "? refused\n\n")
+	case f[0] == "split" && len(f) == 3:
+		fmt.Fprint(out, "= split\n")
+		out.Flush()
+		until(f[1])
+		ms, _ := strconv.Atoi(f[2])
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		fmt.Fprint(out, "\n")
+	case f[0] == "big" && len(f) == 2:
+		n, _ := strconv.Atoi(f[1])
+		fmt.Fprint(out, "=")
+		for range n {
+			fmt.Fprintf(out, "%099d\n", 0)
+		}
+		fmt.Fprint(out, "\n")
 	default:
 		return false
 	}
@@ -103,13 +122,20 @@ func (r *lines) get() []string {
 // returns their Match, its sessions and its transcript.
 func botMatch(t testing.TB, n int, clock drivers.Clock) (*Match, Sessions, *lines) {
 	t.Helper()
+	return botMatchCtx(t, context.Background(), n, clock)
+}
+
+// botMatchCtx is botMatch with its bots started, and its Match run, in
+// ctx.
+func botMatchCtx(t testing.TB, ctx context.Context, n int, clock drivers.Clock) (*Match, Sessions, *lines) {
+	t.Helper()
 	rec := &lines{}
 	dm := &drivers.Match{ID: "tellall", Clock: clock, Record: rec}
 	for range n {
 		dm.Seats = append(dm.Seats, drivers.Seat{Bot: "answers", Command: []string{os.Args[0]},
 			Dir: t.TempDir(), Env: []string{"GTP_TEST_BOT=1"}})
 	}
-	ss, out := Start(context.Background(), dm)
+	ss, out := Start(ctx, dm)
 	t.Cleanup(func() {
 		ss.Kill()
 		for _, s := range ss {
@@ -125,7 +151,7 @@ func botMatch(t testing.TB, n int, clock drivers.Clock) (*Match, Sessions, *line
 	for i, s := range ss {
 		players[i] = SessionPlayer{S: s}
 	}
-	m := NewMatch(context.Background(), players, rec)
+	m := NewMatch(ctx, players, rec)
 	return &m, ss, rec
 }
 
@@ -233,6 +259,66 @@ func TestTellAllClocks(t *testing.T) {
 		if used := ss[i].Used(); used >= slow {
 			t.Errorf("seat %d charged %v, as much as seat 1 (%v), for an answer that came in first", i, used, slow)
 		}
+	}
+}
+
+// TestTellAllSplitAnswer: a bot that writes the start of its answer and
+// the rest half a second later holds up no other bot's answer: seats 2
+// and 3, whose answers come whole meanwhile, are not charged that half
+// second, and seat 1's answer is read whole.
+func TestTellAllSplitAnswer(t *testing.T) {
+	m, ss, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "3")
+	cmds := []string{"echo", "split " + mark + " 500", "echo", "mark " + mark}
+	if err := m.TellAll(func(i int) string { return cmds[i] }); err != nil {
+		t.Fatal(err)
+	}
+	slow := ss[1].Used()
+	if slow < 500*time.Millisecond {
+		t.Fatalf("seat 1 charged %v for an answer that took over 500ms", slow)
+	}
+	for _, i := range []int{2, 3} {
+		if used := ss[i].Used(); used >= slow {
+			t.Errorf("seat %d charged %v, as much as seat 1 (%v), for an answer that came in first", i, used, slow)
+		}
+	}
+	if !slices.Contains(rec.get(), "1 < = split") {
+		t.Errorf("transcript %q lacks seat 1's answer", rec.get())
+	}
+}
+
+// TestTellAllLongAnswer: an answer longer than the session's read buffer
+// (64 KiB) before its end is read whole, beside the others.
+func TestTellAllLongAnswer(t *testing.T) {
+	m, _, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	if err := m.TellAll(func(i int) string { return [...]string{"echo", "big 1000", "echo", "big 10"}[i] }); err != nil {
+		t.Fatalf("TellAll: %v (results %+v)", err, m.Results)
+	}
+	n := map[string]int{}
+	for _, l := range rec.get() {
+		n[l[:3]]++
+	}
+	if n["1 <"] != 1001 || n["3 <"] != 11 || n["0 <"] != 2 {
+		t.Errorf("lines received by seat: %v; want 1001 from seat 1, 11 from seat 3, 2 from seat 0", n)
+	}
+}
+
+// TestTellAllCancelled: a broadcast that is waiting for bots ends soon
+// after its match is cancelled, with no one's fault.
+func TestTellAllCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m, _, _ := botMatchCtx(t, ctx, 4, drivers.Clock{Total: drivers.Duration(time.Hour)})
+	never := filepath.Join(t.TempDir(), "never")
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	err := m.TellAll(func(int) string { return "wait " + never })
+	if err != ErrOver || m.Faulty != -1 {
+		t.Fatalf("TellAll = %v, faulty seat %d; want ErrOver and no fault", err, m.Faulty)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("TellAll took %v after the cancellation", took)
 	}
 }
 

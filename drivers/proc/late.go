@@ -90,6 +90,7 @@ func (s *Session) resumeAfterLate() {
 	rest := append(bytes.Clone(buffered), make([]byte, s.late.Len())...)
 	_, _ = s.late.Read(rest[len(buffered):])
 	s.late = nil
+	s.resumed = true
 	s.r.Reset(io.MultiReader(bytes.NewReader(rest), s.out))
 }
 

@@ -50,8 +50,10 @@ type Session struct {
 	token string
 	in    *os.File // our end of the bot's stdin
 	out   *os.File // our end of the bot's stdout
-	r     *bufio.Reader
-	box   *Box // nil without limits
+	// outConn is out's, for Await; nil if out has none.
+	outConn syscall.RawConn
+	r       *bufio.Reader
+	box     *Box // nil without limits
 	// watch reads the box's counters while the bot is waited on; nil
 	// when there is nothing to watch.
 	watch *limitWatch
@@ -88,6 +90,9 @@ type Session struct {
 	// late is the snapshot of the pipe taken at the first look after the
 	// current command's deadline (late.go); nil otherwise.
 	late *bytes.Reader
+	// resumed is whether r reads what a snapshot left before the pipe
+	// (resumeAfterLate), rather than the pipe alone.
+	resumed bool
 
 	mu        sync.Mutex // guards cancelled and over against deadline changes
 	cancelled bool
@@ -188,6 +193,7 @@ func (s *Session) command() (files []*os.File, err error) {
 	files = append(files, inR, outW)
 	s.in, s.out = inW, outR
 	s.r = bufio.NewReaderSize(outR, spec.MaxLine)
+	s.outConn, _ = outR.SyscallConn()
 
 	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir

@@ -1,0 +1,158 @@
+package proc
+
+import (
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// awaitSlice bounds one wait of Await, so that a session stopped while
+// it waits (its context cancelled, or the limit watch finding its bot
+// over a limit, which interrupts a read but not a poll) is seen within it.
+const awaitSlice = 10 * time.Millisecond
+
+// Await waits for the answers to the commands just sent (Send) to the
+// sessions ss, all on the calling goroutine, and calls receive(i) for
+// session i as soon as its answer can be read without waiting for the
+// bot: when the bytes it has written make a whole answer by complete (the
+// protocol's framing: complete(b) is true when a reader of b would return
+// without reading more), when its deadline has passed, when its output
+// ended, or when the session was stopped. receive(i) is then Receive with
+// the protocol's reader, which charges the clock as it returns: each
+// answer is timed when it had come, as when each session is read on a
+// goroutine of its own, without the hand-offs between goroutines that a
+// broadcast to several bots costs then.
+//
+// A session whose answer cannot be judged from what it has written (it
+// fills the read buffer without a whole answer, or it is reading a
+// snapshot taken after a deadline, see late.go) is received on a
+// goroutine of its own instead; Await returns when every receive has.
+// The receive calls of different sessions may run at the same time.
+func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	pending := make([]int, len(ss))
+	for i := range pending {
+		pending[i] = i
+	}
+	polled := make([]int16, len(ss))
+	fds := make([]unix.PollFd, 0, len(ss))
+	waiting := make([]int, 0, len(ss))
+	for len(pending) > 0 {
+		now := time.Now()
+		wait := awaitSlice
+		fds, waiting = fds[:0], waiting[:0]
+		for _, i := range pending {
+			switch st, d := ss[i].awaited(complete, polled[i], now); st {
+			case answerReady:
+				receive(i)
+			case answerUnjudged:
+				wg.Go(func() { receive(i) })
+			default:
+				// What the poll found is in the read buffer now: a
+				// look before the next poll must not read again.
+				polled[i] = 0
+				waiting = append(waiting, i)
+				wait = min(wait, d)
+			}
+		}
+		received := len(waiting) < len(pending)
+		pending = append(pending[:0], waiting...)
+		if received || len(pending) == 0 {
+			continue // receiving took time: look again before waiting
+		}
+		for range pending {
+			fds = append(fds, unix.PollFd{Events: unix.POLLIN})
+		}
+		pollOutputs(ss, pending, fds, wait)
+		for k, i := range pending {
+			polled[i] = fds[k].Revents
+		}
+	}
+}
+
+// pollOutputs waits up to wait for the output pipe of any session in
+// pending to have something to read (fds[k] is pending[k]'s). Each file
+// is held open while the poll runs (a Close waits for it), so a number
+// polled is never another file's; a file already closed is reported
+// POLLNVAL, for its reader to find out.
+func pollOutputs(ss []*Session, pending []int, fds []unix.PollFd, wait time.Duration) {
+	var hold func(k int)
+	hold = func(k int) {
+		if k == len(pending) {
+			// An error (EINTR) only shortens the wait to a look again.
+			ts := unix.NsecToTimespec(max(wait, 0).Nanoseconds())
+			_, _ = unix.Ppoll(fds, &ts, nil)
+			return
+		}
+		held := false
+		if rc := ss[pending[k]].outConn; rc != nil {
+			_ = rc.Control(func(fd uintptr) {
+				held = true
+				fds[k].Fd = int32(fd)
+				hold(k + 1)
+			})
+		}
+		if !held {
+			fds[k].Fd = -1 // ignored by the poll
+			hold(k + 1)
+			fds[k].Revents = unix.POLLNVAL
+		}
+	}
+	hold(0)
+}
+
+type answerState int
+
+const (
+	answerWaiting  answerState = iota // poll the pipe, up to the deadline
+	answerReady                       // receive now: it will not wait
+	answerUnjudged                    // receive on a goroutine of its own
+)
+
+// awaited says where the answer awaited from s stands (see Await); when
+// waiting, d is how long until its deadline. polled is what the last
+// poll found on s's output (0 before the first). What the pipe holds
+// when it has something is moved into the session's read buffer, so
+// that the next poll waits for more.
+func (s *Session) awaited(complete func([]byte) bool, polled int16, now time.Time) (st answerState, d time.Duration) {
+	if s.sendErr != nil || s.cancelErr() != nil {
+		return answerReady, 0
+	}
+	if s.late != nil || s.resumed {
+		return answerUnjudged, 0
+	}
+	b, _ := s.r.Peek(s.r.Buffered())
+	if complete(b) || polled&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 {
+		return answerReady, 0
+	}
+	if !s.deadline.IsZero() {
+		if d = s.deadline.Sub(now); d <= 0 {
+			return answerReady, 0
+		}
+	} else {
+		d = awaitSlice
+	}
+	if polled&unix.POLLIN == 0 {
+		return answerWaiting, d
+	}
+	if len(b) == s.r.Size() {
+		return answerUnjudged, 0 // its framing is beyond the buffer
+	}
+	// The pipe has something: one read takes what it holds without
+	// waiting. The file's read deadline is the one the answer's reads
+	// will have, lest the read fail on an older one.
+	if err := s.setDeadline(s.out.SetReadDeadline, &s.readBy, s.deadline); err != nil {
+		return answerReady, 0
+	}
+	_, err := s.r.Peek(len(b) + 1)
+	b, _ = s.r.Peek(s.r.Buffered())
+	switch {
+	case err != nil || complete(b):
+		return answerReady, 0 // its reader will meet the error too
+	case len(b) == s.r.Size():
+		return answerUnjudged, 0
+	}
+	return answerWaiting, d
+}

@@ -1,0 +1,175 @@
+package proc
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// blankEnded is a framing for these tests: an answer ends with an empty
+// line.
+func blankEnded(b []byte) bool { return bytes.Contains(b, []byte("\n\n")) }
+
+// pipeSession is a session reading the pipe it returns the other end of,
+// as if a command had just been sent with deadline, or none if zero.
+func pipeSession(t *testing.T, size int, deadline time.Time) (*Session, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	s := &Session{out: r, r: bufio.NewReaderSize(r, size), deadline: deadline}
+	s.spec.Limits.Output = 1 << 20
+	s.outConn, err = r.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, w
+}
+
+// pipeHolds is how many bytes s's pipe holds unread.
+func pipeHolds(t *testing.T, s *Session) (n int) {
+	t.Helper()
+	err := s.outConn.Control(func(fd uintptr) {
+		n, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) // FIONREAD
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestAwaitedJudgesWhatThePipeHolds: a session's answer is ready when
+// what the bot wrote is a whole answer, read from the pipe only when a
+// poll found something there (so a look never waits), and kept in the
+// read buffer when it is not whole yet, so that the next poll waits for
+// more; a passed deadline, an ended output, a failed write or a stopped
+// session are ready for their reader to report; an answer that overflows
+// the buffer without its end, or a session reading a snapshot, is left
+// to a goroutine.
+func TestAwaitedJudgesWhatThePipeHolds(t *testing.T) {
+	hour := time.Now().Add(time.Hour)
+	look := func(s *Session, polled int16) answerState {
+		t.Helper()
+		st, d := s.awaited(blankEnded, polled, time.Now())
+		if st == answerWaiting && (d <= 0 || d > time.Hour) {
+			t.Errorf("waiting %v, want up to the deadline an hour away", d)
+		}
+		return st
+	}
+	write := func(w *os.File, s string) {
+		t.Helper()
+		if _, err := w.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	s, w := pipeSession(t, 4096, hour)
+	if st := look(s, 0); st != answerWaiting {
+		t.Fatalf("nothing written: %v, want waiting", st)
+	}
+	write(w, "= part\n")
+	if st := look(s, 0); st != answerWaiting || s.r.Buffered() != 0 {
+		t.Fatalf("not polled: %v with %d bytes read, want waiting with none read", st, s.r.Buffered())
+	}
+	if st := look(s, unix.POLLIN); st != answerWaiting || pipeHolds(t, s) != 0 || s.r.Buffered() != 7 {
+		t.Fatalf("half an answer: %v, %d bytes left in the pipe, %d read; want waiting, all read", st, pipeHolds(t, s), s.r.Buffered())
+	}
+	write(w, "\n")
+	if st := look(s, unix.POLLIN); st != answerReady {
+		t.Fatalf("the rest written: %v, want ready", st)
+	}
+	if st := look(s, 0); st != answerReady {
+		t.Fatalf("whole answer in the buffer: %v, want ready", st)
+	}
+	line, err := s.ReadLine(hour)
+	if err != nil || line != "= part" {
+		t.Fatalf("ReadLine = %q, %v", line, err)
+	}
+
+	w.Close()
+	if st := look(s, unix.POLLHUP); st != answerReady {
+		t.Errorf("output ended: %v, want ready", st)
+	}
+
+	s, w = pipeSession(t, 4096, hour)
+	write(w, "= whole\n\n")
+	if st := look(s, unix.POLLIN); st != answerReady {
+		t.Errorf("a whole answer in one write: %v, want ready", st)
+	}
+
+	s, _ = pipeSession(t, 4096, time.Now().Add(-time.Millisecond))
+	if st := look(s, 0); st != answerReady {
+		t.Errorf("deadline passed: %v, want ready", st)
+	}
+	s, _ = pipeSession(t, 4096, time.Time{})
+	if st, d := s.awaited(blankEnded, 0, time.Now()); st != answerWaiting || d != awaitSlice {
+		t.Errorf("no deadline: %v for %v, want waiting for %v", st, d, awaitSlice)
+	}
+	s.sendErr = faultf("crash", "closed its input")
+	if st := look(s, 0); st != answerReady {
+		t.Errorf("write failed: %v, want ready", st)
+	}
+	s, _ = pipeSession(t, 4096, hour)
+	s.over = faultf("memory", "over")
+	if st := look(s, 0); st != answerReady {
+		t.Errorf("over a limit: %v, want ready", st)
+	}
+	s, _ = pipeSession(t, 4096, hour)
+	s.resumed = true
+	if st := look(s, 0); st != answerUnjudged {
+		t.Errorf("reading what a snapshot left: %v, want left to a goroutine", st)
+	}
+	s, w = pipeSession(t, 16, hour)
+	write(w, strings.Repeat("x", 20))
+	if st := look(s, unix.POLLIN); st != answerUnjudged {
+		t.Errorf("buffer full, no end: %v, want left to a goroutine", st)
+	}
+}
+
+// TestAwaitReceivesEachWhenWhole: Await receives each session's answer
+// once it is whole, in the order they become whole, whatever order they
+// were sent in and however the bots split their writes; an answer
+// written in pieces holds up none that is whole. (Each answer is written
+// only once the one before it was received, so a look that waited on a
+// pipe would wait until the deadline, and the reads fail.)
+func TestAwaitReceivesEachWhenWhole(t *testing.T) {
+	deadline := time.Now().Add(5 * time.Second)
+	var ss []*Session
+	var ws []*os.File
+	for range 3 {
+		s, w := pipeSession(t, 4096, deadline)
+		ss, ws = append(ss, s), append(ws, w)
+	}
+	var order []int
+	got := make([]string, 3)
+	step := make(chan int) // a receive done, for the writer to go on
+	go func() {
+		ws[2].WriteString("= two\n")
+		ws[1].WriteString("= one\n\n")
+		<-step
+		ws[0].WriteString("= zero\n\n")
+		<-step
+		ws[2].WriteString("\n")
+	}()
+	Await(ss, blankEnded, func(i int) {
+		line, err := ss[i].ReadLine(deadline)
+		if err != nil {
+			t.Errorf("seat %d: %v", i, err)
+		}
+		order, got[i] = append(order, i), line
+		if len(order) < 3 {
+			step <- i
+		}
+	})
+	if !slices.Equal(order, []int{1, 0, 2}) || !slices.Equal(got, []string{"= zero", "= one", "= two"}) {
+		t.Errorf("received %v: %q; want 1, 0, 2", order, got)
+	}
+}
