@@ -34,7 +34,13 @@ import (
 //	                           waits until FILE exists, sleeps MS
 //	                           milliseconds and writes the empty line
 //	                           that ends the answer
-//	big N                      answers N lines of 100 bytes
+//	big N [FILE MS]            answers N lines of 100 bytes; with FILE,
+//	                           writes the empty line that ends the answer
+//	                           only once FILE exists and MS milliseconds
+//	                           more have passed
+//	close-out                  closes its output and sleeps 5 s
+//	ramble N                   writes the start of an answer, N lines
+//	                           of 100 bytes, and no end to it
 //
 // It reports whether f was one of them.
 func meetCommand(f []string, out *bufio.Writer) bool {
@@ -85,13 +91,25 @@ func meetCommand(f []string, out *bufio.Writer) bool {
 		ms, _ := strconv.Atoi(f[2])
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 		fmt.Fprint(out, "\n")
-	case f[0] == "big" && len(f) == 2:
+	case (f[0] == "big" || f[0] == "ramble") && (len(f) == 2 || len(f) == 4):
 		n, _ := strconv.Atoi(f[1])
 		fmt.Fprint(out, "=")
 		for range n {
 			fmt.Fprintf(out, "%099d\n", 0)
 		}
+		if f[0] == "ramble" {
+			break
+		}
+		if len(f) == 4 {
+			out.Flush()
+			until(f[2])
+			ms, _ := strconv.Atoi(f[3])
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+		}
 		fmt.Fprint(out, "\n")
+	case f[0] == "close-out" && len(f) == 1:
+		os.Stdout.Close()
+		time.Sleep(5 * time.Second)
 	default:
 		return false
 	}
@@ -122,18 +140,18 @@ func (r *lines) get() []string {
 // returns their Match, its sessions and its transcript.
 func botMatch(t testing.TB, n int, clock drivers.Clock) (*Match, Sessions, *lines) {
 	t.Helper()
-	return botMatchCtx(t, context.Background(), n, clock)
+	return botMatchCtx(t, context.Background(), n, clock, drivers.Limits{})
 }
 
 // botMatchCtx is botMatch with its bots started, and its Match run, in
-// ctx.
-func botMatchCtx(t testing.TB, ctx context.Context, n int, clock drivers.Clock) (*Match, Sessions, *lines) {
+// ctx, under lim.
+func botMatchCtx(t testing.TB, ctx context.Context, n int, clock drivers.Clock, lim drivers.Limits) (*Match, Sessions, *lines) {
 	t.Helper()
 	rec := &lines{}
 	dm := &drivers.Match{ID: "tellall", Clock: clock, Record: rec}
 	for range n {
 		dm.Seats = append(dm.Seats, drivers.Seat{Bot: "answers", Command: []string{os.Args[0]},
-			Dir: t.TempDir(), Env: []string{"GTP_TEST_BOT=1"}})
+			Dir: t.TempDir(), Env: []string{"GTP_TEST_BOT=1"}, Limits: lim})
 	}
 	ss, out := Start(ctx, dm)
 	t.Cleanup(func() {
@@ -278,9 +296,9 @@ func TestTellAllSplitAnswer(t *testing.T) {
 	if slow < 500*time.Millisecond {
 		t.Fatalf("seat 1 charged %v for an answer that took over 500ms", slow)
 	}
-	for _, i := range []int{2, 3} {
-		if used := ss[i].Used(); used >= slow {
-			t.Errorf("seat %d charged %v, as much as seat 1 (%v), for an answer that came in first", i, used, slow)
+	for _, i := range []int{0, 2, 3} {
+		if used := ss[i].Used(); used >= slow-250*time.Millisecond {
+			t.Errorf("seat %d charged %v, near seat 1's %v, for an answer that came in first", i, used, slow)
 		}
 	}
 	if !slices.Contains(rec.get(), "1 < = split") {
@@ -289,18 +307,55 @@ func TestTellAllSplitAnswer(t *testing.T) {
 }
 
 // TestTellAllLongAnswer: an answer longer than the session's read buffer
-// (64 KiB) before its end is read whole, beside the others.
+// (64 KiB) before its end is read whole, and while it waits for its end
+// (half a second after seat 3's answer) the other seats' answers are
+// received and charged as they come.
 func TestTellAllLongAnswer(t *testing.T) {
-	m, _, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
-	if err := m.TellAll(func(i int) string { return [...]string{"echo", "big 1000", "echo", "big 10"}[i] }); err != nil {
+	m, ss, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	mark := filepath.Join(t.TempDir(), "3")
+	cmds := []string{"echo", "big 1000 " + mark + " 500", "echo", "mark " + mark}
+	if err := m.TellAll(func(i int) string { return cmds[i] }); err != nil {
 		t.Fatalf("TellAll: %v (results %+v)", err, m.Results)
 	}
 	n := map[string]int{}
 	for _, l := range rec.get() {
 		n[l[:3]]++
 	}
-	if n["1 <"] != 1001 || n["3 <"] != 11 || n["0 <"] != 2 {
-		t.Errorf("lines received by seat: %v; want 1001 from seat 1, 11 from seat 3, 2 from seat 0", n)
+	if n["1 <"] != 1001 || n["0 <"] != 2 {
+		t.Errorf("lines received by seat: %v; want 1001 from seat 1, 2 from seat 0", n)
+	}
+	slow := ss[1].Used()
+	for _, i := range []int{0, 2, 3} {
+		if used := ss[i].Used(); used >= slow-250*time.Millisecond {
+			t.Errorf("seat %d charged %v, near seat 1's %v, for an answer that came in first", i, used, slow)
+		}
+	}
+}
+
+// TestTellAllFaultHoldsNoOne: a bot's fault is judged while the others'
+// answers are received: seat 0 closes its output and lives on (its crash
+// is told by waiting a while for its exit), seat 2 writes more than its
+// output limit and no answer; seats 1 and 3, which answer at once, are
+// charged nothing like that wait, and seat 2's fault comes at once, not
+// at its deadline.
+func TestTellAllFaultHoldsNoOne(t *testing.T) {
+	m, ss, _ := botMatchCtx(t, context.Background(), 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)},
+		drivers.Limits{Output: 2 << 10})
+	cmds := []string{"close-out", "echo", "ramble 30", "echo"}
+	start := time.Now()
+	if err := m.TellAll(func(i int) string { return cmds[i] }); err != ErrOver {
+		t.Fatalf("TellAll = %v, want ErrOver", err)
+	}
+	if m.Faulty != 0 || m.Results[0].Fault != drivers.FaultCrash || m.Results[2].Fault != "" {
+		t.Errorf("faulty seat %d, results %+v; want seat 0's crash", m.Faulty, m.Results)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("TellAll took %v: seat 2's output fault waited for its deadline", took)
+	}
+	for _, i := range []int{1, 3} {
+		if used := ss[i].Used(); used >= 100*time.Millisecond {
+			t.Errorf("seat %d charged %v for an answer written at once", i, used)
+		}
 	}
 }
 
@@ -309,7 +364,7 @@ func TestTellAllLongAnswer(t *testing.T) {
 func TestTellAllCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	m, _, _ := botMatchCtx(t, ctx, 4, drivers.Clock{Total: drivers.Duration(time.Hour)})
+	m, _, _ := botMatchCtx(t, ctx, 4, drivers.Clock{Total: drivers.Duration(time.Hour)}, drivers.Limits{})
 	never := filepath.Join(t.TempDir(), "never")
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()

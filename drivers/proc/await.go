@@ -24,11 +24,12 @@ const awaitSlice = 10 * time.Millisecond
 // goroutine of its own, without the hand-offs between goroutines that a
 // broadcast to several bots costs then.
 //
-// A session whose answer cannot be judged from what it has written (it
-// fills the read buffer without a whole answer, or it is reading a
-// snapshot taken after a deadline, see late.go) is received on a
-// goroutine of its own instead; Await returns when every receive has.
-// The receive calls of different sessions may run at the same time.
+// Every other end of a session's wait (its deadline passed, its output
+// ended, its bot wrote more than the limit or filled the read buffer
+// without a whole answer, the session was stopped or is reading what a
+// snapshot left, see late.go) is received on a goroutine of its own
+// instead, since its reader may wait; Await returns when every receive
+// has. The receive calls of different sessions may run at the same time.
 func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -45,9 +46,9 @@ func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
 		fds, waiting = fds[:0], waiting[:0]
 		for _, i := range pending {
 			switch st, d := ss[i].awaited(complete, polled[i], now); st {
-			case answerReady:
+			case answerWhole:
 				receive(i)
-			case answerUnjudged:
+			case answerOther:
 				wg.Go(func() { receive(i) })
 			default:
 				// What the poll found is in the read buffer now: a
@@ -106,9 +107,9 @@ func pollOutputs(ss []*Session, pending []int, fds []unix.PollFd, wait time.Dura
 type answerState int
 
 const (
-	answerWaiting  answerState = iota // poll the pipe, up to the deadline
-	answerReady                       // receive now: it will not wait
-	answerUnjudged                    // receive on a goroutine of its own
+	answerWaiting answerState = iota // poll the pipe, up to the deadline
+	answerWhole                      // receive now: it reads what is there
+	answerOther                      // receive on a goroutine of its own
 )
 
 // awaited says where the answer awaited from s stands (see Await); when
@@ -116,20 +117,29 @@ const (
 // poll found on s's output (0 before the first). What the pipe holds
 // when it has something is moved into the session's read buffer, so
 // that the next poll waits for more.
+//
+// Only a whole answer is received on Await's goroutine: every other end
+// of a wait (a passed deadline, an ended output, a failed write, a
+// stopped session, more output than the limit) is one its reader turns
+// into a fault, which may wait on the bot's exit and its folder, and is
+// received on a goroutine of its own, so that no other bot's answer, whole
+// meanwhile, waits for that.
 func (s *Session) awaited(complete func([]byte) bool, polled int16, now time.Time) (st answerState, d time.Duration) {
-	if s.sendErr != nil || s.cancelErr() != nil {
-		return answerReady, 0
-	}
-	if s.late != nil || s.resumed {
-		return answerUnjudged, 0
+	if s.sendErr != nil || s.cancelErr() != nil || s.late != nil || s.rest != nil && s.rest.Len() > 0 {
+		// Stopped, or reading a snapshot: what the pipe holds is not
+		// all there is.
+		return answerOther, 0
 	}
 	b, _ := s.r.Peek(s.r.Buffered())
-	if complete(b) || polled&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 {
-		return answerReady, 0
+	if st := s.judge(complete, b); st != answerWaiting {
+		return st, 0
+	}
+	if polled&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 {
+		return answerOther, 0
 	}
 	if !s.deadline.IsZero() {
 		if d = s.deadline.Sub(now); d <= 0 {
-			return answerReady, 0
+			return answerOther, 0
 		}
 	} else {
 		d = awaitSlice
@@ -137,22 +147,30 @@ func (s *Session) awaited(complete func([]byte) bool, polled int16, now time.Tim
 	if polled&unix.POLLIN == 0 {
 		return answerWaiting, d
 	}
-	if len(b) == s.r.Size() {
-		return answerUnjudged, 0 // its framing is beyond the buffer
-	}
 	// The pipe has something: one read takes what it holds without
 	// waiting. The file's read deadline is the one the answer's reads
 	// will have, lest the read fail on an older one.
 	if err := s.setDeadline(s.out.SetReadDeadline, &s.readBy, s.deadline); err != nil {
-		return answerReady, 0
+		return answerOther, 0
 	}
 	_, err := s.r.Peek(len(b) + 1)
 	b, _ = s.r.Peek(s.r.Buffered())
-	switch {
-	case err != nil || complete(b):
-		return answerReady, 0 // its reader will meet the error too
-	case len(b) == s.r.Size():
-		return answerUnjudged, 0
+	if st := s.judge(complete, b); st != answerWaiting || err == nil {
+		return st, d
 	}
-	return answerWaiting, d
+	return answerOther, 0 // its reader will meet the error too
+}
+
+// judge says whether b, what s's bot has written and arbiter not yet
+// read, is a whole answer, or one its reader would fault, or neither yet.
+func (s *Session) judge(complete func([]byte) bool, b []byte) answerState {
+	switch {
+	case complete(b):
+		return answerWhole
+	case len(b) == s.r.Size(), s.answered+int64(len(b)) > s.spec.Limits.Output:
+		// Its framing is beyond the buffer, or it wrote more than
+		// the output limit: the reader will read on or fault.
+		return answerOther
+	}
+	return answerWaiting
 }

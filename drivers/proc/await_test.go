@@ -3,6 +3,7 @@ package proc
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -46,14 +47,14 @@ func pipeHolds(t *testing.T, s *Session) (n int) {
 	return n
 }
 
-// TestAwaitedJudgesWhatThePipeHolds: a session's answer is ready when
-// what the bot wrote is a whole answer, read from the pipe only when a
-// poll found something there (so a look never waits), and kept in the
-// read buffer when it is not whole yet, so that the next poll waits for
-// more; a passed deadline, an ended output, a failed write or a stopped
-// session are ready for their reader to report; an answer that overflows
-// the buffer without its end, or a session reading a snapshot, is left
-// to a goroutine.
+// TestAwaitedJudgesWhatThePipeHolds: a session's answer is received at
+// once when what the bot wrote is a whole answer, read from the pipe only
+// when a poll found something there (so a look never waits), and kept in
+// the read buffer when it is not whole yet, so that the next poll waits
+// for more; a passed deadline, an ended output, a failed write, a
+// stopped session, an answer over the output limit or the buffer without
+// its end, and a session reading a snapshot, are left to a goroutine,
+// for their reader to report or read on.
 func TestAwaitedJudgesWhatThePipeHolds(t *testing.T) {
 	hour := time.Now().Add(time.Hour)
 	look := func(s *Session, polled int16) answerState {
@@ -83,11 +84,11 @@ func TestAwaitedJudgesWhatThePipeHolds(t *testing.T) {
 		t.Fatalf("half an answer: %v, %d bytes left in the pipe, %d read; want waiting, all read", st, pipeHolds(t, s), s.r.Buffered())
 	}
 	write(w, "\n")
-	if st := look(s, unix.POLLIN); st != answerReady {
-		t.Fatalf("the rest written: %v, want ready", st)
+	if st := look(s, unix.POLLIN); st != answerWhole {
+		t.Fatalf("the rest written: %v, want whole", st)
 	}
-	if st := look(s, 0); st != answerReady {
-		t.Fatalf("whole answer in the buffer: %v, want ready", st)
+	if st := look(s, 0); st != answerWhole {
+		t.Fatalf("whole answer in the buffer: %v, want whole", st)
 	}
 	line, err := s.ReadLine(hour)
 	if err != nil || line != "= part" {
@@ -95,42 +96,52 @@ func TestAwaitedJudgesWhatThePipeHolds(t *testing.T) {
 	}
 
 	w.Close()
-	if st := look(s, unix.POLLHUP); st != answerReady {
-		t.Errorf("output ended: %v, want ready", st)
+	if st := look(s, unix.POLLHUP); st != answerOther {
+		t.Errorf("output ended: %v, want left to a goroutine", st)
 	}
 
 	s, w = pipeSession(t, 4096, hour)
 	write(w, "= whole\n\n")
-	if st := look(s, unix.POLLIN); st != answerReady {
-		t.Errorf("a whole answer in one write: %v, want ready", st)
+	if st := look(s, unix.POLLIN); st != answerWhole {
+		t.Errorf("a whole answer in one write: %v, want whole", st)
 	}
 
 	s, _ = pipeSession(t, 4096, time.Now().Add(-time.Millisecond))
-	if st := look(s, 0); st != answerReady {
-		t.Errorf("deadline passed: %v, want ready", st)
+	if st := look(s, 0); st != answerOther {
+		t.Errorf("deadline passed: %v, want left to a goroutine", st)
 	}
 	s, _ = pipeSession(t, 4096, time.Time{})
 	if st, d := s.awaited(blankEnded, 0, time.Now()); st != answerWaiting || d != awaitSlice {
 		t.Errorf("no deadline: %v for %v, want waiting for %v", st, d, awaitSlice)
 	}
 	s.sendErr = faultf("crash", "closed its input")
-	if st := look(s, 0); st != answerReady {
-		t.Errorf("write failed: %v, want ready", st)
+	if st := look(s, 0); st != answerOther {
+		t.Errorf("write failed: %v, want left to a goroutine", st)
 	}
 	s, _ = pipeSession(t, 4096, hour)
 	s.over = faultf("memory", "over")
-	if st := look(s, 0); st != answerReady {
-		t.Errorf("over a limit: %v, want ready", st)
+	if st := look(s, 0); st != answerOther {
+		t.Errorf("over a limit: %v, want left to a goroutine", st)
 	}
 	s, _ = pipeSession(t, 4096, hour)
-	s.resumed = true
-	if st := look(s, 0); st != answerUnjudged {
+	s.rest = bytes.NewReader([]byte("= left\n\n"))
+	if st := look(s, 0); st != answerOther {
 		t.Errorf("reading what a snapshot left: %v, want left to a goroutine", st)
+	}
+	s.rest.Seek(0, io.SeekEnd)
+	if st := look(s, 0); st != answerWaiting {
+		t.Errorf("a snapshot's rest read: %v, want waiting", st)
 	}
 	s, w = pipeSession(t, 16, hour)
 	write(w, strings.Repeat("x", 20))
-	if st := look(s, unix.POLLIN); st != answerUnjudged {
+	if st := look(s, unix.POLLIN); st != answerOther {
 		t.Errorf("buffer full, no end: %v, want left to a goroutine", st)
+	}
+	s, w = pipeSession(t, 4096, hour)
+	s.spec.Limits.Output = 10
+	write(w, "= "+strings.Repeat("x", 20))
+	if st := look(s, unix.POLLIN); st != answerOther {
+		t.Errorf("over the output limit, no end: %v, want left to a goroutine", st)
 	}
 }
 

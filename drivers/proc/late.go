@@ -90,8 +90,8 @@ func (s *Session) resumeAfterLate() {
 	rest := append(bytes.Clone(buffered), make([]byte, s.late.Len())...)
 	_, _ = s.late.Read(rest[len(buffered):])
 	s.late = nil
-	s.resumed = true
-	s.r.Reset(io.MultiReader(bytes.NewReader(rest), s.out))
+	s.rest = bytes.NewReader(rest)
+	s.r.Reset(io.MultiReader(s.rest, s.out))
 }
 
 // ReadOn lets a reader whose deadline has passed read on to a later one

@@ -90,9 +90,9 @@ type Session struct {
 	// late is the snapshot of the pipe taken at the first look after the
 	// current command's deadline (late.go); nil otherwise.
 	late *bytes.Reader
-	// resumed is whether r reads what a snapshot left before the pipe
-	// (resumeAfterLate), rather than the pipe alone.
-	resumed bool
+	// rest is what a snapshot left, which r reads before the pipe
+	// (resumeAfterLate); nil if r reads the pipe alone.
+	rest *bytes.Reader
 
 	mu        sync.Mutex // guards cancelled and over against deadline changes
 	cancelled bool
