@@ -63,7 +63,8 @@ type bench struct {
 	cmdRounds int
 	scale     int
 	abs       []string
-	rawRTT    float64 // ns, BenchmarkRawPipe, the floor of a round trip
+	rawRTT    float64  // ns, BenchmarkRawPipe, the floor of a round trip
+	pin       []string // a command that runs benchmarks on one CPU, while set
 }
 
 func (b *bench) ratio(name string, v float64, op string, limit float64) {

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // build compiles the test binaries of the benchmarked packages and arbiter.
@@ -30,6 +33,27 @@ func (b *bench) testBin(pkg string) string {
 }
 
 func (b *bench) arbiter() string { return filepath.Join(b.dir, "arbiter") }
+
+// onOneCPU runs f with the benchmarks it runs pinned, with every process
+// they start, to one CPU (the last this process may use), by taskset(1);
+// pinned is false, and f ran unpinned, where there is no taskset.
+func (b *bench) onOneCPU(f func()) (cpu int, pinned bool) {
+	taskset, err := exec.LookPath("taskset")
+	var set unix.CPUSet
+	if err != nil || unix.SchedGetaffinity(0, &set) != nil {
+		f()
+		return 0, false
+	}
+	for c := range 1024 {
+		if set.IsSet(c) {
+			cpu = c
+		}
+	}
+	b.pin = []string{taskset, "-c", strconv.Itoa(cpu)}
+	defer func() { b.pin = nil }()
+	f()
+	return cpu, true
+}
 
 // metrics are one benchmark's figures by unit ("ns/op", "sends/op", ...).
 type metrics map[string]float64
@@ -67,7 +91,8 @@ func (b *bench) pair(pkg, benchtime string, names ...string) []metrics {
 // benchmark that skips itself (what it measures is missing here) has
 // no figures.
 func (b *bench) runBench(pkg, name, benchtime string) metrics {
-	cmd := exec.Command(b.testBin(pkg), "-test.run", "^$", "-test.bench", "^"+name+"$", "-test.benchtime", benchtime)
+	argv := append(slices.Clone(b.pin), b.testBin(pkg), "-test.run", "^$", "-test.bench", "^"+name+"$", "-test.benchtime", benchtime)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = filepath.Join(".", pkg)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
