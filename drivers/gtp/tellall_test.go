@@ -257,50 +257,44 @@ func TestTellAllFaults(t *testing.T) {
 	}
 }
 
-// TestTellAllClocks: each bot is charged from when its own command was
-// written to when its own answer arrived, not until the broadcast's last
-// answer: seat 1 answers half a second after seat 3, and seats 2 and 3
-// are not charged that half second.
-func TestTellAllClocks(t *testing.T) {
-	m, ss, _ := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
-	dir := t.TempDir()
-	mark := filepath.Join(dir, "3")
-	cmds := []string{"echo", "wait " + mark + " 500", "echo", "mark " + mark}
+// slowSeat1 broadcasts slow to seat 1, which answers it half a second
+// after seat 3's answer (slow is given the file seat 3 makes), echo to
+// seats 0 and 2 and mark to seat 3, and checks that seat 1 is charged
+// that half second and the others, whose answers came whole meanwhile,
+// nothing like it. It returns the transcript.
+func slowSeat1(t *testing.T, slow func(mark string) string) *lines {
+	t.Helper()
+	m, ss, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	mark := filepath.Join(t.TempDir(), "3")
+	cmds := []string{"echo", slow(mark), "echo", "mark " + mark}
 	if err := m.TellAll(func(i int) string { return cmds[i] }); err != nil {
-		t.Fatal(err)
+		t.Fatalf("TellAll: %v (results %+v)", err, m.Results)
 	}
-	slow := ss[1].Used()
-	if slow < 500*time.Millisecond {
-		t.Fatalf("seat 1 charged %v for an answer that took over 500ms", slow)
+	late := ss[1].Used()
+	if late < 500*time.Millisecond {
+		t.Fatalf("seat 1 charged %v for an answer that took over 500ms", late)
 	}
-	for _, i := range []int{2, 3} {
-		if used := ss[i].Used(); used >= slow {
-			t.Errorf("seat %d charged %v, as much as seat 1 (%v), for an answer that came in first", i, used, slow)
+	for _, i := range []int{0, 2, 3} {
+		if used := ss[i].Used(); used >= late-250*time.Millisecond {
+			t.Errorf("seat %d charged %v, near seat 1's %v, for an answer that came in first", i, used, late)
 		}
 	}
+	return rec
+}
+
+// TestTellAllClocks: each bot is charged from when its own command was
+// written to when its own answer arrived, not until the broadcast's last
+// answer: seat 1 answers half a second after seat 3, and the others are
+// not charged that half second.
+func TestTellAllClocks(t *testing.T) {
+	slowSeat1(t, func(mark string) string { return "wait " + mark + " 500" })
 }
 
 // TestTellAllSplitAnswer: a bot that writes the start of its answer and
-// the rest half a second later holds up no other bot's answer: seats 2
-// and 3, whose answers come whole meanwhile, are not charged that half
-// second, and seat 1's answer is read whole.
+// the rest half a second later holds up no other bot's answer, and its
+// own is read whole.
 func TestTellAllSplitAnswer(t *testing.T) {
-	m, ss, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
-	dir := t.TempDir()
-	mark := filepath.Join(dir, "3")
-	cmds := []string{"echo", "split " + mark + " 500", "echo", "mark " + mark}
-	if err := m.TellAll(func(i int) string { return cmds[i] }); err != nil {
-		t.Fatal(err)
-	}
-	slow := ss[1].Used()
-	if slow < 500*time.Millisecond {
-		t.Fatalf("seat 1 charged %v for an answer that took over 500ms", slow)
-	}
-	for _, i := range []int{0, 2, 3} {
-		if used := ss[i].Used(); used >= slow-250*time.Millisecond {
-			t.Errorf("seat %d charged %v, near seat 1's %v, for an answer that came in first", i, used, slow)
-		}
-	}
+	rec := slowSeat1(t, func(mark string) string { return "split " + mark + " 500" })
 	if !slices.Contains(rec.get(), "1 < = split") {
 		t.Errorf("transcript %q lacks seat 1's answer", rec.get())
 	}
@@ -308,27 +302,15 @@ func TestTellAllSplitAnswer(t *testing.T) {
 
 // TestTellAllLongAnswer: an answer longer than the session's read buffer
 // (64 KiB) before its end is read whole, and while it waits for its end
-// (half a second after seat 3's answer) the other seats' answers are
-// received and charged as they come.
+// the other seats' answers are received and charged as they come.
 func TestTellAllLongAnswer(t *testing.T) {
-	m, ss, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
-	mark := filepath.Join(t.TempDir(), "3")
-	cmds := []string{"echo", "big 1000 " + mark + " 500", "echo", "mark " + mark}
-	if err := m.TellAll(func(i int) string { return cmds[i] }); err != nil {
-		t.Fatalf("TellAll: %v (results %+v)", err, m.Results)
-	}
+	rec := slowSeat1(t, func(mark string) string { return "big 1000 " + mark + " 500" })
 	n := map[string]int{}
 	for _, l := range rec.get() {
 		n[l[:3]]++
 	}
 	if n["1 <"] != 1001 || n["0 <"] != 2 {
 		t.Errorf("lines received by seat: %v; want 1001 from seat 1, 2 from seat 0", n)
-	}
-	slow := ss[1].Used()
-	for _, i := range []int{0, 2, 3} {
-		if used := ss[i].Used(); used >= slow-250*time.Millisecond {
-			t.Errorf("seat %d charged %v, near seat 1's %v, for an answer that came in first", i, used, slow)
-		}
 	}
 }
 
