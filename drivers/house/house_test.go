@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -86,5 +87,22 @@ func TestServeLongLines(t *testing.T) {
 	out.Reset()
 	if err := Serve(strings.NewReader(long+"x\nquit\n"), &out, echo); err == nil || out.Len() != 0 {
 		t.Errorf("a line over 1 MiB: %q, %v", out.String(), err)
+	}
+}
+
+// TestServeGivesTwoProcessors: a house bot on one CPU (GOMAXPROCS 1, as in
+// a pinned worker) serves with two of the runtime's processors, so that
+// its blocking reads keep theirs (runtimeProcs); more are left as they
+// are.
+func TestServeGivesTwoProcessors(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 3} {
+		runtime.GOMAXPROCS(procs)
+		if err := Serve(strings.NewReader("quit\n"), io.Discard, func([]string) (string, error) { return "", nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := runtime.GOMAXPROCS(0), max(procs, 2); got != want {
+			t.Errorf("GOMAXPROCS %d: served with %d, want %d", procs, got, want)
+		}
 	}
 }
