@@ -334,8 +334,10 @@ func TestTellAllFaultHoldsNoOne(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("TellAll took %v: seat 2's output fault waited for its deadline", took)
 	}
+	// Judging seat 0's crash waits 200 ms for its exit (it lives on):
+	// an answer received after that would be charged all of it.
 	for _, i := range []int{1, 3} {
-		if used := ss[i].Used(); used >= 100*time.Millisecond {
+		if used := ss[i].Used(); used >= 150*time.Millisecond {
 			t.Errorf("seat %d charged %v for an answer written at once", i, used)
 		}
 	}
