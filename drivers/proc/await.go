@@ -13,16 +13,14 @@ import (
 const awaitSlice = 10 * time.Millisecond
 
 // Await waits for the answers to the commands just sent (Send) to the
-// sessions ss, all on the calling goroutine, and calls receive(i) for
-// session i as soon as its answer can be read without waiting for the
-// bot: when the bytes it has written make a whole answer by complete (the
-// protocol's framing: complete(b) is true when a reader of b would return
-// without reading more), when its deadline has passed, when its output
-// ended, or when the session was stopped. receive(i) is then Receive with
-// the protocol's reader, which charges the clock as it returns: each
-// answer is timed when it had come, as when each session is read on a
-// goroutine of its own, without the hand-offs between goroutines that a
-// broadcast to several bots costs then.
+// sessions ss, all on the calling goroutine, and calls receive(i) there
+// for session i as soon as the bytes its bot has written make a whole
+// answer by complete (the protocol's framing: complete(b) is true when a
+// reader of b would return without reading more). receive(i) is Receive
+// with the protocol's reader, which charges the clock as it returns:
+// each answer is timed when it had come, as when each session is read on
+// a goroutine of its own, without the hand-offs between goroutines that
+// a broadcast to several bots costs then.
 //
 // Every other end of a session's wait (its deadline passed, its output
 // ended, its bot wrote more than the limit or filled the read buffer
