@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
 
@@ -102,41 +102,18 @@ func benchGame(b *testing.B, lim drivers.Limits) {
 	}
 	count := &countTrips{}
 	m.Record = count
-	cpu := startCPU()
+	cpu := proctest.StartCPU()
 	for b.Loop() {
 		if _, err := g.Play(context.Background(), m); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu.report(b)
+	proctest.ReportCPU(b, cpu)
 	// rtts/op times BenchmarkRawPipe is the game's floor on pipes, besides
 	// the starts: the round trips on its critical path, a broadcast to
 	// every bot at once counting as one.
 	b.ReportMetric(float64(count.sends.Load())/float64(b.N), "sends/op")
 	b.ReportMetric(float64(count.rtts.Load())/float64(b.N), "rtts/op")
-}
-
-// cpuUse is the CPU time used so far by the benchmark's process (the
-// referee, or the bare replay) and by its reaped children (the bots).
-type cpuUse struct{ self, bots syscall.Rusage }
-
-func startCPU() (c cpuUse) {
-	syscall.Getrusage(syscall.RUSAGE_SELF, &c.self)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &c.bots)
-	return c
-}
-
-// report reports the CPU time used since c a game: the benchmark's own
-// (self-cpu-ms/op) and the bots' (bot-cpu-ms/op), so that a slower game
-// tells arbiter's work apart from the bots' and the wait for a CPU.
-func (c cpuUse) report(b *testing.B) {
-	now := startCPU()
-	ms := func(a, z syscall.Rusage) float64 {
-		ns := func(r syscall.Rusage) int64 { return r.Utime.Nano() + r.Stime.Nano() }
-		return float64(ns(z)-ns(a)) / float64(b.N) / 1e6
-	}
-	b.ReportMetric(ms(c.self, now.self), "self-cpu-ms/op")
-	b.ReportMetric(ms(c.bots, now.bots), "bot-cpu-ms/op")
 }
 
 // countTrips is a recorder that counts the lines sent to bots, and the
@@ -180,11 +157,11 @@ func BenchmarkGameBarePipes(b *testing.B) {
 		b.Fatal(err)
 	}
 	var bare time.Duration
-	cpu := startCPU()
+	cpu := proctest.StartCPU()
 	for b.Loop() {
 		bare += replayBare(b, m, rec.steps)
 	}
-	cpu.report(b)
+	proctest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/op")
 }
 

@@ -596,9 +596,7 @@ func benchStart(b *testing.B, lim drivers.Limits) {
 	// tells the sandbox's cost apart from the wait for a CPU. The kernel's
 	// work of clone and unshare counts as arbiter's (self); a namespace's
 	// teardown in the kernel's workers counts nowhere.
-	var self0, kids0, self1, kids1 syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self0)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids0)
+	cpu := proctest.StartCPU()
 	for b.Loop() {
 		s := start(b, spec)
 		if _, err := ask(s, "play 1 AS"); err != nil {
@@ -606,12 +604,5 @@ func benchStart(b *testing.B, lim drivers.Limits) {
 		}
 		s.Close("quit")
 	}
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self1)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids1)
-	cpu := func(a, z syscall.Rusage) float64 {
-		ns := func(r syscall.Rusage) int64 { return r.Utime.Nano() + r.Stime.Nano() }
-		return float64(ns(z)-ns(a)) / float64(b.N) / 1e6
-	}
-	b.ReportMetric(cpu(self0, self1), "self-cpu-ms/op")
-	b.ReportMetric(cpu(kids0, kids1), "bot-cpu-ms/op")
+	proctest.ReportCPU(b, cpu)
 }

@@ -6,6 +6,9 @@
 // It reads /proc on its own and deliberately shares nothing with
 // drivers/proc's reaping code: a test checks the product rather than
 // reuse it.
+//
+// StartCPU and ReportCPU give benchmarks the CPU time of the test process
+// and of its bots.
 package proctest
 
 import (
