@@ -20,14 +20,17 @@ const awaitSlice = 10 * time.Millisecond
 // with the protocol's reader, which charges the clock as it returns:
 // each answer is timed when it had come, as when each session is read on
 // a goroutine of its own, without the hand-offs between goroutines that
-// a broadcast to several bots costs then.
+// a broadcast to several bots costs then. A session sent several commands
+// at once is awaited until every one is answered, or one fails: receive(i)
+// is called once for each answer, in order.
 //
 // Every other end of a session's wait (its deadline passed, its output
 // ended, its bot wrote more than the limit or filled the read buffer
 // without a whole answer, the session was stopped or is reading what a
 // snapshot left, see late.go) is received on a goroutine of its own
-// instead, since its reader may wait; Await returns when every receive
-// has. The receive calls of different sessions may run at the same time.
+// instead, since its reader may wait, which then receives the session's
+// answers still due too; Await returns when every receive has. The
+// receive calls of different sessions may run at the same time.
 func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -41,13 +44,25 @@ func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
 	for len(pending) > 0 {
 		now := time.Now()
 		wait := awaitSlice
+		received := false
 		fds, waiting = fds[:0], waiting[:0]
 		for _, i := range pending {
 			switch st, d := ss[i].awaited(complete, polled[i], now); st {
 			case answerWhole:
 				receive(i)
+				received = true
+				polled[i] = 0 // the poll's news is in the read buffer
+				if ss[i].due > 0 {
+					waiting = append(waiting, i) // the next answer is due
+				}
 			case answerOther:
-				wg.Go(func() { receive(i) })
+				received = true
+				wg.Go(func() {
+					receive(i)
+					for ss[i].due > 0 {
+						receive(i)
+					}
+				})
 			default:
 				// What the poll found is in the read buffer now: a
 				// look before the next poll must not read again.
@@ -56,7 +71,6 @@ func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
 				wait = min(wait, d)
 			}
 		}
-		received := len(waiting) < len(pending)
 		pending = append(pending[:0], waiting...)
 		if received || len(pending) == 0 {
 			continue // receiving took time: look again before waiting

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -182,5 +183,43 @@ func TestAwaitReceivesEachWhenWhole(t *testing.T) {
 	})
 	if !slices.Equal(order, []int{1, 0, 2}) || !slices.Equal(got, []string{"= zero", "= one", "= two"}) {
 		t.Errorf("received %v: %q; want 1, 0, 2", order, got)
+	}
+}
+
+// TestAwaitReceivesEveryAnswerOfASend: a session sent several commands
+// at once is awaited until all are answered, each received as soon as it
+// is whole, whether the bot wrote them one by one or several in one
+// write; the other sessions' answers are received meanwhile.
+func TestAwaitReceivesEveryAnswerOfASend(t *testing.T) {
+	deadline := time.Now().Add(5 * time.Second)
+	s0, w0 := pipeSession(t, 4096, deadline)
+	s1, w1 := pipeSession(t, 4096, deadline)
+	s0.due, s1.due = 3, 1 // as Sends of three commands and of one leave them
+	ss := []*Session{s0, s1}
+	var got []string
+	step := make(chan bool) // a receive done, for the writer to go on
+	go func() {
+		w0.WriteString("= a\n\n")
+		<-step
+		w1.WriteString("= b\n\n")
+		<-step
+		w0.WriteString("= c\n\n= d\n\n")
+	}()
+	Await(ss, blankEnded, func(i int) {
+		line, err := ss[i].ReadLine(deadline)
+		if err == nil {
+			_, err = ss[i].ReadLine(deadline) // the empty line that ends it
+		}
+		if err != nil {
+			t.Errorf("seat %d: %v", i, err)
+		}
+		ss[i].due-- // as Receive counts
+		got = append(got, strconv.Itoa(i)+line)
+		if len(got) < 3 {
+			step <- true
+		}
+	})
+	if want := []string{"0= a", "1= b", "0= c", "0= d"}; !slices.Equal(got, want) {
+		t.Errorf("received %q, want %q", got, want)
 	}
 }

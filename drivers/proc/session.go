@@ -80,9 +80,8 @@ type Session struct {
 	sendErr  error
 	// readBy and writeBy are the deadlines set on out and in.
 	readBy, writeBy time.Time
-	// queued is how many commands of the Send follow the one being
-	// answered.
-	queued int
+	// due is how many answers the commands of the last Send still owe.
+	due int
 	// holding keeps the lines read in held instead of passing them to
 	// OnRecv, until Release (see Hold).
 	holding bool
@@ -487,7 +486,7 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 func (s *Session) Send(cmd string, more ...string) {
 	s.sentAt = time.Now()
 	s.deadline = s.budget(s.sentAt)
-	s.queued = len(more)
+	s.due = 1 + len(more)
 	s.watch.arm()
 	s.sendErr = s.write(cmd, more, s.deadline)
 }
@@ -528,10 +527,10 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 			}
 		}
 	}
-	if err == nil && after == nil && s.queued > 0 {
+	s.due--
+	if err == nil && after == nil && s.due > 0 {
 		// The next command has waited in the bot's input: its clock
 		// starts as this answer was done with.
-		s.queued--
 		s.sentAt = start.Add(elapsed)
 		s.deadline = s.budget(s.sentAt)
 		s.answered = 0
@@ -539,7 +538,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 			s.resumeAfterLate()
 		}
 	} else {
-		s.queued = 0
+		s.due = 0
 		s.watch.disarm()
 	}
 	if err != nil {
