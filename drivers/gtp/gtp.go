@@ -99,6 +99,19 @@ type Match struct {
 	// MaxQuote caps how much of a refused answer a detail quotes (then
 	// "..." follows); 0 quotes it whole.
 	MaxQuote int
+
+	// ahead is the decision TellAllBefore asked ahead, which the next Gen
+	// takes; nil when none is.
+	ahead *ahead
+}
+
+// ahead is a decision written to a bot with a broadcast (TellAllBefore):
+// the commands (time_left if its clock is limited, then the decision) and
+// the bot's answers to them, as askAll returns them.
+type ahead struct {
+	seat    int
+	cmds    []string
+	answers []Answer
 }
 
 // NewMatch is a Match of players that has not faulted.
@@ -166,37 +179,86 @@ func (m *Match) refused(seat int, cmd, text string) {
 // command and is waited for, whatever the others do, so a fault in one
 // seat never changes what another seat was sent.
 func (m *Match) TellAll(cmd func(seat int) string) error {
+	return m.TellAllBefore(cmd, -1, "")
+}
+
+// TellAllBefore is TellAll that also asks seat for its next decision,
+// gen, when every player is a bot process: the decision's commands
+// (time_left first when the bot's clock is limited, see Gen) are written
+// to seat with its command of the broadcast, in one write, and the
+// referee's next call must be Gen(seat, gen), which then takes their
+// answers instead of asking. The bot answers the broadcast's command, then
+// the decision, as if each had come when it had answered the one before:
+// its clock is charged the same, and no round trip of the referee's
+// passes between them. time_left says what was left when the three were
+// written.
+//
+// The broadcast's verdicts come first, as TellAll's: a fault of any seat
+// there ends the match (the decision, awaited with the other answers, is
+// in the transcript, and is nobody's business); the decision's are Gen's.
+// When a player is not a bot process, or seat is -1, it is TellAll, and
+// Gen asks as usual.
+func (m *Match) TellAllBefore(cmd func(seat int) string, seat int, gen string) error {
+	if m.ahead != nil {
+		panic(fmt.Sprintf("gtp: a broadcast while seat %d's decision asked ahead is not taken", m.ahead.seat))
+	}
 	if m.Ctx.Err() != nil {
 		return ErrOver
 	}
 	n := len(m.Players)
 	cmds := make([]string, n)
-	receive := make([]func() (bool, string, error), n)
-	for i, p := range m.Players {
+	for i := range m.Players {
 		cmds[i] = cmd(i)
-		if s, ok := p.(Sender); ok {
-			receive[i] = s.Send(cmds[i])
-		}
 	}
-	answers := make([]answer, n)
+	answers := make([]Answer, n)
 	if sessions := sessionsOf(m.Players); sessions != nil {
 		// Every seat is a bot process: their answers are awaited on this
 		// goroutine, each read as soon as it is whole.
-		proc.Await(sessions, answerComplete, func(i int) { answers[i].get(receive[i]) })
+		var next []string
+		if seat >= 0 {
+			next = m.decision(seat, gen)
+		}
+		got := make([][]Answer, n)
+		receive := make([]func(int) Answer, n)
+		for i, p := range m.Players {
+			sent := []string{cmds[i]}
+			if i == seat {
+				sent = append(sent, next...)
+			}
+			sessions[i].Hold()
+			receive[i] = p.(SessionPlayer).sendAll(sent)
+		}
+		proc.Await(sessions, answerComplete, func(i int) {
+			got[i] = append(got[i], receive[i](len(got[i])))
+		})
+		for i := range m.Players {
+			sessions[i].Release()
+			answers[i] = got[i][0]
+		}
+		if seat >= 0 {
+			m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][1:]}
+		}
 	} else {
+		receive := make([]func() (bool, string, error), n)
+		for i, p := range m.Players {
+			if s, ok := p.(Sender); ok {
+				receive[i] = s.Send(cmds[i])
+			}
+		}
 		m.collect(cmds, receive, answers)
-	}
-	for _, p := range m.Players {
-		if s, ok := p.(Sender); ok {
-			s.Release()
+		for _, p := range m.Players {
+			if s, ok := p.(Sender); ok {
+				s.Release()
+			}
 		}
 	}
 	for i, a := range answers {
-		if err := m.failed(i, cmds[i], a.err); err != nil {
+		if err := m.failed(i, cmds[i], a.Err); err != nil {
+			m.ahead = nil
 			return err
 		}
-		if !a.ok {
-			m.refused(i, cmds[i], a.text)
+		if !a.OK {
+			m.refused(i, cmds[i], a.Text)
 		}
 	}
 	return nil
@@ -220,7 +282,7 @@ func sessionsOf(players []Player) []*proc.Session {
 // each Sender's (receive[i] not nil) is read on a goroutine of its own,
 // so that it is timed when it arrives, while this goroutine asks the
 // other players one after another.
-func (m *Match) collect(cmds []string, receive []func() (bool, string, error), answers []answer) {
+func (m *Match) collect(cmds []string, receive []func() (bool, string, error), answers []Answer) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for i, r := range receive {
@@ -232,21 +294,14 @@ func (m *Match) collect(cmds []string, receive []func() (bool, string, error), a
 		switch {
 		case receive[i] != nil:
 		case m.Ctx.Err() != nil:
-			answers[i].err = ErrOver // asks nothing once cancelled, like Ask
+			answers[i].Err = ErrOver // asks nothing once cancelled, like Ask
 		default:
 			answers[i].get(func() (bool, string, error) { return p.Ask(cmds[i]) })
 		}
 	}
 }
 
-// answer is one seat's answer in TellAll.
-type answer struct {
-	ok   bool
-	text string
-	err  error
-}
-
-func (a *answer) get(ask func() (bool, string, error)) { a.ok, a.text, a.err = ask() }
+func (a *Answer) get(ask func() (bool, string, error)) { a.OK, a.Text, a.Err = ask() }
 
 // A Pipeliner is a Player that takes several commands at once: AskAll
 // writes cmds together and reads their answers in order, as Ask would
@@ -269,13 +324,27 @@ type Answer struct {
 // its clock is limited (written together, to a Pipeliner); a refusal of
 // the decision is a protocol fault, since the game cannot go on without
 // the answer, and a refusal of time_left a warning.
+//
+// After TellAllBefore(…, seat, cmd) it asks nothing: it judges the
+// answers that came with the broadcast's.
 func (m *Match) Gen(seat int, cmd string) (string, error) {
-	cmds := []string{cmd}
-	if left, ok := m.Players[seat].Left(); ok {
-		cmds = []string{fmt.Sprintf("time_left %d", max(left.Milliseconds(), 0)), cmd}
+	var cmds []string
+	var answers []Answer
+	if a := m.ahead; a != nil {
+		m.ahead = nil
+		if a.seat != seat || a.cmds[len(a.cmds)-1] != cmd {
+			panic(fmt.Sprintf("gtp: Gen(%d, %q) after seat %d's %q was asked ahead", seat, cmd, a.seat, a.cmds[len(a.cmds)-1]))
+		}
+		if m.Ctx.Err() != nil {
+			return "", ErrOver // as askAll, once cancelled
+		}
+		cmds, answers = a.cmds, a.answers
+	} else {
+		cmds = m.decision(seat, cmd)
+		answers = m.askAll(seat, cmds)
 	}
 	last := len(cmds) - 1
-	for i, a := range m.askAll(seat, cmds) {
+	for i, a := range answers {
 		if a.Err != nil {
 			return "", m.failed(seat, cmds[i], a.Err)
 		}
@@ -289,6 +358,15 @@ func (m *Match) Gen(seat int, cmd string) (string, error) {
 		}
 	}
 	panic("gtp: a player answered fewer commands than it was sent, without an error")
+}
+
+// decision is the commands that ask seat for the decision cmd: time_left
+// first when its clock is limited.
+func (m *Match) decision(seat int, cmd string) []string {
+	if left, ok := m.Players[seat].Left(); ok {
+		return []string{fmt.Sprintf("time_left %d", max(left.Milliseconds(), 0)), cmd}
+	}
+	return []string{cmd}
 }
 
 // askAll asks seat every command of cmds in turn, written at once to a
@@ -484,17 +562,10 @@ func (p SessionPlayer) AskAll(cmds ...string) []Answer {
 	if len(cmds) == 0 {
 		return nil
 	}
-	p.S.Send(cmds[0], cmds[1:]...)
+	receive := p.sendAll(cmds)
 	answers := make([]Answer, 0, len(cmds))
-	for _, cmd := range cmds {
-		var a Answer
-		a.Err = p.S.Receive(func(deadline time.Time) (err error) {
-			a.OK, a.Text, err = readAnswer(p.S, cmd, deadline)
-			return err
-		})
-		if a.Err == nil && strings.HasPrefix(cmd, "gen_") {
-			p.S.EndTurn() // as Ask does
-		}
+	for k := range cmds {
+		a := receive(k)
 		answers = append(answers, a)
 		if a.Err != nil {
 			break
@@ -507,15 +578,28 @@ func (p SessionPlayer) AskAll(cmds ...string) []Answer {
 // answer. quit is not sent this way (see Ask).
 func (p SessionPlayer) Send(cmd string) (receive func() (bool, string, error)) {
 	p.S.Hold()
-	p.S.Send(cmd)
+	r := p.sendAll([]string{cmd})
 	return func() (bool, string, error) {
-		var ok bool
-		var text string
-		err := p.S.Receive(func(deadline time.Time) (err error) {
-			ok, text, err = readAnswer(p.S, cmd, deadline)
+		a := r(0)
+		return a.OK, a.Text, a.Err
+	}
+}
+
+// sendAll writes cmds at once (proc.Session.Send) and returns what reads
+// the answer to cmds[k], each charged to the bot's clock from when it had
+// answered the command before; they must be read in order.
+func (p SessionPlayer) sendAll(cmds []string) (receive func(k int) Answer) {
+	p.S.Send(cmds[0], cmds[1:]...)
+	return func(k int) Answer {
+		var a Answer
+		a.Err = p.S.Receive(func(deadline time.Time) (err error) {
+			a.OK, a.Text, err = readAnswer(p.S, cmds[k], deadline)
 			return err
 		})
-		return ok, text, err
+		if a.Err == nil && strings.HasPrefix(cmds[k], "gen_") {
+			p.S.EndTurn() // as Ask does
+		}
+		return a
 	}
 }
 

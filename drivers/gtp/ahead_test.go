@@ -1,0 +1,126 @@
+package gtp
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// TestTellAllBeforeAsksAhead: the next player's time_left and decision go
+// out with its command of the broadcast, in seat order with the others',
+// its answers are recorded after its answer to the broadcast, and Gen
+// then takes them without writing anything.
+func TestTellAllBeforeAsksAhead(t *testing.T) {
+	m, ss, rec := botMatch(t, 3, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	if err := m.TellAllBefore(func(int) string { return "play 0 AS" }, 1, "gen_move"); err != nil {
+		t.Fatalf("TellAllBefore: %v (results %+v)", err, m.Results)
+	}
+	n := len(rec.get())
+	text, err := m.Gen(1, "gen_move")
+	if err != nil || text != "gen_move" {
+		t.Fatalf("Gen = %q, %v; want the echo of gen_move", text, err)
+	}
+	want := []string{
+		"0 > play 0 AS", "1 > play 0 AS", "1 > time_left 20000", "1 > gen_move", "2 > play 0 AS",
+		"0 < = play 0 AS", "0 < ",
+		"1 < = play 0 AS", "1 < ", "1 < = time_left 20000", "1 < ", "1 < = gen_move", "1 < ",
+		"2 < = play 0 AS", "2 < ",
+	}
+	if got := rec.get(); !slices.Equal(got, want) || n != len(want) {
+		t.Errorf("transcript (%d lines before Gen)\n%s\nwant\n%s", n, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if used := ss[1].Used(); used <= 0 {
+		t.Errorf("seat 1 charged %v for three answers", used)
+	}
+	// Nothing is ahead any more: the next Gen asks.
+	if text, err := m.Gen(0, "gen_move"); err != nil || text != "gen_move" {
+		t.Errorf("Gen after = %q, %v", text, err)
+	}
+}
+
+// TestTellAllBeforeClocks: the player asked ahead is charged for its own
+// answers as they came, not for the wait for another seat's answer to the
+// broadcast: seat 0 answers half a second after seat 1's decision.
+func TestTellAllBeforeClocks(t *testing.T) {
+	m, ss, _ := botMatch(t, 3, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	mark := filepath.Join(t.TempDir(), "decided")
+	cmds := []string{"wait " + mark + " 500", "echo", "echo"}
+	if err := m.TellAllBefore(func(i int) string { return cmds[i] }, 1, "mark "+mark); err != nil {
+		t.Fatalf("TellAllBefore: %v (results %+v)", err, m.Results)
+	}
+	if text, err := m.Gen(1, "mark "+mark); err != nil || text != "marked" {
+		t.Fatalf("Gen = %q, %v", text, err)
+	}
+	late := ss[0].Used()
+	if late < 500*time.Millisecond {
+		t.Fatalf("seat 0 charged %v for an answer that took over 500ms", late)
+	}
+	if used := ss[1].Used(); used >= late-250*time.Millisecond {
+		t.Errorf("seat 1 charged %v, near seat 0's %v, for answers that came first", used, late)
+	}
+}
+
+// TestTellAllBeforeVerdicts: the broadcast's verdicts come first, in seat
+// order, and a fault there ends the match whatever the decision asked
+// ahead was; a refusal of the broadcast's command by the player asked
+// ahead is a warning and its decision stands; the decision is judged by
+// Gen, where the game is then.
+func TestTellAllBeforeVerdicts(t *testing.T) {
+	t.Run("a fault in the broadcast", func(t *testing.T) {
+		m, _, _ := botMatch(t, 3, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+		dir := t.TempDir()
+		decided := filepath.Join(dir, "decided")
+		// Seat 2 crashes once seat 1 has decided.
+		cmds := []string{"echo", "echo", "crash " + decided + " " + filepath.Join(dir, "crashed")}
+		err := m.TellAllBefore(func(i int) string { return cmds[i] }, 1, "mark "+decided)
+		if err != ErrOver || m.Faulty != 2 || m.Results[2].Fault != drivers.FaultCrash || m.Results[1].Fault != "" {
+			t.Fatalf("TellAllBefore = %v, faulty seat %d, results %+v; want seat 2's crash", err, m.Faulty, m.Results)
+		}
+		if m.ahead != nil {
+			t.Errorf("a decision is still ahead after the match ended")
+		}
+	})
+	t.Run("refusals", func(t *testing.T) {
+		m, _, rec := botMatch(t, 2, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+		if err := m.TellAllBefore(func(i int) string { return []string{"echo", "refuse"}[i] }, 1, "gen_move"); err != nil {
+			t.Fatalf("TellAllBefore: %v", err)
+		}
+		if text, err := m.Gen(1, "gen_move"); err != nil || text != "gen_move" {
+			t.Errorf("Gen after a refused broadcast = %q, %v; want the decision", text, err)
+		}
+		if err := m.TellAllBefore(func(int) string { return "echo" }, 0, "refuse"); err != nil {
+			t.Fatalf("TellAllBefore: %v", err)
+		}
+		m.Where = " on turn 9"
+		if _, err := m.Gen(0, "refuse"); err != ErrOver || m.Faulty != 0 || m.Results[0].Fault != drivers.FaultProtocol ||
+			!strings.HasSuffix(m.Results[0].Detail, " on turn 9") {
+			t.Errorf("Gen of a refused decision = %v, results %+v; want seat 0's protocol fault on turn 9", err, m.Results)
+		}
+		var warned []string
+		for _, l := range rec.get() {
+			if strings.HasPrefix(l, "warning ") {
+				warned = append(warned, l)
+			}
+		}
+		if len(warned) != 1 || !strings.HasPrefix(warned[0], "warning {Seat:1 Command:refuse") {
+			t.Errorf("warnings %q, want seat 1's refusal of the broadcast", warned)
+		}
+	})
+}
+
+// TestTellAllBeforeInProcess: with a player that is not a bot process,
+// nothing is asked ahead: TellAllBefore is TellAll, and Gen asks.
+func TestTellAllBeforeInProcess(t *testing.T) {
+	asked := scripted{"play": {OK: true}, "time_left": {OK: true}, "gen_move": {OK: true, Text: "AS"}}
+	m := NewMatch(t.Context(), []Player{asked, asked}, nopRec{})
+	if err := m.TellAllBefore(func(int) string { return "play 0 AS" }, 1, "gen_move"); err != nil || m.ahead != nil {
+		t.Fatalf("TellAllBefore = %v, ahead %+v", err, m.ahead)
+	}
+	if text, err := m.Gen(1, "gen_move"); err != nil || text != "AS" {
+		t.Errorf("Gen = %q, %v", text, err)
+	}
+}
