@@ -62,20 +62,23 @@ func (s *Session) Gen(cmd string) (string, error) {
 	return text, nil
 }
 
-// TellGen writes an informational command and one that needs an answer
-// together, as a referee writes time_left with gen_move, and returns the
-// second's answer: a '?' to tell is fine, to cmd it fails the case.
-func (s *Session) TellGen(tell, cmd string) (string, error) {
-	answers := gtp.SessionPlayer{S: s.S}.AskAll(tell, cmd)
-	for i, c := range []string{tell, cmd}[:len(answers)] {
+// TellGen writes lines together, in one write, as a referee writes a
+// play with the next player's time_left and gen_move: every line but the
+// last only informs the bot, the last needs an answer, which TellGen
+// returns. A '?' to an informational line is fine, to the last it fails
+// the case.
+func (s *Session) TellGen(lines ...string) (string, error) {
+	answers := gtp.SessionPlayer{S: s.S}.AskAll(lines...)
+	for i, c := range lines[:len(answers)] {
 		if err := answers[i].Err; err != nil {
 			return "", explain(err, quote(c))
 		}
 	}
-	if a := answers[1]; !a.OK {
-		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(cmd), a.Text)
+	last := len(lines) - 1
+	if a := answers[last]; !a.OK {
+		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(lines[last]), a.Text)
 	}
-	return answers[1].Text, nil
+	return answers[last].Text, nil
 }
 
 // Script tells every command in turn.

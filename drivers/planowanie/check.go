@@ -19,7 +19,7 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "setup", Doc: "answers set_deck, set_players and set_game, ignores an empty line, refuses an unknown command with '?', and exits after quit", Run: checkSetup},
 		{Name: "declare", Doc: "declares a whole number between 0 and the cards in hand", Run: checkDeclare},
 		{Name: "lead", Doc: "leads a card from its hand", Run: checkLead},
-		{Name: "follow-suit", Doc: "with one card of the led suit, plays it (a hand with one legal move)", Run: checkFollow},
+		{Name: "follow-suit", Doc: "with one card of the led suit, plays it (a hand with one legal move); the lead's play comes with time_left and gen_move in one go, as the referee writes them", Run: checkFollow},
 		{Name: "void", Doc: "without the led suit, plays any card of its hand", Run: checkVoid},
 		{Name: "last-trick", Doc: "tracks its hand and the trick winner: its last card is played in the last trick", Run: checkLastTrick},
 		{Name: "clock", Doc: "after time_left 1000 (written with gen_move in one go, as the referee does), answers gen_move within a second", Run: checkClock},
@@ -106,11 +106,10 @@ func checkDeclare(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 }
 
 // move asks for a card and checks it against hand and the led suit.
-func move(s *conform.Session, held string, led byte) (Card, error) {
-	if err := s.Tell("time_left 60000"); err != nil {
-		return Card{}, err
-	}
-	text, err := s.Gen("gen_move")
+// The lines of before (the play of the card before) are written with
+// time_left and gen_move, in one go, as the referee writes them.
+func move(s *conform.Session, held string, led byte, before ...string) (Card, error) {
+	text, err := s.TellGen(append(before, "time_left 60000", "gen_move")...)
 	if err != nil {
 		return Card{}, err
 	}
@@ -138,10 +137,7 @@ func checkFollow(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions
 		return err
 	}
 	defer s.Close()
-	if err := s.Tell("play 0 KS"); err != nil {
-		return err
-	}
-	_, err = move(s, "7H 2D AS 3C", 'S')
+	_, err = move(s, "7H 2D AS 3C", 'S', "play 0 KS")
 	return err
 }
 
@@ -151,10 +147,10 @@ func checkVoid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 		return err
 	}
 	defer s.Close()
-	if err := s.Script("play 1 KS", "play 2 2S"); err != nil {
+	if err := s.Tell("play 1 KS"); err != nil {
 		return err
 	}
-	_, err = move(s, "7H 2D 3C", 'S')
+	_, err = move(s, "7H 2D 3C", 'S', "play 2 2S")
 	return err
 }
 
@@ -178,19 +174,21 @@ func checkLastTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOpti
 	if first.Suit != 'H' {
 		reply = hand(d, "4D")[0]
 	}
-	if err := s.Script(fmt.Sprintf("play 0 %s", first), fmt.Sprintf("play 1 %s", reply)); err != nil {
+	if err := s.Tell(fmt.Sprintf("play 0 %s", first)); err != nil {
 		return err
 	}
 	left := strings.Replace(strings.Replace(mine, first.String(), "", 1), " ", "", -1)
+	replied := fmt.Sprintf("play 1 %s", reply)
 	if d.Winner([]Card{first, reply}) == 1 {
 		// Only 2H loses the first trick, to 3H; seat 1 leads 4D.
 		other := hand(d, "4D")[0]
-		if err := s.Tell(fmt.Sprintf("play 1 %s", other)); err != nil {
+		if err := s.Tell(replied); err != nil {
 			return err
 		}
-		_, err = move(s, left, other.Suit)
+		_, err = move(s, left, other.Suit, fmt.Sprintf("play 1 %s", other))
 	} else {
-		_, err = move(s, left, 0)
+		// The winner's lead is asked with the trick's last play.
+		_, err = move(s, left, 0, replied)
 	}
 	if err != nil {
 		return err

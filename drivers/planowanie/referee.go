@@ -147,7 +147,7 @@ func (m *match) deal(k int, spec DealSpec) error {
 	leader := spec.Leader
 	for t := range spec.Cards {
 		m.Where = fmt.Sprintf(" in deal %d, trick %d", k+1, t+1)
-		winner, err := m.trick(k, t, leader, hands)
+		winner, err := m.trick(k, t, leader, hands, t < spec.Cards-1)
 		if err != nil {
 			return err
 		}
@@ -206,12 +206,15 @@ func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 
 // trick plays trick t of deal k, led by leader: each player in turn is
 // asked for a card, which leaves its hand and is told to everyone. It
-// records the trick and returns its winner.
-func (m *match) trick(k, t, leader int, hands [][]Card) (int, error) {
+// records the trick and returns its winner. The next player's gen_move
+// goes out with each play (gtp.Match.TellAllBefore), the winner's with
+// the trick's last when another trick follows (more).
+func (m *match) trick(k, t, leader int, hands [][]Card, more bool) (int, error) {
 	n := len(m.Players)
 	d := m.s.Deck
 	trick := make([]Card, 0, n)
 	bySeat := make([]string, n)
+	winner := -1
 	for p := range n {
 		seat := (leader + p) % n
 		text, err := m.Gen(seat, "gen_move")
@@ -229,12 +232,19 @@ func (m *match) trick(k, t, leader int, hands [][]Card) (int, error) {
 		hands[seat] = slices.DeleteFunc(hands[seat], func(h Card) bool { return h == c })
 		trick = append(trick, c)
 		bySeat[seat] = c.String()
+		next := (seat + 1) % n
+		if p == n-1 {
+			winner = (leader + d.Winner(trick)) % n
+			next = winner
+			if !more {
+				next = -1
+			}
+		}
 		play := fmt.Sprintf("play %d %s", seat, c)
-		if err := m.TellAll(func(int) string { return play }); err != nil {
+		if err := m.TellAllBefore(func(int) string { return play }, next, "gen_move"); err != nil {
 			return 0, err
 		}
 	}
-	winner := (leader + d.Winner(trick)) % n
 	m.Rec.Event("trick", TrickEvent{Deal: k + 1, Trick: t + 1, Leader: leader, Cards: bySeat, Winner: winner})
 	return winner, nil
 }
