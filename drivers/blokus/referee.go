@@ -136,22 +136,30 @@ func (m *match) play() error {
 			return err
 		}
 	}
-	for pl := 0; ; pl = 1 - pl {
-		if m.pos.Done(1 - pl) {
-			m.reason = "all placed"
-			return nil
-		}
-		if !m.pos.HasMove(pl) && !m.pos.HasMove(1-pl) {
-			m.reason = "no moves"
-			return nil
-		}
+	m.reason = m.over(0)
+	for pl := 0; m.reason == ""; pl = 1 - pl {
 		if err := m.move(pl); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
-// move asks player pl for its move, checks it and tells both players.
+// over says why the game is over before player pl's turn: "all placed",
+// "no moves", or "" while it goes on.
+func (m *match) over(pl int) string {
+	switch {
+	case m.pos.Done(1 - pl):
+		return "all placed"
+	case !m.pos.HasMove(pl) && !m.pos.HasMove(1-pl):
+		return "no moves"
+	}
+	return ""
+}
+
+// move asks player pl for its move, checks it and tells both players,
+// and the next player its turn with it (gtp.Match.TellAllBefore) unless
+// the move ended the game (reason).
 func (m *match) move(pl int) error {
 	m.turn++
 	m.Where = fmt.Sprintf(" on turn %d", m.turn)
@@ -183,7 +191,11 @@ func (m *match) move(pl int) error {
 		play = fmt.Sprintf("play %d %s", pl+1, FormatCells(ev.Cells))
 	}
 	m.Rec.Event("move", ev)
-	return m.TellAll(func(int) string { return play })
+	next := 1 - pl
+	if m.reason = m.over(next); m.reason != "" {
+		next = -1
+	}
+	return m.TellAllBefore(func(int) string { return play }, next, "gen_move")
 }
 
 // truncate keeps details short when a bot answers with a flood.
