@@ -139,6 +139,7 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	}
 	s.watch = s.box.watch(s.overLimit)
 	go func() {
+		awaitExit(s.cmd.Process)
 		s.waitErr = s.cmd.Wait()
 		children.Lock()
 		delete(children.pids, s.cmd.Process.Pid)
