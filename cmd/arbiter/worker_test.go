@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
@@ -321,4 +322,42 @@ func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
 		t.Fatalf("the next run did not end:\n%s", &nextOut)
 	}
 	noneLeft(t, r.mark)
+}
+
+// TestJobsInIsPolled: the worker reads its jobs through Go's poller (a
+// file with deadlines), not in a blocking read that would hold the
+// pinned worker's one Go processor for the length of every match.
+func TestJobsInIsPolled(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		unix.Dup3(saved, 0, 0)
+		unix.Close(saved)
+	}()
+	// As a worker inherits it: the pipe's read end as standard input,
+	// in blocking mode.
+	if err := unix.Dup3(int(r.Fd()), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := jobsIn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jobs.Close()
+	if err := jobs.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatalf("the jobs file takes no deadline (%v): it is read in blocking mode", err)
+	}
+	w.WriteString("job\n")
+	buf := make([]byte, 16)
+	if n, err := jobs.Read(buf); err != nil || string(buf[:n]) != "job\n" {
+		t.Errorf("read %q, %v; want the job", buf[:n], err)
+	}
 }
