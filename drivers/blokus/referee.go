@@ -116,27 +116,28 @@ type match struct {
 func (m *match) play() error {
 	r := m.rules
 	m.Rec.Event("board", BoardEvent{Rows: r.Rows(), Cols: r.Cols(), Filled: r.Blocked(), Stones: r.Stones()})
-	if err := m.TellAll(func(int) string { return fmt.Sprintf("set_board %d %d", r.Rows(), r.Cols()) }); err != nil {
-		return err
-	}
-	if err := m.TellAll(func(i int) string { return "set_player " + strconv.Itoa(i+1) }); err != nil {
-		return err
-	}
 	stones := []string{"set_stones", strconv.Itoa(len(r.Stones()))}
 	for _, s := range r.Stones() {
 		stones = append(stones, FormatStone(s.Cells))
 	}
 	setStones := strings.Join(stones, " ")
-	if err := m.TellAll(func(int) string { return setStones }); err != nil {
-		return err
+	setup := []func(int) string{
+		func(int) string { return fmt.Sprintf("set_board %d %d", r.Rows(), r.Cols()) },
+		func(i int) string { return "set_player " + strconv.Itoa(i+1) },
+		func(int) string { return setStones },
 	}
 	if len(r.Blocked()) > 0 {
 		cmd := fmt.Sprintf("set_blocked %d %s", len(r.Blocked()), FormatCells(r.Blocked()))
-		if err := m.TellAll(func(int) string { return cmd }); err != nil {
-			return err
-		}
+		setup = append(setup, func(int) string { return cmd })
 	}
-	m.reason = m.over(0)
+	// The set-up goes out at once, with player 1's first gen_move.
+	first := 0
+	if m.reason = m.over(0); m.reason != "" {
+		first = -1
+	}
+	if err := m.TellAllBefore(first, "gen_move", setup...); err != nil {
+		return err
+	}
 	for pl := 0; m.reason == ""; pl = 1 - pl {
 		if err := m.move(pl); err != nil {
 			return err
@@ -195,7 +196,7 @@ func (m *match) move(pl int) error {
 	if m.reason = m.over(next); m.reason != "" {
 		next = -1
 	}
-	return m.TellAllBefore(func(int) string { return play }, next, "gen_move")
+	return m.TellAllBefore(next, "gen_move", func(int) string { return play })
 }
 
 // truncate keeps details short when a bot answers with a flood.

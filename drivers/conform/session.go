@@ -81,11 +81,14 @@ func (s *Session) TellGen(lines ...string) (string, error) {
 	return answers[last].Text, nil
 }
 
-// Script tells every command in turn.
+// Script tells every command of cmds, written together in one write, as
+// a referee writes the commands of a game's set-up: '=' and '?' are both
+// fine.
 func (s *Session) Script(cmds ...string) error {
-	for _, c := range cmds {
-		if err := s.Tell(c); err != nil {
-			return err
+	answers := gtp.SessionPlayer{S: s.S}.AskAll(cmds...)
+	for i, a := range answers {
+		if a.Err != nil {
+			return explain(a.Err, quote(cmds[i]))
 		}
 	}
 	return nil

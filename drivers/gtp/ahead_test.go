@@ -1,6 +1,7 @@
 package gtp
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // then takes them without writing anything.
 func TestTellAllBeforeAsksAhead(t *testing.T) {
 	m, ss, rec := botMatch(t, 3, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
-	if err := m.TellAllBefore(func(int) string { return "play 0 AS" }, 1, "gen_move"); err != nil {
+	if err := m.TellAllBefore(1, "gen_move", func(int) string { return "play 0 AS" }); err != nil {
 		t.Fatalf("TellAllBefore: %v (results %+v)", err, m.Results)
 	}
 	n := len(rec.get())
@@ -49,7 +50,7 @@ func TestTellAllBeforeClocks(t *testing.T) {
 	m, ss, _ := botMatch(t, 3, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
 	mark := filepath.Join(t.TempDir(), "decided")
 	cmds := []string{"wait " + mark + " 500", "echo", "echo"}
-	if err := m.TellAllBefore(func(i int) string { return cmds[i] }, 1, "mark "+mark); err != nil {
+	if err := m.TellAllBefore(1, "mark "+mark, func(i int) string { return cmds[i] }); err != nil {
 		t.Fatalf("TellAllBefore: %v (results %+v)", err, m.Results)
 	}
 	if text, err := m.Gen(1, "mark "+mark); err != nil || text != "marked" {
@@ -76,7 +77,7 @@ func TestTellAllBeforeVerdicts(t *testing.T) {
 		decided := filepath.Join(dir, "decided")
 		// Seat 2 crashes once seat 1 has decided.
 		cmds := []string{"echo", "echo", "crash " + decided + " " + filepath.Join(dir, "crashed")}
-		err := m.TellAllBefore(func(i int) string { return cmds[i] }, 1, "mark "+decided)
+		err := m.TellAllBefore(1, "mark "+decided, func(i int) string { return cmds[i] })
 		if err != ErrOver || m.Faulty != 2 || m.Results[2].Fault != drivers.FaultCrash || m.Results[1].Fault != "" {
 			t.Fatalf("TellAllBefore = %v, faulty seat %d, results %+v; want seat 2's crash", err, m.Faulty, m.Results)
 		}
@@ -86,13 +87,13 @@ func TestTellAllBeforeVerdicts(t *testing.T) {
 	})
 	t.Run("refusals", func(t *testing.T) {
 		m, _, rec := botMatch(t, 2, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
-		if err := m.TellAllBefore(func(i int) string { return []string{"echo", "refuse"}[i] }, 1, "gen_move"); err != nil {
+		if err := m.TellAllBefore(1, "gen_move", func(i int) string { return []string{"echo", "refuse"}[i] }); err != nil {
 			t.Fatalf("TellAllBefore: %v", err)
 		}
 		if text, err := m.Gen(1, "gen_move"); err != nil || text != "gen_move" {
 			t.Errorf("Gen after a refused broadcast = %q, %v; want the decision", text, err)
 		}
-		if err := m.TellAllBefore(func(int) string { return "echo" }, 0, "refuse"); err != nil {
+		if err := m.TellAllBefore(0, "refuse", func(int) string { return "echo" }); err != nil {
 			t.Fatalf("TellAllBefore: %v", err)
 		}
 		m.Where = " on turn 9"
@@ -117,10 +118,57 @@ func TestTellAllBeforeVerdicts(t *testing.T) {
 func TestTellAllBeforeInProcess(t *testing.T) {
 	asked := scripted{"play": {OK: true}, "time_left": {OK: true}, "gen_move": {OK: true, Text: "AS"}}
 	m := NewMatch(t.Context(), []Player{asked, asked}, nopRec{})
-	if err := m.TellAllBefore(func(int) string { return "play 0 AS" }, 1, "gen_move"); err != nil || m.ahead != nil {
+	if err := m.TellAllBefore(1, "gen_move", func(int) string { return "play 0 AS" }); err != nil || m.ahead != nil {
 		t.Fatalf("TellAllBefore = %v, ahead %+v", err, m.ahead)
 	}
 	if text, err := m.Gen(1, "gen_move"); err != nil || text != "AS" {
 		t.Errorf("Gen = %q, %v", text, err)
+	}
+}
+
+// TestTellAllBeforeSeveral: several commands to every seat go out in one
+// write each and are judged command by command, each in seat order, as
+// TellAll one after another would: seat 1's refusal of the first command
+// is recorded before seat 0's crash on the second, which ends the match.
+func TestTellAllBeforeSeveral(t *testing.T) {
+	m, _, rec := botMatch(t, 2, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+	first := func(i int) string { return []string{"echo", "refuse"}[i] }
+	second := func(i int) string { return []string{"close-out", "echo"}[i] }
+	if err := m.TellAllBefore(-1, "", first, second); err != ErrOver {
+		t.Fatalf("TellAllBefore = %v, want ErrOver", err)
+	}
+	if m.Faulty != 0 || m.Results[0].Fault != drivers.FaultCrash {
+		t.Fatalf("faulty seat %d, results %+v; want seat 0's crash", m.Faulty, m.Results)
+	}
+	got := rec.get()
+	want := []string{"0 > echo", "0 > close-out", "1 > refuse", "1 > echo", "0 < = echo", "0 < ", "1 < ? no such command", "1 < ", "1 < = echo", "1 < "}
+	if len(got) != len(want)+2 || !slices.Equal(got[:len(want)], want) ||
+		!strings.HasPrefix(got[len(want)], "warning {Seat:1 Command:refuse") || !strings.HasPrefix(got[len(want)+1], "fault {Seat:0 Kind:crash") {
+		t.Errorf("transcript\n%s\nwant\n%s\nthen seat 1's warning and seat 0's crash", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestTellAllBeforeFaultEndsAtOnce: a fault in the broadcast ends it
+// without waiting for the decision asked ahead, which would not have been
+// asked one command after another; the bot asked it is not charged for
+// it. Here no clock bounds the decision, which comes after 15 s.
+func TestTellAllBeforeFaultEndsAtOnce(t *testing.T) {
+	m, ss, _ := botMatch(t, 2, drivers.Clock{})
+	never := filepath.Join(t.TempDir(), "never")
+	late := time.AfterFunc(15*time.Second, func() { os.WriteFile(never, nil, 0o644) })
+	defer late.Stop()
+	start := time.Now()
+	err := m.TellAllBefore(1, "wait "+never, func(i int) string { return []string{"close-out", "echo"}[i] })
+	if err != ErrOver || m.Faulty != 0 || m.Results[0].Fault != drivers.FaultCrash {
+		t.Fatalf("TellAllBefore = %v, faulty seat %d, results %+v; want seat 0's crash", err, m.Faulty, m.Results)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("TellAllBefore took %v: it waited for the decision", took)
+	}
+	if used := ss[1].Used(); used > time.Second {
+		t.Errorf("seat 1 charged %v, for a decision not awaited", used)
+	}
+	if m.ahead != nil {
+		t.Errorf("a decision is ahead after the match ended")
 	}
 }

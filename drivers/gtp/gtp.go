@@ -18,8 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -179,87 +182,142 @@ func (m *Match) refused(seat int, cmd, text string) {
 // command and is waited for, whatever the others do, so a fault in one
 // seat never changes what another seat was sent.
 func (m *Match) TellAll(cmd func(seat int) string) error {
-	return m.TellAllBefore(cmd, -1, "")
+	return m.TellAllBefore(-1, "", cmd)
 }
 
-// TellAllBefore is TellAll that also asks seat for its next decision,
-// gen, when every player is a bot process: the decision's commands
-// (time_left first when the bot's clock is limited, see Gen) are written
-// to seat with its command of the broadcast, in one write, and the
-// referee's next call must be Gen(seat, gen), which then takes their
-// answers instead of asking. The bot answers the broadcast's command, then
-// the decision, as if each had come when it had answered the one before:
-// its clock is charged the same, and no round trip of the referee's
-// passes between them. time_left says what was left when the three were
-// written.
+// TellAllBefore tells every seat each command of cmds in turn, as TellAll
+// one after another would, and asks seat (unless it is -1) for its next
+// decision, gen, with them. When every player is a bot process, all of it
+// is written at once, a seat's lines in one write: its commands of cmds,
+// then, to seat, the decision's commands (time_left first when its clock
+// is limited, see Gen); and the referee's next call must be Gen(seat,
+// gen), which then takes the decision's answers instead of asking. A bot
+// answers each command as if it had come when it had answered the one
+// before: its clock is charged the same as for the commands one after
+// another, and no round trip of the referee's passes between them.
+// time_left says what was left when the lines were written.
 //
-// The broadcast's verdicts come first, as TellAll's: a fault of any seat
-// there ends the match (the decision, awaited with the other answers, is
-// in the transcript, and is nobody's business); the decision's are Gen's.
-// When a player is not a bot process, or seat is -1, it is TellAll, and
-// Gen asks as usual.
-func (m *Match) TellAllBefore(cmd func(seat int) string, seat int, gen string) error {
+// The verdicts are TellAll's, command by command: a fault of any seat
+// there ends the match (the answers after it, the decision's too, are in
+// the transcript and nobody's business); the decision's verdicts are
+// Gen's. What is recorded: every seat's lines sent, in seat order; then
+// its lines received, seat by seat; then the verdicts. When a player is
+// not a bot process, it is TellAll for each command in turn, and Gen
+// asks as usual.
+func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) string) error {
 	if m.ahead != nil {
 		panic(fmt.Sprintf("gtp: a broadcast while seat %d's decision asked ahead is not taken", m.ahead.seat))
+	}
+	sessions := sessionsOf(m.Players)
+	if sessions == nil {
+		for _, cmd := range cmds {
+			if err := m.tellAll(cmd); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if m.Ctx.Err() != nil {
 		return ErrOver
 	}
 	n := len(m.Players)
+	lines := make([][]string, n) // each seat's commands, in turn
+	for i := range lines {
+		for _, cmd := range cmds {
+			lines[i] = append(lines[i], cmd(i))
+		}
+	}
+	var next []string
+	if seat >= 0 {
+		next = m.decision(seat, gen)
+	}
+	// Every seat is a bot process: their answers are awaited on this
+	// goroutine, each read as soon as it is whole.
+	got := make([][]Answer, n)
+	receive := make([]func(int) Answer, n)
+	for i, p := range m.Players {
+		sent := lines[i]
+		if i == seat {
+			sent = append(slices.Clip(sent), next...)
+		}
+		sessions[i].Hold()
+		receive[i] = p.(SessionPlayer).sendAll(sent)
+	}
+	// Once an answer to the k-th command is a fault, the match ends with
+	// the verdicts on it: the answers after it (the decision's too) are
+	// not awaited, as they would not have been asked one after another.
+	var faultAt atomic.Int64
+	faultAt.Store(math.MaxInt64)
+	proc.Await(sessions, answerComplete, func(i int) {
+		k := len(got[i])
+		a := receive[i](k)
+		got[i] = append(got[i], a)
+		for a.Err != nil && k < len(cmds) {
+			at := faultAt.Load()
+			if int64(k) >= at || faultAt.CompareAndSwap(at, int64(k)) {
+				break
+			}
+		}
+	}, func(i int) bool { return int64(len(got[i])) <= faultAt.Load() })
+	for _, s := range sessions {
+		s.Release()
+	}
+	for k := range cmds {
+		for i := range n {
+			if k >= len(got[i]) {
+				continue // its answers ended with a fault, judged before
+			}
+			if err := m.verdict(i, lines[i][k], got[i][k]); err != nil {
+				return err
+			}
+		}
+	}
+	if seat >= 0 {
+		m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][len(cmds):]}
+	}
+	return nil
+}
+
+// tellAll is TellAll when not every player is a bot process: the command
+// is written to every Sender, in seat order, and the others are asked one
+// after another while the Senders' answers come in, each on a goroutine
+// of its own.
+func (m *Match) tellAll(cmd func(seat int) string) error {
+	if m.Ctx.Err() != nil {
+		return ErrOver
+	}
+	n := len(m.Players)
 	cmds := make([]string, n)
-	for i := range m.Players {
+	receive := make([]func() (bool, string, error), n)
+	for i, p := range m.Players {
 		cmds[i] = cmd(i)
+		if s, ok := p.(Sender); ok {
+			receive[i] = s.Send(cmds[i])
+		}
 	}
 	answers := make([]Answer, n)
-	if sessions := sessionsOf(m.Players); sessions != nil {
-		// Every seat is a bot process: their answers are awaited on this
-		// goroutine, each read as soon as it is whole.
-		var next []string
-		if seat >= 0 {
-			next = m.decision(seat, gen)
-		}
-		got := make([][]Answer, n)
-		receive := make([]func(int) Answer, n)
-		for i, p := range m.Players {
-			sent := []string{cmds[i]}
-			if i == seat {
-				sent = append(sent, next...)
-			}
-			sessions[i].Hold()
-			receive[i] = p.(SessionPlayer).sendAll(sent)
-		}
-		proc.Await(sessions, answerComplete, func(i int) {
-			got[i] = append(got[i], receive[i](len(got[i])))
-		})
-		for i := range m.Players {
-			sessions[i].Release()
-			answers[i] = got[i][0]
-		}
-		if seat >= 0 {
-			m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][1:]}
-		}
-	} else {
-		receive := make([]func() (bool, string, error), n)
-		for i, p := range m.Players {
-			if s, ok := p.(Sender); ok {
-				receive[i] = s.Send(cmds[i])
-			}
-		}
-		m.collect(cmds, receive, answers)
-		for _, p := range m.Players {
-			if s, ok := p.(Sender); ok {
-				s.Release()
-			}
+	m.collect(cmds, receive, answers)
+	for _, p := range m.Players {
+		if s, ok := p.(Sender); ok {
+			s.Release()
 		}
 	}
 	for i, a := range answers {
-		if err := m.failed(i, cmds[i], a.Err); err != nil {
-			m.ahead = nil
+		if err := m.verdict(i, cmds[i], a); err != nil {
 			return err
 		}
-		if !a.OK {
-			m.refused(i, cmds[i], a.Text)
-		}
+	}
+	return nil
+}
+
+// verdict judges seat's answer a to cmd, which only informs it: a fault
+// ends the match (its error is returned), a refusal is a warning.
+func (m *Match) verdict(seat int, cmd string, a Answer) error {
+	if err := m.failed(seat, cmd, a.Err); err != nil {
+		return err
+	}
+	if !a.OK {
+		m.refused(seat, cmd, a.Text)
 	}
 	return nil
 }

@@ -46,21 +46,33 @@ func begin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec 
 	}
 	d := TournamentDeck()
 	k := len(strings.Fields(hand))
+	// In one write each, as the referee writes them: the set-up; the hand
+	// (with time_left and gen_declare for seat 0, which declares first);
+	// all the declarations.
 	err = s.Script("set_deck "+d.Ranks+" "+d.Suits, fmt.Sprintf("set_players %d %d", n, seat),
-		fmt.Sprintf("set_game 1 %d %d", k, leader), fmt.Sprintf("set_cards %d %s", k, hand))
+		fmt.Sprintf("set_game 1 %d %d", k, leader))
+	cards := fmt.Sprintf("set_cards %d %s", k, hand)
+	if err == nil && !declare {
+		err = s.Tell(cards)
+	}
 	if err == nil && declare {
-		err = s.Tell("time_left 60000")
 		var text string
-		if err == nil {
-			text, err = s.Gen("gen_declare")
+		if seat == 0 {
+			text, err = s.TellGen(cards, "time_left 60000", "gen_declare")
+		} else if err = s.Tell(cards); err == nil {
+			text, err = s.TellGen("time_left 60000", "gen_declare")
 		}
 		if err == nil {
 			if _, problem := parseDeclaration(text, k); problem != "" {
 				err = conform.Failf("%s", problem)
 			}
 		}
-		for i := 0; err == nil && i < n; i++ {
-			err = s.Tell(fmt.Sprintf("declare %d 0", i))
+		var declared []string
+		for i := range n {
+			declared = append(declared, fmt.Sprintf("declare %d 0", i))
+		}
+		if err == nil {
+			err = s.Script(declared...)
 		}
 	}
 	if err != nil {

@@ -111,18 +111,15 @@ type match struct {
 func (m *match) play() error {
 	n := len(m.Players)
 	d := m.s.Deck
-	if err := m.TellAll(func(int) string { return "set_deck " + d.Ranks + " " + d.Suits }); err != nil {
-		return err
-	}
-	if err := m.TellAll(func(i int) string { return fmt.Sprintf("set_players %d %d", n, i) }); err != nil {
-		return err
-	}
 	game := []string{"set_game", strconv.Itoa(len(m.s.Deals))}
 	for _, spec := range m.s.Deals {
 		game = append(game, strconv.Itoa(spec.Cards), strconv.Itoa(spec.Leader))
 	}
 	setGame := strings.Join(game, " ")
-	if err := m.TellAll(func(int) string { return setGame }); err != nil {
+	if err := m.TellAllBefore(-1, "",
+		func(int) string { return "set_deck " + d.Ranks + " " + d.Suits },
+		func(i int) string { return fmt.Sprintf("set_players %d %d", n, i) },
+		func(int) string { return setGame }); err != nil {
 		return err
 	}
 	for k, spec := range m.s.Deals {
@@ -170,7 +167,8 @@ func (m *match) dealHands(k int, spec DealSpec) ([][]Card, error) {
 		}
 	}
 	m.Rec.Event("deal", ev)
-	if err := m.TellAll(func(i int) string {
+	// Seat 0 declares first: its gen_declare goes out with its hand.
+	if err := m.TellAllBefore(0, "gen_declare", func(i int) string {
 		return fmt.Sprintf("set_cards %d %s", spec.Cards, FormatCards(hands[i]))
 	}); err != nil {
 		return nil, err
@@ -179,8 +177,9 @@ func (m *match) dealHands(k int, spec DealSpec) ([][]Card, error) {
 }
 
 // declare asks every player, in seat order, for its declaration of deal
-// k, records them, and tells them all to every player: each declaration
-// goes to all players at once, in seat order of the declarer.
+// k, records them, and tells them all to every player: the declarations
+// go to all players at once, in seat order of the declarer, with the
+// leader's first gen_move.
 func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 	declared := make([]int, len(m.Players))
 	for i := range m.Players {
@@ -195,11 +194,13 @@ func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 		declared[i] = l
 	}
 	m.Rec.Event("declare", DeclareEvent{Deal: k + 1, Declared: slices.Clone(declared)})
+	tell := make([]func(int) string, len(declared))
 	for i, l := range declared {
 		cmd := fmt.Sprintf("declare %d %d", i, l)
-		if err := m.TellAll(func(int) string { return cmd }); err != nil {
-			return nil, err
-		}
+		tell[i] = func(int) string { return cmd }
+	}
+	if err := m.TellAllBefore(spec.Leader, "gen_move", tell...); err != nil {
+		return nil, err
 	}
 	return declared, nil
 }
@@ -241,7 +242,7 @@ func (m *match) trick(k, t, leader int, hands [][]Card, more bool) (int, error) 
 			}
 		}
 		play := fmt.Sprintf("play %d %s", seat, c)
-		if err := m.TellAllBefore(func(int) string { return play }, next, "gen_move"); err != nil {
+		if err := m.TellAllBefore(next, "gen_move", func(int) string { return play }); err != nil {
 			return 0, err
 		}
 	}

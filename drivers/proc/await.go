@@ -21,17 +21,22 @@ const awaitSlice = 10 * time.Millisecond
 // each answer is timed when it had come, as when each session is read on
 // a goroutine of its own, without the hand-offs between goroutines that
 // a broadcast to several bots costs then. A session sent several commands
-// at once is awaited until every one is answered, or one fails: receive(i)
-// is called once for each answer, in order.
+// at once is awaited until every one is answered, or one fails, or
+// more(i) says its answers still due are no longer wanted (more is asked
+// before each wait for one; nil wants them all): receive(i) is called
+// once for each answer, in order. An answer not wanted is left unread and
+// uncharged.
 //
 // Every other end of a session's wait (its deadline passed, its output
 // ended, its bot wrote more than the limit or filled the read buffer
 // without a whole answer, the session was stopped or is reading what a
 // snapshot left, see late.go) is received on a goroutine of its own
 // instead, since its reader may wait, which then receives the session's
-// answers still due too; Await returns when every receive has. The
-// receive calls of different sessions may run at the same time.
-func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
+// answers still due and wanted too; Await returns when every receive has.
+// The receive and more calls of different sessions may run at the same
+// time; those of one session never do.
+func Await(ss []*Session, complete func(b []byte) bool, receive func(i int), more func(i int) bool) {
+	wanted := func(i int) bool { return more == nil || more(i) }
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	pending := make([]int, len(ss))
@@ -47,6 +52,9 @@ func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
 		received := false
 		fds, waiting = fds[:0], waiting[:0]
 		for _, i := range pending {
+			if !wanted(i) {
+				continue
+			}
 			switch st, d := ss[i].awaited(complete, polled[i], now); st {
 			case answerWhole:
 				receive(i)
@@ -59,7 +67,7 @@ func Await(ss []*Session, complete func(b []byte) bool, receive func(i int)) {
 				received = true
 				wg.Go(func() {
 					receive(i)
-					for ss[i].due > 0 {
+					for ss[i].due > 0 && wanted(i) {
 						receive(i)
 					}
 				})

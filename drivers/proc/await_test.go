@@ -180,7 +180,7 @@ func TestAwaitReceivesEachWhenWhole(t *testing.T) {
 		if len(order) < 3 {
 			step <- i
 		}
-	})
+	}, nil)
 	if !slices.Equal(order, []int{1, 0, 2}) || !slices.Equal(got, []string{"= zero", "= one", "= two"}) {
 		t.Errorf("received %v: %q; want 1, 0, 2", order, got)
 	}
@@ -218,7 +218,7 @@ func TestAwaitReceivesEveryAnswerOfASend(t *testing.T) {
 		if len(got) < 3 {
 			step <- true
 		}
-	})
+	}, nil)
 	if want := []string{"0= a", "1= b", "0= c", "0= d"}; !slices.Equal(got, want) {
 		t.Errorf("received %q, want %q", got, want)
 	}

@@ -521,7 +521,12 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		}
 	}
 	var after error // cancelled, or over a limit just as it answered
-	if err == nil {
+	if err == nil && s.due <= 1 {
+		// With answers still due, a limit the bot is found over is left
+		// to the one that fails next, or to the last: the bot has the
+		// commands after this one already and may have gone over it
+		// working on them. (Its next read fails at once, over a limit or
+		// cancelled.)
 		if after = s.cancelErr(); after == nil {
 			if f := s.box.Check(); f != nil {
 				after = f
