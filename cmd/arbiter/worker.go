@@ -53,7 +53,15 @@ func cmdWorker(args []string, _, stderr io.Writer) error {
 // as seldom as every 10 ms when idle, and a worker pinned to one CPU has
 // one processor, so the match's own goroutines waited behind it (13-17
 // ms from a job's arrival to its start, measured).
+//
+// Only a pipe is made non-blocking (the mode belongs to the pipe, shared
+// with every descriptor of it): the run's, which only this worker reads.
+// A worker started by hand on a terminal reads it as it is.
 func jobsIn() (*os.File, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(0, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+		return os.Stdin, nil
+	}
 	fd, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
 	if err != nil {
 		return nil, fmt.Errorf("reading the jobs: %w", err)

@@ -14,8 +14,9 @@ import (
 // to every 10 ms); with one processor (a match pinned to one CPU) every
 // bot's waiting for its exit held it in turn, and the other goroutines of
 // the match (the next bot's start, the referee) sat runnable on an idle
-// CPU: 6 ms a Planowanie game. Where the kernel has no pidfds (before
-// Linux 5.3) it returns at once and Wait blocks as before.
+// CPU: 6 ms a Planowanie game. Where the kernel cannot make a
+// non-blocking pidfd (before Linux 5.10) it returns at once and Wait
+// blocks as before.
 func awaitExit(p *os.Process) {
 	fd, err := unix.PidfdOpen(p.Pid, unix.PIDFD_NONBLOCK)
 	if err != nil {
