@@ -172,3 +172,45 @@ func TestTellAllBeforeFaultEndsAtOnce(t *testing.T) {
 		t.Errorf("a decision is ahead after the match ended")
 	}
 }
+
+// TestTellAllBeforeLimitNotLost: a limit a bot went over before its
+// answer to the first command, found only once its later answers are no
+// longer awaited (another seat faulted on the first command), is still
+// judged with the first command, in seat order, as it would have been
+// with the commands one after another: seat 0, over its files limit, is
+// at fault, not seat 1, whose output ended.
+func TestTellAllBeforeLimitNotLost(t *testing.T) {
+	m, _, _ := botMatchCtx(t, t.Context(), 2, drivers.Clock{Total: drivers.Duration(20 * time.Second)}, drivers.Limits{Files: 1e6})
+	never := filepath.Join(t.TempDir(), "never")
+	first := func(i int) string { return []string{"fill", "close-out"}[i] }
+	second := func(int) string { return "wait " + never }
+	if err := m.TellAllBefore(-1, "", first, second); err != ErrOver {
+		t.Fatalf("TellAllBefore = %v, want ErrOver", err)
+	}
+	if m.Faulty != 0 || m.Results[0].Fault != drivers.FaultFiles || !strings.Contains(m.Results[0].Detail, "answering fill") {
+		t.Errorf("faulty seat %d, results %+v; want seat 0 over its files limit, answering fill", m.Faulty, m.Results)
+	}
+}
+
+// TestTellAllBeforeRecordsWhatWasJudged: the answers to commands after
+// the one that faulted are not in the transcript, whether or not they
+// were read before the fault was seen.
+func TestTellAllBeforeRecordsWhatWasJudged(t *testing.T) {
+	for range 5 {
+		m, _, rec := botMatch(t, 2, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
+		first := func(i int) string { return []string{"close-out", "echo"}[i] }
+		second := func(int) string { return "echo" }
+		if err := m.TellAllBefore(-1, "", first, second); err != ErrOver || m.Faulty != 0 {
+			t.Fatalf("TellAllBefore = %v, faulty seat %d; want seat 0's crash", err, m.Faulty)
+		}
+		var seat1 []string
+		for _, l := range rec.get() {
+			if strings.HasPrefix(l, "1 < ") {
+				seat1 = append(seat1, l)
+			}
+		}
+		if want := []string{"1 < = echo", "1 < "}; !slices.Equal(seat1, want) {
+			t.Fatalf("seat 1's lines received %q, want only its answer to the first command %q", seat1, want)
+		}
+	}
+}

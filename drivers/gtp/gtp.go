@@ -198,12 +198,13 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 // time_left says what was left when the lines were written.
 //
 // The verdicts are TellAll's, command by command: a fault of any seat
-// there ends the match (the answers after it, the decision's too, are in
-// the transcript and nobody's business); the decision's verdicts are
-// Gen's. What is recorded: every seat's lines sent, in seat order; then
-// its lines received, seat by seat; then the verdicts. When a player is
-// not a bot process, it is TellAll for each command in turn, and Gen
-// asks as usual.
+// there ends the match, and the answers to the commands after it (the
+// decision's too) are neither awaited nor recorded, as they would not
+// have been asked one after another; the decision's verdicts are Gen's.
+// What is recorded: every seat's lines sent, in seat order; then its
+// lines received, seat by seat; then the verdicts. When a player is not
+// a bot process, it is TellAll for each command in turn, and Gen asks as
+// usual.
 func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) string) error {
 	if m.ahead != nil {
 		panic(fmt.Sprintf("gtp: a broadcast while seat %d's decision asked ahead is not taken", m.ahead.seat))
@@ -248,10 +249,12 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 	// not awaited, as they would not have been asked one after another.
 	var faultAt atomic.Int64
 	faultAt.Store(math.MaxInt64)
+	held := make([][]int, n) // the lines seat i holds after each answer
 	proc.Await(sessions, answerComplete, func(i int) {
 		k := len(got[i])
 		a := receive[i](k)
 		got[i] = append(got[i], a)
+		held[i] = append(held[i], sessions[i].Held())
 		for a.Err != nil && k < len(cmds) {
 			at := faultAt.Load()
 			if int64(k) >= at || faultAt.CompareAndSwap(at, int64(k)) {
@@ -259,8 +262,19 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 			}
 		}
 	}, func(i int) bool { return int64(len(got[i])) <= faultAt.Load() })
-	for _, s := range sessions {
-		s.Release()
+	at := int(min(faultAt.Load(), math.MaxInt32))
+	for i, s := range sessions {
+		// A limit left for an answer not awaited is the last one read's,
+		// or the faulted command's if it read past it.
+		if err := s.Abandon(); err != nil && len(got[i]) > 0 {
+			last := min(len(got[i])-1, at)
+			got[i][last].Err = err
+		}
+		if len(held[i]) > at+1 {
+			s.ReleaseFirst(held[i][at]) // read past the fault before it was seen
+		} else {
+			s.Release()
+		}
 	}
 	for k := range cmds {
 		for i := range n {

@@ -38,6 +38,8 @@ import (
 //	                           writes the empty line that ends the answer
 //	                           only once FILE exists and MS milliseconds
 //	                           more have passed
+//	fill                       writes 2 MiB into $ARBITER_FILES, then
+//	                           answers "= filled"
 //	close-out                  closes its output and sleeps 5 s
 //	ramble N                   writes the start of an answer, N lines
 //	                           of 100 bytes, and no end to it
@@ -107,6 +109,9 @@ func meetCommand(f []string, out *bufio.Writer) bool {
 			time.Sleep(time.Duration(ms) * time.Millisecond)
 		}
 		fmt.Fprint(out, "\n")
+	case f[0] == "fill" && len(f) == 1:
+		os.WriteFile(filepath.Join(os.Getenv("ARBITER_FILES"), "big"), make([]byte, 2<<20), 0o644)
+		fmt.Fprint(out, "= filled\n\n")
 	case f[0] == "close-out" && len(f) == 1:
 		os.Stdout.Close()
 		time.Sleep(5 * time.Second)

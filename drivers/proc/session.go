@@ -447,14 +447,41 @@ func (s *Session) Hold() { s.holding = true }
 
 // Release passes the lines held since Hold to OnRecv, in the order they
 // were read, and stops holding.
-func (s *Session) Release() {
+func (s *Session) Release() { s.ReleaseFirst(len(s.held)) }
+
+// Held is how many lines the session holds (see Hold).
+func (s *Session) Held() int { return len(s.held) }
+
+// ReleaseFirst is Release that passes only the first n lines held and
+// drops the rest: a referee that reads ahead of what it will judge keeps
+// its transcript to what it judged.
+func (s *Session) ReleaseFirst(n int) {
 	s.holding = false
 	if s.spec.OnRecv != nil {
-		for _, line := range s.held {
+		for _, line := range s.held[:min(n, len(s.held))] {
 			s.spec.OnRecv(line)
 		}
 	}
 	s.held = s.held[:0]
+}
+
+// Abandon gives up the answers the last Send still owes: they are left
+// unread and uncharged, and the limit watch stops. It returns what
+// Receive left to a later answer after the last one read (a
+// cancellation, or a limit the bot is over), nil if nothing.
+func (s *Session) Abandon() error {
+	if s.due == 0 {
+		return nil
+	}
+	s.due = 0
+	s.watch.disarm()
+	if err := s.cancelErr(); err != nil {
+		return err
+	}
+	if f := s.box.Check(); f != nil {
+		return f
+	}
+	return nil
 }
 
 // Exchange runs a timed request: it writes cmd, calls read (which reads
@@ -523,10 +550,10 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 	var after error // cancelled, or over a limit just as it answered
 	if err == nil && s.due <= 1 {
 		// With answers still due, a limit the bot is found over is left
-		// to the one that fails next, or to the last: the bot has the
-		// commands after this one already and may have gone over it
-		// working on them. (Its next read fails at once, over a limit or
-		// cancelled.)
+		// to the one that fails next, or to the last, or to Abandon: the
+		// bot has the commands after this one already and may have gone
+		// over it working on them. (Over a limit the watch counts, or
+		// cancelled, its next read fails at once.)
 		if after = s.cancelErr(); after == nil {
 			if f := s.box.Check(); f != nil {
 				after = f
