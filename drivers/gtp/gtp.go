@@ -232,9 +232,32 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 	if seat >= 0 {
 		next = m.decision(seat, gen)
 	}
-	// Every seat is a bot process: their answers are awaited on this
-	// goroutine, each read as soon as it is whole.
-	got := make([][]Answer, n)
+	got := m.sendAndAwait(sessions, lines, seat, next, len(cmds))
+	for k := range cmds {
+		for i := range n {
+			if k >= len(got[i]) {
+				continue // its answers ended with a fault, judged before
+			}
+			if err := m.verdict(i, lines[i][k], got[i][k]); err != nil {
+				return err
+			}
+		}
+	}
+	if seat >= 0 {
+		m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][len(cmds):]}
+	}
+	return nil
+}
+
+// sendAndAwait is TellAllBefore's exchange with bot processes: it writes
+// each seat its lines (to seat, next after them), awaits their answers on
+// this goroutine, each read as soon as it is whole, up to the first of
+// the ncmds commands of the broadcast that faulted, and releases the
+// lines of the answers it will judge. got[i][k] is seat i's answer to
+// its k-th line.
+func (m *Match) sendAndAwait(sessions []*proc.Session, lines [][]string, seat int, next []string, ncmds int) (got [][]Answer) {
+	n := len(sessions)
+	got = make([][]Answer, n)
 	receive := make([]func(int) Answer, n)
 	for i, p := range m.Players {
 		sent := lines[i]
@@ -255,7 +278,7 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 		a := receive[i](k)
 		got[i] = append(got[i], a)
 		held[i] = append(held[i], sessions[i].Held())
-		for a.Err != nil && k < len(cmds) {
+		for a.Err != nil && k < ncmds {
 			at := faultAt.Load()
 			if int64(k) >= at || faultAt.CompareAndSwap(at, int64(k)) {
 				break
@@ -276,20 +299,7 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 			s.Release()
 		}
 	}
-	for k := range cmds {
-		for i := range n {
-			if k >= len(got[i]) {
-				continue // its answers ended with a fault, judged before
-			}
-			if err := m.verdict(i, lines[i][k], got[i][k]); err != nil {
-				return err
-			}
-		}
-	}
-	if seat >= 0 {
-		m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][len(cmds):]}
-	}
-	return nil
+	return got
 }
 
 // tellAll is TellAll when not every player is a bot process: the command
