@@ -68,11 +68,9 @@ func (s *Session) Gen(cmd string) (string, error) {
 // returns. A '?' to an informational line is fine, to the last it fails
 // the case.
 func (s *Session) TellGen(lines ...string) (string, error) {
-	answers := gtp.SessionPlayer{S: s.S}.AskAll(lines...)
-	for i, c := range lines[:len(answers)] {
-		if err := answers[i].Err; err != nil {
-			return "", explain(err, quote(c))
-		}
+	answers, err := s.askAll(lines)
+	if err != nil {
+		return "", err
 	}
 	last := len(lines) - 1
 	if a := answers[last]; !a.OK {
@@ -85,13 +83,20 @@ func (s *Session) TellGen(lines ...string) (string, error) {
 // a referee writes the commands of a game's set-up: '=' and '?' are both
 // fine.
 func (s *Session) Script(cmds ...string) error {
-	answers := gtp.SessionPlayer{S: s.S}.AskAll(cmds...)
+	_, err := s.askAll(cmds)
+	return err
+}
+
+// askAll writes lines in one write and reads an answer to each; an
+// answer that is a fault fails the case, explained.
+func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
+	answers := gtp.SessionPlayer{S: s.S}.AskAll(lines...)
 	for i, a := range answers {
 		if a.Err != nil {
-			return explain(a.Err, quote(cmds[i]))
+			return nil, explain(a.Err, quote(lines[i]))
 		}
 	}
-	return nil
+	return answers, nil
 }
 
 // Line writes one line of a line protocol and reads the answer line.

@@ -407,7 +407,7 @@ type Answer struct {
 // the decision is a protocol fault, since the game cannot go on without
 // the answer, and a refusal of time_left a warning.
 //
-// After TellAllBefore(…, seat, cmd) it asks nothing: it judges the
+// After TellAllBefore(seat, cmd, …) it asks nothing: it judges the
 // answers that came with the broadcast's.
 func (m *Match) Gen(seat int, cmd string) (string, error) {
 	var cmds []string

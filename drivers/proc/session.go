@@ -475,6 +475,12 @@ func (s *Session) Abandon() error {
 	}
 	s.due = 0
 	s.watch.disarm()
+	return s.stillFine()
+}
+
+// stillFine is what is wrong with the session after an answer was read:
+// its match cancelled, or its bot over a limit; nil if nothing.
+func (s *Session) stillFine() error {
 	if err := s.cancelErr(); err != nil {
 		return err
 	}
@@ -554,11 +560,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		// bot has the commands after this one already and may have gone
 		// over it working on them. (Over a limit the watch counts, or
 		// cancelled, its next read fails at once.)
-		if after = s.cancelErr(); after == nil {
-			if f := s.box.Check(); f != nil {
-				after = f
-			}
-		}
+		after = s.stillFine()
 	}
 	s.due--
 	if err == nil && after == nil && s.due > 0 {
