@@ -330,7 +330,7 @@ func sameRun(t *testing.T, want, got string) {
 	}
 	for id, line := range wantRes {
 		if gotRes[id] != line {
-			t.Fatalf("match %s:\n got %s\nwant %s", id, gotRes[id], line)
+			t.Fatalf("match %s:\n got %s\nwant %s%s", id, gotRes[id], line, seatStderr(got, id))
 		}
 	}
 	var planOrder []string
@@ -449,4 +449,18 @@ func readDirNames(t *testing.T, dir string) []string {
 func countLines(path string) int {
 	b, _ := os.ReadFile(path)
 	return bytes.Count(b, []byte("\n"))
+}
+
+// seatStderr is what the bots of match id in the results directory dir
+// wrote on stderr, for a failure's message: a bot's own words on why it
+// ended are the evidence a result alone does not hold.
+func seatStderr(dir, id string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, engine.MatchesDir, id, "*.stderr"))
+	var b strings.Builder
+	for _, f := range files {
+		if text, err := os.ReadFile(f); err == nil && len(text) > 0 {
+			fmt.Fprintf(&b, "\n%s:\n%s", filepath.Base(f), text)
+		}
+	}
+	return b.String()
 }
