@@ -664,7 +664,11 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	if st.unbuilt == nil && r.workers != nil {
 		return r.workers.play(ctx, m, st.seats)
 	}
-	return r.playStaged(ctx, game, m, st, log)
+	res, err := r.playStaged(ctx, game, m, st, log)
+	if errors.Is(err, proc.ErrStopped) {
+		return nil, stoppedRun(ctx, err)
+	}
+	return res, err
 }
 
 // staged is a match made ready to play: its directory made afresh, its

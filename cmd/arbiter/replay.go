@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -54,7 +51,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		defer os.RemoveAll(into)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := stopSignals()
 	defer stop()
 	runner := &engine.Runner{
 		Plan: p, Drivers: all.Driver, Root: *root, Out: into, Jobs: *jobs, Only: ids, Self: selfPath(),

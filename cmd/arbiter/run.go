@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
-	"syscall"
 
 	"golang.org/x/term"
 
@@ -66,7 +63,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer logFile.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := stopSignals()
 	defer stop()
 	var progress engine.Progress
 	var console io.Writer = stderr

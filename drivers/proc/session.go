@@ -391,7 +391,7 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(line))
 	}
-	return faultf(drivers.FaultCrash, "closed its input (%s)", s.exitStatus())
+	return s.crashed("closed its input")
 }
 
 // ReadLine reads one line of the bot's output, without its line ending.
@@ -418,9 +418,9 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 			s.takeLate(b) // the first look after the deadline (late.go)
 			return s.readLate()
 		case len(b) > 0:
-			return "", faultf(drivers.FaultCrash, "output ended in the middle of a line %q (%s)", truncate(string(b)), s.exitStatus())
+			return "", s.crashed(fmt.Sprintf("output ended in the middle of a line %q", truncate(string(b))))
 		default:
-			return "", faultf(drivers.FaultCrash, "output ended (%s)", s.exitStatus())
+			return "", s.crashed("output ended")
 		}
 	}
 	line := strings.TrimRight(string(b), "\r\n")
@@ -601,6 +601,21 @@ func (s *Session) exitStatus() string {
 		return s.waitErr.Error()
 	}
 	return "exited with status 0"
+}
+
+// crashed is the crash fault of a bot whose input or output ended before
+// the match did (what says which; how its process ended follows), or the
+// error of a bot that a stop of the run ended (see Stopping).
+func (s *Session) crashed(what string) error {
+	how := s.exitStatus()
+	select {
+	case <-s.exited:
+		if err := endedByStop(s.spec.Bot, s.waitErr, how); err != nil {
+			return err
+		}
+	default:
+	}
+	return faultf(drivers.FaultCrash, "%s (%s)", what, how)
 }
 
 // Close ends a bot that did nothing wrong. If quit is not empty it is
