@@ -664,11 +664,7 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	if st.unbuilt == nil && r.workers != nil {
 		return r.workers.play(ctx, m, st.seats)
 	}
-	res, err := r.playStaged(ctx, game, m, st, log)
-	if errors.Is(err, proc.ErrStopped) {
-		return nil, stoppedRun(ctx, err)
-	}
-	return res, err
+	return r.playStaged(ctx, game, m, st, log)
 }
 
 // staged is a match made ready to play: its directory made afresh, its

@@ -67,9 +67,6 @@ type workerJob struct {
 type workerDone struct {
 	Result *Result `json:"result,omitempty"`
 	Error  string  `json:"error,omitempty"`
-	// Stopped says that the error is a stop of the run that a bot's end
-	// showed before the run heard of it (proc.ErrStopped).
-	Stopped bool `json:"stopped,omitempty"`
 }
 
 // CPUShares splits the CPUs this process may run on into jobs shares for
@@ -208,9 +205,6 @@ func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Se
 			return nil, p.died(w, nil)
 		}
 		p.idle <- w
-		if d.Stopped {
-			return nil, stoppedRun(ctx, errors.New(d.Error))
-		}
 		if d.Error != "" {
 			return nil, errors.New(d.Error)
 		}
@@ -225,25 +219,6 @@ func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Se
 		return nil, ctx.Err()
 	}
 }
-
-// stoppedRun is the error of a match that a bot's end by a stop of the
-// run ended (err, which wraps proc.ErrStopped or, from a worker, says so):
-// the run's own cancellation, for the match to play again when the run
-// resumes, once the signal that stopped the bot reaches the run too; err
-// if it does not within stopHeard.
-func stoppedRun(ctx context.Context, err error) error {
-	t := time.NewTimer(stopHeard)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return err
-	}
-}
-
-// stopHeard bounds the wait of stoppedRun.
-const stopHeard = 2 * time.Second
 
 // died says why worker w stopped answering; it is not used again.
 func (p *workerPool) died(w *worker, err error) error {
@@ -639,7 +614,7 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 		res, err := r.playStaged(ctx, game, &m, st, log.With("match", m.ID))
 		d := workerDone{Result: res}
 		if err != nil {
-			d = workerDone{Error: err.Error(), Stopped: errors.Is(err, proc.ErrStopped)}
+			d = workerDone{Error: err.Error()}
 		}
 		if err := enc.Encode(d); err != nil {
 			return err

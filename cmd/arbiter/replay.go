@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -51,7 +54,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		defer os.RemoveAll(into)
 	}
-	ctx, stop := stopSignals()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	runner := &engine.Runner{
 		Plan: p, Drivers: all.Driver, Root: *root, Out: into, Jobs: *jobs, Only: ids, Self: selfPath(),

@@ -21,7 +21,7 @@ import (
 // does, with SIGTERM to every process of the job, its bots first: the
 // house bots, each the first process of its sandbox's PID namespace, exit
 // with status 2 (the Go runtime's way when the signal cannot end it), and
-// those ends are not judged. The run ends as interrupted with no result
+// those ends, seen before the run hears the signal, are not judged. The run ends as interrupted with no result
 // that has a fault (the tournament has none), and it resumes to the
 // outcomes of an uninterrupted run. Both ways a run plays: in pinned
 // workers (-j 2), and in one process (-pin=false).
@@ -67,7 +67,9 @@ func TestJobStopIsNoFault(t *testing.T) {
 			for end := time.Now().Add(50 * time.Millisecond); time.Now().Before(end) && lines(results) == before; {
 				time.Sleep(time.Millisecond)
 			}
-			for _, pid := range append([]int{cmd.Process.Pid}, workers(mark, cmd.Process.Pid)...) {
+			// The workers, which leave the decision to the run, before
+			// the run.
+			for _, pid := range append(workers(mark, cmd.Process.Pid), cmd.Process.Pid) {
 				_ = syscall.Kill(pid, syscall.SIGTERM)
 			}
 			if err := endOf(t, cmd, exited, &stderr, "on SIGTERM"); err == nil || !strings.Contains(stderr.String(), "Interrupted: ") {

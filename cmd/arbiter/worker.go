@@ -10,7 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
-	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine"
 )
 
@@ -24,18 +23,13 @@ func cmdWorker(args []string, _, stderr io.Writer) error {
 	}
 	// A Ctrl-C at the terminal reaches every process of the group: the
 	// run decides (it closes this worker's input), so the signals that end
-	// a run are heard here and dropped, but for telling the drivers that
-	// a bot that ends now may have had the same signal (proc.Stopping). So
-	// is SIGPIPE, which would end the worker when it writes to a run that
-	// died, before it has killed its bots. Bots started later get them
-	// back at their defaults.
+	// a run are heard here and dropped. So is SIGPIPE, which would end the
+	// worker when it writes to a run that died, before it has killed its
+	// bots. Bots started later get them back at their defaults.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	go func() {
-		for sig := range sigs {
-			if sig != syscall.SIGPIPE {
-				proc.Stopping()
-			}
+		for range sigs {
 		}
 	}()
 	answers, err := answersOut()

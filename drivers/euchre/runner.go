@@ -10,7 +10,7 @@ import (
 // process layer, which leaves no process behind. The answer is the first
 // line printed in time; a failing exit status after it does not undo it
 // (exit says how the bot ended). The error is the arbiter's own (no pipes,
-// no stderr file), ctx's, or a stop of the run's (proc.ErrStopped).
+// no stderr file) or ctx's.
 func runDecision(ctx context.Context, r run) (ran, error) {
 	rep, err := proc.RunOnce(ctx, proc.OnceSpec{
 		Bot: r.Bot, Argv: r.Argv, Dir: r.Dir, Env: r.Env, Stdin: r.Stdin,

@@ -92,10 +92,10 @@ const onceStdinDirect = 4096
 // Auction round bids at once), each with its own deadline and timer, so
 // no bot is charged for another's time.
 //
-// The error is non-nil only when ctx was cancelled (ctx.Err()), the run
-// was stopped as the bot ended (an error that wraps ErrStopped; see
-// Stopping), or the arbiter itself could not make pipes or open the
-// stderr file; a bot's misbehaviour is in Reply.Fault.
+// The error is non-nil only when ctx was cancelled (ctx.Err(); also when
+// it is cancelled within stopGrace of an end of the bot that the stop
+// could have caused), or the arbiter itself could not make pipes or open
+// the stderr file; a bot's misbehaviour is in Reply.Fault.
 func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return Reply{Exit: -1}, err
@@ -134,8 +134,9 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	}
 	reply = r.verdict(reply)
 	r.box.Close()
-	if f := reply.Fault; f != nil && f.Kind == drivers.FaultCrash && stopStatus(reply.Exit) && stoppedMeanwhile() {
-		return reply, fmt.Errorf("bot %s ended (%s) as the run was stopped: %w", r.spec.Bot, describeExit(reply.Exit), ErrStopped)
+	if f := reply.Fault; f != nil && f.Kind == drivers.FaultCrash && stopStatus(reply.Exit) && cancelledMeanwhile(ctx) {
+		// A stop of the run ended it (see stopGrace).
+		return Reply{Exit: -1}, ctx.Err()
 	}
 	return reply, nil
 }

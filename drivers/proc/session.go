@@ -93,6 +93,9 @@ type Session struct {
 	// (resumeAfterLate); nil if r reads the pipe alone.
 	rest *bytes.Reader
 
+	// ctx is Start's: a bot's end that a stop of the run could have
+	// caused waits for it to be cancelled (crashed).
+	ctx       context.Context
 	mu        sync.Mutex // guards cancelled and over against deadline changes
 	cancelled bool
 	ctxErr    error
@@ -110,7 +113,7 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	spec = withSessionDefaults(spec)
 	becomeSubreaper()
 
-	s := &Session{spec: spec, exited: make(chan struct{}), errDone: make(chan struct{})}
+	s := &Session{spec: spec, ctx: ctx, exited: make(chan struct{}), errDone: make(chan struct{})}
 	s.limited = spec.Clock.Total > 0
 	s.left = time.Duration(spec.Clock.Total)
 	s.startup = time.Duration(spec.Clock.Startup)
@@ -605,13 +608,14 @@ func (s *Session) exitStatus() string {
 
 // crashed is the crash fault of a bot whose input or output ended before
 // the match did (what says which; how its process ended follows), or the
-// error of a bot that a stop of the run ended (see Stopping).
+// match's cancellation when a stop of the run ended the bot (see
+// stopGrace).
 func (s *Session) crashed(what string) error {
 	how := s.exitStatus()
 	select {
 	case <-s.exited:
-		if err := endedByStop(s.spec.Bot, s.waitErr, how); err != nil {
-			return err
+		if waitStopLike(s.waitErr) && cancelledMeanwhile(s.ctx) {
+			return s.ctx.Err()
 		}
 	default:
 	}

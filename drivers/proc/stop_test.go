@@ -3,23 +3,17 @@ package proc
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
-
-// resetStop forgets Stopping when the test ends: the tests that call it
-// do not run in parallel (no parallel test runs beside them), and every
-// later test sees a run that was never stopped.
-func resetStop(t *testing.T) {
-	t.Cleanup(func() {
-		stop.Lock()
-		defer stop.Unlock()
-		stop.ch = nil
-	})
-}
 
 // TestStopLike: the ends a signal that stops a whole job gives a bot,
 // and no others.
@@ -57,23 +51,45 @@ func TestStopLike(t *testing.T) {
 	}
 }
 
-// TestSessionEndedByStop: a bot killed by SIGTERM is a crash, unless the
-// run hears of a stop (Stopping) as it ends: then its reader returns
-// ErrStopped, no fault. A bot that exits with a status of its own is a
-// crash either way.
+// cancelAfterEnd cancels, once pid has ended and been reaped and a moment
+// more has passed, the context of the bot's reader: the order of a stop
+// whose signal reached the bot before the run. The reader has seen the
+// end by then, unless it waits for the stop.
+func cancelAfterEnd(pid int, cancel func()) {
+	go func() {
+		for _, _, ok := proctest.Stat(pid); ok; _, _, ok = proctest.Stat(pid) {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+	}()
+}
+
+// TestSessionEndedByStop: a bot killed by SIGTERM whose match is
+// cancelled as it ends (within stopGrace) ended by a stop of the run: its
+// reader returns the cancellation, no fault. Killed so with no
+// cancellation it is a crash, and so is a bot that exits with a status of
+// its own, cancellation or not.
 func TestSessionEndedByStop(t *testing.T) {
-	ended := func(mode string, sig syscall.Signal) error {
+	ended := func(mode string, stopped bool) error {
 		t.Helper()
-		s := start(t, botSpec(t, mode, drivers.Clock{}))
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		s, err := Start(ctx, botSpec(t, mode, drivers.Clock{}))
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer s.Kill()
-		if mode == "crash" {
-			if err := s.Write("first", time.Time{}); err != nil {
-				t.Fatal(err)
+		if stopped {
+			cancelAfterEnd(s.Pid(), cancel)
+		}
+		if mode == "crash" { // answers one command, exits 3 at the next
+			for _, cmd := range []string{"first", "second"} {
+				if err := s.Write(cmd, time.Time{}); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if err := s.Write("second", time.Time{}); err != nil {
-				t.Fatal(err)
-			}
-		} else if err := syscall.Kill(s.Pid(), sig); err != nil {
+		} else if err := syscall.Kill(s.Pid(), syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
 		for {
@@ -82,38 +98,46 @@ func TestSessionEndedByStop(t *testing.T) {
 			}
 		}
 	}
-
-	err := ended("silent", syscall.SIGTERM)
-	if faultKind(err) != drivers.FaultCrash || errors.Is(err, ErrStopped) {
+	if err := ended("silent", false); faultKind(err) != drivers.FaultCrash {
 		t.Errorf("a bot killed by SIGTERM, the run not stopped: %v, want a crash", err)
 	}
-
-	resetStop(t)
-	Stopping()
-	err = ended("silent", syscall.SIGTERM)
+	err := ended("silent", true)
 	var f *Fault
-	if !errors.Is(err, ErrStopped) || errors.As(err, &f) {
-		t.Errorf("a bot killed by SIGTERM as the run stopped: %v, want ErrStopped and no fault", err)
+	if !errors.Is(err, context.Canceled) || errors.As(err, &f) {
+		t.Errorf("a bot killed by SIGTERM as the run stopped: %v, want the cancellation and no fault", err)
 	}
-	if err := ended("crash", 0); faultKind(err) != drivers.FaultCrash {
+	if err := ended("crash", true); faultKind(err) != drivers.FaultCrash {
 		t.Errorf("a bot that exited with status 3 as the run stopped: %v, want a crash", err)
 	}
 }
 
 // TestRunOnceEndedByStop: RunOnce's bot killed by SIGTERM is a crash,
-// unless the run heard of a stop: then RunOnce's error wraps ErrStopped.
+// unless the run is cancelled as it ends: then RunOnce returns the
+// cancellation.
 func TestRunOnceEndedByStop(t *testing.T) {
-	run := func() (Reply, error) {
-		return RunOnce(context.Background(), OnceSpec{Bot: "term", Argv: []string{"/bin/sh", "-c", "kill -TERM $$"},
-			Dir: t.TempDir(), Timeout: 10 * time.Second})
+	run := func(ctx context.Context, dir string) (Reply, error) {
+		return RunOnce(ctx, OnceSpec{Bot: "term", Argv: []string{"/bin/sh", "-c", "echo $$ > pid.tmp && mv pid.tmp pid && kill -TERM $$"},
+			Dir: dir, Timeout: 10 * time.Second})
 	}
-	r, err := run()
+	r, err := run(context.Background(), t.TempDir())
 	if err != nil || r.Fault == nil || r.Fault.Kind != drivers.FaultCrash {
 		t.Errorf("a bot killed by SIGTERM, the run not stopped: %+v, %v; want a crash", r, err)
 	}
-	resetStop(t)
-	Stopping()
-	if _, err := run(); !errors.Is(err, ErrStopped) {
-		t.Errorf("a bot killed by SIGTERM as the run stopped: %v, want ErrStopped", err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	go func() {
+		for {
+			if b, err := os.ReadFile(filepath.Join(dir, "pid")); err == nil {
+				if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+					cancelAfterEnd(pid, cancel)
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	if r, err := run(ctx, dir); !errors.Is(err, context.Canceled) {
+		t.Errorf("a bot killed by SIGTERM as the run stopped: %+v, %v; want the cancellation", r, err)
 	}
 }
