@@ -21,10 +21,11 @@ import (
 // does, with SIGTERM to every process of the job, its bots first: the
 // house bots, each the first process of its sandbox's PID namespace, exit
 // with status 2 (the Go runtime's way when the signal cannot end it), and
-// those ends, seen before the run hears the signal, are not judged. The run ends as interrupted with no result
-// that has a fault (the tournament has none), and it resumes to the
-// outcomes of an uninterrupted run. Both ways a run plays: in pinned
-// workers (-j 2), and in one process (-pin=false).
+// those ends, seen before the run hears the signal, are not judged. The
+// run ends as interrupted with no result that has a fault (the tournament
+// has none), and it resumes to the outcomes of an uninterrupted run. Both
+// ways a run plays: in pinned workers (-j 2), and in one process
+// (-pin=false).
 func TestJobStopIsNoFault(t *testing.T) {
 	for _, c := range []struct{ name, pin string }{{"workers", "-pin=true"}, {"one-process", "-pin=false"}} {
 		t.Run(c.name, func(t *testing.T) {
@@ -34,19 +35,10 @@ func TestJobStopIsNoFault(t *testing.T) {
 			mark := fmt.Sprintf("jobstop-%s-%d-%d", c.name, os.Getpid(), time.Now().UnixNano())
 			arbiter, dir := writePinnedConfig(t, mark, 8)
 			out := filepath.Join(dir, "out")
-			cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2", c.pin)
-			cmd.Env = append(os.Environ(), "WORKER_MARK="+mark)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
+			cmd, stderr, exited := startMarked(t, arbiter, dir, out, mark, 2, true, c.pin)
 			results := filepath.Join(out, engine.ResultsFile)
 
-			bots := liveBots(t, mark, results, 2, exited, &stderr)
+			bots := liveBots(t, mark, exited, stderr)
 			for _, pid := range bots {
 				_ = syscall.Kill(pid, syscall.SIGTERM)
 			}
@@ -72,8 +64,8 @@ func TestJobStopIsNoFault(t *testing.T) {
 			for _, pid := range append(workers(mark, cmd.Process.Pid), cmd.Process.Pid) {
 				_ = syscall.Kill(pid, syscall.SIGTERM)
 			}
-			if err := endOf(t, cmd, exited, &stderr, "on SIGTERM"); err == nil || !strings.Contains(stderr.String(), "Interrupted: ") {
-				t.Errorf("the run ended with %v, saying:\n%s", err, &stderr)
+			if err := endOf(t, cmd, exited, stderr, "on SIGTERM"); err == nil || !strings.Contains(stderr.String(), "Interrupted: ") {
+				t.Errorf("the run ended with %v, saying:\n%s", err, stderr)
 			}
 			noneLeft(t, mark)
 			_, res, err := engine.ReadDir(out)
@@ -99,15 +91,12 @@ func TestJobStopIsNoFault(t *testing.T) {
 	}
 }
 
-// liveBots waits until the run has n results and bots of mark are
-// playing, and returns those bots.
-func liveBots(t *testing.T, mark, results string, n int, exited chan error, stderr *bytes.Buffer) []int {
+// liveBots waits until bots of mark are playing, and returns them.
+func liveBots(t *testing.T, mark string, exited chan error, stderr *bytes.Buffer) []int {
 	t.Helper()
 	for {
-		if lines(results) >= n {
-			if bots := proctest.WithEnv("RUN_MARK=" + mark); len(bots) > 0 {
-				return bots
-			}
+		if bots := proctest.WithEnv("RUN_MARK=" + mark); len(bots) > 0 {
+			return bots
 		}
 		select {
 		case err := <-exited:

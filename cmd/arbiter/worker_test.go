@@ -133,12 +133,12 @@ func workers(mark string, run int) []int {
 	return out
 }
 
-// startMarked starts arbiter run -j 2, in its own process group when
-// group, its workers marked with mark, and waits until results has at
-// least n lines.
-func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool) (*exec.Cmd, *bytes.Buffer, chan error) {
+// startMarked starts arbiter run -j 2 (and flags), in its own process
+// group when group, its workers marked with mark, and waits until results
+// has at least n lines.
+func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool, flags ...string) (*exec.Cmd, *bytes.Buffer, chan error) {
 	t.Helper()
-	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
+	cmd := exec.Command(arbiter, append([]string{"run", dir, "-out", out, "-j", "2"}, flags...)...)
 	cmd.Env = append(os.Environ(), "WORKER_MARK="+mark)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group}
 	var stderr bytes.Buffer
