@@ -65,12 +65,17 @@ func waitStopLike(err error) bool {
 	return ok && stopLike(ws)
 }
 
+// stopWait is called as a bot's end starts to wait for a stop: a test
+// cancels the match there, as a stop whose signal reached the bot first.
+var stopWait = func() {}
+
 // cancelledMeanwhile waits up to stopGrace for ctx to end and reports
 // whether it did.
 func cancelledMeanwhile(ctx context.Context) bool {
 	if ctx.Done() == nil {
 		return false
 	}
+	stopWait()
 	t := time.NewTimer(stopGrace)
 	defer t.Stop()
 	select {

@@ -3,16 +3,11 @@ package proc
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
-	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // TestStopLike: the ends a signal that stops a whole job gives a bot,
@@ -51,18 +46,12 @@ func TestStopLike(t *testing.T) {
 	}
 }
 
-// cancelAfterEnd cancels, once pid has ended and been reaped and a moment
-// more has passed, the context of the bot's reader: the order of a stop
-// whose signal reached the bot before the run. The reader has seen the
-// end by then, unless it waits for the stop.
-func cancelAfterEnd(pid int, cancel func()) {
-	go func() {
-		for _, _, ok := proctest.Stat(pid); ok; _, _, ok = proctest.Stat(pid) {
-			time.Sleep(time.Millisecond)
-		}
-		time.Sleep(20 * time.Millisecond)
-		cancel()
-	}()
+// cancelOnStopWait cancels a match when a bot's end starts to wait for a
+// stop (stopWait): the order of a stop whose signal reached the bot
+// before the run. Without that wait, the end is judged first.
+func cancelOnStopWait(t *testing.T, cancel func()) {
+	stopWait = cancel
+	t.Cleanup(func() { stopWait = func() {} })
 }
 
 // TestSessionEndedByStop: a bot killed by SIGTERM whose match is
@@ -81,7 +70,7 @@ func TestSessionEndedByStop(t *testing.T) {
 		}
 		defer s.Kill()
 		if stopped {
-			cancelAfterEnd(s.Pid(), cancel)
+			cancelOnStopWait(t, cancel)
 		}
 		if mode == "crash" { // answers one command, exits 3 at the next
 			for _, cmd := range []string{"first", "second"} {
@@ -116,7 +105,7 @@ func TestSessionEndedByStop(t *testing.T) {
 // cancellation.
 func TestRunOnceEndedByStop(t *testing.T) {
 	run := func(ctx context.Context, dir string) (Reply, error) {
-		return RunOnce(ctx, OnceSpec{Bot: "term", Argv: []string{"/bin/sh", "-c", "echo $$ > pid.tmp && mv pid.tmp pid && kill -TERM $$"},
+		return RunOnce(ctx, OnceSpec{Bot: "term", Argv: []string{"/bin/sh", "-c", "kill -TERM $$"},
 			Dir: dir, Timeout: 10 * time.Second})
 	}
 	r, err := run(context.Background(), t.TempDir())
@@ -125,19 +114,8 @@ func TestRunOnceEndedByStop(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	go func() {
-		for {
-			if b, err := os.ReadFile(filepath.Join(dir, "pid")); err == nil {
-				if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-					cancelAfterEnd(pid, cancel)
-					return
-				}
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	if r, err := run(ctx, dir); !errors.Is(err, context.Canceled) {
+	cancelOnStopWait(t, cancel)
+	if r, err := run(ctx, t.TempDir()); !errors.Is(err, context.Canceled) {
 		t.Errorf("a bot killed by SIGTERM as the run stopped: %+v, %v; want the cancellation", r, err)
 	}
 }
