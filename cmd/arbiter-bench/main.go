@@ -63,7 +63,7 @@ type bench struct {
 	cmdRounds int
 	scale     int
 	abs       []string
-	rawRTT    float64  // ns, BenchmarkRawPipe, the floor of a round trip
+	rawRTT    float64  // ns, BenchmarkRawPipe, the floor of a round trip (the faster of unpinned and on one CPU)
 	pin       []string // a command that runs benchmarks on one CPU, while set
 }
 
