@@ -153,6 +153,11 @@ type Seat struct {
 	// it (Auction: its bids count as 0) does not run it; others run it,
 	// and its result is the verdict either way.
 	Out string
+	// Unbuilt is set when the bot's build failed: why. The bot is not
+	// started: the driver's start of it fails (proc.Spec.NoStart), so the
+	// game goes on as it does with a bot that cannot start, and the engine
+	// records the seat's fault as "build" with this detail.
+	Unbuilt string `json:",omitempty"`
 	// PlanDir is Dir as the plan names it: relative to the
 	// configuration's folder (slash separated) unless absolute; "" for a
 	// house bot. Original referees' messages show it.

@@ -218,32 +218,24 @@ func fileName(name string) string {
 	}, name)
 }
 
-// unbuilt builds the bots of m that have a build and returns, when a
-// build failed, the match's outcome without playing it: every seat of a
-// bot that could not be built has the build verdict and scores 0, the
-// others score 1 (they win, as against a bot that cannot start). The
-// transcript tells of each such seat (playStaged).
-func (r *Runner) unbuilt(ctx context.Context, m *plan.Match) (*drivers.Outcome, error) {
-	var out *drivers.Outcome
-	for i, name := range m.Seats {
-		b := r.Plan.Bot(name)
+// unbuilt builds the bots of m's seats that have a build and marks the
+// seats of a bot whose build failed (drivers.Seat.Unbuilt): the match is
+// played all the same, the game treating such a seat as a bot that cannot
+// start (in Auction the others play on; in a duel the other wins), and
+// the seat's fault is then the build's (playStaged).
+func (r *Runner) unbuilt(ctx context.Context, seats []drivers.Seat) error {
+	for i := range seats {
+		b := r.Plan.Bot(seats[i].Bot)
 		if b == nil {
 			continue
 		}
 		br, err := r.built(ctx, b)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if br.OK {
-			continue
+		if !br.OK {
+			seats[i].Unbuilt = br.Detail
 		}
-		if out == nil {
-			out = &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
-			for j := range out.Seats {
-				out.Seats[j].Score = 1
-			}
-		}
-		out.Seats[i] = drivers.SeatResult{Fault: FaultBuild, Detail: br.Detail}
 	}
-	return out, nil
+	return nil
 }

@@ -661,7 +661,7 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 	if err != nil {
 		return nil, err
 	}
-	if st.unbuilt == nil && r.workers != nil {
+	if r.workers != nil {
 		return r.workers.play(ctx, m, st.seats)
 	}
 	return r.playStaged(ctx, game, m, st, log)
@@ -672,9 +672,6 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 type staged struct {
 	dir   string
 	seats []drivers.Seat
-	// unbuilt is the match's outcome when a bot's build failed (see
-	// unbuilt): the match is not played.
-	unbuilt *drivers.Outcome
 }
 
 // stageMatch does what comes before a match plays, all of which needs
@@ -688,17 +685,16 @@ func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	unbuilt, err := r.unbuilt(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	st := &staged{dir: dir, unbuilt: unbuilt}
+	st := &staged{dir: dir}
 	for i, name := range m.Seats {
 		seat, err := r.seat(m, i, name, dir)
 		if err != nil {
 			return nil, err
 		}
 		st.seats = append(st.seats, seat)
+	}
+	if err := r.unbuilt(ctx, st.seats); err != nil {
+		return nil, err
 	}
 	if r.carry != nil {
 		if err := r.carry.prepare(r.Out, dir, m, st.seats); err != nil {
@@ -714,11 +710,9 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	if err != nil {
 		return nil, err
 	}
-	if st.unbuilt != nil {
-		for i, s := range st.unbuilt.Seats {
-			if s.Fault == FaultBuild {
-				tr.Event("fault", map[string]any{"seat": i, "kind": FaultBuild, "detail": s.Detail})
-			}
+	for i, s := range st.seats {
+		if s.Unbuilt != "" {
+			tr.Event("fault", map[string]any{"seat": i, "kind": FaultBuild, "detail": s.Unbuilt})
 		}
 	}
 	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: st.dir,
@@ -726,14 +720,17 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
 	start := time.Now()
-	out := st.unbuilt
-	if out == nil {
-		out, err = game.Play(ctx, match)
-	}
+	out, err := game.Play(ctx, match)
 	elapsed := time.Since(start)
 	if err != nil {
 		tr.Close()
 		return nil, err
+	}
+	for i, s := range st.seats {
+		// The game saw a bot that could not start; the verdict is why.
+		if s.Unbuilt != "" && i < len(out.Seats) {
+			out.Seats[i].Fault, out.Seats[i].Detail = FaultBuild, s.Unbuilt
+		}
 	}
 	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds(),
 		Fingerprints: fingerprints(r.Plan, m.Seats)}

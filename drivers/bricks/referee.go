@@ -210,7 +210,7 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 		Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
 		// Every answer may take up to the silence limit; the codes
 		// T and K are told apart from the time it took (see ask).
-		Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits,
+		Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits, NoStart: seat.Unbuilt,
 		OnSend: func(line string) {
 			if !d.stopping {
 				d.m.Record.Sent(i, line)
@@ -225,7 +225,7 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 			detail = f.Detail
 		}
 		msg := detail
-		if java := javaStartError(seat, os.Getenv("PATH")); java != "" {
+		if java := javaStartError(seat, os.Getenv("PATH")); java != "" && seat.Unbuilt == "" {
 			msg = java
 		}
 		return d.fault(i, CodeNoStart, drivers.FaultStart, "null", detail,

@@ -28,6 +28,7 @@ type run struct {
 	Timeout time.Duration
 	Stderr  string
 	Limits  drivers.Limits
+	NoStart string
 }
 
 // ran is how a run went: the first line of output, the time it took, and
@@ -51,6 +52,8 @@ type position struct {
 	env    []string
 	stderr string
 	limits drivers.Limits
+	// noStart is why the bot cannot be started (drivers.Seat.Unbuilt).
+	noStart string
 }
 
 // Play referees one match, every decision a fresh process. A match of two
@@ -140,11 +143,12 @@ func positions(m *drivers.Match, seats [4]int, perBot bool) ([4]position, error)
 			return pos, err
 		}
 		pos[p] = position{
-			seat:   seats[p],
-			bot:    seat.Bot,
-			argv:   drivers.ResolveArgv(seat.Command, seat.Dir),
-			memory: mem,
-			limits: seat.Limits,
+			seat:    seats[p],
+			bot:     seat.Bot,
+			argv:    drivers.ResolveArgv(seat.Command, seat.Dir),
+			memory:  mem,
+			limits:  seat.Limits,
+			noStart: seat.Unbuilt,
 			env: append(append([]string{}, seat.Env...),
 				"ARBITER_POSITION="+strconv.Itoa(p), "ARBITER_MEMORY_DIR="+mem, "ARBITER_BOT_DIR="+seat.Dir),
 		}
@@ -182,7 +186,7 @@ func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) 
 		d.started[ps.seat] = true
 	}
 	r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
-		Stdin: input, Timeout: timeout, Stderr: ps.stderr, Limits: ps.limits})
+		Stdin: input, Timeout: timeout, Stderr: ps.stderr, Limits: ps.limits, NoStart: ps.noStart})
 	d.used[ps.seat] += r.Used
 	if ctx.Err() != nil {
 		return "", ""

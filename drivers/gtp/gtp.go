@@ -556,7 +556,7 @@ func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome) {
 			defer wg.Done()
 			ss[i], errs[i] = proc.Start(ctx, proc.Spec{
 				Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-				Clock: m.Clock, Limits: seat.Limits,
+				Clock: m.Clock, Limits: seat.Limits, NoStart: seat.Unbuilt,
 				OnSend: func(line string) { m.Record.Sent(i, line) },
 				OnRecv: func(line string) { m.Record.Received(i, line) },
 			})

@@ -56,6 +56,10 @@ type OnceSpec struct {
 	// limit here only forbids writes anywhere else. Limits.Output caps
 	// the line when MaxOutput is not set; cpu = "match" means Timeout.
 	Limits drivers.Limits
+	// NoStart, when set, is why the bot cannot be started (its build
+	// failed: drivers.Seat.Unbuilt): RunOnce starts nothing and replies
+	// with a drivers.FaultStart fault of this detail.
+	NoStart string
 }
 
 // Reply is what one run of a bot produced.
@@ -99,6 +103,9 @@ const onceStdinDirect = 4096
 func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return Reply{Exit: -1}, err
+	}
+	if spec.NoStart != "" {
+		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "%s", spec.NoStart)}, nil
 	}
 	if len(spec.Argv) == 0 {
 		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)}, nil

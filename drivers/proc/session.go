@@ -41,6 +41,10 @@ type Spec struct {
 	// Limits confine the process (see Prepare); Limits.Output caps the
 	// bytes of one answer (default 1 MiB).
 	Limits drivers.Limits
+	// NoStart, when set, is why the bot cannot be started (its build
+	// failed: drivers.Seat.Unbuilt): Start starts nothing and fails with
+	// a drivers.FaultStart fault of this detail.
+	NoStart string
 }
 
 // Session is a running bot.
@@ -107,6 +111,9 @@ type Session struct {
 // Start starts the bot. A failure to start is a *Fault of kind
 // drivers.FaultStart, like every other thing a bot can do wrong.
 func Start(ctx context.Context, spec Spec) (*Session, error) {
+	if spec.NoStart != "" {
+		return nil, faultf(drivers.FaultStart, "%s", spec.NoStart)
+	}
 	if len(spec.Argv) == 0 {
 		return nil, faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)
 	}
