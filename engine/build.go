@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -155,16 +156,30 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 	}
 	cmd := exec.Command(b.Build[0], b.Build[1:]...)
 	cmd.Dir = dir
-	env := os.Environ()
+	var botEnv []string
 	for k, v := range b.Env {
-		env = append(env, k+"="+v)
+		botEnv = append(botEnv, k+"="+v)
 	}
-	cmd.Env = env
+	slices.Sort(botEnv)
+	cmd.Env = append(os.Environ(), botEnv...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var lim drivers.Limits
 	if b.Limits != nil {
 		lim = *b.Limits
+	}
+	if lim.Sandbox != nil {
+		// What the sandbox holds was resolved for the bot's command (its
+		// interpreter, the program a version manager's shim runs); the
+		// build runs its own command, which needs its own, beside the
+		// bot's.
+		sb := drivers.ResolveSandbox(b.Build, dir, botEnv)
+		for _, r := range lim.Sandbox.Read {
+			if !slices.Contains(sb.Read, r) {
+				sb.Read = append(sb.Read, r)
+			}
+		}
+		lim.Sandbox = &sb
 	}
 	if st, err := os.Stat(dir); err == nil {
 		if sys, ok := st.Sys().(*syscall.Stat_t); ok {

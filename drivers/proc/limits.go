@@ -50,6 +50,7 @@ type Box struct {
 	cpu      time.Duration           // RLIMIT_CPU, 0 if none
 	data     bool                    // memory is only RLIMIT_DATA
 	seccomp  bool
+	build    bool // a bot's build (PrepareBuild)
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
 	killed     bool // Kill ran
@@ -88,20 +89,57 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 // into the bot's own dir (cmd.Dir): that folder is writable for it (in
 // the sandbox it is the one writable folder; as root, its folders are
 // given to the sandbox's uid for the build, and GiveBack returns them).
+// The build runs under BuildLimits(lim), and without network an internet
+// socket is refused it by the network namespace, which has no network,
+// instead of killing it: a compiler may open one without wanting the
+// network (javac does).
 func PrepareBuild(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
-	return prepare(cmd, lim, clock, cmd.Dir)
+	lim = BuildLimits(lim)
+	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 &&
+		cmd.Dir == "" && lim.Sandbox == nil && !lim.NoChildren() {
+		return nil, nil
+	}
+	return prepareWith(Machine(), cmd, lim, clock, cmd.Dir, true)
+}
+
+// Build floors: what a compiler may need beyond what a bot needs to play.
+const (
+	buildProcesses = 512     // a JVM's threads (javac), make -j's jobs
+	buildMemory    = 2 << 30 // a C++ compiler on a template-heavy file
+)
+
+// BuildLimits are the limits a bot's build runs under: the bot's, in the
+// same sandbox and without network when the bot has none, but with what a
+// compiler needs beyond what a bot needs to play: it may start other
+// processes (a compiler driver runs its passes as programs), and the
+// bot's caps on tasks and memory are raised to at least 512 and 2 GiB.
+func BuildLimits(lim drivers.Limits) drivers.Limits {
+	lim.Children = nil
+	if lim.Processes > 0 {
+		lim.Processes = max(lim.Processes, buildProcesses)
+	}
+	if lim.Memory > 0 {
+		lim.Memory = max(lim.Memory, buildMemory)
+	}
+	return lim
 }
 
 // GiveBack gives every file and folder under dir to uid and gid: what a
 // build in the sandbox made (as the sandbox's uid) belongs to the owner
 // of the bot's dir again, which the bot itself only reads.
-func GiveBack(dir string, uid, gid int) {
+func GiveBack(dir string, uid, gid int) { giveTree(dir, uid, gid) }
+
+// giveTree gives every file and folder under dir to uid and gid, but a
+// file with other names than this one (a hard link to a file elsewhere is
+// not the tree's to give).
+func giveTree(dir string, uid, gid int) {
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if info, err := d.Info(); err == nil {
-			if st, ok := info.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != uid || int(st.Gid) != gid) {
+			st, ok := info.Sys().(*syscall.Stat_t)
+			if ok && (int(st.Uid) != uid || int(st.Gid) != gid) && (d.IsDir() || st.Nlink == 1) {
 				_ = os.Lchown(path, uid, gid)
 			}
 		}
@@ -118,11 +156,12 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 		writable == "" && lim.Sandbox == nil && !lim.NoChildren() {
 		return nil, nil
 	}
-	return prepareWith(Machine(), cmd, lim, clock, writable)
+	return prepareWith(Machine(), cmd, lim, clock, writable, false)
 }
 
-// prepareWith is prepare on the machine p found.
-func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string) (*Box, error) {
+// prepareWith is prepare on the machine p found; build is set for a
+// bot's build (PrepareBuild).
+func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string, build bool) (*Box, error) {
 	if cmd.Err != nil {
 		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), cmd.Err)
 	}
@@ -140,7 +179,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	if err != nil {
 		return nil, fmt.Errorf("finding arbiter's own executable for the shim: %w", err)
 	}
-	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1}
+	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1, build: build}
 	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}
 	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{Resource: res, Value: v}) }
 	b.rl(unix.RLIMIT_CORE, 0)
@@ -178,7 +217,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		b.Close()
 		return nil, err
 	}
-	if lim.NoNetwork() && p.Seccomp {
+	if lim.NoNetwork() && p.Seccomp && !build {
 		b.seccomp, cfg.Seccomp = true, true
 	}
 	cfg.NoChildren = lim.NoChildren() && p.Seccomp
@@ -329,7 +368,12 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 	if b.probe.Root {
 		uid, gid = SandboxUID, SandboxUID
 		sp.root.UID, sp.root.GID = uid, gid
-		if writable != "" {
+		switch {
+		case writable != "" && b.build:
+			// A build rewrites what an earlier build made (javac its
+			// .class files, make its objects), which GiveBack gave back.
+			giveTree(writable, uid, gid)
+		case writable != "":
 			chownTree(writable, uid, gid)
 		}
 	}

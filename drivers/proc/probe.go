@@ -149,7 +149,7 @@ func probeSandbox(p *Probe, disabled bool) {
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	p.Sandbox = true // so that prepareWith lays out a sandbox
-	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "")
+	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "", false)
 	if err == nil {
 		err = cmd.Run()
 		b.Close()
