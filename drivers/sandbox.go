@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -243,4 +244,14 @@ func outermost(paths []string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// WithBotDir is l with the bot's dir among what its sandbox may read
+// (when it has one): a per-move game runs its bots in the game's
+// folders, not in their dirs, which the sandbox holds only when told.
+func (l Limits) WithBotDir(dir string) Limits {
+	if sb := l.Sandbox; sb != nil {
+		l.Sandbox = &Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), dir)}
+	}
+	return l
 }

@@ -780,9 +780,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	}
 	seat.Command = b.Command
 	seat.Dir, seat.PlanDir = b.DirIn(r.Root), b.Dir
-	if sb := seat.Limits.Sandbox; sb != nil { // its dir, even where it runs in a game's folder
-		seat.Limits.Sandbox = &drivers.Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), seat.Dir)}
-	}
+	seat.Limits = seat.Limits.WithBotDir(seat.Dir) // its dir, even where it runs in a game's folder
 	return seat, nil
 }
 

@@ -30,6 +30,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	timeout := fs.Duration("timeout", 2*time.Minute, "time one case may take in all")
 	dir := fs.String("dir", ".", "working directory of COMMAND")
 	botName := fs.String("bot", "", "check this bot of the configuration at PATH instead of a COMMAND")
+	sandbox := fs.Bool("sandbox", true, "run COMMAND in the sandbox under the game's default limits, as a tournament runs a bot without a limits block (-sandbox=false: bare, as a bot with sandbox = false; -bot takes the bot's own limits)")
 	var only, env listFlag
 	fs.Var(&only, "case", "run only this case (repeatable)")
 	fs.Var(&env, "env", "add K=V to the bot's environment (repeatable), e.g. ARBITER_PREFIX=tym42 for Auction")
@@ -48,6 +49,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	bot.Env = append(bot.Env, env...)
+	if *botName == "" {
+		bot.Limits = commandLimits(game, bot.Command, bot.Dir, bot.Env, *sandbox)
+	}
+	bot.Limits = bot.Limits.WithBotDir(bot.Dir) // as a run seats it (per-move bots run in a game's folder)
 	drv, ok := all.Driver(game)
 	if !ok {
 		return fmt.Errorf("no game %q; games: %s", game, strings.Join(all.Names(), ", "))
@@ -77,6 +82,13 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", drivers.Seat{}, err
+	}
+	if botName == "" {
+		if st, err := os.Stat(abs); err != nil {
+			return "", drivers.Seat{}, fmt.Errorf("-dir: %w", err)
+		} else if !st.IsDir() {
+			return "", drivers.Seat{}, fmt.Errorf("-dir: %s is not a folder", abs)
+		}
 	}
 	seat := drivers.Seat{Bot: "bot", Nick: "bot", Dir: abs, Command: command,
 		Env: []string{"ARBITER_MATCH=check", "ARBITER_SEAT=0", "ARBITER_SEED=1"}}
@@ -116,6 +128,25 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
 	}
 	return l.plan.Game.Driver, seat, buildForCheck(b, seat.Dir, stderr)
+}
+
+// commandLimits are the limits of a bot given by its command (check,
+// console): those a tournament of game gives a bot without a limits
+// block, in the sandbox; with sandbox false none, as for a bot with
+// sandbox = false (config.BotLimits).
+func commandLimits(game string, argv []string, dir string, env []string, sandbox bool) drivers.Limits {
+	if !sandbox {
+		return drivers.Limits{}
+	}
+	var lim drivers.Limits
+	if drv, ok := all.Driver(game); ok {
+		if d, ok := drv.(drivers.DefaultLimiter); ok {
+			lim = d.DefaultLimits()
+		}
+	}
+	sb := drivers.ResolveSandbox(argv, dir, env)
+	lim.Sandbox = &sb
+	return lim
 }
 
 // buildForCheck builds a bot of a configuration that has a build, as a

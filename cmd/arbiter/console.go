@@ -2,11 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -33,6 +33,7 @@ var consoleCommands = map[string]struct {
 func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("console", stderr)
 	move := fs.Duration("move", time.Minute, "how long to wait for an answer")
+	sandbox := fs.Bool("sandbox", true, "run the bot in the sandbox under the game's default limits, as a tournament runs a bot without a limits block (-sandbox=false: bare)")
 	before, command := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		before, command = args[:i], args[i+1:]
@@ -50,15 +51,25 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	}
 	dir, _ := os.Getwd()
 	command[0] = commandPath(command[0], dir)
-	s, err := proc.Start(context.Background(), proc.Spec{Bot: "bot", Argv: command, Dir: dir,
-		Stderr: filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-console-%d.stderr", os.Getpid())),
-		Clock:  drivers.Clock{Move: drivers.Duration(*move)}})
+	errFile, err := os.CreateTemp("", "arbiter-console-*.stderr")
 	if err != nil {
 		return err
 	}
-	defer s.Kill()
+	errFile.Close()
+	errPath := errFile.Name()
+	s, err := proc.Start(context.Background(), proc.Spec{Bot: "bot", Argv: command, Dir: dir,
+		Stderr: errPath, Limits: commandLimits(pos[0], command, dir, nil, *sandbox),
+		Clock: drivers.Clock{Move: drivers.Duration(*move)}})
+	if err != nil {
+		os.Remove(errPath)
+		return err
+	}
 	read, write, done := consoleIO(stdout, game.cmds)
-	defer done()
+	defer func() {
+		s.Kill()
+		done()
+		consoleStderr(stderr, errPath)
+	}()
 	for {
 		line, err := read()
 		if err != nil {
@@ -71,6 +82,26 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 		if line == "quit" || line == "STOP" {
 			return nil
 		}
+	}
+}
+
+// consoleStderr tells where the bot's stderr went, with its last lines,
+// when it wrote any, and removes the empty file otherwise.
+func consoleStderr(w io.Writer, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+		os.Remove(path)
+		return
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > 20 {
+		lines = lines[len(lines)-20:]
+		fmt.Fprintf(w, "the bot's stderr is in %s; its last 20 lines:\n", path)
+	} else {
+		fmt.Fprintf(w, "the bot's stderr is in %s:\n", path)
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %s\n", l)
 	}
 }
 

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,18 +28,11 @@ func TestInitStartersPassCheck(t *testing.T) {
 			}
 			for _, lang := range starters.Languages {
 				t.Run(lang.Dir, func(t *testing.T) {
-					ldir := filepath.Join(dir, lang.Dir)
-					command := starterCommand(t, lang)
-					if len(lang.Build) > 0 {
-						build := exec.Command(lang.Build[0], lang.Build[1:]...)
-						build.Dir = ldir
-						if out, err := build.CombinedOutput(); err != nil {
-							t.Fatalf("%s: %v\n%s", strings.Join(lang.Build, " "), err, out)
-						}
-					}
-					args := append([]string{"check", game, "-dir", ldir, "--"}, command...)
-					if code, out := runArbiter(t, args...); code != 0 {
-						t.Fatalf("the %s starter of %s fails arbiter check:\n%s", lang.Dir, game, out)
+					needTools(t, lang)
+					// As the tournament builds and runs it: in the
+					// sandbox, under the game's default limits.
+					if code, out := runArbiter(t, "check", "-bot", lang.Dir, dir); code != 0 {
+						t.Fatalf("the %s starter of %s fails arbiter check -bot %s:\n%s", lang.Dir, game, lang.Dir, out)
 					}
 				})
 			}
@@ -49,29 +40,21 @@ func TestInitStartersPassCheck(t *testing.T) {
 	}
 }
 
-// starterCommand is the starter's command, skipping the test when its
-// tools are not installed.
-func starterCommand(t *testing.T, lang starters.Language) []string {
-	command := append([]string(nil), lang.Command...)
+// needTools skips the test when the starter's build or interpreter is
+// not installed.
+func needTools(t *testing.T, lang starters.Language) {
 	tools := []string{}
 	if len(lang.Build) > 0 {
 		tools = append(tools, lang.Build[0])
 	}
-	if command[0] == "python3" {
-		// The fast interpreter, not a version manager's shim.
-		if _, err := os.Stat("/usr/bin/python3"); err == nil {
-			command[0] = "/usr/bin/python3"
-		}
-	}
-	if !strings.HasPrefix(command[0], "./") {
-		tools = append(tools, command[0])
+	if !strings.HasPrefix(lang.Command[0], "./") {
+		tools = append(tools, lang.Command[0])
 	}
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("skipping the %s starter: %s is not installed here (.ci/deps.sh installs it)", lang.Dir, tool)
 		}
 	}
-	return command
 }
 
 func runArbiter(t *testing.T, args ...string) (int, string) {
