@@ -207,7 +207,7 @@ const (
 	FaultProcesses = "processes" // it tried to have more processes or threads than allowed
 	FaultOutput    = "output"    // it wrote more than allowed for one answer
 	FaultFiles     = "files"     // it wrote more files or bytes than allowed
-	FaultNetwork   = "network"   // it tried to use the network
+	FaultNetwork   = "network"   // it tried to use the network (older runs: internet sockets are now refused, not killed)
 )
 
 // SeatResult is one seat's result.

@@ -515,8 +515,8 @@ func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
 		_, msg, _ := strings.Cut(stderrTail, "arbiter shim: ")
 		msg, _, _ = strings.Cut(msg, "\n")
 		return faultf(drivers.FaultStart, "%s", msg)
-	case ws.Signaled() && ws.Signal() == syscall.SIGSYS && b.seccomp:
-		return faultf(drivers.FaultNetwork, "tried to open an internet socket, and no network is allowed: killed")
+	case ws.Signaled() && ws.Signal() == syscall.SIGSYS && (b.seccomp || b.sandboxed || b.lim.NoChildren()):
+		return faultf(drivers.FaultCrash, "made a system call of another architecture (a 32-bit one), which the sandbox's filter cannot vouch for: killed")
 	case ws.Signaled() && ws.Signal() == syscall.SIGXFSZ && b.lim.Files > 0:
 		return faultf(drivers.FaultFiles, "wrote a file over its limit of %s: killed", Size(b.lim.Files))
 	case b.cpu > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL && cpu >= b.cpu-time.Second):

@@ -349,9 +349,12 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 	return nil
 }
 
-// seccompInstall installs the bot's filter. noNet kills the bot when it
-// opens an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw); Unix sockets
-// stay allowed. noChildren refuses fork, vfork and a clone that is not a
+// seccompInstall installs the bot's filter. noNet refuses (EACCES) the
+// bot an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw); Unix sockets
+// stay allowed. A refusal, not a kill: runtimes open such sockets at
+// start only to see which families the machine has (the JVM's libnet
+// does, for any program that reads a file through java.nio), and a
+// refused one is as a machine without network to them. noChildren refuses fork, vfork and a clone that is not a
 // thread. sandbox refuses (EPERM) new namespaces, mounts, pivot_root,
 // keyrings, bpf, perf events, userfaultfd and module or kexec loading.
 // Every filter fails io_uring (it can open sockets and files without the
@@ -371,16 +374,17 @@ func seccompInstall(noNet, noChildren, sandbox bool) error {
 // one block per rule, each reloading the system call number.
 func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 	const (
-		ldW   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		jset  = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
-		ret   = unix.BPF_RET | unix.BPF_K
-		kill  = unix.SECCOMP_RET_KILL_PROCESS
-		ok    = unix.SECCOMP_RET_ALLOW
-		eperm = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-		enosy = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
-		arg0  = 16 // low word of the first argument (little endian)
+		ldW    = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret    = unix.BPF_RET | unix.BPF_K
+		kill   = unix.SECCOMP_RET_KILL_PROCESS
+		ok     = unix.SECCOMP_RET_ALLOW
+		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+		eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+		enosy  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+		arg0   = 16 // low word of the first argument (little endian)
 	)
 	f := []unix.SockFilter{
 		{Code: ldW, K: 4}, // arch
@@ -422,7 +426,7 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 			unix.SockFilter{Code: jeq, Jt: 2, K: unix.AF_INET},
 			unix.SockFilter{Code: jeq, Jt: 1, K: unix.AF_INET6},
 			unix.SockFilter{Code: ret, K: ok},
-			unix.SockFilter{Code: ret, K: kill})
+			unix.SockFilter{Code: ret, K: eacces})
 	}
 	return append(f, unix.SockFilter{Code: ret, K: ok})
 }
