@@ -112,19 +112,21 @@ plays the simplest legal move: make it yours.
 {{.Protocol}}
 
 The full rules and protocol are in arbiter's repository,
-` + "`../shared/games/{{.Game}}.md`" + `.
+` + "`docs/protocols/{{.Game}}.md`" + `.
 
 ## Check a bot
 
 ` + "```sh" + `
-arbiter check {{.Game}} -dir python -- python3 bot.py
-(cd cpp && g++ -O2 -o bot bot.cpp) && arbiter check {{.Game}} -dir cpp -- ./bot
-(cd java && javac Bot.java) && arbiter check {{.Game}} -dir java -- java -cp . Bot
-arbiter check -bot python .            # a bot of tournament.hcl, by name
+arbiter check -bot python .     # a bot of tournament.hcl, by name
+arbiter check -bot cpp .        # built first, as the tournament builds it
+arbiter check -bot java .
+arbiter check {{.Game}} -dir python -- python3 bot.py    # any command
 ` + "```" + `
 
 Every case prints ` + "`ok`" + ` or ` + "`FAIL`" + ` with the reason and the exchange that
-failed; the exit status is 0 only when all pass.
+failed; the exit status is 0 only when all pass. The bot runs as in the
+tournament: in the sandbox, under the game's limits, its folder
+read-only.
 
 ## Talk to a bot
 {{if .Session}}
