@@ -1,6 +1,7 @@
 package blokus
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -371,5 +372,28 @@ func TestRulesValidation(t *testing.T) {
 	}
 	if _, err := NewRules(3, 1, nil, stonesOf(t, "0,0;1,0;2,0")); err != nil {
 		t.Errorf("a stone that fits only rotated: %v", err)
+	}
+}
+
+// TestPointJSONIndented: a cell reads back from an indented plan (plan
+// -json writes a cell over four lines), and only a cell reads.
+func TestPointJSONIndented(t *testing.T) {
+	in := []Point{{3, -1}, {0, 12}}
+	b, err := json.MarshalIndent(map[string][]Point{"cells": in}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string][]Point
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%v, reading\n%s", err, b)
+	}
+	if !slices.Equal(out["cells"], in) {
+		t.Errorf("read %v, wrote %v", out["cells"], in)
+	}
+	for _, bad := range []string{`[1]`, `[1,2,3]`, `"1,2"`, `[1,2]x`} {
+		var p Point
+		if err := p.UnmarshalJSON([]byte(bad)); err == nil {
+			t.Errorf("%s read as %v", bad, p)
+		}
 	}
 }

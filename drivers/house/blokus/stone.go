@@ -29,8 +29,10 @@ func (p Point) MarshalJSON() ([]byte, error) {
 
 func (p *Point) UnmarshalJSON(b []byte) error {
 	var xy [2]int
-	s := strings.TrimSpace(string(b))
-	if _, err := fmt.Sscanf(s, "[%d,%d]", &xy[0], &xy[1]); err != nil {
+	// Without its white space: an indented plan (plan -json, a results
+	// directory's plan.json) writes a cell over four lines.
+	s := strings.Join(strings.Fields(string(b)), "")
+	if _, err := fmt.Sscanf(s, "[%d,%d]", &xy[0], &xy[1]); err != nil || s != fmt.Sprintf("[%d,%d]", xy[0], xy[1]) {
 		return fmt.Errorf("a cell must be [x,y], not %s", s)
 	}
 	p.X, p.Y = xy[0], xy[1]
