@@ -401,8 +401,11 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(line))
 	}
-	return s.crashed("closed its input")
+	return s.crashed(inputClosed)
 }
+
+// inputClosed is what a write to a bot that took no more input found.
+const inputClosed = "closed its input"
 
 // ReadLine reads one line of the bot's output, without its line ending.
 func (s *Session) ReadLine(deadline time.Time) (string, error) {
@@ -619,6 +622,13 @@ func (s *Session) exitStatus() string {
 // stopGrace).
 func (s *Session) crashed(what string) error {
 	how := s.exitStatus()
+	if what == inputClosed && how != "still running" {
+		// A bot that exited closed its input and its output together:
+		// whether a write or a read noticed first is the scheduler's
+		// choice, so the verdict is the same either way, and a match
+		// replays to the same bytes.
+		what = "output ended"
+	}
 	select {
 	case <-s.exited:
 		if waitStopLike(s.waitErr) && cancelledMeanwhile(s.ctx) {

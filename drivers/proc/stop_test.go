@@ -119,3 +119,21 @@ func TestRunOnceEndedByStop(t *testing.T) {
 		t.Errorf("a bot killed by SIGTERM as the run stopped: %+v, %v; want the cancellation", r, err)
 	}
 }
+
+// TestExitedBotSameVerdict: a bot that exited before reading its command
+// gets the same verdict whether the write found its input closed or the
+// read found its output ended (which comes first is the scheduler's
+// choice), so a match replays to the same bytes.
+func TestExitedBotSameVerdict(t *testing.T) {
+	s, err := Start(context.Background(), Spec{Bot: "quitter", Argv: []string{"/bin/sh", "-c", "exit 0"}, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Kill()
+	<-s.exited // the write can only find its input closed
+	err = s.Write("set_board 7", time.Now().Add(time.Second))
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != drivers.FaultCrash || f.Detail != "output ended (exited with status 0)" {
+		t.Errorf("writing to an exited bot: %v, want the crash %q", err, "output ended (exited with status 0)")
+	}
+}
