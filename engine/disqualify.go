@@ -187,7 +187,7 @@ func (v *verdicts) apply(res *Result) {
 			d = &stats.Disqualification{Reason: seat.Breach.Rule, Detail: seat.Breach.Detail}
 		case v.rules.Overruns >= 0 && n > v.rules.Overruns:
 			d = &stats.Disqualification{Reason: stats.DQOverruns,
-				Detail: fmt.Sprintf("%d answers after the time limit in its matches so far, %d tolerated", n, v.rules.Overruns)}
+				Detail: fmt.Sprintf("%d times over the time limit (an answer late, or none in time) in its matches so far, %d tolerated", n, v.rules.Overruns)}
 		}
 		if d != nil {
 			d.Match = res.Match
