@@ -41,5 +41,5 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
 	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped})
+	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped}, nil)
 }
