@@ -157,6 +157,41 @@ func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Dr
 	return &ShardPlan{Shard: sh, Matches: ShardMatches(ms, sh.K, sh.N), Paired: paired}, nil
 }
 
+// ReadShard works out what the shard whose results directory is dir
+// plays, from its shard record and the stages in its rounds/; nil when dir
+// holds no shard record (it is not a shard's).
+func ReadShard(dir string) (*ShardPlan, error) {
+	path := filepath.Join(dir, ShardFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var sh Shard
+	if err := json.Unmarshal(b, &sh); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	p, err := ReadPlan(dir)
+	if err != nil {
+		return nil, err
+	}
+	paired, err := loadPairings(dir, p)
+	if err != nil {
+		return nil, err
+	}
+	if sh.Stage > len(paired) { // a stage after the last: nothing to play
+		return &ShardPlan{Shard: sh, Finished: true}, nil
+	}
+	paired = paired[:sh.Stage]
+	ms, err := StageMatches(p, paired, sh.Stage)
+	if err != nil {
+		return nil, err
+	}
+	return &ShardPlan{Shard: sh, Matches: ShardMatches(ms, sh.K, sh.N), Paired: paired}, nil
+}
+
 // PrepareShard makes out a shard's results directory for sp: it refuses
 // a directory of another plan or another shard, and writes the shard
 // record and the later stages the shard's matches belong to. The caller

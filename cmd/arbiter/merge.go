@@ -35,11 +35,15 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	case sum.Stopped != nil:
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	case sum.Next != nil:
-		fmt.Fprintf(stdout, "Stage %d is paired (%s round %d, %d match(es)): run its shards with\n  arbiter run %s -shard K/N -stage %d -out SHARD_DIR\n",
-			sum.Stage+1, sum.Next.Rule, sum.Next.Round, len(sum.Next.Matches), filepath.Join(*out, engine.PlanFile), sum.Stage+1)
+		what := fmt.Sprintf("%s round %d", sum.Next.Rule, sum.Next.Round)
+		if sum.Next.Stage != "" { // a stage of a tournament in stages has no round
+			what = "stage " + sum.Next.Stage
+		}
+		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s -shard K/N -stage %d -out SHARD_DIR\n",
+			sum.Stage+1, what, len(sum.Next.Matches), filepath.Join(*out, engine.PlanFile), sum.Stage+1)
 	default:
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
 	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped})
+	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped}, nil)
 }

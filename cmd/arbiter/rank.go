@@ -11,7 +11,6 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
-	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 )
@@ -74,14 +73,14 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		}
 		return writeHeadToHead(stdout, h)
 	}
-	st, err := stages.Rank(p, results)
+	st, sp, err := rankDir(pos[0], p, results)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
 		return enc.Encode(rankJSON{st, stopped})
 	}
-	if err := writeStats(stdout, st); err != nil {
+	if err := writeRanking(stdout, st, sp); err != nil {
 		return err
 	}
 	if *cross {
@@ -95,6 +94,16 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		return writeLOS(stdout, st)
 	}
 	return nil
+}
+
+// rankDir ranks the results of the results directory dir (rankResults):
+// a shard's, if dir is one (sp), by its own matches.
+func rankDir(dir string, p *plan.Plan, results []stats.Result) (st *stats.Stats, sp *engine.ShardPlan, err error) {
+	if sp, err = engine.ReadShard(dir); err != nil {
+		return nil, nil, err
+	}
+	st, err = rankResults(p, results, sp)
+	return st, sp, err
 }
 
 // rankPGN prints the BayesElo ratings of the games of a PGN file.

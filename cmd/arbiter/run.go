@@ -90,7 +90,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
 		Only: shardOnly(slice, only), Slice: slice != nil,
 		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged, Compress: *compress,
-		Snapshot: func(sum *engine.Summary) error { return writeStandingsFile(*out, sum) },
+		Snapshot: func(sum *engine.Summary) error { return writeStandingsFile(*out, sum, slice) },
 	}
 	if *pin {
 		runner.CPUs = engine.CPUShares(*jobs)
@@ -99,12 +99,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if bp, ok := progress.(*barProgress); ok {
 		bp.Wait()
 	}
-	return finishRun(stdout, stderr, *out, sum, err)
+	return finishRun(stdout, stderr, *out, sum, err, slice)
 }
 
 // finishRun says how a run into out ended: interrupted (and how to
-// resume), failed, or finished with its standings.
-func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error) error {
+// resume), failed, or finished with its standings (of shard sp's own
+// matches when it is one).
+func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error, sp *engine.ShardPlan) error {
 	if errors.Is(err, engine.ErrInterrupted) {
 		fmt.Fprintf(stderr, "Interrupted: %d of %d matches are finished and saved in %s. Run the same command again to resume.\n",
 			len(sum.Results), len(sum.Plan.Matches), out)
@@ -118,7 +119,7 @@ func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err er
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	}
 	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, out, sum)
+	return writeRunStandings(stdout, out, sum, sp)
 }
 
 // loadRunnable loads the configuration or saved plan at path and checks
@@ -140,33 +141,96 @@ func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, erro
 }
 
 // writeRunStandings prints the standings of a finished run and writes
-// them to standings.txt in its results directory.
-func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary) error {
-	st, err := stages.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+// them to standings.txt in its results directory; sp is the shard the run
+// played, if it was one (see rankResults).
+func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary, sp *engine.ShardPlan) error {
+	st, err := rankResults(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
 	if err != nil {
 		return err
 	}
-	if err := writeStats(stdout, st); err != nil {
+	if err := writeRanking(stdout, st, sp); err != nil {
 		return err
 	}
-	return replaceStandings(out, st)
+	return replaceStandings(out, st, sp)
 }
 
 // writeStandingsFile rewrites standings.txt from the run so far, as the
 // engine's Snapshot while results come in.
-func writeStandingsFile(out string, sum *engine.Summary) error {
-	st, err := stages.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results))
+func writeStandingsFile(out string, sum *engine.Summary, sp *engine.ShardPlan) error {
+	st, err := rankResults(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
 	if err != nil {
 		return err
 	}
-	return replaceStandings(out, st)
+	return replaceStandings(out, st, sp)
+}
+
+// rankResults ranks the results of plan p: by its stages when it has any
+// (stages.Rank); a shard's (sp not nil) by its own matches alone.
+//
+// A shard cannot rank the tournament: a stage ranks each group on all its
+// matches, and the stages after the first are made from, and ranked by,
+// the results of every stage before them (docs/stages.md), which only the
+// merged directory holds; the playoffs, the stopping rules and the grades
+// are the merge's too. So a shard's standings are those of its slice, a
+// results directory of its own (docs/distributed.md): its matches and
+// results, the bots it seats ranked by the plan's rating, without stage,
+// ties or grades.
+func rankResults(p *plan.Plan, results []stats.Result, sp *engine.ShardPlan) (*stats.Stats, error) {
+	if sp == nil {
+		return stages.Rank(p, results)
+	}
+	own := make(map[string]bool, len(sp.Matches))
+	for _, id := range sp.Matches {
+		own[id] = true
+	}
+	slice := *p
+	slice.Bots, slice.Matches, slice.Grades = nil, nil, nil
+	seated := map[string]bool{}
+	for _, m := range p.Matches {
+		if own[m.ID] {
+			slice.Matches = append(slice.Matches, m)
+			for _, b := range m.Seats {
+				seated[b] = true
+			}
+		}
+	}
+	for _, b := range p.Bots {
+		if seated[b.Name] {
+			slice.Bots = append(slice.Bots, b)
+		}
+	}
+	var res []stats.Result
+	for _, r := range results {
+		if own[r.Match] {
+			res = append(res, r)
+		}
+	}
+	st, err := stats.ComputeStats(&slice, res)
+	if err != nil {
+		return nil, err
+	}
+	st.Ties = nil
+	return st, nil
+}
+
+// writeRanking writes standings ranked by rankResults, saying of a
+// shard's that they are its matches' alone.
+func writeRanking(w io.Writer, st *stats.Stats, sp *engine.ShardPlan) error {
+	if err := writeStats(w, st); err != nil {
+		return err
+	}
+	if sp != nil {
+		_, err := fmt.Fprintf(w, "\nThe standings of %s count its own matches alone; arbiter merge ranks the tournament.\n", sp.Shard)
+		return err
+	}
+	return nil
 }
 
 // replaceStandings replaces standings.txt at once (a temporary file renamed
 // over it), so a reader never sees half of it.
-func replaceStandings(out string, st *stats.Stats) error {
+func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 	var b bytes.Buffer
-	if err := writeStats(&b, st); err != nil {
+	if err := writeRanking(&b, st, sp); err != nil {
 		return err
 	}
 	path := filepath.Join(out, "standings.txt")

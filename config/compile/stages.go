@@ -58,8 +58,11 @@ func compileStages(cfg *config.Config, t *config.Tournament, p *plan.Plan, varia
 		return nil
 	}
 	for k := 0; k < p.ListedStages(); k++ {
-		pools := stages.Pools(p, k, nil)
-		ms, err := stages.Matches(p, k, pools, seats)
+		pools, err := stages.Pools(p, k, nil)
+		var ms []plan.Match
+		if err == nil {
+			ms, err = stages.Matches(p, k, pools, seats)
+		}
 		if err != nil {
 			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Stage does not list",
 				Detail: err.Error(), Subject: t.Stages[k].DeclRange.Ptr()}

@@ -8,6 +8,7 @@ package stages
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -22,8 +23,9 @@ func FileName(name string) string { return "stage-" + name + ".json" }
 
 // Field is the field of stage k in seeding order: its picks resolved
 // against the standings of the stages before it, a bot picked twice
-// counted at its first pick.
-func Field(p *plan.Plan, k int, results []stats.Result) []string {
+// counted at its first pick. results must hold every result of the stages
+// before k (see Standings).
+func Field(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 	var out []string
 	for _, pick := range p.Stages[k].Bots {
 		var names []string
@@ -31,9 +33,15 @@ func Field(p *plan.Plan, k int, results []stats.Result) []string {
 		case pick.Bot != "":
 			names = []string{pick.Bot}
 		case pick.Admitted:
-			names = Admitted(p, p.StageIndex(pick.Stage), results)
+			var err error
+			if names, err = Admitted(p, p.StageIndex(pick.Stage), results); err != nil {
+				return nil, err
+			}
 		default:
-			pools := Standings(p, p.StageIndex(pick.Stage), results)
+			pools, err := Standings(p, p.StageIndex(pick.Stage), results)
+			if err != nil {
+				return nil, err
+			}
 			for place := pick.From; place <= pick.To; place++ {
 				for _, pool := range pools {
 					if place <= len(pool) {
@@ -48,19 +56,36 @@ func Field(p *plan.Plan, k int, results []stats.Result) []string {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Pools are the pools of stage k: its field split by its rule.
-func Pools(p *plan.Plan, k int, results []stats.Result) [][]string {
-	return p.SplitPools(k, Field(p, k, results))
+func Pools(p *plan.Plan, k int, results []stats.Result) ([][]string, error) {
+	field, err := Field(p, k, results)
+	if err != nil {
+		return nil, err
+	}
+	return p.SplitPools(k, field), nil
 }
 
 // Standings are the pools of stage k, each in the order of its ranking
 // (the stage's rating; bots it does not separate by Elo, then name). A
 // pool that played no match keeps its seeding order.
-func Standings(p *plan.Plan, k int, results []stats.Result) [][]string {
-	pools := Pools(p, k, results)
+//
+// The pools are made again from results, so results must hold every
+// result of the stages before k, as the run or the merge that made stage
+// k had them; a results directory that holds only some of them (a shard's)
+// cannot rank stage k. When the pools they make are not those of the
+// stage's matches in p (a match seats a bot outside its pool), Standings
+// says so and ranks nothing.
+func Standings(p *plan.Plan, k int, results []stats.Result) ([][]string, error) {
+	pools, err := Pools(p, k, results)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPools(p, k, pools); err != nil {
+		return nil, err
+	}
 	out := make([][]string, len(pools))
 	for g, members := range pools {
 		sub, res := poolPlan(p, k, g+1, members, results)
@@ -69,8 +94,8 @@ func Standings(p *plan.Plan, k int, results []stats.Result) [][]string {
 			continue
 		}
 		st, err := stats.ComputeStats(sub, res)
-		if err != nil { // the rating fit does not fail on finite games
-			panic(fmt.Sprintf("stages: standings of %s pool %s: %v", p.Stages[k].Name, plan.PoolName(g+1), err))
+		if err != nil {
+			return nil, fmt.Errorf("standings of stage %s group %s: %w", p.Stages[k].Name, plan.PoolName(g+1), err)
 		}
 		for _, s := range st.Standings {
 			if slices.Contains(members, s.Bot) {
@@ -78,7 +103,30 @@ func Standings(p *plan.Plan, k int, results []stats.Result) [][]string {
 			}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// checkPools checks that pools, made again from some results, are the
+// pools stage k was made with: every match of the stage in p is of one of
+// them and seats only its bots (and a gate's own).
+func checkPools(p *plan.Plan, k int, pools [][]string) error {
+	st := &p.Stages[k]
+	for _, m := range p.Matches {
+		if m.Stage != st.Name {
+			continue
+		}
+		if m.Pool < 1 || m.Pool > len(pools) {
+			return fmt.Errorf("stage %s: match %s is of group %s, but the results given make %d group(s): ranking a stage needs every result of the stages before it",
+				st.Name, m.ID, plan.PoolName(m.Pool), len(pools))
+		}
+		for _, b := range m.Seats {
+			if !slices.Contains(pools[m.Pool-1], b) && (st.Gate == nil || !slices.Contains(st.Gate.Against, b)) {
+				return fmt.Errorf("stage %s: match %s seats %s, who is not in group %s as the results given make it (%s): ranking a stage needs every result of the stages before it",
+					st.Name, m.ID, b, plan.PoolName(m.Pool), strings.Join(pools[m.Pool-1], ", "))
+			}
+		}
+	}
+	return nil
 }
 
 // poolPlan is the plan of one pool of stage k alone, for its standings,
@@ -113,8 +161,15 @@ func poolPlan(p *plan.Plan, k, g int, members []string, results []stats.Result) 
 
 // Admitted are the bots of gate stage k that made no fault in any of
 // their gate matches and finished at least one, in the field's order.
-func Admitted(p *plan.Plan, k int, results []stats.Result) []string {
+func Admitted(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 	st := &p.Stages[k]
+	field, err := Field(p, k, results)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPools(p, k, p.SplitPools(k, field)); err != nil {
+		return nil, err
+	}
 	played, faulted := map[string]bool{}, map[string]bool{}
 	for _, r := range stageResults(p, st.Name, results) {
 		for _, s := range r.Seats {
@@ -125,12 +180,12 @@ func Admitted(p *plan.Plan, k int, results []stats.Result) []string {
 		}
 	}
 	var out []string
-	for _, b := range Field(p, k, results) {
+	for _, b := range field {
 		if played[b] && !faulted[b] && !slices.Contains(st.Gate.Against, b) {
 			out = append(out, b)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func stageResults(p *plan.Plan, name string, results []stats.Result) []stats.Result {
@@ -153,7 +208,10 @@ func stageResults(p *plan.Plan, name string, results []stats.Result) []stats.Res
 // stage before k, and their results. seats says whether the game can
 // seat a number of bots; a pool it cannot seat plays no match.
 func Make(p *plan.Plan, k int, results []stats.Result, seats func(n int) error) (*pairing.Pairing, error) {
-	pools := Pools(p, k, results)
+	pools, err := Pools(p, k, results)
+	if err != nil {
+		return nil, err
+	}
 	pr := &pairing.Pairing{Rule: Rule, Stage: p.Stages[k].Name, Groups: pools, Matches: []plan.Match{}}
 	ms, err := Matches(p, k, pools, seats)
 	if err != nil {
@@ -185,8 +243,9 @@ func Matches(p *plan.Plan, k int, pools [][]string, seats func(n int) error) ([]
 // group winners, then all runners-up, ...), a gate's admitted bots before
 // the others. A stage is reached when it is listed or has been made with
 // matches. The gates' own bots, and bots of no stage reached, come last,
-// with no stage. stage[i] is the stage that ranks bots[i].
-func Final(p *plan.Plan, results []stats.Result) (bots, stage []string) {
+// with no stage. stage[i] is the stage that ranks bots[i]. results must
+// hold every result of the stages reached but the last (see Standings).
+func Final(p *plan.Plan, results []stats.Result) (bots, stage []string, err error) {
 	made := map[string]bool{}
 	for _, m := range p.Matches {
 		made[m.Stage] = true
@@ -210,16 +269,26 @@ func Final(p *plan.Plan, results []stats.Result) (bots, stage []string) {
 			continue
 		}
 		if st.Gate != nil {
-			admitted := Admitted(p, k, results)
+			admitted, err := Admitted(p, k, results)
+			if err != nil {
+				return nil, nil, err
+			}
 			for _, b := range admitted {
 				add(b, st.Name)
 			}
-			for _, b := range Field(p, k, results) {
+			field, err := Field(p, k, results)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, b := range field {
 				add(b, st.Name)
 			}
 			continue
 		}
-		pools := Standings(p, k, results)
+		pools, err := Standings(p, k, results)
+		if err != nil {
+			return nil, nil, err
+		}
 		for place := 0; ; place++ {
 			more := false
 			for _, pool := range pools {
@@ -241,7 +310,7 @@ func Final(p *plan.Plan, results []stats.Result) (bots, stage []string) {
 	for _, b := range p.Bots {
 		add(b.Name, "")
 	}
-	return bots, stage
+	return bots, stage, nil
 }
 
 // Rank computes the statistics of a plan's results, ranked by its stages
@@ -251,7 +320,10 @@ func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
 	if err != nil || len(p.Stages) == 0 {
 		return s, err
 	}
-	bots, stage := Final(p, results)
+	bots, stage, err := Final(p, results)
+	if err != nil {
+		return nil, err
+	}
 	s.Reorder(p, bots, stage)
 	return s, nil
 }

@@ -89,7 +89,12 @@ func TestFibotSeason(t *testing.T) {
 	}
 	results := runStages(t, p, strength)
 	pools := func(name string) [][]string {
-		return stages.Pools(p, p.StageIndex(name), results)
+		t.Helper()
+		pools, err := stages.Pools(p, p.StageIndex(name), results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pools
 	}
 
 	qual := pools("qualification")
@@ -146,7 +151,10 @@ func TestFibotSeason(t *testing.T) {
 	if len(final) != 1 || len(final[0]) != 6 || !slices.Equal(sorted(final[0]), sorted(top2)) {
 		t.Errorf("the final is %v, want the 2 best of each final group %v", final, top2)
 	}
-	bots, stage := stages.Final(p, results)
+	bots, stage, err := stages.Final(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if want := byStrength(top2, strength)[0]; bots[0] != want || stage[0] != "final" {
 		t.Errorf("the season's winner is %s (%s), want %s", bots[0], stage[0], want)
 	}
@@ -174,8 +182,8 @@ func TestGate(t *testing.T) {
 			t.Errorf("gate match %s does not play against the course's bot: %v", m.ID, m.Seats)
 		}
 	}
-	if got, want := stages.Admitted(p, 0, results), []string{"random", "greedy"}; !slices.Equal(got, want) {
-		t.Errorf("admitted %v, want %v", got, want)
+	if got, err := stages.Admitted(p, 0, results); err != nil || !slices.Equal(got, []string{"random", "greedy"}) {
+		t.Errorf("admitted %v (%v), want [random greedy]", got, err)
 	}
 	pr, err := stages.Make(p, 1, results, nil)
 	if err != nil {
@@ -224,5 +232,35 @@ func TestGateRanking(t *testing.T) {
 	want := []string{"1 greedy tournament +1 point", "2 corners tournament ", "3 random tournament ", "4 quitter brute ", "5 course  "}
 	if !slices.Equal(got, want) {
 		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestRankWithoutEarlierStages ranks a plan made up to examples/fibot's
+// stage "fifth" from the results of that stage alone, as a shard of it
+// holds them: the qualification they would be picked from has no result,
+// so the fifth places are not the bots the stage seats. Ranking refuses,
+// naming the stage, rather than rating other bots' games (which once
+// panicked: "player plays itself").
+func TestRankWithoutEarlierStages(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	k := p.StageIndex("fifth")
+	results := play(p, 0, strength)
+	pr, err := stages.Make(p, k, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	own := play(p, k, strength)[:1] // the shard's one match
+	if _, err := stages.Rank(p, own); err == nil || !strings.Contains(err.Error(), "stage fifth: match fifth-A-") ||
+		!strings.Contains(err.Error(), "needs every result of the stages before it") {
+		t.Errorf("ranking stage fifth from its own results only: %v, want an error naming the stage", err)
+	}
+	// With the results of the stages before it, the same result ranks.
+	if _, err := stages.Rank(p, append(results, own...)); err != nil {
+		t.Errorf("ranking with every earlier result: %v", err)
 	}
 }

@@ -60,7 +60,9 @@ func (s Standing) MarshalJSON() ([]byte, error) {
 // bots' losses against each of the others. White is the earlier seat.
 // Results are taken in plan order, so the games do not depend on the
 // order in which matches happened to finish. Playoffs are left out: they
-// only break ties in placement.
+// only break ties in placement. A seat whose bot is not one of the plan's
+// gives no game: its games are no other bot's (ComputeStats refuses such
+// results).
 func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rating.Game) {
 	index := map[string]int{}
 	for _, b := range p.Bots {
@@ -72,12 +74,20 @@ func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rati
 			continue
 		}
 		for i, a := range r.Seats {
+			white, known := index[a.Bot]
+			if !known {
+				continue
+			}
 			for j := i + 1; j < len(r.Seats); j++ {
+				black, known := index[r.Seats[j].Bot]
+				if !known {
+					continue
+				}
 				res, ok := PairResult(&r, i, j)
 				if !ok {
 					continue
 				}
-				games = append(games, rating.Game{White: index[a.Bot], Black: index[r.Seats[j].Bot], Result: res})
+				games = append(games, rating.Game{White: white, Black: black, Result: res})
 			}
 		}
 	}

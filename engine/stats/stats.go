@@ -2,6 +2,7 @@ package stats
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -177,6 +178,22 @@ func (t *tally) disqualifiedLast(groups [][]int) [][]int {
 }
 
 // all are the indices of every bot.
+// checkBots checks that every seat of results is one of p's bots.
+func checkBots(p *plan.Plan, results []Result) error {
+	bots := make(map[string]bool, len(p.Bots))
+	for _, b := range p.Bots {
+		bots[b.Name] = true
+	}
+	for _, r := range results {
+		for _, s := range r.Seats {
+			if !bots[s.Bot] {
+				return fmt.Errorf("match %s seats %q, which is not a bot of the plan", r.Match, s.Bot)
+			}
+		}
+	}
+	return nil
+}
+
 func (t *tally) all() []int {
 	all := make([]int, len(t.names))
 	for i := range all {
@@ -185,8 +202,12 @@ func (t *tally) all() []int {
 	return all
 }
 
-// ComputeStats computes every statistic of the results of plan p.
+// ComputeStats computes every statistic of the results of plan p. It
+// refuses a result that seats a bot the plan does not have.
 func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
+	if err := checkBots(p, results); err != nil {
+		return nil, err
+	}
 	t := newTally(p, results)
 	names, games := PairwiseGames(p, results)
 	r, err := rating.Fit(names, games, RatingOptions())

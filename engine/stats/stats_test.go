@@ -332,3 +332,19 @@ func TestDisqualifiedRanksLast(t *testing.T) {
 		t.Error("a disqualified bot is tied for a playoff")
 	}
 }
+
+// TestSeatOutsideThePlan: a result seating bots the plan does not have
+// gives them no games (they were once all taken for the plan's first bot,
+// which then "played itself"), and ComputeStats refuses it.
+func TestSeatOutsideThePlan(t *testing.T) {
+	p := testPlan(tournament.BayesElo, "a", "b")
+	p.Matches = []plan.Match{{ID: "m1", Seed: 1}}
+	results := []stats.Result{match("m1", 1, "a:3", "x:2", "y:1", "b:0")}
+	_, games := stats.PairwiseGames(p, results)
+	if want := []rating.Game{{White: 0, Black: 1, Result: rating.WhiteWins}}; fmt.Sprint(games) != fmt.Sprint(want) {
+		t.Errorf("games %v, want only a's win over b %v", games, want)
+	}
+	if _, err := stats.ComputeStats(p, results); err == nil || !strings.Contains(err.Error(), `match m1 seats "x", which is not a bot of the plan`) {
+		t.Errorf("ComputeStats: %v, want a refusal naming x", err)
+	}
+}
