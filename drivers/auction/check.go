@@ -80,6 +80,12 @@ func folder(bot drivers.Seat) (*seatFolder, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// A sandboxed bot (as check runs it) has another uid, which must pass
+	// through: MkdirTemp makes the folder for its owner alone.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
 	// The bot's prefix is its name, or ARBITER_PREFIX in its environment
 	// (arbiter check -env ARBITER_PREFIX=tym42), as the referee gives it.
 	prefix := bot.Bot

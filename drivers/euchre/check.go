@@ -44,6 +44,12 @@ func newCheckPos(bot drivers.Seat, p int) (checkPos, func(), error) {
 	if err != nil {
 		return checkPos{}, nil, err
 	}
+	// A sandboxed bot (as check runs it) has another uid, which must
+	// enter it: MkdirTemp makes the folder for its owner alone.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return checkPos{}, nil, err
+	}
 	return checkPos{argv: drivers.ResolveArgv(bot.Command, bot.Dir), dir: dir, env: []string{
 		"ARBITER_POSITION=" + strconv.Itoa(p), "ARBITER_MEMORY_DIR=" + dir, "ARBITER_BOT_DIR=" + bot.Dir}}, func() { os.RemoveAll(dir) }, nil
 }
