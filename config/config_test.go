@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/arbiter-contests/arbiter/internal/diagtest"
 	"github.com/arbiter-contests/arbiter/tournament"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
@@ -115,5 +117,76 @@ func TestExampleConfigsAreValid(t *testing.T) {
 				t.Fatal(diags)
 			}
 		})
+	}
+}
+
+// planowanieGame is a game block for tests that write their own
+// configuration around it.
+const planowanieGame = `deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [{ cards = 3, leader = 0 }]
+  clock { total = "1m" }
+}
+`
+
+// writeConfig writes src as the one file of a configuration directory and
+// returns the file's path.
+func writeConfig(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// warnings are the warnings of diags as "<line>: <summary>".
+func warnings(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Subject != nil {
+			out = append(out, fmt.Sprintf("%d: %s", d.Subject.Start.Line, d.Summary))
+		}
+	}
+	return out
+}
+
+// A bot dir that does not exist is a warning at the dir attribute, as a
+// program that is not installed is: every match of the bot would end in
+// a start fault, but a checkout may make the directory before the run.
+// The program in it is not reported again.
+func TestMissingBotDirWarns(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`bot "p" {
+  command = ["/usr/bin/python3", "simple.py"]
+  dir     = "nonexistent"
+}
+bot "q" {
+  command = ["./bot"]
+  dir     = "t.hcl"
+}
+bot "a" { house = "planowanie/random" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.p, bot.q, bot.a]
+  players = 3
+}
+`)
+	_, diags := load(path, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := []string{"12: Bot directory not found", "16: Bot directory not found"}
+	if diff := cmp.Diff(want, warnings(diags)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s\nall: %v", diff, diags)
+	}
+	problems := []string{"does not exist here", "is not a directory"}
+	for i, d := range diags {
+		if i < len(problems) && (!strings.Contains(d.Detail, problems[i]) || !strings.Contains(d.Detail, "start fault")) {
+			t.Errorf("warning %d = %q, want it to say the directory %s and what follows", i, d.Detail, problems[i])
+		}
 	}
 }
