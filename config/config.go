@@ -229,6 +229,7 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 	diags = append(diags, l.loadBotsFrom()...)
 	diags = append(diags, l.loadGames()...)
 	diags = append(diags, l.loadTournaments()...)
+	l.explainVars(diags, bodies)
 	return diags
 }
 

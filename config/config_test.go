@@ -190,3 +190,81 @@ tournament "t" {
 		}
 	}
 }
+
+// A variable without a type set by -var or the environment is a string,
+// as in Terraform; where a number is needed, a string that is one
+// serves. One that is not is reported with the value and where it came
+// from, which the source shown does not say.
+func TestUntypedVarWhereNumberIsNeeded(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`variable "n" { default = 2 }
+bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  rounds  = var.n
+  seed    = var.n
+}
+`)
+	for _, tc := range []struct {
+		opts   config.Options
+		rounds int
+	}{
+		{config.Options{Vars: []string{"n=3"}}, 3},
+		{config.Options{Environ: []string{"ARBITER_VAR_n=4"}}, 4},
+	} {
+		cfg, diags := load(path, tc.opts)
+		if diags.HasErrors() {
+			t.Errorf("%+v: %v", tc.opts, diags)
+			continue
+		}
+		if tr := cfg.Tournaments[0]; tr.Rounds != tc.rounds || tr.Seed != uint64(tc.rounds) {
+			t.Errorf("%+v: rounds %d, seed %d; want %d", tc.opts, tr.Rounds, tr.Seed, tc.rounds)
+		}
+	}
+	_, diags := load(path, config.Options{Vars: []string{"n=abc"}})
+	if len(diags) != 2 {
+		t.Fatalf("-var n=abc: %v, want Invalid rounds and Invalid seed", diags)
+	}
+	for _, d := range diags {
+		if !strings.Contains(d.Detail, `not the string "abc"`) || !strings.Contains(d.Detail, `var.n is the string "abc", from -var n.`) {
+			t.Errorf("%s: %q, want it to name the value and where it came from", d.Summary, d.Detail)
+		}
+	}
+}
+
+// A value of -var or the environment that a typed variable cannot take
+// is one error naming the variable, its type and the value, not HCL's
+// about the expression it does not make, nor the variable's missing
+// value, nor its uses.
+func TestTypedVarGivenWrongValue(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`variable "rounds" { type = number }
+variable "names" {
+  type    = list(string)
+  default = []
+}
+bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  rounds  = var.rounds + length(var.names)
+}
+`)
+	for _, tc := range []struct {
+		opts config.Options
+		want string
+	}{
+		{config.Options{Vars: []string{"rounds=abc"}}, `Variable "rounds" needs a number, but -var rounds gave "abc", which is not one.`},
+		{config.Options{Vars: []string{"rounds=1"}, Environ: []string{"ARBITER_VAR_rounds=3", "ARBITER_VAR_names=a,b"}},
+			`Variable "names" needs a value of type list(string), but the environment variable ARBITER_VAR_names gave "a,b"`},
+		{config.Options{Vars: []string{"rounds=[1]"}}, `Variable "rounds" needs a number, but -var rounds gave "[1]", which is not one.`},
+	} {
+		_, diags := load(path, tc.opts)
+		if len(diags) != 1 || diags[0].Summary != "Invalid variable value" || !strings.HasPrefix(diags[0].Detail, tc.want) {
+			t.Errorf("%+v: %v\nwant one Invalid variable value: %s", tc.opts, diags, tc.want)
+		}
+	}
+}

@@ -136,9 +136,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (t *Tournament, diags hcl.D
 	diags = append(diags, t.decodeOrder(vals)...)
 	if v, ok := vals["seed"]; ok {
 		var seed int64
-		if err := gocty.FromCtyValue(v, &seed); err != nil || seed < 0 {
+		if err := gocty.FromCtyValue(toNumber(v), &seed); err != nil || seed < 0 {
 			diags = append(diags, errDiag("Invalid seed",
-				"seed must be a whole number from 0 up: it is what makes the tournament reproducible.", rangePtr(t.Ranges["seed"])))
+				fmt.Sprintf("seed must be a whole number from 0 up, not %s: it is what makes the tournament reproducible.", describe(v)), rangePtr(t.Ranges["seed"])))
 		} else {
 			t.Seed = uint64(seed)
 		}
@@ -314,9 +314,9 @@ func intAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range
 		return nil
 	}
 	var n int
-	if err := gocty.FromCtyValue(v, &n); err != nil || n < min || n > max {
+	if err := gocty.FromCtyValue(toNumber(v), &n); err != nil || n < min || n > max {
 		return hcl.Diagnostics{errDiag("Invalid "+attr,
-			fmt.Sprintf("%s must be a whole number from %d to %d.", attr, min, max), rangePtr(ranges[attr]))}
+			fmt.Sprintf("%s must be a whole number from %d to %d, not %s.", attr, min, max, describe(v)), rangePtr(ranges[attr]))}
 	}
 	*dst = n
 	return nil
