@@ -249,12 +249,14 @@ func (c *Config) Tournament(name string) (*Tournament, error) {
 		}
 		return nil, fmt.Errorf("the configuration declares %d tournaments (%s); choose one with -tournament NAME", len(names), strings.Join(names, ", "))
 	}
+	var names []string
 	for _, t := range c.Tournaments {
 		if t.Name == name {
 			return t, nil
 		}
+		names = append(names, t.Name)
 	}
-	return nil, fmt.Errorf("no tournament %q in the configuration", name)
+	return nil, fmt.Errorf("no tournament %q in the configuration; it declares: %s", name, listOrNone(names))
 }
 
 // Bot returns the bot called name.
