@@ -268,3 +268,27 @@ tournament "t" {
 		}
 	}
 }
+
+// A clock in error is reported once, not also as no clock at all.
+func TestBadClockIsNotNoClock(t *testing.T) {
+	_, diags := load("testdata/invalid/bad_duration.hcl", config.Options{})
+	path := writeConfig(t, `game "blokus" "b" {
+  board {
+    rows = 5
+    cols = 5
+  }
+  stones {
+    stone "I1" { cells = [[0, 0]] }
+  }
+  clock { turn = "2 seconds" }
+}
+`)
+	_, d := load(path, config.Options{})
+	diags = append(diags, d...)
+	if !diags.HasErrors() {
+		t.Fatal("no error for the bad durations")
+	}
+	if w := warnings(diags); len(w) > 0 {
+		t.Errorf("warnings %v beside the errors: %v", w, diags)
+	}
+}

@@ -92,12 +92,14 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 			g.settings.Deals = append(g.settings.Deals, DealSpec{Cards: dv.Cards, Leader: dv.Leader})
 		}
 	}
+	clockOK := true
 	for _, b := range content.Blocks {
 		c, d := drivers.DecodeSessionClock(b, ctx)
 		diags = append(diags, d...)
-		g.clock = c
+		g.clock, clockOK = c, !d.HasErrors()
 	}
-	if g.clock.Total == 0 && g.clock.Move == 0 && g.clock.Turn == 0 {
+	// A clock in error is reported as such, not as no clock.
+	if clockOK && g.clock.Total == 0 && g.clock.Move == 0 && g.clock.Turn == 0 {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No clock",
 			Detail:  `The game has no clock, so a bot that never answers stalls its match forever. Add clock { total = "5m" } (each bot's budget for a game) or clock { move = "10s" }.`,
 			Subject: body.MissingItemRange().Ptr()})
