@@ -269,6 +269,25 @@ tournament "t" {
 	}
 }
 
+// Deals are counted from 1 in every message, and HCL's own words do not
+// run into ours without a full stop.
+func TestDealsCountFromOne(t *testing.T) {
+	_, diags := load("testdata/invalid/deals.hcl", config.Options{})
+	want := []string{
+		"Deal 2: leader is missing. Write deals as a list of objects,",
+		"Deal 3 has cards = 0 and leader = 1:",
+		"deals must be a list of deals, not number. Write deals",
+	}
+	if len(diags) != len(want) {
+		t.Fatalf("diagnostics: %v, want %d", diags, len(want))
+	}
+	for i, d := range diags {
+		if !strings.HasPrefix(d.Detail, want[i]) {
+			t.Errorf("diagnostic %d: %q, want it to start %q", i, d.Detail, want[i])
+		}
+	}
+}
+
 // A clock in error is reported once, not also as no clock at all.
 func TestBadClockIsNotNoClock(t *testing.T) {
 	_, diags := load("testdata/invalid/bad_duration.hcl", config.Options{})
