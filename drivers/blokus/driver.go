@@ -78,7 +78,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		}
 	}
 	for _, need := range []struct{ block, example string }{
-		{"board", "board { rows = 20  cols = 20 }"},
+		{"board", "board { size = 20 }"},
 		{"stones", `stones { file = "stones/classic.txt" } or stone "I3" { cells = [[0, 0], [1, 0], [2, 0]] } blocks inside stones { }`},
 	} {
 		if first[need.block] == nil {
