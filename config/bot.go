@@ -83,9 +83,11 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 	houseAttr, hasHouse := decode("house", &bot.House)
 	cmdAttr, hasCmd := decode("command", &bot.Command)
 	var dir string
-	if a, ok := decode("dir", &dir); ok {
+	dirAttr, hasDir := decode("dir", &dir)
+	if hasDir {
 		if dir == "" {
-			diags = append(diags, errDiag("Invalid bot directory", "dir is empty; leave it out to use the directory of this file.", a.Expr.Range().Ptr()))
+			diags = append(diags, errDiag("Invalid bot directory", "dir is empty; leave it out to use the directory of this file.", dirAttr.Expr.Range().Ptr()))
+			hasDir = false
 		} else if filepath.IsAbs(dir) {
 			bot.Dir = filepath.Clean(dir)
 		} else {
@@ -118,12 +120,51 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 			fmt.Sprintf("The program of bot %q (the first element of command) is empty.", bot.Name), cmdAttr.Expr.Range().Ptr()))
 	case hasHouse:
 		diags = append(diags, l.checkHouse(bot.House, houseAttr.Expr.Range())...)
-	case hasCmd && len(bot.Build) == 0: // a build may make the program
-		if d := checkProgram(bot, cmdAttr.Expr.Range()); d != nil {
+	case hasDir && houseAttr == nil:
+		// A missing directory is said once: the program in it, and its
+		// build, are missing for that reason.
+		if d := checkDir(bot, dir, dirAttr.Expr.Range()); d != nil {
 			diags = append(diags, d)
+		} else if hasCmd && len(bot.Build) == 0 {
+			diags = appendNonNil(diags, checkProgram(bot, cmdAttr.Expr.Range()))
 		}
+	case hasCmd && len(bot.Build) == 0: // a build may make the program
+		diags = appendNonNil(diags, checkProgram(bot, cmdAttr.Expr.Range()))
 	}
 	return bot, diags
+}
+
+func appendNonNil(diags hcl.Diagnostics, d *hcl.Diagnostic) hcl.Diagnostics {
+	if d == nil {
+		return diags
+	}
+	return append(diags, d)
+}
+
+// checkDir warns when the bot's working directory is not a directory on
+// this machine: every match of the bot would end in a start fault. Only a
+// warning, like a missing program: a checkout or a copy may make the
+// directory before the run, or the run may be on another machine.
+func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
+	info, err := os.Stat(bot.Dir)
+	var problem string
+	switch {
+	case err == nil && info.IsDir():
+		return nil
+	case err == nil:
+		problem = "is not a directory"
+	case os.IsNotExist(err):
+		problem = "does not exist here"
+	default:
+		problem = fmt.Sprintf("cannot be read here (%v)", err)
+	}
+	where := fmt.Sprintf("%q", dir)
+	if dir != bot.Dir {
+		where += fmt.Sprintf(" (%s)", bot.Dir)
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory not found",
+		Detail:  fmt.Sprintf("Bot %q runs in the directory %s, which %s; its matches will end in a start fault. Create it before the run, or fix dir (a relative dir is relative to the file that declares the bot).", bot.Name, where, problem),
+		Subject: &rng}
 }
 
 // checkProgram warns when the bot's program cannot be found on this

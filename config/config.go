@@ -116,8 +116,41 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 		l.fileDir[name] = filepath.Dir(f)
 	}
 	diags = append(diags, l.load(bodies)...)
+	diags = dropFollowOns(diags)
 	sortDiags(diags)
 	return cfg, diags
+}
+
+// followOnMark is the Extra of an error that follows from another one
+// already reported (a reference to a misspelt block, a value computed
+// from a variable without a value): it stops what depends on it, but is
+// not shown, since fixing the first error fixes it.
+type followOnMark struct{}
+
+// followOn is an error that follows from one already reported.
+func followOn(subject *hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Value not known",
+		Detail:  "This depends on a value that is in error itself; fix the errors above first.",
+		Subject: subject, Extra: followOnMark{}}
+}
+
+// dropFollowOns leaves out the errors that follow from others, unless
+// they are the only ones (which would be a bug: then they are shown,
+// rather than a configuration with errors said to be valid).
+func dropFollowOns(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	cause := false
+	for _, d := range diags {
+		if _, ok := d.Extra.(followOnMark); ok {
+			continue
+		}
+		cause = cause || d.Severity == hcl.DiagError
+		out = append(out, d)
+	}
+	if !cause {
+		return diags
+	}
+	return out
 }
 
 // sortDiags orders diagnostics by file and position, so that output does
@@ -153,7 +186,11 @@ type loader struct {
 	opts    Options
 	fileDir map[string]string // file name as in ranges -> absolute directory
 
-	blocks   map[string][]*hcl.Block
+	blocks map[string][]*hcl.Block
+	// misspelt are the blocks of an unsupported type close to a
+	// supported one ("gmae"), by the type meant, already reported: a
+	// reference to what they declare is not reported again.
+	misspelt map[string][]*hclsyntax.Block
 	botsFrom []*BotsFrom
 	// stages are the stage names of the tournament being decoded.
 	stages []string
@@ -162,9 +199,21 @@ type loader struct {
 func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	l.blocks = map[string][]*hcl.Block{}
+	l.misspelt = map[string][]*hclsyntax.Block{}
+	var types []string
+	for _, b := range rootSchema.Blocks {
+		types = append(types, b.Type)
+	}
 	for _, body := range bodies {
 		content, d := body.Content(rootSchema)
 		diags = append(diags, d...)
+		if sb, ok := body.(*hclsyntax.Body); ok && d.HasErrors() {
+			for _, b := range sb.Blocks {
+				if meant := closest(b.Type, types); meant != "" && meant != b.Type {
+					l.misspelt[meant] = append(l.misspelt[meant], b)
+				}
+			}
+		}
 		for _, b := range content.Blocks {
 			if d := checkLabels(b); d != nil {
 				diags = append(diags, d)
@@ -180,6 +229,7 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 	diags = append(diags, l.loadBotsFrom()...)
 	diags = append(diags, l.loadGames()...)
 	diags = append(diags, l.loadTournaments()...)
+	l.explainVars(diags, bodies)
 	return diags
 }
 
@@ -199,12 +249,14 @@ func (c *Config) Tournament(name string) (*Tournament, error) {
 		}
 		return nil, fmt.Errorf("the configuration declares %d tournaments (%s); choose one with -tournament NAME", len(names), strings.Join(names, ", "))
 	}
+	var names []string
 	for _, t := range c.Tournaments {
 		if t.Name == name {
 			return t, nil
 		}
+		names = append(names, t.Name)
 	}
-	return nil, fmt.Errorf("no tournament %q in the configuration", name)
+	return nil, fmt.Errorf("no tournament %q in the configuration; it declares: %s", name, listOrNone(names))
 }
 
 // Bot returns the bot called name.

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/arbiter-contests/arbiter/internal/diagtest"
 	"github.com/arbiter-contests/arbiter/tournament"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/config"
@@ -115,5 +117,197 @@ func TestExampleConfigsAreValid(t *testing.T) {
 				t.Fatal(diags)
 			}
 		})
+	}
+}
+
+// planowanieGame is a game block for tests that write their own
+// configuration around it.
+const planowanieGame = `deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [{ cards = 3, leader = 0 }]
+  clock { total = "1m" }
+}
+`
+
+// writeConfig writes src as the one file of a configuration directory and
+// returns the file's path.
+func writeConfig(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// warnings are the warnings of diags as "<line>: <summary>".
+func warnings(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Subject != nil {
+			out = append(out, fmt.Sprintf("%d: %s", d.Subject.Start.Line, d.Summary))
+		}
+	}
+	return out
+}
+
+// A bot dir that does not exist is a warning at the dir attribute, as a
+// program that is not installed is: every match of the bot would end in
+// a start fault, but a checkout may make the directory before the run.
+// The program in it is not reported again.
+func TestMissingBotDirWarns(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`bot "p" {
+  command = ["/usr/bin/python3", "simple.py"]
+  dir     = "nonexistent"
+}
+bot "q" {
+  command = ["./bot"]
+  dir     = "t.hcl"
+}
+bot "a" { house = "planowanie/random" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.p, bot.q, bot.a]
+  players = 3
+}
+`)
+	_, diags := load(path, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := []string{"12: Bot directory not found", "16: Bot directory not found"}
+	if diff := cmp.Diff(want, warnings(diags)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s\nall: %v", diff, diags)
+	}
+	problems := []string{"does not exist here", "is not a directory"}
+	for i, d := range diags {
+		if i < len(problems) && (!strings.Contains(d.Detail, problems[i]) || !strings.Contains(d.Detail, "start fault")) {
+			t.Errorf("warning %d = %q, want it to say the directory %s and what follows", i, d.Detail, problems[i])
+		}
+	}
+}
+
+// A variable without a type set by -var or the environment is a string,
+// as in Terraform; where a number is needed, a string that is one
+// serves. One that is not is reported with the value and where it came
+// from, which the source shown does not say.
+func TestUntypedVarWhereNumberIsNeeded(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`variable "n" { default = 2 }
+bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  rounds  = var.n
+  seed    = var.n
+}
+`)
+	for _, tc := range []struct {
+		opts   config.Options
+		rounds int
+	}{
+		{config.Options{Vars: []string{"n=3"}}, 3},
+		{config.Options{Environ: []string{"ARBITER_VAR_n=4"}}, 4},
+	} {
+		cfg, diags := load(path, tc.opts)
+		if diags.HasErrors() {
+			t.Errorf("%+v: %v", tc.opts, diags)
+			continue
+		}
+		if tr := cfg.Tournaments[0]; tr.Rounds != tc.rounds || tr.Seed != uint64(tc.rounds) {
+			t.Errorf("%+v: rounds %d, seed %d; want %d", tc.opts, tr.Rounds, tr.Seed, tc.rounds)
+		}
+	}
+	_, diags := load(path, config.Options{Vars: []string{"n=abc"}})
+	if len(diags) != 2 {
+		t.Fatalf("-var n=abc: %v, want Invalid rounds and Invalid seed", diags)
+	}
+	for _, d := range diags {
+		if !strings.Contains(d.Detail, `not the string "abc"`) || !strings.Contains(d.Detail, `var.n is the string "abc", from -var n.`) {
+			t.Errorf("%s: %q, want it to name the value and where it came from", d.Summary, d.Detail)
+		}
+	}
+}
+
+// A value of -var or the environment that a typed variable cannot take
+// is one error naming the variable, its type and the value, not HCL's
+// about the expression it does not make, nor the variable's missing
+// value, nor its uses.
+func TestTypedVarGivenWrongValue(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`variable "rounds" { type = number }
+variable "names" {
+  type    = list(string)
+  default = []
+}
+bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  rounds  = var.rounds + length(var.names)
+}
+`)
+	for _, tc := range []struct {
+		opts config.Options
+		want string
+	}{
+		{config.Options{Vars: []string{"rounds=abc"}}, `Variable "rounds" needs a number, but -var rounds gave "abc", which is not one.`},
+		{config.Options{Vars: []string{"rounds=1"}, Environ: []string{"ARBITER_VAR_rounds=3", "ARBITER_VAR_names=a,b"}},
+			`Variable "names" needs a value of type list(string), but the environment variable ARBITER_VAR_names gave "a,b"`},
+		{config.Options{Vars: []string{"rounds=[1]"}}, `Variable "rounds" needs a number, but -var rounds gave "[1]", which is not one.`},
+	} {
+		_, diags := load(path, tc.opts)
+		if len(diags) != 1 || diags[0].Summary != "Invalid variable value" || !strings.HasPrefix(diags[0].Detail, tc.want) {
+			t.Errorf("%+v: %v\nwant one Invalid variable value: %s", tc.opts, diags, tc.want)
+		}
+	}
+}
+
+// Deals are counted from 1 in every message, and HCL's own words do not
+// run into ours without a full stop.
+func TestDealsCountFromOne(t *testing.T) {
+	_, diags := load("testdata/invalid/deals.hcl", config.Options{})
+	want := []string{
+		"Deal 2: leader is missing. Write deals as a list of objects,",
+		"Deal 3 has cards = 0 and leader = 1:",
+		"deals must be a list of deals, not number. Write deals",
+	}
+	if len(diags) != len(want) {
+		t.Fatalf("diagnostics: %v, want %d", diags, len(want))
+	}
+	for i, d := range diags {
+		if !strings.HasPrefix(d.Detail, want[i]) {
+			t.Errorf("diagnostic %d: %q, want it to start %q", i, d.Detail, want[i])
+		}
+	}
+}
+
+// A clock in error is reported once, not also as no clock at all.
+func TestBadClockIsNotNoClock(t *testing.T) {
+	_, diags := load("testdata/invalid/bad_duration.hcl", config.Options{})
+	path := writeConfig(t, `game "blokus" "b" {
+  board {
+    rows = 5
+    cols = 5
+  }
+  stones {
+    stone "I1" { cells = [[0, 0]] }
+  }
+  clock { turn = "2 seconds" }
+}
+`)
+	_, d := load(path, config.Options{})
+	diags = append(diags, d...)
+	if !diags.HasErrors() {
+		t.Fatal("no error for the bad durations")
+	}
+	if w := warnings(diags); len(w) > 0 {
+		t.Errorf("warnings %v beside the errors: %v", w, diags)
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,7 +151,12 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 				}
 			}
 		}
-		if !contains(known, name) {
+		misspelt := !contains(known, name) && l.misspeltDeclares(blockTypes[root], name)
+		if misspelt && root != "game" {
+			diags = append(diags, followOn(&nameRange))
+			continue
+		}
+		if !contains(known, name) && !misspelt {
 			diags = append(diags, errDiag("Unknown "+kind,
 				fmt.Sprintf("No %s named %q is declared%s. Declared: %s.", kind, name, suggest(name, known), listOrNone(known)), &nameRange))
 			continue
@@ -168,7 +174,9 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 					games = append(games, g.Name)
 				}
 			}
-			if !contains(games, gname) {
+			if !contains(games, gname) && l.misspeltDeclares("game", name, gname) {
+				diags = append(diags, followOn(&grange))
+			} else if !contains(games, gname) {
 				diags = append(diags, errDiag("Unknown game",
 					fmt.Sprintf("No game %q %q is declared%s. Declared %s games: %s.", name, gname, suggest(gname, games), name, listOrNone(games)), &grange))
 			}
@@ -177,17 +185,25 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 	return diags
 }
 
-// value checks the references of expr and evaluates it in scope s.
+// value checks the references of expr and evaluates it in scope s. A
+// value that is not wholly known comes from a value in error (a cycle of
+// locals, a variable without a value), already reported: it is a
+// follow-on error, so that it is not reported again as, say, "Invalid
+// rounds".
 func (l *loader) value(expr hcl.Expression, s scope) (cty.Value, hcl.Diagnostics) {
 	if diags := l.checkRefs(expr, s); diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	return expr.Value(l.evalContext(s))
+	v, diags := expr.Value(l.evalContext(s))
+	if !diags.HasErrors() && !v.IsWhollyKnown() {
+		return cty.DynamicVal, hcl.Diagnostics{followOn(expr.Range().Ptr())}
+	}
+	return v, diags
 }
 
 // decode checks the references of a and decodes its value into dst.
 func (l *loader) decode(a *hcl.Attribute, s scope, dst any) hcl.Diagnostics {
-	if diags := l.checkRefs(a.Expr, s); diags.HasErrors() {
+	if _, diags := l.value(a.Expr, s); diags.HasErrors() {
 		return diags
 	}
 	return gohcl.DecodeExpression(a.Expr, l.evalContext(s), dst)
@@ -209,16 +225,48 @@ func attrStep(tr hcl.Traversal, i int) (string, hcl.Range, bool) {
 }
 
 func suggest(name string, known []string) string {
+	best := closest(name, known)
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// closest is the name of known nearest to name, if one is near enough to
+// be a typo of it, else "".
+func closest(name string, known []string) string {
 	best, bestDist := "", 4
 	for _, k := range known {
 		if d := levenshtein.Distance(name, k, nil); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
-	if best == "" {
-		return ""
+	return best
+}
+
+// misspeltDeclares reports whether a block of a misspelt type meant to
+// be typ ("gmae" for game) declares labels, or, for locals, the
+// attribute labels[0]: a reference to it is then no error of its own.
+func (l *loader) misspeltDeclares(typ string, labels ...string) bool {
+	for _, b := range l.misspelt[typ] {
+		if typ == "locals" {
+			if _, ok := b.Body.Attributes[labels[0]]; ok {
+				return true
+			}
+			continue
+		}
+		if len(b.Labels) >= len(labels) && slices.Equal(b.Labels[:len(labels)], labels) {
+			return true
+		}
 	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return false
+}
+
+// blockTypes are the block types that declare what a reference's root
+// names.
+var blockTypes = map[string]string{
+	"var": "variable", "local": "locals", "deck": "deck", "bot": "bot",
+	"bots_from": "bots_from", "game": "game",
 }
 
 func contains(list []string, s string) bool {

@@ -269,7 +269,7 @@ func floatAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Ran
 		return nil
 	}
 	var f float64
-	if err := gocty.FromCtyValue(v, &f); err != nil || !(f > min && f < max) || math.IsNaN(f) {
+	if err := gocty.FromCtyValue(toNumber(v), &f); err != nil || !(f > min && f < max) || math.IsNaN(f) {
 		var want string
 		switch {
 		case math.IsInf(min, -1) && math.IsInf(max, 1):
@@ -279,7 +279,7 @@ func floatAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Ran
 		default:
 			want = fmt.Sprintf("a number between %g and %g (exclusive)", min, max)
 		}
-		return hcl.Diagnostics{errDiag("Invalid "+attr, fmt.Sprintf("%s must be %s.", attr, want), rangePtr(ranges[attr]))}
+		return hcl.Diagnostics{errDiag("Invalid "+attr, fmt.Sprintf("%s must be %s, not %s.", attr, want, describe(v)), rangePtr(ranges[attr]))}
 	}
 	*dst = f
 	return nil

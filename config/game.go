@@ -53,6 +53,13 @@ func (l *loader) loadGames() hcl.Diagnostics {
 			l.cfg.Games = append(l.cfg.Games, g)
 			continue
 		}
+		// A body that uses a value in error (a variable without a value)
+		// would only add the driver's errors about that value.
+		if rng, ok := l.unknownRef(b.Body, scopeGame); ok {
+			diags = append(diags, followOn(&rng))
+			l.cfg.Games = append(l.cfg.Games, g)
+			continue
+		}
 		game, d := drv.DecodeGame(b.Body, l.evalContext(scopeGame))
 		diags = append(diags, d...)
 		if game != nil && !d.HasErrors() {
@@ -80,4 +87,27 @@ func (l *loader) checkBodyRefs(body hcl.Body, s scope) hcl.Diagnostics {
 		diags = append(diags, l.checkBodyRefs(b.Body, s)...)
 	}
 	return diags
+}
+
+// unknownRef finds a reference, in a native syntax body, to a value that
+// is not wholly known: one in error, already reported.
+func (l *loader) unknownRef(body hcl.Body, s scope) (hcl.Range, bool) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return hcl.Range{}, false
+	}
+	ctx := l.evalContext(s)
+	for _, a := range sb.Attributes {
+		for _, tr := range a.Expr.Variables() {
+			if v, d := tr.TraverseAbs(ctx); !d.HasErrors() && !v.IsWhollyKnown() {
+				return tr.SourceRange(), true
+			}
+		}
+	}
+	for _, b := range sb.Blocks {
+		if rng, ok := l.unknownRef(b.Body, s); ok {
+			return rng, true
+		}
+	}
+	return hcl.Range{}, false
 }

@@ -118,7 +118,7 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 			lim.CPU = str
 		case "processes", "file_count":
 			var n int
-			if err := gocty.FromCtyValue(v, &n); err != nil || n < 1 || n > math.MaxInt32 {
+			if err := gocty.FromCtyValue(toNumber(v), &n); err != nil || n < 1 || n > math.MaxInt32 {
 				bad(name + " must be a whole number from 1 up.")
 				ok = false
 			}
@@ -129,7 +129,7 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 			}
 		case "network", "children":
 			var allowed bool
-			if err := gocty.FromCtyValue(v, &allowed); err != nil {
+			if err := gocty.FromCtyValue(toBool(v), &allowed); err != nil {
 				bad(name + " must be true (allowed) or false (forbidden).")
 				ok = false
 			}
@@ -178,7 +178,7 @@ func requiredLimits(v cty.Value, bad func(detail string)) ([]string, bool) {
 // sandboxMode reads the sandbox attribute: true, false or "required".
 func sandboxMode(v cty.Value) (string, bool) {
 	var b bool
-	if err := gocty.FromCtyValue(v, &b); err == nil {
+	if err := gocty.FromCtyValue(toBool(v), &b); err == nil {
 		if b {
 			return "on", true
 		}

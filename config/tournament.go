@@ -99,9 +99,9 @@ func (l *loader) loadTournaments() hcl.Diagnostics {
 	return diags
 }
 
-func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnostics) {
+func (l *loader) decodeTournamentBlock(b *hcl.Block) (t *Tournament, diags hcl.Diagnostics) {
 	// Format, seats, deal and rating default to their zero values.
-	t := &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{}, Rounds: 1, Seed: 1}
+	t = &Tournament{Name: b.Labels[0], DeclRange: b.DefRange, Ranges: map[string]hcl.Range{}, Rounds: 1, Seed: 1}
 	content, diags := b.Body.Content(tournamentSchema)
 	var ld hcl.Diagnostics
 	t.Limits, ld = l.limitsOf(content.Blocks, scopeTournament)
@@ -136,9 +136,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 	diags = append(diags, t.decodeOrder(vals)...)
 	if v, ok := vals["seed"]; ok {
 		var seed int64
-		if err := gocty.FromCtyValue(v, &seed); err != nil || seed < 0 {
+		if err := gocty.FromCtyValue(toNumber(v), &seed); err != nil || seed < 0 {
 			diags = append(diags, errDiag("Invalid seed",
-				"seed must be a whole number from 0 up: it is what makes the tournament reproducible.", rangePtr(t.Ranges["seed"])))
+				fmt.Sprintf("seed must be a whole number from 0 up, not %s: it is what makes the tournament reproducible.", describe(v)), rangePtr(t.Ranges["seed"])))
 		} else {
 			t.Seed = uint64(seed)
 		}
@@ -162,8 +162,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 		// Stages list their matches their own way: a game's default
 		// order is not theirs (an order attribute is an error).
 		t.Order = tournament.ByGroup
-		return t, diags
+		return t, append(diags, l.checkHouseGames(t)...)
 	}
+	defer func() { diags = append(diags, l.checkHouseGames(t)...) }()
 	if _, ok := content.Attributes["players"]; !ok {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
 			Detail: `The argument "players" is required, but no definition was found.`, Subject: b.Body.MissingItemRange().Ptr()})
@@ -173,6 +174,76 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (*Tournament, hcl.Diagnosti
 		diags = append(diags, t.Game.Game.CheckSeats(t.Players, t.Ranges["players"])...)
 	}
 	return t, diags
+}
+
+// checkHouseGames refuses a house bot of another game than t's: it would
+// not understand the game's protocol, and crash every match it plays.
+// Each such bot is reported once, where t first lists it.
+func (l *loader) checkHouseGames(t *Tournament) hcl.Diagnostics {
+	if t.Game == nil || l.opts.Driver == nil {
+		return nil
+	}
+	type use struct {
+		bot *Bot
+		rng hcl.Range
+	}
+	var uses []use
+	for _, attr := range []string{"bots", "fill"} {
+		list := t.Bots
+		if attr == "fill" {
+			list = t.Fill
+		}
+		for _, b := range list {
+			uses = append(uses, use{b, t.Ranges[attr]})
+		}
+	}
+	for _, s := range t.Stages {
+		for _, p := range s.Bots {
+			if p.Bot != nil {
+				uses = append(uses, use{p.Bot, p.Range})
+			}
+		}
+		if s.Gate != nil {
+			for _, b := range s.Gate.Against {
+				uses = append(uses, use{b, s.Ranges["gate.against"]})
+			}
+		}
+	}
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	for _, u := range uses {
+		if u.bot == nil || u.bot.House == "" || seen[u.bot.Name] {
+			continue
+		}
+		seen[u.bot.Name] = true
+		driver, _, _ := strings.Cut(u.bot.House, "/")
+		if driver == t.Game.Driver {
+			continue
+		}
+		var own []string
+		if drv, ok := l.opts.Driver(t.Game.Driver); ok {
+			for _, hb := range drv.HouseBots() {
+				own = append(own, t.Game.Driver+"/"+hb.Name)
+			}
+		}
+		rng := u.rng
+		if rng.Filename == "" {
+			rng = t.DeclRange
+		}
+		diags = append(diags, errDiag("House bot of another game",
+			fmt.Sprintf("bot.%s (declared at %s:%d) is %q, a %s bot, but the game of tournament %q is %s, whose house bots are %s. Use one of those, or a bot with a command.",
+				u.bot.Name, u.bot.DeclRange.Filename, u.bot.DeclRange.Start.Line, u.bot.House, gameTitle(driver), t.Name, t.Game.Driver, listOrNone(own)),
+			&rng))
+	}
+	return diags
+}
+
+// gameTitle is a driver's name as the name of its game: "Bricks".
+func gameTitle(driver string) string {
+	if driver == "" {
+		return driver
+	}
+	return strings.ToUpper(driver[:1]) + driver[1:]
 }
 
 // decodeOrder sets the order of a round's matches: the order attribute,
@@ -243,9 +314,9 @@ func intAttr(vals map[string]cty.Value, attr string, ranges map[string]hcl.Range
 		return nil
 	}
 	var n int
-	if err := gocty.FromCtyValue(v, &n); err != nil || n < min || n > max {
+	if err := gocty.FromCtyValue(toNumber(v), &n); err != nil || n < min || n > max {
 		return hcl.Diagnostics{errDiag("Invalid "+attr,
-			fmt.Sprintf("%s must be a whole number from %d to %d.", attr, min, max), rangePtr(ranges[attr]))}
+			fmt.Sprintf("%s must be a whole number from %d to %d, not %s.", attr, min, max, describe(v)), rangePtr(ranges[attr]))}
 	}
 	*dst = n
 	return nil

@@ -22,7 +22,10 @@ type Variable struct {
 	Type        cty.Type
 	Default     cty.Value
 	Value       cty.Value
-	DeclRange   hcl.Range
+	// From says where Value came from when not from the default: "-var
+	// NAME", "the environment variable ARBITER_VAR_NAME" or a -var-file.
+	From      string
+	DeclRange hcl.Range
 }
 
 var variableSchema = &hcl.BodySchema{
@@ -63,7 +66,7 @@ func (l *loader) loadVariables() hcl.Diagnostics {
 			continue
 		}
 		if v := vars[name]; v != nil {
-			diags = append(diags, v.setRaw(val, "environment variable "+k)...)
+			diags = append(diags, v.setRaw(val, "the environment variable "+k)...)
 		}
 	}
 	for _, path := range l.opts.VarFiles {
@@ -145,36 +148,143 @@ func decodeVariableBlock(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 	return v, diags
 }
 
-// setRaw sets the variable from a string given outside HCL. A string
-// variable takes it as it is; any other type parses it as an HCL
-// expression, the way Terraform reads -var.
+// setRaw sets the variable from a string given outside HCL (-var, the
+// environment). A variable of type string, or of no type, takes it as it
+// is, the way Terraform reads -var (where a number is needed, a string
+// that is one is converted: see toNumber); any other type parses it as
+// an HCL expression.
 func (v *Variable) setRaw(raw, from string) hcl.Diagnostics {
-	var val cty.Value
 	if v.Type == cty.String || v.Type == cty.DynamicPseudoType {
-		val = cty.StringVal(raw)
-	} else {
-		expr, diags := hclsyntax.ParseExpression([]byte(raw), from, hcl.InitialPos)
-		if diags.HasErrors() {
-			return hcl.Diagnostics{errDiag("Invalid variable value",
-				fmt.Sprintf("The value of %s (%q) is not a valid expression for type %s.", from, raw, v.Type.FriendlyName()), nil)}
-		}
-		var d hcl.Diagnostics
-		val, d = expr.Value(nil)
-		if d.HasErrors() {
-			return d
+		return v.set(cty.StringVal(raw), from, nil)
+	}
+	expr, diags := hclsyntax.ParseExpression([]byte(raw), from, hcl.InitialPos)
+	var val cty.Value
+	if !diags.HasErrors() {
+		val, diags = expr.Value(nil) // a word (abc) is a reference, which a value cannot hold
+	}
+	if !diags.HasErrors() {
+		if conv, err := convert.Convert(val, v.Type); err == nil {
+			v.Value, v.From = conv, from
+			return nil
 		}
 	}
-	return v.set(val, from, nil)
+	v.Value = cty.DynamicVal // in error: not its default, and not missing
+	hint := ""
+	if !v.Type.IsPrimitiveType() {
+		hint = ` Write it as HCL, like ["a", "b"] for a list or { k = "v" } for an object, quoted for the shell.`
+	}
+	return hcl.Diagnostics{errDiag("Invalid variable value",
+		fmt.Sprintf("Variable %q needs %s, but %s gave %q, which is not one.%s", v.Name, typeWanted(v.Type), from, raw, hint), nil)}
 }
 
 func (v *Variable) set(val cty.Value, from string, rng *hcl.Range) hcl.Diagnostics {
 	conv, err := convert.Convert(val, v.Type)
 	if err != nil {
+		v.Value = cty.DynamicVal // in error: not its default, and not missing
 		return hcl.Diagnostics{errDiag("Invalid variable value",
-			fmt.Sprintf("The value of %s does not match the type of variable %q: %v.", from, v.Name, err), rng)}
+			fmt.Sprintf("Variable %q needs %s, but %s gives %s: %v.", v.Name, typeWanted(v.Type), from, describe(val), err), rng)}
 	}
-	v.Value = conv
+	v.Value, v.From = conv, from
 	return nil
+}
+
+// typeWanted names a value of type t, as what is needed: "a number".
+func typeWanted(t cty.Type) string {
+	switch t {
+	case cty.Number:
+		return "a number"
+	case cty.Bool:
+		return "true or false"
+	case cty.String:
+		return "a string"
+	}
+	return "a value of type " + typeexpr.TypeString(t)
+}
+
+// describe says what a value is, for messages: the string "abc", 2.5,
+// true, a list of string.
+func describe(v cty.Value) string {
+	switch {
+	case v.IsNull():
+		return "null"
+	case !v.IsWhollyKnown():
+		return "a value not known"
+	case v.Type() == cty.String:
+		s := v.AsString()
+		if len(s) > 40 {
+			s = s[:37] + "..."
+		}
+		return fmt.Sprintf("the string %q", s)
+	case v.Type() == cty.Number:
+		return v.AsBigFloat().Text('g', -1)
+	case v.Type() == cty.Bool:
+		return fmt.Sprint(v.True())
+	}
+	return v.Type().FriendlyName()
+}
+
+// toNumber is v as a number when it is a string that is one: a variable
+// without a type set by -var or the environment is a string, and "3"
+// serves where a number is needed, as HCL's own arithmetic takes it.
+// Anything else is v itself.
+func toNumber(v cty.Value) cty.Value {
+	if v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+		if n, err := convert.Convert(v, cty.Number); err == nil {
+			return n
+		}
+	}
+	return v
+}
+
+// toBool is v as a bool when it is the string "true" or "false" (see
+// toNumber), else v.
+func toBool(v cty.Value) cty.Value {
+	if v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+		if s := v.AsString(); s == "true" || s == "false" {
+			return cty.BoolVal(s == "true")
+		}
+	}
+	return v
+}
+
+// explainVars adds to each error about an attribute of bodies where the
+// variables it uses got their values, when not from the files shown
+// (-var, the environment) or not from the line shown (a -var-file): "var.n
+// is the string "abc", from -var n".
+func (l *loader) explainVars(diags hcl.Diagnostics, bodies []hcl.Body) {
+	exprs := map[hcl.Range]hcl.Expression{}
+	var walk func(b *hclsyntax.Body)
+	walk = func(b *hclsyntax.Body) {
+		for _, a := range b.Attributes {
+			exprs[a.Expr.Range()] = a.Expr
+		}
+		for _, nb := range b.Blocks {
+			walk(nb.Body)
+		}
+	}
+	for _, b := range bodies {
+		if sb, ok := b.(*hclsyntax.Body); ok {
+			walk(sb)
+		}
+	}
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError || d.Subject == nil || exprs[*d.Subject] == nil {
+			continue
+		}
+		var notes []string
+		for _, tr := range exprs[*d.Subject].Variables() {
+			name, _, ok := attrStep(tr, 1)
+			if tr.RootName() != "var" || !ok {
+				continue
+			}
+			if v := l.cfg.Variables[name]; v != nil && v.From != "" && v.Value.IsWhollyKnown() {
+				notes = append(notes, fmt.Sprintf("var.%s is %s, from %s", name, describe(v.Value), v.From))
+			}
+		}
+		if len(notes) > 0 {
+			d.Detail = strings.TrimSuffix(d.Detail, ".") + ". " + strings.Join(notes, "; ") + "."
+		}
+	}
 }
 
 func (l *loader) loadVarFile(path string) hcl.Diagnostics {

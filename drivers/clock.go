@@ -8,8 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2/gohcl"
 )
 
-// ClockBlock is the schema of the `clock { total = "5m" move = "10s" }`
-// block that drivers with a per-bot game clock put in their game body.
+// ClockBlock is the schema of the `clock { total = "5m" }` (move, turn,
+// startup: one attribute a line when more than one) block that drivers with a per-bot game clock put in their game body.
 var ClockBlock = hcl.BlockHeaderSchema{Type: "clock"}
 
 var clockSchema = &hcl.BodySchema{

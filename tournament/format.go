@@ -62,11 +62,29 @@ type NotEnoughFill struct{ Why string }
 func (e *NotEnoughFill) Error() string { return e.Why }
 
 // TooManyMatches is a listing's error when a tournament would list more
-// than MaxMatches matches; What names it ("round robin", ...).
-type TooManyMatches struct{ What string }
+// than MaxMatches matches; What names it ("round robin", ...). PerRound
+// is the matches of one round (-1: more than MaxMatches), of Rounds.
+type TooManyMatches struct {
+	What             string
+	PerRound, Rounds int
+}
 
 func (e *TooManyMatches) Error() string {
 	return fmt.Sprintf("this %s would list more than %d matches", e.What, MaxMatches)
+}
+
+// tooMany is the TooManyMatches of groups groups (-1: more than
+// MaxMatches) of seatings seatings a round, for s.Rounds rounds, or nil
+// when they are at most MaxMatches.
+func tooMany(what string, groups int, s *Setup) *TooManyMatches {
+	perRound := -1
+	if groups >= 0 && (groups == 0 || s.Seatings <= MaxMatches/groups) {
+		perRound = groups * s.Seatings
+	}
+	if perRound >= 0 && (perRound == 0 || s.Rounds <= MaxMatches/perRound) {
+		return nil
+	}
+	return &TooManyMatches{What: what, PerRound: perRound, Rounds: s.Rounds}
 }
 
 type format interface {
@@ -162,8 +180,8 @@ func drawn(s *Setup, l *Listing, listed int) (*Listing, error) {
 		return nil, &NotEnoughFill{fmt.Sprintf("%d bots make %d group(s) of %d seats, so up to %d seat(s) of a group must be filled",
 			n, len(sizes), k, need)}
 	}
-	if count := len(sizes) * s.Seatings * s.Rounds; count > MaxMatches || count < 0 {
-		return nil, &TooManyMatches{"tournament"}
+	if many := tooMany("tournament", len(sizes), s); many != nil {
+		return nil, many
 	}
 	for r := 1; r <= listed; r++ {
 		order := s.Draw(r)
@@ -195,8 +213,8 @@ func (roundRobin) check(s *Setup) []Problem {
 	return out
 }
 func (roundRobin) list(s *Setup) (*Listing, error) {
-	if count := binomial(len(s.Bots), s.Players) * s.Seatings * s.Rounds; count > MaxMatches || count < 0 {
-		return nil, &TooManyMatches{"round robin"}
+	if many := tooMany("round robin", binomial(len(s.Bots), s.Players), s); many != nil {
+		return nil, many
 	}
 	return repeated(s, combinations(s.Bots, s.Players)), nil
 }
@@ -233,8 +251,8 @@ func (gauntlet) list(s *Setup) (*Listing, error) {
 			groups = append(groups, append([]string{c}, opp...))
 		}
 	}
-	if count := len(groups) * s.Seatings * s.Rounds; count > MaxMatches || count < 0 {
-		return nil, &TooManyMatches{"gauntlet"}
+	if many := tooMany("gauntlet", len(groups), s); many != nil {
+		return nil, many
 	}
 	return repeated(s, groups), nil
 }

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"encoding"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -114,7 +115,13 @@ func TestListing(t *testing.T) {
 		t.Error("groups of 2 from 5 bots without fill listed")
 	}
 	s.Bots = make([]string, 2000)
-	if _, err := RoundRobin.List(s); err == nil {
-		t.Error("a round robin of two million matches listed")
+	var many *TooManyMatches
+	if _, err := RoundRobin.List(s); !errors.As(err, &many) || *many != (TooManyMatches{"round robin", -1, 3}) {
+		t.Errorf("a round robin of two million matches a round: %v (%+v)", err, many)
+	}
+	// Which setting is too large: the rounds, when a round fits.
+	s.Bots, s.Players, s.Rounds = bots, 2, 1<<31-1
+	if _, err := RoundRobin.List(s); !errors.As(err, &many) || *many != (TooManyMatches{"round robin", 20, 1<<31 - 1}) {
+		t.Errorf("a round robin of 20 matches a round for 2^31-1 rounds: %v (%+v)", err, many)
 	}
 }

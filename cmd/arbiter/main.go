@@ -140,15 +140,44 @@ type configFlags struct {
 	vars, varFiles listFlag
 	tournament     string
 	root           string
-	logLevel       string
+	logLevel       logLevel
 	logJSON        bool
+}
+
+// logLevel is a -log-level flag: one of logLevels. hclog takes any
+// other word as no level at all, so a typo would silently change what
+// the log holds.
+type logLevel string
+
+var logLevels = []string{"trace", "debug", "info", "warn", "error"}
+
+const logLevelUsage = "the log's `level`: trace, debug, info, warn or error"
+
+func (l *logLevel) String() string { return string(*l) }
+
+func (l *logLevel) Set(v string) error {
+	if !slices.Contains(logLevels, strings.ToLower(v)) {
+		return fmt.Errorf("%q is not a log level; use one of %s", v, strings.Join(logLevels, ", "))
+	}
+	*l = logLevel(strings.ToLower(v))
+	return nil
+}
+
+func (l logLevel) level() hclog.Level { return hclog.LevelFromString(string(l)) }
+
+// logLevelVar registers a -log-level flag on fs, set to def.
+func logLevelVar(fs *flag.FlagSet, def string) *logLevel {
+	l := logLevel(def)
+	fs.Var(&l, "log-level", logLevelUsage)
+	return &l
 }
 
 func (c *configFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.vars, "var", "set a variable: -var NAME=VALUE (repeatable)")
 	fs.Var(&c.varFiles, "var-file", "read variables from an HCL file (repeatable)")
 	fs.StringVar(&c.tournament, "tournament", "", "the tournament to use when the configuration has several")
-	fs.StringVar(&c.logLevel, "log-level", "info", "log level: trace, debug, info, warn, error")
+	c.logLevel = "info"
+	fs.Var(&c.logLevel, "log-level", logLevelUsage)
 	fs.BoolVar(&c.logJSON, "log-json", false, "write logs as JSON lines")
 }
 
@@ -166,7 +195,7 @@ func (c *configFlags) parse(fs *flag.FlagSet, args []string) (string, error) {
 func (c *configFlags) logger(w io.Writer) hclog.Logger {
 	return hclog.New(&hclog.LoggerOptions{
 		Name:       "arbiter",
-		Level:      hclog.LevelFromString(c.logLevel),
+		Level:      c.logLevel.level(),
 		JSONFormat: c.logJSON,
 		Output:     w,
 	})

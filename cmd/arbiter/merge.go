@@ -13,7 +13,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("merge", stderr)
 	out := fs.String("out", "", "the merged results directory (required)")
 	partial := fs.Bool("partial", false, "merge although matches of the stage have no result yet")
-	logLevel := fs.String("log-level", "info", "log level: trace, debug, info, warn, error")
+	logLevel := logLevelVar(fs, "info")
 	dirs, err := parseFlags(fs, args)
 	if err != nil {
 		return err

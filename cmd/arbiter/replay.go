@@ -27,7 +27,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	pin := fs.Bool("pin", true, "as arbiter run's -pin: with -j N above 1 and at most the CPUs or a multiple of them, each of the N matches at once in a worker process pinned to its own CPUs")
 	root := fs.String("root", "", "the configuration's directory, which the plan's relative bot dirs are in (default: where the run found them)")
 	allowChanged := fs.Bool("allow-changed-bots", false, "replay even if bots or arbiter changed since DIR was run")
-	logLevel := fs.String("log-level", "warn", "log level: trace, debug, info, warn, error")
+	logLevel := logLevelVar(fs, "warn")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	runner := &engine.Runner{
 		Plan: p, Drivers: all.Driver, Root: *root, Out: into, Jobs: *jobs, Only: ids, Self: selfPath(),
-		Log:              hclog.New(&hclog.LoggerOptions{Name: "arbiter", Level: hclog.LevelFromString(*logLevel), Output: stderr}),
+		Log:              hclog.New(&hclog.LoggerOptions{Name: "arbiter", Level: logLevel.level(), Output: stderr}),
 		AllowChangedBots: *allowChanged,
 	}
 	if *pin {

@@ -34,8 +34,24 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	// only show when the plan is made. The matches are made one at a time
 	// for the plan's hash, never held.
 	var summary []string
+	var tournaments []*config.Tournament
 	if !diags.HasErrors() {
-		for _, t := range cfg.Tournaments {
+		tournaments = cfg.Tournaments
+	}
+	if cf.tournament != "" && !diags.HasErrors() {
+		// As plan and run: -tournament must name one, and only that one
+		// is compiled.
+		t, err := cfg.Tournament(cf.tournament)
+		if err != nil {
+			if len(diags) > 0 && !*asJSON {
+				printDiags(stderr, cfg, diags)
+			}
+			return err
+		}
+		tournaments = []*config.Tournament{t}
+	}
+	if !diags.HasErrors() {
+		for _, t := range tournaments {
 			p, _, n, d := compile.Stream(cfg, t)
 			diags = append(diags, d...)
 			if p != nil {

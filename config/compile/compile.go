@@ -125,7 +125,7 @@ func list(p *plan.Plan, t *config.Tournament) (*tournament.Listing, *hcl.Diagnos
 	case errors.As(err, &fill):
 		return nil, notEnoughFill(t, fill.Why, len(t.Fill))
 	case errors.As(err, &many):
-		return nil, tooMany(t, many.What)
+		return nil, tooMany(t, many)
 	case err != nil:
 		panic(fmt.Sprintf("compile: format %v lists with an unknown error: %v", t.Format, err))
 	}
@@ -162,9 +162,21 @@ func notEnoughFill(t *config.Tournament, why string, have int) *hcl.Diagnostic {
 		Subject: subject}
 }
 
-func tooMany(t *config.Tournament, what string) *hcl.Diagnostic {
+// tooMany says which setting makes too many matches: the rounds, when
+// one round is within the limit, else the field.
+func tooMany(t *config.Tournament, many *tournament.TooManyMatches) *hcl.Diagnostic {
+	if many.PerRound > 0 && many.Rounds > 1 {
+		subject := rangePtr(t.Ranges["rounds"])
+		if subject == nil {
+			subject = rangePtr(t.Ranges["bots"])
+		}
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many matches",
+			Detail: fmt.Sprintf("This %s would list %d matches a round for %d rounds, more than %d matches in all. Use at most %d rounds, or fewer matches a round (fewer bots or a smaller seat design).",
+				many.What, many.PerRound, many.Rounds, tournament.MaxMatches, tournament.MaxMatches/many.PerRound),
+			Subject: subject}
+	}
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many matches",
-		Detail:  fmt.Sprintf("This %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\".", what, tournament.MaxMatches),
+		Detail:  fmt.Sprintf("One round of this %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\".", many.What, tournament.MaxMatches),
 		Subject: rangePtr(t.Ranges["bots"])}
 }
 

@@ -17,7 +17,7 @@ var submissionSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "files"}, {Name: "bytes"}, {Name: "breach"}},
 }
 
-// decodeSubmission decodes submission { files = 10  bytes = "10MB" }.
+// decodeSubmission decodes a submission block: files = 10, bytes = "10MB".
 func decodeSubmission(b *hcl.Block, ctx *hcl.EvalContext, s *SubmissionLimits) hcl.Diagnostics {
 	content, diags := b.Body.Content(submissionSchema)
 	if a, ok := content.Attributes["files"]; ok {

@@ -53,6 +53,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 	var boardBlock *hcl.Block
 	var stoneRanges []hcl.Range
 	boardOK := false
+	clockOK := true
 	for _, b := range content.Blocks {
 		if f, dup := first[b.Type]; dup {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate " + b.Type + " block",
@@ -73,11 +74,11 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		case drivers.ClockBlock.Type:
 			c, d := drivers.DecodeSessionClock(b, ctx)
 			diags = append(diags, d...)
-			g.clock = c
+			g.clock, clockOK = c, !d.HasErrors()
 		}
 	}
 	for _, need := range []struct{ block, example string }{
-		{"board", "board { rows = 20  cols = 20 }"},
+		{"board", "board { size = 20 }"},
 		{"stones", `stones { file = "stones/classic.txt" } or stone "I3" { cells = [[0, 0], [1, 0], [2, 0]] } blocks inside stones { }`},
 	} {
 		if first[need.block] == nil {
@@ -107,7 +108,8 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 				Detail: sentence(err.Error()), Subject: body.MissingItemRange().Ptr()})
 		}
 	}
-	if g.clock.Total == 0 && g.clock.Move == 0 && g.clock.Turn == 0 {
+	// A clock in error is reported as such, not as no clock.
+	if clockOK && g.clock.Total == 0 && g.clock.Move == 0 && g.clock.Turn == 0 {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No clock",
 			Detail:  `The clock block sets no time limit, so a bot that never answers stalls its match forever. Add turn = "2s" (the course's limit for a turn), move = "2s" or total = "2m", or leave the clock block out for the course's clock.`,
 			Subject: body.MissingItemRange().Ptr()})

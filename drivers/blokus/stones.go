@@ -93,7 +93,8 @@ func decodeStone(b *hcl.Block, ctx *hcl.EvalContext) (Stone, hcl.Diagnostics) {
 		if d := gohcl.DecodeExpression(cellsAttr.Expr, ctx, &pairs); d.HasErrors() {
 			for _, x := range d {
 				x.Summary = "Invalid stone cells"
-				x.Detail += " Write cells as a list of [x, y] pairs, like [[0, 0], [1, 0], [1, 1]]."
+				// HCL's details end without a full stop.
+				x.Detail = strings.TrimSuffix(x.Detail, ".") + ". Write cells as a list of [x, y] pairs, like [[0, 0], [1, 0], [1, 1]]."
 			}
 			return Stone{}, d
 		}

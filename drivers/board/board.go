@@ -340,7 +340,8 @@ func decodeCells(a *hcl.Attribute, ctx *hcl.EvalContext) ([]Cell, hcl.Diagnostic
 	if diags.HasErrors() {
 		for _, d := range diags {
 			d.Summary = "Invalid filled"
-			d.Detail += " Write filled cells as a list of [x, y] pairs, like [[2, 3], [4, 0]]."
+			// HCL's details end without a full stop.
+			d.Detail = strings.TrimSuffix(d.Detail, ".") + ". Write filled cells as a list of [x, y] pairs, like [[2, 3], [4, 0]]."
 		}
 		return nil, diags
 	}

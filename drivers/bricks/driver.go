@@ -118,7 +118,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 	switch len(boards) {
 	case 0:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing board",
-			Detail:  "A bricks game needs a board block, like board { size = 5  filled = [[2, 2]] }.",
+			Detail:  "A bricks game needs a board block, like board { size = 5 }.",
 			Subject: body.MissingItemRange().Ptr()})
 	default:
 		for _, b := range boards[1:] {

@@ -3,12 +3,15 @@ package planowanie
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/gocty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/gtp"
@@ -71,38 +74,98 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 	}
 	if a, ok := content.Attributes["deals"]; ok {
 		g.dealsRange = a.Expr.Range()
-		var deals []dealValue
-		d := gohcl.DecodeExpression(a.Expr, ctx, &deals)
-		if d.HasErrors() {
-			for _, x := range d {
-				x.Detail += ` Write deals as a list of objects, like [{ cards = 1, leader = 0 }, { cards = 2, leader = 1 }].`
-			}
-		}
+		deals, d := decodeDeals(a, ctx)
 		diags = append(diags, d...)
 		if !d.HasErrors() && len(deals) == 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No deals",
 				Detail: "deals is empty: list at least one deal, like [{ cards = 5, leader = 0 }].", Subject: a.Expr.Range().Ptr()})
 		}
-		for i, dv := range deals {
-			if dv.Cards < 1 || dv.Leader < 0 {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deal",
-					Detail:  fmt.Sprintf("Deal %d has cards = %d and leader = %d: every deal gives at least 1 card and its leader is a seat number from 0.", i+1, dv.Cards, dv.Leader),
-					Subject: a.Expr.Range().Ptr()})
-			}
-			g.settings.Deals = append(g.settings.Deals, DealSpec{Cards: dv.Cards, Leader: dv.Leader})
-		}
+		g.settings.Deals = deals
 	}
+	clockOK := true
 	for _, b := range content.Blocks {
 		c, d := drivers.DecodeSessionClock(b, ctx)
 		diags = append(diags, d...)
-		g.clock = c
+		g.clock, clockOK = c, !d.HasErrors()
 	}
-	if g.clock.Total == 0 && g.clock.Move == 0 && g.clock.Turn == 0 {
+	// A clock in error is reported as such, not as no clock.
+	if clockOK && g.clock.Total == 0 && g.clock.Move == 0 && g.clock.Turn == 0 {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No clock",
 			Detail:  `The game has no clock, so a bot that never answers stalls its match forever. Add clock { total = "5m" } (each bot's budget for a game) or clock { move = "10s" }.`,
 			Subject: body.MissingItemRange().Ptr()})
 	}
 	return g, diags
+}
+
+// dealType is what every element of deals converts to.
+var dealType = cty.Object(map[string]cty.Type{"cards": cty.Number, "leader": cty.Number})
+
+const dealsExample = `Write deals as a list of objects, like [{ cards = 1, leader = 0 }, { cards = 2, leader = 1 }].`
+
+// decodeDeals decodes the deals attribute, a deal at a time, so that a
+// problem names its deal counted from 1, as the rules' own messages and
+// the game's events do, and points at it when deals is written out.
+func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(ctx)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	rng := a.Expr.Range()
+	if v.IsNull() || !v.IsWhollyKnown() || !(v.Type().IsListType() || v.Type().IsTupleType() || v.Type().IsSetType()) {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid deals",
+			Detail: "deals must be a list of deals, not " + v.Type().FriendlyName() + ". " + dealsExample, Subject: &rng}}
+	}
+	var elems []hclsyntax.Expression
+	if tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok && len(tuple.Exprs) == v.LengthInt() {
+		elems = tuple.Exprs
+	}
+	var deals []DealSpec
+	for i, it := 0, v.ElementIterator(); it.Next(); i++ {
+		_, e := it.Element()
+		subject := rng
+		if elems != nil {
+			subject = elems[i].Range()
+		}
+		bad := func(detail string) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deal",
+				Detail: fmt.Sprintf("Deal %d: %s. %s", i+1, detail, dealsExample), Subject: subject.Ptr()})
+		}
+		conv, err := convert.Convert(e, dealType)
+		if err != nil {
+			bad(convertProblem(err))
+			continue
+		}
+		var dv dealValue
+		if err := gocty.FromCtyValue(conv, &dv); err != nil {
+			bad(fmt.Sprintf("cards and leader must be whole numbers, not %s and %s", conv.GetAttr("cards").AsBigFloat().Text('g', -1), conv.GetAttr("leader").AsBigFloat().Text('g', -1)))
+			continue
+		}
+		if dv.Cards < 1 || dv.Leader < 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deal",
+				Detail:  fmt.Sprintf("Deal %d has cards = %d and leader = %d: every deal gives at least 1 card and its leader is a seat number from 0.", i+1, dv.Cards, dv.Leader),
+				Subject: subject.Ptr()})
+		}
+		deals = append(deals, DealSpec{Cards: dv.Cards, Leader: dv.Leader})
+	}
+	return deals, diags
+}
+
+// convertProblem says what is wrong with a deal that does not convert:
+// "leader is missing", "cards is not a number".
+func convertProblem(err error) string {
+	var pe cty.PathError
+	if errors.As(err, &pe) && len(pe.Path) > 0 {
+		if step, ok := pe.Path[0].(cty.GetAttrStep); ok {
+			return step.Name + " is not a number"
+		}
+	}
+	msg := strings.TrimSuffix(err.Error(), ".")
+	if name, ok := strings.CutPrefix(msg, `attribute "`); ok {
+		if name, ok := strings.CutSuffix(name, `" is required`); ok {
+			return name + " is missing"
+		}
+	}
+	return "it is not an object of cards and leader (" + msg + ")"
 }
 
 func deckOf(v cty.Value) (Deck, bool) {

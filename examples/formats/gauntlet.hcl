@@ -2,9 +2,9 @@
 # test: greedy1 is clearly stronger than random1, so the SPRT accepts H1
 # long before the 2000 planned matches.
 tournament "gauntlet-sprt" {
-  game    = game.planowanie.short
-  bots    = [bot.greedy1, bot.random1]
-  format  = "gauntlet"
+  game   = game.planowanie.short
+  bots   = [bot.greedy1, bot.random1]
+  format = "gauntlet"
   gauntlet {
     candidates = [bot.greedy1]
   }
@@ -27,9 +27,9 @@ tournament "gauntlet-sprt" {
 # Two candidates, each against every pair of the other bots, in groups
 # of three seated by a Williams design (balanced).
 tournament "gauntlet-3" {
-  game    = game.planowanie.short
-  bots    = [bot.greedy1, bot.greedy2, bot.random1, bot.random2, bot.random3]
-  format  = "gauntlet"
+  game   = game.planowanie.short
+  bots   = [bot.greedy1, bot.greedy2, bot.random1, bot.random2, bot.random3]
+  format = "gauntlet"
   gauntlet {
     candidates = [bot.greedy1, bot.greedy2]
   }

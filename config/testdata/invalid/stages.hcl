@@ -96,9 +96,14 @@ game "blokus" "b" {
   }
 }
 
+bot "w" { house = "blokus/random" }
+bot "x" { house = "blokus/greedy" }
+bot "y" { house = "blokus/random" }
+bot "z" { house = "blokus/greedy" }
+
 tournament "whole_group" {
   game = game.blokus.b
-  bots = [bot.a, bot.b, bot.c, bot.d]
+  bots = [bot.w, bot.x, bot.y, bot.z]
   stage "all" { # ERROR: Group too large for a match
   }
 }

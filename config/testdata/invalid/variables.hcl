@@ -6,3 +6,23 @@ locals {
   b = local.a # ERROR: Cycle in local values
   c = var.nope # ERROR: Unknown variable
 }
+# What uses a value in error is not reported again: fixing the errors
+# above fixes it.
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+game "planowanie" "h" {
+  deck  = deck.d
+  deals = local.a
+  clock { total = var.rounds }
+}
+tournament "u" {
+  game    = game.planowanie.h
+  bots    = [bot.a, bot.b]
+  players = 2
+  rounds  = var.rounds
+  seed    = local.b + 1
+}

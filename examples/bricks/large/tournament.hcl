@@ -18,7 +18,7 @@ bot "random" {
 game "bricks" "large" {
   board {
     # '#' filled, '.' empty; one line per row, top row first.
-    map = <<-EOT
+    map    = <<-EOT
       .........
       .#.....#.
       .........
