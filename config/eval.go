@@ -122,35 +122,7 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 			}
 			continue
 		}
-		var known []string
-		kind := root
-		switch root {
-		case "var":
-			kind, known = "variable", keys(l.cfg.Variables)
-		case "local":
-			kind, known = "local value", keys(l.cfg.Locals)
-		case "path":
-			kind, known = "path", []string{"root"}
-		case "deck":
-			for _, d := range l.cfg.Decks {
-				known = append(known, d.Name)
-			}
-		case "bot":
-			for _, b := range l.cfg.Bots {
-				known = append(known, b.Name)
-			}
-		case "bots_from":
-			kind, known = "bots_from block", l.botsFromNames()
-		case "stage":
-			known = l.stages
-		case "game":
-			kind = "game driver"
-			for _, g := range l.cfg.Games {
-				if !contains(known, g.Driver) {
-					known = append(known, g.Driver)
-				}
-			}
-		}
+		kind, known := l.declared(root)
 		misspelt := !contains(known, name) && l.misspeltDeclares(blockTypes[root], name)
 		if misspelt && root != "game" {
 			diags = append(diags, followOn(&nameRange))
@@ -183,6 +155,40 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// declared is what a reference starting with root names (a variable, a
+// deck, ...) and the names declared of it.
+func (l *loader) declared(root string) (kind string, known []string) {
+	kind = root
+	switch root {
+	case "var":
+		kind, known = "variable", keys(l.cfg.Variables)
+	case "local":
+		kind, known = "local value", keys(l.cfg.Locals)
+	case "path":
+		kind, known = "path", []string{"root"}
+	case "deck":
+		for _, d := range l.cfg.Decks {
+			known = append(known, d.Name)
+		}
+	case "bot":
+		for _, b := range l.cfg.Bots {
+			known = append(known, b.Name)
+		}
+	case "bots_from":
+		kind, known = "bots_from block", l.botsFromNames()
+	case "stage":
+		known = l.stages
+	case "game":
+		kind = "game driver"
+		for _, g := range l.cfg.Games {
+			if !contains(known, g.Driver) {
+				known = append(known, g.Driver)
+			}
+		}
+	}
+	return kind, known
 }
 
 // value checks the references of expr and evaluates it in scope s. A
