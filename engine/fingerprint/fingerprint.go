@@ -128,6 +128,9 @@ func Plan(p *plan.Plan, o Options) error {
 			walked[dir] = w
 		}
 		b.Fingerprint = w.finish(b.Command)
+		if !filepath.IsAbs(filepath.FromSlash(b.Dir)) {
+			b.Fingerprint.Root = root
+		}
 	}
 	return nil
 }

@@ -212,8 +212,8 @@ func TestSavedPlanLeavesOutTheSameFiles(t *testing.T) {
 	if got := paths(fp); !slices.Equal(got, []string{"book.json", "bot.sh"}) {
 		t.Errorf("files %q", got)
 	}
-	if !slices.Equal(fp.Config, []string{"t.hcl", "vars/v.hcl"}) {
-		t.Errorf("config %q", fp.Config)
+	if !slices.Equal(fp.Config, []string{"t.hcl", "vars/v.hcl"}) || fp.Root != root {
+		t.Errorf("config %q, root %s", fp.Config, fp.Root)
 	}
 	wantSkipped := []string{"out.json: " + whyPlan, "plan.json: " + whyPlan, "t.hcl: " + whyConfig, "vars/v.hcl: " + whyConfig}
 	if !slices.Equal(fp.Skipped, wantSkipped) {

@@ -13,6 +13,10 @@ type Fingerprint struct {
 	Hash string `json:"hash"`
 	// House is set for a house bot: "<driver>/<bot> of arbiter <build>".
 	House string `json:"house,omitempty"`
+	// Root is the absolute directory that the bot's relative dir was taken
+	// from: the configuration's directory, or a saved plan's -root. It is
+	// empty for a bot whose dir is absolute.
+	Root string `json:"root,omitempty"`
 	// Dir is the absolute directory that was hashed and that the bot runs
 	// in.
 	Dir string `json:"dir,omitempty"`
