@@ -95,7 +95,10 @@ func (e *ChangedError) Error() string {
 // directory and may write there (logs, caches, compiled modules), and
 // that must not make the next run refuse. So once recorded, a bot's
 // fingerprint covers the files recorded then: one of them changed or
-// removed is a change; a file added is noted, not compared.
+// removed is a change; a file added is noted, not compared. A recorded
+// file that is now left out by rule (the configuration's files and saved
+// plans, which an older arbiter hashed when it ran a saved plan) is still
+// compared, so that such a results directory goes on as it was.
 func CompareFingerprints(recorded, now *plan.Plan) (*plan.Plan, []BotChange, map[string][]string) {
 	out := *now
 	out.Bots = slices.Clone(now.Bots)
@@ -140,6 +143,11 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 	for _, f := range old.Files {
 		recorded[f.Path] = true
 		g, ok := current[f.Path]
+		if path, left := now.LeftOut[f.Path]; !ok && left {
+			// Recorded by an arbiter that hashed the configuration's
+			// files and saved plans: the directory goes on comparing it.
+			g, ok = fingerprint.File(path, f.Path)
+		}
 		switch {
 		case !ok:
 			c.Removed = append(c.Removed, f.Path)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -64,5 +66,35 @@ func TestCompareFingerprints(t *testing.T) {
 		`bot "same": changed a.py`}
 	if !slices.Equal(got, want) {
 		t.Errorf("changes %q, want %q", got, want)
+	}
+}
+
+// A results directory recorded by an arbiter that hashed a file that is
+// now left out by rule (the configuration's, when it ran a saved plan)
+// goes on comparing it: its bots have not changed.
+func TestCompareLeftOutFiles(t *testing.T) {
+	dir := t.TempDir()
+	hcl := filepath.Join(dir, "t.hcl")
+	if err := os.WriteFile(hcl, []byte("tournament {}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := plan.FileSum{Path: "a.py", Mode: "-rw-r--r--", SHA256: "01"}
+	t1, ok := fingerprint.File(hcl, "t.hcl")
+	if !ok {
+		t.Fatal("t.hcl not read")
+	}
+	recorded := &plan.Plan{Bots: []plan.Bot{{Name: "ext", Fingerprint: external(a, t1)}}}
+	fp := external(a)
+	fp.LeftOut = map[string]string{"t.hcl": hcl}
+	now := &plan.Plan{Bots: []plan.Bot{{Name: "ext", Fingerprint: fp}}}
+	p, changes, _ := CompareFingerprints(recorded, now)
+	if len(changes) != 0 || p.Bot("ext").Fingerprint.Hash != recorded.Bot("ext").Fingerprint.Hash {
+		t.Errorf("changes %v, going on with %+v", changes, p.Bot("ext").Fingerprint)
+	}
+	if err := os.WriteFile(hcl, []byte("tournament {} # edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, changes, _ = CompareFingerprints(recorded, now); len(changes) != 1 || changes[0].String() != `bot "ext": changed t.hcl` {
+		t.Errorf("changes %v", changes)
 	}
 }

@@ -281,11 +281,13 @@ func (c *configFlags) loadAs(path string, stderr io.Writer, compileT func(*confi
 
 // fingerprintOptions say how to fingerprint the bots of l, loaded from
 // path: the configuration's files (or the saved plan) and the results
-// directories are no bot's content.
+// directories are no bot's content. A saved plan's bots leave out the
+// files that its fingerprints record as the configuration's, so they
+// cover the same files as when it was compiled.
 func (c *configFlags) fingerprintOptions(l *loaded, path string, results ...string) fingerprint.Options {
 	o := fingerprint.Options{Root: l.root, Results: results, Config: slices.Clone(c.varFiles)}
 	if l.cfg == nil {
-		o.Config = append(o.Config, path)
+		o.Plans = []string{path}
 	} else {
 		for name := range l.cfg.Files {
 			o.Config = append(o.Config, name)

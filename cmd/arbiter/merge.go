@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
@@ -39,11 +41,35 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		if sum.Next.Stage != "" { // a stage of a tournament in stages has no round
 			what = "stage " + sum.Next.Stage
 		}
-		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s -shard K/N -stage %d -out SHARD_DIR\n",
-			sum.Stage+1, what, len(sum.Next.Matches), filepath.Join(*out, engine.PlanFile), sum.Stage+1)
+		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s%s -shard K/N -stage %d -out SHARD_DIR\n",
+			sum.Stage+1, what, len(sum.Next.Matches), shellWord(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Stage+1)
 	default:
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
 	fmt.Fprintln(stdout)
 	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped}, nil)
+}
+
+// rootFlag is the -root that runs the bots of p, merged from shards, where
+// the shards ran them: the merged plan.json lies in the merge's -out
+// directory, not where the bots are. It is "" when p has no bot with a
+// relative dir, and a placeholder when the fingerprints do not tell.
+func rootFlag(p *plan.Plan) string {
+	root, err := botRoot(p)
+	switch {
+	case err != nil:
+		return " -root CONFIG_DIR"
+	case root == "":
+		return ""
+	}
+	return " -root " + shellWord(root)
+}
+
+// shellWord is s as one word for a POSIX shell: as it is when it needs no
+// quoting, else in single quotes.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

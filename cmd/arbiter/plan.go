@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +33,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	// A saved plan is shown as it was, with the fingerprints of when it
 	// was compiled; a configuration's bots as they are now.
 	if l.cfg != nil {
-		if err := fingerprint.Plan(p, cf.fingerprintOptions(l, path)); err != nil {
+		o := cf.fingerprintOptions(l, path)
+		if *asJSON {
+			// arbiter plan -json CONF > CONF/plan.json: the file being
+			// written is a saved plan, not part of the bot in CONF.
+			o.Output = regularFile(stdout)
+		}
+		if err := fingerprint.Plan(p, o); err != nil {
 			return err
 		}
 	}
@@ -57,6 +65,19 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout)
 	return writeMatches(stdout, l.matches)
+}
+
+// regularFile is the file w writes to when it is a regular file, else nil.
+func regularFile(w io.Writer) fs.FileInfo {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	return fi
 }
 
 // describeClock is the clock of the first match in words.

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
@@ -101,32 +100,6 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 		return nil, &engine.ChangedError{Dir: dir, Changes: changes, Replay: true}
 	}
 	return p, nil
-}
-
-// botRoot is the configuration's directory of a run, from the directories
-// its bots' fingerprints record: a relative bot dir lies in it.
-func botRoot(p *plan.Plan) (string, error) {
-	root := ""
-	for _, b := range p.Bots {
-		if b.House != "" || filepath.IsAbs(b.Dir) {
-			continue
-		}
-		if b.Fingerprint == nil || b.Fingerprint.Dir == "" {
-			return "", fmt.Errorf("the plan does not record where bot %q ran; give -root, the configuration's directory", b.Name)
-		}
-		r := b.Fingerprint.Dir
-		if rel := filepath.FromSlash(b.Dir); rel != "." {
-			var ok bool
-			if r, ok = strings.CutSuffix(r, string(filepath.Separator)+rel); !ok {
-				return "", fmt.Errorf("bot %q ran in %s, which is not its dir %s of a configuration; give -root", b.Name, b.Fingerprint.Dir, b.Dir)
-			}
-		}
-		if root != "" && r != root {
-			return "", fmt.Errorf("the bots ran in different configurations' directories (%s, %s); give -root", root, r)
-		}
-		root = r
-	}
-	return root, nil
 }
 
 // reportReplay says, match by match, whether the replay is identical to

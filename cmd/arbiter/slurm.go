@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -61,6 +62,16 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	}
 	if j.work, err = filepath.Abs(j.work); err != nil {
 		return err
+	}
+	if l.cfg != nil {
+		// The shards run this plan.json, not the configuration: it records
+		// the bots' fingerprints, and with them which files of their dirs
+		// are the configuration's, so that the shards leave out the files
+		// a run of the configuration does (a saved plan is written as it
+		// was).
+		if err := fingerprint.Plan(l.plan, cf.fingerprintOptions(l, path)); err != nil {
+			return err
+		}
 	}
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament

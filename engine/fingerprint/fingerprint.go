@@ -9,9 +9,12 @@
 // an existing file. A house bot is part of arbiter, so its fingerprint is
 // its name and arbiter's build.
 //
-// Nothing is left out silently: what a fingerprint does not hash (version
-// control metadata, results directories of arbiter, links to directories,
-// what lies beyond the size caps) is listed in its Skipped lines.
+// Nothing is left out silently: what a fingerprint does not hash (the
+// configuration's files, saved plans, version control metadata, results
+// directories of arbiter, links to directories, what lies beyond the size
+// caps) is listed in its Skipped lines. The configuration's files are also
+// recorded (plan.Fingerprint.Config), so that a saved plan leaves out the
+// same files where the configuration is not at hand.
 package fingerprint
 
 import (
@@ -24,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -48,19 +52,66 @@ type Options struct {
 	Results []string
 	// Config are the configuration's files, never hashed: what they mean
 	// is the plan, whose hash a results directory checks already, and a
-	// new comment or tournament in them changes no bot.
+	// new comment or tournament in them changes no bot. A plan's own
+	// fingerprints add the files they record as the configuration's
+	// (plan.Fingerprint.Config), so a saved plan leaves out the files its
+	// configuration did.
 	Config []string
+	// Plans are saved plan files that the command reads, never hashed (any
+	// file that begins as a saved plan is left out too; see isSavedPlan).
+	Plans []string
+	// Output is the file that the command writes a plan to (arbiter plan
+	// -json > FILE), never hashed: when it lies in a bot's directory, it
+	// is a saved plan by the time another command reads that directory.
+	Output fs.FileInfo
 }
 
+// Why a file is left out of a fingerprint by rule. The skipped line of a
+// configuration's file is what an older arbiter recorded in plans that
+// had no Fingerprint.Config yet: those plans are read by it.
+const (
+	whyResults = "a results directory of this run"
+	whyConfig  = "a file of the configuration (the plan's hash covers what it says)"
+	whyPlan    = "a saved arbiter plan (arbiter's data, not the bot's)"
+)
+
 // Plan sets the fingerprint of every bot of p and p.Arbiter, from the
-// files as they are now.
+// files as they are now. The files that p's fingerprints, if any, record
+// as the configuration's are left out, as those of o.Config are.
 func Plan(p *plan.Plan, o Options) error {
 	a, err := Build()
 	if err != nil {
 		return err
 	}
 	p.Arbiter = a
+	root, err := filepath.Abs(o.Root)
+	if err != nil {
+		return err
+	}
+	dirs := make([]string, len(p.Bots))
+	for i := range p.Bots {
+		b := &p.Bots[i]
+		if b.House != "" {
+			continue
+		}
+		dir := filepath.FromSlash(b.Dir)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(root, dir)
+		}
+		if dirs[i], err = filepath.Abs(dir); err != nil {
+			return err
+		}
+	}
 	exclude := o.exclude()
+	for i := range p.Bots {
+		if dirs[i] == "" || p.Bots[i].Fingerprint == nil {
+			continue
+		}
+		real := realPath(dirs[i])
+		for _, rel := range configFiles(p.Bots[i].Fingerprint) {
+			exclude[filepath.Join(real, filepath.FromSlash(rel))] = whyConfig
+		}
+	}
 	// Bots that share a directory share its walk.
 	walked := map[string]*walker{}
 	for i := range p.Bots {
@@ -69,22 +120,28 @@ func Plan(p *plan.Plan, o Options) error {
 			b.Fingerprint = House(b.House, a)
 			continue
 		}
-		dir := filepath.FromSlash(b.Dir)
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(o.Root, dir)
-		}
-		if dir, err = filepath.Abs(dir); err != nil {
-			return err
-		}
+		dir := dirs[i]
 		w := walked[dir]
 		if w == nil {
-			w = &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude}
+			w = &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude, out: o.Output}
 			w.walk(dir)
 			walked[dir] = w
 		}
 		b.Fingerprint = w.finish(b.Command)
+		if !filepath.IsAbs(filepath.FromSlash(b.Dir)) {
+			b.Fingerprint.Root = root
+		}
 	}
 	return nil
+}
+
+// realPath is path with its links resolved, or path when that fails (it
+// does not exist).
+func realPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
 }
 
 // exclude maps the absolute real paths not to hash to why.
@@ -96,14 +153,12 @@ func (o Options) exclude() map[string]string {
 			if err != nil {
 				continue
 			}
-			if real, err := filepath.EvalSymlinks(abs); err == nil {
-				abs = real
-			}
-			out[abs] = why
+			out[realPath(abs)] = why
 		}
 	}
-	add(o.Results, "a results directory of this run")
-	add(o.Config, "a file of the configuration (the plan's hash covers what it says)")
+	add(o.Results, whyResults)
+	add(o.Config, whyConfig)
+	add(o.Plans, whyPlan)
 	return out
 }
 
@@ -129,7 +184,10 @@ func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerpr
 // finish adds the files of command to a copy of the walked directory's
 // fingerprint and hashes it.
 func (w *walker) finish(command []string) *plan.Fingerprint {
-	c := &walker{fp: &plan.Fingerprint{Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped)}, bytes: w.bytes}
+	c := &walker{fp: &plan.Fingerprint{
+		Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped),
+		Config: w.fp.Config, LeftOut: w.fp.LeftOut,
+	}, bytes: w.bytes}
 	c.command(w.fp.Dir, command)
 	c.fp.Hash = Sum(c.fp.Files)
 	return c.fp
@@ -147,8 +205,10 @@ func Sum(files []plan.FileSum) string {
 type walker struct {
 	fp      *plan.Fingerprint
 	exclude map[string]string
-	bytes   int64
-	full    bool
+	// out is the file the command writes its plan to, if any.
+	out   fs.FileInfo
+	bytes int64
+	full  bool
 }
 
 func (w *walker) skip(format string, args ...any) {
@@ -159,9 +219,8 @@ func (w *walker) skip(format string, args ...any) {
 // read is recorded as skipped: its bot will not start either, and the
 // match says so.
 func (w *walker) walk(dir string) {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
+	dir = realPath(dir)
+	w.config(dir)
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(dir, path)
 		rel = filepath.ToSlash(rel)
@@ -178,8 +237,7 @@ func (w *walker) walk(dir string) {
 		if d.IsDir() {
 			return w.enter(path, rel, d)
 		}
-		if why, ok := w.exclude[path]; ok {
-			w.skip("%s: %s", rel, why)
+		if w.leaveOut(path, rel, d) {
 			return nil
 		}
 		if len(w.fp.Files) >= MaxFiles {
@@ -190,6 +248,99 @@ func (w *walker) walk(dir string) {
 		w.file(path, rel)
 		return nil
 	})
+}
+
+// config lists in the fingerprint the configuration's files that lie in
+// dir (those excluded as the configuration's), whether they are there now
+// or not: a saved plan carries them to a machine without them.
+func (w *walker) config(dir string) {
+	for path, why := range w.exclude {
+		if why != whyConfig {
+			continue
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		w.fp.Config = append(w.fp.Config, filepath.ToSlash(rel))
+	}
+	slices.Sort(w.fp.Config)
+}
+
+// leaveOut reports whether the file at path is left out by rule, and
+// says so in the skipped lines: a file excluded by the options, the
+// command's own output, or a saved plan. The configuration's files and
+// saved plans are noted in LeftOut.
+func (w *walker) leaveOut(path, rel string, d fs.DirEntry) bool {
+	why, ok := w.exclude[path]
+	if !ok && w.out != nil {
+		if fi, err := d.Info(); err == nil && os.SameFile(fi, w.out) {
+			why, ok = whyPlan, true
+		}
+	}
+	if !ok && isSavedPlan(path) {
+		why, ok = whyPlan, true
+	}
+	if !ok {
+		return false
+	}
+	w.skip("%s: %s", rel, why)
+	if why == whyConfig || why == whyPlan {
+		if w.fp.LeftOut == nil {
+			w.fp.LeftOut = map[string]string{}
+		}
+		w.fp.LeftOut[rel] = path
+	}
+	return true
+}
+
+// isSavedPlan reports whether path is a saved plan: a .json file that
+// begins as arbiter plan -json and a results directory's plan.json begin,
+// with the plan's version and hash. A plan is arbiter's data, never a
+// bot's: one saved in a bot's directory (arbiter plan -json CONF >
+// CONF/plan.json) is left out of its fingerprint, whether the run reads
+// the configuration or that plan.
+func isSavedPlan(path string) bool {
+	if !strings.EqualFold(filepath.Ext(path), ".json") {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	return planHead.Match(head[:n])
+}
+
+var planHead = regexp.MustCompile(`^\s*\{\s*"version"\s*:\s*[0-9]+\s*,\s*"hash"\s*:\s*"[0-9a-f]{64}"`)
+
+// configFiles are the configuration's files that fp records (see
+// plan.Fingerprint.Config); for a fingerprint recorded before arbiter
+// recorded them, those its skipped lines name as the configuration's.
+func configFiles(fp *plan.Fingerprint) []string {
+	if fp.Config != nil {
+		return fp.Config
+	}
+	var out []string
+	for _, line := range fp.Skipped {
+		if rel, ok := strings.CutSuffix(line, ": "+whyConfig); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+// File is the entry of one file of a bot's directory, at path, as a
+// fingerprint records it under name; false when it cannot be read.
+func File(path, name string) (plan.FileSum, bool) {
+	w := &walker{fp: &plan.Fingerprint{}}
+	w.file(path, name)
+	if len(w.fp.Files) == 0 {
+		return plan.FileSum{}, false
+	}
+	return w.fp.Files[0], true
 }
 
 // enter decides whether the walk goes into a directory.

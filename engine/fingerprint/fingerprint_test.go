@@ -182,6 +182,91 @@ func TestPlanSharesWalks(t *testing.T) {
 	}
 }
 
+// The configuration's files are left out of a bot whose directory holds
+// them, and the plan records which: fingerprinting the saved plan, where
+// no configuration is named (and even where its files are gone), leaves
+// out the same files and gets the same fingerprint. A saved plan in the
+// directory is never part of the bot, nor the file a plan is written to.
+func TestSavedPlanLeavesOutTheSameFiles(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "bot.sh"), "exit 0", 0o755)
+	write(t, filepath.Join(root, "t.hcl"), "tournament {}", 0o644)
+	write(t, filepath.Join(root, "vars", "v.hcl"), "x = 1", 0o644)
+	savedPlan := "{\n  \"version\": 1,\n  \"hash\": \"" + strings.Repeat("0", 64) + "\",\n"
+	write(t, filepath.Join(root, "plan.json"), savedPlan, 0o644)
+	write(t, filepath.Join(root, "book.json"), `{"version": 1, "moves": []}`, 0o644)
+	write(t, filepath.Join(root, "out.json"), "", 0o644)
+	out, err := os.Stat(filepath.Join(root, "out.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := func() []plan.Bot {
+		return []plan.Bot{{Name: "b", Command: []string{"./bot.sh"}, Dir: "."}, {Name: "h", House: "g/random"}}
+	}
+	compiled := &plan.Plan{Bots: bots()}
+	o := Options{Root: root, Config: []string{filepath.Join(root, "t.hcl"), filepath.Join(root, "vars", "v.hcl")}, Output: out}
+	if err := Plan(compiled, o); err != nil {
+		t.Fatal(err)
+	}
+	fp := compiled.Bots[0].Fingerprint
+	if got := paths(fp); !slices.Equal(got, []string{"book.json", "bot.sh"}) {
+		t.Errorf("files %q", got)
+	}
+	if !slices.Equal(fp.Config, []string{"t.hcl", "vars/v.hcl"}) || fp.Root != root {
+		t.Errorf("config %q, root %s", fp.Config, fp.Root)
+	}
+	wantSkipped := []string{"out.json: " + whyPlan, "plan.json: " + whyPlan, "t.hcl: " + whyConfig, "vars/v.hcl: " + whyConfig}
+	if !slices.Equal(fp.Skipped, wantSkipped) {
+		t.Errorf("skipped %q, want %q", fp.Skipped, wantSkipped)
+	}
+	// What plan -json wrote there: a saved plan.
+	write(t, filepath.Join(root, "out.json"), savedPlan, 0o644)
+
+	// The saved plan, run from its own file with the root given.
+	saved := func() *plan.Plan {
+		p := &plan.Plan{Bots: bots()}
+		p.Bots[0].Fingerprint = fp
+		return p
+	}
+	again := saved()
+	if err := Plan(again, Options{Root: root, Plans: []string{filepath.Join(root, "plan.json")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Bots[0].Fingerprint; got.Hash != fp.Hash || !slices.Equal(got.Config, fp.Config) || !slices.Equal(got.Skipped, wantSkipped) {
+		t.Errorf("from the saved plan: %+v, from the configuration: %+v", got, fp)
+	}
+	// Without the configuration's files at hand, the plan still says
+	// which they were.
+	for _, f := range []string{"t.hcl", "vars/v.hcl"} {
+		if err := os.Remove(filepath.Join(root, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again = saved()
+	if err := Plan(again, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Bots[0].Fingerprint; got.Hash != fp.Hash || !slices.Equal(got.Config, fp.Config) {
+		t.Errorf("without the configuration: %+v", got)
+	}
+
+	// A plan of an arbiter before Config: its skipped lines say which.
+	write(t, filepath.Join(root, "t.hcl"), "tournament {}", 0o644)
+	old := *fp
+	old.Config = nil
+	again = saved()
+	again.Bots[0].Fingerprint = &old
+	if err := Plan(again, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Bots[0].Fingerprint; got.Hash != fp.Hash || !slices.Equal(got.Config, []string{"t.hcl", "vars/v.hcl"}) {
+		t.Errorf("from an older plan: %+v", got)
+	}
+	if got := again.Bots[0].Fingerprint.LeftOut; got["t.hcl"] != filepath.Join(realPath(root), "t.hcl") || got["plan.json"] == "" {
+		t.Errorf("left out %q", got)
+	}
+}
+
 // BenchmarkBot fingerprints a directory of 64 files of 256 KiB; compare
 // its MB/s with BenchmarkSHA256, hashing the same bytes in memory.
 func BenchmarkBot(b *testing.B) {

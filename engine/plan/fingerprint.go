@@ -13,6 +13,10 @@ type Fingerprint struct {
 	Hash string `json:"hash"`
 	// House is set for a house bot: "<driver>/<bot> of arbiter <build>".
 	House string `json:"house,omitempty"`
+	// Root is the absolute directory that the bot's relative dir was taken
+	// from: the configuration's directory, or a saved plan's -root. It is
+	// empty for a bot whose dir is absolute.
+	Root string `json:"root,omitempty"`
 	// Dir is the absolute directory that was hashed and that the bot runs
 	// in.
 	Dir string `json:"dir,omitempty"`
@@ -22,6 +26,18 @@ type Fingerprint struct {
 	Files []FileSum `json:"files,omitempty"`
 	// Skipped says what was left out of Files and why, one line each.
 	Skipped []string `json:"skipped,omitempty"`
+	// Config are the configuration's files (its .hcl files and -var-files)
+	// that lie in Dir, relative to it and slash separated. They are never
+	// hashed, and because the plan records them, a run of the saved plan,
+	// where the configuration need not be at hand, leaves out the same
+	// files as a run of the configuration.
+	Config []string `json:"config,omitempty"`
+	// LeftOut are the files of Dir that a rule left out of Files (the
+	// configuration's, saved plans), by relative path, with their absolute
+	// paths now. Not saved: a fingerprint recorded by an arbiter that
+	// still hashed such a file goes on comparing it (see
+	// engine.CompareFingerprints).
+	LeftOut map[string]string `json:"-"`
 }
 
 // FileSum is one file of a fingerprint.
