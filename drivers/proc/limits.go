@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,11 +132,18 @@ func GiveBack(dir string, uid, gid int) { giveTree(dir, uid, gid) }
 
 // giveTree gives every file and folder under dir to uid and gid, but a
 // file with other names than this one (a hard link to a file elsewhere is
-// not the tree's to give).
+// not the tree's to give) and a concealed folder (a results directory in
+// the bot's dir, which the build does not see: see Conceal).
 func giveTree(dir string, uid, gid int) {
+	hidden := concealedPaths()
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
+		}
+		if d.IsDir() && len(hidden) > 0 {
+			if real, err := filepath.EvalSymlinks(path); err == nil && slices.Contains(hidden, real) {
+				return filepath.SkipDir
+			}
 		}
 		if info, err := d.Info(); err == nil {
 			st, ok := info.Sys().(*syscall.Stat_t)
