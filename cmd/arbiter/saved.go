@@ -88,9 +88,47 @@ func checkSaved(p *plan.Plan, root string) []string {
 				how = "an absolute path in the plan"
 			}
 			problems = append(problems, fmt.Sprintf("bot %q runs in %s (dir %q, %s), which is not a directory here", b.Name, dir, b.Dir, how))
+		} else if pr := filesAbsent(b, dir); pr != "" {
+			problems = append(problems, pr)
 		}
 	}
 	return problems
+}
+
+// filesAbsent says so when none of the files the plan recorded of bot b
+// (its fingerprint's, relative to its dir) is in dir: dir is then not the
+// bot's, most likely for want of the right -root, and every match of the
+// bot would fail to start. A bot with some of its files is left to the
+// comparison of fingerprints, which names what changed.
+func filesAbsent(b *plan.Bot, dir string) string {
+	if b.Fingerprint == nil {
+		return ""
+	}
+	var rel []string
+	for _, f := range b.Fingerprint.Files {
+		if !filepath.IsAbs(f.Path) {
+			rel = append(rel, f.Path)
+		}
+	}
+	if len(rel) == 0 {
+		return ""
+	}
+	for _, r := range rel {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(r))); err == nil {
+			return ""
+		}
+	}
+	shown := rel[:min(len(rel), 3)]
+	more := ""
+	if len(rel) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(rel)-len(shown))
+	}
+	was := ""
+	if b.Fingerprint.Dir != "" {
+		was = " (it was in " + b.Fingerprint.Dir + " when the plan was compiled)"
+	}
+	return fmt.Sprintf("bot %q runs in %s, which holds none of its files (%s%s)%s: give -root the directory its dir %q is relative to",
+		b.Name, dir, strings.Join(shown, ", "), more, was, b.Dir)
 }
 
 // savedError is the error of a saved plan that cannot run here.

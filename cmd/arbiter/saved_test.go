@@ -140,6 +140,15 @@ func TestSavedPlanRoot(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), `bot "s" runs in `+filepath.Join(elsewhere, "bots")) {
 		t.Errorf("validate without the bot's dir: %v\n%s", err, out)
 	}
+	// A folder of that name that holds none of the bot's files is not its
+	// dir either.
+	if err := os.Mkdir(filepath.Join(elsewhere, "bots"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.Command(arbiter, "validate", saved).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "holds none of its files (play.sh)") || !strings.Contains(string(out), "-root") {
+		t.Errorf("validate with an empty folder for the bot's dir: %v\n%s", err, out)
+	}
 	out, err = exec.Command(arbiter, "run", saved, "-out", filepath.Join(elsewhere, "out")).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "-root") {
 		t.Errorf("run without the bot's dir: %v\n%s", err, out)
