@@ -150,6 +150,12 @@ func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Dr
 		}
 		paired = paired[:sh.Stage]
 	}
+	return shardOf(p, paired, sh)
+}
+
+// shardOf is what shard sh plays of p, whose stages before sh's are
+// paired.
+func shardOf(p *plan.Plan, paired []*pairing.Pairing, sh Shard) (*ShardPlan, error) {
 	ms, err := StageMatches(p, paired, sh.Stage)
 	if err != nil {
 		return nil, err
@@ -184,12 +190,7 @@ func ReadShard(dir string) (*ShardPlan, error) {
 	if sh.Stage > len(paired) { // a stage after the last: nothing to play
 		return &ShardPlan{Shard: sh, Finished: true}, nil
 	}
-	paired = paired[:sh.Stage]
-	ms, err := StageMatches(p, paired, sh.Stage)
-	if err != nil {
-		return nil, err
-	}
-	return &ShardPlan{Shard: sh, Matches: ShardMatches(ms, sh.K, sh.N), Paired: paired}, nil
+	return shardOf(p, paired[:sh.Stage], sh)
 }
 
 // PrepareShard makes out a shard's results directory for sp: it refuses
