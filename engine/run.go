@@ -704,6 +704,31 @@ func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error)
 	return st, nil
 }
 
+// judgeUnbuilt gives every seat of a bot whose build failed the build's
+// verdict. The game saw such a seat as a bot that cannot start; a seat it
+// did not judge (a duel or a session game ends at the first seat that does
+// not start, and a later one is never tried) loses all the same: no
+// score, and the last place where the game gives places.
+func judgeUnbuilt(out *drivers.Outcome, seats []drivers.Seat) {
+	placed := false
+	for _, s := range out.Seats {
+		placed = placed || s.Place != 0
+	}
+	for i, s := range seats {
+		if s.Unbuilt == "" || i >= len(out.Seats) {
+			continue
+		}
+		o := &out.Seats[i]
+		if o.Fault == "" {
+			o.Score = 0
+			if placed {
+				o.Place = float64(len(out.Seats))
+			}
+		}
+		o.Fault, o.Detail = FaultBuild, s.Unbuilt
+	}
+}
+
 // playStaged plays a staged match and writes its transcript.
 func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Match, st *staged, log hclog.Logger) (*Result, error) {
 	tr, err := newTranscript(st.dir, r.Compress)
@@ -726,12 +751,7 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 		tr.Close()
 		return nil, err
 	}
-	for i, s := range st.seats {
-		// The game saw a bot that could not start; the verdict is why.
-		if s.Unbuilt != "" && i < len(out.Seats) {
-			out.Seats[i].Fault, out.Seats[i].Detail = FaultBuild, s.Unbuilt
-		}
-	}
+	judgeUnbuilt(out, st.seats)
 	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds(),
 		Fingerprints: fingerprints(r.Plan, m.Seats)}
 	for i, s := range out.Seats {
