@@ -150,6 +150,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 		return "", err
 	}
 	defer out.Close()
+	defer holdDir(dir)()
 	timeout := time.Duration(b.BuildTimeout)
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
@@ -220,6 +221,48 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 	case <-ctx.Done():
 		kill()
 		return "", ctx.Err()
+	}
+}
+
+// building holds the dirs of the builds running in this process. A build
+// in the sandbox is lent its dir's files (given to the sandbox's uid) and
+// they are given back after it, to the owner the dir had before: two
+// builds of one dir, or of a dir and one inside it (bots that share a
+// folder, built at once under -j), would take each other's lending for
+// the owner, and one would walk the tree while the other changes it. So
+// they run one after the other; other builds run at once.
+var building struct {
+	sync.Mutex
+	cond *sync.Cond
+	dirs []string
+}
+
+// holdDir waits until no build of a dir that overlaps dir runs, and
+// marks dir's; release unmarks it.
+func holdDir(dir string) (release func()) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	overlaps := func(d string) bool { return drivers.Within(d, dir) || drivers.Within(dir, d) }
+	building.Lock()
+	if building.cond == nil {
+		building.cond = sync.NewCond(&building.Mutex)
+	}
+	for slices.ContainsFunc(building.dirs, overlaps) {
+		building.cond.Wait()
+	}
+	building.dirs = append(building.dirs, dir)
+	building.Unlock()
+	return func() {
+		building.Lock()
+		if i := slices.Index(building.dirs, dir); i >= 0 {
+			building.dirs = slices.Delete(building.dirs, i, i+1)
+		}
+		building.cond.Broadcast()
+		building.Unlock()
 	}
 }
 

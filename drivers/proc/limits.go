@@ -90,10 +90,7 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 // into the bot's own dir (cmd.Dir): that folder is writable for it (in
 // the sandbox it is the one writable folder; as root, its folders are
 // given to the sandbox's uid for the build, and GiveBack returns them).
-// The build runs under BuildLimits(lim), and without network an internet
-// socket is refused it by the network namespace, which has no network,
-// instead of killing it: a compiler may open one without wanting the
-// network (javac does).
+// The build runs under BuildLimits(lim).
 func PrepareBuild(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
 	lim = BuildLimits(lim)
 	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 &&
@@ -125,16 +122,34 @@ func BuildLimits(lim drivers.Limits) drivers.Limits {
 	return lim
 }
 
-// GiveBack gives every file and folder under dir to uid and gid: what a
-// build in the sandbox made (as the sandbox's uid) belongs to the owner
-// of the bot's dir again, which the bot itself only reads.
-func GiveBack(dir string, uid, gid int) { giveTree(dir, uid, gid) }
+// GiveBack gives what the sandbox's uid owns under dir to uid and gid:
+// what a build in the sandbox made, or was lent (lendTree), belongs to the
+// owner of the bot's dir again, which the bot itself only reads. Every
+// process of the build must be gone: the walk trusts the tree to hold
+// still.
+func GiveBack(dir string, uid, gid int) {
+	walkTree(dir, func(path string, d fs.DirEntry, st *syscall.Stat_t) {
+		if int(st.Uid) == SandboxUID && (int(st.Uid) != uid || int(st.Gid) != gid) {
+			_ = os.Lchown(path, uid, gid)
+		}
+	})
+}
 
-// giveTree gives every file and folder under dir to uid and gid, but a
-// file with other names than this one (a hard link to a file elsewhere is
-// not the tree's to give) and a concealed folder (a results directory in
-// the bot's dir, which the build does not see: see Conceal).
-func giveTree(dir string, uid, gid int) {
+// lendTree gives the folders and files under dir to the sandbox's uid
+// and gid for a build, but a file with other names than this one (a hard
+// link to a file elsewhere is not the tree's to lend).
+func lendTree(dir string, uid, gid int) {
+	walkTree(dir, func(path string, d fs.DirEntry, st *syscall.Stat_t) {
+		if (int(st.Uid) != uid || int(st.Gid) != gid) && (d.IsDir() || st.Nlink == 1) {
+			_ = os.Lchown(path, uid, gid)
+		}
+	})
+}
+
+// walkTree calls f for every entry under dir (symbolic links as
+// themselves, never followed), but a concealed folder (a results
+// directory in the bot's dir, which no sandboxed process sees: Conceal).
+func walkTree(dir string, f func(path string, d fs.DirEntry, st *syscall.Stat_t)) {
 	hidden := concealedPaths()
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -146,9 +161,8 @@ func giveTree(dir string, uid, gid int) {
 			}
 		}
 		if info, err := d.Info(); err == nil {
-			st, ok := info.Sys().(*syscall.Stat_t)
-			if ok && (int(st.Uid) != uid || int(st.Gid) != gid) && (d.IsDir() || st.Nlink == 1) {
-				_ = os.Lchown(path, uid, gid)
+			if st, ok := info.Sys().(*syscall.Stat_t); ok {
+				f(path, d, st)
 			}
 		}
 		return nil
@@ -225,7 +239,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		b.Close()
 		return nil, err
 	}
-	if lim.NoNetwork() && p.Seccomp && !build {
+	if lim.NoNetwork() && p.Seccomp {
 		b.seccomp, cfg.Seccomp = true, true
 	}
 	cfg.NoChildren = lim.NoChildren() && p.Seccomp
@@ -380,7 +394,7 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 		case writable != "" && b.build:
 			// A build rewrites what an earlier build made (javac its
 			// .class files, make its objects), which GiveBack gave back.
-			giveTree(writable, uid, gid)
+			lendTree(writable, uid, gid)
 		case writable != "":
 			chownTree(writable, uid, gid)
 		}

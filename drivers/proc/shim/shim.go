@@ -54,8 +54,8 @@ type Config struct {
 	TmpfsInodes int    `json:"tmpfs_inodes,omitempty"`
 	// Landlock is the ABI to use to forbid writes outside Folder (0: none).
 	Landlock int `json:"landlock,omitempty"`
-	// Seccomp installs the filter that kills the bot when it opens an
-	// internet socket.
+	// Seccomp installs the filter that refuses the bot an internet
+	// socket (EACCES).
 	Seccomp bool `json:"seccomp,omitempty"`
 	// NoChildren makes the filter refuse new processes (not threads).
 	NoChildren bool `json:"no_children,omitempty"`
