@@ -79,26 +79,24 @@ func (m *Merge) Run() (*MergeSummary, error) {
 	if len(m.Shards) == 0 {
 		return nil, fmt.Errorf("no shard directories to merge")
 	}
-	_, errOut := os.Stat(m.Out)
-	_, errLock := os.Stat(filepath.Join(m.Out, LockFile))
+	if _, err := os.Stat(m.Out); errors.Is(err, os.ErrNotExist) {
+		// A new Out: the inputs are checked before it is made (and
+		// locked), so that a refusal leaves nothing behind; then again
+		// under the lock. (A lock file once made is never removed: a
+		// process that opened it could lock it after its removal.)
+		if _, err := m.check(); err != nil {
+			return nil, err
+		}
+	}
 	lock, err := LockDir(m.Out)
 	if err != nil {
 		return nil, err
 	}
+	defer lock.Unlock()
 	in, err := m.check()
 	if err != nil {
-		// Refused: Out as it was, without the lock (and the folder) that
-		// locking it made.
-		lock.Unlock()
-		if errLock != nil {
-			os.Remove(filepath.Join(m.Out, LockFile))
-		}
-		if errOut != nil {
-			os.Remove(m.Out) // only if empty
-		}
 		return nil, err
 	}
-	defer lock.Unlock()
 	sum := &MergeSummary{Stage: in.stage, Missing: in.missing}
 	for id := range in.new {
 		if _, ok := in.prior[id]; ok {
