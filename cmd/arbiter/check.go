@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -51,6 +52,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	bot.Env = append(bot.Env, env...)
 	if *botName == "" {
 		bot.Limits = commandLimits(game, bot.Command, bot.Dir, bot.Env, *sandbox)
+	} else if flagSet(fs, "sandbox") {
+		return fmt.Errorf("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
 	}
 	bot.Limits = bot.Limits.WithBotDir(bot.Dir) // as a run seats it (per-move bots run in a game's folder)
 	drv, ok := all.Driver(game)
@@ -226,4 +229,11 @@ func printCheck(w io.Writer, game string, bot drivers.Seat, results []conform.Re
 	}
 	fmt.Fprintf(w, "%d of %d cases passed\n", len(results)-failed, len(results))
 	return failed
+}
+
+// flagSet says whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
