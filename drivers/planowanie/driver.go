@@ -248,6 +248,12 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	sessions, out := gtp.Start(ctx, m)
 	defer sessions.Kill() // every session ends however Play ends
 	if out != nil {
+		for i, s := range out.Seats {
+			if s.Fault != "" {
+				placeAfterFault(out, i) // a bot that does not start is at fault too
+				break
+			}
+		}
 		return out, nil
 	}
 	players := make([]Player, len(m.Seats))

@@ -66,8 +66,9 @@ type (
 // Referee panics otherwise.
 //
 // A bot's misbehaviour ends the match at once: its seat gets the fault and a
-// detail, nobody else gets a fault, and the scores are the points of the
-// deals finished before the fault (the deal in progress scores nothing).
+// detail and the last place, nobody else gets a fault and every other seat
+// is first (placeAfterFault), and the scores are the points of the deals
+// finished before the fault (the deal in progress scores nothing).
 // The bots that did not fault are still sent quit.
 //
 // time_left is sent before gen_declare and gen_move only to a player whose
@@ -96,7 +97,22 @@ func Referee(ctx context.Context, s Settings, seed uint64, players []Player, rec
 	for i, sc := range m.scores {
 		m.Results[i].Score = float64(sc)
 	}
-	return &drivers.Outcome{Seats: m.Results}
+	out := &drivers.Outcome{Seats: m.Results}
+	if m.Faulty >= 0 {
+		placeAfterFault(out, m.Faulty)
+	}
+	return out
+}
+
+// placeAfterFault places the seats of a match that a fault of seat
+// faulty ended, as the contest's rules say: "the faulty bot loses; every
+// other bot is a winner". Every other seat is first, the faulty one last;
+// the scores stay the points of the deals finished before the fault.
+func placeAfterFault(out *drivers.Outcome, faulty int) {
+	for i := range out.Seats {
+		out.Seats[i].Place = 1
+	}
+	out.Seats[faulty].Place = float64(len(out.Seats))
 }
 
 // match is the state of one match while Referee runs it.

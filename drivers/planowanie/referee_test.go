@@ -218,6 +218,12 @@ func TestRefereeFaults(t *testing.T) {
 				if last := ps[tt.seat].cmds[len(ps[tt.seat].cmds)-1]; strings.HasPrefix(last, "quit") {
 					t.Errorf("the faulty bot was sent quit")
 				}
+				// "The faulty bot loses; every other bot is a winner."
+				for i, s := range out.Seats {
+					if want := map[bool]float64{true: 4, false: 1}[i == tt.seat]; s.Place != want {
+						t.Errorf("seat %d placed %v after seat %d's fault, want %v", i, s.Place, tt.seat, want)
+					}
+				}
 			} else if n := len(rec.of("deal_score")); n != 13 {
 				t.Errorf("%d deals scored, want the whole game of 13", n)
 			}
