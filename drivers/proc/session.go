@@ -535,7 +535,28 @@ func (s *Session) Send(cmd string, more ...string) {
 	s.deadline = s.budget(s.sentAt)
 	s.due = 1 + len(more)
 	s.watch.arm()
+	if f := s.spent(); f != nil {
+		// Nothing left to answer with: the command is not written, and
+		// the time fault says why, not that the bot did not read it.
+		s.sendErr = f
+		return
+	}
 	s.sendErr = s.write(cmd, more, s.deadline)
+}
+
+// spent is the time fault of a bot with nothing left of its total clock
+// or of its turn when a command is due; nil otherwise.
+func (s *Session) spent() *Fault {
+	if s.startup > 0 {
+		return nil
+	}
+	if s.limited && s.left <= 0 {
+		return faultf(drivers.FaultTime, "had used up its clock of %v", time.Duration(s.spec.Clock.Total))
+	}
+	if t := time.Duration(s.spec.Clock.Turn); t > 0 && s.turnUsed >= t {
+		return faultf(drivers.FaultTime, "had used up its turn of %v", t)
+	}
+	return nil
 }
 
 // Receive ends the request Send started (see Exchange): it calls read

@@ -137,3 +137,25 @@ func TestExitedBotSameVerdict(t *testing.T) {
 		t.Errorf("writing to an exited bot: %v, want the crash %q", err, "output ended (exited with status 0)")
 	}
 }
+
+// TestSpentClockFault: a command due to a bot with nothing left of its
+// clock is not written, and the fault says the clock was used up, not
+// that the bot did not read its input in time.
+func TestSpentClockFault(t *testing.T) {
+	s, err := Start(context.Background(), Spec{Bot: "cat", Argv: []string{"cat"}, Dir: t.TempDir(),
+		Clock: drivers.Clock{Total: drivers.Duration(time.Second)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Kill()
+	s.left = 0 // as an answer read at the very deadline leaves it
+	s.Send("play 1 8H")
+	err = s.Receive(func(deadline time.Time) error {
+		_, err := s.ReadLine(deadline)
+		return err
+	})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != drivers.FaultTime || f.Detail != "had used up its clock of 1s" {
+		t.Errorf("a command with the clock used up: %v, want the time fault %q", err, "had used up its clock of 1s")
+	}
+}
