@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,6 +31,9 @@ type Config struct {
 	Bots        []*Bot
 	Games       []*Game
 	Tournaments []*Tournament
+	// Unchecked names the tournament blocks left undecoded because
+	// Options.Tournament chose another.
+	Unchecked []string
 }
 
 // Options are the inputs of a load beside the files themselves.
@@ -45,6 +49,11 @@ type Options struct {
 	Driver func(name string) (drivers.Driver, bool)
 	// DriverNames lists the known drivers, for error messages.
 	DriverNames []string
+	// Tournament, when set, is the one tournament a command uses
+	// (-tournament): the other tournament blocks are not decoded, so that
+	// a mistake in one of them does not stop the others (their names are
+	// kept in Config.Unchecked).
+	Tournament string
 }
 
 var rootSchema = &hcl.BodySchema{
@@ -256,6 +265,8 @@ func (c *Config) Tournament(name string) (*Tournament, error) {
 		}
 		names = append(names, t.Name)
 	}
+	names = append(names, c.Unchecked...)
+	slices.Sort(names)
 	return nil, fmt.Errorf("no tournament %q in the configuration; it declares: %s", name, listOrNone(names))
 }
 

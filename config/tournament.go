@@ -85,6 +85,10 @@ func (l *loader) loadTournaments() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	seen := map[string]*Tournament{}
 	for _, b := range l.blocks["tournament"] {
+		if want := l.opts.Tournament; want != "" && len(b.Labels) > 0 && b.Labels[0] != want {
+			l.cfg.Unchecked = append(l.cfg.Unchecked, b.Labels[0])
+			continue
+		}
 		t, d := l.decodeTournamentBlock(b)
 		diags = append(diags, d...)
 		if first, ok := seen[t.Name]; ok {

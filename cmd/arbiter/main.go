@@ -258,7 +258,7 @@ func (c *configFlags) loadAs(path string, stderr io.Writer, compileT func(*confi
 		return nil, fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
 	}
 	cfg, diags := config.Load(path, config.Options{
-		Vars: c.vars, VarFiles: c.varFiles, Driver: all.Driver, DriverNames: all.Names(),
+		Vars: c.vars, VarFiles: c.varFiles, Driver: all.Driver, DriverNames: all.Names(), Tournament: c.tournament,
 	})
 	if diags.HasErrors() {
 		printDiags(stderr, cfg, diags)

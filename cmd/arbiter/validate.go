@@ -28,7 +28,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
 	}
 	cfg, diags := config.Load(path, config.Options{
-		Vars: cf.vars, VarFiles: cf.varFiles, Driver: all.Driver, DriverNames: all.Names(),
+		Vars: cf.vars, VarFiles: cf.varFiles, Driver: all.Driver, DriverNames: all.Names(), Tournament: cf.tournament,
 	})
 	// Compile every tournament too: some problems (like too few fill bots)
 	// only show when the plan is made. The matches are made one at a time
