@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -52,8 +53,8 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 		if !math.IsInf(s.PlaceCI, 0) && s.Matches > 0 {
 			ci = fmt.Sprintf("%5.2f", s.PlaceCI)
 		}
-		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4d %4d %4d  %5d  %5.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d%s\n",
-			s.Rank, width, names[i], round(s.Elo), round(s.Plus), round(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points,
+		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4s %4s %4s  %5d  %5.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d%s\n",
+			s.Rank, width, names[i], roundOrDash(s.Elo), roundOrDash(s.Plus), roundOrDash(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points,
 			place, ci, s.Wins, s.NormalWins, s.Faults, extra(s.Stage, s.Grade)); err != nil {
 			return err
 		}
@@ -159,6 +160,15 @@ func writeMatrix(w io.Writer, s *stats.Stats, title string, width int, cells [][
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// roundOrDash is x rounded, or "-" when it is not a number (the interval
+// of a bot without games), as the JSON's null.
+func roundOrDash(x float64) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return "-"
+	}
+	return strconv.Itoa(round(x))
 }
 
 func round(x float64) int {

@@ -42,7 +42,8 @@ type Standing struct {
 }
 
 // MarshalJSON writes the numbers that are not finite (the interval of a
-// bot without games, the place interval of a bot with one match) as null.
+// bot without games, the place of a bot without matches, the place
+// interval of a bot with one) as null.
 func (s Standing) MarshalJSON() ([]byte, error) {
 	type plain Standing
 	return json.Marshal(struct {
@@ -50,8 +51,9 @@ func (s Standing) MarshalJSON() ([]byte, error) {
 		Elo     *float64 `json:"elo"`
 		Plus    *float64 `json:"plus"`
 		Minus   *float64 `json:"minus"`
+		Place   *float64 `json:"place"`
 		PlaceCI *float64 `json:"place_ci"`
-	}{plain(s), rating.Finite(s.Elo), rating.Finite(s.Plus), rating.Finite(s.Minus), rating.Finite(s.PlaceCI)})
+	}{plain(s), rating.Finite(s.Elo), rating.Finite(s.Plus), rating.Finite(s.Minus), rating.Finite(s.Place), rating.Finite(s.PlaceCI)})
 }
 
 // PairwiseGames turns match results into the games BayesElo rates: every

@@ -265,6 +265,8 @@ func (t *tally) standings(p *plan.Plan, r *rating.Ratings) []Standing {
 			st[i].Points = t.points[i] / float64(t.matches[i])
 			st[i].Place = t.place(i)
 			st[i].PlaceCI = t.placeCI(i)
+		} else { // no place yet (JSON null; 0 would be no place at all)
+			st[i].Place, st[i].PlaceCI = math.NaN(), math.Inf(1)
 		}
 	}
 	return st

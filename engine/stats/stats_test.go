@@ -213,6 +213,13 @@ func TestPlaceInterval(t *testing.T) {
 	if !strings.Contains(string(b), `"place_ci":null`) || !strings.Contains(string(b), `"plus":null`) {
 		t.Errorf("JSON without nulls for undefined numbers: %s", b)
 	}
+	// c played no match: no place, not place 0.
+	for _, st := range s.Standings {
+		b, _ := json.Marshal(st)
+		if st.Bot == "c" && (!strings.Contains(string(b), `"place":null`) || !strings.Contains(string(b), `"place_ci":null`)) {
+			t.Errorf("a bot without matches: %s, want place and place_ci null", b)
+		}
+	}
 }
 
 func TestCrosstableAndLOS(t *testing.T) {
