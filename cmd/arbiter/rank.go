@@ -19,7 +19,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rank", stderr)
 	asJSON := fs.Bool("json", false, "print standings as JSON")
 	pgnIn := fs.String("pgn", "", "rate the games of this PGN file instead of a results directory")
-	pgnOut := fs.String("export-pgn", "", "write the pairwise games of the results directory as PGN to this file")
+	pgnOut := fs.String("export-pgn", "", "write the pairwise games of the results directory as PGN to this file (rate it with rank -pgn FILE -advantage 0 for the directory's Elo: its games have no white advantage)")
 	def := rating.DefaultOptions()
 	adv := fs.Float64("advantage", def.Advantage, "with -pgn: White's advantage in Elo (bayeselo's default)")
 	drawElo := fs.Float64("drawelo", def.DrawElo, "with -pgn: draw Elo (bayeselo's default)")

@@ -178,6 +178,10 @@ func TestSPRTValidate(t *testing.T) {
 		{"beta 1", SPRT{Elo0: 0, Elo1: 2, Alpha: 0.05, Beta: 1}, false},
 		{"alpha+beta 1", SPRT{Elo0: 0, Elo1: 2, Alpha: 0.5, Beta: 0.5}, false},
 		{"unknown model", SPRT{Elo0: 0, Elo1: 2, Alpha: 0.05, Beta: 0.05, Model: "gsprt"}, false},
+		// As a stop { sprt } block takes them (rank -sprt took these).
+		{"alpha 0.7", SPRT{Elo0: 0, Elo1: 10, Alpha: 0.7, Beta: 0.05}, false},
+		{"elo1 infinite", SPRT{Elo0: 0, Elo1: math.Inf(1), Alpha: 0.05, Beta: 0.05}, false},
+		{"elo0 NaN", SPRT{Elo0: math.NaN(), Elo1: 5, Alpha: 0.05, Beta: 0.05}, false},
 	}
 	for _, tt := range tests {
 		if err := tt.s.Validate(); (err == nil) != tt.ok {

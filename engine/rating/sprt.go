@@ -44,15 +44,16 @@ type SPRTResult struct {
 
 // Validate reports parameters fastchess refuses (SPRT::isValid).
 func (s SPRT) Validate() error {
+	// As the configuration's stop { sprt } block checks them.
 	switch {
+	case math.IsInf(s.Elo0, 0) || math.IsNaN(s.Elo0) || math.IsInf(s.Elo1, 0) || math.IsNaN(s.Elo1):
+		return fmt.Errorf("sprt: elo0 and elo1 must be finite numbers, got %v and %v", s.Elo0, s.Elo1)
 	case !(s.Elo0 < s.Elo1):
 		return fmt.Errorf("sprt: elo0 (%v) must be less than elo1 (%v)", s.Elo0, s.Elo1)
-	case !(s.Alpha > 0 && s.Alpha < 1):
-		return fmt.Errorf("sprt: alpha must be between 0 and 1, got %v", s.Alpha)
-	case !(s.Beta > 0 && s.Beta < 1):
-		return fmt.Errorf("sprt: beta must be between 0 and 1, got %v", s.Beta)
-	case s.Alpha+s.Beta >= 1:
-		return fmt.Errorf("sprt: alpha + beta must be less than 1, got %v", s.Alpha+s.Beta)
+	case !(s.Alpha > 0 && s.Alpha < 0.5):
+		return fmt.Errorf("sprt: alpha must be between 0 and 0.5 (exclusive), got %v", s.Alpha)
+	case !(s.Beta > 0 && s.Beta < 0.5):
+		return fmt.Errorf("sprt: beta must be between 0 and 0.5 (exclusive), got %v", s.Beta)
 	}
 	switch s.Model {
 	case "", "normalized", "logistic", "bayesian":
