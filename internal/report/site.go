@@ -27,8 +27,20 @@ type Site struct {
 	Plan       string `json:"plan"`
 	Format     string `json:"format"`
 	Players    int    `json:"players"`
-	// Stats are `arbiter rank -json`'s statistics.
+	// Stages are the names of the stages of a tournament played in
+	// stages (then Format and Players are not the matches').
+	Stages []string `json:"stages,omitempty"`
+	// Stats are `arbiter rank -json`'s statistics, ranked as `arbiter
+	// rank` ranks them (engine.RankDir): by stage in a tournament in
+	// stages.
 	Stats *stats.Stats `json:"stats"`
+	// Finished and Ranked head the standings as `arbiter rank` does:
+	// "12 of 12 matches finished, 6 playoff(s)", "by mean place, ...".
+	Finished string `json:"finished"`
+	Ranked   string `json:"ranked"`
+	// Shard names the shard whose results these are, if they are one's:
+	// its standings count its own matches alone.
+	Shard string `json:"shard,omitempty"`
 	// Stopped says which stopping rule ended the tournament, if one did.
 	Stopped *stop.Stopped `json:"stopped,omitempty"`
 	// HeadToHead compares every pair of bots (`arbiter rank -vs A,B`).
@@ -97,9 +109,17 @@ func (l *loader) load() (*Site, error) {
 	if err != nil {
 		s.Skipped = append(s.Skipped, err.Error())
 	}
+	for _, st := range p.Stages {
+		s.Stages = append(s.Stages, st.Name)
+	}
 	counted := stopped.Counted(p, results)
-	if s.Stats, err = stats.ComputeStats(p, counted); err != nil {
+	st, sp, err := engine.RankDir(l.dir, p, counted)
+	if err != nil {
 		return nil, err
+	}
+	s.Stats, s.Finished, s.Ranked = st, st.Finished(), st.RankedBy()
+	if sp != nil {
+		s.Shard = sp.Shard.String()
 	}
 	s.Stopped = stopped
 	s.HeadToHead = headToHeads(p, counted, s.Stats)

@@ -55,12 +55,15 @@
 
   // ---- header ----
   function renderHeader() {
-    const st = site.stats;
     document.title = site.tournament + " — arbiter";
     $("#title").textContent = site.tournament;
-    let s = `Game ${site.driver} "${site.game}", format ${site.format}, ${site.players} seats a match. ` +
-      `${st.matches} of ${st.planned} matches finished` + (st.playoffs ? ` (${st.playoffs} playoffs)` : "") +
-      `. Ranked by ${st.rating}. Plan ${String(site.plan).slice(0, 12)}.`;
+    // The count of matches and the ranking are said as `arbiter rank`
+    // heads its standings (site.finished, site.ranked).
+    const stages = site.stages || [];
+    let s = `Game ${site.driver} "${site.game}", ` +
+      (stages.length ? `in ${stages.length} stages (${stages.join(", ")})` : `format ${site.format}, ${site.players} seats a match`) +
+      `. ${site.finished}. Ranked ${site.ranked}. Plan ${String(site.plan).slice(0, 12)}.`;
+    if (site.shard) s += ` The standings of ${site.shard} count its own matches alone; arbiter merge ranks the tournament.`;
     if (site.stopped) s += ` Stopped (${site.stopped.rule}): ${site.stopped.reason}.`;
     $("#summary").textContent = s;
     const ul = clear($("#skipped"));
@@ -74,6 +77,10 @@
     const t = clear($("#standings-table"));
     const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "faults"];
     const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "faults"];
+    // A tournament in stages is ranked by the last stage each bot
+    // reached, and may grade its ranking: columns of their own, as in
+    // `arbiter rank`, when some bot has one.
+    if (st.some((s) => s.stage || s.grade)) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
     t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h })))));
     let lo = Infinity, hi = -Infinity;
     for (const s of st) {
@@ -94,7 +101,7 @@
       const cells = {
         rank: s.rank, bot: s.bot + (s.fill ? " (fill)" : "") + (s.disqualified ? " (DQ, " + s.disqualified.reason + (s.disqualified.match ? " in " + s.disqualified.match : "") + ")" : ""), elo: fmt(s.elo), games: s.games, score: pct(s.score),
         matches: s.matches, points: fmt(s.points, 2), place: fmt(s.place, 2) + (s.place_ci !== null && s.matches > 1 ? " ± " + fmt(s.place_ci, 2) : ""),
-        wins: s.wins, faults: s.faults,
+        wins: s.wins, faults: s.faults, stage: s.stage || "", grade: s.grade || "",
       };
       const tr = el("tr", { data: { bot: s.bot }, cls: pair.includes(s.bot) ? "picked" : "", on: { click: () => pick(s.bot) } },
         cols.map((c) => c === "interval" ? el("td", { data: { col: c } }, bar) : el("td", { text: cells[c], data: { col: c } })));

@@ -1,0 +1,108 @@
+package report
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/arbiter-contests/arbiter/internal/browsertest"
+)
+
+// The page's script, in Chromium, on pages of the prepared results of
+// testdata (cmd/arbiter's browser tests play tournaments of every game
+// instead): one browser for all of them, a second or two each.
+
+// openPage writes the page of results directory dir and opens it at
+// hash ("" for the standings), waiting for its first view.
+func openPage(t *testing.T, browser context.Context, dir, hash string) context.Context {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "report.html")
+	if _, err := Write(dir, page); err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Tab(t, browser, time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page+hash), chromedp.WaitReady("body[data-ready]")); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// eval evaluates a script expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// standingsTable reads the standings table: its heads, and every row's
+// cells by column.
+const standingsTable = `(() => {
+  const t = document.querySelector("#standings-table");
+  return { heads: [...t.querySelectorAll("thead th")].map((th) => th.textContent),
+    rows: [...t.querySelectorAll("tbody tr")].map((tr) => Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent]))) };
+})()`
+
+type standingsView struct {
+	Heads []string            `json:"heads"`
+	Rows  []map[string]string `json:"rows"`
+}
+
+func TestPageInBrowser(t *testing.T) {
+	browser := browsertest.New(t)
+
+	// A tournament in stages: ranked as `arbiter rank` ranks it, with
+	// its Stage and Grade columns, and a summary that names the stages.
+	t.Run("staged", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/staged", "")
+		got := eval[standingsView](t, ctx, standingsTable)
+		site, err := Load("testdata/staged")
+		if err != nil {
+			t.Fatal(err)
+		}
+		type row struct{ Rank, Bot, Stage, Grade string }
+		var want, rows []row
+		for _, s := range site.Stats.Standings {
+			want = append(want, row{strconv.Itoa(s.Rank), s.Bot, s.Stage, s.Grade})
+		}
+		for _, r := range got.Rows {
+			rows = append(rows, row{r["rank"], r["bot"], r["stage"], r["grade"]})
+		}
+		if diff := cmp.Diff(want, rows); diff != "" {
+			t.Errorf("standings (-data +page):\n%s", diff)
+		}
+		if n := len(got.Heads); n < 2 || got.Heads[n-2] != "stage" || got.Heads[n-1] != "grade" {
+			t.Errorf("the standings' columns are %q, without stage and grade last", got.Heads)
+		}
+		summary := eval[string](t, ctx, `document.querySelector("#summary").textContent`)
+		for _, s := range []string{`Game auction "g", in 2 stages (groups, final). 6 of 6 matches finished. Ranked by the last stage reached, then place in its group (Stage).`} {
+			if !strings.Contains(summary, s) {
+				t.Errorf("the summary says %q, not %q", summary, s)
+			}
+		}
+	})
+	// Without stages or grades there are no such columns; playoffs are
+	// not counted among the planned matches.
+	t.Run("playoffs", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/placement", "")
+		got := eval[standingsView](t, ctx, standingsTable)
+		// Playoffs counted apart, as `arbiter rank` counts them.
+		summary := eval[string](t, ctx, `document.querySelector("#summary").textContent`)
+		if want := `format round-robin, 2 seats a match. 12 of 12 matches finished, 6 playoff(s). Ranked by mean place, ties broken by playoffs.`; !strings.Contains(summary, want) {
+			t.Errorf("the summary says %q, not %q", summary, want)
+		}
+		for _, h := range got.Heads {
+			if h == "stage" || h == "grade" {
+				t.Errorf("the standings of a tournament without stages have a %s column: %q", h, got.Heads)
+			}
+		}
+	})
+}
