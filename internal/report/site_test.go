@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,5 +65,31 @@ func TestLoadPlayoffs(t *testing.T) {
 	}
 	if want := "by mean place, ties broken by playoffs"; s.Ranked != want {
 		t.Errorf("Ranked = %q, want %q", s.Ranked, want)
+	}
+}
+
+// TestLoadEuchreStderr: a Euchre seat's bot plays two positions, each
+// with its stderr file (pos<N>-<bot>.stderr); the page shows the end of
+// both, each under its position.
+func TestLoadEuchreStderr(t *testing.T) {
+	s, err := Load("testdata/euchre")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Matches[0]
+	if m.Seats[1].Bot != "bad" || m.Seats[1].Defaults == 0 {
+		t.Fatalf("seat 1 of %s is %+v, not the bad bot with defaults", m.Match, m.Seats[1])
+	}
+	got := m.Stderr[1]
+	for _, want := range []string{"position 1 (pos1-bad.stderr)", "bad at 1\n", "position 3 (pos3-bad.stderr)", "bad at 3\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("seat 1's stderr on the page does not hold %q:\n%s", want, got)
+		}
+	}
+	if i1, i3 := strings.Index(got, "position 1"), strings.Index(got, "position 3"); i1 > i3 {
+		t.Errorf("position 3 comes before position 1:\n%s", got)
+	}
+	if m.Stderr[0] != "" {
+		t.Errorf("seat 0 made no fault, but its stderr is shown: %q", m.Stderr[0])
 	}
 }
