@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -105,4 +106,36 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		}
 	})
+	// A game that runs a process per move has no clock in its
+	// transcript: every step shows the result's time_ms, said to be the
+	// match's.
+	for _, game := range []string{"auction", "euchre"} {
+		t.Run("clock-"+game, func(t *testing.T) {
+			dir := filepath.Join("testdata", game)
+			site, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := site.Matches[0]
+			var want []string
+			for _, s := range m.Seats {
+				want = append(want, fmt.Sprintf("%d ms (match total)", s.TimeMS))
+			}
+			ctx := openPage(t, browser, dir, "#match="+m.Match+"&step=3")
+			waitStep(t, ctx, 3)
+			got := eval[[]string](t, ctx, `[...document.querySelectorAll("#replay-seats tbody tr")].map((tr) => tr.children[3].textContent)`)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("clock used at step 3 (-time_ms +page):\n%s", diff)
+			}
+		})
+	}
+}
+
+// waitStep waits for the replay to show step n.
+func waitStep(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector("#replay-view").dataset.step === "%d"`, n), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`)
+		t.Fatalf("the replay does not show step %d (%s): %v", n, notes, err)
+	}
 }

@@ -313,7 +313,8 @@
   // A viewer turns the transcript's game events into steps: init(match)
   // makes the state, on[kind](state, data, push) changes it and calls
   // push(label, extra) for every step; draw(view, state, match) shows a
-  // step's state.
+  // step's state. perMove says that the game runs a process per move,
+  // whose times the transcript does not hold.
   const suitSym = { C: "♣", D: "♦", H: "♥", S: "♠", c: "♣", d: "♦", h: "♥", s: "♠" };
   function card(c, cls) {
     const s = String(c), suit = s.slice(-1), rank = s.slice(0, -1).toUpperCase();
@@ -355,6 +356,7 @@
     },
   };
   viewers.euchre = {
+    perMove: true, // every decision is a process of its own
     init: (m) => ({ hand: 0, dealer: 0, hands: [[], [], [], []], upcard: "", trump: "", maker: -1, alone: -1, table: [null, null, null, null], tricks: [0, 0], points: [0, 0], bids: [], winner: -1 }),
     on: {
       deal(s, d, push) {
@@ -468,6 +470,7 @@
     return g;
   }
   viewers.auction = {
+    perMove: true, // every bid is a process of its own
     init: (m) => ({ cols: 0, rows: 0, owner: [], capital: [], bids: null, cell: "", round: 0, queue: [], letters: [], history: [] }),
     on: {
       board(s, d, push) {
@@ -647,12 +650,17 @@
   }
   function drawSide(st) {
     const m = replay.match;
+    // A game that runs a process per move does not time each move in its
+    // transcript: its clock is the result's time_ms, the match's total.
+    const perMove = viewers[site.driver] && viewers[site.driver].perMove;
+    const clock = (s, i) => perMove ? el("td", { text: `${fmt(s.time_ms)} ms (match total)`, title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." })
+      : el("td", { text: `${fmt(st.clock[i])} ms` });
     clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
         return el("tr", { cls: st.seat === i ? "active" : "" },
           el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
-          el("td", { text: st.answers[i] || 0 }), el("td", { text: `${fmt(st.clock[i])} ms` }),
+          el("td", { text: st.answers[i] || 0 }), clock(s, i),
           el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
             f.length && m.stderr && m.stderr[i] ? el("details", { attrs: { open: "" } }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
       })));
