@@ -2,7 +2,9 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -129,6 +131,67 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		})
 	}
+	// Auction's overrun and out events: out at a step of its own, with
+	// the seat's disqualification; an overrun in the lines of its round's
+	// step, and among the seat's faults, with the time used and the limit.
+	t.Run("auction-events", func(t *testing.T) {
+		var out struct {
+			Seat   int    `json:"seat"`
+			Detail string `json:"detail"`
+		}
+		var over struct {
+			Round   int   `json:"round"`
+			Seat    int   `json:"seat"`
+			UsedMS  int64 `json:"used_ms"`
+			LimitMS int64 `json:"limit_ms"`
+		}
+		b, err := os.ReadFile("testdata/auction/matches/r001-g01-s1/events.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			var ev struct {
+				Event string          `json:"event"`
+				Data  json.RawMessage `json:"data"`
+			}
+			json.Unmarshal([]byte(line), &ev)
+			switch {
+			case ev.Event == "out":
+				json.Unmarshal(ev.Data, &out)
+			case ev.Event == "overrun" && over.Round == 0:
+				json.Unmarshal(ev.Data, &over)
+			}
+		}
+		if out.Detail == "" || over.Round != 1 {
+			t.Fatalf("the transcript has no out event and no overrun in round 1: %+v %+v", out, over)
+		}
+		faults := func(ctx context.Context, seat int) string {
+			return eval[string](t, ctx, fmt.Sprintf(`document.querySelectorAll("#replay-seats tbody tr")[%d].children[4].textContent`, seat))
+		}
+		ctx := openPage(t, browser, "testdata/auction", "#match=r001-g01-s1&step=1")
+		waitStep(t, ctx, 1)
+		if label := eval[string](t, ctx, `document.querySelector("#r-label").textContent`); !strings.Contains(label, "out") || !strings.Contains(label, out.Detail) {
+			t.Errorf("step 1 (the out event) is labelled %q", label)
+		}
+		if f := faults(ctx, out.Seat); !strings.Contains(f, out.Detail) {
+			t.Errorf("seat %d's faults at step 1 are %q, without its disqualification", out.Seat, f)
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); strings.Contains(notes, "unknown kind") {
+			t.Errorf("the replay skips events: %s", notes)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+eval[string](t, ctx, `location.pathname`)+"#match=r001-g01-s1&step=2")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 2)
+		used, limit := fmt.Sprintf("%d ms", over.UsedMS), fmt.Sprintf("%d ms", over.LimitMS)
+		lines := eval[string](t, ctx, `document.querySelector("#replay-lines").textContent`)
+		if !strings.Contains(lines, "overrun") || !strings.Contains(lines, used) || !strings.Contains(lines, limit) {
+			t.Errorf("the lines of round 1 do not show the overrun of seat %d (%s, limit %s):\n%s", over.Seat, used, limit, lines)
+		}
+		if f := faults(ctx, over.Seat); !strings.Contains(f, "overrun") || !strings.Contains(f, used) {
+			t.Errorf("seat %d's faults at step 2 are %q, without its overrun", over.Seat, f)
+		}
+	})
 }
 
 // waitStep waits for the replay to show step n.

@@ -565,6 +565,18 @@
         lines.push({ seat, note: `default answer (${d.kind || d.phase || ""}): ${d.detail || d.reason || ""}` + (d.default !== undefined ? ` → ${d.default}` : "") });
       },
       warning(s, d) { lines.push({ seat: d.seat, note: `warning: '?' to ${d.command}` }); },
+      // Auction: an answer after the move limit but within the tolerated
+      // overrun (used, and counted against the bot), shown with its
+      // round's step; a bot disqualified before the first match, not run.
+      overrun(s, d) {
+        const what = `${fmt(d.used_ms)} ms, over the limit of ${fmt(d.limit_ms)} ms`;
+        faults.push({ seat: d.seat, kind: "overrun", detail: `round ${d.round}: ${what}` });
+        lines.push({ seat: d.seat, note: `overrun in round ${d.round}: answered in ${what} (within the tolerated overrun: the answer counts, and so does the overrun)` });
+      },
+      out(s, d) {
+        faults.push({ seat: d.seat, kind: "out", detail: d.detail });
+        push(`out: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) was disqualified before the first match and is not run: ${d.detail || ""}`, { fault: true, seat: d.seat });
+      },
     };
     for (const r of recs) {
       if (r.send !== undefined || r.recv !== undefined) {
