@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -190,6 +191,40 @@ func TestPageInBrowser(t *testing.T) {
 		}
 		if f := faults(ctx, over.Seat); !strings.Contains(f, "overrun") || !strings.Contains(f, used) {
 			t.Errorf("seat %d's faults at step 2 are %q, without its overrun", over.Seat, f)
+		}
+	})
+	// The head-to-head of two bots picked in the standings shows `arbiter
+	// rank -vs A,B`'s LOS (the estimate of their games), from A's side,
+	// not BayesElo's of the LOS matrix.
+	t.Run("head-to-head", func(t *testing.T) {
+		site, err := Load("testdata/placement")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := openPage(t, browser, "testdata/placement", "")
+		pct := func(x float64) string {
+			if math.IsNaN(x) {
+				return "–"
+			}
+			return fmt.Sprintf("%.1f%%", 100*x)
+		}
+		for _, h := range site.HeadToHead {
+			for _, pair := range [][2]string{{h.A, h.B}, {h.B, h.A}} {
+				want := pct(h.Estimate.LOS)
+				if pair[0] != h.A {
+					want = pct(1 - h.Estimate.LOS)
+				}
+				got := eval[string](t, ctx, fmt.Sprintf(`(() => {
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  document.querySelectorAll("#standings-table tr.picked").forEach((tr) => click(tr.dataset.bot));
+  click(%q); click(%q);
+  const row = [...document.querySelectorAll("#h2h-table tr")].find((tr) => tr.children[0].textContent.startsWith("LOS"));
+  return row ? row.children[0].textContent + ": " + row.children[1].textContent : "no LOS row";
+})()`, pair[0], pair[1]))
+				if wantRow := fmt.Sprintf("LOS (%s stronger): %s", pair[0], want); got != wantRow {
+					t.Errorf("%s then %s: the head-to-head says %q, want %q (rank -vs %s,%s)", pair[0], pair[1], got, wantRow, pair[0], pair[1])
+				}
+			}
 		}
 	})
 }

@@ -141,14 +141,17 @@
     if (!h) { box.append(el("p", { text: `${a} and ${b} have not played each other.` })); return; }
     const w = flip ? h.wdl.losses : h.wdl.wins, l = flip ? h.wdl.wins : h.wdl.losses;
     const e = h.estimate, sign = flip ? -1 : 1;
-    const ia = site.stats.standings.findIndex((s) => s.bot === a), ib = site.stats.standings.findIndex((s) => s.bot === b);
+    // rank -vs's LOS, from the estimate of their games (not BayesElo's
+    // of the LOS matrix); from b's side, the probability of the other
+    // outcome; null when rank -vs prints none.
+    const los = e.los === null || e.los === undefined ? null : flip ? 1 - e.los : e.los;
     box.append(el("h3", { text: `Head-to-head: ${a} vs ${b}` }),
       el("table", { cls: "data", attrs: { id: "h2h-table" } }, el("tbody", {},
         el("tr", {}, el("th", { text: "games (W-D-L)" }), el("td", { text: `${w}-${h.wdl.draws}-${l}` })),
         el("tr", {}, el("th", { text: "model" }), el("td", { text: `${e.model}, ${e.n} ${e.model === "pentanomial" ? "pairs" : "games"}` + (h.unpaired ? `, ${h.unpaired} unpaired` : "") })),
         el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${fmt(sign * e.elo, 1)} ± ${fmt(e.elo_error, 1)}` })),
         el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${fmt(sign * e.nelo, 1)} ± ${fmt(e.nelo_error, 1)}` })),
-        el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(site.stats.los[ia][ib]) })),
+        el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
         el("tr", {}, el("th", { text: `SPRT [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}]` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
       el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => { $("#f-bot").value = a; } } })));
