@@ -227,6 +227,21 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		}
 	})
+	// A replay whose transcript is missing says so, and counts no steps.
+	t.Run("missing-transcript", func(t *testing.T) {
+		dir := copyResults(t, "auction")
+		if err := os.Remove(filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=3")
+		waitStep(t, ctx, 0)
+		if got := eval[string](t, ctx, `document.querySelector("#r-step").textContent`); got != "no steps" {
+			t.Errorf("the step counter says %q, want %q", got, "no steps")
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); !strings.Contains(notes, "transcript of r001-g01-s1") {
+			t.Errorf("the replay does not say its transcript is missing: %q", notes)
+		}
+	})
 }
 
 // waitStep waits for the replay to show step n.

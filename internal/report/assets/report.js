@@ -649,14 +649,20 @@
     n = Math.max(0, Math.min(steps.length - 1, n | 0));
     replay.step = n;
     $("#r-slider").value = n;
-    $("#r-step").textContent = `step ${n} of ${steps.length - 1}`;
+    $("#r-step").textContent = steps.length ? `step ${n} of ${steps.length - 1}` : "no steps";
     const want = `#match=${encodeURIComponent(replay.id)}&step=${n}`;
     if (location.hash !== want) history.replaceState(null, "", want);
     if (replayChart) { replayChart.destroy(); replayChart = null; }
     const v = clear($("#replay-view"));
     const st = steps[n];
     v.dataset.step = n;
-    if (!st) { v.append(el("p", { text: "This transcript holds no steps." })); return; }
+    if (!st) {
+      // No transcript (the notes say why), or none that makes a step:
+      // nothing of another match's replay may stay on show.
+      $("#r-label").textContent = ""; clear($("#replay-seats")); clear($("#replay-lines"));
+      v.append(el("p", { text: "No steps to show." }));
+      return;
+    }
     $("#r-label").textContent = st.label;
     $("#r-label").className = st.fault ? "fault" : "";
     const viewer = viewers[site.driver];
