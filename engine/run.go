@@ -767,6 +767,11 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	return res, nil
 }
 
+// StderrFile is the file of a match's directory that the stderr of the
+// bot of seat i goes to (drivers.Seat.Stderr; a game that runs its bots
+// itself may name its own, like Euchre's per position).
+func StderrFile(i int, bot string) string { return fmt.Sprintf("seat%d-%s.stderr", i, bot) }
+
 func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, error) {
 	b := r.Plan.Bot(name)
 	if b == nil {
@@ -776,7 +781,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		Bot:    name,
 		Nick:   cmp.Or(b.Nick, name),
 		Limits: limitsOf(b),
-		Stderr: filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, name)),
+		Stderr: filepath.Join(dir, StderrFile(i, name)),
 		Out:    r.out[name],
 	}
 	keys := make([]string, 0, len(b.Env))

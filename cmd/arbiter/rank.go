@@ -73,7 +73,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		}
 		return writeHeadToHead(stdout, h)
 	}
-	st, sp, err := rankDir(pos[0], p, results)
+	st, sp, err := engine.RankDir(pos[0], p, results)
 	if err != nil {
 		return err
 	}
@@ -94,16 +94,6 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		return writeLOS(stdout, st)
 	}
 	return nil
-}
-
-// rankDir ranks the results of the results directory dir (rankResults):
-// a shard's, if dir is one (sp), by its own matches.
-func rankDir(dir string, p *plan.Plan, results []stats.Result) (st *stats.Stats, sp *engine.ShardPlan, err error) {
-	if sp, err = engine.ReadShard(dir); err != nil {
-		return nil, nil, err
-	}
-	st, err = rankResults(p, results, sp)
-	return st, sp, err
 }
 
 // rankPGN prints the BayesElo ratings of the games of a PGN file.

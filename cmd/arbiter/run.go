@@ -19,7 +19,6 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
-	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
@@ -142,9 +141,9 @@ func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, erro
 
 // writeRunStandings prints the standings of a finished run and writes
 // them to standings.txt in its results directory; sp is the shard the run
-// played, if it was one (see rankResults).
+// played, if it was one (see engine.Rank).
 func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary, sp *engine.ShardPlan) error {
-	st, err := rankResults(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
+	st, err := engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
 	if err != nil {
 		return err
 	}
@@ -157,63 +156,14 @@ func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary, sp *en
 // writeStandingsFile rewrites standings.txt from the run so far, as the
 // engine's Snapshot while results come in.
 func writeStandingsFile(out string, sum *engine.Summary, sp *engine.ShardPlan) error {
-	st, err := rankResults(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
+	st, err := engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
 	if err != nil {
 		return err
 	}
 	return replaceStandings(out, st, sp)
 }
 
-// rankResults ranks the results of plan p: by its stages when it has any
-// (stages.Rank); a shard's (sp not nil) by its own matches alone.
-//
-// A shard cannot rank the tournament: a stage ranks each group on all its
-// matches, and the stages after the first are made from, and ranked by,
-// the results of every stage before them (docs/stages.md), which only the
-// merged directory holds; the playoffs, the stopping rules and the grades
-// are the merge's too. So a shard's standings are those of its slice, a
-// results directory of its own (docs/distributed.md): its matches and
-// results, the bots it seats ranked by the plan's rating, without stage,
-// ties or grades.
-func rankResults(p *plan.Plan, results []stats.Result, sp *engine.ShardPlan) (*stats.Stats, error) {
-	if sp == nil {
-		return stages.Rank(p, results)
-	}
-	own := make(map[string]bool, len(sp.Matches))
-	for _, id := range sp.Matches {
-		own[id] = true
-	}
-	slice := *p
-	slice.Bots, slice.Matches, slice.Grades = nil, nil, nil
-	seated := map[string]bool{}
-	for _, m := range p.Matches {
-		if own[m.ID] {
-			slice.Matches = append(slice.Matches, m)
-			for _, b := range m.Seats {
-				seated[b] = true
-			}
-		}
-	}
-	for _, b := range p.Bots {
-		if seated[b.Name] {
-			slice.Bots = append(slice.Bots, b)
-		}
-	}
-	var res []stats.Result
-	for _, r := range results {
-		if own[r.Match] {
-			res = append(res, r)
-		}
-	}
-	st, err := stats.ComputeStats(&slice, res)
-	if err != nil {
-		return nil, err
-	}
-	st.Ties = nil
-	return st, nil
-}
-
-// writeRanking writes standings ranked by rankResults, saying of a
+// writeRanking writes standings ranked by engine.Rank, saying of a
 // shard's that they are its matches' alone.
 func writeRanking(w io.Writer, st *stats.Stats, sp *engine.ShardPlan) error {
 	if err := writeStats(w, st); err != nil {

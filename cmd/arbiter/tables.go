@@ -65,15 +65,7 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 // writeStats prints the standings under a line that says how they are
 // ordered, then the groups still tied in placement.
 func writeStats(w io.Writer, s *stats.Stats) error {
-	fmt.Fprintf(w, "%s: %d of %d matches finished", s.Tournament, s.Matches-s.Playoffs, s.Planned)
-	if s.Playoffs > 0 {
-		fmt.Fprintf(w, ", %d playoff(s)", s.Playoffs)
-	}
-	ranked := s.Rating.Describe()
-	if len(s.Standings) > 0 && s.Standings[0].Stage != "" {
-		ranked = "by the last stage reached, then place in its group (Stage)"
-	}
-	fmt.Fprintf(w, "; ranked %s\n\n", ranked)
+	fmt.Fprintf(w, "%s: %s; ranked %s\n\n", s.Tournament, s.Finished(), s.RankedBy())
 	if err := writeStandings(w, s.Standings); err != nil {
 		return err
 	}

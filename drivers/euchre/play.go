@@ -76,9 +76,8 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if g.Seats(len(m.Seats)) != nil {
 		return nil, fmt.Errorf("euchre match %s has %d seats; it needs 2 (one bot per team) or 4 (one per position)", m.ID, len(m.Seats))
 	}
-	seats := TeamSeats
+	seats := PositionSeats(len(m.Seats), m.Seed)
 	if len(m.Seats) == 4 {
-		seats = Partners(m.Seed)
 		m.Record.Event("partners", PartnersEvent{Seats: seats})
 	}
 	move := time.Duration(m.Clock.Move)
@@ -153,7 +152,7 @@ func positions(m *drivers.Match, seats [4]int, perBot bool) ([4]position, error)
 				"ARBITER_POSITION="+strconv.Itoa(p), "ARBITER_MEMORY_DIR="+mem, "ARBITER_BOT_DIR="+seat.Dir),
 		}
 		if seat.Stderr != "" {
-			pos[p].stderr = filepath.Join(matchDir, fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(seat.Bot)))
+			pos[p].stderr = filepath.Join(matchDir, StderrFile(p, seat.Bot))
 		}
 	}
 	return pos, nil
@@ -233,6 +232,22 @@ const streamPartners = 0x7061727472 // "partr"
 func Partners(seed uint64) [4]int {
 	perm := rand.New(rand.NewPCG(seed, streamPartners)).Perm(4)
 	return [4]int(perm)
+}
+
+// PositionSeats is the seat of each position of a match of n seats (2
+// or 4) whose seed is seed: TeamSeats, or Partners(seed).
+func PositionSeats(n int, seed uint64) [4]int {
+	if n == 4 {
+		return Partners(seed)
+	}
+	return TeamSeats
+}
+
+// StderrFile is the file of the match's directory that the stderr of
+// position p's bot goes to, in place of the engine's one a seat: a
+// seat's bot plays two positions of a two-seat match.
+func StderrFile(p int, bot string) string {
+	return fmt.Sprintf("pos%d-%s.stderr", p, fileSafe(bot))
 }
 
 // fileSafe keeps a bot name usable in a file name.

@@ -37,6 +37,27 @@ type Stats struct {
 	Ties [][]string `json:"ties,omitempty"`
 }
 
+// Finished says how many matches have finished, as `arbiter rank` heads
+// its standings: "12 of 12 matches finished, 6 playoff(s)" (playoffs
+// apart: Planned does not count them).
+func (s *Stats) Finished() string {
+	out := fmt.Sprintf("%d of %d matches finished", s.Matches-s.Playoffs, s.Planned)
+	if s.Playoffs > 0 {
+		out += fmt.Sprintf(", %d playoff(s)", s.Playoffs)
+	}
+	return out
+}
+
+// RankedBy says how Standings are ordered, "by ...": by the rating, or,
+// when a tournament in stages was ranked by them (Reorder), by the last
+// stage reached.
+func (s *Stats) RankedBy() string {
+	if len(s.Standings) > 0 && s.Standings[0].Stage != "" {
+		return "by the last stage reached, then place in its group (Stage)"
+	}
+	return s.Rating.Describe()
+}
+
 // tally sums the per-match statistics of every bot of a plan, indexed
 // like the plan's bots. Playoffs are kept apart.
 type tally struct {

@@ -107,20 +107,8 @@ func Write(dir, out string) (*Written, error) {
 		return nil, err
 	}
 	w := &Written{Page: out, Site: site}
-	sizes, total := transcriptSizes(dir, site)
 	var src transcriptsSource
-	if total <= InlineLimit {
-		src.Inline = map[string]string{}
-		for _, m := range site.Matches {
-			if sizes[m.Match] < 0 {
-				continue
-			}
-			b, err := engine.ReadTranscriptFile(transcriptPath(dir, m.Match))
-			if err == nil {
-				src.Inline[m.Match] = string(b)
-			}
-		}
-	} else {
+	if src.Inline = inlineTranscripts(dir, site); src.Inline == nil {
 		w.Folder = strings.TrimSuffix(out, filepath.Ext(out)) + "-matches"
 		src.Folder = filepath.Base(w.Folder)
 		if w.FolderBytes, err = writeTranscripts(dir, w.Folder, site); err != nil {
@@ -141,21 +129,32 @@ func transcriptPath(dir, id string) string {
 	return engine.TranscriptPath(filepath.Join(dir, engine.MatchesDir, id))
 }
 
-// transcriptSizes gives every finished match's transcript size (-1 when
-// it is missing) and their total.
-func transcriptSizes(dir string, site *Site) (map[string]int64, int64) {
-	sizes := map[string]int64{}
+// inlineTranscripts reads the transcripts of the finished matches for
+// the page, or returns nil when their text comes to more than
+// InlineLimit. The text is what counts, not the files: run -gzip's
+// transcripts are inlined decompressed. Reading stops at the limit.
+func inlineTranscripts(dir string, site *Site) map[string]string {
+	inline := map[string]string{}
 	var total int64
 	for _, m := range site.Matches {
-		fi, err := os.Stat(transcriptPath(dir, m.Match))
-		if err != nil || !safeID(m.Match) {
-			sizes[m.Match] = -1
+		if !safeID(m.Match) {
 			continue
 		}
-		sizes[m.Match] = fi.Size()
-		total += fi.Size()
+		f, err := engine.OpenTranscriptFile(transcriptPath(dir, m.Match))
+		if err != nil {
+			continue // the page says the transcript is missing
+		}
+		b, err := io.ReadAll(io.LimitReader(f, InlineLimit-total+1))
+		f.Close()
+		if err != nil {
+			continue
+		}
+		if total += int64(len(b)); total > InlineLimit {
+			return nil
+		}
+		inline[m.Match] = string(b)
 	}
-	return sizes, total
+	return inline
 }
 
 // writeTranscripts writes one script per finished match into folder; a

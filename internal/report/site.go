@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/arbiter-contests/arbiter/drivers/euchre"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -27,8 +29,20 @@ type Site struct {
 	Plan       string `json:"plan"`
 	Format     string `json:"format"`
 	Players    int    `json:"players"`
-	// Stats are `arbiter rank -json`'s statistics.
+	// Stages are the names of the stages of a tournament played in
+	// stages (then Format and Players are not the matches').
+	Stages []string `json:"stages,omitempty"`
+	// Stats are `arbiter rank -json`'s statistics, ranked as `arbiter
+	// rank` ranks them (engine.RankDir): by stage in a tournament in
+	// stages.
 	Stats *stats.Stats `json:"stats"`
+	// Finished and Ranked head the standings as `arbiter rank` does:
+	// "12 of 12 matches finished, 6 playoff(s)", "by mean place, ...".
+	Finished string `json:"finished"`
+	Ranked   string `json:"ranked"`
+	// Shard names the shard whose results these are, if they are one's:
+	// its standings count its own matches alone.
+	Shard string `json:"shard,omitempty"`
 	// Stopped says which stopping rule ended the tournament, if one did.
 	Stopped *stop.Stopped `json:"stopped,omitempty"`
 	// HeadToHead compares every pair of bots (`arbiter rank -vs A,B`).
@@ -97,9 +111,17 @@ func (l *loader) load() (*Site, error) {
 	if err != nil {
 		s.Skipped = append(s.Skipped, err.Error())
 	}
+	for _, st := range p.Stages {
+		s.Stages = append(s.Stages, st.Name)
+	}
 	counted := stopped.Counted(p, results)
-	if s.Stats, err = stats.ComputeStats(p, counted); err != nil {
+	st, sp, err := engine.RankDir(l.dir, p, counted)
+	if err != nil {
 		return nil, err
+	}
+	s.Stats, s.Finished, s.Ranked = st, st.Finished(), st.RankedBy()
+	if sp != nil {
+		s.Shard = sp.Shard.String()
 	}
 	s.Stopped = stopped
 	s.HeadToHead = headToHeads(p, counted, s.Stats)
@@ -109,7 +131,7 @@ func (l *loader) load() (*Site, error) {
 	done := map[string]bool{}
 	for _, r := range results {
 		done[r.Match] = true
-		s.Matches = append(s.Matches, l.match(r, &s.Skipped))
+		s.Matches = append(s.Matches, l.match(r, p.Game.Driver, &s.Skipped))
 	}
 	s.Running = running(l.dir, done)
 	return s, nil
@@ -209,8 +231,9 @@ func history(p *plan.Plan, results []engine.Result, st *stats.Stats) (History, e
 	return h, nil
 }
 
-// match reads what the page needs of one match's transcript and stderr.
-func (l *loader) match(r engine.Result, skipped *[]string) Match {
+// match reads what the page needs of one match's transcript and stderr;
+// driver is its game's.
+func (l *loader) match(r engine.Result, driver string, skipped *[]string) Match {
 	m := Match{Result: r, Stderr: make([]string, len(r.Seats))}
 	dir := filepath.Join(l.dir, engine.MatchesDir, r.Match)
 	if !safeID(r.Match) {
@@ -228,10 +251,34 @@ func (l *loader) match(r engine.Result, skipped *[]string) Match {
 	}
 	for i, seat := range r.Seats {
 		if seat.Fault != "" || seat.Defaults > 0 {
-			m.Stderr[i] = readTail(filepath.Join(dir, fmt.Sprintf("seat%d-%s.stderr", i, seat.Bot)), stderrExcerpt)
+			m.Stderr[i] = stderrOf(dir, driver, r, i)
 		}
 	}
 	return m
+}
+
+// stderrOf is the end of the stderr of seat i's bot in match directory
+// dir: of the engine's file of the seat, or, in Euchre, which runs a
+// process per decision and keeps a file per position, of the file of
+// each position the seat played, each under a line that names it.
+func stderrOf(dir, driver string, r engine.Result, i int) string {
+	bot := r.Seats[i].Bot
+	if driver != "euchre" {
+		return readTail(filepath.Join(dir, engine.StderrFile(i, bot)), stderrExcerpt)
+	}
+	var b strings.Builder
+	for p, seat := range euchre.PositionSeats(len(r.Seats), r.Seed) {
+		name := euchre.StderrFile(p, bot)
+		tail := readTail(filepath.Join(dir, name), stderrExcerpt)
+		if seat != i || tail == "" {
+			continue
+		}
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "position %d (%s):\n%s", p, name, tail)
+	}
+	return b.String()
 }
 
 // countAnswers counts the commands each seat answered in a transcript. It

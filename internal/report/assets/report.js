@@ -55,12 +55,15 @@
 
   // ---- header ----
   function renderHeader() {
-    const st = site.stats;
     document.title = site.tournament + " — arbiter";
     $("#title").textContent = site.tournament;
-    let s = `Game ${site.driver} "${site.game}", format ${site.format}, ${site.players} seats a match. ` +
-      `${st.matches} of ${st.planned} matches finished` + (st.playoffs ? ` (${st.playoffs} playoffs)` : "") +
-      `. Ranked by ${st.rating}. Plan ${String(site.plan).slice(0, 12)}.`;
+    // The count of matches and the ranking are said as `arbiter rank`
+    // heads its standings (site.finished, site.ranked).
+    const stages = site.stages || [];
+    let s = `Game ${site.driver} "${site.game}", ` +
+      (stages.length ? `in ${stages.length} stages (${stages.join(", ")})` : `format ${site.format}, ${site.players} seats a match`) +
+      `. ${site.finished}. Ranked ${site.ranked}. Plan ${String(site.plan).slice(0, 12)}.`;
+    if (site.shard) s += ` The standings of ${site.shard} count its own matches alone; arbiter merge ranks the tournament.`;
     if (site.stopped) s += ` Stopped (${site.stopped.rule}): ${site.stopped.reason}.`;
     $("#summary").textContent = s;
     const ul = clear($("#skipped"));
@@ -74,6 +77,10 @@
     const t = clear($("#standings-table"));
     const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "faults"];
     const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "faults"];
+    // A tournament in stages is ranked by the last stage each bot
+    // reached, and may grade its ranking: columns of their own, as in
+    // `arbiter rank`, when some bot has one.
+    if (st.some((s) => s.stage || s.grade)) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
     t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h })))));
     let lo = Infinity, hi = -Infinity;
     for (const s of st) {
@@ -94,7 +101,7 @@
       const cells = {
         rank: s.rank, bot: s.bot + (s.fill ? " (fill)" : "") + (s.disqualified ? " (DQ, " + s.disqualified.reason + (s.disqualified.match ? " in " + s.disqualified.match : "") + ")" : ""), elo: fmt(s.elo), games: s.games, score: pct(s.score),
         matches: s.matches, points: fmt(s.points, 2), place: fmt(s.place, 2) + (s.place_ci !== null && s.matches > 1 ? " ± " + fmt(s.place_ci, 2) : ""),
-        wins: s.wins, faults: s.faults,
+        wins: s.wins, faults: s.faults, stage: s.stage || "", grade: s.grade || "",
       };
       const tr = el("tr", { data: { bot: s.bot }, cls: pair.includes(s.bot) ? "picked" : "", on: { click: () => pick(s.bot) } },
         cols.map((c) => c === "interval" ? el("td", { data: { col: c } }, bar) : el("td", { text: cells[c], data: { col: c } })));
@@ -134,14 +141,17 @@
     if (!h) { box.append(el("p", { text: `${a} and ${b} have not played each other.` })); return; }
     const w = flip ? h.wdl.losses : h.wdl.wins, l = flip ? h.wdl.wins : h.wdl.losses;
     const e = h.estimate, sign = flip ? -1 : 1;
-    const ia = site.stats.standings.findIndex((s) => s.bot === a), ib = site.stats.standings.findIndex((s) => s.bot === b);
+    // rank -vs's LOS, from the estimate of their games (not BayesElo's
+    // of the LOS matrix); from b's side, the probability of the other
+    // outcome; null when rank -vs prints none.
+    const los = e.los === null || e.los === undefined ? null : flip ? 1 - e.los : e.los;
     box.append(el("h3", { text: `Head-to-head: ${a} vs ${b}` }),
       el("table", { cls: "data", attrs: { id: "h2h-table" } }, el("tbody", {},
         el("tr", {}, el("th", { text: "games (W-D-L)" }), el("td", { text: `${w}-${h.wdl.draws}-${l}` })),
         el("tr", {}, el("th", { text: "model" }), el("td", { text: `${e.model}, ${e.n} ${e.model === "pentanomial" ? "pairs" : "games"}` + (h.unpaired ? `, ${h.unpaired} unpaired` : "") })),
         el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${fmt(sign * e.elo, 1)} ± ${fmt(e.elo_error, 1)}` })),
         el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${fmt(sign * e.nelo, 1)} ± ${fmt(e.nelo_error, 1)}` })),
-        el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(site.stats.los[ia][ib]) })),
+        el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
         el("tr", {}, el("th", { text: `SPRT [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}]` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
       el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => { $("#f-bot").value = a; } } })));
@@ -306,7 +316,8 @@
   // A viewer turns the transcript's game events into steps: init(match)
   // makes the state, on[kind](state, data, push) changes it and calls
   // push(label, extra) for every step; draw(view, state, match) shows a
-  // step's state.
+  // step's state. perMove says that the game runs a process per move,
+  // whose times the transcript does not hold.
   const suitSym = { C: "♣", D: "♦", H: "♥", S: "♠", c: "♣", d: "♦", h: "♥", s: "♠" };
   function card(c, cls) {
     const s = String(c), suit = s.slice(-1), rank = s.slice(0, -1).toUpperCase();
@@ -348,6 +359,7 @@
     },
   };
   viewers.euchre = {
+    perMove: true, // every decision is a process of its own
     init: (m) => ({ hand: 0, dealer: 0, hands: [[], [], [], []], upcard: "", trump: "", maker: -1, alone: -1, table: [null, null, null, null], tricks: [0, 0], points: [0, 0], bids: [], winner: -1 }),
     on: {
       deal(s, d, push) {
@@ -461,6 +473,7 @@
     return g;
   }
   viewers.auction = {
+    perMove: true, // every bid is a process of its own
     init: (m) => ({ cols: 0, rows: 0, owner: [], capital: [], bids: null, cell: "", round: 0, queue: [], letters: [], history: [] }),
     on: {
       board(s, d, push) {
@@ -555,6 +568,18 @@
         lines.push({ seat, note: `default answer (${d.kind || d.phase || ""}): ${d.detail || d.reason || ""}` + (d.default !== undefined ? ` → ${d.default}` : "") });
       },
       warning(s, d) { lines.push({ seat: d.seat, note: `warning: '?' to ${d.command}` }); },
+      // Auction: an answer after the move limit but within the tolerated
+      // overrun (used, and counted against the bot), shown with its
+      // round's step; a bot disqualified before the first match, not run.
+      overrun(s, d) {
+        const what = `${fmt(d.used_ms)} ms, over the limit of ${fmt(d.limit_ms)} ms`;
+        faults.push({ seat: d.seat, kind: "overrun", detail: `round ${d.round}: ${what}` });
+        lines.push({ seat: d.seat, note: `overrun in round ${d.round}: answered in ${what} (within the tolerated overrun: the answer counts, and so does the overrun)` });
+      },
+      out(s, d) {
+        faults.push({ seat: d.seat, kind: "out", detail: d.detail });
+        push(`out: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) was disqualified before the first match and is not run: ${d.detail || ""}`, { fault: true, seat: d.seat });
+      },
     };
     for (const r of recs) {
       if (r.send !== undefined || r.recv !== undefined) {
@@ -624,14 +649,20 @@
     n = Math.max(0, Math.min(steps.length - 1, n | 0));
     replay.step = n;
     $("#r-slider").value = n;
-    $("#r-step").textContent = `step ${n} of ${steps.length - 1}`;
+    $("#r-step").textContent = steps.length ? `step ${n} of ${steps.length - 1}` : "no steps";
     const want = `#match=${encodeURIComponent(replay.id)}&step=${n}`;
     if (location.hash !== want) history.replaceState(null, "", want);
     if (replayChart) { replayChart.destroy(); replayChart = null; }
     const v = clear($("#replay-view"));
     const st = steps[n];
     v.dataset.step = n;
-    if (!st) { v.append(el("p", { text: "This transcript holds no steps." })); return; }
+    if (!st) {
+      // No transcript (the notes say why), or none that makes a step:
+      // nothing of another match's replay may stay on show.
+      $("#r-label").textContent = ""; clear($("#replay-seats")); clear($("#replay-lines"));
+      v.append(el("p", { text: "No steps to show." }));
+      return;
+    }
     $("#r-label").textContent = st.label;
     $("#r-label").className = st.fault ? "fault" : "";
     const viewer = viewers[site.driver];
@@ -640,12 +671,17 @@
   }
   function drawSide(st) {
     const m = replay.match;
+    // A game that runs a process per move does not time each move in its
+    // transcript: its clock is the result's time_ms, the match's total.
+    const perMove = viewers[site.driver] && viewers[site.driver].perMove;
+    const clock = (s, i) => perMove ? el("td", { text: `${fmt(s.time_ms)} ms (match total)`, title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." })
+      : el("td", { text: `${fmt(st.clock[i])} ms` });
     clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
         return el("tr", { cls: st.seat === i ? "active" : "" },
           el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
-          el("td", { text: st.answers[i] || 0 }), el("td", { text: `${fmt(st.clock[i])} ms` }),
+          el("td", { text: st.answers[i] || 0 }), clock(s, i),
           el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
             f.length && m.stderr && m.stderr[i] ? el("details", { attrs: { open: "" } }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
       })));

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+)
+
+// Rank ranks the results of plan p as `arbiter rank`, the standings of a
+// run and the results page do: by its stages when it has any
+// (stages.Rank); a shard's (sp not nil) by its own matches alone.
+//
+// A shard cannot rank the tournament: a stage ranks each group on all its
+// matches, and the stages after the first are made from, and ranked by,
+// the results of every stage before them (docs/stages.md), which only the
+// merged directory holds; the playoffs, the stopping rules and the grades
+// are the merge's too. So a shard's standings are those of its slice, a
+// results directory of its own (docs/distributed.md): its matches and
+// results, the bots it seats ranked by the plan's rating, without stage,
+// ties or grades.
+func Rank(p *plan.Plan, results []stats.Result, sp *ShardPlan) (*stats.Stats, error) {
+	if sp == nil {
+		return stages.Rank(p, results)
+	}
+	own := make(map[string]bool, len(sp.Matches))
+	for _, id := range sp.Matches {
+		own[id] = true
+	}
+	slice := *p
+	slice.Bots, slice.Matches, slice.Grades = nil, nil, nil
+	seated := map[string]bool{}
+	for _, m := range p.Matches {
+		if own[m.ID] {
+			slice.Matches = append(slice.Matches, m)
+			for _, b := range m.Seats {
+				seated[b] = true
+			}
+		}
+	}
+	for _, b := range p.Bots {
+		if seated[b.Name] {
+			slice.Bots = append(slice.Bots, b)
+		}
+	}
+	var res []stats.Result
+	for _, r := range results {
+		if own[r.Match] {
+			res = append(res, r)
+		}
+	}
+	st, err := stats.ComputeStats(&slice, res)
+	if err != nil {
+		return nil, err
+	}
+	st.Ties = nil
+	return st, nil
+}
+
+// RankDir ranks the results of the results directory dir (Rank): a
+// shard's, if dir is one (sp), by its own matches.
+func RankDir(dir string, p *plan.Plan, results []stats.Result) (st *stats.Stats, sp *ShardPlan, err error) {
+	if sp, err = ReadShard(dir); err != nil {
+		return nil, nil, err
+	}
+	st, err = Rank(p, results, sp)
+	return st, sp, err
+}

@@ -1,0 +1,254 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/arbiter-contests/arbiter/internal/browsertest"
+)
+
+// The page's script, in Chromium, on pages of the prepared results of
+// testdata (cmd/arbiter's browser tests play tournaments of every game
+// instead): one browser for all of them, a second or two each.
+
+// openPage writes the page of results directory dir and opens it at
+// hash ("" for the standings), waiting for its first view.
+func openPage(t *testing.T, browser context.Context, dir, hash string) context.Context {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "report.html")
+	if _, err := Write(dir, page); err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Tab(t, browser, time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page+hash), chromedp.WaitReady("body[data-ready]")); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// eval evaluates a script expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// standingsTable reads the standings table: its heads, and every row's
+// cells by column.
+const standingsTable = `(() => {
+  const t = document.querySelector("#standings-table");
+  return { heads: [...t.querySelectorAll("thead th")].map((th) => th.textContent),
+    rows: [...t.querySelectorAll("tbody tr")].map((tr) => Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent]))) };
+})()`
+
+type standingsView struct {
+	Heads []string            `json:"heads"`
+	Rows  []map[string]string `json:"rows"`
+}
+
+func TestPageInBrowser(t *testing.T) {
+	browser := browsertest.New(t)
+
+	// A tournament in stages: ranked as `arbiter rank` ranks it, with
+	// its Stage and Grade columns, and a summary that names the stages.
+	t.Run("staged", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/staged", "")
+		got := eval[standingsView](t, ctx, standingsTable)
+		site, err := Load("testdata/staged")
+		if err != nil {
+			t.Fatal(err)
+		}
+		type row struct{ Rank, Bot, Stage, Grade string }
+		var want, rows []row
+		for _, s := range site.Stats.Standings {
+			want = append(want, row{strconv.Itoa(s.Rank), s.Bot, s.Stage, s.Grade})
+		}
+		for _, r := range got.Rows {
+			rows = append(rows, row{r["rank"], r["bot"], r["stage"], r["grade"]})
+		}
+		if diff := cmp.Diff(want, rows); diff != "" {
+			t.Errorf("standings (-data +page):\n%s", diff)
+		}
+		if n := len(got.Heads); n < 2 || got.Heads[n-2] != "stage" || got.Heads[n-1] != "grade" {
+			t.Errorf("the standings' columns are %q, without stage and grade last", got.Heads)
+		}
+		summary := eval[string](t, ctx, `document.querySelector("#summary").textContent`)
+		for _, s := range []string{`Game auction "g", in 2 stages (groups, final). 6 of 6 matches finished. Ranked by the last stage reached, then place in its group (Stage).`} {
+			if !strings.Contains(summary, s) {
+				t.Errorf("the summary says %q, not %q", summary, s)
+			}
+		}
+	})
+	// Without stages or grades there are no such columns; playoffs are
+	// not counted among the planned matches.
+	t.Run("playoffs", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/placement", "")
+		got := eval[standingsView](t, ctx, standingsTable)
+		// Playoffs counted apart, as `arbiter rank` counts them.
+		summary := eval[string](t, ctx, `document.querySelector("#summary").textContent`)
+		if want := `format round-robin, 2 seats a match. 12 of 12 matches finished, 6 playoff(s). Ranked by mean place, ties broken by playoffs.`; !strings.Contains(summary, want) {
+			t.Errorf("the summary says %q, not %q", summary, want)
+		}
+		for _, h := range got.Heads {
+			if h == "stage" || h == "grade" {
+				t.Errorf("the standings of a tournament without stages have a %s column: %q", h, got.Heads)
+			}
+		}
+	})
+	// A game that runs a process per move has no clock in its
+	// transcript: every step shows the result's time_ms, said to be the
+	// match's.
+	for _, game := range []string{"auction", "euchre"} {
+		t.Run("clock-"+game, func(t *testing.T) {
+			dir := filepath.Join("testdata", game)
+			site, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := site.Matches[0]
+			var want []string
+			for _, s := range m.Seats {
+				want = append(want, fmt.Sprintf("%d ms (match total)", s.TimeMS))
+			}
+			ctx := openPage(t, browser, dir, "#match="+m.Match+"&step=3")
+			waitStep(t, ctx, 3)
+			got := eval[[]string](t, ctx, `[...document.querySelectorAll("#replay-seats tbody tr")].map((tr) => tr.children[3].textContent)`)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("clock used at step 3 (-time_ms +page):\n%s", diff)
+			}
+		})
+	}
+	// Auction's overrun and out events: out at a step of its own, with
+	// the seat's disqualification; an overrun in the lines of its round's
+	// step, and among the seat's faults, with the time used and the limit.
+	t.Run("auction-events", func(t *testing.T) {
+		var out struct {
+			Seat   int    `json:"seat"`
+			Detail string `json:"detail"`
+		}
+		var over struct {
+			Round   int   `json:"round"`
+			Seat    int   `json:"seat"`
+			UsedMS  int64 `json:"used_ms"`
+			LimitMS int64 `json:"limit_ms"`
+		}
+		b, err := os.ReadFile("testdata/auction/matches/r001-g01-s1/events.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			var ev struct {
+				Event string          `json:"event"`
+				Data  json.RawMessage `json:"data"`
+			}
+			json.Unmarshal([]byte(line), &ev)
+			switch {
+			case ev.Event == "out":
+				json.Unmarshal(ev.Data, &out)
+			case ev.Event == "overrun" && over.Round == 0:
+				json.Unmarshal(ev.Data, &over)
+			}
+		}
+		if out.Detail == "" || over.Round != 1 {
+			t.Fatalf("the transcript has no out event and no overrun in round 1: %+v %+v", out, over)
+		}
+		faults := func(ctx context.Context, seat int) string {
+			return eval[string](t, ctx, fmt.Sprintf(`document.querySelectorAll("#replay-seats tbody tr")[%d].children[4].textContent`, seat))
+		}
+		ctx := openPage(t, browser, "testdata/auction", "#match=r001-g01-s1&step=1")
+		waitStep(t, ctx, 1)
+		if label := eval[string](t, ctx, `document.querySelector("#r-label").textContent`); !strings.Contains(label, "out") || !strings.Contains(label, out.Detail) {
+			t.Errorf("step 1 (the out event) is labelled %q", label)
+		}
+		if f := faults(ctx, out.Seat); !strings.Contains(f, out.Detail) {
+			t.Errorf("seat %d's faults at step 1 are %q, without its disqualification", out.Seat, f)
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); strings.Contains(notes, "unknown kind") {
+			t.Errorf("the replay skips events: %s", notes)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+eval[string](t, ctx, `location.pathname`)+"#match=r001-g01-s1&step=2")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 2)
+		used, limit := fmt.Sprintf("%d ms", over.UsedMS), fmt.Sprintf("%d ms", over.LimitMS)
+		lines := eval[string](t, ctx, `document.querySelector("#replay-lines").textContent`)
+		if !strings.Contains(lines, "overrun") || !strings.Contains(lines, used) || !strings.Contains(lines, limit) {
+			t.Errorf("the lines of round 1 do not show the overrun of seat %d (%s, limit %s):\n%s", over.Seat, used, limit, lines)
+		}
+		if f := faults(ctx, over.Seat); !strings.Contains(f, "overrun") || !strings.Contains(f, used) {
+			t.Errorf("seat %d's faults at step 2 are %q, without its overrun", over.Seat, f)
+		}
+	})
+	// The head-to-head of two bots picked in the standings shows `arbiter
+	// rank -vs A,B`'s LOS (the estimate of their games), from A's side,
+	// not BayesElo's of the LOS matrix.
+	t.Run("head-to-head", func(t *testing.T) {
+		site, err := Load("testdata/placement")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := openPage(t, browser, "testdata/placement", "")
+		pct := func(x float64) string {
+			if math.IsNaN(x) {
+				return "–"
+			}
+			return fmt.Sprintf("%.1f%%", 100*x)
+		}
+		for _, h := range site.HeadToHead {
+			for _, pair := range [][2]string{{h.A, h.B}, {h.B, h.A}} {
+				want := pct(h.Estimate.LOS)
+				if pair[0] != h.A {
+					want = pct(1 - h.Estimate.LOS)
+				}
+				got := eval[string](t, ctx, fmt.Sprintf(`(() => {
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  document.querySelectorAll("#standings-table tr.picked").forEach((tr) => click(tr.dataset.bot));
+  click(%q); click(%q);
+  const row = [...document.querySelectorAll("#h2h-table tr")].find((tr) => tr.children[0].textContent.startsWith("LOS"));
+  return row ? row.children[0].textContent + ": " + row.children[1].textContent : "no LOS row";
+})()`, pair[0], pair[1]))
+				if wantRow := fmt.Sprintf("LOS (%s stronger): %s", pair[0], want); got != wantRow {
+					t.Errorf("%s then %s: the head-to-head says %q, want %q (rank -vs %s,%s)", pair[0], pair[1], got, wantRow, pair[0], pair[1])
+				}
+			}
+		}
+	})
+	// A replay whose transcript is missing says so, and counts no steps.
+	t.Run("missing-transcript", func(t *testing.T) {
+		dir := copyResults(t, "auction")
+		if err := os.Remove(filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=3")
+		waitStep(t, ctx, 0)
+		if got := eval[string](t, ctx, `document.querySelector("#r-step").textContent`); got != "no steps" {
+			t.Errorf("the step counter says %q, want %q", got, "no steps")
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); !strings.Contains(notes, "transcript of r001-g01-s1") {
+			t.Errorf("the replay does not say its transcript is missing: %q", notes)
+		}
+	})
+}
+
+// waitStep waits for the replay to show step n.
+func waitStep(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector("#replay-view").dataset.step === "%d"`, n), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`)
+		t.Fatalf("the replay does not show step %d (%s): %v", n, notes, err)
+	}
+}

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/arbiter-contests/arbiter/engine"
+)
+
+// TestLoadStaged: the standings of a tournament in stages are `arbiter
+// rank`'s, ranked by the last stage reached, with stages and grades, and
+// headed as rank heads them.
+func TestLoadStaged(t *testing.T) {
+	const dir = "testdata/staged"
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Rank              int
+		Bot, Stage, Grade string
+	}
+	var got []row
+	for _, st := range s.Stats.Standings {
+		got = append(got, row{st.Rank, st.Bot, st.Stage, st.Grade})
+	}
+	// As `arbiter rank testdata/staged` prints them.
+	want := []row{{1, "d", "final", "gold"}, {2, "b", "final", "silver"}, {3, "f", "final", "silver"},
+		{4, "a", "final", ""}, {5, "c", "groups", ""}, {6, "e", "groups", ""}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("standings (-rank +page):\n%s", diff)
+	}
+	// All of it is what rank computes.
+	p, results, err := engine.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked, _, err := engine.RankDir(dir, p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(ranked, s.Stats, cmpopts.EquateNaNs()); diff != "" {
+		t.Errorf("statistics (-rank +page):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"groups", "final"}, s.Stages); diff != "" {
+		t.Errorf("stages (-want +got):\n%s", diff)
+	}
+	if want := "by the last stage reached, then place in its group (Stage)"; s.Ranked != want {
+		t.Errorf("Ranked = %q, want %q", s.Ranked, want)
+	}
+}
+
+// TestLoadPlayoffs: playoffs are counted apart from the planned matches,
+// as `arbiter rank` counts them.
+func TestLoadPlayoffs(t *testing.T) {
+	s, err := Load("testdata/placement")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "12 of 12 matches finished, 6 playoff(s)"; s.Finished != want {
+		t.Errorf("Finished = %q, want %q (arbiter rank's)", s.Finished, want)
+	}
+	if want := "by mean place, ties broken by playoffs"; s.Ranked != want {
+		t.Errorf("Ranked = %q, want %q", s.Ranked, want)
+	}
+}
+
+// TestLoadEuchreStderr: a Euchre seat's bot plays two positions, each
+// with its stderr file (pos<N>-<bot>.stderr); the page shows the end of
+// both, each under its position.
+func TestLoadEuchreStderr(t *testing.T) {
+	s, err := Load("testdata/euchre")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Matches[0]
+	if m.Seats[1].Bot != "bad" || m.Seats[1].Defaults == 0 {
+		t.Fatalf("seat 1 of %s is %+v, not the bad bot with defaults", m.Match, m.Seats[1])
+	}
+	got := m.Stderr[1]
+	for _, want := range []string{"position 1 (pos1-bad.stderr)", "bad at 1\n", "position 3 (pos3-bad.stderr)", "bad at 3\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("seat 1's stderr on the page does not hold %q:\n%s", want, got)
+		}
+	}
+	if i1, i3 := strings.Index(got, "position 1"), strings.Index(got, "position 3"); i1 > i3 {
+		t.Errorf("position 3 comes before position 1:\n%s", got)
+	}
+	if m.Stderr[0] != "" {
+		t.Errorf("seat 0 made no fault, but its stderr is shown: %q", m.Stderr[0])
+	}
+}
