@@ -132,6 +132,19 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		})
 	}
+	// A Euchre match of four bots seats them at the positions its
+	// partners event draws, not position p at seat p % 2.
+	t.Run("euchre-partners", func(t *testing.T) {
+		dir := filepath.Join("testdata", "euchre4")
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=3")
+		waitStep(t, ctx, 3)
+		got := eval[[]string](t, ctx, `[...document.querySelectorAll(".hand-box")].map((b) => b.dataset.seat + " " + b.querySelector(".who").textContent.replace(/ \(.*$/, ""))`)
+		// partners: positions 0..3 at seats 2, 0, 3, 1 of r2, r3, r1, r4.
+		want := []string{"2 position 0: r1", "0 position 1: r2", "3 position 2: r4", "1 position 3: r3"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("the seats at the positions (-partners +page):\n%s", diff)
+		}
+	})
 	// Auction's overrun and out events: out at a step of its own, with
 	// the seat's disqualification; an overrun in the lines of its round's
 	// step, and among the seat's faults, with the time used and the limit.

@@ -360,8 +360,11 @@
   };
   viewers.euchre = {
     perMove: true, // every decision is a process of its own
-    init: (m) => ({ hand: 0, dealer: 0, hands: [[], [], [], []], upcard: "", trump: "", maker: -1, alone: -1, table: [null, null, null, null], tricks: [0, 0], points: [0, 0], bids: [], winner: -1 }),
+    // posSeat is each position's seat: two seats play positions 0, 2 and
+    // 1, 3; four bots sit as the match's partners event says.
+    init: (m) => ({ hand: 0, dealer: 0, hands: [[], [], [], []], upcard: "", trump: "", maker: -1, alone: -1, table: [null, null, null, null], tricks: [0, 0], points: [0, 0], bids: [], winner: -1, posSeat: [0, 1, 0, 1] }),
     on: {
+      partners(s, d) { s.posSeat = d.seats.slice(); },
       deal(s, d, push) {
         Object.assign(s, { hand: d.hand, dealer: d.dealer, hands: d.hands.map((h) => h.slice()), upcard: d.upcard, trump: "", maker: -1, alone: -1, table: [null, null, null, null], tricks: [0, 0], bids: [], winner: -1 });
         push(`hand ${d.hand}: position ${d.dealer} deals, upcard ${d.upcard}`);
@@ -378,7 +381,7 @@
           s.table[pos] = c; s.hands[pos] = without(s.hands[pos], c);
           const last = d.cards.slice(i + 1).every((x) => x === "p");
           if (last) { s.winner = d.winner; s.tricks[d.winner % 2]++; }
-          push(`hand ${d.hand}, trick ${d.trick}: position ${pos} plays ${c}` + (last ? `; position ${d.winner} takes it` : ""), { seat: pos % 2 });
+          push(`hand ${d.hand}, trick ${d.trick}: position ${pos} plays ${c}` + (last ? `; position ${d.winner} takes it` : ""), { seat: s.posSeat[pos] });
         });
       },
       hand_score(s, d, push) { s.points = d.points.slice(); push(`hand ${d.hand}: tricks ${d.tricks.join("-")}, scored ${d.scored.join("-")}, game ${d.points.join("-")}`); },
@@ -387,9 +390,9 @@
     },
     draw(v, s, m) {
       const boxes = [0, 1, 2, 3].map((pos) => {
-        const seat = m.seats[pos % 2];
-        return el("div", { cls: "hand-box" + (s.winner === pos ? " winner" : "") + (s.alone >= 0 && s.alone !== pos && s.alone % 2 === pos % 2 ? " out" : ""), data: { seat: pos % 2, position: pos } },
-          el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: seatColour(pos % 2) } }), `position ${pos}: ${seat.bot}` + (pos === s.dealer ? " (dealer)" : "") + (pos === s.maker ? " (maker)" : "")),
+        const si = s.posSeat[pos], seat = m.seats[si];
+        return el("div", { cls: "hand-box" + (s.winner === pos ? " winner" : "") + (s.alone >= 0 && s.alone !== pos && s.alone % 2 === pos % 2 ? " out" : ""), data: { seat: si, position: pos } },
+          el("div", { cls: "who" }, el("span", { cls: "swatch", style: { background: seatColour(si) } }), `position ${pos}: ${seat.bot}` + (pos === s.dealer ? " (dealer)" : "") + (pos === s.maker ? " (maker)" : "")),
           el("div", { cls: "hand" }, cards(s.hands[pos])),
           el("div", { cls: "played" }, s.table[pos] ? card(s.table[pos], "on-table") : el("span", { cls: "empty", text: "—" })));
       });
