@@ -61,6 +61,12 @@ func (g *Game) Report(dir string, matches []drivers.ReportedMatch) error {
 			return fmt.Errorf("duel %s has %d seats, not 2", rm.ID, len(rm.Nicks))
 		}
 		d := Duel{Index: rm.Index - 1, Bots: [2]string(rm.Bots), Nicks: [2]string(rm.Nicks), End: end}
+		if w := rm.Outcome.Seats; len(w) == 2 && w[end.Winner].Fault != "" {
+			// The game's winner was judged at fault after the game: a
+			// second bot whose build failed, never tried since the
+			// first could not start either. Nobody won the duel.
+			d.NoWinner, d.WinnerFault = true, w[end.Winner].Detail
+		}
 		duels = append(duels, d)
 		dst := filepath.Join(dir, DuelsDir, strconv.Itoa(d.Index)+".txt")
 		if !c.copied[dst] {
@@ -91,6 +97,12 @@ type Duel struct {
 	Bots  [2]string // seat 0 started
 	Nicks [2]string
 	End   End
+	// NoWinner says both players lost: End's winner could not be started
+	// either (WinnerFault says why), which the original, trying one
+	// player at a time, never had to say. Such a duel's winner field is
+	// empty and both players have a loss with a fault code.
+	NoWinner    bool
+	WinnerFault string
 }
 
 // DuelsText is duels.txt: "index:starting:following:winner:message" per
@@ -99,7 +111,12 @@ type Duel struct {
 func DuelsText(duels []Duel) []byte {
 	var b bytes.Buffer
 	for _, d := range duels {
-		fmt.Fprintf(&b, "%d:%s:%s:%s:%s\n", d.Index, d.Nicks[0], d.Nicks[1], d.Nicks[d.End.Winner], d.End.Message)
+		winner, msg := d.Nicks[d.End.Winner], d.End.Message
+		if d.NoWinner {
+			winner = ""
+			msg += fmt.Sprintf(" Player %s -> %s", d.Nicks[d.End.Winner], d.WinnerFault)
+		}
+		fmt.Fprintf(&b, "%d:%s:%s:%s:%s\n", d.Index, d.Nicks[0], d.Nicks[1], winner, msg)
 	}
 	return b.Bytes()
 }
@@ -129,9 +146,15 @@ func ScoreText(duels []Duel) []byte {
 	for _, d := range duels {
 		p := [2]*score{get(d.Bots[0], d.Nicks[0]), get(d.Bots[1], d.Nicks[1])}
 		w, l := p[d.End.Winner], p[1-d.End.Winner]
-		w.wins++
+		if d.NoWinner { // both lost: the second could not be started either
+			w.losses++
+			w.faults++
+			w.codes.WriteByte(CodeNoStart)
+		} else {
+			w.wins++
+		}
 		l.losses++
-		if d.End.Code == string(rune(CodeNormal)) {
+		if d.End.Code == string(rune(CodeNormal)) && !d.NoWinner {
 			w.normal++
 		} else {
 			l.faults++
