@@ -274,6 +274,11 @@ func (r DisqualifyRules) Active() bool { return r.Overruns >= 0 || r.Breaches ||
 // Outcome is how a match ended: one SeatResult per seat, in seat order.
 type Outcome struct {
 	Seats []SeatResult `json:"seats"`
+	// PlayedOut says the match was played to its end whatever the faults
+	// in it (an Auction goes on without a bot that cannot start), so the
+	// games between seats without a fault stand; otherwise a fault ended
+	// the match and the others' scores say nothing of their play.
+	PlayedOut bool `json:"played_out,omitempty"`
 }
 
 // Variants is an optional capability of a Decoded game that plays several

@@ -729,6 +729,13 @@ func judgeUnbuilt(out *drivers.Outcome, seats []drivers.Seat) {
 	}
 }
 
+// bystanders says a match has seats that a fault in it did not touch:
+// more than two seats, one of them at fault. Only then does a result say
+// whether the game played on (Result.PlayedOut).
+func bystanders(out *drivers.Outcome) bool {
+	return len(out.Seats) > 2 && slices.ContainsFunc(out.Seats, func(s drivers.SeatResult) bool { return s.Fault != "" })
+}
+
 // playStaged plays a staged match and writes its transcript.
 func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Match, st *staged, log hclog.Logger) (*Result, error) {
 	tr, err := newTranscript(st.dir, r.Compress)
@@ -753,6 +760,7 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	}
 	judgeUnbuilt(out, st.seats)
 	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds(),
+		PlayedOut:    out.PlayedOut && bystanders(out),
 		Fingerprints: fingerprints(r.Plan, m.Seats)}
 	for i, s := range out.Seats {
 		res.Seats = append(res.Seats, SeatResult{Bot: m.Seats[i], SeatResult: s})

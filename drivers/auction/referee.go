@@ -401,5 +401,6 @@ func (r *referee) finish(rounds int, reason string) (*drivers.Outcome, error) {
 		}
 	}
 	r.m.Record.Event("end", end)
-	return &drivers.Outcome{Seats: r.results}, nil
+	// No fault ends an Auction: the others play every round.
+	return &drivers.Outcome{Seats: r.results, PlayedOut: true}, nil
 }

@@ -302,7 +302,7 @@ func sameGame(t *testing.T, what string, timings *regexp.Regexp, a, b *played) {
 
 // normalOutcome is an outcome's JSON without the time the bots used.
 func normalOutcome(o *drivers.Outcome) string {
-	c := drivers.Outcome{Seats: slices.Clone(o.Seats)}
+	c := drivers.Outcome{Seats: slices.Clone(o.Seats), PlayedOut: o.PlayedOut}
 	for i := range c.Seats {
 		c.Seats[i].TimeMS = 0
 	}

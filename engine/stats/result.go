@@ -13,6 +13,9 @@ type Result struct {
 	Group int          `json:"group"`
 	Seed  uint64       `json:"seed"`
 	Seats []SeatResult `json:"seats"`
+	// PlayedOut is the game's drivers.Outcome.PlayedOut: a fault in the
+	// match did not end it, so the games between its other seats stand.
+	PlayedOut bool `json:"played_out,omitempty"`
 	// ElapsedMS is the match's wall-clock duration.
 	ElapsedMS int64 `json:"elapsed_ms"`
 	// Fingerprints are the hashes of the bots the match was played with

@@ -98,7 +98,7 @@ func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rati
 
 // PairResult is the game between seats i and j of a match, as seat i's
 // score; false when the match gives none (both faulted, or a third seat's
-// fault ended it). A disqualified seat loses like a faulty one, but the
+// fault ended it: not in a match the game played out, Result.PlayedOut). A disqualified seat loses like a faulty one, but the
 // others' games stand.
 func PairResult(r *Result, i, j int) (rating.Result, bool) {
 	a, b := r.Seats[i], r.Seats[j]
@@ -110,8 +110,8 @@ func PairResult(r *Result, i, j int) (rating.Result, bool) {
 		return rating.BlackWins, true
 	case lostB:
 		return rating.WhiteWins, true
-	case r.Faulty():
-		return 0, false // two bystanders of someone else's fault
+	case r.Faulty() && !r.PlayedOut:
+		return 0, false // two bystanders of a fault that ended the match
 	case a.Score > b.Score:
 		return rating.WhiteWins, true
 	case a.Score < b.Score:

@@ -355,3 +355,25 @@ func TestSeatOutsideThePlan(t *testing.T) {
 		t.Errorf("ComputeStats: %v, want a refusal naming x", err)
 	}
 }
+
+// TestFaultThatDidNotEndTheMatch: a fault ends a match (Planowanie) and
+// gives only the faulty bot's losses; in a game that plays on without the
+// faulty bot (an Auction, PlayedOut), the others' game stands too.
+func TestFaultThatDidNotEndTheMatch(t *testing.T) {
+	p := testPlan(tournament.BayesElo, "a", "b", "c")
+	ended := match("m1", 1, "a:0:start", "b:2", "c:1")
+	played := ended
+	played.PlayedOut = true
+	g := func(w, b int, r rating.Result) rating.Game { return rating.Game{White: w, Black: b, Result: r} }
+	for _, c := range []struct {
+		r    stats.Result
+		want []rating.Game
+	}{
+		{ended, []rating.Game{g(0, 1, rating.BlackWins), g(0, 2, rating.BlackWins)}},
+		{played, []rating.Game{g(0, 1, rating.BlackWins), g(0, 2, rating.BlackWins), g(1, 2, rating.WhiteWins)}},
+	} {
+		if _, games := stats.PairwiseGames(p, []stats.Result{c.r}); fmt.Sprint(games) != fmt.Sprint(c.want) {
+			t.Errorf("played out %v: games %v, want %v", c.r.PlayedOut, games, c.want)
+		}
+	}
+}
