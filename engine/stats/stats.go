@@ -124,7 +124,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			// mean above 1.
 			if places[s] == 1 && seat.Disqualified == nil {
 				t.wins[i]++
-				if !r.Faulty() {
+				if !r.Faulty() || r.PlayedOut { // won by play, not by a fault
 					t.normalWins[i]++
 				}
 			}

@@ -375,5 +375,14 @@ func TestFaultThatDidNotEndTheMatch(t *testing.T) {
 		if _, games := stats.PairwiseGames(p, []stats.Result{c.r}); fmt.Sprint(games) != fmt.Sprint(c.want) {
 			t.Errorf("played out %v: games %v, want %v", c.r.PlayedOut, games, c.want)
 		}
+		pp := testPlan(tournament.Wins, "a", "b", "c")
+		pp.Matches = []plan.Match{{ID: "m1", Seed: 1}}
+		st, err := stats.ComputeStats(pp, []stats.Result{c.r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := st.Standings[0]; b.Bot != "b" || b.Wins != 1 || (b.NormalWins == 1) != c.r.PlayedOut {
+			t.Errorf("played out %v: %+v; a normal win only when played out", c.r.PlayedOut, b)
+		}
 	}
 }
