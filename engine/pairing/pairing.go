@@ -184,7 +184,14 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 // ordered by their pairwise points so far (ties by round r's random draw);
 // the best unassigned bot leads the next group, and each further member is
 // the unassigned bot that has met the members so far least often, then has
-// the score closest to the leader's, then comes first in that order.
+// the score closest to the leader's, then comes first in that order. That
+// greedy grouping can leave the last bots only partners they have met
+// when another grouping has fewer such meetings, so the groupings are
+// searched in that order of preference, depth first, for the fewest
+// meetings within groups: the first found with the fewest is taken (the
+// greedy one when nothing has fewer). The search stops after
+// swissBudget steps with the best found so far, so a large field whose
+// rematches cannot all be avoided does not stall a round.
 func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	names, games := stats.PairwiseGames(p, results)
 	score := map[string]float64{}
@@ -192,39 +199,78 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 		score[names[g.White]] += float64(g.Result)
 		score[names[g.Black]] += 1 - float64(g.Result)
 	}
-	met := meetings(results)
 	unassigned := p.DrawOrder(r, stats.Field(p))
 	slices.SortStableFunc(unassigned, func(a, b string) int { return cmp.Compare(score[b], score[a]) })
-	pos := map[string]int{}
+	s := &swissSearch{met: meetings(results), score: score, pos: map[string]int{},
+		sizes: tournament.GroupSizes(len(unassigned), p.Players)}
 	pr := &Pairing{Rule: tournament.ByScore.String()}
 	for i, b := range unassigned {
-		pos[b] = i
+		s.pos[b] = i
 		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Score: score[b]})
 	}
-	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
-		a := unassigned[0]
-		group := []string{a}
-		unassigned = unassigned[1:]
-		for len(group) < size {
-			metGroup := func(b string) int {
-				n := 0
-				for _, m := range group {
-					n += met[[2]string{m, b}]
-				}
-				return n
-			}
-			best := slices.MinFunc(unassigned, func(x, y string) int {
-				return cmp.Or(cmp.Compare(metGroup(x), metGroup(y)),
-					cmp.Compare(math.Abs(score[x]-score[a]), math.Abs(score[y]-score[a])),
-					cmp.Compare(pos[x], pos[y]))
-			})
-			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: best, Met: met[[2]string{a, best}]})
-			group = append(group, best)
-			unassigned = slices.DeleteFunc(unassigned, func(b string) bool { return b == best })
+	if len(unassigned) > 0 && len(s.sizes) > 0 {
+		s.add([]string{unassigned[0]}, unassigned[1:], 0)
+	}
+	pr.Groups = s.best
+	for _, g := range pr.Groups {
+		for _, b := range g[1:] {
+			pr.Picks = append(pr.Picks, PairPick{Leader: g[0], Opponent: b, Met: s.met[[2]string{g[0], b}]})
 		}
-		pr.Groups = append(pr.Groups, group)
 	}
 	return pr
+}
+
+// swissBudget bounds the steps of a Swiss round's search (see
+// groupBySwiss).
+const swissBudget = 20000
+
+// swissSearch looks for the Swiss grouping with the fewest meetings.
+type swissSearch struct {
+	met      map[[2]string]int
+	score    map[string]float64
+	pos      map[string]int
+	sizes    []int      // of the groups, in order
+	groups   [][]string // complete so far
+	best     [][]string
+	bestCost int
+	steps    int
+}
+
+// add grows group, the next group, from unassigned; cost is the meetings
+// within the groups so far.
+func (s *swissSearch) add(group, unassigned []string, cost int) {
+	if s.best != nil && (cost >= s.bestCost || s.steps >= swissBudget) {
+		return
+	}
+	s.steps++
+	if len(group) == s.sizes[len(s.groups)] {
+		s.groups = append(s.groups, group)
+		if len(unassigned) == 0 {
+			s.best, s.bestCost = slices.Clone(s.groups), cost
+		} else {
+			s.add([]string{unassigned[0]}, unassigned[1:], cost)
+		}
+		s.groups = s.groups[:len(s.groups)-1]
+		return
+	}
+	metGroup := func(b string) int {
+		n := 0
+		for _, m := range group {
+			n += s.met[[2]string{m, b}]
+		}
+		return n
+	}
+	a := group[0]
+	candidates := slices.Clone(unassigned)
+	slices.SortFunc(candidates, func(x, y string) int {
+		return cmp.Or(cmp.Compare(metGroup(x), metGroup(y)),
+			cmp.Compare(math.Abs(s.score[x]-s.score[a]), math.Abs(s.score[y]-s.score[a])),
+			cmp.Compare(s.pos[x], s.pos[y]))
+	})
+	for _, c := range candidates {
+		rest := slices.DeleteFunc(slices.Clone(unassigned), func(b string) bool { return b == c })
+		s.add(append(slices.Clone(group), c), rest, cost+metGroup(c))
+	}
 }
 
 // rules group the field for round r by each pairing rule.
