@@ -108,6 +108,10 @@ func TestPageInBrowser(t *testing.T) {
 				t.Errorf("the standings of a tournament without stages have a %s column: %q", h, got.Heads)
 			}
 		}
+		// A tie the playoffs did not break is said under the standings.
+		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != "Tied in placement, needs a playoff: greedy1, greedy2" {
+			t.Errorf("under the standings: %q", ties)
+		}
 	})
 	// A game that runs a process per move has no clock in its
 	// transcript: every step shows the result's time_ms, said to be the

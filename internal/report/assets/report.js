@@ -109,6 +109,10 @@
       body.append(tr);
     }
     t.append(body);
+    // Groups still tied in placement, as `arbiter rank` says under its
+    // standings.
+    const ties = clear($("#ties"));
+    for (const g of site.stats.ties || []) ties.append(el("li", { text: "Tied in placement, needs a playoff: " + g.join(", ") }));
     renderMatrix($("#crosstable"), (i, j) => {
       const c = site.stats.crosstable[i][j];
       return c.wins + c.draws + c.losses ? `${c.wins}-${c.draws}-${c.losses}` : "";
