@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
@@ -244,3 +245,28 @@ func runToEnd(t *testing.T, arbiter, dir, out, jobs string) {
 
 // exists says whether path exists.
 func exists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// TestInterruptedSaysWhatWasSelected: an interrupted shard or -match run
+// counts its own matches, not the whole plan's.
+func TestInterruptedSaysWhatWasSelected(t *testing.T) {
+	p := &engine.Summary{Planned: 40, Skipped: 10, Finished: 8, Results: make([]engine.Result, 18)}
+	p.Plan = &plan.Plan{Matches: make([]plan.Match, 80)}
+	sp := &engine.ShardPlan{Shard: engine.Shard{K: 0, N: 2}}
+	for _, c := range []struct {
+		sp     *engine.ShardPlan
+		picked bool
+		want   string
+	}{
+		{nil, false, "Interrupted: 18 of 80 matches are finished and saved in out."},
+		{sp, false, "Interrupted: 18 of the 40 matches of shard 0/2 of stage 0 are finished and saved in out."},
+		{nil, true, "Interrupted: 18 of the 40 matches named by -match are finished and saved in out."},
+	} {
+		var stderr bytes.Buffer
+		if err := finishRun(nil, &stderr, "out", p, engine.ErrInterrupted, c.sp, c.picked); err != errReported {
+			t.Errorf("finishRun returned %v", err)
+		}
+		if !strings.HasPrefix(stderr.String(), c.want) {
+			t.Errorf("said %q, want %q", stderr.String(), c.want)
+		}
+	}
+}

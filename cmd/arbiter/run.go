@@ -98,16 +98,24 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if bp, ok := progress.(*barProgress); ok {
 		bp.Wait()
 	}
-	return finishRun(stdout, stderr, *out, sum, err, slice)
+	return finishRun(stdout, stderr, *out, sum, err, slice, len(only) > 0)
 }
 
 // finishRun says how a run into out ended: interrupted (and how to
 // resume), failed, or finished with its standings (of shard sp's own
-// matches when it is one).
-func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error, sp *engine.ShardPlan) error {
+// matches when it is one). picked says the run played only the matches
+// -match named.
+func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error, sp *engine.ShardPlan, picked bool) error {
 	if errors.Is(err, engine.ErrInterrupted) {
-		fmt.Fprintf(stderr, "Interrupted: %d of %d matches are finished and saved in %s. Run the same command again to resume.\n",
-			len(sum.Results), len(sum.Plan.Matches), out)
+		// A shard or a -match run counts its own matches, not the plan's.
+		done := fmt.Sprintf("%d of %d matches are", len(sum.Results), len(sum.Plan.Matches))
+		switch {
+		case sp != nil:
+			done = fmt.Sprintf("%d of the %d matches of %s are", sum.Skipped+sum.Finished, sum.Planned, sp.Shard)
+		case picked:
+			done = fmt.Sprintf("%d of the %d matches named by -match are", sum.Skipped+sum.Finished, sum.Planned)
+		}
+		fmt.Fprintf(stderr, "Interrupted: %s finished and saved in %s. Run the same command again to resume.\n", done, out)
 		return errReported
 	}
 	if err != nil {
