@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
@@ -70,7 +71,11 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 		return err
 	}
 	for _, g := range s.Ties {
-		fmt.Fprintf(w, "\nTied in placement, needs a playoff: %s\n", strings.Join(g, ", "))
+		if s.PlayoffsOver {
+			fmt.Fprintf(w, "\nStill tied in placement after %d playoffs, the most played: %s\n", plan.MaxPlayoffs, strings.Join(g, ", "))
+		} else {
+			fmt.Fprintf(w, "\nTied in placement, needs a playoff: %s\n", strings.Join(g, ", "))
+		}
 	}
 	writeDisqualified(w, s.Standings)
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -35,6 +36,9 @@ type Stats struct {
 	// Ties are the groups of bots that placement does not separate yet
 	// (see PlacementTies); only under the placement ranking.
 	Ties [][]string `json:"ties,omitempty"`
+	// PlayoffsOver says that no further playoff will break Ties: the
+	// most a tournament plays (plan.MaxPlayoffs) have been played.
+	PlayoffsOver bool `json:"playoffs_over,omitempty"`
 }
 
 // Finished says how many matches have finished, as `arbiter rank` heads
@@ -266,6 +270,9 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 				s.Ties = append(s.Ties, t.sortedNames(g))
 			}
 		}
+		s.PlayoffsOver = len(s.Ties) > 0 && slices.ContainsFunc(results, func(r Result) bool {
+			return strings.HasPrefix(r.Match, fmt.Sprintf("%s%d-", PlayoffPrefix, plan.MaxPlayoffs))
+		})
 	}
 	return s, nil
 }

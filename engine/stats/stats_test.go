@@ -386,3 +386,25 @@ func TestFaultThatDidNotEndTheMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayoffsOver: a tie that the last playoff did not break is said to
+// be final, one before it is not.
+func TestPlayoffsOver(t *testing.T) {
+	for _, last := range []int{plan.MaxPlayoffs - 1, plan.MaxPlayoffs} {
+		p := testPlan(tournament.Placement, "a", "b")
+		results := []stats.Result{match("m1", 1, "a:1", "b:1")}
+		for k := 1; k <= last; k++ {
+			results = append(results, match(fmt.Sprintf("playoff-%d-g01-s1", k), uint64(k+1), "a:1", "b:1"))
+		}
+		for _, r := range results {
+			p.Matches = append(p.Matches, plan.Match{ID: r.Match, Seed: r.Seed})
+		}
+		s, err := stats.ComputeStats(p, results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Ties) != 1 || s.PlayoffsOver != (last == plan.MaxPlayoffs) {
+			t.Errorf("after %d playoffs: ties %v, over %v", last, s.Ties, s.PlayoffsOver)
+		}
+	}
+}

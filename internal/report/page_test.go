@@ -109,7 +109,7 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		}
 		// A tie the playoffs did not break is said under the standings.
-		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != "Tied in placement, needs a playoff: greedy1, greedy2" {
+		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != "Still tied in placement after the last playoff: greedy1, greedy2" {
 			t.Errorf("under the standings: %q", ties)
 		}
 	})

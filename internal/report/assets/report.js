@@ -112,7 +112,9 @@
     // Groups still tied in placement, as `arbiter rank` says under its
     // standings.
     const ties = clear($("#ties"));
-    for (const g of site.stats.ties || []) ties.append(el("li", { text: "Tied in placement, needs a playoff: " + g.join(", ") }));
+    for (const g of site.stats.ties || []) {
+      ties.append(el("li", { text: (site.stats.playoffs_over ? "Still tied in placement after the last playoff: " : "Tied in placement, needs a playoff: ") + g.join(", ") }));
+    }
     renderMatrix($("#crosstable"), (i, j) => {
       const c = site.stats.crosstable[i][j];
       return c.wins + c.draws + c.losses ? `${c.wins}-${c.draws}-${c.losses}` : "";
