@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -25,11 +26,18 @@ type Replayed struct {
 
 // ReplayMatches checks that the matches ids of the results directory dir
 // are finished and returns them; with round > 0 instead, every match of
-// that round (listed in the plan or paired during the run).
+// that round (listed in the plan or paired during the run): of a
+// shard's directory, those of the round that the shard plays.
 func ReplayMatches(dir string, ids []string, round int) ([]string, error) {
 	p, results, err := ReadDir(dir)
 	if err != nil {
 		return nil, err
+	}
+	var shard *ShardPlan
+	if round > 0 {
+		if shard, err = ReadShard(dir); err != nil {
+			return nil, err
+		}
 	}
 	done := map[string]bool{}
 	for _, r := range results {
@@ -37,9 +45,12 @@ func ReplayMatches(dir string, ids []string, round int) ([]string, error) {
 	}
 	if round > 0 {
 		for _, m := range p.Matches {
-			if m.Round == round {
+			if m.Round == round && (shard == nil || slices.Contains(shard.Matches, m.ID)) {
 				ids = append(ids, m.ID)
 			}
+		}
+		if len(ids) == 0 && shard != nil {
+			return nil, fmt.Errorf("%s is %s, which plays no match of round %d: replay the round from the shard that played it, or from the merged results", dir, shard.Shard, round)
 		}
 		if len(ids) == 0 {
 			return nil, fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; a round paired during the run is known once it was paired)", dir, round, p.Rounds)
