@@ -40,6 +40,33 @@ type journal struct {
 	f   *os.File
 }
 
+// CheckPlanDir refuses a directory whose plan.json is not plan p's (by
+// hash), naming both; known says dir has p's plan.json already, false
+// when it has none.
+func CheckPlanDir(dir string, p *plan.Plan) (known bool, err error) {
+	planPath := filepath.Join(dir, PlanFile)
+	b, err := os.ReadFile(planPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var old struct {
+		Hash       string `json:"hash"`
+		Tournament string `json:"tournament"`
+	}
+	if err := json.Unmarshal(b, &old); err != nil {
+		return false, fmt.Errorf("%s is not a plan (%v); choose another -out directory", planPath, err)
+	}
+	if old.Hash != p.Hash {
+		return false, fmt.Errorf("%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s): "+
+			"the configuration, variables or seed changed since those results were written. Use another directory, or remove %s to start over",
+			dir, old.Tournament, old.Hash, p.Tournament, p.Hash, dir)
+	}
+	return true, nil
+}
+
 // openJournal opens dir for plan p, creating it if needed; the caller
 // holds dir's lock. A directory that holds another plan's results, or
 // results without a plan.json, is refused. It returns the results
@@ -50,28 +77,15 @@ func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
 		return nil, nil, err
 	}
 	planPath := filepath.Join(dir, PlanFile)
-	if b, err := os.ReadFile(planPath); err == nil {
-		var old struct {
-			Hash       string `json:"hash"`
-			Tournament string `json:"tournament"`
-		}
-		if err := json.Unmarshal(b, &old); err != nil {
-			return nil, nil, fmt.Errorf("%s is not a plan (%v); choose another -out directory", planPath, err)
-		}
-		if old.Hash != p.Hash {
-			return nil, nil, fmt.Errorf("%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s): "+
-				"the configuration, variables or seed changed since those results were written. Use another -out directory, or remove %s to start over",
-				dir, old.Tournament, old.Hash, p.Tournament, p.Hash, dir)
-		}
-	} else if errors.Is(err, os.ErrNotExist) {
+	if known, err := CheckPlanDir(dir, p); err != nil {
+		return nil, nil, err
+	} else if !known {
 		if err := orphanResults(dir); err != nil {
 			return nil, nil, err
 		}
 		if err := writeFileAtomic(planPath, mustIndent(p)); err != nil {
 			return nil, nil, err
 		}
-	} else {
-		return nil, nil, err
 	}
 
 	resultsPath := filepath.Join(dir, ResultsFile)

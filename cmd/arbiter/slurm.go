@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +76,13 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// A work or results directory of another plan would fail every job
+	// once submitted; say so now, before anything is written.
+	for _, d := range []string{j.out, j.work} {
+		if _, err := engine.CheckPlanDir(d, l.plan); err != nil {
+			return err
+		}
+	}
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
 	if err := j.write(l.plan); err != nil {
@@ -131,10 +141,20 @@ func (j *slurmJob) shardDir(stage int, k string) string {
 	return filepath.Join(j.work, "shards", fmt.Sprintf("s%d-%s", stage, k))
 }
 
+// logFile is where a stage's shards (kind "shards"; %a is the array
+// task) or merge ("merge") log.
+func (j *slurmJob) logFile(kind string, stage int) string {
+	name := fmt.Sprintf("stage%d-merge.log", stage)
+	if kind == "shards" {
+		name = fmt.Sprintf("stage%d-shard%%a.log", stage)
+	}
+	return filepath.Join(j.work, "logs", name)
+}
+
 func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s-%s%d\n", j.name, name, stage)
-	fmt.Fprintf(&b, "#SBATCH --output=%s\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", filepath.Join(j.work, "logs", log), cpus)
+	fmt.Fprintf(&b, "#SBATCH --output=%s\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", log, cpus)
 	if j.partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
 	}
@@ -151,7 +171,7 @@ func (j *slurmJob) shardScript(s int) string {
 	if s > 0 {
 		planPath = filepath.Join(j.out, engine.PlanFile) // paired by the merge before
 	}
-	return j.header("s", s, fmt.Sprintf("stage%d-shard%%a.log", s), j.cpus) +
+	return j.header("s", s, j.logFile("shards", s), j.cpus) +
 		fmt.Sprintf("#SBATCH --array=0-%d\n#SBATCH --requeue\n", j.shards-1) +
 		fmt.Sprintf("# -j comes from SLURM_CPUS_PER_TASK.\nexec %s run %s -root %s -shard \"${SLURM_ARRAY_TASK_ID}/%d\" -stage %d -out %s\n",
 			shq(j.self), shq(planPath), shq(j.root), j.shards, s, shqTask(j.shardDir(s, "${SLURM_ARRAY_TASK_ID}")))
@@ -164,7 +184,7 @@ func (j *slurmJob) mergeScript(s int) string {
 	for k := 0; k < j.shards; k++ {
 		dirs = append(dirs, shq(j.shardDir(s, strconv.Itoa(k))))
 	}
-	return j.header("m", s, fmt.Sprintf("stage%d-merge.log", s), 1) + "#SBATCH --requeue\n" +
+	return j.header("m", s, j.logFile("merge", s), 1) + "#SBATCH --requeue\n" +
 		fmt.Sprintf("exec %s merge -out %s %s\n", shq(j.self), shq(j.out), strings.Join(dirs, " "))
 }
 
@@ -179,7 +199,10 @@ func shqTask(s string) string {
 }
 
 // slurmSubmitted is a submitted job.
-type slurmSubmitted struct{ what, id string }
+type slurmSubmitted struct {
+	what, id string
+	log      string // the job's log file, %a for the array task's number
+}
 
 // submitAll submits every stage as submit.sh does.
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
@@ -195,7 +218,8 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 			return jobs, err
 		}
 		fmt.Fprintf(stdout, "Stage %d: shards job %s, merge job %s\n", s, a, m)
-		jobs = append(jobs, slurmSubmitted{fmt.Sprintf("stage %d shards", s), a}, slurmSubmitted{fmt.Sprintf("stage %d merge", s), m})
+		jobs = append(jobs, slurmSubmitted{fmt.Sprintf("stage %d shards", s), a, j.logFile("shards", s)},
+			slurmSubmitted{fmt.Sprintf("stage %d merge", s), m, j.logFile("merge", s)})
 		dep = []string{"--dependency=afterok:" + m, "--kill-on-invalid-dep=yes"}
 	}
 	return jobs, nil
@@ -242,9 +266,17 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 		}
 		var failed []string
 		for _, jb := range jobs {
-			for task, s := range states[jb.id] {
-				if s != "COMPLETED" {
+			tasks := slices.Collect(maps.Keys(states[jb.id]))
+			slices.SortFunc(tasks, func(a, b string) int { return cmp.Compare(taskNumber(a), taskNumber(b)) })
+			for _, task := range tasks {
+				s := states[jb.id][task]
+				switch {
+				case s == "COMPLETED":
+				case s == "CANCELLED" && jb.log != "" && !fileExists(taskLog(jb.log, task)):
+					// Never ran: cancelled as a job it depended on failed.
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s", jb.what, jb.id, task, s))
+				default:
+					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s; its log: %s", jb.what, jb.id, task, s, taskLog(jb.log, task)))
 				}
 			}
 		}
@@ -290,6 +322,26 @@ func jobStates(id string) (map[string]string, error) {
 		}
 	}
 	return st, nil
+}
+
+// taskNumber is the number of an array task ("_3"), -1 for a job that is
+// no array ("").
+func taskNumber(task string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(task, "_"))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// taskLog is a job's log file for one of its tasks.
+func taskLog(pattern, task string) string {
+	return strings.ReplaceAll(pattern, "%a", strings.TrimPrefix(task, "_"))
+}
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
 
 // listError is an error with a list.

@@ -296,7 +296,8 @@ func (st *slurmTest) failedShard(t *testing.T) {
 	}
 	got := st.arbiter(t, false, "slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "2", "-submit")
 	st.cancelLater(got)
-	for _, want := range []string{"the Slurm run failed", "stage 0 shards (job ", "_1): FAILED", "stage 0 merge (job ", "): CANCELLED", "stage 2 merge"} {
+	for _, want := range []string{"the Slurm run failed", "stage 0 shards (job ", "_1): FAILED; its log: " + filepath.Join(out+".slurm", "logs", "stage0-shard1.log"),
+		"stage 0 merge (job ", "): CANCELLED", "stage 2 merge"} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("arbiter slurm -submit with a failing shard does not say %q:\n%s", want, got)
 		}
