@@ -164,7 +164,10 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 	slices.Sort(botEnv)
 	cmd.Env = append(os.Environ(), botEnv...)
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// A session of its own (so a process group of its own too): no
+	// controlling terminal, so the bot cannot open /dev/tty and type into
+	// the organiser's shell (TIOCSTI) or read what is typed there.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	var lim drivers.Limits
 	if b.Limits != nil {
 		lim = *b.Limits

@@ -3,8 +3,9 @@
 // the bot's first line (RunOnce); stderr drained to a file, and a shutdown
 // that leaves no process behind.
 //
-// Every bot is started in its own process group with a unique ARBITER_TOKEN
-// in its environment. On shutdown the group is killed, then every process
+// Every bot is started in a session of its own (so in its own process
+// group, and without a controlling terminal: it cannot open /dev/tty)
+// with a unique ARBITER_TOKEN in its environment. On shutdown the group is killed, then every process
 // that still carries the token (descendants that escaped the group with
 // setsid or a double fork) is killed too. The arbiter makes itself a child
 // subreaper, so those escaped descendants become its children when their

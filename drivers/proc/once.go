@@ -182,7 +182,10 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 	if r.childErr != nil {
 		cmd.Stderr = r.childErr
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// A session of its own (so a process group of its own too): no
+	// controlling terminal, so the bot cannot open /dev/tty and type into
+	// the organiser's shell (TIOCSTI) or read what is typed there.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	box, err := r.confine(cmd)
 	if err != nil {
 		r.closeAll()

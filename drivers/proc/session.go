@@ -209,7 +209,10 @@ func (s *Session) command() (files []*os.File, err error) {
 	cmd.Dir = spec.Dir
 	cmd.Env = append(append(os.Environ(), spec.Env...), "ARBITER_TOKEN="+s.token)
 	cmd.Stdin, cmd.Stdout = inR, outW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// A session of its own (so a process group of its own too): no
+	// controlling terminal, so the bot cannot open /dev/tty and type into
+	// the organiser's shell (TIOCSTI) or read what is typed there.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	s.cmd = cmd
 	if spec.Stderr == "" {
 		close(s.errDone)

@@ -44,11 +44,11 @@ func (b *Box) spawnable(attr *syscall.SysProcAttr) bool {
 	if !spawnArch || os.Getenv(spawnEnv) == "shim" || !mountSetattrWorks() {
 		return false
 	}
-	// What the child does of os/exec's part: the namespaces, Setpgid, a
+	// What the child does of os/exec's part: the namespaces, Setsid, a
 	// parent-death SIGKILL, and a user namespace's id maps (AmbientCaps
 	// are the shim's, which a spawned child has no need of).
 	plain := *attr
-	plain.Cloneflags, plain.Setpgid, plain.Pdeathsig = 0, false, 0
+	plain.Cloneflags, plain.Setsid, plain.Pdeathsig = 0, false, 0
 	plain.UidMappings, plain.GidMappings, plain.AmbientCaps = nil, nil, nil
 	if !reflect.ValueOf(plain).IsZero() || attr.Pdeathsig != 0 && attr.Pdeathsig != syscall.SIGKILL {
 		return false
@@ -396,7 +396,7 @@ func (b *Box) spawnChild() (*spawnChild, error) {
 	}
 	prog.keep = append(prog.keep, exe, argv, envv)
 	c := &spawnChild{ops: prog.ops, stdio: stdio, path: exe, argv: &argv[0], envv: &envv[0],
-		ppid: uintptr(os.Getpid()), failed: shimFailed, pgid: cmd.SysProcAttr.Setpgid, syncR: -1, syncW: -1}
+		ppid: uintptr(os.Getpid()), failed: shimFailed, setsid: cmd.SysProcAttr.Setsid, syncR: -1, syncW: -1}
 	if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0 {
 		c.ppid = 0 // a parent outside its PID namespace has no pid in it
 	}

@@ -44,7 +44,7 @@ type spawnChild struct {
 	ops    []spawnOp
 	stdio  [3]int // the descriptors that become 0, 1 and 2
 	dir    *byte  // chdir first (nil: stay)
-	pgid   bool   // a process group of its own
+	setsid bool   // a session (and process group) of its own
 	ppid   uintptr
 	errFD  uintptr // where a failure goes: the op's index and errno
 	path   *byte
@@ -108,8 +108,8 @@ func spawnRun(c *spawnChild) {
 			spawnFail(c, -1, syscall.EPERM)
 		}
 	}
-	if c.pgid {
-		if _, _, e = syscall.RawSyscall(syscall.SYS_SETPGID, 0, 0, 0); e != 0 {
+	if c.setsid {
+		if _, _, e = syscall.RawSyscall(syscall.SYS_SETSID, 0, 0, 0); e != 0 {
 			spawnFail(c, -1, e)
 		}
 	}
