@@ -95,7 +95,7 @@ func (f *seatFolder) prepare(state, log []byte) error {
 	logPath := filepath.Join(f.game, "log")
 	if s, ok := stampOf(logPath); f.logLen >= 0 && ok && s == f.logStamp {
 		if len(log) > f.logLen {
-			lf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0)
+			lf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 			if err != nil {
 				return err
 			}
@@ -244,8 +244,10 @@ func (f *seatFolder) check() (problems []string, err error) {
 }
 
 // sameFile reports whether path is a regular file holding exactly want.
+// The open does not wait: a bot may have left a FIFO there, which would
+// block an open for reading until someone wrote to it.
 func sameFile(path string, want []byte) bool {
-	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}

@@ -25,7 +25,7 @@ import (
 // bids its first argument.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{"copy", "writestate", "quota", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty"} {
+	for _, mode := range []string{"copy", "writestate", "quota", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty", "fifo"} {
 		testbot.Register(mode, func(args []string) int {
 			testBot(mode, args)
 			return 0
@@ -85,6 +85,11 @@ func testBot(mode string, args []string) {
 		fmt.Println("a lot of money")
 	case mode == "empty":
 		fmt.Println()
+	case mode == "fifo": // state and its own file become FIFOs, which nobody writes
+		os.Remove(filepath.Join(game, "state"))
+		syscall.Mkfifo(filepath.Join(game, "state"), 0o644)
+		syscall.Mkfifo(filepath.Join(game, prefix+"pipe"), 0o644)
+		fmt.Println(1)
 	}
 }
 
@@ -234,6 +239,38 @@ func TestVandalIsCaughtAndIsolated(t *testing.T) {
 		t.Errorf("the referee's log:\n%s", log)
 	}
 	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
+}
+
+// TestFIFOInTheGameFolder: a bot that leaves FIFOs in its game folder
+// (state replaced by one, and one with its prefix) gets a files default
+// each round; the referee, reading them, does not wait for a writer.
+func TestFIFOInTheGameFolder(t *testing.T) {
+	m, rec, _ := newMatch(t, 1, seat{"fifo", "fifo"}, seat{"b", "copy"}, seat{"c", "copy"})
+	s := testSettings
+	s.IdleRounds = 2
+	done := make(chan error, 1)
+	var out *drivers.Outcome
+	go func() {
+		var err error
+		out, err = play(context.Background(), m, s, Board{Name: "spec", Cols: 4, Rows: 3}, examplePosition(t))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the match hangs on the FIFO the bot left in its game folder")
+	}
+	if out.Seats[0].Defaults == 0 || out.Seats[1].Defaults != 0 || out.Seats[2].Defaults != 0 {
+		t.Errorf("defaults %d %d %d, want some for the FIFO's bot and none for the others", out.Seats[0].Defaults, out.Seats[1].Defaults, out.Seats[2].Defaults)
+	}
+	for _, d := range rec.defaults() {
+		if d.Seat != 0 || d.Kind != FilesKind || !strings.Contains(d.Detail, "state") {
+			t.Errorf("default %+v, want a files default of seat 0 naming state", d)
+		}
+	}
 }
 
 // TestFileQuota: a bot over its file count gets a files default and loses

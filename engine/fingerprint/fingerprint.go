@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -304,7 +305,7 @@ func isSavedPlan(path string) bool {
 	if !strings.EqualFold(filepath.Ext(path), ".json") {
 		return false
 	}
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return false
 	}
@@ -451,8 +452,24 @@ func (w *walker) command(dir string, command []string) {
 	}
 }
 
+// openRegular opens path for reading if it is a regular file. A bot's
+// folder is the bot author's (and its build's): a FIFO there would block
+// an open for reading until someone writes, so the open does not wait,
+// and anything but a regular file is refused.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return f, nil
+}
+
 func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return "", err
 	}

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -291,5 +293,28 @@ func BenchmarkSHA256(b *testing.B) {
 		for range 64 {
 			sha256.Sum256(data)
 		}
+	}
+}
+
+// TestBotWithFIFOs: a FIFO in a bot's folder (a build may leave one) is
+// recorded by its mode and never opened, which would wait for a writer;
+// one named like a saved plan too.
+func TestBotWithFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a"), "a", 0o644)
+	for _, name := range []string{"pipe", "plan.json"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan *plan.Fingerprint, 1)
+	go func() { done <- Bot(dir, []string{"./a"}, nil) }()
+	select {
+	case fp := <-done:
+		if got := paths(fp); !slices.Equal(got, []string{"a", "pipe", "plan.json"}) || fp.Files[1].SHA256 != "" || !strings.HasPrefix(fp.Files[1].Mode, "p") {
+			t.Errorf("files %+v", fp.Files)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("fingerprinting a folder with a FIFO hangs")
 	}
 }
