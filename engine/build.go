@@ -162,7 +162,6 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 		botEnv = append(botEnv, k+"="+v)
 	}
 	slices.Sort(botEnv)
-	cmd.Env = append(os.Environ(), botEnv...)
 	cmd.Stdout, cmd.Stderr = out, out
 	// A session of its own (so a process group of its own too): no
 	// controlling terminal, so the bot cannot open /dev/tty and type into
@@ -172,6 +171,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 	if b.Limits != nil {
 		lim = *b.Limits
 	}
+	cmd.Env = append(proc.HostEnviron(lim), botEnv...)
 	if lim.Sandbox != nil {
 		// What the sandbox holds was resolved for the bot's command (its
 		// interpreter, the program a version manager's shim runs); the

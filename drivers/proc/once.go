@@ -172,7 +172,7 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 	}
 	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir
-	cmd.Env = append(append(os.Environ(), spec.Env...), "ARBITER_TOKEN="+r.token)
+	cmd.Env = append(append(HostEnviron(spec.Limits), spec.Env...), "ARBITER_TOKEN="+r.token)
 	cmd.Stdout = r.childOut
 	// A nil *os.File in an io.Reader would close the bot's fd 0: set only
 	// what exists (os/exec gives /dev/null for the rest).

@@ -207,7 +207,7 @@ func (s *Session) command() (files []*os.File, err error) {
 
 	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir
-	cmd.Env = append(append(os.Environ(), spec.Env...), "ARBITER_TOKEN="+s.token)
+	cmd.Env = append(append(HostEnviron(spec.Limits), spec.Env...), "ARBITER_TOKEN="+s.token)
 	cmd.Stdin, cmd.Stdout = inR, outW
 	// A session of its own (so a process group of its own too): no
 	// controlling terminal, so the bot cannot open /dev/tty and type into
