@@ -220,6 +220,10 @@ func (f *seatFolder) check() (problems []string, err error) {
 			problems = append(problems, fmt.Sprintf("created %s, which does not start with its prefix %q", name, f.prefix))
 		case !e.Type().IsRegular():
 			problems = append(problems, fmt.Sprintf("made %s, which is not a regular file", name))
+		case setID(e):
+			// Left on the host, a set-user-ID program of the sandbox's
+			// uid would let anyone run as every sandboxed bot.
+			problems = append(problems, fmt.Sprintf("made %s set-user-ID or set-group-ID", name))
 		default:
 			if fi, err := e.Info(); err == nil {
 				own = append(own, path)
@@ -241,6 +245,13 @@ func (f *seatFolder) check() (problems []string, err error) {
 		}
 	}
 	return problems, nil
+}
+
+// setID says e has its set-user-ID or set-group-ID bit (or cannot be
+// looked at).
+func setID(e os.DirEntry) bool {
+	fi, err := e.Info()
+	return err != nil || fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0
 }
 
 // sameFile reports whether path is a regular file holding exactly want.

@@ -25,7 +25,7 @@ import (
 // bids its first argument.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{"copy", "writestate", "quota", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty", "fifo"} {
+	for _, mode := range []string{"copy", "writestate", "quota", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty", "fifo", "setuid"} {
 		testbot.Register(mode, func(args []string) int {
 			testBot(mode, args)
 			return 0
@@ -85,6 +85,11 @@ func testBot(mode string, args []string) {
 		fmt.Println("a lot of money")
 	case mode == "empty":
 		fmt.Println()
+	case mode == "setuid": // a set-user-ID copy of itself among its files
+		exe, _ := os.ReadFile("/proc/self/exe")
+		os.WriteFile(filepath.Join(game, prefix+"suid"), exe[:100], 0o755)
+		syscall.Chmod(filepath.Join(game, prefix+"suid"), 0o4755)
+		fmt.Println(1)
 	case mode == "fifo": // state and its own file become FIFOs, which nobody writes
 		os.Remove(filepath.Join(game, "state"))
 		syscall.Mkfifo(filepath.Join(game, "state"), 0o644)
@@ -271,6 +276,31 @@ func TestFIFOInTheGameFolder(t *testing.T) {
 			t.Errorf("default %+v, want a files default of seat 0 naming state", d)
 		}
 	}
+}
+
+// TestSetIDFile: a set-user-ID file among a bot's own files is a files
+// default, and is removed: it would be left on the host.
+func TestSetIDFile(t *testing.T) {
+	m, rec, _ := newMatch(t, 1, seat{"suid", "setuid"}, seat{"b", "copy"}, seat{"c", "copy"})
+	s := testSettings
+	s.IdleRounds = 2
+	out, err := play(context.Background(), m, s, Board{Name: "spec", Cols: 4, Rows: 3}, examplePosition(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range rec.defaults() {
+		found = found || d.Seat == 0 && d.Kind == FilesKind && strings.Contains(d.Detail, "set-user-ID")
+	}
+	if !found || out.Seats[0].Defaults == 0 {
+		t.Errorf("no files default for the set-user-ID file: %+v", rec.defaults())
+	}
+	filepath.WalkDir(m.Dir, func(path string, e os.DirEntry, err error) error {
+		if err == nil && setID(e) {
+			t.Errorf("%s is left set-user-ID", path)
+		}
+		return nil
+	})
 }
 
 // TestFileQuota: a bot over its file count gets a files default and loses

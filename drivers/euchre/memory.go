@@ -39,6 +39,10 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 			why = append(why, e.Name()+" is not a regular file")
 		case info.Size() > limit:
 			why = append(why, fmt.Sprintf("%s has %d bytes", e.Name(), info.Size()))
+		case info.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0:
+			// Left on the host, a set-user-ID program of the sandbox's
+			// uid would let anyone run as every sandboxed bot.
+			why = append(why, e.Name()+" is set-user-ID or set-group-ID")
 		}
 	}
 	if len(why) == 0 {

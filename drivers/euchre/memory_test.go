@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -23,6 +24,7 @@ func TestCheckMemory(t *testing.T) {
 		{"a directory", map[string]int{"d": -1}, nil, true},
 		{"a directory and a file", map[string]int{"d": -1, "m": 5}, nil, true},
 		{"a big and a small file", map[string]int{"a": 5000, "b": 10}, nil, true},
+		{"a set-user-ID file", map[string]int{"setuid": 10}, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -38,6 +40,11 @@ func TestCheckMemory(t *testing.T) {
 				}
 				if err := os.WriteFile(p, []byte(strings.Repeat("x", size)), 0o644); err != nil {
 					t.Fatal(err)
+				}
+				if name == "setuid" {
+					if err := syscall.Chmod(p, 0o4755); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 			problem, err := checkMemory(dir, 1024)
