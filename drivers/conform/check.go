@@ -173,6 +173,8 @@ func explain(err error, what string) error {
 		return fmt.Errorf("the bot stopped before answering %s: %s", what, f.FaultDetail())
 	case drivers.FaultStart:
 		return fmt.Errorf("the bot could not be started: %s", f.FaultDetail())
+	case drivers.FaultMemory, drivers.FaultProcesses, drivers.FaultOutput, drivers.FaultFiles, drivers.FaultNetwork:
+		return fmt.Errorf("over a limit (%s) while answering %s: %s", f.FaultKind(), what, f.FaultDetail())
 	}
 	return fmt.Errorf("wrong answer to %s: %s", what, f.FaultDetail())
 }
