@@ -264,3 +264,48 @@ func TestRankWithoutEarlierStages(t *testing.T) {
 		t.Errorf("ranking with every earlier result: %v", err)
 	}
 }
+
+// TestTieByName checks that bots the stage's rating does not separate,
+// with identical records, are ordered by name and not by the last digits
+// of their BayesElo fits: in examples/blokus/gate's round robin random,
+// greedy and corners each win the match they start against one another
+// and every match against quitter, so their fitted Elos differ only by the
+// fit's convergence noise.
+func TestTieByName(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	results := play(p, 0, map[string]int{"course": 1}) // every bot passes the gate
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	for _, m := range pr.Matches {
+		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
+		for i, b := range m.Seats {
+			score := 0.0
+			if i == 0 && !slices.Contains(m.Seats, "quitter") || slices.Contains(m.Seats, "quitter") && b != "quitter" {
+				score = 1
+			}
+			r.Seats = append(r.Seats, stats.SeatResult{Bot: b, SeatResult: drivers.SeatResult{Score: score}})
+		}
+		results = append(results, r)
+	}
+	pools, err := stages.Standings(p, 1, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"corners", "greedy", "random", "quitter"}; len(pools) != 1 || !slices.Equal(pools[0], want) {
+		t.Errorf("round robin standings %v, want the tied bots by name: %v", pools, want)
+	}
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var elos []string
+	for _, st := range s.Standings {
+		elos = append(elos, fmt.Sprintf("%s %.6f", st.Bot, st.Elo))
+	}
+	if s.Standings[0].Bot != "corners" {
+		t.Errorf("final ranking %v, want corners first", elos)
+	}
+}

@@ -166,7 +166,7 @@ func (t *tally) sortedNames(g []int) []string {
 // group are not separated by it. elo are the bots' BayesElo ratings.
 var orders = [...]func(t *tally, elo []float64) [][]int{
 	tournament.BayesElo: func(t *tally, elo []float64) [][]int {
-		return groupBy(t.all(), func(a, b int) int { return cmp.Compare(elo[b], elo[a]) })
+		return groupBy(t.all(), func(a, b int) int { return cmp.Compare(EloKey(elo[b]), EloKey(elo[a])) })
 	},
 	tournament.Placement: func(t *tally, _ []float64) [][]int { return t.byPlacement() },
 	tournament.Wins: func(t *tally, _ []float64) [][]int {
@@ -334,16 +334,30 @@ func crosstable(st []Standing, games []rating.Game) [][]rating.WDL {
 	return cross
 }
 
+// EloKey is the Elo that decisions compare: the whole Elo, as the
+// standings print it. BayesElo's fit stops when it has converged to a
+// small fraction of an Elo, so bots with identical records get ratings
+// that differ in the third decimal place by the order of the games alone
+// (192.029556 and 192.026003); comparing the fitted values would let that
+// noise decide an order. Bots whose whole Elo is the same are not
+// separated by it.
+func EloKey(elo float64) float64 {
+	if math.IsInf(elo, 0) || math.IsNaN(elo) {
+		return elo
+	}
+	return math.Round(elo)
+}
+
 // ranked sets the standings' ranks from the ranking's groups and returns
 // the display order. Within a group (bots the ranking does not separate)
-// the display order is by Elo, then name; the rank is shared.
+// the display order is by Elo (EloKey), then name; the rank is shared.
 func ranked(st []Standing, groups [][]int, elo []float64) []int {
 	var order []int
 	for _, g := range groups {
 		rank := len(order) + 1
 		g = slices.Clone(g)
 		slices.SortStableFunc(g, func(a, b int) int {
-			return cmp.Or(cmp.Compare(elo[b], elo[a]), cmp.Compare(st[a].Bot, st[b].Bot))
+			return cmp.Or(cmp.Compare(EloKey(elo[b]), EloKey(elo[a])), cmp.Compare(st[a].Bot, st[b].Bot))
 		})
 		for _, i := range g {
 			st[i].Rank = rank
