@@ -309,3 +309,47 @@ func TestTieByName(t *testing.T) {
 		t.Errorf("final ranking %v, want corners first", elos)
 	}
 }
+
+// TestGateAdmitsCleanPlayOnly checks who passes examples/blokus/gate:
+// a bot passes when none of its gate seats has a fault, a
+// disqualification or an answer the game replaced by its default
+// (Auction records a crash so, not as a fault), and at least one of its
+// gate matches was played without a failure of the gate's own bot. Here
+// random has one defaulted answer, greedy is disqualified in one match,
+// corners plays cleanly, and the course's bot crashes in every match of
+// quitter (who therefore never played a real game).
+func TestGateAdmitsCleanPlayOnly(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	var results []stats.Result
+	var courseFaults []string
+	for _, m := range p.Matches {
+		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
+		for _, b := range m.Seats {
+			s := stats.SeatResult{Bot: b}
+			switch {
+			case b == "random" && m.Round == 2 && m.Shift == 1:
+				s.Defaults = 1
+			case b == "greedy" && m.Round == 1 && m.Shift == 2:
+				s.Disqualified = &stats.Disqualification{Reason: "files", Match: m.ID}
+			case b == "course" && slices.Contains(m.Seats, "quitter"):
+				s.Fault, s.Detail = "crash", "exited"
+				courseFaults = append(courseFaults, m.ID)
+			}
+			r.Seats = append(r.Seats, s)
+		}
+		results = append(results, r)
+	}
+	if got, err := stages.Admitted(p, 0, results); err != nil || !slices.Equal(got, []string{"corners"}) {
+		t.Errorf("admitted %v (%v), want [corners]", got, err)
+	}
+	var got []string
+	for _, f := range stages.GateFaults(p, results) {
+		if f.Stage != "brute" || f.Bot != "course" || f.Failure != "crash: exited" {
+			t.Errorf("gate fault %+v, want course's crash in stage brute", f)
+		}
+		got = append(got, f.Match)
+	}
+	if len(courseFaults) != 4 || !slices.Equal(got, courseFaults) {
+		t.Errorf("gate faults in %v, want %v", got, courseFaults)
+	}
+}

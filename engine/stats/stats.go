@@ -39,6 +39,19 @@ type Stats struct {
 	// PlayoffsOver says that no further playoff will break Ties: the
 	// most a tournament plays (plan.MaxPlayoffs) have been played.
 	PlayoffsOver bool `json:"playoffs_over,omitempty"`
+	// GateFaults are the failures of a gate's own bot in its matches
+	// (package stages), each a match that admitted no one.
+	GateFaults []GateFault `json:"gate_faults,omitempty"`
+}
+
+// GateFault is a failure of a gate's own bot in a gate match: a fault,
+// a disqualification or an answer the game replaced by its default. The
+// match tested no one, so no bot is admitted on it.
+type GateFault struct {
+	Stage   string `json:"stage"`
+	Bot     string `json:"bot"`
+	Match   string `json:"match"`
+	Failure string `json:"failure"`
 }
 
 // Finished says how many matches have finished, as `arbiter rank` heads
