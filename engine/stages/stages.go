@@ -25,7 +25,21 @@ func FileName(name string) string { return "stage-" + name + ".json" }
 // against the standings of the stages before it, a bot picked twice
 // counted at its first pick. results must hold every result of the stages
 // before k (see Standings).
+//
+// A disqualification is from the whole tournament: a stage made from
+// results (k >= p.ListedStages()) leaves out every bot disqualified in a
+// stage before it, named or picked, and a pick of places skips them, so
+// that the next bot takes the place (top(stage.q, 2) of a group whose
+// winner was disqualified is its second and third). A stage listed before
+// the run cannot: its disqualified bots lose their matches there.
 func Field(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
+	var dq map[string]*stats.Disqualification
+	if k >= p.ListedStages() {
+		dq = stats.Disqualified(p, before(p, k, results))
+	}
+	keep := func(names []string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(b string) bool { return dq[b] != nil })
+	}
 	var out []string
 	for _, pick := range p.Stages[k].Bots {
 		var names []string
@@ -42,6 +56,9 @@ func Field(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
+			for i := range pools {
+				pools[i] = keep(pools[i])
+			}
 			for place := pick.From; place <= pick.To; place++ {
 				for _, pool := range pools {
 					if place <= len(pool) {
@@ -50,13 +67,30 @@ func Field(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 				}
 			}
 		}
-		for _, n := range names {
+		for _, n := range keep(names) {
 			if !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
 	}
 	return out, nil
+}
+
+// before are the results of the matches of the stages before stage k.
+func before(p *plan.Plan, k int, results []stats.Result) []stats.Result {
+	ids := map[string]bool{}
+	for _, m := range p.Matches {
+		if i := p.StageIndex(m.Stage); i >= 0 && i < k {
+			ids[m.ID] = true
+		}
+	}
+	var out []stats.Result
+	for _, r := range results {
+		if ids[r.Match] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Pools are the pools of stage k: its field split by its rule.

@@ -353,3 +353,67 @@ func TestGateAdmitsCleanPlayOnly(t *testing.T) {
 		t.Errorf("gate faults in %v, want %v", got, courseFaults)
 	}
 }
+
+// TestDisqualifiedDoNotAdvance plays examples/fibot with the best team
+// disqualified in the qualification final: a disqualification is from the
+// whole tournament (Fibot's rule), so it advances neither as a place of
+// the qualification final nor as its qualification group's winner, and
+// the next team of that group takes its place in the final tournament.
+// It ranks last.
+func TestDisqualifiedDoNotAdvance(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	best := byStrength(stats.Field(p), strength)[0]
+	var results []stats.Result
+	for k := range p.Stages {
+		if k >= p.ListedStages() {
+			pr, err := stages.Make(p, k, results, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Matches = append(p.Matches, pr.Matches...)
+		}
+		for _, r := range play(p, k, strength) {
+			for i := range r.Seats {
+				if r.Seats[i].Bot == best && p.Stages[k].Name == "qual_final" {
+					r.Seats[i].Disqualified = &stats.Disqualification{Reason: "files", Match: r.Match}
+				}
+			}
+			results = append(results, r)
+		}
+	}
+	qual, err := stages.Standings(p, p.StageIndex("qualification"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var group []string
+	for _, pool := range qual {
+		if slices.Contains(pool, best) {
+			group = pool
+		}
+	}
+	fg, err := stages.Field(p, p.StageIndex("final_groups"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(fg, best) {
+		t.Errorf("the final tournament %v seats %s, disqualified in the qualification final", fg, best)
+	}
+	if len(group) != 6 || group[0] != best || !slices.Contains(fg, group[4]) {
+		t.Errorf("the fifth of %s's qualification group %v does not take its place in the final tournament %v", best, group, fg)
+	}
+	bots, _, err := stages.Final(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := s.Standings[len(s.Standings)-1]; last.Bot != best || slices.Contains(bots[:6], best) {
+		t.Errorf("%s is not ranked last: %v", best, bots)
+	}
+}
