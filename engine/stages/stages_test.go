@@ -2,6 +2,8 @@ package stages_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -201,8 +203,8 @@ func TestGate(t *testing.T) {
 
 // TestGateRanking checks the final ranking of examples/blokus/gate and its
 // grades: the round robin's bots first, then those the gate turned away,
-// the course's own bot last and ungraded; of 4 ranked bots only the first
-// is in the top 40 %.
+// the course's own bot last and ungraded; of the 3 bots of the round robin
+// only the first is in the top 40 %.
 func TestGateRanking(t *testing.T) {
 	p := compileDir(t, "../../examples/blokus/gate")
 	strength := map[string]int{"greedy": 4, "corners": 3, "random": 2, "quitter": 1, "course": 5}
@@ -415,5 +417,81 @@ func TestDisqualifiedDoNotAdvance(t *testing.T) {
 	}
 	if last := s.Standings[len(s.Standings)-1]; last.Bot != best || slices.Contains(bots[:6], best) {
 		t.Errorf("%s is not ranked last: %v", best, bots)
+	}
+}
+
+// TestGradesOfTheLastStage: the grades reward places in the tournament
+// (B3B33ALP: "hráči, kteří se umístí v top 40%"), so their bands are
+// percentages of the bots that reached the last stage, not of every bot
+// the gate saw: of 8 submissions, 2 turned away, the top 40 % are ranks
+// 1-2 (40 % of 6), not 1-3 (of 8), and the top 20 % is rank 1.
+func TestGradesOfTheLastStage(t *testing.T) {
+	dir := t.TempDir()
+	hcl := `bot "keeper" { house = "auction/share" }
+game "auction" "g" {
+  board "small" {
+    cols    = 2
+    rows    = 2
+    capital = 20
+  }
+}
+tournament "t" {
+  game   = game.auction.g
+  bots   = [bot.b1, bot.b2, bot.b3, bot.b4, bot.b5, bot.b6, bot.b7, bot.b8]
+  seats  = "fixed"
+  rating = "wins"
+  seed   = 1
+  stage "gate" {
+    gate {
+      against = [bot.keeper]
+    }
+  }
+  stage "tournament" {
+    bots    = [admitted(stage.gate)]
+    players = 2
+  }
+  grades {
+    grade "+2" { top = "20%" }
+    grade "+1" { top = "40%" }
+  }
+}
+`
+	strength := map[string]int{"keeper": 100}
+	for i := 1; i <= 8; i++ {
+		b := fmt.Sprintf("b%d", i)
+		hcl += fmt.Sprintf("bot %q { house = \"auction/random\" }\n", b)
+		strength[b] = 10 - i
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := compileDir(t, dir)
+	var results []stats.Result
+	for _, r := range play(p, 0, strength) {
+		for i := range r.Seats {
+			if r.Seats[i].Bot == "b7" || r.Seats[i].Bot == "b8" {
+				r.Seats[i].Fault = "crash"
+			}
+		}
+		results = append(results, r)
+	}
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	results = append(results, play(p, 1, strength)...)
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range s.Standings {
+		got = append(got, fmt.Sprintf("%d %s %s %s", st.Rank, st.Bot, st.Stage, st.Grade))
+	}
+	want := []string{"1 b1 tournament +2", "2 b2 tournament +1", "3 b3 tournament ", "4 b4 tournament ", "5 b5 tournament ",
+		"6 b6 tournament ", "7 b7 gate ", "8 b8 gate ", "9 keeper  "}
+	if !slices.Equal(got, want) {
+		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
 	}
 }
