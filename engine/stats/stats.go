@@ -402,16 +402,24 @@ func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
 	st := make([]Standing, len(bots))
 	cross := make([][]rating.WDL, len(bots))
 	los := make([][]float64, len(bots))
-	// A disqualified bot ranks last, whatever stage it reached.
+	// A disqualified bot ranks after every bot that is not, whatever stage
+	// it reached; the bots of no stage (a gate's own) stay last.
 	bots = slices.Clone(bots)
 	stage = slices.Clone(stage)
 	idx := make([]int, len(bots))
 	for k := range idx {
 		idx[k] = k
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmp.Compare(boolInt(s.Standings[at[bots[a]]].Disqualified != nil), boolInt(s.Standings[at[bots[b]]].Disqualified != nil))
-	})
+	last := func(k int) int {
+		switch {
+		case stage[k] == "":
+			return 2
+		case s.Standings[at[bots[k]]].Disqualified != nil:
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(last(a), last(b)) })
 	bots, stage = permute(bots, idx), permute(stage, idx)
 	for k, b := range bots {
 		i := at[b]
@@ -426,13 +434,6 @@ func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
 	}
 	s.Standings, s.Crosstable, s.LOS, s.Ties = st, cross, los, nil
 	s.grade(p)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func permute(s []string, idx []int) []string {
