@@ -311,3 +311,43 @@ func TestBadClockIsNotNoClock(t *testing.T) {
 		t.Errorf("warnings %v beside the errors: %v", w, diags)
 	}
 }
+
+// TestBadPickSaysWhatIsWrong: top(stage.one, 0) says that n counts the
+// bots that advance, from 1, rather than "got 1 to 0", the range of
+// places it was turned into.
+func TestBadPickSaysWhatIsWrong(t *testing.T) {
+	path := writeConfig(t, `bot "a" { house = "auction/random" }
+bot "b" { house = "auction/share" }
+game "auction" "g" {
+  board "small" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+tournament "t" {
+  game = game.auction.g
+  bots = [bot.a, bot.b]
+  stage "one" {}
+  stage "two" { bots = [top(stage.one, 0)] }
+  stage "three" { bots = [places(stage.one, 2, 1)] }
+}
+`)
+	_, diags := load(path, config.Options{})
+	var details []string
+	for _, d := range diags {
+		details = append(details, d.Detail)
+	}
+	all := strings.Join(details, "\n")
+	for _, want := range []string{
+		"top(stage, n) advances the n best of every group: n is how many, from 1 to 1000; got 0",
+		"places(stage, from, to) picks places from..to of every group, the first place being 1 and from no greater than to (at most 1000); got places 2 to 1",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("diagnostics do not say %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "got 1 to 0") {
+		t.Errorf("diagnostics still say \"got 1 to 0\":\n%s", all)
+	}
+}

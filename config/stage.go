@@ -76,7 +76,7 @@ func pickFuncs() map[string]function.Function {
 			return cty.NilVal, function.NewArgErrorf(0, "expected a stage, like stage.qualification")
 		}
 		if from < 1 || to < from || to > 1000 {
-			return cty.NilVal, fmt.Errorf("places run from 1 up, first to last; got %d to %d", from, to)
+			return cty.NilVal, fmt.Errorf("places(stage, from, to) picks places from..to of every group, the first place being 1 and from no greater than to (at most 1000); got places %d to %d", from, to)
 		}
 		return cty.ObjectVal(map[string]cty.Value{"stage": s.GetAttr("stage"), "pick": cty.StringVal("places"),
 			"from": cty.NumberIntVal(from), "to": cty.NumberIntVal(to)}), nil
@@ -94,7 +94,12 @@ func pickFuncs() map[string]function.Function {
 	}
 	return map[string]function.Function{
 		"top": function.New(&function.Spec{Params: []function.Parameter{stage, num("n")}, Type: function.StaticReturnType(cty.DynamicPseudoType),
-			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) { return places(args[0], 1, ints(args[1:])[0]) }}),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				if n := ints(args[1:])[0]; n < 1 || n > 1000 {
+					return cty.NilVal, function.NewArgErrorf(1, "top(stage, n) advances the n best of every group: n is how many, from 1 to 1000; got %d", n)
+				}
+				return places(args[0], 1, ints(args[1:])[0])
+			}}),
 		"places": function.New(&function.Spec{Params: []function.Parameter{stage, num("from"), num("to")}, Type: function.StaticReturnType(cty.DynamicPseudoType),
 			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 				n := ints(args[1:])
@@ -228,11 +233,14 @@ func (l *loader) decodeGate(s *Stage, b *hcl.Block) (*StageGate, hcl.Diagnostics
 	content, diags := b.Body.Content(gateSchema)
 	g := &StageGate{Games: 1}
 	vals := map[string]cty.Value{}
+	failed := map[string]bool{}
 	for name, a := range content.Attributes {
 		s.Ranges["gate."+name] = a.Expr.Range()
 		v, d := l.value(a.Expr, scopeTournament)
 		diags = append(diags, d...)
-		if !d.HasErrors() {
+		if d.HasErrors() {
+			failed[name] = true
+		} else {
 			vals[name] = v
 		}
 	}
@@ -240,7 +248,9 @@ func (l *loader) decodeGate(s *Stage, b *hcl.Block) (*StageGate, hcl.Diagnostics
 	var d hcl.Diagnostics
 	g.Against, d = l.botList(vals, "against", map[string]hcl.Range{"against": s.Ranges["gate.against"]})
 	diags = append(diags, d...)
-	if len(g.Against) == 0 && !d.HasErrors() {
+	// A list that did not evaluate (an unknown bot in it) has been
+	// reported: it is not empty.
+	if len(g.Against) == 0 && !d.HasErrors() && !failed["against"] {
 		subject := rangePtr(s.Ranges["gate.against"])
 		if subject == nil {
 			subject = b.DefRange.Ptr()

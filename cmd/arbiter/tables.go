@@ -78,7 +78,19 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 		}
 	}
 	writeDisqualified(w, s.Standings)
+	writeGateFaults(w, s.GateFaults)
 	return nil
+}
+
+// writeGateFaults says, under the standings, in which gate matches the
+// gate's own bot failed, so that they admitted no one.
+func writeGateFaults(w io.Writer, faults []stats.GateFault) {
+	if len(faults) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, f := range faults {
+		fmt.Fprintf(w, "Gate %s: its own bot %s failed in match %s (%s); the match admits no one.\n", f.Stage, f.Bot, f.Match, f.Failure)
+	}
 }
 
 // writeDisqualified says, under the standings, why and where each

@@ -128,10 +128,13 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 	}
 	met := meetings(results)
 	elo := func(b string) float64 { return quantum(fit.Elo[index[b]]) }
+	// Orders by rating compare the whole Elo, as the standings do
+	// (stats.EloKey): the fit's convergence noise decides nothing.
+	key := func(b string) float64 { return stats.EloKey(fit.Elo[index[b]]) }
 
 	unassigned := stats.Field(p)
 	slices.SortStableFunc(unassigned, func(a, b string) int {
-		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a, b))
+		return cmp.Or(cmp.Compare(key(b), key(a)), cmp.Compare(a, b))
 	})
 	pr := &Pairing{Rule: tournament.ByRating.String()}
 	for _, b := range unassigned {
@@ -160,7 +163,7 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 				d := vaa - vab
 				gain = info * d * d / (1 + info*(vaa+vbb-2*vab))
 			}
-			cands[k] = cand{b, quantum(gain), met[[2]string{a, b}], math.Abs(elo(a) - elo(b))}
+			cands[k] = cand{b, quantum(gain), met[[2]string{a, b}], math.Abs(key(a) - key(b))}
 		}
 		slices.SortStableFunc(cands, func(x, y cand) int {
 			return cmp.Or(cmp.Compare(y.gain, x.gain), cmp.Compare(x.met, y.met), cmp.Compare(x.dist, y.dist), cmp.Compare(x.bot, y.bot))

@@ -244,3 +244,26 @@ func bestMatching(field []string, met map[[2]string]int) int {
 	}
 	return best
 }
+
+// TestGroupByRatingTiesByName: bots with identical records, every pair
+// even, are not separated by their ratings: their fitted Elos and the
+// gains of playing one another differ only by the fit's convergence
+// noise, which must not decide the pairing. The leader is the first by
+// name, and its opponent the next.
+func TestGroupByRatingTiesByName(t *testing.T) {
+	bots := []string{"d", "c", "b", "a"}
+	var games []string
+	for i, x := range bots {
+		for _, y := range bots[i+1:] {
+			games = append(games, x+">"+y, y+">"+x)
+		}
+	}
+	p, results := history(t, bots, games)
+	pr, err := groupByRating(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(pr.Groups, [][]string{{"a", "b"}, {"c", "d"}}) {
+		t.Errorf("groups %v, want [[a b] [c d]]; picks %+v, basis %+v", pr.Groups, pr.Picks, pr.Basis)
+	}
+}

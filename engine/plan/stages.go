@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -123,6 +124,21 @@ func (p *Plan) SplitPools(k int, field []string) [][]string {
 			g = n - 1 - g
 		}
 		pools[g] = append(pools[g], b)
+	}
+	if st.Split == "random" && len(order)%n != 0 {
+		// The snake leaves the first groups short; which groups have
+		// fewer members is drawn too (Fibot: "a randomly chosen group
+		// will have fewer members"), from the seed and the stage's name.
+		names := make([]string, n)
+		for g := range names {
+			names[g] = PoolName(g + 1)
+		}
+		drawn := stageDraw(p.Seed, st.Name+"#short", names)
+		shuffled := make([][]string, n)
+		for g, name := range drawn {
+			shuffled[g] = pools[slices.Index(names, name)]
+		}
+		pools = shuffled
 	}
 	return pools
 }

@@ -25,7 +25,21 @@ func FileName(name string) string { return "stage-" + name + ".json" }
 // against the standings of the stages before it, a bot picked twice
 // counted at its first pick. results must hold every result of the stages
 // before k (see Standings).
+//
+// A disqualification is from the whole tournament: a stage made from
+// results (k >= p.ListedStages()) leaves out every bot disqualified in a
+// stage before it, named or picked, and a pick of places skips them, so
+// that the next bot takes the place (top(stage.q, 2) of a group whose
+// winner was disqualified is its second and third). A stage listed before
+// the run cannot: its disqualified bots lose their matches there.
 func Field(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
+	var dq map[string]*stats.Disqualification
+	if k >= p.ListedStages() {
+		dq = stats.Disqualified(p, before(p, k, results))
+	}
+	keep := func(names []string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(b string) bool { return dq[b] != nil })
+	}
 	var out []string
 	for _, pick := range p.Stages[k].Bots {
 		var names []string
@@ -42,6 +56,9 @@ func Field(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
+			for i := range pools {
+				pools[i] = keep(pools[i])
+			}
 			for place := pick.From; place <= pick.To; place++ {
 				for _, pool := range pools {
 					if place <= len(pool) {
@@ -50,13 +67,30 @@ func Field(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 				}
 			}
 		}
-		for _, n := range names {
+		for _, n := range keep(names) {
 			if !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
 	}
 	return out, nil
+}
+
+// before are the results of the matches of the stages before stage k.
+func before(p *plan.Plan, k int, results []stats.Result) []stats.Result {
+	ids := map[string]bool{}
+	for _, m := range p.Matches {
+		if i := p.StageIndex(m.Stage); i >= 0 && i < k {
+			ids[m.ID] = true
+		}
+	}
+	var out []stats.Result
+	for _, r := range results {
+		if ids[r.Match] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Pools are the pools of stage k: its field split by its rule.
@@ -159,8 +193,13 @@ func poolPlan(p *plan.Plan, k, g int, members []string, results []stats.Result) 
 	return sub, res
 }
 
-// Admitted are the bots of gate stage k that made no fault in any of
-// their gate matches and finished at least one, in the field's order.
+// Admitted are the bots of gate stage k that passed it, in the field's
+// order: a bot is admitted when every seat it had in the gate's matches
+// is clean (Clean: no fault, no disqualification, no answer the game
+// replaced by its default) and at least one of those matches counts,
+// one in which every seat of the gate's own bots is clean too. A match
+// in which the gate's bot failed (GateFaults) tested nobody, so it admits
+// no one, though it still turns away a bot that failed in it.
 func Admitted(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 	st := &p.Stages[k]
 	field, err := Field(p, k, results)
@@ -170,22 +209,90 @@ func Admitted(p *plan.Plan, k int, results []stats.Result) ([]string, error) {
 	if err := checkPools(p, k, p.SplitPools(k, field)); err != nil {
 		return nil, err
 	}
-	played, faulted := map[string]bool{}, map[string]bool{}
+	passed, failed := map[string]bool{}, map[string]bool{}
 	for _, r := range stageResults(p, st.Name, results) {
+		counts := true
 		for _, s := range r.Seats {
-			played[s.Bot] = true
-			if s.Fault != "" {
-				faulted[s.Bot] = true
+			if slices.Contains(st.Gate.Against, s.Bot) && !Clean(s) {
+				counts = false
+			}
+		}
+		for _, s := range r.Seats {
+			if !Clean(s) {
+				failed[s.Bot] = true
+			} else if counts {
+				passed[s.Bot] = true
 			}
 		}
 	}
 	var out []string
 	for _, b := range field {
-		if played[b] && !faulted[b] && !slices.Contains(st.Gate.Against, b) {
+		if passed[b] && !failed[b] && !slices.Contains(st.Gate.Against, b) {
 			out = append(out, b)
 		}
 	}
 	return out, nil
+}
+
+// Clean says whether a seat played its match without a fault (time,
+// crash, illegal move, ...), a disqualification, or an answer that the
+// game replaced by its default (Auction's crash, time-out or invalid bid,
+// which do not end the match and are not faults).
+func Clean(s stats.SeatResult) bool {
+	return s.Fault == "" && s.Disqualified == nil && s.Defaults == 0 && s.Breach == nil
+}
+
+// GateFaults are the failures of the gates' own bots (their seats that
+// are not Clean) in the matches of the gate stages, in plan order: each
+// such match admits no one.
+func GateFaults(p *plan.Plan, results []stats.Result) []stats.GateFault {
+	stage := map[string]string{}
+	for _, m := range p.Matches {
+		if k := p.StageIndex(m.Stage); k >= 0 && p.Stages[k].Gate != nil {
+			stage[m.ID] = m.Stage
+		}
+	}
+	var out []stats.GateFault
+	for _, r := range stats.InPlanOrder(p, results) {
+		if name, ok := stage[r.Match]; ok {
+			out = append(out, MatchGateFaults(p, name, &r)...)
+		}
+	}
+	return out
+}
+
+// MatchGateFaults are the failures of the gate's own bots in r, a match
+// of stage name (none when the stage is not a gate).
+func MatchGateFaults(p *plan.Plan, name string, r *stats.Result) []stats.GateFault {
+	k := p.StageIndex(name)
+	if k < 0 || p.Stages[k].Gate == nil {
+		return nil
+	}
+	var out []stats.GateFault
+	for _, s := range r.Seats {
+		if slices.Contains(p.Stages[k].Gate.Against, s.Bot) && !Clean(s) {
+			out = append(out, stats.GateFault{Stage: name, Bot: s.Bot, Match: r.Match, Failure: failure(s)})
+		}
+	}
+	return out
+}
+
+// failure says how a seat that is not Clean failed.
+func failure(s stats.SeatResult) string {
+	var what []string
+	if s.Fault != "" {
+		what = append(what, strings.TrimSpace(s.Fault+": "+s.Detail))
+	}
+	if s.Defaults > 0 {
+		what = append(what, fmt.Sprintf("%d answer(s) replaced by the game's default", s.Defaults))
+	}
+	if s.Breach != nil {
+		what = append(what, fmt.Sprintf("broke the %s rules: %s", s.Breach.Rule, s.Breach.Detail))
+	}
+	if s.Disqualified != nil && s.Breach == nil {
+		what = append(what, "disqualified ("+s.Disqualified.Reason+")")
+	}
+	return strings.Join(what, "; ")
 }
 
 func stageResults(p *plan.Plan, name string, results []stats.Result) []stats.Result {
@@ -325,5 +432,6 @@ func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
 		return nil, err
 	}
 	s.Reorder(p, bots, stage)
+	s.GateFaults = GateFaults(p, results)
 	return s, nil
 }

@@ -2,6 +2,8 @@ package stages_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -201,8 +203,8 @@ func TestGate(t *testing.T) {
 
 // TestGateRanking checks the final ranking of examples/blokus/gate and its
 // grades: the round robin's bots first, then those the gate turned away,
-// the course's own bot last and ungraded; of 4 ranked bots only the first
-// is in the top 40 %.
+// the course's own bot last and ungraded; of the 3 bots of the round robin
+// only the first is in the top 40 %.
 func TestGateRanking(t *testing.T) {
 	p := compileDir(t, "../../examples/blokus/gate")
 	strength := map[string]int{"greedy": 4, "corners": 3, "random": 2, "quitter": 1, "course": 5}
@@ -262,5 +264,234 @@ func TestRankWithoutEarlierStages(t *testing.T) {
 	// With the results of the stages before it, the same result ranks.
 	if _, err := stages.Rank(p, append(results, own...)); err != nil {
 		t.Errorf("ranking with every earlier result: %v", err)
+	}
+}
+
+// TestTieByName checks that bots the stage's rating does not separate,
+// with identical records, are ordered by name and not by the last digits
+// of their BayesElo fits: in examples/blokus/gate's round robin random,
+// greedy and corners each win the match they start against one another
+// and every match against quitter, so their fitted Elos differ only by the
+// fit's convergence noise.
+func TestTieByName(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	results := play(p, 0, map[string]int{"course": 1}) // every bot passes the gate
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	for _, m := range pr.Matches {
+		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
+		for i, b := range m.Seats {
+			score := 0.0
+			if i == 0 && !slices.Contains(m.Seats, "quitter") || slices.Contains(m.Seats, "quitter") && b != "quitter" {
+				score = 1
+			}
+			r.Seats = append(r.Seats, stats.SeatResult{Bot: b, SeatResult: drivers.SeatResult{Score: score}})
+		}
+		results = append(results, r)
+	}
+	pools, err := stages.Standings(p, 1, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"corners", "greedy", "random", "quitter"}; len(pools) != 1 || !slices.Equal(pools[0], want) {
+		t.Errorf("round robin standings %v, want the tied bots by name: %v", pools, want)
+	}
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var elos []string
+	for _, st := range s.Standings {
+		elos = append(elos, fmt.Sprintf("%s %.6f", st.Bot, st.Elo))
+	}
+	if s.Standings[0].Bot != "corners" {
+		t.Errorf("final ranking %v, want corners first", elos)
+	}
+}
+
+// TestGateAdmitsCleanPlayOnly checks who passes examples/blokus/gate:
+// a bot passes when none of its gate seats has a fault, a
+// disqualification or an answer the game replaced by its default
+// (Auction records a crash so, not as a fault), and at least one of its
+// gate matches was played without a failure of the gate's own bot. Here
+// random has one defaulted answer, greedy is disqualified in one match,
+// corners plays cleanly, and the course's bot crashes in every match of
+// quitter (who therefore never played a real game).
+func TestGateAdmitsCleanPlayOnly(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	var results []stats.Result
+	var courseFaults []string
+	for _, m := range p.Matches {
+		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
+		for _, b := range m.Seats {
+			s := stats.SeatResult{Bot: b}
+			switch {
+			case b == "random" && m.Round == 2 && m.Shift == 1:
+				s.Defaults = 1
+			case b == "greedy" && m.Round == 1 && m.Shift == 2:
+				s.Disqualified = &stats.Disqualification{Reason: "files", Match: m.ID}
+			case b == "course" && slices.Contains(m.Seats, "quitter"):
+				s.Fault, s.Detail = "crash", "exited"
+				courseFaults = append(courseFaults, m.ID)
+			}
+			r.Seats = append(r.Seats, s)
+		}
+		results = append(results, r)
+	}
+	if got, err := stages.Admitted(p, 0, results); err != nil || !slices.Equal(got, []string{"corners"}) {
+		t.Errorf("admitted %v (%v), want [corners]", got, err)
+	}
+	var got []string
+	for _, f := range stages.GateFaults(p, results) {
+		if f.Stage != "brute" || f.Bot != "course" || f.Failure != "crash: exited" {
+			t.Errorf("gate fault %+v, want course's crash in stage brute", f)
+		}
+		got = append(got, f.Match)
+	}
+	if len(courseFaults) != 4 || !slices.Equal(got, courseFaults) {
+		t.Errorf("gate faults in %v, want %v", got, courseFaults)
+	}
+}
+
+// TestDisqualifiedDoNotAdvance plays examples/fibot with the best team
+// disqualified in the qualification final: a disqualification is from the
+// whole tournament (Fibot's rule), so it advances neither as a place of
+// the qualification final nor as its qualification group's winner, and
+// the next team of that group takes its place in the final tournament.
+// It ranks last.
+func TestDisqualifiedDoNotAdvance(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	best := byStrength(stats.Field(p), strength)[0]
+	var results []stats.Result
+	for k := range p.Stages {
+		if k >= p.ListedStages() {
+			pr, err := stages.Make(p, k, results, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Matches = append(p.Matches, pr.Matches...)
+		}
+		for _, r := range play(p, k, strength) {
+			for i := range r.Seats {
+				if r.Seats[i].Bot == best && p.Stages[k].Name == "qual_final" {
+					r.Seats[i].Disqualified = &stats.Disqualification{Reason: "files", Match: r.Match}
+				}
+			}
+			results = append(results, r)
+		}
+	}
+	qual, err := stages.Standings(p, p.StageIndex("qualification"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var group []string
+	for _, pool := range qual {
+		if slices.Contains(pool, best) {
+			group = pool
+		}
+	}
+	fg, err := stages.Field(p, p.StageIndex("final_groups"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(fg, best) {
+		t.Errorf("the final tournament %v seats %s, disqualified in the qualification final", fg, best)
+	}
+	if len(group) != 6 || group[0] != best || !slices.Contains(fg, group[4]) {
+		t.Errorf("the fifth of %s's qualification group %v does not take its place in the final tournament %v", best, group, fg)
+	}
+	bots, _, err := stages.Final(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := s.Standings[len(s.Standings)-1]; last.Bot != best || slices.Contains(bots[:6], best) {
+		t.Errorf("%s is not ranked last: %v", best, bots)
+	}
+}
+
+// TestGradesOfTheLastStage: the grades reward places in the tournament
+// (B3B33ALP: "hráči, kteří se umístí v top 40%"), so their bands are
+// percentages of the bots that reached the last stage, not of every bot
+// the gate saw: of 8 submissions, 2 turned away, the top 40 % are ranks
+// 1-2 (40 % of 6), not 1-3 (of 8), and the top 20 % is rank 1.
+func TestGradesOfTheLastStage(t *testing.T) {
+	dir := t.TempDir()
+	hcl := `bot "keeper" { house = "auction/share" }
+game "auction" "g" {
+  board "small" {
+    cols    = 2
+    rows    = 2
+    capital = 20
+  }
+}
+tournament "t" {
+  game   = game.auction.g
+  bots   = [bot.b1, bot.b2, bot.b3, bot.b4, bot.b5, bot.b6, bot.b7, bot.b8]
+  seats  = "fixed"
+  rating = "wins"
+  seed   = 1
+  stage "gate" {
+    gate {
+      against = [bot.keeper]
+    }
+  }
+  stage "tournament" {
+    bots    = [admitted(stage.gate)]
+    players = 2
+  }
+  grades {
+    grade "+2" { top = "20%" }
+    grade "+1" { top = "40%" }
+  }
+}
+`
+	strength := map[string]int{"keeper": 100}
+	for i := 1; i <= 8; i++ {
+		b := fmt.Sprintf("b%d", i)
+		hcl += fmt.Sprintf("bot %q { house = \"auction/random\" }\n", b)
+		strength[b] = 10 - i
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := compileDir(t, dir)
+	var results []stats.Result
+	for _, r := range play(p, 0, strength) {
+		for i := range r.Seats {
+			if r.Seats[i].Bot == "b7" || r.Seats[i].Bot == "b8" {
+				r.Seats[i].Fault = "crash"
+			}
+		}
+		results = append(results, r)
+	}
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	results = append(results, play(p, 1, strength)...)
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range s.Standings {
+		got = append(got, fmt.Sprintf("%d %s %s %s", st.Rank, st.Bot, st.Stage, st.Grade))
+	}
+	want := []string{"1 b1 tournament +2", "2 b2 tournament +1", "3 b3 tournament ", "4 b4 tournament ", "5 b5 tournament ",
+		"6 b6 tournament ", "7 b7 gate ", "8 b8 gate ", "9 keeper  "}
+	if !slices.Equal(got, want) {
+		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
 	}
 }

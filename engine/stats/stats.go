@@ -39,6 +39,19 @@ type Stats struct {
 	// PlayoffsOver says that no further playoff will break Ties: the
 	// most a tournament plays (plan.MaxPlayoffs) have been played.
 	PlayoffsOver bool `json:"playoffs_over,omitempty"`
+	// GateFaults are the failures of a gate's own bot in its matches
+	// (package stages), each a match that admitted no one.
+	GateFaults []GateFault `json:"gate_faults,omitempty"`
+}
+
+// GateFault is a failure of a gate's own bot in a gate match: a fault,
+// a disqualification or an answer the game replaced by its default. The
+// match tested no one, so no bot is admitted on it.
+type GateFault struct {
+	Stage   string `json:"stage"`
+	Bot     string `json:"bot"`
+	Match   string `json:"match"`
+	Failure string `json:"failure"`
 }
 
 // Finished says how many matches have finished, as `arbiter rank` heads
@@ -166,7 +179,7 @@ func (t *tally) sortedNames(g []int) []string {
 // group are not separated by it. elo are the bots' BayesElo ratings.
 var orders = [...]func(t *tally, elo []float64) [][]int{
 	tournament.BayesElo: func(t *tally, elo []float64) [][]int {
-		return groupBy(t.all(), func(a, b int) int { return cmp.Compare(elo[b], elo[a]) })
+		return groupBy(t.all(), func(a, b int) int { return cmp.Compare(EloKey(elo[b]), EloKey(elo[a])) })
 	},
 	tournament.Placement: func(t *tally, _ []float64) [][]int { return t.byPlacement() },
 	tournament.Wins: func(t *tally, _ []float64) [][]int {
@@ -334,16 +347,30 @@ func crosstable(st []Standing, games []rating.Game) [][]rating.WDL {
 	return cross
 }
 
+// EloKey is the Elo that decisions compare: the whole Elo, as the
+// standings print it. BayesElo's fit stops when it has converged to a
+// small fraction of an Elo, so bots with identical records get ratings
+// that differ in the third decimal place by the order of the games alone
+// (192.029556 and 192.026003); comparing the fitted values would let that
+// noise decide an order. Bots whose whole Elo is the same are not
+// separated by it.
+func EloKey(elo float64) float64 {
+	if math.IsInf(elo, 0) || math.IsNaN(elo) {
+		return elo
+	}
+	return math.Round(elo)
+}
+
 // ranked sets the standings' ranks from the ranking's groups and returns
 // the display order. Within a group (bots the ranking does not separate)
-// the display order is by Elo, then name; the rank is shared.
+// the display order is by Elo (EloKey), then name; the rank is shared.
 func ranked(st []Standing, groups [][]int, elo []float64) []int {
 	var order []int
 	for _, g := range groups {
 		rank := len(order) + 1
 		g = slices.Clone(g)
 		slices.SortStableFunc(g, func(a, b int) int {
-			return cmp.Or(cmp.Compare(elo[b], elo[a]), cmp.Compare(st[a].Bot, st[b].Bot))
+			return cmp.Or(cmp.Compare(EloKey(elo[b]), EloKey(elo[a])), cmp.Compare(st[a].Bot, st[b].Bot))
 		})
 		for _, i := range g {
 			st[i].Rank = rank
@@ -375,16 +402,24 @@ func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
 	st := make([]Standing, len(bots))
 	cross := make([][]rating.WDL, len(bots))
 	los := make([][]float64, len(bots))
-	// A disqualified bot ranks last, whatever stage it reached.
+	// A disqualified bot ranks after every bot that is not, whatever stage
+	// it reached; the bots of no stage (a gate's own) stay last.
 	bots = slices.Clone(bots)
 	stage = slices.Clone(stage)
 	idx := make([]int, len(bots))
 	for k := range idx {
 		idx[k] = k
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmp.Compare(boolInt(s.Standings[at[bots[a]]].Disqualified != nil), boolInt(s.Standings[at[bots[b]]].Disqualified != nil))
-	})
+	last := func(k int) int {
+		switch {
+		case stage[k] == "":
+			return 2
+		case s.Standings[at[bots[k]]].Disqualified != nil:
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(last(a), last(b)) })
 	bots, stage = permute(bots, idx), permute(stage, idx)
 	for k, b := range bots {
 		i := at[b]
@@ -401,13 +436,6 @@ func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
 	s.grade(p)
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func permute(s []string, idx []int) []string {
 	out := make([]string, len(idx))
 	for k, i := range idx {
@@ -417,21 +445,31 @@ func permute(s []string, idx []int) []string {
 }
 
 // grade gives every ranked bot of the field its grade: the plan's
-// narrowest grade whose band holds its rank.
+// narrowest grade whose band holds its rank. The bands are percentages of
+// the field's bots (fill bots aside) or, in a tournament in stages, of
+// the bots that reached the furthest stage reached (the tournament that
+// the grades reward, not the gate that turned bots away before it).
+// Fill bots, a gate's own bots and disqualified bots get no grade.
 func (s *Stats) grade(p *plan.Plan) {
 	if len(p.Grades) == 0 {
 		return
 	}
+	last := -1
+	for _, st := range s.Standings {
+		if st.Stage != "" {
+			last = max(last, p.StageIndex(st.Stage))
+		}
+	}
 	n := 0
 	for _, st := range s.Standings {
-		if !st.Fill && (len(p.Stages) == 0 || st.Stage != "") {
+		if !st.Fill && (len(p.Stages) == 0 || last >= 0 && st.Stage == p.Stages[last].Name) {
 			n++
 		}
 	}
 	for i := range s.Standings {
 		st := &s.Standings[i]
 		st.Grade = ""
-		if !st.Fill && (len(p.Stages) == 0 || st.Stage != "") {
+		if !st.Fill && st.Disqualified == nil && (len(p.Stages) == 0 || st.Stage != "") {
 			st.Grade = p.GradeOf(st.Rank, n)
 		}
 	}

@@ -107,3 +107,16 @@ tournament "whole_group" {
   stage "all" { # ERROR: Group too large for a match
   }
 }
+
+tournament "gate_typo" {
+  game = game.auction.g
+  bots = [bot.a, bot.b]
+  stage "brute" {
+    gate {
+      against = [bot.e, bot.nobot] # ERROR: Unknown bot
+    }
+  }
+  stage "zero" {
+    bots = [top(stage.brute, 0)] # ERROR: Invalid function argument
+  }
+}
