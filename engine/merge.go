@@ -87,6 +87,8 @@ func (m *Merge) Run() (*MergeSummary, error) {
 		if _, err := m.check(); err != nil {
 			return nil, err
 		}
+	} else if err := mergeTarget(m.Out); err != nil {
+		return nil, err // before its lock, which a shard's run may hold
 	}
 	lock, err := LockDir(m.Out)
 	if err != nil {
@@ -108,6 +110,31 @@ func (m *Merge) Run() (*MergeSummary, error) {
 		return nil, err
 	}
 	return m.finish(in, sum)
+}
+
+// mergeTarget refuses a shard's results directory (shard.json) as Out:
+// its results would then no longer be its shard's.
+func mergeTarget(out string) error {
+	b, err := os.ReadFile(filepath.Join(out, ShardFile))
+	if err == nil {
+		var sh Shard
+		if json.Unmarshal(b, &sh) != nil {
+			return fmt.Errorf("%s holds a %s, so it is a shard's directory: merge into another -out directory", out, ShardFile)
+		}
+		return fmt.Errorf("%s holds %s (its %s), so it is a shard's directory: merge into another -out directory", out, sh, ShardFile)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// notRun refuses as Out a directory that arbiter run played into (its
+// arbiter.log): its results are not the shards'.
+func notRun(out string) error {
+	if _, err := os.Stat(filepath.Join(out, LogFile)); err == nil {
+		return fmt.Errorf("%s holds the results of arbiter run (its %s), not of a merge: merge into another -out directory", out, LogFile)
+	}
+	return nil
 }
 
 // check reads and checks every shard and Out.
@@ -138,6 +165,9 @@ func (m *Merge) check() (*mergeInput, error) {
 		seen[sd.shard.K] = sd.dir
 	}
 	in := &mergeInput{out: m.Out, planJSON: ref.planJSON, plan: &ref.plan, stage: ref.shard.Stage, prior: map[string][]byte{}, results: map[string]Result{}, new: map[string]*shardDir{}}
+	if err := mergeTarget(m.Out); err != nil {
+		return nil, err
+	}
 	if err := m.readOut(in, ref); err != nil {
 		return nil, err
 	}
@@ -186,6 +216,9 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		if err := orphanResults(m.Out); err != nil {
 			return err
 		}
+		if err := notRun(m.Out); err != nil {
+			return err
+		}
 		in.known = *in.plan
 		return nil
 	}
@@ -198,6 +231,9 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	}
 	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, "the results of"); err != nil {
 		return fmt.Errorf("%w; merge into another -out directory", err)
+	}
+	if err := notRun(m.Out); err != nil {
+		return err
 	}
 	if in.paired, err = loadPairings(m.Out, in.plan); err != nil {
 		return err
