@@ -290,9 +290,17 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 			problems = append(problems, fmt.Sprintf("%s: match %s has a result in %s too (a duplicate)", path, r.Match, other.dir))
 			continue
 		}
-		if old, ok := in.prior[r.Match]; ok && !bytes.Equal(old, sd.lines[i]) {
+		old, ok := in.prior[r.Match]
+		if ok && !bytes.Equal(old, sd.lines[i]) {
 			problems = append(problems, fmt.Sprintf("%s: match %s has another result in %s already (a conflict)", path, r.Match, filepath.Join(in.out, ResultsFile)))
 			continue
+		}
+		if !ok { // its directory is copied into Out: it must be there
+			dir := filepath.Join(sd.dir, MatchesDir, r.Match)
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				problems = append(problems, fmt.Sprintf("%s: match %s has no directory %s (its transcript): copy the shard's directory whole", path, r.Match, dir))
+				continue
+			}
 		}
 		in.new[r.Match] = sd
 		in.results[r.Match] = r
