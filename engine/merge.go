@@ -28,6 +28,11 @@ type Merge struct {
 	Partial bool
 	Drivers func(name string) (drivers.Driver, bool)
 	Log     hclog.Logger
+	// Standings, when set, writes what Out holds derived from the
+	// merged results besides the engine's own files (the standings),
+	// before results.jsonl is replaced: results.jsonl is the last file
+	// a merge replaces, so that a merge killed before it is run again.
+	Standings func(sum *MergeSummary) error
 }
 
 // MergeSummary says what a merge did.
@@ -106,10 +111,24 @@ func (m *Merge) Run() (*MergeSummary, error) {
 		}
 	}
 	sum.Added = len(in.new) - sum.Already
-	if err := m.write(in); err != nil {
+	// Everything derived from the results first, results.jsonl last: a
+	// merge killed before it left Out's results as they were, and the
+	// next merge (of the same shards) writes all of it again.
+	if err := m.copyMatches(in); err != nil {
 		return nil, err
 	}
-	return m.finish(in, sum)
+	if _, err := m.finish(in, sum); err != nil {
+		return nil, err
+	}
+	if m.Standings != nil {
+		if err := m.Standings(sum); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.writeResults(in); err != nil {
+		return nil, err
+	}
+	return sum, nil
 }
 
 // mergeTarget refuses a shard's results directory (shard.json) as Out:
@@ -308,10 +327,9 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 	return problems
 }
 
-// write copies the new matches' directories and writes plan.json, the
-// later stages and results.jsonl in plan order. Each file is replaced
-// atomically; results.jsonl last, so a killed merge is merged again.
-func (m *Merge) write(in *mergeInput) error {
+// copyMatches writes plan.json into a new Out and copies the new
+// matches' directories.
+func (m *Merge) copyMatches(in *mergeInput) error {
 	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
 		return err
 	}
@@ -335,6 +353,12 @@ func (m *Merge) write(in *mergeInput) error {
 			return fmt.Errorf("copying %s: %w", src, err)
 		}
 	}
+	return nil
+}
+
+// writeResults replaces results.jsonl with every result in plan order,
+// atomically; it is the last file a merge replaces.
+func (m *Merge) writeResults(in *mergeInput) error {
 	var buf bytes.Buffer
 	for _, mt := range in.known.Matches {
 		if line, ok := in.prior[mt.ID]; ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
@@ -25,6 +26,17 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	}
 	cf := configFlags{logLevel: *logLevel}
 	m := &engine.Merge{Out: *out, Shards: dirs, Partial: *partial, Drivers: all.Driver, Log: cf.logger(stderr)}
+	// standings.txt is written before results.jsonl (the merge's last
+	// file) and before anything is printed: a merge killed at any point,
+	// even by its reader (SIGPIPE), leaves the standings of the results.
+	var st *stats.Stats
+	m.Standings = func(sum *engine.MergeSummary) error {
+		var err error
+		if st, err = engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), nil); err != nil {
+			return err
+		}
+		return replaceStandings(*out, st, nil)
+	}
 	sum, err := m.Run()
 	if err != nil {
 		return err
@@ -47,7 +59,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
 	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped}, nil)
+	return writeRanking(stdout, st, nil)
 }
 
 // rootFlag is the -root that runs the bots of p, merged from shards, where
