@@ -43,6 +43,10 @@ type MergeSummary struct {
 	// Missing are the matches of the stage that no shard has played
 	// (with Partial; otherwise they are an error).
 	Missing []string
+	// Latest is the latest stage Out holds results of: Stage, or a later
+	// one when the shards of an earlier stage are merged again. Plan,
+	// Results, Missing and Next are Out's as of that stage.
+	Latest  int
 	Plan    *plan.Plan
 	Results []Result
 	Stopped *stop.Stopped
@@ -74,6 +78,7 @@ type mergeInput struct {
 	results  map[string]Result
 	new      map[string]*shardDir
 	stage    int
+	latest   int // the latest stage Out holds results of, at least stage
 	missing  []string
 }
 
@@ -104,7 +109,7 @@ func (m *Merge) Run() (*MergeSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := &MergeSummary{Stage: in.stage, Missing: in.missing}
+	sum := &MergeSummary{Stage: in.stage, Latest: in.latest, Missing: in.missing}
 	for id := range in.new {
 		if _, ok := in.prior[id]; ok {
 			sum.Already++
@@ -225,7 +230,37 @@ func (m *Merge) check() (*mergeInput, error) {
 		}
 		return nil, listError(fmt.Sprintf("%d match(es) of stage %d have no result (use -partial to merge what there is)", len(in.missing), in.stage), gaps)
 	}
+	in.since()
 	return in, nil
+}
+
+// since narrows what the merge reports on to Out's latest stage: when
+// the shards of an earlier stage are merged again into an Out that went
+// on, the matches known are those of the stages up to the latest one Out
+// holds results of (or the shards' stage), as the merge of that stage
+// left them, and what is missing is that stage's.
+func (in *mergeInput) since() {
+	in.latest = in.stage
+	for s := len(in.paired); s > in.stage; s-- {
+		if slices.ContainsFunc(in.paired[s-1].Matches, func(mt plan.Match) bool { _, ok := in.results[mt.ID]; return ok }) {
+			in.latest = s
+			break
+		}
+	}
+	in.known.Matches = slices.Clone(in.plan.Matches)
+	for _, pr := range in.paired[:in.latest] {
+		in.known.Matches = append(in.known.Matches, pr.Matches...)
+	}
+	if in.latest == in.stage {
+		return
+	}
+	ms, _ := StageMatches(in.plan, in.paired, in.latest)
+	in.missing = nil
+	for _, mt := range ms {
+		if _, ok := in.results[mt.ID]; !ok {
+			in.missing = append(in.missing, mt.ID)
+		}
+	}
 }
 
 // readOut reads what Out holds already; it must be the shards' plan.
@@ -403,7 +438,7 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (*MergeSummary, error)
 			return sum, nil // an earlier stage was merged partially
 		}
 	}
-	next, err := s.pairNext(len(in.paired), in.paired)
+	next, err := s.pairNext(in.latest, in.paired) // as it is when paired already
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		len(dirs), sum.Stage, *out, sum.Added, sum.Already, len(sum.Results), len(sum.Plan.Matches))
 	switch {
 	case len(sum.Missing) > 0:
-		fmt.Fprintf(stdout, "Partial: %d match(es) of stage %d have no result yet; merge again when their shards have run.\n", len(sum.Missing), sum.Stage)
+		fmt.Fprintf(stdout, "Partial: %d match(es) of stage %d have no result yet; merge again when their shards have run.\n", len(sum.Missing), sum.Latest)
 	case sum.Stopped != nil:
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	case sum.Next != nil:
@@ -54,7 +54,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			what = "stage " + sum.Next.Stage
 		}
 		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s%s -shard K/N -stage %d -out SHARD_DIR\n",
-			sum.Stage+1, what, len(sum.Next.Matches), shellWord(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Stage+1)
+			sum.Latest+1, what, len(sum.Next.Matches), shellWord(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Latest+1)
 	default:
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
