@@ -28,6 +28,11 @@ type Merge struct {
 	Partial bool
 	Drivers func(name string) (drivers.Driver, bool)
 	Log     hclog.Logger
+	// Standings, when set, writes what Out holds derived from the
+	// merged results besides the engine's own files (the standings),
+	// before results.jsonl is replaced: results.jsonl is the last file
+	// a merge replaces, so that a merge killed before it is run again.
+	Standings func(sum *MergeSummary) error
 }
 
 // MergeSummary says what a merge did.
@@ -38,6 +43,10 @@ type MergeSummary struct {
 	// Missing are the matches of the stage that no shard has played
 	// (with Partial; otherwise they are an error).
 	Missing []string
+	// Latest is the latest stage Out holds results of: Stage, or a later
+	// one when the shards of an earlier stage are merged again. Plan,
+	// Results, Missing and Next are Out's as of that stage.
+	Latest  int
 	Plan    *plan.Plan
 	Results []Result
 	Stopped *stop.Stopped
@@ -69,6 +78,7 @@ type mergeInput struct {
 	results  map[string]Result
 	new      map[string]*shardDir
 	stage    int
+	latest   int // the latest stage Out holds results of, at least stage
 	missing  []string
 }
 
@@ -87,6 +97,8 @@ func (m *Merge) Run() (*MergeSummary, error) {
 		if _, err := m.check(); err != nil {
 			return nil, err
 		}
+	} else if err := mergeTarget(m.Out); err != nil {
+		return nil, err // before its lock, which a shard's run may hold
 	}
 	lock, err := LockDir(m.Out)
 	if err != nil {
@@ -97,17 +109,56 @@ func (m *Merge) Run() (*MergeSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := &MergeSummary{Stage: in.stage, Missing: in.missing}
+	sum := &MergeSummary{Stage: in.stage, Latest: in.latest, Missing: in.missing}
 	for id := range in.new {
 		if _, ok := in.prior[id]; ok {
 			sum.Already++
 		}
 	}
 	sum.Added = len(in.new) - sum.Already
-	if err := m.write(in); err != nil {
+	// Everything derived from the results first, results.jsonl last: a
+	// merge killed before it left Out's results as they were, and the
+	// next merge (of the same shards) writes all of it again.
+	if err := m.copyMatches(in); err != nil {
 		return nil, err
 	}
-	return m.finish(in, sum)
+	if _, err := m.finish(in, sum); err != nil {
+		return nil, err
+	}
+	if m.Standings != nil {
+		if err := m.Standings(sum); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.writeResults(in); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// mergeTarget refuses a shard's results directory (shard.json) as Out:
+// its results would then no longer be its shard's.
+func mergeTarget(out string) error {
+	b, err := os.ReadFile(filepath.Join(out, ShardFile))
+	if err == nil {
+		var sh Shard
+		if json.Unmarshal(b, &sh) != nil {
+			return fmt.Errorf("%s holds a %s, so it is a shard's directory: merge into another -out directory", out, ShardFile)
+		}
+		return fmt.Errorf("%s holds %s (its %s), so it is a shard's directory: merge into another -out directory", out, sh, ShardFile)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// notRun refuses as Out a directory that arbiter run played into (its
+// arbiter.log): its results are not the shards'.
+func notRun(out string) error {
+	if _, err := os.Stat(filepath.Join(out, LogFile)); err == nil {
+		return fmt.Errorf("%s holds the results of arbiter run (its %s), not of a merge: merge into another -out directory", out, LogFile)
+	}
+	return nil
 }
 
 // check reads and checks every shard and Out.
@@ -138,6 +189,9 @@ func (m *Merge) check() (*mergeInput, error) {
 		seen[sd.shard.K] = sd.dir
 	}
 	in := &mergeInput{out: m.Out, planJSON: ref.planJSON, plan: &ref.plan, stage: ref.shard.Stage, prior: map[string][]byte{}, results: map[string]Result{}, new: map[string]*shardDir{}}
+	if err := mergeTarget(m.Out); err != nil {
+		return nil, err
+	}
 	if err := m.readOut(in, ref); err != nil {
 		return nil, err
 	}
@@ -176,7 +230,37 @@ func (m *Merge) check() (*mergeInput, error) {
 		}
 		return nil, listError(fmt.Sprintf("%d match(es) of stage %d have no result (use -partial to merge what there is)", len(in.missing), in.stage), gaps)
 	}
+	in.since()
 	return in, nil
+}
+
+// since narrows what the merge reports on to Out's latest stage: when
+// the shards of an earlier stage are merged again into an Out that went
+// on, the matches known are those of the stages up to the latest one Out
+// holds results of (or the shards' stage), as the merge of that stage
+// left them, and what is missing is that stage's.
+func (in *mergeInput) since() {
+	in.latest = in.stage
+	for s := len(in.paired); s > in.stage; s-- {
+		if slices.ContainsFunc(in.paired[s-1].Matches, func(mt plan.Match) bool { _, ok := in.results[mt.ID]; return ok }) {
+			in.latest = s
+			break
+		}
+	}
+	in.known.Matches = slices.Clone(in.plan.Matches)
+	for _, pr := range in.paired[:in.latest] {
+		in.known.Matches = append(in.known.Matches, pr.Matches...)
+	}
+	if in.latest == in.stage {
+		return
+	}
+	ms, _ := StageMatches(in.plan, in.paired, in.latest)
+	in.missing = nil
+	for _, mt := range ms {
+		if _, ok := in.results[mt.ID]; !ok {
+			in.missing = append(in.missing, mt.ID)
+		}
+	}
 }
 
 // readOut reads what Out holds already; it must be the shards' plan.
@@ -184,6 +268,9 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	b, err := os.ReadFile(filepath.Join(m.Out, PlanFile))
 	if errors.Is(err, os.ErrNotExist) {
 		if err := orphanResults(m.Out); err != nil {
+			return err
+		}
+		if err := notRun(m.Out); err != nil {
 			return err
 		}
 		in.known = *in.plan
@@ -198,6 +285,9 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	}
 	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, "the results of"); err != nil {
 		return fmt.Errorf("%w; merge into another -out directory", err)
+	}
+	if err := notRun(m.Out); err != nil {
+		return err
 	}
 	if in.paired, err = loadPairings(m.Out, in.plan); err != nil {
 		return err
@@ -254,9 +344,17 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 			problems = append(problems, fmt.Sprintf("%s: match %s has a result in %s too (a duplicate)", path, r.Match, other.dir))
 			continue
 		}
-		if old, ok := in.prior[r.Match]; ok && !bytes.Equal(old, sd.lines[i]) {
+		old, ok := in.prior[r.Match]
+		if ok && !bytes.Equal(old, sd.lines[i]) {
 			problems = append(problems, fmt.Sprintf("%s: match %s has another result in %s already (a conflict)", path, r.Match, filepath.Join(in.out, ResultsFile)))
 			continue
+		}
+		if !ok { // its directory is copied into Out: it must be there
+			dir := filepath.Join(sd.dir, MatchesDir, r.Match)
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				problems = append(problems, fmt.Sprintf("%s: match %s has no directory %s (its transcript): copy the shard's directory whole", path, r.Match, dir))
+				continue
+			}
 		}
 		in.new[r.Match] = sd
 		in.results[r.Match] = r
@@ -264,10 +362,9 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 	return problems
 }
 
-// write copies the new matches' directories and writes plan.json, the
-// later stages and results.jsonl in plan order. Each file is replaced
-// atomically; results.jsonl last, so a killed merge is merged again.
-func (m *Merge) write(in *mergeInput) error {
+// copyMatches writes plan.json into a new Out and copies the new
+// matches' directories.
+func (m *Merge) copyMatches(in *mergeInput) error {
 	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
 		return err
 	}
@@ -291,6 +388,12 @@ func (m *Merge) write(in *mergeInput) error {
 			return fmt.Errorf("copying %s: %w", src, err)
 		}
 	}
+	return nil
+}
+
+// writeResults replaces results.jsonl with every result in plan order,
+// atomically; it is the last file a merge replaces.
+func (m *Merge) writeResults(in *mergeInput) error {
 	var buf bytes.Buffer
 	for _, mt := range in.known.Matches {
 		if line, ok := in.prior[mt.ID]; ok {
@@ -335,7 +438,7 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (*MergeSummary, error)
 			return sum, nil // an earlier stage was merged partially
 		}
 	}
-	next, err := s.pairNext(len(in.paired), in.paired)
+	next, err := s.pairNext(in.latest, in.paired) // as it is when paired already
 	if err != nil {
 		return nil, err
 	}

@@ -236,6 +236,25 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
 	return writeFileAtomic(recPath, rec)
 }
 
+// PrepareRun refuses a run that is not a shard's (the whole plan, or the
+// matches -match names) into a shard's results directory out, whose
+// results would then no longer be its shard's. The caller holds out's
+// lock.
+func PrepareRun(out string) error {
+	b, err := os.ReadFile(filepath.Join(out, ShardFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	var sh Shard
+	if err := json.Unmarshal(b, &sh); err != nil {
+		return fmt.Errorf("%s holds a %s, so it is a shard's directory: use another -out directory", out, ShardFile)
+	}
+	return fmt.Errorf("%s holds %s (its %s), so it is a shard's directory: use another -out directory, or resume the shard with -shard %d/%d -stage %d",
+		out, sh, ShardFile, sh.K, sh.N, sh.Stage)
+}
+
 // stageNames are the file names in rounds/ of p's later stages, in
 // order (see loadPairings).
 func stageNames(p *plan.Plan) []string {

@@ -9,6 +9,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
@@ -25,6 +26,17 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	}
 	cf := configFlags{logLevel: *logLevel}
 	m := &engine.Merge{Out: *out, Shards: dirs, Partial: *partial, Drivers: all.Driver, Log: cf.logger(stderr)}
+	// standings.txt is written before results.jsonl (the merge's last
+	// file) and before anything is printed: a merge killed at any point,
+	// even by its reader (SIGPIPE), leaves the standings of the results.
+	var st *stats.Stats
+	m.Standings = func(sum *engine.MergeSummary) error {
+		var err error
+		if st, err = engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), nil); err != nil {
+			return err
+		}
+		return replaceStandings(*out, st, nil)
+	}
 	sum, err := m.Run()
 	if err != nil {
 		return err
@@ -33,7 +45,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		len(dirs), sum.Stage, *out, sum.Added, sum.Already, len(sum.Results), len(sum.Plan.Matches))
 	switch {
 	case len(sum.Missing) > 0:
-		fmt.Fprintf(stdout, "Partial: %d match(es) of stage %d have no result yet; merge again when their shards have run.\n", len(sum.Missing), sum.Stage)
+		fmt.Fprintf(stdout, "Partial: %d match(es) of stage %d have no result yet; merge again when their shards have run.\n", len(sum.Missing), sum.Latest)
 	case sum.Stopped != nil:
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	case sum.Next != nil:
@@ -42,12 +54,12 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			what = "stage " + sum.Next.Stage
 		}
 		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s%s -shard K/N -stage %d -out SHARD_DIR\n",
-			sum.Stage+1, what, len(sum.Next.Matches), shellWord(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Stage+1)
+			sum.Latest+1, what, len(sum.Next.Matches), shellWord(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Latest+1)
 	default:
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
 	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, *out, &engine.Summary{Plan: sum.Plan, Results: sum.Results, Stopped: sum.Stopped}, nil)
+	return writeRanking(stdout, st, nil)
 }
 
 // rootFlag is the -root that runs the bots of p, merged from shards, where

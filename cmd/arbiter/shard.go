@@ -66,11 +66,12 @@ func (f *shardFlags) plan(path string, p *plan.Plan, only []string, stderr io.Wr
 	return sp, nil
 }
 
-// prepareShard makes out the results directory of the shard sp (none
-// when nil); out's lock is held.
+// prepareShard makes out the results directory of the shard sp; when sp
+// is nil (not a shard), it refuses a shard's directory. out's lock is
+// held.
 func prepareShard(out string, p *plan.Plan, sp *engine.ShardPlan) error {
 	if sp == nil {
-		return nil
+		return engine.PrepareRun(out)
 	}
 	return engine.PrepareShard(out, p, sp)
 }
