@@ -140,6 +140,16 @@ func Build(ctx context.Context, b *plan.Bot, dir, log string) (detail string, er
 	return runBuild(ctx, b, dir, log)
 }
 
+// envList is a bot's env as NAME=value, sorted.
+func envList(env map[string]string) []string {
+	var out []string
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // runBuild runs the build command in dir under the bot's limits (the same
 // confinement as the bot: proc.Prepare), its stdout and stderr to log,
 // within the bot's build timeout. detail says why the build failed, or is
@@ -157,11 +167,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 	}
 	cmd := exec.Command(b.Build[0], b.Build[1:]...)
 	cmd.Dir = dir
-	var botEnv []string
-	for k, v := range b.Env {
-		botEnv = append(botEnv, k+"="+v)
-	}
-	slices.Sort(botEnv)
+	botEnv := envList(b.Env)
 	cmd.Stdout, cmd.Stderr = out, out
 	// A session of its own (so a process group of its own too): no
 	// controlling terminal, so the bot cannot open /dev/tty and type into

@@ -447,22 +447,17 @@ func permute(s []string, idx []int) []string {
 // grade gives every ranked bot of the field its grade: the plan's
 // narrowest grade whose band holds its rank. The bands are percentages of
 // the field's bots (fill bots aside) or, in a tournament in stages, of
-// the bots that reached the furthest stage reached (the tournament that
-// the grades reward, not the gate that turned bots away before it).
-// Fill bots, a gate's own bots and disqualified bots get no grade.
+// the bots that played past its gates: the grades reward places in the
+// tournament, and the bots a gate turned away (whose last stage is the
+// gate) did not play it. Fill bots, a gate's own bots and disqualified
+// bots get no grade.
 func (s *Stats) grade(p *plan.Plan) {
 	if len(p.Grades) == 0 {
 		return
 	}
-	last := -1
-	for _, st := range s.Standings {
-		if st.Stage != "" {
-			last = max(last, p.StageIndex(st.Stage))
-		}
-	}
 	n := 0
 	for _, st := range s.Standings {
-		if !st.Fill && (len(p.Stages) == 0 || last >= 0 && st.Stage == p.Stages[last].Name) {
+		if k := p.StageIndex(st.Stage); !st.Fill && (len(p.Stages) == 0 || k >= 0 && p.Stages[k].Gate == nil) {
 			n++
 		}
 	}

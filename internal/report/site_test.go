@@ -27,8 +27,9 @@ func TestLoadStaged(t *testing.T) {
 	for _, st := range s.Stats.Standings {
 		got = append(got, row{st.Rank, st.Bot, st.Stage, st.Grade})
 	}
-	// As `arbiter rank testdata/staged` prints them.
-	want := []row{{1, "d", "final", "gold"}, {2, "b", "final", "silver"}, {3, "f", "final", "silver"},
+	// As `arbiter rank testdata/staged` prints them: b, d and f tie in the
+	// final (mean place 2, each 1-1 against the others), so by name.
+	want := []row{{1, "b", "final", "gold"}, {2, "d", "final", "silver"}, {3, "f", "final", "silver"},
 		{4, "a", "final", ""}, {5, "c", "groups", ""}, {6, "e", "groups", ""}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("standings (-rank +page):\n%s", diff)
