@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -54,6 +55,20 @@ func (b *bench) planowanie() {
 	bare := r[2]["bare-ns/op"]
 	b.absf("planowanie-game: the same game's commands on bare pipes to the same four bots, starts aside: %s, %.2f × %s a round trip on the critical path; with processes less a start ÷ bare pipes: %.2f",
 		ms(bare), bare/rtts/b.rawRTT, us(b.rawRTT), (game-st)/bare)
+	// What the goal allows against the CPU a game needs: the referee's
+	// and the bots' CPU (system time included: the pipes' reads, writes
+	// and wake-ups) can at best be spread over every CPU, so a game takes
+	// at least their sum ÷ the CPUs, for the bare replay too.
+	cpus := float64(runtime.NumCPU())
+	goal := 1.3*rtts*b.rawRTT + st
+	for _, c := range []struct {
+		what string
+		m    metrics
+	}{{"with processes", r[0]}, {"the bare replay", r[2]}} {
+		cpu := (c.m["self-cpu-ms/op"] + c.m["bot-cpu-ms/op"]) * 1e6
+		b.absf("planowanie-game: CPU a game %s: %s referee + %s bots, so at least %s on %.0f CPUs: %.2f × the goal's %s (1.3 × the floor + a start)",
+			c.what, ms(c.m["self-cpu-ms/op"]*1e6), ms(c.m["bot-cpu-ms/op"]*1e6), ms(cpu/cpus), cpus, cpu/cpus/goal, ms(goal))
+	}
 }
 
 // starts: a bot start under every limit, and one in the default
