@@ -161,6 +161,16 @@ func notRun(out string) error {
 	return nil
 }
 
+// CheckMergeOut refuses a directory that a merge would refuse as its
+// Out for what it is (a shard's, or one arbiter run played into), before
+// any shard has run: arbiter slurm's check of its -out.
+func CheckMergeOut(out string) error {
+	if err := mergeTarget(out); err != nil {
+		return err
+	}
+	return notRun(out)
+}
+
 // check reads and checks every shard and Out.
 func (m *Merge) check() (*mergeInput, error) {
 	var shards []*shardDir

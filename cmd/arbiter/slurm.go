@@ -83,6 +83,9 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if err := engine.CheckMergeOut(j.out); err != nil {
+		return err
+	}
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
 	if err := j.write(l.plan); err != nil {

@@ -12,15 +12,17 @@ import (
 // text need. Anything else there (tokens, credentials, the organiser's
 // paths) is the organiser's, not the bot's; a bot that needs a variable
 // is given it by its configuration's env.
-var passedEnv = map[string]bool{"PATH": true, "LANG": true, "LANGUAGE": true, "TZ": true, "JAVA_HOME": true}
+var passedEnv = map[string]bool{"PATH": true, "LANG": true, "LANGUAGE": true, "TZ": true, "JAVA_HOME": true, "LD_LIBRARY_PATH": true}
 
 // HostEnviron is the part of arbiter's environment that a bot under lim
 // starts with, before the bot's own variables: all of it for a bot
 // outside the sandbox; for a sandboxed one only passedEnv and LC_*, and
-// HOME is the sandbox's private /tmp (on a machine without the sandbox
-// HOME is left out).
+// HOME is the sandbox's private /tmp. On a machine without the sandbox
+// (arbiter doctor) a bot runs as arbiter's own user and could read
+// arbiter's environment in /proc anyway: it gets all of it, as its
+// toolchain (environment modules, a version manager) may need.
 func HostEnviron(lim drivers.Limits) []string {
-	if lim.Sandbox == nil {
+	if lim.Sandbox == nil || !Machine().Sandbox {
 		return os.Environ()
 	}
 	var env []string
@@ -30,8 +32,5 @@ func HostEnviron(lim drivers.Limits) []string {
 			env = append(env, kv)
 		}
 	}
-	if Machine().Sandbox {
-		env = append(env, "HOME=/tmp")
-	}
-	return env
+	return append(env, "HOME=/tmp")
 }

@@ -283,9 +283,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 				s.Ties = append(s.Ties, t.sortedNames(g))
 			}
 		}
-		s.PlayoffsOver = len(s.Ties) > 0 && slices.ContainsFunc(results, func(r Result) bool {
-			return strings.HasPrefix(r.Match, fmt.Sprintf("%s%d-", PlayoffPrefix, plan.MaxPlayoffs))
-		})
+		s.PlayoffsOver = len(s.Ties) > 0 && lastPlayoffDone(p, results)
 	}
 	return s, nil
 }
@@ -444,6 +442,27 @@ func permute(s []string, idx []int) []string {
 	return out
 }
 
+// lastPlayoffDone says the last playoff a tournament plays
+// (plan.MaxPlayoffs) has results, and every match of it that p lists.
+func lastPlayoffDone(p *plan.Plan, results []Result) bool {
+	prefix := fmt.Sprintf("%s%d-", PlayoffPrefix, plan.MaxPlayoffs)
+	done := map[string]bool{}
+	for _, r := range results {
+		if strings.HasPrefix(r.Match, prefix) {
+			done[r.Match] = true
+		}
+	}
+	if len(done) == 0 {
+		return false
+	}
+	for _, m := range p.Matches {
+		if strings.HasPrefix(m.ID, prefix) && !done[m.ID] {
+			return false
+		}
+	}
+	return true
+}
+
 // grade gives every ranked bot of the field its grade: the plan's
 // narrowest grade whose band holds its rank. The bands are percentages of
 // the field's bots (fill bots aside) or, in a tournament in stages, of
@@ -455,16 +474,20 @@ func (s *Stats) grade(p *plan.Plan) {
 	if len(p.Grades) == 0 {
 		return
 	}
+	counted := func(st *Standing) bool {
+		k := p.StageIndex(st.Stage)
+		return !st.Fill && (len(p.Stages) == 0 || k >= 0 && p.Stages[k].Gate == nil)
+	}
 	n := 0
-	for _, st := range s.Standings {
-		if k := p.StageIndex(st.Stage); !st.Fill && (len(p.Stages) == 0 || k >= 0 && p.Stages[k].Gate == nil) {
+	for i := range s.Standings {
+		if counted(&s.Standings[i]) {
 			n++
 		}
 	}
 	for i := range s.Standings {
 		st := &s.Standings[i]
 		st.Grade = ""
-		if !st.Fill && st.Disqualified == nil && (len(p.Stages) == 0 || st.Stage != "") {
+		if counted(st) && st.Disqualified == nil {
 			st.Grade = p.GradeOf(st.Rank, n)
 		}
 	}

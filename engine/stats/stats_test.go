@@ -406,5 +406,10 @@ func TestPlayoffsOver(t *testing.T) {
 		if len(s.Ties) != 1 || s.PlayoffsOver != (last == plan.MaxPlayoffs) {
 			t.Errorf("after %d playoffs: ties %v, over %v", last, s.Ties, s.PlayoffsOver)
 		}
+		// A match of the last playoff still to play: not over yet.
+		p.Matches = append(p.Matches, plan.Match{ID: fmt.Sprintf("playoff-%d-g01-s2", last), Seed: 99})
+		if s, err = stats.ComputeStats(p, results); err != nil || s.PlayoffsOver {
+			t.Errorf("after %d playoffs, one match to play: over %v (%v)", last, s.PlayoffsOver, err)
+		}
 	}
 }
