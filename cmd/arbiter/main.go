@@ -38,7 +38,7 @@ Usage:
                                                run one shard of the plan (docs/distributed.md)
   arbiter merge    -out DIR [-partial] SHARD_DIR...
                                                merge shards into one results directory
-  arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C] [-submit]
+  arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C] [-work W] [-submit]
                                                run the plan as Slurm jobs: shards, then merges
   arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
                                                play finished matches again and
