@@ -400,6 +400,11 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 		}
 	}
 	size := int64(sandboxTmp)
+	if b.build {
+		// A compiler's scratch and caches (Go's build cache, javac's
+		// temporary files): bounded by the build's memory all the same.
+		size = buildTmp
+	}
 	opts := fmt.Sprintf("mode=0700,uid=%d,gid=%d", uid, gid)
 	if writable == "" && (lim.Files > 0 || lim.FileCount > 0) {
 		b.tmpfs, b.inside = true, "/tmp"

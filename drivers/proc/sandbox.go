@@ -44,6 +44,9 @@ const SandboxUID = 65534
 const (
 	sandboxTmp = 64 << 20
 	sandboxShm = 64 << 20
+	// buildTmp is a build's /tmp: tmpfs pages are charged to the build's
+	// memory, which BuildLimits raises to at least 2 GiB.
+	buildTmp = 1 << 30
 )
 
 // mountOp is one step of building a sandbox's root, done by the shim in
