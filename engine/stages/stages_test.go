@@ -208,29 +208,7 @@ func TestGate(t *testing.T) {
 func TestGateRanking(t *testing.T) {
 	p := compileDir(t, "../../examples/blokus/gate")
 	strength := map[string]int{"greedy": 4, "corners": 3, "random": 2, "quitter": 1, "course": 5}
-	var results []stats.Result
-	for _, r := range play(p, 0, strength) {
-		for i := range r.Seats {
-			if r.Seats[i].Bot == "quitter" {
-				r.Seats[i].Fault = "crash"
-			}
-		}
-		results = append(results, r)
-	}
-	pr, err := stages.Make(p, 1, results, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Matches = append(p.Matches, pr.Matches...)
-	results = append(results, play(p, 1, strength)...)
-	s, err := stages.Rank(p, results)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, st := range s.Standings {
-		got = append(got, fmt.Sprintf("%d %s %s %s", st.Rank, st.Bot, st.Stage, st.Grade))
-	}
+	got := gateThenTournament(t, p, strength, "quitter")
 	want := []string{"1 greedy tournament +1 point", "2 corners tournament ", "3 random tournament ", "4 quitter brute ", "5 course  "}
 	if !slices.Equal(got, want) {
 		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
@@ -466,10 +444,23 @@ tournament "t" {
 		t.Fatal(err)
 	}
 	p := compileDir(t, dir)
+	got := gateThenTournament(t, p, strength, "b7", "b8")
+	want := []string{"1 b1 tournament +2", "2 b2 tournament +1", "3 b3 tournament ", "4 b4 tournament ", "5 b5 tournament ",
+		"6 b6 tournament ", "7 b7 gate ", "8 b8 gate ", "9 keeper  "}
+	if !slices.Equal(got, want) {
+		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
+	}
+}
+
+// gateThenTournament plays p's gate (stage 0) with the crashing bots
+// faulting every gate match, then the tournament it admits to (stage 1),
+// and returns the final ranking as "rank bot stage grade" lines.
+func gateThenTournament(t *testing.T, p *plan.Plan, strength map[string]int, crashing ...string) []string {
+	t.Helper()
 	var results []stats.Result
 	for _, r := range play(p, 0, strength) {
 		for i := range r.Seats {
-			if r.Seats[i].Bot == "b7" || r.Seats[i].Bot == "b8" {
+			if slices.Contains(crashing, r.Seats[i].Bot) {
 				r.Seats[i].Fault = "crash"
 			}
 		}
@@ -489,9 +480,5 @@ tournament "t" {
 	for _, st := range s.Standings {
 		got = append(got, fmt.Sprintf("%d %s %s %s", st.Rank, st.Bot, st.Stage, st.Grade))
 	}
-	want := []string{"1 b1 tournament +2", "2 b2 tournament +1", "3 b3 tournament ", "4 b4 tournament ", "5 b5 tournament ",
-		"6 b6 tournament ", "7 b7 gate ", "8 b8 gate ", "9 keeper  "}
-	if !slices.Equal(got, want) {
-		t.Errorf("final ranking:\n got %q\nwant %q", got, want)
-	}
+	return got
 }
