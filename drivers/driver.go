@@ -221,6 +221,11 @@ type SeatResult struct {
 	Fault string `json:"fault"`
 	// Detail says what happened, in a sentence, when there was a fault.
 	Detail string `json:"detail,omitempty"`
+	// Partners are the seats of the bots that played on this seat's team
+	// and share its result (Euchre with four bots); empty when every seat
+	// plays for itself. Placed first with no one but its partners beside
+	// it, a seat has won: its team won alone.
+	Partners []int `json:"partners,omitempty"`
 	// Defaults counts the answers that were invalid, late or missing and
 	// got the game's default answer instead of ending the match (games
 	// such as Auction and Euchre); each is in the transcript.
