@@ -62,10 +62,7 @@ var (
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
-	g := &Game{settings: Settings{IdleRounds: DefaultIdleRounds,
-		Files:      FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes, Breach: Disqualify},
-		Submission: SubmissionLimits{Files: DefaultSubmissionFiles, Bytes: DefaultSubmissionBytes, Breach: Disqualify},
-		Overrun:    drivers.Duration(DefaultOverrun), Overruns: ptr(DefaultOverruns)}}
+	g := &Game{settings: DefaultSettings()}
 	if a, ok := content.Attributes["idle_rounds"]; ok {
 		diags = append(diags, intAttr(a, ctx, 1, math.MaxInt32, &g.settings.IdleRounds,
 			"idle_rounds is how many rounds in a row without a sale end the game: a whole number from 1, like 10.")...)

@@ -142,6 +142,25 @@ type referee struct {
 	overrun time.Duration // tolerated past move
 }
 
+// DefaultSettings are the contest's rules: those of a game block that
+// sets nothing but its boards, which have no default. arbiter check holds
+// a bot given by its command to them.
+func DefaultSettings() Settings {
+	return Settings{IdleRounds: DefaultIdleRounds,
+		Files:      FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes, Breach: Disqualify},
+		Submission: SubmissionLimits{Files: DefaultSubmissionFiles, Bytes: DefaultSubmissionBytes, Breach: Disqualify},
+		Overrun:    drivers.Duration(DefaultOverrun), Overruns: ptr(DefaultOverruns)}
+}
+
+// Prefix is the prefix of bot's file names: the one files { prefixes }
+// gives it, or its name.
+func (s Settings) Prefix(bot string) string {
+	if p, ok := s.Files.Prefixes[bot]; ok {
+		return p
+	}
+	return bot
+}
+
 // play referees a match from pos to its end in real processes: every
 // round it writes each seat's folder, runs all bots at once, reads their
 // bids and settles the round.
@@ -154,10 +173,7 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 		r.move = DefaultMove
 	}
 	for i, seat := range m.Seats {
-		prefix := seat.Bot
-		if p, ok := s.Files.Prefixes[seat.Bot]; ok {
-			prefix = p
-		}
+		prefix := s.Prefix(seat.Bot)
 		letter := string(Letter(i))
 		f, err := newSeatFolder(filepath.Join(m.Dir, "seats", letter), folderName, prefix, s.Files)
 		if err != nil {
