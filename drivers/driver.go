@@ -286,6 +286,23 @@ type Outcome struct {
 	PlayedOut bool `json:"played_out,omitempty"`
 }
 
+// BotNamer is an optional capability of a Decoded game whose settings
+// name bots (Auction's files { prefixes }): the configuration reports a
+// name that is no bot of it, at the range that names it, since a setting
+// for no bot is most likely a typo that would silently apply to no one.
+type BotNamer interface {
+	BotNames() []BotName
+}
+
+// BotName is a bot named by a game's settings.
+type BotName struct {
+	Name string
+	// Setting says where, in the user's words: files { prefixes }.
+	Setting string
+	// Range is where the configuration names it.
+	Range hcl.Range
+}
+
 // Variants is an optional capability of a Decoded game that plays several
 // variants, e.g. the boards of a series: the plan gives every match of
 // round r the variant (r-1) mod len(Variants()), so a tournament with a
