@@ -64,10 +64,31 @@ func (l *loader) loadGames() hcl.Diagnostics {
 		diags = append(diags, d...)
 		if game != nil && !d.HasErrors() {
 			g.Game = game
+			diags = append(diags, l.checkBotNames(game)...)
 		}
 		// A game with errors is still declared: references to it must not
 		// add "Unknown game" to the errors already reported.
 		l.cfg.Games = append(l.cfg.Games, g)
+	}
+	return diags
+}
+
+// checkBotNames reports every bot that a game's settings name but the
+// configuration does not declare (drivers.BotNamer): a setting for no
+// bot is most likely a typo, which would silently apply to no one.
+func (l *loader) checkBotNames(game drivers.Decoded) hcl.Diagnostics {
+	n, ok := game.(drivers.BotNamer)
+	if !ok {
+		return nil
+	}
+	_, known := l.declared("bot")
+	var diags hcl.Diagnostics
+	for _, b := range n.BotNames() {
+		if !contains(known, b.Name) {
+			diags = append(diags, errDiag("Unknown bot",
+				fmt.Sprintf("%s names the bot %q, but no bot of that name is declared%s. Declared: %s. Name a bot of the configuration, or remove the entry.",
+					b.Setting, b.Name, suggest(b.Name, known), listOrNone(known)), b.Range.Ptr()))
+		}
 	}
 	return diags
 }

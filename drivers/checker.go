@@ -28,4 +28,16 @@ type CheckOptions struct {
 	// Move is how long the bot has for one answer (or one run of a
 	// per-move bot).
 	Move Duration
+	// Game is the game the bot is checked for, so that the cases hold it
+	// to the rules and limits a tournament would (Auction's file quota
+	// and prefixes, Euchre's memory file): the game of the configuration
+	// the bot was taken from (arbiter check -bot), rebuilt from its
+	// settings by the driver's LoadGame. Nil when the bot was given by
+	// its command: the cases then take the game's defaults, those of a
+	// game block that sets nothing.
+	Game Game
+	// Clock is the clock of Game's matches, which the cases that judge
+	// time (clock) hold the bot to; zero with a nil Game, for the
+	// game's default clock.
+	Clock Clock
 }

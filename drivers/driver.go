@@ -221,6 +221,11 @@ type SeatResult struct {
 	Fault string `json:"fault"`
 	// Detail says what happened, in a sentence, when there was a fault.
 	Detail string `json:"detail,omitempty"`
+	// Partners are the seats of the bots that played on this seat's team
+	// and share its result (Euchre with four bots); empty when every seat
+	// plays for itself. Placed first with no one but its partners beside
+	// it, a seat has won: its team won alone.
+	Partners []int `json:"partners,omitempty"`
 	// Defaults counts the answers that were invalid, late or missing and
 	// got the game's default answer instead of ending the match (games
 	// such as Auction and Euchre); each is in the transcript.
@@ -279,6 +284,23 @@ type Outcome struct {
 	// games between seats without a fault stand; otherwise a fault ended
 	// the match and the others' scores say nothing of their play.
 	PlayedOut bool `json:"played_out,omitempty"`
+}
+
+// BotNamer is an optional capability of a Decoded game whose settings
+// name bots (Auction's files { prefixes }): the configuration reports a
+// name that is no bot of it, at the range that names it, since a setting
+// for no bot is most likely a typo that would silently apply to no one.
+type BotNamer interface {
+	BotNames() []BotName
+}
+
+// BotName is a bot named by a game's settings.
+type BotName struct {
+	Name string
+	// Setting says where, in the user's words: files { prefixes }.
+	Setting string
+	// Range is where the configuration names it.
+	Range hcl.Range
 }
 
 // Variants is an optional capability of a Decoded game that plays several

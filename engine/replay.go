@@ -169,9 +169,9 @@ func copyPairings(from, out string) error {
 }
 
 // CompareTranscripts compares two match transcripts (events.jsonl, or
-// events.jsonl.gz) apart
-// from timings: the time offset of every line, the milliseconds of a
-// time_left command, and the times in the result. It returns the number
+// events.jsonl.gz) apart from timings: the time offset of every line, the
+// milliseconds of a time_left command, and the measured times in events
+// (the result's, an Auction overrun's: see measured). It returns the number
 // of lines of the first and a description of the first difference, empty
 // when there is none.
 func CompareTranscripts(recorded, replayed string) (int, string, error) {
@@ -219,6 +219,15 @@ func readTranscript(path string) ([]string, error) {
 	return out, nil
 }
 
+// measured are the names of the fields of events that hold a time
+// measured while the match ran, in milliseconds, wherever they are in an
+// event's data: the result's elapsed_ms and seats' time_ms, the used_ms
+// of an Auction overrun. A replay on the same machine measures them
+// again a few milliseconds off, so they are no difference; a limit
+// (limit_ms) is the configuration's and is compared. A driver that
+// records a measured time names it so (docs/drivers.md).
+var measured = map[string]bool{"elapsed_ms": true, "time_ms": true, "used_ms": true}
+
 // untimed is a transcript line without what depends on the machine's speed.
 func untimed(b []byte) (string, error) {
 	var l map[string]any
@@ -229,20 +238,30 @@ func untimed(b []byte) (string, error) {
 	if s, ok := l["send"].(string); ok && strings.HasPrefix(s, "time_left ") {
 		l["send"] = "time_left …"
 	}
-	if l["event"] == "result" {
-		if d, ok := l["data"].(map[string]any); ok {
-			delete(d, "elapsed_ms")
-			if seats, ok := d["seats"].([]any); ok {
-				for _, s := range seats {
-					if s, ok := s.(map[string]any); ok {
-						delete(s, "time_ms")
-					}
-				}
-			}
-		}
+	if _, ok := l["event"]; ok {
+		unmeasured(l["data"])
 	}
 	out, err := json.Marshal(l)
 	return string(out), err
+}
+
+// unmeasured removes the measured fields from an event's data, at any
+// depth.
+func unmeasured(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if measured[k] {
+				delete(v, k)
+			} else {
+				unmeasured(x)
+			}
+		}
+	case []any:
+		for _, x := range v {
+			unmeasured(x)
+		}
+	}
 }
 
 func clip(s string) string {

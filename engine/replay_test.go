@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,38 @@ func TestCompareTranscripts(t *testing.T) {
 		}
 		if lines != 4 || c.diff == "" && diff != "" || c.diff != "" && !strings.HasPrefix(diff, c.diff) {
 			t.Errorf("%s: %d lines, diff %q, want %q", c.name, lines, diff, c.diff)
+		}
+	}
+}
+
+// A time a game measured and recorded in an event, like the used_ms of
+// an Auction overrun, is a timing too (it made every replay of a match
+// with an overrun differ); a limit the configuration set is compared.
+func TestCompareTranscriptsMeasuredTimes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	overrun := func(used, limit int) string {
+		return fmt.Sprintf(`{"t":1328.6,"event":"overrun","data":{"round":1,"seat":0,"used_ms":%d,"limit_ms":%d}}`, used, limit)
+	}
+	recorded := write("a.jsonl", `{"t":0.1,"event":"match","data":{"id":"m","seed":1}}`, overrun(1328, 1000))
+	for _, c := range []struct {
+		name, line, diff string
+	}{
+		{"another time used", overrun(1299, 1000), ""},
+		{"another limit", overrun(1328, 900), "line 2 differs"},
+	} {
+		_, diff, err := CompareTranscripts(recorded, write(c.name, `{"t":0.2,"event":"match","data":{"id":"m","seed":1}}`, c.line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.diff == "" && diff != "" || c.diff != "" && !strings.HasPrefix(diff, c.diff) {
+			t.Errorf("%s: diff %q, want %q", c.name, diff, c.diff)
 		}
 	}
 }

@@ -30,7 +30,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	move := fs.Duration("move", 5*time.Second, "time the bot has for one answer")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time one case may take in all")
 	dir := fs.String("dir", ".", "working directory of COMMAND")
-	botName := fs.String("bot", "", "check this bot of the configuration at PATH instead of a COMMAND")
+	botName := fs.String("bot", "", "check this bot of the configuration at PATH, under the rules of its tournament's game, instead of a COMMAND")
 	sandbox := fs.Bool("sandbox", true, "run COMMAND in the sandbox under the game's default limits, as a tournament runs a bot without a limits block (-sandbox=false: bare, as a bot with sandbox = false; -bot takes the bot's own limits)")
 	var only, env listFlag
 	fs.Var(&only, "case", "run only this case (repeatable)")
@@ -45,7 +45,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	game, bot, err := checkTarget(&cf, pos, command, *botName, *dir, stderr)
+	game, bot, p, err := checkTarget(&cf, pos, command, *botName, *dir, stderr)
 	if err != nil {
 		return err
 	}
@@ -64,9 +64,19 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("game %s has no conformance cases", game)
 	}
+	opts := conform.Options{Move: *move, Case: *timeout, Only: only}
+	if p != nil {
+		// A bot of a configuration is held to the rules and limits of its
+		// tournament's game, as a run would hold it; a command, to the
+		// game's defaults.
+		if opts.Game, err = drv.LoadGame(p.Game.Settings); err != nil {
+			return fmt.Errorf("the game of tournament %s: %w", p.Tournament, err)
+		}
+		opts.Clock = planClock(p)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	results, err := conform.Run(ctx, checker.CheckCases(), bot, conform.Options{Move: *move, Case: *timeout, Only: only})
+	results, err := conform.Run(ctx, checker.CheckCases(), bot, opts)
 	if err != nil {
 		return err
 	}
@@ -80,42 +90,44 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkTarget is the game and the bot that check was asked to check.
-func checkTarget(cf *configFlags, pos, command []string, botName, dir string, stderr io.Writer) (string, drivers.Seat, error) {
+// checkTarget is the game and the bot that check was asked to check,
+// and the plan of the configuration the bot is from (nil for a bot given
+// by its command).
+func checkTarget(cf *configFlags, pos, command []string, botName, dir string, stderr io.Writer) (string, drivers.Seat, *plan.Plan, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", drivers.Seat{}, err
+		return "", drivers.Seat{}, nil, err
 	}
 	if botName == "" {
 		if st, err := os.Stat(abs); err != nil {
-			return "", drivers.Seat{}, fmt.Errorf("-dir: %w", err)
+			return "", drivers.Seat{}, nil, fmt.Errorf("-dir: %w", err)
 		} else if !st.IsDir() {
-			return "", drivers.Seat{}, fmt.Errorf("-dir: %s is not a folder", abs)
+			return "", drivers.Seat{}, nil, fmt.Errorf("-dir: %s is not a folder", abs)
 		}
 	}
 	seat := drivers.Seat{Bot: "bot", Nick: "bot", Dir: abs, Command: command,
 		Env: []string{"ARBITER_MATCH=check", "ARBITER_SEAT=0", "ARBITER_SEED=1"}}
 	if botName == "" {
 		if len(pos) != 1 || len(command) == 0 {
-			return "", seat, fmt.Errorf("usage: arbiter check GAME -- COMMAND ARGS... (or: arbiter check -bot NAME [PATH])")
+			return "", seat, nil, fmt.Errorf("usage: arbiter check GAME -- COMMAND ARGS... (or: arbiter check -bot NAME [PATH])")
 		}
 		seat.Command[0] = commandPath(command[0], abs)
-		return pos[0], seat, nil
+		return pos[0], seat, nil, nil
 	}
 	if len(command) > 0 {
-		return "", seat, fmt.Errorf("give a bot by -bot NAME or by -- COMMAND, not both")
+		return "", seat, nil, fmt.Errorf("give a bot by -bot NAME or by -- COMMAND, not both")
 	}
 	path, err := onePath(pos)
 	if err != nil {
-		return "", seat, err
+		return "", seat, nil, err
 	}
 	l, err := cf.load(path, stderr)
 	if err != nil {
-		return "", seat, err
+		return "", seat, nil, err
 	}
 	b := l.plan.Bot(botName)
 	if b == nil {
-		return "", seat, fmt.Errorf("the configuration has no bot %q", botName)
+		return "", seat, nil, fmt.Errorf("the configuration has no bot %q", botName)
 	}
 	seat.Bot, seat.Nick = b.Name, b.Name
 	if b.Limits != nil {
@@ -130,7 +142,22 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	} else {
 		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
 	}
-	return l.plan.Game.Driver, seat, buildForCheck(b, seat.Dir, stderr)
+	return l.plan.Game.Driver, seat, l.plan, buildForCheck(b, seat.Dir, stderr)
+}
+
+// planClock is the clock the matches of p play with: the game block's,
+// which compiling gives every match, every round paired during the run
+// and every stage.
+func planClock(p *plan.Plan) drivers.Clock {
+	switch {
+	case len(p.Matches) > 0:
+		return p.Matches[0].Clock
+	case p.Later != nil:
+		return p.Later.Clock
+	case len(p.Stages) > 0:
+		return p.Stages[0].Clock
+	}
+	return drivers.Clock{}
 }
 
 // commandLimits are the limits of a bot given by its command (check,

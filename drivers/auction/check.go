@@ -15,21 +15,39 @@ import (
 // CheckCases is the conformance suite of Auction strategies (../shared/
 // games/auction.md): the bot is run once per case with a state and a log
 // written the way the referee writes them, and its bid is judged by the
-// rules; the last case plays a whole small game.
+// rules; the last case plays a whole small game. The boards are the
+// cases' own; the file rules (count, bytes, prefixes), the idle rounds
+// and the move limit are the checked game's (see rules).
 func (Driver) CheckCases() []drivers.CheckCase {
 	return []drivers.CheckCase{
 		{Name: "first-round", Doc: "bids a whole number from 0 to its capital in the first round (3 players, 5 × 5, capital 40)", Run: checkRound(3, 1, 0, 40)},
 		{Name: "mid-game", Doc: "bids within its capital after 12 rounds, reading state and log, as player C", Run: checkRound(3, 2, 12, 40)},
 		{Name: "no-capital", Doc: "bids 0 when its capital is 0", Run: checkNoCapital},
 		{Name: "last-cell", Doc: "bids within its capital when one cell is left", Run: checkRound(2, 0, 24, 40)},
-		{Name: "files", Doc: "changes neither state nor log and keeps its own files only in the game folder, named with its prefix", Run: checkFiles},
-		{Name: "clock", Doc: "answers within the contest's 1 s", Run: checkClock},
+		{Name: "files", Doc: "changes neither state nor log and keeps its own files only in the game folder, named with its prefix, within the game's count and bytes", Run: checkFiles},
+		{Name: "clock", Doc: "answers within the move limit (clock { move }: the contest's 1 s unless the configuration sets another)", Run: checkClock},
 		{Name: "game", Doc: "plays a whole game on 4 × 3 against two players bidding 1 and 2, every bid valid", Run: checkGame},
 	}
 }
 
 // checkGameName is the game folder's name in the cases.
 const checkGameName = "check"
+
+// rules are the settings and the move limit the cases hold the bot to:
+// those of the game it is checked for (arbiter check -bot: its
+// configuration's), or else the contest's defaults, exactly those a
+// game block that sets nothing gives a tournament (DefaultSettings).
+func rules(opt drivers.CheckOptions) (Settings, time.Duration) {
+	s := DefaultSettings()
+	if g, ok := opt.Game.(*Game); ok {
+		s = g.settings
+	}
+	move := time.Duration(opt.Clock.Move)
+	if move <= 0 {
+		move = DefaultMove // as play does for a clock without a move limit
+	}
+	return s, move
+}
 
 // after plays rounds of a game of players on 5 × 5 with capital, the
 // others bidding little so that the bot's own bid decides.
@@ -75,7 +93,7 @@ func bid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec dr
 	return b, used, nil
 }
 
-func folder(bot drivers.Seat) (*seatFolder, func(), error) {
+func folder(bot drivers.Seat, opt drivers.CheckOptions) (*seatFolder, func(), error) {
 	tmp, err := os.MkdirTemp("", "arbiter-check-auction-")
 	if err != nil {
 		return nil, nil, err
@@ -86,15 +104,17 @@ func folder(bot drivers.Seat) (*seatFolder, func(), error) {
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}
-	// The bot's prefix is its name, or ARBITER_PREFIX in its environment
-	// (arbiter check -env ARBITER_PREFIX=tym42), as the referee gives it.
-	prefix := bot.Bot
+	// The bot's prefix is the one the game gives it (files { prefixes },
+	// or its name), as the referee gives it, unless the command line
+	// names one (arbiter check -env ARBITER_PREFIX=tym42).
+	s, _ := rules(opt)
+	prefix := s.Prefix(bot.Bot)
 	for _, kv := range bot.Env {
 		if v, ok := strings.CutPrefix(kv, "ARBITER_PREFIX="); ok {
 			prefix = v
 		}
 	}
-	f, err := newSeatFolder(filepath.Join(tmp, "cwd"), checkGameName, prefix, FileLimits{Count: 10, Bytes: 10 << 20})
+	f, err := newSeatFolder(filepath.Join(tmp, "cwd"), checkGameName, prefix, s.Files)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
@@ -104,7 +124,7 @@ func folder(bot drivers.Seat) (*seatFolder, func(), error) {
 
 func checkRound(players, seat, rounds, capital int) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {
 	return func(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-		f, done, err := folder(bot)
+		f, done, err := folder(bot, opt)
 		if err != nil {
 			return err
 		}
@@ -116,7 +136,7 @@ func checkRound(players, seat, rounds, capital int) func(context.Context, driver
 }
 
 func checkNoCapital(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	f, done, err := folder(bot)
+	f, done, err := folder(bot, opt)
 	if err != nil {
 		return err
 	}
@@ -128,7 +148,7 @@ func checkNoCapital(ctx context.Context, bot drivers.Seat, opt drivers.CheckOpti
 }
 
 func checkFiles(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	f, done, err := folder(bot)
+	f, done, err := folder(bot, opt)
 	if err != nil {
 		return err
 	}
@@ -147,29 +167,31 @@ func checkFiles(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 }
 
 func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	f, done, err := folder(bot)
+	f, done, err := folder(bot, opt)
 	if err != nil {
 		return err
 	}
 	defer done()
 	p, log := after(4, 5, 1000)
 	_, used, err := bid(ctx, bot, opt, rec, f, p, log, 3)
-	if err == nil && used > time.Second {
-		err = conform.Failf("took %s to bid; the contest's limit is 1 s", used.Round(time.Millisecond))
+	if _, move := rules(opt); err == nil && used > move {
+		err = conform.Failf("took %s to bid, over the move limit of %s (in a tournament a late bid is an overrun, a later one a bid of 0)",
+			used.Round(time.Millisecond), move)
 	}
 	return err
 }
 
 func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	f, done, err := folder(bot)
+	f, done, err := folder(bot, opt)
 	if err != nil {
 		return err
 	}
 	defer done()
+	s, _ := rules(opt)
 	p := NewPosition(Board{Cols: 4, Rows: 3, Capital: 30}, 3, 9)
 	var log []byte
 	idle := 0
-	for r := 1; len(p.Queue) > 0 && idle < 10; r++ {
+	for r := 1; len(p.Queue) > 0 && idle < s.IdleRounds; r++ {
 		b, _, err := bid(ctx, bot, opt, rec, f, p, log, 0)
 		if err != nil {
 			return fmt.Errorf("%w (round %d)", err, r)

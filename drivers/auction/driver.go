@@ -1,15 +1,19 @@
 package auction
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -52,20 +56,21 @@ const MaxSide = 1000
 type Game struct {
 	settings Settings
 	clock    drivers.Clock
+	// prefixed are the bots files { prefixes } names, where it names
+	// them (a decoded game's only: a plan records no ranges).
+	prefixed []drivers.BotName
 }
 
 var (
 	_ drivers.Decoded  = (*Game)(nil)
 	_ drivers.Game     = (*Game)(nil)
 	_ drivers.Variants = (*Game)(nil)
+	_ drivers.BotNamer = (*Game)(nil)
 )
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
-	g := &Game{settings: Settings{IdleRounds: DefaultIdleRounds,
-		Files:      FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes, Breach: Disqualify},
-		Submission: SubmissionLimits{Files: DefaultSubmissionFiles, Bytes: DefaultSubmissionBytes, Breach: Disqualify},
-		Overrun:    drivers.Duration(DefaultOverrun), Overruns: ptr(DefaultOverruns)}}
+	g := &Game{settings: DefaultSettings()}
 	if a, ok := content.Attributes["idle_rounds"]; ok {
 		diags = append(diags, intAttr(a, ctx, 1, math.MaxInt32, &g.settings.IdleRounds,
 			"idle_rounds is how many rounds in a row without a sale end the game: a whole number from 1, like 10.")...)
@@ -86,7 +91,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 			diags = append(diags, d...)
 			g.settings.Boards = append(g.settings.Boards, board)
 		case "files":
-			diags = append(diags, decodeFiles(b, ctx, &g.settings.Files)...)
+			diags = append(diags, decodeFiles(b, ctx, g)...)
 		case "submission":
 			diags = append(diags, decodeSubmission(b, ctx, &g.settings.Submission)...)
 		case "clock":
@@ -120,7 +125,8 @@ func decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) (Board, hcl.Diagnostics) {
 	return board, diags
 }
 
-func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, f *FileLimits) hcl.Diagnostics {
+func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, g *Game) hcl.Diagnostics {
+	f := &g.settings.Files
 	content, diags := b.Body.Content(filesSchema)
 	if a, ok := content.Attributes["count"]; ok {
 		diags = append(diags, intAttr(a, ctx, 0, 1_000_000, &f.Count, "count is how many files of its own a bot may keep: a whole number from 0, like 10.")...)
@@ -150,6 +156,7 @@ func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, f *FileLimits) hcl.Diagnost
 			}
 		}
 		f.Prefixes = m
+		g.prefixed = prefixedBots(a, ctx, m)
 	}
 	if a, ok := content.Attributes["breach"]; ok {
 		diags = append(diags, decodeBreach(a, ctx, BreachDefault,
@@ -157,6 +164,35 @@ func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, f *FileLimits) hcl.Diagnost
 	}
 	return diags
 }
+
+// prefixedBots are the bots of prefixes m, each with the range of its key
+// in attribute a when a is written as an object ({ w = "tym07" }), else
+// with a's.
+func prefixedBots(a *hcl.Attribute, ctx *hcl.EvalContext, m map[string]string) []drivers.BotName {
+	keys := map[string]hcl.Range{}
+	if obj, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok {
+		for _, item := range obj.Items {
+			if k, d := item.KeyExpr.Value(ctx); !d.HasErrors() && k.Type() == cty.String && k.IsKnown() && !k.IsNull() {
+				keys[k.AsString()] = item.KeyExpr.Range()
+			}
+		}
+	}
+	var out []drivers.BotName
+	for bot := range m {
+		rng, ok := keys[bot]
+		if !ok {
+			rng = a.Expr.Range()
+		}
+		out = append(out, drivers.BotName{Name: bot, Setting: "files { prefixes }", Range: rng})
+	}
+	slices.SortFunc(out, func(x, y drivers.BotName) int {
+		return cmp.Or(cmp.Compare(x.Range.Start.Byte, y.Range.Start.Byte), cmp.Compare(x.Name, y.Name))
+	})
+	return out
+}
+
+// BotNames are the bots that files { prefixes } names.
+func (g *Game) BotNames() []drivers.BotName { return g.prefixed }
 
 func ptr[T any](v T) *T { return &v }
 

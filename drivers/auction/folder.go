@@ -236,8 +236,8 @@ func (f *seatFolder) check() (problems []string, err error) {
 		}
 	}
 	if len(own) > f.limits.Count || size > f.limits.Bytes {
-		problems = append(problems, fmt.Sprintf("kept %d files of %d bytes, over its limit of %d files and %d bytes (its files were deleted)",
-			len(own), size, f.limits.Count, f.limits.Bytes))
+		problems = append(problems, fmt.Sprintf("kept %s of %s, over its limit of %s and %s (its files were deleted)",
+			count(len(own), "file"), count(int(size), "byte"), count(f.limits.Count, "file"), count(int(f.limits.Bytes), "byte")))
 		for _, p := range own {
 			if err := removeAll(p); err != nil {
 				return nil, err
@@ -245,6 +245,14 @@ func (f *seatFolder) check() (problems []string, err error) {
 		}
 	}
 	return problems, nil
+}
+
+// count is n things, "1 file" or "2 files".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // setID says e has its set-user-ID or set-group-ID bit (or cannot be

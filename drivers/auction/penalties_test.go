@@ -75,6 +75,42 @@ func TestOverrunsAreUsedAndCounted(t *testing.T) {
 	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
 }
 
+// TestOverrunsAgainstTheTotalClock: what counts towards the tolerance is
+// lateness against the move limit, Fibot's 1 s, whatever stopped the
+// run. Move 1 s, overrun 1.5 s, total 4.2 s, and a bot that never
+// answers: round 1 times out at 2.5 s (late: counted); round 2 has the
+// 1.7 s left of its clock, past its move limit, and times out when the
+// clock ends (late too: counted, said as the clock's end); rounds 3 and 4
+// it is not run, its clock used up, and is not late (not counted: it
+// pays with its bids of 0). The margins are 0.7 s, so a loaded machine
+// does not change the count.
+func TestOverrunsAgainstTheTotalClock(t *testing.T) {
+	m, rec, mark := newMatch(t, 1, seat{"hung", "slow:6s:3"}, seat{"prompt", "fixed:1"})
+	m.Clock = drivers.Clock{Move: drivers.Duration(time.Second), Total: drivers.Duration(4200 * time.Millisecond)}
+	s := testSettings
+	s.Overrun = drivers.Duration(1500 * time.Millisecond)
+	b := Board{Name: "b", Cols: 4, Rows: 1, Capital: 5}
+	out, err := play(context.Background(), m, s, b, NewPosition(b, 2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Seats[0].Overruns != 2 || out.Seats[0].Defaults != 4 || out.Seats[1].Overruns != 0 {
+		t.Errorf("overruns %d and %d, defaults %d; want 2 (rounds 1 and 2) and 0, and 4 defaults",
+			out.Seats[0].Overruns, out.Seats[1].Overruns, out.Seats[0].Defaults)
+	}
+	var details []string
+	for _, d := range rec.defaults() {
+		if d.Seat != 0 || d.Kind != drivers.FaultTime {
+			t.Errorf("default %+v, want only the hung bot's time-outs", d)
+		}
+		details = append(details, d.Detail)
+	}
+	if len(details) != 4 || details[1] != "no answer before its clock of 4.2s ran out" || details[3] != "has used up its clock of 4.2s" {
+		t.Errorf("defaults %q: want round 2's to say the clock ran out, round 4's that it was used up", details)
+	}
+	proctest.AssertNoEnv(t, "AUCTION_MARK="+mark)
+}
+
 // TestFileBreachDisqualifies: under breach = "disqualify" a bot over its
 // file quota, or writing outside its prefix, reports a breach of the file
 // rules (its first, naming the round); a bot within its limits does not;

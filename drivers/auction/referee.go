@@ -142,6 +142,25 @@ type referee struct {
 	overrun time.Duration // tolerated past move
 }
 
+// DefaultSettings are the contest's rules: those of a game block that
+// sets nothing but its boards, which have no default. arbiter check holds
+// a bot given by its command to them.
+func DefaultSettings() Settings {
+	return Settings{IdleRounds: DefaultIdleRounds,
+		Files:      FileLimits{Count: DefaultFileCount, Bytes: DefaultFileBytes, Breach: Disqualify},
+		Submission: SubmissionLimits{Files: DefaultSubmissionFiles, Bytes: DefaultSubmissionBytes, Breach: Disqualify},
+		Overrun:    drivers.Duration(DefaultOverrun), Overruns: ptr(DefaultOverruns)}
+}
+
+// Prefix is the prefix of bot's file names: the one files { prefixes }
+// gives it, or its name.
+func (s Settings) Prefix(bot string) string {
+	if p, ok := s.Files.Prefixes[bot]; ok {
+		return p
+	}
+	return bot
+}
+
 // play referees a match from pos to its end in real processes: every
 // round it writes each seat's folder, runs all bots at once, reads their
 // bids and settles the round.
@@ -154,10 +173,7 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 		r.move = DefaultMove
 	}
 	for i, seat := range m.Seats {
-		prefix := seat.Bot
-		if p, ok := s.Files.Prefixes[seat.Bot]; ok {
-			prefix = p
-		}
+		prefix := s.Prefix(seat.Bot)
 		letter := string(Letter(i))
 		f, err := newSeatFolder(filepath.Join(m.Dir, "seats", letter), folderName, prefix, s.Files)
 		if err != nil {
@@ -208,9 +224,16 @@ type answer struct {
 	// limit is the run's move limit: move, and startup too on the seat's
 	// first run in the match.
 	limit time.Duration
-	// late says that a time-out is an answer later than the move limit
-	// and its overrun (not the end of the bot's total clock).
+	// late says that a time-out is an answer later than the move limit,
+	// which counts as an overrun: the run was allowed past the limit. A
+	// run that the end of the bot's total clock stopped before the limit
+	// was not late, and neither is a round the bot was not run in
+	// (skipped) for a used-up clock: Fibot's tolerance is of answers over
+	// its 1 s, and total, arbiter's own, costs its bids instead.
 	late bool
+	// clockEnds says that the run was stopped by the end of the bot's
+	// total clock, before its move limit and overrun.
+	clockEnds bool
 }
 
 // round plays one round: it writes each seat's folder, runs all bots at
@@ -267,7 +290,7 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 				continue
 			}
 			if left < timeout {
-				timeout, answers[i].late = left, false
+				timeout, answers[i].late, answers[i].clockEnds = left, left > answers[i].limit, true
 			}
 		}
 		r.runs[i]++
@@ -314,6 +337,11 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 		r.used[i] += a.reply.Used
 		if f := a.reply.Fault; f != nil {
 			kind, problems = f.Kind, []string{f.Detail}
+			if f.Kind == drivers.FaultTime && a.clockEnds {
+				// Not "no answer within 4.094241ms", what was left, which
+				// says little and differs in every replay.
+				problems = []string{fmt.Sprintf("no answer before its clock of %v ran out", time.Duration(r.m.Clock.Total))}
+			}
 			switch {
 			case f.Kind == drivers.FaultStart:
 				r.starts[i]++

@@ -27,6 +27,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
 
 	"github.com/arbiter-contests/arbiter/drivers/house/grid"
@@ -309,16 +310,18 @@ func wholeNumber(a *hcl.Attribute, ctx *hcl.EvalContext, min int64) (int, hcl.Di
 	if diags.HasErrors() {
 		return 0, diags
 	}
+	what := "from 1 up"
+	if min == 0 {
+		what = "from 0 up"
+	}
 	var n int64
 	if err := gocty.FromCtyValue(v, &n); err != nil {
+		// Said with the value, not HCL's "a whole number between
+		// -9223372036854775808 and 9223372036854775807".
 		return 0, hcl.Diagnostics{errDiag("Invalid "+a.Name,
-			fmt.Sprintf("%s must be a whole number, not %s.", a.Name, v.Type().FriendlyName()), a.Expr.Range().Ptr())}
+			fmt.Sprintf("%s must be a whole number %s, not %s.", a.Name, what, shown(v)), a.Expr.Range().Ptr())}
 	}
 	if n < min {
-		what := "from 1 up"
-		if min == 0 {
-			what = "from 0 up"
-		}
 		summary := "Invalid " + a.Name
 		if n < 0 {
 			summary = "Negative " + a.Name
@@ -331,6 +334,19 @@ func wholeNumber(a *hcl.Attribute, ctx *hcl.EvalContext, min int64) (int, hcl.Di
 			fmt.Sprintf("%s is %d, which is far too large.", a.Name, n), a.Expr.Range().Ptr())}
 	}
 	return int(n), nil
+}
+
+// shown is v as a message quotes it: 1.5, "x", or its type.
+func shown(v cty.Value) string {
+	switch {
+	case v.IsNull() || !v.IsKnown():
+		return "null"
+	case v.Type() == cty.Number:
+		return v.AsBigFloat().Text('g', -1)
+	case v.Type() == cty.String:
+		return fmt.Sprintf("%q", v.AsString())
+	}
+	return "a " + v.Type().FriendlyName()
 }
 
 // decodeCells reads a list of [x, y] pairs.

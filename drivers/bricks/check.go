@@ -22,7 +22,7 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "start", Doc: "answers START on a board with filled cells with a legal domino", Run: checkStart},
 		{Name: "reply", Doc: "as second player, answers the opponent's move with a legal domino", Run: checkReply},
 		{Name: "one-move", Doc: "on a board where one domino fits, plays it (a position with one legal move)", Run: checkOneMove},
-		{Name: "clock", Doc: "answers a move within the original's 0.5 s move limit", Run: checkMoveTime},
+		{Name: "clock", Doc: "answers a move within the move limit (clock { move }: the original's 0.5 s unless the configuration sets another)", Run: checkMoveTime},
 		{Name: "game-first", Doc: "plays a whole duel on 7×7 against the house bot keeper, starting", Run: checkGame(0)},
 		{Name: "game-second", Doc: "plays a whole duel on 9×9 with filled cells against the house bot keeper, second", Run: checkGame(1)},
 	}
@@ -131,8 +131,14 @@ func checkMoveTime(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptio
 	}
 	defer s.Close()
 	_, took, err := moveOn(s, b, "START")
-	if err == nil && took > time.Duration(DefaultLimits.Move) {
-		err = conform.Failf("answered START in %s, over the move limit of %s (fault T in a tournament)", took.Round(time.Millisecond), time.Duration(DefaultLimits.Move))
+	// The game checked for (arbiter check -bot: its configuration's) has
+	// its own move limit; a bot given by its command, the original's.
+	move := time.Duration(DefaultLimits.Move)
+	if g, ok := opt.Game.(*Game); ok {
+		move = time.Duration(g.settings.Limits.Move)
+	}
+	if err == nil && took > move {
+		err = conform.Failf("answered START in %s, over the move limit of %s (fault T in a tournament)", took.Round(time.Millisecond), move)
 	}
 	return err
 }

@@ -26,6 +26,11 @@ type Options struct {
 	Case time.Duration
 	// Only runs the cases with these names (all when empty).
 	Only []string
+	// Game and Clock are the game the bot is checked for and the clock
+	// of its matches (drivers.CheckOptions): nil and zero for the game's
+	// defaults.
+	Game  drivers.Game
+	Clock drivers.Clock
 }
 
 // Result is the verdict of one case.
@@ -81,7 +86,7 @@ func runCase(ctx context.Context, c drivers.CheckCase, bot drivers.Seat, o Optio
 	bot.Stderr = stderr
 	rec := &Transcript{}
 	start := time.Now()
-	err := c.Run(cctx, bot, drivers.CheckOptions{Move: drivers.Duration(o.Move)}, rec)
+	err := c.Run(cctx, bot, drivers.CheckOptions{Move: drivers.Duration(o.Move), Game: o.Game, Clock: o.Clock}, rec)
 	r := Result{Case: c.Name, Doc: c.Doc, OK: err == nil, ElapsedMS: time.Since(start).Milliseconds()}
 	if err == nil {
 		return r

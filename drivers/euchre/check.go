@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/conform"
@@ -14,7 +15,9 @@ import (
 
 // CheckCases is the conformance suite of Euchre bots (../shared/games/
 // euchre.md): every phase's input written as the referee writes it, the
-// bowers' edge cases, and a whole game beside the house bot rules.
+// bowers' edge cases, the move limit, and a whole game beside the house
+// bot rules. The memory file's limit and the move limit are the checked
+// game's (see rules).
 func (Driver) CheckCases() []drivers.CheckCase {
 	return []drivers.CheckCase{
 		{Name: "ordering", Doc: "answers o or p in the ordering round", Run: phase(Ordering, "9c,js,ah,qd,kh", "th", "p")},
@@ -27,8 +30,25 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "bower-not-led", Doc: "follows a diamond lead with its queen of diamonds, not the jack (the left bower is a heart when hearts are trump)", Run: phase(Turn, "jd,qd,9c,ks,ts", "h", "9d")},
 		{Name: "last-card", Doc: "plays its last card in the fifth trick", Run: phase(Turn, "kd", "c", "9s,p,as")},
 		{Name: "trick", Doc: "reads the end of a trick and exits cleanly (its output is ignored)", Run: checkTrick},
+		{Name: "clock", Doc: "answers a decision within the move limit (clock { move }: 1 s unless the configuration sets another)", Run: checkClock},
 		{Name: "game", Doc: "plays a whole game to 3 points as team 0, beside the house bot rules as team 1, every answer valid", Run: checkGame},
 	}
+}
+
+// rules are the settings and the move limit the cases hold the bot to:
+// those of the game it is checked for (arbiter check -bot: its
+// configuration's), or else the defaults a game block that sets nothing
+// gives a tournament.
+func rules(opt drivers.CheckOptions) (Settings, time.Duration) {
+	s := DefaultSettings()
+	if g, ok := opt.Game.(*Game); ok {
+		s = g.settings
+	}
+	move := time.Duration(opt.Clock.Move)
+	if move <= 0 {
+		move = time.Duration(DefaultMove)
+	}
+	return s, move
 }
 
 // position is the folder and environment of one position of the bot, as
@@ -57,26 +77,34 @@ func newCheckPos(bot drivers.Seat, p int) (checkPos, func(), error) {
 // decide runs the bot on input and judges its answer for ph.
 func (cp checkPos) decide(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
 	ph Phase, input string, judge func(string) string) (string, error) {
-	line, _, err := conform.Once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
+	a, _, err := cp.decideTimed(ctx, bot, opt, rec, ph, input, judge)
+	return a, err
+}
+
+// decideTimed is decide that also returns the time the run took.
+func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+	ph Phase, input string, judge func(string) string) (string, time.Duration, error) {
+	line, used, err := conform.Once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
 	if ph == Trick {
-		return "", err
+		return "", used, err
 	}
 	if err != nil {
-		return "", err
+		return "", used, err
 	}
 	a := Normalize(line)
 	if a == "" {
-		return "", conform.Failf("printed an empty line; the %s phase needs an answer", ph)
+		return "", used, conform.Failf("printed an empty line; the %s phase needs an answer", ph)
 	}
 	if problem := judge(a); problem != "" {
-		return a, conform.Failf("%s", problem)
+		return a, used, conform.Failf("%s", problem)
 	}
-	if p, err := checkMemory(cp.dir, DefaultSettings().Memory); err != nil {
-		return a, err
+	s, _ := rules(opt)
+	if p, err := checkMemory(cp.dir, s.Memory); err != nil {
+		return a, used, err
 	} else if p != "" {
-		return a, conform.Failf("%s", p)
+		return a, used, conform.Failf("%s", p)
 	}
-	return a, nil
+	return a, used, nil
 }
 
 func cardsOf(s string) []Card {
@@ -151,6 +179,26 @@ func checkTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	_, err = cp.decide(ctx, bot, opt, rec, Trick, Input(nil, 2, 3, Trick, "2", "s", "9s,js,ks,as"), nil)
 	if err != nil && strings.Contains(err.Error(), "exited without printing") {
 		return nil
+	}
+	return err
+}
+
+// checkClock times one decision, a card to lead, against the move limit:
+// in a tournament a later answer gets the phase's default.
+func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	cp, done, err := newCheckPos(bot, 1)
+	if err != nil {
+		return err
+	}
+	defer done()
+	h := cardsOf("9c,js,ah,qd,kh")
+	spades, _ := ParseSuit("s")
+	_, used, err := cp.decideTimed(ctx, bot, opt, rec, Turn, Input(h, 3, 1, Turn, "s", ""), func(a string) string {
+		return checkPlay(a, h, h, spades) // any card of the hand leads
+	})
+	if _, move := rules(opt); err == nil && used > move {
+		err = conform.Failf("took %s to answer, over the move limit of %s (in a tournament the answer would get the phase's default)",
+			used.Round(time.Millisecond), move)
 	}
 	return err
 }

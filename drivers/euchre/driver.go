@@ -3,11 +3,14 @@ package euchre
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -63,18 +66,11 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		if !ok || f.name == "memory" && isString(a, ctx) {
 			continue
 		}
-		var v int64
-		if d := gohcl.DecodeExpression(a.Expr, ctx, &v); d.HasErrors() {
-			diags = append(diags, d...)
-			continue
+		v, d := wholeNumber(a, ctx, f.min, f.max, f.doc)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			f.set(v)
 		}
-		if v < f.min || v > f.max {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Value out of range",
-				Detail:  fmt.Sprintf("%s (%s) must be a whole number from %d to %d, not %d.", f.name, f.doc, f.min, f.max, v),
-				Subject: a.Expr.Range().Ptr()})
-			continue
-		}
-		f.set(v)
 	}
 	diags = append(diags, decodeMemory(content.Attributes, ctx, &g.settings)...)
 	for _, b := range content.Blocks {
@@ -91,6 +87,41 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		g.clock.Startup = c.Startup
 	}
 	return g, diags
+}
+
+// wholeNumber decodes attribute a, a whole number from lo to hi; doc says
+// what it is. Anything else (1.5, a string, a number past int64) is
+// told in the setting's terms, its range included, not in HCL's (a whole
+// number between -9223372036854775808 and 9223372036854775807).
+func wholeNumber(a *hcl.Attribute, ctx *hcl.EvalContext, lo, hi int64, doc string) (int64, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(ctx)
+	if diags.HasErrors() {
+		return 0, diags
+	}
+	bad := func(summary, not string) (int64, hcl.Diagnostics) {
+		return 0, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary,
+			Detail:  fmt.Sprintf("%s (%s) must be a whole number from %d to %d, not %s.", a.Name, doc, lo, hi, not),
+			Subject: a.Expr.Range().Ptr()}}
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return bad("Not a whole number", "null")
+	}
+	n, err := convert.Convert(v, cty.Number)
+	if err != nil {
+		if v.Type() == cty.String {
+			return bad("Not a whole number", strconv.Quote(v.AsString()))
+		}
+		return bad("Not a whole number", "a "+v.Type().FriendlyName())
+	}
+	bf := n.AsBigFloat()
+	if !bf.IsInt() {
+		return bad("Not a whole number", bf.Text('g', -1))
+	}
+	i, acc := bf.Int64()
+	if acc != big.Exact || i < lo || i > hi {
+		return bad("Value out of range", bf.Text('f', 0))
+	}
+	return i, nil
 }
 
 // isString says whether attribute a is a string.

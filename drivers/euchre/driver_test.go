@@ -107,3 +107,27 @@ func TestHouseBotsShareMemory(t *testing.T) {
 		t.Errorf("per-bot answers\n%v\nper-position answers\n%v", answers[0], answers[1])
 	}
 }
+
+// A whole-number setting that is not one is told in the game's terms,
+// with its range, not in HCL's (a whole number between
+// -9223372036854775808 and 9223372036854775807).
+func TestDecodeWholeNumbers(t *testing.T) {
+	for _, tc := range []struct{ body, summary, detail string }{
+		{`target = 1.5`, "Not a whole number", "target (the game points that win a game) must be a whole number from 1 to 1000, not 1.5."},
+		{`target = "ten"`, "Not a whole number", `target (the game points that win a game) must be a whole number from 1 to 1000, not "ten".`},
+		{`target = 1001`, "Value out of range", "target (the game points that win a game) must be a whole number from 1 to 1000, not 1001."},
+		{`max_hands = 1e30`, "Value out of range", "from 1 to 100000, not 1000000000000000000000000000000."},
+		{`first_dealer = 0.5`, "Not a whole number", "from 0 to 3, not 0.5."},
+		{`memory_bytes = 10.5`, "Not a whole number", "from 0 to 1073741824, not 10.5."},
+		{`memory = 10.5`, "Not a whole number", "from 0 to 1073741824, not 10.5."},
+	} {
+		f, diags := hclparse.NewParser().ParseHCL([]byte(tc.body+"\n"), "t.hcl")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		_, diags = Driver{}.DecodeGame(f.Body, nil)
+		if len(diags) != 1 || diags[0].Summary != tc.summary || !strings.HasSuffix(diags[0].Detail, tc.detail) {
+			t.Errorf("%s: %v, want one %q ending %q", tc.body, diags, tc.summary, tc.detail)
+		}
+	}
+}

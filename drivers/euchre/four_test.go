@@ -75,6 +75,9 @@ func TestFourBots(t *testing.T) {
 	}
 	for pos, s := range seats {
 		partner := seats[(pos+2)%4]
+		if got := out.Seats[s].Partners; len(got) != 1 || got[0] != partner {
+			t.Errorf("seat %d has partners %v, want [%d]: the statistics credit a team's win to both partners from them", s, got, partner)
+		}
 		if out.Seats[s].Score != out.Seats[partner].Score {
 			t.Errorf("seats %d and %d are partners but score %v and %v", s, partner, out.Seats[s].Score, out.Seats[partner].Score)
 		}

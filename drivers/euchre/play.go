@@ -111,6 +111,11 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 			r.Score = 0.5
 		}
 		r.Defaults += res.Defaults[p]
+		if len(m.Seats) == 4 {
+			// The statistics credit a win to both partners of the
+			// winning team, which they can only tell from here.
+			r.Partners = []int{seats[(p+2)%4]}
+		}
 	}
 	for s := range out.Seats {
 		out.Seats[s].TimeMS = d.used[s].Milliseconds()

@@ -61,6 +61,21 @@ func Places(r *Result) []float64 {
 	return places
 }
 
+// Won reports whether seat s won match r, whose seats are placed at
+// places (Places): placed first with no one beside it but its partners
+// (SeatResult.Partners), so that its team won alone. Without partners
+// that is first place alone (place 1 exactly): a first place shared
+// with an opponent is no win. Partners share their team's result, and so
+// its first place, which a win of either of them must not be taken from.
+func Won(r *Result, places []float64, s int) bool {
+	for o, p := range places {
+		if o != s && p <= places[s] && !slices.Contains(r.Seats[s].Partners, o) {
+			return false
+		}
+	}
+	return true
+}
+
 // placeEqual compares mean placements, which are sums of half-integers
 // divided by counts, without trusting the last bit of a division.
 func placeEqual(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), math.Abs(b)) }

@@ -24,9 +24,10 @@ type Standing struct {
 	// confidence interval (Student's t over the bot's matches).
 	Place   float64 `json:"place"`
 	PlaceCI float64 `json:"place_ci"`
-	// Wins are matches won: first place alone (the top score alone, when
-	// the driver does not place the seats; a fault loses). NormalWins are
-	// wins in matches without a fault.
+	// Wins are matches won: first place with no one but the bot's
+	// partners beside it (see Won; the top score alone, when the driver
+	// does not place the seats; a fault loses). NormalWins are wins in
+	// matches without a fault.
 	Wins       int `json:"wins"`
 	NormalWins int `json:"normal_wins"`
 	// Faults are the matches the bot lost by its own fault.

@@ -137,9 +137,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			if seat.Fault != "" {
 				t.faults[i]++
 			}
-			// Place 1 exactly is first alone: a shared first place is a
-			// mean above 1.
-			if places[s] == 1 && seat.Disqualified == nil {
+			if Won(r, places, s) && seat.Disqualified == nil {
 				t.wins[i]++
 				if !r.Faulty() || r.PlayedOut { // won by play, not by a fault
 					t.normalWins[i]++

@@ -123,6 +123,73 @@ func TestWinsAndRankings(t *testing.T) {
 	}
 }
 
+// partners makes each pair of seats of r partners (SeatResult.Partners),
+// as a four-bot Euchre match reports them.
+func partners(r stats.Result, pairs ...[2]int) stats.Result {
+	for _, p := range pairs {
+		r.Seats[p[0]].Partners = append(r.Seats[p[0]].Partners, p[1])
+		r.Seats[p[1]].Partners = append(r.Seats[p[1]].Partners, p[0])
+	}
+	return r
+}
+
+func TestWon(t *testing.T) {
+	tests := []struct {
+		name string
+		r    stats.Result
+		want []bool
+	}{
+		{"the top score alone wins", match("m", 1, "a:3", "b:1", "c:2"), []bool{true, false, false}},
+		{"a first place shared with an opponent is no win", match("m", 1, "a:3", "b:3", "c:2"), []bool{false, false, false}},
+		{"a first place shared with the partner is a win of both",
+			partners(match("m", 1, "a:1", "b:0", "c:1", "d:0"), [2]int{0, 2}, [2]int{1, 3}), []bool{true, false, true, false}},
+		{"a draw between teams is no one's win",
+			partners(match("m", 1, "a:0.5", "b:0.5", "c:0.5", "d:0.5"), [2]int{0, 3}, [2]int{1, 2}), []bool{false, false, false, false}},
+		{"partners tied with an opponent do not win",
+			partners(match("m", 1, "a:1", "b:1", "c:1", "d:0"), [2]int{0, 1}), []bool{false, false, false, false}},
+		{"the driver's first place wins", match("m", 1, "a:10@2", "b:30@1", "c:20@3"), []bool{false, true, false}},
+		{"a fault loses", match("m", 1, "a:9:crash", "b:1"), []bool{false, true}},
+	}
+	for _, tt := range tests {
+		places := stats.Places(&tt.r)
+		for s := range tt.r.Seats {
+			if got := stats.Won(&tt.r, places, s); got != tt.want[s] {
+				t.Errorf("%s: seat %d (%s) won %v, want %v", tt.name, s, tt.r.Seats[s].Bot, got, tt.want[s])
+			}
+		}
+	}
+}
+
+// In Euchre with four bots partners share their team's result: both are
+// credited the win, and the wins ranking orders bots by them (it tied
+// every bot at rank 1 when a first place shared with a partner was no
+// win).
+func TestWinsOfPartners(t *testing.T) {
+	results := []stats.Result{
+		partners(match("m1", 1, "a:0", "b:1", "c:1", "d:0"), [2]int{0, 3}, [2]int{1, 2}),
+		partners(match("m2", 2, "a:0", "c:1", "d:0", "e:1"), [2]int{0, 2}, [2]int{1, 3}),
+		partners(match("m3", 3, "b:1", "c:1", "d:0", "e:0"), [2]int{0, 1}, [2]int{2, 3}),
+		partners(match("m4", 4, "a:0.5", "b:0.5", "d:0.5", "e:0.5"), [2]int{0, 1}, [2]int{2, 3}),
+	}
+	s, err := stats.ComputeStats(testPlan(tournament.Wins, "a", "b", "c", "d", "e"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := order(s.Standings), "1:c 2:b 3:e 4:a 4:d"; got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+	wins := map[string]int{}
+	for _, st := range s.Standings {
+		wins[st.Bot] = st.Wins
+		if st.NormalWins != st.Wins {
+			t.Errorf("%s: %d wins, %d normal, in matches without a fault", st.Bot, st.Wins, st.NormalWins)
+		}
+	}
+	if want := map[string]int{"a": 0, "b": 2, "c": 3, "d": 0, "e": 1}; !reflect.DeepEqual(wins, want) {
+		t.Errorf("wins %v, want %v", wins, want)
+	}
+}
+
 func TestWinsOrderBreaksTiesByNormalWinsThenFaults(t *testing.T) {
 	results := []stats.Result{
 		match("m1", 1, "a:1", "b:0"),

@@ -1,0 +1,46 @@
+package auction
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// A bot over its file quota is told what it kept and what it may keep,
+// in words that count: "1 file", "2 files".
+func TestQuotaMessage(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		files  []int // sizes of the bot's files
+		limits FileLimits
+		want   string
+	}{
+		{"one file over the bytes", []int{2}, FileLimits{Count: 1, Bytes: 1},
+			"kept 1 file of 2 bytes, over its limit of 1 file and 1 byte (its files were deleted)"},
+		{"two files over the count", []int{1, 0}, FileLimits{Count: 1, Bytes: 100},
+			"kept 2 files of 1 byte, over its limit of 1 file and 100 bytes (its files were deleted)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := newSeatFolder(t.TempDir(), "game", "p", tt.limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.prepare([]byte("state\n"), nil); err != nil {
+				t.Fatal(err)
+			}
+			for i, n := range tt.files {
+				if err := os.WriteFile(filepath.Join(f.game, "p"+string(rune('a'+i))), make([]byte, n), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			problems, err := f.check()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(problems, []string{tt.want}) {
+				t.Errorf("problems %q, want %q", problems, tt.want)
+			}
+		})
+	}
+}
