@@ -84,11 +84,10 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 	root := filepath.Dir(abs)
 	if info.IsDir() {
 		root = abs
-		matches, _ := filepath.Glob(filepath.Join(abs, "*.hcl"))
-		sort.Strings(matches)
+		matches := DirFiles(abs)
 		if len(matches) == 0 {
 			return nil, hcl.Diagnostics{errDiag("No configuration files",
-				fmt.Sprintf("The directory %s has no .hcl files. Put the tournament's configuration in files ending in .hcl.", path), nil)}
+				fmt.Sprintf("The directory %s has no .hcl files (hidden files, editors' lock files and backups are skipped: names starting with \".\" or \"#\", or ending in \"~\"). Put the tournament's configuration in files ending in .hcl.", path), nil)}
 		}
 		files = matches
 	}
@@ -128,6 +127,25 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 	diags = dropFollowOns(diags)
 	sortDiags(diags)
 	return cfg, diags
+}
+
+// DirFiles lists the configuration files of the directory dir, sorted:
+// its *.hcl files, but those an editor or the user keeps out of sight,
+// as Terraform skips them: hidden files (".old.hcl", and Emacs's lock
+// ".#t.hcl", a symbolic link to nowhere while the file is being edited),
+// Emacs's autosaves ("#t.hcl#") and backups ("t.hcl~"). `arbiter fmt`
+// formats the same files.
+func DirFiles(dir string) []string {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	matches = slices.DeleteFunc(matches, func(f string) bool { return IgnoredFile(filepath.Base(f)) })
+	sort.Strings(matches)
+	return matches
+}
+
+// IgnoredFile reports whether a directory's file called name is left
+// out of its configuration (see DirFiles).
+func IgnoredFile(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")
 }
 
 // followOnMark is the Extra of an error that follows from another one

@@ -351,3 +351,36 @@ tournament "t" {
 		t.Errorf("diagnostics still say \"got 1 to 0\":\n%s", all)
 	}
 }
+
+// A directory's hidden files, editors' lock files (Emacs's .#t.hcl, a
+// symbolic link to nowhere while t.hcl is edited), autosaves and
+// backups are not part of its configuration, as in Terraform.
+func TestDirSkipsHiddenAndEditorFiles(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+}
+`)
+	dir := filepath.Dir(path)
+	for _, name := range []string{".broken.hcl", "#t.hcl#", "#t.hcl", "t.hcl~", "old.hcl~"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("garbage {{{\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("user@host.1234:1700000000", filepath.Join(dir, ".#t.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load(dir, config.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("a directory with hidden and editor files: %v", diags)
+	}
+	if len(cfg.Files) != 1 {
+		t.Errorf("files loaded: %v, want t.hcl alone", cfg.Files)
+	}
+	if got := config.DirFiles(dir); len(got) != 1 || filepath.Base(got[0]) != "t.hcl" {
+		t.Errorf("DirFiles = %v, want t.hcl alone", got)
+	}
+}
