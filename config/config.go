@@ -105,6 +105,10 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 			diags = append(diags, errDiag("Cannot read file", err.Error(), nil))
 			continue
 		}
+		if d := EncodingProblem(src, name); d != nil {
+			diags = append(diags, d)
+			continue
+		}
 		file, d := parser.ParseHCL(src, name)
 		diags = append(diags, d...)
 		if file != nil {

@@ -384,3 +384,67 @@ tournament "t" {
 		t.Errorf("DirFiles = %v, want t.hcl alone", got)
 	}
 }
+
+// A var file that does not parse is shown with its source, like the
+// configuration's own files.
+func TestVarFileErrorShowsItsSource(t *testing.T) {
+	vf := filepath.Join(t.TempDir(), "prod.hcl")
+	if err := os.WriteFile(vf, []byte("seed = \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load("testdata/valid/variables.hcl", config.Options{VarFiles: []string{vf}})
+	if !diags.HasErrors() || diags[0].Subject == nil || diags[0].Subject.Filename != vf {
+		t.Fatalf("diags = %v, want an error in %s", diags, vf)
+	}
+	var out strings.Builder
+	hcl.NewDiagnosticTextWriter(&out, cfg.Files, 100, false).WriteDiagnostic(diags[0])
+	if !strings.Contains(out.String(), "1: seed =") || strings.Contains(out.String(), "not available") {
+		t.Errorf("the error as printed:\n%s\nwant the var file's line", out.String())
+	}
+}
+
+// A file in another encoding than UTF-8 is one error naming the file and
+// the encoding, not one error a character.
+func TestFileNotUTF8(t *testing.T) {
+	src := planowanieGame + `bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+}
+`
+	utf16 := func(bom []byte, big bool) []byte {
+		out := append([]byte(nil), bom...)
+		for _, c := range []byte(src) {
+			if big {
+				out = append(out, 0, c)
+			} else {
+				out = append(out, c, 0)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want string
+	}{
+		{"utf16le-bom", utf16([]byte{0xff, 0xfe}, false), "is UTF-16 (it starts with a UTF-16 byte order mark)"},
+		{"utf16be-bom", utf16([]byte{0xfe, 0xff}, true), "is UTF-16 (it starts with a UTF-16 byte order mark)"},
+		{"utf16le", utf16(nil, false), "is UTF-16 (every other byte"},
+		{"nul", append([]byte(src), 0), "holds NUL bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.hcl")
+			if err := os.WriteFile(path, tc.src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := load(path, config.Options{})
+			if len(diags) != 1 || diags[0].Summary != "File is not UTF-8" ||
+				!strings.Contains(diags[0].Detail, path+" "+tc.want) {
+				t.Errorf("diags = %v, want one error naming %s and saying it %s", diags, path, tc.want)
+			}
+		})
+	}
+}

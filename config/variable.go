@@ -292,11 +292,15 @@ func (l *loader) loadVarFile(path string) hcl.Diagnostics {
 	if err != nil {
 		return hcl.Diagnostics{errDiag("Cannot read variables file", fmt.Sprintf("%v. Check the -var-file path.", err), nil)}
 	}
+	if d := EncodingProblem(src, path); d != nil {
+		return hcl.Diagnostics{d}
+	}
 	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	// Before any error: its message shows the line it is on.
+	l.cfg.Files[path] = f
 	if diags.HasErrors() {
 		return diags
 	}
-	l.cfg.Files[path] = f
 	attrs, diags := f.Body.JustAttributes()
 	for name, attr := range attrs {
 		v := l.cfg.Variables[name]

@@ -42,10 +42,14 @@ func cmdFmt(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if d := config.EncodingProblem(src, f); d != nil {
+			printDiags(stderr, nil, hcl.Diagnostics{d})
+			return errReported
+		}
 		// Refuse to format a file that does not parse: hclwrite would keep
 		// going and the result could hide the error.
-		if _, diags := hclsyntax.ParseConfig(src, f, hcl.InitialPos); diags.HasErrors() {
-			printDiags(stderr, nil, diags)
+		if file, diags := hclsyntax.ParseConfig(src, f, hcl.InitialPos); diags.HasErrors() {
+			printDiags(stderr, &config.Config{Files: map[string]*hcl.File{f: file}}, diags)
 			return errReported
 		}
 		out := hclwrite.Format(src)
