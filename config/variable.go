@@ -133,6 +133,9 @@ func decodeVariableBlock(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["default"]; ok {
+		// A default in error is there all the same: the variable is not
+		// one without a default, and its uses follow from the error.
+		v.Default = cty.DynamicVal
 		val, d := attr.Expr.Value(nil)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
