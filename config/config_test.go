@@ -448,3 +448,35 @@ tournament "t" {
 		})
 	}
 }
+
+// The seed's range is stated, and a seed out of it is written as it was
+// written: 9223372036854775808, not 9.223372036854775808e+18.
+func TestSeedRange(t *testing.T) {
+	for _, tc := range []struct{ seed, want string }{
+		{"9223372036854775807", ""},
+		{"0", ""},
+		{"9223372036854775808", "seed must be a whole number from 0 to 9223372036854775807, not 9223372036854775808:"},
+		{"-1", "from 0 to 9223372036854775807, not -1:"},
+		{"2.5", "from 0 to 9223372036854775807, not 2.5:"},
+		{"1e40", "from 0 to 9223372036854775807, not 1e+40:"},
+	} {
+		path := writeConfig(t, planowanieGame+`bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  seed    = `+tc.seed+`
+}
+`)
+		cfg, diags := load(path, config.Options{})
+		switch {
+		case tc.want == "" && diags.HasErrors():
+			t.Errorf("seed = %s: %v", tc.seed, diags)
+		case tc.want == "" && fmt.Sprint(cfg.Tournaments[0].Seed) != tc.seed:
+			t.Errorf("seed = %s read as %d", tc.seed, cfg.Tournaments[0].Seed)
+		case tc.want != "" && (len(diags) != 1 || !strings.Contains(diags[0].Detail, tc.want)):
+			t.Errorf("seed = %s: %v, want one error saying %q", tc.seed, diags, tc.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
@@ -219,7 +220,7 @@ func describe(v cty.Value) string {
 		}
 		return fmt.Sprintf("the string %q", s)
 	case v.Type() == cty.Number:
-		return v.AsBigFloat().Text('g', -1)
+		return drivers.NumberText(v.AsBigFloat())
 	case v.Type() == cty.Bool:
 		return fmt.Sprint(v.True())
 	}

@@ -38,7 +38,7 @@ func ParseSize(v cty.Value) (int64, error) {
 	case cty.Number:
 		n, acc := v.AsBigFloat().Int64()
 		if acc != 0 || n < 0 || !v.AsBigFloat().IsInt() {
-			return 0, fmt.Errorf("%s is not a whole number of bytes from 0 up", v.AsBigFloat().Text('g', -1))
+			return 0, fmt.Errorf("%s is not a whole number of bytes from 0 up", NumberText(v.AsBigFloat()))
 		}
 		return n, nil
 	case cty.String:

@@ -137,7 +137,7 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 		}
 		var dv dealValue
 		if err := gocty.FromCtyValue(conv, &dv); err != nil {
-			bad(fmt.Sprintf("cards and leader must be whole numbers, not %s and %s", conv.GetAttr("cards").AsBigFloat().Text('g', -1), conv.GetAttr("leader").AsBigFloat().Text('g', -1)))
+			bad(fmt.Sprintf("cards and leader must be whole numbers, not %s and %s", drivers.NumberText(conv.GetAttr("cards").AsBigFloat()), drivers.NumberText(conv.GetAttr("leader").AsBigFloat())))
 			continue
 		}
 		if dv.Cards < 1 || dv.Leader < 0 {
