@@ -276,6 +276,8 @@ func TestDealsCountFromOne(t *testing.T) {
 	want := []string{
 		"Deal 2: leader is missing. Write deals as a list of objects,",
 		"Deal 3 has cards = 0 and leader = 1:",
+		`Deal 4: leadr (did you mean "leader"?) is not a setting of a deal, which has cards and leader. Write deals`,
+		"Deal 5: extra is not a setting of a deal, which has cards and leader. Write deals",
 		"deals must be a list of deals, not number. Write deals",
 	}
 	if len(diags) != len(want) {

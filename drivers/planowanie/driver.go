@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -130,6 +131,15 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deal",
 				Detail: fmt.Sprintf("Deal %d: %s. %s", i+1, detail, dealsExample), Subject: subject.Ptr()})
 		}
+		// Conversion drops attributes the type does not have: a typo
+		// (leadr) or an attribute that is not a deal's would be
+		// ignored without a word.
+		if t := e.Type(); t.IsObjectType() {
+			if extra := unknownAttrs(t, dealType); extra != "" {
+				bad(extra)
+				continue
+			}
+		}
 		conv, err := convert.Convert(e, dealType)
 		if err != nil {
 			bad(convertProblem(err))
@@ -148,6 +158,35 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 		deals = append(deals, DealSpec{Cards: dv.Cards, Leader: dv.Leader})
 	}
 	return deals, diags
+}
+
+// unknownAttrs says which attributes of the object type t the object
+// type want does not have, each with the one it may be a typo of ("leadr
+// is not a setting of a deal (did you mean "leader"?)"), or "".
+func unknownAttrs(t, want cty.Type) string {
+	var known []string
+	for name := range want.AttributeTypes() {
+		known = append(known, name)
+	}
+	sort.Strings(known)
+	var names []string
+	for name := range t.AttributeTypes() {
+		if !want.HasAttribute(name) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var out []string
+	for _, name := range names {
+		out = append(out, name+drivers.Suggest(name, known))
+	}
+	switch len(out) {
+	case 0:
+		return ""
+	case 1:
+		return out[0] + " is not a setting of a deal, which has " + strings.Join(known, " and ")
+	}
+	return strings.Join(out, ", ") + " are not settings of a deal, which has " + strings.Join(known, " and ")
 }
 
 // convertProblem says what is wrong with a deal that does not convert:
