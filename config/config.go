@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -302,17 +303,27 @@ func (c *Config) Bot(name string) *Bot {
 	return nil
 }
 
-// checkLabels requires block names to be identifiers: they are used in
-// references (bot.NAME), match transcripts and file names.
+// checkLabels requires block names to be identifiers that start with a
+// letter: they are used in references (bot.NAME), match transcripts and
+// file names. (HCL would take "_x" too, but a name is a bot's name in
+// standings and games' files, and bots_from makes every name start with
+// a letter.)
 func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 	for i, label := range b.Labels {
-		if !hclsyntax.ValidIdentifier(label) {
+		if !ValidName(label) {
 			return errDiag("Invalid name",
 				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.", label, b.Type),
 				b.LabelRanges[i].Ptr())
 		}
 	}
 	return nil
+}
+
+// ValidName reports whether name can name a block (a bot, a deck, a
+// game, a tournament, a variable): letters, digits, underscores and
+// dashes, starting with a letter.
+func ValidName(name string) bool {
+	return hclsyntax.ValidIdentifier(name) && unicode.IsLetter([]rune(name)[0])
 }
 
 func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {
