@@ -630,6 +630,28 @@ func (r *Runner) loadGameSettings() (drivers.Game, error) {
 	return game, nil
 }
 
+// CheckOnly refuses, before anything is written, a match id of only that
+// names no match of p nor of a round already paired in out, the results
+// directory (which need not exist yet): the check Run makes of
+// Runner.Only, made before the run creates out and its files. A directory
+// whose rounds cannot be read is left to Run, which says why.
+func CheckOnly(out string, p *plan.Plan, only []string) error {
+	if len(only) == 0 {
+		return nil
+	}
+	paired, err := loadPairings(out, p)
+	if err != nil {
+		return nil
+	}
+	known := *p
+	known.Matches = slices.Clone(p.Matches)
+	for _, pr := range paired {
+		known.Matches = append(known.Matches, pr.Matches...)
+	}
+	_, err = (&Runner{Only: only}).selected(&known)
+	return err
+}
+
 // selected are the matches named by Only, among those of p.
 func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	var out []*plan.Match

@@ -52,6 +52,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A -match that names no match is refused before -out is made.
+	if err := engine.CheckOnly(*out, l.plan, only); err != nil {
+		return err
+	}
 	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
 		return err
