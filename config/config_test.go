@@ -482,3 +482,12 @@ tournament "t" {
 		}
 	}
 }
+
+// The cap on a plan's matches says that stop's max_matches does not
+// lift it.
+func TestTooManyMatchesSaysMaxMatchesDoesNotLiftIt(t *testing.T) {
+	_, diags := load("testdata/invalid/too_many_rounds.hcl", config.Options{})
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "at most 1000000 matches whatever its stop block says: max_matches stops a run") {
+		t.Errorf("diags = %v, want one saying max_matches does not lift the cap", diags)
+	}
+}
