@@ -150,6 +150,13 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 			lim.Set[name] = true
 		}
 	}
+	// What no bot can run under, by the rule a saved plan is checked by;
+	// an attribute already in error is not reported again.
+	for _, p := range lim.Limits.Problems() {
+		if a := content.Attributes[p.Limit]; a != nil && lim.Set[p.Limit] {
+			diags = append(diags, errDiag("Invalid "+p.Limit+" limit", sentence(p.Detail), a.Expr.Range().Ptr()))
+		}
+	}
 	return lim, diags
 }
 
@@ -267,4 +274,16 @@ func mergeLimits(out *drivers.Limits, t *Tournament, bot *Bot) {
 			}
 		}
 	}
+}
+
+// sentence capitalises a message and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }

@@ -206,8 +206,11 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if len(m.Seats) != 2 {
 		return nil, fmt.Errorf("blokus match %s has %d seats, want 2", m.ID, len(m.Seats))
 	}
-	sessions, out := gtp.Start(ctx, m)
+	sessions, out, err := gtp.Start(ctx, m)
 	defer sessions.Kill() // every session ends however Play ends
+	if err != nil {
+		return nil, err
+	}
 	if out != nil {
 		// A bot that does not start loses.
 		for i := range out.Seats {

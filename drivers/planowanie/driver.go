@@ -284,8 +284,11 @@ func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 
 // Play referees one match between real bot processes.
 func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
-	sessions, out := gtp.Start(ctx, m)
+	sessions, out, err := gtp.Start(ctx, m)
 	defer sessions.Kill() // every session ends however Play ends
+	if err != nil {
+		return nil, err
+	}
 	if out != nil {
 		for i, s := range out.Seats {
 			if s.Fault != "" {
