@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Config is a loaded, validated configuration directory (or file).
@@ -321,9 +321,11 @@ func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 
 // ValidName reports whether name can name a block (a bot, a deck, a
 // game, a tournament, a variable): letters, digits, underscores and
-// dashes, starting with a letter.
+// dashes, starting with a letter (tournament.ValidName, the rule a saved
+// plan's names are held to), and an HCL identifier, so that bot.NAME
+// refers to it.
 func ValidName(name string) bool {
-	return hclsyntax.ValidIdentifier(name) && unicode.IsLetter([]rune(name)[0])
+	return tournament.ValidName(name) && hclsyntax.ValidIdentifier(name)
 }
 
 func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {

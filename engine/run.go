@@ -627,6 +627,11 @@ func (r *Runner) loadGameSettings() (drivers.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
 	}
+	// Before anything is written: a game that cannot seat the plan's
+	// matches would fail (or a referee refuse) in the first of them.
+	if err := r.Plan.CheckGame(game); err != nil {
+		return nil, fmt.Errorf("the plan cannot be played: %w", err)
+	}
 	return game, nil
 }
 

@@ -172,7 +172,7 @@ func sentence(s string) string {
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	g := &Game{}
-	if err := json.Unmarshal(raw, &g.settings); err != nil {
+	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
 		return nil, fmt.Errorf("blokus settings: %w", err)
 	}
 	if err := g.settings.Validate(); err != nil {

@@ -233,7 +233,7 @@ func sentence(s string) string {
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	g := &Game{}
-	if err := json.Unmarshal(raw, &g.settings); err != nil {
+	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
 		return nil, fmt.Errorf("planowanie settings: %w", err)
 	}
 	return g, g.settings.Deck.Validate()
