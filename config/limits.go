@@ -96,14 +96,7 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 				bad(fmt.Sprintf("%s must be a size like \"400MiB\", \"10MB\" or a number of bytes: %v.", name, err))
 				ok = false
 			}
-			switch name {
-			case "memory":
-				lim.Memory = n
-			case "files":
-				lim.Files = n
-			default:
-				lim.Output = n
-			}
+			*map[string]*int64{"memory": &lim.Memory, "files": &lim.Files, "output": &lim.Output}[name] = n
 		case "cpu":
 			var str string
 			if err := gocty.FromCtyValue(v, &str); err != nil {
@@ -122,11 +115,7 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 				bad(name + " must be a whole number from 1 up.")
 				ok = false
 			}
-			if name == "processes" {
-				lim.Processes = n
-			} else {
-				lim.FileCount = n
-			}
+			*map[string]*int{"processes": &lim.Processes, "file_count": &lim.FileCount}[name] = n
 		case "network", "children":
 			var allowed bool
 			if err := gocty.FromCtyValue(toBool(v), &allowed); err != nil {
