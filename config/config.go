@@ -15,6 +15,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Config is a loaded, validated configuration directory (or file).
@@ -84,11 +85,10 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 	root := filepath.Dir(abs)
 	if info.IsDir() {
 		root = abs
-		matches, _ := filepath.Glob(filepath.Join(abs, "*.hcl"))
-		sort.Strings(matches)
+		matches := DirFiles(abs)
 		if len(matches) == 0 {
 			return nil, hcl.Diagnostics{errDiag("No configuration files",
-				fmt.Sprintf("The directory %s has no .hcl files. Put the tournament's configuration in files ending in .hcl.", path), nil)}
+				fmt.Sprintf("The directory %s has no .hcl files (hidden files, editors' lock files and backups are skipped: names starting with \".\" or \"#\", or ending in \"~\"). Put the tournament's configuration in files ending in .hcl.", path), nil)}
 		}
 		files = matches
 	}
@@ -104,6 +104,10 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 		src, err := userfile.ReadFile(f)
 		if err != nil {
 			diags = append(diags, errDiag("Cannot read file", err.Error(), nil))
+			continue
+		}
+		if d := EncodingProblem(src, name); d != nil {
+			diags = append(diags, d)
 			continue
 		}
 		file, d := parser.ParseHCL(src, name)
@@ -128,6 +132,25 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 	diags = dropFollowOns(diags)
 	sortDiags(diags)
 	return cfg, diags
+}
+
+// DirFiles lists the configuration files of the directory dir, sorted:
+// its *.hcl files, but those an editor or the user keeps out of sight,
+// as Terraform skips them: hidden files (".old.hcl", and Emacs's lock
+// ".#t.hcl", a symbolic link to nowhere while the file is being edited),
+// Emacs's autosaves ("#t.hcl#") and backups ("t.hcl~"). `arbiter fmt`
+// formats the same files.
+func DirFiles(dir string) []string {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	matches = slices.DeleteFunc(matches, func(f string) bool { return IgnoredFile(filepath.Base(f)) })
+	sort.Strings(matches)
+	return matches
+}
+
+// IgnoredFile reports whether a directory's file called name is left
+// out of its configuration (see DirFiles).
+func IgnoredFile(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")
 }
 
 // followOnMark is the Extra of an error that follows from another one
@@ -280,17 +303,29 @@ func (c *Config) Bot(name string) *Bot {
 	return nil
 }
 
-// checkLabels requires block names to be identifiers: they are used in
-// references (bot.NAME), match transcripts and file names.
+// checkLabels requires block names to be identifiers that start with a
+// letter: they are used in references (bot.NAME), match transcripts and
+// file names. (HCL would take "_x" too, but a name is a bot's name in
+// standings and games' files, and bots_from makes every name start with
+// a letter.)
 func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 	for i, label := range b.Labels {
-		if !hclsyntax.ValidIdentifier(label) {
+		if !ValidName(label) {
 			return errDiag("Invalid name",
 				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.", label, b.Type),
 				b.LabelRanges[i].Ptr())
 		}
 	}
 	return nil
+}
+
+// ValidName reports whether name can name a block (a bot, a deck, a
+// game, a tournament, a variable): letters, digits, underscores and
+// dashes, starting with a letter (tournament.ValidName, the rule a saved
+// plan's names are held to), and an HCL identifier, so that bot.NAME
+// refers to it.
+func ValidName(name string) bool {
+	return tournament.ValidName(name) && hclsyntax.ValidIdentifier(name)
 }
 
 func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {

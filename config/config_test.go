@@ -276,6 +276,8 @@ func TestDealsCountFromOne(t *testing.T) {
 	want := []string{
 		"Deal 2: leader is missing. Write deals as a list of objects,",
 		"Deal 3 has cards = 0 and leader = 1:",
+		`Deal 4: leadr (did you mean "leader"?) is not a setting of a deal, which has cards and leader. Write deals`,
+		"Deal 5: extra is not a setting of a deal, which has cards and leader. Write deals",
 		"deals must be a list of deals, not number. Write deals",
 	}
 	if len(diags) != len(want) {
@@ -349,5 +351,143 @@ tournament "t" {
 	}
 	if strings.Contains(all, "got 1 to 0") {
 		t.Errorf("diagnostics still say \"got 1 to 0\":\n%s", all)
+	}
+}
+
+// A directory's hidden files, editors' lock files (Emacs's .#t.hcl, a
+// symbolic link to nowhere while t.hcl is edited), autosaves and
+// backups are not part of its configuration, as in Terraform.
+func TestDirSkipsHiddenAndEditorFiles(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+}
+`)
+	dir := filepath.Dir(path)
+	for _, name := range []string{".broken.hcl", "#t.hcl#", "#t.hcl", "t.hcl~", "old.hcl~"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("garbage {{{\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("user@host.1234:1700000000", filepath.Join(dir, ".#t.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load(dir, config.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("a directory with hidden and editor files: %v", diags)
+	}
+	if len(cfg.Files) != 1 {
+		t.Errorf("files loaded: %v, want t.hcl alone", cfg.Files)
+	}
+	if got := config.DirFiles(dir); len(got) != 1 || filepath.Base(got[0]) != "t.hcl" {
+		t.Errorf("DirFiles = %v, want t.hcl alone", got)
+	}
+}
+
+// A var file that does not parse is shown with its source, like the
+// configuration's own files.
+func TestVarFileErrorShowsItsSource(t *testing.T) {
+	vf := filepath.Join(t.TempDir(), "prod.hcl")
+	if err := os.WriteFile(vf, []byte("seed = \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load("testdata/valid/variables.hcl", config.Options{VarFiles: []string{vf}})
+	if !diags.HasErrors() || diags[0].Subject == nil || diags[0].Subject.Filename != vf {
+		t.Fatalf("diags = %v, want an error in %s", diags, vf)
+	}
+	var out strings.Builder
+	hcl.NewDiagnosticTextWriter(&out, cfg.Files, 100, false).WriteDiagnostic(diags[0])
+	if !strings.Contains(out.String(), "1: seed =") || strings.Contains(out.String(), "not available") {
+		t.Errorf("the error as printed:\n%s\nwant the var file's line", out.String())
+	}
+}
+
+// A file in another encoding than UTF-8 is one error naming the file and
+// the encoding, not one error a character.
+func TestFileNotUTF8(t *testing.T) {
+	src := planowanieGame + `bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+}
+`
+	utf16 := func(bom []byte, big bool) []byte {
+		out := append([]byte(nil), bom...)
+		for _, c := range []byte(src) {
+			if big {
+				out = append(out, 0, c)
+			} else {
+				out = append(out, c, 0)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want string
+	}{
+		{"utf16le-bom", utf16([]byte{0xff, 0xfe}, false), "is UTF-16 (it starts with a UTF-16 byte order mark)"},
+		{"utf16be-bom", utf16([]byte{0xfe, 0xff}, true), "is UTF-16 (it starts with a UTF-16 byte order mark)"},
+		{"utf16le", utf16(nil, false), "is UTF-16 (every other byte"},
+		{"nul", append([]byte(src), 0), "holds NUL bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.hcl")
+			if err := os.WriteFile(path, tc.src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := load(path, config.Options{})
+			if len(diags) != 1 || diags[0].Summary != "File is not UTF-8" ||
+				!strings.Contains(diags[0].Detail, path+" "+tc.want) {
+				t.Errorf("diags = %v, want one error naming %s and saying it %s", diags, path, tc.want)
+			}
+		})
+	}
+}
+
+// The seed's range is stated, and a seed out of it is written as it was
+// written: 9223372036854775808, not 9.223372036854775808e+18.
+func TestSeedRange(t *testing.T) {
+	for _, tc := range []struct{ seed, want string }{
+		{"9223372036854775807", ""},
+		{"0", ""},
+		{"9223372036854775808", "seed must be a whole number from 0 to 9223372036854775807, not 9223372036854775808:"},
+		{"-1", "from 0 to 9223372036854775807, not -1:"},
+		{"2.5", "from 0 to 9223372036854775807, not 2.5:"},
+		{"1e40", "from 0 to 9223372036854775807, not 1e+40:"},
+	} {
+		path := writeConfig(t, planowanieGame+`bot "a" { house = "planowanie/random" }
+bot "b" { house = "planowanie/greedy" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  seed    = `+tc.seed+`
+}
+`)
+		cfg, diags := load(path, config.Options{})
+		switch {
+		case tc.want == "" && diags.HasErrors():
+			t.Errorf("seed = %s: %v", tc.seed, diags)
+		case tc.want == "" && fmt.Sprint(cfg.Tournaments[0].Seed) != tc.seed:
+			t.Errorf("seed = %s read as %d", tc.seed, cfg.Tournaments[0].Seed)
+		case tc.want != "" && (len(diags) != 1 || !strings.Contains(diags[0].Detail, tc.want)):
+			t.Errorf("seed = %s: %v, want one error saying %q", tc.seed, diags, tc.want)
+		}
+	}
+}
+
+// The cap on a plan's matches says that stop's max_matches does not
+// lift it.
+func TestTooManyMatchesSaysMaxMatchesDoesNotLiftIt(t *testing.T) {
+	_, diags := load("testdata/invalid/too_many_rounds.hcl", config.Options{})
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "at most 1000000 matches whatever its stop block says: max_matches stops a run") {
+		t.Errorf("diags = %v, want one saying max_matches does not lift the cap", diags)
 	}
 }

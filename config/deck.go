@@ -17,14 +17,22 @@ type Deck struct {
 	Ranks     string
 	Suits     string
 	DeclRange hcl.Range
+	// inError is set when the block has errors, already reported.
+	inError bool
 }
 
-// Value is what deck.<name> evaluates to in expressions.
+// Value is what deck.<name> evaluates to in expressions. A deck in error
+// has ranks and suits not known, so that what uses it (a game's deck) is
+// not reported again: a duplicate rank is one mistake, at the deck.
 func (d *Deck) Value() cty.Value {
+	ranks, suits := cty.StringVal(d.Ranks), cty.StringVal(d.Suits)
+	if d.inError {
+		ranks, suits = cty.UnknownVal(cty.String), cty.UnknownVal(cty.String)
+	}
 	return cty.ObjectVal(map[string]cty.Value{
 		"deck":  cty.StringVal(d.Name),
-		"ranks": cty.StringVal(d.Ranks),
-		"suits": cty.StringVal(d.Suits),
+		"ranks": ranks,
+		"suits": suits,
 	})
 }
 
@@ -40,6 +48,7 @@ func (l *loader) loadDecks() hcl.Diagnostics {
 	seen := map[string]*Deck{}
 	for _, b := range l.blocks["deck"] {
 		d := &Deck{Name: b.Labels[0], DeclRange: b.DefRange}
+		before := len(diags)
 		content, cd := b.Body.Content(deckSchema)
 		diags = append(diags, cd...)
 		for _, f := range []struct {
@@ -59,6 +68,7 @@ func (l *loader) loadDecks() hcl.Diagnostics {
 				}
 			}
 		}
+		d.inError = diags[before:].HasErrors()
 		if first, ok := seen[d.Name]; ok {
 			diags = append(diags, duplicate("deck", d.Name, first.DeclRange, d.DeclRange))
 			continue

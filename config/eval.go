@@ -6,10 +6,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // What an expression may refer to depends on where it stands: locals see
@@ -230,25 +231,11 @@ func attrStep(tr hcl.Traversal, i int) (string, hcl.Range, bool) {
 	return "", hcl.Range{}, false
 }
 
-func suggest(name string, known []string) string {
-	best := closest(name, known)
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
+// suggest and closest are drivers.Suggest and drivers.Closest: the
+// games' own blocks suggest names by the same rule.
+func suggest(name string, known []string) string { return drivers.Suggest(name, known) }
 
-// closest is the name of known nearest to name, if one is near enough to
-// be a typo of it, else "".
-func closest(name string, known []string) string {
-	best, bestDist := "", 4
-	for _, k := range known {
-		if d := levenshtein.Distance(name, k, nil); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
+func closest(name string, known []string) string { return drivers.Closest(name, known) }
 
 // misspeltDeclares reports whether a block of a misspelt type meant to
 // be typ ("gmae" for game) declares labels, or, for locals, the

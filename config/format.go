@@ -39,7 +39,7 @@ type SPRT struct {
 }
 
 // SPRTModels are the Elo models of an SPRT's bounds, first is the default.
-var SPRTModels = []string{"normalized", "logistic", "bayesian"}
+var SPRTModels = tournament.SPRTModels
 
 // optionBlocks decode the blocks that hold a format's options (see
 // tournament.Format.Options), by block type.
@@ -230,19 +230,28 @@ func (l *loader) decodeSPRT(t *Tournament, b *hcl.Block) (*SPRT, hcl.Diagnostics
 	content, diags := b.Body.Content(sprtSchema)
 	ranges := map[string]hcl.Range{}
 	vals := l.attrValues(content.Attributes, ranges, &diags)
+	// The numbers are read here; what they may be is the rule a saved
+	// plan is checked by too (tournament.CheckSPRT).
 	inf := math.Inf(1)
-	elo := append(floatAttr(vals, "elo0", ranges, -inf, inf, &s.Elo0), floatAttr(vals, "elo1", ranges, -inf, inf, &s.Elo1)...)
-	diags = append(diags, elo...)
+	bad := map[string]bool{}
+	for _, f := range []struct {
+		attr string
+		dst  *float64
+	}{{"elo0", &s.Elo0}, {"elo1", &s.Elo1}, {"alpha", &s.Alpha}, {"beta", &s.Beta}} {
+		d := floatAttr(vals, f.attr, ranges, -inf, inf, f.dst)
+		diags = append(diags, d...)
+		bad[f.attr] = d.HasErrors()
+	}
+	diags = append(diags, choiceAttr(vals, "model", ranges, SPRTModels, &s.Model)...)
 	_, has0 := vals["elo0"]
 	_, has1 := vals["elo1"]
-	if has0 && has1 && !elo.HasErrors() && s.Elo0 >= s.Elo1 {
-		r := ranges["elo1"]
-		diags = append(diags, errDiag("Invalid SPRT bounds",
-			fmt.Sprintf("elo0 (%g) must be less than elo1 (%g): H0 is the smaller Elo difference, H1 the larger.", s.Elo0, s.Elo1), &r))
+	for _, p := range tournament.CheckSPRT(s.Elo0, s.Elo1, s.Alpha, s.Beta, s.Model) {
+		if bad[p.Attr] || p.Attr == "model" || p.Attr == "elo1" && (!has0 || !has1 || bad["elo0"]) {
+			continue // reported already, or missing
+		}
+		r := ranges[p.Attr]
+		diags = append(diags, errDiag(p.Summary, p.Detail, &r))
 	}
-	diags = append(diags, floatAttr(vals, "alpha", ranges, 0, 0.5, &s.Alpha)...)
-	diags = append(diags, floatAttr(vals, "beta", ranges, 0, 0.5, &s.Beta)...)
-	diags = append(diags, choiceAttr(vals, "model", ranges, SPRTModels, &s.Model)...)
 	return s, diags
 }
 

@@ -96,14 +96,7 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 				bad(fmt.Sprintf("%s must be a size like \"400MiB\", \"10MB\" or a number of bytes: %v.", name, err))
 				ok = false
 			}
-			switch name {
-			case "memory":
-				lim.Memory = n
-			case "files":
-				lim.Files = n
-			default:
-				lim.Output = n
-			}
+			*map[string]*int64{"memory": &lim.Memory, "files": &lim.Files, "output": &lim.Output}[name] = n
 		case "cpu":
 			var str string
 			if err := gocty.FromCtyValue(v, &str); err != nil {
@@ -122,11 +115,7 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 				bad(name + " must be a whole number from 1 up.")
 				ok = false
 			}
-			if name == "processes" {
-				lim.Processes = n
-			} else {
-				lim.FileCount = n
-			}
+			*map[string]*int{"processes": &lim.Processes, "file_count": &lim.FileCount}[name] = n
 		case "network", "children":
 			var allowed bool
 			if err := gocty.FromCtyValue(toBool(v), &allowed); err != nil {
@@ -148,6 +137,13 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 		}
 		if ok {
 			lim.Set[name] = true
+		}
+	}
+	// What no bot can run under, by the rule a saved plan is checked by;
+	// an attribute already in error is not reported again.
+	for _, p := range lim.Limits.Problems() {
+		if a := content.Attributes[p.Limit]; a != nil && lim.Set[p.Limit] {
+			diags = append(diags, errDiag("Invalid "+p.Limit+" limit", sentence(p.Detail), a.Expr.Range().Ptr()))
 		}
 	}
 	return lim, diags
@@ -267,4 +263,16 @@ func mergeLimits(out *drivers.Limits, t *Tournament, bot *Bot) {
 			}
 		}
 	}
+}
+
+// sentence capitalises a message and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }

@@ -142,7 +142,7 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (t *Tournament, diags hcl.D
 		var seed int64
 		if err := gocty.FromCtyValue(toNumber(v), &seed); err != nil || seed < 0 {
 			diags = append(diags, errDiag("Invalid seed",
-				fmt.Sprintf("seed must be a whole number from 0 up, not %s: it is what makes the tournament reproducible.", describe(v)), rangePtr(t.Ranges["seed"])))
+				fmt.Sprintf("seed must be a whole number from 0 to %d, not %s: it is what makes the tournament reproducible.", int64(math.MaxInt64), describe(v)), rangePtr(t.Ranges["seed"])))
 		} else {
 			t.Seed = uint64(seed)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
@@ -133,6 +134,9 @@ func decodeVariableBlock(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["default"]; ok {
+		// A default in error is there all the same: the variable is not
+		// one without a default, and its uses follow from the error.
+		v.Default = cty.DynamicVal
 		val, d := attr.Expr.Value(nil)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
@@ -216,7 +220,7 @@ func describe(v cty.Value) string {
 		}
 		return fmt.Sprintf("the string %q", s)
 	case v.Type() == cty.Number:
-		return v.AsBigFloat().Text('g', -1)
+		return drivers.NumberText(v.AsBigFloat())
 	case v.Type() == cty.Bool:
 		return fmt.Sprint(v.True())
 	}
@@ -292,11 +296,15 @@ func (l *loader) loadVarFile(path string) hcl.Diagnostics {
 	if err != nil {
 		return hcl.Diagnostics{errDiag("Cannot read variables file", fmt.Sprintf("%v. Check the -var-file path.", err), nil)}
 	}
+	if d := EncodingProblem(src, path); d != nil {
+		return hcl.Diagnostics{d}
+	}
 	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	// Before any error: its message shows the line it is on.
+	l.cfg.Files[path] = f
 	if diags.HasErrors() {
 		return diags
 	}
-	l.cfg.Files[path] = f
 	attrs, diags := f.Body.JustAttributes()
 	for name, attr := range attrs {
 		v := l.cfg.Variables[name]

@@ -12,8 +12,10 @@
 package drivers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -338,4 +340,20 @@ type ReportedMatch struct {
 	// Bots and Nicks are per seat.
 	Bots, Nicks []string
 	Outcome     Outcome
+}
+
+// DecodeSettings decodes the settings a plan recorded into v (a driver's
+// LoadGame), refusing a field v does not have, as the plan's own fields
+// are: a misspelt or foreign setting in a plan edited by hand would
+// otherwise be dropped without a word, and the game played without it.
+func DecodeSettings(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("more follows the settings' JSON object")
+	}
+	return nil
 }

@@ -1,5 +1,12 @@
 package drivers
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
 // Limits are what a bot process may use, beside its clock. Zero values mean
 // "no limit". The plan records them per bot; drivers hand them to
 // drivers/proc, which enforces them with the strongest mechanism the
@@ -58,6 +65,59 @@ type Sandbox struct {
 // bots under them, in the sandbox.
 type DefaultLimiter interface {
 	DefaultLimits() Limits
+}
+
+// MinMemory is the smallest memory limit, 1 MiB. From the moment a
+// confined bot's process joins its memory cgroup, what arbiter still does
+// for it before its exec (its credentials, its seccomp filter, its root)
+// is charged to that cgroup: below about 32 KiB those steps fail, and the
+// smallest C program, dynamically linked, needs about 200 KiB to start
+// and answer (docs/sandbox.md). A limit under 1 MiB leaves a bot no room
+// to do anything, so it is refused where it is written, not found out
+// match by match.
+const MinMemory = 1 << 20
+
+// LimitProblem is what is wrong with one limit: its name (as in a limits
+// block) and a sentence that says how to fix it.
+type LimitProblem struct{ Limit, Detail string }
+
+// Problems lists what keeps l from being limits a bot can run under: a
+// memory limit below MinMemory, a size or count below zero, a cpu limit
+// that is neither "match" nor a positive duration, a required limit that
+// does not exist. The configuration reports them at its limits blocks'
+// attributes, and a saved plan's check for each of its bots: one rule
+// for both.
+func (l Limits) Problems() []LimitProblem {
+	var out []LimitProblem
+	add := func(limit, format string, args ...any) {
+		out = append(out, LimitProblem{limit, fmt.Sprintf(format, args...)})
+	}
+	switch {
+	case l.Memory < 0:
+		add(LimitMemory, "memory is %d bytes, below 0: leave memory out for no limit", l.Memory)
+	case l.Memory > 0 && l.Memory < MinMemory:
+		add(LimitMemory, "memory is %s, but the smallest memory limit is %s: what arbiter does to start a confined bot is charged to the bot's memory, and the smallest C bot needs about 200 KiB to start (see docs/sandbox.md)",
+			FormatSize(l.Memory), FormatSize(MinMemory))
+	}
+	for _, c := range []struct {
+		name string
+		n    int64
+	}{{LimitProcesses, int64(l.Processes)}, {LimitFiles, l.Files}, {"file_count", int64(l.FileCount)}, {LimitOutput, l.Output}} {
+		if c.n < 0 {
+			add(c.name, "%s is %d, below 0: leave %s out for no limit", c.name, c.n, c.name)
+		}
+	}
+	if l.CPU != "" && l.CPU != "match" {
+		if d, err := time.ParseDuration(l.CPU); err != nil || d <= 0 {
+			add(LimitCPU, "cpu must be \"match\" (the match's total clock) or a positive duration like \"30s\", not %q", l.CPU)
+		}
+	}
+	for _, r := range l.Required {
+		if !slices.Contains(LimitNames, r) {
+			add("required", "%q is not a limit; limits: %s", r, strings.Join(LimitNames, ", "))
+		}
+	}
+	return out
 }
 
 // Limit names, as in the configuration's limits block and in Required.

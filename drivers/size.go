@@ -38,7 +38,7 @@ func ParseSize(v cty.Value) (int64, error) {
 	case cty.Number:
 		n, acc := v.AsBigFloat().Int64()
 		if acc != 0 || n < 0 || !v.AsBigFloat().IsInt() {
-			return 0, fmt.Errorf("%s is not a whole number of bytes from 0 up", v.AsBigFloat().Text('g', -1))
+			return 0, fmt.Errorf("%s is not a whole number of bytes from 0 up", NumberText(v.AsBigFloat()))
 		}
 		return n, nil
 	case cty.String:
@@ -59,4 +59,22 @@ func ParseSize(v cty.Value) (int64, error) {
 		return 0, fmt.Errorf("%q is too large", s)
 	}
 	return n * unit, nil
+}
+
+// FormatSize writes n bytes as a size a limits block takes: with the
+// largest binary or decimal unit it is a whole number of ("400MiB",
+// "10MB"), else in bytes ("1000B"; over 1 MiB, MiB to a tenth).
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		n    int64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}} {
+		if n >= u.n && n%u.n == 0 {
+			return fmt.Sprintf("%d%s", n/u.n, u.name)
+		}
+	}
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1fMiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%dB", n)
 }

@@ -627,7 +627,34 @@ func (r *Runner) loadGameSettings() (drivers.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the plan's settings of game %q do not load (%w); was the plan written by another version of arbiter?", g.Name, err)
 	}
+	// Before anything is written: a game that cannot seat the plan's
+	// matches would fail (or a referee refuse) in the first of them.
+	if err := r.Plan.CheckGame(game); err != nil {
+		return nil, fmt.Errorf("the plan cannot be played: %w", err)
+	}
 	return game, nil
+}
+
+// CheckOnly refuses, before anything is written, a match id of only that
+// names no match of p nor of a round already paired in out, the results
+// directory (which need not exist yet): the check Run makes of
+// Runner.Only, made before the run creates out and its files. A directory
+// whose rounds cannot be read is left to Run, which says why.
+func CheckOnly(out string, p *plan.Plan, only []string) error {
+	if len(only) == 0 {
+		return nil
+	}
+	paired, err := loadPairings(out, p)
+	if err != nil {
+		return nil
+	}
+	known := *p
+	known.Matches = slices.Clone(p.Matches)
+	for _, pr := range paired {
+		known.Matches = append(known.Matches, pr.Matches...)
+	}
+	_, err = (&Runner{Only: only}).selected(&known)
+	return err
 }
 
 // selected are the matches named by Only, among those of p.

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -28,6 +29,12 @@ var Formats = []Format{Groups, RoundRobin, Gauntlet, Swiss}
 // MaxMatches caps the size of a plan, against a round robin or a seat
 // design that would list more matches than anyone can play.
 const MaxMatches = 1_000_000
+
+// MaxPlayers and MaxRounds bound a tournament's players and rounds.
+const (
+	MaxPlayers = 1000
+	MaxRounds  = math.MaxInt32
+)
 
 // Setup is what a format checks and lists a tournament from.
 type Setup struct {
@@ -89,6 +96,14 @@ func tooMany(what string, groups int, s *Setup) *TooManyMatches {
 
 type format interface {
 	name() string
+	// what names the format in messages ("round robin").
+	what() string
+	// groups is how many groups a round of the setup has, -1 when more
+	// than MaxMatches, or a *NotEnoughFill.
+	groups(s *Setup) (int, error)
+	// pairing is the rule that pairs rounds from..Rounds during the run
+	// (NoPairing: every round is listed).
+	pairing(s *Setup) (p Pairing, from int)
 	// options is the block of the format's options ("" for none) and
 	// the problem of leaving it out (nil when it may be).
 	options() (string, *Problem)
@@ -120,8 +135,34 @@ func (f Format) Options() (block string, missing *Problem) { return formats[f].o
 func (f Format) Check(s *Setup) []Problem { return formats[f].check(s) }
 
 // List lists the rounds the format can list before the run. Its errors
-// are *NotEnoughFill and *TooManyMatches.
-func (f Format) List(s *Setup) (*Listing, error) { return formats[f].list(s) }
+// are *NotEnoughFill and *TooManyMatches (see Fits).
+func (f Format) List(s *Setup) (*Listing, error) {
+	if _, err := f.Fits(s); err != nil {
+		return nil, err
+	}
+	return formats[f].list(s)
+}
+
+// Pairing is the rule that groups the rounds From..Rounds of the setup
+// during the run, by results (NoPairing, and From 0, when List lists
+// every round); List's Listing says the same.
+func (f Format) Pairing(s *Setup) (p Pairing, from int) { return formats[f].pairing(s) }
+
+// Fits checks what List checks before it lists anything: that the fill
+// bots can complete every group (a *NotEnoughFill) and that the
+// tournament's matches, s.Seatings to a group for s.Rounds rounds, are at
+// most MaxMatches (a *TooManyMatches). It returns how many groups a
+// round has. A saved plan is checked by it without being listed again.
+func (f Format) Fits(s *Setup) (groups int, err error) {
+	groups, err = formats[f].groups(s)
+	if err != nil {
+		return 0, err
+	}
+	if many := tooMany(formats[f].what(), groups, s); many != nil {
+		return 0, many
+	}
+	return groups, nil
+}
 
 // Describe says in a sentence what the format plays, for a field of
 // field bots.
@@ -131,8 +172,10 @@ func (f Format) Describe(players, field int, candidates []string) string {
 
 type groups struct{}
 
-func (groups) name() string                { return "groups" }
-func (groups) options() (string, *Problem) { return "groups", nil }
+func (groups) name() string                 { return "groups" }
+func (groups) what() string                 { return "tournament" }
+func (groups) groups(s *Setup) (int, error) { return drawnGroups(s) }
+func (groups) options() (string, *Problem)  { return "groups", nil }
 func (groups) check(s *Setup) []Problem {
 	if s.RandomRounds > s.Rounds {
 		return []Problem{{Attr: "random_rounds", Summary: "Invalid random_rounds",
@@ -140,49 +183,60 @@ func (groups) check(s *Setup) []Problem {
 	}
 	return nil
 }
-func (groups) list(s *Setup) (*Listing, error) {
-	l := &Listing{}
-	listed := s.Rounds
+func (groups) pairing(s *Setup) (Pairing, int) {
 	if s.RandomRounds > 0 && s.RandomRounds < s.Rounds {
-		listed = s.RandomRounds
-		l.Pairing, l.From = ByRating, s.RandomRounds+1
+		return ByRating, s.RandomRounds + 1
 	}
-	return drawn(s, l, listed)
+	return NoPairing, 0
 }
+func (f groups) list(s *Setup) (*Listing, error) { return drawn(s, f) }
 func (groups) describe(players, field int, _ []string) string {
 	return fmt.Sprintf("Format groups: %d group(s) of %d per round.", len(GroupSizes(field, players)), players)
 }
 
 type swiss struct{}
 
-func (swiss) name() string                { return "swiss" }
-func (swiss) options() (string, *Problem) { return "swiss", nil }
-func (swiss) check(*Setup) []Problem      { return nil }
-func (swiss) list(s *Setup) (*Listing, error) {
-	l := &Listing{}
-	listed := s.Rounds
+func (swiss) name() string                 { return "swiss" }
+func (swiss) what() string                 { return "tournament" }
+func (swiss) groups(s *Setup) (int, error) { return drawnGroups(s) }
+func (swiss) options() (string, *Problem)  { return "swiss", nil }
+func (swiss) check(*Setup) []Problem       { return nil }
+func (swiss) pairing(s *Setup) (Pairing, int) {
 	if s.Rounds > 1 {
-		listed = 1
-		l.Pairing, l.From = ByScore, 2
+		return ByScore, 2
 	}
-	return drawn(s, l, listed)
+	return NoPairing, 0
 }
+func (f swiss) list(s *Setup) (*Listing, error)  { return drawn(s, f) }
 func (swiss) describe(int, int, []string) string { return "Format swiss: round 1 drawn at random." }
 
-// drawn lists the first listed rounds of l as groups of the round's
-// random draw, as even as possible.
-func drawn(s *Setup, l *Listing, listed int) (*Listing, error) {
+// drawnGroups is the number of groups of a round drawn at random, as
+// even as possible, when the fill bots can complete them.
+func drawnGroups(s *Setup) (int, error) {
 	n, k := len(s.Bots), s.Players
+	if n == 0 || k < 1 {
+		return 0, nil
+	}
 	sizes := GroupSizes(n, k)
 	// Groups are as even as possible, so the largest deficit is in the
 	// smallest group.
 	if need := k - sizes[len(sizes)-1]; need > s.Fill {
-		return nil, &NotEnoughFill{fmt.Sprintf("%d bots make %d group(s) of %d seats, so up to %d seat(s) of a group must be filled",
+		return 0, &NotEnoughFill{fmt.Sprintf("%d bots make %d group(s) of %d seats, so up to %d seat(s) of a group must be filled",
 			n, len(sizes), k, need)}
 	}
-	if many := tooMany("tournament", len(sizes), s); many != nil {
-		return nil, many
+	return len(sizes), nil
+}
+
+// drawn lists the rounds of f that come before its pairing as groups of
+// the round's random draw, as even as possible.
+func drawn(s *Setup, f format) (*Listing, error) {
+	l := &Listing{}
+	l.Pairing, l.From = f.pairing(s)
+	listed := s.Rounds
+	if l.Pairing != NoPairing {
+		listed = l.From - 1
 	}
+	sizes := GroupSizes(len(s.Bots), s.Players)
 	for r := 1; r <= listed; r++ {
 		order := s.Draw(r)
 		var round [][]string
@@ -198,7 +252,14 @@ func drawn(s *Setup, l *Listing, listed int) (*Listing, error) {
 
 type roundRobin struct{}
 
-func (roundRobin) name() string                { return "round-robin" }
+func (roundRobin) name() string { return "round-robin" }
+func (roundRobin) what() string { return "round robin" }
+func (roundRobin) groups(s *Setup) (int, error) {
+	if len(s.Bots) < s.Players || s.Players < 1 {
+		return 0, nil // Check says so
+	}
+	return binomial(len(s.Bots), s.Players), nil
+}
 func (roundRobin) options() (string, *Problem) { return "", nil }
 func (roundRobin) check(s *Setup) []Problem {
 	var out []Problem
@@ -212,10 +273,8 @@ func (roundRobin) check(s *Setup) []Problem {
 	}
 	return out
 }
+func (roundRobin) pairing(*Setup) (Pairing, int) { return NoPairing, 0 }
 func (roundRobin) list(s *Setup) (*Listing, error) {
-	if many := tooMany("round robin", binomial(len(s.Bots), s.Players), s); many != nil {
-		return nil, many
-	}
 	return repeated(s, combinations(s.Bots, s.Players)), nil
 }
 func (roundRobin) describe(players, field int, _ []string) string {
@@ -225,11 +284,33 @@ func (roundRobin) describe(players, field int, _ []string) string {
 type gauntlet struct{}
 
 func (gauntlet) name() string { return "gauntlet" }
+func (gauntlet) what() string { return "gauntlet" }
+func (gauntlet) groups(s *Setup) (int, error) {
+	k := s.Players
+	opponents := 0
+	for _, b := range s.Bots {
+		if !contains(s.Candidates, b) {
+			opponents++
+		}
+	}
+	if need := k - 1 - opponents; need > s.Fill {
+		return 0, &NotEnoughFill{fmt.Sprintf("A gauntlet match seats a candidate with %d opponents, and the field has %d", k-1, opponents)}
+	}
+	if opponents < k-1 {
+		return len(s.Candidates), nil
+	}
+	per := binomial(opponents, k-1)
+	if per < 0 || len(s.Candidates) > 0 && per > MaxMatches/len(s.Candidates) {
+		return -1, nil
+	}
+	return len(s.Candidates) * per, nil
+}
 func (gauntlet) options() (string, *Problem) {
 	return "gauntlet", &Problem{Summary: "Gauntlet without candidates",
 		Detail: "A gauntlet tests candidates against the rest of the field: add a block gauntlet { candidates = [bot.x] }."}
 }
-func (gauntlet) check(*Setup) []Problem { return nil }
+func (gauntlet) check(*Setup) []Problem        { return nil }
+func (gauntlet) pairing(*Setup) (Pairing, int) { return NoPairing, 0 }
 func (gauntlet) list(s *Setup) (*Listing, error) {
 	k := s.Players
 	var opponents []string
@@ -237,9 +318,6 @@ func (gauntlet) list(s *Setup) (*Listing, error) {
 		if !contains(s.Candidates, b) {
 			opponents = append(opponents, b)
 		}
-	}
-	if need := k - 1 - len(opponents); need > s.Fill {
-		return nil, &NotEnoughFill{fmt.Sprintf("A gauntlet match seats a candidate with %d opponents, and the field has %d", k-1, len(opponents))}
 	}
 	var groups [][]string
 	for _, c := range s.Candidates {
@@ -250,9 +328,6 @@ func (gauntlet) list(s *Setup) (*Listing, error) {
 		for _, opp := range combinations(opponents, k-1) {
 			groups = append(groups, append([]string{c}, opp...))
 		}
-	}
-	if many := tooMany("gauntlet", len(groups), s); many != nil {
-		return nil, many
 	}
 	return repeated(s, groups), nil
 }

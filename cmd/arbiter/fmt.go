@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
+	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
@@ -35,9 +34,7 @@ func cmdFmt(args []string, stdout, stderr io.Writer) error {
 			files = append(files, p)
 			continue
 		}
-		m, _ := filepath.Glob(filepath.Join(p, "*.hcl"))
-		sort.Strings(m)
-		files = append(files, m...)
+		files = append(files, config.DirFiles(p)...)
 	}
 	unformatted := 0
 	for _, f := range files {
@@ -45,10 +42,14 @@ func cmdFmt(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if d := config.EncodingProblem(src, f); d != nil {
+			printDiags(stderr, nil, hcl.Diagnostics{d})
+			return errReported
+		}
 		// Refuse to format a file that does not parse: hclwrite would keep
 		// going and the result could hide the error.
-		if _, diags := hclsyntax.ParseConfig(src, f, hcl.InitialPos); diags.HasErrors() {
-			printDiags(stderr, nil, diags)
+		if file, diags := hclsyntax.ParseConfig(src, f, hcl.InitialPos); diags.HasErrors() {
+			printDiags(stderr, &config.Config{Files: map[string]*hcl.File{f: file}}, diags)
 			return errReported
 		}
 		out := hclwrite.Format(src)

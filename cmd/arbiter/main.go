@@ -255,7 +255,7 @@ func (c *configFlags) loadAs(path string, stderr io.Writer, compileT func(*confi
 		return c.loadPlan(path)
 	}
 	if c.root != "" {
-		return nil, fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
+		return nil, errRootWithConfig
 	}
 	cfg, diags := config.Load(path, config.Options{
 		Vars: c.vars, VarFiles: c.varFiles, Driver: all.Driver, DriverNames: all.Names(), Tournament: c.tournament,

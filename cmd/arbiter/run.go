@@ -48,7 +48,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	*out = cmp.Or(*out, filepath.Join("results", l.plan.Tournament))
-	slice, err := sf.plan(path, l.plan, only, stderr)
+	slice, err := runSlice(&sf, path, *out, l, only, stderr)
 	if err != nil {
 		return err
 	}
@@ -99,6 +99,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		bp.Wait()
 	}
 	return finishRun(stdout, stderr, *out, sum, err, slice, len(only) > 0)
+}
+
+// runSlice works out the shard a run plays (nil: not a shard), and
+// refuses a -match that names no match before out is made.
+func runSlice(sf *shardFlags, path, out string, l *loaded, only []string, stderr io.Writer) (*engine.ShardPlan, error) {
+	slice, err := sf.plan(path, l.plan, only, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return slice, engine.CheckOnly(out, l.plan, only)
 }
 
 // finishRun says how a run into out ended: interrupted (and how to

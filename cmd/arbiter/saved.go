@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -70,15 +71,21 @@ func (c *configFlags) readPlan(path string, read func(string) (*plan.Plan, int, 
 // configuration was checked by loading it.)
 func checkSaved(p *plan.Plan, root string) []string {
 	var problems []string
-	if drv, ok := all.Driver(p.Game.Driver); !ok {
+	drv, ok := all.Driver(p.Game.Driver)
+	if !ok {
 		problems = append(problems, fmt.Sprintf("the game %q is played by the driver %q, which this arbiter does not have (it has %s)",
 			p.Game.Name, p.Game.Driver, strings.Join(all.Names(), ", ")))
-	} else if _, err := drv.LoadGame(p.Game.Settings); err != nil {
+	} else if g, err := drv.LoadGame(p.Game.Settings); err != nil {
 		problems = append(problems, fmt.Sprintf("the settings of game %q do not load: %v", p.Game.Name, err))
+	} else if err := p.CheckGame(g); err != nil {
+		problems = append(problems, err.Error())
 	}
 	for i := range p.Bots {
 		b := &p.Bots[i]
 		if b.House != "" {
+			if pr := houseProblem(b, drv); pr != "" {
+				problems = append(problems, pr)
+			}
 			continue
 		}
 		dir := b.DirIn(root)
@@ -93,6 +100,25 @@ func checkSaved(p *plan.Plan, root string) []string {
 		}
 	}
 	return problems
+}
+
+// houseProblem says why house bot b cannot play the plan's game, played
+// by drv (nil: a driver this arbiter does not have), or "": as the
+// configuration refuses a house bot of another game, which would not
+// understand its protocol and lose every match.
+func houseProblem(b *plan.Bot, drv drivers.Driver) string {
+	if drv == nil {
+		return ""
+	}
+	game, name, _ := strings.Cut(b.House, "/")
+	var own []string
+	for _, hb := range drv.HouseBots() {
+		if game == drv.Name() && hb.Name == name {
+			return ""
+		}
+		own = append(own, drv.Name()+"/"+hb.Name)
+	}
+	return fmt.Sprintf("bot %q is the house bot %q, which does not play %s; its house bots are %s", b.Name, b.House, drv.Name(), strings.Join(own, ", "))
 }
 
 // filesAbsent says so when none of the files the plan recorded of bot b

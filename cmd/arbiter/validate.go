@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -24,8 +26,20 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if isPlanFile(path) {
 		return validatePlan(&cf, path, *asJSON, stdout)
 	}
+	// Every failure is JSON with -json, as the diagnostics are: a script
+	// reads stdout whatever went wrong.
+	fail := func(summary string, err error) error {
+		if !*asJSON {
+			return err
+		}
+		d := errDiagOf(summary, err)
+		if err := writeJSON(stdout, jsonDiags(hcl.Diagnostics{d})); err != nil {
+			return err
+		}
+		return errReported
+	}
 	if cf.root != "" {
-		return fmt.Errorf("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
+		return fail("Invalid option", errRootWithConfig)
 	}
 	cfg, diags := config.Load(path, config.Options{
 		Vars: cf.vars, VarFiles: cf.varFiles, Driver: all.Driver, DriverNames: all.Names(), Tournament: cf.tournament,
@@ -46,7 +60,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			if len(diags) > 0 && !*asJSON {
 				printDiags(stderr, cfg, diags)
 			}
-			return err
+			return fail("Unknown tournament", err)
 		}
 		tournaments = []*config.Tournament{t}
 	}
@@ -60,9 +74,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(jsonDiags(diags)); err != nil {
+		if err := writeJSON(stdout, jsonDiags(diags)); err != nil {
 			return err
 		}
 		if diags.HasErrors() {
@@ -106,6 +118,27 @@ type jsonResult struct {
 	Valid       bool       `json:"valid"`
 	ErrorCount  int        `json:"error_count"`
 	Diagnostics []jsonDiag `json:"diagnostics"`
+}
+
+// errRootWithConfig refuses -root with a configuration.
+var errRootWithConfig = errors.New("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
+
+// errDiagOf is a command's error as a diagnostic without a place: its
+// message as the detail, a sentence.
+func errDiagOf(summary string, err error) *hcl.Diagnostic {
+	detail := err.Error()
+	detail = strings.ToUpper(detail[:1]) + detail[1:]
+	if !strings.HasSuffix(detail, ".") {
+		detail += "."
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+}
+
+// writeJSON writes v as validate -json writes its results.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func jsonDiags(diags hcl.Diagnostics) jsonResult {

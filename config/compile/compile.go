@@ -162,6 +162,10 @@ func notEnoughFill(t *config.Tournament, why string, have int) *hcl.Diagnostic {
 		Subject: subject}
 }
 
+// capNote says what the cap on a plan's matches is not: stop's
+// max_matches ends a run early, but the plan still lists every match.
+const capNote = "A plan lists at most 1000000 matches whatever its stop block says: max_matches stops a run, it does not shorten the plan."
+
 // tooMany says which setting makes too many matches: the rounds, when
 // one round is within the limit, else the field.
 func tooMany(t *config.Tournament, many *tournament.TooManyMatches) *hcl.Diagnostic {
@@ -171,12 +175,12 @@ func tooMany(t *config.Tournament, many *tournament.TooManyMatches) *hcl.Diagnos
 			subject = rangePtr(t.Ranges["bots"])
 		}
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many matches",
-			Detail: fmt.Sprintf("This %s would list %d matches a round for %d rounds, more than %d matches in all. Use at most %d rounds, or fewer matches a round (fewer bots or a smaller seat design).",
-				many.What, many.PerRound, many.Rounds, tournament.MaxMatches, tournament.MaxMatches/many.PerRound),
+			Detail: fmt.Sprintf("This %s would list %d matches a round for %d rounds, more than %d matches in all. Use at most %d rounds, or fewer matches a round (fewer bots or a smaller seat design). %s",
+				many.What, many.PerRound, many.Rounds, tournament.MaxMatches, tournament.MaxMatches/many.PerRound, capNote),
 			Subject: subject}
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many matches",
-		Detail:  fmt.Sprintf("One round of this %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\".", many.What, tournament.MaxMatches),
+		Detail:  fmt.Sprintf("One round of this %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\". %s", many.What, tournament.MaxMatches, capNote),
 		Subject: rangePtr(t.Ranges["bots"])}
 }
 

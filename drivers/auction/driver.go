@@ -149,7 +149,7 @@ func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, g *Game) hcl.Diagnostics {
 		d := gohcl.DecodeExpression(a.Expr, ctx, &m)
 		diags = append(diags, d...)
 		for bot, p := range m {
-			if p == "" || p == "." || p == ".." || strings.ContainsAny(p, "/\x00") || p == "state" || p == "log" {
+			if !validPrefix(p) {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid file prefix",
 					Detail:  fmt.Sprintf("The prefix %q of bot %q cannot start file names: use letters and digits, like \"tym42\".", p, bot),
 					Subject: a.Expr.Range().Ptr()})
@@ -194,6 +194,60 @@ func prefixedBots(a *hcl.Attribute, ctx *hcl.EvalContext, m map[string]string) [
 // BotNames are the bots that files { prefixes } names.
 func (g *Game) BotNames() []drivers.BotName { return g.prefixed }
 
+// validPrefix reports whether p can start a bot's file names in the game
+// folder: a name, not a path, and not the game's own files.
+func validPrefix(p string) bool {
+	return p != "" && p != "." && p != ".." && !strings.ContainsAny(p, "/\x00") && p != "state" && p != "log"
+}
+
+// Validate says what is wrong with settings a plan recorded, or nil: what
+// DecodeGame refuses in a game block, so that a saved plan edited by hand
+// is refused before it runs.
+func (s Settings) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if len(s.Boards) == 0 {
+		bad("no board")
+	}
+	names := map[string]bool{}
+	for _, b := range s.Boards {
+		if names[b.Name] || b.Name == "" {
+			bad("board %q: every board has a name of its own", b.Name)
+		}
+		names[b.Name] = true
+		if b.Cols < 1 || b.Cols > MaxSide || b.Rows < 1 || b.Rows > MaxSide {
+			bad("board %q is %d by %d, but cols and rows are whole numbers from 1 to %d", b.Name, b.Cols, b.Rows, MaxSide)
+		}
+		if b.Capital < 0 {
+			bad("board %q: capital is %d, below 0", b.Name, b.Capital)
+		}
+	}
+	if s.IdleRounds < 1 {
+		bad("idle_rounds is %d, but at least 1", s.IdleRounds)
+	}
+	if s.Files.Count < 0 || s.Files.Count > 1_000_000 || s.Files.Bytes < 0 {
+		bad("files: count %d and bytes %d, but both are from 0 (count at most 1000000)", s.Files.Count, s.Files.Bytes)
+	}
+	for bot, p := range s.Files.Prefixes {
+		if !validPrefix(p) {
+			bad("files.prefixes: the prefix %q of bot %q cannot start file names", p, bot)
+		}
+	}
+	if s.Files.Breach != "" && s.Files.Breach != Disqualify && s.Files.Breach != BreachDefault {
+		bad("files.breach is %q, not %q or %q", s.Files.Breach, Disqualify, BreachDefault)
+	}
+	if s.Submission.Files < 0 || s.Submission.Files > 1_000_000 || s.Submission.Bytes < 0 {
+		bad("submission: files %d and bytes %d, but both are from 0 (files at most 1000000)", s.Submission.Files, s.Submission.Bytes)
+	}
+	if s.Submission.Breach != "" && s.Submission.Breach != Disqualify && s.Submission.Breach != BreachRefuse {
+		bad("submission.breach is %q, not %q or %q", s.Submission.Breach, Disqualify, BreachRefuse)
+	}
+	if s.Overrun < 0 || s.Overruns != nil && *s.Overruns < 0 {
+		bad("clock: overrun and overruns are from 0")
+	}
+	return errors.Join(errs...)
+}
+
 func ptr[T any](v T) *T { return &v }
 
 func intAttr(a *hcl.Attribute, ctx *hcl.EvalContext, lo, hi int, dst *int, doc string) hcl.Diagnostics {
@@ -208,11 +262,11 @@ func intAttr(a *hcl.Attribute, ctx *hcl.EvalContext, lo, hi int, dst *int, doc s
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	g := &Game{}
-	if err := json.Unmarshal(raw, &g.settings); err != nil {
+	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
 		return nil, fmt.Errorf("auction settings: %w", err)
 	}
-	if len(g.settings.Boards) == 0 {
-		return nil, errors.New("auction settings: no board")
+	if err := g.settings.Validate(); err != nil {
+		return nil, fmt.Errorf("auction settings: %w", err)
 	}
 	return g, nil
 }

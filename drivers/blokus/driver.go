@@ -172,7 +172,7 @@ func sentence(s string) string {
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	g := &Game{}
-	if err := json.Unmarshal(raw, &g.settings); err != nil {
+	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
 		return nil, fmt.Errorf("blokus settings: %w", err)
 	}
 	if err := g.settings.Validate(); err != nil {
@@ -206,8 +206,11 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	if len(m.Seats) != 2 {
 		return nil, fmt.Errorf("blokus match %s has %d seats, want 2", m.ID, len(m.Seats))
 	}
-	sessions, out := gtp.Start(ctx, m)
+	sessions, out, err := gtp.Start(ctx, m)
 	defer sessions.Kill() // every session ends however Play ends
+	if err != nil {
+		return nil, err
+	}
 	if out != nil {
 		// A bot that does not start loses.
 		for i := range out.Seats {

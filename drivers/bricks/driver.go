@@ -204,7 +204,7 @@ func (g *Game) decodeClock(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	g := &Game{}
-	if err := json.Unmarshal(raw, &g.settings); err != nil {
+	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
 		return nil, fmt.Errorf("bricks settings: %w", err)
 	}
 	if err := g.settings.Validate(); err != nil {

@@ -218,12 +218,12 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 		},
 		OnRecv: func(line string) { d.m.Record.Received(i, line) },
 	})
+	var f *proc.Fault
+	if err != nil && !errors.As(err, &f) {
+		return err // arbiter's own (proc.SetupError): no player is to blame
+	}
 	if err != nil {
-		detail := err.Error()
-		var f *proc.Fault
-		if errors.As(err, &f) {
-			detail = f.Detail
-		}
+		detail := f.Detail
 		msg := detail
 		if java := javaStartError(seat, os.Getenv("PATH")); java != "" && seat.Unbuilt == "" {
 			msg = java

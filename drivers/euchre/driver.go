@@ -56,11 +56,11 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		doc      string
 		set      func(int64)
 	}{
-		{"target", 1, 1000, "the game points that win a game", func(v int64) { g.settings.Target = int(v) }},
+		{"target", 1, MaxTarget, "the game points that win a game", func(v int64) { g.settings.Target = int(v) }},
 		{"first_dealer", 0, 3, "the position (0 to 3) that deals the first hand", func(v int64) { g.settings.FirstDealer = int(v) }},
-		{"max_hands", 1, 100000, "the hands after which an unfinished game ends, the higher score winning", func(v int64) { g.settings.MaxHands = int(v) }},
-		{"memory_bytes", 0, 1 << 30, "the most bytes a bot may keep in its one memory file", func(v int64) { g.settings.Memory = v }},
-		{"memory", 0, 1 << 30, "the most bytes a bot may keep in its one memory file", func(v int64) { g.settings.Memory = v }},
+		{"max_hands", 1, MaxHands, "the hands after which an unfinished game ends, the higher score winning", func(v int64) { g.settings.MaxHands = int(v) }},
+		{"memory_bytes", 0, MaxMemory, "the most bytes a bot may keep in its one memory file", func(v int64) { g.settings.Memory = v }},
+		{"memory", 0, MaxMemory, "the most bytes a bot may keep in its one memory file", func(v int64) { g.settings.Memory = v }},
 	} {
 		a, ok := content.Attributes[f.name]
 		if !ok || f.name == "memory" && isString(a, ctx) {
@@ -174,7 +174,7 @@ func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	// The clock is in every match of the plan; the game's own is only a
 	// fallback for a match without one.
 	g := &Game{clock: drivers.Clock{Move: DefaultMove}}
-	if err := json.Unmarshal(raw, &g.settings); err != nil {
+	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
 		return nil, fmt.Errorf("euchre settings: %w", err)
 	}
 	if err := g.settings.Validate(); err != nil {

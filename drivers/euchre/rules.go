@@ -39,20 +39,28 @@ func DefaultSettings() Settings {
 // perBot says whether each bot keeps one memory file across its matches.
 func (s Settings) perBot() bool { return s.MemoryScope == PerBot }
 
-// Validate says what is wrong with s, or returns nil.
+// The bounds of the settings, in a game block and in a plan alike.
+const (
+	MaxTarget = 1000
+	MaxHands  = 100000
+	MaxMemory = 1 << 30
+)
+
+// Validate says what is wrong with s, or returns nil: what DecodeGame
+// refuses in a game block, for settings read back from a plan.
 func (s Settings) Validate() error {
 	var errs []string
-	if s.Target < 1 {
-		errs = append(errs, fmt.Sprintf("target is %d, but a game must be played to at least 1 point", s.Target))
+	if s.Target < 1 || s.Target > MaxTarget {
+		errs = append(errs, fmt.Sprintf("target is %d, but a game is played to 1 to %d points", s.Target, MaxTarget))
 	}
 	if s.FirstDealer < 0 || s.FirstDealer > 3 {
 		errs = append(errs, fmt.Sprintf("first_dealer is %d, but positions are 0 to 3", s.FirstDealer))
 	}
-	if s.MaxHands < 1 {
-		errs = append(errs, fmt.Sprintf("max_hands is %d, but a game has at least 1 hand", s.MaxHands))
+	if s.MaxHands < 1 || s.MaxHands > MaxHands {
+		errs = append(errs, fmt.Sprintf("max_hands is %d, but a game has 1 to %d hands", s.MaxHands, MaxHands))
 	}
-	if s.Memory < 0 {
-		errs = append(errs, fmt.Sprintf("memory is %d, but a size is at least 0 bytes", s.Memory))
+	if s.Memory < 0 || s.Memory > MaxMemory {
+		errs = append(errs, fmt.Sprintf("memory is %d, but a memory file holds 0 to %d bytes", s.Memory, MaxMemory))
 	}
 	if s.MemoryScope != "" && s.MemoryScope != PerBot && s.MemoryScope != PerPosition {
 		errs = append(errs, fmt.Sprintf("memory_scope is %q, but a memory file is %q or %q", s.MemoryScope, PerBot, PerPosition))

@@ -542,9 +542,13 @@ type Sessions []*proc.Session
 //
 // When a bot fails to start, Start returns the outcome: the first such
 // seat has a drivers.FaultStart fault (recorded as a FaultEvent too) and no
-// place, every other seat nothing; the game sets the places. The sessions
-// that started are returned either way: the caller ends them with Kill.
-func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome) {
+// place, every other seat nothing; the game sets the places. When a start
+// failed in arbiter's own part (its limits could not be set up: a
+// *proc.SetupError; its pipes could not be made), no bot is at fault:
+// Start returns that error, which the game returns from Play. The
+// sessions that started are returned either way: the caller ends them
+// with Kill.
+func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome, error) {
 	// The bots start at once: under limits each start costs a few
 	// milliseconds of namespaces and cgroups that need not add up.
 	ss := make(Sessions, len(m.Seats))
@@ -563,23 +567,27 @@ func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome) {
 		}()
 	}
 	wg.Wait()
+	// Arbiter's own failure first: no bot is to blame for the match.
+	for _, err := range errs {
+		var f *proc.Fault
+		if err != nil && !errors.As(err, &f) {
+			return ss, nil, err
+		}
+	}
 	// The first seat that could not start is the one at fault, whatever
 	// the order the starts happened to finish in.
 	for i, err := range errs {
 		if err == nil {
 			continue
 		}
-		detail := err.Error()
 		var f *proc.Fault
-		if errors.As(err, &f) {
-			detail = f.Detail
-		}
+		errors.As(err, &f)
 		out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
-		out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: detail}
-		m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: detail})
-		return ss, out
+		out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: f.Detail}
+		m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: f.Detail})
+		return ss, out, nil
 	}
-	return ss, nil
+	return ss, nil, nil
 }
 
 // Kill ends every session, in parallel so that the bots' grace periods

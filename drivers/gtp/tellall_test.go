@@ -158,7 +158,7 @@ func botMatchCtx(t testing.TB, ctx context.Context, n int, clock drivers.Clock, 
 		dm.Seats = append(dm.Seats, drivers.Seat{Bot: "answers", Command: []string{os.Args[0]},
 			Dir: t.TempDir(), Env: []string{"GTP_TEST_BOT=1"}, Limits: lim})
 	}
-	ss, out := Start(ctx, dm)
+	ss, out, err := Start(ctx, dm)
 	t.Cleanup(func() {
 		ss.Kill()
 		for _, s := range ss {
@@ -167,8 +167,8 @@ func botMatchCtx(t testing.TB, ctx context.Context, n int, clock drivers.Clock, 
 			}
 		}
 	})
-	if out != nil {
-		t.Fatalf("start: %+v", out.Seats)
+	if err != nil || out != nil {
+		t.Fatalf("start: %v %+v", err, out)
 	}
 	players := make([]Player, n)
 	for i, s := range ss {

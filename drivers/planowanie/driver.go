@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -130,6 +131,15 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deal",
 				Detail: fmt.Sprintf("Deal %d: %s. %s", i+1, detail, dealsExample), Subject: subject.Ptr()})
 		}
+		// Conversion drops attributes the type does not have: a typo
+		// (leadr) or an attribute that is not a deal's would be
+		// ignored without a word.
+		if t := e.Type(); t.IsObjectType() {
+			if extra := unknownAttrs(t, dealType); extra != "" {
+				bad(extra)
+				continue
+			}
+		}
 		conv, err := convert.Convert(e, dealType)
 		if err != nil {
 			bad(convertProblem(err))
@@ -137,7 +147,7 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 		}
 		var dv dealValue
 		if err := gocty.FromCtyValue(conv, &dv); err != nil {
-			bad(fmt.Sprintf("cards and leader must be whole numbers, not %s and %s", conv.GetAttr("cards").AsBigFloat().Text('g', -1), conv.GetAttr("leader").AsBigFloat().Text('g', -1)))
+			bad(fmt.Sprintf("cards and leader must be whole numbers, not %s and %s", drivers.NumberText(conv.GetAttr("cards").AsBigFloat()), drivers.NumberText(conv.GetAttr("leader").AsBigFloat())))
 			continue
 		}
 		if dv.Cards < 1 || dv.Leader < 0 {
@@ -148,6 +158,35 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 		deals = append(deals, DealSpec{Cards: dv.Cards, Leader: dv.Leader})
 	}
 	return deals, diags
+}
+
+// unknownAttrs says which attributes of the object type t the object
+// type want does not have, each with the one it may be a typo of ("leadr
+// is not a setting of a deal (did you mean "leader"?)"), or "".
+func unknownAttrs(t, want cty.Type) string {
+	var known []string
+	for name := range want.AttributeTypes() {
+		known = append(known, name)
+	}
+	sort.Strings(known)
+	var names []string
+	for name := range t.AttributeTypes() {
+		if !want.HasAttribute(name) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var out []string
+	for _, name := range names {
+		out = append(out, name+drivers.Suggest(name, known))
+	}
+	switch len(out) {
+	case 0:
+		return ""
+	case 1:
+		return out[0] + " is not a setting of a deal, which has " + strings.Join(known, " and ")
+	}
+	return strings.Join(out, ", ") + " are not settings of a deal, which has " + strings.Join(known, " and ")
 }
 
 // convertProblem says what is wrong with a deal that does not convert:
@@ -194,7 +233,7 @@ func sentence(s string) string {
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	g := &Game{}
-	if err := json.Unmarshal(raw, &g.settings); err != nil {
+	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
 		return nil, fmt.Errorf("planowanie settings: %w", err)
 	}
 	return g, g.settings.Deck.Validate()
@@ -245,8 +284,11 @@ func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 
 // Play referees one match between real bot processes.
 func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, error) {
-	sessions, out := gtp.Start(ctx, m)
+	sessions, out, err := gtp.Start(ctx, m)
 	defer sessions.Kill() // every session ends however Play ends
+	if err != nil {
+		return nil, err
+	}
 	if out != nil {
 		for i, s := range out.Seats {
 			if s.Fault != "" {

@@ -62,7 +62,8 @@ type Box struct {
 	netnsLent bool // lent: Close gives it back; else it is closed
 	// spawn is the child's program when the bot is spawned rather than
 	// started through the shim (see spawnable), cfg what it was written
-	// from, spawnMsgs what each of its steps' failure means.
+	// from, spawnMsgs what each of its steps' failure means, spawnBots
+	// which of those failures are the bot's (see spawnProg.bots).
 	// sandboxed says the bot is in the sandbox's root.
 	sandboxed bool
 	// cgMu orders the reads of the cgroup's counters against Close,
@@ -74,6 +75,7 @@ type Box struct {
 	spawn               *spawnProg
 	cfg                 *shimConfig
 	spawnMsgs           []string
+	spawnBots           []bool
 }
 
 // Prepare rewrites cmd, made by exec.Command with its Dir and Env, so
@@ -646,17 +648,4 @@ func (b *Box) Folder() string {
 }
 
 // Size formats a byte count the way limits are written: "400MiB", "10MB".
-func Size(n int64) string {
-	for _, u := range []struct {
-		n    int64
-		name string
-	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}} {
-		if n >= u.n && n%u.n == 0 {
-			return fmt.Sprintf("%d%s", n/u.n, u.name)
-		}
-	}
-	if n >= 1<<20 {
-		return fmt.Sprintf("%.1fMiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%dB", n)
-}
+func Size(n int64) string { return drivers.FormatSize(n) }

@@ -194,7 +194,7 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 		if errors.As(err, &f) {
 			return Reply{Exit: -1, Fault: f}, nil, false
 		}
-		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err), false
+		return Reply{Exit: -1}, &SetupError{Bot: spec.Bot, Err: err}, false
 	}
 	start, err := startOnce(cmd, box)
 	r.closeChildEnds()
@@ -202,6 +202,13 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 		box.Close()
 		r.closeAll()
 		r.waitStderr()
+		if se, ok := setupOf(err, spec.Bot); ok {
+			return Reply{Exit: -1}, se, false
+		}
+		var f *Fault
+		if errors.As(err, &f) {
+			return Reply{Exit: -1, Fault: f}, nil, false
+		}
 		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)}, nil, false
 	}
 	r.cmd, r.start, r.box = cmd, start, box

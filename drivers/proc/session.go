@@ -109,7 +109,10 @@ type Session struct {
 }
 
 // Start starts the bot. A failure to start is a *Fault of kind
-// drivers.FaultStart, like every other thing a bot can do wrong.
+// drivers.FaultStart, like every other thing a bot can do wrong, but a
+// failure of arbiter's own: a *SetupError when what confines the bot
+// could not be set up, another error when its pipes or stderr file could
+// not be made.
 func Start(ctx context.Context, spec Spec) (*Session, error) {
 	if spec.NoStart != "" {
 		return nil, faultf(drivers.FaultStart, "%s", spec.NoStart)
@@ -237,10 +240,15 @@ func (s *Session) command() (files []*os.File, err error) {
 }
 
 // launch confines s.cmd to the session's limits and starts it; an error
-// is a start fault.
+// is a start fault, or a *SetupError of arbiter's own.
 func (s *Session) launch() error {
 	var err error
 	s.box, err = Prepare(s.cmd, s.spec.Limits, s.spec.Clock)
+	var f *Fault
+	if err != nil && !errors.As(err, &f) {
+		// Not the bot's: arbiter could not make its cgroup, its folder.
+		err = &SetupError{Err: err}
+	}
 	if err == nil {
 		children.Lock()
 		err = StartCmd(s.cmd, s.box)
@@ -253,7 +261,9 @@ func (s *Session) launch() error {
 		return nil
 	}
 	s.box.Close()
-	var f *Fault
+	if se, ok := setupOf(err, s.spec.Bot); ok {
+		return se
+	}
 	if errors.As(err, &f) {
 		return f
 	}

@@ -81,6 +81,10 @@ const atFDCWD = ^uintptr(99)
 type spawnProg struct {
 	ops  []spawnOp
 	msgs []string // per op; "%v" is the errno
+	// bots says, per op, that its failure is the bot's (it names a folder
+	// of the bot's that cannot be entered): every other step sets up what
+	// arbiter confines the bot with, and its failure is arbiter's own.
+	bots []bool
 	keep []any
 	fds  []int // opened for the child, closed once it forked
 	base int   // see placeholder; -1 until then
@@ -108,8 +112,12 @@ func (p *spawnProg) call(msg string, nr uintptr, args ...uintptr) *spawnOp {
 	copy(op.a[:], args)
 	p.ops = append(p.ops, op)
 	p.msgs = append(p.msgs, msg)
+	p.bots = append(p.bots, false)
 	return &p.ops[len(p.ops)-1]
 }
+
+// botsFault marks the failure of the last call as the bot's.
+func (p *spawnProg) botsFault() { p.bots[len(p.bots)-1] = true }
 
 // open opens path for the child in the parent (O_PATH): the descriptor
 // is inherited by the fork and closed by the exec.
@@ -221,6 +229,7 @@ func (p *spawnProg) identity(cfg *shimConfig) (bounding bool) {
 		}
 		p.call(fmt.Sprintf("sandbox: entering its folder %s as uid %d: %%v (it must be readable by that uid)", esc(cfg.Root.Cwd), uid),
 			unix.SYS_CHDIR, p.str(cfg.Root.Cwd))
+		p.botsFault()
 	}
 	return bounding
 }
@@ -345,7 +354,7 @@ func (p *spawnProg) landlock(cfg *shimConfig) error {
 // does, with the shim's steps between the fork and the exec.
 func (b *Box) spawnStart() error {
 	cmd, prog := b.cmd, b.spawn
-	b.spawnMsgs = prog.msgs
+	b.spawnMsgs, b.spawnBots = prog.msgs, prog.bots
 	defer func() { prog.close(); b.spawn = nil }()
 	c, err := b.spawnChild()
 	if err != nil {
@@ -418,6 +427,15 @@ func forkWait(c *spawnChild, attr *syscall.SysProcAttr) (int, error) {
 	}
 	defer unix.Close(pipe[0])
 	c.errFD = uintptr(pipe[1])
+	// A byte written now gives the pipe its page, charged to arbiter: a
+	// child's report then fills that page, and needs no memory of the
+	// bot's cgroup, which it may have joined and filled (a report the
+	// child cannot write would read as an exec, and the child's exit as
+	// the bot's).
+	if _, err := unix.Write(pipe[1], []byte{0}); err != nil {
+		unix.Close(pipe[1])
+		return 0, err
+	}
 	userNS := attr.Cloneflags&syscall.CLONE_NEWUSER != 0
 	if userNS {
 		var sync [2]int
@@ -449,11 +467,11 @@ func forkWait(c *spawnChild, attr *syscall.SysProcAttr) (int, error) {
 	if errno != 0 {
 		return 0, os.NewSyscallError("clone", errno)
 	}
-	var msg [8]byte
+	var msg [9]byte // the byte written above, then the child's report
 	if n, _ := readFull(pipe[0], msg[:]); n == len(msg) {
 		var ws unix.WaitStatus
 		_, _ = unix.Wait4(pid, &ws, 0, nil)
-		c.step = &[2]int{int(int32(binary.NativeEndian.Uint32(msg[:4]))), int(binary.NativeEndian.Uint32(msg[4:]))}
+		c.step = &[2]int{int(int32(binary.NativeEndian.Uint32(msg[1:5]))), int(binary.NativeEndian.Uint32(msg[5:]))}
 	}
 	return pid, nil
 }
@@ -478,17 +496,33 @@ func writeIDMaps(pid int, attr *syscall.SysProcAttr) error {
 	return os.WriteFile(dir+"gid_map", line(attr.GidMappings), 0)
 }
 
-// spawnFault is the start fault of a child that failed at step.
+// spawnFault is the failure of a child that failed at step: a start
+// fault of the bot when the step was the bot's (entering its folder, the
+// exec of its program), else a *SetupError, arbiter's own.
 func (b *Box) spawnFault(step int, e syscall.Errno) error {
 	switch {
 	case step == -2:
 		return faultf(drivers.FaultStart, "cannot start %s: chdir %s: %v", strings.Join(b.cmd.Args, " "), b.cmd.Dir, e)
 	case step < 0 || step > len(b.spawnMsgs):
-		return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(b.cmd.Args, " "), e)
+		return b.setupFailure(fmt.Errorf("starting %s: %w", strings.Join(b.cmd.Args, " "), e))
 	case step == len(b.spawnMsgs):
 		return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(b.cfg.Args, " "), e)
+	case b.spawnBots[step]:
+		return faultf(drivers.FaultStart, b.spawnMsgs[step], e) // each a format with one %v (see esc)
 	}
-	return faultf(drivers.FaultStart, b.spawnMsgs[step], e) // each a format with one %v (see esc)
+	return b.setupFailure(fmt.Errorf(strings.ReplaceAll(b.spawnMsgs[step], "%v", "%w"), e))
+}
+
+// setupFailure is the SetupError of a step of arbiter's that failed with
+// err. Out of memory under a memory cgroup, the limit is what to change:
+// from the moment the bot's process joins its cgroup, what arbiter sets
+// up for it (its credentials, its filter, its root) is charged there.
+func (b *Box) setupFailure(err error) error {
+	if errors.Is(err, unix.ENOMEM) && b.lim.Memory > 0 && b.cg != nil && b.cg.memory != "" {
+		err = fmt.Errorf("%w (under its memory limit of %s, too small for arbiter to set the bot up; the smallest limit is %s)",
+			err, Size(b.lim.Memory), Size(drivers.MinMemory))
+	}
+	return &SetupError{Err: err}
 }
 
 // readFull reads fd until buf is full or the writers are gone (the exec).

@@ -22,7 +22,7 @@ func Check(path string) (*Plan, int, error) {
 		return nil, 0, err
 	}
 	defer f.Close()
-	p, n, seats, hash, err := checkStream(f)
+	p, mc, hash, err := checkStream(f)
 	if errors.Is(err, errNotStreamed) {
 		full, err := Read(path)
 		if err != nil {
@@ -33,12 +33,12 @@ func Check(path string) (*Plan, int, error) {
 		return full, n, nil
 	}
 	if err == nil {
-		err = p.verify(hash, n, seats)
+		err = p.verify(hash, mc)
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
-	return p, n, nil
+	return p, mc.n, nil
 }
 
 // errNotStreamed: the plan is not one checkStream reads (matches not last,
@@ -46,25 +46,25 @@ func Check(path string) (*Plan, int, error) {
 // what is wrong with it if anything is.
 var errNotStreamed = errors.New("plan: not read as a stream")
 
-// checkStream reads a plan's fields up to its matches, then hashes the
-// matches as it decodes them one at a time: it returns the plan without
-// them, their number, what they seat and the hash of the whole content.
-func checkStream(r io.Reader) (p *Plan, n int, seats []seat, hash string, err error) {
+// checkStream reads a plan's fields up to its matches, then hashes and
+// checks the matches as it decodes them one at a time: it returns the
+// plan without them, their check and the hash of the whole content.
+func checkStream(r io.Reader) (p *Plan, mc *matchCheck, hash string, err error) {
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
 	dec.DisallowUnknownFields()
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, 0, nil, "", errNotStreamed
+		return nil, nil, "", errNotStreamed
 	}
 	head := map[string]json.RawMessage{}
 	keys := map[string]bool{} // lower case: Parse matches keys without case
 	for {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, 0, nil, "", errNotStreamed
+			return nil, nil, "", errNotStreamed
 		}
 		key, ok := t.(string)
 		if !ok {
-			return nil, 0, nil, "", errNotStreamed // the object ended before its matches
+			return nil, nil, "", errNotStreamed // the object ended before its matches
 		}
 		if strings.EqualFold(key, "matches") {
 			break
@@ -72,37 +72,38 @@ func checkStream(r io.Reader) (p *Plan, n int, seats []seat, hash string, err er
 		if keys[strings.ToLower(key)] {
 			// Parse decodes a repeated field over the first; leave
 			// that to it.
-			return nil, 0, nil, "", errNotStreamed
+			return nil, nil, "", errNotStreamed
 		}
 		keys[strings.ToLower(key)] = true
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, 0, nil, "", errNotStreamed
+			return nil, nil, "", errNotStreamed
 		}
 		head[key] = v
 	}
 	p, err = decodeHead(head)
 	if err != nil {
-		return nil, 0, nil, "", err
+		return nil, nil, "", err
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-		return nil, 0, nil, "", errNotStreamed
+		return nil, nil, "", errNotStreamed
 	}
-	n, seats, hash, err = hashMatches(p, dec)
+	mc = newMatchCheck(p)
+	hash, err = hashMatches(p, dec, mc)
 	if err != nil {
-		return nil, 0, nil, "", err
+		return nil, nil, "", err
 	}
 	// The list and the object end here, and nothing follows them.
 	if t, err := dec.Token(); err != nil || t != json.Delim(']') {
-		return nil, 0, nil, "", errNotStreamed
+		return nil, nil, "", errNotStreamed
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('}') || dec.More() {
-		return nil, 0, nil, "", errNotStreamed
+		return nil, nil, "", errNotStreamed
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, 0, nil, "", errNotStreamed
+		return nil, nil, "", errNotStreamed
 	}
-	return p, n, seats, hash, nil
+	return p, mc, hash, nil
 }
 
 // decodeHead decodes the fields of a plan before its matches as Parse
@@ -122,9 +123,8 @@ func decodeHead(head map[string]json.RawMessage) (*Plan, error) {
 }
 
 // hashMatches decodes the elements of the list of matches that dec is in,
-// feeding them to the plan's hash as they come.
-func hashMatches(p *Plan, dec *json.Decoder) (n int, seats []seat, hash string, err error) {
-	seen := map[string]bool{}
+// feeding them to the plan's hash and to mc as they come.
+func hashMatches(p *Plan, dec *json.Decoder, mc *matchCheck) (hash string, err error) {
 	ms := func(yield func(*Match) bool) {
 		for dec.More() {
 			var m Match
@@ -132,18 +132,12 @@ func hashMatches(p *Plan, dec *json.Decoder) (n int, seats []seat, hash string, 
 				err = errNotStreamed
 				return
 			}
-			n++
-			for _, name := range m.Seats {
-				if !seen[name] {
-					seen[name] = true
-					seats = append(seats, seat{name, m.ID})
-				}
-			}
+			mc.add(&m)
 			if !yield(&m) {
 				return
 			}
 		}
 	}
 	hash = p.HashSeq(ms)
-	return n, seats, hash, err
+	return hash, err
 }

@@ -15,8 +15,9 @@ import (
 func testPlan() *Plan {
 	p := &Plan{Version: Version, Tournament: "t", Game: Game{Driver: "d", Name: "g", Settings: json.RawMessage(`{}`)},
 		Format: tournament.Groups, Seats: tournament.Swap, Deal: tournament.PerMatch, Seed: 1, Rounds: 1, Players: 2,
-		Bots:    []Bot{{Name: "a", House: "d/x"}, {Name: "b", Command: []string{"./b"}, Dir: "bots"}},
-		Matches: []Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Shift: 1, Seed: 7, Seats: []string{"a", "b"}}}}
+		Bots: []Bot{{Name: "a", House: "d/x"}, {Name: "b", Command: []string{"./b"}, Dir: "bots"}},
+		Matches: []Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Shift: 1, Seed: 7, Seats: []string{"a", "b"}},
+			{ID: "r001-g01-s2", Round: 1, Group: 1, Shift: 2, Seed: 9, Seats: []string{"b", "a"}}}}
 	p.Hash = p.ComputeHash()
 	return p
 }
@@ -64,6 +65,48 @@ func refusals(t *testing.T) []struct{ name, src, want string } {
 		{"empty matches", string(rehash(func(p *Plan) { p.Matches = []Match{} })), "no matches"},
 		{"bot without command", string(rehash(func(p *Plan) { p.Bots[1].Command = nil })), "neither"},
 		{"no driver", string(rehash(func(p *Plan) { p.Game.Driver = "" })), "no game driver"},
+		// What the configuration's compiler never makes, by the rules
+		// it makes plans by.
+		{"id twice", string(rehash(func(p *Plan) { p.Matches[1].ID = p.Matches[0].ID })), `match "r001-g01-s1" (the 2nd of the list): its id is listed twice`},
+		{"id a path", string(rehash(func(p *Plan) { p.Matches[1].ID = "../../x" })), `its id is not letters`},
+		{"seats fewer than players", string(rehash(func(p *Plan) { p.Matches[1].Seats = []string{"a"} })), "it has 1 seats, but its matches seat players = 2"},
+		{"players 0", string(rehash(func(p *Plan) { p.Players = 0 })), "players is 0, but it is a whole number from 1 to 1000"},
+		{"players 0 and no seats", string(rehash(func(p *Plan) {
+			p.Players = 0
+			for i := range p.Matches {
+				p.Matches[i].Seats = nil
+			}
+		})), "it has no seats"},
+		{"round out of range", string(rehash(func(p *Plan) { p.Matches[1].Round = -1 })), "its round is -1, but rounds run from 1 to 1"},
+		{"rounds 0", string(rehash(func(p *Plan) { p.Rounds = 0 })), "its round is 1, but rounds run from 1 to 0"},
+		{"negative clock", string(rehash(func(p *Plan) { p.Matches[0].Clock.Total = -drivers.Duration(1e9) })), "its clock's total is negative (-1s)"},
+		{"a match missing", string(rehash(func(p *Plan) { p.Matches = p.Matches[:1] })), "matches: it lists 1, but 1 round(s) of 1 group(s) of 2 seating(s) are 2"},
+		{"swap of three", string(rehash(func(p *Plan) {
+			p.Players = 3
+			for i := range p.Matches {
+				p.Matches[i].Seats = append(p.Matches[i].Seats, "a")
+			}
+		})), `seats: seats = "swap" plays both orders of two bots, but players is 3`},
+		{"later pairing no format makes", string(rehash(func(p *Plan) { p.Later = &Later{Pairing: tournament.ByScore, From: 0} })), `later: the rounds of format groups with these settings are paired "" from round 0, not "swiss" from round 0`},
+		{"not enough fill", string(rehash(func(p *Plan) {
+			p.Rounds, p.Format, p.Seats, p.Players = 2, tournament.Swiss, tournament.Rotate, 3
+			p.Later = &Later{Pairing: tournament.ByScore, From: 2}
+			p.Matches = p.ListedRound(1, [][]string{{"a", "b", "a"}}, drivers.Clock{}, nil)
+		})), "format swiss: 2 bots make 1 group(s) of 3 seats, so up to 1 seat(s) of a group must be filled"},
+		{"sprt alpha", string(rehash(func(p *Plan) {
+			p.Stop = &Stop{SPRT: &SPRT{Candidate: "a", Elo0: 0, Elo1: 5, Alpha: 5, Beta: 0.05}}
+		})), "stop.sprt.alpha: alpha must be a number between 0 and 0.5 (exclusive), not 5."},
+		{"sprt bounds", string(rehash(func(p *Plan) {
+			p.Stop = &Stop{SPRT: &SPRT{Candidate: "a", Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}}
+		})), "stop.sprt.elo1: elo0 (5) must be less than elo1 (0)"},
+		{"max_matches", string(rehash(func(p *Plan) { p.Stop = &Stop{MaxMatches: -1} })), "stop.max_matches: max_matches must be a whole number"},
+		{"bot name a path", string(rehash(func(p *Plan) {
+			p.Bots[1].Name = "../b"
+			p.Matches[0].Seats[1], p.Matches[1].Seats[0] = "../b", "../b"
+		})), `bot "../b": its name is not letters`},
+		{"memory too small", string(rehash(func(p *Plan) { p.Bots[1].Limits = &drivers.Limits{Memory: 400} })), `bot "b": limits.memory: memory is 400B, but the smallest memory limit is 1MiB`},
+		{"tournament a path", string(rehash(func(p *Plan) { p.Tournament = "../t" })), `tournament "../t" is not a name`},
+		{"stage of no stage", string(rehash(func(p *Plan) { p.Matches[0].Stage = "final" })), `it belongs to stage "final", but the plan has no stages`},
 	}
 }
 
@@ -97,7 +140,8 @@ func TestCheckIsRead(t *testing.T) {
 	}
 
 	big := testPlan()
-	big.Matches = big.ListedRound(1, [][]string{{"a", "b"}, {"b", "a"}}, drivers.Clock{Move: drivers.Duration(1e9)}, nil)
+	big.Rounds = 2
+	big.Matches = big.ListedRound(1, [][]string{{"a", "b"}}, drivers.Clock{Move: drivers.Duration(1e9)}, nil)
 	big.Matches = append(big.Matches, big.ListedRound(2, [][]string{{"a", "b"}}, drivers.Clock{}, []string{"v"})...)
 	big.Hash = big.ComputeHash()
 	var compact bytes.Buffer
@@ -112,7 +156,7 @@ func TestCheckIsRead(t *testing.T) {
 	dup := strings.Replace(string(encode(t, big)), `"seed": 1,`, `"seed": 2, "seed": 1,`, 1)
 	for name, src := range map[string]string{"indented": string(encode(t, big)), "compact": compact.String(), "matches not last": string(matchesFirst), "repeated field": dup} {
 		// The plans arbiter writes are streamed; the others read whole.
-		_, _, _, _, err := checkStream(strings.NewReader(src))
+		_, _, _, err := checkStream(strings.NewReader(src))
 		if streamed := name == "indented" || name == "compact"; streamed != (err == nil) {
 			t.Errorf("%s: checkStream: %v", name, err)
 		}

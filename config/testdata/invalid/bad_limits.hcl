@@ -18,10 +18,25 @@ bot "a" {
 }
 bot "b" {
   house = "planowanie/random"
+  limits {
+    memory = "1kib" # ERROR: Invalid memory limit
+  }
+}
+bot "c" {
+  house = "planowanie/random"
+  limits {
+    memory = 400 # ERROR: Invalid memory limit
+  }
+}
+bot "d" {
+  house = "planowanie/random"
+  limits {
+    memory = "1MiB"
+  }
 }
 tournament "t" {
   game    = game.planowanie.g
-  bots    = [bot.a, bot.b]
+  bots    = [bot.a, bot.b, bot.c, bot.d]
   players = 2
   limits {
     files    = "10XB"             # ERROR: Invalid files limit

@@ -10,6 +10,8 @@ game "planowanie" "g" {
     { cards = 3, leader = 0 },
     { cards = 2 },             # ERROR: Invalid deal
     { cards = 0, leader = 1 }, # ERROR: Invalid deal
+    { cards = 1, leadr = 1 },  # ERROR: Invalid deal
+    { cards = 1, leader = 1, extra = 3 }, # ERROR: Invalid deal
   ]
   clock { total = "1m" }
 }

@@ -1,6 +1,12 @@
 variable "rounds" { # ERROR: No value for required variable
   type = number
 }
+# A default of the wrong type is that error alone: the variable has a
+# default, and what uses it is not reported again.
+variable "seats" {
+  type    = number
+  default = "abc" # ERROR: Invalid default value
+}
 locals {
   a = local.b # ERROR: Cycle in local values
   b = local.a # ERROR: Cycle in local values
@@ -22,7 +28,7 @@ game "planowanie" "h" {
 tournament "u" {
   game    = game.planowanie.h
   bots    = [bot.a, bot.b]
-  players = 2
+  players = var.seats
   rounds  = var.rounds
   seed    = local.b + 1
 }

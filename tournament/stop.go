@@ -1,0 +1,87 @@
+package tournament
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// SPRTModels are the Elo models an SPRT's bounds measure, as in
+// fastchess; the first is the default.
+var SPRTModels = []string{"normalized", "logistic", "bayesian"}
+
+// MaxSPRTError bounds an SPRT's alpha and beta (exclusive): an error rate
+// of one half decides nothing.
+const MaxSPRTError = 0.5
+
+// CheckSPRT lists what keeps an SPRT's hypotheses and error rates from
+// being a test: elo0 must be below elo1, alpha and beta between 0 and
+// MaxSPRTError (exclusive), the model one of SPRTModels ("" is the
+// default). The configuration reports each problem at its attribute of
+// the sprt block; a saved plan's check names stop.sprt.<attr>.
+func CheckSPRT(elo0, elo1, alpha, beta float64, model string) []Problem {
+	var out []Problem
+	for _, e := range []struct {
+		attr string
+		v    float64
+	}{{"elo0", elo0}, {"elo1", elo1}} {
+		if math.IsNaN(e.v) || math.IsInf(e.v, 0) {
+			out = append(out, Problem{Attr: e.attr, Summary: "Invalid " + e.attr,
+				Detail: fmt.Sprintf("%s must be a number, not %s.", e.attr, number(e.v))})
+		}
+	}
+	if len(out) == 0 && elo0 >= elo1 {
+		out = append(out, Problem{Attr: "elo1", Summary: "Invalid SPRT bounds",
+			Detail: fmt.Sprintf("elo0 (%s) must be less than elo1 (%s): H0 is the smaller Elo difference, H1 the larger.", number(elo0), number(elo1))})
+	}
+	for _, e := range []struct {
+		attr string
+		v    float64
+	}{{"alpha", alpha}, {"beta", beta}} {
+		if !(e.v > 0 && e.v < MaxSPRTError) {
+			out = append(out, Problem{Attr: e.attr, Summary: "Invalid " + e.attr,
+				Detail: fmt.Sprintf("%s must be a number between 0 and %g (exclusive), not %s.", e.attr, MaxSPRTError, number(e.v))})
+		}
+	}
+	if model != "" && !slices.Contains(SPRTModels, model) {
+		out = append(out, Problem{Attr: "model", Summary: "Invalid model",
+			Detail: fmt.Sprintf("model must be one of %q.", SPRTModels)})
+	}
+	return out
+}
+
+// CheckStop lists what is wrong with a stop block's other rules:
+// max_matches is a count from 0 (0: none), interval_width a width in Elo
+// from 0 (0: none). Reported as CheckSPRT's problems are.
+func CheckStop(maxMatches int, intervalWidth float64) []Problem {
+	var out []Problem
+	if maxMatches < 0 {
+		out = append(out, Problem{Attr: "max_matches", Summary: "Invalid max_matches",
+			Detail: fmt.Sprintf("max_matches must be a whole number from 1 to %d, not %d.", math.MaxInt32, maxMatches)})
+	}
+	if !(intervalWidth >= 0) || math.IsInf(intervalWidth, 1) {
+		out = append(out, Problem{Attr: "interval_width", Summary: "Invalid interval_width",
+			Detail: fmt.Sprintf("interval_width must be a number above 0, not %s.", number(intervalWidth))})
+	}
+	return out
+}
+
+// number writes f as a configuration would.
+func number(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// ValidName reports whether name can name a bot, a game or a tournament:
+// letters, digits, underscores and dashes, starting with a letter. Names
+// are parts of match transcripts, standings and file names (a bot's
+// stderr file is seat<N>-<bot>.stderr), so a plan's names are held to
+// the configuration's rule.
+func ValidName(name string) bool {
+	if name == "" || !unicode.IsLetter([]rune(name)[0]) {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-'
+	})
+}
