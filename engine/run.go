@@ -442,6 +442,8 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 func (s *session) fail(ctx context.Context, m *plan.Match, err error) {
 	if s.firstErr == nil && ctx.Err() == nil {
 		s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
+		// In the log too, where what ended the run is looked for later.
+		s.log.Error("the run stops", "match", m.ID, "error", err)
 		s.cancel()
 	}
 }
@@ -751,9 +753,29 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 		Clock: m.Clock, Record: tr, Log: log, Seats: st.seats}
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
+	// A bot's stderr file that cannot be written (a full disk) leaves the
+	// match's records incomplete by the machine's fault: the match stops
+	// at once and is not judged, like one whose transcript cannot be
+	// written, and the run stops with the error (a resumed run plays it
+	// again). The bot itself never notices (drivers/proc/stderr.go).
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var lostMu sync.Mutex
+	var lost error
+	ctx = proc.StderrFailures(ctx, func(err error) {
+		lostMu.Lock()
+		lost = cmp.Or(lost, err)
+		lostMu.Unlock()
+		stop()
+	})
 	start := time.Now()
 	out, err := game.Play(ctx, match)
 	elapsed := time.Since(start)
+	lostMu.Lock()
+	if lost != nil {
+		err = lost
+	}
+	lostMu.Unlock()
 	if err != nil {
 		tr.Close()
 		return nil, err
