@@ -224,13 +224,37 @@ func OpenTranscriptFile(path string) (io.ReadCloser, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &gzipFile{zr, f}, nil
+	return &gzipFile{zr, f, path}, nil
 }
 
 type gzipFile struct {
 	*gzip.Reader
-	f *os.File
+	f    *os.File
+	path string
 }
+
+// Read says of a stream that ends before gzip's end (a run killed while
+// it wrote the file, a match still being written, a copy cut off) that it
+// is cut short, naming the file: an error that still Is
+// io.ErrUnexpectedEOF.
+func (g *gzipFile) Read(p []byte) (int, error) {
+	n, err := g.Reader.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = &CutShortError{Path: g.path, Err: err}
+	}
+	return n, err
+}
+
+// CutShortError is a compressed transcript whose stream ends before its
+// end: the match is still being played (its transcript is flushed as it
+// goes), or the run that wrote it was killed.
+type CutShortError struct {
+	Path string
+	Err  error
+}
+
+func (e *CutShortError) Error() string { return e.Path + " is cut short: " + e.Err.Error() }
+func (e *CutShortError) Unwrap() error { return e.Err }
 
 func (g *gzipFile) Close() error {
 	err := g.Reader.Close()
@@ -249,7 +273,10 @@ func ReadTranscriptFile(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	b, err := io.ReadAll(f)
-	if err != nil {
+	var cut *CutShortError
+	if errors.As(err, &cut) {
+		return b, err // already names the file
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
