@@ -34,7 +34,17 @@ type transcript struct {
 	start time.Time
 	err   error
 	buf   []byte // the line being written (Sent, Received)
+	// flushAt is the time offset (ms) from which the next line written
+	// takes what is buffered to the file (see flushEvery).
+	flushAt float64
 }
+
+// flushEvery is how often, in milliseconds, the lines of a match being
+// played reach its transcript file, so that a reader (serve, a tail)
+// can follow the match: a compressed stream is sync-flushed then, which
+// ends its deflate block (a few bytes each; measured in docs/results.md),
+// so it is not done at every line. The first line is flushed at once.
+const flushEvery = 1000.0
 
 type transcriptLine struct {
 	T     float64 `json:"t"`
@@ -75,6 +85,21 @@ func (t *transcript) write(l transcriptLine) {
 		_, err = t.w.Write(append(b, '\n'))
 	}
 	t.failed(err)
+	t.flushSoon(l.T)
+}
+
+// flushSoon flushes what is buffered, through the compressor if any, when
+// a line written at time offset now is due to (flushAt); t.mu is held.
+func (t *transcript) flushSoon(now float64) {
+	if now < t.flushAt || t.err != nil {
+		return
+	}
+	t.flushAt = now + flushEvery
+	err := t.w.Flush()
+	if err == nil && t.gz != nil {
+		err = t.gz.Flush()
+	}
+	t.failed(err)
 }
 
 // now is the time offset of a line written now, in milliseconds.
@@ -98,9 +123,10 @@ func (t *transcript) Received(seat int, line string) { t.writeLine(seat, `,"recv
 func (t *transcript) writeLine(seat int, key, line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	now := t.now()
 	b := t.buf[:0]
 	b = append(b, `{"t":`...)
-	b = strconv.AppendFloat(b, t.now(), 'f', -1, 64)
+	b = strconv.AppendFloat(b, now, 'f', -1, 64)
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
 	b = append(b, key...)
@@ -109,6 +135,7 @@ func (t *transcript) writeLine(seat int, key, line string) {
 	t.buf = b
 	_, err := t.w.Write(b)
 	t.failed(err)
+	t.flushSoon(now)
 }
 
 func (t *transcript) Event(kind string, data any) { t.write(transcriptLine{Event: kind, Data: data}) }
@@ -220,6 +247,11 @@ func OpenTranscriptFile(path string) (io.ReadCloser, error) {
 		return f, nil
 	}
 	zr, err := gzip.NewReader(f)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		// Not even a whole header yet: a match that has just begun.
+		f.Close()
+		return nil, &CutShortError{Path: path, Err: io.ErrUnexpectedEOF}
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
