@@ -20,6 +20,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -191,11 +192,7 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 	if err := writeRanking(&b, st, sp); err != nil {
 		return err
 	}
-	path := filepath.Join(out, "standings.txt")
-	if err := os.WriteFile(path+".tmp", b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(path+".tmp", path)
+	return atomicfile.Write(filepath.Join(out, "standings.txt"), b.Bytes(), 0o644)
 }
 
 // prepareOut locks the results directory out, before anything is written
