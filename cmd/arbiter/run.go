@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -53,6 +54,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var ln net.Listener
+	if *serve != "" {
+		if ln, err = listenServe(*serve); err != nil {
+			return err
+		}
+		defer ln.Close() // when not served (Serve closes it too)
+	}
 	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
 		return err
@@ -79,12 +87,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
-	if *serve != "" {
-		stopServe, err := startServe(ctx, *out, *serve, log)
-		if err != nil {
-			return err
-		}
-		defer stopServe()
+	if ln != nil {
+		defer startServe(ctx, *out, ln, log)()
 	}
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,

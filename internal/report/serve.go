@@ -53,6 +53,11 @@ func (s *Server) Listen(ctx context.Context, addr string, ready func(net.Addr)) 
 	if ready != nil {
 		ready(ln.Addr())
 	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln, which it closes, until ctx is done.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go s.watch(ctx)
 	go func() {
