@@ -35,15 +35,20 @@ type transcript struct {
 	err   error
 	buf   []byte // the line being written (Sent, Received)
 	// flushAt is the time offset (ms) from which the next line written
-	// takes what is buffered to the file (see flushEvery).
+	// takes what is buffered to the file (see flushEvery); later is the
+	// timer that flushes lines that no later line takes there, and
+	// closed stops it.
 	flushAt float64
+	later   *time.Timer
+	closed  bool
 }
 
 // flushEvery is how often, in milliseconds, the lines of a match being
 // played reach its transcript file, so that a reader (serve, a tail)
 // can follow the match: a compressed stream is sync-flushed then, which
 // ends its deflate block (a few bytes each; measured in docs/results.md),
-// so it is not done at every line. The first line is flushed at once.
+// so it is not done at every line. The first line is flushed at once, and
+// a line is never held longer than flushEvery (a bot that thinks long).
 const flushEvery = 1000.0
 
 type transcriptLine struct {
@@ -91,15 +96,37 @@ func (t *transcript) write(l transcriptLine) {
 // flushSoon flushes what is buffered, through the compressor if any, when
 // a line written at time offset now is due to (flushAt); t.mu is held.
 func (t *transcript) flushSoon(now float64) {
-	if now < t.flushAt || t.err != nil {
+	if t.err != nil {
 		return
 	}
+	if now < t.flushAt {
+		if t.later == nil {
+			t.later = time.AfterFunc(time.Duration((t.flushAt-now)*float64(time.Millisecond)), t.flushLater)
+		}
+		return
+	}
+	t.flush(now)
+}
+
+// flush takes what is buffered to the file; t.mu is held.
+func (t *transcript) flush(now float64) {
 	t.flushAt = now + flushEvery
 	err := t.w.Flush()
 	if err == nil && t.gz != nil {
 		err = t.gz.Flush()
 	}
 	t.failed(err)
+}
+
+// flushLater flushes the lines that were held when no later line came to
+// take them to the file.
+func (t *transcript) flushLater() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.later = nil
+	if !t.closed && t.err == nil {
+		t.flush(t.now())
+	}
 }
 
 // now is the time offset of a line written now, in milliseconds.
@@ -199,6 +226,10 @@ func appendJSONString(b []byte, s string) []byte {
 func (t *transcript) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.closed = true
+	if t.later != nil {
+		t.later.Stop()
+	}
 	if err := t.w.Flush(); err != nil && t.err == nil {
 		t.err = err
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // jsonStrings are the strings whose escaping the transcript must get as
@@ -105,7 +106,8 @@ func TestTranscriptLinesAsJSON(t *testing.T) {
 
 // TestCompressedTranscriptFollowed: a compressed transcript can be read
 // while its match is played, as a plain one can: its first line reaches
-// the file at once (later ones within flushEvery), and the stream, which
+// the file at once (later ones within flushEvery, when no line follows
+// them too), and the stream, which
 // has no end yet, reads as cut short, with the lines flushed so far.
 func TestCompressedTranscriptFollowed(t *testing.T) {
 	dir := t.TempDir()
@@ -126,6 +128,16 @@ func TestCompressedTranscriptFollowed(t *testing.T) {
 	var l transcriptLine
 	if err := json.Unmarshal(bytes.TrimSuffix(b, []byte("\n")), &l); err != nil || l.Event != "match" {
 		t.Errorf("read %q (%v), want the match line", b, err)
+	}
+	// No line comes after the second (its bot thinks): it is not held
+	// in the buffer for long.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if b, _ := ReadTranscriptFile(TranscriptPath(dir)); bytes.Count(b, []byte("\n")) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second line did not reach the file within 30s")
+		}
 	}
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
