@@ -87,8 +87,12 @@ func startServe(ctx context.Context, dir string, ln net.Listener, log hclog.Logg
 
 // listenServe opens run -serve's address before the run creates or
 // touches its results directory: an address in use fails the command
-// with nothing made.
+// with nothing made. startServe's server closes it; a run that fails
+// before it closes it by exiting. addr "" (no -serve) opens nothing.
 func listenServe(addr string) (net.Listener, error) {
+	if addr == "" {
+		return nil, nil
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("-serve %s: %w", addr, err)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -54,12 +53,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var ln net.Listener
-	if *serve != "" {
-		if ln, err = listenServe(*serve); err != nil {
-			return err
-		}
-		defer ln.Close() // when not served (Serve closes it too)
+	ln, err := listenServe(*serve) // before anything is made; nil without -serve
+	if err != nil {
+		return err
 	}
 	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
