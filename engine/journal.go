@@ -15,6 +15,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 // Result is one line of results.jsonl: a finished match (see stats.Result).
@@ -252,10 +253,4 @@ func mustIndent(v any) []byte {
 	return append(b, '\n')
 }
 
-func writeFileAtomic(path string, b []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeFileAtomic(path string, b []byte) error { return atomicfile.Write(path, b, 0o644) }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,13 +47,24 @@ type LockedError struct {
 	// Orphaned says that the holder is gone but the worker processes it
 	// started (which share its lock) have not ended yet.
 	Orphaned bool
+	// Workers are the processes found holding the lock file open when
+	// Orphaned (lockHolders); empty when /proc did not tell.
+	Workers []int
 }
 
 func (e *LockedError) Error() string {
 	if e.Orphaned {
+		what := "Find them with \"pgrep -f '" + e.workerName() + " worker'\" and stop them"
+		if len(e.Workers) > 0 {
+			pids := make([]string, len(e.Workers))
+			for i, pid := range e.Workers {
+				pids[i] = strconv.Itoa(pid)
+			}
+			what = fmt.Sprintf("They are process(es) %s: stop them (kill %s)", strings.Join(pids, ", "), strings.Join(pids, " "))
+		}
 		return fmt.Sprintf("%s is still in use by the worker processes of a run that ended (%s): "+
-			"they end once their matches are abandoned, and did not within %s. Find them with "+
-			"\"pgrep -f 'arbiter worker'\" and stop them, then run again", e.Dir, e.Holder, orphanWait)
+			"they end once their matches are abandoned, and did not within %s. %s, then run again",
+			e.Dir, e.Holder, orphanWait, what)
 	}
 	who := "another process (which has not written its details yet)"
 	if e.Holder != nil {
@@ -60,6 +72,53 @@ func (e *LockedError) Error() string {
 	}
 	return fmt.Sprintf("%s is in use by %s; only one run writes into a results directory at a time. "+
 		"Wait for it to end (or stop it), or use another -out directory", e.Dir, who)
+}
+
+// workerName is the name the holder's workers run under: its own
+// executable's, which need not be "arbiter".
+func (e *LockedError) workerName() string {
+	if e.Holder == nil || len(e.Holder.Command) == 0 {
+		return "arbiter"
+	}
+	return filepath.Base(e.Holder.Command[0])
+}
+
+// lockHolders lists the processes, but this one, that have the file key
+// open: the workers that share the lock of a run that died. It reads
+// /proc, so it finds the processes this user may look into; it is only
+// read when a directory is refused.
+func lockHolders(key fileKey) []int {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		fds, err := os.ReadDir(filepath.Join("/proc", p.Name(), "fd"))
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			fi, err := os.Stat(filepath.Join("/proc", p.Name(), "fd", fd.Name()))
+			if st, ok := statOf(fi, err); ok && st.Dev == key.dev && st.Ino == key.ino {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
+}
+
+func statOf(fi os.FileInfo, err error) (*syscall.Stat_t, bool) {
+	if err != nil {
+		return nil, false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return st, ok
 }
 
 // orphanWait is how long LockDir waits for the worker processes of a run
@@ -105,7 +164,11 @@ func LockDir(dir string) (*DirLock, error) {
 		holder := readHolder(f)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &LockedError{Dir: dir, Holder: holder, Orphaned: holder != nil && !holder.alive()}
+			le := &LockedError{Dir: dir, Holder: holder, Orphaned: holder != nil && !holder.alive()}
+			if le.Orphaned {
+				le.Workers = lockHolders(key)
+			}
+			return nil, le
 		}
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}

@@ -653,13 +653,15 @@ func copyTree(src, dst string) error {
 		}
 		return os.WriteFile(target, b, 0o644)
 	})
+	if err == nil {
+		if err = os.RemoveAll(dst); err == nil {
+			err = os.Rename(tmp, dst)
+		}
+	}
 	if err != nil {
-		return err
+		os.RemoveAll(tmp) // nothing half-copied is left behind
 	}
-	if err := os.RemoveAll(dst); err != nil {
-		return err
-	}
-	return os.Rename(tmp, dst)
+	return err
 }
 
 // foreignFingerprint says which bot of r was played with other files

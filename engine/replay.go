@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,7 +22,16 @@ type Replayed struct {
 	Lines int
 	// Diff is the first difference between the recorded transcript and
 	// the replayed one, timings aside; empty when they are identical.
+	// Without a recorded transcript (Missing), it is the difference
+	// between the recorded result (results.jsonl) and the replayed one.
 	Diff string
+	// Missing is the recorded transcript's path when there is none (it
+	// was removed): the match is replayed all the same, which writes its
+	// transcript again, and only its result is compared.
+	Missing string
+	// Err says why the transcripts could not be compared (a recorded one
+	// that is cut short or not JSON lines); Diff is then empty.
+	Err error
 }
 
 // ReplayMatches checks that the matches ids of the results directory dir
@@ -63,9 +73,8 @@ func ReplayMatches(dir string, ids []string, round int) ([]string, error) {
 		if !done[id] {
 			return nil, fmt.Errorf("match %s is not finished in %s: only finished matches can be replayed", id, dir)
 		}
-		if _, err := os.Stat(transcriptPath(dir, id)); err != nil {
-			return nil, fmt.Errorf("match %s: the recorded transcript is missing: %w", id, err)
-		}
+		// A finished match whose transcript is missing is replayed too:
+		// that is how its transcript is made again (Replayed.Missing).
 	}
 	return ids, nil
 }
@@ -103,15 +112,85 @@ func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 	if _, err := run.Run(ctx); err != nil {
 		return nil, err
 	}
+	_, recorded, err := ReadDir(from)
+	if err != nil {
+		return nil, err
+	}
+	results := map[string]*Result{}
+	for i := range recorded {
+		results[recorded[i].Match] = &recorded[i]
+	}
+	// Each match is compared on its own: one transcript that cannot be
+	// read does not hide what the others say.
 	var out []Replayed
 	for _, id := range r.Only {
-		lines, diff, err := CompareTranscripts(transcriptPath(from, id), transcriptPath(r.Out, id))
-		if err != nil {
-			return nil, err
+		rec, again := transcriptPath(from, id), transcriptPath(r.Out, id)
+		rp := Replayed{Match: id}
+		if !fileExists(rec) {
+			rp.Missing = rec
+			rp.Diff, rp.Err = compareResult(results[id], again)
+		} else {
+			rp.Lines, rp.Diff, rp.Err = CompareTranscripts(rec, again)
 		}
-		out = append(out, Replayed{Match: id, Lines: lines, Diff: diff})
+		out = append(out, rp)
 	}
 	return out, nil
+}
+
+// compareResult compares a match's recorded result (its results.jsonl
+// line) with the result event of its replayed transcript, timings and
+// verdicts aside (a verdict depends on the matches before it, which a
+// replay does not play). It returns the difference, empty when there is
+// none.
+func compareResult(recorded *Result, replayed string) (string, error) {
+	if recorded == nil {
+		return "", fmt.Errorf("no recorded result to compare with")
+	}
+	lines, err := readTranscript(replayed)
+	if err != nil {
+		return "", err
+	}
+	var again string
+	for _, l := range lines {
+		var e struct{ Event string }
+		if json.Unmarshal([]byte(l), &e) == nil && e.Event == "result" {
+			again = l
+		}
+	}
+	if again == "" {
+		return "", fmt.Errorf("%s has no result", replayed)
+	}
+	b, err := json.Marshal(transcriptLine{Event: "result", Data: recorded})
+	if err != nil {
+		return "", err
+	}
+	was, err := untimed(b)
+	if err != nil {
+		return "", err
+	}
+	if was, again = unjudged(was), unjudged(again); was != again {
+		return fmt.Sprintf("its result differs from the recorded one:\n  recorded: %s\n  replayed: %s", clip(was), clip(again)), nil
+	}
+	return "", nil
+}
+
+// unjudged is an untimed result line without the seats' verdicts.
+func unjudged(line string) string {
+	var l map[string]any
+	if json.Unmarshal([]byte(line), &l) != nil {
+		return line
+	}
+	if d, ok := l["data"].(map[string]any); ok {
+		if seats, ok := d["seats"].([]any); ok {
+			for _, s := range seats {
+				if s, ok := s.(map[string]any); ok {
+					delete(s, "disqualified")
+				}
+			}
+		}
+	}
+	b, _ := json.Marshal(l)
+	return string(b)
 }
 
 // playedWith refuses matches of dir that were played with other bots
@@ -209,11 +288,18 @@ func readTranscript(path string) ([]string, error) {
 	for n := 1; sc.Scan(); n++ {
 		line, err := untimed(sc.Bytes())
 		if err != nil {
+			// The torn last line of a stream that was cut short: the
+			// cut is what is wrong, not the JSON.
+			if !sc.Scan() && errors.Is(sc.Err(), io.ErrUnexpectedEOF) {
+				return nil, sc.Err()
+			}
 			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
 		}
 		out = append(out, line)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, err // says which file (OpenTranscriptFile)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil

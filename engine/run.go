@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -201,6 +202,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	for i := range prior {
 		s.done[prior[i].Match] = &prior[i]
 	}
+	warnUntranscribed(r.Out, prior, log)
 	s.full = *r.Plan
 	s.full.Matches = slices.Clone(r.Plan.Matches)
 	if len(r.Only) > 0 || r.Slice {
@@ -442,6 +444,8 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 func (s *session) fail(ctx context.Context, m *plan.Match, err error) {
 	if s.firstErr == nil && ctx.Err() == nil {
 		s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
+		// In the log too, where what ended the run is looked for later.
+		s.log.Error("the run stops", "match", m.ID, "error", err)
 		s.cancel()
 	}
 }
@@ -778,9 +782,29 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 		Clock: m.Clock, Record: tr, Log: log, Seats: st.seats}
 	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
+	// A bot's stderr file that cannot be written (a full disk) leaves the
+	// match's records incomplete by the machine's fault: the match stops
+	// at once and is not judged, like one whose transcript cannot be
+	// written, and the run stops with the error (a resumed run plays it
+	// again). The bot itself never notices (drivers/proc/stderr.go).
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var lostMu sync.Mutex
+	var lost error
+	ctx = proc.StderrFailures(ctx, func(err error) {
+		lostMu.Lock()
+		lost = cmp.Or(lost, err)
+		lostMu.Unlock()
+		stop()
+	})
 	start := time.Now()
 	out, err := game.Play(ctx, match)
 	elapsed := time.Since(start)
+	lostMu.Lock()
+	if lost != nil {
+		err = lost
+	}
+	lostMu.Unlock()
 	if err != nil {
 		tr.Close()
 		return nil, err
@@ -803,6 +827,36 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	return res, nil
+}
+
+// warnUntranscribed says which finished matches of the results directory
+// out have lost their transcript (removed by hand, a copy that left them
+// out). Their results stand and a resumed run does not play them again,
+// but nothing else would tell that they cannot be followed, reported or
+// compared any more; replay plays such a match again and writes its
+// transcript.
+func warnUntranscribed(out string, prior []Result, log hclog.Logger) {
+	const most = 10 // named; the rest counted
+	var missing []string
+	n := 0
+	for _, res := range prior {
+		if fileExists(TranscriptPath(filepath.Join(out, MatchesDir, res.Match))) {
+			continue
+		}
+		if n++; n <= most {
+			missing = append(missing, res.Match)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	names := strings.Join(missing, " ")
+	if n > most {
+		names += fmt.Sprintf(" and %d more", n-most)
+	}
+	log.Warn(fmt.Sprintf("finished matches without their transcript (%s missing): their results stand; "+
+		"arbiter replay %s MATCH -out DIR2 plays one again and writes its transcript in DIR2", TranscriptFile, out),
+		"count", n, "matches", names)
 }
 
 // StderrFile is the file of a match's directory that the stderr of the

@@ -34,7 +34,22 @@ type transcript struct {
 	start time.Time
 	err   error
 	buf   []byte // the line being written (Sent, Received)
+	// flushAt is the time offset (ms) from which the next line written
+	// takes what is buffered to the file (see flushEvery); later is the
+	// timer that flushes lines that no later line takes there, and
+	// closed stops it.
+	flushAt float64
+	later   *time.Timer
+	closed  bool
 }
+
+// flushEvery is how often, in milliseconds, the lines of a match being
+// played reach its transcript file, so that a reader (serve, a tail)
+// can follow the match: a compressed stream is sync-flushed then, which
+// ends its deflate block (a few bytes each; measured in docs/results.md),
+// so it is not done at every line. The first line is flushed at once, and
+// a line is never held longer than flushEvery (a bot that thinks long).
+const flushEvery = 1000.0
 
 type transcriptLine struct {
 	T     float64 `json:"t"`
@@ -75,6 +90,43 @@ func (t *transcript) write(l transcriptLine) {
 		_, err = t.w.Write(append(b, '\n'))
 	}
 	t.failed(err)
+	t.flushSoon(l.T)
+}
+
+// flushSoon flushes what is buffered, through the compressor if any, when
+// a line written at time offset now is due to (flushAt); t.mu is held.
+func (t *transcript) flushSoon(now float64) {
+	if t.err != nil {
+		return
+	}
+	if now < t.flushAt {
+		if t.later == nil {
+			t.later = time.AfterFunc(time.Duration((t.flushAt-now)*float64(time.Millisecond)), t.flushLater)
+		}
+		return
+	}
+	t.flush(now)
+}
+
+// flush takes what is buffered to the file; t.mu is held.
+func (t *transcript) flush(now float64) {
+	t.flushAt = now + flushEvery
+	err := t.w.Flush()
+	if err == nil && t.gz != nil {
+		err = t.gz.Flush()
+	}
+	t.failed(err)
+}
+
+// flushLater flushes the lines that were held when no later line came to
+// take them to the file.
+func (t *transcript) flushLater() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.later = nil
+	if !t.closed && t.err == nil {
+		t.flush(t.now())
+	}
 }
 
 // now is the time offset of a line written now, in milliseconds.
@@ -98,9 +150,10 @@ func (t *transcript) Received(seat int, line string) { t.writeLine(seat, `,"recv
 func (t *transcript) writeLine(seat int, key, line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	now := t.now()
 	b := t.buf[:0]
 	b = append(b, `{"t":`...)
-	b = strconv.AppendFloat(b, t.now(), 'f', -1, 64)
+	b = strconv.AppendFloat(b, now, 'f', -1, 64)
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
 	b = append(b, key...)
@@ -109,6 +162,7 @@ func (t *transcript) writeLine(seat int, key, line string) {
 	t.buf = b
 	_, err := t.w.Write(b)
 	t.failed(err)
+	t.flushSoon(now)
 }
 
 func (t *transcript) Event(kind string, data any) { t.write(transcriptLine{Event: kind, Data: data}) }
@@ -172,6 +226,10 @@ func appendJSONString(b []byte, s string) []byte {
 func (t *transcript) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.closed = true
+	if t.later != nil {
+		t.later.Stop()
+	}
 	if err := t.w.Flush(); err != nil && t.err == nil {
 		t.err = err
 	}
@@ -220,17 +278,46 @@ func OpenTranscriptFile(path string) (io.ReadCloser, error) {
 		return f, nil
 	}
 	zr, err := gzip.NewReader(f)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		// Not even a whole header yet: a match that has just begun.
+		f.Close()
+		return nil, &CutShortError{Path: path, Err: io.ErrUnexpectedEOF}
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &gzipFile{zr, f}, nil
+	return &gzipFile{zr, f, path}, nil
 }
 
 type gzipFile struct {
 	*gzip.Reader
-	f *os.File
+	f    *os.File
+	path string
 }
+
+// Read says of a stream that ends before gzip's end (a run killed while
+// it wrote the file, a match still being written, a copy cut off) that it
+// is cut short, naming the file: an error that still Is
+// io.ErrUnexpectedEOF.
+func (g *gzipFile) Read(p []byte) (int, error) {
+	n, err := g.Reader.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = &CutShortError{Path: g.path, Err: err}
+	}
+	return n, err
+}
+
+// CutShortError is a compressed transcript whose stream ends before its
+// end: the match is still being played (its transcript is flushed as it
+// goes), or the run that wrote it was killed.
+type CutShortError struct {
+	Path string
+	Err  error
+}
+
+func (e *CutShortError) Error() string { return e.Path + " is cut short: " + e.Err.Error() }
+func (e *CutShortError) Unwrap() error { return e.Err }
 
 func (g *gzipFile) Close() error {
 	err := g.Reader.Close()
@@ -249,7 +336,10 @@ func ReadTranscriptFile(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	b, err := io.ReadAll(f)
-	if err != nil {
+	var cut *CutShortError
+	if errors.As(err, &cut) {
+		return b, err // already names the file
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil

@@ -2,11 +2,15 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // jsonStrings are the strings whose escaping the transcript must get as
@@ -97,5 +101,48 @@ func TestTranscriptLinesAsJSON(t *testing.T) {
 	}
 	if n != 2*len(jsonStrings)+1 {
 		t.Errorf("%d lines, want %d", n, 2*len(jsonStrings)+1)
+	}
+}
+
+// TestCompressedTranscriptFollowed: a compressed transcript can be read
+// while its match is played, as a plain one can: its first line reaches
+// the file at once (later ones within flushEvery, when no line follows
+// them too), and the stream, which
+// has no end yet, reads as cut short, with the lines flushed so far.
+func TestCompressedTranscriptFollowed(t *testing.T) {
+	dir := t.TempDir()
+	tr, err := newTranscript(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Event("match", map[string]any{"id": "r001-g01-s1"})
+	tr.Sent(0, "name") // buffered until flushEvery has passed
+	b, err := ReadTranscriptFile(TranscriptPath(dir))
+	var cut *CutShortError
+	if !errors.As(err, &cut) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("reading a transcript being written: %v, want it cut short", err)
+	}
+	if want := filepath.Join(dir, TranscriptGzFile) + " is cut short: unexpected EOF"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	var l transcriptLine
+	if err := json.Unmarshal(bytes.TrimSuffix(b, []byte("\n")), &l); err != nil || l.Event != "match" {
+		t.Errorf("read %q (%v), want the match line", b, err)
+	}
+	// No line comes after the second (its bot thinks): it is not held
+	// in the buffer for long.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if b, _ := ReadTranscriptFile(TranscriptPath(dir)); bytes.Count(b, []byte("\n")) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second line did not reach the file within 30s")
+		}
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadTranscriptFile(TranscriptPath(dir)); err != nil || bytes.Count(b, []byte("\n")) != 2 {
+		t.Errorf("closed: %q, %v, want both lines", b, err)
 	}
 }

@@ -199,25 +199,72 @@ func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Se
 		}
 		return nil, p.died(w, err)
 	}
-	select {
-	case d, ok := <-w.done:
-		if !ok {
-			return nil, p.died(w, nil)
+	stopCheck := time.NewTicker(stoppedCheck)
+	defer stopCheck.Stop()
+	told := false // that the worker is stopped
+	for {
+		select {
+		case <-stopCheck.C:
+			told = p.tellStopped(w, m, told)
+			continue
+		case d, ok := <-w.done:
+			return p.answer(w, m, d, ok)
+		case <-ctx.Done():
+			// The match is abandoned: the worker, told so by its closed
+			// input, kills its bots and exits; the run's end waits for it.
+			w.in.Close()
+			return nil, ctx.Err()
 		}
-		p.idle <- w
-		if d.Error != "" {
-			return nil, errors.New(d.Error)
-		}
-		if d.Result == nil || d.Result.Match != m.ID {
-			return nil, fmt.Errorf("worker process %d answered with no result of the match", w.cmd.Process.Pid)
-		}
-		return d.Result, nil
-	case <-ctx.Done():
-		// The match is abandoned: the worker, told so by its closed
-		// input, kills its bots and exits; the run's end waits for it.
-		w.in.Close()
-		return nil, ctx.Err()
 	}
+}
+
+// stoppedCheck is how often the run looks whether the worker playing a
+// match is stopped.
+const stoppedCheck = 5 * time.Second
+
+// tellStopped says once, in the log, that worker w, playing m, is
+// stopped (SIGSTOP, SIGTSTP, a debugger), and once that it goes on
+// again: the run waits for it without end, which would otherwise look
+// like a match that takes long. told is whether it was said already; the
+// answer is whether it is now. Nothing is done to the worker.
+func (p *workerPool) tellStopped(w *worker, m *plan.Match, told bool) bool {
+	pid := w.cmd.Process.Pid
+	stopped := processStopped(pid)
+	switch {
+	case stopped && !told:
+		p.log.Warn(fmt.Sprintf("worker process %d is stopped (a SIGSTOP, a debugger): its match waits, and so does the run; kill -CONT %d lets it go on", pid, pid),
+			"pid", pid, "match", m.ID)
+	case !stopped && told:
+		p.log.Info("the stopped worker process goes on", "pid", pid, "match", m.ID)
+	}
+	return stopped
+}
+
+// processStopped says whether process pid is stopped (its state in
+// /proc/PID/stat is T or t).
+func processStopped(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := bytes.LastIndexByte(b, ')') // the command name may hold anything
+	if err != nil || i < 0 || i+2 >= len(b) {
+		return false
+	}
+	return b[i+2] == 'T' || b[i+2] == 't'
+}
+
+// answer is the result a worker sent for match m (ok false: it ended
+// instead).
+func (p *workerPool) answer(w *worker, m *plan.Match, d workerDone, ok bool) (*Result, error) {
+	if !ok {
+		return nil, p.died(w, nil)
+	}
+	p.idle <- w
+	if d.Error != "" {
+		return nil, errors.New(d.Error)
+	}
+	if d.Result == nil || d.Result.Match != m.ID {
+		return nil, fmt.Errorf("worker process %d answered with no result of the match", w.cmd.Process.Pid)
+	}
+	return d.Result, nil
 }
 
 // died says why worker w stopped answering; it is not used again.

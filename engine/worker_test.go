@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -119,6 +120,56 @@ func TestLockOfDeadRunWaitsForItsWorkers(t *testing.T) {
 		t.Fatalf("LockDir once the workers let go: %v", err)
 	}
 	lock.Unlock()
+}
+
+// TestLockOfDeadRunNamesItsWorkers: when the workers of a run that died
+// keep its directory locked, the refusal names their processes, found by
+// the lock file they hold open, rather than a pgrep pattern that misses
+// an executable with another name and lists other users' workers.
+func TestLockOfDeadRunNamesItsWorkers(t *testing.T) {
+	dir := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	holder := fmt.Sprintf(`{"pid":%d,"host":%q,"since":"2026-01-01T00:00:00Z","command":["/opt/x/arbiter-1.2","run"]}`+"\n", dead.Process.Pid, host)
+	path := filepath.Join(dir, LockFile)
+	if err := os.WriteFile(path, []byte(holder), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	// The worker: a process that inherited the locked file, as a run's
+	// workers do.
+	worker := exec.Command("sleep", "600")
+	worker.ExtraFiles = []*os.File{f}
+	if err := worker.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { worker.Process.Kill(); worker.Wait() }()
+	f.Close()
+
+	defer func(d time.Duration) { orphanWait = d }(orphanWait)
+	orphanWait = 50 * time.Millisecond
+	_, err = LockDir(dir)
+	var le *LockedError
+	if !errors.As(err, &le) || !slices.Equal(le.Workers, []int{worker.Process.Pid}) {
+		t.Fatalf("LockDir: %v; want a LockedError naming worker %d", err, worker.Process.Pid)
+	}
+	want := fmt.Sprintf("They are process(es) %d: stop them (kill %d), then run again", worker.Process.Pid, worker.Process.Pid)
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("the refusal says %q, want %q in it", err, want)
+	}
+	le.Workers = nil // /proc could not tell: the pattern names the executable
+	if want := `pgrep -f 'arbiter-1.2 worker'`; !strings.Contains(le.Error(), want) {
+		t.Errorf("the refusal says %q, want %q in it", le, want)
+	}
 }
 
 // A worker refuses the matches of a run of another arbiter build (one

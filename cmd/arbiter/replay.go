@@ -105,17 +105,39 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 // reportReplay says, match by match, whether the replay is identical to
 // the recorded transcript; it fails when one is not.
 func reportReplay(w io.Writer, replayed []engine.Replayed, kept string) error {
-	differ := 0
+	differ, failed := 0, 0
 	for _, r := range replayed {
-		if r.Diff == "" {
+		switch {
+		case r.Err != nil:
+			failed++
+			fmt.Fprintf(w, "%s: cannot compare: %v\n", r.Match, r.Err)
+		case r.Missing != "":
+			// Its replayed transcript is the one to keep: say where.
+			where := "replay with -out DIR2 to keep its transcript"
+			if kept != "" {
+				where = "its transcript is now in " + filepath.Join(kept, engine.MatchesDir, r.Match)
+			}
+			if r.Diff != "" {
+				differ++
+				fmt.Fprintf(w, "%s: no recorded transcript to compare against (%s is missing; %s); %s\n", r.Match, r.Missing, where, r.Diff)
+				continue
+			}
+			fmt.Fprintf(w, "%s: no recorded transcript to compare against (%s is missing; %s); its result is the recorded one (timings aside)\n", r.Match, r.Missing, where)
+		case r.Diff == "":
 			fmt.Fprintf(w, "%s: identical to the recorded transcript (%d lines, timings aside)\n", r.Match, r.Lines)
-			continue
+		default:
+			differ++
+			fmt.Fprintf(w, "%s: differs from the recorded transcript: %s\n", r.Match, r.Diff)
 		}
-		differ++
-		fmt.Fprintf(w, "%s: differs from the recorded transcript: %s\n", r.Match, r.Diff)
+	}
+	if failed > 0 {
+		fmt.Fprintf(w, "%d of %d match(es) could not be compared.\n", failed, len(replayed))
+	}
+	if differ == 0 && failed == 0 {
+		return nil
 	}
 	if differ == 0 {
-		return nil
+		return errReported
 	}
 	if kept == "" {
 		fmt.Fprintf(w, "%d of %d match(es) differ. Replay with -out DIR2 to keep the replayed transcripts.\n", differ, len(replayed))

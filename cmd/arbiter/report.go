@@ -70,25 +70,32 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	})
 }
 
-// startServe serves the results page of dir on addr while a run writes
+// startServe serves the results page of dir on ln (see listenServe) while a run writes
 // it; the returned function stops the server and waits for it.
-func startServe(ctx context.Context, dir, addr string, log hclog.Logger) (func(), error) {
+func startServe(ctx context.Context, dir string, ln net.Listener, log hclog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
-	ready := make(chan error, 1)
 	done := make(chan struct{})
+	log.Info("serving the results page", "url", "http://"+ln.Addr().String()+"/")
 	go func() {
 		defer close(done)
-		err := report.NewServer(dir).Listen(ctx, addr, func(a net.Addr) {
-			log.Info("serving the results page", "url", "http://"+a.String()+"/")
-			ready <- nil
-		})
-		if err != nil {
-			ready <- err
+		if err := report.NewServer(dir).Serve(ctx, ln); err != nil {
+			log.Error("serving the results page", "error", err)
 		}
 	}()
-	if err := <-ready; err != nil {
-		cancel()
+	return func() { cancel(); <-done }
+}
+
+// listenServe opens run -serve's address before the run creates or
+// touches its results directory: an address in use fails the command
+// with nothing made. startServe's server closes it; a run that fails
+// before it closes it by exiting. addr "" (no -serve) opens nothing.
+func listenServe(addr string) (net.Listener, error) {
+	if addr == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
 		return nil, fmt.Errorf("-serve %s: %w", addr, err)
 	}
-	return func() { cancel(); <-done }, nil
+	return ln, nil
 }

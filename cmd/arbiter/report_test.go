@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -729,5 +731,28 @@ func TestRunServe(t *testing.T) {
 	}
 	if _, err := http.Get(url); err == nil {
 		t.Errorf("the page is still served after the run ended")
+	}
+}
+
+// TestRunServeOnABusyAddress: run -serve on an address in use fails
+// before the run makes or touches its results directory.
+func TestRunServeOnABusyAddress(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(reportConfigs["planowanie"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "results")
+	path, _ := exec.LookPath("arbiter")
+	out, err := exec.Command(path, "run", dir, "-out", results, "-j", "1", "-serve", busy.Addr().String()).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "-serve "+busy.Addr().String()+": ") || !strings.Contains(string(out), "address already in use") {
+		t.Errorf("run -serve on a busy address: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(results); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the failed run made %s (%v)", results, err)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -52,6 +53,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ln, err := listenServe(*serve) // before anything is made; nil without -serve
+	if err != nil {
+		return err
+	}
 	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
 		return err
@@ -78,12 +83,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
-	if *serve != "" {
-		stopServe, err := startServe(ctx, *out, *serve, log)
-		if err != nil {
-			return err
-		}
-		defer stopServe()
+	if ln != nil {
+		defer startServe(ctx, *out, ln, log)()
 	}
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
@@ -201,11 +202,7 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 	if err := writeRanking(&b, st, sp); err != nil {
 		return err
 	}
-	path := filepath.Join(out, "standings.txt")
-	if err := os.WriteFile(path+".tmp", b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(path+".tmp", path)
+	return atomicfile.Write(filepath.Join(out, "standings.txt"), b.Bytes(), 0o644)
 }
 
 // prepareOut locks the results directory out, before anything is written

@@ -268,6 +268,42 @@ func TestKilledWorkerFailsRun(t *testing.T) {
 	}
 }
 
+// TestStoppedWorkerIsToldOf stops a worker process with SIGSTOP during a
+// run: the run says so in its log, naming the worker and its match, and
+// does nothing to it; once continued, the worker plays on and the run
+// ends as always.
+func TestStoppedWorkerIsToldOf(t *testing.T) {
+	r := startPinnedRun(t, "workerstop", 1, true)
+	if len(r.workers) == 0 {
+		t.Fatal("no worker process found")
+	}
+	pid := r.workers[0]
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(r.out, engine.LogFile)
+	want := regexp.MustCompile(fmt.Sprintf(`\[WARN\] .*worker process %d is stopped .*kill -CONT %d lets it go on: pid=%d match=r\d+-g\d+-s\d+`, pid, pid, pid))
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if b, _ := os.ReadFile(log); want.Match(b) {
+			break
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGCONT)
+			b, _ := os.ReadFile(log)
+			t.Fatalf("the run did not tell of its stopped worker %d within 60s:\n%s", pid, b)
+		}
+	}
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if err := endOf(t, r.cmd, r.exited, r.stderr, "once its worker went on"); err != nil {
+		t.Errorf("the run ended with %v:\n%s", err, r.stderr)
+	}
+	if n := lines(filepath.Join(r.out, engine.ResultsFile)); n != 32 {
+		t.Errorf("%d results, want 32", n)
+	}
+}
+
 // TestDeadRunsWorkersKeepTheLock kills a pinned run with SIGKILL while
 // its workers are stopped (SIGSTOP), so that they outlive it: the next
 // run into the directory waits for them, writing nothing, and goes on

@@ -98,8 +98,9 @@ const onceStdinDirect = 4096
 //
 // The error is non-nil only when ctx was cancelled (ctx.Err(); also when
 // it is cancelled within stopGrace of an end of the bot that the stop
-// could have caused), or the arbiter itself could not make pipes or open
-// the stderr file; a bot's misbehaviour is in Reply.Fault.
+// could have caused), or the arbiter itself could not make pipes, open
+// the stderr file or write it (see stderr.go); a bot's misbehaviour is in
+// Reply.Fault.
 func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return Reply{Exit: -1}, err
@@ -111,7 +112,7 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)}, nil
 	}
 	becomeSubreaper()
-	r := &onceRun{spec: withOnceDefaults(spec), exited: make(chan struct{})}
+	r := &onceRun{spec: withOnceDefaults(spec), exited: make(chan struct{}), ctx: ctx}
 	var tok [12]byte
 	_, _ = rand.Read(tok[:])
 	r.token = hex.EncodeToString(tok[:])
@@ -141,6 +142,10 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	}
 	reply = r.verdict(reply)
 	r.box.Close()
+	if r.errSink != nil && r.errSink.Err() != nil {
+		// The bot's stderr was lost, not the bot's doing (stderr.go).
+		return Reply{Exit: -1}, stderrFailure(r.spec.Bot, r.errSink.Err())
+	}
 	if f := reply.Fault; f != nil && f.Kind == drivers.FaultCrash && stopStatus(reply.Exit) && cancelledMeanwhile(ctx) {
 		// A stop of the run ended it (see stopGrace).
 		return Reply{Exit: -1}, ctx.Err()
@@ -298,6 +303,8 @@ type onceRun struct {
 	stdinOnce                   sync.Once
 	childIn, childOut, childErr *os.File
 	errDone                     chan struct{} // closed when stderr is drained; nil without a stderr file
+	errSink                     *stderrSink   // where stderr is drained to; nil without a stderr file
+	ctx                         context.Context
 
 	exited    chan struct{} // closed when the bot's main process has ended (not yet reaped)
 	exitAt    time.Time     // set before exited is closed
@@ -374,7 +381,12 @@ func (r *onceRun) pipes() error {
 		}
 		r.childErr = errW
 		r.errDone = make(chan struct{})
-		go drainStderr(errR, f, r.spec.MaxStderr-fi.Size(), r.errDone)
+		var failed func(error)
+		if report := stderrFailed(r.ctx); report != nil {
+			failed = func(err error) { report(stderrFailure(r.spec.Bot, err)) }
+		}
+		r.errSink = newStderrSink(f, r.spec.MaxStderr, r.spec.MaxStderr-fi.Size(), failed)
+		go drainStderr(errR, r.errSink, r.errDone)
 	}
 	return nil
 }

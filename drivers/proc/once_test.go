@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -94,6 +95,11 @@ func runOnceBot(mode string) {
 		os.Stdout.WriteString("slept\n")
 	case "stderr":
 		fmt.Fprintln(os.Stderr, strings.Repeat("e", 99))
+		os.Stdout.WriteString("3\n")
+	case "noisy": // 300 KB to stderr, in pieces, before its answer
+		for range 3 {
+			os.Stderr.WriteString(strings.Repeat("n", 100<<10) + "\n")
+		}
 		os.Stdout.WriteString("3\n")
 	}
 }
@@ -275,6 +281,33 @@ func TestRunOnceStderrAppendedAndCapped(t *testing.T) {
 	if !strings.Contains(string(b), "truncated") || len(b) > 250+100 {
 		t.Errorf("stderr of %d bytes with a cap of 250: %q", len(b), b)
 	}
+}
+
+// TestRunOnceStderrLost: a stderr file that cannot be written (/dev/full,
+// as a full disk) does not reach the bot, which answers as always, and is
+// RunOnce's error (the arbiter's, not the bot's), naming the bot and the
+// file; the context's handler hears of it too.
+func TestRunOnceStderrLost(t *testing.T) {
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	f.Close()
+	spec, mark := onceSpec(t, "noisy")
+	spec.Stderr = "/dev/full"
+	var told atomic.Int32
+	ctx := StderrFailures(context.Background(), func(error) { told.Add(1) })
+	r, err := RunOnce(ctx, spec)
+	if err == nil || !strings.Contains(err.Error(), "/dev/full") || !strings.Contains(err.Error(), "bot noisy") {
+		t.Errorf("RunOnce: %v (reply %q, exit %d, fault %v), want the lost file as its error", err, r.Line, r.Exit, r.Fault)
+	}
+	if r.Fault != nil {
+		t.Errorf("the bot is judged for the arbiter's failure: %v", r.Fault)
+	}
+	if told.Load() != 1 {
+		t.Errorf("the handler heard of it %d times, want 1", told.Load())
+	}
+	assertNoLeftovers(t, mark)
 }
 
 func TestRunOnceCancel(t *testing.T) {

@@ -235,7 +235,11 @@ func (s *Session) command() (files []*os.File, err error) {
 	}
 	files = append(files, errW)
 	cmd.Stderr = errW
-	go drainStderr(errR, f, spec.MaxStderr, s.errDone)
+	var failed func(error)
+	if report := stderrFailed(s.ctx); report != nil {
+		failed = func(err error) { report(stderrFailure(spec.Bot, err)) }
+	}
+	go drainStderr(errR, newStderrSink(f, spec.MaxStderr, spec.MaxStderr, failed), s.errDone)
 	return files, nil
 }
 
@@ -268,16 +272,6 @@ func (s *Session) launch() error {
 		return f
 	}
 	return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(s.spec.Argv, " "), err)
-}
-
-func drainStderr(r *os.File, f *os.File, max int64, done chan struct{}) {
-	defer close(done)
-	defer r.Close()
-	defer f.Close()
-	if n, _ := io.Copy(f, io.LimitReader(r, max)); n == max {
-		fmt.Fprintf(f, "\n[arbiter: stderr truncated at %d bytes]\n", max)
-		_, _ = io.Copy(io.Discard, r)
-	}
 }
 
 // Pid is the bot's process id.

@@ -138,6 +138,15 @@ func runBot(mode string) {
 		for in.Scan() {
 			reply("ok")
 		}
+	case "noisy": // 100 KB to stderr before each answer: more than a pipe holds
+		for in.Scan() {
+			os.Stderr.WriteString(strings.Repeat("n", 100<<10) + "\n")
+			if in.Text() == "quit" {
+				reply("")
+				return
+			}
+			reply(in.Text())
+		}
 	default:
 		hostileBot(mode, in, reply)
 	}
@@ -271,6 +280,44 @@ func TestStderrGoesToFile(t *testing.T) {
 	s.Close("quit")
 	if b, _ := os.ReadFile(spec.Stderr); string(b) != "to stderr\n" {
 		t.Errorf("stderr file = %q", b)
+	}
+}
+
+// TestStderrLostIsNoFault: a stderr file that cannot be written (here
+// /dev/full, as a full disk) is the arbiter's failure: the bot goes on
+// writing to stderr unharmed (it would die of SIGPIPE, a Go program
+// writing to fd 2, had the pipe been closed), and the context's handler
+// hears of it once, naming the bot and the file.
+func TestStderrLostIsNoFault(t *testing.T) {
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	f.Close()
+	spec := botSpec(t, "noisy", drivers.Clock{})
+	spec.Stderr = "/dev/full"
+	var mu sync.Mutex
+	var lost []error
+	ctx := StderrFailures(context.Background(), func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		lost = append(lost, err)
+	})
+	s, err := Start(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		cmd := fmt.Sprint("move ", i)
+		if got, err := ask(s, cmd); err != nil || got != cmd {
+			t.Fatalf("answer %d: %q, %v (a bot harmed by its stderr)", i, got, err)
+		}
+	}
+	s.Close("quit")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lost) != 1 || !strings.Contains(lost[0].Error(), "/dev/full") || !strings.Contains(lost[0].Error(), "bot noisy") {
+		t.Errorf("lost stderr told as %v, want once, naming the bot and /dev/full", lost)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 //go:embed assets
@@ -215,10 +216,4 @@ func gzipScript(id string, events []byte) ([]byte, error) {
 	return fmt.Appendf(nil, "arbiterTranscript(%s, %q, \"gzip\");\n", a, base64.StdEncoding.EncodeToString(z.Bytes())), nil
 }
 
-func writeFileAtomic(path string, b []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeFileAtomic(path string, b []byte) error { return atomicfile.Write(path, b, 0o644) }

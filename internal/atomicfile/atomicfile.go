@@ -1,0 +1,51 @@
+// Package atomicfile replaces files so that a reader never sees half of
+// one: the new content is written beside it and renamed over it. It must
+// not leave its temporary file behind when that fails (a full disk).
+package atomicfile
+
+import (
+	"io"
+	"os"
+)
+
+// Write replaces the file path with data: written to path+".tmp", then
+// renamed over path. On any failure the temporary file is removed, and
+// path is left as it was.
+func Write(path string, data []byte, perm os.FileMode) error {
+	return write(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Copy replaces the file dst with a copy of the file src, as Write does.
+func Copy(src, dst string, perm os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return write(dst, perm, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
+		return err
+	})
+}
+
+func write(path string, perm os.FileMode, fill func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	err = fill(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
