@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"math"
-	"regexp"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -61,7 +60,6 @@ var (
 		Blocks: []hcl.BlockHeaderSchema{{Type: "gate"}},
 	}
 	gateSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "against"}, {Name: "games"}}}
-	stageName  = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 )
 
 // stageRef is the value of stage.NAME.
@@ -152,7 +150,7 @@ func (l *loader) decodeStage(t *Tournament, b *hcl.Block, index int) (*Stage, hc
 		s.Players = t.Players
 	}
 	var diags hcl.Diagnostics
-	if !stageName.MatchString(s.Name) || len(s.Name) > 40 || s.Name == "playoff" {
+	if !tournament.ValidStageName(s.Name) {
 		diags = append(diags, errDiag("Invalid stage name",
 			fmt.Sprintf("%q cannot name a stage: it names its matches and files, so use lower-case letters, digits and _, starting with a letter (at most 40), and not \"playoff\".", s.Name), b.LabelRanges[0].Ptr()))
 	}

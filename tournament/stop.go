@@ -58,19 +58,32 @@ func CheckSPRT(elo0, elo1, alpha, beta float64, model string) []Problem {
 // from 0 (0: none). Reported as CheckSPRT's problems are.
 func CheckStop(maxMatches int, intervalWidth float64) []Problem {
 	var out []Problem
-	if maxMatches < 0 {
+	if maxMatches < 0 || maxMatches > math.MaxInt32 {
 		out = append(out, Problem{Attr: "max_matches", Summary: "Invalid max_matches",
-			Detail: fmt.Sprintf("max_matches must be a whole number from 1 to %d, not %d.", math.MaxInt32, maxMatches)})
+			Detail: fmt.Sprintf("max_matches must be a whole number from 1 to %d (0: no such rule), not %d.", math.MaxInt32, maxMatches)})
 	}
 	if !(intervalWidth >= 0) || math.IsInf(intervalWidth, 1) {
 		out = append(out, Problem{Attr: "interval_width", Summary: "Invalid interval_width",
-			Detail: fmt.Sprintf("interval_width must be a number above 0, not %s.", number(intervalWidth))})
+			Detail: fmt.Sprintf("interval_width must be a number above 0 (0: no such rule), not %s.", number(intervalWidth))})
 	}
 	return out
 }
 
 // number writes f as a configuration would.
 func number(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// ValidStageName reports whether name can name a stage: its matches and
+// files are named after it, so lower-case letters, digits and _, starting
+// with a letter, at most 40 of them, and not "playoff" (the playoffs'
+// own).
+func ValidStageName(name string) bool {
+	if name == "" || len(name) > 40 || name == "playoff" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_'
+	})
+}
 
 // ValidName reports whether name can name a bot, a game or a tournament:
 // letters, digits, underscores and dashes, starting with a letter. Names

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -123,5 +124,19 @@ func TestListing(t *testing.T) {
 	s.Bots, s.Players, s.Rounds = bots, 2, 1<<31-1
 	if _, err := RoundRobin.List(s); !errors.As(err, &many) || *many != (TooManyMatches{"round robin", 20, 1<<31 - 1}) {
 		t.Errorf("a round robin of 20 matches a round for 2^31-1 rounds: %v (%+v)", err, many)
+	}
+}
+
+// A stage's name is held to one rule, in a configuration and in a saved
+// plan: it names match ids and files.
+func TestValidStageName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"final": true, "groups_2": true, "a" + strings.Repeat("b", 39): true,
+		"": false, "Final": false, "final-a": false, "2nd": false, "_x": false,
+		"playoff": false, "a" + strings.Repeat("b", 40): false, "fínal": false,
+	} {
+		if got := ValidStageName(name); got != want {
+			t.Errorf("ValidStageName(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -235,7 +235,11 @@ func (s *Session) command() (files []*os.File, err error) {
 	}
 	files = append(files, errW)
 	cmd.Stderr = errW
-	var failed func(error)
+	// Without a run to stop (check, console), the failure is at least
+	// said where the user sees arbiter's own messages.
+	failed := func(err error) {
+		fmt.Fprintf(stderrLostNotices, "arbiter: cannot keep the stderr of bot %s in %s: %v\n", spec.Bot, spec.Stderr, err)
+	}
 	if report := stderrFailed(s.ctx); report != nil {
 		failed = func(err error) { report(stderrFailure(spec.Bot, err)) }
 	}

@@ -2,9 +2,11 @@ package proc
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -319,6 +321,50 @@ func TestStderrLostIsNoFault(t *testing.T) {
 	if len(lost) != 1 || !strings.Contains(lost[0].Error(), "/dev/full") || !strings.Contains(lost[0].Error(), "bot noisy") {
 		t.Errorf("lost stderr told as %v, want once, naming the bot and /dev/full", lost)
 	}
+}
+
+// TestStderrLostIsSaidWithoutHandler: check and console have no run to
+// stop; a stderr file they cannot write is said, not passed over.
+func TestStderrLostIsSaidWithoutHandler(t *testing.T) {
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	f.Close()
+	var said syncBuffer
+	defer func(w io.Writer) { stderrLostNotices = w }(stderrLostNotices)
+	stderrLostNotices = &said
+	spec := botSpec(t, "noisy", drivers.Clock{})
+	spec.Stderr = "/dev/full"
+	s, err := Start(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ask(s, "move 0"); err != nil || got != "move 0" {
+		t.Fatalf("answer: %q, %v (a bot harmed by its stderr)", got, err)
+	}
+	s.Close("quit")
+	if got := said.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, "stderr of bot noisy in /dev/full") {
+		t.Errorf("said %q, want one line naming the bot and /dev/full", got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 func TestCancelIsNotAFault(t *testing.T) {

@@ -38,6 +38,10 @@ func stderrFailed(ctx context.Context) func(error) {
 	return f
 }
 
+// stderrLostNotices is where a session without a StderrFailures handler
+// (check, console) says that a bot's stderr file could not be written.
+var stderrLostNotices io.Writer = os.Stderr
+
 // stderrSink is where a bot's stderr pipe is drained to: the file, up to
 // max bytes, then a note that it was cut; never an error to the pipe.
 type stderrSink struct {

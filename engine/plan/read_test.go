@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,6 +107,13 @@ func refusals(t *testing.T) []struct{ name, src, want string } {
 		})), `bot "../b": its name is not letters`},
 		{"memory too small", string(rehash(func(p *Plan) { p.Bots[1].Limits = &drivers.Limits{Memory: 400} })), `bot "b": limits.memory: memory is 400B, but the smallest memory limit is 1MiB`},
 		{"tournament a path", string(rehash(func(p *Plan) { p.Tournament = "../t" })), `tournament "../t" is not a name`},
+		// Checked before anything lists the 12! seatings of the design.
+		{"permute of twelve", string(rehash(func(p *Plan) {
+			p.Players, p.Seats = 12, tournament.Permute
+			for i := range p.Matches {
+				p.Matches[i].Seats = slices.Repeat([]string{"a", "b"}, 6)
+			}
+		})), `seats: `},
 		{"stage of no stage", string(rehash(func(p *Plan) { p.Matches[0].Stage = "final" })), `it belongs to stage "final", but the plan has no stages`},
 	}
 }

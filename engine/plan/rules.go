@@ -270,7 +270,10 @@ func (p *Plan) formatProblems(n int) []error {
 		errs = append(errs, fmt.Errorf("%s: %s", cmpOr(pr.Attr, "format"), pr.Detail))
 	}
 	if pr := p.Seats.Check(p.Players); pr != nil {
+		// Seatings of a design that does not fit could be players! of
+		// them (permute): nothing below may list them.
 		problem(*pr)
+		return errs
 	}
 	field := p.field()
 	for _, c := range p.Candidates {
@@ -335,8 +338,8 @@ func (p *Plan) stageProblems() []error {
 	seen := map[string]bool{}
 	for k := range p.Stages {
 		st := &p.Stages[k]
-		if !tournament.ValidName(st.Name) || st.Name == "playoff" || seen[st.Name] {
-			bad(st, "its name is not a stage's own name of letters, digits and _, starting with a letter")
+		if !tournament.ValidStageName(st.Name) || seen[st.Name] {
+			bad(st, "its name is not a stage's own name: lower-case letters, digits and _, starting with a letter, at most 40, not \"playoff\", and no other stage's")
 		}
 		seen[st.Name] = true
 		if st.Players < 0 || st.Players > tournament.MaxPlayers {
