@@ -54,7 +54,7 @@ func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, schema *hcl.BodySchema) (Cl
 		{"total", &c.Total, "each bot's budget for the whole match"},
 		{"move", &c.Move, "the most a single answer may take"},
 		{"turn", &c.Turn, "the most all the messages of one turn may take together"},
-		{"startup", &c.Startup, "the allowance for a bot's start, added to its first answer"},
+		{"startup", &c.Startup, "the allowance for a bot's start"},
 	} {
 		if a, ok := content.Attributes[f.name]; ok {
 			d, dd := DecodeDuration(a, ctx, f.doc)

@@ -98,9 +98,11 @@ type Clock struct {
 	// and including its next decision (a gen_* command of a GTP-like
 	// game), like Blokus's 2 s for a turn's update() and move().
 	Turn Duration `json:"turn,omitempty"`
-	// Startup is an allowance added to the bot's first exchange and not
-	// charged to its clock, so a slow start (an interpreter, a JVM) does
-	// not count against its first answer.
+	// Startup is an allowance for the bot's start, not charged to its
+	// clock, so a slow start (an interpreter, a JVM, a player built on
+	// the last set-up command) does not count against it: a session
+	// game's set-up commands share it (proc.Spec.Setup), a game that
+	// starts a process per decision adds it to the first run's limit.
 	Startup Duration `json:"startup,omitempty"`
 }
 

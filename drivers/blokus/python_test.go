@@ -24,28 +24,34 @@ func needPython(t *testing.T) {
 	}
 }
 
-// pythonMatch is a match between argv (run in examples/blokus) in seat
-// seat and the house bot greedy in the other.
-func pythonMatch(t *testing.T, seed uint64, run string, rec drivers.Recorder, seat int, argv ...string) *drivers.Match {
+// pythonMatch is a match under clock between argv (run in
+// examples/blokus) in seat seat and the house bot greedy in the other.
+func pythonMatch(t *testing.T, clock drivers.Clock, seed uint64, run string, rec drivers.Recorder, seat int, argv ...string) *drivers.Match {
 	dir, err := filepath.Abs(examplesDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bots := []string{"greedy", "greedy"}
-	m := processMatch(t, seed, drivers.Clock{Move: drivers.Duration(10 * time.Second)}, run, rec, bots...)
+	m := processMatch(t, seed, clock, run, rec, bots...)
 	m.Seats[seat].Bot = "python"
 	m.Seats[seat].Command = argv
 	m.Seats[seat].Dir = dir
 	return m
 }
 
-// playPython plays one game and returns the python seat's result, failing
-// the test on a fault when wantFault is empty.
+// playPython plays one game with 10 s a move and returns the python
+// seat's result, failing the test on a fault when wantFault is empty.
 func playPython(t *testing.T, s Settings, seed uint64, seat int, wantFault string, argv ...string) (drivers.SeatResult, *events) {
+	t.Helper()
+	return playPythonUnder(t, drivers.Clock{Move: drivers.Duration(10 * time.Second)}, s, seed, seat, wantFault, argv...)
+}
+
+// playPythonUnder is playPython under clock.
+func playPythonUnder(t *testing.T, clock drivers.Clock, s Settings, seed uint64, seat int, wantFault string, argv ...string) (drivers.SeatResult, *events) {
 	t.Helper()
 	run := token(t)
 	rec := &events{}
-	m := pythonMatch(t, seed, run, rec, seat, argv...)
+	m := pythonMatch(t, clock, seed, run, rec, seat, argv...)
 	g := &Game{settings: s, clock: m.Clock}
 	out, err := g.Play(context.Background(), m)
 	if err != nil {
@@ -95,6 +101,35 @@ func TestCornersPyPlaysAGame(t *testing.T) {
 		if e := rec.of("end"); len(e) != 1 || e[0].(EndEvent).Placed[seat] < 10 {
 			t.Errorf("end %v: corners.py placed too few stones", e)
 		}
+	}
+}
+
+// TestSlowConstructorWithinStartup: under the course's default clock (2 s
+// a turn, 5 s to start), a course player whose constructor takes 2.5 s
+// plays. The adapter builds the player on set_stones, the third set-up
+// command, so the start-up allowance must cover the whole set-up, not
+// set_board alone, which the adapter answers at once.
+func TestSlowConstructorWithinStartup(t *testing.T) {
+	needPython(t)
+	players, err := filepath.Abs(filepath.Join(examplesDir, "players"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := writePlayer(t, fmt.Sprintf(`
+import sys, time
+sys.path.insert(0, %q)
+import course_player
+
+class Player(course_player.Player):
+    def __init__(self, *args):
+        time.sleep(2.5)
+        super().__init__(*args)
+`, players))
+	for seat := range 2 {
+		t.Run(fmt.Sprintf("seat %d", seat), func(t *testing.T) {
+			t.Parallel()
+			playPythonUnder(t, DefaultClock, courseSettings(t), 4, seat, "", argv...)
+		})
 	}
 }
 

@@ -533,6 +533,14 @@ func FaultDetail(err error) string {
 	return err.Error()
 }
 
+// Setup says whether cmd belongs to the set-up of a match: the set_*
+// commands that open it (Blokus's set_board to set_blocked, Planowanie's
+// set_deck to the first deal's set_cards), before the bot's first play or
+// decision. The start-up allowance covers them together (proc.Spec.Setup),
+// since a bot may do its slow start on any of them: the Blokus adapter
+// builds a course player on set_stones.
+func Setup(cmd string) bool { return strings.HasPrefix(cmd, "set_") }
+
 // Sessions are the bot processes of a match's seats, by seat; nil for a
 // seat not started.
 type Sessions []*proc.Session
@@ -560,7 +568,7 @@ func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome, e
 			defer wg.Done()
 			ss[i], errs[i] = proc.Start(ctx, proc.Spec{
 				Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-				Clock: m.Clock, Limits: seat.Limits, NoStart: seat.Unbuilt,
+				Clock: m.Clock, Limits: seat.Limits, NoStart: seat.Unbuilt, Setup: Setup,
 				OnSend: func(line string) { m.Record.Sent(i, line) },
 				OnRecv: func(line string) { m.Record.Received(i, line) },
 			})

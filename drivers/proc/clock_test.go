@@ -12,7 +12,8 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 )
 
-// The clock bots: "clock-sleeper" answers `wait N` after N milliseconds;
+// The clock bots: "clock-sleeper" answers `wait N` (and `wait N setup`)
+// after N milliseconds;
 // "clock-slowstart" sleeps 800 ms before it reads anything (an interpreter's or
 // a JVM's start), then echoes.
 func init() {
@@ -26,7 +27,7 @@ func init() {
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		if ms, ok := strings.CutPrefix(in.Text(), "wait "); ok {
-			n, _ := strconv.Atoi(ms)
+			n, _ := strconv.Atoi(strings.Fields(ms)[0])
 			time.Sleep(time.Duration(n) * time.Millisecond)
 		}
 		fmt.Printf("= %s\n\n", in.Text())
@@ -83,6 +84,43 @@ func TestStartupAllowance(t *testing.T) {
 	// The allowance is the first answer's only.
 	if _, err := ask(s, "wait 700"); faultKind(err) != drivers.FaultTime {
 		t.Fatalf("a 700 ms second answer against 500 ms: %v", err)
+	}
+}
+
+// With Spec.Setup, the set-up's commands share the start-up allowance: a
+// bot that spends its start on the second set-up command (as the Blokus
+// adapter builds a course player on set_stones) answers in time, none of
+// the set-up is charged, and the allowance ends with the set-up: the first
+// command after it has the turn alone, though most of the allowance is
+// left.
+func TestStartupCoversTheSetup(t *testing.T) {
+	clock := drivers.Clock{Turn: drivers.Duration(500 * time.Millisecond), Startup: drivers.Duration(3 * time.Second)}
+	spec := botSpec(t, "clock-sleeper", clock)
+	spec.Setup = func(cmd string) bool { return strings.HasSuffix(cmd, " setup") }
+	s := start(t, spec)
+	defer s.Kill()
+	s.Send("wait 100 setup", "wait 900 setup", "wait 300")
+	for _, want := range []string{"wait 100 setup", "wait 900 setup", "wait 300"} {
+		if answer, err := receive(s); err != nil || answer != want {
+			t.Fatalf("answer to %q: %q, %v", want, answer, err)
+		}
+	}
+	if left, _ := s.TurnLeft(); left > 200*time.Millisecond {
+		t.Errorf("after a 300 ms answer, %v of the 500 ms turn left: only the set-up is not charged", left)
+	}
+	s.EndTurn()
+	if _, err := ask(s, "wait 700 setup"); faultKind(err) != drivers.FaultTime {
+		t.Fatalf("a set-up command after the set-up ended has no allowance: %v", err)
+	}
+
+	s2 := start(t, spec)
+	defer s2.Kill()
+	s2.Send("wait 100 setup", "wait 700")
+	if _, err := receive(s2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := receive(s2); faultKind(err) != drivers.FaultTime {
+		t.Fatalf("700 ms after the set-up, against a 500 ms turn: %v", err)
 	}
 }
 

@@ -45,6 +45,13 @@ type Spec struct {
 	// failed: drivers.Seat.Unbuilt): Start starts nothing and fails with
 	// a drivers.FaultStart fault of this detail.
 	NoStart string
+	// Setup says whether a command belongs to the bot's set-up, which
+	// the start-up allowance (Clock.Startup) covers: every command up to
+	// the first one it says does not. A bot may spend its start on any
+	// set-up command (a course player built on the last one), so the
+	// commands share the allowance. Nil: the allowance is the first
+	// exchange's alone.
+	Setup func(cmd string) bool
 }
 
 // Session is a running bot.
@@ -68,8 +75,9 @@ type Session struct {
 	left    time.Duration
 	used    time.Duration
 	// turnUsed is the clock time charged since the bot's last decision
-	// (EndTurn), against Clock.Turn; startup is the allowance of the
-	// first exchange still to give (Clock.Startup).
+	// (EndTurn), against Clock.Turn; startup is what is left of the
+	// start-up allowance (Clock.Startup), which the set-up's exchanges
+	// share (Spec.Setup) and which is dropped when the set-up ends.
 	turnUsed time.Duration
 	startup  time.Duration
 
@@ -84,8 +92,10 @@ type Session struct {
 	sendErr  error
 	// readBy and writeBy are the deadlines set on out and in.
 	readBy, writeBy time.Time
-	// due is how many answers the commands of the last Send still owe.
-	due int
+	// due is how many answers the commands of the last Send still owe;
+	// next is the first of those not yet answered.
+	due  int
+	next []string
 	// holding keeps the lines read in held instead of passing them to
 	// OnRecv, until Release (see Hold).
 	holding bool
@@ -344,10 +354,14 @@ func (s *Session) overLimit(f *Fault) {
 	_ = s.in.SetWriteDeadline(past)
 }
 
-// budget is the deadline for a response that starts now: the least of
-// what is left of the total clock, the move limit and what is left of the
-// turn's, plus the start-up allowance on the first exchange.
-func (s *Session) budget(start time.Time) time.Time {
+// budget is the deadline for the answer to cmd, which starts now: the
+// least of what is left of the total clock, the move limit and what is
+// left of the turn's, plus what is left of the start-up allowance while
+// the set-up lasts. A command that is not the set-up's ends it (Spec.Setup).
+func (s *Session) budget(start time.Time, cmd string) time.Time {
+	if s.startup > 0 && s.spec.Setup != nil && !s.spec.Setup(cmd) {
+		s.startup = 0
+	}
 	d, limited := s.TurnLeft()
 	if !limited {
 		return time.Time{}
@@ -497,7 +511,7 @@ func (s *Session) Abandon() error {
 	if s.due == 0 {
 		return nil
 	}
-	s.due = 0
+	s.due, s.next = 0, nil
 	s.watch.disarm()
 	return s.stillFine()
 }
@@ -543,8 +557,9 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 // moment its predecessor was answered.
 func (s *Session) Send(cmd string, more ...string) {
 	s.sentAt = time.Now()
-	s.deadline = s.budget(s.sentAt)
+	s.deadline = s.budget(s.sentAt, cmd)
 	s.due = 1 + len(more)
+	s.next = more
 	s.watch.arm()
 	if f := s.spent(); f != nil {
 		// Nothing left to answer with: the command is not written, and
@@ -587,9 +602,15 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		// bot's (late.go).
 		elapsed = min(elapsed, deadline.Sub(start))
 	}
-	// The start-up allowance is the first exchange's, used or not.
-	charged := max(elapsed-s.startup, 0)
-	s.startup = 0
+	// The start-up allowance pays first; what is left of it goes to the
+	// set-up's next exchange (Spec.Setup), or with no set-up named, to
+	// none: it is the first exchange's, used or not.
+	allowed := min(elapsed, s.startup)
+	charged := elapsed - allowed
+	s.startup -= allowed
+	if s.spec.Setup == nil {
+		s.startup = 0
+	}
 	s.used += charged
 	s.turnUsed += charged
 	if s.limited {
@@ -612,13 +633,14 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		// The next command has waited in the bot's input: its clock
 		// starts as this answer was done with.
 		s.sentAt = start.Add(elapsed)
-		s.deadline = s.budget(s.sentAt)
+		s.deadline = s.budget(s.sentAt, s.next[0])
+		s.next = s.next[1:]
 		s.answered = 0
 		if s.late != nil {
 			s.resumeAfterLate()
 		}
 	} else {
-		s.due = 0
+		s.due, s.next = 0, nil
 		s.watch.disarm()
 	}
 	if err != nil {

@@ -56,7 +56,7 @@ game "blokus" "course" {
   }
   clock {
     turn    = "2s" # the course's limit for a turn: the opponent's play and gen_move together
-    startup = "5s" # the interpreter's start, before the first answer's clock
+    startup = "5s" # the interpreter's and the player's start, shared by the set_* answers
   }
 }
 
