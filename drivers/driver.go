@@ -196,6 +196,38 @@ type Recorder interface {
 	Event(kind string, data any)
 }
 
+// A TimedRecorder is a Recorder that stamps a line with the time it was
+// written or read rather than the time it is recorded. A referee that has
+// several bots answer at once records their lines seat by seat once every
+// answer is in (gtp.Match.TellAll, an Auction round), so that the order of
+// a transcript does not depend on which bot was quicker; each line still
+// carries its own time.
+type TimedRecorder interface {
+	Recorder
+	SentAt(seat int, line string, at time.Time)
+	ReceivedAt(seat int, line string, at time.Time)
+}
+
+// RecordSent records in rec the line written to seat's bot at at, with
+// that time when rec keeps times (TimedRecorder).
+func RecordSent(rec Recorder, seat int, line string, at time.Time) {
+	if t, ok := rec.(TimedRecorder); ok {
+		t.SentAt(seat, line, at)
+	} else {
+		rec.Sent(seat, line)
+	}
+}
+
+// RecordReceived records in rec the line read from seat's bot at at, with
+// that time when rec keeps times (TimedRecorder).
+func RecordReceived(rec Recorder, seat int, line string, at time.Time) {
+	if t, ok := rec.(TimedRecorder); ok {
+		t.ReceivedAt(seat, line, at)
+	} else {
+		rec.Received(seat, line)
+	}
+}
+
 // Fault kinds: why a bot lost a match.
 const (
 	FaultTime     = "time"     // its clock ran out or a single move took too long

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // The names of a match's transcript in its directory: plain, or
@@ -130,8 +132,11 @@ func (t *transcript) flushLater() {
 }
 
 // now is the time offset of a line written now, in milliseconds.
-func (t *transcript) now() float64 {
-	return float64(time.Since(t.start).Microseconds()) / 1000
+func (t *transcript) now() float64 { return t.offset(time.Now()) }
+
+// offset is the time offset of at, in milliseconds.
+func (t *transcript) offset(at time.Time) float64 {
+	return float64(at.Sub(t.start).Microseconds()) / 1000
 }
 
 func (t *transcript) failed(err error) {
@@ -144,16 +149,28 @@ func (t *transcript) failed(err error) {
 // session game's transcript (two lines for every command), so they are
 // written without encoding/json's reflection, byte for byte as it would
 // write transcriptLine (TestTranscriptLinesAsJSON).
-func (t *transcript) Sent(seat int, line string)     { t.writeLine(seat, `,"send":`, line) }
-func (t *transcript) Received(seat int, line string) { t.writeLine(seat, `,"recv":`, line) }
+func (t *transcript) Sent(seat int, line string)     { t.writeLine(seat, `,"send":`, line, time.Now()) }
+func (t *transcript) Received(seat int, line string) { t.writeLine(seat, `,"recv":`, line, time.Now()) }
 
-func (t *transcript) writeLine(seat int, key, line string) {
+// SentAt and ReceivedAt make the transcript a drivers.TimedRecorder: a
+// line's t is when it was written or read, though a referee records it
+// later (the answers of a broadcast, seat by seat).
+func (t *transcript) SentAt(seat int, line string, at time.Time) {
+	t.writeLine(seat, `,"send":`, line, at)
+}
+func (t *transcript) ReceivedAt(seat int, line string, at time.Time) {
+	t.writeLine(seat, `,"recv":`, line, at)
+}
+
+var _ drivers.TimedRecorder = (*transcript)(nil)
+
+func (t *transcript) writeLine(seat int, key, line string, at time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
 	b := t.buf[:0]
 	b = append(b, `{"t":`...)
-	b = strconv.AppendFloat(b, now, 'f', -1, 64)
+	b = strconv.AppendFloat(b, t.offset(at), 'f', -1, 64)
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
 	b = append(b, key...)

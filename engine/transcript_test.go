@@ -149,3 +149,27 @@ func TestCompressedTranscriptFollowed(t *testing.T) {
 		t.Errorf("closed: %q, %v, want both lines", b, err)
 	}
 }
+
+// TestTranscriptStampsGivenTimes: a line recorded with its time (the
+// answers of a broadcast, recorded once all are in) has that time as its
+// t, not the time it was written down.
+func TestTranscriptStampsGivenTimes(t *testing.T) {
+	dir := t.TempDir()
+	tr, err := newTranscript(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.SentAt(1, "set_board 6 6", tr.start.Add(2500*time.Microsecond))
+	tr.ReceivedAt(0, "=", tr.start.Add(25*time.Millisecond))
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, TranscriptFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"t":2.5,"seat":1,"send":"set_board 6 6"}` + "\n" + `{"t":25,"seat":0,"recv":"="}` + "\n"
+	if string(b) != want {
+		t.Errorf("transcript\n%s\nwant\n%s", b, want)
+	}
+}

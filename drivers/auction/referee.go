@@ -234,6 +234,10 @@ type answer struct {
 	// clockEnds says that the run was stopped by the end of the bot's
 	// total clock, before its move limit and overrun.
 	clockEnds bool
+	// started is when the run was started: the transcript's time of its
+	// arguments, and, with the time the run took, of its answer, though
+	// both are recorded once every seat's run is over.
+	started time.Time
 }
 
 // round plays one round: it writes each seat's folder, runs all bots at
@@ -297,6 +301,7 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			answers[i].started = time.Now()
 			reply, err := proc.RunOnce(ctx, proc.OnceSpec{
 				Bot: r.m.Seats[i].Bot, Argv: r.argv[i], Dir: r.folders[i].cwd, Env: r.env[i],
 				Timeout: timeout, Stderr: r.m.Seats[i].Stderr, Grace: grace, Limits: r.m.Seats[i].Limits,
@@ -333,7 +338,7 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 	case a.skipped != "":
 		kind, problems = drivers.FaultTime, []string{a.skipped}
 	default:
-		r.m.Record.Sent(i, strings.Join(r.argv[i][len(r.argv[i])-2:], " "))
+		drivers.RecordSent(r.m.Record, i, strings.Join(r.argv[i][len(r.argv[i])-2:], " "), a.started)
 		r.used[i] += a.reply.Used
 		if f := a.reply.Fault; f != nil {
 			kind, problems = f.Kind, []string{f.Detail}
@@ -350,7 +355,7 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 			}
 			break
 		}
-		r.m.Record.Received(i, a.reply.Line)
+		drivers.RecordReceived(r.m.Record, i, a.reply.Line, a.started.Add(a.reply.Used))
 		if a.reply.Used > a.limit {
 			r.results[i].Overruns++
 			r.m.Record.Event("overrun", OverrunEvent{Round: round, Seat: i, UsedMS: a.reply.Used.Milliseconds(), LimitMS: a.limit.Milliseconds()})

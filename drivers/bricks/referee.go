@@ -216,7 +216,7 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 				d.m.Record.Sent(i, line)
 			}
 		},
-		OnRecv: func(line string) { d.m.Record.Received(i, line) },
+		OnRecv: func(line string, at time.Time) { drivers.RecordReceived(d.m.Record, i, line, at) },
 	})
 	var f *proc.Fault
 	if err != nil && !errors.As(err, &f) {

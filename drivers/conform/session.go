@@ -24,7 +24,7 @@ func Start(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec 
 	s, err := proc.Start(ctx, proc.Spec{
 		Bot: bot.Bot, Argv: bot.Command, Dir: bot.Dir, Env: bot.Env, Stderr: bot.Stderr,
 		Clock: drivers.Clock{Move: opt.Move}, Limits: bot.Limits,
-		OnSend: func(l string) { rec.Sent(0, l) }, OnRecv: func(l string) { rec.Received(0, l) },
+		OnSend: func(l string) { rec.Sent(0, l) }, OnRecv: func(l string, _ time.Time) { rec.Received(0, l) },
 	})
 	if err != nil {
 		return nil, explain(err, "start")

@@ -68,7 +68,7 @@ func TestAsk(t *testing.T) {
 		Env:    []string{"GTP_TEST_BOT=1"},
 		Clock:  drivers.Clock{Total: drivers.Duration(time.Minute)},
 		Grace:  100 * time.Millisecond,
-		OnRecv: func(l string) { got = append(got, l) },
+		OnRecv: func(l string, _ time.Time) { got = append(got, l) },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -570,7 +570,7 @@ func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome, e
 				Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
 				Clock: m.Clock, Limits: seat.Limits, NoStart: seat.Unbuilt, Setup: Setup,
 				OnSend: func(line string) { m.Record.Sent(i, line) },
-				OnRecv: func(line string) { m.Record.Received(i, line) },
+				OnRecv: func(line string, at time.Time) { drivers.RecordReceived(m.Record, i, line, at) },
 			})
 		}()
 	}

@@ -43,6 +43,9 @@ import (
 //	close-out                  closes its output and sleeps 5 s
 //	ramble N                   writes the start of an answer, N lines
 //	                           of 100 bytes, and no end to it
+//	clock FILE MS              waits until FILE exists, sleeps MS
+//	                           milliseconds and answers its wall clock
+//	                           time, "= <Unix nanoseconds>"
 //
 // It reports whether f was one of them.
 func meetCommand(f []string, out *bufio.Writer) bool {
@@ -112,6 +115,11 @@ func meetCommand(f []string, out *bufio.Writer) bool {
 	case f[0] == "fill" && len(f) == 1:
 		os.WriteFile(filepath.Join(os.Getenv("ARBITER_FILES"), "big"), make([]byte, 2<<20), 0o644)
 		fmt.Fprint(out, "= filled\n\n")
+	case f[0] == "clock" && len(f) == 3:
+		until(f[1])
+		ms, _ := strconv.Atoi(f[2])
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		fmt.Fprintf(out, "= %d\n\n", time.Now().UnixNano())
 	case f[0] == "close-out" && len(f) == 1:
 		os.Stdout.Close()
 		time.Sleep(5 * time.Second)
@@ -285,6 +293,63 @@ func slowSeat1(t *testing.T, slow func(mark string) string) *lines {
 		}
 	}
 	return rec
+}
+
+// stamps is a drivers.TimedRecorder that keeps the time of every line
+// received: the time it is given, or the time it is recorded when it is
+// given none.
+type stamps struct {
+	mu sync.Mutex
+	at map[string]time.Time // by "seat < line"
+}
+
+func (r *stamps) Sent(int, string)               {}
+func (r *stamps) SentAt(int, string, time.Time)  {}
+func (r *stamps) Event(string, any)              {}
+func (r *stamps) Received(seat int, line string) { r.ReceivedAt(seat, line, time.Now()) }
+func (r *stamps) ReceivedAt(seat int, line string, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.at[fmt.Sprintf("%d < %s", seat, line)] = at
+}
+
+// TestTellAllStampsAnswersWhenRead: the answers of a broadcast are
+// recorded seat by seat once all are in, but each line with the time it
+// was read (drivers.TimedRecorder). Seat 0 answers at once; seat 1 answers
+// after seat 0 has, and says when: seat 0's answer is stamped before that,
+// not when seat 1's came in.
+func TestTellAllStampsAnswersWhenRead(t *testing.T) {
+	rec := &stamps{at: map[string]time.Time{}}
+	dm := &drivers.Match{ID: "stamps", Clock: drivers.Clock{Total: drivers.Duration(20 * time.Second)}, Record: rec}
+	for range 2 {
+		dm.Seats = append(dm.Seats, drivers.Seat{Bot: "answers", Command: []string{os.Args[0]},
+			Dir: t.TempDir(), Env: []string{"GTP_TEST_BOT=1"}})
+	}
+	ss, out, err := Start(context.Background(), dm)
+	defer ss.Kill()
+	if err != nil || out != nil {
+		t.Fatalf("start: %v %+v", err, out)
+	}
+	m := NewMatch(context.Background(), []Player{SessionPlayer{S: ss[0]}, SessionPlayer{S: ss[1]}}, rec)
+	mark := filepath.Join(t.TempDir(), "0")
+	cmds := []string{"mark " + mark, "clock " + mark + " 500"}
+	if err := m.TellAll(func(i int) string { return cmds[i] }); err != nil {
+		t.Fatalf("TellAll: %v (results %+v)", err, m.Results)
+	}
+	var answered int64
+	for k := range rec.at {
+		if s, ok := strings.CutPrefix(k, "1 < = "); ok {
+			answered, _ = strconv.ParseInt(s, 10, 64)
+		}
+	}
+	read, ok := rec.at["0 < = marked"]
+	if !ok || answered == 0 {
+		t.Fatalf("answers recorded: %v", rec.at)
+	}
+	if read.UnixNano() >= answered {
+		t.Errorf("seat 0's answer stamped %v, after seat 1 answered (%v): stamped when recorded, not when read",
+			read.Format(time.StampMicro), time.Unix(0, answered).Format(time.StampMicro))
+	}
 }
 
 // TestTellAllClocks: each bot is charged from when its own command was

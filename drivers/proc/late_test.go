@@ -79,7 +79,7 @@ func TestWritingOnPastTheDeadlineGainsNothing(t *testing.T) {
 func TestLateLineIsHeld(t *testing.T) {
 	spec := botSpec(t, "echo", drivers.Clock{})
 	var got []string
-	spec.OnRecv = func(l string) { got = append(got, l) }
+	spec.OnRecv = func(l string, _ time.Time) { got = append(got, l) }
 	s := start(t, spec)
 	defer s.Close("quit")
 	s.Hold()

@@ -27,8 +27,11 @@ type Spec struct {
 	Env    []string // added to the arbiter's environment
 	Stderr string   // file that receives the bot's stderr; "" discards it
 	Clock  drivers.Clock
-	// OnSend and OnRecv see every line written and read, for transcripts.
-	OnSend, OnRecv func(line string)
+	// OnSend and OnRecv see every line written and read, for transcripts;
+	// OnRecv gets the time the line was read, which for a line held
+	// (Hold) is before it is passed on.
+	OnSend func(line string)
+	OnRecv func(line string, at time.Time)
 	// MaxLine caps one line of output (default 64 KiB): longer is a
 	// protocol fault, not unbounded memory.
 	MaxLine int
@@ -96,10 +99,10 @@ type Session struct {
 	// next is the first of those not yet answered.
 	due  int
 	next []string
-	// holding keeps the lines read in held instead of passing them to
-	// OnRecv, until Release (see Hold).
+	// holding keeps the lines read in held, with the time each was read,
+	// instead of passing them to OnRecv, until Release (see Hold).
 	holding bool
-	held    []string
+	held    []heldLine
 	// late is the snapshot of the pipe taken at the first look after the
 	// current command's deadline (late.go); nil otherwise.
 	late *bytes.Reader
@@ -466,21 +469,28 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 	return line, nil
 }
 
+// heldLine is a line read while the session holds its lines, and when.
+type heldLine struct {
+	line string
+	at   time.Time
+}
+
 // deliver passes a line read to OnRecv, or keeps it while the session
 // holds its lines (Hold).
 func (s *Session) deliver(line string) {
 	if s.holding {
-		s.held = append(s.held, line)
+		s.held = append(s.held, heldLine{line, time.Now()})
 	} else if s.spec.OnRecv != nil {
-		s.spec.OnRecv(line)
+		s.spec.OnRecv(line, time.Now())
 	}
 }
 
 // Hold keeps the lines the session reads from now on, instead of passing
-// each to OnRecv as it is read, until Release passes them on in order. A
-// referee that reads several bots' answers at once holds their lines so
-// that its transcript records them in an order of its choosing, not in
-// the order the reads happened to finish.
+// each to OnRecv as it is read, until Release passes them on in order,
+// each with the time it was read. A referee that reads several bots'
+// answers at once holds their lines so that its transcript records them
+// in an order of its choosing, not in the order the reads happened to
+// finish, while each line keeps its own time.
 func (s *Session) Hold() { s.holding = true }
 
 // Release passes the lines held since Hold to OnRecv, in the order they
@@ -496,8 +506,8 @@ func (s *Session) Held() int { return len(s.held) }
 func (s *Session) ReleaseFirst(n int) {
 	s.holding = false
 	if s.spec.OnRecv != nil {
-		for _, line := range s.held[:min(n, len(s.held))] {
-			s.spec.OnRecv(line)
+		for _, h := range s.held[:min(n, len(s.held))] {
+			s.spec.OnRecv(h.line, h.at)
 		}
 	}
 	s.held = s.held[:0]

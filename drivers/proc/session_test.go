@@ -196,7 +196,7 @@ func TestExchangeCharges(t *testing.T) {
 	var sent, got []string
 	spec := botSpec(t, "echo", drivers.Clock{Total: drivers.Duration(time.Minute)})
 	spec.OnSend = func(l string) { sent = append(sent, l) }
-	spec.OnRecv = func(l string) { got = append(got, l) }
+	spec.OnRecv = func(l string, _ time.Time) { got = append(got, l) }
 	s := start(t, spec)
 	text, err := ask(s, "play 0 AS")
 	if err != nil || text != "play 0 AS" {

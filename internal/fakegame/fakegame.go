@@ -191,7 +191,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	for i, seat := range m.Seats {
 		s, err := proc.Start(ctx, proc.Spec{Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env,
 			Stderr: seat.Stderr, Clock: m.Clock, Limits: seat.Limits,
-			OnSend: func(l string) { m.Record.Sent(i, l) }, OnRecv: func(l string) { m.Record.Received(i, l) }})
+			OnSend: func(l string) { m.Record.Sent(i, l) }, OnRecv: func(l string, at time.Time) { drivers.RecordReceived(m.Record, i, l, at) }})
 		if err != nil {
 			return fault(i, err, "")
 		}
