@@ -24,9 +24,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
 
@@ -385,7 +387,7 @@ func decodeMap(a *hcl.Attribute, ctx *hcl.EvalContext) ([]string, hcl.Diagnostic
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	lines := strings.Split(text, "\n")
 	first := 0
 	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
 		first++
@@ -401,7 +403,7 @@ func decodeMap(a *hcl.Attribute, ctx *hcl.EvalContext) ([]string, hcl.Diagnostic
 	var rows []string
 	for i := first; i < last; i++ {
 		row := strings.TrimSpace(lines[i])
-		rng := mapLineRange(a.Expr, i)
+		rng := mapRowRange(a.Expr, lines, i)
 		if bad := strings.Trim(row, "#."); bad != "" {
 			diags = append(diags, errDiag("Unknown map character",
 				fmt.Sprintf("Row %d of the map holds %q; a map has only '#' (filled) and '.' (empty).", i-first+1, bad[:1]), rng))
@@ -415,17 +417,52 @@ func decodeMap(a *hcl.Attribute, ctx *hcl.EvalContext) ([]string, hcl.Diagnostic
 	return rows, diags
 }
 
-// mapLineRange is the source line of line i of a map written as a
-// heredoc (which starts on the line after its opening marker), or the
-// whole expression for a one-line string.
-func mapLineRange(expr hcl.Expression, i int) *hcl.Range {
-	r := expr.Range()
-	if r.End.Line == r.Start.Line {
-		return &r
+// mapRowRange is the source range of the row on line i of lines, the
+// lines of a map's text, when the map is a heredoc: the row's cells on
+// their own line, so that a diagnostic quotes that line and names the
+// block it is in. A heredoc's text is one literal whose start and end the
+// parser records; each of its lines is its source line less the
+// indentation a <<- heredoc strips (where the text starts on its first
+// line). When the lines do not add up to the source that way (a template,
+// a blank line shorter than the indentation), or the map is a one-line
+// string, it is the whole expression: right, if less precise.
+func mapRowRange(expr hcl.Expression, lines []string, i int) *hcl.Range {
+	whole := expr.Range()
+	t, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || len(t.Parts) != 1 {
+		return &whole
 	}
-	line := r.Start.Line + 1 + i
-	return &hcl.Range{Filename: r.Filename,
-		Start: hcl.Pos{Line: line, Column: 1}, End: hcl.Pos{Line: line, Column: 2}}
+	lit, ok := t.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.SrcRange.End.Line == lit.SrcRange.Start.Line {
+		return &whole
+	}
+	src := lit.SrcRange
+	indent := src.Start.Column - 1 // the first line starts after it
+	lineStart := src.Start.Byte - indent
+	var row *hcl.Range
+	for k, l := range lines {
+		if k == len(lines)-1 {
+			// The heredoc's closing marker starts the line after its text.
+			if l != "" || lineStart != src.End.Byte || src.Start.Line+k != src.End.Line {
+				return &whole
+			}
+			break
+		}
+		if k == i {
+			lead := len(l) - len(strings.TrimLeft(l, " \t"))
+			cells := strings.TrimSpace(l)
+			col := indent + utf8.RuneCountInString(l[:lead]) + 1
+			at := lineStart + indent + lead
+			row = &hcl.Range{Filename: src.Filename,
+				Start: hcl.Pos{Line: src.Start.Line + k, Column: col, Byte: at},
+				End:   hcl.Pos{Line: src.Start.Line + k, Column: col + utf8.RuneCountInString(cells), Byte: at + len(cells)}}
+		}
+		lineStart += indent + len(l) + 1
+	}
+	if row == nil {
+		return &whole
+	}
+	return row
 }
 
 // elementRange is the range of element i of a list written literally, or

@@ -47,9 +47,11 @@ func Want(src string) []string {
 }
 
 // Check requires the error diagnostics of file, whose source is src, to
-// be exactly the ones its markers expect, each pointing into the file and
-// saying how to fix it. So a file also proves that all its errors are
-// reported in one go.
+// be exactly the ones its markers expect, each pointing into the file (its
+// range's byte offsets on the lines it names, which is what a printed
+// diagnostic quotes and names the enclosing block by) and saying how to
+// fix it. So a file also proves that all its errors are reported in one
+// go.
 func Check(t testing.TB, file, src string, diags hcl.Diagnostics) {
 	t.Helper()
 	want := Want(src)
@@ -68,6 +70,9 @@ func Check(t testing.TB, file, src string, diags hcl.Diagnostics) {
 		if d.Detail == "" {
 			t.Errorf("diagnostic %q at line %d has no detail saying how to fix it", d.Summary, d.Subject.Start.Line)
 		}
+		if problem := inSource(src, *d.Subject); problem != "" {
+			t.Errorf("diagnostic %q at line %d: %s", d.Summary, d.Subject.Start.Line, problem)
+		}
 		got = append(got, fmt.Sprintf("%d: %s", d.Subject.Start.Line, d.Summary))
 	}
 	slices.Sort(want)
@@ -75,4 +80,24 @@ func Check(t testing.TB, file, src string, diags hcl.Diagnostics) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("diagnostics of %s (-want +got):\n%s\nall: %v", file, diff, diags)
 	}
+}
+
+// inSource says what is wrong with r as a range of src: byte offsets
+// outside it, or off the lines r names; "" when nothing is.
+func inSource(src string, r hcl.Range) string {
+	for _, p := range []struct {
+		name string
+		pos  hcl.Pos
+	}{{"start", r.Start}, {"end", r.End}} {
+		if p.pos.Byte < 0 || p.pos.Byte > len(src) {
+			return fmt.Sprintf("its %s byte %d is outside the file", p.name, p.pos.Byte)
+		}
+		if line := strings.Count(src[:p.pos.Byte], "\n") + 1; line != p.pos.Line {
+			return fmt.Sprintf("its %s byte %d is on line %d, not on line %d, which it names", p.name, p.pos.Byte, line, p.pos.Line)
+		}
+	}
+	if r.End.Byte < r.Start.Byte {
+		return fmt.Sprintf("it ends (byte %d) before it starts (byte %d)", r.End.Byte, r.Start.Byte)
+	}
+	return ""
 }
