@@ -29,7 +29,7 @@ import (
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
 	for _, mode := range []string{modeFirst, modeNotOK, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
-		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger, modeBoot} {
+		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger, modeBoot, modeSigned} {
 		testbot.Register(mode, func([]string) int { return runTestBot(mode) })
 	}
 	testbot.Main(m)
@@ -38,6 +38,7 @@ func TestMain(m *testing.M) {
 // Test bot modes: each plays the first legal move, except for its fault.
 const (
 	modeFirst    = "first"    // plays the first legal move, answers "ok\r" and pads moves with spaces and \r
+	modeSigned   = "signed"   // plays the first legal move, written "+AxBB_CxD" (a sign, a leading zero)
 	modeNotOK    = "notok"    // answers the board with "READY"                  (P)
 	modeLateOK   = "lateok"   // answers OK after slowSleep                       (K)
 	modeBoot     = "boot"     // starts slowly: reads nothing for 1.5 s, then plays first
@@ -148,9 +149,12 @@ func runTestBot(mode string) int {
 		}
 		m := b.Moves()[0]
 		b.Place(m)
-		if mode == modeFirst {
+		switch mode {
+		case modeFirst:
 			say("  " + m.String() + " \r")
-		} else {
+		case modeSigned:
+			say(fmt.Sprintf("+%dx%02d_%dx%d", m[0].X, m[0].Y, m[1].X, m[1].Y))
+		default:
 			say(m.String())
 		}
 	}
@@ -437,4 +441,48 @@ func TestWakeUpDelay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// moveLog keeps a duel's received lines and move events.
+type moveLog struct {
+	nopRecorder
+	recv  []string
+	moves []MoveEvent
+}
+
+func (l *moveLog) Received(seat int, line string) {
+	if seat == 0 {
+		l.recv = append(l.recv, line)
+	}
+}
+
+func (l *moveLog) Event(kind string, data any) {
+	if m, ok := data.(MoveEvent); ok && kind == "move" && m.Seat == 0 {
+		l.moves = append(l.moves, m)
+	}
+}
+
+// TestMoveEventIsNormalised: a move event holds the domino as the
+// referee forwards it (docs/events.md), AxB_CxD in plain decimal; the
+// line as the player wrote it is its recv.
+func TestMoveEventIsNormalised(t *testing.T) {
+	r := newRun(t)
+	dir := t.TempDir()
+	m := r.match(t, "test", 7, dir, player{kind: modeSigned, nick: "S"}, player{kind: "keeper", nick: "K"})
+	rec := &moveLog{}
+	m.Record = rec
+	if _, err := testGame(5, nil, testLimits).Play(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.moves) == 0 || len(rec.recv) < len(rec.moves)+1 {
+		t.Fatalf("moves %v, lines received %q", rec.moves, rec.recv)
+	}
+	for i, mv := range rec.moves {
+		raw := rec.recv[i+1] // after OK
+		want, _ := ParseMove(raw)
+		if !strings.HasPrefix(raw, "+") || mv.Move != want.String() || mv.Move == raw {
+			t.Errorf("move %d: event %q for the line %q, want %q", i+1, mv.Move, raw, want)
+		}
+	}
+	r.assertNoProcessLeft(t)
 }
