@@ -68,16 +68,30 @@ func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, schema *hcl.BodySchema) (Cl
 // DecodeDuration decodes an attribute holding a duration string like
 // "5m" or "500ms"; doc says what the duration is for, in error messages.
 func DecodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, hcl.Diagnostics) {
+	return decodeDuration(a, ctx, doc, false)
+}
+
+// DecodeWait is DecodeDuration for a wait that may be none, "0s" (a
+// delay rather than a limit).
+func DecodeWait(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, hcl.Diagnostics) {
+	return decodeDuration(a, ctx, doc, true)
+}
+
+func decodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string, zero bool) (Duration, hcl.Diagnostics) {
 	var s string
 	if diags := gohcl.DecodeExpression(a.Expr, ctx, &s); diags.HasErrors() {
 		return 0, diags
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
+	if err != nil || d < 0 || (d == 0 && !zero) {
+		want := "a positive duration like \"5m\", \"90s\" or \"500ms\""
+		if zero {
+			want = "a duration like \"1.5s\" or \"500ms\", or \"0s\" for none"
+		}
 		return 0, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid duration",
-			Detail:   fmt.Sprintf("%s (%s) must be a positive duration like \"5m\", \"90s\" or \"500ms\", not %q.", a.Name, doc, s),
+			Detail:   fmt.Sprintf("%s (%s) must be %s, not %q.", a.Name, doc, want, s),
 			Subject:  a.Expr.Range().Ptr(),
 		}}
 	}

@@ -175,14 +175,21 @@ func (g *Game) decodeClock(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
 		name string
 		dst  *drivers.Duration
 		doc  string
+		// none says that "0s" is allowed: the original's Tournament
+		// waited no wake-up time unless told to.
+		none bool
 	}{
-		{"startup", &l.Startup, "how long a bot may take to answer OK to the board"},
-		{"move", &l.Move, "how long a bot may take to answer with a move"},
-		{"silence", &l.Silence, "how long the referee waits for any answer at all"},
-		{"delay", &l.Delay, "how long the referee waits after starting a player before it sends the board"},
+		{"startup", &l.Startup, "how long a bot may take to answer OK to the board", false},
+		{"move", &l.Move, "how long a bot may take to answer with a move", false},
+		{"silence", &l.Silence, "how long the referee waits for any answer at all", false},
+		{"delay", &l.Delay, "how long the referee waits after starting a player before it sends the board", true},
 	} {
 		if a, ok := content.Attributes[f.name]; ok {
-			d, dd := drivers.DecodeDuration(a, ctx, f.doc)
+			decode := drivers.DecodeDuration
+			if f.none {
+				decode = drivers.DecodeWait
+			}
+			d, dd := decode(a, ctx, f.doc)
 			diags = append(diags, dd...)
 			if !dd.HasErrors() {
 				*f.dst = d

@@ -72,6 +72,31 @@ func TestDefaultLimits(t *testing.T) {
 	}
 }
 
+// TestNoDelay: the wake-up delay may be none, as the original's
+// Tournament's default (wakeUpTime = 0); the limits may not.
+func TestNoDelay(t *testing.T) {
+	g := decode(t, "board {\n  size = 5\n}\nclock {\n  delay = \"0s\"\n}\n")
+	if g.settings.Limits.Delay != 0 {
+		t.Errorf("delay %v, want none", g.settings.Limits.Delay)
+	}
+	raw, err := json.Marshal(g.Settings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded, err := (Driver{}).LoadGame(raw); err != nil || loaded.(*Game).settings.Limits != g.settings.Limits {
+		t.Errorf("loaded from the plan: %v, %v", loaded, err)
+	}
+	for _, clock := range []string{`delay = "-1s"`, `startup = "0s"`, `move = "0s"`} {
+		f, diags := hclsyntax.ParseConfig([]byte("board {\n  size = 5\n}\nclock {\n  "+clock+"\n}\n"), "game.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if _, diags := (Driver{}).DecodeGame(f.Body, &hcl.EvalContext{}); !diags.HasErrors() || diags[0].Summary != "Invalid duration" {
+			t.Errorf("%s: %v, want an invalid duration", clock, diags)
+		}
+	}
+}
+
 func TestLoadGameRejectsBadSettings(t *testing.T) {
 	for _, raw := range []string{
 		`{"size":4,"filled":[],"board":{"rows":4,"cols":4},"limits":{"startup":"1s","move":"1s","silence":"5s"}}`,
