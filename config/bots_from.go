@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
@@ -44,6 +45,7 @@ const InfoFile = "info.txt"
 func (l *loader) loadBotsFrom() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	seen := map[string]*BotsFrom{}
+	nicks := map[string]string{} // the info.txt that gave each nick, over all blocks
 	for _, b := range l.blocks["bots_from"] {
 		bf := &BotsFrom{Name: b.Labels[0], DeclRange: b.DefRange}
 		if first, ok := seen[bf.Name]; ok {
@@ -67,14 +69,15 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 			dir = filepath.Join(l.fileDir[b.DefRange.Filename], dir)
 		}
 		bf.Dir = filepath.Clean(dir)
-		diags = append(diags, l.readPlayers(bf, a.Expr.Range())...)
+		diags = append(diags, l.readPlayers(bf, a.Expr.Range(), nicks)...)
 	}
 	return diags
 }
 
 // readPlayers adds a bot for every player folder of bf.Dir, sorted by
-// folder name. Files and hidden folders are skipped.
-func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range) hcl.Diagnostics {
+// folder name. Files and hidden folders are skipped. nicks holds the
+// info.txt of every nick already taken.
+func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, nicks map[string]string) hcl.Diagnostics {
 	ents, err := os.ReadDir(bf.Dir)
 	if err != nil {
 		return hcl.Diagnostics{errDiag("Cannot read player folders",
@@ -93,6 +96,18 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range) hcl.Diagnostics {
 				fmt.Sprintf("Player folder %s: %s. Every folder of %s must hold an %s whose line 1 is the command that starts the player and line 2 its nick.", folder, problem, bf.Dir, InfoFile), &rng))
 			continue
 		}
+		info := filepath.Join(folder, InfoFile)
+		if problem := nickProblem(nick); problem != "" {
+			diags = append(diags, errDiag("Invalid player nick",
+				fmt.Sprintf("The nick %q on line 2 of %s %s. Change the nick.", nick, info, problem), &rng))
+			continue
+		}
+		if other, ok := nicks[nick]; ok {
+			diags = append(diags, errDiag("Duplicate player nick",
+				fmt.Sprintf("The nick %q on line 2 of %s is also the nick in %s: the original's result files (score.txt, duels.txt) name players by nick, so the two could not be told apart. Give each player a nick of its own.", nick, info, other), &rng))
+			continue
+		}
+		nicks[nick] = info
 		name := identifier(e.Name())
 		if other, ok := names[name]; ok {
 			diags = append(diags, errDiag("Duplicate player",
@@ -108,6 +123,12 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range) hcl.Diagnostics {
 		if d := checkProgram(bot, rng); d != nil {
 			diags = append(diags, d)
 		}
+		for _, outside := range outsideFiles(command, folder) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player file outside its folder",
+				Detail: fmt.Sprintf("Line 1 of %s names %s, which is %s, outside the player's folder. In the sandbox (the default) a player sees only its own folder and the system's, so it cannot open that file and every duel it plays ends in a fault (D). Put the file in %s, or run its tournament with limits { sandbox = false }.",
+					info, outside.word, outside.path, folder),
+				Subject: &rng})
+		}
 		bf.Bots = append(bf.Bots, bot)
 		l.cfg.Bots = append(l.cfg.Bots, bot)
 	}
@@ -116,6 +137,47 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range) hcl.Diagnostics {
 			fmt.Sprintf("%s has no player folder. Put one folder per player in it, each with an %s.", bf.Dir, InfoFile), &rng))
 	}
 	return diags
+}
+
+// nickProblem says what makes nick unfit for the original's result
+// files, which separate their fields with ':' (duels.txt, index:starting:
+// following:winner:message) and '#' (a replay's header, size#nick#nick#
+// legend); "" when nothing does.
+func nickProblem(nick string) string {
+	switch {
+	case strings.Contains(nick, ":"):
+		return "holds ':', which separates the fields of duels.txt (index:starting:following:winner:message), so the file could not be read back"
+	case strings.Contains(nick, "#"):
+		return "holds '#', which separates the fields of a duel's replay header (size#nick#nick#...), so the replay could not be read back"
+	}
+	return ""
+}
+
+// outsideFile is a word of a player's command that names a file outside
+// its folder, and that file.
+type outsideFile struct{ word, path string }
+
+// outsideFiles are the arguments of command that, taken relative to the
+// player's folder as the bot's start takes them (drivers.ResolveArgv),
+// name existing files outside it: ../../bot.py. The program itself is
+// made visible in the sandbox wherever it lies, and so is an argument
+// written as an absolute path (drivers.ResolveSandbox); such a relative
+// one is not.
+func outsideFiles(command []string, folder string) []outsideFile {
+	var out []outsideFile
+	for _, w := range command[1:] {
+		if w == "" || filepath.IsAbs(w) || strings.HasPrefix(w, "-") {
+			continue
+		}
+		p := filepath.Join(folder, w)
+		if drivers.Within(p, folder) {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, outsideFile{w, p})
+		}
+	}
+	return out
 }
 
 // readInfo reads a player folder's info.txt: line 1 the command, line 2

@@ -1,7 +1,9 @@
 package config_test
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,5 +68,71 @@ func TestSplitCommand(t *testing.T) {
 		if (err != nil) != tt.err || !cmp.Equal(got, tt.want) {
 			t.Errorf("SplitCommand(%q) = %q, %v; want %q (error %v)", tt.in, got, err, tt.want, tt.err)
 		}
+	}
+}
+
+// TestBotsFromNicks: the original's result files name players by nick and
+// split on ':' (duels.txt) and '#' (a replay's header), so two folders
+// with one nick, and nicks holding either, are refused, each error naming
+// the info.txt; a command that climbs out of its folder to a file gets a
+// warning naming it, since a sandboxed player cannot see it.
+func TestBotsFromNicks(t *testing.T) {
+	dir := t.TempDir()
+	players := filepath.Join(dir, "players")
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "bb.py"), "")
+	for folder, info := range map[string]string{
+		"a": "sh run.sh\nSAME\n", "b": "sh run.sh\nSAME\n", "c": "sh run.sh\nA:B\n",
+		"d": "sh run.sh\nHASH#TAG\n", "e": "python3 ../../bb.py good\nOUTSIDE\n", "f": "sh run.sh\nFINE\n",
+	} {
+		write(filepath.Join(players, folder, config.InfoFile), info)
+	}
+	write(filepath.Join(dir, "t.hcl"), `bots_from "field" { dir = "players" }
+game "bricks" "b" {
+  board { size = 5 }
+}
+tournament "t" {
+  game    = game.bricks.b
+  bots    = bots_from.field
+  players = 2
+}
+`)
+	_, diags := load(dir, config.Options{})
+	info := func(folder string) string { return filepath.Join(players, folder, config.InfoFile) }
+	want := map[string]string{
+		"Duplicate player nick":          info("b"),
+		"Invalid player nick ':'":        info("c"),
+		"Invalid player nick '#'":        info("d"),
+		"Player file outside its folder": filepath.Join(dir, "bb.py"),
+	}
+	got := map[string]string{}
+	for _, d := range diags {
+		key := d.Summary
+		if key == "Invalid player nick" {
+			key += map[bool]string{true: " ':'", false: " '#'"}[strings.Contains(d.Detail, "holds ':'")]
+		}
+		if _, ok := want[key]; !ok || d.Subject == nil {
+			continue
+		}
+		got[key] = d.Detail
+		if key == "Player file outside its folder" && d.Severity != hcl.DiagWarning {
+			t.Errorf("%s is an error, want a warning: the sandbox may be off", key)
+		}
+	}
+	for key, path := range want {
+		if !strings.Contains(got[key], path) {
+			t.Errorf("%s: %q, want a detail naming %s", key, got[key], path)
+		}
+	}
+	if !strings.Contains(got["Duplicate player nick"], info("a")) {
+		t.Errorf("the duplicate nick's detail %q does not name the first info.txt", got["Duplicate player nick"])
 	}
 }
