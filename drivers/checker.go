@@ -41,3 +41,10 @@ type CheckOptions struct {
 	// game's default clock.
 	Clock Clock
 }
+
+// A CheckClocker is a Checker that says, for check's output, which of its
+// cases judge time and by which limits under opt, and how the others
+// time the bot.
+type CheckClocker interface {
+	CheckClock(opt CheckOptions) string
+}

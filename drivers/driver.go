@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -104,6 +105,24 @@ type Clock struct {
 	// game's set-up commands share it (proc.Spec.Setup), a game that
 	// starts a process per decision adds it to the first run's limit.
 	Startup Duration `json:"startup,omitempty"`
+}
+
+// String says the clock's limits in words, "total 5m0s, turn 2s", or
+// "unlimited".
+func (c Clock) String() string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		d    Duration
+	}{{"total", c.Total}, {"move", c.Move}, {"turn", c.Turn}, {"startup", c.Startup}} {
+		if l.d > 0 {
+			parts = append(parts, l.name+" "+time.Duration(l.d).String())
+		}
+	}
+	if len(parts) == 0 {
+		return "unlimited"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Duration is a time.Duration that reads and writes as "5m", "500ms" in JSON.

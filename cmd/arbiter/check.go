@@ -80,7 +80,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	failed := printCheck(stdout, game, bot, results, *asJSON)
+	var clock string // which cases judge time
+	if c, ok := checker.(drivers.CheckClocker); ok {
+		clock = c.CheckClock(drivers.CheckOptions{Move: drivers.Duration(*move), Game: opts.Game, Clock: opts.Clock})
+	}
+	failed := printCheck(stdout, game, bot, clock, results, *asJSON)
 	if failed > 0 {
 		if !*asJSON {
 			fmt.Fprintf(stderr, "arbiter check: %d of %d cases failed\n", failed, len(results))
@@ -214,7 +218,9 @@ func commandPath(name, dir string) string {
 	return filepath.Join(dir, name)
 }
 
-func printCheck(w io.Writer, game string, bot drivers.Seat, results []conform.Result, asJSON bool) (failed int) {
+// printCheck prints the results of the cases run against bot, after
+// clock, which says which cases judge time.
+func printCheck(w io.Writer, game string, bot drivers.Seat, clock string, results []conform.Result, asJSON bool) (failed int) {
 	for _, r := range results {
 		if !r.OK {
 			failed++
@@ -224,16 +230,20 @@ func printCheck(w io.Writer, game string, bot drivers.Seat, results []conform.Re
 		out := struct {
 			Game    string           `json:"game"`
 			Command []string         `json:"command"`
+			Clock   string           `json:"clock,omitempty"`
 			Passed  int              `json:"passed"`
 			Failed  int              `json:"failed"`
 			Cases   []conform.Result `json:"cases"`
-		}{game, bot.Command, len(results) - failed, failed, results}
+		}{game, bot.Command, clock, len(results) - failed, failed, results}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(out)
 		return failed
 	}
 	fmt.Fprintf(w, "%s conformance of: %s\n", game, strings.Join(bot.Command, " "))
+	if clock != "" {
+		fmt.Fprintf(w, "time: %s\n", clock)
+	}
 	for _, r := range results {
 		if r.OK {
 			fmt.Fprintf(w, "ok    %-14s %6.2fs  %s\n", r.Case, float64(r.ElapsedMS)/1000, r.Doc)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
@@ -87,23 +86,7 @@ func describeClock(ms plan.Seq) string {
 		return clock
 	}
 	ms(func(m *plan.Match) bool {
-		c := m.Clock
-		var parts []string
-		if c.Total > 0 {
-			parts = append(parts, "total "+time.Duration(c.Total).String())
-		}
-		if c.Move > 0 {
-			parts = append(parts, "move "+time.Duration(c.Move).String())
-		}
-		if c.Turn > 0 {
-			parts = append(parts, "turn "+time.Duration(c.Turn).String())
-		}
-		if c.Startup > 0 {
-			parts = append(parts, "startup "+time.Duration(c.Startup).String())
-		}
-		if len(parts) > 0 {
-			clock = strings.Join(parts, ", ")
-		}
+		clock = m.Clock.String()
 		return false
 	})
 	return clock

@@ -166,6 +166,17 @@ func checkFiles(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	return nil
 }
 
+// CheckClock says which case judges time, for check's output.
+func (Driver) CheckClock(opt drivers.CheckOptions) string {
+	whose := "the contest's 1 s, a tournament's without a clock block"
+	if opt.Game != nil {
+		whose = "the configuration's"
+	}
+	_, move := rules(opt)
+	return fmt.Sprintf("the clock case judges a bid by the move limit, %s: %v; the other cases wait up to %v (-move) for each run",
+		whose, move, time.Duration(opt.Move))
+}
+
 func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
 	f, done, err := folder(bot, opt)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
@@ -15,7 +16,7 @@ import (
 // CheckCases is the conformance suite of Blokus bots (../shared/games/
 // blokus.md): the set-up commands, the first move of either player, a
 // position with one legal placement, a forced pass, and whole games
-// against the house bot greedy.
+// against the house bot greedy, one of them under the game's clock.
 func (Driver) CheckCases() []drivers.CheckCase {
 	return []drivers.CheckCase{
 		{Name: "setup", Doc: "answers set_board, set_player and set_stones, refuses an unknown command with '?', and exits after quit", Run: checkSetup},
@@ -26,6 +27,7 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "pass", Doc: "answers pass when no stone can be placed (its start cell is taken)", Run: checkPass},
 		{Name: "game-first", Doc: "plays a whole 8 × 8 game of 9 stones against the house bot greedy, as player 1", Run: checkGame(0)},
 		{Name: "game-second", Doc: "plays a whole 8 × 8 game of 9 stones against the house bot greedy, as player 2", Run: checkGame(1)},
+		{Name: "clock", Doc: "plays a whole game as game-first does within the game's clock (the course's 2 s a turn after a 5 s start shared by the set-up, unless the configuration sets another)", Run: checkClock},
 	}
 }
 
@@ -59,7 +61,7 @@ func checkBegin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := conform.Start(ctx, bot, opt, rec)
+	s, err := conform.StartClock(ctx, bot, opt, setupClock(opt), rec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,7 +159,7 @@ func checkBlocked(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 	if err != nil {
 		return err
 	}
-	s, err := conform.Start(ctx, bot, opt, rec)
+	s, err := conform.StartClock(ctx, bot, opt, setupClock(opt), rec)
 	if err != nil {
 		return err
 	}
@@ -190,10 +192,52 @@ func checkPass(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 
 func checkGame(seat int) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {
 	return func(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-		st := Settings{Board: board.Spec{Rows: 8, Cols: 8}, Stones: checkStones()}
-		greedy := HouseBots()[0]
-		return conform.FullGame(ctx, bot, opt, rec, 2, seat, 5, greedy, func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
-			return Referee(ctx, st, 5, p, rec)
-		})
+		return playGame(ctx, bot, opt, setupClock(opt), rec, seat)
 	}
+}
+
+// checkClock plays game-first's game under the game's clock: the
+// referee's time faults are the case's failures.
+func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	return playGame(ctx, bot, opt, caseClock(opt), rec, 0)
+}
+
+// playGame plays a whole 8 × 8 game of the check's stones with the bot
+// in seat under clock, against greedy.
+func playGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, clock drivers.Clock, rec drivers.Recorder, seat int) error {
+	st := Settings{Board: board.Spec{Rows: 8, Cols: 8}, Stones: checkStones()}
+	greedy := HouseBots()[0]
+	return conform.FullGame(ctx, bot, opt, clock, rec, 2, seat, 5, greedy, func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
+		return Referee(ctx, st, 5, p, rec)
+	})
+}
+
+// caseClock is the clock the clock case holds the bot to: that of the
+// game it is checked for (arbiter check -bot: its configuration's), or
+// else the course's, DefaultClock, which a game block without a clock
+// block gives a tournament.
+func caseClock(opt drivers.CheckOptions) drivers.Clock {
+	if opt.Game != nil {
+		return opt.Clock
+	}
+	return DefaultClock
+}
+
+// setupClock is the clock of the other cases: each answer within -move
+// (CheckOptions.Move), and the set-up sharing the game's start-up
+// allowance as in a tournament, so that a slow start (a course player
+// built on set_stones) fails no case that the tournament would let play.
+func setupClock(opt drivers.CheckOptions) drivers.Clock {
+	return drivers.Clock{Startup: caseClock(opt).Startup}
+}
+
+// CheckClock says which case judges time, for check's output.
+func (Driver) CheckClock(opt drivers.CheckOptions) string {
+	whose := "the course's, a tournament's without a clock block"
+	if opt.Game != nil {
+		whose = "the configuration's"
+	}
+	c := caseClock(opt)
+	return fmt.Sprintf("the clock case judges a whole game by the game's clock, %s (%v; the set-up shares the startup allowance, then play, time_left and gen_move share a turn); the other cases wait up to %v (-move) for each answer, the set-up sharing the startup allowance too",
+		whose, c, time.Duration(opt.Move))
 }

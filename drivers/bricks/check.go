@@ -14,11 +14,14 @@ import (
 
 // CheckCases is the conformance suite of Bricks bots (../shared/games/
 // bricks.md): the board message and OK, START, a reply, a board with one
-// domino left, the move limit, STOP, and whole duels against the house
-// bot keeper from both seats.
+// domino left, the start-up and move limits, STOP, and whole duels
+// against the house bot keeper from both seats. The two clock cases time
+// the bot as a duel does (answerWithin), by the checked game's limits
+// (caseLimits); the others wait up to -move for any answer.
 func (Driver) CheckCases() []drivers.CheckCase {
 	return []drivers.CheckCase{
 		{Name: "ok", Doc: "answers OK to an empty board, then exits after STOP", Run: checkOK},
+		{Name: "ok-clock", Doc: "answers OK within the start-up limit, the board sent after the wake-up delay (clock { startup, delay }: the original's 1 s after 1.5 s unless the configuration sets others)", Run: checkOKTime},
 		{Name: "start", Doc: "answers START on a board with filled cells with a legal domino", Run: checkStart},
 		{Name: "reply", Doc: "as second player, answers the opponent's move with a legal domino", Run: checkReply},
 		{Name: "one-move", Doc: "on a board where one domino fits, plays it (a position with one legal move)", Run: checkOneMove},
@@ -28,13 +31,52 @@ func (Driver) CheckCases() []drivers.CheckCase {
 	}
 }
 
+// caseLimits are the limits the clock cases hold the bot to: those of the
+// game it is checked for (arbiter check -bot: its configuration's), or
+// else the original's, DefaultLimits, which a game block without a clock
+// block gives a tournament.
+func caseLimits(opt drivers.CheckOptions) Limits {
+	if g, ok := opt.Game.(*Game); ok {
+		return g.settings.Limits
+	}
+	return DefaultLimits
+}
+
+// CheckClock says which cases judge time, for check's output.
+func (Driver) CheckClock(opt drivers.CheckOptions) string {
+	whose := "the original's, a tournament's without a clock block"
+	if opt.Game != nil {
+		whose = "the configuration's"
+	}
+	l := caseLimits(opt)
+	return fmt.Sprintf("ok-clock and clock judge the limits, %s: OK within %v of the board, sent %v after the start (else code K), a move within %v (else T); the other cases wait up to %v (-move) for each answer",
+		whose, time.Duration(l.Startup), time.Duration(l.Delay), time.Duration(l.Move), time.Duration(opt.Move))
+}
+
 // open starts the bot and gives it the board of n with filled cells.
 func open(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, n int, filled []Cell) (*conform.Session, *Board, error) {
+	return openWithin(ctx, bot, opt, rec, n, filled, nil)
+}
+
+// openWithin is open that, given limits, sends the board as a duel does:
+// after the wake-up delay, wanting OK within the start-up limit.
+func openWithin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, n int, filled []Cell, l *Limits) (*conform.Session, *Board, error) {
 	s, err := conform.Start(ctx, bot, opt, rec)
 	if err != nil {
 		return nil, nil, err
 	}
-	answer, err := s.Line(Message(n, filled))
+	var answer string
+	if l == nil {
+		answer, err = s.Line(Message(n, filled))
+	} else {
+		select {
+		case <-time.After(time.Duration(l.Delay)):
+		case <-ctx.Done():
+			s.Close()
+			return nil, nil, ctx.Err()
+		}
+		answer, err = lineWithin(s, Message(n, filled), "the board", time.Duration(l.Startup), "start-up", "K")
+	}
 	if err == nil && !strings.EqualFold(answer, "OK") {
 		err = conform.Failf("answered %q to the board message instead of OK", answer)
 	}
@@ -45,24 +87,50 @@ func open(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 	return s, NewBoard(n, filled), nil
 }
 
+// lineWithin sends line (what it is, for a failure) and reads the answer
+// as a duel does (answerWithin): one after limit fails the case, naming
+// the limit and the code a duel gives it.
+func lineWithin(s *conform.Session, line, what string, limit time.Duration, name, code string) (string, error) {
+	start := time.Now()
+	answer, late, err := answerWithin(s.S, line, limit)
+	if err != nil {
+		return "", conform.Explain(err, line)
+	}
+	if late {
+		return "", conform.Failf("answered %s in %s, over the %s limit of %s (fault %s in a tournament)",
+			what, time.Since(start).Round(time.Millisecond), name, limit, code)
+	}
+	return answer, nil
+}
+
 // moveOn sends line and checks that the answer is a legal move on b,
 // which it then plays.
-func moveOn(s *conform.Session, b *Board, line string) (Move, time.Duration, error) {
-	start := time.Now()
-	answer, err := s.Line(line)
-	took := time.Since(start)
+func moveOn(s *conform.Session, b *Board, line string) (Move, error) {
+	return moveWithin(s, b, line, 0)
+}
+
+// moveWithin is moveOn that, given a move limit, also wants the answer
+// within it, as a duel does.
+func moveWithin(s *conform.Session, b *Board, line string, limit time.Duration) (Move, error) {
+	var answer string
+	var err error
+	if limit > 0 {
+		answer, err = lineWithin(s, line, line, limit, "move", "T")
+	} else {
+		answer, err = s.Line(line)
+	}
 	if err != nil {
-		return Move{}, took, err
+		return Move{}, err
 	}
 	mv, ok := ParseMove(answer)
 	if !ok {
-		return mv, took, conform.Failf("answered %q to %q, which is not a move like 1x2_2x2 (column x row, cells joined by _)", answer, line)
+		return mv, conform.Failf("answered %q to %q, which is not a move like 1x2_2x2 (column x row, cells joined by _)", answer, line)
 	}
 	if problem := b.Check(mv); problem != "" {
-		return mv, took, conform.Failf("played %s: %s", mv, problem)
+		return mv, conform.Failf("played %s: %s", mv, problem)
 	}
 	b.Place(mv)
-	return mv, took, nil
+	return mv, nil
 }
 
 func stop(s *conform.Session) error {
@@ -87,7 +155,7 @@ func checkStart(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 		return err
 	}
 	defer s.Close()
-	_, _, err = moveOn(s, b, "START")
+	_, err = moveOn(s, b, "START")
 	return err
 }
 
@@ -99,7 +167,7 @@ func checkReply(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	defer s.Close()
 	first := Move{{X: 2, Y: 2}, {X: 2, Y: 3}}
 	b.Place(first)
-	if _, _, err := moveOn(s, b, first.String()); err != nil {
+	if _, err := moveOn(s, b, first.String()); err != nil {
 		return err
 	}
 	return stop(s)
@@ -120,26 +188,31 @@ func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 		return err
 	}
 	defer s.Close()
-	_, _, err = moveOn(s, b, "START")
+	_, err = moveOn(s, b, "START")
 	return err
 }
 
+// checkOKTime sends the board as a duel does, after the wake-up delay,
+// and wants OK within the start-up limit (caseLimits).
+func checkOKTime(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
+	l := caseLimits(opt)
+	s, _, err := openWithin(ctx, bot, opt, rec, 7, nil, &l)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return stop(s)
+}
+
+// checkMoveTime wants a move on an empty board within the move limit
+// (caseLimits), timed as a duel times it.
 func checkMoveTime(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
 	s, b, err := open(ctx, bot, opt, rec, 11, nil)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	_, took, err := moveOn(s, b, "START")
-	// The game checked for (arbiter check -bot: its configuration's) has
-	// its own move limit; a bot given by its command, the original's.
-	move := time.Duration(DefaultLimits.Move)
-	if g, ok := opt.Game.(*Game); ok {
-		move = time.Duration(g.settings.Limits.Move)
-	}
-	if err == nil && took > move {
-		err = conform.Failf("answered START in %s, over the move limit of %s (fault T in a tournament)", took.Round(time.Millisecond), move)
-	}
+	_, err = moveWithin(s, b, "START", time.Duration(caseLimits(opt).Move))
 	return err
 }
 
@@ -164,7 +237,7 @@ func checkGame(seat int) func(context.Context, drivers.Seat, drivers.CheckOption
 				b.Place(mv)
 				line = mv.String()
 			} else {
-				mv, _, err := moveOn(s, b, line)
+				mv, err := moveOn(s, b, line)
 				if err != nil {
 					return fmt.Errorf("%w (move %d of the duel)", err, moves)
 				}

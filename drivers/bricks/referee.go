@@ -260,7 +260,26 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 // limit; late says the answer came after limit. The answer is trimmed of
 // surrounding spaces and a trailing \r.
 func (d *duel) ask(seat int, line string, limit time.Duration) (answer string, late bool, err error) {
-	s := d.sessions[seat]
+	start := time.Now()
+	answer, late, err = answerWithin(d.sessions[seat], line, limit)
+	elapsed := time.Since(start)
+	d.used[seat] += elapsed
+	if err != nil {
+		d.silenceUnder[seat] = elapsed < time.Duration(d.s.Limits.Silence)
+		if cerr := d.ctx.Err(); cerr != nil {
+			return "", false, cerr
+		}
+		return "", false, err
+	}
+	return answer, late, nil
+}
+
+// answerWithin writes line to s and reads one answer line, waiting up to
+// the session's move clock, the silence limit; late says the answer came
+// after limit. The answer is trimmed of surrounding spaces and a trailing
+// \r. The duels and the conformance cases that judge time (check.go) both
+// time answers with it, so that check faults what a duel faults.
+func answerWithin(s *proc.Session, line string, limit time.Duration) (answer string, late bool, err error) {
 	start := time.Now()
 	// Exchange waits up to the session's move clock, the silence limit,
 	// and turns a bot that a limit killed into that limit's verdict.
@@ -279,16 +298,7 @@ func (d *duel) ask(seat int, line string, limit time.Duration) (answer string, l
 		answer, err = s.ReadLine(deadline)
 		return err
 	})
-	elapsed := time.Since(start)
-	d.used[seat] += elapsed
-	if err != nil {
-		d.silenceUnder[seat] = elapsed < time.Duration(d.s.Limits.Silence)
-		if cerr := d.ctx.Err(); cerr != nil {
-			return "", false, cerr
-		}
-		return "", false, err
-	}
-	return strings.TrimSpace(answer), late, nil
+	return strings.TrimSpace(answer), late, err
 }
 
 // isTimeFault says whether err is a bot's time fault.

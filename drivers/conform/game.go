@@ -72,13 +72,13 @@ func (p *HousePlayer) Left() (time.Duration, bool) { return 0, false }
 func (p *HousePlayer) Close() { p.in.Close() }
 
 // FullGame plays one real match with the game's referee: the bot under
-// test in seat, house bots everywhere else. play runs the referee over the
-// players; the case fails with the referee's own verdict when the bot's
-// seat faults.
-func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+// test in seat, under clock (StartClock), house bots everywhere else. play
+// runs the referee over the players; the case fails with the referee's
+// own verdict when the bot's seat faults.
+func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, clock drivers.Clock, rec drivers.Recorder,
 	seats, seat int, seed uint64, house drivers.HouseBot,
 	play func(players []gtp.Player, rec drivers.Recorder) *drivers.Outcome) error {
-	s, err := Start(ctx, bot, opt, rec)
+	s, err := StartClock(ctx, bot, opt, clock, rec)
 	if err != nil {
 		return err
 	}

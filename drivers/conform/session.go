@@ -18,12 +18,24 @@ type Session struct {
 	move time.Duration
 }
 
-// Start starts the bot for one case, every line recorded in rec. The
-// caller ends it with Close.
+// Start starts the bot for one case, every line recorded in rec, each
+// answer within opt.Move. The caller ends it with Close.
 func Start(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) (*Session, error) {
+	return StartClock(ctx, bot, opt, drivers.Clock{}, rec)
+}
+
+// StartClock is Start with the bot's answers timed by clock as a match's
+// are, each also within opt.Move: a case that judges time runs under the
+// game's clock, and a GTP-like game's set-up shares the clock's start-up
+// allowance (gtp.Setup), so that a slow start passes or fails as in a
+// tournament.
+func StartClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, clock drivers.Clock, rec drivers.Recorder) (*Session, error) {
+	if clock.Move == 0 || opt.Move < clock.Move {
+		clock.Move = opt.Move
+	}
 	s, err := proc.Start(ctx, proc.Spec{
 		Bot: bot.Bot, Argv: bot.Command, Dir: bot.Dir, Env: bot.Env, Stderr: bot.Stderr,
-		Clock: drivers.Clock{Move: opt.Move}, Limits: bot.Limits,
+		Clock: clock, Limits: bot.Limits, Setup: gtp.Setup,
 		OnSend: func(l string) { rec.Sent(0, l) }, OnRecv: func(l string, _ time.Time) { rec.Received(0, l) },
 	})
 	if err != nil {
@@ -35,9 +47,13 @@ func Start(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec 
 // Close ends the bot.
 func (s *Session) Close() { s.S.Kill() }
 
-// Ask sends a GTP-like command and returns the answer; ok is false for '?'.
+// Ask sends a GTP-like command and returns the answer; ok is false for
+// '?'. A gen_* command ends the bot's turn, as in a match.
 func (s *Session) Ask(cmd string) (ok bool, text string, err error) {
 	ok, text, err = gtp.Ask(s.S, cmd)
+	if strings.HasPrefix(cmd, "gen_") {
+		s.S.EndTurn()
+	}
 	if err != nil {
 		return false, "", explain(err, quote(cmd))
 	}
@@ -112,6 +128,11 @@ func (s *Session) Line(line string) (string, error) {
 	}
 	return strings.TrimSpace(answer), nil
 }
+
+// Explain turns a bot's fault in answering line, read by a case's own
+// code on the Session's S (a game's referee code), into the case's
+// failure, as Line says it.
+func Explain(err error, line string) error { return explain(err, quote(line)) }
 
 // Send writes a line that gets no answer.
 func (s *Session) Send(line string) error {

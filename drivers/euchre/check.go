@@ -183,6 +183,17 @@ func checkTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	return err
 }
 
+// CheckClock says which case judges time, for check's output.
+func (Driver) CheckClock(opt drivers.CheckOptions) string {
+	whose := "the default, a tournament's without a clock block"
+	if opt.Game != nil {
+		whose = "the configuration's"
+	}
+	_, move := rules(opt)
+	return fmt.Sprintf("the clock case judges a decision by the move limit, %s: %v, the process's start included; the other cases wait up to %v (-move) for each run",
+		whose, move, time.Duration(opt.Move))
+}
+
 // checkClock times one decision, a card to lead, against the move limit:
 // in a tournament a later answer gets the phase's default.
 func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {

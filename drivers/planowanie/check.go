@@ -230,15 +230,21 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 
 func greedyBot() drivers.HouseBot { return HouseBots()[0] }
 
+// CheckClock says which case judges time, for check's output.
+func (Driver) CheckClock(opt drivers.CheckOptions) string {
+	return fmt.Sprintf("the clock case wants gen_move within the 1000 ms its time_left says (Planowanie has no default clock: a tournament sets its own); the other cases wait up to %v (-move) for each answer",
+		time.Duration(opt.Move))
+}
+
 func checkTwoPlayers(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
 	s := Settings{Deck: TournamentDeck(), Deals: []DealSpec{{Cards: 1, Leader: 1}, {Cards: 5, Leader: 0}, {Cards: 13, Leader: 1}}}
-	return conform.FullGame(ctx, bot, opt, rec, 2, 0, 7, greedyBot(), func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
+	return conform.FullGame(ctx, bot, opt, drivers.Clock{}, rec, 2, 0, 7, greedyBot(), func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
 		return Referee(ctx, s, 7, p, rec)
 	})
 }
 
 func checkTournament(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	return conform.FullGame(ctx, bot, opt, rec, 4, 2, 11, greedyBot(), func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
+	return conform.FullGame(ctx, bot, opt, drivers.Clock{}, rec, 4, 2, 11, greedyBot(), func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
 		return Referee(ctx, Tournament(), 11, p, rec)
 	})
 }
