@@ -149,6 +149,10 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 	info, err := os.Stat(bot.Dir)
 	var problem string
 	switch {
+	case err == nil && info.IsDir() && evalOr(bot.Dir) == "/tmp":
+		return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory is /tmp",
+			Detail:  fmt.Sprintf("Bot %q runs in /tmp itself. In the sandbox (the default) a bot has a private /tmp mounted over it, so it would not see its files there and could not start. Put the bot in a folder of its own, e.g. /tmp/%s.", bot.Name, bot.Name),
+			Subject: &rng}
 	case err == nil && info.IsDir():
 		return nil
 	case err == nil:
@@ -165,6 +169,14 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory not found",
 		Detail:  fmt.Sprintf("Bot %q runs in the directory %s, which %s; its matches will end in a start fault. Create it before the run, or fix dir (a relative dir is relative to the file that declares the bot).", bot.Name, where, problem),
 		Subject: &rng}
+}
+
+// evalOr is p with its symbolic links resolved, or p.
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // checkProgram warns when the bot's program cannot be found on this
