@@ -125,10 +125,10 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 		// build, are missing for that reason.
 		if d := checkDir(bot, dir, dirAttr.Expr.Range()); d != nil {
 			diags = append(diags, d)
-		} else if hasCmd && len(bot.Build) == 0 {
+		} else if hasCmd {
 			diags = appendNonNil(diags, checkProgram(bot, cmdAttr.Expr.Range()))
 		}
-	case hasCmd && len(bot.Build) == 0: // a build may make the program
+	case hasCmd:
 		diags = appendNonNil(diags, checkProgram(bot, cmdAttr.Expr.Range()))
 	}
 	return bot, diags
@@ -149,6 +149,10 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 	info, err := os.Stat(bot.Dir)
 	var problem string
 	switch {
+	case err == nil && info.IsDir() && evalOr(bot.Dir) == "/tmp":
+		return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory is /tmp",
+			Detail:  fmt.Sprintf("Bot %q runs in /tmp itself. In the sandbox (the default) a bot has a private /tmp mounted over it, so it would not see its files there and could not start. Put the bot in a folder of its own, e.g. /tmp/%s.", bot.Name, bot.Name),
+			Subject: &rng}
 	case err == nil && info.IsDir():
 		return nil
 	case err == nil:
@@ -167,23 +171,45 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 		Subject: &rng}
 }
 
+// evalOr is p with its symbolic links resolved, or p.
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
 // checkProgram warns when the bot's program cannot be found on this
 // machine: every match of the bot would end in a start fault. Only a
 // warning, because plans may be made on another machine than the one that
-// runs them.
+// runs them. A bot with a build may make its program in its dir, so only
+// a program looked up on PATH (no slash) is checked for it: a build
+// cannot put one there.
 func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	prog := bot.Command[0]
+	onPath := !strings.ContainsRune(prog, '/')
 	var err error
-	if strings.ContainsRune(prog, '/') {
+	switch {
+	case onPath:
+		_, err = exec.LookPath(prog)
+	case len(bot.Build) > 0:
+		return nil
+	default:
 		if !filepath.IsAbs(prog) {
 			prog = filepath.Join(bot.Dir, prog)
 		}
 		_, err = os.Stat(prog)
-	} else {
-		_, err = exec.LookPath(prog)
 	}
 	if err == nil {
 		return nil
+	}
+	if _, inDir := os.Stat(filepath.Join(bot.Dir, prog)); onPath && (inDir == nil || len(bot.Build) > 0) {
+		// The program is (or its build will be) in the bot's dir, but
+		// without a slash exec looks for it on PATH only.
+		return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program looked up on PATH",
+			Detail: fmt.Sprintf("Bot %q runs %q, a program named without a slash, which is looked up on PATH, not in the bot's dir, and is not on PATH here; its matches will end in a start fault. Name a program of the bot's dir with a slash: command = [\"./%s\", ...].",
+				bot.Name, prog, prog),
+			Subject: &rng}
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program not found",
 		Detail:  fmt.Sprintf("Bot %q runs %q, which is not found here (%v); its matches will end in a start fault. Install it or fix the command.", bot.Name, bot.Command[0], err),

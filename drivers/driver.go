@@ -285,6 +285,10 @@ type SeatResult struct {
 	// got the game's default answer instead of ending the match (games
 	// such as Auction and Euchre); each is in the transcript.
 	Defaults int `json:"defaults,omitempty"`
+	// DefaultDetail says where the first of them came and why it was
+	// replaced ("round 3: answered ..."), so that a bot's author finds it
+	// without reading the transcript.
+	DefaultDetail string `json:"default_detail,omitempty"`
 	// Time is the clock time the bot used.
 	TimeMS int64 `json:"time_ms"`
 	// Overruns counts the bot's answers that came after the move limit:

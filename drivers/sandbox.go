@@ -31,8 +31,12 @@ func InSystem(path string) bool {
 // system's folders and its dir: the program a version manager's shim
 // would run (pyenv's python3 runs a bash script that forks; the sandbox
 // runs the interpreter itself), the installations of its interpreters
-// (following symbolic links and "#!" lines), and absolute paths among its
-// arguments. env is the bot's environment (PATH, PYENV_VERSION); dir its
+// (following symbolic links and "#!" lines), and the files and folders
+// its arguments name that exist: by absolute path, or by a path relative
+// to dir that leads out of it (python3 ../common/bot.py), which the bot
+// resolves from its working folder to the same place. A folder that holds
+// dir is not bound for a relative path ("..", which would show the bot's
+// neighbours). env is the bot's environment (PATH, PYENV_VERSION); dir its
 // working folder. A program that cannot be found needs nothing: starting
 // it fails later with a clear fault.
 func ResolveSandbox(argv []string, dir string, env []string) Sandbox {
@@ -58,9 +62,9 @@ func ResolveSandbox(argv []string, dir string, env []string) Sandbox {
 	reads := map[string]bool{}
 	programNeeds(path, getenv("PATH"), dir, reads, 0)
 	for _, a := range argv[1:] {
-		if filepath.IsAbs(a) && !InSystem(a) {
-			if _, err := os.Stat(a); err == nil {
-				reads[filepath.Clean(a)] = true
+		if p := argPath(a, dir); p != "" && !InSystem(p) {
+			if _, err := os.Stat(p); err == nil {
+				reads[p] = true
 			}
 		}
 	}
@@ -72,6 +76,26 @@ func ResolveSandbox(argv []string, dir string, env []string) Sandbox {
 	sort.Strings(out.Read)
 	out.Read = outermost(out.Read)
 	return out
+}
+
+// argPath is the path an argument of a bot's command may name, made
+// absolute against dir, or "" when it names nothing to bind: a flag, a
+// relative path inside dir (the sandbox shows dir), or one that leads to
+// a folder holding dir.
+func argPath(a, dir string) string {
+	switch {
+	case a == "" || strings.HasPrefix(a, "-"):
+		return ""
+	case filepath.IsAbs(a):
+		return filepath.Clean(a)
+	case dir == "":
+		return ""
+	}
+	p := filepath.Join(dir, a)
+	if Within(p, dir) || Within(dir, p) {
+		return ""
+	}
+	return p
 }
 
 // lookPath finds a program the way exec does: with a slash, relative to

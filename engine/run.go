@@ -818,6 +818,11 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 		if s.Fault != "" {
 			log.Warn("bot fault", "seat", i, "bot", m.Seats[i], "fault", s.Fault, "detail", s.Detail)
 		}
+		if s.Defaults > 0 {
+			// The match went on with the game's defaults; without a word
+			// here the bot's author would see only a weak score.
+			log.Warn("answers replaced by the game's defaults", "seat", i, "bot", m.Seats[i], "replaced", s.Defaults, "first", s.DefaultDetail)
+		}
 	}
 	for _, f := range stages.MatchGateFaults(r.Plan, m.Stage, res) {
 		log.Warn("the gate's own bot failed: this gate match admits no one", "stage", f.Stage, "gate_bot", f.Bot, "failure", f.Failure)

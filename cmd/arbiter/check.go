@@ -112,6 +112,10 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	seat := drivers.Seat{Bot: "bot", Nick: "bot", Dir: abs, Command: command,
 		Env: []string{"ARBITER_MATCH=check", "ARBITER_SEAT=0", "ARBITER_SEED=1"}}
 	if botName == "" {
+		if len(pos) > 1 && len(command) == 0 {
+			// The command's words came as arguments of check itself.
+			return "", seat, nil, fmt.Errorf("the bot's command goes after --: arbiter check %s -- %s", pos[0], strings.Join(pos[1:], " "))
+		}
 		if len(pos) != 1 || len(command) == 0 {
 			return "", seat, nil, fmt.Errorf("usage: arbiter check GAME -- COMMAND ARGS... (or: arbiter check -bot NAME [PATH])")
 		}
@@ -131,7 +135,7 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	}
 	b := l.plan.Bot(botName)
 	if b == nil {
-		return "", seat, nil, fmt.Errorf("the configuration has no bot %q", botName)
+		return "", seat, nil, noBot(l, botName)
 	}
 	seat.Bot, seat.Nick = b.Name, b.Name
 	if b.Limits != nil {
@@ -162,6 +166,23 @@ func planClock(p *plan.Plan) drivers.Clock {
 		return p.Stages[0].Clock
 	}
 	return drivers.Clock{}
+}
+
+// noBot says why check cannot take bot name from l: the plan holds only
+// the bots of its tournament, so a bot declared but not entered needs
+// another tournament, or an entry in this one.
+func noBot(l *loaded, name string) error {
+	if l.cfg == nil {
+		return fmt.Errorf("the saved plan has no bot %q", name)
+	}
+	if l.cfg.Bot(name) == nil {
+		return fmt.Errorf("the configuration has no bot %q", name)
+	}
+	how := fmt.Sprintf("add bot.%s to its bots", name)
+	if len(l.cfg.Unchecked) > 0 { // -tournament chose this one of several
+		how += fmt.Sprintf(", or name a tournament that has it with -tournament (the others: %s)", strings.Join(l.cfg.Unchecked, ", "))
+	}
+	return fmt.Errorf("bot %q is declared but not in the bots of tournament %q, and check takes a bot as its tournament runs it: %s", name, l.t.Name, how)
 }
 
 // commandLimits are the limits of a bot given by its command (check,

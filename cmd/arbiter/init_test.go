@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,6 +42,86 @@ func TestInitStartersPassCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInitEuchreStartersEndGames plays each Euchre starter of arbiter
+// init against itself, one hand to one point: it must be played and won,
+// not thrown in. Two starters that always pass throw in every hand and
+// draw at max_hands, which made the init tournament minutes of draws.
+func TestInitEuchreStartersEndGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the starters and plays them as processes")
+	}
+	dir := t.TempDir()
+	if code, out := runArbiter(t, "init", "euchre", dir); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	for _, lang := range starters.Languages {
+		t.Run(lang.Dir, func(t *testing.T) {
+			needTools(t, lang)
+			build := ""
+			if len(lang.Build) > 0 {
+				build = fmt.Sprintf("build = %s\n", quoted(lang.Build))
+			}
+			conf := fmt.Sprintf(`bot "a" {
+  dir     = %q
+  %scommand = %s
+}
+bot "b" {
+  dir     = %q
+  command = %s
+}
+game "euchre" "g" {
+  target    = 1
+  max_hands = 1
+  clock { move = "10s" }
+}
+tournament "t" {
+  game    = game.euchre.g
+  bots    = [bot.a, bot.b]
+  rounds  = 1
+  players = 2
+  seats   = "fixed"
+}
+`, filepath.Join(dir, lang.Dir), build, quoted(lang.Command), filepath.Join(dir, lang.Dir), quoted(lang.Command))
+			cfg := filepath.Join(t.TempDir(), "t.hcl")
+			if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			// A run starts worker processes: the test binary as arbiter.
+			arbiterCmd(t, "run", cfg, "-out", out, "-j", "1")
+			b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res struct {
+				Seats []struct {
+					Bot      string  `json:"bot"`
+					Score    float64 `json:"score"`
+					Fault    string  `json:"fault"`
+					Defaults int     `json:"defaults"`
+				} `json:"seats"`
+			}
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range res.Seats {
+				if s.Score == 0.5 || s.Fault != "" || s.Defaults != 0 {
+					t.Errorf("the %s starter against itself: %s scored %v (fault %q, %d defaults); want a hand played and won", lang.Dir, s.Bot, s.Score, s.Fault, s.Defaults)
+				}
+			}
+		})
+	}
+}
+
+// quoted writes a command as an HCL list.
+func quoted(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = fmt.Sprintf("%q", a)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }
 
 // needTools skips the test when the starter's build or interpreter is

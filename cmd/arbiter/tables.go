@@ -78,8 +78,46 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 		}
 	}
 	writeDisqualified(w, s.Standings)
+	writeDefaults(w, s.Standings)
 	writeGateFaults(w, s.GateFaults)
 	return nil
+}
+
+// writeDefaults says, under the standings, which bots had answers
+// replaced by the game's defaults (Auction, Euchre): such a match goes on
+// and the Faults column does not count it, so without this line a bot's
+// author would see only a weak score.
+func writeDefaults(w io.Writer, st []stats.Standing) {
+	first := true
+	for _, s := range st {
+		if s.Defaults == 0 {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "Defaults: %s: %s replaced by the game's defaults in %s", s.Bot,
+			plural(s.Defaults, "answer"), plural(s.DefaultMatches, "match"))
+		if f := s.FirstDefault; f != nil {
+			fmt.Fprintf(w, "; the first in match %s", f.Match)
+			if f.Detail != "" {
+				fmt.Fprintf(w, ", %s", f.Detail)
+			}
+		}
+		fmt.Fprintln(w, "; see results.jsonl and the matches' default events.")
+	}
+}
+
+// plural is n and noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // writeGateFaults says, under the standings, in which gate matches the

@@ -381,8 +381,12 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 	}
 	problems = append(problems, fileProblems...)
 	if kind != "" {
+		detail := strings.Join(problems, "; ")
+		if r.results[i].Defaults == 0 {
+			r.results[i].DefaultDetail = fmt.Sprintf("round %d (%s): %s", round, kind, detail)
+		}
 		r.results[i].Defaults++
-		r.m.Record.Event("default", DefaultEvent{Round: round, Seat: i, Kind: kind, Detail: strings.Join(problems, "; ")})
+		r.m.Record.Event("default", DefaultEvent{Round: round, Seat: i, Kind: kind, Detail: detail})
 		return 0, nil
 	}
 	return bid, nil

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Board is one variant of the game: the board's size and every player's
@@ -74,6 +75,9 @@ func ParseBid(line string, capital int) (bid int, problem string) {
 		return 0, "answered with an empty line"
 	case s[0] == '-' && len(s) > 1 && strings.Trim(s[1:], "0123456789") == "":
 		return 0, fmt.Sprintf("bid %s, which is negative", truncate(s))
+	case strings.Trim(s, "0123456789") != "" && strings.IndexFunc(s, unicode.IsLetter) >= 0:
+		// Words are most often a debug print before the bid.
+		return 0, fmt.Sprintf("answered %q, which is not a whole number (only the first line printed is the bid: write debug output to stderr)", truncate(s))
 	case strings.Trim(s, "0123456789") != "":
 		return 0, fmt.Sprintf("answered %q, which is not a whole number", truncate(s))
 	}

@@ -186,7 +186,7 @@ func TestFaultsWithProcesses(t *testing.T) {
 	}{
 		{modeIllegal, drivers.FaultIllegal, 0, `^placed cell 0,-1, which is outside the 20 × 20 board on turn 1$`},
 		{modePass, drivers.FaultIllegal, 1, `^passed, but could place stone .* on turn 2$`},
-		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?', answering gen_move on turn 1$`},
+		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?' \(write debug output to stderr\), answering gen_move on turn 1$`},
 		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2$`},
 		{modeCrash, drivers.FaultCrash, 0, `exited with status 3.*, answering gen_move on turn 1$`},
 	}

@@ -204,7 +204,7 @@ func TestRefereeFaults(t *testing.T) {
 		{name: "a mirrored stone is illegal", s: settingsOf(t, 5, 5, nil, small...), seat: 0, moves: []string{"2,1 3,1 4,1 4,0"},
 			wantKind: drivers.FaultIllegal, wantDetail: `^placed stone S4 mirrored; stones may be rotated but not flipped on turn 1$`},
 		{name: "a first stone off the start corner is illegal", s: classic, seat: 1, moves: []string{"0,0"},
-			wantKind: drivers.FaultIllegal, wantDetail: `^did not cover its start cell 0,19 with its first stone on turn 2$`},
+			wantKind: drivers.FaultIllegal, wantDetail: `^placed its first stone on 0,0, which does not cover its start cell 0,19 on turn 2$`},
 		{name: "a stone off the board is illegal", s: classic, seat: 0, moves: []string{"19,0 20,0"},
 			wantKind: drivers.FaultIllegal, wantDetail: `^placed cell 20,0, which is outside the 20 × 20 board on turn 1$`},
 		{name: "an answer that is not cells is a protocol fault", s: classic, seat: 0, moves: []string{"I5 at the corner"},

@@ -6,6 +6,7 @@ package conform
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -142,8 +143,36 @@ func (t *Transcript) Event(kind string, data any) {
 	if kind == "note" {
 		t.add(fmt.Sprintf("# %v", data))
 	} else if kind == "fault" || kind == "warning" {
-		t.add(fmt.Sprintf("# %s %+v", kind, data))
+		t.add("# " + kind + ": " + eventText(data))
 	}
+}
+
+// eventText writes a referee's event in words for an author: "seat 2,
+// time: no answer in time" for a fault, "seat 1 answered "? no" to
+// "declare 0 1"" for a warning; any other event as its JSON, as the
+// transcript has it, never as a Go struct.
+func eventText(data any) string {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Sprint(data)
+	}
+	var e struct {
+		Seat    *int   `json:"seat"`
+		Kind    string `json:"kind"`
+		Detail  string `json:"detail"`
+		Command string `json:"command"`
+		Answer  string `json:"answer"`
+	}
+	if json.Unmarshal(b, &e) != nil || e.Seat == nil {
+		return string(b)
+	}
+	switch {
+	case e.Kind != "":
+		return fmt.Sprintf("seat %d, %s: %s", *e.Seat, e.Kind, e.Detail)
+	case e.Command != "":
+		return fmt.Sprintf("seat %d answered %q to %q", *e.Seat, e.Answer, e.Command)
+	}
+	return string(b)
 }
 
 // Tail is the last n lines.
@@ -159,8 +188,15 @@ func (t *Transcript) Tail(n int) []string {
 // Failf is a case's failure.
 func Failf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
-// faultKind and faultDetail read a proc fault without importing gtp.
-func explain(err error, what string) error {
+// flushHint is what a bot that answers but is not heard most often
+// forgot: its output sits in its own buffer until it flushes it.
+const flushHint = "if it did answer, it may not have flushed its output: Python print(..., flush=True), " +
+	"C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
+
+// explain is the sentence of a fault (read without importing gtp or
+// proc) that came while the bot was doing what (a quoted command, "its
+// run"), move the time it had for one answer.
+func explain(err error, what string, move time.Duration) error {
 	var f interface {
 		FaultKind() string
 		FaultDetail() string
@@ -171,15 +207,27 @@ func explain(err error, what string) error {
 		}
 		return fmt.Errorf("%s: %v", what, err)
 	}
+	d := f.FaultDetail()
 	switch f.FaultKind() {
 	case drivers.FaultTime:
-		return fmt.Errorf("no answer to %s in time: %s", what, f.FaultDetail())
+		limit := fmt.Sprintf("within %s (see -move)", move)
+		switch {
+		case d == "no answer in time":
+			return fmt.Errorf("no answer to %s %s: nothing arrived; %s", what, limit, flushHint)
+		case strings.HasPrefix(d, "no full answer in time "):
+			return fmt.Errorf("no complete answer to %s %s: only %s arrived, without its line's end; %s",
+				what, limit, strings.TrimSuffix(strings.TrimPrefix(d, "no full answer in time ("), ")"), flushHint)
+		case strings.HasPrefix(d, "answered "):
+			return fmt.Errorf("no complete answer to %s %s: it %s", what, limit, d)
+		}
+		return fmt.Errorf("no answer to %s %s: %s", what, limit, d)
 	case drivers.FaultCrash:
-		return fmt.Errorf("the bot stopped before answering %s: %s", what, f.FaultDetail())
+		return fmt.Errorf("the bot stopped before answering %s: %s", what, d)
 	case drivers.FaultStart:
-		return fmt.Errorf("the bot could not be started: %s", f.FaultDetail())
+		return fmt.Errorf("the bot could not be started: %s", d)
 	case drivers.FaultMemory, drivers.FaultProcesses, drivers.FaultOutput, drivers.FaultFiles, drivers.FaultNetwork:
-		return fmt.Errorf("over a limit (%s) while answering %s: %s", f.FaultKind(), what, f.FaultDetail())
+		return fmt.Errorf("over a limit (%s) while answering %s: %s", f.FaultKind(), what, d)
 	}
-	return fmt.Errorf("wrong answer to %s: %s", what, f.FaultDetail())
+	// The detail may name the command already ("answered "x" to "cmd"").
+	return fmt.Errorf("wrong answer to %s: %s", what, strings.Replace(d, " to "+what, "", 1))
 }

@@ -29,13 +29,13 @@ func Once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 		Timeout: time.Duration(opt.Move), Stderr: bot.Stderr, Limits: bot.Limits,
 	})
 	if err != nil {
-		return "", reply.Used, explain(err, "its run")
+		return "", reply.Used, explain(err, "its run", time.Duration(opt.Move))
 	}
 	if reply.Fault != nil {
 		rec.Received(0, fmt.Sprintf("(no answer: %s)", reply.Fault.Detail))
 		switch reply.Fault.Kind {
 		case drivers.FaultTime:
-			return "", reply.Used, Failf("printed no answer within %s", time.Duration(opt.Move))
+			return "", reply.Used, Failf("printed no answer within %s (see -move); %s", time.Duration(opt.Move), flushHint)
 		case drivers.FaultProtocol:
 			return "", reply.Used, Failf("exited without printing an answer")
 		case drivers.FaultStart:

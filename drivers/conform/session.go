@@ -39,7 +39,7 @@ func StartClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 		OnSend: func(l string) { rec.Sent(0, l) }, OnRecv: func(l string, _ time.Time) { rec.Received(0, l) },
 	})
 	if err != nil {
-		return nil, explain(err, "start")
+		return nil, explain(err, "start", time.Duration(opt.Move))
 	}
 	return &Session{S: s, move: time.Duration(opt.Move)}, nil
 }
@@ -55,7 +55,7 @@ func (s *Session) Ask(cmd string) (ok bool, text string, err error) {
 		s.S.EndTurn()
 	}
 	if err != nil {
-		return false, "", explain(err, quote(cmd))
+		return false, "", explain(err, quote(cmd), s.move)
 	}
 	return ok, text, nil
 }
@@ -109,7 +109,7 @@ func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 	answers := gtp.SessionPlayer{S: s.S}.AskAll(lines...)
 	for i, a := range answers {
 		if a.Err != nil {
-			return nil, explain(a.Err, quote(lines[i]))
+			return nil, explain(a.Err, quote(lines[i]), s.move)
 		}
 	}
 	return answers, nil
@@ -124,7 +124,7 @@ func (s *Session) Line(line string) (string, error) {
 		return err
 	})
 	if err != nil {
-		return "", explain(err, quote(line))
+		return "", explain(err, quote(line), s.move)
 	}
 	return strings.TrimSpace(answer), nil
 }
@@ -137,7 +137,7 @@ func Explain(err error, line string) error { return explain(err, quote(line)) }
 // Send writes a line that gets no answer.
 func (s *Session) Send(line string) error {
 	if err := s.S.Write(line, time.Now().Add(s.move)); err != nil {
-		return explain(err, quote(line))
+		return explain(err, quote(line), s.move)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package euchre
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -138,12 +139,7 @@ func phase(ph Phase, hand string, lines ...string) func(context.Context, drivers
 				first = trick[0]
 			}
 			legal := Legal(h, trump, first)
-			judge = func(a string) string {
-				if p := checkPlay(a, h, legal, trump); p != "" {
-					return fmt.Sprintf("%s; led %s, trump %s (the left bower, the other jack of trump's colour, is a trump)", p, first, trump)
-				}
-				return ""
-			}
+			judge = func(a string) string { return checkPlay(a, h, legal, trump, first) }
 		}
 		_, err = cp.decide(ctx, bot, opt, rec, ph, Input(h, 3, 1, ph, lines...), judge)
 		return err
@@ -205,7 +201,7 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	h := cardsOf("9c,js,ah,qd,kh")
 	spades, _ := ParseSuit("s")
 	_, used, err := cp.decideTimed(ctx, bot, opt, rec, Turn, Input(h, 3, 1, Turn, "s", ""), func(a string) string {
-		return checkPlay(a, h, h, spades) // any card of the hand leads
+		return checkPlay(a, h, h, spades, NoCard) // any card of the hand leads
 	})
 	if _, move := rules(opt); err == nil && used > move {
 		err = conform.Failf("took %s to answer, over the move limit of %s (in a tournament the answer would get the phase's default)",
@@ -252,29 +248,54 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 	}
 	s := DefaultSettings()
 	s.Target = 3
-	var defaults int
-	rec2 := defaultsRecorder{Recorder: rec, n: &defaults}
-	if _, err := Referee(ctx, s, 21, decide, rec2); err != nil {
-		return err
-	}
+	// The game stops at the bot's first invalid answer, so that the
+	// exchange shown ends with it and the reason names it.
+	gctx, stop := context.WithCancel(ctx)
+	defer stop()
+	rec2 := &defaultsRecorder{Recorder: rec, stop: stop}
+	_, err := Referee(gctx, s, 21, decide, rec2)
 	if first != nil {
 		return first
 	}
-	if defaults > 0 {
-		return conform.Failf("%d answers were invalid and got the default (see the exchange)", defaults)
+	if d := rec2.first; d != nil {
+		return conform.Failf("%s; the referee used the default %s instead, and every answer must be valid", rec2.where, cmp.Or(d.Default, "(none)"))
 	}
-	return nil
+	return err
 }
 
-// defaultsRecorder counts and shows the defaults the bot's team got.
+// defaultsRecorder stops the game at the first default the bot's team
+// got, keeping where it was and why.
 type defaultsRecorder struct {
 	drivers.Recorder
-	n *int
+	stop  func()
+	last  DecisionEvent
+	first *DefaultEvent
+	where string
 }
 
-func (r defaultsRecorder) Event(kind string, data any) {
-	if d, ok := data.(DefaultEvent); ok && kind == "default" && d.Seat == 0 {
-		*r.n++
-		r.Recorder.Event("note", fmt.Sprintf("default at position %d, %s phase: %s", d.Position, d.Phase, d.Reason))
+func (r *defaultsRecorder) Event(kind string, data any) {
+	switch d := data.(type) {
+	case DecisionEvent:
+		r.last = d
+	case DefaultEvent:
+		if kind != "default" || d.Seat != 0 || r.first != nil {
+			return
+		}
+		r.first, r.where = &d, describeDefault(d, r.last)
+		r.Recorder.Event("note", "the referee replaced this answer by its default: "+r.where)
+		r.stop()
 	}
+}
+
+// describeDefault says where a default came and why: "in hand 2, trick 3
+// (position 0, turn phase) it played ts but must follow suit: ...". last
+// is the decision it replaced, whose input tells the trick.
+func describeDefault(d DefaultEvent, last DecisionEvent) string {
+	where := fmt.Sprintf("in hand %d", d.Hand)
+	if d.Phase == Turn && last.Hand == d.Hand && last.Position == d.Position {
+		if s, err := ParseInput(last.Input); err == nil {
+			where += fmt.Sprintf(", trick %d", 6-len(s.Hand))
+		}
+	}
+	return fmt.Sprintf("%s (position %d, %s phase) it %s", where, d.Position, d.Phase, strings.TrimPrefix(d.Reason, "it "))
 }

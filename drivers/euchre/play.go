@@ -94,7 +94,8 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	d := &decider{g: g, m: m, pos: pos, move: move, startup: time.Duration(m.Clock.Startup), stop: stop}
-	res, err := RefereeSeats(ctx, g.settings, m.Seed, seats, d.decide, m.Record)
+	firsts := &firstDefaults{Recorder: m.Record, detail: make([]string, len(m.Seats))}
+	res, err := RefereeSeats(ctx, g.settings, m.Seed, seats, d.decide, firsts)
 	if d.ioErr != nil {
 		return nil, d.ioErr
 	}
@@ -119,8 +120,23 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	}
 	for s := range out.Seats {
 		out.Seats[s].TimeMS = d.used[s].Milliseconds()
+		out.Seats[s].DefaultDetail = firsts.detail[s]
 	}
 	return out, nil
+}
+
+// firstDefaults passes a match's events on, keeping each seat's first
+// default in words (drivers.SeatResult.DefaultDetail).
+type firstDefaults struct {
+	drivers.Recorder
+	detail []string // by seat
+}
+
+func (f *firstDefaults) Event(kind string, data any) {
+	if d, ok := data.(DefaultEvent); ok && kind == "default" && d.Seat < len(f.detail) && f.detail[d.Seat] == "" {
+		f.detail[d.Seat] = fmt.Sprintf("hand %d, position %d, %s phase: %s", d.Hand, d.Position, d.Phase, d.Reason)
+	}
+	f.Recorder.Event(kind, data)
 }
 
 // positions makes the four positions of match m, position p played by

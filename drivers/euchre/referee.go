@@ -349,7 +349,7 @@ func (g *game) trick(leader int, hands *[4][]Card, trump Suit, out int, tricks [
 		h := hands[p]
 		legal := Legal(h, trump, first)
 		in := Input(h, g.pts(p), tricks[Team(p)], Turn, trump.String(), FormatCards(trick))
-		a := g.ask(p, Turn, in, func(a string) string { return checkPlay(a, h, legal, trump) }, legal[0].String())
+		a := g.ask(p, Turn, in, func(a string) string { return checkPlay(a, h, legal, trump, first) }, legal[0].String())
 		c, _ := ParseCard(a)
 		hands[p] = without(h, c)
 		trick = append(trick, c)

@@ -150,8 +150,9 @@ func checkAlone(a string) (problem string) {
 	return fmt.Sprintf("answered %q, but the answer to going alone is y or n", a)
 }
 
-// checkPlay checks a card played to a trick.
-func checkPlay(a string, hand, legal []Card, trump Suit) (problem string) {
+// checkPlay checks a card played to a trick whose first card is first
+// (NoCard when the bot leads).
+func checkPlay(a string, hand, legal []Card, trump Suit, first Card) (problem string) {
 	c, ok := ParseCard(a)
 	switch {
 	case !ok:
@@ -159,7 +160,30 @@ func checkPlay(a string, hand, legal []Card, trump Suit) (problem string) {
 	case !slices.Contains(hand, c):
 		return fmt.Sprintf("played %s, which is not in its hand (%s)", a, FormatCards(hand))
 	case !slices.Contains(legal, c):
-		return fmt.Sprintf("played %s but must follow suit (%s; trump %s)", a, FormatCards(legal), trump)
+		// Say which suit was led and which cards follow it, bowers
+		// included, so that an author sees the rule the bot broke.
+		lead, led := first.String(), "a "+suitNames[first.Follows(trump)]
+		if first.IsLeft(trump) {
+			lead += ", the left bower,"
+		}
+		if first.Follows(trump) == trump {
+			led = "a trump"
+		}
+		p := fmt.Sprintf("played %s but must follow suit: the lead %s is %s (trump %s), and it holds %s", a, lead, led, trump, FormatCards(legal))
+		if c.IsLeft(trump) || slices.ContainsFunc(legal, func(l Card) bool { return l.IsLeft(trump) }) {
+			p += fmt.Sprintf("; the left bower, j%s, is a trump, not a %s", trump.Sister(), suitNames[trump.Sister()])
+		}
+		return p
 	}
 	return ""
 }
+
+// suitNames are the suits' names in a sentence, by suit.
+var suitNames = func() map[Suit]string {
+	m := map[Suit]string{}
+	for _, n := range []string{"club", "spade", "heart", "diamond"} {
+		s, _ := ParseSuit(n[:1])
+		m[s] = n
+	}
+	return m
+}()

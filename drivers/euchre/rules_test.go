@@ -102,6 +102,28 @@ func TestLegal(t *testing.T) {
 	}
 }
 
+// TestCheckPlaySaysWhichSuitWasLed checks that a refused card's reason
+// names the lead, the suit it asks for (bowers counted) and the cards
+// that follow it, so that an author sees which rule the bot broke.
+func TestCheckPlaySaysWhichSuitWasLed(t *testing.T) {
+	for _, tc := range []struct {
+		name, hand, trump, first, play, want string
+	}{
+		{"a plain suit", "9c,ts,ad", "h", "kd", "ts", "played ts but must follow suit: the lead kd is a diamond (trump h), and it holds ad"},
+		{"a trump lead", "jd,9c,qs", "h", "ah", "9c", "played 9c but must follow suit: the lead ah is a trump (trump h), and it holds jd; the left bower, jd, is a trump, not a diamond"},
+		{"the left bower led", "tc,js,ks", "s", "jc", "tc", "played tc but must follow suit: the lead jc, the left bower, is a trump (trump s), and it holds js,ks"},
+		{"the left bower is no diamond", "jd,qd,9c", "h", "9d", "jd", "played jd but must follow suit: the lead 9d is a diamond (trump h), and it holds qd; the left bower, jd, is a trump, not a diamond"},
+		{"not in its hand", "9c,ts", "h", "kd", "ad", "played ad, which is not in its hand (9c,ts)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, tr, first := cards(t, tc.hand), suit(t, tc.trump), card(t, tc.first)
+			if got := checkPlay(tc.play, h, Legal(h, tr, first), tr, first); got != tc.want {
+				t.Errorf("checkPlay = %q\nwant        %q", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestWinner(t *testing.T) {
 	for _, tc := range []struct {
 		name, trick, trump string

@@ -40,6 +40,8 @@ func answerBot() {
 			fmt.Fprint(out, "? no such command\n\n")
 		case "garbage":
 			fmt.Fprint(out, "hello there\n")
+		case "unended":
+			fmt.Fprint(out, "= half\n")
 		case "binary":
 			fmt.Fprint(out, "\xff\xfe\x00\x01 \xc3\x28\n\n")
 		case "quit":
@@ -104,6 +106,27 @@ func TestAsk(t *testing.T) {
 	}
 	if want := "= play 0 AS|||  |= line one|line two |"; !strings.HasPrefix(strings.Join(got, "|"), want) {
 		t.Errorf("transcript %q, want it to start %q", strings.Join(got, "|"), want)
+	}
+}
+
+// TestAskUnended: a bot that answers but never ends its response with
+// the empty line runs out of time, and the fault says what it answered
+// and what it left out, not that no answer came.
+func TestAskUnended(t *testing.T) {
+	s, err := proc.Start(context.Background(), proc.Spec{
+		Bot: "answers", Argv: []string{os.Args[0]}, Dir: t.TempDir(), Env: []string{"GTP_TEST_BOT=1"},
+		Clock: drivers.Clock{Move: drivers.Duration(200 * time.Millisecond)}, Grace: 100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		s.Kill()
+		proctest.AssertGone(t, "ARBITER_TOKEN="+s.Token())
+	}()
+	_, _, err = Ask(s, "unended")
+	if FaultKind(err) != drivers.FaultTime || !strings.Contains(err.Error(), `answered "= half" but did not end its response with an empty line`) {
+		t.Errorf("Ask(unended) = %v, want a time fault that says it answered", err)
 	}
 }
 

@@ -724,7 +724,7 @@ func readAnswer(s lineReader, cmd string, deadline time.Time) (ok bool, text str
 	for {
 		line, err := s.ReadLine(deadline)
 		if err != nil {
-			return false, "", err
+			return false, "", unended(err, ok, lines)
 		}
 		if lines == nil {
 			if strings.TrimSpace(line) == "" {
@@ -732,7 +732,7 @@ func readAnswer(s lineReader, cmd string, deadline time.Time) (ok bool, text str
 			}
 			if line[0] != '=' && line[0] != '?' {
 				return false, "", &proc.Fault{Kind: drivers.FaultProtocol,
-					Detail: fmt.Sprintf("answered %q to %q: a response must start with '=' or '?'", shorten(line), cmd)}
+					Detail: fmt.Sprintf("answered %q to %q: a response must start with '=' or '?' (write debug output to stderr)", shorten(line), cmd)}
 			}
 			ok = line[0] == '='
 			lines = append(lines, line[1:])
@@ -743,6 +743,24 @@ func readAnswer(s lineReader, cmd string, deadline time.Time) (ok bool, text str
 		}
 		lines = append(lines, line)
 	}
+}
+
+// unended is the time fault err of a bot that started a response (its
+// lines so far, the first without its sign, ok for '=') but did not end
+// it: it most often answered and forgot the empty line that ends a
+// response, which "no answer in time" would hide.
+func unended(err error, ok bool, lines []string) error {
+	var f *proc.Fault
+	if lines == nil || !errors.As(err, &f) || f.Kind != drivers.FaultTime {
+		return err
+	}
+	sign := "?"
+	if ok {
+		sign = "="
+	}
+	return &proc.Fault{Kind: drivers.FaultTime, Detail: fmt.Sprintf(
+		"answered %q but did not end its response with an empty line: a response is '=' or '?' with its text, then an empty line (\"= answer\\n\\n\")",
+		shorten(sign+strings.Join(lines, "\n")))}
 }
 
 // lineReader is what readAnswer reads from: a *proc.Session.

@@ -3,6 +3,12 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // Fault is a bot's misbehaviour: it ends the bot's match, not the arbiter.
@@ -51,4 +57,20 @@ func setupOf(err error, bot string) (*SetupError, bool) {
 		se.Bot = bot
 	}
 	return se, true
+}
+
+// startFault is the start fault of the program of args, run in dir, that
+// could not start for err. A program named without a slash is looked up
+// on PATH, never in the working folder: when the folder holds it (a
+// build made it there, say), the fault says how to name it.
+func startFault(args []string, dir string, err error) *Fault {
+	f := faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(args, " "), err)
+	prog := args[0]
+	if !errors.Is(err, exec.ErrNotFound) || strings.ContainsRune(prog, '/') {
+		return f
+	}
+	if st, serr := os.Stat(filepath.Join(dir, prog)); serr == nil && !st.IsDir() {
+		f.Detail += fmt.Sprintf(" (%s is in the bot's folder, but a program named without a slash is looked up on PATH: write \"./%s\" in its command)", prog, prog)
+	}
+	return f
 }

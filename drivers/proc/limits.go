@@ -187,7 +187,7 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 // bot's build (PrepareBuild).
 func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string, build bool) (*Box, error) {
 	if cmd.Err != nil {
-		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), cmd.Err)
+		return nil, startFault(cmd.Args, cmd.Dir, cmd.Err)
 	}
 	prog := cmd.Path
 	if !filepath.IsAbs(prog) {

@@ -214,7 +214,7 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 		if errors.As(err, &f) {
 			return Reply{Exit: -1, Fault: f}, nil, false
 		}
-		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(spec.Argv, " "), err)}, nil, false
+		return Reply{Exit: -1, Fault: startFault(spec.Argv, spec.Dir, err)}, nil, false
 	}
 	r.cmd, r.start, r.box = cmd, start, box
 	return Reply{}, nil, true

@@ -288,7 +288,7 @@ func (s *Session) launch() error {
 	if errors.As(err, &f) {
 		return f
 	}
-	return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(s.spec.Argv, " "), err)
+	return startFault(s.spec.Argv, s.spec.Dir, err)
 }
 
 // Pid is the bot's process id.

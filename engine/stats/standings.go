@@ -40,6 +40,20 @@ type Standing struct {
 	// Disqualified is set when the bot is out of the tournament (the
 	// first verdict in plan order); it ranks after every bot that is not.
 	Disqualified *Disqualification `json:"disqualified,omitempty"`
+	// Defaults are the answers the game replaced by its defaults, in
+	// DefaultMatches matches (playoffs included); games such as Auction
+	// and Euchre play on with a default rather than end the match, so
+	// these are not Faults. FirstDefault is the first of them in plan
+	// order, its match and why (SeatResult.DefaultDetail).
+	Defaults       int           `json:"defaults,omitempty"`
+	DefaultMatches int           `json:"default_matches,omitempty"`
+	FirstDefault   *FirstDefault `json:"first_default,omitempty"`
+}
+
+// FirstDefault is where a bot first got a default answer, and why.
+type FirstDefault struct {
+	Match  string `json:"match"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // MarshalJSON writes the numbers that are not finite (the interval of a

@@ -86,6 +86,8 @@ type tally struct {
 	dq       map[int]*Disqualification
 
 	matches                  []int
+	defaults, defaultMatches []int // answers replaced by defaults, all matches
+	firstDefault             map[int]*FirstDefault
 	points                   []float64 // sums
 	faults, wins, normalWins []int
 	placeSum, placeSq        []float64
@@ -115,6 +117,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			t.dq[i] = d
 		}
 	}
+	t.countDefaults(InPlanOrder(p, results))
 	for _, r := range InPlanOrder(p, results) {
 		if IsPlayoff(r.Match) {
 			t.playoffs = append(t.playoffs, r)
@@ -146,6 +149,26 @@ func newTally(p *plan.Plan, results []Result) *tally {
 		}
 	}
 	return t
+}
+
+// countDefaults counts every bot's answers replaced by the game's
+// defaults over results (in plan order), and keeps the first.
+func (t *tally) countDefaults(results []Result) {
+	n := len(t.names)
+	t.defaults, t.defaultMatches, t.firstDefault = make([]int, n), make([]int, n), map[int]*FirstDefault{}
+	for _, r := range results {
+		for _, seat := range r.Seats {
+			i, ok := t.index[seat.Bot]
+			if !ok || seat.Defaults == 0 {
+				continue
+			}
+			t.defaults[i] += seat.Defaults
+			t.defaultMatches[i]++
+			if t.firstDefault[i] == nil {
+				t.firstDefault[i] = &FirstDefault{Match: r.Match, Detail: seat.DefaultDetail}
+			}
+		}
+	}
 }
 
 // place is bot i's mean place over its regular matches.
@@ -297,7 +320,8 @@ func (t *tally) standings(p *plan.Plan, r *rating.Ratings) []Standing {
 	st := make([]Standing, len(t.names))
 	for i, n := range t.names {
 		st[i] = Standing{Bot: n, Elo: r.Elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n], Disqualified: t.dq[i],
-			Matches: t.matches[i], Faults: t.faults[i], Wins: t.wins[i], NormalWins: t.normalWins[i]}
+			Matches: t.matches[i], Faults: t.faults[i], Wins: t.wins[i], NormalWins: t.normalWins[i],
+			Defaults: t.defaults[i], DefaultMatches: t.defaultMatches[i], FirstDefault: t.firstDefault[i]}
 		if t.matches[i] > 0 {
 			st[i].Points = t.points[i] / float64(t.matches[i])
 			st[i].Place = t.place(i)

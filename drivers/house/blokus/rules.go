@@ -468,7 +468,7 @@ func (p *Position) Check(pl int, cells []Cell) (m Placement, problem string) {
 	}
 	if p.placed[pl] == 0 {
 		if !seen[r.start[pl]] {
-			return m, fmt.Sprintf("did not cover its start cell %s with its first stone", r.start[pl])
+			return m, fmt.Sprintf("placed its first stone on %s, which does not cover its start cell %s", cellList(cells), r.start[pl])
 		}
 		return m, ""
 	}
@@ -482,9 +482,18 @@ func (p *Position) Check(pl int, cells []Cell) (m Placement, problem string) {
 		corner = corner || diag.has(c)
 	}
 	if !corner {
-		return m, "placed a stone that touches none of its own at a corner"
+		return m, fmt.Sprintf("placed a stone on %s, which touches none of its own at a corner", cellList(cells))
 	}
 	return m, ""
+}
+
+// cellList writes cells as a move writes them: "9,0 9,1 8,1".
+func cellList(cells []Cell) string {
+	s := make([]string, len(cells))
+	for i, c := range cells {
+		s[i] = c.String()
+	}
+	return strings.Join(s, " ")
 }
 
 // After returns the corner counts (see Corners) that player pl and its

@@ -49,23 +49,30 @@ func (r random) choose(b *Board) Move {
 type keeper struct {
 	rng  *rand.Rand
 	memo map[region]uint8
-	// budget is how many new regions one move may evaluate, so that a move
-	// takes the same work (and the same choice) on any machine.
-	budget int
+	// tried counts the dominoes its searches have tried (each a split of
+	// a region and a look-up or evaluation of its parts); the move being
+	// chosen may try them up to limit. A bound on work, not on time, so
+	// that a move takes the same work, and makes the same choice, on any
+	// machine however loaded.
+	tried, limit int
 }
 
-// keeperBudget is the number of regions evaluated per move at most: a few
-// tens of milliseconds, far inside the original's half-second move limit.
-const keeperBudget = 10000
+// keeperBudget is the dominoes one move may try: some 0.3-0.5 µs of CPU
+// each, so that the search of the worst move costs a few milliseconds,
+// far inside the original's half-second move limit even on a loaded
+// machine (go test ./drivers/house/bricks -run KeeperWorstMove -v
+// measures it). Counting only the regions new to the memo, as it once
+// did, let a move take 200 ms: each new region tries all its dominoes.
+const keeperBudget = 4000
 
 func (k *keeper) begin(*Board) {}
 
 func (k *keeper) choose(b *Board) Move {
+	k.limit = k.tried + keeperBudget
 	moves := b.Moves()
 	if m, ok := k.mirror(b, moves); ok {
 		return m
 	}
-	k.budget = keeperBudget
 	if m, ok := k.solve(b); ok {
 		return m
 	}
@@ -199,17 +206,24 @@ func (k *keeper) solve(b *Board) (Move, bool) {
 		if found != nil {
 			return *found, true
 		}
-		if !ok && k.budget <= 0 {
+		if !ok && k.tried >= k.limit {
 			return Move{}, false
 		}
 	}
 	return Move{}, false
 }
 
-// after is the Grundy value of region r once cells a and c are filled.
+// after is the Grundy value of region r once cells a and c are filled;
+// ok is false when the budget ran out first. Each call is one unit of
+// the budget: it splits a region and looks up (or evaluates) its parts.
 func (k *keeper) after(r region, a, c int) (uint8, bool) {
+	if k.tried >= k.limit {
+		return 0, false
+	}
+	k.tried++
 	x := uint8(0)
-	for _, part := range split(r.w, r.h, r.mask&^(1<<a|1<<c)) {
+	var buf [8]region // on the stack: the search makes no garbage
+	for _, part := range split(buf[:0], r.w, r.h, r.mask&^(1<<a|1<<c)) {
 		g, ok := k.grundy(part)
 		if !ok {
 			return 0, false
@@ -225,10 +239,6 @@ func (k *keeper) grundy(r region) (uint8, bool) {
 	if g, ok := k.memo[r]; ok {
 		return g, true
 	}
-	if k.budget <= 0 {
-		return 0, false
-	}
-	k.budget--
 	var seen uint64
 	failed := false
 	r.dominoes(func(a, c int) bool {
@@ -265,9 +275,8 @@ func (r region) dominoes(f func(a, c int) bool) bool {
 }
 
 // split cuts a mask of free cells in a w×h box into its connected regions
-// of two cells or more, each in its own bounding box.
-func split(w, h uint8, mask uint64) []region {
-	var out []region
+// of two cells or more, each in its own bounding box, appended to out.
+func split(out []region, w, h uint8, mask uint64) []region {
 	W := int(w)
 	for mask != 0 {
 		seed := uint64(1) << bits.TrailingZeros64(mask)

@@ -154,7 +154,7 @@ func TestKeeperSolvesEndgames(t *testing.T) {
 	for _, m := range []Move{mv(0, 0, 1, 0), mv(3, 3, 3, 4), mv(1, 2, 1, 3)} {
 		b.Place(m)
 	}
-	k := &keeper{memo: map[region]uint8{}, budget: 1 << 30}
+	k := &keeper{memo: map[region]uint8{}, limit: 1 << 30} // solve alone: no limit set by choose
 	m, ok := k.solve(b)
 	if !ok {
 		t.Fatal("the keeper found no winning move in a position it can read")

@@ -19,7 +19,7 @@ bot "java" {
 }
 
 game "euchre" "koth" {
-  target       = 10
+  target       = 3         # game points that win: a short first run (the challenge played to 10)
   memory       = "per-bot" # one memory file a bot, kept across its matches ("per-position": fresh each match)
   memory_bytes = 1024      # bytes: the most that one file may hold
   clock { move = "3s" }    # per decision; Java needs a moment to start
