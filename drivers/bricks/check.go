@@ -94,7 +94,7 @@ func lineWithin(s *conform.Session, line, what string, limit time.Duration, name
 	start := time.Now()
 	answer, late, err := answerWithin(s.S, line, limit)
 	if err != nil {
-		return "", conform.Explain(err, line)
+		return "", s.Explain(err, line)
 	}
 	if late {
 		return "", conform.Failf("answered %s in %s, over the %s limit of %s (fault %s in a tournament)",

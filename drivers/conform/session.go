@@ -131,8 +131,8 @@ func (s *Session) Line(line string) (string, error) {
 
 // Explain turns a bot's fault in answering line, read by a case's own
 // code on the Session's S (a game's referee code), into the case's
-// failure, as Line says it.
-func Explain(err error, line string) error { return explain(err, quote(line)) }
+// failure, as Line says it: a time fault came at the Session's wait.
+func (s *Session) Explain(err error, line string) error { return explain(err, quote(line), s.move) }
 
 // Send writes a line that gets no answer.
 func (s *Session) Send(line string) error {
