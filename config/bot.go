@@ -35,6 +35,11 @@ type Bot struct {
 	// (javac, make, g++), under the bot's limits; BuildTimeout caps it.
 	Build        []string
 	BuildTimeout time.Duration
+	// Submitted is true for a bot whose command came with its submission
+	// (a bots_from player folder's info.txt): in the sandbox it sees
+	// nothing outside its folder that the command names
+	// (drivers.Sandbox.Submitted).
+	Submitted bool
 }
 
 // DefaultBuildTimeout caps a build when the bot block sets no build_timeout.

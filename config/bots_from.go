@@ -119,13 +119,13 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, nicks map[string]strin
 			diags = append(diags, duplicate("bot", name, first.DeclRange, rng))
 			continue
 		}
-		bot := &Bot{Name: name, Command: command, Dir: folder, Nick: nick, DeclRange: rng}
+		bot := &Bot{Name: name, Command: command, Dir: folder, Nick: nick, DeclRange: rng, Submitted: true}
 		if d := checkProgram(bot, rng); d != nil {
 			diags = append(diags, d)
 		}
 		for _, outside := range outsideFiles(command, folder) {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player file outside its folder",
-				Detail: fmt.Sprintf("Line 1 of %s names %s, which is %s, outside the player's folder. In the sandbox (the default) a player sees only its own folder and the system's, so it cannot open that file and every duel it plays ends in a fault (D). Put the file in %s, or run its tournament with limits { sandbox = false }.",
+				Detail: fmt.Sprintf("Line 1 of %s names %s, which is %s, outside the player's folder. In the sandbox (the default) a player sees only its own folder, the system's and the interpreters on PATH, whatever its command names, so it cannot open that file and every match it plays ends in a fault. Put the file in %s, or run its tournament with limits { sandbox = false }.",
 					info, outside.word, outside.path, folder),
 				Subject: &rng})
 		}
@@ -157,20 +157,24 @@ func nickProblem(nick string) string {
 // its folder, and that file.
 type outsideFile struct{ word, path string }
 
-// outsideFiles are the arguments of command that, taken relative to the
+// outsideFiles are the words of command that, taken relative to the
 // player's folder as the bot's start takes them (drivers.ResolveArgv),
-// name existing files outside it: ../../bot.py. The program itself is
-// made visible in the sandbox wherever it lies, and so is an argument
-// written as an absolute path (drivers.ResolveSandbox); such a relative
-// one is not.
+// name existing files outside it and outside the system's folders:
+// ../../bot.py, /home/x/bot.py, a program ../other/bot. A submitted
+// command is shown none of them in the sandbox
+// (drivers.ResolveSubmitted): another player's folder is as near as
+// ../other.
 func outsideFiles(command []string, folder string) []outsideFile {
 	var out []outsideFile
-	for _, w := range command[1:] {
-		if w == "" || filepath.IsAbs(w) || strings.HasPrefix(w, "-") {
+	for i, w := range command {
+		if w == "" || strings.HasPrefix(w, "-") || i == 0 && !strings.Contains(w, "/") {
 			continue
 		}
-		p := filepath.Join(folder, w)
-		if drivers.Within(p, folder) {
+		p := w
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(folder, w)
+		}
+		if drivers.Within(p, folder) || drivers.InSystem(p) {
 			continue
 		}
 		if _, err := os.Stat(p); err == nil {

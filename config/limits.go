@@ -214,8 +214,13 @@ func BotLimits(t *Tournament, bot *Bot) drivers.Limits {
 			env = append(env, k+"="+v)
 		}
 		sort.Strings(env)
-		sb = drivers.ResolveSandbox(bot.Command, bot.Dir, env)
+		if bot.Submitted {
+			sb = drivers.ResolveSubmitted(bot.Command, bot.Dir, env)
+		} else {
+			sb = drivers.ResolveSandbox(bot.Command, bot.Dir, env)
+		}
 	}
+	sb.Submitted = bot.Submitted
 	out.Sandbox = &sb
 	if mode == "required" && !contains(out.Required, drivers.LimitSandbox) {
 		out.Required = append(out.Required, drivers.LimitSandbox)

@@ -57,6 +57,14 @@ type Sandbox struct {
 	// bound read-only at the same path: its interpreter's installation,
 	// an absolute path in its command.
 	Read []string `json:"read,omitempty"`
+	// Submitted marks a command that came with the bot's submission (a
+	// bots_from player folder's info.txt), not from the organiser's
+	// configuration. Such a command shows the bot nothing outside its
+	// folder but the system's folders and the interpreters that the
+	// organiser's PATH finds: not the files its arguments name, nor a
+	// program, "#!" interpreter or symbolic link of its folder that leads
+	// elsewhere, which would let a player read another's folder.
+	Submitted bool `json:"submitted,omitempty"`
 }
 
 // DefaultLimiter is an optional capability of a Game: the limits its

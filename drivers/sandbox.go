@@ -40,7 +40,21 @@ func InSystem(path string) bool {
 // working folder. A program that cannot be found needs nothing: starting
 // it fails later with a clear fault.
 func ResolveSandbox(argv []string, dir string, env []string) Sandbox {
-	var out Sandbox
+	return resolveSandbox(argv, dir, env, false)
+}
+
+// ResolveSubmitted is ResolveSandbox for a command that came with the
+// bot's submission (Sandbox.Submitted): only the interpreters the PATH
+// finds are resolved. A program named by a path that leads out of dir
+// needs nothing (it is not shown, so its start fails), and the
+// arguments, the "#!" lines and symbolic links of dir's files add
+// nothing outside dir but what the PATH finds.
+func ResolveSubmitted(argv []string, dir string, env []string) Sandbox {
+	return resolveSandbox(argv, dir, env, true)
+}
+
+func resolveSandbox(argv []string, dir string, env []string, submitted bool) Sandbox {
+	out := Sandbox{Submitted: submitted}
 	if len(argv) == 0 {
 		return out
 	}
@@ -56,12 +70,22 @@ func ResolveSandbox(argv []string, dir string, env []string) Sandbox {
 	if path == "" {
 		return out
 	}
+	if submitted && strings.Contains(argv[0], "/") && !Within(path, dir) && !InSystem(path) {
+		return out
+	}
 	if real := shimTarget(path, dir, getenv); real != "" {
 		out.Program, path = real, real
 	}
 	reads := map[string]bool{}
-	programNeeds(path, getenv("PATH"), dir, reads, 0)
+	own := ""
+	if submitted {
+		own = dir
+	}
+	programNeeds(path, getenv("PATH"), dir, own, reads, 0)
 	for _, a := range argv[1:] {
+		if submitted {
+			break
+		}
 		if p := argPath(a, dir); p != "" && !InSystem(p) {
 			if _, err := os.Stat(p); err == nil {
 				reads[p] = true
@@ -124,12 +148,19 @@ func lookPath(prog, dir, path string) string {
 
 // programNeeds adds to reads what path needs: the program itself, or
 // its installation (see installation), and through symbolic links and a
-// "#!" line its interpreter's.
-func programNeeds(path, pathEnv, dir string, reads map[string]bool, depth int) {
+// "#!" line its interpreter's. A file in own (a submitted command's
+// folder, or "") leads nowhere but through the PATH: its symbolic link
+// and an absolute "#!" interpreter are the submission's word, not the
+// organiser's.
+func programNeeds(path, pathEnv, dir, own string, reads map[string]bool, depth int) {
 	if depth > 4 {
 		return
 	}
+	submitted := own != "" && Within(path, own)
 	for _, p := range []string{path, evalSymlinks(path)} {
+		if submitted && p != path {
+			continue
+		}
 		if p == "" || InSystem(p) {
 			continue
 		}
@@ -144,6 +175,9 @@ func programNeeds(path, pathEnv, dir string, reads map[string]bool, depth int) {
 		return
 	}
 	next := interp[0]
+	if submitted && filepath.Base(next) != "env" && !InSystem(next) {
+		return
+	}
 	if filepath.Base(next) == "env" {
 		next = ""
 		for _, w := range interp[1:] {
@@ -154,7 +188,7 @@ func programNeeds(path, pathEnv, dir string, reads map[string]bool, depth int) {
 		}
 	}
 	if next != "" {
-		programNeeds(next, pathEnv, dir, reads, depth+1)
+		programNeeds(next, pathEnv, dir, own, reads, depth+1)
 	}
 }
 

@@ -46,3 +46,54 @@ func TestResolveSandboxBindsArguments(t *testing.T) {
 		})
 	}
 }
+
+// A submitted command (a bots_from player's info.txt) is shown nothing
+// outside its folder that it names itself: not the files its arguments
+// name, nor a program, an absolute "#!" interpreter or a symbolic link
+// that leads out of its folder (to another player's, say); the same
+// command written by the organiser is.
+func TestResolveSubmittedShowsNothingItNames(t *testing.T) {
+	root := t.TempDir()
+	dir, other := filepath.Join(root, "players", "a"), filepath.Join(root, "players", "b")
+	for _, d := range []string{dir, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path, src string, mode os.FileMode) {
+		if err := os.WriteFile(path, []byte(src), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := filepath.Join(other, "bot.py")
+	write(secret, "print(1)\n", 0o644)
+	interp := filepath.Join(other, "interp")
+	write(interp, "#!/bin/sh\n", 0o755)
+	write(filepath.Join(dir, "script"), "#!"+interp+"\n", 0o755)
+	if err := os.Symlink(secret, filepath.Join(dir, "link.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(interp, filepath.Join(dir, "linkbin")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		argv []string
+	}{
+		{"an absolute argument", []string{"/usr/bin/python3", secret}},
+		{"a relative argument", []string{"/usr/bin/python3", "../b/bot.py"}},
+		{"a program out of its folder", []string{interp}},
+		{"a program out of its folder, relative", []string{"../b/interp"}},
+		{"a #! interpreter out of its folder", []string{"./script"}},
+		{"a link out of its folder", []string{"./linkbin"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ResolveSubmitted(tc.argv, dir, nil); len(got.Read) != 0 || got.Program != "" || !got.Submitted {
+				t.Errorf("ResolveSubmitted(%q) = %+v, want nothing to read, marked submitted", tc.argv, got)
+			}
+			if got := ResolveSandbox(tc.argv, dir, nil); len(got.Read) == 0 {
+				t.Errorf("ResolveSandbox(%q) binds nothing: the case shows no difference", tc.argv)
+			}
+		})
+	}
+}

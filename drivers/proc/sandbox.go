@@ -169,9 +169,12 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	dir, writable = abs(dir), abs(writable)
 	needs := *sb
 	if needs.Program == "" && len(needs.Read) == 0 {
-		key := [2]string{prog + "\x00" + strings.Join(argv[1:], "\x00"), dir}
+		key := [2]string{fmt.Sprint(sb.Submitted, "\x00", prog, "\x00", strings.Join(argv[1:], "\x00")), dir}
 		if v, ok := needsCache.Load(key); ok {
 			needs = v.(drivers.Sandbox)
+		} else if sb.Submitted {
+			needs = drivers.ResolveSubmitted(append([]string{prog}, argv[1:]...), dir, env)
+			needsCache.Store(key, needs)
 		} else {
 			needs = drivers.ResolveSandbox(append([]string{prog}, argv[1:]...), dir, env)
 			needsCache.Store(key, needs)
@@ -205,7 +208,11 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 		}
 		add("ro", r)
 	}
-	add("ro", prog)
+	// A submitted command's program is shown where the PATH found it (in
+	// what was resolved for it) or in its folder, not wherever it points.
+	if !sb.Submitted || slices.ContainsFunc(needs.Read, func(r string) bool { return drivers.Within(prog, r) }) {
+		add("ro", prog)
+	}
 	cwd := "/tmp"
 	switch {
 	case writable != "":
