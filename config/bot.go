@@ -104,6 +104,8 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 	}
 	if a, ok := decode("nick", &bot.Nick); ok && strings.TrimSpace(bot.Nick) == "" {
 		diags = append(diags, errDiag("Invalid nick", "nick is empty; leave it out to use the bot's name.", a.Expr.Range().Ptr()))
+	} else if problem := nickProblem(bot.Nick); ok && problem != "" {
+		diags = append(diags, errDiag("Invalid nick", fmt.Sprintf("The nick %q %s. Change the nick.", bot.Nick, problem), a.Expr.Range().Ptr()))
 	}
 	diags = append(diags, decodeBuild(bot, content.Attributes, decode)...)
 	var ld hcl.Diagnostics

@@ -46,6 +46,13 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	seen := map[string]*BotsFrom{}
 	nicks := map[string]string{} // the info.txt that gave each nick, over all blocks
+	// A bot block's own nick (bot "keeper" { nick = "KEEPER" }) names it
+	// in the same files.
+	for _, b := range l.cfg.Bots {
+		if b.Nick != "" {
+			nicks[b.Nick] = fmt.Sprintf("bot %q (%s)", b.Name, b.DeclRange)
+		}
+	}
 	for _, b := range l.blocks["bots_from"] {
 		bf := &BotsFrom{Name: b.Labels[0], DeclRange: b.DefRange}
 		if first, ok := seen[bf.Name]; ok {

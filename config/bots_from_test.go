@@ -136,3 +136,46 @@ tournament "t" {
 		t.Errorf("the duplicate nick's detail %q does not name the first info.txt", got["Duplicate player nick"])
 	}
 }
+
+// A bot block's nick names it in the same original-format files as the
+// players' nicks: a player may not take it, and it may not hold their
+// separators either.
+func TestBotNickAmongPlayers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "players", "k"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "players", "k", config.InfoFile), []byte("sh run.sh\nKEEPER\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(`bots_from "field" { dir = "players" }
+bot "keeper" {
+  house = "bricks/keeper"
+  nick  = "KEEPER"
+}
+bot "odd" {
+  house = "bricks/random"
+  nick  = "A:B"
+}
+game "bricks" "b" {
+  board { size = 5 }
+}
+tournament "t" {
+  game    = game.bricks.b
+  bots    = concat(bots_from.field, [bot.keeper, bot.odd])
+  players = 2
+  format  = "round-robin"
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir, config.Options{})
+	var dup, odd bool
+	for _, d := range diags {
+		dup = dup || d.Summary == "Duplicate player nick" && strings.Contains(d.Detail, `bot "keeper"`)
+		odd = odd || d.Summary == "Invalid nick" && strings.Contains(d.Detail, "holds ':'") && d.Subject != nil && d.Subject.Start.Line == 8
+	}
+	if !dup || !odd {
+		t.Errorf("diagnostics %v: want the player's KEEPER refused as bot keeper's nick, and A:B refused at line 8", diags)
+	}
+}

@@ -19,6 +19,7 @@ var SystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "
 
 // InSystem reports whether path lies in a folder every sandbox binds.
 func InSystem(path string) bool {
+	path = filepath.Clean(path) // "/usr/../home" is not in /usr
 	for _, d := range SystemDirs {
 		if path == d || strings.HasPrefix(path, d+"/") {
 			return true
@@ -175,8 +176,21 @@ func programNeeds(path, pathEnv, dir, own string, reads map[string]bool, depth i
 		return
 	}
 	next := interp[0]
-	if submitted && filepath.Base(next) != "env" && !InSystem(next) {
-		return
+	if submitted {
+		// The submission's own "#!" line: an interpreter of the system's
+		// folders, or "env NAME" (a bare name, which the organiser's
+		// PATH resolves); nothing it could steer elsewhere (env's flags
+		// take paths: -u, -C, -S).
+		switch {
+		case !InSystem(next):
+			return
+		case filepath.Base(next) == "env":
+			if len(interp) < 2 || strings.HasPrefix(interp[1], "-") || strings.ContainsAny(interp[1], "/=") {
+				return
+			}
+			programNeeds(lookPath(interp[1], "/", pathEnv), pathEnv, dir, own, reads, depth+1)
+			return
+		}
 	}
 	if filepath.Base(next) == "env" {
 		next = ""
@@ -279,6 +293,11 @@ func shimTarget(path, dir string, getenv func(string) string) string {
 			}
 			return lookPath(name, "/", strings.Join(rest, string(filepath.ListSeparator)))
 		}
+		if strings.Contains(v, "/") || v == ".." || v == "." {
+			// Not a version's name (pyenv refuses them too: a
+			// .python-version could otherwise point anywhere).
+			continue
+		}
 		p := filepath.Join(root, "versions", v, "bin", name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p
@@ -289,7 +308,11 @@ func shimTarget(path, dir string, getenv func(string) string) string {
 
 // Within reports whether path is dir or lies inside it.
 func Within(path, dir string) bool {
-	return dir != "" && (path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/"))
+	if dir == "" {
+		return false
+	}
+	path, dir = filepath.Clean(path), filepath.Clean(dir) // "dir/../x" is not in dir
+	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/")
 }
 
 // outermost drops the paths of a sorted list that lie inside another.
@@ -309,7 +332,9 @@ func outermost(paths []string) []string {
 // folders, not in their dirs, which the sandbox holds only when told.
 func (l Limits) WithBotDir(dir string) Limits {
 	if sb := l.Sandbox; sb != nil {
-		l.Sandbox = &Sandbox{Program: sb.Program, Read: append(slices.Clone(sb.Read), dir)}
+		c := *sb
+		c.Read = append(slices.Clone(sb.Read), dir)
+		l.Sandbox = &c
 	}
 	return l
 }

@@ -97,3 +97,46 @@ func TestResolveSubmittedShowsNothingItNames(t *testing.T) {
 		})
 	}
 }
+
+// What a submission's own files could steer: a "#!" line through env's
+// flags (-S -u PATH names a path env never runs), a path that climbs out
+// of the system's folders (/usr/../), a .python-version naming a folder
+// rather than a version. None binds the other player's folder.
+func TestResolveSubmittedIsNotSteered(t *testing.T) {
+	root := t.TempDir()
+	dir, other := filepath.Join(root, "players", "a"), filepath.Join(root, "players", "b")
+	for _, d := range []string{dir, filepath.Join(other, "bin"), filepath.Join(root, ".pyenv", "shims"), filepath.Join(root, ".pyenv", "versions")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path, src string, mode os.FileMode) {
+		if err := os.WriteFile(path, []byte(src), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	victim := filepath.Join(other, "bin", "python3")
+	write(victim, "#!/bin/sh\n", 0o755)
+	write(filepath.Join(dir, "envflags"), "#!/usr/bin/env -S -u "+victim+" python3\n", 0o755)
+	write(filepath.Join(dir, "dotdot"), "#!/usr/.."+victim+"\n", 0o755)
+	shim := filepath.Join(root, ".pyenv", "shims", "python3")
+	write(shim, "#!/bin/sh\n", 0o755)
+	write(filepath.Join(dir, ".python-version"), "../../players/b\n", 0o644)
+	for _, tc := range []struct {
+		name string
+		argv []string
+	}{
+		{"env's flags", []string{"./envflags"}},
+		{"a path out of /usr", []string{"./dotdot"}},
+		{"a .python-version that names a folder", []string{"python3", "bot.py"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ResolveSubmitted(tc.argv, dir, []string{"PATH=" + filepath.Dir(shim) + ":/usr/bin:/bin"})
+			for _, r := range append(got.Read, got.Program) {
+				if r != "" && Within(r, other) {
+					t.Errorf("ResolveSubmitted(%q) = %+v: shows the other player's %s", tc.argv, got, r)
+				}
+			}
+		})
+	}
+}

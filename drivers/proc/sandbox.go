@@ -203,6 +203,11 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 		}
 	}
 	for _, r := range needs.Read {
+		// What a command names in a concealed folder (the results,
+		// --log ../out) stays concealed; its own folder is the bot's.
+		if r != dir && slices.ContainsFunc(concealedPaths(), func(c string) bool { return drivers.Within(r, c) }) {
+			continue
+		}
 		if _, err := os.Stat(r); err != nil {
 			return nil, faultf(drivers.FaultStart, "cannot start in the sandbox: it needs %s: %v", r, err)
 		}

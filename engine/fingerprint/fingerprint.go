@@ -34,6 +34,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -128,7 +129,11 @@ func Plan(p *plan.Plan, o Options) error {
 			w.walk(dir)
 			walked[dir] = w
 		}
-		b.Fingerprint = w.finish(b.Command)
+		command := b.Command
+		if b.Limits != nil && b.Limits.Sandbox != nil && b.Limits.Sandbox.Submitted {
+			command = ownWords(dir, command)
+		}
+		b.Fingerprint = w.finish(command)
 		if !filepath.IsAbs(filepath.FromSlash(b.Dir)) {
 			b.Fingerprint.Root = root
 		}
@@ -450,6 +455,28 @@ func (w *walker) command(dir string, command []string) {
 		}
 		w.file(path, path)
 	}
+}
+
+// ownWords is a submitted command (a bots_from player's info.txt) with
+// only the words its sandbox shows it: the program the PATH finds, and
+// what lies in dir. Another player's file that it names is not read,
+// hashed, nor published in the plan, and its changes do not change this
+// bot's fingerprint (drivers.ResolveSubmitted). A program out of dir,
+// which it cannot start, leaves nothing of the command.
+func ownWords(dir string, command []string) []string {
+	var out []string
+	for i, a := range command {
+		switch {
+		case i == 0 && !strings.ContainsRune(a, '/'), i > 0 && strings.HasPrefix(a, "-"):
+		case filepath.IsAbs(a) && !drivers.Within(a, dir), !filepath.IsAbs(a) && !drivers.Within(filepath.Join(dir, a), dir):
+			if i == 0 {
+				return nil // a program it is not shown: it cannot start
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // openRegular opens path for reading if it is a regular file. A bot's

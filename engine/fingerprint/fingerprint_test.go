@@ -318,3 +318,18 @@ func TestBotWithFIFOs(t *testing.T) {
 		t.Fatal("fingerprinting a folder with a FIFO hangs")
 	}
 }
+
+// A submitted command's words outside its folder are not hashed: the
+// sandbox does not show them to it, and another player's file is not
+// published in this one's fingerprint.
+func TestOwnWords(t *testing.T) {
+	dir := "/contest/players/a"
+	got := ownWords(dir, []string{"python3", "-u", "bot.py", "../b/bot.py", "/contest/players/b", "lib/x.py", "/contest/players/a/y.py"})
+	want := []string{"python3", "-u", "bot.py", "lib/x.py", "/contest/players/a/y.py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ownWords = %q, want %q", got, want)
+	}
+	if got := ownWords(dir, []string{"../b/bot", "x"}); got != nil {
+		t.Errorf("ownWords of a program out of the folder = %q, want nothing", got)
+	}
+}
