@@ -78,11 +78,25 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 		out.Program, path = real, real
 	}
 	reads := map[string]bool{}
-	own := ""
-	if submitted {
-		own = dir
+	// The files of dir are its author's, whoever wrote the command: a
+	// symbolic link or "#!" line of theirs leads out of dir only to what
+	// the organiser's PATH finds there too (a venv's python3, linked to
+	// the interpreter a shim runs), not to another bot's folder.
+	onPath := func(t string) bool {
+		if r := evalSymlinks(t); r != "" {
+			t = r
+		}
+		q := lookPath(filepath.Base(t), "/", getenv("PATH"))
+		if q == "" {
+			return false
+		}
+		if evalSymlinks(q) == t {
+			return true
+		}
+		st := shimTarget(q, dir, getenv)
+		return st != "" && (st == t || evalSymlinks(st) == t)
 	}
-	programNeeds(path, getenv("PATH"), dir, own, reads, 0)
+	programNeeds(path, getenv("PATH"), dir, dir, onPath, reads, 0)
 	for _, a := range argv[1:] {
 		if submitted {
 			break
@@ -149,17 +163,17 @@ func lookPath(prog, dir, path string) string {
 
 // programNeeds adds to reads what path needs: the program itself, or
 // its installation (see installation), and through symbolic links and a
-// "#!" line its interpreter's. A file in own (a submitted command's
-// folder, or "") leads nowhere but through the PATH: its symbolic link
-// and an absolute "#!" interpreter are the submission's word, not the
+// "#!" line its interpreter's. A file in own (the bot's folder) leads
+// nowhere but to the system's folders and what onPath trusts: its
+// symbolic link and "#!" line are the bot author's word, not the
 // organiser's.
-func programNeeds(path, pathEnv, dir, own string, reads map[string]bool, depth int) {
+func programNeeds(path, pathEnv, dir, own string, onPath func(string) bool, reads map[string]bool, depth int) {
 	if depth > 4 {
 		return
 	}
 	submitted := own != "" && Within(path, own)
 	for _, p := range []string{path, evalSymlinks(path)} {
-		if submitted && p != path {
+		if submitted && p != path && p != "" && !InSystem(p) && !onPath(p) {
 			continue
 		}
 		if p == "" || InSystem(p) {
@@ -183,12 +197,15 @@ func programNeeds(path, pathEnv, dir, own string, reads map[string]bool, depth i
 		// take paths: -u, -C, -S).
 		switch {
 		case !InSystem(next):
+			if onPath(next) {
+				programNeeds(next, pathEnv, dir, own, onPath, reads, depth+1)
+			}
 			return
 		case filepath.Base(next) == "env":
 			if len(interp) < 2 || strings.HasPrefix(interp[1], "-") || strings.ContainsAny(interp[1], "/=") {
 				return
 			}
-			programNeeds(lookPath(interp[1], "/", pathEnv), pathEnv, dir, own, reads, depth+1)
+			programNeeds(lookPath(interp[1], "/", pathEnv), pathEnv, dir, own, onPath, reads, depth+1)
 			return
 		}
 	}
@@ -202,7 +219,7 @@ func programNeeds(path, pathEnv, dir, own string, reads map[string]bool, depth i
 		}
 	}
 	if next != "" {
-		programNeeds(next, pathEnv, dir, own, reads, depth+1)
+		programNeeds(next, pathEnv, dir, own, onPath, reads, depth+1)
 	}
 }
 

@@ -79,22 +79,41 @@ func TestResolveSubmittedShowsNothingItNames(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		argv []string
+		// organiser: the organiser's words are followed. A "#!" line or
+		// a link of the bot's folder is its author's either way.
+		organiser bool
 	}{
-		{"an absolute argument", []string{"/usr/bin/python3", secret}},
-		{"a relative argument", []string{"/usr/bin/python3", "../b/bot.py"}},
-		{"a program out of its folder", []string{interp}},
-		{"a program out of its folder, relative", []string{"../b/interp"}},
-		{"a #! interpreter out of its folder", []string{"./script"}},
-		{"a link out of its folder", []string{"./linkbin"}},
+		{"an absolute argument", []string{"/usr/bin/python3", secret}, true},
+		{"a relative argument", []string{"/usr/bin/python3", "../b/bot.py"}, true},
+		{"a program out of its folder", []string{interp}, true},
+		{"a program out of its folder, relative", []string{"../b/interp"}, true},
+		{"a #! interpreter out of its folder", []string{"./script"}, false},
+		{"a link out of its folder", []string{"./linkbin"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := ResolveSubmitted(tc.argv, dir, nil); len(got.Read) != 0 || got.Program != "" || !got.Submitted {
 				t.Errorf("ResolveSubmitted(%q) = %+v, want nothing to read, marked submitted", tc.argv, got)
 			}
-			if got := ResolveSandbox(tc.argv, dir, nil); len(got.Read) == 0 {
-				t.Errorf("ResolveSandbox(%q) binds nothing: the case shows no difference", tc.argv)
+			if got := ResolveSandbox(tc.argv, dir, nil); (len(got.Read) > 0) != tc.organiser {
+				t.Errorf("ResolveSandbox(%q).Read = %q, want something bound: %v", tc.argv, got.Read, tc.organiser)
 			}
 		})
+	}
+	// A link to what the PATH finds (a venv's python3 linked to the
+	// interpreter) is followed: the organiser's PATH vouches for it.
+	tools := filepath.Join(root, "tools")
+	if err := os.MkdirAll(filepath.Join(tools, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(tools, "bin", "interp9"), "#!/bin/sh\n", 0o755)
+	if err := os.Symlink(filepath.Join(tools, "bin", "interp9"), filepath.Join(dir, "venvbin")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + filepath.Join(tools, "bin") + ":/usr/bin:/bin"}
+	for _, got := range []Sandbox{ResolveSubmitted([]string{"./venvbin"}, dir, env), ResolveSandbox([]string{"./venvbin"}, dir, env)} {
+		if !slices.Equal(got.Read, []string{tools}) {
+			t.Errorf("a link to a program on PATH: Read = %q, want %q", got.Read, []string{tools})
+		}
 	}
 }
 
