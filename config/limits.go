@@ -143,7 +143,7 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 	// an attribute already in error is not reported again.
 	for _, p := range lim.Limits.Problems() {
 		if a := content.Attributes[p.Limit]; a != nil && lim.Set[p.Limit] {
-			diags = append(diags, errDiag("Invalid "+p.Limit+" limit", sentence(p.Detail), a.Expr.Range().Ptr()))
+			diags = append(diags, errDiag("Invalid "+p.Limit+" limit", drivers.Sentence(p.Detail), a.Expr.Range().Ptr()))
 		}
 	}
 	return lim, diags
@@ -268,16 +268,4 @@ func mergeLimits(out *drivers.Limits, t *Tournament, bot *Bot) {
 			}
 		}
 	}
-}
-
-// sentence capitalises a message and ends it with a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }

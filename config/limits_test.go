@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,7 +80,9 @@ tournament "t" {
 
 // Without a limits block a bot gets its game's default limits and the
 // sandbox; sandbox = false takes both away; sandbox = "required" requires
-// it; a program outside the system's folders is recorded as needed.
+// it; an interpreter outside the system's folders that a script's "#!"
+// names is recorded as needed when the bot's PATH finds it there (the
+// files of a bot's folder lead nowhere else).
 func TestDefaultSandboxLimits(t *testing.T) {
 	dir := t.TempDir()
 	tools := t.TempDir()
@@ -93,7 +96,7 @@ func TestDefaultSandboxLimits(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bot"), []byte("#!"+interp+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src := `
+	src := fmt.Sprintf(`
 deck "d" {
   ranks = "23456789TJQKA"
   suits = "CDHS"
@@ -103,7 +106,10 @@ game "planowanie" "g" {
   deals = [{ cards = 3, leader = 0 }]
 }
 bot "plain" { house = "planowanie/random" }
-bot "script" { command = ["./bot"] }
+bot "script" {
+  command = ["./bot"]
+  env     = { PATH = "%s:/usr/bin:/bin" }
+}
 bot "trusted" {
   house = "planowanie/random"
   limits { sandbox = false }
@@ -120,7 +126,7 @@ tournament "t" {
   bots    = [bot.plain, bot.script, bot.trusted, bot.strict]
   players = 2
 }
-`
+`, filepath.Join(tools, "inst", "bin"))
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

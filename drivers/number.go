@@ -19,3 +19,16 @@ func NumberText(f *big.Float) string {
 	}
 	return f.Text('g', -1)
 }
+
+// Sentence capitalises a message and ends it with a full stop, as a
+// diagnostic's detail reads.
+func Sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -105,7 +104,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		// rather than fail in a match.
 		if _, err := g.settings.Rules(0); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid game",
-				Detail: sentence(err.Error()), Subject: body.MissingItemRange().Ptr()})
+				Detail: drivers.Sentence(err.Error()), Subject: body.MissingItemRange().Ptr()})
 		}
 	}
 	// A clock in error is reported as such, not as no clock.
@@ -156,18 +155,6 @@ func attrRange(b *hcl.Block, names ...string) *hcl.Range {
 		}
 	}
 	return b.DefRange.Ptr()
-}
-
-// sentence capitalises an error message and ends it with a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {

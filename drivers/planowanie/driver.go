@@ -68,7 +68,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 					Subject: a.Expr.Range().Ptr()})
 			} else if err := deck.Validate(); err != nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deck",
-					Detail: sentence(err.Error()), Subject: a.Expr.Range().Ptr()})
+					Detail: drivers.Sentence(err.Error()), Subject: a.Expr.Range().Ptr()})
 			}
 			g.settings.Deck = deck
 		}
@@ -219,18 +219,6 @@ func deckOf(v cty.Value) (Deck, bool) {
 	return Deck{Ranks: r.AsString(), Suits: s.AsString()}, true
 }
 
-// sentence capitalises an error message and ends it with a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
-}
-
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	g := &Game{}
 	if err := drivers.DecodeSettings(raw, &g.settings); err != nil {
@@ -268,11 +256,11 @@ func (g *Game) CheckSeats(n int, subject hcl.Range) hcl.Diagnostics {
 			rng = subject
 		}
 		if d, ok := byRange[rng]; ok {
-			d.Detail += " " + sentence(line)
+			d.Detail += " " + drivers.Sentence(line)
 			continue
 		}
 		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Game cannot be played with these seats",
-			Detail: sentence(line), Subject: rng.Ptr()}
+			Detail: drivers.Sentence(line), Subject: rng.Ptr()}
 		byRange[rng] = d
 		diags = append(diags, d)
 	}
