@@ -167,19 +167,7 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 		return a
 	}
 	dir, writable = abs(dir), abs(writable)
-	needs := *sb
-	if needs.Program == "" && len(needs.Read) == 0 {
-		key := [2]string{fmt.Sprint(sb.Submitted, "\x00", prog, "\x00", strings.Join(argv[1:], "\x00")), dir}
-		if v, ok := needsCache.Load(key); ok {
-			needs = v.(drivers.Sandbox)
-		} else if sb.Submitted {
-			needs = drivers.ResolveSubmitted(append([]string{prog}, argv[1:]...), dir, env)
-			needsCache.Store(key, needs)
-		} else {
-			needs = drivers.ResolveSandbox(append([]string{prog}, argv[1:]...), dir, env)
-			needsCache.Store(key, needs)
-		}
-	}
+	needs := sandboxNeeds(sb, prog, dir, env, argv)
 	if needs.Program != "" {
 		sp.program, prog = needs.Program, needs.Program
 	}
@@ -242,6 +230,27 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	binds = dropInner(binds)
 	sp.root = rootConfig{Ops: append(slices.Clone(systemOnce()), binds...), Cwd: cwd, UID: -1, GID: -1}
 	return sp, nil
+}
+
+// sandboxNeeds is what the bot's sandbox shows it beside its folders: sb,
+// or what its command needs when the plan resolved nothing (a start
+// without a plan, or a program the plan did not find), resolved as sb
+// says (Submitted) and kept by program and folder.
+func sandboxNeeds(sb *drivers.Sandbox, prog, dir string, env, argv []string) drivers.Sandbox {
+	needs := *sb
+	if needs.Program == "" && len(needs.Read) == 0 {
+		key := [2]string{fmt.Sprint(sb.Submitted, "\x00", prog, "\x00", strings.Join(argv[1:], "\x00")), dir}
+		if v, ok := needsCache.Load(key); ok {
+			needs = v.(drivers.Sandbox)
+		} else if sb.Submitted {
+			needs = drivers.ResolveSubmitted(append([]string{prog}, argv[1:]...), dir, env)
+			needsCache.Store(key, needs)
+		} else {
+			needs = drivers.ResolveSandbox(append([]string{prog}, argv[1:]...), dir, env)
+			needsCache.Store(key, needs)
+		}
+	}
+	return needs
 }
 
 // evalOr is p with its symbolic links resolved, or p.
