@@ -48,3 +48,14 @@ type CheckOptions struct {
 type CheckClocker interface {
 	CheckClock(opt CheckOptions) string
 }
+
+// Whose names where the rules a check case judges by come from, for a
+// driver's CheckClock: the configuration's game with -bot, else the
+// game's defaults, which def names ("the contest's 1 s, a tournament's
+// without a clock block").
+func (o CheckOptions) Whose(def string) string {
+	if o.Game != nil {
+		return "the configuration's"
+	}
+	return def
+}

@@ -168,10 +168,7 @@ func checkFiles(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 
 // CheckClock says which case judges time, for check's output.
 func (Driver) CheckClock(opt drivers.CheckOptions) string {
-	whose := "the contest's 1 s, a tournament's without a clock block"
-	if opt.Game != nil {
-		whose = "the configuration's"
-	}
+	whose := opt.Whose("the contest's 1 s, a tournament's without a clock block")
 	_, move := rules(opt)
 	return fmt.Sprintf("the clock case judges a bid by the move limit, %s: %v; the other cases wait up to %v (-move) for each run",
 		whose, move, time.Duration(opt.Move))

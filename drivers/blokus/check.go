@@ -233,10 +233,7 @@ func setupClock(opt drivers.CheckOptions) drivers.Clock {
 
 // CheckClock says which case judges time, for check's output.
 func (Driver) CheckClock(opt drivers.CheckOptions) string {
-	whose := "the course's, a tournament's without a clock block"
-	if opt.Game != nil {
-		whose = "the configuration's"
-	}
+	whose := opt.Whose("the course's, a tournament's without a clock block")
 	c := caseClock(opt)
 	return fmt.Sprintf("the clock case judges a whole game by the game's clock, %s (%v; the set-up shares the startup allowance, then play, time_left and gen_move share a turn); the other cases wait up to %v (-move) for each answer, the set-up sharing the startup allowance too",
 		whose, c, time.Duration(opt.Move))

@@ -44,10 +44,7 @@ func caseLimits(opt drivers.CheckOptions) Limits {
 
 // CheckClock says which cases judge time, for check's output.
 func (Driver) CheckClock(opt drivers.CheckOptions) string {
-	whose := "the original's, a tournament's without a clock block"
-	if opt.Game != nil {
-		whose = "the configuration's"
-	}
+	whose := opt.Whose("the original's, a tournament's without a clock block")
 	l := caseLimits(opt)
 	return fmt.Sprintf("ok-clock and clock judge the limits, %s: OK within %v of the board, sent %v after the start (else code K), a move within %v (else T); the other cases wait up to %v (-move) for each answer",
 		whose, time.Duration(l.Startup), time.Duration(l.Delay), time.Duration(l.Move), time.Duration(opt.Move))
