@@ -181,7 +181,8 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 		return nil, faultf(drivers.FaultStart, "cannot start in the sandbox: its folder is /tmp itself, which the sandbox replaces by the bot's private /tmp, so it would not see its files there; "+
 			"put the bot in a folder of its own (e.g. /tmp/mybot), or run it outside the sandbox (sandbox = false; check -sandbox=false)")
 	}
-	for _, c := range concealedPaths() {
+	hiddenDirs := concealedPaths()
+	for _, c := range hiddenDirs {
 		hidden = hidden || drivers.Within(real, c)
 	}
 	var binds []mountOp
@@ -193,7 +194,7 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	for _, r := range needs.Read {
 		// What a command names in a concealed folder (the results,
 		// --log ../out) stays concealed; its own folder is the bot's.
-		if r != dir && slices.ContainsFunc(concealedPaths(), func(c string) bool { return drivers.Within(r, c) }) {
+		if r != dir && slices.ContainsFunc(hiddenDirs, func(c string) bool { return drivers.Within(r, c) }) {
 			continue
 		}
 		if _, err := os.Stat(r); err != nil {
@@ -218,7 +219,7 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 		add("ro", dir)
 		cwd = dir
 	}
-	for _, c := range concealedPaths() {
+	for _, c := range hiddenDirs {
 		for _, b := range binds {
 			if drivers.Within(c, b.Path) && c != b.Path {
 				binds = append(binds, mountOp{Kind: "hide", Path: c})
