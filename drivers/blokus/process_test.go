@@ -246,7 +246,7 @@ func TestTurnClock(t *testing.T) {
 		detail string // regexp
 	}{
 		{1500 * time.Millisecond, drivers.FaultProtocol, `answering gen_move on turn 6$`},
-		{800 * time.Millisecond, drivers.FaultTime, `^no answer in time, answering gen_move on turn 2$`},
+		{800 * time.Millisecond, drivers.FaultTime, `^no answer within the [0-9.]+m?s left of its turn of 800ms, answering gen_move on turn 2$`},
 	} {
 		t.Run(tt.turn.String(), func(t *testing.T) {
 			t.Parallel()

@@ -148,7 +148,7 @@ func (t *Transcript) Event(kind string, data any) {
 }
 
 // eventText writes a referee's event in words for an author: "seat 2,
-// time: no answer in time" for a fault, "seat 1 answered "? no" to
+// time: no answer within its move limit of 1s" for a fault, "seat 1 answered "? no" to
 // "declare 0 1"" for a warning; any other event as its JSON, as the
 // transcript has it, never as a Go struct.
 func eventText(data any) string {
@@ -210,17 +210,29 @@ func explain(err error, what string, move time.Duration) error {
 	d := f.FaultDetail()
 	switch f.FaultKind() {
 	case drivers.FaultTime:
-		limit := fmt.Sprintf("within %s (see -move)", move)
-		switch {
-		case d == "no answer in time":
-			return fmt.Errorf("no answer to %s %s: nothing arrived; %s", what, limit, flushHint)
-		case strings.HasPrefix(d, "no full answer in time "):
-			return fmt.Errorf("no complete answer to %s %s: only %s arrived, without its line's end; %s",
-				what, limit, strings.TrimSuffix(strings.TrimPrefix(d, "no full answer in time ("), ")"), flushHint)
-		case strings.HasPrefix(d, "answered "):
-			return fmt.Errorf("no complete answer to %s %s: it %s", what, limit, d)
+		// The detail names the limit the bot had ("no answer within its
+		// move limit of 1s"); -move sets the move limit.
+		seeMove := func(limit string) string {
+			if strings.HasPrefix(limit, "its move limit ") || limit == move.String() {
+				return limit + " (see -move)"
+			}
+			return limit
 		}
-		return fmt.Errorf("no answer to %s %s: %s", what, limit, d)
+		if limit, ok := strings.CutPrefix(d, "no answer within "); ok {
+			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), flushHint)
+		}
+		for _, prefix := range []string{"no full answer within ", "no full line within "} {
+			if rest, ok := strings.CutPrefix(d, prefix); ok {
+				if limit, partial, ok := strings.Cut(rest, " (partial line "); ok {
+					return fmt.Errorf("no complete answer to %s within %s: only %s arrived, without its line's end; %s",
+						what, seeMove(limit), strings.TrimSuffix(partial, ")"), flushHint)
+				}
+			}
+		}
+		if strings.HasPrefix(d, "answered ") {
+			return fmt.Errorf("no complete answer to %s within %s: it %s", what, seeMove(move.String()), d)
+		}
+		return fmt.Errorf("no answer to %s in time: %s", what, d)
 	case drivers.FaultCrash:
 		return fmt.Errorf("the bot stopped before answering %s: %s", what, d)
 	case drivers.FaultStart:

@@ -74,9 +74,9 @@ func (s *Session) readLate() (string, error) {
 		s.late = bytes.NewReader(bytes.Clone(b))
 		s.r.Reset(s.late)
 		if len(b) > 0 {
-			return "", faultf(drivers.FaultTime, "no full answer in time (partial line %q)", truncate(string(b)))
+			return "", faultf(drivers.FaultTime, "no full answer within %s (partial line %q)", s.within(), truncate(string(b)))
 		}
-		return "", faultf(drivers.FaultTime, "no answer in time")
+		return "", faultf(drivers.FaultTime, "no answer within %s", s.within())
 	}
 	line := strings.TrimRight(string(b), "\r\n")
 	s.deliver(line)

@@ -93,6 +93,9 @@ type Session struct {
 	sentAt   time.Time
 	deadline time.Time
 	sendErr  error
+	// bound names what set deadline ("its move limit of 1s"), for a
+	// time fault to say; empty when nothing limits the answer.
+	bound string
 	// readBy and writeBy are the deadlines set on out and in.
 	readBy, writeBy time.Time
 	// due is how many answers the commands of the last Send still owe;
@@ -365,9 +368,13 @@ func (s *Session) budget(start time.Time, cmd string) time.Time {
 	if s.startup > 0 && s.spec.Setup != nil && !s.spec.Setup(cmd) {
 		s.startup = 0
 	}
-	d, limited := s.TurnLeft()
-	if !limited {
+	d, bound := s.turnLeft()
+	s.bound = bound
+	if bound == "" {
 		return time.Time{}
+	}
+	if s.startup > 0 {
+		s.bound += fmt.Sprintf(" and the %v left of its start-up allowance", s.startup.Round(time.Millisecond))
 	}
 	return start.Add(d + s.startup)
 }
@@ -376,17 +383,42 @@ func (s *Session) budget(start time.Time, cmd string) time.Time {
 // allowance aside: the least of what is left of its total clock, its move
 // limit and what is left of its turn; ok is false when nothing limits it.
 func (s *Session) TurnLeft() (left time.Duration, ok bool) {
-	var d time.Duration = -1
+	d, bound := s.turnLeft()
+	return d, bound != ""
+}
+
+// turnLeft is TurnLeft, with the limit that sets it named as a time fault
+// says it ("its move limit of 1s"); "" when nothing limits the answer.
+func (s *Session) turnLeft() (d time.Duration, bound string) {
+	d = -1
 	if s.limited {
 		d = s.left
+		bound = fmt.Sprintf("the %v left of its clock of %v", s.left.Round(time.Millisecond), time.Duration(s.spec.Clock.Total))
+		if s.left == time.Duration(s.spec.Clock.Total) {
+			bound = fmt.Sprintf("its clock of %v", s.left)
+		}
 	}
 	if m := time.Duration(s.spec.Clock.Move); m > 0 && (d < 0 || m < d) {
-		d = m
+		d, bound = m, fmt.Sprintf("its move limit of %v", m)
 	}
 	if t := time.Duration(s.spec.Clock.Turn); t > 0 && (d < 0 || t-s.turnUsed < d) {
 		d = max(t-s.turnUsed, 0)
+		bound = fmt.Sprintf("the %v left of its turn of %v", d.Round(time.Millisecond), t)
+		if d == t {
+			bound = fmt.Sprintf("its turn of %v", t)
+		}
 	}
-	return d, d >= 0
+	return d, bound
+}
+
+// within is what a time fault says the bot had for the answer it owes:
+// the limit that set the read's deadline, or the time from the command to
+// a deadline the game chose (a soft limit inside the session's).
+func (s *Session) within() string {
+	if s.bound != "" && s.readBy.Equal(s.deadline) {
+		return s.bound
+	}
+	return s.readBy.Sub(s.sentAt).Round(time.Millisecond).String()
 }
 
 // EndTurn starts the bot's next turn: Clock.Turn is counted from here.
