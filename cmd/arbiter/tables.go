@@ -80,6 +80,25 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 	writeDisqualified(w, s.Standings)
 	writeDefaults(w, s.Standings)
 	writeGateFaults(w, s.GateFaults)
+	return writeStageTables(w, s)
+}
+
+// writeStageTables prints, under the standings of a tournament in stages,
+// the tables that placed the bots within their stage: each pool's own
+// matches alone, the columns above counting every stage.
+func writeStageTables(w io.Writer, s *stats.Stats) error {
+	for _, t := range s.StageTables {
+		name := "stage " + t.Stage
+		if t.Group != "" {
+			name += ", group " + t.Group
+		}
+		if _, err := fmt.Fprintf(w, "\nHow %s placed its bots: its own matches alone, ranked %s; bots still tied by Elo, then name\n\n", name, t.RankedBy); err != nil {
+			return err
+		}
+		if err := writeStandings(w, t.Standings); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -113,6 +113,21 @@ func Pools(p *plan.Plan, k int, results []stats.Result) ([][]string, error) {
 // stage's matches in p (a match seats a bot outside its pool), Standings
 // says so and ranks nothing.
 func Standings(p *plan.Plan, k int, results []stats.Result) ([][]string, error) {
+	tables, err := poolStandings(p, k, results)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(tables))
+	for g, t := range tables {
+		out[g] = t.Members
+	}
+	return out, nil
+}
+
+// poolStandings are the pools of stage k (see Standings), each with the
+// standings of its own matches, its members' rows only, ranked 1, 2, ...
+// in the stage's order; a pool that played no match has none.
+func poolStandings(p *plan.Plan, k int, results []stats.Result) ([]stats.StageTable, error) {
 	pools, err := Pools(p, k, results)
 	if err != nil {
 		return nil, err
@@ -120,20 +135,26 @@ func Standings(p *plan.Plan, k int, results []stats.Result) ([][]string, error) 
 	if err := checkPools(p, k, pools); err != nil {
 		return nil, err
 	}
-	out := make([][]string, len(pools))
+	out := make([]stats.StageTable, len(pools))
 	for g, members := range pools {
+		out[g] = stats.StageTable{Stage: p.Stages[k].Name, Members: members}
+		if len(pools) > 1 {
+			out[g].Group = plan.PoolName(g + 1)
+		}
 		sub, res := poolPlan(p, k, g+1, members, results)
 		if len(sub.Matches) == 0 {
-			out[g] = members
 			continue
 		}
 		st, err := stats.ComputeStats(sub, res)
 		if err != nil {
 			return nil, fmt.Errorf("standings of stage %s group %s: %w", p.Stages[k].Name, plan.PoolName(g+1), err)
 		}
+		out[g].Members, out[g].RankedBy = nil, st.RankedBy()
 		for _, s := range st.Standings {
 			if slices.Contains(members, s.Bot) {
-				out[g] = append(out[g], s.Bot)
+				s.Rank = len(out[g].Members) + 1
+				out[g].Members = append(out[g].Members, s.Bot)
+				out[g].Standings = append(out[g].Standings, s)
 			}
 		}
 	}
@@ -353,6 +374,13 @@ func Matches(p *plan.Plan, k int, pools [][]string, seats func(n int) error) ([]
 // with no stage. stage[i] is the stage that ranks bots[i]. results must
 // hold every result of the stages reached but the last (see Standings).
 func Final(p *plan.Plan, results []stats.Result) (bots, stage []string, err error) {
+	bots, stage, _, err = final(p, results)
+	return bots, stage, err
+}
+
+// final is Final, with the standings of the pools that placed bots
+// (stats.StageTable), from the last stage reached to the first.
+func final(p *plan.Plan, results []stats.Result) (bots, stage []string, tables []stats.StageTable, err error) {
 	made := map[string]bool{}
 	for _, m := range p.Matches {
 		made[m.Stage] = true
@@ -378,34 +406,45 @@ func Final(p *plan.Plan, results []stats.Result) (bots, stage []string, err erro
 		if st.Gate != nil {
 			admitted, err := Admitted(p, k, results)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			for _, b := range admitted {
 				add(b, st.Name)
 			}
 			field, err := Field(p, k, results)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			for _, b := range field {
 				add(b, st.Name)
 			}
 			continue
 		}
-		pools, err := Standings(p, k, results)
+		pools, err := poolStandings(p, k, results)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+		ranks := false // some bot of the stage is ranked by it
 		for place := 0; ; place++ {
 			more := false
 			for _, pool := range pools {
-				if place < len(pool) {
+				if place < len(pool.Members) {
 					more = true
-					add(pool[place], st.Name)
+					if !placed[pool.Members[place]] {
+						ranks = true
+					}
+					add(pool.Members[place], st.Name)
 				}
 			}
 			if !more {
 				break
+			}
+		}
+		if ranks {
+			for _, pool := range pools {
+				if len(pool.Standings) > 0 {
+					tables = append(tables, pool)
+				}
 			}
 		}
 	}
@@ -417,7 +456,7 @@ func Final(p *plan.Plan, results []stats.Result) (bots, stage []string, err erro
 	for _, b := range p.Bots {
 		add(b.Name, "")
 	}
-	return bots, stage, nil
+	return bots, stage, tables, nil
 }
 
 // Rank computes the statistics of a plan's results, ranked by its stages
@@ -427,11 +466,12 @@ func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
 	if err != nil || len(p.Stages) == 0 {
 		return s, err
 	}
-	bots, stage, err := Final(p, results)
+	bots, stage, tables, err := final(p, results)
 	if err != nil {
 		return nil, err
 	}
 	s.Reorder(p, bots, stage)
 	s.GateFaults = GateFaults(p, results)
+	s.StageTables = tables
 	return s, nil
 }

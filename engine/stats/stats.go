@@ -42,6 +42,24 @@ type Stats struct {
 	// GateFaults are the failures of a gate's own bot in its matches
 	// (package stages), each a match that admitted no one.
 	GateFaults []GateFault `json:"gate_faults,omitempty"`
+	// StageTables are, in a tournament played in stages, the standings
+	// that placed the bots within the stage that ranks them: each pool of
+	// those stages (last stage first) by its own matches alone, in the
+	// order of the stage's rating. Standings' columns count every stage;
+	// these are what decided the order among bots of one stage.
+	StageTables []StageTable `json:"stage_tables,omitempty"`
+}
+
+// StageTable is one pool of a stage (package stages), ranked by its own
+// matches: Members in the stage's order; Standings the same bots' rows,
+// ranked 1, 2, ... (none when the pool played no match). Group is the
+// pool's name when the stage has several.
+type StageTable struct {
+	Stage     string     `json:"stage"`
+	Group     string     `json:"group,omitempty"`
+	RankedBy  string     `json:"ranked_by,omitempty"` // as Stats.RankedBy says it
+	Members   []string   `json:"-"`
+	Standings []Standing `json:"standings"`
 }
 
 // GateFault is a failure of a gate's own bot in a gate match: a fault,
