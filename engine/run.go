@@ -100,6 +100,14 @@ type ProgressMore interface {
 	More(todo, done int)
 }
 
+// ProgressStages is a Progress that hears, before Begin, the stages of a
+// tournament played in stages, in order: a stage's matches are counted
+// only once it is made (who advances decides them), so a progress that
+// shows the time left says which stages it does not cover yet.
+type ProgressStages interface {
+	Stages(names []string)
+}
+
 // Summary says what a run did.
 type Summary struct {
 	Planned  int // matches selected
@@ -334,6 +342,13 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 func (s *session) begin(todo int) {
 	s.log.Info("run", "plan", s.r.Plan.Hash[:12], "matches", s.sum.Planned, "finished_before", s.sum.Skipped, "to_run", todo, "jobs", s.r.Jobs)
 	if s.r.Progress != nil {
+		if ps, ok := s.r.Progress.(ProgressStages); ok && len(s.full.Stages) > 0 {
+			names := make([]string, len(s.full.Stages))
+			for k, st := range s.full.Stages {
+				names[k] = st.Name
+			}
+			ps.Stages(names)
+		}
 		s.r.Progress.Begin(todo, s.sum.Skipped)
 	}
 }

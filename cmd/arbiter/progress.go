@@ -24,7 +24,40 @@ type barProgress struct {
 	running atomic.Int64
 	total   atomic.Int64
 	once    sync.Once
+	stages  stageCount
 }
+
+// stageCount follows the stage of the matches a run plays, in a
+// tournament played in stages: the later stages' matches are not yet in
+// the total, nor in the time left.
+type stageCount struct {
+	names []string
+	at    atomic.Int64 // the index of the latest stage a match started in, +1
+}
+
+func (c *stageCount) set(names []string) { c.names = names }
+
+func (c *stageCount) saw(m *plan.Match) {
+	for k, n := range c.names {
+		if n == m.Stage && int64(k+1) > c.at.Load() {
+			c.at.Store(int64(k + 1))
+		}
+	}
+}
+
+// later is how many stages come after the latest one played, and that
+// one's name and number; 0 and "" when the run has no stages or has not
+// started a match.
+func (c *stageCount) later() (n int, name string, k int) {
+	k = int(c.at.Load())
+	if k == 0 {
+		return 0, "", 0
+	}
+	return len(c.names) - k, c.names[k-1], k
+}
+
+// Stages hears the run's stages (engine.ProgressStages).
+func (b *barProgress) Stages(names []string) { b.stages.set(names) }
 
 func newBarProgress(ctx context.Context, w io.Writer) *barProgress {
 	return &barProgress{p: mpb.NewWithContext(ctx, mpb.WithOutput(w), mpb.WithWidth(40))}
@@ -37,10 +70,21 @@ func (b *barProgress) Begin(todo, done int) {
 			decor.Name("matches "),
 			decor.CountersNoUnit("%d/%d"),
 			decor.Any(func(decor.Statistics) string { return fmt.Sprintf("  running %d", b.running.Load()) }),
+			decor.Any(func(decor.Statistics) string {
+				if _, name, k := b.stages.later(); k > 0 {
+					return fmt.Sprintf("  stage %s (%d of %d)", name, k, len(b.stages.names))
+				}
+				return ""
+			}),
 		),
 		mpb.AppendDecorators(
 			decor.Percentage(),
-			decor.Name("  ETA "),
+			decor.Any(func(decor.Statistics) string {
+				if n, _, _ := b.stages.later(); n > 0 {
+					return fmt.Sprintf("  ETA (%s to come) ", plural(n, "stage"))
+				}
+				return "  ETA "
+			}),
 			decor.AverageETA(decor.ET_STYLE_MMSS),
 		),
 	)
@@ -52,7 +96,10 @@ func (b *barProgress) More(todo, done int) {
 	b.bar.SetTotal(b.total.Add(int64(todo)), false)
 }
 
-func (b *barProgress) Started(*plan.Match) { b.running.Add(1) }
+func (b *barProgress) Started(m *plan.Match) {
+	b.stages.saw(m)
+	b.running.Add(1)
+}
 
 func (b *barProgress) Finished(*plan.Match, *engine.Result) {
 	b.running.Add(-1)
@@ -74,12 +121,16 @@ func (b *barProgress) Wait() {
 
 // logProgress reports progress as log lines, for logs and pipes.
 type logProgress struct {
-	log   hclog.Logger
-	mu    sync.Mutex
-	todo  int
-	done  int
-	start time.Time
+	log    hclog.Logger
+	mu     sync.Mutex
+	todo   int
+	done   int
+	start  time.Time
+	stages stageCount
 }
+
+// Stages hears the run's stages (engine.ProgressStages).
+func (l *logProgress) Stages(names []string) { l.stages.set(names) }
 
 func (l *logProgress) Begin(todo, done int) {
 	l.todo, l.start = todo, time.Now()
@@ -92,7 +143,7 @@ func (l *logProgress) More(todo, done int) {
 	l.mu.Unlock()
 }
 
-func (l *logProgress) Started(*plan.Match) {}
+func (l *logProgress) Started(m *plan.Match) { l.stages.saw(m) }
 
 func (l *logProgress) Finished(m *plan.Match, r *engine.Result) {
 	l.mu.Lock()
@@ -102,6 +153,10 @@ func (l *logProgress) Finished(m *plan.Match, r *engine.Result) {
 	elapsed := time.Since(l.start)
 	eta := time.Duration(float64(elapsed) / float64(done) * float64(todo-done)).Round(time.Second)
 	args := []any{"match", m.ID, "done", fmt.Sprintf("%d/%d", done, todo), "eta", eta.String()}
+	if n, name, _ := l.stages.later(); n > 0 {
+		// done and eta count the stages made so far.
+		args = append(args, "stage", name, "stages_to_come", n)
+	}
 	for _, s := range r.Seats {
 		v := fmt.Sprint(s.Score)
 		if s.Fault != "" {
