@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +18,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine"
 )
 
 // consoleCommands are the protocol commands of the session games, for
@@ -34,6 +38,8 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("console", stderr)
 	move := fs.Duration("move", time.Minute, "how long to wait for an answer")
 	sandbox := fs.Bool("sandbox", true, "run the bot in the sandbox under the game's default limits, as a tournament runs a bot without a limits block (-sandbox=false: bare)")
+	from := fs.String("from", "", "a match's directory (RESULTS/matches/ID): send the bot what that match sent the seat of -seat, line by line, instead of reading lines")
+	seat := fs.Int("seat", -1, "with -from: the seat (0, 1, ...) whose input to send")
 	before, command := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		before, command = args[:i], args[i+1:]
@@ -43,11 +49,22 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 || len(command) == 0 {
-		return fmt.Errorf("usage: arbiter console GAME -- COMMAND ARGS...")
+		return fmt.Errorf("usage: arbiter console GAME [-from MATCH_DIR -seat N] -- COMMAND ARGS...")
 	}
 	game, ok := consoleCommands[pos[0]]
 	if !ok {
 		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", pos[0])
+	}
+	var recorded, env []string
+	switch {
+	case *from != "" && *seat < 0:
+		return fmt.Errorf("-from needs -seat: the seat (0, 1, ...) whose input to send")
+	case *from == "" && *seat >= 0:
+		return fmt.Errorf("-seat goes with -from: a match's directory")
+	case *from != "":
+		if recorded, env, err = seatInput(*from, *seat); err != nil {
+			return err
+		}
 	}
 	dir, _ := os.Getwd()
 	command[0] = commandPath(command[0], dir)
@@ -58,13 +75,22 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	errFile.Close()
 	errPath := errFile.Name()
 	s, err := proc.Start(context.Background(), proc.Spec{Bot: "bot", Argv: command, Dir: dir,
-		Stderr: errPath, Limits: commandLimits(pos[0], command, dir, nil, *sandbox),
+		Stderr: errPath, Limits: commandLimits(pos[0], command, dir, nil, *sandbox), Env: env,
 		Clock: drivers.Clock{Move: drivers.Duration(*move)}})
 	if err != nil {
 		os.Remove(errPath)
 		return err
 	}
-	read, write, done := consoleIO(stdout, game.cmds)
+	var (
+		read  func() (string, error)
+		write func(string)
+		done  func()
+	)
+	if *from != "" {
+		read, write, done = recordedIO(stdout, recorded)
+	} else {
+		read, write, done = consoleIO(stdout, game.cmds)
+	}
 	defer func() {
 		s.Kill()
 		done()
@@ -170,4 +196,63 @@ func consoleIO(stdout io.Writer, cmds []string) (read func() (string, error), wr
 		return hits[0] + " " + line[pos:], len(hits[0]) + 1, true
 	}
 	return t.ReadLine, func(s string) { fmt.Fprintln(t, s) }, func() { _ = term.Restore(fd, old) }
+}
+
+// seatInput is what the match in the directory dir sent to seat, line by
+// line, as its transcript records it (plain or compressed), and the
+// ARBITER_* variables the seat's bot had in the match (engine.Run), so a
+// bot that seeds its play from them plays as it did.
+func seatInput(dir string, seat int) (lines, env []string, err error) {
+	r, err := engine.OpenTranscript(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-from %s: %w (a match's directory: RESULTS/matches/ID)", dir, err)
+	}
+	defer r.Close()
+	seats := map[int]bool{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		var e struct {
+			Event string `json:"event"`
+			Data  struct {
+				ID   string  `json:"id"`
+				Seed *uint64 `json:"seed"`
+			} `json:"data"`
+			Seat *int    `json:"seat"`
+			Send *string `json:"send"`
+		}
+		switch {
+		case json.Unmarshal(sc.Bytes(), &e) != nil:
+		case e.Event == "match" && e.Data.Seed != nil && env == nil:
+			env = []string{"ARBITER_MATCH=" + e.Data.ID, "ARBITER_SEAT=" + strconv.Itoa(seat),
+				"ARBITER_SEED=" + strconv.FormatUint(*e.Data.Seed, 10)}
+		case e.Seat != nil && e.Send != nil:
+			seats[*e.Seat] = true
+			if *e.Seat == seat {
+				lines = append(lines, *e.Send)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("-from %s: reading its transcript: %w", dir, err)
+	}
+	if len(lines) == 0 {
+		return nil, nil, fmt.Errorf("-from %s: the match sent seat %d nothing (its seats with input: %v)", dir, seat, slices.Sorted(maps.Keys(seats)))
+	}
+	return lines, env, nil
+}
+
+// recordedIO reads the lines a match sent, showing each as if typed.
+func recordedIO(stdout io.Writer, lines []string) (read func() (string, error), write func(string), done func()) {
+	write = func(s string) { fmt.Fprintln(stdout, s) }
+	return func() (string, error) {
+		if len(lines) == 0 {
+			write("# the end of what the match sent this seat")
+			return "", io.EOF
+		}
+		l := lines[0]
+		lines = lines[1:]
+		write("> " + l)
+		return l, nil
+	}, write, func() {}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,8 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"gamelog": cmdGameLog,
+			"gamelog":     cmdGameLog,
+			"sameanswers": cmdSameAnswers,
 		},
 	})
 }
@@ -78,4 +80,50 @@ func cmdGameLog(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(sc.Err())
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out.Bytes(), 0o644))
+}
+
+// cmdSameAnswers checks that the answers in a console session's output
+// (lines starting "=" or "?"; the answer to quit aside) are the answers
+// seat SEAT gave in a match:
+// sameanswers EVENTS.JSONL SEAT CONSOLE_OUTPUT.
+func cmdSameAnswers(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: sameanswers events.jsonl seat console-output")
+	}
+	answer := func(l string) bool { return strings.HasPrefix(l, "=") || strings.HasPrefix(l, "?") }
+	f, err := engine.OpenTranscriptFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	var want []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l struct {
+			Seat *int    `json:"seat"`
+			Recv *string `json:"recv"`
+		}
+		ts.Check(json.Unmarshal(sc.Bytes(), &l))
+		if l.Seat != nil && l.Recv != nil && fmt.Sprint(*l.Seat) == args[1] && answer(*l.Recv) {
+			want = append(want, *l.Recv)
+		}
+	}
+	ts.Check(sc.Err())
+	// The answer to quit, which a match need not wait for, aside.
+	var got []string
+	quit := false
+	for _, l := range strings.Split(ts.ReadFile(args[2]), "\n") {
+		if cmd, ok := strings.CutPrefix(l, "> "); ok {
+			quit = cmd == "quit"
+		}
+		if answer(l) && !quit {
+			got = append(got, l)
+		}
+	}
+	same := slices.Equal(got, want)
+	switch {
+	case same && neg:
+		ts.Fatalf("the session gave the match's %d answers", len(want))
+	case !same && !neg:
+		ts.Fatalf("the session's answers differ from the match's:\n got %q\nwant %q", got, want)
+	}
 }
