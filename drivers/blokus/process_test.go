@@ -184,11 +184,11 @@ func TestFaultsWithProcesses(t *testing.T) {
 		seat       int
 		detail     string // regexp
 	}{
-		{modeIllegal, drivers.FaultIllegal, 0, `^placed cell 0,-1, which is outside the 20 × 20 board on turn 1$`},
-		{modePass, drivers.FaultIllegal, 1, `^passed, but could place stone .* on turn 2$`},
-		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?' \(write debug output to stderr\), answering gen_move on turn 1$`},
-		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2$`},
-		{modeCrash, drivers.FaultCrash, 0, `exited with status 3.*, answering gen_move on turn 1$`},
+		{modeIllegal, drivers.FaultIllegal, 0, `^placed cell 0,-1, which is outside the 20 × 20 board on turn 1 \(its move 1\)$`},
+		{modePass, drivers.FaultIllegal, 1, `^passed, but could place stone .* on turn 2 \(its move 1\)$`},
+		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?' \(write debug output to stderr\), answering gen_move on turn 1 \(its move 1\)$`},
+		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2 \(its move 1\)$`},
+		{modeCrash, drivers.FaultCrash, 0, `exited with status 3.*, answering gen_move on turn 1 \(its move 1\)$`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -245,8 +245,8 @@ func TestTurnClock(t *testing.T) {
 		kind   string
 		detail string // regexp
 	}{
-		{1500 * time.Millisecond, drivers.FaultProtocol, `answering gen_move on turn 6$`},
-		{800 * time.Millisecond, drivers.FaultTime, `^no answer within the [0-9.]+m?s left of its turn of 800ms, answering gen_move on turn 2$`},
+		{1500 * time.Millisecond, drivers.FaultProtocol, `answering gen_move on turn 6 \(its move 3\)$`},
+		{800 * time.Millisecond, drivers.FaultTime, `^no answer within the [0-9.]+m?s left of its turn of 800ms, answering gen_move on turn 2 \(its move 1\)$`},
 	} {
 		t.Run(tt.turn.String(), func(t *testing.T) {
 			t.Parallel()

@@ -239,13 +239,13 @@ from base import BasePlayer
 class Player(BasePlayer):
     def move(self):
         raise RuntimeError("oops")
-`, drivers.FaultProtocol, `^answered \? to gen_move \("RuntimeError: oops"\) on turn \d$`},
+`, drivers.FaultProtocol, `^answered \? to gen_move \("RuntimeError: oops"\) on turn \d \(its move \d\)$`},
 		{"returning [] while a stone fits is an illegal pass", `
 from base import BasePlayer
 class Player(BasePlayer):
     def move(self):
         return []
-`, drivers.FaultIllegal, `^passed, but could place stone .* on turn \d$`},
+`, drivers.FaultIllegal, `^passed, but could place stone .* on turn \d \(its move \d\)$`},
 		{"a mirrored stone is illegal", `
 from base import BasePlayer
 class Player(BasePlayer):
@@ -254,7 +254,7 @@ class Player(BasePlayer):
         if self.which == 1:
             return [[8, 0], [8, 1], [9, 1], [9, 2]]
         return [[0, 7], [0, 8], [1, 8], [1, 9]]
-`, drivers.FaultIllegal, `mirrored; stones may be rotated but not flipped on turn \d$`},
+`, drivers.FaultIllegal, `mirrored; stones may be rotated but not flipped on turn \d \(its move \d\)$`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			argv := writePlayer(t, tt.src)

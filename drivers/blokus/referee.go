@@ -110,6 +110,7 @@ type match struct {
 	pos   *Position
 
 	turn   int
+	moves  [2]int // each player's moves so far, passes included
 	reason string
 }
 
@@ -163,7 +164,10 @@ func (m *match) over(pl int) string {
 // the move ended the game (reason).
 func (m *match) move(pl int) error {
 	m.turn++
-	m.Where = fmt.Sprintf(" on turn %d", m.turn)
+	m.moves[pl]++
+	// The game's turn, as the transcript's move events number it, and
+	// the player's own count, which its author knows.
+	m.Where = fmt.Sprintf(" on turn %d (its move %d)", m.turn, m.moves[pl])
 	text, err := m.Gen(pl, "gen_move")
 	if err != nil {
 		return err
