@@ -406,6 +406,56 @@ func identifier(folder string) string {
 	return name
 }
 
+// BotOfFolder is the bot a bots_from block made of the player folder
+// called folder (its name as in the block's dir, "Zoë Müller (late)"),
+// or nil: a command that takes a bot's name can say which name the
+// folder became (Zo__M_ller__late_).
+func (c *Config) BotOfFolder(folder string) *Bot {
+	for _, bf := range c.BotsFrom {
+		for _, b := range bf.Bots {
+			if filepath.Base(b.Dir) == folder {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// UnknownBot says that the configuration has no bot called name, and
+// what the user likely meant: the bot a bots_from folder of that name
+// became, or the closest names.
+func (c *Config) UnknownBot(name string) error {
+	if b := c.BotOfFolder(name); b != nil {
+		return fmt.Errorf("the configuration has no bot %q, but the bots_from player folder %q is the bot %q (a folder's name becomes a bot's name with every character but ASCII letters, digits, _ and - made _): use %s", name, b.Dir, b.Name, b.Name)
+	}
+	var names []string
+	for _, b := range c.Bots {
+		names = append(names, b.Name)
+	}
+	return fmt.Errorf("the configuration has no bot %q%s", name, knownNames(name, names))
+}
+
+// knownNames ends a message that name is no bot of names: the name
+// name is a typo of, or else the names themselves (a few).
+func knownNames(name string, names []string) string {
+	if s := drivers.Suggest(name, names); s != "" {
+		return s
+	}
+	if identifier(name) != name {
+		// Not a name a bot can have: perhaps a folder's, of another block.
+		if s := drivers.Suggest(identifier(name), names); s != "" {
+			return s
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return ""
+	case len(names) > 10:
+		return fmt.Sprintf("; its bots are %s, ... (%d in all)", strings.Join(names[:10], ", "), len(names))
+	}
+	return "; its bots are " + strings.Join(names, ", ")
+}
+
 // botsFromValue is bots_from as expressions see it: each block's bots as
 // a list of bot references.
 func (l *loader) botsFromValue() cty.Value {
