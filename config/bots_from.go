@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -28,13 +29,30 @@ import (
 type BotsFrom struct {
 	Name string
 	// Dir is the absolute directory of player folders.
-	Dir       string
-	Bots      []*Bot
+	Dir  string
+	Bots []*Bot
+	// Skip is true for invalid = "skip": a folder that is no valid player
+	// is left out with a warning (Skipped) instead of being an error.
+	Skip bool
+	// Skipped are the folders left out, in folder order.
+	Skipped   []SkippedFolder
 	DeclRange hcl.Range
 }
 
+// SkippedFolder is a player folder that bots_from { invalid = "skip" }
+// left out, and why.
+type SkippedFolder struct {
+	Folder string // absolute
+	Why    string
+}
+
+// Invalid folder policies of a bots_from block: an invalid player folder
+// is an error (the default), or is left out with a warning.
+var invalidPolicies = []string{"error", "skip"}
+
 var botsFromSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "dir", Required: true}},
+	Attributes: []hcl.AttributeSchema{{Name: "dir", Required: true}, {Name: "invalid"},
+		{Name: "build"}, {Name: "build_timeout"}},
 }
 
 // InfoFile is the file that makes a folder a player.
@@ -45,14 +63,6 @@ const InfoFile = "info.txt"
 func (l *loader) loadBotsFrom() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	seen := map[string]*BotsFrom{}
-	nicks := map[string]string{} // the info.txt that gave each nick, over all blocks
-	// A bot block's own nick (bot "keeper" { nick = "KEEPER" }) names it
-	// in the same files.
-	for _, b := range l.cfg.Bots {
-		if b.Nick != "" {
-			nicks[b.Nick] = fmt.Sprintf("bot %q (%s)", b.Name, b.DeclRange)
-		}
-	}
 	for _, b := range l.blocks["bots_from"] {
 		bf := &BotsFrom{Name: b.Labels[0], DeclRange: b.DefRange}
 		if first, ok := seen[bf.Name]; ok {
@@ -61,8 +71,34 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 		}
 		seen[bf.Name] = bf
 		l.botsFrom = append(l.botsFrom, bf)
+		l.cfg.BotsFrom = append(l.cfg.BotsFrom, bf)
 		content, d := b.Body.Content(botsFromSchema)
 		diags = append(diags, d...)
+		decode := func(name string, dst any) (*hcl.Attribute, bool) {
+			a, ok := content.Attributes[name]
+			if !ok {
+				return nil, false
+			}
+			d := l.decode(a, scopeBot, dst)
+			diags = append(diags, d...)
+			return a, !d.HasErrors()
+		}
+		var invalid string
+		if a, ok := decode("invalid", &invalid); ok {
+			if !slices.Contains(invalidPolicies, invalid) {
+				diags = append(diags, errDiag("Invalid invalid",
+					fmt.Sprintf("invalid must be \"error\" (an invalid player folder stops the configuration, the default) or \"skip\" (it is left out with a warning), not %q%s.", invalid, suggest(invalid, invalidPolicies)),
+					a.Expr.Range().Ptr()))
+				continue
+			}
+			bf.Skip = invalid == "skip"
+		}
+		// The players' build is a bot block's build, given to each.
+		build := &Bot{}
+		if d := decodeBuild(build, content.Attributes, decode); d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
 		a, ok := content.Attributes["dir"]
 		if !ok {
 			continue
@@ -76,21 +112,35 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 			dir = filepath.Join(l.fileDir[b.DefRange.Filename], dir)
 		}
 		bf.Dir = filepath.Clean(dir)
-		diags = append(diags, l.readPlayers(bf, a.Expr.Range(), nicks)...)
+		diags = append(diags, l.readPlayers(bf, a.Expr.Range(), build)...)
 	}
 	return diags
 }
 
 // readPlayers adds a bot for every player folder of bf.Dir, sorted by
-// folder name. Files and hidden folders are skipped. nicks holds the
-// info.txt of every nick already taken.
-func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, nicks map[string]string) hcl.Diagnostics {
+// folder name, each with build's Build and BuildTimeout. Files and hidden
+// folders are skipped; so are, with bf.Skip, the folders that are no
+// valid player, each with a warning. Which folders those are depends on
+// the folders' files only, never on the order the system lists them in.
+func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagnostics {
 	ents, err := os.ReadDir(bf.Dir)
 	if err != nil {
 		return hcl.Diagnostics{errDiag("Cannot read player folders",
 			fmt.Sprintf("%v. dir must be a directory holding one folder per player, each with an %s.", err, InfoFile), &rng)}
 	}
 	var diags hcl.Diagnostics
+	// invalid reports a folder that is no valid player: an error, or with
+	// invalid = "skip" a warning, the folder left out.
+	invalid := func(folder, summary, why, fix string) {
+		if !bf.Skip {
+			diags = append(diags, errDiag(summary, why+" "+fix, &rng))
+			return
+		}
+		bf.Skipped = append(bf.Skipped, SkippedFolder{Folder: folder, Why: why})
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder left out",
+			Detail:  fmt.Sprintf("%s It does not play (invalid = \"skip\"); the other players do. %s", why, fix),
+			Subject: &rng})
+	}
 	names := map[string]string{}
 	for _, e := range ents { // os.ReadDir sorts by name
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
@@ -99,22 +149,15 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, nicks map[string]strin
 		folder := filepath.Join(bf.Dir, e.Name())
 		command, nick, problem := readInfo(folder)
 		if problem != "" {
-			diags = append(diags, errDiag("Invalid player folder",
-				fmt.Sprintf("Player folder %s: %s. Every folder of %s must hold an %s whose line 1 is the command that starts the player and line 2 its nick.", folder, problem, bf.Dir, InfoFile), &rng))
+			invalid(folder, "Invalid player folder", fmt.Sprintf("Player folder %s: %s.", folder, problem),
+				fmt.Sprintf("Every folder of %s must hold an %s whose line 1 is the command that starts the player and line 2 its nick.", bf.Dir, InfoFile))
 			continue
 		}
 		info := filepath.Join(folder, InfoFile)
 		if problem := nickProblem(nick); problem != "" {
-			diags = append(diags, errDiag("Invalid player nick",
-				fmt.Sprintf("The nick %q on line 2 of %s %s. Change the nick.", nick, info, problem), &rng))
+			invalid(folder, "Invalid player nick", fmt.Sprintf("The nick %q on line 2 of %s %s.", nick, info, problem), "Change the nick.")
 			continue
 		}
-		if other, ok := nicks[nick]; ok {
-			diags = append(diags, errDiag("Duplicate player nick",
-				fmt.Sprintf("The nick %q on line 2 of %s is also the nick in %s: the original's result files (score.txt, duels.txt) name players by nick, so the two could not be told apart. Give each player a nick of its own.", nick, info, other), &rng))
-			continue
-		}
-		nicks[nick] = info
 		name := identifier(e.Name())
 		if other, ok := names[name]; ok {
 			diags = append(diags, errDiag("Duplicate player",
@@ -126,7 +169,8 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, nicks map[string]strin
 			diags = append(diags, duplicate("bot", name, first.DeclRange, rng))
 			continue
 		}
-		bot := &Bot{Name: name, Command: command, Dir: folder, Nick: nick, DeclRange: rng, Submitted: true}
+		bot := &Bot{Name: name, Command: command, Dir: folder, Nick: nick, DeclRange: rng, Submitted: true,
+			Build: build.Build, BuildTimeout: build.BuildTimeout}
 		if d := checkProgram(bot, rng); d != nil {
 			diags = append(diags, d)
 		}
@@ -140,10 +184,56 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, nicks map[string]strin
 		l.cfg.Bots = append(l.cfg.Bots, bot)
 	}
 	if len(bf.Bots) == 0 && !diags.HasErrors() {
+		left := ""
+		if len(bf.Skipped) > 0 {
+			left = fmt.Sprintf(" (%d left out as invalid: see the warnings)", len(bf.Skipped))
+		}
 		diags = append(diags, errDiag("No player folders",
-			fmt.Sprintf("%s has no player folder. Put one folder per player in it, each with an %s.", bf.Dir, InfoFile), &rng))
+			fmt.Sprintf("%s has no valid player folder%s. Put one folder per player in it, each with an %s.", bf.Dir, left, InfoFile), &rng))
 	}
 	return diags
+}
+
+// checkNicks refuses two bots of tournament t with the same nick when
+// t's game names players by nick in its own files (drivers.Nicknamer,
+// Bricks' score.txt and duels.txt): those files could not tell them
+// apart. A game that shows no nick takes any. Each bot's nick is said
+// where it comes from: line 2 of its info.txt, or its bot block.
+func checkNicks(t *Tournament, bots []*Bot) hcl.Diagnostics {
+	if t.Game == nil {
+		return nil
+	}
+	nn, ok := t.Game.Game.(drivers.Nicknamer)
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	seen := map[string]*Bot{}
+	done := map[*Bot]bool{}
+	for _, b := range bots {
+		if b == nil || b.Nick == "" || done[b] {
+			continue
+		}
+		done[b] = true
+		first, ok := seen[b.Nick]
+		if !ok {
+			seen[b.Nick] = b
+			continue
+		}
+		rng := b.DeclRange
+		diags = append(diags, errDiag("Duplicate player nick",
+			fmt.Sprintf("The nick %q %s is also the nick %s, and both play in tournament %q: %s name players by nick, so the two could not be told apart. Give each player a nick of its own.",
+				b.Nick, nickSource(b), nickSource(first), t.Name, nn.NickFiles()), &rng))
+	}
+	return diags
+}
+
+// nickSource says where bot b's nick is set.
+func nickSource(b *Bot) string {
+	if b.Submitted {
+		return "on line 2 of " + filepath.Join(b.Dir, InfoFile)
+	}
+	return fmt.Sprintf("of bot %q (%s)", b.Name, b.DeclRange)
 }
 
 // nickProblem says what makes nick unfit for the original's result
@@ -197,7 +287,7 @@ func readInfo(folder string) (command []string, nick, problem string) {
 	f, err := userfile.Open(filepath.Join(folder, InfoFile))
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, "", "it has no " + InfoFile
+			return nil, "", "it has no " + InfoFile + otherCase(folder)
 		}
 		return nil, "", err.Error()
 	}
@@ -224,6 +314,19 @@ func readInfo(folder string) (command []string, nick, problem string) {
 		return nil, "", fmt.Sprintf("line 2 of its %s (the nick) is empty", InfoFile)
 	}
 	return command, strings.TrimSpace(lines[1]), ""
+}
+
+// otherCase is " (it has Info.txt ...)" when folder holds a file whose
+// name is InfoFile in other letters' case, which a system that ignores
+// case (the student's) took for it; else "".
+func otherCase(folder string) string {
+	ents, _ := os.ReadDir(folder) // sorted: the same file is named every time
+	for _, e := range ents {
+		if e.Name() != InfoFile && strings.EqualFold(e.Name(), InfoFile) {
+			return fmt.Sprintf(" (it has %s: the name must be %s, in lower case)", e.Name(), InfoFile)
+		}
+	}
+	return ""
 }
 
 // SplitCommand splits a launch command into words the way a shell does
@@ -301,6 +404,56 @@ func identifier(folder string) string {
 		name = "p_" + name
 	}
 	return name
+}
+
+// BotOfFolder is the bot a bots_from block made of the player folder
+// called folder (its name as in the block's dir, "Zoë Müller (late)"),
+// or nil: a command that takes a bot's name can say which name the
+// folder became (Zo__M_ller__late_).
+func (c *Config) BotOfFolder(folder string) *Bot {
+	for _, bf := range c.BotsFrom {
+		for _, b := range bf.Bots {
+			if filepath.Base(b.Dir) == folder {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// UnknownBot says that the configuration has no bot called name, and
+// what the user likely meant: the bot a bots_from folder of that name
+// became, or the closest names.
+func (c *Config) UnknownBot(name string) error {
+	if b := c.BotOfFolder(name); b != nil {
+		return fmt.Errorf("the configuration has no bot %q, but the bots_from player folder %q is the bot %q (a folder's name becomes a bot's name with every character but ASCII letters, digits, _ and - made _): use %s", name, b.Dir, b.Name, b.Name)
+	}
+	var names []string
+	for _, b := range c.Bots {
+		names = append(names, b.Name)
+	}
+	return fmt.Errorf("the configuration has no bot %q%s", name, knownNames(name, names))
+}
+
+// knownNames ends a message that name is no bot of names: the name
+// name is a typo of, or else the names themselves (a few).
+func knownNames(name string, names []string) string {
+	if s := drivers.Suggest(name, names); s != "" {
+		return s
+	}
+	if identifier(name) != name {
+		// Not a name a bot can have: perhaps a folder's, of another block.
+		if s := drivers.Suggest(identifier(name), names); s != "" {
+			return s
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return ""
+	case len(names) > 10:
+		return fmt.Sprintf("; its bots are %s, ... (%d in all)", strings.Join(names[:10], ", "), len(names))
+	}
+	return "; its bots are " + strings.Join(names, ", ")
 }
 
 // botsFromValue is bots_from as expressions see it: each block's bots as

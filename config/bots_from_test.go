@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -177,5 +178,214 @@ tournament "t" {
 	}
 	if !dup || !odd {
 		t.Errorf("diagnostics %v: want the player's KEEPER refused as bot keeper's nick, and A:B refused at line 8", diags)
+	}
+}
+
+// writeFiles writes files (path relative to dir: content; a path ending
+// in "/" is a folder) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if strings.HasSuffix(name, "/") {
+			if err := os.MkdirAll(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// An LMS export holds a folder for every student, empty for those who
+// submitted nothing: with invalid = "skip" every folder that is no valid
+// player is left out with a warning naming it and why, in folder order,
+// and the others play; without it (or with "error") each is an error, as
+// before.
+func TestBotsFromSkipInvalid(t *testing.T) {
+	for _, invalid := range []string{"", `invalid = "error"`, `invalid = "skip"`} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"players/alice/info.txt":   "sh run.sh\nALICE\n",
+			"players/bob/info.txt":     "sh run.sh\nBOB\n",
+			"players/empty/":           "",
+			"players/oneline/info.txt": "sh run.sh\n",
+			"players/upper/Info.txt":   "sh run.sh\nUPPER\n",
+			"players/colon/info.txt":   "sh run.sh\nA:B\n",
+			"players/zdenek_empty/":    "",
+			"players/.hidden/":         "",
+			"t.hcl": `bots_from "field" {
+  dir = "players"
+  ` + invalid + `
+}
+game "bricks" "b" {
+  board { size = 5 }
+}
+tournament "t" {
+  game    = game.bricks.b
+  bots    = bots_from.field
+  players = 2
+  format  = "round-robin"
+}
+`})
+		cfg, diags := load(dir, config.Options{})
+		players := filepath.Join(dir, "players")
+		bad := []string{"colon", "empty", "oneline", "upper", "zdenek_empty"}
+		var errs, left []string
+		for _, d := range diags {
+			switch {
+			case d.Severity == hcl.DiagError:
+				errs = append(errs, d.Detail)
+			case d.Summary == "Player folder left out":
+				left = append(left, d.Detail)
+			}
+		}
+		if invalid != `invalid = "skip"` {
+			if len(errs) != len(bad) || len(left) != 0 {
+				t.Errorf("%q: errors %q, left out %q: want an error for each of %v", invalid, errs, left, bad)
+			}
+			continue
+		}
+		if len(errs) != 0 {
+			t.Fatalf("skip: errors %q", errs)
+		}
+		if len(left) != len(bad) {
+			t.Fatalf("skip: warnings %q, want one for each of %v", left, bad)
+		}
+		whys := []string{"holds ':'", "it has no info.txt", "has 1 line(s), not 2", "it has no info.txt (it has Info.txt", "it has no info.txt"}
+		for i, folder := range bad {
+			if !strings.Contains(left[i], filepath.Join(players, folder)) || !strings.Contains(left[i], whys[i]) {
+				t.Errorf("warning %d %q: want it to name %s and say %q", i, left[i], folder, whys[i])
+			}
+		}
+		var got []string
+		for _, b := range cfg.Tournaments[0].Bots {
+			got = append(got, b.Name)
+		}
+		if want := []string{"alice", "bob"}; !cmp.Equal(got, want) {
+			t.Errorf("skip: bots %v, want %v", got, want)
+		}
+		var skipped []string
+		for _, s := range cfg.BotsFrom[0].Skipped {
+			skipped = append(skipped, filepath.Base(s.Folder))
+		}
+		if !cmp.Equal(skipped, bad) {
+			t.Errorf("skip: Skipped %v, want %v in folder order", skipped, bad)
+		}
+	}
+}
+
+// invalid takes "error" or "skip" only; a folder of nothing valid is
+// still an error under "skip", saying how many were left out.
+func TestBotsFromSkipRefuses(t *testing.T) {
+	for _, tt := range []struct{ invalid, want string }{
+		{`invalid = "skpi"`, `did you mean "skip"`},
+		{`invalid = "skip"`, "no valid player folder (1 left out"},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"players/empty/": "",
+			"t.hcl": `bots_from "field" {
+  dir = "players"
+  ` + tt.invalid + `
+}
+`})
+		_, diags := load(dir, config.Options{})
+		said := false
+		for _, d := range diags {
+			said = said || d.Severity == hcl.DiagError && strings.Contains(d.Detail, tt.want)
+		}
+		if !said {
+			t.Errorf("%s: %v, want an error saying %q", tt.invalid, diags, tt.want)
+		}
+	}
+}
+
+// A nick matters only to a game whose files name players by it
+// (Bricks): two players with one nick play Euchre, where nothing shows
+// it, but not Bricks.
+func TestBotsFromNickPerGame(t *testing.T) {
+	for _, tt := range []struct {
+		driver, game string
+		dup          bool
+	}{
+		{"euchre", `game "euchre" "g" {}`, false},
+		{"bricks", "game \"bricks\" \"g\" {\n  board { size = 5 }\n}", true},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"players/a/info.txt": "sh run.sh\nSAME\n",
+			"players/b/info.txt": "sh run.sh\nSAME\n",
+			"t.hcl": `bots_from "field" { dir = "players" }
+` + tt.game + `
+tournament "t" {
+  game    = game.` + tt.driver + `.g
+  bots    = bots_from.field
+  players = 2
+}
+`})
+		_, diags := load(dir, config.Options{})
+		var dup *hcl.Diagnostic
+		for _, d := range diags {
+			if d.Summary == "Duplicate player nick" {
+				dup = d
+			}
+		}
+		switch {
+		case tt.dup && (dup == nil || !strings.Contains(dup.Detail, "score.txt") || !strings.Contains(dup.Detail, filepath.Join(dir, "players", "a", "info.txt"))):
+			t.Errorf("%s: %v, want the duplicate nick refused naming score.txt and a's info.txt", tt.driver, diags)
+		case !tt.dup && diags.HasErrors():
+			t.Errorf("%s: %v, want no error: the game shows no nick", tt.driver, diags)
+		}
+	}
+}
+
+// bots_from's build is a bot block's build, given to every player: the
+// plan records it for each, as for a bot block.
+func TestBotsFromBuild(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players/a/info.txt": "./bot\nA\n",
+		"players/b/info.txt": "./bot\nB\n",
+		"t.hcl": `bots_from "field" {
+  dir           = "players"
+  build         = ["g++", "-O2", "-o", "bot", "bot.cpp"]
+  build_timeout = "2m"
+}
+game "bricks" "g" {
+  board { size = 5 }
+}
+tournament "t" {
+  game    = game.bricks.g
+  bots    = bots_from.field
+  players = 2
+}
+`})
+	cfg, diags := load(dir, config.Options{})
+	if len(diags) > 0 { // not even "Program not found": the build makes ./bot
+		t.Fatal(diags)
+	}
+	p, d := compile.Compile(cfg, cfg.Tournaments[0])
+	if d.HasErrors() {
+		t.Fatal(d)
+	}
+	for _, name := range []string{"a", "b"} {
+		b := p.Bot(name)
+		if b == nil || !cmp.Equal(b.Build, []string{"g++", "-O2", "-o", "bot", "bot.cpp"}) || time.Duration(b.BuildTimeout) != 2*time.Minute {
+			t.Errorf("plan bot %s = %+v, want the build and its timeout", name, b)
+		}
+	}
+	writeFiles(t, dir, map[string]string{"t.hcl": `bots_from "field" {
+  dir   = "players"
+  build = []
+}
+`})
+	if _, diags := load(dir, config.Options{}); !strings.Contains(diags.Error(), "build is empty") {
+		t.Errorf("an empty build: %v", diags)
 	}
 }

@@ -26,10 +26,12 @@ type Config struct {
 	// Files holds the parsed sources, for printing diagnostics with context.
 	Files map[string]*hcl.File
 
-	Variables   map[string]*Variable
-	Locals      map[string]cty.Value
-	Decks       []*Deck
-	Bots        []*Bot
+	Variables map[string]*Variable
+	Locals    map[string]cty.Value
+	Decks     []*Deck
+	Bots      []*Bot
+	// BotsFrom are the bots_from blocks, in the order of the files.
+	BotsFrom    []*BotsFrom
 	Games       []*Game
 	Tournaments []*Tournament
 	// Unchecked names the tournament blocks left undecoded because

@@ -166,9 +166,9 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (t *Tournament, diags hcl.D
 		// Stages list their matches their own way: a game's default
 		// order is not theirs (an order attribute is an error).
 		t.Order = tournament.ByGroup
-		return t, append(diags, l.checkHouseGames(t)...)
+		return t, append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...)
 	}
-	defer func() { diags = append(diags, l.checkHouseGames(t)...) }()
+	defer func() { diags = append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...) }()
 	if _, ok := content.Attributes["players"]; !ok {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
 			Detail: `The argument "players" is required, but no definition was found.`, Subject: b.Body.MissingItemRange().Ptr()})
@@ -240,6 +240,24 @@ func (l *loader) checkHouseGames(t *Tournament) hcl.Diagnostics {
 			&rng))
 	}
 	return diags
+}
+
+// allBots are every bot tournament t names: its bots, its fill, its
+// stages' bots and gates' opponents, in that order (a bot may come more
+// than once).
+func allBots(t *Tournament) []*Bot {
+	bots := append(slices.Clone(t.Bots), t.Fill...)
+	for _, s := range t.Stages {
+		for _, p := range s.Bots {
+			if p.Bot != nil {
+				bots = append(bots, p.Bot)
+			}
+		}
+		if s.Gate != nil {
+			bots = append(bots, s.Gate.Against...)
+		}
+	}
+	return bots
 }
 
 // gameTitle is a driver's name as the name of its game: "Bricks".

@@ -362,6 +362,16 @@ type BotName struct {
 	Range hcl.Range
 }
 
+// Nicknamer is an optional capability of a Decoded game whose own
+// files name players by their nick (Bricks' score.txt and duels.txt):
+// the configuration refuses two bots of one of its tournaments with the
+// same nick, which those files could not tell apart. NickFiles names the
+// files, in the user's words. A game without it never shows a nick, so
+// any nicks serve.
+type Nicknamer interface {
+	NickFiles() string
+}
+
 // Variants is an optional capability of a Decoded game that plays several
 // variants, e.g. the boards of a series: the plan gives every match of
 // round r the variant (r-1) mod len(Variants()), so a tournament with a

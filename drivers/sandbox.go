@@ -332,6 +332,52 @@ func Within(path, dir string) bool {
 	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/")
 }
 
+// Shows reports whether a bot whose folder is dir sees path (absolute,
+// its symbolic links resolved) in the sandbox s: the system's folders,
+// its folder, and what s binds for its command (Read, Program).
+func (s Sandbox) Shows(path, dir string) bool {
+	if InSystem(path) || Within(path, dir) || s.Program != "" && path == s.Program {
+		return true
+	}
+	for _, r := range s.Read {
+		if Within(path, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Link is a symbolic link and the file it leads to.
+type Link struct{ Path, Target string }
+
+// maxLinkWalk bounds the entries of a folder HiddenLinks looks through.
+const maxLinkWalk = 10000
+
+// HiddenLinks are the symbolic links of the folder dir (and its
+// sub-folders, the first maxLinkWalk entries in name order) that lead out of it
+// to an existing file that the sandbox s of a bot in dir does not show
+// (Shows): the bot sees the link, but opening it fails. The files of a
+// bot's folder are its author's, so a link leads only where the
+// sandbox would show the bot anyway (see programNeeds).
+func HiddenLinks(dir string, s Sandbox) []Link {
+	var out []Link
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if n++; err != nil || n > maxLinkWalk {
+			return filepath.SkipAll
+		}
+		if d.Type()&os.ModeSymlink == 0 {
+			return nil
+		}
+		target := evalSymlinks(p)
+		if target != "" && !s.Shows(target, dir) {
+			out = append(out, Link{Path: p, Target: target})
+		}
+		return nil
+	})
+	return out
+}
+
 // outermost drops the paths of a sorted list that lie inside another.
 func outermost(paths []string) []string {
 	var out []string

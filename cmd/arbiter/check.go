@@ -173,10 +173,10 @@ func planClock(p *plan.Plan) drivers.Clock {
 // another tournament, or an entry in this one.
 func noBot(l *loaded, name string) error {
 	if l.cfg == nil {
-		return fmt.Errorf("the saved plan has no bot %q", name)
+		return l.plan.UnknownBot(name)
 	}
 	if l.cfg.Bot(name) == nil {
-		return fmt.Errorf("the configuration has no bot %q", name)
+		return l.cfg.UnknownBot(name)
 	}
 	how := fmt.Sprintf("add bot.%s to its bots", name)
 	if len(l.cfg.Unchecked) > 0 { // -tournament chose this one of several

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
@@ -83,6 +84,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}
+	logSkipped(log, l)
 	if ln != nil {
 		defer startServe(ctx, *out, ln, log)()
 	}
@@ -100,6 +102,20 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		bp.Wait()
 	}
 	return finishRun(stdout, stderr, *out, sum, err, slice, len(only) > 0)
+}
+
+// logSkipped records in the run's log the player folders that bots_from
+// { invalid = "skip" } left out of l's configuration, and why, so that
+// the log says who did not play.
+func logSkipped(log hclog.Logger, l *loaded) {
+	if l.cfg == nil {
+		return
+	}
+	for _, bf := range l.cfg.BotsFrom {
+		for _, s := range bf.Skipped {
+			log.Warn("player folder left out (invalid = \"skip\")", "bots_from", bf.Name, "folder", s.Folder, "why", s.Why)
+		}
+	}
 }
 
 // runSlice works out the shard a run plays (nil: not a shard), and

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -71,6 +72,7 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 		pb := planBot(cfg.Root, b)
 		if lim := config.BotLimits(t, b); !lim.IsZero() {
 			pb.Limits = &lim
+			diags = append(diags, hiddenLinks(b, lim.Sandbox)...)
 		}
 		p.Bots = append(p.Bots, pb)
 	}
@@ -87,7 +89,7 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 			return nil, nil, 0, hcl.Diagnostics{d}
 		}
 		p.Hash = p.ComputeHash()
-		return p, p.All(), len(p.Matches), nil
+		return p, p.All(), len(p.Matches), diags
 	}
 	p.Candidates = botNames(t.Candidates)
 	listing, d := list(p, t)
@@ -107,7 +109,7 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 		ms = p.ListedSeq(listing.Rounds, clock, variants)
 	}
 	p.Hash = p.HashSeq(ms)
-	return p, ms, n, nil
+	return p, ms, n, diags
 }
 
 // list lists the rounds of t that its format can list before the run.
@@ -182,6 +184,25 @@ func tooMany(t *config.Tournament, many *tournament.TooManyMatches) *hcl.Diagnos
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many matches",
 		Detail:  fmt.Sprintf("One round of this %s would list more than %d matches. Use fewer bots, fewer players per match, a smaller seat design (\"balanced\" instead of \"permute\") or format \"groups\". %s", many.What, tournament.MaxMatches, capNote),
 		Subject: rangePtr(t.Ranges["bots"])}
+}
+
+// hiddenLinks warns of the symbolic links of a player's folder that
+// lead out of it to what its sandbox sb (nil: none) does not show
+// (drivers.HiddenLinks): the player's listing shows the file, but every
+// match it plays would end in its failing to open it.
+func hiddenLinks(b *config.Bot, sb *drivers.Sandbox) hcl.Diagnostics {
+	if sb == nil || !b.Submitted {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, l := range drivers.HiddenLinks(b.Dir, *sb) {
+		link, _ := os.Readlink(l.Path)
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Link out of a player's folder",
+			Detail: fmt.Sprintf("Bot %q: %s is a symbolic link to %s, which leads to %s, outside the bot's folder %s. In the sandbox (the default) a bot sees only its own folder, the system's folders and the interpreters on PATH, so the link will not be visible inside the sandbox: the bot cannot open it, and a match that needs it ends in a fault. Copy the file into %s, or run the tournament with limits { sandbox = false }.",
+				b.Name, l.Path, link, l.Target, b.Dir, b.Dir),
+			Subject: b.DeclRange.Ptr()})
+	}
+	return diags
 }
 
 func planBot(root string, b *config.Bot) plan.Bot {

@@ -90,10 +90,11 @@ type Game struct {
 }
 
 var (
-	_ drivers.Decoded  = (*Game)(nil)
-	_ drivers.Game     = (*Game)(nil)
-	_ drivers.Reporter = (*Game)(nil)
-	_ drivers.Ordered  = (*Game)(nil)
+	_ drivers.Decoded   = (*Game)(nil)
+	_ drivers.Game      = (*Game)(nil)
+	_ drivers.Reporter  = (*Game)(nil)
+	_ drivers.Ordered   = (*Game)(nil)
+	_ drivers.Nicknamer = (*Game)(nil)
 )
 
 var gameSchema = &hcl.BodySchema{
@@ -247,6 +248,12 @@ func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
 
 // DefaultLimits are the driver's (see Driver.DefaultLimits).
 func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }
+
+// NickFiles names the files that name players by nick: the original's
+// (drivers.Nicknamer).
+func (g *Game) NickFiles() string {
+	return "the original's result files (score.txt, duels.txt)"
+}
 
 // DefaultOrder is the original's order of the duels: its tournament runs
 // through each first player's opponents in turn (management.Executioner),

@@ -12,6 +12,9 @@ package plan
 
 import (
 	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -215,6 +218,24 @@ func (p *Plan) Bot(name string) *Bot {
 		}
 	}
 	return nil
+}
+
+// UnknownBot says that the plan has no bot called name, and what the
+// user likely meant: the bot that runs in a folder of that name (a
+// bots_from player folder, "Zoë Müller (late)", whose bot is
+// Zo__M_ller__late_), or the closest of its bots' names, or its bots.
+func (p *Plan) UnknownBot(name string) error {
+	var names []string
+	for _, b := range p.Bots {
+		if b.House == "" && b.Dir != "" && path.Base(b.Dir) == name && b.Name != name {
+			return fmt.Errorf("the plan has no bot %q, but the bot %q runs in the folder %q (a bots_from folder's name becomes a bot's name with every character but ASCII letters, digits, _ and - made _): use %s", name, b.Name, b.Dir, b.Name)
+		}
+		names = append(names, b.Name)
+	}
+	if s := drivers.Suggest(name, names); s != "" {
+		return fmt.Errorf("the plan has no bot %q%s", name, s)
+	}
+	return fmt.Errorf("the plan has no bot %q; its bots are %s", name, strings.Join(names, ", "))
 }
 
 // Match returns the match with the given id.

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -45,11 +44,7 @@ type duelGame struct {
 func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.SPRT) (*HeadToHead, error) {
 	for _, name := range []string{a, b} {
 		if p.Bot(name) == nil {
-			var names []string
-			for _, bot := range p.Bots {
-				names = append(names, bot.Name)
-			}
-			return nil, fmt.Errorf("the plan has no bot %q; its bots are %s", name, strings.Join(names, ", "))
+			return nil, p.UnknownBot(name)
 		}
 	}
 	if a == b {
