@@ -365,6 +365,9 @@ func (w *walker) enter(path, rel string, d fs.DirEntry) error {
 	case isResultsDir(path):
 		w.skip("%s/: an arbiter results directory", rel)
 		return filepath.SkipDir
+	case IsSlurmWork(path):
+		w.skip("%s/: an arbiter slurm work directory", rel)
+		return filepath.SkipDir
 	}
 	return nil
 }
@@ -427,6 +430,34 @@ func isLockFile(path string) bool {
 		Command []string `json:"command"`
 	}
 	return json.Unmarshal(b, &h) == nil && h.PID > 0 && h.Host != nil && h.Since != nil
+}
+
+// SlurmFile marks a work directory of arbiter slurm (its job scripts,
+// logs, plan and shard directories): the first file arbiter slurm writes
+// there. Such a directory is arbiter's, never a bot's, also when it lies
+// in a bot's dir.
+const SlurmFile = "slurm.json"
+
+// SlurmWork is what SlurmFile holds; Arbiter is SlurmWorkKind.
+type SlurmWork struct {
+	Arbiter string `json:"arbiter"`
+	Plan    string `json:"plan"`
+	Out     string `json:"out"`
+	Shards  int    `json:"shards"`
+}
+
+// SlurmWorkKind is SlurmWork.Arbiter.
+const SlurmWorkKind = "slurm work directory"
+
+// IsSlurmWork reports whether dir is a work directory of arbiter slurm.
+func IsSlurmWork(dir string) bool {
+	f, err := openRegular(filepath.Join(dir, SlurmFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var sw SlurmWork
+	return json.NewDecoder(io.LimitReader(f, 1<<16)).Decode(&sw) == nil && sw.Arbiter == SlurmWorkKind
 }
 
 // file adds one file (a regular file, a link or anything else) to the
