@@ -78,10 +78,14 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	dflt := ""
 	if *root == "" {
-		if *root, err = botRoot(recorded); err != nil {
+		if dflt, err = botRoot(recorded); err != nil {
 			return nil, err
 		}
+	}
+	if *root, err = rootDir(*root, dflt); err != nil {
+		return nil, err
 	}
 	now := *recorded
 	now.Bots = append([]plan.Bot(nil), recorded.Bots...)

@@ -55,14 +55,27 @@ func (c *configFlags) readPlan(path string, read func(string) (*plan.Plan, int, 
 	if err != nil {
 		return nil, err
 	}
-	root := c.root
-	if root == "" {
-		root = filepath.Dir(path)
-	}
-	if root, err = filepath.Abs(root); err != nil {
+	root, err := rootDir(c.root, filepath.Dir(path))
+	if err != nil {
 		return nil, err
 	}
 	return &loaded{plan: p, root: root, matches: p.All(), count: n}, nil
+}
+
+// rootDir is the directory that a plan's relative bot dirs are taken
+// from: the -root given (flag), else dflt, made absolute. Every command's
+// -root goes through it: a relative -root names a directory relative to
+// where arbiter was started, also where the bots run elsewhere (their
+// sandbox, their working directory).
+func rootDir(flag, dflt string) (string, error) {
+	root := flag
+	if root == "" {
+		root = dflt
+	}
+	if root == "" {
+		return "", nil
+	}
+	return filepath.Abs(root)
 }
 
 // checkSaved checks what a saved plan needs of this machine and this
