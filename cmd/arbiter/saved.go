@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -164,7 +166,11 @@ func filesAbsent(b *plan.Bot, dir string) string {
 	}
 	was := ""
 	if b.Fingerprint.Dir != "" {
-		was = " (it was in " + b.Fingerprint.Dir + " when the plan was compiled)"
+		was = " (it was in " + b.Fingerprint.Dir + " when the plan was compiled"
+		if _, err := os.Stat(b.Fingerprint.Dir); errors.Is(err, fs.ErrNotExist) {
+			was += ", which is not there any more: the folder moved, or was removed"
+		}
+		was += ")"
 	}
 	return fmt.Sprintf("bot %q runs in %s, which holds none of its files (%s%s)%s: give -root the directory its dir %q is relative to",
 		b.Name, dir, strings.Join(shown, ", "), more, was, b.Dir)
