@@ -2,7 +2,9 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,12 +32,28 @@ type BotChange struct {
 	// content differ now, or that are gone.
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
+	// Missing is the directory the bot would run in now when it is not
+	// there at all (moved or removed): its files are not Removed one by
+	// one.
+	Missing string `json:"missing,omitempty"`
+}
+
+// BotMove is a bot whose files are the ones recorded, in another
+// directory: the configuration's folder (or a saved plan's -root) moved.
+type BotMove struct {
+	Bot string `json:"bot"`
+	// From and To are the directories it ran in before and runs in now.
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // String says what changed in a few words.
 func (c BotChange) String() string {
 	if c.Bot == "" {
 		return fmt.Sprintf("arbiter's build changed (it referees every match and plays the house bots): was %s, is %s", c.From, c.To)
+	}
+	if c.Missing != "" {
+		return fmt.Sprintf("bot %q: its folder %s is not there (moved or removed?), nor any of its files", c.Bot, c.Missing)
 	}
 	var parts []string
 	if len(c.Changed) > 0 {
@@ -77,10 +95,15 @@ func (e *ChangedError) Error() string {
 	for _, c := range e.Changes {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
+	missing := slices.ContainsFunc(e.Changes, func(c BotChange) bool { return c.Missing != "" })
 	if e.Replay {
+		if missing {
+			b.WriteString("A folder that moved is found with -root, the directory that holds the configuration now. ")
+		}
 		b.WriteString("Restore them, or give -allow-changed-bots to replay with the bots as they are now")
 		return b.String()
 	}
+
 	fmt.Fprintf(&b, "Restore them, use another -out directory, or give -allow-changed-bots to go on and record the change in %s",
 		filepath.Join(e.Dir, ChangesFile))
 	return b.String()
@@ -165,7 +188,43 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 	}
 	fp.Hash = fingerprint.Sum(fp.Files)
 	c.To = short(fp.Hash)
+	if len(c.Removed) > 0 && now.Dir != "" {
+		if _, err := os.Stat(now.Dir); errors.Is(err, fs.ErrNotExist) {
+			c.Missing, c.Removed = now.Dir, nil
+		}
+	}
 	return &fp, c, added
+}
+
+// moves are the bots of now whose files are those recorded but in
+// another directory than recorded says: not a change of the bot, but
+// plan.json must say where its files are now, so that replay finds them.
+// A directory reached by another path (a link) is the same one.
+func moves(recorded, now *plan.Plan) []BotMove {
+	var out []BotMove
+	for i := range now.Bots {
+		b := &now.Bots[i]
+		old := recorded.Bot(b.Name)
+		if b.House != "" || old == nil || old.Fingerprint == nil || b.Fingerprint == nil || old.Fingerprint.Dir == "" {
+			continue
+		}
+		from, to := old.Fingerprint, b.Fingerprint
+		if from.Dir == to.Dir && (from.Root == "" || from.Root == to.Root) {
+			continue
+		}
+		if sameDir(from.Dir, to.Dir) && (from.Root == "" || sameDir(from.Root, to.Root)) {
+			continue
+		}
+		out = append(out, BotMove{Bot: b.Name, From: from.Dir, To: to.Dir})
+	}
+	return out
+}
+
+// sameDir says whether a and b are the same existing directory.
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 func short(hash string) string {
@@ -180,7 +239,10 @@ type changeRecord struct {
 	Time string `json:"time"`
 	// Results is how many results the directory held before the change.
 	Results int         `json:"results_before"`
-	Changes []BotChange `json:"changes"`
+	Changes []BotChange `json:"changes,omitempty"`
+	// Moved are the bots found in another directory, with their files
+	// as recorded.
+	Moved []BotMove `json:"moved,omitempty"`
 }
 
 // reconcileBots compares the bots and build of p with those recorded in
@@ -216,35 +278,45 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 		log.Info("files new since the bot's fingerprint was recorded are not part of it (written by the bot, or added by hand)",
 			"bot", bot, "files", shortList(added[bot]))
 	}
-	if len(changes) == 0 {
+	moved := moves(&recorded, now)
+	if len(changes) == 0 && len(moved) == 0 {
 		return now, nil
 	}
-	if !allow {
+	if len(changes) > 0 && !allow {
 		return nil, &ChangedError{Dir: dir, Changes: changes}
 	}
 	for _, c := range changes {
 		log.Warn("changed since the results directory was run; going on (-allow-changed-bots)", "change", c.String())
 	}
-	line, err := json.Marshal(changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: results, Changes: changes})
-	if err != nil {
-		return nil, err
+	for _, mv := range moved {
+		log.Info("the bot's files are in another directory than when the results directory was run; plan.json records where they are now",
+			"bot", mv.Bot, "was", mv.From, "is", mv.To)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, ChangesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
+	if err := appendChanges(dir, changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: results, Changes: changes, Moved: moved}); err != nil {
 		return nil, err
 	}
 	return now, writeFileAtomic(planPath, mustIndent(now))
+}
+
+// appendChanges appends rec to dir's changes.jsonl, synced.
+func appendChanges(dir string, rec changeRecord) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ChangesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

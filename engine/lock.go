@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 )
 
 // LockFile is the lock of a results directory. Whoever writes into the
@@ -22,7 +24,9 @@ import (
 // worker processes share its lock (they inherit the open file), so a run
 // killed while its workers still abandon their matches holds the
 // directory until they have; the next run waits for them (lockOrWait).
-const LockFile = ".lock"
+// It is the first file written into a results directory, so a directory
+// that holds it is arbiter's, never a bot's (fingerprint.LockFile).
+const LockFile = fingerprint.LockFile
 
 // Holder says who holds a results directory's lock.
 type Holder struct {

@@ -70,6 +70,7 @@ type shardDir struct {
 // mergeInput is everything a merge checked before it writes anything.
 type mergeInput struct {
 	out      string
+	shards   []*shardDir
 	planJSON []byte
 	plan     *plan.Plan
 	paired   []*pairing.Pairing // Out's later stages
@@ -109,6 +110,7 @@ func (m *Merge) Run() (*MergeSummary, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.noteWhere(in)
 	sum := &MergeSummary{Stage: in.stage, Latest: in.latest, Missing: in.missing}
 	for id := range in.new {
 		if _, ok := in.prior[id]; ok {
@@ -198,7 +200,11 @@ func (m *Merge) check() (*mergeInput, error) {
 		}
 		seen[sd.shard.K] = sd.dir
 	}
-	in := &mergeInput{out: m.Out, planJSON: ref.planJSON, plan: &ref.plan, stage: ref.shard.Stage, prior: map[string][]byte{}, results: map[string]Result{}, new: map[string]*shardDir{}}
+	// The shards' plans are the same but for where the bots' files were
+	// (sameButWhere): a new Out records the lowest shard's, whatever the
+	// order of the inputs.
+	low := slices.MinFunc(shards, func(a, b *shardDir) int { return a.shard.K - b.shard.K })
+	in := &mergeInput{out: m.Out, shards: shards, planJSON: low.planJSON, plan: &low.plan, stage: ref.shard.Stage, prior: map[string][]byte{}, results: map[string]Result{}, new: map[string]*shardDir{}}
 	if err := mergeTarget(m.Out); err != nil {
 		return nil, err
 	}
@@ -242,6 +248,30 @@ func (m *Merge) check() (*mergeInput, error) {
 	}
 	in.since()
 	return in, nil
+}
+
+// noteWhere logs each bot that the shards ran from different
+// directories, with the same files, and which of them Out records.
+func (m *Merge) noteWhere(in *mergeInput) {
+	if m.Log == nil {
+		return
+	}
+	for i := range in.plan.Bots {
+		b := &in.plan.Bots[i]
+		if b.Fingerprint == nil || b.Fingerprint.Dir == "" {
+			continue
+		}
+		var dirs []string
+		for _, sd := range in.shards {
+			if ob := sd.plan.Bot(b.Name); ob != nil && ob.Fingerprint != nil && !slices.Contains(dirs, ob.Fingerprint.Dir) {
+				dirs = append(dirs, ob.Fingerprint.Dir)
+			}
+		}
+		if len(dirs) > 1 {
+			m.Log.Info("the shards ran a bot from different directories, with the same files; the merged plan records one of them (a new -out the lowest shard's)",
+				"bot", b.Name, "dirs", strings.Join(dirs, ", "), "recorded", b.Fingerprint.Dir)
+		}
+	}
 }
 
 // since narrows what the merge reports on to Out's latest stage: when
@@ -299,6 +329,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	if err := notRun(m.Out); err != nil {
 		return err
 	}
+	in.plan = &op // Out keeps the plan.json it has, with its bots' roots
 	if in.paired, err = loadPairings(m.Out, in.plan); err != nil {
 		return err
 	}
@@ -510,18 +541,21 @@ func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, 
 		return fmt.Errorf("%s holds %s %s (tournament %q, plan %.12s) than %s (tournament %q, plan %.12s)",
 			dirB, what, why, b.Tournament, b.Hash, dirA, a.Tournament, a.Hash)
 	}
-	if bytes.Equal(rawA, rawB) || sameButSkipped(rawA, rawB) {
+	if bytes.Equal(rawA, rawB) || sameButWhere(rawA, rawB) {
 		return nil
 	}
 	return fmt.Errorf("%s/%s differs from %s/%s although both are plan %.12s: %s",
-		dirB, PlanFile, dirA, PlanFile, a.Hash, planDiff(rawA, rawB))
+		dirB, PlanFile, dirA, PlanFile, a.Hash, planDiff(dirA, rawA, dirB, rawB))
 }
 
-// sameButSkipped says whether two plan.json differ only in what their
-// bots' fingerprints say was left out (their "skipped" lines), which does
-// not change a hash: shards whose results directories lie in a bot's dir
-// each leave out their own (skipped: "a results directory").
-func sameButSkipped(a, b []byte) bool {
+// sameButWhere says whether two plan.json differ only in what their bots'
+// fingerprints say was left out (their "skipped" lines) and in where the
+// bots' files were (their "root" and "dir"), none of which changes a
+// hash: shards whose results directories lie in a bot's dir each leave
+// out their own (skipped: "a results directory"), and shards run with
+// another -root (another mount or link to the same files, another
+// machine) ran the same files.
+func sameButWhere(a, b []byte) bool {
 	strip := func(raw []byte) ([]byte, bool) {
 		var p map[string]any
 		if json.Unmarshal(raw, &p) != nil {
@@ -532,6 +566,8 @@ func sameButSkipped(a, b []byte) bool {
 			if bot, ok := b.(map[string]any); ok {
 				if fp, ok := bot["fingerprint"].(map[string]any); ok {
 					delete(fp, "skipped")
+					delete(fp, "root")
+					delete(fp, "dir")
 				}
 			}
 		}
@@ -543,23 +579,28 @@ func sameButSkipped(a, b []byte) bool {
 	return okA && okB && bytes.Equal(sa, sb)
 }
 
-// planDiff names what differs between two plan.json of the same hash:
-// the fields outside the hash (the bots' fingerprints, the arbiter).
-func planDiff(a, b []byte) string {
+// planDiff names what differs between two plan.json of the same hash, at
+// dirA and dirB: the fields outside the hash (the bots' fingerprints, the
+// arbiter).
+func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 	var ma, mb map[string]json.RawMessage
 	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
 		return "one of them does not parse"
 	}
 	var bots struct {
-		Bots []map[string]json.RawMessage `json:"bots"`
+		Bots []plan.Bot `json:"bots"`
 	}
 	var botsB = bots
 	_ = json.Unmarshal(a, &bots)
 	_ = json.Unmarshal(b, &botsB)
 	var diffs []string
 	for i := range bots.Bots {
-		if i < len(botsB.Bots) && !bytes.Equal(bots.Bots[i]["fingerprint"], botsB.Bots[i]["fingerprint"]) {
-			diffs = append(diffs, fmt.Sprintf("bot %s has another fingerprint (it was run with other files)", bots.Bots[i]["name"]))
+		if i >= len(botsB.Bots) {
+			break
+		}
+		ba, bb := &bots.Bots[i], &botsB.Bots[i]
+		if d := fingerprintDiff(dirA, ba.Fingerprint, dirB, bb.Fingerprint); d != "" {
+			diffs = append(diffs, fmt.Sprintf("bot %q %s", ba.Name, d))
 		}
 	}
 	keys := make([]string, 0, len(ma))
@@ -576,6 +617,84 @@ func planDiff(a, b []byte) string {
 		return "their formatting differs"
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// fingerprintDiff says how bot fingerprints a (recorded in dirA) and b
+// (in dirB) differ, telling where the files were from what they hold; ""
+// when they differ only in what merge takes as the same (sameButWhere).
+func fingerprintDiff(dirA string, a *plan.Fingerprint, dirB string, b *plan.Fingerprint) string {
+	switch {
+	case a == nil && b == nil:
+		return ""
+	case a == nil || b == nil:
+		return "has a fingerprint in one of them only"
+	}
+	var parts []string
+	if a.Dir != b.Dir {
+		parts = append(parts, fmt.Sprintf("ran in %s in %s but in %s in %s", a.Dir, dirA, b.Dir, dirB))
+	}
+	if a.Hash != b.Hash {
+		parts = append(parts, filesDiff(dirA, a, dirB, b))
+	} else if a.House != b.House || !slices.Equal(a.Config, b.Config) {
+		parts = append(parts, fmt.Sprintf("records other configuration files (%q in %s, %q in %s)", a.Config, dirA, b.Config, dirB))
+	}
+	if len(parts) == 1 && a.Dir != b.Dir {
+		parts = append(parts, "with the same files")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// filesDiff says how the files of two fingerprints of one bot differ: in
+// content or mode, or only in where they were (files outside the bot's
+// dir are recorded by absolute path, so a dir reached by another path
+// names the same files otherwise).
+func filesDiff(dirA string, a *plan.Fingerprint, dirB string, b *plan.Fingerprint) string {
+	inA, inB := map[string]plan.FileSum{}, map[string]plan.FileSum{}
+	for _, f := range a.Files {
+		inA[f.Path] = f
+	}
+	for _, f := range b.Files {
+		inB[f.Path] = f
+	}
+	var changed, onlyA, onlyB []string
+	content := map[plan.FileSum]int{} // of the files at one path only, by content
+	for _, f := range a.Files {
+		g, ok := inB[f.Path]
+		switch {
+		case !ok:
+			onlyA = append(onlyA, f.Path)
+			content[plan.FileSum{Mode: f.Mode, SHA256: f.SHA256, Link: f.Link}]++
+		case g != f:
+			changed = append(changed, f.Path)
+		}
+	}
+	for _, f := range b.Files {
+		if _, ok := inA[f.Path]; !ok {
+			onlyB = append(onlyB, f.Path)
+			content[plan.FileSum{Mode: f.Mode, SHA256: f.SHA256, Link: f.Link}]--
+		}
+	}
+	moved := len(changed) == 0 && len(onlyA) > 0
+	for _, n := range content {
+		moved = moved && n == 0
+	}
+	if moved {
+		return fmt.Sprintf("was run with the same files at other paths (%s in %s, %s in %s)", shortList(onlyA), dirA, shortList(onlyB), dirB)
+	}
+	var parts []string
+	if len(changed) > 0 {
+		parts = append(parts, "other content or mode of "+shortList(changed))
+	}
+	if len(onlyA) > 0 {
+		parts = append(parts, fmt.Sprintf("%s in %s only", shortList(onlyA), dirA))
+	}
+	if len(onlyB) > 0 {
+		parts = append(parts, fmt.Sprintf("%s in %s only", shortList(onlyB), dirB))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("fingerprint %.19s in %s, %.19s in %s", a.Hash, dirA, b.Hash, dirB))
+	}
+	return "was run with other files (" + strings.Join(parts, "; ") + ")"
 }
 
 // readRaw reads the complete lines of a results file (none when it does

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -78,10 +80,17 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if *root == "" {
-		if *root, err = botRoot(recorded); err != nil {
+	dflt, given := "", *root != ""
+	if !given {
+		if dflt, err = botRoot(recorded); err != nil {
 			return nil, err
 		}
+	}
+	if *root, err = rootDir(*root, dflt); err != nil {
+		return nil, err
+	}
+	if err := botDirsThere(recorded, *root, given); err != nil {
+		return nil, err
 	}
 	now := *recorded
 	now.Bots = append([]plan.Bot(nil), recorded.Bots...)
@@ -100,6 +109,27 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 		return nil, &engine.ChangedError{Dir: dir, Changes: changes, Replay: true}
 	}
 	return p, nil
+}
+
+// botDirsThere refuses a replay whose bots' dirs are not there under root
+// (given: by -root; else where the run found them), saying so rather
+// than listing every recorded file as removed.
+func botDirsThere(p *plan.Plan, root string, given bool) error {
+	for i := range p.Bots {
+		b := &p.Bots[i]
+		if b.House != "" {
+			continue
+		}
+		dir := b.DirIn(root)
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if given {
+			return fmt.Errorf("bot %q runs in %s (its dir %q in -root %s), which is not there: give -root the directory that holds the configuration", b.Name, dir, b.Dir, root)
+		}
+		return fmt.Errorf("bot %q ran in %s, which is not there any more (the folder moved, or was removed): give -root the directory that holds the configuration now", b.Name, dir)
+	}
+	return nil
 }
 
 // reportReplay says, match by match, whether the replay is identical to

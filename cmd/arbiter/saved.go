@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -55,14 +57,27 @@ func (c *configFlags) readPlan(path string, read func(string) (*plan.Plan, int, 
 	if err != nil {
 		return nil, err
 	}
-	root := c.root
-	if root == "" {
-		root = filepath.Dir(path)
-	}
-	if root, err = filepath.Abs(root); err != nil {
+	root, err := rootDir(c.root, filepath.Dir(path))
+	if err != nil {
 		return nil, err
 	}
 	return &loaded{plan: p, root: root, matches: p.All(), count: n}, nil
+}
+
+// rootDir is the directory that a plan's relative bot dirs are taken
+// from: the -root given (flag), else dflt, made absolute. Every command's
+// -root goes through it: a relative -root names a directory relative to
+// where arbiter was started, also where the bots run elsewhere (their
+// sandbox, their working directory).
+func rootDir(flag, dflt string) (string, error) {
+	root := flag
+	if root == "" {
+		root = dflt
+	}
+	if root == "" {
+		return "", nil
+	}
+	return filepath.Abs(root)
 }
 
 // checkSaved checks what a saved plan needs of this machine and this
@@ -151,7 +166,11 @@ func filesAbsent(b *plan.Bot, dir string) string {
 	}
 	was := ""
 	if b.Fingerprint.Dir != "" {
-		was = " (it was in " + b.Fingerprint.Dir + " when the plan was compiled)"
+		was = " (it was in " + b.Fingerprint.Dir + " when the plan was compiled"
+		if _, err := os.Stat(b.Fingerprint.Dir); errors.Is(err, fs.ErrNotExist) {
+			was += ", which is not there any more: the folder moved, or was removed"
+		}
+		was += ")"
 	}
 	return fmt.Sprintf("bot %q runs in %s, which holds none of its files (%s%s)%s: give -root the directory its dir %q is relative to",
 		b.Name, dir, strings.Join(shown, ", "), more, was, b.Dir)

@@ -72,7 +72,10 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		// are the configuration's, so that the shards leave out the files
 		// a run of the configuration does (a saved plan is written as it
 		// was).
-		if err := fingerprint.Plan(l.plan, cf.fingerprintOptions(l, path)); err != nil {
+		// The work and results directories are arbiter's, also when they
+		// lie in a bot's dir and a work directory of an earlier arbiter
+		// does not carry its marker yet.
+		if err := fingerprint.Plan(l.plan, cf.fingerprintOptions(l, path, j.out, j.work)); err != nil {
 			return err
 		}
 	}
@@ -106,7 +109,21 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 // write writes the plan, a shard script and a merge script per stage,
 // and submit.sh, which submits them chained by dependencies.
 func (j *slurmJob) write(p *plan.Plan) error {
-	for _, d := range []string{j.work, filepath.Join(j.work, "logs"), filepath.Join(j.work, "shards")} {
+	if err := os.MkdirAll(j.work, 0o755); err != nil {
+		return err
+	}
+	// Its marker first: the work directory (logs, scripts, shards) may lie
+	// in a bot's dir, and by this mark it is never part of the bot's
+	// fingerprint, which the shards would otherwise see change as their
+	// logs grow.
+	mark, err := json.Marshal(fingerprint.SlurmWork{Arbiter: fingerprint.SlurmWorkKind, Plan: p.Hash, Out: j.out, Shards: j.shards})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(j.work, fingerprint.SlurmFile), append(mark, '\n'), 0o644); err != nil {
+		return err
+	}
+	for _, d := range []string{filepath.Join(j.work, "logs"), filepath.Join(j.work, "shards")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}

@@ -365,18 +365,99 @@ func (w *walker) enter(path, rel string, d fs.DirEntry) error {
 	case isResultsDir(path):
 		w.skip("%s/: an arbiter results directory", rel)
 		return filepath.SkipDir
+	case IsSlurmWork(path):
+		w.skip("%s/: an arbiter slurm work directory", rel)
+		return filepath.SkipDir
 	}
 	return nil
 }
 
-// isResultsDir reports whether dir holds a results directory's files.
+// LockFile is the lock file of a results directory (engine.LockFile): the
+// first file a run or a merge writes there, before its plan.json.
+const LockFile = ".lock"
+
+// isResultsDir reports whether dir holds a results directory's files:
+// plan.json and results.jsonl, or, for a run or merge killed before it
+// wrote both, arbiter's lock file with a saved plan.json or with nothing
+// else (but plan.json's temporary file).
 func isResultsDir(dir string) bool {
-	for _, f := range []string{"plan.json", "results.jsonl"} {
-		if _, err := os.Lstat(filepath.Join(dir, f)); err != nil {
+	if exists(filepath.Join(dir, "plan.json")) && exists(filepath.Join(dir, "results.jsonl")) {
+		return true
+	}
+	if !isLockFile(filepath.Join(dir, LockFile)) {
+		return false
+	}
+	if isSavedPlan(filepath.Join(dir, "plan.json")) {
+		return true
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if n := e.Name(); n != LockFile && n != "plan.json.tmp" {
 			return false
 		}
 	}
 	return true
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// isLockFile reports whether path is arbiter's lock file of a results
+// directory: a regular file, empty (released, or just made) or saying
+// who holds it (engine.Holder).
+func isLockFile(path string) bool {
+	f, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<16))
+	if err != nil {
+		return false
+	}
+	if len(b) == 0 {
+		return true
+	}
+	var h struct {
+		PID     int      `json:"pid"`
+		Host    *string  `json:"host"`
+		Since   *string  `json:"since"`
+		Command []string `json:"command"`
+	}
+	return json.Unmarshal(b, &h) == nil && h.PID > 0 && h.Host != nil && h.Since != nil
+}
+
+// SlurmFile marks a work directory of arbiter slurm (its job scripts,
+// logs, plan and shard directories): the first file arbiter slurm writes
+// there. Such a directory is arbiter's, never a bot's, also when it lies
+// in a bot's dir.
+const SlurmFile = "slurm.json"
+
+// SlurmWork is what SlurmFile holds; Arbiter is SlurmWorkKind.
+type SlurmWork struct {
+	Arbiter string `json:"arbiter"`
+	Plan    string `json:"plan"`
+	Out     string `json:"out"`
+	Shards  int    `json:"shards"`
+}
+
+// SlurmWorkKind is SlurmWork.Arbiter.
+const SlurmWorkKind = "slurm work directory"
+
+// IsSlurmWork reports whether dir is a work directory of arbiter slurm.
+func IsSlurmWork(dir string) bool {
+	f, err := openRegular(filepath.Join(dir, SlurmFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var sw SlurmWork
+	return json.NewDecoder(io.LimitReader(f, 1<<16)).Decode(&sw) == nil && sw.Arbiter == SlurmWorkKind
 }
 
 // file adds one file (a regular file, a link or anything else) to the

@@ -333,3 +333,40 @@ func TestOwnWords(t *testing.T) {
 		t.Errorf("ownWords of a program out of the folder = %q, want nothing", got)
 	}
 }
+
+// Directories that arbiter made are never a bot's: a results directory
+// whose run or merge was killed before it wrote results.jsonl (its lock
+// file alone, or with its plan), and a work directory of arbiter slurm
+// (its marker). A bot's own file named .lock or slurm.json is hashed.
+func TestArbiterDirsAreNotTheBots(t *testing.T) {
+	dir := t.TempDir()
+	holder := `{"pid":4242,"host":"h","since":"2026-01-02T03:04:05Z","command":["arbiter","run","."]}` + "\n"
+	savedPlan := `{"version": 1, "hash": "` + strings.Repeat("ab", 32) + `", "tournament": "t"}`
+	write(t, filepath.Join(dir, "bot.py"), "print(1)\n", 0o755)
+	write(t, filepath.Join(dir, "killed", LockFile), holder, 0o644)
+	write(t, filepath.Join(dir, "released", LockFile), "", 0o644)
+	write(t, filepath.Join(dir, "writing", LockFile), holder, 0o644)
+	write(t, filepath.Join(dir, "writing", "plan.json.tmp"), "{", 0o644)
+	write(t, filepath.Join(dir, "merging", LockFile), "", 0o644)
+	write(t, filepath.Join(dir, "merging", "plan.json"), savedPlan, 0o644)
+	write(t, filepath.Join(dir, "merging", "matches", "r001", "events.jsonl"), "{}\n", 0o644)
+	write(t, filepath.Join(dir, "work", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`","plan":"x","out":"/o","shards":2}`+"\n", 0o644)
+	write(t, filepath.Join(dir, "work", "logs", "stage0-shard0.log"), "log", 0o644)
+	write(t, filepath.Join(dir, "work", "stage0-shards.sbatch"), "#!/bin/sh\n", 0o755)
+	// The bot's own.
+	write(t, filepath.Join(dir, "mine", LockFile), "locked by the bot\n", 0o644)
+	write(t, filepath.Join(dir, "cache", LockFile), "", 0o644)
+	write(t, filepath.Join(dir, "cache", "table.bin"), "t", 0o644)
+	write(t, filepath.Join(dir, "notes", SlurmFile), `{"arbiter":"something else"}`, 0o644)
+	fp := Bot(dir, []string{"./bot.py"}, nil)
+	want := []string{"bot.py", "cache/.lock", "cache/table.bin", "mine/.lock", "notes/slurm.json"}
+	if got := paths(fp); !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	for _, s := range []string{"killed/: an arbiter results directory", "merging/: an arbiter results directory",
+		"released/: an arbiter results directory", "work/: an arbiter slurm work directory", "writing/: an arbiter results directory"} {
+		if !slices.Contains(fp.Skipped, s) {
+			t.Errorf("skipped %q does not say %q", fp.Skipped, s)
+		}
+	}
+}

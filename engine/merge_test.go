@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// Two shards' plans that differ only in where a bot's files were (root,
+// dir) are the same plan; when they differ otherwise, the refusal tells
+// where the files were from what they hold.
+func TestSamePlanButWhere(t *testing.T) {
+	mk := func(root string, files ...plan.FileSum) []byte {
+		p := plan.Plan{Version: 1, Hash: strings.Repeat("ab", 32), Tournament: "t", Bots: []plan.Bot{{
+			Name: "py", Command: []string{"/usr/bin/python3", "bots/simple.py"}, Dir: ".",
+			Fingerprint: &plan.Fingerprint{Hash: fingerprint.Sum(files), Root: root, Dir: root, Files: files,
+				Skipped: []string{"t.hcl: a file of the configuration"}, Config: []string{"t.hcl"}},
+		}}}
+		raw, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	bot := plan.FileSum{Path: "bots/simple.py", Mode: "-rw-r--r--", SHA256: "aaaa"}
+	edited := plan.FileSum{Path: "bots/simple.py", Mode: "-rw-r--r--", SHA256: "edited"}
+	check := func(a, b []byte) error {
+		var pa, pb plan.Plan
+		if err := json.Unmarshal(a, &pa); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &pb); err != nil {
+			t.Fatal(err)
+		}
+		return samePlan("s0", a, &pa, "s1", b, &pb, "a shard of")
+	}
+
+	if err := check(mk("/data/cfg2", bot), mk("/link/cfg2", bot)); err != nil {
+		t.Errorf("the same files from another root: %v", err)
+	}
+
+	err := check(mk("/data/cfg2", bot), mk("/data/cfg2", edited))
+	if err == nil || !strings.Contains(err.Error(), `bot "py" was run with other files (other content or mode of bots/simple.py)`) ||
+		strings.Contains(err.Error(), "ran in") {
+		t.Errorf("edited file: %v", err)
+	}
+
+	err = check(mk("/data/cfg2", bot), mk("/link/cfg2", edited))
+	if err == nil || !strings.Contains(err.Error(), `bot "py" ran in /data/cfg2 in s0 but in /link/cfg2 in s1, was run with other files (other content or mode of bots/simple.py)`) {
+		t.Errorf("edited file elsewhere: %v", err)
+	}
+
+	lib := plan.FileSum{Path: "/data/lib/x.py", Mode: "-rw-r--r--", SHA256: "cccc"}
+	libThere := lib
+	libThere.Path = "/link/lib/x.py"
+	err = check(mk("/data/cfg2", bot, lib), mk("/link/cfg2", bot, libThere))
+	if err == nil || !strings.Contains(err.Error(), `bot "py" ran in /data/cfg2 in s0 but in /link/cfg2 in s1, was run with the same files at other paths (/data/lib/x.py in s0, /link/lib/x.py in s1)`) {
+		t.Errorf("the same files at other absolute paths: %v", err)
+	}
+}
