@@ -244,6 +244,20 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		}
 	})
+	// The last-step button goes to the last step, not the first.
+	t.Run("last-step", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/planowanie", "#match=r001-g01-s1&step=2")
+		waitStep(t, ctx, 2)
+		last := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+		if last < 10 {
+			t.Fatalf("the match has %d steps; want a longer one", last+1)
+		}
+		eval[bool](t, ctx, `document.querySelector("#r-last").click(), true`)
+		waitStep(t, ctx, last)
+		if got := eval[string](t, ctx, `document.querySelector("#r-step").textContent`); got != fmt.Sprintf("step %d of %d", last, last) {
+			t.Errorf("after ▶| the counter says %q", got)
+		}
+	})
 	// A replay whose transcript is missing says so, and counts no steps.
 	t.Run("missing-transcript", func(t *testing.T) {
 		dir := copyResults(t, "auction")

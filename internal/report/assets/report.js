@@ -655,7 +655,9 @@
   function go(n) {
     if (!replay) return;
     const steps = replay.steps;
-    n = Math.max(0, Math.min(steps.length - 1, n | 0));
+    // n | 0 would make Infinity (the last step) 0: clamp first.
+    n = n === Infinity ? steps.length - 1 : Number.isFinite(n) ? Math.trunc(n) : 0;
+    n = Math.max(0, Math.min(steps.length - 1, n));
     replay.step = n;
     $("#r-slider").value = n;
     $("#r-step").textContent = steps.length ? `step ${n} of ${steps.length - 1}` : "no steps";
@@ -716,7 +718,7 @@
   $("#r-first").addEventListener("click", () => { stop(); go(0); });
   $("#r-prev").addEventListener("click", () => { stop(); go(replay.step - 1); });
   $("#r-next").addEventListener("click", () => { stop(); go(replay.step + 1); });
-  $("#r-last").addEventListener("click", () => { stop(); go(Infinity); });
+  $("#r-last").addEventListener("click", () => { stop(); if (replay) go(replay.steps.length - 1); });
   $("#r-play").addEventListener("click", play);
   $("#r-slider").addEventListener("input", (e) => { stop(); go(+e.target.value); });
   document.addEventListener("keydown", (e) => {
