@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -258,6 +259,76 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("after ▶| the counter says %q", got)
 		}
 	})
+	// Each card of a trick is a step with the lines sent and read since
+	// the previous card: the gen_move that asked its seat for it and the
+	// answer (with the broadcast that went with the gen_move), and the
+	// clock its seat had used when it answered.
+	t.Run("card-lines-planowanie", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/planowanie", "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		steps := eval[[]stepView](t, ctx, allSteps)
+		moves, lines := planowanieMoves(t, "testdata/planowanie/matches/r001-g01-s1/events.jsonl")
+		card := regexp.MustCompile(`: seat (\d+) plays (\w+)`)
+		cards, shown := 0, 0
+		for i, st := range steps {
+			shown += len(st.Lines)
+			m := card.FindStringSubmatch(st.Label)
+			if m == nil {
+				continue
+			}
+			if cards >= len(moves) {
+				t.Fatalf("step %d %q: more cards than the transcript's %d moves", i, st.Label, len(moves))
+			}
+			want := moves[cards]
+			cards++
+			if seat, _ := strconv.Atoi(m[1]); seat != want.Seat || m[2] != want.Card {
+				t.Fatalf("step %d %q: the transcript's move %d is seat %d's %s", i, st.Label, cards, want.Seat, want.Card)
+			}
+			var asked []string
+			answered := false
+			for _, l := range st.Lines {
+				if strings.HasPrefix(l, "→ ") && strings.HasSuffix(l, ": gen_move") {
+					asked = append(asked, l)
+				}
+				answered = answered || strings.HasPrefix(l, "← "+m[1]+" ") && strings.HasSuffix(l, ": = "+m[2])
+			}
+			if len(asked) != 1 || !strings.HasPrefix(asked[0], "→ "+m[1]+" ") || !answered {
+				t.Errorf("step %d %q: its lines ask %q for a move, and answered=%v; want seat %s asked once, answering %s", i, st.Label, asked, answered, m[1], m[2])
+			}
+			if w := fmt.Sprintf("%.0f ms", want.Clock); st.Clock[want.Seat] != w {
+				t.Errorf("step %d %q: seat %d's clock is %q, want %q (when it answered)", i, st.Label, want.Seat, st.Clock[want.Seat], w)
+			}
+		}
+		if cards != len(moves) || shown != lines {
+			t.Errorf("%d card steps, %d lines in all steps; want %d (the moves) and every line of the transcript once (%d)", cards, shown, len(moves), lines)
+		}
+	})
+	t.Run("card-lines-euchre", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/euchre4", "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		steps := eval[[]stepView](t, ctx, allSteps)
+		card := regexp.MustCompile(`: position (\d) plays (\w+)`)
+		cards := 0
+		for i, st := range steps {
+			m := card.FindStringSubmatch(st.Label)
+			if m == nil {
+				continue
+			}
+			cards++
+			var turns []string
+			for _, l := range st.Lines {
+				if strings.Contains(l, ", turn] ") {
+					turns = append(turns, l)
+				}
+			}
+			if len(turns) != 1 || !strings.Contains(turns[0], "[position "+m[1]+", turn] ") {
+				t.Errorf("step %d %q: its lines hold the turns %q; want position %s's alone", i, st.Label, turns, m[1])
+			}
+		}
+		if cards == 0 {
+			t.Error("no card steps")
+		}
+	})
 	// A replay whose transcript is missing says so, and counts no steps.
 	t.Run("missing-transcript", func(t *testing.T) {
 		dir := copyResults(t, "auction")
@@ -282,4 +353,73 @@ func waitStep(t *testing.T, ctx context.Context, n int) {
 		notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`)
 		t.Fatalf("the replay does not show step %d (%s): %v", n, notes, err)
 	}
+}
+
+// stepView is one step of a replay as the page shows it.
+type stepView struct {
+	Label string   `json:"label"`
+	Lines []string `json:"lines"`
+	Clock []string `json:"clock"`
+}
+
+// allSteps steps the open replay from its first step to its last and
+// reads each: its label, its lines and every seat's clock.
+const allSteps = `(() => {
+  const out = [], n = +document.querySelector("#r-slider").max;
+  document.querySelector("#r-first").click();
+  for (let i = 0; i <= n; i++) {
+    out.push({ label: document.querySelector("#r-label").textContent,
+      lines: [...document.querySelectorAll("#replay-lines .line")].map((l) => l.textContent),
+      clock: [...document.querySelectorAll("#replay-seats tbody tr")].map((tr) => tr.children[3].textContent) });
+    document.querySelector("#r-next").click();
+  }
+  return out;
+})()`
+
+// planowanieMoves reads a Planowanie transcript: every answer to a
+// gen_move, in order (the cards in the order they were played), with the
+// seat's clock when it answered: the time from each command sent to the
+// first line read after it, summed. lines counts the protocol lines.
+func planowanieMoves(t *testing.T, path string) (moves []move, lines int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock [8]float64
+	var sentAt [8]*float64
+	var asked [8]bool
+	for _, line := range strings.Split(string(b), "\n") {
+		var r struct {
+			T    float64 `json:"t"`
+			Seat int     `json:"seat"`
+			Send *string `json:"send"`
+			Recv *string `json:"recv"`
+		}
+		if json.Unmarshal([]byte(line), &r) != nil || r.Send == nil && r.Recv == nil {
+			continue
+		}
+		lines++
+		if r.Send != nil {
+			tt := r.T
+			sentAt[r.Seat] = &tt
+			asked[r.Seat] = asked[r.Seat] || *r.Send == "gen_move"
+			continue
+		}
+		if sentAt[r.Seat] != nil {
+			clock[r.Seat] += r.T - *sentAt[r.Seat]
+			sentAt[r.Seat] = nil
+		}
+		if c, ok := strings.CutPrefix(*r.Recv, "= "); ok && asked[r.Seat] {
+			asked[r.Seat] = false
+			moves = append(moves, move{r.Seat, c, clock[r.Seat]})
+		}
+	}
+	return moves, lines
+}
+
+type move struct {
+	Seat  int
+	Card  string
+	Clock float64
 }

@@ -333,6 +333,36 @@
   function cards(list, cls) { return el("span", { cls: "cards" }, (list || []).map((c) => card(c, cls))); }
   const without = (hand, c) => { const i = hand.indexOf(c); return i < 0 ? hand : hand.slice(0, i).concat(hand.slice(i + 1)); };
 
+  // planowanieCuts splits the lines since the last step among the cards
+  // of a trick, order being the seats in the order they played: cuts[i]
+  // is where card i's lines end. The lines come in rounds, every seat's
+  // commands then every seat's answers (docs/events.md); a seat is asked
+  // for its card with a gen_move that goes out with the round before (the
+  // declarations, or the play of the card before), so card i's lines end
+  // with the round of its seat's gen_move. The round of the trick's last
+  // play, which asks the trick's winner to lead the next one, waits for
+  // that card; at the end of a deal, when it asks no one, it goes with
+  // the trick's last card.
+  function planowanieCuts(pending, order) {
+    const rounds = []; // [start, end, seats asked for a move]
+    pending.forEach((l, i) => {
+      if (!rounds.length || l.send !== undefined && pending[i - 1].send === undefined) rounds.push([i, i, new Set()]);
+      const r = rounds[rounds.length - 1];
+      r[1] = i + 1;
+      if (l.send !== undefined && /^gen_move\b/.test(l.send)) r[2].add(l.seat);
+    });
+    const cuts = [];
+    let next = 0, cut = 0;
+    for (const seat of order) {
+      const k = rounds.findIndex((r, j) => j >= next && r[2].has(seat));
+      if (k >= 0) { cut = rounds[k][1]; next = k + 1; }
+      cuts.push(cut);
+    }
+    while (next < rounds.length && !rounds[next][2].size) cut = rounds[next++][1];
+    if (cuts.length) cuts[cuts.length - 1] = cut;
+    return cuts;
+  }
+
   const viewers = {};
   viewers.planowanie = {
     init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1 }),
@@ -342,14 +372,19 @@
         push(`deal ${d.deal}: ${d.cards} card(s) each, seat ${d.leader} leads`);
       },
       declare(s, d, push) { s.declared = d.declared.slice(); push(`deal ${d.deal}: declarations ${d.declared.join(" ")}`); },
-      trick(s, d, push) {
+      // One trick event, a step per card, each with the lines that lead
+      // to it (see planowanieCuts).
+      trick(s, d, push, notes, pending) {
         s.table = s.table.map(() => null);
         s.trick = d.trick; s.leader = d.leader; s.winner = -1;
-        for (let i = 0; i < d.cards.length; i++) {
-          const seat = (d.leader + i) % d.cards.length, c = d.cards[seat];
+        const order = d.cards.map((_, i) => (d.leader + i) % d.cards.length);
+        const cuts = planowanieCuts(pending, order);
+        for (let i = 0; i < order.length; i++) {
+          const seat = order[i], c = d.cards[seat];
           s.table[seat] = c; s.hands[seat] = without(s.hands[seat] || [], c);
-          if (i === d.cards.length - 1) { s.winner = d.winner; s.won[d.winner]++; }
-          push(`deal ${d.deal}, trick ${d.trick}: seat ${seat} plays ${c}` + (i === d.cards.length - 1 ? `; seat ${d.winner} takes the trick` : ""), { seat });
+          if (i === order.length - 1) { s.winner = d.winner; s.won[d.winner]++; }
+          push(`deal ${d.deal}, trick ${d.trick}: seat ${seat} plays ${c}` + (i === order.length - 1 ? `; seat ${d.winner} takes the trick` : ""),
+            { seat, take: cuts[i] - (i ? cuts[i - 1] : 0) });
         }
       },
       deal_score(s, d, push) { s.scores = d.scores.slice(); push(`deal ${d.deal} scored: ${d.points.join(" ")} (totals ${d.scores.join(" ")})`); },
@@ -379,7 +414,11 @@
       discard(s, d, push) { s.hands[d.dealer] = without(s.hands[d.dealer].concat([d.upcard]), d.discarded); s.upcard = ""; push(`hand ${d.hand}: dealer picks up ${d.upcard}, discards ${d.discarded}`); },
       trump(s, d, push) { Object.assign(s, { trump: d.trump, maker: d.maker, alone: d.alone }); push(`hand ${d.hand}: trump ${suitSym[d.trump] || d.trump}, made by position ${d.maker}` + (d.alone >= 0 ? `, position ${d.alone} alone` : "")); },
       thrown_in(s, d, push) { push(`hand ${d.hand}: thrown in`); },
-      trick(s, d, push) {
+      // One trick event, a step per card, each with the lines up to the
+      // decision that played it (its turn, and a default that replaced
+      // it); the decisions that tell every position the trick come after
+      // the event, and go with the next step.
+      trick(s, d, push, notes, pending) {
         s.table = [null, null, null, null]; s.winner = -1;
         d.cards.forEach((c, i) => {
           const pos = (d.leader + i) % 4;
@@ -387,7 +426,17 @@
           s.table[pos] = c; s.hands[pos] = without(s.hands[pos], c);
           const last = d.cards.slice(i + 1).every((x) => x === "p");
           if (last) { s.winner = d.winner; s.tricks[d.winner % 2]++; }
-          push(`hand ${d.hand}, trick ${d.trick}: position ${pos} plays ${c}` + (last ? `; position ${d.winner} takes it` : ""), { seat: s.posSeat[pos] });
+          // push takes the lines it is given out of pending: the search
+          // starts at 0 for every card.
+          let cut = 0;
+          const k = pending.findIndex((l) => l.pos === pos && l.phase === "turn" && l.recv !== undefined);
+          if (k >= 0) {
+            cut = k + 1;
+            while (cut < pending.length && pending[cut].note !== undefined && pending[cut].pos === pos) cut++;
+          }
+          if (last) cut = pending.length;
+          push(`hand ${d.hand}, trick ${d.trick}: position ${pos} plays ${c}` + (last ? `; position ${d.winner} takes it` : ""),
+            { seat: s.posSeat[pos], take: cut });
         });
       },
       hand_score(s, d, push) { s.points = d.points.slice(); push(`hand ${d.hand}: tricks ${d.tricks.join("-")}, scored ${d.scored.join("-")}, game ${d.points.join("-")}`); },
@@ -559,14 +608,33 @@
     if (!viewer) notes.push(`No replay viewer for game ${site.driver}: only the lines are shown.`);
     let state = viewer ? viewer.init(m) : {};
     const steps = [];
-    let lines = [];
+    // lines are the lines since the last step, each with marks[i]: the
+    // clock, answers and faults just after it, so that a step that takes
+    // some of them (push's take) shows the seats as they were then.
+    const lines = [], marks = [];
     const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0), sentAt = m.seats.map(() => null);
     const faults = [];
     const unknown = {};
+    const line = (l) => { lines.push(l); marks.push({ clock: clock.slice(), answers: answers.slice(), faults: faults.length }); };
+    // push makes a step of the state now and of the lines since the last
+    // step: all of them, or the first extra.take (a viewer that makes
+    // several steps of one event, a card each of a trick, gives each the
+    // lines that lead to it; the rest wait for the next step).
     const push = (label, extra) => {
-      steps.push(Object.assign({ label, state: structuredClone(state), lines, clock: clock.slice(), answers: answers.slice(), faults: faults.slice() }, extra || {}));
-      lines = [];
+      extra = Object.assign({}, extra);
+      let seen = { clock: clock.slice(), answers: answers.slice(), faults: faults.length };
+      if (extra.take !== undefined) {
+        const k = Math.max(0, Math.min(lines.length, extra.take));
+        if (k < lines.length) seen = k ? marks[k - 1] : { clock: stepMark.clock, answers: stepMark.answers, faults: Math.min(stepMark.faults, faults.length) };
+        delete extra.take;
+        extra.lines = lines.splice(0, k); marks.splice(0, k);
+      } else {
+        extra.lines = lines.splice(0); marks.splice(0);
+      }
+      stepMark = seen;
+      steps.push(Object.assign({ label, state: structuredClone(state), clock: seen.clock.slice(), answers: seen.answers.slice(), faults: faults.slice(0, seen.faults) }, extra));
     };
+    let stepMark = { clock: clock.slice(), answers: answers.slice(), faults: 0 };
     const shared = {
       match() { },
       result() { },
@@ -574,16 +642,16 @@
       default(s, d) {
         const seat = d.seat;
         faults.push({ seat, kind: d.kind || "default", detail: d.detail || d.reason || "" });
-        lines.push({ seat, note: `default answer (${d.kind || d.phase || ""}): ${d.detail || d.reason || ""}` + (d.default !== undefined ? ` → ${d.default}` : "") });
+        line({ seat, pos: d.position, phase: d.phase, note: `default answer (${d.kind || d.phase || ""}): ${d.detail || d.reason || ""}` + (d.default !== undefined ? ` → ${d.default}` : "") });
       },
-      warning(s, d) { lines.push({ seat: d.seat, note: `warning: '?' to ${d.command}` }); },
+      warning(s, d) { line({ seat: d.seat, note: `warning: '?' to ${d.command}` }); },
       // Auction: an answer after the move limit but within the tolerated
       // overrun (used, and counted against the bot), shown with its
       // round's step; a bot disqualified before the first match, not run.
       overrun(s, d) {
         const what = `${fmt(d.used_ms)} ms, over the limit of ${fmt(d.limit_ms)} ms`;
         faults.push({ seat: d.seat, kind: "overrun", detail: `round ${d.round}: ${what}` });
-        lines.push({ seat: d.seat, note: `overrun in round ${d.round}: answered in ${what} (within the tolerated overrun: the answer counts, and so does the overrun)` });
+        line({ seat: d.seat, note: `overrun in round ${d.round}: answered in ${what} (within the tolerated overrun: the answer counts, and so does the overrun)` });
       },
       out(s, d) {
         faults.push({ seat: d.seat, kind: "out", detail: d.detail });
@@ -595,7 +663,7 @@
         const seat = r.seat;
         if (r.send !== undefined) { sentAt[seat] = r.t; answers[seat] = (answers[seat] || 0) + 1; }
         else if (sentAt[seat] !== null && sentAt[seat] !== undefined) { clock[seat] += r.t - sentAt[seat]; sentAt[seat] = null; }
-        lines.push(r);
+        line(r);
         if (viewer && viewer.line) viewer.line(state, r);
         continue;
       }
@@ -603,14 +671,14 @@
       if (kind === "decision") {
         const d = r.data || {};
         answers[d.seat] = (answers[d.seat] || 0) + 1;
-        lines.push({ seat: d.seat, send: `[position ${d.position}, ${d.phase}] ` + String(d.input || "").trim().replace(/\n/g, " ⏎ ") });
-        lines.push({ seat: d.seat, recv: d.answer });
+        line({ seat: d.seat, pos: d.position, phase: d.phase, send: `[position ${d.position}, ${d.phase}] ` + String(d.input || "").trim().replace(/\n/g, " ⏎ ") });
+        line({ seat: d.seat, pos: d.position, phase: d.phase, recv: d.answer });
         continue;
       }
       const own = viewer && viewer.on[kind];
       const sh = shared[kind];
       try {
-        if (own) own.call(viewer, state, r.data || {}, push, notes);
+        if (own) own.call(viewer, state, r.data || {}, push, notes, lines);
         else if (sh) sh(state, r.data || {});
         else { unknown[kind] = (unknown[kind] || 0) + 1; }
       } catch (e) {
