@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -329,6 +330,48 @@ func TestPageInBrowser(t *testing.T) {
 			t.Error("no card steps")
 		}
 	})
+	// A match without a result (being played, or cut off) is a link in
+	// the match list, and opens its replay with what its transcript holds.
+	t.Run("running-match", func(t *testing.T) {
+		dir := runningCopy(t, 500)
+		ctx := openPage(t, browser, dir, "#matches")
+		if href := eval[string](t, ctx, `(document.querySelector("#running a") || {}).hash || ""`); href != "#match=r001-g01-s9&step=0" {
+			t.Errorf("the match without a result links to %q", href)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+eval[string](t, ctx, `location.pathname`)+"#match=r001-g01-s9&step=3")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 3)
+		if label := eval[string](t, ctx, `document.querySelector("#r-label").textContent`); !strings.HasPrefix(label, "deal 1, trick 1: seat 1 plays ") {
+			t.Errorf("step 3 of the match being played is %q", label)
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); !strings.Contains(notes, "no result yet") {
+			t.Errorf("the replay does not say the match has no result yet: %q", notes)
+		}
+	})
+	// Under serve, the replay of a match being played follows its
+	// transcript as it grows.
+	t.Run("running-match-live", func(t *testing.T) {
+		dir := runningCopy(t, 500)
+		url := serveDir(t, dir)
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate(url+"#match=r001-g01-s9&step=3"), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 3)
+		before := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+		b, err := os.ReadFile("testdata/planowanie/matches/r001-g01-s1/events.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		if err := os.WriteFile(filepath.Join(dir, "matches", "r001-g01-s9", "events.jsonl"), []byte(strings.Join(lines[:900], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.querySelector("#r-slider").max > %d`, before), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the replay of the match being played stays at %d steps as its transcript grows: %v", before+1, err)
+		}
+	})
 	// A replay whose transcript is missing says so, and counts no steps.
 	t.Run("missing-transcript", func(t *testing.T) {
 		dir := copyResults(t, "auction")
@@ -422,4 +465,42 @@ type move struct {
 	Seat  int
 	Card  string
 	Clock float64
+}
+
+// runningCopy copies testdata/planowanie and adds a match being played:
+// match r001-g01-s9, the first n lines of r001-g01-s1's transcript and no
+// result.
+func runningCopy(t *testing.T, n int) string {
+	t.Helper()
+	dir := copyResults(t, "planowanie")
+	b, err := os.ReadFile(filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	match := filepath.Join(dir, "matches", "r001-g01-s9")
+	if err := os.MkdirAll(match, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(match, "events.jsonl"), []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// serveDir serves dir as arbiter serve does, on a loopback port, until
+// the test ends; it returns the page's URL.
+func serveDir(t *testing.T, dir string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s := NewServer(dir)
+	s.Poll = 50 * time.Millisecond
+	go func() { defer close(done); s.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String() + "/"
 }

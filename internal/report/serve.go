@@ -221,14 +221,10 @@ func (s *Server) serveTranscript(w http.ResponseWriter, id string) {
 		http.NotFound(w, nil)
 		return
 	}
-	b, err := engine.ReadTranscriptFile(transcriptPath(s.dir, id))
-	var cut *engine.CutShortError
-	if errors.As(err, &cut) {
-		// A compressed transcript of a match being played ends where the
-		// run last flushed it, maybe in a line, which the page skips as
-		// it skips a plain transcript's torn last line.
-		err = nil
-	}
+	// A compressed transcript of a match being played ends where the run
+	// last flushed it, maybe in a line, which the page skips as it skips
+	// a plain transcript's torn last line.
+	b, err := readTranscriptSoFar(transcriptPath(s.dir, id))
 	if err != nil {
 		http.Error(w, "no transcript of match "+id, http.StatusNotFound)
 		return

@@ -267,7 +267,14 @@
         el("td", { text: `${(m.elapsed_ms / 1000).toFixed(1)} s` })));
     }
     t.append(body);
-    $("#running").textContent = (site.running || []).length ? `Without a result yet (playing, or cut off): ${site.running.join(", ")}.` : "";
+    // Matches without a result open their replay as far as their
+    // transcript goes.
+    const running = clear($("#running"));
+    if ((site.running || []).length) {
+      running.append("Without a result yet (playing, or cut off): ");
+      site.running.forEach((id, i) => running.append(i ? ", " : "", el("a", { text: id, attrs: { href: `#match=${encodeURIComponent(id)}&step=0` } })));
+      running.append(".");
+    }
   }
 
   // ---- transcripts ----
@@ -288,15 +295,22 @@
     for (const f of waiting[id] || []) f.resolve(events);
     delete waiting[id];
   };
-  function transcript(id) {
+  // transcript loads a match's transcript, once; again is for a match
+  // being played, whose transcript a live page loads anew.
+  function transcript(id, again) {
+    if (again) delete loaded[id];
     if (loaded[id] !== undefined) return Promise.resolve(loaded[id]);
     if (inline[id]) return Promise.resolve(loaded[id] = JSON.parse(inline[id].textContent));
     if (!folder) return Promise.reject(new Error(`the transcript of ${id} is not in this page`));
     return new Promise((resolve, reject) => {
+      const first = !waiting[id];
       (waiting[id] = waiting[id] || []).push({ resolve, reject });
+      if (!first) return;
       const s = document.createElement("script");
-      s.src = `${folder}/${encodeURIComponent(id)}.js`;
+      s.src = `${folder}/${encodeURIComponent(id)}.js` + (again ? `?at=${Date.now()}` : "");
+      s.onload = () => s.remove();
       s.onerror = () => {
+        s.remove();
         for (const f of waiting[id] || []) f.reject(new Error(`the transcript of ${id} (${s.src}) could not be loaded`));
         delete waiting[id];
       };
@@ -704,22 +718,63 @@
   async function openReplay(id, step) {
     showTab("replay");
     const m = site.matches.find((x) => x.match === id);
-    $("#replay-empty").hidden = !!m;
-    if (!m) { $("#replay-empty").textContent = `No finished match ${id}.`; return; }
+    const running = !m && (site.running || []).includes(id);
+    $("#replay-empty").hidden = !!m || running;
+    if (!m && !running) { $("#replay-empty").textContent = `No finished match ${id}.`; return; }
     if (!replay || replay.id !== id) {
       $("#replay-title").textContent = `Replay of ${id}`;
       clear($("#replay-view")).append(el("p", { cls: "hint", text: "loading…" }));
-      const notes = [];
-      let steps = [];
-      try { steps = build(parse(await transcript(id), notes), m, notes); } catch (e) { notes.push(e.message); }
-      replay = { id, match: m, steps, notes };
-      const ul = clear($("#replay-notes"));
-      for (const n of notes) ul.append(el("li", { text: n }));
-      const sl = $("#r-slider");
-      sl.max = Math.max(0, steps.length - 1);
+      replay = null;
+      const r = await loadReplay(id, m, false);
+      showNotes(r);
+      replay = r;
     }
     go(step);
   }
+  // loadReplay reads a match's transcript into steps. A match without a
+  // result yet (m undefined) takes its seats from its match event, and
+  // shows what its transcript holds so far.
+  async function loadReplay(id, m, again) {
+    const notes = [];
+    let steps = [], match = m;
+    if (!m) notes.push(`Match ${id} has no result yet (being played, or cut off): this is what its transcript holds so far` + (live ? ", followed as it grows." : "."));
+    try {
+      const recs = parse(await transcript(id, again), notes);
+      if (!match) {
+        const ev = recs.find((r) => r.event === "match");
+        const seats = ev && ev.data && Array.isArray(ev.data.seats) ? ev.data.seats : [];
+        if (!seats.length) notes.push(`the transcript of ${id} does not name its seats yet`);
+        match = { match: id, seats: seats.map((bot) => ({ bot: String(bot) })), stderr: [] };
+      }
+      steps = build(recs, match, notes);
+    } catch (e) { notes.push(e.message); }
+    return { id, match: match || { match: id, seats: [], stderr: [] }, steps, notes, running: !m };
+  }
+  function showNotes(r) {
+    const ul = clear($("#replay-notes"));
+    for (const n of r.notes) ul.append(el("li", { text: n }));
+    $("#r-slider").max = Math.max(0, r.steps.length - 1);
+  }
+  // A live page follows the replay of a match being played: it loads its
+  // transcript again every second (the run writes it out at least that
+  // often), and once more when the match has its result. A viewer on
+  // the last step stays on the last step.
+  let following = false;
+  async function followReplay() {
+    if (!live || following || !replay || !replay.running || $("#replay").hidden) return;
+    following = true;
+    try {
+      const id = replay.id, m = site.matches.find((x) => x.match === id);
+      const r = await loadReplay(id, m, true);
+      if (!replay || replay.id !== id) return;
+      const atEnd = replay.step >= replay.steps.length - 1;
+      r.step = replay.step;
+      replay = r;
+      showNotes(r);
+      go(atEnd ? r.steps.length - 1 : r.step);
+    } finally { following = false; }
+  }
+  if (live) setInterval(followReplay, 1000);
   function go(n) {
     if (!replay) return;
     const steps = replay.steps;
@@ -835,7 +890,10 @@
       es.addEventListener("site", (e) => {
         site = normal(JSON.parse(e.data));
         renderAll();
-        if (replay) { const m = site.matches.find((x) => x.match === replay.id); if (m) replay.match = m; }
+        if (replay) {
+          const m = site.matches.find((x) => x.match === replay.id);
+          if (m && replay.running) followReplay(); else if (m) replay.match = m;
+        }
         badge.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
         document.body.dataset.updates = String((+document.body.dataset.updates || 0) + 1);
       });
