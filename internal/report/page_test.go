@@ -372,6 +372,34 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the replay of the match being played stays at %d steps as its transcript grows: %v", before+1, err)
 		}
 	})
+	// Under serve, results that become unreadable are said over the page,
+	// with report's message, until they are readable again.
+	t.Run("serve-problem", func(t *testing.T) {
+		dir := copyResults(t, "planowanie")
+		url := serveDir(t, dir)
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		results := filepath.Join(dir, "results.jsonl")
+		good, err := os.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(results, append([]byte("{\"match\":\"torn\n"), good...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		shown := `(() => { const p = document.querySelector("#problem"); return p && !p.hidden && p.offsetHeight > 0 ? p.textContent : ""; })()`
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](shown+`.includes("line 1 is not a result")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the live page does not say the results cannot be read (it says %q): %v", eval[string](t, ctx, shown), err)
+		}
+		if err := os.WriteFile(results, good, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](shown+` === ""`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the live page still says %q with the results readable again: %v", eval[string](t, ctx, shown), err)
+		}
+	})
 	// A replay whose transcript is missing says so, and counts no steps.
 	t.Run("missing-transcript", func(t *testing.T) {
 		dir := copyResults(t, "auction")

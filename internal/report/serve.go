@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -123,9 +124,11 @@ func (s *Server) refresh() {
 		s.lastErr = err
 		return
 	}
-	s.lastErr = nil
-	if !bytes.Equal(b, s.site) {
+	// Results readable again tell the pages so, even when they are
+	// those the pages show.
+	if !bytes.Equal(b, s.site) || s.lastErr != nil {
 		s.site = b
+		s.lastErr = nil
 		s.bump()
 	}
 }
@@ -136,7 +139,8 @@ func (s *Server) bump() {
 	s.changed = make(chan struct{})
 }
 
-// current returns the last load, or why there is none.
+// current returns the last load, and why the results cannot be read now
+// (then the last load, if any, is of results that were readable once).
 func (s *Server) current() ([]byte, error, chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -161,15 +165,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// servePage serves the page, or, when the results cannot be read (not
+// yet, or no longer: a line in the middle of results.jsonl that is not a
+// result, the directory gone), a page that says why, as report says it,
+// and reloads itself: never the last results read as if they were now's.
 func (s *Server) servePage(w http.ResponseWriter) {
 	b, err, _ := s.current()
-	if b == nil {
+	if b == nil || err != nil {
+		what, title := "The results cannot be read", "arbiter: the results cannot be read"
+		if b == nil && (err == nil || errors.Is(err, fs.ErrNotExist)) {
+			what, title = "No results to show yet", "arbiter: waiting for results"
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprintf(w, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"1\">"+
-			"<title>arbiter: waiting for results</title></head><body><p>No results to show yet: %s</p><p>This page reloads by itself.</p></body></html>\n",
-			html.EscapeString(fmt.Sprint(err)))
+			"<title>%s</title></head><body><p id=\"problem\">%s: %s</p><p>This page reloads by itself.</p></body></html>\n",
+			title, what, html.EscapeString(fmt.Sprint(err)))
 		return
 	}
 	var site Site
@@ -187,7 +199,9 @@ func (s *Server) servePage(w http.ResponseWriter) {
 	w.Write(buf.Bytes())
 }
 
-// serveEvents streams the page's data: now, and after every change.
+// serveEvents streams the page's data: now, and after every change; or,
+// while the results cannot be read, a "problem" event that says why (the
+// page keeps what it shows under it), and the data again when they can.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -197,13 +211,17 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	var sent []byte
+	problem := ""
 	for {
 		b, err, changed := s.current()
-		if b != nil && !bytes.Equal(b, sent) {
+		if err != nil {
+			if p := strings.ReplaceAll(err.Error(), "\n", " "); p != problem {
+				fmt.Fprintf(w, "event: problem\ndata: %s\n\n", p)
+				problem, sent = p, nil
+			}
+		} else if b != nil && !bytes.Equal(b, sent) {
 			fmt.Fprintf(w, "event: site\ndata: %s\n\n", b)
-			sent = b
-		} else if err != nil {
-			fmt.Fprintf(w, "event: problem\ndata: %s\n\n", strings.ReplaceAll(err.Error(), "\n", " "))
+			problem, sent = "", b
 		}
 		fl.Flush()
 		select {

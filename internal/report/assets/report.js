@@ -887,7 +887,17 @@
     const badge = $("#live");
     const connect = () => {
       const es = new EventSource("events");
+      // The results cannot be read now (a line of results.jsonl that is
+      // not a result, the directory gone): say why over what the page
+      // shows, which is the last results it could read, until they can.
+      es.addEventListener("problem", (e) => {
+        const p = $("#problem");
+        p.textContent = `The results cannot be read now: ${e.data}. What this page shows are the last results it could read (${new Date().toLocaleTimeString()}), not the current ones.`;
+        p.hidden = false;
+        badge.textContent = "live · the results cannot be read";
+      });
       es.addEventListener("site", (e) => {
+        $("#problem").hidden = true;
         site = normal(JSON.parse(e.data));
         renderAll();
         if (replay) {
