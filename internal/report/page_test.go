@@ -400,6 +400,39 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the live page still says %q with the results readable again: %v", eval[string](t, ctx, shown), err)
 		}
 	})
+	// The head-to-head's link lists the pair's matches, and nobody
+	// else's, even when the match list was drawn before.
+	t.Run("head-to-head-matches", func(t *testing.T) {
+		site, err := Load("testdata/placement")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := site.Stats.Standings[0].Bot, site.Stats.Standings[1].Bot
+		var want []string
+		for _, m := range site.Matches {
+			var hasA, hasB bool
+			for _, s := range m.Seats {
+				hasA, hasB = hasA || s.Bot == a, hasB || s.Bot == b
+			}
+			if hasA && hasB {
+				want = append(want, m.Match)
+			}
+		}
+		if len(want) == 0 || len(want) == len(site.Matches) {
+			t.Fatalf("%s and %s play %d of %d matches; want a pair that plays some", a, b, len(want), len(site.Matches))
+		}
+		ctx := openPage(t, browser, "testdata/placement", "#matches")
+		got := eval[[]string](t, ctx, fmt.Sprintf(`(() => {
+  location.hash = "#standings";
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  click(%q); click(%q);
+  [...document.querySelectorAll("#h2h a")].find((a) => a.textContent === "their matches").click();
+  return [...document.querySelectorAll("#match-table tbody tr")].map((tr) => tr.dataset.match);
+})()`, a, b))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("the matches of %s and %s (-want +page):\n%s", a, b, diff)
+		}
+	})
 	// A replay whose transcript is missing says so, and counts no steps.
 	t.Run("missing-transcript", func(t *testing.T) {
 		dir := copyResults(t, "auction")

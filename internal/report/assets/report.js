@@ -160,7 +160,14 @@
         el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
         el("tr", {}, el("th", { text: `SPRT [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}]` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
-      el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => { $("#f-bot").value = a; } } })));
+      el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => theirMatches(a, b) } })));
+  }
+  // theirMatches filters the match list to the matches of bots a and b
+  // together, and draws it (the link then shows the tab).
+  function theirMatches(a, b) {
+    $("#f-bot").value = a; $("#f-vs").value = b; $("#f-round").value = ""; $("#f-fault").value = "";
+    matchesDrawn = true;
+    renderMatches();
   }
 
   // ---- charts ----
@@ -246,13 +253,14 @@
       sel.value = values.map(String).includes(v) || v === "*" ? v : "";
     };
     keep($("#f-bot"), site.stats.standings.map((s) => s.bot));
+    keep($("#f-vs"), site.stats.standings.map((s) => s.bot));
     keep($("#f-round"), [...new Set(site.matches.map((m) => m.round))].sort((a, b) => a - b));
     keep($("#f-fault"), [...new Set(site.matches.flatMap((m) => m.seats.map((s) => s.fault).filter(Boolean)))].sort());
   }
   function renderMatches() {
-    const bot = $("#f-bot").value, round = $("#f-round").value, fault = $("#f-fault").value;
+    const bot = $("#f-bot").value, vs = $("#f-vs").value, round = $("#f-round").value, fault = $("#f-fault").value;
     const rows = site.matches.filter((m) =>
-      (!bot || m.seats.some((s) => s.bot === bot)) && (!round || String(m.round) === round) &&
+      (!bot || m.seats.some((s) => s.bot === bot)) && (!vs || m.seats.some((s) => s.bot === vs)) && (!round || String(m.round) === round) &&
       (!fault || m.seats.some((s) => fault === "*" ? s.fault : s.fault === fault)));
     $("#f-count").textContent = `${rows.length} of ${site.matches.length} matches`;
     const t = clear($("#match-table"));
@@ -866,7 +874,7 @@
     showTab(["standings", "charts", "matches", "replay"].includes(h) ? h : "standings");
   }
   window.addEventListener("hashchange", route);
-  for (const id of ["#f-bot", "#f-round", "#f-fault"]) $(id).addEventListener("change", renderMatches);
+  for (const id of ["#f-bot", "#f-vs", "#f-round", "#f-fault"]) $(id).addEventListener("change", renderMatches);
 
   function renderAll() {
     colours();
