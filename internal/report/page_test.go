@@ -433,6 +433,33 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the matches of %s and %s (-want +page):\n%s", a, b, diff)
 		}
 	})
+	// A long unbroken answer echoed into a fault's detail, and into the
+	// bot's stderr, wraps: the page stays as wide as the window.
+	t.Run("long-fault-detail", func(t *testing.T) {
+		dir := copyResults(t, "planowanie")
+		long := strings.Repeat("x", 64<<10)
+		results := filepath.Join(dir, "results.jsonl")
+		b, err := os.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = []byte(strings.Replace(string(b), `"fault":""`, `"fault":"protocol","detail":"answered `+long+`"`, 1))
+		if err := os.WriteFile(results, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "matches", "r001-g01-s1", "seat0-random.stderr"), []byte(long), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=1000")
+		last := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+		waitStep(t, ctx, last)
+		if !strings.Contains(eval[string](t, ctx, `document.querySelector("#replay-seats").textContent`), long) {
+			t.Fatal("the fault's detail is not shown")
+		}
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+20 {
+			t.Errorf("the page is %d px wide in a window of %d", w[0], w[1])
+		}
+	})
 	// A replay whose transcript is missing says so, and counts no steps.
 	t.Run("missing-transcript", func(t *testing.T) {
 		dir := copyResults(t, "auction")
