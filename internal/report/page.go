@@ -28,6 +28,10 @@ var assets embed.FS
 // files.
 const InlineLimit = 8 << 20
 
+// inlineLimit is InlineLimit, which tests lower to write the transcripts
+// of small results into a folder.
+var inlineLimit int64 = InlineLimit
+
 // transcriptsSource is where a page finds its matches' transcripts.
 type transcriptsSource struct {
 	Inline map[string]string // match id → events.jsonl, in the page
@@ -169,13 +173,13 @@ func inlineTranscripts(dir string, site *Site) map[string]string {
 		if err != nil {
 			continue // the page says the transcript is missing
 		}
-		b, err := io.ReadAll(io.LimitReader(f, InlineLimit-total+1))
+		b, err := io.ReadAll(io.LimitReader(f, inlineLimit-total+1))
 		f.Close()
 		var cut *engine.CutShortError
 		if err != nil && !errors.As(err, &cut) {
 			continue
 		}
-		if total += int64(len(b)); total > InlineLimit {
+		if total += int64(len(b)); total > inlineLimit {
 			return nil
 		}
 		inline[id] = string(b)

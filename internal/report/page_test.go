@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -458,6 +459,29 @@ func TestPageInBrowser(t *testing.T) {
 		}
 		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+20 {
 			t.Errorf("the page is %d px wide in a window of %d", w[0], w[1])
+		}
+	})
+	// A page whose name holds characters special in a URL (#, %, ?)
+	// loads its transcripts from its folder of the same name.
+	t.Run("folder-name", func(t *testing.T) {
+		defer func(l int64) { inlineLimit = l }(inlineLimit)
+		inlineLimit = 0
+		page := filepath.Join(t.TempDir(), "itpw#2026 50%?.html")
+		w, err := Write("testdata/planowanie", page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Folder == "" {
+			t.Fatal("the transcripts are in the page")
+		}
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		u := (&url.URL{Scheme: "file", Path: page, Fragment: "match=r001-g01-s1&step=3"}).String()
+		if err := chromedp.Do(ctx, chromedp.Navigate(u), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 3)
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); notes != "" {
+			t.Errorf("the replay says %q", notes)
 		}
 	})
 	// A replay whose transcript is missing says so, and counts no steps.

@@ -315,7 +315,9 @@
       (waiting[id] = waiting[id] || []).push({ resolve, reject });
       if (!first) return;
       const s = document.createElement("script");
-      s.src = `${folder}/${encodeURIComponent(id)}.js` + (again ? `?at=${Date.now()}` : "");
+      // The folder is a path (the page's name, of any characters, and
+      // -matches): each of its segments is encoded, as the id is.
+      s.src = `${folder.split("/").map(encodeURIComponent).join("/")}/${encodeURIComponent(id)}.js` + (again ? `?at=${Date.now()}` : "");
       s.onload = () => s.remove();
       s.onerror = () => {
         s.remove();
