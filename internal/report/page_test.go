@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -482,6 +483,31 @@ func TestPageInBrowser(t *testing.T) {
 		waitStep(t, ctx, 3)
 		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); notes != "" {
 			t.Errorf("the replay says %q", notes)
+		}
+	})
+	// rank's Normal column (wins in matches without a fault, the
+	// tie-break of tournaments rated by wins) follows Wins, as in rank.
+	t.Run("normal-wins", func(t *testing.T) {
+		for _, name := range []string{"placement", "staged"} {
+			site, err := Load(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := openPage(t, browser, filepath.Join("testdata", name), "")
+			got := eval[standingsView](t, ctx, standingsTable)
+			i := slices.Index(got.Heads, "wins")
+			if i < 0 || i+1 >= len(got.Heads) || got.Heads[i+1] != "normal" {
+				t.Errorf("%s: the standings' columns are %q, without normal after wins", name, got.Heads)
+				continue
+			}
+			var want, normal []string
+			for k, s := range site.Stats.Standings {
+				want = append(want, strconv.Itoa(s.NormalWins))
+				normal = append(normal, got.Rows[k]["normal"])
+			}
+			if diff := cmp.Diff(want, normal); diff != "" {
+				t.Errorf("%s: normal wins (-rank +page):\n%s", name, diff)
+			}
 		}
 	})
 	// A replay whose transcript is missing says so, and counts no steps.

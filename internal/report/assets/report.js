@@ -75,13 +75,15 @@
   function renderStandings() {
     const st = site.stats.standings;
     const t = clear($("#standings-table"));
-    const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "faults"];
-    const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "faults"];
+    // rank's columns: normal is rank's Normal, wins in matches without a
+    // fault (the tie-break of tournaments rated by wins).
+    const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
+    const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
     // A tournament in stages is ranked by the last stage each bot
     // reached, and may grade its ranking: columns of their own, as in
     // `arbiter rank`, when some bot has one.
     if (st.some((s) => s.stage || s.grade)) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
-    t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h })))));
+    t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h, title: h === "normal" ? "wins in matches without a fault (rank's Normal)" : "" })))));
     let lo = Infinity, hi = -Infinity;
     for (const s of st) {
       if (s.elo === null) continue;
@@ -101,7 +103,7 @@
       const cells = {
         rank: s.rank, bot: s.bot + (s.fill ? " (fill)" : "") + (s.disqualified ? " (DQ, " + s.disqualified.reason + (s.disqualified.match ? " in " + s.disqualified.match : "") + ")" : ""), elo: fmt(s.elo), games: s.games, score: pct(s.score),
         matches: s.matches, points: fmt(s.points, 2), place: fmt(s.place, 2) + (s.place_ci !== null && s.matches > 1 ? " ± " + fmt(s.place_ci, 2) : ""),
-        wins: s.wins, faults: s.faults, stage: s.stage || "", grade: s.grade || "",
+        wins: s.wins, normal: s.normal_wins ?? 0, faults: s.faults, stage: s.stage || "", grade: s.grade || "",
       };
       const tr = el("tr", { data: { bot: s.bot }, cls: pair.includes(s.bot) ? "picked" : "", on: { click: () => pick(s.bot) } },
         cols.map((c) => c === "interval" ? el("td", { data: { col: c } }, bar) : el("td", { text: cells[c], data: { col: c } })));
