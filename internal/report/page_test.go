@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/internal/browsertest"
 )
 
@@ -508,6 +509,48 @@ func TestPageInBrowser(t *testing.T) {
 			if diff := cmp.Diff(want, normal); diff != "" {
 				t.Errorf("%s: normal wins (-rank +page):\n%s", name, diff)
 			}
+		}
+	})
+	// Every bot has a colour of its own, however many there are.
+	t.Run("colours", func(t *testing.T) {
+		site, err := Load("testdata/placement")
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 40
+		st := site.Stats
+		first := st.Standings[0]
+		st.Standings, st.Crosstable, st.LOS = nil, make([][]rating.WDL, n), make([][]float64, n)
+		for i := range n {
+			s := first
+			s.Bot, s.Rank = fmt.Sprintf("bot%02d", i), i+1
+			st.Standings = append(st.Standings, s)
+			st.Crosstable[i], st.LOS[i] = make([]rating.WDL, n), make([]float64, n)
+		}
+		site.HeadToHead, site.History = nil, History{}
+		page := filepath.Join(t.TempDir(), "report.html")
+		f, err := os.Create(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := render(f, site, transcriptsSource{}, false); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		colours := eval[[]string](t, ctx, `[...document.querySelectorAll("#standings-table tbody td[data-col=bot] .swatch")].map((s) => getComputedStyle(s).backgroundColor)`)
+		seen := map[string]int{}
+		for i, c := range colours {
+			if j, ok := seen[c]; ok {
+				t.Errorf("bots %d and %d have the same colour %s", j, i, c)
+			}
+			seen[c] = i
+		}
+		if len(colours) != n {
+			t.Errorf("%d swatches for %d bots", len(colours), n)
 		}
 	})
 	// A replay whose transcript is missing says so, and counts no steps.

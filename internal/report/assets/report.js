@@ -46,12 +46,20 @@
 
   const palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     "#7f7f7f", "#bcbd22", "#393b79", "#ad494a", "#637939", "#843c39", "#7b4173", "#3182bd"];
+  // colour i: the palette's 16, then hues a golden angle apart (each
+  // new one falls in the widest gap left), in three lightnesses: a colour
+  // of its own for every bot, the same on every load.
+  function colour(i) {
+    if (i < palette.length) return palette[i];
+    const k = i - palette.length;
+    return `hsl(${((k * 137.50776405) % 360).toFixed(3)}, ${[70, 55, 85][k % 3]}%, ${[42, 55, 32][Math.floor(k / 3) % 3]}%)`;
+  }
   const botColour = {};
   function colours() {
-    site.stats.standings.forEach((s, i) => { botColour[s.bot] = palette[i % palette.length]; });
+    site.stats.standings.forEach((s, i) => { botColour[s.bot] = colour(i); });
   }
   const colourOf = (bot) => botColour[bot] || "#555";
-  const seatColour = (i) => palette[i % palette.length];
+  const seatColour = colour;
 
   // ---- header ----
   function renderHeader() {
