@@ -36,6 +36,11 @@ type Server struct {
 	changed chan struct{} // closed and replaced on every change
 	lastErr error
 	stamp   string
+
+	// loopbackOnly is set when the server listens on a loopback address:
+	// it then answers requests for loopback names alone (see
+	// loopbackHost).
+	loopbackOnly bool
 }
 
 // NewServer serves dir, which need not hold results yet: a run may be
@@ -57,8 +62,14 @@ func (s *Server) Listen(ctx context.Context, addr string, ready func(net.Addr)) 
 	return s.Serve(ctx, ln)
 }
 
-// Serve serves on ln, which it closes, until ctx is done.
+// Serve serves on ln, which it closes, until ctx is done. On a loopback
+// address it refuses requests whose Host is not a loopback name or
+// address: a page of another site, whose name an attacker rebinds to
+// 127.0.0.1 (DNS rebinding), could otherwise read the results.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		s.loopbackOnly = true
+	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go s.watch(ctx)
 	go func() {
@@ -153,6 +164,11 @@ func (s *Server) current() ([]byte, error, chan struct{}) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.loopbackOnly && !loopbackHost(r.Host) {
+		http.Error(w, fmt.Sprintf("arbiter serve listens on a loopback address and answers requests for loopback names alone "+
+			"(localhost, 127.0.0.1, [::1]), not for %q; to serve other names, listen on another address (-addr)", r.Host), http.StatusForbidden)
+		return
+	}
 	switch {
 	case r.URL.Path == "/" || r.URL.Path == "/index.html":
 		s.servePage(w)
@@ -269,4 +285,18 @@ func safeID(id string) bool {
 		}
 	}
 	return true
+}
+
+// loopbackHost says whether a request's Host names the machine itself:
+// localhost, or a loopback address (127.0.0.0/8, ::1), with any port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

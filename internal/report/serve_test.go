@@ -6,6 +6,8 @@ import (
 	"compress/gzip"
 	"context"
 	"html"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -121,5 +123,57 @@ func firstEvent(t *testing.T, s *Server) string {
 			return ev.String()
 		}
 		ev.WriteString(line)
+	}
+}
+
+// TestServeLoopbackHost: a server on a loopback address answers requests
+// for loopback names alone, so that a page of another site whose name
+// was rebound to 127.0.0.1 cannot read it; a server on every interface
+// answers any name, as before.
+func TestServeLoopbackHost(t *testing.T) {
+	dir := copyResults(t, "planowanie")
+	get := func(addr, host string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest("GET", "http://"+addr+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	serve := func(addr string) string {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); NewServer(dir).Serve(ctx, ln) }()
+		t.Cleanup(func() { cancel(); <-done })
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		return port
+	}
+	port := serve("127.0.0.1:0")
+	addr := "127.0.0.1:" + port
+	for _, host := range []string{addr, "localhost:" + port, "LocalHost", "127.0.0.1", "127.0.0.2:" + port, "[::1]:" + port, "[::1]"} {
+		if code, body := get(addr, host); code != http.StatusOK {
+			t.Errorf("Host %s: %d %.200s", host, code, body)
+		}
+	}
+	for _, host := range []string{"attacker.example:" + port, "attacker.example", "localhost.attacker.example", "10.0.0.1:" + port, "127.0.0.1.nip.io"} {
+		if code, body := get(addr, host); code != http.StatusForbidden || !strings.Contains(body, "loopback") {
+			t.Errorf("Host %s: %d %.200s; want 403 saying the server answers loopback names alone", host, code, body)
+		}
+	}
+	// Every interface: any name, as before.
+	port = serve("0.0.0.0:0")
+	if code, body := get("127.0.0.1:"+port, "results.example:"+port); code != http.StatusOK {
+		t.Errorf("a server on every interface, Host results.example: %d %.200s", code, body)
 	}
 }
