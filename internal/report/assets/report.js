@@ -859,8 +859,8 @@
     }, 600);
   }
   $("#r-first").addEventListener("click", () => { stop(); go(0); });
-  $("#r-prev").addEventListener("click", () => { stop(); go(replay.step - 1); });
-  $("#r-next").addEventListener("click", () => { stop(); go(replay.step + 1); });
+  $("#r-prev").addEventListener("click", () => { stop(); if (replay) go(replay.step - 1); });
+  $("#r-next").addEventListener("click", () => { stop(); if (replay) go(replay.step + 1); });
   $("#r-last").addEventListener("click", () => { stop(); if (replay) go(replay.steps.length - 1); });
   $("#r-play").addEventListener("click", play);
   $("#r-slider").addEventListener("input", (e) => { stop(); go(+e.target.value); });
