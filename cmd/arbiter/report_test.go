@@ -405,7 +405,7 @@ func checkStandings(t *testing.T, ctx context.Context, dir string) {
 	if err := json.Unmarshal(arbiterCmd(t, "rank", dir, "-json"), &st); err != nil {
 		t.Fatal(err)
 	}
-	type row struct{ Rank, Bot, Elo, Games, Matches, Wins, Faults string }
+	type row struct{ Rank, Bot, Elo, Games, Matches, Wins, Normal, Faults string }
 	var want []row
 	for _, s := range st.Standings {
 		elo := "–"
@@ -423,11 +423,11 @@ func checkStandings(t *testing.T, ctx context.Context, dir string) {
 			}
 			bot += ")"
 		}
-		want = append(want, row{fmt.Sprint(s.Rank), bot, elo, fmt.Sprint(s.Games), fmt.Sprint(s.Matches), fmt.Sprint(s.Wins), fmt.Sprint(s.Faults)})
+		want = append(want, row{fmt.Sprint(s.Rank), bot, elo, fmt.Sprint(s.Games), fmt.Sprint(s.Matches), fmt.Sprint(s.Wins), fmt.Sprint(s.NormalWins), fmt.Sprint(s.Faults)})
 	}
 	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]row](`[...document.querySelectorAll("#standings-table tbody tr")].map((tr) => {
 		const c = (k) => tr.querySelector("td[data-col=" + k + "]").textContent;
-		return { Rank: c("rank"), Bot: c("bot"), Elo: c("elo"), Games: c("games"), Matches: c("matches"), Wins: c("wins"), Faults: c("faults") };
+		return { Rank: c("rank"), Bot: c("bot"), Elo: c("elo"), Games: c("games"), Matches: c("matches"), Wins: c("wins"), Normal: c("normal"), Faults: c("faults") };
 	})`))
 	if err != nil {
 		t.Fatal(err)

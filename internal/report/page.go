@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -26,6 +27,10 @@ var assets embed.FS
 // file opened from disk may load scripts from its folder, but not fetch
 // files.
 const InlineLimit = 8 << 20
+
+// inlineLimit is InlineLimit, which tests lower to write the transcripts
+// of small results into a folder.
+var inlineLimit int64 = InlineLimit
 
 // transcriptsSource is where a page finds its matches' transcripts.
 type transcriptsSource struct {
@@ -54,13 +59,13 @@ func render(w io.Writer, site *Site, src transcriptsSource, live bool) error {
 		Events template.JS
 	}
 	var inline []transcript
-	for _, m := range site.Matches {
-		if t, ok := src.Inline[m.Match]; ok {
+	for _, id := range transcriptIDs(site) {
+		if t, ok := src.Inline[id]; ok {
 			b, err := jsonForScript(t)
 			if err != nil {
 				return err
 			}
-			inline = append(inline, transcript{m.Match, b})
+			inline = append(inline, transcript{id, b})
 		}
 	}
 	return page.Execute(w, map[string]any{
@@ -124,57 +129,84 @@ func Write(dir, out string) (*Written, error) {
 	return w, writeFileAtomic(out, buf.Bytes())
 }
 
+// transcriptIDs are the matches whose transcripts the page holds: the
+// finished ones, then those without a result yet (being played, or cut
+// off), whose replays show what their transcripts hold.
+func transcriptIDs(site *Site) []string {
+	ids := make([]string, 0, len(site.Matches)+len(site.Running))
+	for _, m := range site.Matches {
+		ids = append(ids, m.Match)
+	}
+	return append(ids, site.Running...)
+}
+
+// readTranscriptSoFar reads a transcript, or what a compressed one being
+// written holds so far (engine.CutShortError): the page skips its torn
+// last line as it skips a plain transcript's.
+func readTranscriptSoFar(path string) ([]byte, error) {
+	b, err := engine.ReadTranscriptFile(path)
+	var cut *engine.CutShortError
+	if errors.As(err, &cut) {
+		err = nil
+	}
+	return b, err
+}
+
 // transcriptPath is a match's transcript, events.jsonl or, written by
 // run -gzip, events.jsonl.gz (read with engine.ReadTranscriptFile).
 func transcriptPath(dir, id string) string {
 	return engine.TranscriptPath(filepath.Join(dir, engine.MatchesDir, id))
 }
 
-// inlineTranscripts reads the transcripts of the finished matches for
-// the page, or returns nil when their text comes to more than
+// inlineTranscripts reads the transcripts of the matches for the page
+// (transcriptIDs), or returns nil when their text comes to more than
 // InlineLimit. The text is what counts, not the files: run -gzip's
 // transcripts are inlined decompressed. Reading stops at the limit.
 func inlineTranscripts(dir string, site *Site) map[string]string {
 	inline := map[string]string{}
 	var total int64
-	for _, m := range site.Matches {
-		if !safeID(m.Match) {
+	for _, id := range transcriptIDs(site) {
+		if !safeID(id) {
 			continue
 		}
-		f, err := engine.OpenTranscriptFile(transcriptPath(dir, m.Match))
+		f, err := engine.OpenTranscriptFile(transcriptPath(dir, id))
 		if err != nil {
 			continue // the page says the transcript is missing
 		}
-		b, err := io.ReadAll(io.LimitReader(f, InlineLimit-total+1))
+		b, err := io.ReadAll(io.LimitReader(f, inlineLimit-total+1))
 		f.Close()
-		if err != nil {
+		var cut *engine.CutShortError
+		if err != nil && !errors.As(err, &cut) {
 			continue
 		}
-		if total += int64(len(b)); total > InlineLimit {
+		if total += int64(len(b)); total > inlineLimit {
 			return nil
 		}
-		inline[m.Match] = string(b)
+		inline[id] = string(b)
 	}
 	return inline
 }
 
-// writeTranscripts writes one script per finished match into folder; a
+// writeTranscripts writes one script per match (transcriptIDs) into folder; a
 // script calls arbiterTranscript(id, events) when the page loads it.
 func writeTranscripts(dir, folder string, site *Site) (int64, error) {
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		return 0, err
 	}
 	var total int64
-	for _, m := range site.Matches {
-		b, err := engine.ReadTranscriptFile(transcriptPath(dir, m.Match))
-		if err != nil || !safeID(m.Match) {
+	for _, id := range transcriptIDs(site) {
+		if !safeID(id) {
+			continue
+		}
+		b, err := readTranscriptSoFar(transcriptPath(dir, id))
+		if err != nil {
 			continue // the page says the transcript is missing when it cannot load it
 		}
-		js, err := gzipScript(m.Match, b)
+		js, err := gzipScript(id, b)
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(filepath.Join(folder, m.Match+".js"), js, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(folder, id+".js"), js, 0o644); err != nil {
 			return 0, err
 		}
 		total += int64(len(js))

@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/internal/browsertest"
 )
 
@@ -244,6 +249,310 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		}
 	})
+	// The last-step button goes to the last step, not the first.
+	t.Run("last-step", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/planowanie", "#match=r001-g01-s1&step=2")
+		waitStep(t, ctx, 2)
+		last := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+		if last < 10 {
+			t.Fatalf("the match has %d steps; want a longer one", last+1)
+		}
+		eval[bool](t, ctx, `document.querySelector("#r-last").click(), true`)
+		waitStep(t, ctx, last)
+		if got := eval[string](t, ctx, `document.querySelector("#r-step").textContent`); got != fmt.Sprintf("step %d of %d", last, last) {
+			t.Errorf("after ▶| the counter says %q", got)
+		}
+	})
+	// Each card of a trick is a step with the lines sent and read since
+	// the previous card: the gen_move that asked its seat for it and the
+	// answer (with the broadcast that went with the gen_move), and the
+	// clock its seat had used when it answered.
+	t.Run("card-lines-planowanie", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/planowanie", "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		steps := eval[[]stepView](t, ctx, allSteps)
+		moves, lines := planowanieMoves(t, "testdata/planowanie/matches/r001-g01-s1/events.jsonl")
+		card := regexp.MustCompile(`: seat (\d+) plays (\w+)`)
+		cards, shown := 0, 0
+		for i, st := range steps {
+			shown += len(st.Lines)
+			m := card.FindStringSubmatch(st.Label)
+			if m == nil {
+				continue
+			}
+			if cards >= len(moves) {
+				t.Fatalf("step %d %q: more cards than the transcript's %d moves", i, st.Label, len(moves))
+			}
+			want := moves[cards]
+			cards++
+			if seat, _ := strconv.Atoi(m[1]); seat != want.Seat || m[2] != want.Card {
+				t.Fatalf("step %d %q: the transcript's move %d is seat %d's %s", i, st.Label, cards, want.Seat, want.Card)
+			}
+			var asked []string
+			answered := false
+			for _, l := range st.Lines {
+				if strings.HasPrefix(l, "→ ") && strings.HasSuffix(l, ": gen_move") {
+					asked = append(asked, l)
+				}
+				answered = answered || strings.HasPrefix(l, "← "+m[1]+" ") && strings.HasSuffix(l, ": = "+m[2])
+			}
+			if len(asked) != 1 || !strings.HasPrefix(asked[0], "→ "+m[1]+" ") || !answered {
+				t.Errorf("step %d %q: its lines ask %q for a move, and answered=%v; want seat %s asked once, answering %s", i, st.Label, asked, answered, m[1], m[2])
+			}
+			if w := fmt.Sprintf("%.0f ms", want.Clock); st.Clock[want.Seat] != w {
+				t.Errorf("step %d %q: seat %d's clock is %q, want %q (when it answered)", i, st.Label, want.Seat, st.Clock[want.Seat], w)
+			}
+		}
+		if cards != len(moves) || shown != lines {
+			t.Errorf("%d card steps, %d lines in all steps; want %d (the moves) and every line of the transcript once (%d)", cards, shown, len(moves), lines)
+		}
+	})
+	t.Run("card-lines-euchre", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/euchre4", "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		steps := eval[[]stepView](t, ctx, allSteps)
+		card := regexp.MustCompile(`: position (\d) plays (\w+)`)
+		cards := 0
+		for i, st := range steps {
+			m := card.FindStringSubmatch(st.Label)
+			if m == nil {
+				continue
+			}
+			cards++
+			var turns []string
+			for _, l := range st.Lines {
+				if strings.Contains(l, ", turn] ") {
+					turns = append(turns, l)
+				}
+			}
+			if len(turns) != 1 || !strings.Contains(turns[0], "[position "+m[1]+", turn] ") {
+				t.Errorf("step %d %q: its lines hold the turns %q; want position %s's alone", i, st.Label, turns, m[1])
+			}
+		}
+		if cards == 0 {
+			t.Error("no card steps")
+		}
+	})
+	// A match without a result (being played, or cut off) is a link in
+	// the match list, and opens its replay with what its transcript holds.
+	t.Run("running-match", func(t *testing.T) {
+		dir := runningCopy(t, 500)
+		ctx := openPage(t, browser, dir, "#matches")
+		if href := eval[string](t, ctx, `(document.querySelector("#running a") || {}).hash || ""`); href != "#match=r001-g01-s9&step=0" {
+			t.Errorf("the match without a result links to %q", href)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+eval[string](t, ctx, `location.pathname`)+"#match=r001-g01-s9&step=3")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 3)
+		if label := eval[string](t, ctx, `document.querySelector("#r-label").textContent`); !strings.HasPrefix(label, "deal 1, trick 1: seat 1 plays ") {
+			t.Errorf("step 3 of the match being played is %q", label)
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); !strings.Contains(notes, "no result yet") {
+			t.Errorf("the replay does not say the match has no result yet: %q", notes)
+		}
+	})
+	// Under serve, the replay of a match being played follows its
+	// transcript as it grows.
+	t.Run("running-match-live", func(t *testing.T) {
+		dir := runningCopy(t, 500)
+		url := serveDir(t, dir)
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate(url+"#match=r001-g01-s9&step=3"), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 3)
+		before := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+		b, err := os.ReadFile("testdata/planowanie/matches/r001-g01-s1/events.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		if err := os.WriteFile(filepath.Join(dir, "matches", "r001-g01-s9", "events.jsonl"), []byte(strings.Join(lines[:900], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.querySelector("#r-slider").max > %d`, before), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the replay of the match being played stays at %d steps as its transcript grows: %v", before+1, err)
+		}
+	})
+	// Under serve, results that become unreadable are said over the page,
+	// with report's message, until they are readable again.
+	t.Run("serve-problem", func(t *testing.T) {
+		dir := copyResults(t, "planowanie")
+		url := serveDir(t, dir)
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		results := filepath.Join(dir, "results.jsonl")
+		good, err := os.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(results, append([]byte("{\"match\":\"torn\n"), good...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		shown := `(() => { const p = document.querySelector("#problem"); return p && !p.hidden && p.offsetHeight > 0 ? p.textContent : ""; })()`
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](shown+`.includes("line 1 is not a result")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the live page does not say the results cannot be read (it says %q): %v", eval[string](t, ctx, shown), err)
+		}
+		if err := os.WriteFile(results, good, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](shown+` === ""`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the live page still says %q with the results readable again: %v", eval[string](t, ctx, shown), err)
+		}
+	})
+	// The head-to-head's link lists the pair's matches, and nobody
+	// else's, even when the match list was drawn before.
+	t.Run("head-to-head-matches", func(t *testing.T) {
+		site, err := Load("testdata/placement")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := site.Stats.Standings[0].Bot, site.Stats.Standings[1].Bot
+		var want []string
+		for _, m := range site.Matches {
+			var hasA, hasB bool
+			for _, s := range m.Seats {
+				hasA, hasB = hasA || s.Bot == a, hasB || s.Bot == b
+			}
+			if hasA && hasB {
+				want = append(want, m.Match)
+			}
+		}
+		if len(want) == 0 || len(want) == len(site.Matches) {
+			t.Fatalf("%s and %s play %d of %d matches; want a pair that plays some", a, b, len(want), len(site.Matches))
+		}
+		ctx := openPage(t, browser, "testdata/placement", "#matches")
+		got := eval[[]string](t, ctx, fmt.Sprintf(`(() => {
+  location.hash = "#standings";
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  click(%q); click(%q);
+  [...document.querySelectorAll("#h2h a")].find((a) => a.textContent === "their matches").click();
+  return [...document.querySelectorAll("#match-table tbody tr")].map((tr) => tr.dataset.match);
+})()`, a, b))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("the matches of %s and %s (-want +page):\n%s", a, b, diff)
+		}
+	})
+	// A long unbroken answer echoed into a fault's detail, and into the
+	// bot's stderr, wraps: the page stays as wide as the window.
+	t.Run("long-fault-detail", func(t *testing.T) {
+		dir := copyResults(t, "planowanie")
+		long := strings.Repeat("x", 64<<10)
+		results := filepath.Join(dir, "results.jsonl")
+		b, err := os.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = []byte(strings.Replace(string(b), `"fault":""`, `"fault":"protocol","detail":"answered `+long+`"`, 1))
+		if err := os.WriteFile(results, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "matches", "r001-g01-s1", "seat0-random.stderr"), []byte(long), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=1000")
+		last := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+		waitStep(t, ctx, last)
+		if !strings.Contains(eval[string](t, ctx, `document.querySelector("#replay-seats").textContent`), long) {
+			t.Fatal("the fault's detail is not shown")
+		}
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+20 {
+			t.Errorf("the page is %d px wide in a window of %d", w[0], w[1])
+		}
+	})
+	// A page whose name holds characters special in a URL (#, %, ?)
+	// loads its transcripts from its folder of the same name.
+	t.Run("folder-name", func(t *testing.T) {
+		defer func(l int64) { inlineLimit = l }(inlineLimit)
+		inlineLimit = 0
+		page := filepath.Join(t.TempDir(), "itpw#2026 50%?.html")
+		w, err := Write("testdata/planowanie", page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Folder == "" {
+			t.Fatal("the transcripts are in the page")
+		}
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		u := (&url.URL{Scheme: "file", Path: page, Fragment: "match=r001-g01-s1&step=3"}).String()
+		if err := chromedp.Do(ctx, chromedp.Navigate(u), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 3)
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); notes != "" {
+			t.Errorf("the replay says %q", notes)
+		}
+	})
+	// rank's Normal column (wins in matches without a fault, the
+	// tie-break of tournaments rated by wins) follows Wins, as in rank.
+	t.Run("normal-wins", func(t *testing.T) {
+		for _, name := range []string{"placement", "staged"} {
+			site, err := Load(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := openPage(t, browser, filepath.Join("testdata", name), "")
+			got := eval[standingsView](t, ctx, standingsTable)
+			i := slices.Index(got.Heads, "wins")
+			if i < 0 || i+1 >= len(got.Heads) || got.Heads[i+1] != "normal" {
+				t.Errorf("%s: the standings' columns are %q, without normal after wins", name, got.Heads)
+				continue
+			}
+			var want, normal []string
+			for k, s := range site.Stats.Standings {
+				want = append(want, strconv.Itoa(s.NormalWins))
+				normal = append(normal, got.Rows[k]["normal"])
+			}
+			if diff := cmp.Diff(want, normal); diff != "" {
+				t.Errorf("%s: normal wins (-rank +page):\n%s", name, diff)
+			}
+		}
+	})
+	// Every bot has a colour of its own, however many there are.
+	t.Run("colours", func(t *testing.T) {
+		site, err := Load("testdata/placement")
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 40
+		st := site.Stats
+		first := st.Standings[0]
+		st.Standings, st.Crosstable, st.LOS = nil, make([][]rating.WDL, n), make([][]float64, n)
+		for i := range n {
+			s := first
+			s.Bot, s.Rank = fmt.Sprintf("bot%02d", i), i+1
+			st.Standings = append(st.Standings, s)
+			st.Crosstable[i], st.LOS[i] = make([]rating.WDL, n), make([]float64, n)
+		}
+		site.HeadToHead, site.History = nil, History{}
+		page := filepath.Join(t.TempDir(), "report.html")
+		f, err := os.Create(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := render(f, site, transcriptsSource{}, false); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		colours := eval[[]string](t, ctx, `[...document.querySelectorAll("#standings-table tbody td[data-col=bot] .swatch")].map((s) => getComputedStyle(s).backgroundColor)`)
+		seen := map[string]int{}
+		for i, c := range colours {
+			if j, ok := seen[c]; ok {
+				t.Errorf("bots %d and %d have the same colour %s", j, i, c)
+			}
+			seen[c] = i
+		}
+		if len(colours) != n {
+			t.Errorf("%d swatches for %d bots", len(colours), n)
+		}
+	})
 	// A replay whose transcript is missing says so, and counts no steps.
 	t.Run("missing-transcript", func(t *testing.T) {
 		dir := copyResults(t, "auction")
@@ -268,4 +577,111 @@ func waitStep(t *testing.T, ctx context.Context, n int) {
 		notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`)
 		t.Fatalf("the replay does not show step %d (%s): %v", n, notes, err)
 	}
+}
+
+// stepView is one step of a replay as the page shows it.
+type stepView struct {
+	Label string   `json:"label"`
+	Lines []string `json:"lines"`
+	Clock []string `json:"clock"`
+}
+
+// allSteps steps the open replay from its first step to its last and
+// reads each: its label, its lines and every seat's clock.
+const allSteps = `(() => {
+  const out = [], n = +document.querySelector("#r-slider").max;
+  document.querySelector("#r-first").click();
+  for (let i = 0; i <= n; i++) {
+    out.push({ label: document.querySelector("#r-label").textContent,
+      lines: [...document.querySelectorAll("#replay-lines .line")].map((l) => l.textContent),
+      clock: [...document.querySelectorAll("#replay-seats tbody tr")].map((tr) => tr.children[3].textContent) });
+    document.querySelector("#r-next").click();
+  }
+  return out;
+})()`
+
+// planowanieMoves reads a Planowanie transcript: every answer to a
+// gen_move, in order (the cards in the order they were played), with the
+// seat's clock when it answered: the time from each command sent to the
+// first line read after it, summed. lines counts the protocol lines.
+func planowanieMoves(t *testing.T, path string) (moves []move, lines int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock [8]float64
+	var sentAt [8]*float64
+	var asked [8]bool
+	for _, line := range strings.Split(string(b), "\n") {
+		var r struct {
+			T    float64 `json:"t"`
+			Seat int     `json:"seat"`
+			Send *string `json:"send"`
+			Recv *string `json:"recv"`
+		}
+		if json.Unmarshal([]byte(line), &r) != nil || r.Send == nil && r.Recv == nil {
+			continue
+		}
+		lines++
+		if r.Send != nil {
+			tt := r.T
+			sentAt[r.Seat] = &tt
+			asked[r.Seat] = asked[r.Seat] || *r.Send == "gen_move"
+			continue
+		}
+		if sentAt[r.Seat] != nil {
+			clock[r.Seat] += r.T - *sentAt[r.Seat]
+			sentAt[r.Seat] = nil
+		}
+		if c, ok := strings.CutPrefix(*r.Recv, "= "); ok && asked[r.Seat] {
+			asked[r.Seat] = false
+			moves = append(moves, move{r.Seat, c, clock[r.Seat]})
+		}
+	}
+	return moves, lines
+}
+
+type move struct {
+	Seat  int
+	Card  string
+	Clock float64
+}
+
+// runningCopy copies testdata/planowanie and adds a match being played:
+// match r001-g01-s9, the first n lines of r001-g01-s1's transcript and no
+// result.
+func runningCopy(t *testing.T, n int) string {
+	t.Helper()
+	dir := copyResults(t, "planowanie")
+	b, err := os.ReadFile(filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	match := filepath.Join(dir, "matches", "r001-g01-s9")
+	if err := os.MkdirAll(match, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(match, "events.jsonl"), []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// serveDir serves dir as arbiter serve does, on a loopback port, until
+// the test ends; it returns the page's URL.
+func serveDir(t *testing.T, dir string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s := NewServer(dir)
+	s.Poll = 50 * time.Millisecond
+	go func() { defer close(done); s.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String() + "/"
 }

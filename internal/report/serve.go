@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -35,6 +36,11 @@ type Server struct {
 	changed chan struct{} // closed and replaced on every change
 	lastErr error
 	stamp   string
+
+	// loopbackOnly is set when the server listens on a loopback address:
+	// it then answers requests for loopback names alone (see
+	// loopbackHost).
+	loopbackOnly bool
 }
 
 // NewServer serves dir, which need not hold results yet: a run may be
@@ -56,8 +62,14 @@ func (s *Server) Listen(ctx context.Context, addr string, ready func(net.Addr)) 
 	return s.Serve(ctx, ln)
 }
 
-// Serve serves on ln, which it closes, until ctx is done.
+// Serve serves on ln, which it closes, until ctx is done. On a loopback
+// address it refuses requests whose Host is not a loopback name or
+// address: a page of another site, whose name an attacker rebinds to
+// 127.0.0.1 (DNS rebinding), could otherwise read the results.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		s.loopbackOnly = true
+	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go s.watch(ctx)
 	go func() {
@@ -123,9 +135,11 @@ func (s *Server) refresh() {
 		s.lastErr = err
 		return
 	}
-	s.lastErr = nil
-	if !bytes.Equal(b, s.site) {
+	// Results readable again tell the pages so, even when they are
+	// those the pages show.
+	if !bytes.Equal(b, s.site) || s.lastErr != nil {
 		s.site = b
+		s.lastErr = nil
 		s.bump()
 	}
 }
@@ -136,7 +150,8 @@ func (s *Server) bump() {
 	s.changed = make(chan struct{})
 }
 
-// current returns the last load, or why there is none.
+// current returns the last load, and why the results cannot be read now
+// (then the last load, if any, is of results that were readable once).
 func (s *Server) current() ([]byte, error, chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -149,6 +164,11 @@ func (s *Server) current() ([]byte, error, chan struct{}) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.loopbackOnly && !loopbackHost(r.Host) {
+		http.Error(w, fmt.Sprintf("arbiter serve listens on a loopback address and answers requests for loopback names alone "+
+			"(localhost, 127.0.0.1, [::1]), not for %q; to serve other names, listen on another address (-addr)", r.Host), http.StatusForbidden)
+		return
+	}
 	switch {
 	case r.URL.Path == "/" || r.URL.Path == "/index.html":
 		s.servePage(w)
@@ -161,15 +181,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// servePage serves the page, or, when the results cannot be read (not
+// yet, or no longer: a line in the middle of results.jsonl that is not a
+// result, the directory gone), a page that says why, as report says it,
+// and reloads itself: never the last results read as if they were now's.
 func (s *Server) servePage(w http.ResponseWriter) {
 	b, err, _ := s.current()
-	if b == nil {
+	if b == nil || err != nil {
+		what, title := "The results cannot be read", "arbiter: the results cannot be read"
+		if b == nil && (err == nil || errors.Is(err, fs.ErrNotExist)) {
+			what, title = "No results to show yet", "arbiter: waiting for results"
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprintf(w, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"1\">"+
-			"<title>arbiter: waiting for results</title></head><body><p>No results to show yet: %s</p><p>This page reloads by itself.</p></body></html>\n",
-			html.EscapeString(fmt.Sprint(err)))
+			"<title>%s</title></head><body><p id=\"problem\">%s: %s</p><p>This page reloads by itself.</p></body></html>\n",
+			title, what, html.EscapeString(fmt.Sprint(err)))
 		return
 	}
 	var site Site
@@ -187,7 +215,9 @@ func (s *Server) servePage(w http.ResponseWriter) {
 	w.Write(buf.Bytes())
 }
 
-// serveEvents streams the page's data: now, and after every change.
+// serveEvents streams the page's data: now, and after every change; or,
+// while the results cannot be read, a "problem" event that says why (the
+// page keeps what it shows under it), and the data again when they can.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -197,13 +227,17 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	var sent []byte
+	problem := ""
 	for {
 		b, err, changed := s.current()
-		if b != nil && !bytes.Equal(b, sent) {
+		if err != nil {
+			if p := strings.ReplaceAll(err.Error(), "\n", " "); p != problem {
+				fmt.Fprintf(w, "event: problem\ndata: %s\n\n", p)
+				problem, sent = p, nil
+			}
+		} else if b != nil && !bytes.Equal(b, sent) {
 			fmt.Fprintf(w, "event: site\ndata: %s\n\n", b)
-			sent = b
-		} else if err != nil {
-			fmt.Fprintf(w, "event: problem\ndata: %s\n\n", strings.ReplaceAll(err.Error(), "\n", " "))
+			problem, sent = "", b
 		}
 		fl.Flush()
 		select {
@@ -221,14 +255,10 @@ func (s *Server) serveTranscript(w http.ResponseWriter, id string) {
 		http.NotFound(w, nil)
 		return
 	}
-	b, err := engine.ReadTranscriptFile(transcriptPath(s.dir, id))
-	var cut *engine.CutShortError
-	if errors.As(err, &cut) {
-		// A compressed transcript of a match being played ends where the
-		// run last flushed it, maybe in a line, which the page skips as
-		// it skips a plain transcript's torn last line.
-		err = nil
-	}
+	// A compressed transcript of a match being played ends where the run
+	// last flushed it, maybe in a line, which the page skips as it skips
+	// a plain transcript's torn last line.
+	b, err := readTranscriptSoFar(transcriptPath(s.dir, id))
 	if err != nil {
 		http.Error(w, "no transcript of match "+id, http.StatusNotFound)
 		return
@@ -255,4 +285,18 @@ func safeID(id string) bool {
 		}
 	}
 	return true
+}
+
+// loopbackHost says whether a request's Host names the machine itself:
+// localhost, or a loopback address (127.0.0.0/8, ::1), with any port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,14 +1,21 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
+	"html"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine"
 )
 
 // TestServeCompressedTranscriptBeingWritten: serve hands the page what a
@@ -32,5 +39,141 @@ func TestServeCompressedTranscriptBeingWritten(t *testing.T) {
 	NewServer(dir).ServeHTTP(rec, httptest.NewRequest("GET", "/transcripts/r001-g01-s1.js", nil))
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "arbiterTranscript") {
 		t.Fatalf("GET the transcript of a match being played: %d %.200q", rec.Code, rec.Body.String())
+	}
+}
+
+// TestServeResultsGoneBad: when results.jsonl becomes unreadable (a line
+// in the middle that is not a result, which report and rank refuse) or
+// the directory goes, a page loaded then says so with report's message,
+// instead of the last results it read; so does the events stream of a
+// page that was open, and the results come back when the file does.
+func TestServeResultsGoneBad(t *testing.T) {
+	dir := copyResults(t, "planowanie")
+	s := NewServer(dir)
+	get := func(path string) (int, string) {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, _ := get("/"); code != http.StatusOK {
+		t.Fatalf("GET / of good results: %d", code)
+	}
+	results := filepath.Join(dir, engine.ResultsFile)
+	good, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(results, append([]byte("{\"match\":\"torn\n"), good...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, readErr := engine.ReadDir(dir)
+	if readErr == nil || !strings.Contains(readErr.Error(), "line 1 is not a result") {
+		t.Fatalf("engine.ReadDir of the broken results: %v", readErr)
+	}
+	s.refresh()
+	code, body := get("/")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, html.EscapeString(readErr.Error())) {
+		t.Errorf("GET / of results gone bad: %d, want 503 saying %q:\n%.600s", code, readErr, body)
+	}
+	if ev := firstEvent(t, s); !strings.HasPrefix(ev, "event: problem\ndata: ") || !strings.Contains(ev, readErr.Error()) {
+		t.Errorf("the events of results gone bad begin with %q, want the problem", ev)
+	}
+	// Good again: the page and a site event.
+	if err := os.WriteFile(results, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.refresh()
+	if code, _ := get("/"); code != http.StatusOK {
+		t.Errorf("GET / of results good again: %d", code)
+	}
+	if ev := firstEvent(t, s); !strings.HasPrefix(ev, "event: site\n") {
+		t.Errorf("the events of results good again begin with %.100q", ev)
+	}
+	// The directory gone.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	s.refresh()
+	if code, body := get("/"); code != http.StatusServiceUnavailable || !strings.Contains(body, "plan.json") {
+		t.Errorf("GET / of a directory gone: %d\n%.600s", code, body)
+	}
+}
+
+// firstEvent reads the first server-sent event of s's /events.
+func firstEvent(t *testing.T, s *Server) string {
+	t.Helper()
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/events", nil)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var ev strings.Builder
+	r := bufio.NewReader(resp.Body)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading /events: %v (so far %q)", err, ev.String())
+		}
+		if line == "\n" && ev.Len() > 0 {
+			return ev.String()
+		}
+		ev.WriteString(line)
+	}
+}
+
+// TestServeLoopbackHost: a server on a loopback address answers requests
+// for loopback names alone, so that a page of another site whose name
+// was rebound to 127.0.0.1 cannot read it; a server on every interface
+// answers any name, as before.
+func TestServeLoopbackHost(t *testing.T) {
+	dir := copyResults(t, "planowanie")
+	get := func(addr, host string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest("GET", "http://"+addr+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	serve := func(addr string) string {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); NewServer(dir).Serve(ctx, ln) }()
+		t.Cleanup(func() { cancel(); <-done })
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		return port
+	}
+	port := serve("127.0.0.1:0")
+	addr := "127.0.0.1:" + port
+	for _, host := range []string{addr, "localhost:" + port, "LocalHost", "127.0.0.1", "127.0.0.2:" + port, "[::1]:" + port, "[::1]"} {
+		if code, body := get(addr, host); code != http.StatusOK {
+			t.Errorf("Host %s: %d %.200s", host, code, body)
+		}
+	}
+	for _, host := range []string{"attacker.example:" + port, "attacker.example", "localhost.attacker.example", "10.0.0.1:" + port, "127.0.0.1.nip.io"} {
+		if code, body := get(addr, host); code != http.StatusForbidden || !strings.Contains(body, "loopback") {
+			t.Errorf("Host %s: %d %.200s; want 403 saying the server answers loopback names alone", host, code, body)
+		}
+	}
+	// Every interface: any name, as before.
+	port = serve("0.0.0.0:0")
+	if code, body := get("127.0.0.1:"+port, "results.example:"+port); code != http.StatusOK {
+		t.Errorf("a server on every interface, Host results.example: %d %.200s", code, body)
 	}
 }

@@ -46,12 +46,20 @@
 
   const palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     "#7f7f7f", "#bcbd22", "#393b79", "#ad494a", "#637939", "#843c39", "#7b4173", "#3182bd"];
+  // colour i: the palette's 16, then hues a golden angle apart (each
+  // new one falls in the widest gap left), in three lightnesses: a colour
+  // of its own for every bot, the same on every load.
+  function colour(i) {
+    if (i < palette.length) return palette[i];
+    const k = i - palette.length;
+    return `hsl(${((k * 137.50776405) % 360).toFixed(3)}, ${[70, 55, 85][k % 3]}%, ${[42, 55, 32][Math.floor(k / 3) % 3]}%)`;
+  }
   const botColour = {};
   function colours() {
-    site.stats.standings.forEach((s, i) => { botColour[s.bot] = palette[i % palette.length]; });
+    site.stats.standings.forEach((s, i) => { botColour[s.bot] = colour(i); });
   }
   const colourOf = (bot) => botColour[bot] || "#555";
-  const seatColour = (i) => palette[i % palette.length];
+  const seatColour = colour;
 
   // ---- header ----
   function renderHeader() {
@@ -75,13 +83,15 @@
   function renderStandings() {
     const st = site.stats.standings;
     const t = clear($("#standings-table"));
-    const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "faults"];
-    const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "faults"];
+    // rank's columns: normal is rank's Normal, wins in matches without a
+    // fault (the tie-break of tournaments rated by wins).
+    const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
+    const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
     // A tournament in stages is ranked by the last stage each bot
     // reached, and may grade its ranking: columns of their own, as in
     // `arbiter rank`, when some bot has one.
     if (st.some((s) => s.stage || s.grade)) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
-    t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h })))));
+    t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h, title: h === "normal" ? "wins in matches without a fault (rank's Normal)" : "" })))));
     let lo = Infinity, hi = -Infinity;
     for (const s of st) {
       if (s.elo === null) continue;
@@ -101,7 +111,7 @@
       const cells = {
         rank: s.rank, bot: s.bot + (s.fill ? " (fill)" : "") + (s.disqualified ? " (DQ, " + s.disqualified.reason + (s.disqualified.match ? " in " + s.disqualified.match : "") + ")" : ""), elo: fmt(s.elo), games: s.games, score: pct(s.score),
         matches: s.matches, points: fmt(s.points, 2), place: fmt(s.place, 2) + (s.place_ci !== null && s.matches > 1 ? " ± " + fmt(s.place_ci, 2) : ""),
-        wins: s.wins, faults: s.faults, stage: s.stage || "", grade: s.grade || "",
+        wins: s.wins, normal: s.normal_wins ?? 0, faults: s.faults, stage: s.stage || "", grade: s.grade || "",
       };
       const tr = el("tr", { data: { bot: s.bot }, cls: pair.includes(s.bot) ? "picked" : "", on: { click: () => pick(s.bot) } },
         cols.map((c) => c === "interval" ? el("td", { data: { col: c } }, bar) : el("td", { text: cells[c], data: { col: c } })));
@@ -160,7 +170,14 @@
         el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
         el("tr", {}, el("th", { text: `SPRT [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}]` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
-      el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => { $("#f-bot").value = a; } } })));
+      el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => theirMatches(a, b) } })));
+  }
+  // theirMatches filters the match list to the matches of bots a and b
+  // together, and draws it (the link then shows the tab).
+  function theirMatches(a, b) {
+    $("#f-bot").value = a; $("#f-vs").value = b; $("#f-round").value = ""; $("#f-fault").value = "";
+    matchesDrawn = true;
+    renderMatches();
   }
 
   // ---- charts ----
@@ -246,13 +263,14 @@
       sel.value = values.map(String).includes(v) || v === "*" ? v : "";
     };
     keep($("#f-bot"), site.stats.standings.map((s) => s.bot));
+    keep($("#f-vs"), site.stats.standings.map((s) => s.bot));
     keep($("#f-round"), [...new Set(site.matches.map((m) => m.round))].sort((a, b) => a - b));
     keep($("#f-fault"), [...new Set(site.matches.flatMap((m) => m.seats.map((s) => s.fault).filter(Boolean)))].sort());
   }
   function renderMatches() {
-    const bot = $("#f-bot").value, round = $("#f-round").value, fault = $("#f-fault").value;
+    const bot = $("#f-bot").value, vs = $("#f-vs").value, round = $("#f-round").value, fault = $("#f-fault").value;
     const rows = site.matches.filter((m) =>
-      (!bot || m.seats.some((s) => s.bot === bot)) && (!round || String(m.round) === round) &&
+      (!bot || m.seats.some((s) => s.bot === bot)) && (!vs || m.seats.some((s) => s.bot === vs)) && (!round || String(m.round) === round) &&
       (!fault || m.seats.some((s) => fault === "*" ? s.fault : s.fault === fault)));
     $("#f-count").textContent = `${rows.length} of ${site.matches.length} matches`;
     const t = clear($("#match-table"));
@@ -267,7 +285,14 @@
         el("td", { text: `${(m.elapsed_ms / 1000).toFixed(1)} s` })));
     }
     t.append(body);
-    $("#running").textContent = (site.running || []).length ? `Without a result yet (playing, or cut off): ${site.running.join(", ")}.` : "";
+    // Matches without a result open their replay as far as their
+    // transcript goes.
+    const running = clear($("#running"));
+    if ((site.running || []).length) {
+      running.append("Without a result yet (playing, or cut off): ");
+      site.running.forEach((id, i) => running.append(i ? ", " : "", el("a", { text: id, attrs: { href: `#match=${encodeURIComponent(id)}&step=0` } })));
+      running.append(".");
+    }
   }
 
   // ---- transcripts ----
@@ -288,15 +313,24 @@
     for (const f of waiting[id] || []) f.resolve(events);
     delete waiting[id];
   };
-  function transcript(id) {
+  // transcript loads a match's transcript, once; again is for a match
+  // being played, whose transcript a live page loads anew.
+  function transcript(id, again) {
+    if (again) delete loaded[id];
     if (loaded[id] !== undefined) return Promise.resolve(loaded[id]);
     if (inline[id]) return Promise.resolve(loaded[id] = JSON.parse(inline[id].textContent));
     if (!folder) return Promise.reject(new Error(`the transcript of ${id} is not in this page`));
     return new Promise((resolve, reject) => {
+      const first = !waiting[id];
       (waiting[id] = waiting[id] || []).push({ resolve, reject });
+      if (!first) return;
       const s = document.createElement("script");
-      s.src = `${folder}/${encodeURIComponent(id)}.js`;
+      // The folder is a path (the page's name, of any characters, and
+      // -matches): each of its segments is encoded, as the id is.
+      s.src = `${folder.split("/").map(encodeURIComponent).join("/")}/${encodeURIComponent(id)}.js` + (again ? `?at=${Date.now()}` : "");
+      s.onload = () => s.remove();
       s.onerror = () => {
+        s.remove();
         for (const f of waiting[id] || []) f.reject(new Error(`the transcript of ${id} (${s.src}) could not be loaded`));
         delete waiting[id];
       };
@@ -333,6 +367,36 @@
   function cards(list, cls) { return el("span", { cls: "cards" }, (list || []).map((c) => card(c, cls))); }
   const without = (hand, c) => { const i = hand.indexOf(c); return i < 0 ? hand : hand.slice(0, i).concat(hand.slice(i + 1)); };
 
+  // planowanieCuts splits the lines since the last step among the cards
+  // of a trick, order being the seats in the order they played: cuts[i]
+  // is where card i's lines end. The lines come in rounds, every seat's
+  // commands then every seat's answers (docs/events.md); a seat is asked
+  // for its card with a gen_move that goes out with the round before (the
+  // declarations, or the play of the card before), so card i's lines end
+  // with the round of its seat's gen_move. The round of the trick's last
+  // play, which asks the trick's winner to lead the next one, waits for
+  // that card; at the end of a deal, when it asks no one, it goes with
+  // the trick's last card.
+  function planowanieCuts(pending, order) {
+    const rounds = []; // [start, end, seats asked for a move]
+    pending.forEach((l, i) => {
+      if (!rounds.length || l.send !== undefined && pending[i - 1].send === undefined) rounds.push([i, i, new Set()]);
+      const r = rounds[rounds.length - 1];
+      r[1] = i + 1;
+      if (l.send !== undefined && /^gen_move\b/.test(l.send)) r[2].add(l.seat);
+    });
+    const cuts = [];
+    let next = 0, cut = 0;
+    for (const seat of order) {
+      const k = rounds.findIndex((r, j) => j >= next && r[2].has(seat));
+      if (k >= 0) { cut = rounds[k][1]; next = k + 1; }
+      cuts.push(cut);
+    }
+    while (next < rounds.length && !rounds[next][2].size) cut = rounds[next++][1];
+    if (cuts.length) cuts[cuts.length - 1] = cut;
+    return cuts;
+  }
+
   const viewers = {};
   viewers.planowanie = {
     init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1 }),
@@ -342,14 +406,19 @@
         push(`deal ${d.deal}: ${d.cards} card(s) each, seat ${d.leader} leads`);
       },
       declare(s, d, push) { s.declared = d.declared.slice(); push(`deal ${d.deal}: declarations ${d.declared.join(" ")}`); },
-      trick(s, d, push) {
+      // One trick event, a step per card, each with the lines that lead
+      // to it (see planowanieCuts).
+      trick(s, d, push, notes, pending) {
         s.table = s.table.map(() => null);
         s.trick = d.trick; s.leader = d.leader; s.winner = -1;
-        for (let i = 0; i < d.cards.length; i++) {
-          const seat = (d.leader + i) % d.cards.length, c = d.cards[seat];
+        const order = d.cards.map((_, i) => (d.leader + i) % d.cards.length);
+        const cuts = planowanieCuts(pending, order);
+        for (let i = 0; i < order.length; i++) {
+          const seat = order[i], c = d.cards[seat];
           s.table[seat] = c; s.hands[seat] = without(s.hands[seat] || [], c);
-          if (i === d.cards.length - 1) { s.winner = d.winner; s.won[d.winner]++; }
-          push(`deal ${d.deal}, trick ${d.trick}: seat ${seat} plays ${c}` + (i === d.cards.length - 1 ? `; seat ${d.winner} takes the trick` : ""), { seat });
+          if (i === order.length - 1) { s.winner = d.winner; s.won[d.winner]++; }
+          push(`deal ${d.deal}, trick ${d.trick}: seat ${seat} plays ${c}` + (i === order.length - 1 ? `; seat ${d.winner} takes the trick` : ""),
+            { seat, take: cuts[i] - (i ? cuts[i - 1] : 0) });
         }
       },
       deal_score(s, d, push) { s.scores = d.scores.slice(); push(`deal ${d.deal} scored: ${d.points.join(" ")} (totals ${d.scores.join(" ")})`); },
@@ -379,7 +448,11 @@
       discard(s, d, push) { s.hands[d.dealer] = without(s.hands[d.dealer].concat([d.upcard]), d.discarded); s.upcard = ""; push(`hand ${d.hand}: dealer picks up ${d.upcard}, discards ${d.discarded}`); },
       trump(s, d, push) { Object.assign(s, { trump: d.trump, maker: d.maker, alone: d.alone }); push(`hand ${d.hand}: trump ${suitSym[d.trump] || d.trump}, made by position ${d.maker}` + (d.alone >= 0 ? `, position ${d.alone} alone` : "")); },
       thrown_in(s, d, push) { push(`hand ${d.hand}: thrown in`); },
-      trick(s, d, push) {
+      // One trick event, a step per card, each with the lines up to the
+      // decision that played it (its turn, and a default that replaced
+      // it); the decisions that tell every position the trick come after
+      // the event, and go with the next step.
+      trick(s, d, push, notes, pending) {
         s.table = [null, null, null, null]; s.winner = -1;
         d.cards.forEach((c, i) => {
           const pos = (d.leader + i) % 4;
@@ -387,7 +460,17 @@
           s.table[pos] = c; s.hands[pos] = without(s.hands[pos], c);
           const last = d.cards.slice(i + 1).every((x) => x === "p");
           if (last) { s.winner = d.winner; s.tricks[d.winner % 2]++; }
-          push(`hand ${d.hand}, trick ${d.trick}: position ${pos} plays ${c}` + (last ? `; position ${d.winner} takes it` : ""), { seat: s.posSeat[pos] });
+          // push takes the lines it is given out of pending: the search
+          // starts at 0 for every card.
+          let cut = 0;
+          const k = pending.findIndex((l) => l.pos === pos && l.phase === "turn" && l.recv !== undefined);
+          if (k >= 0) {
+            cut = k + 1;
+            while (cut < pending.length && pending[cut].note !== undefined && pending[cut].pos === pos) cut++;
+          }
+          if (last) cut = pending.length;
+          push(`hand ${d.hand}, trick ${d.trick}: position ${pos} plays ${c}` + (last ? `; position ${d.winner} takes it` : ""),
+            { seat: s.posSeat[pos], take: cut });
         });
       },
       hand_score(s, d, push) { s.points = d.points.slice(); push(`hand ${d.hand}: tricks ${d.tricks.join("-")}, scored ${d.scored.join("-")}, game ${d.points.join("-")}`); },
@@ -559,14 +642,33 @@
     if (!viewer) notes.push(`No replay viewer for game ${site.driver}: only the lines are shown.`);
     let state = viewer ? viewer.init(m) : {};
     const steps = [];
-    let lines = [];
+    // lines are the lines since the last step, each with marks[i]: the
+    // clock, answers and faults just after it, so that a step that takes
+    // some of them (push's take) shows the seats as they were then.
+    const lines = [], marks = [];
     const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0), sentAt = m.seats.map(() => null);
     const faults = [];
     const unknown = {};
+    const line = (l) => { lines.push(l); marks.push({ clock: clock.slice(), answers: answers.slice(), faults: faults.length }); };
+    // push makes a step of the state now and of the lines since the last
+    // step: all of them, or the first extra.take (a viewer that makes
+    // several steps of one event, a card each of a trick, gives each the
+    // lines that lead to it; the rest wait for the next step).
     const push = (label, extra) => {
-      steps.push(Object.assign({ label, state: structuredClone(state), lines, clock: clock.slice(), answers: answers.slice(), faults: faults.slice() }, extra || {}));
-      lines = [];
+      extra = Object.assign({}, extra);
+      let seen = { clock: clock.slice(), answers: answers.slice(), faults: faults.length };
+      if (extra.take !== undefined) {
+        const k = Math.max(0, Math.min(lines.length, extra.take));
+        if (k < lines.length) seen = k ? marks[k - 1] : { clock: stepMark.clock, answers: stepMark.answers, faults: Math.min(stepMark.faults, faults.length) };
+        delete extra.take;
+        extra.lines = lines.splice(0, k); marks.splice(0, k);
+      } else {
+        extra.lines = lines.splice(0); marks.splice(0);
+      }
+      stepMark = seen;
+      steps.push(Object.assign({ label, state: structuredClone(state), clock: seen.clock.slice(), answers: seen.answers.slice(), faults: faults.slice(0, seen.faults) }, extra));
     };
+    let stepMark = { clock: clock.slice(), answers: answers.slice(), faults: 0 };
     const shared = {
       match() { },
       result() { },
@@ -574,16 +676,16 @@
       default(s, d) {
         const seat = d.seat;
         faults.push({ seat, kind: d.kind || "default", detail: d.detail || d.reason || "" });
-        lines.push({ seat, note: `default answer (${d.kind || d.phase || ""}): ${d.detail || d.reason || ""}` + (d.default !== undefined ? ` → ${d.default}` : "") });
+        line({ seat, pos: d.position, phase: d.phase, note: `default answer (${d.kind || d.phase || ""}): ${d.detail || d.reason || ""}` + (d.default !== undefined ? ` → ${d.default}` : "") });
       },
-      warning(s, d) { lines.push({ seat: d.seat, note: `warning: '?' to ${d.command}` }); },
+      warning(s, d) { line({ seat: d.seat, note: `warning: '?' to ${d.command}` }); },
       // Auction: an answer after the move limit but within the tolerated
       // overrun (used, and counted against the bot), shown with its
       // round's step; a bot disqualified before the first match, not run.
       overrun(s, d) {
         const what = `${fmt(d.used_ms)} ms, over the limit of ${fmt(d.limit_ms)} ms`;
         faults.push({ seat: d.seat, kind: "overrun", detail: `round ${d.round}: ${what}` });
-        lines.push({ seat: d.seat, note: `overrun in round ${d.round}: answered in ${what} (within the tolerated overrun: the answer counts, and so does the overrun)` });
+        line({ seat: d.seat, note: `overrun in round ${d.round}: answered in ${what} (within the tolerated overrun: the answer counts, and so does the overrun)` });
       },
       out(s, d) {
         faults.push({ seat: d.seat, kind: "out", detail: d.detail });
@@ -595,7 +697,7 @@
         const seat = r.seat;
         if (r.send !== undefined) { sentAt[seat] = r.t; answers[seat] = (answers[seat] || 0) + 1; }
         else if (sentAt[seat] !== null && sentAt[seat] !== undefined) { clock[seat] += r.t - sentAt[seat]; sentAt[seat] = null; }
-        lines.push(r);
+        line(r);
         if (viewer && viewer.line) viewer.line(state, r);
         continue;
       }
@@ -603,14 +705,14 @@
       if (kind === "decision") {
         const d = r.data || {};
         answers[d.seat] = (answers[d.seat] || 0) + 1;
-        lines.push({ seat: d.seat, send: `[position ${d.position}, ${d.phase}] ` + String(d.input || "").trim().replace(/\n/g, " ⏎ ") });
-        lines.push({ seat: d.seat, recv: d.answer });
+        line({ seat: d.seat, pos: d.position, phase: d.phase, send: `[position ${d.position}, ${d.phase}] ` + String(d.input || "").trim().replace(/\n/g, " ⏎ ") });
+        line({ seat: d.seat, pos: d.position, phase: d.phase, recv: d.answer });
         continue;
       }
       const own = viewer && viewer.on[kind];
       const sh = shared[kind];
       try {
-        if (own) own.call(viewer, state, r.data || {}, push, notes);
+        if (own) own.call(viewer, state, r.data || {}, push, notes, lines);
         else if (sh) sh(state, r.data || {});
         else { unknown[kind] = (unknown[kind] || 0) + 1; }
       } catch (e) {
@@ -636,26 +738,69 @@
   async function openReplay(id, step) {
     showTab("replay");
     const m = site.matches.find((x) => x.match === id);
-    $("#replay-empty").hidden = !!m;
-    if (!m) { $("#replay-empty").textContent = `No finished match ${id}.`; return; }
+    const running = !m && (site.running || []).includes(id);
+    $("#replay-empty").hidden = !!m || running;
+    if (!m && !running) { $("#replay-empty").textContent = `No finished match ${id}.`; return; }
     if (!replay || replay.id !== id) {
       $("#replay-title").textContent = `Replay of ${id}`;
       clear($("#replay-view")).append(el("p", { cls: "hint", text: "loading…" }));
-      const notes = [];
-      let steps = [];
-      try { steps = build(parse(await transcript(id), notes), m, notes); } catch (e) { notes.push(e.message); }
-      replay = { id, match: m, steps, notes };
-      const ul = clear($("#replay-notes"));
-      for (const n of notes) ul.append(el("li", { text: n }));
-      const sl = $("#r-slider");
-      sl.max = Math.max(0, steps.length - 1);
+      replay = null;
+      const r = await loadReplay(id, m, false);
+      showNotes(r);
+      replay = r;
     }
     go(step);
   }
+  // loadReplay reads a match's transcript into steps. A match without a
+  // result yet (m undefined) takes its seats from its match event, and
+  // shows what its transcript holds so far.
+  async function loadReplay(id, m, again) {
+    const notes = [];
+    let steps = [], match = m;
+    if (!m) notes.push(`Match ${id} has no result yet (being played, or cut off): this is what its transcript holds so far` + (live ? ", followed as it grows." : "."));
+    try {
+      const recs = parse(await transcript(id, again), notes);
+      if (!match) {
+        const ev = recs.find((r) => r.event === "match");
+        const seats = ev && ev.data && Array.isArray(ev.data.seats) ? ev.data.seats : [];
+        if (!seats.length) notes.push(`the transcript of ${id} does not name its seats yet`);
+        match = { match: id, seats: seats.map((bot) => ({ bot: String(bot) })), stderr: [] };
+      }
+      steps = build(recs, match, notes);
+    } catch (e) { notes.push(e.message); }
+    return { id, match: match || { match: id, seats: [], stderr: [] }, steps, notes, running: !m };
+  }
+  function showNotes(r) {
+    const ul = clear($("#replay-notes"));
+    for (const n of r.notes) ul.append(el("li", { text: n }));
+    $("#r-slider").max = Math.max(0, r.steps.length - 1);
+  }
+  // A live page follows the replay of a match being played: it loads its
+  // transcript again every second (the run writes it out at least that
+  // often), and once more when the match has its result. A viewer on
+  // the last step stays on the last step.
+  let following = false;
+  async function followReplay() {
+    if (!live || following || !replay || !replay.running || $("#replay").hidden) return;
+    following = true;
+    try {
+      const id = replay.id, m = site.matches.find((x) => x.match === id);
+      const r = await loadReplay(id, m, true);
+      if (!replay || replay.id !== id) return;
+      const atEnd = replay.step >= replay.steps.length - 1;
+      r.step = replay.step;
+      replay = r;
+      showNotes(r);
+      go(atEnd ? r.steps.length - 1 : r.step);
+    } finally { following = false; }
+  }
+  if (live) setInterval(followReplay, 1000);
   function go(n) {
     if (!replay) return;
     const steps = replay.steps;
-    n = Math.max(0, Math.min(steps.length - 1, n | 0));
+    // n | 0 would make Infinity (the last step) 0: clamp first.
+    n = n === Infinity ? steps.length - 1 : Number.isFinite(n) ? Math.trunc(n) : 0;
+    n = Math.max(0, Math.min(steps.length - 1, n));
     replay.step = n;
     $("#r-slider").value = n;
     $("#r-step").textContent = steps.length ? `step ${n} of ${steps.length - 1}` : "no steps";
@@ -714,9 +859,9 @@
     }, 600);
   }
   $("#r-first").addEventListener("click", () => { stop(); go(0); });
-  $("#r-prev").addEventListener("click", () => { stop(); go(replay.step - 1); });
-  $("#r-next").addEventListener("click", () => { stop(); go(replay.step + 1); });
-  $("#r-last").addEventListener("click", () => { stop(); go(Infinity); });
+  $("#r-prev").addEventListener("click", () => { stop(); if (replay) go(replay.step - 1); });
+  $("#r-next").addEventListener("click", () => { stop(); if (replay) go(replay.step + 1); });
+  $("#r-last").addEventListener("click", () => { stop(); if (replay) go(replay.steps.length - 1); });
   $("#r-play").addEventListener("click", play);
   $("#r-slider").addEventListener("input", (e) => { stop(); go(+e.target.value); });
   document.addEventListener("keydown", (e) => {
@@ -741,7 +886,7 @@
     showTab(["standings", "charts", "matches", "replay"].includes(h) ? h : "standings");
   }
   window.addEventListener("hashchange", route);
-  for (const id of ["#f-bot", "#f-round", "#f-fault"]) $(id).addEventListener("change", renderMatches);
+  for (const id of ["#f-bot", "#f-vs", "#f-round", "#f-fault"]) $(id).addEventListener("change", renderMatches);
 
   function renderAll() {
     colours();
@@ -762,10 +907,23 @@
     const badge = $("#live");
     const connect = () => {
       const es = new EventSource("events");
+      // The results cannot be read now (a line of results.jsonl that is
+      // not a result, the directory gone): say why over what the page
+      // shows, which is the last results it could read, until they can.
+      es.addEventListener("problem", (e) => {
+        const p = $("#problem");
+        p.textContent = `The results cannot be read now: ${e.data}. What this page shows are the last results it could read (${new Date().toLocaleTimeString()}), not the current ones.`;
+        p.hidden = false;
+        badge.textContent = "live · the results cannot be read";
+      });
       es.addEventListener("site", (e) => {
+        $("#problem").hidden = true;
         site = normal(JSON.parse(e.data));
         renderAll();
-        if (replay) { const m = site.matches.find((x) => x.match === replay.id); if (m) replay.match = m; }
+        if (replay) {
+          const m = site.matches.find((x) => x.match === replay.id);
+          if (m && replay.running) followReplay(); else if (m) replay.match = m;
+        }
         badge.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
         document.body.dataset.updates = String((+document.body.dataset.updates || 0) + 1);
       });

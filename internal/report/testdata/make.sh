@@ -36,7 +36,7 @@ open(path, "a").write("\n")
 PY
 }
 
-for name in staged auction euchre euchre4; do
+for name in staged auction euchre euchre4 planowanie; do
 	mkdir "$scratch/$name"
 	cp "$here/$name.hcl" "$scratch/$name/"
 	(cd "$scratch/$name" && play "$name" "$name.hcl")
