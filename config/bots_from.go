@@ -2,6 +2,7 @@ package config
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -211,27 +212,33 @@ func checkNicks(t *Tournament, bots []*Bot) hcl.Diagnostics {
 	seen := map[string]*Bot{}
 	done := map[*Bot]bool{}
 	for _, b := range bots {
-		if b == nil || b.Nick == "" || done[b] {
+		if b == nil || done[b] {
 			continue
 		}
 		done[b] = true
-		first, ok := seen[b.Nick]
+		// A bot without a nick is named in those files by its name.
+		nick := cmp.Or(b.Nick, b.Name)
+		first, ok := seen[nick]
 		if !ok {
-			seen[b.Nick] = b
+			seen[nick] = b
 			continue
 		}
 		rng := b.DeclRange
 		diags = append(diags, errDiag("Duplicate player nick",
 			fmt.Sprintf("The nick %q %s is also the nick %s, and both play in tournament %q: %s name players by nick, so the two could not be told apart. Give each player a nick of its own.",
-				b.Nick, nickSource(b), nickSource(first), t.Name, nn.NickFiles()), &rng))
+				nick, nickSource(b), nickSource(first), t.Name, nn.NickFiles()), &rng))
 	}
 	return diags
 }
 
-// nickSource says where bot b's nick is set.
+// nickSource says where bot b's nick is set: line 2 of its info.txt, its
+// bot block's nick, or its name when it has no nick.
 func nickSource(b *Bot) string {
-	if b.Submitted {
+	switch {
+	case b.Submitted:
 		return "on line 2 of " + filepath.Join(b.Dir, InfoFile)
+	case b.Nick == "":
+		return fmt.Sprintf("of bot %q (%s), which has no nick and is named by its name", b.Name, b.DeclRange)
 	}
 	return fmt.Sprintf("of bot %q (%s)", b.Name, b.DeclRange)
 }

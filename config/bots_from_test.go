@@ -345,6 +345,32 @@ tournament "t" {
 	}
 }
 
+// A bot without a nick is named by its name in Bricks' files, so a
+// player whose nick is another bot's name is a duplicate too.
+func TestBotsFromNickIsAnotherBotsName(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players/alice/info.txt": "sh run.sh\nkeeper\n",
+		"t.hcl": `bots_from "field" { dir = "players" }
+bot "keeper" { house = "bricks/keeper" }
+game "bricks" "g" {
+  board { size = 5 }
+}
+tournament "t" {
+  game    = game.bricks.g
+  bots    = concat(bots_from.field, [bot.keeper])
+  players = 2
+}
+`})
+	_, diags := load(dir, config.Options{})
+	for _, d := range diags {
+		if d.Summary == "Duplicate player nick" && strings.Contains(d.Detail, "has no nick and is named by its name") {
+			return
+		}
+	}
+	t.Errorf("%v, want alice's nick keeper refused as the name of the nick-less bot keeper", diags)
+}
+
 // bots_from's build is a bot block's build, given to every player: the
 // plan records it for each, as for a bot block.
 func TestBotsFromBuild(t *testing.T) {

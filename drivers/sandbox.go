@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -362,6 +363,9 @@ const maxLinkWalk = 10000
 func HiddenLinks(dir string, s Sandbox) []Link {
 	var out []Link
 	n := 0
+	// The folder itself may be reached through a link (/home/course ->
+	// /data/course): a link inside it resolves under its real path.
+	real := cmp.Or(evalSymlinks(dir), dir)
 	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if n++; err != nil || n > maxLinkWalk {
 			return filepath.SkipAll
@@ -370,7 +374,7 @@ func HiddenLinks(dir string, s Sandbox) []Link {
 			return nil
 		}
 		target := evalSymlinks(p)
-		if target != "" && !s.Shows(target, dir) {
+		if target != "" && !s.Shows(target, dir) && !Within(target, real) {
 			out = append(out, Link{Path: p, Target: target})
 		}
 		return nil

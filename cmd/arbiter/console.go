@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -56,10 +57,14 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", pos[0])
 	}
 	var recorded, env []string
+	seatGiven := false
+	fs.Visit(func(f *flag.Flag) { seatGiven = seatGiven || f.Name == "seat" })
 	switch {
-	case *from != "" && *seat < 0:
+	case seatGiven && *seat < 0:
+		return fmt.Errorf("-seat %d: a seat is 0, 1, ...", *seat)
+	case *from != "" && !seatGiven:
 		return fmt.Errorf("-from needs -seat: the seat (0, 1, ...) whose input to send")
-	case *from == "" && *seat >= 0:
+	case *from == "" && seatGiven:
 		return fmt.Errorf("-seat goes with -from: a match's directory")
 	case *from != "":
 		if recorded, env, err = seatInput(*from, *seat); err != nil {

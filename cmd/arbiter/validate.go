@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -67,7 +68,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if !diags.HasErrors() {
 		for _, t := range tournaments {
 			p, _, n, d := compile.Stream(cfg, t)
-			diags = append(diags, d...)
+			diags = appendNew(diags, d)
 			if p != nil {
 				summary = append(summary, fmt.Sprintf("tournament %q: %d matches, plan %.12s", t.Name, n, p.Hash))
 			}
@@ -158,4 +159,19 @@ func jsonDiags(diags hcl.Diagnostics) jsonResult {
 		res.Diagnostics = append(res.Diagnostics, jd)
 	}
 	return res
+}
+
+// appendNew appends to diags those of more it does not hold already: a
+// warning about a bot (a link out of its folder) comes from each
+// tournament it plays in, and is said once.
+func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range more {
+		if !slices.ContainsFunc(diags, func(e *hcl.Diagnostic) bool {
+			return e.Severity == d.Severity && e.Summary == d.Summary && e.Detail == d.Detail &&
+				(e.Subject == nil) == (d.Subject == nil) && (e.Subject == nil || *e.Subject == *d.Subject)
+		}) {
+			diags = append(diags, d)
+		}
+	}
+	return diags
 }

@@ -393,9 +393,11 @@ func (s *Session) turnLeft() (d time.Duration, bound string) {
 	d = -1
 	if s.limited {
 		d = s.left
-		bound = fmt.Sprintf("the %v left of its clock of %v", s.left.Round(time.Millisecond), time.Duration(s.spec.Clock.Total))
-		if s.left == time.Duration(s.spec.Clock.Total) {
-			bound = fmt.Sprintf("its clock of %v", s.left)
+		// Said to the millisecond: what rounds to the whole is the whole.
+		total := time.Duration(s.spec.Clock.Total)
+		bound = fmt.Sprintf("the %v left of its clock of %v", s.left.Round(time.Millisecond), total)
+		if s.left.Round(time.Millisecond) == total.Round(time.Millisecond) {
+			bound = fmt.Sprintf("its clock of %v", total)
 		}
 	}
 	if m := time.Duration(s.spec.Clock.Move); m > 0 && (d < 0 || m < d) {
@@ -404,7 +406,7 @@ func (s *Session) turnLeft() (d time.Duration, bound string) {
 	if t := time.Duration(s.spec.Clock.Turn); t > 0 && (d < 0 || t-s.turnUsed < d) {
 		d = max(t-s.turnUsed, 0)
 		bound = fmt.Sprintf("the %v left of its turn of %v", d.Round(time.Millisecond), t)
-		if d == t {
+		if d.Round(time.Millisecond) == t.Round(time.Millisecond) {
 			bound = fmt.Sprintf("its turn of %v", t)
 		}
 	}

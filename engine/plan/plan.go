@@ -225,12 +225,23 @@ func (p *Plan) Bot(name string) *Bot {
 // bots_from player folder, "Zoë Müller (late)", whose bot is
 // Zo__M_ller__late_), or the closest of its bots' names, or its bots.
 func (p *Plan) UnknownBot(name string) error {
-	var names []string
+	var names, in []string
+	var dir string
+	submitted := false
 	for _, b := range p.Bots {
 		if b.House == "" && b.Dir != "" && path.Base(b.Dir) == name && b.Name != name {
-			return fmt.Errorf("the plan has no bot %q, but the bot %q runs in the folder %q (a bots_from folder's name becomes a bot's name with every character but ASCII letters, digits, _ and - made _): use %s", name, b.Name, b.Dir, b.Name)
+			in, dir = append(in, b.Name), b.Dir
+			submitted = b.Limits != nil && b.Limits.Sandbox != nil && b.Limits.Sandbox.Submitted
 		}
 		names = append(names, b.Name)
+	}
+	switch {
+	case len(in) == 1 && submitted:
+		return fmt.Errorf("the plan has no bot %q, but the bot %q runs in the folder %q (a bots_from folder's name becomes a bot's name with every character but ASCII letters, digits, _ and - made _): use %s", name, in[0], dir, in[0])
+	case len(in) == 1:
+		return fmt.Errorf("the plan has no bot %q, but the bot %q runs in the folder %q: use %s", name, in[0], dir, in[0])
+	case len(in) > 1:
+		return fmt.Errorf("the plan has no bot %q, but the bots %s run in folders of that name: use one of them", name, strings.Join(in, ", "))
 	}
 	if s := drivers.Suggest(name, names); s != "" {
 		return fmt.Errorf("the plan has no bot %q%s", name, s)
