@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -92,7 +91,7 @@ func TestJobStopIsNoFault(t *testing.T) {
 }
 
 // liveBots waits until bots of mark are playing, and returns them.
-func liveBots(t *testing.T, mark string, exited chan error, stderr *bytes.Buffer) []int {
+func liveBots(t *testing.T, mark string, exited chan error, stderr *lockedBuffer) []int {
 	t.Helper()
 	for {
 		if bots := proctest.WithEnv("RUN_MARK=" + mark); len(bots) > 0 {

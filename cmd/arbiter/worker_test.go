@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -136,12 +137,12 @@ func workers(mark string, run int) []int {
 // startMarked starts arbiter run -j 2 (and flags), in its own process
 // group when group, its workers marked with mark, and waits until results
 // has at least n lines.
-func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool, flags ...string) (*exec.Cmd, *bytes.Buffer, chan error) {
+func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool, flags ...string) (*exec.Cmd, *lockedBuffer, chan error) {
 	t.Helper()
 	cmd := exec.Command(arbiter, append([]string{"run", dir, "-out", out, "-j", "2"}, flags...)...)
 	cmd.Env = append(os.Environ(), "WORKER_MARK="+mark)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group}
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -159,18 +160,40 @@ func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool
 	return cmd, &stderr, exited
 }
 
-// endOf waits for a run started by startMarked to end, within 20 s (then
-// it kills the run's process group and fails), and returns how it ended.
-func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *bytes.Buffer, when string) error {
+// endOf waits for a run started by startMarked to end, and returns how it
+// ended. Only a run that hangs takes 3 minutes (the rest of a run of 32
+// matches took 28 s under the race detector on a busy host): then it
+// kills the run's process group and fails.
+func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *lockedBuffer, when string) error {
 	t.Helper()
 	select {
 	case err := <-exited:
 		return err
-	case <-time.After(20 * time.Second):
+	case <-time.After(3 * time.Minute):
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
 		t.Fatalf("the run did not end %s:\n%s", when, stderr)
 		return nil
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that a process's output may be copied
+// into while a test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // markedRun is a pinned run of writePinnedConfig's tournament (8
@@ -178,7 +201,7 @@ func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *bytes.Buffer,
 type markedRun struct {
 	arbiter, dir, out, mark string
 	cmd                     *exec.Cmd
-	stderr                  *bytes.Buffer
+	stderr                  *lockedBuffer
 	exited                  chan error
 	workers                 []int
 }
@@ -329,7 +352,7 @@ func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
 	before := lines(results)
 
 	next := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
-	var nextOut bytes.Buffer
+	var nextOut lockedBuffer
 	next.Stdout, next.Stderr = &nextOut, &nextOut
 	if err := next.Start(); err != nil {
 		t.Fatal(err)
@@ -353,8 +376,9 @@ func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
 		if err != nil || !strings.Contains(nextOut.String(), want) {
 			t.Errorf("the next run ended with %v, saying:\n%s\nwant %q", err, &nextOut, want)
 		}
-	case <-time.After(60 * time.Second):
+	case <-time.After(3 * time.Minute): // as endOf
 		_ = next.Process.Kill()
+		<-nextDone
 		t.Fatalf("the next run did not end:\n%s", &nextOut)
 	}
 	noneLeft(t, r.mark)
