@@ -231,7 +231,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	for {
 		b, err, changed := s.current()
 		if err != nil {
-			if p := strings.ReplaceAll(err.Error(), "\n", " "); p != problem {
+			if p := eventLine.Replace(err.Error()); p != problem {
 				fmt.Fprintf(w, "event: problem\ndata: %s\n\n", p)
 				problem, sent = p, nil
 			}
@@ -249,6 +249,12 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
+
+// eventLine makes a message one line of an event stream, which ends a
+// line at a carriage return as at a newline: a file name in the message
+// (which may hold either) must not end the data, and begin a field of
+// its own (another event type, data the page would take for results).
+var eventLine = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
 
 func (s *Server) serveTranscript(w http.ResponseWriter, id string) {
 	if !safeID(id) {

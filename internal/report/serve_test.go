@@ -177,3 +177,29 @@ func TestServeLoopbackHost(t *testing.T) {
 		t.Errorf("a server on every interface, Host results.example: %d %.200s", code, body)
 	}
 }
+
+// TestServeProblemOneEvent: a problem whose message holds a carriage
+// return (here from the directory's name; a file name may hold any
+// byte) is one "problem" event: the stream ends a field's line at a
+// carriage return as at a newline, and what follows it must not become
+// a field of its own (an event of another type, data the page takes for
+// results).
+func TestServeProblemOneEvent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "x\revent: site\rdata: {}\r")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "planowanie"))); err != nil {
+		t.Skipf("a directory whose name holds a carriage return: %v", err)
+	}
+	results := filepath.Join(dir, engine.ResultsFile)
+	good, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(results, append([]byte("{\"match\":\"torn\n"), good...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev := firstEvent(t, NewServer(dir))
+	fields := strings.FieldsFunc(ev, func(r rune) bool { return r == '\r' || r == '\n' })
+	if len(fields) != 2 || fields[0] != "event: problem" || !strings.HasPrefix(fields[1], "data: ") || !strings.Contains(fields[1], "line 1 is not a result") {
+		t.Errorf("the first event is %q, want one problem event: an event line and one data line", ev)
+	}
+}
