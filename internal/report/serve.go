@@ -166,7 +166,7 @@ func (s *Server) current() ([]byte, error, chan struct{}) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.loopbackOnly && !loopbackHost(r.Host) {
 		http.Error(w, fmt.Sprintf("arbiter serve listens on a loopback address and answers requests for loopback names alone "+
-			"(localhost, 127.0.0.1, [::1]), not for %q; to serve other names, listen on another address (-addr)", r.Host), http.StatusForbidden)
+			"(localhost and names under it, 127.0.0.1, [::1]), not for %q; to serve other names, listen on another address (-addr)", r.Host), http.StatusForbidden)
 		return
 	}
 	switch {
@@ -294,13 +294,21 @@ func safeID(id string) bool {
 }
 
 // loopbackHost says whether a request's Host names the machine itself:
-// localhost, or a loopback address (127.0.0.0/8, ::1), with any port.
+// localhost or a name under it (RFC 6761: browsers answer those with
+// loopback themselves, and none is in the DNS an attacker could rebind),
+// or a loopback address (127.0.0.0/8, ::1), with any port. A request
+// without a Host (HTTP/1.0) is not a browser's, which always sends one,
+// and is answered too.
 func loopbackHost(host string) bool {
+	if host == "" {
+		return true
+	}
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+	name := strings.ToLower(strings.TrimSuffix(host, "."))
+	if name == "localhost" || strings.HasSuffix(name, ".localhost") && !strings.HasPrefix(name, ".") && !strings.Contains(name, "..") {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"html"
 	"io"
 	"net"
@@ -161,15 +162,30 @@ func TestServeLoopbackHost(t *testing.T) {
 	}
 	port := serve("127.0.0.1:0")
 	addr := "127.0.0.1:" + port
-	for _, host := range []string{addr, "localhost:" + port, "LocalHost", "127.0.0.1", "127.0.0.2:" + port, "[::1]:" + port, "[::1]"} {
+	// Names under localhost. are the machine's too (RFC 6761: browsers
+	// answer them with loopback themselves, and no one may register one).
+	for _, host := range []string{addr, "localhost:" + port, "LocalHost", "localhost.:" + port, "127.0.0.1", "127.0.0.2:" + port, "[::1]:" + port, "[::1]",
+		"arbiter.localhost:" + port, "Results.Arbiter.LOCALHOST.:" + port} {
 		if code, body := get(addr, host); code != http.StatusOK {
 			t.Errorf("Host %s: %d %.200s", host, code, body)
 		}
 	}
-	for _, host := range []string{"attacker.example:" + port, "attacker.example", "localhost.attacker.example", "10.0.0.1:" + port, "127.0.0.1.nip.io"} {
+	for _, host := range []string{"attacker.example:" + port, "attacker.example", "localhost.attacker.example", "10.0.0.1:" + port, "127.0.0.1.nip.io",
+		"attacker-localhost:" + port, ".localhost", "localhost..:" + port} {
 		if code, body := get(addr, host); code != http.StatusForbidden || !strings.Contains(body, "loopback") {
 			t.Errorf("Host %s: %d %.200s; want 403 saying the server answers loopback names alone", host, code, body)
 		}
+	}
+	// A request without a Host (HTTP/1.0; a browser always sends one, so
+	// no page of another site makes it) is answered.
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "GET / HTTP/1.0\r\n\r\n")
+	if status, err := bufio.NewReader(conn).ReadString('\n'); err != nil || !strings.Contains(status, " 200 ") {
+		t.Errorf("a request without a Host: %q %v", status, err)
 	}
 	// Every interface: any name, as before.
 	port = serve("0.0.0.0:0")
