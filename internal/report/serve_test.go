@@ -219,3 +219,29 @@ func TestServeProblemOneEvent(t *testing.T) {
 		t.Errorf("the first event is %q, want one problem event: an event line and one data line", ev)
 	}
 }
+
+// TestServeResultBeingWritten: a result the run is writing (the last
+// line of results.jsonl torn, with or without its newline yet) is no
+// problem: the page and the events show the results before it.
+func TestServeResultBeingWritten(t *testing.T) {
+	for name, torn := range map[string]string{"no newline": `{"match":"r001-g01-s2","round":1,"se`, "newline": "{\"match\":\"r001\n"} {
+		t.Run(name, func(t *testing.T) {
+			dir := copyResults(t, "planowanie")
+			f, err := os.OpenFile(filepath.Join(dir, engine.ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(torn)
+			f.Close()
+			s := NewServer(dir)
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			if rec.Code != http.StatusOK {
+				t.Errorf("GET / with a result being written: %d %.300s", rec.Code, rec.Body.String())
+			}
+			if ev := firstEvent(t, s); !strings.HasPrefix(ev, "event: site\n") {
+				t.Errorf("the events with a result being written begin with %.200q", ev)
+			}
+		})
+	}
+}
