@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -375,6 +377,62 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the replay of the match being played stays at %d steps as its transcript grows: %v", before+1, err)
 		}
 	})
+	// A replay left while its transcript loads (the first time, or again
+	// as the match is played) does not come back: the address stays
+	// what the viewer went to, and so does the tab.
+	for _, again := range []bool{false, true} {
+		t.Run(fmt.Sprintf("replay-left-while-loading-again=%v", again), func(t *testing.T) {
+			dir := runningCopy(t, 500)
+			// Requests for the transcript wait for release: the first
+			// load, or the loads again (?at=) that follow the match.
+			arrived, gate := make(chan struct{}, 100), make(chan struct{})
+			s := NewServer(dir)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/transcripts/r001-g01-s9.js" && strings.Contains(r.URL.RawQuery, "at=") == again {
+					arrived <- struct{}{}
+					select {
+					case <-gate:
+					case <-r.Context().Done():
+						return
+					}
+				}
+				s.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() { close(gate) })
+			ctx := browsertest.Tab(t, browser, time.Minute)
+			start := "#match=r001-g01-s9&step=3"
+			if !again {
+				start = "#standings"
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+start), chromedp.WaitReady("body[data-ready]")); err != nil {
+				t.Fatal(err)
+			}
+			if again {
+				waitStep(t, ctx, 3)
+			} else {
+				eval[any](t, ctx, `location.hash = "#match=r001-g01-s9&step=3"`)
+			}
+			select {
+			case <-arrived:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the page does not load the transcript")
+			}
+			// Say when the transcript has arrived; the page has done
+			// with it by the next task.
+			eval[any](t, ctx, `(() => { const f = window.arbiterTranscript; window.arbiterTranscript = async (...a) => { await f(...a); document.body.dataset.arrived = "yes"; }; location.hash = "#matches"; })()`)
+			gate <- struct{}{}
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.arrived === "yes"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+				t.Fatal(err)
+			}
+			if hash := eval[string](t, ctx, `location.hash`); hash != "#matches" {
+				t.Errorf("after the transcript arrived the address is %q, want #matches, where the viewer went", hash)
+			}
+			if shown := eval[string](t, ctx, `[...document.querySelectorAll("section.tab")].filter((s) => !s.hidden).map((s) => s.id).join()`); shown != "matches" {
+				t.Errorf("after the transcript arrived the page shows %q, want matches", shown)
+			}
+		})
+	}
 	// Under serve, results that become unreadable are said over the page,
 	// with report's message, until they are readable again.
 	t.Run("serve-problem", func(t *testing.T) {

@@ -746,10 +746,19 @@
       clear($("#replay-view")).append(el("p", { cls: "hint", text: "loading…" }));
       replay = null;
       const r = await loadReplay(id, m, false);
-      showNotes(r);
+      // The viewer may have gone elsewhere while the transcript loaded:
+      // to another tab, or another match, whose replay is loading now.
+      if (!showing(id)) return;
       replay = r;
     }
+    showNotes(replay);
     go(step);
+  }
+  // showing says whether the viewer is on the replay of match id: its tab
+  // is shown, and the address asks for no other match.
+  function showing(id) {
+    const q = new URLSearchParams(location.hash.slice(1));
+    return !$("#replay").hidden && (!q.has("match") || q.get("match") === id);
   }
   // loadReplay reads a match's transcript into steps. A match without a
   // result yet (m undefined) takes its seats from its match event, and
@@ -788,10 +797,13 @@
       const r = await loadReplay(id, m, true);
       if (!replay || replay.id !== id) return;
       const atEnd = replay.step >= replay.steps.length - 1;
-      r.step = replay.step;
+      r.step = atEnd ? Math.max(0, r.steps.length - 1) : replay.step;
       replay = r;
+      // Left while it loaded: kept, and drawn when the replay is shown
+      // again; the address and the tab are the viewer's.
+      if (!showing(id)) return;
       showNotes(r);
-      go(atEnd ? r.steps.length - 1 : r.step);
+      go(r.step);
     } finally { following = false; }
   }
   if (live) setInterval(followReplay, 1000);
