@@ -433,6 +433,24 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		})
 	}
+	// Autoplay is of the match it was started on: another match's
+	// replay opens stopped.
+	t.Run("autoplay-other-match", func(t *testing.T) {
+		dir := runningCopy(t, 500)
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		eval[any](t, ctx, `document.querySelector("#r-play").click()`)
+		if got := eval[string](t, ctx, `document.querySelector("#r-play").textContent`); got != "pause" {
+			t.Fatalf("playing, the button says %q", got)
+		}
+		eval[any](t, ctx, `location.hash = "#match=r001-g01-s9&step=0"`)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#replay-title").textContent === "Replay of r001-g01-s9" && document.querySelector("#replay-view").dataset.step !== undefined`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatal(err)
+		}
+		if got := eval[string](t, ctx, `document.querySelector("#r-play").textContent`); got != "play" {
+			t.Errorf("the replay of another match opens with the button saying %q, want play (stopped)", got)
+		}
+	})
 	// Under serve, results that become unreadable are said over the page,
 	// with report's message, until they are readable again.
 	t.Run("serve-problem", func(t *testing.T) {

@@ -742,6 +742,7 @@
     $("#replay-empty").hidden = !!m || running;
     if (!m && !running) { $("#replay-empty").textContent = `No finished match ${id}.`; return; }
     if (!replay || replay.id !== id) {
+      stop(); // autoplay is of the match it was started on
       $("#replay-title").textContent = `Replay of ${id}`;
       clear($("#replay-view")).append(el("p", { cls: "hint", text: "loading…" }));
       replay = null;
