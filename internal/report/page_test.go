@@ -93,6 +93,37 @@ func TestPageInBrowser(t *testing.T) {
 		if n := len(got.Heads); n < 2 || got.Heads[n-2] != "stage" || got.Heads[n-1] != "grade" {
 			t.Errorf("the standings' columns are %q, without stage and grade last", got.Heads)
 		}
+		// Under the standings, as under rank's: how each pool placed its
+		// bots, by its own matches alone, last stage first.
+		type table struct {
+			Head string
+			Rows []row
+		}
+		var wantTables []table
+		for _, tb := range site.Stats.StageTables {
+			name := "stage " + tb.Stage
+			if tb.Group != "" {
+				name += ", group " + tb.Group
+			}
+			var rows []row
+			for _, s := range tb.Standings {
+				rows = append(rows, row{Rank: strconv.Itoa(s.Rank), Bot: s.Bot})
+			}
+			wantTables = append(wantTables, table{fmt.Sprintf("How %s placed its bots: its own matches alone, ranked %s; bots still tied by Elo, then name", name, tb.RankedBy), rows})
+		}
+		if len(wantTables) != 3 {
+			t.Fatalf("testdata/staged has %d stage tables, want 3 (the final, and the groups A and B)", len(wantTables))
+		}
+		gotTables := eval[[]table](t, ctx, `[...document.querySelectorAll("#stage-tables table")].map((t) => ({ Head: t.previousElementSibling.textContent,
+  Rows: [...t.querySelectorAll("tbody tr")].map((tr) => ({ Rank: tr.querySelector("[data-col=rank]").textContent, Bot: tr.querySelector("[data-col=bot]").textContent })) }))`)
+		if diff := cmp.Diff(wantTables, gotTables); diff != "" {
+			t.Errorf("stage tables (-rank +page):\n%s", diff)
+		}
+		// Their rows are the pool's own numbers, not the standings'.
+		final := site.Stats.StageTables[0].Standings[0]
+		if got := eval[string](t, ctx, `document.querySelector("#stage-tables table tbody tr [data-col=matches]").textContent`); got != strconv.Itoa(final.Matches) {
+			t.Errorf("the first stage table gives %s %s matches, want %d, the final's", final.Bot, got, final.Matches)
+		}
 		summary := eval[string](t, ctx, `document.querySelector("#summary").textContent`)
 		for _, s := range []string{`Game auction "g", in 2 stages (groups, final). 6 of 6 matches finished. Ranked by the last stage reached, then place in its group (Stage).`} {
 			if !strings.Contains(summary, s) {
@@ -114,6 +145,9 @@ func TestPageInBrowser(t *testing.T) {
 			if h == "stage" || h == "grade" {
 				t.Errorf("the standings of a tournament without stages have a %s column: %q", h, got.Heads)
 			}
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll("#stage-tables *").length`); n != 0 {
+			t.Errorf("a tournament without stages shows %d elements of stage tables", n)
 		}
 		// A tie the playoffs did not break is said under the standings.
 		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != "Still tied in placement after the last playoff: greedy1, greedy2" {
