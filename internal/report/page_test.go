@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -91,6 +93,37 @@ func TestPageInBrowser(t *testing.T) {
 		if n := len(got.Heads); n < 2 || got.Heads[n-2] != "stage" || got.Heads[n-1] != "grade" {
 			t.Errorf("the standings' columns are %q, without stage and grade last", got.Heads)
 		}
+		// Under the standings, as under rank's: how each pool placed its
+		// bots, by its own matches alone, last stage first.
+		type table struct {
+			Head string
+			Rows []row
+		}
+		var wantTables []table
+		for _, tb := range site.Stats.StageTables {
+			name := "stage " + tb.Stage
+			if tb.Group != "" {
+				name += ", group " + tb.Group
+			}
+			var rows []row
+			for _, s := range tb.Standings {
+				rows = append(rows, row{Rank: strconv.Itoa(s.Rank), Bot: s.Bot})
+			}
+			wantTables = append(wantTables, table{fmt.Sprintf("How %s placed its bots: its own matches alone, ranked %s; bots still tied by Elo, then name", name, tb.RankedBy), rows})
+		}
+		if len(wantTables) != 3 {
+			t.Fatalf("testdata/staged has %d stage tables, want 3 (the final, and the groups A and B)", len(wantTables))
+		}
+		gotTables := eval[[]table](t, ctx, `[...document.querySelectorAll("#stage-tables table")].map((t) => ({ Head: t.previousElementSibling.textContent,
+  Rows: [...t.querySelectorAll("tbody tr")].map((tr) => ({ Rank: tr.querySelector("[data-col=rank]").textContent, Bot: tr.querySelector("[data-col=bot]").textContent })) }))`)
+		if diff := cmp.Diff(wantTables, gotTables); diff != "" {
+			t.Errorf("stage tables (-rank +page):\n%s", diff)
+		}
+		// Their rows are the pool's own numbers, not the standings'.
+		final := site.Stats.StageTables[0].Standings[0]
+		if got := eval[string](t, ctx, `document.querySelector("#stage-tables table tbody tr [data-col=matches]").textContent`); got != strconv.Itoa(final.Matches) {
+			t.Errorf("the first stage table gives %s %s matches, want %d, the final's", final.Bot, got, final.Matches)
+		}
 		summary := eval[string](t, ctx, `document.querySelector("#summary").textContent`)
 		for _, s := range []string{`Game auction "g", in 2 stages (groups, final). 6 of 6 matches finished. Ranked by the last stage reached, then place in its group (Stage).`} {
 			if !strings.Contains(summary, s) {
@@ -112,6 +145,9 @@ func TestPageInBrowser(t *testing.T) {
 			if h == "stage" || h == "grade" {
 				t.Errorf("the standings of a tournament without stages have a %s column: %q", h, got.Heads)
 			}
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll("#stage-tables *").length`); n != 0 {
+			t.Errorf("a tournament without stages shows %d elements of stage tables", n)
 		}
 		// A tie the playoffs did not break is said under the standings.
 		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != "Still tied in placement after the last playoff: greedy1, greedy2" {
@@ -373,6 +409,80 @@ func TestPageInBrowser(t *testing.T) {
 		}
 		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.querySelector("#r-slider").max > %d`, before), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 			t.Errorf("the replay of the match being played stays at %d steps as its transcript grows: %v", before+1, err)
+		}
+	})
+	// A replay left while its transcript loads (the first time, or again
+	// as the match is played) does not come back: the address stays
+	// what the viewer went to, and so does the tab.
+	for _, again := range []bool{false, true} {
+		t.Run(fmt.Sprintf("replay-left-while-loading-again=%v", again), func(t *testing.T) {
+			dir := runningCopy(t, 500)
+			// Requests for the transcript wait for release: the first
+			// load, or the loads again (?at=) that follow the match.
+			arrived, gate := make(chan struct{}, 100), make(chan struct{})
+			s := NewServer(dir)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/transcripts/r001-g01-s9.js" && strings.Contains(r.URL.RawQuery, "at=") == again {
+					arrived <- struct{}{}
+					select {
+					case <-gate:
+					case <-r.Context().Done():
+						return
+					}
+				}
+				s.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() { close(gate) })
+			ctx := browsertest.Tab(t, browser, time.Minute)
+			start := "#match=r001-g01-s9&step=3"
+			if !again {
+				start = "#standings"
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+start), chromedp.WaitReady("body[data-ready]")); err != nil {
+				t.Fatal(err)
+			}
+			if again {
+				waitStep(t, ctx, 3)
+			} else {
+				eval[any](t, ctx, `location.hash = "#match=r001-g01-s9&step=3"`)
+			}
+			select {
+			case <-arrived:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the page does not load the transcript")
+			}
+			// Say when the transcript has arrived; the page has done
+			// with it by the next task.
+			eval[any](t, ctx, `(() => { const f = window.arbiterTranscript; window.arbiterTranscript = async (...a) => { await f(...a); document.body.dataset.arrived = "yes"; }; location.hash = "#matches"; })()`)
+			gate <- struct{}{}
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.arrived === "yes"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+				t.Fatal(err)
+			}
+			if hash := eval[string](t, ctx, `location.hash`); hash != "#matches" {
+				t.Errorf("after the transcript arrived the address is %q, want #matches, where the viewer went", hash)
+			}
+			if shown := eval[string](t, ctx, `[...document.querySelectorAll("section.tab")].filter((s) => !s.hidden).map((s) => s.id).join()`); shown != "matches" {
+				t.Errorf("after the transcript arrived the page shows %q, want matches", shown)
+			}
+		})
+	}
+	// Autoplay is of the match it was started on: another match's
+	// replay opens stopped.
+	t.Run("autoplay-other-match", func(t *testing.T) {
+		dir := runningCopy(t, 500)
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		eval[any](t, ctx, `document.querySelector("#r-play").click()`)
+		if got := eval[string](t, ctx, `document.querySelector("#r-play").textContent`); got != "pause" {
+			t.Fatalf("playing, the button says %q", got)
+		}
+		eval[any](t, ctx, `location.hash = "#match=r001-g01-s9&step=0"`)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#replay-title").textContent === "Replay of r001-g01-s9" && document.querySelector("#replay-view").dataset.step !== undefined`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatal(err)
+		}
+		if got := eval[string](t, ctx, `document.querySelector("#r-play").textContent`); got != "play" {
+			t.Errorf("the replay of another match opens with the button saying %q, want play (stopped)", got)
 		}
 	})
 	// Under serve, results that become unreadable are said over the page,

@@ -166,7 +166,7 @@ func (s *Server) current() ([]byte, error, chan struct{}) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.loopbackOnly && !loopbackHost(r.Host) {
 		http.Error(w, fmt.Sprintf("arbiter serve listens on a loopback address and answers requests for loopback names alone "+
-			"(localhost, 127.0.0.1, [::1]), not for %q; to serve other names, listen on another address (-addr)", r.Host), http.StatusForbidden)
+			"(localhost and names under it, 127.0.0.1, [::1]), not for %q; to serve other names, listen on another address (-addr)", r.Host), http.StatusForbidden)
 		return
 	}
 	switch {
@@ -231,7 +231,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	for {
 		b, err, changed := s.current()
 		if err != nil {
-			if p := strings.ReplaceAll(err.Error(), "\n", " "); p != problem {
+			if p := eventLine.Replace(err.Error()); p != problem {
 				fmt.Fprintf(w, "event: problem\ndata: %s\n\n", p)
 				problem, sent = p, nil
 			}
@@ -249,6 +249,12 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
+
+// eventLine makes a message one line of an event stream, which ends a
+// line at a carriage return as at a newline: a file name in the message
+// (which may hold either) must not end the data, and begin a field of
+// its own (another event type, data the page would take for results).
+var eventLine = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
 
 func (s *Server) serveTranscript(w http.ResponseWriter, id string) {
 	if !safeID(id) {
@@ -288,13 +294,21 @@ func safeID(id string) bool {
 }
 
 // loopbackHost says whether a request's Host names the machine itself:
-// localhost, or a loopback address (127.0.0.0/8, ::1), with any port.
+// localhost or a name under it (RFC 6761: browsers answer those with
+// loopback themselves, and none is in the DNS an attacker could rebind),
+// or a loopback address (127.0.0.0/8, ::1), with any port. A request
+// without a Host (HTTP/1.0) is not a browser's, which always sends one,
+// and is answered too.
 func loopbackHost(host string) bool {
+	if host == "" {
+		return true
+	}
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+	name := strings.ToLower(strings.TrimSuffix(host, "."))
+	if name == "localhost" || strings.HasSuffix(name, ".localhost") && !strings.HasPrefix(name, ".") && !strings.Contains(name, "..") {
 		return true
 	}
 	ip := net.ParseIP(host)

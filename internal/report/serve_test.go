@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"html"
 	"io"
 	"net"
@@ -161,19 +162,86 @@ func TestServeLoopbackHost(t *testing.T) {
 	}
 	port := serve("127.0.0.1:0")
 	addr := "127.0.0.1:" + port
-	for _, host := range []string{addr, "localhost:" + port, "LocalHost", "127.0.0.1", "127.0.0.2:" + port, "[::1]:" + port, "[::1]"} {
+	// Names under localhost. are the machine's too (RFC 6761: browsers
+	// answer them with loopback themselves, and no one may register one).
+	for _, host := range []string{addr, "localhost:" + port, "LocalHost", "localhost.:" + port, "127.0.0.1", "127.0.0.2:" + port, "[::1]:" + port, "[::1]",
+		"arbiter.localhost:" + port, "Results.Arbiter.LOCALHOST.:" + port} {
 		if code, body := get(addr, host); code != http.StatusOK {
 			t.Errorf("Host %s: %d %.200s", host, code, body)
 		}
 	}
-	for _, host := range []string{"attacker.example:" + port, "attacker.example", "localhost.attacker.example", "10.0.0.1:" + port, "127.0.0.1.nip.io"} {
+	for _, host := range []string{"attacker.example:" + port, "attacker.example", "localhost.attacker.example", "10.0.0.1:" + port, "127.0.0.1.nip.io",
+		"attacker-localhost:" + port, ".localhost", "localhost..:" + port} {
 		if code, body := get(addr, host); code != http.StatusForbidden || !strings.Contains(body, "loopback") {
 			t.Errorf("Host %s: %d %.200s; want 403 saying the server answers loopback names alone", host, code, body)
 		}
+	}
+	// A request without a Host (HTTP/1.0; a browser always sends one, so
+	// no page of another site makes it) is answered.
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "GET / HTTP/1.0\r\n\r\n")
+	if status, err := bufio.NewReader(conn).ReadString('\n'); err != nil || !strings.Contains(status, " 200 ") {
+		t.Errorf("a request without a Host: %q %v", status, err)
 	}
 	// Every interface: any name, as before.
 	port = serve("0.0.0.0:0")
 	if code, body := get("127.0.0.1:"+port, "results.example:"+port); code != http.StatusOK {
 		t.Errorf("a server on every interface, Host results.example: %d %.200s", code, body)
+	}
+}
+
+// TestServeProblemOneEvent: a problem whose message holds a carriage
+// return (here from the directory's name; a file name may hold any
+// byte) is one "problem" event: the stream ends a field's line at a
+// carriage return as at a newline, and what follows it must not become
+// a field of its own (an event of another type, data the page takes for
+// results).
+func TestServeProblemOneEvent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "x\revent: site\rdata: {}\r")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "planowanie"))); err != nil {
+		t.Skipf("a directory whose name holds a carriage return: %v", err)
+	}
+	results := filepath.Join(dir, engine.ResultsFile)
+	good, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(results, append([]byte("{\"match\":\"torn\n"), good...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev := firstEvent(t, NewServer(dir))
+	fields := strings.FieldsFunc(ev, func(r rune) bool { return r == '\r' || r == '\n' })
+	if len(fields) != 2 || fields[0] != "event: problem" || !strings.HasPrefix(fields[1], "data: ") || !strings.Contains(fields[1], "line 1 is not a result") {
+		t.Errorf("the first event is %q, want one problem event: an event line and one data line", ev)
+	}
+}
+
+// TestServeResultBeingWritten: a result the run is writing (the last
+// line of results.jsonl torn, with or without its newline yet) is no
+// problem: the page and the events show the results before it.
+func TestServeResultBeingWritten(t *testing.T) {
+	for name, torn := range map[string]string{"no newline": `{"match":"r001-g01-s2","round":1,"se`, "newline": "{\"match\":\"r001\n"} {
+		t.Run(name, func(t *testing.T) {
+			dir := copyResults(t, "planowanie")
+			f, err := os.OpenFile(filepath.Join(dir, engine.ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(torn)
+			f.Close()
+			s := NewServer(dir)
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			if rec.Code != http.StatusOK {
+				t.Errorf("GET / with a result being written: %d %.300s", rec.Code, rec.Body.String())
+			}
+			if ev := firstEvent(t, s); !strings.HasPrefix(ev, "event: site\n") {
+				t.Errorf("the events with a result being written begin with %.200q", ev)
+			}
+		})
 	}
 }

@@ -80,17 +80,16 @@
 
   // ---- standings ----
   let pair = [];
-  function renderStandings() {
-    const st = site.stats.standings;
-    const t = clear($("#standings-table"));
+  // standingsTable fills table t with standings rows st in rank's
+  // columns (and its Stage and Grade, when stages), each bot's Elo
+  // interval drawn to the table's own scale; click, when given, is what a
+  // click on a row does with its bot.
+  function standingsTable(t, st, stages, click) {
     // rank's columns: normal is rank's Normal, wins in matches without a
     // fault (the tie-break of tournaments rated by wins).
     const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
     const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
-    // A tournament in stages is ranked by the last stage each bot
-    // reached, and may grade its ranking: columns of their own, as in
-    // `arbiter rank`, when some bot has one.
-    if (st.some((s) => s.stage || s.grade)) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
+    if (stages) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
     t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h, title: h === "normal" ? "wins in matches without a fault (rank's Normal)" : "" })))));
     let lo = Infinity, hi = -Infinity;
     for (const s of st) {
@@ -113,12 +112,34 @@
         matches: s.matches, points: fmt(s.points, 2), place: fmt(s.place, 2) + (s.place_ci !== null && s.matches > 1 ? " ± " + fmt(s.place_ci, 2) : ""),
         wins: s.wins, normal: s.normal_wins ?? 0, faults: s.faults, stage: s.stage || "", grade: s.grade || "",
       };
-      const tr = el("tr", { data: { bot: s.bot }, cls: pair.includes(s.bot) ? "picked" : "", on: { click: () => pick(s.bot) } },
+      const tr = el("tr", { data: { bot: s.bot }, cls: click && pair.includes(s.bot) ? "picked" : "", on: click ? { click: () => click(s.bot) } : {} },
         cols.map((c) => c === "interval" ? el("td", { data: { col: c } }, bar) : el("td", { text: cells[c], data: { col: c } })));
       tr.children[1].prepend(el("span", { cls: "swatch", style: { background: colourOf(s.bot) } }));
       body.append(tr);
     }
     t.append(body);
+  }
+  // renderStageTables shows, under the standings of a tournament in
+  // stages, what `arbiter rank` prints there: how each pool of the stages
+  // that rank bots placed them, by its own matches alone (the standings'
+  // columns count every stage), last stage first.
+  function renderStageTables() {
+    const box = clear($("#stage-tables"));
+    for (const tb of site.stats.stage_tables || []) {
+      const name = "stage " + tb.stage + (tb.group ? ", group " + tb.group : "");
+      box.append(el("h3", { text: `How ${name} placed its bots: its own matches alone, ranked ${tb.ranked_by || ""}; bots still tied by Elo, then name` }));
+      const t = el("table", { cls: "data stage-table", data: { stage: tb.stage, group: tb.group || "" } });
+      standingsTable(t, tb.standings || [], false, null);
+      box.append(t);
+    }
+  }
+  function renderStandings() {
+    const st = site.stats.standings;
+    // A tournament in stages is ranked by the last stage each bot
+    // reached, and may grade its ranking: columns of their own, as in
+    // `arbiter rank`, when some bot has one.
+    standingsTable(clear($("#standings-table")), st, st.some((s) => s.stage || s.grade), (bot) => pick(bot));
+    renderStageTables();
     // Groups still tied in placement, as `arbiter rank` says under its
     // standings.
     const ties = clear($("#ties"));
@@ -742,14 +763,24 @@
     $("#replay-empty").hidden = !!m || running;
     if (!m && !running) { $("#replay-empty").textContent = `No finished match ${id}.`; return; }
     if (!replay || replay.id !== id) {
+      stop(); // autoplay is of the match it was started on
       $("#replay-title").textContent = `Replay of ${id}`;
       clear($("#replay-view")).append(el("p", { cls: "hint", text: "loading…" }));
       replay = null;
       const r = await loadReplay(id, m, false);
-      showNotes(r);
+      // The viewer may have gone elsewhere while the transcript loaded:
+      // to another tab, or another match, whose replay is loading now.
+      if (!showing(id)) return;
       replay = r;
     }
+    showNotes(replay);
     go(step);
+  }
+  // showing says whether the viewer is on the replay of match id: its tab
+  // is shown, and the address asks for no other match.
+  function showing(id) {
+    const q = new URLSearchParams(location.hash.slice(1));
+    return !$("#replay").hidden && (!q.has("match") || q.get("match") === id);
   }
   // loadReplay reads a match's transcript into steps. A match without a
   // result yet (m undefined) takes its seats from its match event, and
@@ -788,10 +819,13 @@
       const r = await loadReplay(id, m, true);
       if (!replay || replay.id !== id) return;
       const atEnd = replay.step >= replay.steps.length - 1;
-      r.step = replay.step;
+      r.step = atEnd ? Math.max(0, r.steps.length - 1) : replay.step;
       replay = r;
+      // Left while it loaded: kept, and drawn when the replay is shown
+      // again; the address and the tab are the viewer's.
+      if (!showing(id)) return;
       showNotes(r);
-      go(atEnd ? r.steps.length - 1 : r.step);
+      go(r.step);
     } finally { following = false; }
   }
   if (live) setInterval(followReplay, 1000);
