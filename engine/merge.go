@@ -406,13 +406,14 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 // copyMatches writes plan.json into a new Out and copies the new
 // matches' directories.
 func (m *Merge) copyMatches(in *mergeInput) error {
-	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
-		return err
-	}
+	// plan.json first: it makes Out a results directory by its plan.
 	if _, err := os.Stat(filepath.Join(m.Out, PlanFile)); errors.Is(err, os.ErrNotExist) {
 		if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
 			return err
 		}
+	}
+	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
+		return err
 	}
 	ids := make([]string, 0, len(in.new))
 	for id := range in.new {

@@ -273,6 +273,11 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) 
 		lock.Unlock()
 		return nil, err
 	}
+	// Before the log, the shard record, anything else.
+	if err := engine.StartPlanDir(out, l.plan); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
 	if saved != nil {
 		_, changes, _ := engine.CompareFingerprints(saved, l.plan)
 		for _, ch := range changes {
