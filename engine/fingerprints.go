@@ -33,8 +33,7 @@ type BotChange struct {
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	// Missing is the directory the bot would run in now when it is not
-	// there at all (moved or removed): its files are not Removed one by
-	// one.
+	// there at all (moved or removed); Removed still lists its files.
 	Missing string `json:"missing,omitempty"`
 }
 
@@ -52,14 +51,15 @@ func (c BotChange) String() string {
 	if c.Bot == "" {
 		return fmt.Sprintf("arbiter's build changed (it referees every match and plays the house bots): was %s, is %s", c.From, c.To)
 	}
-	if c.Missing != "" {
-		return fmt.Sprintf("bot %q: its folder %s is not there (moved or removed?), nor any of its files", c.Bot, c.Missing)
-	}
 	var parts []string
+	if c.Missing != "" {
+		// Its files in the folder are all gone: not listed one by one.
+		parts = append(parts, fmt.Sprintf("its folder %s is not there (moved or removed?), nor any of its files", c.Missing))
+	}
 	if len(c.Changed) > 0 {
 		parts = append(parts, "changed "+shortList(c.Changed))
 	}
-	if len(c.Removed) > 0 {
+	if len(c.Removed) > 0 && c.Missing == "" {
 		parts = append(parts, "removed "+shortList(c.Removed))
 	}
 	if len(parts) == 0 {
@@ -95,11 +95,13 @@ func (e *ChangedError) Error() string {
 	for _, c := range e.Changes {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
-	missing := slices.ContainsFunc(e.Changes, func(c BotChange) bool { return c.Missing != "" })
+	if e.missing() {
+		// A replay refuses a missing folder before (botDirsThere).
+		b.WriteString("A bot without its folder cannot play, -allow-changed-bots or not. If the folder moved, run the configuration where it is now, " +
+			"or the saved plan with -root, the directory that holds the configuration now; or restore the folder")
+		return b.String()
+	}
 	if e.Replay {
-		if missing {
-			b.WriteString("A folder that moved is found with -root, the directory that holds the configuration now. ")
-		}
 		b.WriteString("Restore them, or give -allow-changed-bots to replay with the bots as they are now")
 		return b.String()
 	}
@@ -107,6 +109,11 @@ func (e *ChangedError) Error() string {
 	fmt.Fprintf(&b, "Restore them, use another -out directory, or give -allow-changed-bots to go on and record the change in %s",
 		filepath.Join(e.Dir, ChangesFile))
 	return b.String()
+}
+
+// missing says whether a bot's folder is not there at all.
+func (e *ChangedError) missing() bool {
+	return slices.ContainsFunc(e.Changes, func(c BotChange) bool { return c.Missing != "" })
 }
 
 // CompareFingerprints compares the fingerprints that recorded holds with
@@ -190,7 +197,7 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 	c.To = short(fp.Hash)
 	if len(c.Removed) > 0 && now.Dir != "" {
 		if _, err := os.Stat(now.Dir); errors.Is(err, fs.ErrNotExist) {
-			c.Missing, c.Removed = now.Dir, nil
+			c.Missing = now.Dir
 		}
 	}
 	return &fp, c, added
@@ -282,8 +289,9 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 	if len(changes) == 0 && len(moved) == 0 {
 		return now, nil
 	}
-	if len(changes) > 0 && !allow {
-		return nil, &ChangedError{Dir: dir, Changes: changes}
+	if ce := (&ChangedError{Dir: dir, Changes: changes}); len(changes) > 0 && !allow || ce.missing() {
+		// A bot without its folder would only fault at every start.
+		return nil, ce
 	}
 	for _, c := range changes {
 		log.Warn("changed since the results directory was run; going on (-allow-changed-bots)", "change", c.String())

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
@@ -96,5 +97,25 @@ func TestCompareLeftOutFiles(t *testing.T) {
 	}
 	if _, changes, _ = CompareFingerprints(recorded, now); len(changes) != 1 || changes[0].String() != `bot "ext": changed t.hcl` {
 		t.Errorf("changes %v", changes)
+	}
+}
+
+// TestMissingFolderKeepsItsFiles: a bot whose folder is gone keeps its
+// removed files in the record, and its String lists a changed file outside
+// the folder beside the missing folder.
+func TestMissingFolderKeepsItsFiles(t *testing.T) {
+	gone := filepath.Join(t.TempDir(), "gone")
+	old := &plan.Fingerprint{Dir: gone, Files: []plan.FileSum{
+		{Path: "bot.py", Mode: "-rw-r--r--", SHA256: "aa"},
+		{Path: "/usr/lib/x.py", Mode: "-rw-r--r--", SHA256: "bb"},
+	}}
+	now := &plan.Fingerprint{Dir: gone, Files: []plan.FileSum{{Path: "/usr/lib/x.py", Mode: "-rw-r--r--", SHA256: "cc"}}}
+	_, c, _ := compareBot(old, now)
+	c.Bot = "py"
+	if c.Missing != gone || !slices.Equal(c.Removed, []string{"bot.py"}) || !slices.Equal(c.Changed, []string{"/usr/lib/x.py"}) {
+		t.Errorf("change %+v", c)
+	}
+	if s := c.String(); !strings.Contains(s, "its folder "+gone+" is not there") || !strings.Contains(s, "changed /usr/lib/x.py") {
+		t.Errorf("String %q", s)
 	}
 }

@@ -110,6 +110,24 @@ func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
 	return &journal{dir: dir, f: f}, results, nil
 }
 
+// StartPlanDir writes plan p's plan.json into the results directory dir
+// when it has none, right after its caller took dir's lock (LockDir) and
+// fingerprinted the bots: so the directory is a results directory by its
+// plan from its first moments, before its log, shard record or pairings,
+// and a run killed then leaves one that another run's fingerprints know
+// as arbiter's. A directory that holds results but no plan.json is left
+// as it is, for the run to refuse (openJournal).
+func StartPlanDir(dir string, p *plan.Plan) error {
+	planPath := filepath.Join(dir, PlanFile)
+	if _, err := os.Lstat(planPath); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if orphanResults(dir) != nil {
+		return nil
+	}
+	return writeFileAtomic(planPath, mustIndent(p))
+}
+
 // readResults reads complete lines; it returns the offset after the last
 // good one. Only the last line may be torn; a bad line in the middle is an
 // error, because results must never be silently dropped.

@@ -190,3 +190,36 @@ func TestResultsNotOfThePlanAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestStartPlanDir: the plan.json a run writes right after its lock is
+// the one its journal goes on with; a directory holding results without
+// a plan.json, or another plan's, is left for the run to refuse.
+func TestStartPlanDir(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	r := runner(t, 1, journalTour, out, 2)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.StartPlanDir(out, r.Plan); err != nil {
+		t.Fatal(err)
+	}
+	early, err := os.ReadFile(filepath.Join(out, engine.PlanFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, engine.PlanFile)); !bytes.Equal(early, after) {
+		t.Errorf("plan.json rewritten by the run:\n%s\nwas\n%s", after, early)
+	}
+	if err := os.Remove(filepath.Join(out, engine.PlanFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.StartPlanDir(out, r.Plan); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, engine.PlanFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("plan.json written beside results without one: %v", err)
+	}
+}

@@ -406,13 +406,14 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 // copyMatches writes plan.json into a new Out and copies the new
 // matches' directories.
 func (m *Merge) copyMatches(in *mergeInput) error {
-	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
-		return err
-	}
+	// plan.json first: it makes Out a results directory by its plan.
 	if _, err := os.Stat(filepath.Join(m.Out, PlanFile)); errors.Is(err, os.ErrNotExist) {
 		if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
 			return err
 		}
+	}
+	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
+		return err
 	}
 	ids := make([]string, 0, len(in.new))
 	for id := range in.new {
@@ -674,7 +675,11 @@ func filesDiff(dirA string, a *plan.Fingerprint, dirB string, b *plan.Fingerprin
 			content[plan.FileSum{Mode: f.Mode, SHA256: f.SHA256, Link: f.Link}]--
 		}
 	}
-	moved := len(changed) == 0 && len(onlyA) > 0
+	// Only files outside the bot's dir are recorded by absolute path:
+	// the same files at other such paths are the dir reached another way.
+	// A file renamed in the dir is a file of one shard only.
+	moved := len(changed) == 0 && len(onlyA) > 0 && a.Dir != b.Dir &&
+		!slices.ContainsFunc(onlyA, notAbs) && !slices.ContainsFunc(onlyB, notAbs)
 	for _, n := range content {
 		moved = moved && n == 0
 	}
@@ -696,6 +701,8 @@ func filesDiff(dirA string, a *plan.Fingerprint, dirB string, b *plan.Fingerprin
 	}
 	return "was run with other files (" + strings.Join(parts, "; ") + ")"
 }
+
+func notAbs(p string) bool { return !strings.HasPrefix(p, "/") }
 
 // readRaw reads the complete lines of a results file (none when it does
 // not exist), each with its bytes.

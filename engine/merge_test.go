@@ -60,4 +60,21 @@ func TestSamePlanButWhere(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `bot "py" ran in /data/cfg2 in s0 but in /link/cfg2 in s1, was run with the same files at other paths (/data/lib/x.py in s0, /link/lib/x.py in s1)`) {
 		t.Errorf("the same files at other absolute paths: %v", err)
 	}
+
+	// A file renamed within the dir, in the same dir: no other path to
+	// the same files, but files of one shard only.
+	renamed := bot
+	renamed.Path = "bots/renamed.py"
+	err = check(mk("/data/cfg2", bot), mk("/data/cfg2", renamed))
+	if err == nil || strings.Contains(err.Error(), "other paths") ||
+		!strings.Contains(err.Error(), `bot "py" was run with other files (bots/simple.py in s0 only; bots/renamed.py in s1 only)`) {
+		t.Errorf("a file renamed in the dir: %v", err)
+	}
+	// Renamed within the dir, the dir reached by another path: still not
+	// the same files at other paths.
+	err = check(mk("/data/cfg2", bot), mk("/link/cfg2", renamed))
+	if err == nil || strings.Contains(err.Error(), "other paths") ||
+		!strings.Contains(err.Error(), `bots/simple.py in s0 only; bots/renamed.py in s1 only`) {
+		t.Errorf("a file renamed in a dir reached by another path: %v", err)
+	}
 }

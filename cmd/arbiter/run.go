@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
@@ -85,6 +86,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		progress = &logProgress{log: log.Named("progress")}
 	}
 	logSkipped(log, l)
+	logFoundArbiters(log, l, path)
 	if ln != nil {
 		defer startServe(ctx, *out, ln, log)()
 	}
@@ -116,6 +118,36 @@ func logSkipped(log hclog.Logger, l *loaded) {
 			log.Warn("player folder left out (invalid = \"skip\")", "bots_from", bf.Name, "folder", s.Folder, "why", s.Why)
 		}
 	}
+}
+
+// logFoundArbiters warns of every folder (and saved plan) in a bot's dir
+// that the bots' fingerprints leave out as arbiter's own by what it holds,
+// but the plan the run reads: a bot's author could make a folder look
+// like arbiter's, and the organiser should see what was not hashed.
+func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
+	seen := map[string]bool{}
+	for i := range l.plan.Bots {
+		fp := l.plan.Bots[i].Fingerprint
+		if fp == nil || fp.House != "" {
+			continue
+		}
+		for _, line := range fingerprint.FoundArbiters(fp) {
+			rel, why, _ := strings.Cut(line, ": ")
+			where := filepath.Join(fp.Dir, filepath.FromSlash(strings.TrimSuffix(rel, "/")))
+			if seen[where] || l.cfg == nil && sameFile(where, path) {
+				continue
+			}
+			seen[where] = true
+			log.Warn("not part of the bots' fingerprints: found in a bot's folder and taken as arbiter's own", "path", where, "as", why)
+		}
+	}
+}
+
+// sameFile says whether a and b are the same existing file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // runSlice works out the shard a run plays (nil: not a shard), and
@@ -238,6 +270,11 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) 
 		saved = &p
 	}
 	if err := fingerprint.Plan(l.plan, c.fingerprintOptions(l, path, out)); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	// Before the log, the shard record, anything else.
+	if err := engine.StartPlanDir(out, l.plan); err != nil {
 		lock.Unlock()
 		return nil, err
 	}

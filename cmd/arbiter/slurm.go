@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -75,9 +76,14 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		// The work and results directories are arbiter's, also when they
 		// lie in a bot's dir and a work directory of an earlier arbiter
 		// does not carry its marker yet.
-		if err := fingerprint.Plan(l.plan, cf.fingerprintOptions(l, path, j.out, j.work)); err != nil {
+		o := cf.fingerprintOptions(l, path, j.out)
+		o.Work = []string{j.work}
+		if err := fingerprint.Plan(l.plan, o); err != nil {
 			return err
 		}
+	}
+	if err := checkWork(j.work, l.plan, l.root); err != nil {
+		return err
 	}
 	// A work or results directory of another plan would fail every job
 	// once submitted; say so now, before anything is written.
@@ -104,6 +110,57 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return waitSlurm(jobs, stdout)
+}
+
+// checkWork refuses a work directory that is not arbiter's alone: one
+// that is, or holds, a bot's folder or a file its command names, or that
+// exists and holds anything arbiter slurm and its jobs do not write there.
+// Once marked (slurm.json), a work directory is left out of every bot's
+// fingerprint, so a bot's code in it would never be hashed.
+func checkWork(work string, p *plan.Plan, root string) error {
+	real := realOrSelf(work)
+	for i := range p.Bots {
+		b := &p.Bots[i]
+		if b.House != "" {
+			continue
+		}
+		dir := b.DirIn(root)
+		if b.Fingerprint != nil && b.Fingerprint.Dir != "" {
+			dir = b.Fingerprint.Dir
+		}
+		if abs, err := filepath.Abs(dir); err == nil && drivers.Within(realOrSelf(abs), real) {
+			return fmt.Errorf("-work %s is, or holds, the folder of bot %q (%s): the work directory is arbiter's alone and never part of a bot's fingerprint; choose another -work", work, b.Name, abs)
+		}
+		if b.Fingerprint == nil {
+			continue
+		}
+		for _, f := range b.Fingerprint.Files {
+			if filepath.IsAbs(f.Path) && drivers.Within(realOrSelf(f.Path), real) {
+				return fmt.Errorf("-work %s holds %s, a file of bot %q's command: the work directory is arbiter's alone and never part of a bot's fingerprint; choose another -work", work, f.Path, b.Name)
+			}
+		}
+	}
+	if foreign := fingerprint.SlurmForeign(work); len(foreign) > 0 {
+		return fmt.Errorf("-work %s holds what arbiter slurm does not write there (%s): a work directory is arbiter's alone and never part of a bot's fingerprint; choose a new or empty folder", work, shortNames(foreign))
+	}
+	return nil
+}
+
+// realOrSelf is path with its links resolved, or path when that fails.
+func realOrSelf(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
+}
+
+// shortNames lists a few names, saying how many more there are.
+func shortNames(names []string) string {
+	const most = 5
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
 }
 
 // write writes the plan, a shard script and a merge script per stage,

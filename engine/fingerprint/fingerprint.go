@@ -21,6 +21,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -66,6 +67,10 @@ type Options struct {
 	// -json > FILE), never hashed: when it lies in a bot's directory, it
 	// is a saved plan by the time another command reads that directory.
 	Output fs.FileInfo
+	// Work are the work directories of the arbiter slurm job being
+	// written, never hashed (arbiter slurm has checked that they hold
+	// nothing but arbiter's files).
+	Work []string
 }
 
 // Why a file is left out of a fingerprint by rule. The skipped line of a
@@ -73,6 +78,7 @@ type Options struct {
 // had no Fingerprint.Config yet: those plans are read by it.
 const (
 	whyResults = "a results directory of this run"
+	whyWork    = "the slurm work directory of this job"
 	whyConfig  = "a file of the configuration (the plan's hash covers what it says)"
 	whyPlan    = "a saved arbiter plan (arbiter's data, not the bot's)"
 )
@@ -163,6 +169,7 @@ func (o Options) exclude() map[string]string {
 		}
 	}
 	add(o.Results, whyResults)
+	add(o.Work, whyWork)
 	add(o.Config, whyConfig)
 	add(o.Plans, whyPlan)
 	return out
@@ -302,10 +309,12 @@ func (w *walker) leaveOut(path, rel string, d fs.DirEntry) bool {
 
 // isSavedPlan reports whether path is a saved plan: a .json file that
 // begins as arbiter plan -json and a results directory's plan.json begin,
-// with the plan's version and hash. A plan is arbiter's data, never a
-// bot's: one saved in a bot's directory (arbiter plan -json CONF >
-// CONF/plan.json) is left out of its fingerprint, whether the run reads
-// the configuration or that plan.
+// with the plan's version and hash, and that is a whole plan whose hash
+// is that of its content. A plan is arbiter's data, never a bot's: one
+// saved in a bot's directory (arbiter plan -json CONF > CONF/plan.json)
+// is left out of its fingerprint, whether the run reads the configuration
+// or that plan. A bot's own file that merely begins like one (a table
+// under a plan's first lines) is no plan, and is hashed.
 func isSavedPlan(path string) bool {
 	if !strings.EqualFold(filepath.Ext(path), ".json") {
 		return false
@@ -317,7 +326,19 @@ func isSavedPlan(path string) bool {
 	defer f.Close()
 	head := make([]byte, 256)
 	n, _ := io.ReadFull(f, head)
-	return planHead.Match(head[:n])
+	if !planHead.Match(head[:n]) {
+		return false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return false
+	}
+	dec := json.NewDecoder(f)
+	dec.DisallowUnknownFields()
+	var p plan.Plan
+	if dec.Decode(&p) != nil || dec.More() {
+		return false
+	}
+	return p.Hash != "" && p.ComputeHash() == p.Hash
 }
 
 var planHead = regexp.MustCompile(`^\s*\{\s*"version"\s*:\s*[0-9]+\s*,\s*"hash"\s*:\s*"[0-9a-f]{64}"`)
@@ -363,43 +384,114 @@ func (w *walker) enter(path, rel string, d fs.DirEntry) error {
 		w.skip("%s/: version control metadata", rel)
 		return filepath.SkipDir
 	case isResultsDir(path):
-		w.skip("%s/: an arbiter results directory", rel)
+		w.skip("%s/: %s", rel, whyResultsDir)
 		return filepath.SkipDir
 	case IsSlurmWork(path):
-		w.skip("%s/: an arbiter slurm work directory", rel)
+		w.skip("%s/: %s", rel, whySlurmWork)
 		return filepath.SkipDir
 	}
 	return nil
+}
+
+// Why a folder found in a bot's dir is left out as arbiter's own, by what
+// it holds.
+const (
+	whyResultsDir = "an arbiter results directory"
+	whySlurmWork  = "an arbiter slurm work directory"
+)
+
+// FoundArbiters are the skipped lines of fp that leave out what was
+// found in the bot's dir to be arbiter's own by what it holds, not
+// because the command named it: results and slurm work directories
+// ("REL/: why"), and saved plans ("REL: why", the plan a command reads
+// among them). A bot's author could make a folder look like arbiter's,
+// so a run names them all, for the organiser to see.
+func FoundArbiters(fp *plan.Fingerprint) []string {
+	var out []string
+	for _, line := range fp.Skipped {
+		if strings.HasSuffix(line, ": "+whyResultsDir) || strings.HasSuffix(line, ": "+whySlurmWork) || strings.HasSuffix(line, ": "+whyPlan) {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // LockFile is the lock file of a results directory (engine.LockFile): the
 // first file a run or a merge writes there, before its plan.json.
 const LockFile = ".lock"
 
-// isResultsDir reports whether dir holds a results directory's files:
-// plan.json and results.jsonl, or, for a run or merge killed before it
-// wrote both, arbiter's lock file with a saved plan.json or with nothing
-// else (but plan.json's temporary file).
+// isResultsDir reports whether dir is a results directory of arbiter's: it
+// holds one's marks (plan.json and results.jsonl; or, for a run or merge
+// killed in its first moments, arbiter's lock file or a saved plan.json)
+// and nothing but what arbiter writes into one (ResultsForeign). A mark
+// alone proves nothing: anyone can write a lock file, and a bot's folder
+// that holds a bot's files besides is the bot's, and hashed.
 func isResultsDir(dir string) bool {
-	if exists(filepath.Join(dir, "plan.json")) && exists(filepath.Join(dir, "results.jsonl")) {
-		return true
+	marked := exists(filepath.Join(dir, "plan.json")) && exists(filepath.Join(dir, "results.jsonl")) ||
+		isLockFile(filepath.Join(dir, LockFile)) || isSavedPlan(filepath.Join(dir, "plan.json"))
+	return marked && len(foreign(dir, resultsEntry, 1)) == 0
+}
+
+// resultsFiles are the files arbiter writes at the top of a results
+// directory (run, shard, merge, report, the games' Reporter files; each
+// also as its temporary file NAME.tmp, while it is replaced), and
+// resultsDirs its folders, with what each may hold.
+var (
+	resultsFiles = map[string]bool{
+		"plan.json": true, "results.jsonl": true, "arbiter.log": true, "standings.txt": true,
+		"shard.json": true, "changes.jsonl": true, LockFile: true, "stopped.json": true,
+		"report.html": true,
+		// drivers/bricks: the original referee's files.
+		"duels.txt": true, "score.txt": true, "err.txt": true,
 	}
-	if !isLockFile(filepath.Join(dir, LockFile)) {
-		return false
+	resultsDirs = map[string]func(path string, e fs.DirEntry) bool{
+		// Each match's own folder: its transcript, the game's files and
+		// the bots' state, whose names are the game's.
+		"matches": func(_ string, e fs.DirEntry) bool { return e.IsDir() },
+		"rounds":  filesLike(regexp.MustCompile(`^[^/]+\.json(\.tmp)?$`)),
+		"builds":  filesLike(regexp.MustCompile(`^[^/]+\.(json|log)(\.tmp)?$`)),
+		"duels":   filesLike(regexp.MustCompile(`^[0-9]+\.txt(\.tmp)?$`)),
 	}
-	if isSavedPlan(filepath.Join(dir, "plan.json")) {
-		return true
+)
+
+// filesLike accepts regular files whose names match re.
+func filesLike(re *regexp.Regexp) func(string, fs.DirEntry) bool {
+	return func(_ string, e fs.DirEntry) bool { return e.Type().IsRegular() && re.MatchString(e.Name()) }
+}
+
+// resultsEntry says whether the entry e of the folder dir is one that
+// arbiter writes into a results directory.
+func resultsEntry(dir string, e fs.DirEntry) bool {
+	name := e.Name()
+	if e.Type().IsRegular() {
+		return resultsFiles[name] || resultsFiles[strings.TrimSuffix(name, ".tmp")]
 	}
+	ok := resultsDirs[name]
+	return e.IsDir() && ok != nil && len(foreign(filepath.Join(dir, name), ok, 1)) == 0
+}
+
+// foreign lists (up to most; -1: all) the entries of dir that entry does
+// not take as arbiter's, by their paths relative to dir; dir itself when
+// it cannot be read.
+func foreign(dir string, entry func(string, fs.DirEntry) bool, most int) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return []string{"."}
 	}
+	var out []string
 	for _, e := range entries {
-		if n := e.Name(); n != LockFile && n != "plan.json.tmp" {
-			return false
+		if !entry(dir, e) {
+			name := e.Name()
+			if e.IsDir() {
+				name += "/"
+			}
+			out = append(out, name)
+			if len(out) == most {
+				break
+			}
 		}
 	}
-	return true
+	return out
 }
 
 func exists(path string) bool {
@@ -434,11 +526,16 @@ func isLockFile(path string) bool {
 
 // SlurmFile marks a work directory of arbiter slurm (its job scripts,
 // logs, plan and shard directories): the first file arbiter slurm writes
-// there. Such a directory is arbiter's, never a bot's, also when it lies
-// in a bot's dir.
+// there. Such a directory, when it holds nothing but what arbiter slurm
+// and its jobs write there, is arbiter's, never a bot's, also when it
+// lies in a bot's dir.
 const SlurmFile = "slurm.json"
 
-// SlurmWork is what SlurmFile holds; Arbiter is SlurmWorkKind.
+// SlurmWork is what SlurmFile holds; Arbiter is SlurmWorkKind. Plan is
+// the hash of the plan the jobs run: it tells which tournament wrote the
+// directory, but a work directory of any plan is left out of a bot (the
+// plans of two tournaments may share the bots' folder, and each must not
+// see the other's logs grow).
 type SlurmWork struct {
 	Arbiter string `json:"arbiter"`
 	Plan    string `json:"plan"`
@@ -449,7 +546,9 @@ type SlurmWork struct {
 // SlurmWorkKind is SlurmWork.Arbiter.
 const SlurmWorkKind = "slurm work directory"
 
-// IsSlurmWork reports whether dir is a work directory of arbiter slurm.
+// IsSlurmWork reports whether dir is a work directory of arbiter slurm:
+// marked by its SlurmFile, and holding nothing else than what arbiter
+// slurm and its jobs write there (SlurmForeign).
 func IsSlurmWork(dir string) bool {
 	f, err := openRegular(filepath.Join(dir, SlurmFile))
 	if err != nil {
@@ -457,7 +556,51 @@ func IsSlurmWork(dir string) bool {
 	}
 	defer f.Close()
 	var sw SlurmWork
-	return json.NewDecoder(io.LimitReader(f, 1<<16)).Decode(&sw) == nil && sw.Arbiter == SlurmWorkKind
+	return json.NewDecoder(io.LimitReader(f, 1<<16)).Decode(&sw) == nil && sw.Arbiter == SlurmWorkKind &&
+		len(foreign(dir, slurmEntry, 1)) == 0
+}
+
+// SlurmForeign lists the entries of dir, a would-be work directory of
+// arbiter slurm, that are not what arbiter slurm and its jobs write there
+// (relative to dir; "." when dir cannot be read); none for a folder that
+// does not exist.
+func SlurmForeign(dir string) []string {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return foreign(dir, slurmEntry, -1)
+}
+
+var (
+	slurmScript = regexp.MustCompile(`^stage[0-9]+-(shards|merge)\.sbatch$`)
+	slurmLog    = regexp.MustCompile(`^stage[0-9]+-(shard[0-9]+|merge)\.log$`)
+)
+
+// slurmEntry says whether the entry e of the folder dir is one that
+// arbiter slurm or its jobs write into a work directory: its marker, plan
+// and scripts, logs/ and shards/ (each shard's results directory).
+func slurmEntry(dir string, e fs.DirEntry) bool {
+	name := e.Name()
+	if e.Type().IsRegular() {
+		switch strings.TrimSuffix(name, ".tmp") {
+		case SlurmFile, "plan.json":
+			return true
+		}
+		return name == "submit.sh" || slurmScript.MatchString(name)
+	}
+	if !e.IsDir() {
+		return false
+	}
+	switch name {
+	case "logs":
+		return len(foreign(filepath.Join(dir, name), filesLike(slurmLog), 1)) == 0
+	case "shards":
+		shard := func(parent string, e fs.DirEntry) bool {
+			return e.IsDir() && len(foreign(filepath.Join(parent, e.Name()), resultsEntry, 1)) == 0
+		}
+		return len(foreign(filepath.Join(dir, name), shard, 1)) == 0
+	}
+	return false
 }
 
 // file adds one file (a regular file, a link or anything else) to the

@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,6 +26,18 @@ func write(t *testing.T, path, content string, mode os.FileMode) {
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// savedPlan is a saved plan's JSON, as arbiter plan -json writes one.
+func savedPlan(t *testing.T, tournament string) string {
+	t.Helper()
+	p := &plan.Plan{Version: plan.Version, Tournament: tournament}
+	p.Hash = p.ComputeHash()
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
 }
 
 func paths(fp *plan.Fingerprint) []string {
@@ -194,7 +207,7 @@ func TestSavedPlanLeavesOutTheSameFiles(t *testing.T) {
 	write(t, filepath.Join(root, "bot.sh"), "exit 0", 0o755)
 	write(t, filepath.Join(root, "t.hcl"), "tournament {}", 0o644)
 	write(t, filepath.Join(root, "vars", "v.hcl"), "x = 1", 0o644)
-	savedPlan := "{\n  \"version\": 1,\n  \"hash\": \"" + strings.Repeat("0", 64) + "\",\n"
+	savedPlan := savedPlan(t, "t")
 	write(t, filepath.Join(root, "plan.json"), savedPlan, 0o644)
 	write(t, filepath.Join(root, "book.json"), `{"version": 1, "moves": []}`, 0o644)
 	write(t, filepath.Join(root, "out.json"), "", 0o644)
@@ -368,5 +381,92 @@ func TestArbiterDirsAreNotTheBots(t *testing.T) {
 		if !slices.Contains(fp.Skipped, s) {
 			t.Errorf("skipped %q does not say %q", fp.Skipped, s)
 		}
+	}
+}
+
+// TestMarksDoNotHideABotsFiles: a folder is arbiter's only when it holds
+// nothing but what arbiter writes there. A bot's author who copies a
+// marker (slurm.json, an empty .lock beside a plan-looking plan.json, a
+// plan.json beside an empty results.jsonl) into a folder of the bot's code
+// hides nothing: the folder is hashed. Nor is a bot's JSON file that
+// merely begins as a plan left out.
+func TestMarksDoNotHideABotsFiles(t *testing.T) {
+	dir := t.TempDir()
+	fakePlan := `{"version":1,"hash":"` + strings.Repeat("ab", 32) + `","weights":[1,2,3]}`
+	write(t, filepath.Join(dir, "simple.py"), "import lib.tuning\n", 0o644)
+	write(t, filepath.Join(dir, "weights.json"), fakePlan, 0o644)
+	write(t, filepath.Join(dir, "lib", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`"}`, 0o644)
+	write(t, filepath.Join(dir, "lib", "tuning.py"), "K = 1\n", 0o644)
+	write(t, filepath.Join(dir, "lib2", LockFile), "", 0o644)
+	write(t, filepath.Join(dir, "lib2", "plan.json"), fakePlan, 0o644)
+	write(t, filepath.Join(dir, "lib2", "tuning.py"), "K = 2\n", 0o644)
+	write(t, filepath.Join(dir, "lib3", "plan.json"), fakePlan, 0o644)
+	write(t, filepath.Join(dir, "lib3", "results.jsonl"), "", 0o644)
+	write(t, filepath.Join(dir, "lib3", "tuning.py"), "K = 3\n", 0o644)
+	// Hidden one level down, in a folder arbiter writes.
+	write(t, filepath.Join(dir, "lib4", LockFile), "", 0o644)
+	write(t, filepath.Join(dir, "lib4", "rounds", "tuning.py"), "K = 4\n", 0o644)
+	// A slurm work directory with a bot's file among the shards'.
+	write(t, filepath.Join(dir, "lib5", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`"}`, 0o644)
+	write(t, filepath.Join(dir, "lib5", "shards", "s0-0", "tuning.py"), "K = 5\n", 0o644)
+	fp := Bot(dir, []string{"/usr/bin/python3", "simple.py"}, nil)
+	want := []string{"lib/slurm.json", "lib/tuning.py", "lib2/.lock", "lib2/plan.json", "lib2/tuning.py",
+		"lib3/plan.json", "lib3/results.jsonl", "lib3/tuning.py", "lib4/.lock", "lib4/rounds/tuning.py",
+		"lib5/shards/s0-0/tuning.py", "lib5/slurm.json", "simple.py", "weights.json"}
+	got := paths(fp)
+	if i := slices.Index(got, "/usr/bin/python3"); i >= 0 {
+		got = slices.Delete(got, i, i+1)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	if len(FoundArbiters(fp)) != 0 {
+		t.Errorf("left out as arbiter's: %q", FoundArbiters(fp))
+	}
+}
+
+// TestArbitersFoldersAsArbiterLeavesThem: what arbiter writes into a
+// results directory (a run killed before plan.json: its lock, log, shard
+// record and pairings; a finished one with its reports) and into a slurm
+// work directory is left out, and FoundArbiters names each such folder.
+func TestArbitersFoldersAsArbiterLeavesThem(t *testing.T) {
+	dir := t.TempDir()
+	p := savedPlan(t, "t")
+	write(t, filepath.Join(dir, "bot.py"), "print(1)\n", 0o755)
+	write(t, filepath.Join(dir, "killed", LockFile), "", 0o644)
+	write(t, filepath.Join(dir, "killed", "arbiter.log"), "started\n", 0o644)
+	write(t, filepath.Join(dir, "killed", "shard.json"), `{"shard":0,"of":2,"stage":1}`, 0o644)
+	write(t, filepath.Join(dir, "killed", "rounds", "round-002.json"), "{}", 0o644)
+	write(t, filepath.Join(dir, "done", LockFile), "", 0o644)
+	write(t, filepath.Join(dir, "done", "plan.json"), p, 0o644)
+	for _, f := range []string{"results.jsonl", "arbiter.log", "standings.txt", "changes.jsonl", "stopped.json",
+		"report.html", "duels.txt", "score.txt", "err.txt", "standings.txt.tmp", "matches/r001/events.jsonl.gz",
+		"matches/r001/state/py", "builds/py.json", "builds/py.log", "duels/0.txt"} {
+		write(t, filepath.Join(dir, "done", filepath.FromSlash(f)), "x", 0o644)
+	}
+	write(t, filepath.Join(dir, "work", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`","plan":"x","out":"/o","shards":2}`+"\n", 0o644)
+	for _, f := range []string{"plan.json", "submit.sh", "stage0-shards.sbatch", "stage1-merge.sbatch", "logs/stage0-shard1.log",
+		"logs/stage0-merge.log", "shards/s0-0/.lock", "shards/s0-0/plan.json", "shards/s0-0/shard.json", "shards/s0-0/matches/r001/events.jsonl"} {
+		write(t, filepath.Join(dir, "work", filepath.FromSlash(f)), "x", 0o644)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "work", "shards", "s0-1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fp := Bot(dir, []string{"./bot.py"}, nil)
+	if got := paths(fp); !slices.Equal(got, []string{"bot.py"}) {
+		t.Errorf("files %q", got)
+	}
+	want := []string{"done/: " + whyResultsDir, "killed/: " + whyResultsDir, "work/: " + whySlurmWork}
+	if got := FoundArbiters(fp); !slices.Equal(got, want) {
+		t.Errorf("found %q, want %q", got, want)
+	}
+	if got := SlurmForeign(filepath.Join(dir, "work")); len(got) != 0 {
+		t.Errorf("work holds %q", got)
+	}
+	if got := SlurmForeign(dir); !slices.Equal(got, []string{"bot.py", "done/", "killed/", "work/"}) {
+		t.Errorf("a bot's dir holds %q", got)
+	}
+	if got := SlurmForeign(filepath.Join(dir, "none")); got != nil {
+		t.Errorf("a folder that is not there holds %q", got)
 	}
 }
