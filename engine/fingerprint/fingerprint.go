@@ -451,6 +451,9 @@ var (
 		"rounds":  filesLike(regexp.MustCompile(`^[^/]+\.json(\.tmp)?$`)),
 		"builds":  filesLike(regexp.MustCompile(`^[^/]+\.(json|log)(\.tmp)?$`)),
 		"duels":   filesLike(regexp.MustCompile(`^[0-9]+\.txt(\.tmp)?$`)),
+		// arbiter report's default output, report.html, keeps the
+		// transcripts it does not inline here.
+		"report-matches": filesLike(regexp.MustCompile(`^[^/]+\.js$`)),
 	}
 )
 

@@ -441,7 +441,7 @@ func TestArbitersFoldersAsArbiterLeavesThem(t *testing.T) {
 	write(t, filepath.Join(dir, "done", "plan.json"), p, 0o644)
 	for _, f := range []string{"results.jsonl", "arbiter.log", "standings.txt", "changes.jsonl", "stopped.json",
 		"report.html", "duels.txt", "score.txt", "err.txt", "standings.txt.tmp", "matches/r001/events.jsonl.gz",
-		"matches/r001/state/py", "builds/py.json", "builds/py.log", "duels/0.txt"} {
+		"matches/r001/state/py", "builds/py.json", "builds/py.log", "duels/0.txt", "report-matches/r001.js"} {
 		write(t, filepath.Join(dir, "done", filepath.FromSlash(f)), "x", 0o644)
 	}
 	write(t, filepath.Join(dir, "work", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`","plan":"x","out":"/o","shards":2}`+"\n", 0o644)
