@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,10 +145,23 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 	}
 	names := map[string]string{}
 	for _, e := range ents { // os.ReadDir sorts by name
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		folder := filepath.Join(bf.Dir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A link to a folder looks like a player, but neither the
+			// sandbox nor the fingerprint follows it into the files.
+			if fi, err := os.Stat(folder); err == nil && fi.IsDir() {
+				target, _ := os.Readlink(folder)
+				invalid(folder, "Invalid player folder", fmt.Sprintf("Player folder %s is a symbolic link to %s, not a folder.", folder, target),
+					"Put the player's files in a folder of its own there (cp -r, not ln -s): the sandbox shows a player its own folder, and its fingerprint hashes the files in it.")
+			}
+			continue
+		}
+		if !e.IsDir() {
+			continue
+		}
 		command, nick, problem := readInfo(folder)
 		if problem != "" {
 			invalid(folder, "Invalid player folder", fmt.Sprintf("Player folder %s: %s.", folder, problem),

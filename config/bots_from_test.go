@@ -415,3 +415,37 @@ tournament "t" {
 		t.Errorf("an empty build: %v", diags)
 	}
 }
+
+// A player folder that is a link to a folder is no player: an error, or
+// left out with a warning under invalid = "skip"; never dropped silently.
+func TestBotsFromLinkedFolder(t *testing.T) {
+	for _, skip := range []bool{false, true} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"players/a/info.txt":  "sh run.sh\nA\n",
+			"elsewhere/info.txt": "sh run.sh\nE\n",
+		})
+		if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(dir, "players", "e")); err != nil {
+			t.Fatal(err)
+		}
+		invalid := ""
+		if skip {
+			invalid = `invalid = "skip"`
+		}
+		writeFiles(t, dir, map[string]string{"t.hcl": `bots_from "field" {
+  dir = "players"
+  ` + invalid + `
+}
+`})
+		_, diags := load(dir, config.Options{})
+		found := false
+		for _, d := range diags {
+			if strings.Contains(d.Detail, "is a symbolic link to") && (d.Severity == hcl.DiagError) != skip {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("skip %v: %v, want the linked folder named (an error, a warning with skip)", skip, diags)
+		}
+	}
+}

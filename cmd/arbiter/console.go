@@ -10,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +68,9 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	case *from == "" && seatGiven:
 		return fmt.Errorf("-seat goes with -from: a match's directory")
 	case *from != "":
+		if err := sameGame(*from, pos[0]); err != nil {
+			return err
+		}
 		if recorded, env, err = seatInput(*from, *seat); err != nil {
 			return err
 		}
@@ -201,6 +205,27 @@ func consoleIO(stdout io.Writer, cmds []string) (read func() (string, error), wr
 		return hits[0] + " " + line[pos:], len(hits[0]) + 1, true
 	}
 	return t.ReadLine, func(s string) { fmt.Fprintln(t, s) }, func() { _ = term.Restore(fd, old) }
+}
+
+// sameGame checks that the match in the directory dir (RESULTS/matches/ID)
+// is one of game, by its results directory's plan.json; a match folder
+// that is not in one is taken as it is.
+func sameGame(dir, game string) error {
+	path := filepath.Join(dir, "..", "..", "plan.json")
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var p struct {
+		Game struct {
+			Driver string `json:"driver"`
+		} `json:"game"`
+	}
+	if json.NewDecoder(f).Decode(&p) == nil && p.Game.Driver != "" && p.Game.Driver != game {
+		return fmt.Errorf("-from %s: a match of %s (%s), not of %s: arbiter console %s -from ...", dir, p.Game.Driver, path, game, p.Game.Driver)
+	}
+	return nil
 }
 
 // seatInput is what the match in the directory dir sent to seat, line by

@@ -76,7 +76,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	var progress engine.Progress
 	var console io.Writer = stderr
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := stderr.(*os.File); ok && barTerminal(int(f.Fd())) {
 		bar := newBarProgress(ctx, f)
 		defer bar.Wait()
 		progress, console = bar, bar
@@ -285,4 +285,16 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) 
 		}
 	}
 	return lock, nil
+}
+
+// barTerminal reports whether fd is a terminal that can show a progress
+// bar: one that says its size (a terminal that reports 0 rows, as a pty
+// made by script(1) without stty rows, draws no bar, and would show no
+// progress at all).
+func barTerminal(fd int) bool {
+	if !term.IsTerminal(fd) {
+		return false
+	}
+	w, h, err := term.GetSize(fd)
+	return err == nil && w > 0 && h > 0
 }

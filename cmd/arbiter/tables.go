@@ -29,19 +29,27 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 		}
 		width = max(width, len(names[i]))
 	}
-	// Stage and grade columns only when some bot has one, so the table
-	// of a tournament without stages or grades stays as it was.
+	// A Stage column only when some bot has a stage, a Grade column only
+	// when some bot has a grade, so the table of a tournament without
+	// stages or grades stays as it was.
 	var stageW, gradeW int
 	for _, s := range st {
-		if s.Stage != "" || s.Grade != "" {
-			stageW, gradeW = max(stageW, len("Stage"), len(s.Stage)), max(gradeW, len("Grade"), len(s.Grade))
+		if s.Stage != "" {
+			stageW = max(stageW, len("Stage"), len(s.Stage))
+		}
+		if s.Grade != "" {
+			gradeW = max(gradeW, len("Grade"), len(s.Grade))
 		}
 	}
 	extra := func(stage, grade string) string {
-		if stageW == 0 {
-			return ""
+		var b strings.Builder
+		if stageW > 0 {
+			fmt.Fprintf(&b, "  %-*s", stageW, stage)
 		}
-		return strings.TrimRight(fmt.Sprintf("  %-*s  %-*s", stageW, stage, gradeW, grade), " ")
+		if gradeW > 0 {
+			fmt.Fprintf(&b, "  %-*s", gradeW, grade)
+		}
+		return strings.TrimRight(b.String(), " ")
 	}
 	if _, err := fmt.Fprintf(w, "Rank  %-*s   Elo    +    -  Games   Score  Matches  Points  Place     ±  Wins  Normal  Faults%s\n", width, "Bot", extra("Stage", "Grade")); err != nil {
 		return err

@@ -124,6 +124,15 @@ func Standings(p *plan.Plan, k int, results []stats.Result) ([][]string, error) 
 	return out, nil
 }
 
+// stageRanking says how stage st orders the bots of a pool: its rating,
+// without the playoffs that a stage never plays (ties go by Elo).
+func stageRanking(st *plan.Stage) string {
+	if st.Rating.Playoffs() {
+		return "by mean place"
+	}
+	return st.Rating.Describe()
+}
+
 // poolStandings are the pools of stage k (see Standings), each with the
 // standings of its own matches, its members' rows only, ranked 1, 2, ...
 // in the stage's order; a pool that played no match has none.
@@ -149,7 +158,7 @@ func poolStandings(p *plan.Plan, k int, results []stats.Result) ([]stats.StageTa
 		if err != nil {
 			return nil, fmt.Errorf("standings of stage %s group %s: %w", p.Stages[k].Name, plan.PoolName(g+1), err)
 		}
-		out[g].Members, out[g].RankedBy = nil, st.RankedBy()
+		out[g].Members, out[g].RankedBy = nil, stageRanking(&p.Stages[k])
 		for _, s := range st.Standings {
 			if slices.Contains(members, s.Bot) {
 				s.Rank = len(out[g].Members) + 1

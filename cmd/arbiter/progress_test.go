@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// A terminal that reports no size (a pty of script(1) without stty rows)
+// gets log lines, not a bar that would draw nothing; one with a size, the
+// bar; a file, log lines.
+func TestBarOnlyOnASizedTerminal(t *testing.T) {
+	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skip("no pseudo-terminal here:", err)
+	}
+	defer ptm.Close()
+	if err := unix.IoctlSetPointerInt(int(ptm.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(ptm.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pts.Close()
+	for _, tt := range []struct {
+		rows, cols uint16
+		bar        bool
+	}{{0, 0, false}, {0, 150, false}, {40, 150, true}} {
+		if err := unix.IoctlSetWinsize(int(pts.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: tt.rows, Col: tt.cols}); err != nil {
+			t.Fatal(err)
+		}
+		if got := barTerminal(int(pts.Fd())); got != tt.bar {
+			t.Errorf("%d rows, %d columns: bar %v, want %v", tt.rows, tt.cols, got, tt.bar)
+		}
+	}
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if barTerminal(int(f.Fd())) {
+		t.Error("a file gets a bar")
+	}
+}
