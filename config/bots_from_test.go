@@ -422,7 +422,7 @@ func TestBotsFromLinkedFolder(t *testing.T) {
 	for _, skip := range []bool{false, true} {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{
-			"players/a/info.txt":  "sh run.sh\nA\n",
+			"players/a/info.txt": "sh run.sh\nA\n",
 			"elsewhere/info.txt": "sh run.sh\nE\n",
 		})
 		if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(dir, "players", "e")); err != nil {
