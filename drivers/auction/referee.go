@@ -282,10 +282,17 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 			continue
 		}
 		answers[i].limit = r.move
+		within := fmt.Sprintf("its move limit of %v", r.move)
 		if r.runs[i] == 0 {
 			answers[i].limit += r.startup
+			if r.startup > 0 {
+				within += fmt.Sprintf(", its start-up allowance of %v", r.startup)
+			}
 		}
 		timeout := answers[i].limit + r.overrun
+		if r.overrun > 0 {
+			within += fmt.Sprintf(" and the overrun of %v it may run late", r.overrun)
+		}
 		answers[i].late = true
 		if total := time.Duration(r.m.Clock.Total); total > 0 {
 			left := total - r.used[i]
@@ -295,6 +302,7 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 			}
 			if left < timeout {
 				timeout, answers[i].late, answers[i].clockEnds = left, left > answers[i].limit, true
+				within = fmt.Sprintf("the %v left of its clock of %v", left.Round(time.Millisecond), total)
 			}
 		}
 		r.runs[i]++
@@ -304,7 +312,7 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 			answers[i].started = time.Now()
 			reply, err := proc.RunOnce(ctx, proc.OnceSpec{
 				Bot: r.m.Seats[i].Bot, Argv: r.argv[i], Dir: r.folders[i].cwd, Env: r.env[i],
-				Timeout: timeout, Stderr: r.m.Seats[i].Stderr, Grace: grace, Limits: r.m.Seats[i].Limits,
+				Timeout: timeout, Within: within, Stderr: r.m.Seats[i].Stderr, Grace: grace, Limits: r.m.Seats[i].Limits,
 				NoStart: r.m.Seats[i].Unbuilt,
 			})
 			if err != nil {

@@ -69,7 +69,7 @@ func TestStartupAllowance(t *testing.T) {
 			}
 			var timeouts []string
 			for _, d := range rec.defaults() {
-				if d.Kind != drivers.FaultTime || !strings.Contains(d.Detail, "within 1.5s") {
+				if d.Kind != drivers.FaultTime || !strings.Contains(d.Detail, "within its move limit of 1.5s") {
 					t.Errorf("default %+v, want a time-out at the 1.5 s move limit", d)
 				}
 				timeouts = append(timeouts, fmt.Sprintf("seat %d round %d", d.Seat, d.Round))

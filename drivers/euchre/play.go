@@ -26,6 +26,7 @@ type run struct {
 	Env     []string
 	Stdin   string
 	Timeout time.Duration
+	Within  string // what Timeout is, as a time fault says it (proc.OnceSpec)
 	Stderr  string
 	Limits  drivers.Limits
 	NoStart string
@@ -200,13 +201,16 @@ type decider struct {
 // checks its memory folder.
 func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) (string, string) {
 	ps := &d.pos[p]
-	timeout := d.move
+	timeout, within := d.move, fmt.Sprintf("its move limit of %v", d.move)
 	if !d.started[ps.seat] {
 		timeout += d.startup
+		if d.startup > 0 {
+			within += fmt.Sprintf(" and its start-up allowance of %v", d.startup)
+		}
 		d.started[ps.seat] = true
 	}
 	r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
-		Stdin: input, Timeout: timeout, Stderr: ps.stderr, Limits: ps.limits, NoStart: ps.noStart})
+		Stdin: input, Timeout: timeout, Within: within, Stderr: ps.stderr, Limits: ps.limits, NoStart: ps.noStart})
 	d.used[ps.seat] += r.Used
 	if ctx.Err() != nil {
 		return "", ""

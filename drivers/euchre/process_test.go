@@ -137,7 +137,7 @@ func TestFaultyBots(t *testing.T) {
 		{"crash", Ordering, "crash: exited with status 3", 2},
 		{"crash", Turn, "crash", 1},
 		{"signal", Alone, "crash", 1},
-		{"hang", Ordering, "time: no answer within 3s", 1},
+		{"hang", Ordering, "time: no answer within its move limit of 3s", 1},
 		{"garbage", Turn, "not a card", 1},
 		{"garbage", Ordering, "ordering round", 1},
 		{"empty", Alone, "protocol: exited without printing anything", 1},

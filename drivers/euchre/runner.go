@@ -14,7 +14,7 @@ import (
 func runDecision(ctx context.Context, r run) (ran, error) {
 	rep, err := proc.RunOnce(ctx, proc.OnceSpec{
 		Bot: r.Bot, Argv: r.Argv, Dir: r.Dir, Env: r.Env, Stdin: r.Stdin,
-		Timeout: r.Timeout, MaxOutput: MaxAnswer, Stderr: r.Stderr, Limits: r.Limits,
+		Timeout: r.Timeout, Within: r.Within, MaxOutput: MaxAnswer, Stderr: r.Stderr, Limits: r.Limits,
 		NoStart: r.NoStart,
 	})
 	out := ran{Line: rep.Line, Used: rep.Used, Exit: rep.Exit}

@@ -70,7 +70,7 @@ func timeouts(t *testing.T, rec *events) []string {
 	var out []string
 	for _, e := range rec.of("default") {
 		d := e.(DefaultEvent)
-		if !strings.Contains(d.Reason, "time: no answer within 1.5s") {
+		if !strings.Contains(d.Reason, "time: no answer within its move limit of 1.5s") {
 			t.Errorf("default %+v, want a time-out at the 1.5 s move limit", d)
 		}
 		out = append(out, fmt.Sprint("seat ", d.Seat))

@@ -37,8 +37,11 @@ type OnceSpec struct {
 	// a bot that does not read it is fine. Empty: /dev/null.
 	Stdin string
 	// Timeout is how long the bot has, from its start, to print its first
-	// line; zero means no limit.
+	// line; zero means no limit. Within says what makes it up, as a time
+	// fault says it ("its move limit of 1s and the overrun of 500ms");
+	// empty, the fault gives the duration alone.
 	Timeout time.Duration
+	Within  string
 	// MaxOutput caps the first line (default 64 KiB): a longer line, or as
 	// much output without a newline, is an output fault.
 	MaxOutput int
@@ -525,9 +528,9 @@ func (r *onceRun) read() Reply {
 		used := time.Since(r.start)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			if len(buf) > 0 {
-				return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no full line within %v (partial line %q)", r.spec.Timeout, truncate(string(buf)))}
+				return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no full line within %s (partial line %q)", r.within(), truncate(string(buf)))}
 			}
-			return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %v", r.spec.Timeout)}
+			return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %s", r.within())}
 		}
 		return Reply{Used: used, Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
 	}
@@ -777,4 +780,10 @@ func describeExit(status int) string {
 		return "killed by signal " + syscall.Signal(status-128).String()
 	}
 	return fmt.Sprintf("exited with status %d", status)
+}
+
+// within is what a time fault says the bot had: OnceSpec.Within, or the
+// time-out itself.
+func (r *onceRun) within() string {
+	return cmp.Or(r.spec.Within, r.spec.Timeout.String())
 }
