@@ -348,8 +348,9 @@ func (s Sandbox) Shows(path, dir string) bool {
 	return false
 }
 
-// Link is a symbolic link and the file it leads to.
-type Link struct{ Path, Target string }
+// Link is a symbolic link and the file it leads to; Through, when set, is
+// a folder on its way that the sandbox does not show (walkShown).
+type Link struct{ Path, Target, Through string }
 
 // maxLinkWalk bounds the entries of a folder HiddenLinks looks through.
 const maxLinkWalk = 10000
@@ -374,12 +375,53 @@ func HiddenLinks(dir string, s Sandbox) []Link {
 			return nil
 		}
 		target := evalSymlinks(p)
-		if target != "" && !s.Shows(target, dir) && !Within(target, real) {
+		if target == "" {
+			return nil
+		}
+		if !s.Shows(target, dir) && !Within(target, real) {
 			out = append(out, Link{Path: p, Target: target})
+		} else if through := s.walkHidden(p, dir); through != "" {
+			out = append(out, Link{Path: p, Target: target, Through: through})
 		}
 		return nil
 	})
 	return out
+}
+
+// walkHidden is the first folder that the link at path passes through on
+// its way, as the kernel walks its text, that the sandbox s of a bot in
+// dir does not show (bot.py -> ../a/../c/real.py goes through ../a,
+// another player's folder, which is not there in the sandbox, though the
+// file it ends at is); "" when it shows them all. A folder on the way must
+// be shown, or be the bot's folder or one above it, which the sandbox's
+// root holds on the way to it.
+func (s Sandbox) walkHidden(path, dir string) string {
+	text, err := os.Readlink(path)
+	if err != nil {
+		return ""
+	}
+	cur := filepath.Dir(path)
+	if filepath.IsAbs(text) {
+		cur = "/"
+	}
+	parts := strings.Split(text, "/")
+	for i, c := range parts {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+		default:
+			cur = filepath.Join(cur, c)
+		}
+		if i == len(parts)-1 {
+			break // the end of the walk: the target, judged by Shows
+		}
+		if !s.Shows(cur, dir) && !Within(dir, cur) {
+			return cur
+		}
+	}
+	return ""
 }
 
 // outermost drops the paths of a sorted list that lie inside another.

@@ -197,9 +197,13 @@ func hiddenLinks(b *config.Bot, sb *drivers.Sandbox) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, l := range drivers.HiddenLinks(b.Dir, *sb) {
 		link, _ := os.Readlink(l.Path)
+		where := fmt.Sprintf("which leads to %s, outside the bot's folder %s", l.Target, b.Dir)
+		if l.Through != "" {
+			where = fmt.Sprintf("which goes through %s, outside the bot's folder %s, on its way to %s", l.Through, b.Dir, l.Target)
+		}
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Link out of a player's folder",
-			Detail: fmt.Sprintf("Bot %q: %s is a symbolic link to %s, which leads to %s, outside the bot's folder %s. In the sandbox (the default) a bot sees only its own folder, the system's folders and the interpreters on PATH, so the link will not be visible inside the sandbox: the bot cannot open it, and a match that needs it ends in a fault. Copy the file into %s, or run the tournament with limits { sandbox = false }.",
-				b.Name, l.Path, link, l.Target, b.Dir, b.Dir),
+			Detail: fmt.Sprintf("Bot %q: %s is a symbolic link to %s, %s. In the sandbox (the default) a bot sees only its own folder, the system's folders and the interpreters on PATH, so the link will not be visible inside the sandbox: the bot cannot open it, and a match that needs it ends in a fault. Copy the file into %s, or run the tournament with limits { sandbox = false }.",
+				b.Name, l.Path, link, where, b.Dir),
 			Subject: b.DeclRange.Ptr()})
 	}
 	return diags
