@@ -155,6 +155,54 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("under the standings: %q", ties)
 		}
 	})
+	// The Stage column is a tournament in stages', the Grade column a
+	// graded one's: each is shown when some bot has one, not the two
+	// together (testdata/staged without its grades; placement, which has
+	// no stages, graded).
+	t.Run("stage-or-grade", func(t *testing.T) {
+		staged := copyResults(t, "staged")
+		editFile(t, filepath.Join(staged, "plan.json"), func(s string) string {
+			return regexp.MustCompile(`(?s)\n\s*"grades": \[.*?\],`).ReplaceAllString(s, "")
+		})
+		graded := copyResults(t, "placement")
+		editFile(t, filepath.Join(graded, "plan.json"), func(s string) string {
+			return strings.Replace(s, `"matches": [`, `"grades": [{"label": "gold", "percent": 50}], "matches": [`, 1)
+		})
+		for _, c := range []struct {
+			dir, column, not string
+		}{{staged, "stage", "grade"}, {graded, "grade", "stage"}} {
+			site, err := Load(c.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, s := range site.Stats.Standings {
+				if s.Stage != "" && c.column == "stage" || s.Grade != "" && c.column == "grade" {
+					n++
+				}
+				if s.Stage != "" && c.not == "stage" || s.Grade != "" && c.not == "grade" {
+					t.Fatalf("%s: bot %s has a %s: %+v", c.dir, s.Bot, c.not, s)
+				}
+			}
+			if n == 0 {
+				t.Fatalf("%s: no bot has a %s", c.dir, c.column)
+			}
+			ctx := openPage(t, browser, c.dir, "")
+			got := eval[standingsView](t, ctx, standingsTable)
+			if !slices.Contains(got.Heads, c.column) || slices.Contains(got.Heads, c.not) {
+				t.Errorf("%s: the standings' columns are %q; want %s and no %s", filepath.Base(c.dir), got.Heads, c.column, c.not)
+			}
+			shown := 0
+			for _, r := range got.Rows {
+				if r[c.column] != "" {
+					shown++
+				}
+			}
+			if shown != n {
+				t.Errorf("%s: %d rows show a %s, want %d", filepath.Base(c.dir), shown, c.column, n)
+			}
+		}
+	})
 	// A game that runs a process per move has no clock in its
 	// transcript: every step shows the result's time_ms, said to be the
 	// match's.
@@ -800,6 +848,23 @@ func planowanieMoves(t *testing.T, path string) (moves []move, clocks [][]float6
 		clocks = append(clocks, slices.Clone(clock[:]))
 	}
 	return moves, clocks
+}
+
+// editFile rewrites a file with edit, failing the test when edit
+// changes nothing.
+func editFile(t *testing.T, path string, edit func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := edit(string(b))
+	if s == string(b) {
+		t.Fatalf("%s: the edit changed nothing", path)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // gtpResponses counts each seat's responses in a transcript of a

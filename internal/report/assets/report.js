@@ -81,15 +81,18 @@
   // ---- standings ----
   let pair = [];
   // standingsTable fills table t with standings rows st in rank's
-  // columns (and its Stage and Grade, when stages), each bot's Elo
-  // interval drawn to the table's own scale; click, when given, is what a
-  // click on a row does with its bot.
-  function standingsTable(t, st, stages, click) {
+  // columns, and its Stage and its Grade each when some row has one (and
+  // extra is set: the standings' own table), each bot's Elo interval
+  // drawn to the table's own scale; click, when given, is what a click
+  // on a row does with its bot.
+  function standingsTable(t, st, extra, click) {
     // rank's columns: normal is rank's Normal, wins in matches without a
     // fault (the tie-break of tournaments rated by wins).
     const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
     const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
-    if (stages) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
+    // A tournament in stages without grades, or graded without stages,
+    // has no empty column for the other.
+    for (const c of ["stage", "grade"]) if (extra && st.some((s) => s[c])) { cols.push(c); heads.push(c); }
     t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h, title: h === "normal" ? "wins in matches without a fault (rank's Normal)" : "" })))));
     let lo = Infinity, hi = -Infinity;
     for (const s of st) {
@@ -138,7 +141,7 @@
     // A tournament in stages is ranked by the last stage each bot
     // reached, and may grade its ranking: columns of their own, as in
     // `arbiter rank`, when some bot has one.
-    standingsTable(clear($("#standings-table")), st, st.some((s) => s.stage || s.grade), (bot) => pick(bot));
+    standingsTable(clear($("#standings-table")), st, true, (bot) => pick(bot));
     renderStageTables();
     // Groups still tied in placement, as `arbiter rank` says under its
     // standings.
