@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/internal/browsertest"
 )
@@ -154,6 +155,54 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("under the standings: %q", ties)
 		}
 	})
+	// The Stage column is a tournament in stages', the Grade column a
+	// graded one's: each is shown when some bot has one, not the two
+	// together (testdata/staged without its grades; placement, which has
+	// no stages, graded).
+	t.Run("stage-or-grade", func(t *testing.T) {
+		staged := copyResults(t, "staged")
+		editFile(t, filepath.Join(staged, "plan.json"), func(s string) string {
+			return regexp.MustCompile(`(?s)\n\s*"grades": \[.*?\],`).ReplaceAllString(s, "")
+		})
+		graded := copyResults(t, "placement")
+		editFile(t, filepath.Join(graded, "plan.json"), func(s string) string {
+			return strings.Replace(s, `"matches": [`, `"grades": [{"label": "gold", "percent": 50}], "matches": [`, 1)
+		})
+		for _, c := range []struct {
+			dir, column, not string
+		}{{staged, "stage", "grade"}, {graded, "grade", "stage"}} {
+			site, err := Load(c.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, s := range site.Stats.Standings {
+				if s.Stage != "" && c.column == "stage" || s.Grade != "" && c.column == "grade" {
+					n++
+				}
+				if s.Stage != "" && c.not == "stage" || s.Grade != "" && c.not == "grade" {
+					t.Fatalf("%s: bot %s has a %s: %+v", c.dir, s.Bot, c.not, s)
+				}
+			}
+			if n == 0 {
+				t.Fatalf("%s: no bot has a %s", c.dir, c.column)
+			}
+			ctx := openPage(t, browser, c.dir, "")
+			got := eval[standingsView](t, ctx, standingsTable)
+			if !slices.Contains(got.Heads, c.column) || slices.Contains(got.Heads, c.not) {
+				t.Errorf("%s: the standings' columns are %q; want %s and no %s", filepath.Base(c.dir), got.Heads, c.column, c.not)
+			}
+			shown := 0
+			for _, r := range got.Rows {
+				if r[c.column] != "" {
+					shown++
+				}
+			}
+			if shown != n {
+				t.Errorf("%s: %d rows show a %s, want %d", filepath.Base(c.dir), shown, c.column, n)
+			}
+		}
+	})
 	// A game that runs a process per move has no clock in its
 	// transcript: every step shows the result's time_ms, said to be the
 	// match's.
@@ -174,6 +223,50 @@ func TestPageInBrowser(t *testing.T) {
 			got := eval[[]string](t, ctx, `[...document.querySelectorAll("#replay-seats tbody tr")].map((tr) => tr.children[3].textContent)`)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("clock used at step 3 (-time_ms +page):\n%s", diff)
+			}
+		})
+	}
+	// A game whose bots run for the whole match is timed from its
+	// transcript as arbiter charges the clock: a command written together
+	// with others (gen_move with the play or time_left before it) from
+	// when the answer before it was read, a time-out till its fault. At
+	// the last step each seat has used its result's time_ms (within a
+	// few ms: the transcript's times are when lines were written and
+	// read, not when arbiter started and stopped the clock), and the
+	// answers column counts its responses, not the lines sent to it.
+	for _, game := range []string{"slow-planowanie", "slow-blokus"} {
+		t.Run("clock-"+game, func(t *testing.T) {
+			dir := filepath.Join("testdata", game)
+			site, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := site.Matches[0]
+			slow := slices.IndexFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == "slow" })
+			if slow < 0 || m.Seats[slow].TimeMS < 1000 {
+				t.Fatalf("testdata %s: no seat of the slow bot with a time_ms of a second or more: %+v", game, m.Seats)
+			}
+			responses := gtpResponses(t, filepath.Join(dir, "matches", m.Match, "events.jsonl"), len(m.Seats))
+			ctx := openPage(t, browser, dir, "#match="+m.Match+"&step=0")
+			waitStep(t, ctx, 0)
+			last := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+			eval[bool](t, ctx, `document.querySelector("#r-last").click(), true`)
+			waitStep(t, ctx, last)
+			type seatView struct{ Answers, Clock string }
+			got := eval[[]seatView](t, ctx, `[...document.querySelectorAll("#replay-seats tbody tr")].map((tr) => ({ Answers: tr.children[2].textContent, Clock: tr.children[3].textContent }))`)
+			if len(got) != len(m.Seats) {
+				t.Fatalf("the seats table has %d rows, want %d", len(got), len(m.Seats))
+			}
+			for i, s := range m.Seats {
+				ms, err := strconv.ParseFloat(strings.TrimSuffix(got[i].Clock, " ms"), 64)
+				if err != nil {
+					t.Errorf("seat %d's clock is %q, not N ms", i, got[i].Clock)
+				} else if math.Abs(ms-float64(s.TimeMS)) > 5+0.01*float64(s.TimeMS) {
+					t.Errorf("seat %d (%s) at the last step has used %q; want its time_ms, %d ms", i, s.Bot, got[i].Clock, s.TimeMS)
+				}
+				if want := strconv.Itoa(responses[i]); got[i].Answers != want {
+					t.Errorf("seat %d (%s) at the last step has %s answers; want %s, its responses in the transcript", i, s.Bot, got[i].Answers, want)
+				}
 			}
 		})
 	}
@@ -302,12 +395,13 @@ func TestPageInBrowser(t *testing.T) {
 	// Each card of a trick is a step with the lines sent and read since
 	// the previous card: the gen_move that asked its seat for it and the
 	// answer (with the broadcast that went with the gen_move), and the
-	// clock its seat had used when it answered.
+	// clock its seat had used by the step's last line, charged as arbiter
+	// charges it.
 	t.Run("card-lines-planowanie", func(t *testing.T) {
 		ctx := openPage(t, browser, "testdata/planowanie", "#match=r001-g01-s1&step=0")
 		waitStep(t, ctx, 0)
 		steps := eval[[]stepView](t, ctx, allSteps)
-		moves, lines := planowanieMoves(t, "testdata/planowanie/matches/r001-g01-s1/events.jsonl")
+		moves, clocks := planowanieMoves(t, "testdata/planowanie/matches/r001-g01-s1/events.jsonl")
 		card := regexp.MustCompile(`: seat (\d+) plays (\w+)`)
 		cards, shown := 0, 0
 		for i, st := range steps {
@@ -335,12 +429,15 @@ func TestPageInBrowser(t *testing.T) {
 			if len(asked) != 1 || !strings.HasPrefix(asked[0], "→ "+m[1]+" ") || !answered {
 				t.Errorf("step %d %q: its lines ask %q for a move, and answered=%v; want seat %s asked once, answering %s", i, st.Label, asked, answered, m[1], m[2])
 			}
-			if w := fmt.Sprintf("%.0f ms", want.Clock); st.Clock[want.Seat] != w {
-				t.Errorf("step %d %q: seat %d's clock is %q, want %q (when it answered)", i, st.Label, want.Seat, st.Clock[want.Seat], w)
+			if shown == 0 || shown > len(clocks) {
+				t.Fatalf("step %d %q: %d lines shown so far, of the transcript's %d", i, st.Label, shown, len(clocks))
+			}
+			if w := fmt.Sprintf("%.0f ms", clocks[shown-1][want.Seat]); st.Clock[want.Seat] != w {
+				t.Errorf("step %d %q: seat %d's clock is %q, want %q (after the step's last line)", i, st.Label, want.Seat, st.Clock[want.Seat], w)
 			}
 		}
-		if cards != len(moves) || shown != lines {
-			t.Errorf("%d card steps, %d lines in all steps; want %d (the moves) and every line of the transcript once (%d)", cards, shown, len(moves), lines)
+		if cards != len(moves) || shown != len(clocks) {
+			t.Errorf("%d card steps, %d lines in all steps; want %d (the moves) and every line of the transcript once (%d)", cards, shown, len(moves), len(clocks))
 		}
 	})
 	t.Run("card-lines-euchre", func(t *testing.T) {
@@ -711,17 +808,19 @@ const allSteps = `(() => {
 })()`
 
 // planowanieMoves reads a Planowanie transcript: every answer to a
-// gen_move, in order (the cards in the order they were played), with the
-// seat's clock when it answered: the time from each command sent to the
-// first line read after it, summed. lines counts the protocol lines.
-func planowanieMoves(t *testing.T, path string) (moves []move, lines int) {
+// gen_move, in order (the cards in the order they were played), and
+// after each protocol line every seat's clock, as arbiter charges it:
+// each command from when it was sent, or when the response before it
+// ended if that was later (commands sent together wait for the bot), to
+// the empty line that ends its own response.
+func planowanieMoves(t *testing.T, path string) (moves []move, clocks [][]float64) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var clock [8]float64
-	var sentAt [8]*float64
+	var clock, done [8]float64 // done: when the seat's last response ended
+	var waiting [8][]float64   // when each unanswered command was sent
 	var asked [8]bool
 	for _, line := range strings.Split(string(b), "\n") {
 		var r struct {
@@ -733,29 +832,65 @@ func planowanieMoves(t *testing.T, path string) (moves []move, lines int) {
 		if json.Unmarshal([]byte(line), &r) != nil || r.Send == nil && r.Recv == nil {
 			continue
 		}
-		lines++
-		if r.Send != nil {
-			tt := r.T
-			sentAt[r.Seat] = &tt
+		switch {
+		case r.Send != nil:
+			waiting[r.Seat] = append(waiting[r.Seat], r.T)
 			asked[r.Seat] = asked[r.Seat] || *r.Send == "gen_move"
-			continue
+		case *r.Recv != "":
+			if c, ok := strings.CutPrefix(*r.Recv, "= "); ok && asked[r.Seat] {
+				asked[r.Seat] = false
+				moves = append(moves, move{r.Seat, c})
+			}
+		case len(waiting[r.Seat]) > 0:
+			clock[r.Seat] += r.T - max(waiting[r.Seat][0], done[r.Seat])
+			waiting[r.Seat], done[r.Seat] = waiting[r.Seat][1:], r.T
 		}
-		if sentAt[r.Seat] != nil {
-			clock[r.Seat] += r.T - *sentAt[r.Seat]
-			sentAt[r.Seat] = nil
+		clocks = append(clocks, slices.Clone(clock[:]))
+	}
+	return moves, clocks
+}
+
+// editFile rewrites a file with edit, failing the test when edit
+// changes nothing.
+func editFile(t *testing.T, path string, edit func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := edit(string(b))
+	if s == string(b) {
+		t.Fatalf("%s: the edit changed nothing", path)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gtpResponses counts each seat's responses in a transcript of a
+// GTP-style game: the lines read that start with '=' or '?'.
+func gtpResponses(t *testing.T, path string, seats int) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := make([]int, seats)
+	for _, line := range strings.Split(string(b), "\n") {
+		var r struct {
+			Seat int     `json:"seat"`
+			Recv *string `json:"recv"`
 		}
-		if c, ok := strings.CutPrefix(*r.Recv, "= "); ok && asked[r.Seat] {
-			asked[r.Seat] = false
-			moves = append(moves, move{r.Seat, c, clock[r.Seat]})
+		if json.Unmarshal([]byte(line), &r) == nil && r.Recv != nil && (strings.HasPrefix(*r.Recv, "=") || strings.HasPrefix(*r.Recv, "?")) {
+			n[r.Seat]++
 		}
 	}
-	return moves, lines
+	return n
 }
 
 type move struct {
-	Seat  int
-	Card  string
-	Clock float64
+	Seat int
+	Card string
 }
 
 // runningCopy copies testdata/planowanie and adds a match being played:

@@ -81,15 +81,18 @@
   // ---- standings ----
   let pair = [];
   // standingsTable fills table t with standings rows st in rank's
-  // columns (and its Stage and Grade, when stages), each bot's Elo
-  // interval drawn to the table's own scale; click, when given, is what a
-  // click on a row does with its bot.
-  function standingsTable(t, st, stages, click) {
+  // columns, and its Stage and its Grade each when some row has one (and
+  // extra is set: the standings' own table), each bot's Elo interval
+  // drawn to the table's own scale; click, when given, is what a click
+  // on a row does with its bot.
+  function standingsTable(t, st, extra, click) {
     // rank's columns: normal is rank's Normal, wins in matches without a
     // fault (the tie-break of tournaments rated by wins).
     const cols = ["rank", "bot", "elo", "interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
     const heads = ["#", "bot", "Elo", "95% interval", "games", "score", "matches", "points", "place", "wins", "normal", "faults"];
-    if (stages) { cols.push("stage", "grade"); heads.push("stage", "grade"); }
+    // A tournament in stages without grades, or graded without stages,
+    // has no empty column for the other.
+    for (const c of ["stage", "grade"]) if (extra && st.some((s) => s[c])) { cols.push(c); heads.push(c); }
     t.append(el("thead", {}, el("tr", {}, heads.map((h) => el("th", { text: h, title: h === "normal" ? "wins in matches without a fault (rank's Normal)" : "" })))));
     let lo = Infinity, hi = -Infinity;
     for (const s of st) {
@@ -138,7 +141,7 @@
     // A tournament in stages is ranked by the last stage each bot
     // reached, and may grade its ranking: columns of their own, as in
     // `arbiter rank`, when some bot has one.
-    standingsTable(clear($("#standings-table")), st, st.some((s) => s.stage || s.grade), (bot) => pick(bot));
+    standingsTable(clear($("#standings-table")), st, true, (bot) => pick(bot));
     renderStageTables();
     // Groups still tied in placement, as `arbiter rank` says under its
     // standings.
@@ -420,6 +423,7 @@
 
   const viewers = {};
   viewers.planowanie = {
+    gtp: true, // answers are GTP responses, ended by an empty line
     init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1 }),
     on: {
       deal(s, d, push) {
@@ -549,6 +553,7 @@
     },
   };
   viewers.blokus = {
+    gtp: true,
     init: (m) => ({ rows: 0, cols: 0, cells: [], stones: [], left: [[], []], last: [], turn: 0 }),
     on: {
       board(s, d, push) {
@@ -667,7 +672,22 @@
     // clock, answers and faults just after it, so that a step that takes
     // some of them (push's take) shows the seats as they were then.
     const lines = [], marks = [];
-    const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0), sentAt = m.seats.map(() => null);
+    // A seat's clock is charged as arbiter charges it
+    // (drivers/proc/session.go, Send and Receive): each command from when
+    // it was written, or, written together with others before it, from
+    // when the answer before it was read (the bot was busy till then), to
+    // when its own answer was read. due[i] counts seat i's commands
+    // written and not yet answered, from[i] is when the first of them
+    // started to be charged, and open[i] says that a GTP-style response
+    // has begun (it ends with an empty line).
+    const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0);
+    const due = m.seats.map(() => 0), from = m.seats.map(() => 0), open = m.seats.map(() => false);
+    const gtp = !!(viewer && viewer.gtp);
+    const answered = (seat, t) => {
+      if (!(due[seat] > 0)) return;
+      clock[seat] += Math.max(0, t - from[seat]);
+      answers[seat]++; due[seat]--; from[seat] = t;
+    };
     const faults = [];
     const unknown = {};
     const line = (l) => { lines.push(l); marks.push({ clock: clock.slice(), answers: answers.slice(), faults: faults.length }); };
@@ -716,13 +736,25 @@
     for (const r of recs) {
       if (r.send !== undefined || r.recv !== undefined) {
         const seat = r.seat;
-        if (r.send !== undefined) { sentAt[seat] = r.t; answers[seat] = (answers[seat] || 0) + 1; }
-        else if (sentAt[seat] !== null && sentAt[seat] !== undefined) { clock[seat] += r.t - sentAt[seat]; sentAt[seat] = null; }
+        if (seat >= 0 && seat < m.seats.length) {
+          if (r.send !== undefined) {
+            if (!(due[seat] > 0)) from[seat] = r.t;
+            due[seat]++;
+          } else if (!gtp) answered(seat, r.t); // a line is an answer
+          else if (open[seat] && r.recv === "") { open[seat] = false; answered(seat, r.t); }
+          else if (!open[seat] && String(r.recv).trim() !== "") open[seat] = true; // empty lines before a response are skipped
+        }
         line(r);
         if (viewer && viewer.line) viewer.line(state, r);
         continue;
       }
       const kind = r.event;
+      if (kind === "fault") {
+        // A bot that faulted while a command was due (a time-out, a
+        // crash) is charged till the fault, as Receive charges it.
+        const seat = (r.data || {}).seat;
+        if (due[seat] > 0) { clock[seat] += Math.max(0, r.t - from[seat]); due[seat] = 0; open[seat] = false; }
+      }
       if (kind === "decision") {
         const d = r.data || {};
         answers[d.seat] = (answers[d.seat] || 0) + 1;

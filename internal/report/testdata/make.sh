@@ -41,6 +41,18 @@ for name in staged auction euchre euchre4 planowanie; do
 	cp "$here/$name.hcl" "$scratch/$name/"
 	(cd "$scratch/$name" && play "$name" "$name.hcl")
 done
+# The slow bots are the examples' Python bots, slowed down: the bot's
+# folder holds the example beside the configuration.
+for game in planowanie blokus; do
+	name=slow-$game
+	mkdir "$scratch/$name"
+	cp "$here/$name.hcl" "$scratch/$name/"
+	case $game in
+	planowanie) cp "$here/../../../examples/planowanie/bots/simple.py" "$scratch/$name/" ;;
+	blokus) cp "$here/../../../examples/blokus/bots/corners.py" "$scratch/$name/" ;;
+	esac
+	(cd "$scratch/$name" && play "$name" "$name.hcl")
+done
 cp -r "$here/../../../examples/formats" "$scratch/formats"
 play placement "$scratch/formats" -tournament placement
 # The staged and placement tests read results alone.
