@@ -297,8 +297,9 @@ func countAnswers(path string, seats int) ([]int, error) {
 		} else {
 			b = nil
 		}
-		if !bytes.Contains(line, []byte(`"send":`)) && !bytes.Contains(line, []byte(`"event":"decision"`)) {
-			continue
+		if !bytes.Contains(line, []byte(`"send":`)) && !bytes.Contains(line, []byte(`"event":"decision"`)) ||
+			bytes.Contains(line, []byte(`"send":"quit"`)) || bytes.Contains(line, []byte(`"send":"STOP"`)) {
+			continue // quit and STOP end a session; no answer to them is charged
 		}
 		if s := seatOf(line); s >= 0 && s < seats {
 			n[s]++

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,5 +95,25 @@ func TestLoadEuchreStderr(t *testing.T) {
 	}
 	if m.Stderr[0] != "" {
 		t.Errorf("seat 0 made no fault, but its stderr is shown: %q", m.Stderr[0])
+	}
+}
+
+// countAnswers counts what a seat was sent and charged for, not the quit
+// (or Bricks' STOP) that ends its session.
+func TestCountAnswersLeavesOutTheEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	lines := `{"t":1,"seat":0,"send":"set_deck 23456789TJQKA CDHS"}
+{"t":2,"seat":0,"recv":"="}
+{"t":3,"seat":1,"send":"gen_move"}
+{"t":4,"seat":1,"recv":"= AS"}
+{"t":5,"seat":0,"send":"quit"}
+{"t":6,"seat":1,"send":"STOP"}
+`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n, err := countAnswers(path, 2)
+	if err != nil || !slices.Equal(n, []int{1, 1}) {
+		t.Errorf("countAnswers = %v, %v; want [1 1]", n, err)
 	}
 }
