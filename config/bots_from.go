@@ -152,11 +152,23 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 		if e.Type()&fs.ModeSymlink != 0 {
 			// A link to a folder looks like a player, but neither the
 			// sandbox nor the fingerprint follows it into the files.
-			if fi, err := os.Stat(folder); err == nil && fi.IsDir() {
-				target, _ := os.Readlink(folder)
-				invalid(folder, "Invalid player folder", fmt.Sprintf("Player folder %s is a symbolic link to %s, not a folder.", folder, target),
-					"Put the player's files in a folder of its own there (cp -r, not ln -s): the sandbox shows a player its own folder, and its fingerprint hashes the files in it.")
+			fi, err := os.Stat(folder)
+			if err != nil || !fi.IsDir() {
+				continue
 			}
+			target, _ := os.Readlink(folder)
+			real, _ := filepath.EvalSymlinks(folder)
+			realDir, _ := filepath.EvalSymlinks(bf.Dir)
+			if filepath.Dir(real) == realDir {
+				// Another name for a player folder beside it (latest ->
+				// v3): that folder plays; the alias is left out.
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder alias left out",
+					Detail:  fmt.Sprintf("%s is a symbolic link to %s, another folder of %s, which plays under its own name; the link does not play.", folder, target, bf.Dir),
+					Subject: &rng})
+				continue
+			}
+			invalid(folder, "Invalid player folder", fmt.Sprintf("Player folder %s is a symbolic link to %s, not a folder.", folder, target),
+				"Put the player's files in a folder of its own there (cp -r, not ln -s): the sandbox shows a player its own folder, and its fingerprint hashes the files in it.")
 			continue
 		}
 		if !e.IsDir() {

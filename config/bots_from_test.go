@@ -449,3 +449,27 @@ func TestBotsFromLinkedFolder(t *testing.T) {
 		}
 	}
 }
+
+// A link to another player folder beside it (latest -> simple) is an
+// alias: left out with a warning, whatever invalid says; the folder plays.
+func TestBotsFromAliasLink(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players/simple/info.txt": "sh run.sh\nS\n",
+		"t.hcl":                   `bots_from "field" { dir = "players" }` + "\n",
+	})
+	if err := os.Symlink("simple", filepath.Join(dir, "players", "latest")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load(dir, config.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("%v, want no error for an alias", diags)
+	}
+	warned := false
+	for _, d := range diags {
+		warned = warned || d.Summary == "Player folder alias left out"
+	}
+	if !warned || cfg.Bot("simple") == nil || cfg.Bot("latest") != nil {
+		t.Errorf("%v: want the alias warned of and left out, simple playing", diags)
+	}
+}

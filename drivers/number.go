@@ -32,3 +32,11 @@ func Sentence(s string) string {
 	}
 	return s
 }
+
+// List joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func List(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

@@ -393,8 +393,7 @@ func HiddenLinks(dir string, s Sandbox) []Link {
 // dir does not show (bot.py -> ../a/../c/real.py goes through ../a,
 // another player's folder, which is not there in the sandbox, though the
 // file it ends at is); "" when it shows them all. A folder on the way must
-// be shown, or be the bot's folder or one above it, which the sandbox's
-// root holds on the way to it.
+// be shown, or lie on the way to what is (onTheWay).
 func (s Sandbox) walkHidden(path, dir string) string {
 	text, err := os.Readlink(path)
 	if err != nil {
@@ -417,11 +416,26 @@ func (s Sandbox) walkHidden(path, dir string) string {
 		if i == len(parts)-1 {
 			break // the end of the walk: the target, judged by Shows
 		}
-		if !s.Shows(cur, dir) && !Within(dir, cur) {
+		if !s.Shows(cur, dir) && !s.onTheWay(cur, dir) {
 			return cur
 		}
 	}
 	return ""
+}
+
+// onTheWay reports whether the folder path is one above something the
+// sandbox s of a bot in dir shows (its folder, what it binds for the
+// command): the sandbox's root holds those folders on the way to it.
+func (s Sandbox) onTheWay(path, dir string) bool {
+	if Within(dir, path) || s.Program != "" && Within(s.Program, path) {
+		return true
+	}
+	for _, r := range s.Read {
+		if Within(r, path) {
+			return true
+		}
+	}
+	return false
 }
 
 // outermost drops the paths of a sorted list that lie inside another.

@@ -26,3 +26,14 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	for _, tt := range []struct {
+		words []string
+		want  string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a and b"}, {[]string{"a", "b", "c"}, "a, b and c"}} {
+		if got := List(tt.words); got != tt.want {
+			t.Errorf("List(%q) = %q, want %q", tt.words, got, tt.want)
+		}
+	}
+}

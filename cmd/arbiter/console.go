@@ -222,10 +222,13 @@ func sameGame(dir, game string) error {
 			Driver string `json:"driver"`
 		} `json:"game"`
 	}
-	if json.NewDecoder(f).Decode(&p) == nil && p.Game.Driver != "" && p.Game.Driver != game {
-		return fmt.Errorf("-from %s: a match of %s (%s), not of %s: arbiter console %s -from ...", dir, p.Game.Driver, path, game, p.Game.Driver)
+	if json.NewDecoder(f).Decode(&p) != nil || p.Game.Driver == "" || p.Game.Driver == game {
+		return nil
 	}
-	return nil
+	if _, ok := consoleCommands[p.Game.Driver]; !ok {
+		return fmt.Errorf("-from %s: a match of %s (%s), not of %s; %s runs a process a move, which console does not talk to (try arbiter check %s)", dir, p.Game.Driver, path, game, p.Game.Driver, p.Game.Driver)
+	}
+	return fmt.Errorf("-from %s: a match of %s (%s), not of %s: arbiter console %s -from ...", dir, p.Game.Driver, path, game, p.Game.Driver)
 }
 
 // seatInput is what the match in the directory dir sent to seat, line by

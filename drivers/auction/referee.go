@@ -282,17 +282,18 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 			continue
 		}
 		answers[i].limit = r.move
-		within := fmt.Sprintf("its move limit of %v", r.move)
+		parts := []string{fmt.Sprintf("its move limit of %v", r.move)}
 		if r.runs[i] == 0 {
 			answers[i].limit += r.startup
 			if r.startup > 0 {
-				within += fmt.Sprintf(", its start-up allowance of %v", r.startup)
+				parts = append(parts, fmt.Sprintf("its start-up allowance of %v", r.startup))
 			}
 		}
 		timeout := answers[i].limit + r.overrun
 		if r.overrun > 0 {
-			within += fmt.Sprintf(" and the overrun of %v it may run late", r.overrun)
+			parts = append(parts, fmt.Sprintf("the overrun of %v it may run late", r.overrun))
 		}
+		within := drivers.List(parts)
 		answers[i].late = true
 		if total := time.Duration(r.m.Clock.Total); total > 0 {
 			left := total - r.used[i]
@@ -301,8 +302,9 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 				continue
 			}
 			if left < timeout {
+				// bid says such a time-out in its own words ("no
+				// answer before its clock of ... ran out").
 				timeout, answers[i].late, answers[i].clockEnds = left, left > answers[i].limit, true
-				within = fmt.Sprintf("the %v left of its clock of %v", left.Round(time.Millisecond), total)
 			}
 		}
 		r.runs[i]++

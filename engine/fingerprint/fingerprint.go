@@ -218,6 +218,9 @@ func Sum(files []plan.FileSum) string {
 type walker struct {
 	fp      *plan.Fingerprint
 	exclude map[string]string
+	// partial are the directories marked as results directories that
+	// hold something else too: only what is not arbiter's is hashed.
+	partial map[string]bool
 	// out is the file the command writes its plan to, if any.
 	out   fs.FileInfo
 	bytes int64
@@ -246,6 +249,12 @@ func (w *walker) walk(dir string) {
 		}
 		if w.full {
 			return filepath.SkipAll
+		}
+		if parent := filepath.Dir(path); w.partial[parent] && resultsEntry(parent, d) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil // arbiter's, in a results directory that holds more
 		}
 		if d.IsDir() {
 			return w.enter(path, rel, d)
@@ -381,7 +390,7 @@ func (w *walker) enter(path, rel string, d fs.DirEntry) error {
 	}
 	switch {
 	case d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn":
-		w.skip("%s/: version control metadata", rel)
+		w.skip("%s/: %s", rel, whyVCS)
 		return filepath.SkipDir
 	case isResultsDir(path):
 		w.skip("%s/: %s", rel, whyResultsDir)
@@ -389,6 +398,17 @@ func (w *walker) enter(path, rel string, d fs.DirEntry) error {
 	case IsSlurmWork(path):
 		w.skip("%s/: %s", rel, whySlurmWork)
 		return filepath.SkipDir
+	case resultsMarked(path):
+		// Marked as a results directory, but holding something arbiter
+		// does not write there (an exported PGN, a note, or a file a
+		// bot's author hid there): arbiter's files are left out, the
+		// others hashed with the bot.
+		foreignIn := foreign(path, resultsEntry, -1)
+		w.skip("%s/: %s, but for %s, not arbiter's, which %s hashed", rel, whyResultsDir, strings.Join(foreignIn, ", "), map[bool]string{true: "is", false: "are"}[len(foreignIn) == 1])
+		if w.partial == nil {
+			w.partial = map[string]bool{}
+		}
+		w.partial[path] = true
 	}
 	return nil
 }
@@ -398,6 +418,9 @@ func (w *walker) enter(path, rel string, d fs.DirEntry) error {
 const (
 	whyResultsDir = "an arbiter results directory"
 	whySlurmWork  = "an arbiter slurm work directory"
+	// whyVCS is not arbiter's, but left out by its name all the same, and
+	// named by a run as the others are: a bot could keep code there.
+	whyVCS = "version control metadata"
 )
 
 // FoundArbiters are the skipped lines of fp that leave out what was
@@ -409,7 +432,8 @@ const (
 func FoundArbiters(fp *plan.Fingerprint) []string {
 	var out []string
 	for _, line := range fp.Skipped {
-		if strings.HasSuffix(line, ": "+whyResultsDir) || strings.HasSuffix(line, ": "+whySlurmWork) || strings.HasSuffix(line, ": "+whyPlan) {
+		if strings.HasSuffix(line, ": "+whyResultsDir) || strings.Contains(line, ": "+whyResultsDir+", but for ") ||
+			strings.HasSuffix(line, ": "+whySlurmWork) || strings.HasSuffix(line, ": "+whyPlan) || strings.HasSuffix(line, ": "+whyVCS) {
 			out = append(out, line)
 		}
 	}
@@ -427,9 +451,14 @@ const LockFile = ".lock"
 // alone proves nothing: anyone can write a lock file, and a bot's folder
 // that holds a bot's files besides is the bot's, and hashed.
 func isResultsDir(dir string) bool {
-	marked := exists(filepath.Join(dir, "plan.json")) && exists(filepath.Join(dir, "results.jsonl")) ||
+	return resultsMarked(dir) && len(foreign(dir, resultsEntry, 1)) == 0
+}
+
+// resultsMarked reports whether dir holds a results directory's marks
+// (see isResultsDir), whatever else it holds.
+func resultsMarked(dir string) bool {
+	return exists(filepath.Join(dir, "plan.json")) && exists(filepath.Join(dir, "results.jsonl")) ||
 		isLockFile(filepath.Join(dir, LockFile)) || isSavedPlan(filepath.Join(dir, "plan.json"))
-	return marked && len(foreign(dir, resultsEntry, 1)) == 0
 }
 
 // resultsFiles are the files arbiter writes at the top of a results
@@ -466,6 +495,11 @@ func filesLike(re *regexp.Regexp) func(string, fs.DirEntry) bool {
 // arbiter writes into a results directory.
 func resultsEntry(dir string, e fs.DirEntry) bool {
 	name := e.Name()
+	if name == "plan.json" {
+		// A plan whose hash is its content's: a file under that name
+		// holding anything else is not arbiter's.
+		return isSavedPlan(filepath.Join(dir, name))
+	}
 	if e.Type().IsRegular() {
 		return resultsFiles[name] || resultsFiles[strings.TrimSuffix(name, ".tmp")]
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,7 +58,7 @@ func TestBotHashesDirectoryAndCommand(t *testing.T) {
 	write(t, filepath.Join(dir, "b.py"), "print(1)\n", 0o755)
 	write(t, filepath.Join(dir, "lib", "a.py"), "x = 1\n", 0o644)
 	write(t, filepath.Join(dir, ".git", "index"), "git", 0o644)
-	write(t, filepath.Join(dir, "old", "plan.json"), "{}", 0o644)
+	write(t, filepath.Join(dir, "old", "plan.json"), savedPlan(t, "old"), 0o644)
 	write(t, filepath.Join(dir, "old", "results.jsonl"), "", 0o644)
 	write(t, filepath.Join(root, "outside", "engine.bin"), "engine", 0o644)
 	if err := os.Symlink("b.py", filepath.Join(dir, "link.py")); err != nil {
@@ -354,14 +355,14 @@ func TestOwnWords(t *testing.T) {
 func TestArbiterDirsAreNotTheBots(t *testing.T) {
 	dir := t.TempDir()
 	holder := `{"pid":4242,"host":"h","since":"2026-01-02T03:04:05Z","command":["arbiter","run","."]}` + "\n"
-	savedPlan := `{"version": 1, "hash": "` + strings.Repeat("ab", 32) + `", "tournament": "t"}`
+	saved := savedPlan(t, "t")
 	write(t, filepath.Join(dir, "bot.py"), "print(1)\n", 0o755)
 	write(t, filepath.Join(dir, "killed", LockFile), holder, 0o644)
 	write(t, filepath.Join(dir, "released", LockFile), "", 0o644)
 	write(t, filepath.Join(dir, "writing", LockFile), holder, 0o644)
 	write(t, filepath.Join(dir, "writing", "plan.json.tmp"), "{", 0o644)
 	write(t, filepath.Join(dir, "merging", LockFile), "", 0o644)
-	write(t, filepath.Join(dir, "merging", "plan.json"), savedPlan, 0o644)
+	write(t, filepath.Join(dir, "merging", "plan.json"), saved, 0o644)
 	write(t, filepath.Join(dir, "merging", "matches", "r001", "events.jsonl"), "{}\n", 0o644)
 	write(t, filepath.Join(dir, "work", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`","plan":"x","out":"/o","shards":2}`+"\n", 0o644)
 	write(t, filepath.Join(dir, "work", "logs", "stage0-shard0.log"), "log", 0o644)
@@ -372,7 +373,7 @@ func TestArbiterDirsAreNotTheBots(t *testing.T) {
 	write(t, filepath.Join(dir, "cache", "table.bin"), "t", 0o644)
 	write(t, filepath.Join(dir, "notes", SlurmFile), `{"arbiter":"something else"}`, 0o644)
 	fp := Bot(dir, []string{"./bot.py"}, nil)
-	want := []string{"bot.py", "cache/.lock", "cache/table.bin", "mine/.lock", "notes/slurm.json"}
+	want := []string{"bot.py", "cache/table.bin", "mine/.lock", "notes/slurm.json"}
 	if got := paths(fp); !slices.Equal(got, want) {
 		t.Errorf("files %q, want %q", got, want)
 	}
@@ -410,8 +411,10 @@ func TestMarksDoNotHideABotsFiles(t *testing.T) {
 	write(t, filepath.Join(dir, "lib5", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`"}`, 0o644)
 	write(t, filepath.Join(dir, "lib5", "shards", "s0-0", "tuning.py"), "K = 5\n", 0o644)
 	fp := Bot(dir, []string{"/usr/bin/python3", "simple.py"}, nil)
-	want := []string{"lib/slurm.json", "lib/tuning.py", "lib2/.lock", "lib2/plan.json", "lib2/tuning.py",
-		"lib3/plan.json", "lib3/results.jsonl", "lib3/tuning.py", "lib4/.lock", "lib4/rounds/tuning.py",
+	// A folder with a results directory's marks and something else:
+	// the something else is hashed (and the run names the folder).
+	want := []string{"lib/slurm.json", "lib/tuning.py", "lib2/plan.json", "lib2/tuning.py",
+		"lib3/plan.json", "lib3/tuning.py", "lib4/rounds/tuning.py",
 		"lib5/shards/s0-0/tuning.py", "lib5/slurm.json", "simple.py", "weights.json"}
 	got := paths(fp)
 	if i := slices.Index(got, "/usr/bin/python3"); i >= 0 {
@@ -420,8 +423,13 @@ func TestMarksDoNotHideABotsFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("files %q, want %q", got, want)
 	}
-	if len(FoundArbiters(fp)) != 0 {
-		t.Errorf("left out as arbiter's: %q", FoundArbiters(fp))
+	wantFound := []string{
+		"lib2/: an arbiter results directory, but for plan.json, tuning.py, not arbiter's, which are hashed",
+		"lib3/: an arbiter results directory, but for plan.json, tuning.py, not arbiter's, which are hashed",
+		"lib4/: an arbiter results directory, but for rounds/, not arbiter's, which is hashed",
+	}
+	if got := FoundArbiters(fp); !slices.Equal(got, wantFound) {
+		t.Errorf("left out as arbiter's: %q, want %q", got, wantFound)
 	}
 }
 
@@ -447,7 +455,11 @@ func TestArbitersFoldersAsArbiterLeavesThem(t *testing.T) {
 	write(t, filepath.Join(dir, "work", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`","plan":"x","out":"/o","shards":2}`+"\n", 0o644)
 	for _, f := range []string{"plan.json", "submit.sh", "stage0-shards.sbatch", "stage1-merge.sbatch", "logs/stage0-shard1.log",
 		"logs/stage0-merge.log", "shards/s0-0/.lock", "shards/s0-0/plan.json", "shards/s0-0/shard.json", "shards/s0-0/matches/r001/events.jsonl"} {
-		write(t, filepath.Join(dir, "work", filepath.FromSlash(f)), "x", 0o644)
+		content := "x"
+		if path.Base(f) == "plan.json" {
+			content = p // a results directory's plan is a whole plan
+		}
+		write(t, filepath.Join(dir, "work", filepath.FromSlash(f)), content, 0o644)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "work", "shards", "s0-1"), 0o755); err != nil {
 		t.Fatal(err)
