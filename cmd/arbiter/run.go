@@ -138,7 +138,7 @@ func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
 				continue
 			}
 			seen[where] = true
-			log.Warn("not part of the bots' fingerprints: found in a bot's folder and taken as arbiter's own", "path", where, "as", why)
+			log.Warn("not part of the bots' fingerprints: found in a bot's folder and left out by what it is", "path", where, "as", why)
 		}
 	}
 }
