@@ -1,35 +1,19 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // A terminal that reports no size (a pty of script(1) without stty rows)
 // gets log lines, not a bar that would draw nothing; one with a size, the
 // bar; a file, log lines.
 func TestBarOnlyOnASizedTerminal(t *testing.T) {
-	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skip("no pseudo-terminal here:", err)
-	}
-	defer ptm.Close()
-	if err := unix.IoctlSetPointerInt(int(ptm.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(ptm.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pts.Close()
+	_, pts := proctest.PTY(t)
 	for _, tt := range []struct {
 		rows, cols uint16
 		bar        bool

@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 func init() {
@@ -79,23 +78,7 @@ func runTTYRunner(mode string) {
 // organiser's shell (TIOCSTI), plainly or in the sandbox, spawned or
 // through the shim. The test bot only opens /dev/tty, harmlessly.
 func TestBotHasNoTerminal(t *testing.T) {
-	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skip("no pseudo-terminal here:", err)
-	}
-	defer ptm.Close()
-	if err := unix.IoctlSetPointerInt(int(ptm.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(ptm.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pts.Close()
+	ptm, pts := proctest.PTY(t)
 	go func() { // drain what reaches the terminal
 		buf := make([]byte, 4096)
 		for {
