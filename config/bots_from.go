@@ -150,25 +150,13 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 		}
 		folder := filepath.Join(bf.Dir, e.Name())
 		if e.Type()&fs.ModeSymlink != 0 {
-			// A link to a folder looks like a player, but neither the
-			// sandbox nor the fingerprint follows it into the files.
-			fi, err := os.Stat(folder)
-			if err != nil || !fi.IsDir() {
-				continue
+			if alias, why := linkedFolder(bf.Dir, folder); alias != nil {
+				alias.Subject = &rng
+				diags = append(diags, alias)
+			} else if why != "" {
+				invalid(folder, "Invalid player folder", why,
+					"Put the player's files in a folder of its own there (cp -r, not ln -s): the sandbox shows a player its own folder, and its fingerprint hashes the files in it.")
 			}
-			target, _ := os.Readlink(folder)
-			real, _ := filepath.EvalSymlinks(folder)
-			realDir, _ := filepath.EvalSymlinks(bf.Dir)
-			if filepath.Dir(real) == realDir {
-				// Another name for a player folder beside it (latest ->
-				// v3): that folder plays; the alias is left out.
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder alias left out",
-					Detail:  fmt.Sprintf("%s is a symbolic link to %s, another folder of %s, which plays under its own name; the link does not play.", folder, target, bf.Dir),
-					Subject: &rng})
-				continue
-			}
-			invalid(folder, "Invalid player folder", fmt.Sprintf("Player folder %s is a symbolic link to %s, not a folder.", folder, target),
-				"Put the player's files in a folder of its own there (cp -r, not ln -s): the sandbox shows a player its own folder, and its fingerprint hashes the files in it.")
 			continue
 		}
 		if !e.IsDir() {
@@ -198,15 +186,7 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 		}
 		bot := &Bot{Name: name, Command: command, Dir: folder, Nick: nick, DeclRange: rng, Submitted: true,
 			Build: build.Build, BuildTimeout: build.BuildTimeout}
-		if d := checkProgram(bot, rng); d != nil {
-			diags = append(diags, d)
-		}
-		for _, outside := range outsideFiles(command, folder) {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player file outside its folder",
-				Detail: fmt.Sprintf("Line 1 of %s names %s, which is %s, outside the player's folder. In the sandbox (the default) a player sees only its own folder, the system's and the interpreters on PATH, whatever its command names, so it cannot open that file and every match it plays ends in a fault. Put the file in %s, or run its tournament with limits { sandbox = false }.",
-					info, outside.word, outside.path, folder),
-				Subject: &rng})
-		}
+		diags = append(diags, playerWarnings(bot, info, rng)...)
 		bf.Bots = append(bf.Bots, bot)
 		l.cfg.Bots = append(l.cfg.Bots, bot)
 	}
@@ -219,6 +199,44 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 			fmt.Sprintf("%s has no valid player folder%s. Put one folder per player in it, each with an %s.", bf.Dir, left, InfoFile), &rng))
 	}
 	return diags
+}
+
+// playerWarnings are the warnings about a player's bot, read from the
+// folder's info file info: a program not found here, files its command
+// names outside its folder.
+func playerWarnings(bot *Bot, info string, rng hcl.Range) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if d := checkProgram(bot, rng); d != nil {
+		diags = append(diags, d)
+	}
+	for _, outside := range outsideFiles(bot.Command, bot.Dir) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player file outside its folder",
+			Detail: fmt.Sprintf("Line 1 of %s names %s, which is %s, outside the player's folder. In the sandbox (the default) a player sees only its own folder, the system's and the interpreters on PATH, whatever its command names, so it cannot open that file and every match it plays ends in a fault. Put the file in %s, or run its tournament with limits { sandbox = false }.",
+				info, outside.word, outside.path, bot.Dir),
+			Subject: &rng})
+	}
+	return diags
+}
+
+// linkedFolder judges the entry folder of the players' folder dir, a
+// symbolic link: a link to a folder looks like a player, but neither the
+// sandbox nor the fingerprint follows it into the files. Another name for
+// a player folder beside it (latest -> v3) is an alias, left out with
+// the warning alias (that folder plays); a link to a folder elsewhere is
+// an invalid folder, why says so; a link to no folder is no player.
+func linkedFolder(dir, folder string) (alias *hcl.Diagnostic, why string) {
+	fi, err := os.Stat(folder)
+	if err != nil || !fi.IsDir() {
+		return nil, ""
+	}
+	target, _ := os.Readlink(folder)
+	real, _ := filepath.EvalSymlinks(folder)
+	realDir, _ := filepath.EvalSymlinks(dir)
+	if filepath.Dir(real) == realDir {
+		return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder alias left out",
+			Detail: fmt.Sprintf("%s is a symbolic link to %s, another folder of %s, which plays under its own name; the link does not play.", folder, target, dir)}, ""
+	}
+	return nil, fmt.Sprintf("Player folder %s is a symbolic link to %s, not a folder.", folder, target)
 }
 
 // checkNicks refuses two bots of tournament t with the same nick when

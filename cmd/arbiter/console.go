@@ -57,23 +57,11 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", pos[0])
 	}
-	var recorded, env []string
 	seatGiven := false
 	fs.Visit(func(f *flag.Flag) { seatGiven = seatGiven || f.Name == "seat" })
-	switch {
-	case seatGiven && *seat < 0:
-		return fmt.Errorf("-seat %d: a seat is 0, 1, ...", *seat)
-	case *from != "" && !seatGiven:
-		return fmt.Errorf("-from needs -seat: the seat (0, 1, ...) whose input to send")
-	case *from == "" && seatGiven:
-		return fmt.Errorf("-seat goes with -from: a match's directory")
-	case *from != "":
-		if err := sameGame(*from, pos[0]); err != nil {
-			return err
-		}
-		if recorded, env, err = seatInput(*from, *seat); err != nil {
-			return err
-		}
+	recorded, env, err := consoleFrom(pos[0], *from, *seat, seatGiven)
+	if err != nil {
+		return err
 	}
 	dir, _ := os.Getwd()
 	command[0] = commandPath(command[0], dir)
@@ -205,6 +193,26 @@ func consoleIO(stdout io.Writer, cmds []string) (read func() (string, error), wr
 		return hits[0] + " " + line[pos:], len(hits[0]) + 1, true
 	}
 	return t.ReadLine, func(s string) { fmt.Fprintln(t, s) }, func() { _ = term.Restore(fd, old) }
+}
+
+// consoleFrom checks console's -from and -seat (seatGiven: -seat was
+// given) and reads, with -from, what the match sent the seat and the
+// environment its bot had (seatInput).
+func consoleFrom(game, from string, seat int, seatGiven bool) (recorded, env []string, err error) {
+	switch {
+	case seatGiven && seat < 0:
+		return nil, nil, fmt.Errorf("-seat %d: a seat is 0, 1, ...", seat)
+	case from != "" && !seatGiven:
+		return nil, nil, fmt.Errorf("-from needs -seat: the seat (0, 1, ...) whose input to send")
+	case from == "" && seatGiven:
+		return nil, nil, fmt.Errorf("-seat goes with -from: a match's directory")
+	case from == "":
+		return nil, nil, nil
+	}
+	if err := sameGame(from, game); err != nil {
+		return nil, nil, err
+	}
+	return seatInput(from, seat)
 }
 
 // sameGame checks that the match in the directory dir (RESULTS/matches/ID)
