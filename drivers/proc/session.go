@@ -93,9 +93,9 @@ type Session struct {
 	sentAt   time.Time
 	deadline time.Time
 	sendErr  error
-	// bound names what set deadline ("its move limit of 1s"), for a
-	// time fault to say; empty when nothing limits the answer.
-	bound string
+	// bound is what set deadline, for a time fault to say (limitSaid);
+	// its kind is noLimit when nothing limits the answer.
+	bound limitSet
 	// readBy and writeBy are the deadlines set on out and in.
 	readBy, writeBy time.Time
 	// due is how many answers the commands of the last Send still owe;
@@ -369,14 +369,56 @@ func (s *Session) budget(start time.Time, cmd string) time.Time {
 		s.startup = 0
 	}
 	d, bound := s.turnLeft()
+	bound.startup = s.startup
 	s.bound = bound
-	if bound == "" {
+	if bound.kind == noLimit {
 		return time.Time{}
 	}
-	if s.startup > 0 {
-		s.bound += fmt.Sprintf(" and the %v left of its start-up allowance", s.startup.Round(time.Millisecond))
-	}
 	return start.Add(d + s.startup)
+}
+
+// limitSet is which limit set an answer's deadline, with what was left of
+// it and its whole, and the start-up allowance added to it: kept as
+// numbers on every command, said in words only for a time fault.
+type limitSet struct {
+	kind     uint8
+	left, of time.Duration
+	startup  time.Duration
+}
+
+// The kinds of limitSet.
+const (
+	noLimit uint8 = iota
+	clockLimit
+	moveLimit
+	turnLimit
+)
+
+// String says the limit as a time fault does: "its move limit of 1s",
+// "the 298ms left of its turn of 800ms", "its clock of 5m0s and the 10s
+// left of its start-up allowance". To the millisecond: what rounds to
+// the whole is the whole.
+func (l limitSet) String() string {
+	var s string
+	whole := l.left.Round(time.Millisecond) == l.of.Round(time.Millisecond)
+	switch {
+	case l.kind == moveLimit:
+		s = fmt.Sprintf("its move limit of %v", l.of)
+	case l.kind == clockLimit && whole:
+		s = fmt.Sprintf("its clock of %v", l.of)
+	case l.kind == clockLimit:
+		s = fmt.Sprintf("the %v left of its clock of %v", l.left.Round(time.Millisecond), l.of)
+	case l.kind == turnLimit && whole:
+		s = fmt.Sprintf("its turn of %v", l.of)
+	case l.kind == turnLimit:
+		s = fmt.Sprintf("the %v left of its turn of %v", l.left.Round(time.Millisecond), l.of)
+	default:
+		return ""
+	}
+	if l.startup > 0 {
+		s += fmt.Sprintf(" and the %v left of its start-up allowance", l.startup.Round(time.Millisecond))
+	}
+	return s
 }
 
 // TurnLeft is what the bot may spend on its next answer, start-up
@@ -384,31 +426,22 @@ func (s *Session) budget(start time.Time, cmd string) time.Time {
 // limit and what is left of its turn; ok is false when nothing limits it.
 func (s *Session) TurnLeft() (left time.Duration, ok bool) {
 	d, bound := s.turnLeft()
-	return d, bound != ""
+	return d, bound.kind != noLimit
 }
 
-// turnLeft is TurnLeft, with the limit that sets it named as a time fault
-// says it ("its move limit of 1s"); "" when nothing limits the answer.
-func (s *Session) turnLeft() (d time.Duration, bound string) {
+// turnLeft is TurnLeft, with the limit that sets it (limitSet; its kind
+// noLimit when nothing limits the answer).
+func (s *Session) turnLeft() (d time.Duration, bound limitSet) {
 	d = -1
 	if s.limited {
-		d = s.left
-		// Said to the millisecond: what rounds to the whole is the whole.
-		total := time.Duration(s.spec.Clock.Total)
-		bound = fmt.Sprintf("the %v left of its clock of %v", s.left.Round(time.Millisecond), total)
-		if s.left.Round(time.Millisecond) == total.Round(time.Millisecond) {
-			bound = fmt.Sprintf("its clock of %v", total)
-		}
+		d, bound = s.left, limitSet{kind: clockLimit, left: s.left, of: time.Duration(s.spec.Clock.Total)}
 	}
 	if m := time.Duration(s.spec.Clock.Move); m > 0 && (d < 0 || m < d) {
-		d, bound = m, fmt.Sprintf("its move limit of %v", m)
+		d, bound = m, limitSet{kind: moveLimit, left: m, of: m}
 	}
 	if t := time.Duration(s.spec.Clock.Turn); t > 0 && (d < 0 || t-s.turnUsed < d) {
 		d = max(t-s.turnUsed, 0)
-		bound = fmt.Sprintf("the %v left of its turn of %v", d.Round(time.Millisecond), t)
-		if d.Round(time.Millisecond) == t.Round(time.Millisecond) {
-			bound = fmt.Sprintf("its turn of %v", t)
-		}
+		bound = limitSet{kind: turnLimit, left: d, of: t}
 	}
 	return d, bound
 }
@@ -417,8 +450,8 @@ func (s *Session) turnLeft() (d time.Duration, bound string) {
 // the limit that set the read's deadline, or the time from the command to
 // a deadline the game chose (a soft limit inside the session's).
 func (s *Session) within() string {
-	if s.bound != "" && s.readBy.Equal(s.deadline) {
-		return s.bound
+	if s.bound.kind != noLimit && s.readBy.Equal(s.deadline) {
+		return s.bound.String()
 	}
 	return s.readBy.Sub(s.sentAt).Round(time.Millisecond).String()
 }
