@@ -91,7 +91,7 @@ func TestJobStopIsNoFault(t *testing.T) {
 }
 
 // liveBots waits until bots of mark are playing, and returns them.
-func liveBots(t *testing.T, mark string, exited chan error, stderr *lockedBuffer) []int {
+func liveBots(t *testing.T, mark string, exited chan error, stderr *proctest.Buffer) []int {
 	t.Helper()
 	for {
 		if bots := proctest.WithEnv("RUN_MARK=" + mark); len(bots) > 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,7 +9,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -137,12 +135,12 @@ func workers(mark string, run int) []int {
 // startMarked starts arbiter run -j 2 (and flags), in its own process
 // group when group, its workers marked with mark, and waits until results
 // has at least n lines.
-func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool, flags ...string) (*exec.Cmd, *lockedBuffer, chan error) {
+func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool, flags ...string) (*exec.Cmd, *proctest.Buffer, chan error) {
 	t.Helper()
 	cmd := exec.Command(arbiter, append([]string{"run", dir, "-out", out, "-j", "2"}, flags...)...)
 	cmd.Env = append(os.Environ(), "WORKER_MARK="+mark)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group}
-	var stderr lockedBuffer
+	var stderr proctest.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -164,7 +162,7 @@ func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool
 // ended. Only a run that hangs takes 3 minutes (the rest of a run of 32
 // matches took 28 s under the race detector on a busy host): then it
 // kills the run's process group and fails.
-func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *lockedBuffer, when string) error {
+func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *proctest.Buffer, when string) error {
 	t.Helper()
 	select {
 	case err := <-exited:
@@ -177,31 +175,12 @@ func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *lockedBuffer,
 	}
 }
 
-// lockedBuffer is a bytes.Buffer that a process's output may be copied
-// into while a test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // markedRun is a pinned run of writePinnedConfig's tournament (8
 // rounds, 32 matches), started by startPinnedRun.
 type markedRun struct {
 	arbiter, dir, out, mark string
 	cmd                     *exec.Cmd
-	stderr                  *lockedBuffer
+	stderr                  *proctest.Buffer
 	exited                  chan error
 	workers                 []int
 }
@@ -352,7 +331,7 @@ func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
 	before := lines(results)
 
 	next := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
-	var nextOut lockedBuffer
+	var nextOut proctest.Buffer
 	next.Stdout, next.Stderr = &nextOut, &nextOut
 	if err := next.Start(); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package proc
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -332,7 +331,7 @@ func TestStderrLostIsSaidWithoutHandler(t *testing.T) {
 		t.Skip("no /dev/full here:", err)
 	}
 	f.Close()
-	var said syncBuffer
+	var said proctest.Buffer
 	defer func(w io.Writer) { stderrLostNotices = w }(stderrLostNotices)
 	stderrLostNotices = &said
 	spec := botSpec(t, "noisy", drivers.Clock{})
@@ -348,24 +347,6 @@ func TestStderrLostIsSaidWithoutHandler(t *testing.T) {
 	if got := said.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, "stderr of bot noisy in /dev/full") {
 		t.Errorf("said %q, want one line naming the bot and /dev/full", got)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 func TestCancelIsNotAFault(t *testing.T) {
