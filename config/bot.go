@@ -73,18 +73,25 @@ func (l *loader) loadBots() hcl.Diagnostics {
 	return diags
 }
 
-func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
-	bot := &Bot{Name: b.Labels[0], DeclRange: b.DefRange, Dir: l.fileDir[b.DefRange.Filename]}
-	content, diags := b.Body.Content(botSchema)
-	decode := func(name string, dst any) (*hcl.Attribute, bool) {
+// attrDecoder decodes the attributes of content in a bot's scope, each
+// into dst when present: the attribute and whether it decoded cleanly;
+// its diagnostics go to diags.
+func (l *loader) attrDecoder(content *hcl.BodyContent, diags *hcl.Diagnostics) func(name string, dst any) (*hcl.Attribute, bool) {
+	return func(name string, dst any) (*hcl.Attribute, bool) {
 		a, ok := content.Attributes[name]
 		if !ok {
 			return nil, false
 		}
 		d := l.decode(a, scopeBot, dst)
-		diags = append(diags, d...)
+		*diags = append(*diags, d...)
 		return a, !d.HasErrors()
 	}
+}
+
+func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
+	bot := &Bot{Name: b.Labels[0], DeclRange: b.DefRange, Dir: l.fileDir[b.DefRange.Filename]}
+	content, diags := b.Body.Content(botSchema)
+	decode := l.attrDecoder(content, &diags)
 	houseAttr, hasHouse := decode("house", &bot.House)
 	cmdAttr, hasCmd := decode("command", &bot.Command)
 	var dir string

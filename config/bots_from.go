@@ -76,15 +76,7 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 		l.cfg.BotsFrom = append(l.cfg.BotsFrom, bf)
 		content, d := b.Body.Content(botsFromSchema)
 		diags = append(diags, d...)
-		decode := func(name string, dst any) (*hcl.Attribute, bool) {
-			a, ok := content.Attributes[name]
-			if !ok {
-				return nil, false
-			}
-			d := l.decode(a, scopeBot, dst)
-			diags = append(diags, d...)
-			return a, !d.HasErrors()
-		}
+		decode := l.attrDecoder(content, &diags)
 		var invalid string
 		if a, ok := decode("invalid", &invalid); ok {
 			if !slices.Contains(invalidPolicies, invalid) {
