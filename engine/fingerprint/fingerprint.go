@@ -324,6 +324,10 @@ func (w *walker) leaveOut(path, rel string, d fs.DirEntry) bool {
 // is left out of its fingerprint, whether the run reads the configuration
 // or that plan. A bot's own file that merely begins like one (a table
 // under a plan's first lines) is no plan, and is hashed.
+//
+// A whole plan is read to check its hash, and the same plan.json is met
+// for every bot whose folder holds its results directory: the answer is
+// kept for the file as it is (its size and modification time).
 func isSavedPlan(path string) bool {
 	if !strings.EqualFold(filepath.Ext(path), ".json") {
 		return false
@@ -333,6 +337,30 @@ func isSavedPlan(path string) bool {
 		return false
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	key := savedPlanKey{path, fi.Size(), fi.ModTime().UnixNano()}
+	if ok, seen := savedPlans.Load(key); seen {
+		return ok.(bool)
+	}
+	ok := readsAsPlan(f)
+	savedPlans.Store(key, ok)
+	return ok
+}
+
+// savedPlans are isSavedPlan's answers, by file as it was.
+var savedPlans sync.Map
+
+type savedPlanKey struct {
+	path        string
+	size, mtime int64
+}
+
+// readsAsPlan reports whether f holds a whole plan whose hash is that of
+// its content (isSavedPlan).
+func readsAsPlan(f *os.File) bool {
 	head := make([]byte, 256)
 	n, _ := io.ReadFull(f, head)
 	if !planHead.Match(head[:n]) {
