@@ -471,11 +471,28 @@ func (c *Config) UnknownBot(name string) error {
 	if b := c.BotOfFolder(name); b != nil {
 		return fmt.Errorf("the configuration has no bot %q, but the bots_from player folder %q is the bot %q (a folder's name becomes a bot's name with every character but ASCII letters, digits, _ and - made _): use %s", name, b.Dir, b.Name, b.Name)
 	}
+	if s := c.skippedFolder(name); s != nil {
+		return fmt.Errorf("the configuration has no bot %q: the bots_from player folder %s was left out as invalid (invalid = \"skip\"): %s", name, s.Folder,
+			strings.TrimPrefix(s.Why, "Player folder "+s.Folder+": "))
+	}
 	var names []string
 	for _, b := range c.Bots {
 		names = append(names, b.Name)
 	}
 	return fmt.Errorf("the configuration has no bot %q%s", name, knownNames(name, names))
+}
+
+// skippedFolder is the player folder invalid = "skip" left out whose
+// name, or the bot name it would have made, is name; or nil.
+func (c *Config) skippedFolder(name string) *SkippedFolder {
+	for _, bf := range c.BotsFrom {
+		for i, s := range bf.Skipped {
+			if base := filepath.Base(s.Folder); base == name || identifier(base) == name {
+				return &bf.Skipped[i]
+			}
+		}
+	}
+	return nil
 }
 
 // knownNames ends a message that name is no bot of names: the name
