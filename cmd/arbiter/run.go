@@ -138,9 +138,26 @@ func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
 				continue
 			}
 			seen[where] = true
+			if fingerprint.IsVCS(where) && within(l.root, filepath.Dir(where)) {
+				// The repository the configuration is kept in (a contest's
+				// bots in its own folder, dir = "."): the organiser's.
+				log.Info("not part of the bots' fingerprints: the version control folder of the configuration's own repository", "path", where)
+				continue
+			}
 			log.Warn("not part of the bots' fingerprints: found in a bot's folder and left out by what it is", "path", where, "as", why)
 		}
 	}
+}
+
+// within says whether path is dir or inside it.
+func within(path, dir string) bool {
+	path, errP := filepath.Abs(path)
+	dir, errD := filepath.Abs(dir)
+	if errP != nil || errD != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // sameFile says whether a and b are the same existing file.

@@ -417,7 +417,7 @@ func (w *walker) enter(path, rel string, d fs.DirEntry) error {
 		return filepath.SkipDir
 	}
 	switch {
-	case d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn":
+	case IsVCS(path):
 		w.skip("%s/: %s", rel, whyVCS)
 		return filepath.SkipDir
 	case isResultsDir(path):
@@ -466,6 +466,16 @@ func FoundArbiters(fp *plan.Fingerprint) []string {
 		}
 	}
 	return out
+}
+
+// IsVCS says whether path names a version control folder (.git, .hg,
+// .svn), which fingerprints leave out by its name.
+func IsVCS(path string) bool {
+	switch filepath.Base(path) {
+	case ".git", ".hg", ".svn":
+		return true
+	}
+	return false
 }
 
 // LockFile is the lock file of a results directory (engine.LockFile): the
