@@ -214,7 +214,25 @@ func (l *loader) decodeStage(t *Tournament, b *hcl.Block, index int) (*Stage, hc
 		}
 		diags = append(diags, t.Game.Game.CheckSeats(s.Players, r)...)
 	}
+	if s.Players > 0 {
+		if pr := s.Seats.Check(s.Players); pr != nil {
+			diags = append(diags, s.seatsProblem(t, pr, fmt.Sprintf("Stage %s: ", s.Name)))
+		}
+	}
 	return s, diags
+}
+
+// seatsProblem is a seat design's problem with the stage's groups, at the
+// stage's seats, else its players, else the tournament's seats it
+// inherits, else the stage block.
+func (s *Stage) seatsProblem(t *Tournament, pr *tournament.Problem, prefix string) *hcl.Diagnostic {
+	subject := rangePtr(s.Ranges["seats"])
+	for _, r := range []hcl.Range{s.Ranges["players"], t.Ranges["seats"], s.DeclRange} {
+		if subject == nil {
+			subject = rangePtr(r)
+		}
+	}
+	return errDiag(pr.Summary, prefix+pr.Detail, subject)
 }
 
 // static is whether the stage's field is named bots only.
@@ -378,6 +396,14 @@ func checkAdvancing(t *Tournament) hcl.Diagnostics {
 			t.Game.Game.CheckSeats(n, s.DeclRange).HasErrors() {
 			diags = append(diags, errDiag("Group too large for a match",
 				fmt.Sprintf("Stage %s seats a whole group in every match, and its groups can have %d bots, which game %s cannot seat. Set players.", s.Name, n, t.Game.Name), s.DeclRange.Ptr()))
+		}
+		// As for a tournament, whose players would be the group's size:
+		// swap seats groups of two, permute at most MaxPermutePlayers.
+		if n := (most[k] + s.Pools - 1) / s.Pools; s.Players == 0 && n > 1 {
+			if pr := s.Seats.Check(n); pr != nil {
+				diags = append(diags, s.seatsProblem(t, pr,
+					fmt.Sprintf("Stage %s seats a whole group in every match (it sets no players), and its groups can have %d bots. ", s.Name, n)))
+			}
 		}
 		if s.Pools > most[k] && most[k] > 0 {
 			diags = append(diags, errDiag("More groups than bots",

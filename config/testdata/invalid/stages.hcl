@@ -120,3 +120,41 @@ tournament "gate_typo" {
     bots = [top(stage.brute, 0)] # ERROR: Invalid function argument
   }
 }
+
+# A stage's seats are checked as a tournament's: by its players, or, when it
+# seats whole groups, by the largest group it can have.
+tournament "stage_seats" {
+  game = game.auction.g
+  bots = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g, bot.h]
+  stage "swap3" {
+    seats   = "swap" # ERROR: Swap needs two players
+    players = 3
+  }
+  stage "permute7" {
+    bots    = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g, bot.h]
+    seats   = "permute" # ERROR: Too many seatings
+    players = 7
+  }
+  stage "whole_swap" {
+    bots  = [bot.a, bot.b, bot.c, bot.d]
+    seats = "swap" # ERROR: Swap needs two players
+  }
+  stage "whole_pairs" { # groups of two: swap seats them
+    bots   = [bot.a, bot.b, bot.c, bot.d]
+    seats  = "swap"
+    groups = 2
+  }
+  stage "whole_permute" {
+    bots  = [top(stage.swap3, 4), top(stage.permute7, 4)]
+    seats = "permute" # ERROR: Too many seatings
+  }
+}
+
+tournament "inherited_seats" {
+  game    = game.auction.g
+  bots    = [bot.a, bot.b, bot.c]
+  seats   = "swap" # ERROR: Swap needs two players
+  players = 3
+  stage "all" {
+  }
+}
