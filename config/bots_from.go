@@ -18,6 +18,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // BotsFrom is a `bots_from "name" { dir = "players" }` block: a directory
@@ -166,6 +167,10 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 			continue
 		}
 		name := identifier(e.Name())
+		if why := longName(folder, name); why != "" {
+			invalid(folder, "Name too long", why, "Rename the folder.")
+			continue
+		}
 		if other, ok := names[name]; ok {
 			diags = append(diags, errDiag("Duplicate player",
 				fmt.Sprintf("Player folders %q and %q both make the bot name %q. Rename one of them.", other, e.Name(), name), &rng))
@@ -537,4 +542,13 @@ func (l *loader) botsFromNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// longName says why the bot name that folder makes is too long, or "".
+func longName(folder, name string) string {
+	if len(name) <= tournament.MaxNameBytes {
+		return ""
+	}
+	return fmt.Sprintf("Player folder %s makes a bot name of %d bytes, but names are at most %d: arbiter names files after them (matches/<match>/seat<N>-<bot>.stderr), and a file name holds at most 255 bytes.",
+		folder, len(name), tournament.MaxNameBytes)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/config/compile"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 func TestBotsFrom(t *testing.T) {
@@ -471,5 +472,28 @@ func TestBotsFromAliasLink(t *testing.T) {
 	}
 	if !warned || cfg.Bot("simple") == nil || cfg.Bot("latest") != nil {
 		t.Errorf("%v: want the alias warned of and left out, simple playing", diags)
+	}
+}
+
+// A player folder whose name makes a bot name longer than
+// tournament.MaxNameBytes is refused: the bot's stderr file would be
+// named after it, and would not open midway through the run.
+func TestBotsFromLongName(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("p", tournament.MaxNameBytes+1)
+	writeFiles(t, dir, map[string]string{
+		"players/" + long + "/" + config.InfoFile: "./run\nLONG\n",
+		"players/short/" + config.InfoFile:        "./run\nSHORT\n",
+		"t.hcl": `bots_from "field" {
+  dir = "players"
+}
+`})
+	_, diags := load(dir, config.Options{})
+	said := false
+	for _, d := range diags {
+		said = said || d.Severity == hcl.DiagError && d.Summary == "Name too long" && strings.Contains(d.Detail, "at most 200")
+	}
+	if !said {
+		t.Errorf("%v, want an error: Name too long", diags)
 	}
 }

@@ -317,8 +317,19 @@ func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.", label, b.Type),
 				b.LabelRanges[i].Ptr())
 		}
+		if len(label) > tournament.MaxNameBytes {
+			return nameTooLong(b.Type, label, b.LabelRanges[i])
+		}
 	}
 	return nil
+}
+
+// nameTooLong refuses a name longer than tournament.MaxNameBytes.
+func nameTooLong(kind, name string, rng hcl.Range) *hcl.Diagnostic {
+	return errDiag("Name too long",
+		fmt.Sprintf("This %s name has %d bytes (%.20s...), but names are at most %d: arbiter names files after them (a bot's stderr is matches/<match>/seat<N>-<bot>.stderr, a tournament's results go to results/<tournament>), and a file name holds at most 255 bytes. Shorten it.",
+			kind, len(name), name, tournament.MaxNameBytes),
+		&rng)
 }
 
 // ValidName reports whether name can name a block (a bot, a deck, a

@@ -85,6 +85,14 @@ func ValidStageName(name string) bool {
 	})
 }
 
+// MaxNameBytes is the longest a name of a bot, a game or a tournament
+// can be, in bytes (UTF-8). Files are named after them, and a file name
+// holds at most 255 bytes (NAME_MAX): the longest made from a bot's name
+// is its stderr file, seat<N>-<bot>.stderr, 15 bytes more at seat 999
+// (seats count from 0 to MaxPlayers-1); a tournament's default results
+// directory is results/<tournament>. The rest is margin for files to come.
+const MaxNameBytes = 200
+
 // ValidName reports whether name can name a bot, a game or a tournament:
 // letters, digits, underscores and dashes, starting with a letter. Names
 // are parts of match transcripts, standings and file names (a bot's

@@ -107,6 +107,12 @@ func refusals(t *testing.T) []struct{ name, src, want string } {
 		})), `bot "../b": its name is not letters`},
 		{"memory too small", string(rehash(func(p *Plan) { p.Bots[1].Limits = &drivers.Limits{Memory: 400} })), `bot "b": limits.memory: memory is 400B, but the smallest memory limit is 1MiB`},
 		{"tournament a path", string(rehash(func(p *Plan) { p.Tournament = "../t" })), `tournament "../t" is not a name`},
+		{"tournament name too long", string(rehash(func(p *Plan) { p.Tournament = strings.Repeat("t", tournament.MaxNameBytes+1) })), `bytes, but a name has at most 200`},
+		{"bot name too long", string(rehash(func(p *Plan) {
+			long := strings.Repeat("b", tournament.MaxNameBytes+1)
+			p.Bots[1].Name = long
+			p.Matches[0].Seats[1], p.Matches[1].Seats[0] = long, long
+		})), `its name has 201 bytes, but a name has at most 200`},
 		// Checked before anything lists the 12! seatings of the design.
 		{"permute of twelve", string(rehash(func(p *Plan) {
 			p.Players, p.Seats = 12, tournament.Permute

@@ -152,6 +152,9 @@ func (p *Plan) check(mc *matchCheck) error {
 	if !tournament.ValidName(p.Tournament) {
 		bad("tournament %q is not a name (letters, digits, - and _, starting with a letter): it names the results directory", p.Tournament)
 	}
+	if len(p.Tournament) > tournament.MaxNameBytes {
+		bad("tournament %.20q... has %d bytes, but a name has at most %d: it names the results directory", p.Tournament, len(p.Tournament), tournament.MaxNameBytes)
+	}
 	bots := map[string]bool{}
 	for _, b := range p.Bots {
 		if bots[b.Name] {
@@ -198,6 +201,9 @@ func botProblems(b *Bot) []error {
 	}
 	if !tournament.ValidName(b.Name) {
 		bad("its name is not letters, digits, - and _, starting with a letter: a bot's name is part of its files' names")
+	}
+	if len(b.Name) > tournament.MaxNameBytes {
+		bad("its name has %d bytes, but a name has at most %d: a bot's name is part of its files' names", len(b.Name), tournament.MaxNameBytes)
 	}
 	switch {
 	case b.House == "" && len(b.Command) == 0:
