@@ -264,6 +264,15 @@ func (l *loader) decodeGate(s *Stage, b *hcl.Block) (*StageGate, hcl.Diagnostics
 	var d hcl.Diagnostics
 	g.Against, d = l.botList(vals, "against", map[string]hcl.Range{"against": s.Ranges["gate.against"]})
 	diags = append(diags, d...)
+	seen := map[string]bool{}
+	for _, bot := range g.Against {
+		if seen[bot.Name] {
+			diags = append(diags, errDiag("Bot listed twice",
+				fmt.Sprintf("bot.%s is already in against: every admitted bot would play it twice. A bot can take part only once; remove the second, or raise games to play it more.", bot.Name),
+				rangePtr(s.Ranges["gate.against"])))
+		}
+		seen[bot.Name] = true
+	}
 	// A list that did not evaluate (an unknown bot in it) has been
 	// reported: it is not empty.
 	if len(g.Against) == 0 && !d.HasErrors() && !failed["against"] {

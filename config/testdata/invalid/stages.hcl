@@ -158,3 +158,13 @@ tournament "inherited_seats" {
   stage "all" {
   }
 }
+
+tournament "gate_twice" {
+  game = game.auction.g
+  bots = [bot.a, bot.b]
+  stage "gate" {
+    gate {
+      against = [bot.c, bot.c] # ERROR: Bot listed twice
+    }
+  }
+}
