@@ -51,19 +51,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var summary []string
 	var tournaments []*config.Tournament
 	if !diags.HasErrors() {
-		tournaments = cfg.Tournaments
-	}
-	if cf.tournament != "" && !diags.HasErrors() {
-		// As plan and run: -tournament must name one, and only that one
-		// is compiled.
-		t, err := cfg.Tournament(cf.tournament)
-		if err != nil {
+		var what string
+		if tournaments, what, err = validated(cfg, cf.tournament); err != nil {
 			if len(diags) > 0 && !*asJSON {
 				printDiags(stderr, cfg, diags)
 			}
-			return fail("Unknown tournament", err)
+			return fail(what, err)
 		}
-		tournaments = []*config.Tournament{t}
 	}
 	if !diags.HasErrors() {
 		for _, t := range tournaments {
@@ -94,6 +88,24 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "  "+s)
 	}
 	return nil
+}
+
+// validated are the tournaments validate compiles: every one, or, as
+// for plan and run, the one -tournament names; a configuration without
+// one has nothing to plan. what summarises the error.
+func validated(cfg *config.Config, name string) (ts []*config.Tournament, what string, err error) {
+	if name == "" && len(cfg.Tournaments) > 0 {
+		return cfg.Tournaments, "", nil
+	}
+	t, err := cfg.Tournament(name)
+	if err != nil {
+		what = "Unknown tournament"
+		if name == "" {
+			what = "No tournament"
+		}
+		return nil, what, err
+	}
+	return []*config.Tournament{t}, "", nil
 }
 
 type jsonPos struct {
