@@ -1,0 +1,55 @@
+package config_test
+
+import (
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/config"
+)
+
+// A stage without players takes the tournament's, when it sets one, and
+// seats whole groups (0) otherwise; a gate without either plays duels
+// (docs/stages.md, docs/configuration.md).
+func TestStagePlayersDefault(t *testing.T) {
+	for _, tt := range []struct {
+		players string
+		want    []int
+	}{
+		{"players = 2", []int{2, 2}},
+		{"", []int{0, 2}},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"t.hcl": `
+bot "a" { house = "auction/random" }
+bot "b" { house = "auction/share" }
+bot "c" { house = "auction/square" }
+game "auction" "g" {
+  board "small" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+tournament "t" {
+  game = game.auction.g
+  bots = [bot.a, bot.b, bot.c]
+  ` + tt.players + `
+  stage "q" {}
+  stage "gate" {
+    bots = [bot.a, bot.b]
+    gate { against = [bot.c] }
+  }
+}
+`})
+		cfg, diags := load(dir, config.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		var got []int
+		for _, s := range cfg.Tournaments[0].Stages {
+			got = append(got, s.Players)
+		}
+		if len(got) != 2 || got[0] != tt.want[0] || got[1] != tt.want[1] {
+			t.Errorf("%q: stages' players %v, want %v", tt.players, got, tt.want)
+		}
+	}
+}
