@@ -107,8 +107,12 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 		rng := tr.SourceRange()
 		if !contains(allowed, root) {
 			if contains([]string{"var", "local", "path", "deck", "bot", "bots_from", "game"}, root) {
+				hint := ""
+				if s == scopeLocals {
+					hint = fmt.Sprintf(" Locals are values (numbers, strings, lists of them) worked out before any block: write the %s reference where it is used, like bots = [bot.a, bot.b].", root)
+				}
 				diags = append(diags, errDiag("Reference not allowed here",
-					fmt.Sprintf("%s.* cannot be used here; this place may refer to %s.", root, strings.Join(allowed, ", ")), &rng))
+					fmt.Sprintf("%s.* cannot be used here; this place may refer to %s.%s", root, strings.Join(allowed, ", "), hint), &rng))
 			} else {
 				diags = append(diags, errDiag("Unknown reference",
 					fmt.Sprintf("There is nothing called %q%s. References start with one of: %s.", root, suggest(root, allowed), strings.Join(allowed, ", ")), &rng))

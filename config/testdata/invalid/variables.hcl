@@ -11,6 +11,7 @@ locals {
   a = local.b # ERROR: Cycle in local values
   b = local.a # ERROR: Cycle in local values
   c = var.nope # ERROR: Unknown variable
+  d = [bot.a] # ERROR: Reference not allowed here
 }
 # What uses a value in error is not reported again: fixing the errors
 # above fixes it.
