@@ -4,6 +4,15 @@ deck "d" {
   ranks = "2234" # ERROR: Invalid deck
   suits = "CDHS"
 }
+# Symbols are printable ASCII, without spaces, quotes or backslashes.
+deck "f" {
+  ranks = "23456789TJQKÄ" # ERROR: Invalid deck
+  suits = "CDHS"
+}
+deck "g" {
+  ranks = "23456789TJQKA"
+  suits = "CD S" # ERROR: Invalid deck
+}
 deck "e" { # ERROR: Missing required argument
   suits = "CDHS"
 }
