@@ -29,18 +29,20 @@ import (
 const usage = `arbiter runs matches and tournaments between game-playing bots.
 
 Usage:
-  arbiter validate [PATH] [-json]              check a configuration
+  arbiter validate [PATH] [-json] [-root DIR]  check a configuration
   arbiter plan     [PATH] [-json]              print the match plan
   arbiter run      [PATH] [-out DIR] [-j N] [-pin=false] [-match ID ...]
-                   [-root DIR] [-allow-changed-bots] [-serve ADDR]
+                   [-root DIR] [-allow-changed-bots] [-gzip] [-serve ADDR]
                                                run the plan, resuming into DIR
   arbiter run      PATH -out DIR -shard K/N [-stage S]
                                                run one shard of the plan (docs/distributed.md)
   arbiter merge    -out DIR [-partial] SHARD_DIR...
                                                merge shards into one results directory
-  arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C] [-work W] [-submit]
+  arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C]
+                   [-work W] [-root DIR] [-submit]
                                                run the plan as Slurm jobs: shards, then merges
   arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
+                   [-j N] [-pin=false] [-root DIR] [-allow-changed-bots]
                                                play finished matches again and
                                                compare them with their transcripts
   arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
@@ -51,21 +53,26 @@ Usage:
                                                BayesElo ratings of a PGN file
   arbiter report   DIR [-o FILE]               write the results page (one HTML file)
   arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
-  arbiter bot      GAME/NAME [ARG ...]         run a built-in bot on stdin/stdout
+  arbiter bot      GAME/NAME [ARG ...] | -list run a built-in bot on stdin/stdout, or list them
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
   arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [PATH]
+                   [-move D] [-timeout D] [-dir DIR] [-env K=V] [-sandbox=false]
                                                run a bot through its game's conformance cases
-  arbiter console  GAME -- COMMAND ARGS...     talk to a bot: type protocol lines, see answers and times
+  arbiter console  GAME [-from MATCH_DIR -seat N] [-move D] [-sandbox=false] -- COMMAND ARGS...
+                                               talk to a bot: type protocol lines, see answers and times
   arbiter init     GAME [DIR]                  write a tournament with starter bots (Python, C++, Java)
 
 PATH is a directory of .hcl files or one .hcl file (default: the current
 directory), or a saved plan: a .json file written by "arbiter plan -json"
 or a results directory's plan.json, which runs without the configuration;
 its relative bot dirs are relative to -root (default: the plan file's
-directory). validate, plan and run also take -var NAME=VALUE, -var-file FILE,
--tournament NAME (configurations only), -log-level LEVEL and -log-json.
-Run "arbiter COMMAND -h" for a command's flags.
+directory). validate, plan, run, slurm and check also take -var NAME=VALUE,
+-var-file FILE, -tournament NAME (configurations only), -log-level LEVEL
+and -log-json; merge and replay also take -log-level LEVEL.
+Run "arbiter COMMAND -h" for a command's flags. Exit status: 0 on success,
+1 on an invalid configuration or a failure, 2 without a command or with
+an unknown one.
 `
 
 // errReported means the error was already printed (diagnostics).
@@ -74,7 +81,13 @@ var errReported = errors.New("reported")
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		// A usage error, as an unknown command is: a script that forgot
+		// the command must not pass.
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
@@ -99,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "arbiter: unknown command %q\n\n%s", args[0], usage)
-		return 1
+		return 2
 	}
 	if err := cmd(args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

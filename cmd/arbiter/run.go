@@ -29,7 +29,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
 	var cf configFlags
 	out := fs.String("out", "", "results directory (default results/<tournament>)")
-	jobs := fs.Int("j", defaultJobs(), "matches to run at once (default: $SLURM_CPUS_PER_TASK inside a Slurm job, else the number of CPUs)")
+	jobs := jobsFlag(fs)
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
 	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")

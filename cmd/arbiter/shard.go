@@ -23,6 +23,14 @@ func defaultJobs() int {
 	return runtime.NumCPU()
 }
 
+// jobsFlag is run's -j, whose usage says its default: -h would print its
+// value again ("(default 2)") were its DefValue not the zero value's.
+func jobsFlag(fs *flag.FlagSet) *int {
+	jobs := fs.Int("j", defaultJobs(), "matches to run at once (default: $SLURM_CPUS_PER_TASK inside a Slurm job, else the number of CPUs)")
+	fs.Lookup("j").DefValue = "0"
+	return jobs
+}
+
 // shardFlags are run's -shard and -stage.
 type shardFlags struct {
 	shard string
