@@ -88,6 +88,16 @@ type EntryChecker interface {
 	CheckEntry(argv []string, dir string) error
 }
 
+// Elsewhere is a Game (or Decoded game) that runs a bot in a folder of
+// its own rather than in the bot's dir. Only the bot's program and the
+// arguments naming files of its dir are made absolute (ResolveArgv):
+// anything else its command takes relative to its working directory (a
+// Java class named without -cp) is looked up in the wrong folder.
+// RunsIn says where a bot runs, for messages.
+type Elsewhere interface {
+	RunsIn() string
+}
+
 // Clock is a time budget. Zero values mean "no limit".
 type Clock struct {
 	// Total is each bot's budget for the whole match.
