@@ -299,6 +299,11 @@ type SeatResult struct {
 	// replaced ("round 3: answered ..."), so that a bot's author finds it
 	// without reading the transcript.
 	DefaultDetail string `json:"default_detail,omitempty"`
+	// AllDefaults says that every answer the bot was asked for in this
+	// match that counts (Euchre's answers to a trick message do not) was
+	// replaced by the game's default: it played nothing of its own. A placement tie of bots that could not
+	// play is not played off (engine/stats.PlacementTies).
+	AllDefaults bool `json:"all_defaults,omitempty"`
 	// Time is the clock time the bot used.
 	TimeMS int64 `json:"time_ms"`
 	// Overruns counts the bot's answers that came after the move limit:
