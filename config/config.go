@@ -228,6 +228,8 @@ type loader struct {
 	botsFrom []*BotsFrom
 	// stages are the stage names of the tournament being decoded.
 	stages []string
+	// javaWarned are the bots checkJava warned of already.
+	javaWarned map[*Bot]bool
 }
 
 func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {

@@ -166,9 +166,11 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (t *Tournament, diags hcl.D
 		// Stages list their matches their own way: a game's default
 		// order is not theirs (an order attribute is an error).
 		t.Order = tournament.ByGroup
-		return t, append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...)
+		return t, append(append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...), l.checkJava(t, allBots(t))...)
 	}
-	defer func() { diags = append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...) }()
+	defer func() {
+		diags = append(append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...), l.checkJava(t, allBots(t))...)
+	}()
 	if _, ok := content.Attributes["players"]; !ok {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
 			Detail: `The argument "players" is required, but no definition was found.`, Subject: b.Body.MissingItemRange().Ptr()})

@@ -88,6 +88,16 @@ type EntryChecker interface {
 	CheckEntry(argv []string, dir string) error
 }
 
+// Elsewhere is a Game (or Decoded game) that runs a bot in a folder of
+// its own rather than in the bot's dir. Only the bot's program and the
+// arguments naming files of its dir are made absolute (ResolveArgv):
+// anything else its command takes relative to its working directory (a
+// Java class named without -cp) is looked up in the wrong folder.
+// RunsIn says where a bot runs, for messages.
+type Elsewhere interface {
+	RunsIn() string
+}
+
 // Clock is a time budget. Zero values mean "no limit".
 type Clock struct {
 	// Total is each bot's budget for the whole match.
@@ -289,6 +299,11 @@ type SeatResult struct {
 	// replaced ("round 3: answered ..."), so that a bot's author finds it
 	// without reading the transcript.
 	DefaultDetail string `json:"default_detail,omitempty"`
+	// AllDefaults says that every answer the bot was asked for in this
+	// match that counts (Euchre's answers to a trick message do not) was
+	// replaced by the game's default: it played nothing of its own. A placement tie of bots that could not
+	// play is not played off (engine/stats.PlacementTies).
+	AllDefaults bool `json:"all_defaults,omitempty"`
 	// Time is the clock time the bot used.
 	TimeMS int64 `json:"time_ms"`
 	// Overruns counts the bot's answers that came after the move limit:

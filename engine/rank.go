@@ -52,7 +52,7 @@ func Rank(p *plan.Plan, results []stats.Result, sp *ShardPlan) (*stats.Stats, er
 	if err != nil {
 		return nil, err
 	}
-	st.Ties, st.PlayoffsOver = nil, false
+	st.Ties, st.PlayoffsOver, st.NotPlayedOff = nil, false, nil
 	return st, nil
 }
 

@@ -85,6 +85,9 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 			fmt.Fprintf(w, "\nTied in placement, needs a playoff: %s\n", strings.Join(g, ", "))
 		}
 	}
+	for _, g := range s.NotPlayedOff {
+		fmt.Fprintf(w, "\nTied in placement, not played off: %s could not play (in every match a start or build fault, or every answer replaced by the game's default), so a playoff would only repeat the tie; see their faults and defaults\n", strings.Join(g, ", "))
+	}
 	writeDisqualified(w, s.Standings)
 	writeDefaults(w, s.Standings)
 	writeGateFaults(w, s.GateFaults)

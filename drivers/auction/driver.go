@@ -62,10 +62,11 @@ type Game struct {
 }
 
 var (
-	_ drivers.Decoded  = (*Game)(nil)
-	_ drivers.Game     = (*Game)(nil)
-	_ drivers.Variants = (*Game)(nil)
-	_ drivers.BotNamer = (*Game)(nil)
+	_ drivers.Decoded   = (*Game)(nil)
+	_ drivers.Game      = (*Game)(nil)
+	_ drivers.Variants  = (*Game)(nil)
+	_ drivers.BotNamer  = (*Game)(nil)
+	_ drivers.Elsewhere = (*Game)(nil)
 )
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
@@ -272,6 +273,12 @@ func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 }
 
 // Settings is what the plan records.
+// RunsIn is where a bot runs: its seat's folder of the match, not its dir
+// (drivers.Elsewhere).
+func (g *Game) RunsIn() string {
+	return "its seat's folder of the match (matches/<id>/seats/<letter>/)"
+}
+
 func (g *Game) Settings() any { return g.settings }
 
 func (g *Game) Clock() drivers.Clock { return g.clock }

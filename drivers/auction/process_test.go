@@ -382,6 +382,9 @@ func TestMisbehavingBots(t *testing.T) {
 		if r.Defaults != want || count[i] != want {
 			t.Errorf("seat %d: %d defaults, %d default events, want %d", i, r.Defaults, count[i], want)
 		}
+		if r.AllDefaults != (i != 7) {
+			t.Errorf("seat %d: all_defaults %v, want %v (every bid replaced but the good bot's)", i, r.AllDefaults, i != 7)
+		}
 		wantPlace := 5.5 // places 2..9 shared
 		if i == 7 {
 			wantPlace = 1

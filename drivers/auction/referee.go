@@ -137,6 +137,7 @@ type referee struct {
 	used    []time.Duration
 	starts  []int // runs that failed to start, per seat
 	runs    []int // runs attempted, per seat
+	asked   []int // bids counted, per seat (Defaults of them replaced)
 	move    time.Duration
 	startup time.Duration // added to move for a seat's first run in the match
 	overrun time.Duration // tolerated past move
@@ -168,7 +169,7 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 	n := len(m.Seats)
 	r := &referee{m: m, s: s, board: b, pos: pos,
 		results: make([]drivers.SeatResult, n), used: make([]time.Duration, n),
-		starts: make([]int, n), runs: make([]int, n), move: time.Duration(m.Clock.Move), startup: time.Duration(m.Clock.Startup), overrun: time.Duration(s.Overrun)}
+		starts: make([]int, n), runs: make([]int, n), asked: make([]int, n), move: time.Duration(m.Clock.Move), startup: time.Duration(m.Clock.Startup), overrun: time.Duration(s.Overrun)}
 	if r.move <= 0 {
 		r.move = DefaultMove
 	}
@@ -342,9 +343,11 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 	var bid int
 	var kind string
 	var problems []string
-	switch {
-	case r.m.Seats[i].Out != "":
+	if r.m.Seats[i].Out != "" {
 		return 0, nil // disqualified before the first match: not run, its bids 0 (see the "out" event)
+	}
+	r.asked[i]++
+	switch {
 	case a.skipped != "":
 		kind, problems = drivers.FaultTime, []string{a.skipped}
 	default:
@@ -441,6 +444,7 @@ func (r *referee) finish(rounds int, reason string) (*drivers.Outcome, error) {
 	}
 	for i := range r.results {
 		r.results[i].TimeMS = r.used[i].Milliseconds()
+		r.results[i].AllDefaults = r.asked[i] > 0 && r.results[i].Defaults == r.asked[i]
 		if r.runs[i] > 0 && r.starts[i] == r.runs[i] {
 			// Never started: an installation problem, not play.
 			r.results[i].Fault = drivers.FaultStart

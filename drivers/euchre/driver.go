@@ -42,9 +42,10 @@ type Game struct {
 }
 
 var (
-	_ drivers.Decoded = (*Game)(nil)
-	_ drivers.Game    = (*Game)(nil)
-	_ drivers.Carrier = (*Game)(nil)
+	_ drivers.Decoded   = (*Game)(nil)
+	_ drivers.Game      = (*Game)(nil)
+	_ drivers.Carrier   = (*Game)(nil)
+	_ drivers.Elsewhere = (*Game)(nil)
 )
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
@@ -182,6 +183,10 @@ func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	}
 	return g, nil
 }
+
+// RunsIn is where a bot runs: its memory folder, not its dir
+// (drivers.Elsewhere).
+func (g *Game) RunsIn() string { return "its memory folder (ARBITER_MEMORY_DIR)" }
 
 func (g *Game) Settings() any { return g.settings }
 

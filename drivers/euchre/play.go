@@ -104,7 +104,10 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		return nil, err
 	}
 	out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
+	decisions, own := make([]int, len(m.Seats)), make([]int, len(m.Seats))
 	for p, s := range seats {
+		decisions[s] += res.Decisions[p]
+		own[s] += res.Own[p]
 		r := &out.Seats[s]
 		switch res.Winner {
 		case Team(p):
@@ -122,6 +125,8 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 	for s := range out.Seats {
 		out.Seats[s].TimeMS = d.used[s].Milliseconds()
 		out.Seats[s].DefaultDetail = firsts.detail[s]
+		// Trick messages aside, whose answer is ignored.
+		out.Seats[s].AllDefaults = decisions[s] > 0 && own[s] == 0
 	}
 	return out, nil
 }

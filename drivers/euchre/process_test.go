@@ -180,6 +180,9 @@ func TestFaultyBots(t *testing.T) {
 			if len(rec.of("end")) != 1 || out.Seats[0].Fault != "" || out.Seats[1].Fault != "" {
 				t.Errorf("the match did not end normally: %+v", out)
 			}
+			if out.Seats[0].AllDefaults || out.Seats[1].AllDefaults {
+				t.Errorf("all_defaults %v/%v, want false/false: seat 1 answered the other phases itself", out.Seats[0].AllDefaults, out.Seats[1].AllDefaults)
+			}
 			if tc.mode == "memory" {
 				for _, p := range []int{1, 3} {
 					ents, _ := os.ReadDir(memoryDir(t, m, g, p))
@@ -189,6 +192,23 @@ func TestFaultyBots(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEveryAnswerDefaulted: a bot that fails every decision, in every
+// phase, is marked as having played nothing of its own (all_defaults),
+// its opponent not.
+func TestEveryAnswerDefaulted(t *testing.T) {
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+	g.settings.MaxHands = 1
+	m, marker := processMatch(t, 31, house(t, "rules"), []string{"/bin/sh", "-c", "exit 3", "crasher"})
+	out, err := g.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proctest.AssertNoEnv(t, marker)
+	if out.Seats[1].Defaults == 0 || !out.Seats[1].AllDefaults || out.Seats[0].AllDefaults {
+		t.Errorf("seats %+v: want seat 1 with every answer defaulted (all_defaults), seat 0 not", out.Seats)
 	}
 }
 

@@ -114,6 +114,10 @@ type Result struct {
 	Winner   int    // team, or -1 for a draw when MaxHands ran out
 	Hands    int    // hands dealt, thrown-in ones included
 	Defaults [4]int // faults by position
+	// Decisions are the decisions asked for by position, trick messages
+	// aside (their answer is ignored), and Own those answered by the bot
+	// itself rather than by the default.
+	Decisions, Own [4]int
 }
 
 // Referee plays one game with seed, asking decide for every decision and
@@ -145,7 +149,7 @@ func RefereeSeats(ctx context.Context, s Settings, seed uint64, seats [4]int, de
 		}
 		res.Hands++
 	}
-	res.Points, res.Defaults = g.points, g.defaults
+	res.Points, res.Defaults, res.Decisions, res.Own = g.points, g.defaults, g.decisions, g.own
 	switch {
 	case g.points[0] > g.points[1]:
 		res.Winner = 0
@@ -167,7 +171,10 @@ type game struct {
 
 	points   [2]int
 	defaults [4]int
-	hand     int // number of the hand being played, from 1
+	// decisions asked for and answered by the bot's own answer, by
+	// position, trick messages aside (Result.Decisions, Result.Own)
+	decisions, own [4]int
+	hand           int // number of the hand being played, from 1
 }
 
 // ask runs one decision and returns the answer, normalized and valid: the
@@ -176,6 +183,9 @@ type game struct {
 func (g *game) ask(pos int, phase Phase, input string, check func(string) string, def string) string {
 	if g.ctx.Err() != nil {
 		return def
+	}
+	if phase != Trick {
+		g.decisions[pos]++
 	}
 	raw, problem := g.decide(g.ctx, pos, phase, input)
 	if g.ctx.Err() != nil {
@@ -191,6 +201,9 @@ func (g *game) ask(pos int, phase Phase, input string, check func(string) string
 		}
 	}
 	if problem == "" {
+		if phase != Trick {
+			g.own[pos]++
+		}
 		return a
 	}
 	g.defaults[pos]++

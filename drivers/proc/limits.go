@@ -51,7 +51,10 @@ type Box struct {
 	cpu      time.Duration           // RLIMIT_CPU, 0 if none
 	data     bool                    // memory is only RLIMIT_DATA
 	seccomp  bool
-	build    bool // a bot's build (PrepareBuild)
+	// noChildren says the seccomp filter refuses the bot's forks
+	// (children = false, where seccomp is available).
+	noChildren bool
+	build      bool // a bot's build (PrepareBuild)
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
 	killed     bool // Kill ran
@@ -244,7 +247,8 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	if lim.NoNetwork() && p.Seccomp {
 		b.seccomp, cfg.Seccomp = true, true
 	}
-	cfg.NoChildren = lim.NoChildren() && p.Seccomp
+	b.noChildren = lim.NoChildren() && p.Seccomp
+	cfg.NoChildren = b.noChildren
 	b.namespaces(sandboxed, userNS)
 	if err := b.launcher(&cfg, env, exe); err != nil {
 		b.Close()
@@ -552,8 +556,32 @@ func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
 		return faultf(drivers.FaultTime, "used %v of CPU time, its limit is %v: killed", cpu.Round(time.Millisecond), b.cpu)
 	case b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
 		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
+	case b.noChildren && (ws.Signaled() || ws.ExitStatus() != 0) && forkRefused(stderrTail):
+		return faultf(drivers.FaultProcesses, "tried to start another program, which this game forbids (children = false; its stderr says a new process was refused): do the work in the bot's own process (in a shell script each grep, cut, sed or $(...) starts one: use the shell's read, case and $((...)) instead)")
 	}
 	return nil
+}
+
+// forkRefused recognises how common runtimes fail when the seccomp filter
+// refuses a new process (EPERM from fork, vfork or clone): the evidence
+// under children = false, which has no kernel counter. dash says "Cannot
+// fork", bash "fork: Operation not permitted", Java "Cannot run program
+// ... Operation not permitted", Python's subprocess a PermissionError
+// raised in subprocess.py.
+func forkRefused(stderr string) bool {
+	stderr = strings.ToLower(stderr)
+	if strings.Contains(stderr, "cannot fork") {
+		return true
+	}
+	if !strings.Contains(stderr, "operation not permitted") {
+		return false
+	}
+	for _, s := range []string{"fork", "cannot run program", "subprocess", "spawn"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // outOfMemory recognises how common runtimes die when an allocation

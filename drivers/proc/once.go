@@ -243,20 +243,28 @@ func (r *onceRun) verdict(reply Reply) Reply {
 	switch {
 	case over != nil:
 		reply.Fault = over
-	case reply.Fault != nil && r.box != nil:
+	case reply.Fault != nil:
+		tail := r.stderrTail()
 		// A limit may be what ended it: say which.
-		var tail string
-		if r.spec.Stderr != "" {
-			// Only this run's stderr: the file collects every run's.
-			if n := fileSize(r.spec.Stderr) - r.errFrom; n > 0 {
-				tail = fileTail(r.spec.Stderr, min(4096, n))
-			}
-		}
 		if g := r.box.Explain(r.cmd.ProcessState, tail); g != nil {
 			reply.Fault = g
+		} else if reply.Fault.Kind == drivers.FaultCrash && strings.Contains(tail, "Could not find or load main class") {
+			reply.Fault = faultf(drivers.FaultCrash, "%s: java could not find the bot's main class in %s, where it runs (put \"-cp\", \".\" before the class in its command: \".\" is made the bot's dir)", reply.Fault.Detail, r.spec.Dir)
 		}
 	}
 	return reply
+}
+
+// stderrTail is the end of what this run wrote to its stderr file (only
+// this run's: the file collects every run's), "" without one.
+func (r *onceRun) stderrTail() string {
+	if r.spec.Stderr == "" {
+		return ""
+	}
+	if n := fileSize(r.spec.Stderr) - r.errFrom; n > 0 {
+		return fileTail(r.spec.Stderr, min(4096, n))
+	}
+	return ""
 }
 
 // confine prepares cmd to run under the spec's limits (see

@@ -581,3 +581,64 @@ func TestRunOnceStarvedReader(t *testing.T) {
 		t.Errorf("the reader was held back %d times, want %d", held, len(cases))
 	}
 }
+
+// TestRunOnceChildrenRefused: a bot whose new process the seccomp filter
+// refuses under children = false, and that fails for it, is told the
+// rule, not a bare crash; one that fails for another reason is a crash.
+func TestRunOnceChildrenRefused(t *testing.T) {
+	if e := Machine().Enforcement(drivers.LimitChildren); !e.Enforced {
+		t.Skipf("children is not enforced here: %s", e.How)
+	}
+	no := false
+	cases := []struct{ name, script, want string }{
+		{"grep in a shell script", "#!/bin/sh\ncap=$(grep A state | cut -d' ' -f2)\necho $cap\n", drivers.FaultProcesses},
+		{"a plain failure", "#!/bin/sh\necho 'no state here' >&2\nexit 2\n", drivers.FaultCrash},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte(c.script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r := runOnce(t, OnceSpec{Bot: "sh", Argv: []string{"./bot.sh"}, Dir: dir, Timeout: 10 * time.Second,
+				Limits: drivers.Limits{Children: &no}, Stderr: filepath.Join(dir, "stderr")})
+			if r.Fault == nil || r.Fault.Kind != c.want {
+				t.Fatalf("reply %+v (fault %v), want a %s fault", r, r.Fault, c.want)
+			}
+			if said := strings.Contains(r.Fault.Detail, "children = false"); said != (c.want == drivers.FaultProcesses) {
+				t.Errorf("fault %q: names children = false %v, want %v", r.Fault.Detail, said, !said)
+			}
+		})
+	}
+}
+
+func TestForkRefused(t *testing.T) {
+	for stderr, want := range map[string]bool{
+		"./bot.sh: 2: Cannot fork\n":                      true,
+		"bot.sh: line 2: fork: Operation not permitted\n": true,
+		"Exception in thread \"main\" java.io.IOException: Cannot run program \"ls\": error=1, Operation not permitted":                    true,
+		"  File \"/usr/lib/python3.12/subprocess.py\", line 1955, in _execute_child\nPermissionError: [Errno 1] Operation not permitted\n": true,
+		"PermissionError: [Errno 1] Operation not permitted: 'state'\n":                                                                    false,
+		"Traceback ...\nValueError: bad bid\n": false,
+	} {
+		if got := forkRefused(stderr); got != want {
+			t.Errorf("forkRefused(%q) = %v, want %v", stderr, got, want)
+		}
+	}
+}
+
+// TestRunOnceJavaClassNotFound: a JVM that cannot find the bot's main
+// class (a class named without -cp, run outside the bot's dir) is a crash
+// that says so and how to fix it.
+func TestRunOnceJavaClassNotFound(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho 'Error: Could not find or load main class Bot' >&2\necho 'Caused by: java.lang.ClassNotFoundException: Bot' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "java"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := runOnce(t, OnceSpec{Bot: "java", Argv: []string{"./java", "Bot"}, Dir: dir, Timeout: 10 * time.Second,
+		Stderr: filepath.Join(dir, "stderr")})
+	if r.Fault == nil || r.Fault.Kind != drivers.FaultCrash || !strings.Contains(r.Fault.Detail, `"-cp", "."`) {
+		t.Fatalf("reply %+v (fault %v), want a crash that says to give -cp .", r, r.Fault)
+	}
+}

@@ -89,12 +89,14 @@ func placeEqual(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Ab
 // the group is ordered by the bots' mean placement over its playoffs.
 // When a playoff separates only some of a group, the bots still tied form
 // a smaller group, which needs a playoff of its own. Bots without regular
-// matches are never tied.
+// matches are never tied, and bots that could not play (couldNotPlay)
+// are not played off: they stay tied behind the bots of their mean place
+// that could.
 func PlacementTies(p *plan.Plan, results []Result) [][]string {
 	t := newTally(p, results)
 	var ties [][]string
 	for _, g := range t.byPlacement() {
-		if len(g) > 1 && t.matches[g[0]] > 0 && !t.fill[g[0]] && t.dq[g[0]] == nil {
+		if len(g) > 1 && t.matches[g[0]] > 0 && !t.fill[g[0]] && t.dq[g[0]] == nil && !t.couldNotPlay(g[0]) {
 			ties = append(ties, t.sortedNames(g))
 		}
 	}
@@ -121,7 +123,14 @@ func (t *tally) byPlacement() [][]int {
 		// Fill bots only complete groups: a tie of the field is played
 		// off among the field, and tied fill bots stay behind it.
 		field := slices.DeleteFunc(slices.Clone(g), func(i int) bool { return t.fill[i] })
+		// Bots that could not play are not played off: they stay tied
+		// among themselves, behind those that could.
+		unplayed := slices.DeleteFunc(slices.Clone(field), func(i int) bool { return !t.couldNotPlay(i) })
+		field = slices.DeleteFunc(field, t.couldNotPlay)
 		groups = append(groups, t.playoff(field)...)
+		if len(unplayed) > 0 {
+			groups = append(groups, unplayed)
+		}
 		if fill := slices.DeleteFunc(slices.Clone(g), func(i int) bool { return !t.fill[i] }); len(fill) > 0 {
 			groups = append(groups, fill)
 		}

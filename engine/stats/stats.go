@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -39,6 +40,11 @@ type Stats struct {
 	// PlayoffsOver says that no further playoff will break Ties: the
 	// most a tournament plays (plan.MaxPlayoffs) have been played.
 	PlayoffsOver bool `json:"playoffs_over,omitempty"`
+	// NotPlayedOff are the groups of bots tied in placement that no
+	// playoff is played for: none of them could play (couldNotPlay: every
+	// regular match a start or build fault, or every answer replaced by
+	// the game's default), so a playoff would only repeat the tie.
+	NotPlayedOff [][]string `json:"not_played_off,omitempty"`
 	// GateFaults are the failures of a gate's own bot in its matches
 	// (package stages), each a match that admitted no one.
 	GateFaults []GateFault `json:"gate_faults,omitempty"`
@@ -109,6 +115,9 @@ type tally struct {
 	points                   []float64 // sums
 	faults, wins, normalWins []int
 	placeSum, placeSq        []float64
+	// unplayed counts the regular matches in which the bot could not play
+	// (couldNotPlay).
+	unplayed []int
 }
 
 func newTally(p *plan.Plan, results []Result) *tally {
@@ -117,7 +126,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 		index:   map[string]int{},
 		matches: make([]int, n), points: make([]float64, n),
 		faults: make([]int, n), wins: make([]int, n), normalWins: make([]int, n),
-		placeSum: make([]float64, n), placeSq: make([]float64, n),
+		placeSum: make([]float64, n), placeSq: make([]float64, n), unplayed: make([]int, n),
 	}
 	for i, b := range p.Bots {
 		t.names = append(t.names, b.Name)
@@ -157,6 +166,9 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			t.placeSq[i] += places[s] * places[s]
 			if seat.Fault != "" {
 				t.faults[i]++
+			}
+			if seat.Fault == drivers.FaultStart || seat.Fault == faultBuild || seat.AllDefaults {
+				t.unplayed[i]++
 			}
 			if Won(r, places, s) && seat.Disqualified == nil {
 				t.wins[i]++
@@ -318,7 +330,11 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	}
 	if p.Rating.Playoffs() {
 		for _, g := range groups {
-			if len(g) > 1 && t.matches[g[0]] > 0 && t.dq[g[0]] == nil {
+			switch {
+			case len(g) < 2 || t.matches[g[0]] == 0 || t.dq[g[0]] != nil:
+			case t.couldNotPlay(g[0]):
+				s.NotPlayedOff = append(s.NotPlayedOff, t.sortedNames(g))
+			default:
 				s.Ties = append(s.Ties, t.sortedNames(g))
 			}
 		}
@@ -326,6 +342,17 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	}
 	return s, nil
 }
+
+// faultBuild is the verdict of a seat whose bot's build failed
+// (engine.FaultBuild, which this package cannot import).
+const faultBuild = "build"
+
+// couldNotPlay says that bot i played none of its regular matches: in
+// each it could not be started or built, or the game replaced every
+// answer it was asked for by its default (drivers.SeatResult.AllDefaults).
+// Such bots tied in placement are not played off: they would only play
+// alike again.
+func (t *tally) couldNotPlay(i int) bool { return t.matches[i] > 0 && t.unplayed[i] == t.matches[i] }
 
 // standings are every bot's per-match statistics and rating, indexed like
 // the plan's bots; Rank, Games and Score are left to fill.

@@ -480,3 +480,46 @@ func TestPlayoffsOver(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacementTiesOfBotsThatCouldNotPlay: bots that could not play any
+// regular match (a start or build fault, or every answer defaulted) are
+// not played off when tied: they stay tied, behind the bots of their mean
+// place that played, which are played off among themselves.
+func TestPlacementTiesOfBotsThatCouldNotPlay(t *testing.T) {
+	p := testPlan(tournament.Placement, "a", "b", "nobuild", "nostart", "silent")
+	silent := func(r stats.Result) stats.Result {
+		r.Seats[len(r.Seats)-1].AllDefaults = true
+		return r
+	}
+	results := []stats.Result{
+		// a and b share the first places, the three others the last.
+		silent(match("m1", 1, "a:4@1.5", "b:4@1.5", "nobuild:0:build@4", "nostart:0:start@4", "silent:0@4")),
+		silent(match("m2", 2, "b:4@1.5", "a:4@1.5", "nostart:0:start@4", "nobuild:0:build@4", "silent:0@4")),
+	}
+	if got, want := stats.PlacementTies(p, results), [][]string{{"a", "b"}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("ties %v, want %v: only a and b are played off", got, want)
+	}
+	s, err := stats.ComputeStats(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.NotPlayedOff, [][]string{{"nobuild", "nostart", "silent"}}; !reflect.DeepEqual(got, want) || !reflect.DeepEqual(s.Ties, [][]string{{"a", "b"}}) {
+		t.Errorf("not played off %v, ties %v; want %v, [[a b]]", got, s.Ties, want)
+	}
+	// A bot that played in one match of its two is played off.
+	results[1].Seats[4].AllDefaults = false
+	if got, want := stats.PlacementTies(p, results), [][]string{{"a", "b"}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("ties %v, want %v: silent, which played, is tied with no bot that played", got, want)
+	}
+	// A bot that played, tied with bots that could not, ranks before them.
+	s, err = stats.ComputeStats(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := order(s.Standings), "1:a 1:b 3:silent 4:nobuild 4:nostart"; got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+	if got, want := s.NotPlayedOff, [][]string{{"nobuild", "nostart"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("not played off %v, want %v", got, want)
+	}
+}

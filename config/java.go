@@ -1,0 +1,100 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// jvmFlags are the JVM options that keep one JVM within a small process
+// limit (Auction's 16 processes and threads): arbiter init's Java
+// starter uses them.
+var jvmFlags = []string{"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"}
+
+// smallProcesses is the process limit under which a default JVM, with its
+// garbage collector's and compilers' threads, fails to start.
+const smallProcesses = 32
+
+// checkJava warns of a Java bot of tournament t whose game runs bots
+// outside their dir (drivers.Elsewhere) and whose command names a main
+// class without a class path: java looks for the class in the folder the
+// game runs it in, where it is not, and every answer fails ("Could not
+// find or load main class"). Each bot is warned of once per load.
+func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
+	if t.Game == nil {
+		return nil
+	}
+	el, ok := t.Game.Game.(drivers.Elsewhere)
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, b := range bots {
+		if b == nil || l.javaWarned[b] || b.Env["CLASSPATH"] != "" {
+			continue
+		}
+		class := javaClass(b.Command, b.Dir)
+		if class == "" {
+			continue
+		}
+		if l.javaWarned == nil {
+			l.javaWarned = map[*Bot]bool{}
+		}
+		l.javaWarned[b] = true
+		fix, flags := append([]string{b.Command[0]}, "-cp", ".", class), ""
+		if lim, ok := t.Game.Game.(drivers.DefaultLimiter); ok && lim.DefaultLimits().Processes > 0 && lim.DefaultLimits().Processes < smallProcesses {
+			fix = append(append([]string{b.Command[0]}, jvmFlags...), "-cp", ".", class)
+			flags = fmt.Sprintf(" (the -XX options keep the JVM's threads within %s's limit of %d processes and threads)", gameTitle(t.Game.Driver), lim.DefaultLimits().Processes)
+		}
+		rng := b.DeclRange
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Java class without a class path",
+			Detail: fmt.Sprintf("Bot %q runs %q with the class %s and no -cp, but %s runs a bot in %s, not in its dir, and java looks for the class there: every answer would fail with \"Could not find or load main class %s\" (a crash). Give the class path as the bot's dir, which \".\" names: command = %s%s.",
+				b.Name, strings.Join(b.Command, " "), class, gameTitle(t.Game.Driver), el.RunsIn(), class, hclList(fix), flags),
+			Subject: &rng})
+	}
+	return diags
+}
+
+// javaClass is the main class a java command names when it names one
+// without a class path (-cp, -classpath, --class-path, -jar, a module, a
+// source file), "" otherwise. dir is the bot's dir: a first argument
+// naming a file there (Bot.java, bot.jar) is not a class.
+func javaClass(command []string, dir string) string {
+	if len(command) < 2 || filepath.Base(command[0]) != "java" {
+		return ""
+	}
+	for i := 1; i < len(command); i++ {
+		a := command[i]
+		switch {
+		case a == "-cp" || a == "-classpath" || a == "--class-path" || strings.HasPrefix(a, "--class-path=") ||
+			a == "-jar" || a == "-m" || a == "--module" || strings.HasPrefix(a, "--module=") || strings.HasPrefix(a, "--source"):
+			return ""
+		case a == "-p" || a == "--module-path" || a == "--add-modules" || a == "--add-opens" || a == "--add-exports":
+			i++ // an option with a value
+		case strings.HasPrefix(a, "-"):
+		default:
+			if strings.HasSuffix(a, ".java") || strings.ContainsRune(a, '/') {
+				return ""
+			}
+			if _, err := os.Stat(filepath.Join(dir, a)); err == nil {
+				return ""
+			}
+			return a
+		}
+	}
+	return ""
+}
+
+// hclList writes words as an HCL list: ["java", "-cp", ".", "Bot"].
+func hclList(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = fmt.Sprintf("%q", w)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
