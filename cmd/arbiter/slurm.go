@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -95,6 +96,9 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if err := engine.CheckMergeOut(j.out); err != nil {
 		return err
 	}
+	if err := j.checkShards(); err != nil {
+		return err
+	}
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
 	if err := j.write(l.plan); err != nil {
@@ -144,6 +148,27 @@ func checkWork(work string, p *plan.Plan, root string) error {
 		return fmt.Errorf("-work %s holds what arbiter slurm does not write there (%s): a work directory is arbiter's alone and never part of a bot's fingerprint; choose a new or empty folder", work, shortNames(foreign))
 	}
 	return nil
+}
+
+// checkShards refuses a -shards other than the one the work directory
+// was written for (its slurm.json): its shard directories and the merges
+// into -out are of that many shards, and every shard job would refuse its
+// directory once submitted.
+func (j *slurmJob) checkShards() error {
+	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	var sw fingerprint.SlurmWork
+	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
+		return nil
+	}
+	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s); its shard directories, and the merges of them into %s, are of %d shards, "+
+		"and every shard job would refuse them. Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
+		"(or remove %s if none of its jobs ran)",
+		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, j.out, sw.Shards, sw.Shards, j.shards, j.work)
 }
 
 // realOrSelf is path with its links resolved, or path when that fails.
