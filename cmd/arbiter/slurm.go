@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -15,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine"
@@ -84,6 +87,9 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if err := checkWork(j.work, l.plan, l.root); err != nil {
+		return err
+	}
+	if err := checkMakeable(j.out); err != nil {
 		return err
 	}
 	// A work or results directory of another plan would fail every job
@@ -169,6 +175,28 @@ func (j *slurmJob) checkShards() error {
 		"and every shard job would refuse them. Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
 		"(or remove %s if none of its jobs ran)",
 		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, j.out, sw.Shards, sw.Shards, j.shards, j.work)
+}
+
+// checkMakeable refuses an -out that cannot be written, or made, here:
+// the merge job would find it out only after every shard has played.
+// (The cluster's nodes may still see it otherwise.)
+func checkMakeable(out string) error {
+	for d := out; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR)) && filepath.Dir(d) != d {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("-out %s cannot be made: %v; choose an -out directory the merge job can write", out, err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("-out %s cannot be made: %s is not a directory; choose an -out directory the merge job can write", out, d)
+		}
+		if err := unix.Access(d, unix.W_OK|unix.X_OK); err != nil {
+			return fmt.Errorf("-out %s cannot be written: %s: %v; the merge job would fail after every shard played. Choose an -out directory the merge job can write", out, d, err)
+		}
+		return nil
+	}
 }
 
 // realOrSelf is path with its links resolved, or path when that fails.
