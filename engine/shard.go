@@ -116,6 +116,18 @@ func ShardMatches(ms []plan.Match, k, n int) []string {
 	return out
 }
 
+// Units is the number of units of assignment (groups of a round) among
+// the matches ms of one stage: at most that many of its shards play
+// anything (ShardMatches).
+func Units(ms []plan.Match) int {
+	type unit struct{ round, group int }
+	seen := map[unit]bool{}
+	for _, m := range ms {
+		seen[unit{m.Round, m.Group}] = true
+	}
+	return len(seen)
+}
+
 // ShardPlan is what a shard plays: its match ids, and the later stages
 // its results directory needs (copied to its rounds/) so that every match
 // it plays is known there.

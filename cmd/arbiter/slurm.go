@@ -105,6 +105,10 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if err := j.checkShards(); err != nil {
 		return err
 	}
+	if ms, _ := engine.StageMatches(l.plan, nil, 0); engine.Units(ms) < j.shards {
+		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: stage 0 of this plan has %d match(es) in %d unit(s) (a group of a round each, which a shard plays whole), "+
+			"so %d of its shards play nothing; -shards %d uses every one", j.shards, len(ms), engine.Units(ms), j.shards-engine.Units(ms), engine.Units(ms)))
+	}
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
 	if err := j.write(l.plan); err != nil {
