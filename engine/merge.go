@@ -187,6 +187,12 @@ func (m *Merge) check() (*mergeInput, error) {
 	seen := map[int]string{}
 	for _, sd := range shards {
 		if err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of"); err != nil {
+			if sd.plan.Hash == ref.plan.Hash {
+				// The same plan, run with other files: -allow-changed-bots
+				// would not help, the results of the other files staying.
+				return nil, fmt.Errorf("%w. The shards of one merge must have run the same files: run the shards that ran other files again, "+
+					"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
+			}
 			return nil, err
 		}
 		if sd.shard.N != ref.shard.N || sd.shard.Stage != ref.shard.Stage {
@@ -796,7 +802,7 @@ func foreignFingerprint(p *plan.Plan, r *Result) string {
 	for _, bot := range sortedKeys(r.Fingerprints) {
 		b := p.Bot(bot)
 		if b != nil && b.Fingerprint != nil && b.Fingerprint.Hash != r.Fingerprints[bot] {
-			return fmt.Sprintf("was played by %s with fingerprint %.12s, but the plan records %.12s (the bot changed during the shard's run)",
+			return fmt.Sprintf("was played by %s with fingerprint %.12s, but the plan records %.12s (the bot changed during the shard's run): run the shard again into a new -out directory, with the files the plan records",
 				bot, r.Fingerprints[bot], b.Fingerprint.Hash)
 		}
 	}
