@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -122,20 +123,35 @@ func (m *Merge) Run() (*MergeSummary, error) {
 	// merge killed before it left Out's results as they were, and the
 	// next merge (of the same shards) writes all of it again.
 	if err := m.copyMatches(in); err != nil {
-		return nil, err
+		return nil, m.stopped(err)
 	}
 	if _, err := m.finish(in, sum); err != nil {
-		return nil, err
+		return nil, m.stopped(err)
 	}
 	if m.Standings != nil {
 		if err := m.Standings(sum); err != nil {
-			return nil, err
+			return nil, m.stopped(err)
 		}
 	}
 	if err := m.writeResults(in); err != nil {
-		return nil, err
+		return nil, m.stopped(err)
 	}
 	return sum, nil
+}
+
+// stopped is the error of a merge that failed while writing Out: its
+// results.jsonl, replaced last, is as it was, and the same merge run
+// again completes this one (a disk that was full is the usual cause).
+func (m *Merge) stopped(err error) error {
+	fix := "fix that"
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		fix = "free space on its disk"
+	case errors.Is(err, syscall.EDQUOT):
+		fix = "free space or raise your quota"
+	}
+	return fmt.Errorf("%w: the merge stopped before it replaced %s, so the results in %s are as they were; %s and run the same merge again: it completes this one",
+		err, ResultsFile, m.Out, fix)
 }
 
 // mergeTarget refuses a shard's results directory (shard.json) as Out:
