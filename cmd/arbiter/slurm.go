@@ -409,6 +409,9 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 				case s == "CANCELLED" && jb.log != "" && !fileExists(taskLog(jb.log, task)):
 					// Never ran: cancelled as a job it depended on failed.
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s", jb.what, jb.id, task, s))
+				case s == "TIMEOUT":
+					failed = append(failed, fmt.Sprintf("%s (job %s%s): TIMEOUT, its time limit ran out; its log: %s. Raise -time and run the same arbiter slurm -submit again: "+
+						"what finished is kept, and the rest resumes", jb.what, jb.id, task, taskLog(jb.log, task)))
 				default:
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s; its log: %s", jb.what, jb.id, task, s, taskLog(jb.log, task)))
 				}
