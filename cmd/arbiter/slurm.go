@@ -23,6 +23,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 // slurmJob is the settings of the jobs arbiter slurm writes.
@@ -104,6 +105,11 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := j.checkShards(); err != nil {
 		return err
+	}
+	if *submit {
+		if err := j.checkQueued(); err != nil {
+			return err
+		}
 	}
 	if ms, _ := engine.StageMatches(l.plan, nil, 0); engine.Units(ms) < j.shards {
 		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: stage 0 of this plan has %d match(es) in %d unit(s) (a group of a round each, which a shard plays whole), "+
@@ -338,25 +344,88 @@ type slurmSubmitted struct {
 	log      string // the job's log file, %a for the array task's number
 }
 
-// submitAll submits every stage as submit.sh does.
+// submitAll submits every stage as submit.sh does, recording each job in
+// the work directory's jobs.json as soon as it is submitted.
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 	var jobs []slurmSubmitted
 	var dep []string
+	submit := func(what, log string, args []string) (string, error) {
+		id, err := sbatch(args)
+		if err != nil {
+			return "", err
+		}
+		jobs = append(jobs, slurmSubmitted{what, id, log})
+		return id, j.recordJobs(jobs)
+	}
 	for s := 0; s < j.stages; s++ {
-		a, err := sbatch(append(dep, j.script("shards", s)))
+		a, err := submit(fmt.Sprintf("stage %d shards", s), j.logFile("shards", s), append(dep, j.script("shards", s)))
 		if err != nil {
 			return jobs, err
 		}
-		m, err := sbatch([]string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
+		m, err := submit(fmt.Sprintf("stage %d merge", s), j.logFile("merge", s), []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
 		if err != nil {
 			return jobs, err
 		}
 		fmt.Fprintf(stdout, "Stage %d: shards job %s, merge job %s\n", s, a, m)
-		jobs = append(jobs, slurmSubmitted{fmt.Sprintf("stage %d shards", s), a, j.logFile("shards", s)},
-			slurmSubmitted{fmt.Sprintf("stage %d merge", s), m, j.logFile("merge", s)})
 		dep = []string{"--dependency=afterok:" + m, "--kill-on-invalid-dep=yes"}
 	}
 	return jobs, nil
+}
+
+// recordedJob is a line of the work directory's jobs.json.
+type recordedJob struct {
+	What string `json:"what"`
+	ID   string `json:"id"`
+}
+
+// recordJobs replaces the work directory's jobs.json with jobs.
+func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
+	rec := make([]recordedJob, len(jobs))
+	for i, jb := range jobs {
+		rec[i] = recordedJob{jb.what, jb.id}
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(j.work, fingerprint.SlurmJobsFile), append(b, '\n'), 0o644)
+}
+
+// checkQueued refuses to submit while a job that an earlier arbiter
+// slurm -submit of this work directory submitted (its jobs.json) is still
+// queued or running: a second chain would run the same shards at once.
+// A job scontrol no longer knows has ended.
+func (j *slurmJob) checkQueued() error {
+	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmJobsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	var rec []recordedJob
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return fmt.Errorf("%s: %v", filepath.Join(j.work, fingerprint.SlurmJobsFile), err)
+	}
+	var live, ids []string
+	for _, jb := range rec {
+		st, err := jobStatesTries(jb.ID, 1)
+		if err != nil {
+			continue // forgotten: ended long ago
+		}
+		for _, task := range slices.Sorted(maps.Keys(st)) {
+			if !terminal[st[task]] {
+				live = append(live, fmt.Sprintf("%s (job %s%s): %s", jb.What, jb.ID, task, st[task]))
+				if !slices.Contains(ids, jb.ID) {
+					ids = append(ids, jb.ID)
+				}
+			}
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
+		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(ids, " ")), live)
 }
 
 func sbatch(args []string) (string, error) {
@@ -428,10 +497,13 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 // jobStates are the states of a job's tasks ("" for a job that is no
 // array), from scontrol (accounting may be off). A busy controller times
 // out now and then: scontrol is asked up to five times.
-func jobStates(id string) (map[string]string, error) {
+func jobStates(id string) (map[string]string, error) { return jobStatesTries(id, 5) }
+
+// jobStatesTries is jobStates asking scontrol up to tries times.
+func jobStatesTries(id string, tries int) (map[string]string, error) {
 	var out []byte
 	var err error
-	for try := 0; try < 5; try++ {
+	for try := 0; try < tries; try++ {
 		var stderr bytes.Buffer
 		cmd := exec.Command("scontrol", "-o", "show", "job", id)
 		cmd.Stderr = &stderr
@@ -439,7 +511,9 @@ func jobStates(id string) (map[string]string, error) {
 			break
 		}
 		err = fmt.Errorf("scontrol show job %s: %v: %s (a finished job is forgotten after the cluster's MinJobAge)", id, err, strings.TrimSpace(stderr.String()))
-		time.Sleep(time.Second)
+		if try < tries-1 {
+			time.Sleep(time.Second)
+		}
 	}
 	if err != nil {
 		return nil, err
