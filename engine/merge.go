@@ -202,13 +202,7 @@ func (m *Merge) check() (*mergeInput, error) {
 	ref := shards[0]
 	seen := map[int]string{}
 	for _, sd := range shards {
-		if err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of"); err != nil {
-			if sd.plan.Hash == ref.plan.Hash {
-				// The same plan, run with other files: -allow-changed-bots
-				// would not help, the results of the other files staying.
-				return nil, fmt.Errorf("%w. The shards of one merge must have run the same files: run the shards that ran other files again, "+
-					"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
-			}
+		if err := sameShardPlan(ref, sd); err != nil {
 			return nil, err
 		}
 		if sd.shard.N != ref.shard.N || sd.shard.Stage != ref.shard.Stage {
@@ -569,6 +563,18 @@ func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, 
 	}
 	return fmt.Errorf("%s/%s differs from %s/%s although both are plan %.12s: %s",
 		dirB, PlanFile, dirA, PlanFile, a.Hash, planDiff(dirA, rawA, dirB, rawB))
+}
+
+// sameShardPlan refuses a shard sd of another plan than ref, or of the
+// same plan run with other files, saying how to go on: -allow-changed-bots
+// would not help, the shard's results of the other files staying.
+func sameShardPlan(ref, sd *shardDir) error {
+	err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of")
+	if err != nil && sd.plan.Hash == ref.plan.Hash {
+		return fmt.Errorf("%w. The shards of one merge must have run the same files: run the shards that ran other files again, "+
+			"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
+	}
+	return err
 }
 
 // sameButWhere says whether two plan.json differ only in what their bots'

@@ -87,29 +87,8 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := checkWork(j.work, l.plan, l.root); err != nil {
+	if err := j.check(l.plan, l.root, *submit); err != nil {
 		return err
-	}
-	if err := checkMakeable(j.out); err != nil {
-		return err
-	}
-	// A work or results directory of another plan would fail every job
-	// once submitted; say so now, before anything is written.
-	for _, d := range []string{j.out, j.work} {
-		if _, err := engine.CheckPlanDir(d, l.plan); err != nil {
-			return err
-		}
-	}
-	if err := engine.CheckMergeOut(j.out); err != nil {
-		return err
-	}
-	if err := j.checkShards(); err != nil {
-		return err
-	}
-	if *submit {
-		if err := j.checkQueued(); err != nil {
-			return err
-		}
 	}
 	if ms, _ := engine.StageMatches(l.plan, nil, 0); engine.Units(ms) < j.shards {
 		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: stage 0 of this plan has %d match(es) in %d unit(s) (a group of a round each, which a shard plays whole), "+
@@ -130,6 +109,38 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return waitSlurm(jobs, stdout)
+}
+
+// check refuses, before anything is written, what would fail the jobs
+// once submitted (or only their merge, after every shard played): a work
+// directory that is not arbiter's alone or was written for another
+// -shards, an -out that cannot be made, a work or results directory of
+// another plan or kind; and with submit, jobs of an earlier submission
+// still queued or running.
+func (j *slurmJob) check(p *plan.Plan, root string, submit bool) error {
+	if err := checkWork(j.work, p, root); err != nil {
+		return err
+	}
+	if err := checkMakeable(j.out); err != nil {
+		return err
+	}
+	// A work or results directory of another plan would fail every job
+	// once submitted; say so now, before anything is written.
+	for _, d := range []string{j.out, j.work} {
+		if _, err := engine.CheckPlanDir(d, p); err != nil {
+			return err
+		}
+	}
+	if err := engine.CheckMergeOut(j.out); err != nil {
+		return err
+	}
+	if err := j.checkShards(); err != nil {
+		return err
+	}
+	if submit {
+		return j.checkQueued()
+	}
+	return nil
 }
 
 // checkWork refuses a work directory that is not arbiter's alone: one
