@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -122,20 +123,35 @@ func (m *Merge) Run() (*MergeSummary, error) {
 	// merge killed before it left Out's results as they were, and the
 	// next merge (of the same shards) writes all of it again.
 	if err := m.copyMatches(in); err != nil {
-		return nil, err
+		return nil, m.stopped(err)
 	}
 	if _, err := m.finish(in, sum); err != nil {
-		return nil, err
+		return nil, m.stopped(err)
 	}
 	if m.Standings != nil {
 		if err := m.Standings(sum); err != nil {
-			return nil, err
+			return nil, m.stopped(err)
 		}
 	}
 	if err := m.writeResults(in); err != nil {
-		return nil, err
+		return nil, m.stopped(err)
 	}
 	return sum, nil
+}
+
+// stopped is the error of a merge that failed while writing Out: its
+// results.jsonl, replaced last, is as it was, and the same merge run
+// again completes this one (a disk that was full is the usual cause).
+func (m *Merge) stopped(err error) error {
+	fix := "fix that"
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		fix = "free space on its disk"
+	case errors.Is(err, syscall.EDQUOT):
+		fix = "free space or raise your quota"
+	}
+	return fmt.Errorf("%w: the merge stopped before it replaced %s, so the results in %s are as they were; %s and run the same merge again: it completes this one",
+		err, ResultsFile, m.Out, fix)
 }
 
 // mergeTarget refuses a shard's results directory (shard.json) as Out:
@@ -186,7 +202,7 @@ func (m *Merge) check() (*mergeInput, error) {
 	ref := shards[0]
 	seen := map[int]string{}
 	for _, sd := range shards {
-		if err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of"); err != nil {
+		if err := sameShardPlan(ref, sd); err != nil {
 			return nil, err
 		}
 		if sd.shard.N != ref.shard.N || sd.shard.Stage != ref.shard.Stage {
@@ -549,6 +565,18 @@ func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, 
 		dirB, PlanFile, dirA, PlanFile, a.Hash, planDiff(dirA, rawA, dirB, rawB))
 }
 
+// sameShardPlan refuses a shard sd of another plan than ref, or of the
+// same plan run with other files, saying how to go on: -allow-changed-bots
+// would not help, the shard's results of the other files staying.
+func sameShardPlan(ref, sd *shardDir) error {
+	err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of")
+	if err != nil && sd.plan.Hash == ref.plan.Hash {
+		return fmt.Errorf("%w. The shards of one merge must have run the same files: run the shards that ran other files again, "+
+			"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
+	}
+	return err
+}
+
 // sameButWhere says whether two plan.json differ only in what their bots'
 // fingerprints say was left out (their "skipped" lines) and in where the
 // bots' files were (their "root" and "dir"), none of which changes a
@@ -796,7 +824,7 @@ func foreignFingerprint(p *plan.Plan, r *Result) string {
 	for _, bot := range sortedKeys(r.Fingerprints) {
 		b := p.Bot(bot)
 		if b != nil && b.Fingerprint != nil && b.Fingerprint.Hash != r.Fingerprints[bot] {
-			return fmt.Sprintf("was played by %s with fingerprint %.12s, but the plan records %.12s (the bot changed during the shard's run)",
+			return fmt.Sprintf("was played by %s with fingerprint %.12s, but the plan records %.12s (the bot changed during the shard's run): run the shard again into a new -out directory, with the files the plan records",
 				bot, r.Fingerprints[bot], b.Fingerprint.Hash)
 		}
 	}

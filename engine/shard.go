@@ -116,6 +116,18 @@ func ShardMatches(ms []plan.Match, k, n int) []string {
 	return out
 }
 
+// Units is the number of units of assignment (groups of a round) among
+// the matches ms of one stage: at most that many of its shards play
+// anything (ShardMatches).
+func Units(ms []plan.Match) int {
+	type unit struct{ round, group int }
+	seen := map[unit]bool{}
+	for _, m := range ms {
+		seen[unit{m.Round, m.Group}] = true
+	}
+	return len(seen)
+}
+
 // ShardPlan is what a shard plays: its match ids, and the later stages
 // its results directory needs (copied to its rounds/) so that every match
 // it plays is known there.
@@ -238,11 +250,17 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
 
 // PrepareRun refuses a run that is not a shard's (the whole plan, or the
 // matches -match names) into a shard's results directory out, whose
-// results would then no longer be its shard's. The caller holds out's
-// lock.
+// results would then no longer be its shard's, and into a merge's
+// (IsMergeDir), which its log would make a run's, refused to every later
+// merge. The caller holds out's lock.
 func PrepareRun(out string) error {
 	b, err := os.ReadFile(filepath.Join(out, ShardFile))
 	if errors.Is(err, os.ErrNotExist) {
+		if IsMergeDir(out) {
+			return fmt.Errorf("%s holds the merged results of shards (arbiter merge), not of arbiter run: a run into it would make it a run's directory, "+
+				"into which no shard could be merged again. To play the matches it lacks, run their shards (arbiter run PLAN -shard K/N -stage S -out SHARD_DIR, "+
+				"on the cluster or here) and merge them into it; or run the plan into another -out directory", out)
+		}
 		return nil
 	} else if err != nil {
 		return err
@@ -253,6 +271,26 @@ func PrepareRun(out string) error {
 	}
 	return fmt.Errorf("%s holds %s (its %s), so it is a shard's directory: use another -out directory, or resume the shard with -shard %d/%d -stage %d",
 		out, sh, ShardFile, sh.K, sh.N, sh.Stage)
+}
+
+// IsMergeDir says whether dir is a merge's results directory: it holds a
+// plan.json and results (results.jsonl or matches/), but neither a shard
+// record nor the log that arbiter run writes first.
+func IsMergeDir(dir string) bool {
+	for _, name := range []string{ShardFile, LogFile} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			return false
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, PlanFile)); err != nil {
+		return false
+	}
+	for _, name := range []string{ResultsFile, MatchesDir} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // stageNames are the file names in rounds/ of p's later stages, in

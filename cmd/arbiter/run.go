@@ -250,6 +250,10 @@ func writeStandingsFile(out string, sum *engine.Summary, sp *engine.ShardPlan) e
 // writeRanking writes standings ranked by engine.Rank, saying of a
 // shard's that they are its matches' alone.
 func writeRanking(w io.Writer, st *stats.Stats, sp *engine.ShardPlan) error {
+	if sp != nil && len(sp.Matches) == 0 {
+		_, err := fmt.Fprintf(w, "%s: %s has no matches, so nothing to rank; arbiter merge ranks the tournament.\n", st.Tournament, sp.Shard)
+		return err
+	}
 	if err := writeStats(w, st); err != nil {
 		return err
 	}

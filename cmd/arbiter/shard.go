@@ -70,6 +70,10 @@ func (f *shardFlags) plan(path string, p *plan.Plan, only []string, stderr io.Wr
 	}
 	if sp.Finished {
 		fmt.Fprintf(stderr, "Stage %d has no matches: the tournament in %s is complete.\n", f.stage, filepath.Dir(path))
+	} else if len(sp.Matches) == 0 {
+		ms, _ := engine.StageMatches(p, sp.Paired, f.stage)
+		fmt.Fprintf(stderr, "Nothing to play: %s has no matches; the stage's %d match(es) make %d unit(s) (a group of a round each), fewer than its %d shards.\n",
+			sp.Shard, len(ms), engine.Units(ms), sp.Shard.N)
 	}
 	return sp, nil
 }

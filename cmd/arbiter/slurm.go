@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -15,10 +17,13 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 // slurmJob is the settings of the jobs arbiter slurm writes.
@@ -82,18 +87,12 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := checkWork(j.work, l.plan, l.root); err != nil {
+	if err := j.check(l.plan, l.root, *submit); err != nil {
 		return err
 	}
-	// A work or results directory of another plan would fail every job
-	// once submitted; say so now, before anything is written.
-	for _, d := range []string{j.out, j.work} {
-		if _, err := engine.CheckPlanDir(d, l.plan); err != nil {
-			return err
-		}
-	}
-	if err := engine.CheckMergeOut(j.out); err != nil {
-		return err
+	if ms, _ := engine.StageMatches(l.plan, nil, 0); engine.Units(ms) < j.shards {
+		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: stage 0 of this plan has %d match(es) in %d unit(s) (a group of a round each, which a shard plays whole), "+
+			"so %d of its shards play nothing; -shards %d uses every one", j.shards, len(ms), engine.Units(ms), j.shards-engine.Units(ms), engine.Units(ms)))
 	}
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
@@ -110,6 +109,38 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return waitSlurm(jobs, stdout)
+}
+
+// check refuses, before anything is written, what would fail the jobs
+// once submitted (or only their merge, after every shard played): a work
+// directory that is not arbiter's alone or was written for another
+// -shards, an -out that cannot be made, a work or results directory of
+// another plan or kind; and with submit, jobs of an earlier submission
+// still queued or running.
+func (j *slurmJob) check(p *plan.Plan, root string, submit bool) error {
+	if err := checkWork(j.work, p, root); err != nil {
+		return err
+	}
+	if err := checkMakeable(j.out); err != nil {
+		return err
+	}
+	// A work or results directory of another plan would fail every job
+	// once submitted; say so now, before anything is written.
+	for _, d := range []string{j.out, j.work} {
+		if _, err := engine.CheckPlanDir(d, p); err != nil {
+			return err
+		}
+	}
+	if err := engine.CheckMergeOut(j.out); err != nil {
+		return err
+	}
+	if err := j.checkShards(); err != nil {
+		return err
+	}
+	if submit {
+		return j.checkQueued()
+	}
+	return nil
 }
 
 // checkWork refuses a work directory that is not arbiter's alone: one
@@ -144,6 +175,49 @@ func checkWork(work string, p *plan.Plan, root string) error {
 		return fmt.Errorf("-work %s holds what arbiter slurm does not write there (%s): a work directory is arbiter's alone and never part of a bot's fingerprint; choose a new or empty folder", work, shortNames(foreign))
 	}
 	return nil
+}
+
+// checkShards refuses a -shards other than the one the work directory
+// was written for (its slurm.json): its shard directories and the merges
+// into -out are of that many shards, and every shard job would refuse its
+// directory once submitted.
+func (j *slurmJob) checkShards() error {
+	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	var sw fingerprint.SlurmWork
+	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
+		return nil
+	}
+	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s); its shard directories, and the merges of them into %s, are of %d shards, "+
+		"and every shard job would refuse them. Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
+		"(or remove %s if none of its jobs ran)",
+		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, j.out, sw.Shards, sw.Shards, j.shards, j.work)
+}
+
+// checkMakeable refuses an -out that cannot be written, or made, here:
+// the merge job would find it out only after every shard has played.
+// (The cluster's nodes may still see it otherwise.)
+func checkMakeable(out string) error {
+	for d := out; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR)) && filepath.Dir(d) != d {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("-out %s cannot be made: %v; choose an -out directory the merge job can write", out, err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("-out %s cannot be made: %s is not a directory; choose an -out directory the merge job can write", out, d)
+		}
+		if err := unix.Access(d, unix.W_OK|unix.X_OK); err != nil {
+			return fmt.Errorf("-out %s cannot be written: %s: %v; the merge job would fail after every shard played. Choose an -out directory the merge job can write", out, d, err)
+		}
+		return nil
+	}
 }
 
 // realOrSelf is path with its links resolved, or path when that fails.
@@ -281,25 +355,88 @@ type slurmSubmitted struct {
 	log      string // the job's log file, %a for the array task's number
 }
 
-// submitAll submits every stage as submit.sh does.
+// submitAll submits every stage as submit.sh does, recording each job in
+// the work directory's jobs.json as soon as it is submitted.
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 	var jobs []slurmSubmitted
 	var dep []string
+	submit := func(what, log string, args []string) (string, error) {
+		id, err := sbatch(args)
+		if err != nil {
+			return "", err
+		}
+		jobs = append(jobs, slurmSubmitted{what, id, log})
+		return id, j.recordJobs(jobs)
+	}
 	for s := 0; s < j.stages; s++ {
-		a, err := sbatch(append(dep, j.script("shards", s)))
+		a, err := submit(fmt.Sprintf("stage %d shards", s), j.logFile("shards", s), append(dep, j.script("shards", s)))
 		if err != nil {
 			return jobs, err
 		}
-		m, err := sbatch([]string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
+		m, err := submit(fmt.Sprintf("stage %d merge", s), j.logFile("merge", s), []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
 		if err != nil {
 			return jobs, err
 		}
 		fmt.Fprintf(stdout, "Stage %d: shards job %s, merge job %s\n", s, a, m)
-		jobs = append(jobs, slurmSubmitted{fmt.Sprintf("stage %d shards", s), a, j.logFile("shards", s)},
-			slurmSubmitted{fmt.Sprintf("stage %d merge", s), m, j.logFile("merge", s)})
 		dep = []string{"--dependency=afterok:" + m, "--kill-on-invalid-dep=yes"}
 	}
 	return jobs, nil
+}
+
+// recordedJob is a line of the work directory's jobs.json.
+type recordedJob struct {
+	What string `json:"what"`
+	ID   string `json:"id"`
+}
+
+// recordJobs replaces the work directory's jobs.json with jobs.
+func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
+	rec := make([]recordedJob, len(jobs))
+	for i, jb := range jobs {
+		rec[i] = recordedJob{jb.what, jb.id}
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(j.work, fingerprint.SlurmJobsFile), append(b, '\n'), 0o644)
+}
+
+// checkQueued refuses to submit while a job that an earlier arbiter
+// slurm -submit of this work directory submitted (its jobs.json) is still
+// queued or running: a second chain would run the same shards at once.
+// A job scontrol no longer knows has ended.
+func (j *slurmJob) checkQueued() error {
+	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmJobsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	var rec []recordedJob
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return fmt.Errorf("%s: %v", filepath.Join(j.work, fingerprint.SlurmJobsFile), err)
+	}
+	var live, ids []string
+	for _, jb := range rec {
+		st, err := jobStatesTries(jb.ID, 1)
+		if err != nil {
+			continue // forgotten: ended long ago
+		}
+		for _, task := range slices.Sorted(maps.Keys(st)) {
+			if !terminal[st[task]] {
+				live = append(live, fmt.Sprintf("%s (job %s%s): %s", jb.What, jb.ID, task, st[task]))
+				if !slices.Contains(ids, jb.ID) {
+					ids = append(ids, jb.ID)
+				}
+			}
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
+		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(ids, " ")), live)
 }
 
 func sbatch(args []string) (string, error) {
@@ -352,6 +489,9 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 				case s == "CANCELLED" && jb.log != "" && !fileExists(taskLog(jb.log, task)):
 					// Never ran: cancelled as a job it depended on failed.
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s", jb.what, jb.id, task, s))
+				case s == "TIMEOUT":
+					failed = append(failed, fmt.Sprintf("%s (job %s%s): TIMEOUT, its time limit ran out; its log: %s. Raise -time and run the same arbiter slurm -submit again: "+
+						"what finished is kept, and the rest resumes", jb.what, jb.id, task, taskLog(jb.log, task)))
 				default:
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s; its log: %s", jb.what, jb.id, task, s, taskLog(jb.log, task)))
 				}
@@ -368,10 +508,13 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 // jobStates are the states of a job's tasks ("" for a job that is no
 // array), from scontrol (accounting may be off). A busy controller times
 // out now and then: scontrol is asked up to five times.
-func jobStates(id string) (map[string]string, error) {
+func jobStates(id string) (map[string]string, error) { return jobStatesTries(id, 5) }
+
+// jobStatesTries is jobStates asking scontrol up to tries times.
+func jobStatesTries(id string, tries int) (map[string]string, error) {
 	var out []byte
 	var err error
-	for try := 0; try < 5; try++ {
+	for try := 0; try < tries; try++ {
 		var stderr bytes.Buffer
 		cmd := exec.Command("scontrol", "-o", "show", "job", id)
 		cmd.Stderr = &stderr
@@ -379,7 +522,9 @@ func jobStates(id string) (map[string]string, error) {
 			break
 		}
 		err = fmt.Errorf("scontrol show job %s: %v: %s (a finished job is forgotten after the cluster's MinJobAge)", id, err, strings.TrimSpace(stderr.String()))
-		time.Sleep(time.Second)
+		if try < tries-1 {
+			time.Sleep(time.Second)
+		}
 	}
 	if err != nil {
 		return nil, err

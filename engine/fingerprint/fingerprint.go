@@ -606,6 +606,10 @@ func isLockFile(path string) bool {
 // lies in a bot's dir.
 const SlurmFile = "slurm.json"
 
+// SlurmJobsFile, in a work directory of arbiter slurm, records the jobs
+// that arbiter slurm -submit submitted last.
+const SlurmJobsFile = "jobs.json"
+
 // SlurmWork is what SlurmFile holds; Arbiter is SlurmWorkKind. Plan is
 // the hash of the plan the jobs run: it tells which tournament wrote the
 // directory, but a work directory of any plan is left out of a bot (the
@@ -658,7 +662,7 @@ func slurmEntry(dir string, e fs.DirEntry) bool {
 	name := e.Name()
 	if e.Type().IsRegular() {
 		switch strings.TrimSuffix(name, ".tmp") {
-		case SlurmFile, "plan.json":
+		case SlurmFile, SlurmJobsFile, "plan.json":
 			return true
 		}
 		return name == "submit.sh" || slurmScript.MatchString(name)
