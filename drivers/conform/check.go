@@ -193,10 +193,38 @@ func Failf(format string, args ...any) error { return fmt.Errorf(format, args...
 const flushHint = "if it did answer, it may not have flushed its output: Python print(..., flush=True), " +
 	"C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
 
+// readHint is what a bot most often does that answered a command and
+// then nothing while the commands written with it wait (after, a quoted
+// command it answered in the same write): it read more than one line at
+// once into a buffer it then dropped, so the rest of the write is gone.
+func readHint(after string) string {
+	return "it answered " + after + ", written in the same write as this one, then nothing: " +
+		"it probably reads more than one line at a time and drops what it read beyond the first line, " +
+		"so it lost the rest of the referee's write " + readerFix
+}
+
+// lostHint is flushHint for a command written after a line that wants no
+// answer (before, quoted): the bot may have read both at once and lost
+// the command.
+func lostHint(before string) string {
+	return flushHint + "; or it reads more than one line at a time and lost this command with the line " +
+		before + " before it " + readerFix
+}
+
+// readerFix is how a bot stops losing lines the referee writes together.
+const readerFix = "(a new Scanner or BufferedReader per command in Java, a new BufReader per command in Rust): " +
+	"the referee writes several commands at once, so make one reader before the loop and read each command as one line from it"
+
 // explain is the sentence of a fault (read without importing gtp or
 // proc) that came while the bot was doing what (a quoted command, "its
 // run"), move the time it had for one answer.
 func explain(err error, what string, move time.Duration) error {
+	return explainHint(err, what, move, flushHint)
+}
+
+// explainHint is explain with hint as the likely cause of an answer that
+// never arrived.
+func explainHint(err error, what string, move time.Duration, hint string) error {
 	var f interface {
 		FaultKind() string
 		FaultDetail() string
@@ -219,7 +247,7 @@ func explain(err error, what string, move time.Duration) error {
 			return limit
 		}
 		if limit, ok := strings.CutPrefix(d, "no answer within "); ok {
-			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), flushHint)
+			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), hint)
 		}
 		for _, prefix := range []string{"no full answer within ", "no full line within "} {
 			if rest, ok := strings.CutPrefix(d, prefix); ok {
