@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,14 +34,21 @@ type Options struct {
 	// defaults.
 	Game  drivers.Game
 	Clock drivers.Clock
+	// Players are the numbers of players of the tournament's matches
+	// (drivers.CheckOptions.Players): a case of another number is
+	// skipped. Nil: every case runs.
+	Players []int
 }
 
 // Result is the verdict of one case.
 type Result struct {
-	Case   string `json:"case"`
-	Doc    string `json:"doc"`
-	OK     bool   `json:"ok"`
-	Reason string `json:"reason,omitempty"`
+	Case string `json:"case"`
+	Doc  string `json:"doc"`
+	OK   bool   `json:"ok"`
+	// Skipped is a case that cannot happen in the tournament the bot is
+	// checked for (OK, with the Reason why).
+	Skipped bool   `json:"skipped,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 	// Exchange is the end of the transcript of a failed case: lines sent
 	// ("> ") and received ("< ").
 	Exchange []string `json:"exchange,omitempty"`
@@ -73,6 +82,11 @@ func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Opt
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
+		if c.Players > 0 && len(o.Players) > 0 && !slices.Contains(o.Players, c.Players) {
+			out = append(out, Result{Case: c.Name, Doc: c.Doc, OK: true, Skipped: true,
+				Reason: fmt.Sprintf("it plays %d players, and the tournament's matches have %s", c.Players, players(o.Players))})
+			continue
+		}
 		out = append(out, runCase(ctx, c, bot, o, filepath.Join(tmp, c.Name+".stderr")))
 	}
 	if len(o.Only) > 0 && len(out) == 0 {
@@ -81,13 +95,25 @@ func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Opt
 	return out, ctx.Err()
 }
 
+// players says how many players matches have: "4", "2 or 4".
+func players(n []int) string {
+	s := make([]string, len(n))
+	for i, k := range n {
+		s[i] = strconv.Itoa(k)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
 func runCase(ctx context.Context, c drivers.CheckCase, bot drivers.Seat, o Options, stderr string) Result {
 	cctx, cancel := context.WithTimeout(ctx, o.Case)
 	defer cancel()
 	bot.Stderr = stderr
 	rec := &Transcript{}
 	start := time.Now()
-	err := c.Run(cctx, bot, drivers.CheckOptions{Move: drivers.Duration(o.Move), Game: o.Game, Clock: o.Clock}, rec)
+	err := c.Run(cctx, bot, drivers.CheckOptions{Move: drivers.Duration(o.Move), Game: o.Game, Clock: o.Clock, Players: o.Players}, rec)
 	r := Result{Case: c.Name, Doc: c.Doc, OK: err == nil, ElapsedMS: time.Since(start).Milliseconds()}
 	if err == nil {
 		return r
