@@ -89,7 +89,7 @@ func (s *Session) Gen(cmd string) (string, error) {
 		return "", err
 	}
 	if !ok {
-		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(cmd), text)
+		return "", Failf("refused %s with \"? %s\": the referee needs an answer here%s", quote(cmd), text, gtp.StrayNote(s.S, cmd))
 	}
 	return text, nil
 }
@@ -106,7 +106,7 @@ func (s *Session) TellGen(lines ...string) (string, error) {
 	}
 	last := len(lines) - 1
 	if a := answers[last]; !a.OK {
-		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(lines[last]), a.Text)
+		return "", Failf("refused %s with \"? %s\": the referee needs an answer here%s", quote(lines[last]), a.Text, gtp.StrayNote(s.S, lines[last]))
 	}
 	return answers[last].Text, nil
 }
