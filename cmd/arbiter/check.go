@@ -10,8 +10,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
@@ -305,13 +308,16 @@ func printCheck(w io.Writer, game string, bot drivers.Seat, clock string, result
 		if len(r.Exchange) > 0 {
 			fmt.Fprintf(w, "      exchange (> sent to the bot, < its answer):\n")
 			for _, l := range r.Exchange {
+				if dir, line, ok := strings.Cut(l, " "); ok && (dir == ">" || dir == "<") {
+					l = dir + " " + shown(line)
+				}
 				fmt.Fprintf(w, "        %s\n", l)
 			}
 		}
 		if r.Stderr != "" {
 			fmt.Fprintf(w, "      its stderr ends with:\n")
 			for _, l := range strings.Split(r.Stderr, "\n") {
-				fmt.Fprintf(w, "        %s\n", l)
+				fmt.Fprintf(w, "        %s\n", shown(l))
 			}
 		}
 	}
@@ -339,4 +345,18 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// shown is a line of a bot's output (or stderr) as check and console
+// print it to the author's terminal: as it is when every character is
+// printable (tabs too), else quoted with Go's escapes ("\x1b[2J",
+// "\x00", "\xff"), as a fault's reason quotes an answer, so that a bot
+// cannot move the cursor, clear or recolour the terminal.
+func shown(line string) string {
+	for _, r := range line {
+		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != '\t') {
+			return strconv.Quote(line)
+		}
+	}
+	return line
 }

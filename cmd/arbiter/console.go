@@ -129,7 +129,7 @@ func consoleStderr(w io.Writer, path string) {
 		fmt.Fprintf(w, "the bot's stderr is in %s:\n", path)
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "  %s\n", l)
+		fmt.Fprintf(w, "  %s\n", shown(l))
 	}
 }
 
@@ -150,7 +150,7 @@ func consoleWrite(s *proc.Session, lines []string, gtp bool, write func(string))
 				if err != nil {
 					return err
 				}
-				write(l)
+				write(shown(l))
 				if !gtp || (l == "" && seen) {
 					return nil
 				}
