@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/conform"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine"
 )
@@ -142,7 +144,7 @@ func consoleWrite(s *proc.Session, lines []string, gtp bool, write func(string))
 	}
 	start := time.Now()
 	s.Send(lines[0], lines[1:]...)
-	for range lines {
+	for k := range lines {
 		err := s.Receive(func(deadline time.Time) error {
 			seen := false
 			for {
@@ -158,12 +160,29 @@ func consoleWrite(s *proc.Session, lines []string, gtp bool, write func(string))
 			}
 		})
 		if err != nil {
-			return err
+			return withHint(err, lines, k)
 		}
 		write(fmt.Sprintf("  (%s)", time.Since(start).Round(time.Microsecond)))
 		start = time.Now()
 	}
 	return nil
+}
+
+// withHint is err, the fault of the answer to lines[k] (written with the
+// lines of lines), with what the bot most likely did when it is a time
+// fault: as check says, it did not flush, or, when it answered an
+// earlier line of the same write, it lost the rest of the write.
+func withHint(err error, lines []string, k int) error {
+	var f *proc.Fault
+	if !errors.As(err, &f) || f.Kind != drivers.FaultTime ||
+		!(strings.HasPrefix(f.Detail, "no answer within ") || strings.HasPrefix(f.Detail, "no full answer within ")) {
+		return err
+	}
+	hint := conform.FlushHint
+	if k > 0 && strings.HasPrefix(f.Detail, "no answer within ") {
+		hint = conform.ReadHint(strconv.Quote(lines[k-1]))
+	}
+	return fmt.Errorf("%w; %s", err, hint)
 }
 
 // consoleIO reads lines with history and tab completion on a terminal,

@@ -219,6 +219,12 @@ func Failf(format string, args ...any) error { return fmt.Errorf(format, args...
 const flushHint = "if it did answer, it may not have flushed its output: Python print(..., flush=True), " +
 	"C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
 
+// FlushHint is flushHint, for arbiter console.
+const FlushHint = flushHint
+
+// ReadHint is readHint, for arbiter console.
+func ReadHint(after string) string { return readHint(after) }
+
 // readHint is what a bot most often does that answered a command and
 // then nothing while the commands written with it wait (after, a quoted
 // command it answered in the same write): it read more than one line at
