@@ -69,6 +69,15 @@ func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Opt
 	if o.Case <= 0 {
 		o.Case = 2 * time.Minute
 	}
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.Name)
+	}
+	for _, name := range o.Only {
+		if !slices.Contains(names, name) {
+			return nil, fmt.Errorf("no case named %s; the cases: %s", name, strings.Join(names, ", "))
+		}
+	}
 	tmp, err := os.MkdirTemp("", "arbiter-check-")
 	if err != nil {
 		return nil, err
@@ -88,9 +97,6 @@ func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Opt
 			continue
 		}
 		out = append(out, runCase(ctx, c, bot, o, filepath.Join(tmp, c.Name+".stderr")))
-	}
-	if len(o.Only) > 0 && len(out) == 0 {
-		return nil, fmt.Errorf("no case named %s", strings.Join(o.Only, ", "))
 	}
 	return out, ctx.Err()
 }
