@@ -21,6 +21,12 @@ type CheckCase struct {
 	// says, to the bot's author, what the bot did wrong. Run must return
 	// soon after ctx is done, with every process it started gone.
 	Run func(ctx context.Context, bot Seat, opt CheckOptions, rec Recorder) error
+	// Players is the number of players of the games the case plays, for
+	// a game whose tournaments choose it (Planowanie): a case of another
+	// number than a tournament's matches have is skipped when the bot is
+	// checked for that tournament (CheckOptions.Players). 0: the case
+	// fits any.
+	Players int
 }
 
 // CheckOptions are the limits a conformance case runs under.
@@ -40,6 +46,11 @@ type CheckOptions struct {
 	// time (clock) hold the bot to; zero with a nil Game, for the
 	// game's default clock.
 	Clock Clock
+	// Players are the numbers of players the matches of the tournament
+	// the bot is checked for have (arbiter check -bot); nil when any
+	// number may be (a bot given by its command, a stage that seats a
+	// whole pool).
+	Players []int
 }
 
 // A CheckClocker is a Checker that says, for check's output, which of its

@@ -98,13 +98,12 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 		return st != "" && (st == t || evalSymlinks(st) == t)
 	}
 	programNeeds(path, getenv("PATH"), dir, dir, onPath, reads, 0)
-	for _, a := range argv[1:] {
-		if submitted {
-			break
-		}
-		if p := argPath(a, dir); p != "" && !InSystem(p) {
-			if _, err := os.Stat(p); err == nil {
-				reads[p] = true
+	if !submitted {
+		for _, a := range commandPaths(argv[1:], env) {
+			if p := argPath(a, dir); p != "" && !InSystem(p) {
+				if _, err := os.Stat(p); err == nil {
+					reads[p] = true
+				}
 			}
 		}
 	}
@@ -115,6 +114,34 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 	}
 	sort.Strings(out.Read)
 	out.Read = outermost(out.Read)
+	return out
+}
+
+// commandPaths are the words of args (a command's arguments) that may
+// name paths, and the paths of the bot's own CLASSPATH (of env, not
+// arbiter's): a Java class path (after -cp, -classpath or --class-path,
+// or --class-path=...) is a list of paths joined by ':', each of which
+// the sandbox must show, as it shows a path that is a word of its own
+// (java -cp /opt/lib:. Bot).
+func commandPaths(args, env []string) []string {
+	var out []string
+	classPath := false
+	for _, a := range args {
+		switch v, ok := strings.CutPrefix(a, "--class-path="); {
+		case ok:
+			out = append(out, filepath.SplitList(v)...)
+		case classPath:
+			out = append(out, filepath.SplitList(a)...)
+		default:
+			out = append(out, a)
+		}
+		classPath = a == "-cp" || a == "-classpath" || a == "--class-path"
+	}
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "CLASSPATH="); ok {
+			out = append(out, filepath.SplitList(v)...)
+		}
+	}
 	return out
 }
 

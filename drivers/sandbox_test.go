@@ -47,6 +47,46 @@ func TestResolveSandboxBindsArguments(t *testing.T) {
 	}
 }
 
+// A Java class path is a list of paths joined by ':' (after -cp,
+// -classpath, --class-path or in --class-path=, and the bot's own
+// CLASSPATH): each path out of the bot's dir is shown, as a path that is
+// an argument of its own is; a submitted command's still are not.
+func TestResolveSandboxBindsClassPath(t *testing.T) {
+	root := t.TempDir()
+	dir, lib, jar := filepath.Join(root, "bot"), filepath.Join(root, "lib"), filepath.Join(root, "x.jar")
+	for _, d := range []string{dir, lib} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(jar, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  []string
+		want []string
+	}{
+		{"-cp", []string{"-cp", lib + ":.", "Bot"}, nil, []string{lib}},
+		{"-classpath", []string{"-classpath", ".:" + jar + ":" + lib, "Bot"}, nil, []string{lib, jar}},
+		{"--class-path", []string{"--class-path", lib + ":../lib", "Bot"}, nil, []string{lib}},
+		{"--class-path=", []string{"--class-path=" + jar + ":.", "Bot"}, nil, []string{jar}},
+		{"CLASSPATH", []string{"Bot"}, []string{"CLASSPATH=" + lib + ":."}, []string{lib}},
+		{"a colon elsewhere is one path", []string{"-Dx=1", lib + ":.", "Bot"}, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			argv := append([]string{"/bin/sh"}, tc.args...)
+			if got := ResolveSandbox(argv, dir, tc.env).Read; !slices.Equal(got, tc.want) {
+				t.Errorf("ResolveSandbox(%q).Read = %q, want %q", argv, got, tc.want)
+			}
+			if got := ResolveSubmitted(argv, dir, tc.env).Read; len(got) > 0 {
+				t.Errorf("ResolveSubmitted(%q).Read = %q, want nothing", argv, got)
+			}
+		})
+	}
+}
+
 // A submitted command (a bots_from player's info.txt) is shown nothing
 // outside its folder that it names itself: not the files its arguments
 // name, nor a program, an absolute "#!" interpreter or a symbolic link

@@ -10,8 +10,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
@@ -73,6 +76,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("the game of tournament %s: %w", p.Tournament, err)
 		}
 		opts.Clock = planClock(p)
+		opts.Players = planPlayers(p)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -87,7 +91,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	failed := printCheck(stdout, game, bot, clock, results, *asJSON)
 	if failed > 0 {
 		if !*asJSON {
-			fmt.Fprintf(stderr, "arbiter check: %d of %d cases failed\n", failed, len(results))
+			fmt.Fprintf(stderr, "arbiter check: %d of %d cases failed\n", failed, len(results)-skippedCases(results))
 		}
 		return errReported
 	}
@@ -168,6 +172,29 @@ func planClock(p *plan.Plan) drivers.Clock {
 	return drivers.Clock{}
 }
 
+// planPlayers are the numbers of players the matches of p have, in
+// order: its players, or each stage's; nil when a stage seats a whole
+// pool, whose size the plan does not fix.
+func planPlayers(p *plan.Plan) []int {
+	if len(p.Stages) == 0 {
+		if p.Players <= 0 {
+			return nil
+		}
+		return []int{p.Players}
+	}
+	var out []int
+	for _, s := range p.Stages {
+		if s.Players <= 0 {
+			return nil
+		}
+		if !slices.Contains(out, s.Players) {
+			out = append(out, s.Players)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // noBot says why check cannot take bot name from l: the plan holds only
 // the bots of its tournament, so a bot declared but not entered needs
 // another tournament, or an entry in this one.
@@ -242,6 +269,7 @@ func commandPath(name, dir string) string {
 // printCheck prints the results of the cases run against bot, after
 // clock, which says which cases judge time.
 func printCheck(w io.Writer, game string, bot drivers.Seat, clock string, results []conform.Result, asJSON bool) (failed int) {
+	skipped := skippedCases(results)
 	for _, r := range results {
 		if !r.OK {
 			failed++
@@ -254,8 +282,9 @@ func printCheck(w io.Writer, game string, bot drivers.Seat, clock string, result
 			Clock   string           `json:"clock,omitempty"`
 			Passed  int              `json:"passed"`
 			Failed  int              `json:"failed"`
+			Skipped int              `json:"skipped,omitempty"`
 			Cases   []conform.Result `json:"cases"`
-		}{game, bot.Command, clock, len(results) - failed, failed, results}
+		}{game, bot.Command, clock, len(results) - failed - skipped, failed, skipped, results}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(out)
@@ -266,6 +295,10 @@ func printCheck(w io.Writer, game string, bot drivers.Seat, clock string, result
 		fmt.Fprintf(w, "time: %s\n", clock)
 	}
 	for _, r := range results {
+		if r.Skipped {
+			fmt.Fprintf(w, "skip  %-14s %7s  %s\n      why: %s\n", r.Case, "", r.Doc, r.Reason)
+			continue
+		}
 		if r.OK {
 			fmt.Fprintf(w, "ok    %-14s %6.2fs  %s\n", r.Case, float64(r.ElapsedMS)/1000, r.Doc)
 			continue
@@ -275,18 +308,36 @@ func printCheck(w io.Writer, game string, bot drivers.Seat, clock string, result
 		if len(r.Exchange) > 0 {
 			fmt.Fprintf(w, "      exchange (> sent to the bot, < its answer):\n")
 			for _, l := range r.Exchange {
+				if dir, line, ok := strings.Cut(l, " "); ok && (dir == ">" || dir == "<") {
+					l = dir + " " + shown(line)
+				}
 				fmt.Fprintf(w, "        %s\n", l)
 			}
 		}
 		if r.Stderr != "" {
 			fmt.Fprintf(w, "      its stderr ends with:\n")
 			for _, l := range strings.Split(r.Stderr, "\n") {
-				fmt.Fprintf(w, "        %s\n", l)
+				fmt.Fprintf(w, "        %s\n", shown(l))
 			}
 		}
 	}
+	if skipped > 0 {
+		fmt.Fprintf(w, "%d of %d cases passed, %d skipped\n", len(results)-failed-skipped, len(results)-skipped, skipped)
+		return failed
+	}
 	fmt.Fprintf(w, "%d of %d cases passed\n", len(results)-failed, len(results))
 	return failed
+}
+
+// skippedCases is how many of results were skipped.
+func skippedCases(results []conform.Result) int {
+	n := 0
+	for _, r := range results {
+		if r.Skipped {
+			n++
+		}
+	}
+	return n
 }
 
 // flagSet says whether the command line set flag name.
@@ -294,4 +345,18 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// shown is a line of a bot's output (or stderr) as check and console
+// print it to the author's terminal: as it is when every character is
+// printable (tabs too), else quoted with Go's escapes ("\x1b[2J",
+// "\x00", "\xff"), as a fault's reason quotes an answer, so that a bot
+// cannot move the cursor, clear or recolour the terminal.
+func shown(line string) string {
+	for _, r := range line {
+		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != '\t') {
+			return strconv.Quote(line)
+		}
+	}
+	return line
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/conform"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine"
 )
@@ -40,7 +42,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("console", stderr)
 	move := fs.Duration("move", time.Minute, "how long to wait for an answer")
 	sandbox := fs.Bool("sandbox", true, "run the bot in the sandbox under the game's default limits, as a tournament runs a bot without a limits block (-sandbox=false: bare)")
-	from := fs.String("from", "", "a match's directory (RESULTS/matches/ID): send the bot what that match sent the seat of -seat, line by line, instead of reading lines")
+	from := fs.String("from", "", "a match's directory (RESULTS/matches/ID): send the bot what that match sent the seat of -seat, the lines it wrote together in one write, instead of reading lines")
 	seat := fs.Int("seat", -1, "with -from: the seat (0, 1, ...) whose input to send")
 	before, command := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -59,7 +61,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	}
 	seatGiven := false
 	fs.Visit(func(f *flag.Flag) { seatGiven = seatGiven || f.Name == "seat" })
-	recorded, env, err := consoleFrom(pos[0], *from, *seat, seatGiven)
+	recorded, env, err := consoleFrom(pos[0], *from, *seat, seatGiven, game.gtp)
 	if err != nil {
 		return err
 	}
@@ -79,14 +81,19 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var (
-		read  func() (string, error)
+		read  func() ([]string, error)
 		write func(string)
 		done  func()
 	)
 	if *from != "" {
 		read, write, done = recordedIO(stdout, recorded)
 	} else {
-		read, write, done = consoleIO(stdout, game.cmds)
+		var readLine func() (string, error)
+		readLine, write, done = consoleIO(stdout, game.cmds)
+		read = func() ([]string, error) {
+			line, err := readLine()
+			return []string{line}, err
+		}
 	}
 	defer func() {
 		s.Kill()
@@ -94,15 +101,15 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 		consoleStderr(stderr, errPath)
 	}()
 	for {
-		line, err := read()
+		lines, err := read()
 		if err != nil {
 			return nil
 		}
-		if err := consoleExchange(s, line, game.gtp, write); err != nil {
+		if err := consoleWrite(s, lines, game.gtp, write); err != nil {
 			write(fmt.Sprintf("! %v", err))
 			return errReported
 		}
-		if line == "quit" || line == "STOP" {
+		if line := lines[len(lines)-1]; line == "quit" || line == "STOP" {
 			return nil
 		}
 	}
@@ -124,35 +131,58 @@ func consoleStderr(w io.Writer, path string) {
 		fmt.Fprintf(w, "the bot's stderr is in %s:\n", path)
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "  %s\n", l)
+		fmt.Fprintf(w, "  %s\n", shown(l))
 	}
 }
 
-// consoleExchange sends line and writes the answer: up to its empty line
-// in a GTP-like game, one line otherwise (none for STOP).
-func consoleExchange(s *proc.Session, line string, gtp bool, write func(string)) error {
-	start := time.Now()
-	if strings.TrimSpace(line) == "" || line == "STOP" {
+// consoleWrite sends lines, in one write, and writes the answer to each
+// in turn: up to its empty line in a GTP-like game, one line otherwise
+// (none for STOP or an empty line, which are sent alone).
+func consoleWrite(s *proc.Session, lines []string, gtp bool, write func(string)) error {
+	if line := lines[0]; len(lines) == 1 && (strings.TrimSpace(line) == "" || line == "STOP") {
 		return s.Write(line, time.Now().Add(time.Second))
 	}
-	err := s.Exchange(line, func(deadline time.Time) error {
-		seen := false
-		for {
-			l, err := s.ReadLine(deadline)
-			if err != nil {
-				return err
+	start := time.Now()
+	s.Send(lines[0], lines[1:]...)
+	for k := range lines {
+		err := s.Receive(func(deadline time.Time) error {
+			seen := false
+			for {
+				l, err := s.ReadLine(deadline)
+				if err != nil {
+					return err
+				}
+				write(shown(l))
+				if !gtp || (l == "" && seen) {
+					return nil
+				}
+				seen = seen || l != ""
 			}
-			write(l)
-			if !gtp || (l == "" && seen) {
-				return nil
-			}
-			seen = seen || l != ""
+		})
+		if err != nil {
+			return withHint(err, lines, k)
 		}
-	})
-	if err == nil {
 		write(fmt.Sprintf("  (%s)", time.Since(start).Round(time.Microsecond)))
+		start = time.Now()
 	}
-	return err
+	return nil
+}
+
+// withHint is err, the fault of the answer to lines[k] (written with the
+// lines of lines), with what the bot most likely did when it is a time
+// fault: as check says, it did not flush, or, when it answered an
+// earlier line of the same write, it lost the rest of the write.
+func withHint(err error, lines []string, k int) error {
+	var f *proc.Fault
+	if !errors.As(err, &f) || f.Kind != drivers.FaultTime ||
+		!(strings.HasPrefix(f.Detail, "no answer within ") || strings.HasPrefix(f.Detail, "no full answer within ")) {
+		return err
+	}
+	hint := conform.FlushHint
+	if k > 0 && strings.HasPrefix(f.Detail, "no answer within ") {
+		hint = conform.ReadHint(strconv.Quote(lines[k-1]))
+	}
+	return fmt.Errorf("%w; %s", err, hint)
 }
 
 // consoleIO reads lines with history and tab completion on a terminal,
@@ -198,7 +228,7 @@ func consoleIO(stdout io.Writer, cmds []string) (read func() (string, error), wr
 // consoleFrom checks console's -from and -seat (seatGiven: -seat was
 // given) and reads, with -from, what the match sent the seat and the
 // environment its bot had (seatInput).
-func consoleFrom(game, from string, seat int, seatGiven bool) (recorded, env []string, err error) {
+func consoleFrom(game, from string, seat int, seatGiven, gtp bool) (recorded [][]string, env []string, err error) {
 	switch {
 	case seatGiven && seat < 0:
 		return nil, nil, fmt.Errorf("-seat %d: a seat is 0, 1, ...", seat)
@@ -212,7 +242,7 @@ func consoleFrom(game, from string, seat int, seatGiven bool) (recorded, env []s
 	if err := sameGame(from, game); err != nil {
 		return nil, nil, err
 	}
-	return seatInput(from, seat)
+	return seatInput(from, seat, gtp)
 }
 
 // sameGame checks that the match in the directory dir (RESULTS/matches/ID)
@@ -239,11 +269,22 @@ func sameGame(dir, game string) error {
 	return fmt.Errorf("-from %s: a match of %s (%s), not of %s: arbiter console %s -from ...", dir, p.Game.Driver, path, game, p.Game.Driver)
 }
 
-// seatInput is what the match in the directory dir sent to seat, line by
-// line, as its transcript records it (plain or compressed), and the
-// ARBITER_* variables the seat's bot had in the match (engine.Run), so a
-// bot that seeds its play from them plays as it did.
-func seatInput(dir string, seat int) (lines, env []string, err error) {
+// seatInput is what the match in the directory dir sent to seat, as its
+// transcript records it (plain or compressed), in the writes the match
+// wrote it in, and the ARBITER_* variables the seat's bot had in the
+// match (engine.Run), so a bot that seeds its play from them plays as it
+// did.
+//
+// The transcript has no mark of a write, but in a GTP-like game (gtp) it
+// tells them apart: a bot answers every command, and the referee writes
+// a command only once it has read the answers to those before it, unless
+// it writes them together (drivers/gtp.Match.TellAllBefore, Gen), which
+// the transcript records as the seat's send lines with no answer of the
+// seat between them (docs/events.md). So a write is a run of the seat's
+// send lines with none of its recv lines between; quit, written alone
+// when the game is over, is one of its own. In another game each line is
+// a write of its own.
+func seatInput(dir string, seat int, gtp bool) (writes [][]string, env []string, err error) {
 	r, err := engine.OpenTranscript(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-from %s: %w (a match's directory: RESULTS/matches/ID)", dir, err)
@@ -252,6 +293,7 @@ func seatInput(dir string, seat int) (lines, env []string, err error) {
 	seats := map[int]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	answered := true // the seat's last line was an answer (or there was none)
 	for sc.Scan() {
 		var e struct {
 			Event string `json:"event"`
@@ -261,6 +303,7 @@ func seatInput(dir string, seat int) (lines, env []string, err error) {
 			} `json:"data"`
 			Seat *int    `json:"seat"`
 			Send *string `json:"send"`
+			Recv *string `json:"recv"`
 		}
 		switch {
 		case json.Unmarshal(sc.Bytes(), &e) != nil:
@@ -269,31 +312,41 @@ func seatInput(dir string, seat int) (lines, env []string, err error) {
 				"ARBITER_SEED=" + strconv.FormatUint(*e.Data.Seed, 10)}
 		case e.Seat != nil && e.Send != nil:
 			seats[*e.Seat] = true
-			if *e.Seat == seat {
-				lines = append(lines, *e.Send)
+			if *e.Seat != seat {
+				break
 			}
+			if n := len(writes); n > 0 && gtp && !answered && *e.Send != "quit" {
+				writes[n-1] = append(writes[n-1], *e.Send)
+			} else {
+				writes = append(writes, []string{*e.Send})
+			}
+			answered = false
+		case e.Seat != nil && e.Recv != nil && *e.Seat == seat:
+			answered = true
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, nil, fmt.Errorf("-from %s: reading its transcript: %w", dir, err)
 	}
-	if len(lines) == 0 {
+	if len(writes) == 0 {
 		return nil, nil, fmt.Errorf("-from %s: the match sent seat %d nothing (its seats with input: %v)", dir, seat, slices.Sorted(maps.Keys(seats)))
 	}
-	return lines, env, nil
+	return writes, env, nil
 }
 
-// recordedIO reads the lines a match sent, showing each as if typed.
-func recordedIO(stdout io.Writer, lines []string) (read func() (string, error), write func(string), done func()) {
+// recordedIO reads the writes a match sent, showing each line as if typed.
+func recordedIO(stdout io.Writer, writes [][]string) (read func() ([]string, error), write func(string), done func()) {
 	write = func(s string) { fmt.Fprintln(stdout, s) }
-	return func() (string, error) {
-		if len(lines) == 0 {
+	return func() ([]string, error) {
+		if len(writes) == 0 {
 			write("# the end of what the match sent this seat")
-			return "", io.EOF
+			return nil, io.EOF
 		}
-		l := lines[0]
-		lines = lines[1:]
-		write("> " + l)
-		return l, nil
+		w := writes[0]
+		writes = writes[1:]
+		for _, l := range w {
+			write("> " + l)
+		}
+		return w, nil
 	}, write, func() {}
 }

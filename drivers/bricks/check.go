@@ -121,7 +121,7 @@ func moveWithin(s *conform.Session, b *Board, line string, limit time.Duration) 
 	}
 	mv, ok := ParseMove(answer)
 	if !ok {
-		return mv, conform.Failf("answered %q to %q, which is not a move like 1x2_2x2 (column x row, cells joined by _)", answer, line)
+		return mv, conform.Failf("answered %q to %q, which is not a move like 1x2_2x2 (column x row, cells joined by _; write debug output to stderr)", answer, line)
 	}
 	if problem := b.Check(mv); problem != "" {
 		return mv, conform.Failf("played %s: %s", mv, problem)

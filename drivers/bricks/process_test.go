@@ -316,6 +316,9 @@ func TestFaultCodes(t *testing.T) {
 				if !strings.Contains(s.Detail, "(code "+tt.code+")") {
 					t.Errorf("detail %q does not keep the code %s", s.Detail, tt.code)
 				}
+				if tt.mode == modeGarbage && !strings.Contains(s.Detail, "(write debug output to stderr)") {
+					t.Errorf("detail %q of a line that is no move does not say where debug output goes", s.Detail)
+				}
 				lines := strings.Split(strings.TrimSuffix(res.replay, "\n"), "\n")
 				n := len(lines)
 				if n < 6 || lines[n-4] != tt.last+" :BAD ONE" || lines[n-3] != "---" || lines[n-2] != "GOOD ONE" {

@@ -183,7 +183,7 @@ func (d *duel) play(boardMsg string) error {
 		mv, ok := ParseMove(answer)
 		if !ok {
 			return d.fault(seat, CodeProtocol, drivers.FaultProtocol, answer,
-				fmt.Sprintf("answered %q, which is not a move like 1x2_2x2, %s", answer, where),
+				fmt.Sprintf("answered %q, which is not a move like 1x2_2x2 (write debug output to stderr), %s", answer, where),
 				fmt.Sprintf("Player %s -> Can't translate input : \"%s\".", d.nicks[seat], answer))
 		}
 		if problem := b.Check(mv); problem != "" {

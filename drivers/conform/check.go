@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,14 +34,21 @@ type Options struct {
 	// defaults.
 	Game  drivers.Game
 	Clock drivers.Clock
+	// Players are the numbers of players of the tournament's matches
+	// (drivers.CheckOptions.Players): a case of another number is
+	// skipped. Nil: every case runs.
+	Players []int
 }
 
 // Result is the verdict of one case.
 type Result struct {
-	Case   string `json:"case"`
-	Doc    string `json:"doc"`
-	OK     bool   `json:"ok"`
-	Reason string `json:"reason,omitempty"`
+	Case string `json:"case"`
+	Doc  string `json:"doc"`
+	OK   bool   `json:"ok"`
+	// Skipped is a case that cannot happen in the tournament the bot is
+	// checked for (OK, with the Reason why).
+	Skipped bool   `json:"skipped,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 	// Exchange is the end of the transcript of a failed case: lines sent
 	// ("> ") and received ("< ").
 	Exchange []string `json:"exchange,omitempty"`
@@ -60,6 +69,15 @@ func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Opt
 	if o.Case <= 0 {
 		o.Case = 2 * time.Minute
 	}
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.Name)
+	}
+	for _, name := range o.Only {
+		if !slices.Contains(names, name) {
+			return nil, fmt.Errorf("no case named %s; the cases: %s", name, strings.Join(names, ", "))
+		}
+	}
 	tmp, err := os.MkdirTemp("", "arbiter-check-")
 	if err != nil {
 		return nil, err
@@ -73,12 +91,26 @@ func Run(ctx context.Context, cases []drivers.CheckCase, bot drivers.Seat, o Opt
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
+		if c.Players > 0 && len(o.Players) > 0 && !slices.Contains(o.Players, c.Players) {
+			out = append(out, Result{Case: c.Name, Doc: c.Doc, OK: true, Skipped: true,
+				Reason: fmt.Sprintf("it plays %d players, and the tournament's matches have %s", c.Players, players(o.Players))})
+			continue
+		}
 		out = append(out, runCase(ctx, c, bot, o, filepath.Join(tmp, c.Name+".stderr")))
 	}
-	if len(o.Only) > 0 && len(out) == 0 {
-		return nil, fmt.Errorf("no case named %s", strings.Join(o.Only, ", "))
-	}
 	return out, ctx.Err()
+}
+
+// players says how many players matches have: "4", "2 or 4".
+func players(n []int) string {
+	s := make([]string, len(n))
+	for i, k := range n {
+		s[i] = strconv.Itoa(k)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 func runCase(ctx context.Context, c drivers.CheckCase, bot drivers.Seat, o Options, stderr string) Result {
@@ -87,7 +119,7 @@ func runCase(ctx context.Context, c drivers.CheckCase, bot drivers.Seat, o Optio
 	bot.Stderr = stderr
 	rec := &Transcript{}
 	start := time.Now()
-	err := c.Run(cctx, bot, drivers.CheckOptions{Move: drivers.Duration(o.Move), Game: o.Game, Clock: o.Clock}, rec)
+	err := c.Run(cctx, bot, drivers.CheckOptions{Move: drivers.Duration(o.Move), Game: o.Game, Clock: o.Clock, Players: o.Players}, rec)
 	r := Result{Case: c.Name, Doc: c.Doc, OK: err == nil, ElapsedMS: time.Since(start).Milliseconds()}
 	if err == nil {
 		return r
@@ -193,10 +225,44 @@ func Failf(format string, args ...any) error { return fmt.Errorf(format, args...
 const flushHint = "if it did answer, it may not have flushed its output: Python print(..., flush=True), " +
 	"C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
 
+// FlushHint is flushHint, for arbiter console.
+const FlushHint = flushHint
+
+// ReadHint is readHint, for arbiter console.
+func ReadHint(after string) string { return readHint(after) }
+
+// readHint is what a bot most often does that answered a command and
+// then nothing while the commands written with it wait (after, a quoted
+// command it answered in the same write): it read more than one line at
+// once into a buffer it then dropped, so the rest of the write is gone.
+func readHint(after string) string {
+	return "it answered " + after + ", written in the same write as this one, then nothing: " +
+		"it probably reads more than one line at a time and drops what it read beyond the first line, " +
+		"so it lost the rest of the referee's write " + readerFix
+}
+
+// lostHint is flushHint for a command written after a line that wants no
+// answer (before, quoted): the bot may have read both at once and lost
+// the command.
+func lostHint(before string) string {
+	return flushHint + "; or it reads more than one line at a time and lost this command with the line " +
+		before + " before it " + readerFix
+}
+
+// readerFix is how a bot stops losing lines the referee writes together.
+const readerFix = "(a new Scanner or BufferedReader per command in Java, a new BufReader per command in Rust): " +
+	"the referee writes several commands at once, so make one reader before the loop and read each command as one line from it"
+
 // explain is the sentence of a fault (read without importing gtp or
 // proc) that came while the bot was doing what (a quoted command, "its
 // run"), move the time it had for one answer.
 func explain(err error, what string, move time.Duration) error {
+	return explainHint(err, what, move, flushHint)
+}
+
+// explainHint is explain with hint as the likely cause of an answer that
+// never arrived.
+func explainHint(err error, what string, move time.Duration, hint string) error {
 	var f interface {
 		FaultKind() string
 		FaultDetail() string
@@ -219,7 +285,7 @@ func explain(err error, what string, move time.Duration) error {
 			return limit
 		}
 		if limit, ok := strings.CutPrefix(d, "no answer within "); ok {
-			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), flushHint)
+			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), hint)
 		}
 		for _, prefix := range []string{"no full answer within ", "no full line within "} {
 			if rest, ok := strings.CutPrefix(d, prefix); ok {

@@ -16,6 +16,10 @@ import (
 type Session struct {
 	S    *proc.Session
 	move time.Duration
+	// unanswered is the last line written by Send since the last answer
+	// read, quoted: a bot that reads more than one line at a time may have
+	// read the next command with it.
+	unanswered string
 }
 
 // Start starts the bot for one case, every line recorded in rec, each
@@ -54,10 +58,22 @@ func (s *Session) Ask(cmd string) (ok bool, text string, err error) {
 	if strings.HasPrefix(cmd, "gen_") {
 		s.S.EndTurn()
 	}
+	hint := s.hint()
+	s.unanswered = ""
 	if err != nil {
-		return false, "", explain(err, quote(cmd), s.move)
+		return false, "", explainHint(err, quote(cmd), s.move, hint)
 	}
 	return ok, text, nil
+}
+
+// hint is the likely cause of a command of a write getting no answer
+// when the bot answered nothing of that write: it did not flush, or it
+// lost the command with a line written before it that wanted no answer.
+func (s *Session) hint() string {
+	if s.unanswered != "" {
+		return lostHint(s.unanswered)
+	}
+	return flushHint
 }
 
 // Tell sends an informational command: '=' and '?' are both fine.
@@ -73,7 +89,7 @@ func (s *Session) Gen(cmd string) (string, error) {
 		return "", err
 	}
 	if !ok {
-		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(cmd), text)
+		return "", Failf("refused %s with \"? %s\": the referee needs an answer here%s", quote(cmd), text, gtp.StrayNote(s.S, cmd))
 	}
 	return text, nil
 }
@@ -90,7 +106,7 @@ func (s *Session) TellGen(lines ...string) (string, error) {
 	}
 	last := len(lines) - 1
 	if a := answers[last]; !a.OK {
-		return "", Failf("refused %s with \"? %s\": the referee needs an answer here", quote(lines[last]), a.Text)
+		return "", Failf("refused %s with \"? %s\": the referee needs an answer here%s", quote(lines[last]), a.Text, gtp.StrayNote(s.S, lines[last]))
 	}
 	return answers[last].Text, nil
 }
@@ -104,14 +120,22 @@ func (s *Session) Script(cmds ...string) error {
 }
 
 // askAll writes lines in one write and reads an answer to each; an
-// answer that is a fault fails the case, explained.
+// answer that is a fault fails the case, explained. A command that got no
+// answer after one written with it did is most likely lost to a bot that
+// reads more than one line at a time, not to a missing flush.
 func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 	answers := gtp.SessionPlayer{S: s.S}.AskAll(lines...)
 	for i, a := range answers {
-		if a.Err != nil {
-			return nil, explain(a.Err, quote(lines[i]), s.move)
+		if a.Err == nil {
+			continue
 		}
+		hint := s.hint()
+		if i > 0 {
+			hint = readHint(quote(lines[i-1]))
+		}
+		return nil, explainHint(a.Err, quote(lines[i]), s.move, hint)
 	}
+	s.unanswered = ""
 	return answers, nil
 }
 
@@ -139,6 +163,7 @@ func (s *Session) Send(line string) error {
 	if err := s.S.Write(line, time.Now().Add(s.move)); err != nil {
 		return explain(err, quote(line), s.move)
 	}
+	s.unanswered = quote(line)
 	return nil
 }
 

@@ -434,7 +434,7 @@ func (m *Match) Gen(seat int, cmd string) (string, error) {
 		case i < last && !a.OK:
 			m.refused(seat, cmds[i], a.Text)
 		case i == last && !a.OK:
-			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s", cmd, m.quote(a.Text), m.Where))
+			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s%s", cmd, m.quote(a.Text), m.Where, StrayNote(m.Players[seat], cmd)))
 		case i == last:
 			return a.Text, nil
 		}
@@ -699,6 +699,31 @@ func (p SessionPlayer) sendAll(cmds []string) (receive func(k int) Answer) {
 		}
 		return a
 	}
+}
+
+// EarlyAnswer is the session's (proc.Session.EarlyAnswer).
+func (p SessionPlayer) EarlyAnswer() (after string, early bool) { return p.S.EarlyAnswer() }
+
+// StrayNote is what a fault about p's answer to cmd adds when that answer
+// was already in p's output, unread, before cmd was written
+// (proc.Session.EarlyAnswer): it answered an earlier command more than
+// once, and the answer is not cmd's. "" otherwise, and for a player that
+// cannot tell.
+func StrayNote(p any, cmd string) string {
+	e, ok := p.(interface{ EarlyAnswer() (string, bool) })
+	if !ok {
+		return ""
+	}
+	after, early := e.EarlyAnswer()
+	if !early {
+		return ""
+	}
+	since := ""
+	if after != "" {
+		since = fmt.Sprintf(" (its output went on after its answer to %q)", shorten(after))
+	}
+	return fmt.Sprintf("; but that answer was in its output before %q was written, so it answered an earlier command more than once%s: "+
+		"each command gets exactly one answer, so read a command's whole line, its arguments too", shorten(cmd), since)
 }
 
 // Release implements Sender.

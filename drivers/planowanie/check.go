@@ -3,6 +3,7 @@ package planowanie
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,10 +22,10 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "lead", Doc: "leads a card from its hand", Run: checkLead},
 		{Name: "follow-suit", Doc: "with one card of the led suit, plays it (a hand with one legal move); the lead's play comes with time_left and gen_move in one go, as the referee writes them", Run: checkFollow},
 		{Name: "void", Doc: "without the led suit, plays any card of its hand", Run: checkVoid},
-		{Name: "last-trick", Doc: "tracks its hand and the trick winner: its last card is played in the last trick", Run: checkLastTrick},
+		{Name: "last-trick", Doc: "tracks its hand and the trick winner: its last card is played in the last trick", Run: checkLastTrick, Players: 2},
 		{Name: "clock", Doc: "after time_left 1000 (written with gen_move in one go, as the referee does), answers gen_move within a second", Run: checkClock},
-		{Name: "two-players", Doc: "plays a whole 2-player game of three deals against the house bot greedy", Run: checkTwoPlayers},
-		{Name: "tournament", Doc: "plays a whole tournament game (4 players, 13 deals) against the house bot greedy, from seat 2", Run: checkTournament},
+		{Name: "two-players", Doc: "plays a whole 2-player game of three deals against the house bot greedy", Run: checkTwoPlayers, Players: 2},
+		{Name: "tournament", Doc: "plays a whole tournament game (4 players, 13 deals) against the house bot greedy, from seat 2", Run: checkTournament, Players: 4},
 	}
 }
 
@@ -95,7 +96,12 @@ func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	if err := s.Send(""); err != nil {
 		return err
 	}
-	if err := s.Script("set_players 4 3", "set_game 13 1 0 2 1 3 2 4 3 5 0 6 1 7 2 8 3 9 0 10 1 11 2 12 3 13 0"); err != nil {
+	n := players(opt)
+	game := "set_game 13"
+	for k := range 13 {
+		game += fmt.Sprintf(" %d %d", k+1, k%n)
+	}
+	if err := s.Script(fmt.Sprintf("set_players %d %d", n, n-1), game); err != nil {
 		return err
 	}
 	ok, text, err := s.Ask("frobnicate 1 2")
@@ -109,7 +115,7 @@ func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 }
 
 func checkDeclare(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, err := begin(ctx, bot, opt, rec, 4, 1, 0, "2C 9H KS AD TC", true)
+	s, err := begin(ctx, bot, opt, rec, players(opt), 1, 0, "2C 9H KS AD TC", true)
 	if err != nil {
 		return err
 	}
@@ -134,7 +140,8 @@ func move(s *conform.Session, held string, led byte, before ...string) (Card, er
 }
 
 func checkLead(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, err := begin(ctx, bot, opt, rec, 4, 2, 2, "3D QH 7S", true)
+	seat := min(2, players(opt)-1)
+	s, err := begin(ctx, bot, opt, rec, players(opt), seat, seat, "3D QH 7S", true)
 	if err != nil {
 		return err
 	}
@@ -144,7 +151,7 @@ func checkLead(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 }
 
 func checkFollow(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, err := begin(ctx, bot, opt, rec, 4, 1, 0, "7H 2D AS 3C", true)
+	s, err := begin(ctx, bot, opt, rec, players(opt), 1, 0, "7H 2D AS 3C", true)
 	if err != nil {
 		return err
 	}
@@ -154,15 +161,22 @@ func checkFollow(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions
 }
 
 func checkVoid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, err := begin(ctx, bot, opt, rec, 4, 3, 1, "7H 2D 3C", true)
+	// The bot plays last: with 4 players seat 3, after 1 leads KS and 2
+	// plays 2S.
+	n := players(opt)
+	seat, leader := n-1, max(n-3, 0)
+	s, err := begin(ctx, bot, opt, rec, n, seat, leader, "7H 2D 3C", true)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if err := s.Tell("play 1 KS"); err != nil {
-		return err
+	plays := []string{fmt.Sprintf("play %d KS", leader), fmt.Sprintf("play %d 2S", leader+1)}[:seat-leader]
+	for _, p := range plays[:len(plays)-1] {
+		if err := s.Tell(p); err != nil {
+			return err
+		}
 	}
-	_, err = move(s, "7H 2D 3C", 'S', "play 2 2S")
+	_, err = move(s, "7H 2D 3C", 'S', plays[len(plays)-1])
 	return err
 }
 
@@ -209,7 +223,7 @@ func checkLastTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOpti
 }
 
 func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, err := begin(ctx, bot, opt, rec, 4, 0, 0, "5C 5D 5H 5S 6C", true)
+	s, err := begin(ctx, bot, opt, rec, players(opt), 0, 0, "5C 5D 5H 5S 6C", true)
 	if err != nil {
 		return err
 	}
@@ -226,6 +240,17 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 		return conform.Failf("%s", problem)
 	}
 	return nil
+}
+
+// players is the number of players the cases of one deal seat: the
+// contest's 4, or for a tournament whose matches never have 4
+// (drivers.CheckOptions.Players), the fewest they have, so that the bot
+// is told what its tournament tells it.
+func players(opt drivers.CheckOptions) int {
+	if len(opt.Players) == 0 || slices.Contains(opt.Players, 4) {
+		return 4
+	}
+	return max(slices.Min(opt.Players), 2)
 }
 
 func greedyBot() drivers.HouseBot { return HouseBots()[0] }

@@ -73,6 +73,15 @@ type Session struct {
 	watch *limitWatch
 	// answered is how many bytes the bot wrote since the last command.
 	answered int64
+	// earlyLeft is how many bytes still to be read were waiting in the
+	// bot's output when the last command was written; answerEarly says
+	// that the answer being read started in them, textSeen that its
+	// first line with text was read; lastSent is the last line of the
+	// last write, strayAfter that of the write after whose answers
+	// output no command asked for began (early.go).
+	earlyLeft             int
+	textSeen, answerEarly bool
+	lastSent, strayAfter  string
 
 	limited bool
 	left    time.Duration
@@ -483,6 +492,11 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 	if s.late != nil {
 		s.resumeAfterLate()
 	}
+	if len(more) > 0 {
+		s.markEarly(more[len(more)-1])
+	} else {
+		s.markEarly(line)
+	}
 	if err := s.setDeadline(s.in.SetWriteDeadline, &s.writeBy, deadline); err != nil {
 		return err
 	}
@@ -512,6 +526,7 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 	}
 	b, err := s.r.ReadSlice('\n')
 	s.answered += int64(len(b))
+	s.readEarly(b)
 	if s.answered > s.spec.Limits.Output {
 		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))
 	}
@@ -713,6 +728,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		s.deadline = s.budget(s.sentAt, s.next[0])
 		s.next = s.next[1:]
 		s.answered = 0
+		s.textSeen, s.answerEarly = false, false
 		if s.late != nil {
 			s.resumeAfterLate()
 		}

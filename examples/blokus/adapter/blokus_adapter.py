@@ -5,6 +5,10 @@ stdin/stdout and calls the player's methods.
 
     python3 adapter/blokus_adapter.py path/to/player.py
 
+In arbiter's sandbox a bot sees its own folder and, outside it, only the
+files its command names, not their folders: copy this folder (adapter/,
+with base.py) into the bot's folder and name it from there, as above.
+
 The adapter's own directory comes first on sys.path, so `from base import
 BasePlayer` and `import base` find the base.py beside this file; the
 player's directory comes next, for the player's own modules. While the
@@ -28,7 +32,20 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import base  # noqa: E402  (after the path is set)
+try:
+    import base  # noqa: E402  (after the path is set)
+except ImportError as e:
+    # In arbiter's sandbox a bot sees its own folder and, outside it, only
+    # the files its command names, not the folders they lie in: base.py
+    # beside this file is then not there.
+    sys.stderr.write(
+        "blokus_adapter.py: cannot import base (%s): base.py must lie beside the adapter, in %s,\n"
+        "and it is not there. Arbiter's sandbox shows a bot its own folder and, outside it, only\n"
+        "the files its command names, not the folders they lie in. Copy the adapter folder\n"
+        "(blokus_adapter.py and base.py) into the bot's folder and name it from there:\n"
+        "    cp -r %s . && python3 adapter/blokus_adapter.py player.py\n"
+        % (e, HERE, HERE))
+    sys.exit(1)
 
 PROTOCOL = sys.stdout
 sys.stdout = sys.stderr
