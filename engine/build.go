@@ -216,7 +216,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 		if err == nil {
 			return "", nil
 		}
-		if f := box.Explain(cmd.ProcessState, ""); f != nil {
+		if f := box.Explain(drivers.FaultCrash, cmd.ProcessState, ""); f != nil {
 			return fmt.Sprintf("the build %q went over a limit: %s", strings.Join(b.Build, " "), f.Detail), nil
 		}
 		var ee *exec.ExitError

@@ -30,7 +30,7 @@ import (
 //	err = proc.StartCmd(cmd, box)                // on error: box.Close(); never cmd.Start()
 //	...
 //	if f := box.Check(); f != nil { ... }        // after every answer
-//	f := box.Explain(cmd.ProcessState, tail)     // when the bot misbehaved
+//	f := box.Explain(kind, ps, tail)             // when the bot misbehaved
 //	box.Kill(); cmd.Wait(); box.Close()          // at the end
 //
 // All methods are safe on a nil *Box.
@@ -528,11 +528,19 @@ func (b *Box) usage() (bytes, files int64, ok bool) {
 	return bytes, files, err == nil
 }
 
-// Explain says which limit, if any, ended the bot: ps is its exit state
-// (nil while it runs) and stderrTail the end of what it wrote to stderr.
-// It returns nil when no limit is to blame.
-func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
-	if b == nil {
+// Explain says which limit, if any, ended the bot: found is the kind of
+// the fault the caller saw (drivers.FaultCrash for a bot that ended
+// without its answer), ps its exit state (nil while it runs) and
+// stderrTail the end of what it wrote to stderr. It returns nil when no
+// limit is to blame.
+//
+// A time fault is the arbiter's own verdict, from its clock: it is never
+// relabelled. What the bot wrote to stderr is the bot's to choose, so the
+// guesses made from it (a refused fork, an allocation that failed under
+// RLIMIT_DATA, a failing shim) only ever explain a crash: a bot that
+// prints "Cannot fork" and then overruns its time is still late.
+func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fault {
+	if b == nil || found == drivers.FaultTime {
 		return nil
 	}
 	if f := b.check(); f != nil {
@@ -543,8 +551,9 @@ func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
 	}
 	ws, _ := ps.Sys().(syscall.WaitStatus)
 	cpu := ps.UserTime() + ps.SystemTime()
+	crash := found == drivers.FaultCrash
 	switch {
-	case ws.Exited() && ws.ExitStatus() == shimFailed && strings.Contains(stderrTail, "arbiter shim: "):
+	case crash && ws.Exited() && ws.ExitStatus() == shimFailed && strings.Contains(stderrTail, "arbiter shim: "):
 		_, msg, _ := strings.Cut(stderrTail, "arbiter shim: ")
 		msg, _, _ = strings.Cut(msg, "\n")
 		return faultf(drivers.FaultStart, "%s", msg)
@@ -554,9 +563,9 @@ func (b *Box) Explain(ps *os.ProcessState, stderrTail string) *Fault {
 		return faultf(drivers.FaultFiles, "wrote a file over its limit of %s: killed", Size(b.lim.Files))
 	case b.cpu > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL && cpu >= b.cpu-time.Second):
 		return faultf(drivers.FaultTime, "used %v of CPU time, its limit is %v: killed", cpu.Round(time.Millisecond), b.cpu)
-	case b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
+	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
 		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
-	case b.noChildren && (ws.Signaled() || ws.ExitStatus() != 0) && forkRefused(stderrTail):
+	case crash && b.noChildren && (ws.Signaled() || ws.ExitStatus() != 0) && forkRefused(stderrTail):
 		return faultf(drivers.FaultProcesses, "tried to start another program, which this game forbids (children = false; its stderr says a new process was refused): do the work in the bot's own process (in a shell script each grep, cut, sed or $(...) starts one: use the shell's read, case and $((...)) instead)")
 	}
 	return nil

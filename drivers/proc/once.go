@@ -246,7 +246,7 @@ func (r *onceRun) verdict(reply Reply) Reply {
 	case reply.Fault != nil:
 		tail := r.stderrTail()
 		// A limit may be what ended it: say which.
-		if g := r.box.Explain(r.cmd.ProcessState, tail); g != nil {
+		if g := r.box.Explain(reply.Fault.Kind, r.cmd.ProcessState, tail); g != nil {
 			reply.Fault = g
 		} else if reply.Fault.Kind == drivers.FaultCrash && strings.Contains(tail, "Could not find or load main class") {
 			reply.Fault = faultf(drivers.FaultCrash, "%s: java could not find the bot's main class in %s, where it runs (put \"-cp\", \".\" before the class in its command: \".\" is made the bot's dir)", reply.Fault.Detail, r.spec.Dir)

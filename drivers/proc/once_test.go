@@ -642,3 +642,45 @@ func TestRunOnceJavaClassNotFound(t *testing.T) {
 		t.Fatalf("reply %+v (fault %v), want a crash that says to give -cp .", r, r.Fault)
 	}
 }
+
+// TestRunOnceLateBotBlamingAFork: a bot's stderr is its own to write, so
+// a bot that says its fork was refused and then overruns its time is late
+// (a time fault, which games count as an overrun), not a processes fault.
+func TestRunOnceLateBotBlamingAFork(t *testing.T) {
+	if e := Machine().Enforcement(drivers.LimitChildren); !e.Enforced {
+		t.Skipf("children is not enforced here: %s", e.How)
+	}
+	no := false
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho './bot.sh: 2: Cannot fork' >&2\nwhile :; do :; done\n"
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := runOnce(t, OnceSpec{Bot: "sh", Argv: []string{"./bot.sh"}, Dir: dir, Timeout: 300 * time.Millisecond,
+		Limits: drivers.Limits{Children: &no}, Stderr: filepath.Join(dir, "stderr")})
+	if r.Fault == nil || r.Fault.Kind != drivers.FaultTime {
+		t.Fatalf("reply %+v (fault %v), want a time fault", r, r.Fault)
+	}
+}
+
+// TestExplainStderrOnlyForACrash: the guesses Explain makes from a bot's
+// stderr (a refused fork, a failed allocation under RLIMIT_DATA) explain
+// a crash, never a time-out, whose bot was killed too.
+func TestExplainStderrOnlyForACrash(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "kill -9 $$")
+	if err := cmd.Run(); err == nil {
+		t.Fatal("sh survived its SIGKILL")
+	}
+	box := &Box{lim: drivers.Limits{Memory: 64 << 20}, data: true, noChildren: true}
+	for tail, want := range map[string]string{
+		"./bot.sh: 2: Cannot fork\n": drivers.FaultProcesses,
+		"MemoryError\n":              drivers.FaultMemory,
+	} {
+		if f := box.Explain(drivers.FaultCrash, cmd.ProcessState, tail); f == nil || f.Kind != want {
+			t.Errorf("a crash whose stderr says %q: fault %v, want %s", tail, f, want)
+		}
+		if f := box.Explain(drivers.FaultTime, cmd.ProcessState, tail); f != nil {
+			t.Errorf("a time-out whose stderr says %q: relabelled %v", tail, f)
+		}
+	}
+}

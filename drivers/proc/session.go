@@ -884,7 +884,7 @@ func (s *Session) verdict(err error) error {
 		}
 		tail = fileTail(s.spec.Stderr, 4096)
 	}
-	if g := s.box.Explain(ps, tail); g != nil {
+	if g := s.box.Explain(f.Kind, ps, tail); g != nil {
 		return g
 	}
 	return err
