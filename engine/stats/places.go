@@ -96,11 +96,20 @@ func PlacementTies(p *plan.Plan, results []Result) [][]string {
 	t := newTally(p, results)
 	var ties [][]string
 	for _, g := range t.byPlacement() {
-		if len(g) > 1 && t.matches[g[0]] > 0 && !t.fill[g[0]] && t.dq[g[0]] == nil && !t.couldNotPlay(g[0]) {
+		if t.tie(g) && !t.couldNotPlay(g[0]) {
 			ties = append(ties, t.sortedNames(g))
 		}
 	}
 	return ties
+}
+
+// tie says that group g of byPlacement is a tie that a playoff could
+// break or that the standings report: two bots or more that played
+// matches, neither fill bots (which only complete groups, and are never
+// played off) nor disqualified (last whatever their places). Whether the
+// bots could play (couldNotPlay) is the caller's to tell apart.
+func (t *tally) tie(g []int) bool {
+	return len(g) >= 2 && t.matches[g[0]] > 0 && !t.fill[g[0]] && t.dq[g[0]] == nil
 }
 
 // byPlacement groups the bots by mean placement, best first, breaking

@@ -43,7 +43,8 @@ type Stats struct {
 	// NotPlayedOff are the groups of bots tied in placement that no
 	// playoff is played for: none of them could play (couldNotPlay: every
 	// regular match a start or build fault, or every answer replaced by
-	// the game's default), so a playoff would only repeat the tie.
+	// the game's default), so a playoff would only repeat the tie. Fill
+	// bots, never played off, are in neither list.
 	NotPlayedOff [][]string `json:"not_played_off,omitempty"`
 	// GateFaults are the failures of a gate's own bot in its matches
 	// (package stages), each a match that admitted no one.
@@ -331,7 +332,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	if p.Rating.Playoffs() {
 		for _, g := range groups {
 			switch {
-			case len(g) < 2 || t.matches[g[0]] == 0 || t.dq[g[0]] != nil:
+			case !t.tie(g):
 			case t.couldNotPlay(g[0]):
 				s.NotPlayedOff = append(s.NotPlayedOff, t.sortedNames(g))
 			default:

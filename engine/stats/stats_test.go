@@ -523,3 +523,34 @@ func TestPlacementTiesOfBotsThatCouldNotPlay(t *testing.T) {
 		t.Errorf("not played off %v, want %v", got, want)
 	}
 }
+
+// TestPlacementTiesOfFillBots: fill bots only complete groups and are
+// never played off, so tied fill bots are neither a tie that needs a
+// playoff nor one that could not be played off, whether they played or
+// could not; the field's tie beside them is reported alone.
+func TestPlacementTiesOfFillBots(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		f1, f2 string // the fill bots' seats in each match
+	}{
+		{"tied fill bots that played", "f1:1@3.5", "f2:1@3.5"},
+		{"tied fill bots that could not play", "f1:0:start@3.5", "f2:0:build@3.5"},
+	} {
+		p := testPlan(tournament.Placement, "a", "b", "f1", "f2")
+		p.Fill = []string{"f1", "f2"}
+		results := []stats.Result{
+			match("m1", 1, "a:4@1.5", "b:4@1.5", c.f1, c.f2),
+			match("m2", 2, "b:4@1.5", "a:4@1.5", c.f2, c.f1),
+		}
+		if got, want := stats.PlacementTies(p, results), [][]string{{"a", "b"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: placement ties %v, want %v", c.name, got, want)
+		}
+		s, err := stats.ComputeStats(p, results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(s.Ties, [][]string{{"a", "b"}}) || s.NotPlayedOff != nil {
+			t.Errorf("%s: ties %v, not played off %v; want [[a b]] and none", c.name, s.Ties, s.NotPlayedOff)
+		}
+	}
+}
