@@ -2,13 +2,12 @@ package config
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/javacmd"
 )
 
 // jvmFlags are the JVM options that keep one JVM within a small process
@@ -38,7 +37,7 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 		if b == nil || l.javaWarned[b] || b.Env["CLASSPATH"] != "" {
 			continue
 		}
-		class := javaClass(b.Command, b.Dir)
+		class := javacmd.MainClass(b.Command, b.Dir)
 		if class == "" {
 			continue
 		}
@@ -58,36 +57,6 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 			Subject: &rng})
 	}
 	return diags
-}
-
-// javaClass is the main class a java command names when it names one
-// without a class path (-cp, -classpath, --class-path, -jar, a module, a
-// source file), "" otherwise. dir is the bot's dir: a first argument
-// naming a file there (Bot.java, bot.jar) is not a class.
-func javaClass(command []string, dir string) string {
-	if len(command) < 2 || filepath.Base(command[0]) != "java" {
-		return ""
-	}
-	for i := 1; i < len(command); i++ {
-		a := command[i]
-		switch {
-		case a == "-cp" || a == "-classpath" || a == "--class-path" || strings.HasPrefix(a, "--class-path=") ||
-			a == "-jar" || a == "-m" || a == "--module" || strings.HasPrefix(a, "--module=") || strings.HasPrefix(a, "--source"):
-			return ""
-		case a == "-p" || a == "--module-path" || a == "--add-modules" || a == "--add-opens" || a == "--add-exports":
-			i++ // an option with a value
-		case strings.HasPrefix(a, "-"):
-		default:
-			if strings.HasSuffix(a, ".java") || strings.ContainsRune(a, '/') {
-				return ""
-			}
-			if _, err := os.Stat(filepath.Join(dir, a)); err == nil {
-				return ""
-			}
-			return a
-		}
-	}
-	return ""
 }
 
 // hclList writes words as an HCL list: ["java", "-cp", ".", "Bot"].

@@ -628,18 +628,27 @@ func TestForkRefused(t *testing.T) {
 }
 
 // TestRunOnceJavaClassNotFound: a JVM that cannot find the bot's main
-// class (a class named without -cp, run outside the bot's dir) is a crash
-// that says so and how to fix it.
+// class is a crash that says so and how to fix it: a class named without
+// -cp, run outside the bot's dir, needs "-cp", "."; a class with its
+// class path is not there (not compiled), which -cp would not fix.
 func TestRunOnceJavaClassNotFound(t *testing.T) {
 	dir := t.TempDir()
 	script := "#!/bin/sh\necho 'Error: Could not find or load main class Bot' >&2\necho 'Caused by: java.lang.ClassNotFoundException: Bot' >&2\nexit 1\n"
 	if err := os.WriteFile(filepath.Join(dir, "java"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := runOnce(t, OnceSpec{Bot: "java", Argv: []string{"./java", "Bot"}, Dir: dir, Timeout: 10 * time.Second,
-		Stderr: filepath.Join(dir, "stderr")})
-	if r.Fault == nil || r.Fault.Kind != drivers.FaultCrash || !strings.Contains(r.Fault.Detail, `"-cp", "."`) {
-		t.Fatalf("reply %+v (fault %v), want a crash that says to give -cp .", r, r.Fault)
+	for _, c := range []struct {
+		argv      []string
+		want, not string
+	}{
+		{[]string{"./java", "Bot"}, `"-cp", "."`, "compiled"},
+		{[]string{"./java", "-cp", ".", "Bot"}, "compiled", `"-cp", "."`},
+	} {
+		r := runOnce(t, OnceSpec{Bot: "java", Argv: c.argv, Dir: dir, Timeout: 10 * time.Second,
+			Stderr: filepath.Join(dir, "stderr")})
+		if r.Fault == nil || r.Fault.Kind != drivers.FaultCrash || !strings.Contains(r.Fault.Detail, c.want) || strings.Contains(r.Fault.Detail, c.not) {
+			t.Errorf("%q: reply %+v (fault %v), want a crash that says %s, not %s", c.argv, r, r.Fault, c.want, c.not)
+		}
 	}
 }
 
