@@ -272,13 +272,13 @@ func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	return g, nil
 }
 
-// Settings is what the plan records.
 // RunsIn is where a bot runs: its seat's folder of the match, not its dir
 // (drivers.Elsewhere).
 func (g *Game) RunsIn() string {
 	return "its seat's folder of the match (matches/<id>/seats/<letter>/)"
 }
 
+// Settings is what the plan records.
 func (g *Game) Settings() any { return g.settings }
 
 func (g *Game) Clock() drivers.Clock { return g.clock }
