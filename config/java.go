@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -23,7 +24,10 @@ const smallProcesses = 32
 // outside their dir (drivers.Elsewhere) and whose command names a main
 // class without a class path: java looks for the class in the folder the
 // game runs it in, where it is not, and every answer fails ("Could not
-// find or load main class"). Each bot is warned of once per load.
+// find or load main class"). A CLASSPATH in the bot's env silences the
+// warning only when it names an absolute path. The JVM options suggested
+// for a small process limit follow the bot's limits (BotLimits). Each bot
+// is warned of once per load.
 func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 	if t.Game == nil {
 		return nil
@@ -34,7 +38,7 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, b := range bots {
-		if b == nil || l.javaWarned[b] || b.Env["CLASSPATH"] != "" {
+		if b == nil || l.javaWarned[b] || absoluteClassPath(b.Env["CLASSPATH"]) {
 			continue
 		}
 		class := javacmd.MainClass(b.Command, b.Dir)
@@ -46,9 +50,9 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 		}
 		l.javaWarned[b] = true
 		fix, flags := append([]string{b.Command[0]}, "-cp", ".", class), ""
-		if lim, ok := t.Game.Game.(drivers.DefaultLimiter); ok && lim.DefaultLimits().Processes > 0 && lim.DefaultLimits().Processes < smallProcesses {
+		if n := BotLimits(t, b).Processes; n > 0 && n < smallProcesses {
 			fix = append(append([]string{b.Command[0]}, jvmFlags...), "-cp", ".", class)
-			flags = fmt.Sprintf(" (the -XX options keep the JVM's threads within %s's limit of %d processes and threads)", gameTitle(t.Game.Driver), lim.DefaultLimits().Processes)
+			flags = fmt.Sprintf(" (the -XX options keep the JVM's threads within the bot's limit of %d processes and threads)", n)
 		}
 		rng := b.DeclRange
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Java class without a class path",
@@ -57,6 +61,18 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 			Subject: &rng})
 	}
 	return diags
+}
+
+// absoluteClassPath says that a CLASSPATH names an absolute folder or
+// file, which may hold the bot's class wherever the game runs it; a
+// relative one (".") is relative to that folder, not to the bot's dir.
+func absoluteClassPath(cp string) bool {
+	for _, e := range filepath.SplitList(cp) {
+		if filepath.IsAbs(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // hclList writes words as an HCL list: ["java", "-cp", ".", "Bot"].

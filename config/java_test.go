@@ -107,3 +107,89 @@ tournament "u" {
 		})
 	}
 }
+
+// TestJavaWarningFollowsLimitsAndEnv: the JVM options are suggested for
+// the bot's own process limit (its tournament's and its own limits
+// blocks), not the game's default alone; a relative CLASSPATH, relative
+// to the folder the game runs the bot in, does not silence the warning,
+// an absolute one does; a command with an @argfile, whose options are in
+// a file, is not read.
+func TestJavaWarningFollowsLimitsAndEnv(t *testing.T) {
+	const cfg = `
+bot "cpdot" {
+  dir     = "j"
+  env     = { CLASSPATH = "." }
+  command = ["java", "Bot"]
+}
+bot "cpabs" {
+  dir     = "j"
+  env     = { CLASSPATH = "/opt/classes" }
+  command = ["java", "Bot"]
+}
+bot "argfile" {
+  dir     = "j"
+  command = ["java", "@jvm.args", "Bot"]
+}
+bot "roomy" {
+  dir     = "j"
+  command = ["java", "Bot"]
+  limits { processes = 64 }
+}
+bot "tight" {
+  dir     = "j"
+  command = ["java", "Bot"]
+}
+game "auction" "a" {
+  board "s" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+game "euchre" "e" {}
+tournament "t" {
+  game    = game.auction.a
+  bots    = [bot.cpdot, bot.cpabs, bot.argfile, bot.roomy]
+  players = 4
+}
+tournament "u" {
+  game    = game.euchre.e
+  bots    = [bot.tight, bot.cpabs]
+  players = 2
+  format  = "round-robin"
+  limits { processes = 16 }
+}
+`
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "j"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir, config.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("errors: %v", diags)
+	}
+	warned := map[string]string{}
+	for _, d := range diags {
+		if d.Summary == "Java class without a class path" {
+			name, _, _ := strings.Cut(strings.TrimPrefix(d.Detail, `Bot "`), `"`)
+			warned[name] = d.Detail
+		}
+	}
+	flags := `"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-cp", ".", "Bot"]`
+	for bot, want := range map[string]string{
+		"cpdot": flags, // Auction's default of 16
+		"roomy": `command = ["java", "-cp", ".", "Bot"]`,
+		"tight": flags + " (the -XX options keep the JVM's threads within the bot's limit of 16 ",
+	} {
+		if !strings.Contains(warned[bot], want) {
+			t.Errorf("bot %s: warning %q, want one with %s", bot, warned[bot], want)
+		}
+		delete(warned, bot)
+	}
+	if len(warned) > 0 {
+		t.Errorf("warnings of %v, want none (an absolute CLASSPATH, an @argfile)", warned)
+	}
+}
