@@ -96,6 +96,12 @@ type Session struct {
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
 	errDone chan struct{} // closed when stderr is fully drained
+	// errSink drains the bot's stderr into its file (nil without one);
+	// errMark is how much of the file the sink had written when the
+	// bot's last line was read: what follows is what the bot wrote to
+	// stderr since, which verdict reads.
+	errSink *stderrSink
+	errMark int64
 
 	// The exchange in progress (Send to Receive): when its command was
 	// written, its deadline, and the error writing it.
@@ -268,7 +274,8 @@ func (s *Session) command() (files []*os.File, err error) {
 	if report := stderrFailed(s.ctx); report != nil {
 		failed = func(err error) { report(stderrFailure(spec.Bot, err)) }
 	}
-	go drainStderr(errR, newStderrSink(f, spec.MaxStderr, spec.MaxStderr, failed), s.errDone)
+	s.errSink = newStderrSink(f, spec.MaxStderr, spec.MaxStderr, failed)
+	go drainStderr(errR, s.errSink, s.errDone)
 	return files, nil
 }
 
@@ -558,8 +565,12 @@ type heldLine struct {
 }
 
 // deliver passes a line read to OnRecv, or keeps it while the session
-// holds its lines (Hold).
+// holds its lines (Hold); it marks how much of its stderr came before
+// the line (errMark).
 func (s *Session) deliver(line string) {
+	if s.errSink != nil {
+		s.errMark = s.errSink.Written()
+	}
 	if s.holding {
 		s.held = append(s.held, heldLine{line, time.Now()})
 	} else if s.spec.OnRecv != nil {
@@ -882,7 +893,13 @@ func (s *Session) verdict(err error) error {
 		case <-s.errDone:
 		case <-time.After(100 * time.Millisecond):
 		}
-		tail = fileTail(s.spec.Stderr, 4096)
+		// Only what the bot wrote since its last line: a refused fork it
+		// recovered from moves ago does not explain this crash. (What it
+		// wrote just before that line may still have been in the pipe
+		// then, and is read too.)
+		if n := fileSize(s.spec.Stderr) - s.errMark; n > 0 {
+			tail = fileTail(s.spec.Stderr, min(4096, n))
+		}
 	}
 	if g := s.box.Explain(f.Kind, ps, tail); g != nil {
 		return g

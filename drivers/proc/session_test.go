@@ -489,3 +489,53 @@ func BenchmarkWatchArm(b *testing.B) {
 		s.watch.disarm()
 	}
 }
+
+// TestSessionCrashReadsOnlyItsOwnStderr: a session bot's crash is
+// explained by what it wrote to stderr since its last answer, not by what
+// it wrote moves before: a bot whose subprocess was refused once, which
+// it got over, and that later fails for another reason, is a crash; one
+// that fails right after the refusal is told the rule (processes).
+func TestSessionCrashReadsOnlyItsOwnStderr(t *testing.T) {
+	if e := Machine().Enforcement(drivers.LimitChildren); !e.Enforced {
+		t.Skipf("children is not enforced here: %s", e.How)
+	}
+	const answer = "read cmd\nprintf '= ok\\n\\n'\n"
+	const refused = "echo './bot.sh: 2: Cannot fork' >&2\n"
+	cases := []struct{ name, script, want string }{
+		{"refused, answered, then failing for another reason",
+			"#!/bin/sh\nread cmd\n" + refused + "printf '= ok\\n\\n'\n" + answer + "read cmd\necho 'no such move' >&2\nexit 3\n", drivers.FaultCrash},
+		{"failing of the refusal",
+			"#!/bin/sh\n" + answer + answer + "read cmd\n" + refused + "exit 2\n", drivers.FaultProcesses},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			no := false
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte(c.script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			stderr := filepath.Join(dir, "stderr")
+			s := start(t, Spec{Bot: "sh", Argv: []string{"./bot.sh"}, Dir: dir, Stderr: stderr,
+				Grace: 100 * time.Millisecond, Limits: drivers.Limits{Children: &no}})
+			defer s.Kill()
+			if _, err := ask(s, "one"); err != nil {
+				t.Fatal(err)
+			}
+			// The first case's refusal is in the file before the second
+			// answer, whose line marks where this move's stderr begins.
+			for i := 0; c.want == drivers.FaultCrash && i < 1000; i++ {
+				if b, _ := os.ReadFile(stderr); strings.Contains(string(b), "Cannot fork") {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if _, err := ask(s, "two"); err != nil {
+				t.Fatal(err)
+			}
+			_, err := ask(s, "three")
+			if got := faultKind(err); got != c.want {
+				t.Fatalf("fault %s (%v), want %s", got, err, c.want)
+			}
+		})
+	}
+}

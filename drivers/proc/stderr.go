@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 )
 
 // A bot's stderr goes through a pipe that the arbiter drains into a file.
@@ -53,7 +54,14 @@ type stderrSink struct {
 
 	mu  sync.Mutex
 	err error // the first error writing or closing f
+
+	// written is how many bytes the sink wrote to f so far.
+	written atomic.Int64
 }
+
+// Written is how many bytes the sink wrote to its file so far (the file
+// held max-left bytes before): where the bot's next output will go.
+func (w *stderrSink) Written() int64 { return w.written.Load() }
 
 func (w *stderrSink) Write(p []byte) (int, error) {
 	if w.err != nil || w.full {
@@ -65,9 +73,11 @@ func (w *stderrSink) Write(p []byte) (int, error) {
 	}
 	n, err := w.f.Write(b)
 	w.left -= int64(n)
+	w.written.Add(int64(n))
 	if err == nil && len(b) < len(p) {
 		w.full = true
-		_, err = fmt.Fprintf(w.f, "\n[arbiter: stderr truncated at %d bytes]\n", w.max)
+		n, err = fmt.Fprintf(w.f, "\n[arbiter: stderr truncated at %d bytes]\n", w.max)
+		w.written.Add(int64(n))
 	}
 	w.fail(err)
 	return len(p), nil
