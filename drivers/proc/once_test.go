@@ -606,7 +606,7 @@ func TestRunOnceChildrenRefused(t *testing.T) {
 				t.Fatalf("reply %+v (fault %v), want a %s fault", r, r.Fault, c.want)
 			}
 			if said := strings.Contains(r.Fault.Detail, "children = false"); said != (c.want == drivers.FaultProcesses) {
-				t.Errorf("fault %q: names children = false %v, want %v", r.Fault.Detail, said, !said)
+				t.Errorf("fault %q: names children = false %v, want %v", r.Fault.Detail, said, c.want == drivers.FaultProcesses)
 			}
 		})
 	}
