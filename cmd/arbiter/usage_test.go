@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,20 +30,66 @@ func usageOf(cmd string) string {
 	return b.String()
 }
 
-// Every flag of every command is in the usage text (its own lines, or the
-// paragraph on the common flags) and in the docs, and "-h" prints each
-// default once.
-func TestUsageNamesEveryFlag(t *testing.T) {
-	var docs strings.Builder
-	files, _ := filepath.Glob("../../docs/*.md")
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+// commonFlagsOf are the flags the usage text's paragraph on common flags
+// gives each command: its sentences "validate, plan ... and check also
+// take -var NAME=VALUE, ...".
+func commonFlagsOf(t *testing.T) map[string]map[string]bool {
+	text := strings.Join(strings.Fields(usage[strings.Index(usage, "PATH is"):]), " ")
+	sentence := regexp.MustCompile(`\b((?:[a-z]+, )*[a-z]+(?: and [a-z]+)?) also take ([^;]*?)(?:;|\. )`)
+	flagName := regexp.MustCompile(`(?:^|\s)-([a-z][a-z0-9-]*)`)
+	of := map[string]map[string]bool{}
+	for _, m := range sentence.FindAllStringSubmatch(text, -1) {
+		for _, cmd := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' }) {
+			if cmd == "and" {
+				continue
+			}
+			if of[cmd] == nil {
+				of[cmd] = map[string]bool{}
+			}
+			for _, f := range flagName.FindAllStringSubmatch(m[2], -1) {
+				of[cmd][f[1]] = true
+			}
 		}
-		docs.Write(b)
 	}
+	if len(of) == 0 {
+		t.Fatal("the usage text's paragraph on common flags names no command")
+	}
+	return of
+}
+
+// cliRows are the rows of docs/cli.md's table of commands that show
+// command cmd ("| `arbiter cmd ...`"), and the paragraph after the table,
+// on the flags many commands take.
+func cliRows(t *testing.T, cmd string) (rows, common string) {
+	b, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r strings.Builder
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "| `arbiter ") && regexp.MustCompile("`arbiter "+cmd+"[ `]").MatchString(line) {
+			r.WriteString(line + "\n")
+		}
+	}
+	text := string(b)
+	if i := strings.Index(text, "\nPATH is "); i >= 0 {
+		common = text[i:]
+		if j := strings.Index(common, "\n\n"); j >= 0 {
+			common = common[:j]
+		}
+	}
+	return r.String(), common
+}
+
+// Every flag of every command is in the usage text (its own lines, or the
+// paragraph on the common flags) and in docs/cli.md (the command's row of
+// its table, or its paragraph on common flags), and "-h" prints each
+// default once; every flag the usage text gives a command is one of its
+// flags.
+func TestUsageNamesEveryFlag(t *testing.T) {
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`)
+	named := regexp.MustCompile(`(?:\[|\s)-([a-z][a-z0-9-]*)`)
+	common := commonFlagsOf(t)
 	for _, cmd := range []string{"validate", "plan", "run", "merge", "slurm", "replay", "rank", "report", "serve", "bot", "fmt", "doctor", "check", "console", "init"} {
 		var out, errb bytes.Buffer
 		if code := run([]string{cmd, "-h"}, &out, &errb); code != 0 {
@@ -54,17 +99,38 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 		if own == "" {
 			t.Errorf("the usage text has no line for arbiter %s", cmd)
 		}
+		rows, commonDocs := cliRows(t, cmd)
+		if rows == "" {
+			t.Errorf("docs/cli.md's table has no row for arbiter %s", cmd)
+		}
+		takes := map[string]bool{}
 		for _, m := range flagLine.FindAllStringSubmatch(errb.String(), -1) {
 			name := m[1]
+			takes[name] = true
 			if commonFlags[name] {
-				if !regexp.MustCompile(`(?s)\b` + cmd + `\b.*also take.*-` + name + `\b`).MatchString(usage[strings.Index(usage, "PATH is"):]) {
+				if !common[cmd][name] {
 					t.Errorf("arbiter %s takes -%s, but the usage text's paragraph on common flags does not say so", cmd, name)
 				}
-			} else if !regexp.MustCompile(`\[-` + name + `\b|\s-` + name + `\b`).MatchString(own) {
+				if !regexp.MustCompile("`" + cmd + "`[^.]*`-" + name + `\b`).MatchString(strings.Join(strings.Fields(commonDocs), " ")) {
+					t.Errorf("arbiter %s takes -%s, but docs/cli.md's paragraph on common flags does not say so", cmd, name)
+				}
+				continue
+			}
+			if !regexp.MustCompile(`\[-` + name + `\b|\s-` + name + `\b`).MatchString(own) {
 				t.Errorf("arbiter %s takes -%s, but its usage lines do not name it:\n%s", cmd, name, own)
 			}
-			if !regexp.MustCompile("-" + name + `\b`).MatchString(docs.String()) {
-				t.Errorf("arbiter %s takes -%s, which no page of docs/ names", cmd, name)
+			if !regexp.MustCompile("-" + name + `\b`).MatchString(rows) {
+				t.Errorf("arbiter %s takes -%s, but its row of docs/cli.md does not name it", cmd, name)
+			}
+		}
+		for _, m := range named.FindAllStringSubmatch(own, -1) {
+			if !takes[m[1]] {
+				t.Errorf("the usage lines of arbiter %s name -%s, which it does not take", cmd, m[1])
+			}
+		}
+		for name := range common[cmd] {
+			if !takes[name] {
+				t.Errorf("the usage text's paragraph on common flags gives arbiter %s -%s, which it does not take", cmd, name)
 			}
 		}
 		if regexp.MustCompile(`\(default: [^)]*\) \(default `).MatchString(errb.String()) {
