@@ -71,8 +71,8 @@ directory). validate, plan, run, slurm and check also take -var NAME=VALUE,
 -var-file FILE, -tournament NAME (configurations only), -log-level LEVEL
 and -log-json; merge and replay also take -log-level LEVEL.
 Run "arbiter COMMAND -h" for a command's flags. Exit status: 0 on success,
-1 on an invalid configuration or a failure, 2 without a command or with
-an unknown one.
+1 on an invalid configuration or a failure, 2 without a command, with an
+unknown one, or with a flag the command does not take or cannot parse.
 `
 
 // errReported means the error was already printed (diagnostics).
@@ -121,10 +121,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if !errors.Is(err, errReported) {
 			fmt.Fprintf(stderr, "arbiter %s: %v\n", args[0], err)
 		}
+		if errors.As(err, new(flagError)) {
+			return 2 // a usage error, as the flag package's own exit is
+		}
 		return 1
 	}
 	return 0
 }
+
+// flagError is a command's flag that it does not know or whose value
+// does not parse: a usage error (exit 2). The flag set has printed it
+// with the command's flags.
+type flagError struct{ err error }
+
+func (e flagError) Error() string { return e.err.Error() }
+func (e flagError) Unwrap() error { return e.err }
 
 // parseFlags parses flags that may stand before, between or after the
 // positional arguments (arbiter run examples/x -out dir), which the flag
@@ -133,7 +144,10 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, flagError{err}
 		}
 		if fs.NArg() == 0 {
 			return pos, nil

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
@@ -24,7 +23,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", stderr)
 	out := fs.String("out", "", "directory to replay into, kept afterwards (default: a temporary directory, removed)")
 	round := fs.Int("round", 0, "replay every match of this round")
-	jobs := fs.Int("j", runtime.NumCPU(), "matches to run at once")
+	jobs := jobsFlag(fs)
 	pin := fs.Bool("pin", true, "as arbiter run's -pin: with -j N above 1 and at most the CPUs or a multiple of them, each of the N matches at once in a worker process pinned to its own CPUs")
 	root := fs.String("root", "", "the configuration's directory, which the plan's relative bot dirs are in (default: where the run found them)")
 	allowChanged := fs.Bool("allow-changed-bots", false, "replay even if bots or arbiter changed since DIR was run")

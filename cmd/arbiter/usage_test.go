@@ -140,14 +140,20 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 }
 
 // No command is a usage error (exit 2, the usage on stderr), as an
-// unknown one is; asking for help is not (exit 0, on stdout).
+// unknown one is, and so is a flag a command does not take or cannot
+// parse (exit 2, the command's flags on stderr); asking for help is not
+// (exit 0, on stdout).
 func TestUsageExitStatus(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
 		code int
+		says string
 	}{
-		{nil, 2}, {[]string{"nosuch"}, 2},
-		{[]string{"-h"}, 0}, {[]string{"--help"}, 0}, {[]string{"help"}, 0},
+		{nil, 2, "Usage:"}, {[]string{"nosuch"}, 2, "Usage:"},
+		{[]string{"run", "-bogus"}, 2, "Usage of arbiter run:"},
+		{[]string{"replay", "-j", "x"}, 2, "Usage of arbiter replay:"},
+		{[]string{"rank", "-log-level", "loud"}, 2, "Usage of arbiter rank:"},
+		{[]string{"-h"}, 0, "Usage:"}, {[]string{"--help"}, 0, "Usage:"}, {[]string{"help"}, 0, "Usage:"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(tt.args, &out, &errb)
@@ -155,9 +161,9 @@ func TestUsageExitStatus(t *testing.T) {
 		if tt.code != 0 {
 			where = &errb
 		}
-		if code != tt.code || !strings.Contains(where.String(), "Usage:") {
-			t.Errorf("arbiter %q: exit %d, stdout %q, stderr %q; want exit %d and the usage on %s",
-				tt.args, code, out.String(), errb.String(), tt.code, map[int]string{0: "stdout", 2: "stderr"}[tt.code])
+		if code != tt.code || !strings.Contains(where.String(), tt.says) {
+			t.Errorf("arbiter %q: exit %d, stdout %q, stderr %q; want exit %d and %q on %s",
+				tt.args, code, out.String(), errb.String(), tt.code, tt.says, map[int]string{0: "stdout", 2: "stderr"}[tt.code])
 		}
 	}
 }
