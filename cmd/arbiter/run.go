@@ -134,10 +134,15 @@ func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
 		for _, line := range fingerprint.FoundArbiters(fp) {
 			rel, why, _ := strings.Cut(line, ": ")
 			where := filepath.Join(fp.Dir, filepath.FromSlash(strings.TrimSuffix(rel, "/")))
-			if seen[where] || l.cfg == nil && sameFile(where, path) {
+			// Once per folder, however the bots' dirs reach it.
+			real, err := realAbs(where)
+			if err != nil {
+				real = where
+			}
+			if seen[real] || l.cfg == nil && sameFile(where, path) {
 				continue
 			}
-			seen[where] = true
+			seen[real] = true
 			if fingerprint.IsVCS(where) && within(l.root, filepath.Dir(where)) {
 				// The repository the configuration is kept in (a contest's
 				// bots in its own folder, dir = "."): the organiser's.
@@ -149,15 +154,25 @@ func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
 	}
 }
 
-// within says whether path is dir or inside it.
+// within says whether path is dir or inside it, once the links of both
+// are resolved: a folder reached through a symbolic link is the folder.
 func within(path, dir string) bool {
-	path, errP := filepath.Abs(path)
-	dir, errD := filepath.Abs(dir)
+	path, errP := realAbs(path)
+	dir, errD := realAbs(dir)
 	if errP != nil || errD != nil {
 		return false
 	}
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// realAbs is path absolute with its symbolic links resolved, or only
+// absolute when they cannot be (it does not exist).
+func realAbs(path string) (string, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	return filepath.Abs(path)
 }
 
 // sameFile says whether a and b are the same existing file.
