@@ -302,9 +302,14 @@ func (j *slurmJob) logFile(kind string, stage int) string {
 	return filepath.Join(j.work, "logs", name)
 }
 
+// jobName is the name of a stage's shards (kind "s") or merge ("m") job.
+func (j *slurmJob) jobName(kind string, stage int) string {
+	return fmt.Sprintf("%s-%s%d", j.name, kind, stage)
+}
+
 func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s-%s%d\n", j.name, name, stage)
+	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s\n", j.jobName(name, stage))
 	fmt.Fprintf(&b, "#SBATCH --output=%s\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", log, cpus)
 	if j.partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
@@ -353,6 +358,7 @@ func shqTask(s string) string {
 type slurmSubmitted struct {
 	what, id string
 	log      string // the job's log file, %a for the array task's number
+	name     string // its --job-name
 }
 
 // submitAll submits every stage as submit.sh does, recording each job in
@@ -360,20 +366,20 @@ type slurmSubmitted struct {
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 	var jobs []slurmSubmitted
 	var dep []string
-	submit := func(what, log string, args []string) (string, error) {
+	submit := func(what, log, name string, args []string) (string, error) {
 		id, err := sbatch(args)
 		if err != nil {
 			return "", err
 		}
-		jobs = append(jobs, slurmSubmitted{what, id, log})
+		jobs = append(jobs, slurmSubmitted{what, id, log, name})
 		return id, j.recordJobs(jobs)
 	}
 	for s := 0; s < j.stages; s++ {
-		a, err := submit(fmt.Sprintf("stage %d shards", s), j.logFile("shards", s), append(dep, j.script("shards", s)))
+		a, err := submit(fmt.Sprintf("stage %d shards", s), j.logFile("shards", s), j.jobName("s", s), append(dep, j.script("shards", s)))
 		if err != nil {
 			return jobs, err
 		}
-		m, err := submit(fmt.Sprintf("stage %d merge", s), j.logFile("merge", s), []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
+		m, err := submit(fmt.Sprintf("stage %d merge", s), j.logFile("merge", s), j.jobName("m", s), []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
 		if err != nil {
 			return jobs, err
 		}
@@ -387,13 +393,16 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 type recordedJob struct {
 	What string `json:"what"`
 	ID   string `json:"id"`
+	// Name is the job's name (--job-name), which tells it from a later
+	// job given the same id; empty in a jobs.json of an earlier arbiter.
+	Name string `json:"name,omitempty"`
 }
 
 // recordJobs replaces the work directory's jobs.json with jobs.
 func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 	rec := make([]recordedJob, len(jobs))
 	for i, jb := range jobs {
-		rec[i] = recordedJob{jb.what, jb.id}
+		rec[i] = recordedJob{jb.what, jb.id, jb.name}
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -405,9 +414,13 @@ func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 // checkQueued refuses to submit while a job that an earlier arbiter
 // slurm -submit of this work directory submitted (its jobs.json) is still
 // queued or running: a second chain would run the same shards at once.
-// A job scontrol no longer knows has ended.
+// A job Slurm no longer knows has ended, and so has one whose id now
+// names another job (ids start over after Slurm's state is reset). When
+// Slurm cannot be asked, it refuses too: jobs.json, which the submission
+// replaces, is the only record of the jobs.
 func (j *slurmJob) checkQueued() error {
-	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmJobsFile))
+	path := filepath.Join(j.work, fingerprint.SlurmJobsFile)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	} else if err != nil {
@@ -415,20 +428,30 @@ func (j *slurmJob) checkQueued() error {
 	}
 	var rec []recordedJob
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return fmt.Errorf("%s: %v", filepath.Join(j.work, fingerprint.SlurmJobsFile), err)
+		return fmt.Errorf("%s: %v", path, err)
 	}
-	var live, ids []string
+	if len(rec) == 0 {
+		return nil
+	}
+	var ids []string
 	for _, jb := range rec {
-		st, err := jobStatesTries(jb.ID, 1)
-		if err != nil {
-			continue // forgotten: ended long ago
-		}
-		for _, task := range slices.Sorted(maps.Keys(st)) {
-			if !terminal[st[task]] {
-				live = append(live, fmt.Sprintf("%s (job %s%s): %s", jb.What, jb.ID, task, st[task]))
-				if !slices.Contains(ids, jb.ID) {
-					ids = append(ids, jb.ID)
-				}
+		ids = append(ids, jb.ID)
+	}
+	tasks, err := queuedTasks(ids, 3)
+	if err != nil {
+		return fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
+			"Run this again once Slurm answers; or cancel them (scancel %s), or remove %s if they are known to have ended, and run this again: it resumes",
+			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(ids, " "), path)
+	}
+	var live, liveIDs []string
+	for _, jb := range rec {
+		for _, t := range tasks {
+			if t.id != jb.ID || terminal[t.state] || (jb.Name != "" && t.name != jb.Name) {
+				continue // ended, or the id is another job's now
+			}
+			live = append(live, fmt.Sprintf("%s (job %s%s): %s", jb.What, jb.ID, t.task, t.state))
+			if !slices.Contains(liveIDs, jb.ID) {
+				liveIDs = append(liveIDs, jb.ID)
 			}
 		}
 	}
@@ -436,7 +459,56 @@ func (j *slurmJob) checkQueued() error {
 		return nil
 	}
 	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
-		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(ids, " ")), live)
+		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(liveIDs, " ")), live)
+}
+
+// queuedTask is a job, or a task of an array job, that Slurm knows.
+type queuedTask struct {
+	id, task    string // the (array) job's id; "_K" for array task K, else ""
+	state, name string
+}
+
+// queuedTasks are the tasks Slurm knows of the jobs ids, asked in one
+// call of squeue (scontrol takes one id a call, and a controller that
+// does not answer takes a while to fail each). A job it no longer knows
+// is left out. A busy controller times out now and then: squeue is asked
+// up to tries times.
+func queuedTasks(ids []string, tries int) ([]queuedTask, error) {
+	var out []byte
+	var err error
+	args := []string{"-h", "-r", "-t", "all", "-j", strings.Join(ids, ","), "-o", "%F|%K|%T|%j"}
+	for try := 0; try < tries; try++ {
+		var stderr bytes.Buffer
+		cmd := exec.Command("squeue", args...)
+		cmd.Stderr = &stderr
+		if out, err = cmd.Output(); err == nil {
+			break
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "Invalid job id specified") {
+			return nil, nil // a lone id it no longer knows
+		}
+		err = fmt.Errorf("squeue %s: %v: %s", strings.Join(args, " "), err, msg)
+		if try < tries-1 {
+			time.Sleep(time.Second)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var tasks []queuedTask
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "|", 4)
+		if len(f) < 4 {
+			continue
+		}
+		t := queuedTask{id: f[0], state: f[2], name: f[3]}
+		if _, err := strconv.Atoi(f[1]); err == nil {
+			t.task = "_" + f[1]
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks, nil
 }
 
 func sbatch(args []string) (string, error) {
