@@ -173,7 +173,7 @@ func mergeTarget(out string) error {
 // notRun refuses as Out a directory that arbiter run played into (its
 // arbiter.log): its results are not the shards'.
 func notRun(out string) error {
-	if _, err := os.Stat(filepath.Join(out, LogFile)); err == nil {
+	if IsRunDir(out) {
 		return fmt.Errorf("%s holds the results of arbiter run (its %s), not of a merge: merge into another -out directory", out, LogFile)
 	}
 	return nil
@@ -422,7 +422,14 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 // copyMatches writes plan.json into a new Out and copies the new
 // matches' directories.
 func (m *Merge) copyMatches(in *mergeInput) error {
-	// plan.json first: it makes Out a results directory by its plan.
+	// Its mark first, then plan.json, which makes Out a results directory
+	// by its plan: a run into it is refused as soon as a merge began
+	// writing it (see IsMergeDir). Out's of earlier merges get it too.
+	if _, err := os.Lstat(filepath.Join(m.Out, MergedFile)); errors.Is(err, os.ErrNotExist) {
+		if err := writeFileAtomic(filepath.Join(m.Out, MergedFile), mergedMark); err != nil {
+			return err
+		}
+	}
 	if _, err := os.Stat(filepath.Join(m.Out, PlanFile)); errors.Is(err, os.ErrNotExist) {
 		if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
 			return err
