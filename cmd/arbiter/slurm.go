@@ -200,12 +200,24 @@ func (j *slurmJob) checkShards() error {
 
 // checkMakeable refuses an -out that cannot be written, or made, here:
 // the merge job would find it out only after every shard has played.
-// (The cluster's nodes may still see it otherwise.)
+// (The cluster's nodes may still see it otherwise.) A link is followed,
+// and refused when it leads nowhere: mkdir fails on it.
 func checkMakeable(out string) error {
 	for d := out; ; d = filepath.Dir(d) {
-		fi, err := os.Stat(d)
+		fi, err := os.Lstat(d)
 		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR)) && filepath.Dir(d) != d {
 			continue
+		}
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if _, err := filepath.EvalSymlinks(d); err != nil {
+				target, _ := os.Readlink(d)
+				what := "-out " + out
+				if d != out {
+					what = fmt.Sprintf("-out %s cannot be made: %s", out, d)
+				}
+				return fmt.Errorf("%s is a link to a missing %s (%v); make %s, or choose an -out directory the merge job can write", what, target, err, target)
+			}
+			fi, err = os.Stat(d)
 		}
 		if err != nil {
 			return fmt.Errorf("-out %s cannot be made: %v; choose an -out directory the merge job can write", out, err)
