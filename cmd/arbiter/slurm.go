@@ -91,8 +91,13 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if ms, _ := engine.StageMatches(l.plan, nil, 0); engine.Units(ms) < j.shards {
-		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: stage 0 of this plan has %d match(es) in %d unit(s) (a group of a round each, which a shard plays whole), "+
-			"so %d of its shards play nothing; -shards %d uses every one", j.shards, len(ms), engine.Units(ms), j.shards-engine.Units(ms), engine.Units(ms)))
+		idle := j.shards - engine.Units(ms)
+		verb := "play"
+		if idle == 1 {
+			verb = "plays"
+		}
+		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: %d of its shards %s nothing in stage 0; -shards %d uses every one", j.shards, idle, verb, engine.Units(ms)),
+			"matches", len(ms), "units", engine.Units(ms), "unit", "a group of a round, which a shard plays whole")
 	}
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
@@ -574,7 +579,7 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 					// Never ran: cancelled as a job it depended on failed.
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s", jb.what, jb.id, task, s))
 				case s == "TIMEOUT":
-					failed = append(failed, fmt.Sprintf("%s (job %s%s): TIMEOUT, its time limit ran out; its log: %s. Raise -time and run the same arbiter slurm -submit again: "+
+					failed = append(failed, fmt.Sprintf("%s (job %s%s): TIMEOUT, its time limit ran out; its log: %s. Run arbiter slurm -submit again with a larger -time: "+
 						"what finished is kept, and the rest resumes", jb.what, jb.id, task, taskLog(jb.log, task)))
 				default:
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s; its log: %s", jb.what, jb.id, task, s, taskLog(jb.log, task)))
