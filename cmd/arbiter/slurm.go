@@ -185,7 +185,8 @@ func checkWork(work string, p *plan.Plan, root string) error {
 // checkShards refuses a -shards other than the one the work directory
 // was written for (its slurm.json): its shard directories and the merges
 // into -out are of that many shards, and every shard job would refuse its
-// directory once submitted.
+// directory once submitted. A work directory written but never run (no
+// shard directory, no jobs.json) is written again for the new -shards.
 func (j *slurmJob) checkShards() error {
 	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -196,6 +197,13 @@ func (j *slurmJob) checkShards() error {
 	var sw fingerprint.SlurmWork
 	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
 		return nil
+	}
+	shards, err := os.ReadDir(filepath.Join(j.work, "shards"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if _, err := os.Lstat(filepath.Join(j.work, fingerprint.SlurmJobsFile)); len(shards) == 0 && errors.Is(err, os.ErrNotExist) {
+		return nil // nothing ran: written again
 	}
 	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s); its shard directories, and the merges of them into %s, are of %d shards, "+
 		"and every shard job would refuse them. Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
