@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -87,18 +88,22 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := j.check(l.plan, l.root, *submit); err != nil {
+	if err := j.check(l.plan, l.root); err != nil {
 		return err
 	}
-	if ms, _ := engine.StageMatches(l.plan, nil, 0); engine.Units(ms) < j.shards {
-		idle := j.shards - engine.Units(ms)
-		verb := "play"
-		if idle == 1 {
-			verb = "plays"
+	if *submit {
+		// Held until the jobs end: a second -submit of this work
+		// directory meanwhile would run the same shards at once.
+		unlock, err := j.lockSubmit()
+		if err != nil {
+			return err
 		}
-		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: %d of its shards %s nothing in stage 0; -shards %d uses every one", j.shards, idle, verb, engine.Units(ms)),
-			"matches", len(ms), "units", engine.Units(ms), "unit", "a group of a round, which a shard plays whole")
+		defer unlock()
+		if err := j.checkQueued(); err != nil {
+			return err
+		}
 	}
+	j.warnIdle(l.plan, cf.logger(stderr))
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
 	if err := j.write(l.plan); err != nil {
@@ -116,13 +121,28 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	return waitSlurm(jobs, stdout)
 }
 
+// warnIdle warns when stage 0 of p has fewer units than -shards: the
+// shards beyond them play nothing.
+func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
+	ms, _ := engine.StageMatches(p, nil, 0)
+	if engine.Units(ms) >= j.shards {
+		return
+	}
+	idle := j.shards - engine.Units(ms)
+	verb := "play"
+	if idle == 1 {
+		verb = "plays"
+	}
+	log.Warn(fmt.Sprintf("-shards %d: %d of its shards %s nothing in stage 0; -shards %d uses every one", j.shards, idle, verb, engine.Units(ms)),
+		"matches", len(ms), "units", engine.Units(ms), "unit", "a group of a round, which a shard plays whole")
+}
+
 // check refuses, before anything is written, what would fail the jobs
 // once submitted (or only their merge, after every shard played): a work
 // directory that is not arbiter's alone or was written for another
 // -shards, an -out that cannot be made, a work or results directory of
-// another plan or kind; and with submit, jobs of an earlier submission
-// still queued or running.
-func (j *slurmJob) check(p *plan.Plan, root string, submit bool) error {
+// another plan or kind. (With -submit, checkQueued follows.)
+func (j *slurmJob) check(p *plan.Plan, root string) error {
 	if err := checkWork(j.work, p, root); err != nil {
 		return err
 	}
@@ -139,13 +159,32 @@ func (j *slurmJob) check(p *plan.Plan, root string, submit bool) error {
 	if err := engine.CheckMergeOut(j.out); err != nil {
 		return err
 	}
-	if err := j.checkShards(); err != nil {
-		return err
+	return j.checkShards()
+}
+
+// lockSubmit takes the lock of a -submit of the work directory: an
+// exclusive flock on its slurm.json (made, with the work directory, if
+// it is new; written over, the file stays the one locked), so that of
+// two -submits at once one is refused rather than both finding no job
+// queued. unlock releases it.
+func (j *slurmJob) lockSubmit() (unlock func(), err error) {
+	if err := os.MkdirAll(j.work, 0o755); err != nil {
+		return nil, err
 	}
-	if submit {
-		return j.checkQueued()
+	path := filepath.Join(j.work, fingerprint.SlurmFile)
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("another arbiter slurm -submit of %s is running (it holds the lock of %s while it submits and waits for its jobs): "+
+				"wait for it to end, or stop it, and run this again; its jobs are in %s", j.work, path, filepath.Join(j.work, fingerprint.SlurmJobsFile))
+		}
+		return nil, fmt.Errorf("locking %s: %v", path, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // checkWork refuses a work directory that is not arbiter's alone: one
