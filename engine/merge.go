@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,8 +32,8 @@ type Merge struct {
 	Log     hclog.Logger
 	// Standings, when set, writes what Out holds derived from the
 	// merged results besides the engine's own files (the standings),
-	// before results.jsonl is replaced: results.jsonl is the last file
-	// a merge replaces, so that a merge killed before it is run again.
+	// before results.jsonl is replaced, so that a merge killed before it
+	// is run again (only the stop or the next stage's pairing follows it).
 	Standings func(sum *MergeSummary) error
 }
 
@@ -119,30 +120,47 @@ func (m *Merge) Run() (*MergeSummary, error) {
 		}
 	}
 	sum.Added = len(in.new) - sum.Already
-	// Everything derived from the results first, results.jsonl last: a
-	// merge killed before it left Out's results as they were, and the
-	// next merge (of the same shards) writes all of it again.
+	// Everything derived from the results first, then results.jsonl,
+	// then the stop or the next stage's pairing: a merge killed before
+	// results.jsonl left Out's results as they were, and one killed after
+	// it left no stop, nor a next stage to play, without the results they
+	// came from; the next merge (of the same shards) writes all of it
+	// again.
 	if err := m.copyMatches(in); err != nil {
-		return nil, m.stopped(err)
+		return nil, m.stopped(err, false)
 	}
-	if _, err := m.finish(in, sum); err != nil {
-		return nil, m.stopped(err)
+	after, err := m.finish(in, sum)
+	if err != nil {
+		return nil, m.stopped(err, false)
 	}
 	if m.Standings != nil {
 		if err := m.Standings(sum); err != nil {
-			return nil, m.stopped(err)
+			return nil, m.stopped(err, false)
 		}
 	}
 	if err := m.writeResults(in); err != nil {
-		return nil, m.stopped(err)
+		return nil, m.stopped(err, false)
+	}
+	if err := after(); err != nil {
+		return nil, m.stopped(err, true)
 	}
 	return sum, nil
 }
 
-// stopped is the error of a merge that failed while writing Out: its
-// results.jsonl, replaced last, is as it was, and the same merge run
-// again completes this one (a disk that was full is the usual cause).
-func (m *Merge) stopped(err error) error {
+// stopped is the error of a merge that failed while writing Out. One
+// that failed writing (a disk that was full is the usual cause) is
+// completed by the same merge run again: before results.jsonl was
+// replaced (written), Out's results are as they were; after it, the
+// stop or the next stage's pairing is not written yet. Other failures
+// (a game that cannot be loaded, a pairing that fails) are not fixed by
+// running it again.
+func (m *Merge) stopped(err error, written bool) error {
+	if !writeError(err) {
+		if written {
+			return err
+		}
+		return fmt.Errorf("%w (the merge stopped before it replaced %s, so the results in %s are as they were)", err, ResultsFile, m.Out)
+	}
 	fix := "fix that"
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
@@ -150,8 +168,23 @@ func (m *Merge) stopped(err error) error {
 	case errors.Is(err, syscall.EDQUOT):
 		fix = "free space or raise your quota"
 	}
+	if written {
+		return fmt.Errorf("%w: the merge stopped after it replaced %s in %s, but before it wrote what follows from the results (%s, or the next stage's pairing in %s); "+
+			"%s and run the same merge again: it completes this one. Do not start the next stage until it has",
+			err, ResultsFile, m.Out, StopFile, RoundsDir, fix)
+	}
 	return fmt.Errorf("%w: the merge stopped before it replaced %s, so the results in %s are as they were; %s and run the same merge again: it completes this one",
 		err, ResultsFile, m.Out, fix)
+}
+
+// writeError says whether err is a failure to read or write a file,
+// which the same merge run again completes once it is fixed.
+func writeError(err error) bool {
+	var pe *fs.PathError
+	var le *os.LinkError
+	var se *os.SyscallError
+	return errors.As(err, &pe) || errors.As(err, &le) || errors.As(err, &se) ||
+		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EIO)
 }
 
 // mergeTarget refuses a shard's results directory (shard.json) as Out:
@@ -173,7 +206,7 @@ func mergeTarget(out string) error {
 // notRun refuses as Out a directory that arbiter run played into (its
 // arbiter.log): its results are not the shards'.
 func notRun(out string) error {
-	if _, err := os.Stat(filepath.Join(out, LogFile)); err == nil {
+	if IsRunDir(out) {
 		return fmt.Errorf("%s holds the results of arbiter run (its %s), not of a merge: merge into another -out directory", out, LogFile)
 	}
 	return nil
@@ -422,7 +455,14 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 // copyMatches writes plan.json into a new Out and copies the new
 // matches' directories.
 func (m *Merge) copyMatches(in *mergeInput) error {
-	// plan.json first: it makes Out a results directory by its plan.
+	// Its mark first, then plan.json, which makes Out a results directory
+	// by its plan: a run into it is refused as soon as a merge began
+	// writing it (see IsMergeDir). Out's of earlier merges get it too.
+	if _, err := os.Lstat(filepath.Join(m.Out, MergedFile)); errors.Is(err, os.ErrNotExist) {
+		if err := writeFileAtomic(filepath.Join(m.Out, MergedFile), mergedMark); err != nil {
+			return err
+		}
+	}
 	if _, err := os.Stat(filepath.Join(m.Out, PlanFile)); errors.Is(err, os.ErrNotExist) {
 		if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
 			return err
@@ -450,7 +490,8 @@ func (m *Merge) copyMatches(in *mergeInput) error {
 }
 
 // writeResults replaces results.jsonl with every result in plan order,
-// atomically; it is the last file a merge replaces.
+// atomically; only the stop or the next stage's pairing, which follow
+// from the results, are written after it.
 func (m *Merge) writeResults(in *mergeInput) error {
 	var buf bytes.Buffer
 	for _, mt := range in.known.Matches {
@@ -464,8 +505,10 @@ func (m *Merge) writeResults(in *mergeInput) error {
 }
 
 // finish rewrites what a run writes from the results: the game's own
-// files and the stop, and pairs the next stage when the stage is whole.
-func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (*MergeSummary, error) {
+// files, and pairs the next stage when the stage is whole. The stop, or
+// the next stage's pairing, it returns to write (after results.jsonl).
+func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (after func() error, err error) {
+	nothing := func() error { return nil }
 	var results []Result
 	for _, mt := range in.known.Matches {
 		if r, ok := in.results[mt.ID]; ok {
@@ -486,22 +529,25 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (*MergeSummary, error)
 	s.advanceStop()
 	sum.Plan, sum.Results, sum.Stopped = &s.full, results, s.sum.Stopped
 	if s.sum.Stopped != nil {
-		return sum, s.writeStop()
+		return s.writeStop, nil
 	}
 	if len(sum.Missing) > 0 {
-		return sum, nil
+		return nothing, nil
 	}
 	for _, mt := range in.known.Matches {
 		if _, ok := in.results[mt.ID]; !ok {
-			return sum, nil // an earlier stage was merged partially
+			return nothing, nil // an earlier stage was merged partially
 		}
 	}
-	next, err := s.pairNext(in.latest, in.paired) // as it is when paired already
+	next, write, err := s.nextStage(in.latest, in.paired) // as it is when paired already
 	if err != nil {
 		return nil, err
 	}
 	sum.Next = next
-	return sum, nil
+	if write == nil {
+		return nothing, nil
+	}
+	return write, nil
 }
 
 // newMergeSession is a session over finished results, to pair, report

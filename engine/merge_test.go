@@ -2,7 +2,10 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
@@ -76,5 +79,35 @@ func TestSamePlanButWhere(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "other paths") ||
 		!strings.Contains(err.Error(), `bots/simple.py in s0 only; bots/renamed.py in s1 only`) {
 		t.Errorf("a file renamed in a dir reached by another path: %v", err)
+	}
+}
+
+// A merge that failed writing says how far it got and that the same
+// merge run again completes it; one that failed otherwise (a game that
+// cannot be loaded, a pairing that fails) is not told to run again.
+func TestMergeStoppedAdvice(t *testing.T) {
+	m := &Merge{Out: "out"}
+	full := &fs.PathError{Op: "write", Path: "out/standings.txt.tmp", Err: syscall.ENOSPC}
+	for _, c := range []struct {
+		err     error
+		written bool
+		want    []string
+		not     []string
+	}{
+		{full, false, []string{"results in out are as they were", "free space on its disk and run the same merge again"}, nil},
+		{full, true, []string{"stopped after it replaced results.jsonl in out", "run the same merge again", "Do not start the next stage"}, []string{"as they were"}},
+		{errors.New(`no driver "nope"`), false, []string{"results in out are as they were"}, []string{"run the same merge again"}},
+	} {
+		got := m.stopped(c.err, c.written).Error()
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("stopped(%v, %v) = %q, want it to say %q", c.err, c.written, got, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(got, w) {
+				t.Errorf("stopped(%v, %v) = %q, want it not to say %q", c.err, c.written, got, w)
+			}
+		}
 	}
 }

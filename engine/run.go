@@ -537,21 +537,34 @@ func (s *session) writeStop() error {
 // pairNext makes the next later stage, or returns nil when there is none.
 // A stage already written to rounds/ must come out the same.
 func (s *session) pairNext(stage int, paired []*pairing.Pairing) (*pairing.Pairing, error) {
+	pr, write, err := s.nextStage(stage, paired)
+	if err != nil || write == nil {
+		return pr, err
+	}
+	return pr, write()
+}
+
+// nextStage makes the next later stage as pairNext does, writing
+// nothing: write writes it to rounds/, nil when it is written already
+// (or there is none).
+func (s *session) nextStage(stage int, paired []*pairing.Pairing) (pr *pairing.Pairing, write func() error, err error) {
 	pr, name, err := s.makeNext(stage)
 	if err != nil || pr == nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if stage < len(paired) {
 		if !pairingEqual(paired[stage], pr) {
-			return nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
+			return nil, nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
 				filepath.Join(s.r.Out, RoundsDir, name), ResultsFile, s.r.Out)
 		}
-		return pr, nil
+		return pr, nil, nil
 	}
-	if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
-		return nil, err
-	}
-	return pr, writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+	return pr, func() error {
+		if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
+			return err
+		}
+		return writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))
+	}, nil
 }
 
 // makeNext pairs later stage number stage (0: the first one not listed)

@@ -228,6 +228,8 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
+	} else if err := notMergeDir(out, p); err != nil {
+		return err
 	} else if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
 		return fmt.Errorf("%s holds results but no %s, so it is not a shard's directory: use another -out directory", out, ShardFile)
 	}
@@ -248,20 +250,21 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
 	return writeFileAtomic(recPath, rec)
 }
 
+// MergedFile marks a merge's results directory: arbiter merge writes it
+// first into a directory it writes, before its plan.json.
+const MergedFile = "merged.json"
+
+// mergedMark is what MergedFile holds.
+var mergedMark = []byte("{\n  \"arbiter\": \"merge\"\n}\n")
+
 // PrepareRun refuses a run that is not a shard's (the whole plan, or the
 // matches -match names) into a shard's results directory out, whose
 // results would then no longer be its shard's, and into a merge's
-// (IsMergeDir), which its log would make a run's, refused to every later
-// merge. The caller holds out's lock.
-func PrepareRun(out string) error {
+// (notMergeDir). The caller holds out's lock.
+func PrepareRun(out string, p *plan.Plan) error {
 	b, err := os.ReadFile(filepath.Join(out, ShardFile))
 	if errors.Is(err, os.ErrNotExist) {
-		if IsMergeDir(out) {
-			return fmt.Errorf("%s holds the merged results of shards (arbiter merge), not of arbiter run: a run into it would make it a run's directory, "+
-				"into which no shard could be merged again. To play the matches it lacks, run their shards (arbiter run PLAN -shard K/N -stage S -out SHARD_DIR, "+
-				"on the cluster or here) and merge them into it; or run the plan into another -out directory", out)
-		}
-		return nil
+		return notMergeDir(out, p)
 	} else if err != nil {
 		return err
 	}
@@ -273,24 +276,59 @@ func PrepareRun(out string) error {
 		out, sh, ShardFile, sh.K, sh.N, sh.Stage)
 }
 
-// IsMergeDir says whether dir is a merge's results directory: it holds a
-// plan.json and results (results.jsonl or matches/), but neither a shard
-// record nor the log that arbiter run writes first.
-func IsMergeDir(dir string) bool {
-	for _, name := range []string{ShardFile, LogFile} {
-		if _, err := os.Lstat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
-			return false
-		}
+// notMergeDir refuses a merge's results directory (IsMergeDir) to a run
+// of plan p, with or without -shard, also one that would play nothing:
+// its arbiter.log or shard.json would make it a run's or a shard's,
+// refused to every later merge, so the shards not merged yet could never
+// be. A directory of another plan is refused as that.
+func notMergeDir(out string, p *plan.Plan) error {
+	if _, err := CheckPlanDir(out, p); err != nil {
+		return err
+	}
+	merge, marked := IsMergeDir(out)
+	if !merge {
+		return nil
+	}
+	err := fmt.Errorf("%s holds the merged results of shards (arbiter merge), not of arbiter run: a run into it, with or without -shard, would make it a run's or a shard's directory, "+
+		"into which no shard could be merged again. To play the matches it lacks, run their shards (arbiter run PLAN -shard K/N -stage S -out SHARD_DIR, "+
+		"on the cluster or here) and merge them into it; or run the plan into another -out directory", out)
+	if !marked {
+		err = fmt.Errorf("%w. (It has results but neither %s, %s nor %s; if it is a run's directory whose %s was removed, create an empty %s and run again)",
+			err, MergedFile, ShardFile, LogFile, LogFile, filepath.Join(out, LogFile))
+	}
+	return err
+}
+
+// IsMergeDir says whether dir is a merge's results directory: it holds
+// the mark a merge writes first (marked), or, written before merges
+// marked theirs, a plan.json and results (results.jsonl or matches/) but
+// neither a shard record nor the log of arbiter run (IsRunDir).
+func IsMergeDir(dir string) (merge, marked bool) {
+	if _, err := os.Lstat(filepath.Join(dir, ShardFile)); !errors.Is(err, os.ErrNotExist) {
+		return false, false
+	}
+	if _, err := os.Lstat(filepath.Join(dir, MergedFile)); err == nil {
+		return true, true
+	}
+	if IsRunDir(dir) {
+		return false, false
 	}
 	if _, err := os.Stat(filepath.Join(dir, PlanFile)); err != nil {
-		return false
+		return false, false
 	}
 	for _, name := range []string{ResultsFile, MatchesDir} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return true
+			return true, false
 		}
 	}
-	return false
+	return false, false
+}
+
+// IsRunDir says whether arbiter run played into dir: it holds the log a
+// run writes (also as a link, dangling or not).
+func IsRunDir(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, LogFile))
+	return !errors.Is(err, os.ErrNotExist)
 }
 
 // stageNames are the file names in rounds/ of p's later stages, in

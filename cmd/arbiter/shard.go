@@ -83,7 +83,7 @@ func (f *shardFlags) plan(path string, p *plan.Plan, only []string, stderr io.Wr
 // held.
 func prepareShard(out string, p *plan.Plan, sp *engine.ShardPlan) error {
 	if sp == nil {
-		return engine.PrepareRun(out)
+		return engine.PrepareRun(out, p)
 	}
 	return engine.PrepareShard(out, p, sp)
 }

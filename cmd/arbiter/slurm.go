@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -87,13 +88,22 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := j.check(l.plan, l.root, *submit); err != nil {
+	if err := j.check(l.plan, l.root); err != nil {
 		return err
 	}
-	if ms, _ := engine.StageMatches(l.plan, nil, 0); engine.Units(ms) < j.shards {
-		cf.logger(stderr).Warn(fmt.Sprintf("-shards %d: stage 0 of this plan has %d match(es) in %d unit(s) (a group of a round each, which a shard plays whole), "+
-			"so %d of its shards play nothing; -shards %d uses every one", j.shards, len(ms), engine.Units(ms), j.shards-engine.Units(ms), engine.Units(ms)))
+	if *submit {
+		// Held until the jobs end: a second -submit of this work
+		// directory meanwhile would run the same shards at once.
+		unlock, err := j.lockSubmit()
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		if err := j.checkQueued(); err != nil {
+			return err
+		}
 	}
+	j.warnIdle(l.plan, cf.logger(stderr))
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
 	if err := j.write(l.plan); err != nil {
@@ -111,13 +121,28 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	return waitSlurm(jobs, stdout)
 }
 
+// warnIdle warns when stage 0 of p has fewer units than -shards: the
+// shards beyond them play nothing.
+func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
+	ms, _ := engine.StageMatches(p, nil, 0)
+	if engine.Units(ms) >= j.shards {
+		return
+	}
+	idle := j.shards - engine.Units(ms)
+	verb := "play"
+	if idle == 1 {
+		verb = "plays"
+	}
+	log.Warn(fmt.Sprintf("-shards %d: %d of its shards %s nothing in stage 0; -shards %d uses every one", j.shards, idle, verb, engine.Units(ms)),
+		"matches", len(ms), "units", engine.Units(ms), "unit", "a group of a round, which a shard plays whole")
+}
+
 // check refuses, before anything is written, what would fail the jobs
 // once submitted (or only their merge, after every shard played): a work
 // directory that is not arbiter's alone or was written for another
 // -shards, an -out that cannot be made, a work or results directory of
-// another plan or kind; and with submit, jobs of an earlier submission
-// still queued or running.
-func (j *slurmJob) check(p *plan.Plan, root string, submit bool) error {
+// another plan or kind. (With -submit, checkQueued follows.)
+func (j *slurmJob) check(p *plan.Plan, root string) error {
 	if err := checkWork(j.work, p, root); err != nil {
 		return err
 	}
@@ -134,13 +159,32 @@ func (j *slurmJob) check(p *plan.Plan, root string, submit bool) error {
 	if err := engine.CheckMergeOut(j.out); err != nil {
 		return err
 	}
-	if err := j.checkShards(); err != nil {
-		return err
+	return j.checkShards()
+}
+
+// lockSubmit takes the lock of a -submit of the work directory: an
+// exclusive flock on its slurm.json (made, with the work directory, if
+// it is new; written over, the file stays the one locked), so that of
+// two -submits at once one is refused rather than both finding no job
+// queued. unlock releases it.
+func (j *slurmJob) lockSubmit() (unlock func(), err error) {
+	if err := os.MkdirAll(j.work, 0o755); err != nil {
+		return nil, err
 	}
-	if submit {
-		return j.checkQueued()
+	path := filepath.Join(j.work, fingerprint.SlurmFile)
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("another arbiter slurm -submit of %s is running (it holds the lock of %s while it submits and waits for its jobs): "+
+				"wait for it to end, or stop it, and run this again; its jobs are in %s", j.work, path, filepath.Join(j.work, fingerprint.SlurmJobsFile))
+		}
+		return nil, fmt.Errorf("locking %s: %v", path, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // checkWork refuses a work directory that is not arbiter's alone: one
@@ -180,7 +224,8 @@ func checkWork(work string, p *plan.Plan, root string) error {
 // checkShards refuses a -shards other than the one the work directory
 // was written for (its slurm.json): its shard directories and the merges
 // into -out are of that many shards, and every shard job would refuse its
-// directory once submitted.
+// directory once submitted. A work directory written but never run (no
+// shard directory, no jobs.json) is written again for the new -shards.
 func (j *slurmJob) checkShards() error {
 	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -192,6 +237,13 @@ func (j *slurmJob) checkShards() error {
 	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
 		return nil
 	}
+	shards, err := os.ReadDir(filepath.Join(j.work, "shards"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if _, err := os.Lstat(filepath.Join(j.work, fingerprint.SlurmJobsFile)); len(shards) == 0 && errors.Is(err, os.ErrNotExist) {
+		return nil // nothing ran: written again
+	}
 	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s); its shard directories, and the merges of them into %s, are of %d shards, "+
 		"and every shard job would refuse them. Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
 		"(or remove %s if none of its jobs ran)",
@@ -200,12 +252,24 @@ func (j *slurmJob) checkShards() error {
 
 // checkMakeable refuses an -out that cannot be written, or made, here:
 // the merge job would find it out only after every shard has played.
-// (The cluster's nodes may still see it otherwise.)
+// (The cluster's nodes may still see it otherwise.) A link is followed,
+// and refused when it leads nowhere: mkdir fails on it.
 func checkMakeable(out string) error {
 	for d := out; ; d = filepath.Dir(d) {
-		fi, err := os.Stat(d)
+		fi, err := os.Lstat(d)
 		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR)) && filepath.Dir(d) != d {
 			continue
+		}
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if _, err := filepath.EvalSymlinks(d); err != nil {
+				target, _ := os.Readlink(d)
+				what := "-out " + out
+				if d != out {
+					what = fmt.Sprintf("-out %s cannot be made: %s", out, d)
+				}
+				return fmt.Errorf("%s is a link to a missing %s (%v); make %s, or choose an -out directory the merge job can write", what, target, err, target)
+			}
+			fi, err = os.Stat(d)
 		}
 		if err != nil {
 			return fmt.Errorf("-out %s cannot be made: %v; choose an -out directory the merge job can write", out, err)
@@ -302,9 +366,14 @@ func (j *slurmJob) logFile(kind string, stage int) string {
 	return filepath.Join(j.work, "logs", name)
 }
 
+// jobName is the name of a stage's shards (kind "s") or merge ("m") job.
+func (j *slurmJob) jobName(kind string, stage int) string {
+	return fmt.Sprintf("%s-%s%d", j.name, kind, stage)
+}
+
 func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s-%s%d\n", j.name, name, stage)
+	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s\n", j.jobName(name, stage))
 	fmt.Fprintf(&b, "#SBATCH --output=%s\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", log, cpus)
 	if j.partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
@@ -353,6 +422,7 @@ func shqTask(s string) string {
 type slurmSubmitted struct {
 	what, id string
 	log      string // the job's log file, %a for the array task's number
+	name     string // its --job-name
 }
 
 // submitAll submits every stage as submit.sh does, recording each job in
@@ -360,20 +430,20 @@ type slurmSubmitted struct {
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 	var jobs []slurmSubmitted
 	var dep []string
-	submit := func(what, log string, args []string) (string, error) {
+	submit := func(what, log, name string, args []string) (string, error) {
 		id, err := sbatch(args)
 		if err != nil {
 			return "", err
 		}
-		jobs = append(jobs, slurmSubmitted{what, id, log})
+		jobs = append(jobs, slurmSubmitted{what, id, log, name})
 		return id, j.recordJobs(jobs)
 	}
 	for s := 0; s < j.stages; s++ {
-		a, err := submit(fmt.Sprintf("stage %d shards", s), j.logFile("shards", s), append(dep, j.script("shards", s)))
+		a, err := submit(fmt.Sprintf("stage %d shards", s), j.logFile("shards", s), j.jobName("s", s), append(dep, j.script("shards", s)))
 		if err != nil {
 			return jobs, err
 		}
-		m, err := submit(fmt.Sprintf("stage %d merge", s), j.logFile("merge", s), []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
+		m, err := submit(fmt.Sprintf("stage %d merge", s), j.logFile("merge", s), j.jobName("m", s), []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
 		if err != nil {
 			return jobs, err
 		}
@@ -387,13 +457,16 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 type recordedJob struct {
 	What string `json:"what"`
 	ID   string `json:"id"`
+	// Name is the job's name (--job-name), which tells it from a later
+	// job given the same id; empty in a jobs.json of an earlier arbiter.
+	Name string `json:"name,omitempty"`
 }
 
 // recordJobs replaces the work directory's jobs.json with jobs.
 func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 	rec := make([]recordedJob, len(jobs))
 	for i, jb := range jobs {
-		rec[i] = recordedJob{jb.what, jb.id}
+		rec[i] = recordedJob{jb.what, jb.id, jb.name}
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -405,9 +478,13 @@ func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 // checkQueued refuses to submit while a job that an earlier arbiter
 // slurm -submit of this work directory submitted (its jobs.json) is still
 // queued or running: a second chain would run the same shards at once.
-// A job scontrol no longer knows has ended.
+// A job Slurm no longer knows has ended, and so has one whose id now
+// names another job (ids start over after Slurm's state is reset). When
+// Slurm cannot be asked, it refuses too: jobs.json, which the submission
+// replaces, is the only record of the jobs.
 func (j *slurmJob) checkQueued() error {
-	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmJobsFile))
+	path := filepath.Join(j.work, fingerprint.SlurmJobsFile)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	} else if err != nil {
@@ -415,20 +492,30 @@ func (j *slurmJob) checkQueued() error {
 	}
 	var rec []recordedJob
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return fmt.Errorf("%s: %v", filepath.Join(j.work, fingerprint.SlurmJobsFile), err)
+		return fmt.Errorf("%s: %v", path, err)
 	}
-	var live, ids []string
+	if len(rec) == 0 {
+		return nil
+	}
+	var ids []string
 	for _, jb := range rec {
-		st, err := jobStatesTries(jb.ID, 1)
-		if err != nil {
-			continue // forgotten: ended long ago
-		}
-		for _, task := range slices.Sorted(maps.Keys(st)) {
-			if !terminal[st[task]] {
-				live = append(live, fmt.Sprintf("%s (job %s%s): %s", jb.What, jb.ID, task, st[task]))
-				if !slices.Contains(ids, jb.ID) {
-					ids = append(ids, jb.ID)
-				}
+		ids = append(ids, jb.ID)
+	}
+	tasks, err := queuedTasks(ids, 3)
+	if err != nil {
+		return fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
+			"Run this again once Slurm answers; or cancel them (scancel %s), or remove %s if they are known to have ended, and run this again: it resumes",
+			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(ids, " "), path)
+	}
+	var live, liveIDs []string
+	for _, jb := range rec {
+		for _, t := range tasks {
+			if t.id != jb.ID || terminal[t.state] || (jb.Name != "" && t.name != jb.Name) {
+				continue // ended, or the id is another job's now
+			}
+			live = append(live, fmt.Sprintf("%s (job %s%s): %s", jb.What, jb.ID, t.task, t.state))
+			if !slices.Contains(liveIDs, jb.ID) {
+				liveIDs = append(liveIDs, jb.ID)
 			}
 		}
 	}
@@ -436,7 +523,56 @@ func (j *slurmJob) checkQueued() error {
 		return nil
 	}
 	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
-		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(ids, " ")), live)
+		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(liveIDs, " ")), live)
+}
+
+// queuedTask is a job, or a task of an array job, that Slurm knows.
+type queuedTask struct {
+	id, task    string // the (array) job's id; "_K" for array task K, else ""
+	state, name string
+}
+
+// queuedTasks are the tasks Slurm knows of the jobs ids, asked in one
+// call of squeue (scontrol takes one id a call, and a controller that
+// does not answer takes a while to fail each). A job it no longer knows
+// is left out. A busy controller times out now and then: squeue is asked
+// up to tries times.
+func queuedTasks(ids []string, tries int) ([]queuedTask, error) {
+	var out []byte
+	var err error
+	args := []string{"-h", "-r", "-t", "all", "-j", strings.Join(ids, ","), "-o", "%F|%K|%T|%j"}
+	for try := 0; try < tries; try++ {
+		var stderr bytes.Buffer
+		cmd := exec.Command("squeue", args...)
+		cmd.Stderr = &stderr
+		if out, err = cmd.Output(); err == nil {
+			break
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "Invalid job id specified") {
+			return nil, nil // a lone id it no longer knows
+		}
+		err = fmt.Errorf("squeue %s: %v: %s", strings.Join(args, " "), err, msg)
+		if try < tries-1 {
+			time.Sleep(time.Second)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var tasks []queuedTask
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "|", 4)
+		if len(f) < 4 {
+			continue
+		}
+		t := queuedTask{id: f[0], state: f[2], name: f[3]}
+		if _, err := strconv.Atoi(f[1]); err == nil {
+			t.task = "_" + f[1]
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks, nil
 }
 
 func sbatch(args []string) (string, error) {
@@ -490,7 +626,7 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 					// Never ran: cancelled as a job it depended on failed.
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s", jb.what, jb.id, task, s))
 				case s == "TIMEOUT":
-					failed = append(failed, fmt.Sprintf("%s (job %s%s): TIMEOUT, its time limit ran out; its log: %s. Raise -time and run the same arbiter slurm -submit again: "+
+					failed = append(failed, fmt.Sprintf("%s (job %s%s): TIMEOUT, its time limit ran out; its log: %s. Run arbiter slurm -submit again with a larger -time: "+
 						"what finished is kept, and the rest resumes", jb.what, jb.id, task, taskLog(jb.log, task)))
 				default:
 					failed = append(failed, fmt.Sprintf("%s (job %s%s): %s; its log: %s", jb.what, jb.id, task, s, taskLog(jb.log, task)))

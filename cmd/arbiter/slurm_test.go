@@ -371,7 +371,7 @@ func sameRun(t *testing.T, want, got string) {
 			t.Fatalf("transcript of %s differs", id)
 		}
 	}
-	skip := map[string]bool{"arbiter.log": true, ".lock": true, "results.jsonl": true, "matches": true, "rounds": true}
+	skip := map[string]bool{"arbiter.log": true, "merged.json": true, ".lock": true, "results.jsonl": true, "matches": true, "rounds": true}
 	w := slices.DeleteFunc(readDirNames(t, want), func(n string) bool { return skip[n] })
 	g := slices.DeleteFunc(readDirNames(t, got), func(n string) bool { return skip[n] })
 	if !slices.Equal(w, g) {

@@ -506,7 +506,7 @@ func resultsMarked(dir string) bool {
 var (
 	resultsFiles = map[string]bool{
 		"plan.json": true, "results.jsonl": true, "arbiter.log": true, "standings.txt": true,
-		"shard.json": true, "changes.jsonl": true, LockFile: true, "stopped.json": true,
+		"shard.json": true, "merged.json": true, "changes.jsonl": true, LockFile: true, "stopped.json": true,
 		"report.html": true,
 		// drivers/bricks: the original referee's files.
 		"duels.txt": true, "score.txt": true, "err.txt": true,
