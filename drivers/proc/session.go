@@ -96,12 +96,17 @@ type Session struct {
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
 	errDone chan struct{} // closed when stderr is fully drained
-	// errSink drains the bot's stderr into its file (nil without one);
-	// errMark is how much of the file the sink had written when the
-	// bot's last line was read: what follows is what the bot wrote to
-	// stderr since, which verdict reads.
-	errSink *stderrSink
-	errMark int64
+	// errSink drains the bot's stderr into its file (nil without one).
+	// errMark is where verdict starts reading the file: how much of it
+	// the sink had written when the command before the last one was
+	// written (markAtPreviousWrite is that count at the last write).
+	// Taken at a write, not when a line is read, it does not depend on
+	// how far the drainer had got: everything the bot wrote after its
+	// last answer, even an instant after it, lies past the mark, since
+	// the bot wrote it after reading the command before the last.
+	errSink             *stderrSink
+	errMark             int64
+	markAtPreviousWrite int64
 
 	// The exchange in progress (Send to Receive): when its command was
 	// written, its deadline, and the error writing it.
@@ -504,6 +509,9 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 	} else {
 		s.markEarly(line)
 	}
+	if s.errSink != nil {
+		s.errMark, s.markAtPreviousWrite = s.markAtPreviousWrite, s.errSink.Written()
+	}
 	if err := s.setDeadline(s.in.SetWriteDeadline, &s.writeBy, deadline); err != nil {
 		return err
 	}
@@ -565,12 +573,8 @@ type heldLine struct {
 }
 
 // deliver passes a line read to OnRecv, or keeps it while the session
-// holds its lines (Hold); it marks how much of its stderr came before
-// the line (errMark).
+// holds its lines (Hold).
 func (s *Session) deliver(line string) {
-	if s.errSink != nil {
-		s.errMark = s.errSink.Written()
-	}
 	if s.holding {
 		s.held = append(s.held, heldLine{line, time.Now()})
 	} else if s.spec.OnRecv != nil {
@@ -893,10 +897,10 @@ func (s *Session) verdict(err error) error {
 		case <-s.errDone:
 		case <-time.After(100 * time.Millisecond):
 		}
-		// Only what the bot wrote since its last line: a refused fork it
-		// recovered from moves ago does not explain this crash. (What it
-		// wrote just before that line may still have been in the pipe
-		// then, and is read too.)
+		// Only what the bot wrote since the command before the last one
+		// (errMark): a refused fork it recovered from moves ago does not
+		// explain this crash, while one written just after its last
+		// answer always does, however late the drainer copied it.
 		if n := fileSize(s.spec.Stderr) - s.errMark; n > 0 {
 			tail = fileTail(s.spec.Stderr, min(4096, n))
 		}

@@ -539,3 +539,42 @@ func TestSessionCrashReadsOnlyItsOwnStderr(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionCrashReadsStderrWrittenAfterItsAnswer: a bot that answers,
+// then writes that its fork was refused and exits, is told the rule
+// (processes) however late the refusal reaches the stderr file: here it
+// is in the file before the answer is read, which is when the mark was
+// once taken, and which then hid it.
+func TestSessionCrashReadsStderrWrittenAfterItsAnswer(t *testing.T) {
+	if e := Machine().Enforcement(drivers.LimitChildren); !e.Enforced {
+		t.Skipf("children is not enforced here: %s", e.How)
+	}
+	no := false
+	dir := t.TempDir()
+	script := "#!/bin/sh\nread cmd\nprintf '= ok\\n\\n'\nread cmd\nprintf '= ok\\n\\n'\n" +
+		"echo './bot.sh: 5: Cannot fork' >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stderr := filepath.Join(dir, "stderr")
+	s := start(t, Spec{Bot: "sh", Argv: []string{"./bot.sh"}, Dir: dir, Stderr: stderr,
+		Grace: 100 * time.Millisecond, Limits: drivers.Limits{Children: &no}})
+	defer s.Kill()
+	if _, err := ask(s, "one"); err != nil {
+		t.Fatal(err)
+	}
+	s.Send("two")
+	for i := 0; i < 1000; i++ {
+		if b, _ := os.ReadFile(stderr); strings.Contains(string(b), "Cannot fork") {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := receive(s); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ask(s, "three")
+	if got := faultKind(err); got != drivers.FaultProcesses {
+		t.Fatalf("fault %s (%v), want %s", got, err, drivers.FaultProcesses)
+	}
+}
