@@ -91,18 +91,15 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if err := j.check(l.plan, l.root); err != nil {
 		return err
 	}
-	if *submit {
-		// Held until the jobs end: a second -submit of this work
-		// directory meanwhile would run the same shards at once.
-		unlock, err := j.lockSubmit()
-		if err != nil {
-			return err
-		}
-		defer unlock()
-		if err := j.checkQueued(); err != nil {
-			return err
-		}
+	// Held until the jobs end (with -submit), or until the scripts are
+	// written: a second -submit of this work directory meanwhile would run
+	// the same shards at once, and a plain arbiter slurm would write its
+	// scripts over the ones being submitted.
+	unlock, err := j.lockChecked(l.plan, *submit, cf.logger(stderr))
+	if err != nil {
+		return err
 	}
+	defer unlock()
 	j.warnIdle(l.plan, cf.logger(stderr))
 	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
 	j.name = "arbiter-" + l.plan.Tournament
@@ -162,29 +159,89 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	return j.checkShards()
 }
 
-// lockSubmit takes the lock of a -submit of the work directory: an
-// exclusive flock on its slurm.json (made, with the work directory, if
-// it is new; written over, the file stays the one locked), so that of
-// two -submits at once one is refused rather than both finding no job
-// queued. unlock releases it.
-func (j *slurmJob) lockSubmit() (unlock func(), err error) {
-	if err := os.MkdirAll(j.work, 0o755); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(j.work, fingerprint.SlurmFile)
-	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o644)
+// lockWork takes the lock of the work directory: an exclusive flock on
+// its slurm.json, held by arbiter slurm while it writes the directory and,
+// with -submit, while it submits and waits for the jobs, so that of two
+// at once one is refused rather than both finding no job queued, or one
+// writing the scripts the other submits. A new work directory is made
+// with its slurm.json holding the mark write writes (never empty, which
+// would not mark it). Where the file system has no flock (Lustre mounted
+// without -o flock, some NFS), it goes on unlocked, saying so. unlock
+// releases it.
+func (j *slurmJob) lockWork(p *plan.Plan, log hclog.Logger) (unlock func(), err error) {
+	f, err := j.openMark(p)
 	if err != nil {
 		return nil, err
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	path := f.Name()
+	if err := flockWork(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		switch {
+		case errors.Is(err, unix.EWOULDBLOCK):
 			return nil, fmt.Errorf("another arbiter slurm -submit of %s is running (it holds the lock of %s while it submits and waits for its jobs): "+
 				"wait for it to end, or stop it, and run this again; its jobs are in %s", j.work, path, filepath.Join(j.work, fingerprint.SlurmJobsFile))
+		case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EOPNOTSUPP), errors.Is(err, unix.ENOLCK), errors.Is(err, unix.EINVAL):
+			log.Warn(fmt.Sprintf("the file system of %s cannot lock it (%v): going on without the lock, so nothing stops another arbiter slurm of %s "+
+				"running at once; run one at a time", path, err, j.work))
+			return func() {}, nil
 		}
 		return nil, fmt.Errorf("locking %s: %v", path, err)
 	}
 	return func() { f.Close() }, nil
+}
+
+// lockChecked is lockWork, then the checks that must hold under the
+// lock: -shards again (another arbiter slurm may have written the work
+// directory for another -shards since check), and with submit that no
+// job of an earlier -submit is still queued.
+func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unlock func(), err error) {
+	unlock, err = j.lockWork(p, log)
+	if err != nil {
+		return nil, err
+	}
+	err = j.checkShards()
+	if err == nil && submit {
+		err = j.checkQueued()
+	}
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
+}
+
+// flockWork is unix.Flock; a test stands in a file system without flock.
+var flockWork = unix.Flock
+
+// openMark opens the work directory's slurm.json, to lock it: as it is
+// when it exists; else made (with the work directory) holding the mark of
+// this plan, -out and -shards, which write writes over with the same.
+func (j *slurmJob) openMark(p *plan.Plan) (*os.File, error) {
+	path := filepath.Join(j.work, fingerprint.SlurmFile)
+	if f, err := os.Open(path); !errors.Is(err, os.ErrNotExist) {
+		return f, err
+	}
+	if err := os.MkdirAll(j.work, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return os.Open(path) // another arbiter slurm made it just now
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err = f.Write(j.mark(p)); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return f, nil
+}
+
+// mark is what the work directory's slurm.json holds.
+func (j *slurmJob) mark(p *plan.Plan) []byte {
+	b, _ := json.Marshal(fingerprint.SlurmWork{Arbiter: fingerprint.SlurmWorkKind, Plan: p.Hash, Out: j.out, Shards: j.shards})
+	return append(b, '\n')
 }
 
 // checkWork refuses a work directory that is not arbiter's alone: one
@@ -311,11 +368,7 @@ func (j *slurmJob) write(p *plan.Plan) error {
 	// in a bot's dir, and by this mark it is never part of the bot's
 	// fingerprint, which the shards would otherwise see change as their
 	// logs grow.
-	mark, err := json.Marshal(fingerprint.SlurmWork{Arbiter: fingerprint.SlurmWorkKind, Plan: p.Hash, Out: j.out, Shards: j.shards})
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(j.work, fingerprint.SlurmFile), append(mark, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(j.work, fingerprint.SlurmFile), j.mark(p), 0o644); err != nil {
 		return err
 	}
 	for _, d := range []string{filepath.Join(j.work, "logs"), filepath.Join(j.work, "shards")} {
