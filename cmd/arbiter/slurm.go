@@ -281,8 +281,9 @@ func checkWork(work string, p *plan.Plan, root string) error {
 // checkShards refuses a -shards other than the one the work directory
 // was written for (its slurm.json): its shard directories and the merges
 // into -out are of that many shards, and every shard job would refuse its
-// directory once submitted. A work directory written but never run (no
-// shard directory, no jobs.json) is written again for the new -shards.
+// directory once submitted. A work directory written but never submitted
+// (no shard directory, no log, no jobs.json, which submit.sh writes too)
+// is written again for the new -shards.
 func (j *slurmJob) checkShards() error {
 	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -294,17 +295,27 @@ func (j *slurmJob) checkShards() error {
 	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
 		return nil
 	}
-	shards, err := os.ReadDir(filepath.Join(j.work, "shards"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+	var used []string // what says a job of it was submitted
+	for _, d := range []string{"shards", "logs"} {
+		names, err := os.ReadDir(filepath.Join(j.work, d))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if len(names) > 0 {
+			used = append(used, d+"/")
+		}
 	}
-	if _, err := os.Lstat(filepath.Join(j.work, fingerprint.SlurmJobsFile)); len(shards) == 0 && errors.Is(err, os.ErrNotExist) {
-		return nil // nothing ran: written again
+	if _, err := os.Lstat(filepath.Join(j.work, fingerprint.SlurmJobsFile)); !errors.Is(err, os.ErrNotExist) {
+		used = append(used, fingerprint.SlurmJobsFile)
 	}
-	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s); its shard directories, and the merges of them into %s, are of %d shards, "+
-		"and every shard job would refuse them. Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
-		"(or remove %s if none of its jobs ran)",
-		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, j.out, sw.Shards, sw.Shards, j.shards, j.work)
+	if len(used) == 0 {
+		return nil // nothing submitted: written again
+	}
+	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
+		"its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards. "+
+		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
+		"(or remove %s if none of its jobs is queued or ran)",
+		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
 }
 
 // checkMakeable refuses an -out that cannot be written, or made, here:
@@ -383,8 +394,6 @@ func (j *slurmJob) write(p *plan.Plan) error {
 	if err := os.WriteFile(filepath.Join(j.work, engine.PlanFile), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	var submit strings.Builder
-	submit.WriteString("#!/bin/sh\n# Submits every stage: its shards after the merge before, its merge after its shards.\nset -e\ncd \"$(dirname \"$0\")\"\ndep=\n")
 	for s := 0; s < j.stages; s++ {
 		if err := os.WriteFile(j.script("shards", s), []byte(j.shardScript(s)), 0o755); err != nil {
 			return err
@@ -392,12 +401,37 @@ func (j *slurmJob) write(p *plan.Plan) error {
 		if err := os.WriteFile(j.script("merge", s), []byte(j.mergeScript(s)), 0o755); err != nil {
 			return err
 		}
-		fmt.Fprintf(&submit, "a=$(sbatch --parsable $dep %s)\necho \"stage %d shards: job $a\"\n", filepath.Base(j.script("shards", s)), s)
-		fmt.Fprintf(&submit, "m=$(sbatch --parsable --dependency=afterok:$a --kill-on-invalid-dep=yes %s)\necho \"stage %d merge: job $m\"\n", filepath.Base(j.script("merge", s)), s)
-		submit.WriteString("dep=\"--dependency=afterok:$m --kill-on-invalid-dep=yes\"\n")
 	}
-	return os.WriteFile(filepath.Join(j.work, "submit.sh"), []byte(submit.String()), 0o755)
+	return os.WriteFile(filepath.Join(j.work, "submit.sh"), []byte(j.submitScript()), 0o755)
 }
+
+// submitScript is submit.sh, which submits every stage as submitAll
+// does, and records each job in jobs.json as it does: a submission by
+// hand is known too, to -submit (its jobs still queued) and to another
+// -shards (refused once anything was submitted).
+func (j *slurmJob) submitScript() string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n# Submits every stage: its shards after the merge before, its merge after its shards.\nset -e\ncd \"$(dirname \"$0\")\"\ndep=\n")
+	b.WriteString("# record ID JOB: jobs.json lists the jobs submitted, for arbiter slurm.\nrec=\nrecord() {\n" +
+		"  rec=\"$rec${rec:+,}\n  {\\\"what\\\": \\\"$2\\\", \\\"id\\\": \\\"${1%%;*}\\\", \\\"name\\\": \\\"$3\\\"}\"\n" +
+		"  printf '[%s\\n]\\n' \"$rec\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n}\n")
+	job := func(what, name string) string {
+		w, _ := json.Marshal(what)
+		n, _ := json.Marshal(name)
+		return fmt.Sprintf("%s %s", shq1(string(w[1:len(w)-1])), shq1(string(n[1:len(n)-1])))
+	}
+	for s := 0; s < j.stages; s++ {
+		fmt.Fprintf(&b, "a=$(sbatch --parsable $dep %s)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
+			filepath.Base(j.script("shards", s)), job(fmt.Sprintf("stage %d shards", s), j.jobName("s", s)), s)
+		fmt.Fprintf(&b, "m=$(sbatch --parsable --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s)\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
+			filepath.Base(j.script("merge", s)), job(fmt.Sprintf("stage %d merge", s), j.jobName("m", s)), s)
+		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
+	}
+	return b.String()
+}
+
+// shq1 quotes a word for sh in single quotes: nothing in it is expanded.
+func shq1(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (j *slurmJob) script(kind string, stage int) string {
 	return filepath.Join(j.work, fmt.Sprintf("stage%d-%s.sbatch", stage, kind))
