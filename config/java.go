@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -38,7 +37,7 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, b := range bots {
-		if b == nil || l.javaWarned[b] || absoluteClassPath(b.Env["CLASSPATH"]) {
+		if b == nil || l.javaWarned[b] || javacmd.AbsoluteClassPath(b.Env["CLASSPATH"]) {
 			continue
 		}
 		class := javacmd.MainClass(b.Command, b.Dir)
@@ -61,18 +60,6 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 			Subject: &rng})
 	}
 	return diags
-}
-
-// absoluteClassPath says that a CLASSPATH names an absolute folder or
-// file, which may hold the bot's class wherever the game runs it; a
-// relative one (".") is relative to that folder, not to the bot's dir.
-func absoluteClassPath(cp string) bool {
-	for _, e := range filepath.SplitList(cp) {
-		if filepath.IsAbs(e) {
-			return true
-		}
-	}
-	return false
 }
 
 // hclList writes words as an HCL list: ["java", "-cp", ".", "Bot"].

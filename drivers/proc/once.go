@@ -250,7 +250,7 @@ func (r *onceRun) verdict(reply Reply) Reply {
 		if g := r.box.Explain(reply.Fault.Kind, r.cmd.ProcessState, tail); g != nil {
 			reply.Fault = g
 		} else if reply.Fault.Kind == drivers.FaultCrash && strings.Contains(tail, "Could not find or load main class") {
-			reply.Fault = javaClassMissing(reply.Fault, r.spec.Argv, r.spec.Dir)
+			reply.Fault = javaClassMissing(reply.Fault, r.spec.Argv, r.spec.Dir, r.cmd.Env)
 		}
 	}
 	return reply
@@ -260,12 +260,13 @@ func (r *onceRun) verdict(reply Reply) Reply {
 // main class, with what to do: a class named without a class path is
 // looked for in dir, where the bot runs (a game may run it outside its
 // own dir), so give "-cp", "."; a class that has one is not there (not
-// compiled, or compiled elsewhere).
-func javaClassMissing(f *Fault, argv []string, dir string) *Fault {
-	if class := javacmd.MainClass(argv, dir); class != "" {
+// compiled, or compiled elsewhere). An absolute CLASSPATH in env (the
+// bot's environment) is a class path too, which "-cp" would replace.
+func javaClassMissing(f *Fault, argv []string, dir string, env []string) *Fault {
+	if class := javacmd.MainClass(argv, dir); class != "" && !javacmd.AbsoluteClassPath(javacmd.EnvClassPath(env)) {
 		return faultf(drivers.FaultCrash, "%s: java could not find the bot's main class %s in %s, where it runs (put \"-cp\", \".\" before the class in its command: \".\" is made the bot's dir)", f.Detail, class, dir)
 	}
-	return faultf(drivers.FaultCrash, "%s: java could not find the bot's main class on the class path its command gives (is the class compiled there? a bot's build, build = [\"javac\", ...], compiles it before the matches)", f.Detail)
+	return faultf(drivers.FaultCrash, "%s: java could not find the bot's main class on the class path its command or CLASSPATH gives (is the class compiled there? a bot's build, build = [\"javac\", ...], compiles it before the matches)", f.Detail)
 }
 
 // stderrTail is the end of what this run wrote to its stderr file (only

@@ -630,7 +630,9 @@ func TestForkRefused(t *testing.T) {
 // TestRunOnceJavaClassNotFound: a JVM that cannot find the bot's main
 // class is a crash that says so and how to fix it: a class named without
 // -cp, run outside the bot's dir, needs "-cp", "."; a class with its
-// class path is not there (not compiled), which -cp would not fix.
+// class path is not there (not compiled), which -cp would not fix, and so
+// is one that an absolute CLASSPATH in the bot's env gives (-cp would
+// replace it); a relative CLASSPATH is relative to where it runs.
 func TestRunOnceJavaClassNotFound(t *testing.T) {
 	dir := t.TempDir()
 	script := "#!/bin/sh\necho 'Error: Could not find or load main class Bot' >&2\necho 'Caused by: java.lang.ClassNotFoundException: Bot' >&2\nexit 1\n"
@@ -639,15 +641,18 @@ func TestRunOnceJavaClassNotFound(t *testing.T) {
 	}
 	for _, c := range []struct {
 		argv      []string
+		env       []string
 		want, not string
 	}{
-		{[]string{"./java", "Bot"}, `"-cp", "."`, "compiled"},
-		{[]string{"./java", "-cp", ".", "Bot"}, "compiled", `"-cp", "."`},
+		{[]string{"./java", "Bot"}, nil, `"-cp", "."`, "compiled"},
+		{[]string{"./java", "-cp", ".", "Bot"}, nil, "compiled", `"-cp", "."`},
+		{[]string{"./java", "Bot"}, []string{"CLASSPATH=/abs/classes"}, "compiled", `"-cp", "."`},
+		{[]string{"./java", "Bot"}, []string{"CLASSPATH=."}, `"-cp", "."`, "compiled"},
 	} {
-		r := runOnce(t, OnceSpec{Bot: "java", Argv: c.argv, Dir: dir, Timeout: 10 * time.Second,
+		r := runOnce(t, OnceSpec{Bot: "java", Argv: c.argv, Env: c.env, Dir: dir, Timeout: 10 * time.Second,
 			Stderr: filepath.Join(dir, "stderr")})
 		if r.Fault == nil || r.Fault.Kind != drivers.FaultCrash || !strings.Contains(r.Fault.Detail, c.want) || strings.Contains(r.Fault.Detail, c.not) {
-			t.Errorf("%q: reply %+v (fault %v), want a crash that says %s, not %s", c.argv, r, r.Fault, c.want, c.not)
+			t.Errorf("%q %q: reply %+v (fault %v), want a crash that says %s, not %s", c.env, c.argv, r, r.Fault, c.want, c.not)
 		}
 	}
 }

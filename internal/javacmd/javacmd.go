@@ -10,6 +10,31 @@ import (
 	"strings"
 )
 
+// AbsoluteClassPath says that a class path (CLASSPATH) names an absolute
+// folder or file, which may hold the bot's class wherever the game runs
+// it; a relative one (".") is relative to that folder, not to the bot's
+// dir.
+func AbsoluteClassPath(cp string) bool {
+	for _, e := range filepath.SplitList(cp) {
+		if filepath.IsAbs(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// EnvClassPath is the CLASSPATH of env (NAME=value entries; the last
+// one counts, as for exec), "" without one.
+func EnvClassPath(env []string) string {
+	cp := ""
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "CLASSPATH="); ok {
+			cp = v
+		}
+	}
+	return cp
+}
+
 // MainClass is the main class a java command names when it names one
 // without a class path (-cp, -classpath, --class-path, -jar, a module, a
 // source file), "" otherwise, and "" when the command cannot be read

@@ -34,3 +34,21 @@ func TestMainClass(t *testing.T) {
 		}
 	}
 }
+
+func TestClassPath(t *testing.T) {
+	for _, c := range []struct {
+		env []string
+		abs bool
+	}{
+		{nil, false},
+		{[]string{"CLASSPATH=."}, false},
+		{[]string{"CLASSPATH=/abs/classes"}, true},
+		{[]string{"CLASSPATH=lib:/opt/bot.jar"}, true},
+		{[]string{"CLASSPATH=/abs", "CLASSPATH=."}, false}, // the last counts
+		{[]string{"MYCLASSPATH=/abs"}, false},
+	} {
+		if got := AbsoluteClassPath(EnvClassPath(c.env)); got != c.abs {
+			t.Errorf("AbsoluteClassPath(EnvClassPath(%q)) = %v, want %v", c.env, got, c.abs)
+		}
+	}
+}
