@@ -10,6 +10,15 @@ import (
 	"strings"
 )
 
+// valueOptions are the java launcher's options (java --help, java
+// --help-extra, of Java 17) whose value is the next word; their =value
+// forms are one word.
+var valueOptions = map[string]bool{
+	"-p": true, "--module-path": true, "--upgrade-module-path": true,
+	"--add-modules": true, "--enable-native-access": true, "--limit-modules": true,
+	"--add-reads": true, "--add-exports": true, "--add-opens": true, "--patch-module": true,
+}
+
 // AbsoluteClassPath says that a class path (CLASSPATH) names an absolute
 // folder or file, which may hold the bot's class wherever the game runs
 // it; a relative one (".") is relative to that folder, not to the bot's
@@ -53,7 +62,9 @@ func MainClass(command []string, dir string) string {
 		case a == "-cp" || a == "-classpath" || a == "--class-path" || strings.HasPrefix(a, "--class-path=") ||
 			a == "-jar" || a == "-m" || a == "--module" || strings.HasPrefix(a, "--module=") || strings.HasPrefix(a, "--source"):
 			return ""
-		case a == "-p" || a == "--module-path" || a == "--add-modules" || a == "--add-opens" || a == "--add-exports":
+		case a == "-d" || a == "--describe-module":
+			return "" // describes a module and exits: no class is run
+		case valueOptions[a]:
 			i++ // an option with a value
 		case strings.HasPrefix(a, "-"):
 		default:

@@ -26,6 +26,22 @@ func TestMainClass(t *testing.T) {
 		{[]string{"java", "pkg/Bot"}, ""},
 		// An argument file holds options and maybe the class: unknown.
 		{[]string{"java", "@args", "Bot"}, ""},
+		// The launcher's options whose value is the next word (java
+		// --help, --help-extra): the value is not the class.
+		{[]string{"java", "-p", "mods", "Bot"}, "Bot"},
+		{[]string{"java", "--module-path", "mods", "Bot"}, "Bot"},
+		{[]string{"java", "--upgrade-module-path", "mods", "Bot"}, "Bot"},
+		{[]string{"java", "--add-modules", "jdk.incubator.vector", "Bot"}, "Bot"},
+		{[]string{"java", "--enable-native-access", "ALL-UNNAMED", "Bot"}, "Bot"},
+		{[]string{"java", "--limit-modules", "java.base", "Bot"}, "Bot"},
+		{[]string{"java", "--add-reads", "m=ALL-UNNAMED", "Bot"}, "Bot"},
+		{[]string{"java", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "Bot"}, "Bot"},
+		{[]string{"java", "--patch-module", "java.base=patch", "Bot"}, "Bot"},
+		{[]string{"java", "--add-modules=jdk.incubator.vector", "Bot"}, "Bot"},
+		{[]string{"java", "--enable-native-access", "ALL-UNNAMED", "-Xss1m", "Bot"}, "Bot"},
+		// Describes a module and exits: no class runs.
+		{[]string{"java", "-d", "java.base"}, ""},
+		{[]string{"java", "--describe-module", "java.base"}, ""},
 		{[]string{"python3", "Bot"}, ""},
 		{[]string{"java"}, ""},
 	} {
