@@ -418,7 +418,7 @@ func (j *slurmJob) submitScript() string {
 	job := func(what, name string) string {
 		w, _ := json.Marshal(what)
 		n, _ := json.Marshal(name)
-		return fmt.Sprintf("%s %s", shq1(string(w[1:len(w)-1])), shq1(string(n[1:len(n)-1])))
+		return fmt.Sprintf("%s %s", shq(string(w[1:len(w)-1])), shq(string(n[1:len(n)-1])))
 	}
 	for s := 0; s < j.stages; s++ {
 		fmt.Fprintf(&b, "a=$(sbatch --parsable $dep %s)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
@@ -429,9 +429,6 @@ func (j *slurmJob) submitScript() string {
 	}
 	return b.String()
 }
-
-// shq1 quotes a word for sh in single quotes: nothing in it is expanded.
-func shq1(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (j *slurmJob) script(kind string, stage int) string {
 	return filepath.Join(j.work, fmt.Sprintf("stage%d-%s.sbatch", stage, kind))
@@ -731,10 +728,8 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 // jobStates are the states of a job's tasks ("" for a job that is no
 // array), from scontrol (accounting may be off). A busy controller times
 // out now and then: scontrol is asked up to five times.
-func jobStates(id string) (map[string]string, error) { return jobStatesTries(id, 5) }
-
-// jobStatesTries is jobStates asking scontrol up to tries times.
-func jobStatesTries(id string, tries int) (map[string]string, error) {
+func jobStates(id string) (map[string]string, error) {
+	const tries = 5
 	var out []byte
 	var err error
 	for try := 0; try < tries; try++ {
