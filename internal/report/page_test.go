@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -486,10 +487,13 @@ func TestPageInBrowser(t *testing.T) {
 		}
 	})
 	// Under serve, the replay of a match being played follows its
-	// transcript as it grows.
+	// transcript as it grows: it asks for the bytes after those it has
+	// (a Range request), waits for a torn last line to be whole, and
+	// loads the transcript again whole when it shrinks (the match begun
+	// again).
 	t.Run("running-match-live", func(t *testing.T) {
 		dir := runningCopy(t, 500)
-		url := serveDir(t, dir)
+		url, served := serveCounting(t, dir, "/transcripts/r001-g01-s9.js", "/transcripts/r001-g01-s9.jsonl")
 		ctx := browsertest.Tab(t, browser, time.Minute)
 		if err := chromedp.Do(ctx, chromedp.Navigate(url+"#match=r001-g01-s9&step=3"), chromedp.WaitReady("body[data-ready]")); err != nil {
 			t.Fatal(err)
@@ -501,11 +505,112 @@ func TestPageInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.SplitAfter(string(b), "\n")
-		if err := os.WriteFile(filepath.Join(dir, "matches", "r001-g01-s9", "events.jsonl"), []byte(strings.Join(lines[:900], "")), 0o644); err != nil {
+		upTo := func(n int) int { return len(strings.Join(lines[:n], "")) }
+		events := filepath.Join(dir, "matches", "r001-g01-s9", "events.jsonl")
+		maxAbove := func(n int, what string) {
+			t.Helper()
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.querySelector("#r-slider").max > %d`, n), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+				t.Fatalf("%s: the replay stays at %d steps: %v", what, eval[int](t, ctx, `+document.querySelector("#r-slider").max`)+1, err)
+			}
+		}
+
+		// Nothing new: each second costs a byte or so, not the transcript.
+		start := served()
+		waitFor(t, func() bool { return served().requests >= start.requests+2 }, 10*time.Second, "the page asks for the transcript again")
+		idle := served()
+		if got := idle.bytes - start.bytes; got > 16*int64(idle.requests-start.requests) {
+			t.Errorf("following a transcript that does not grow (%d bytes) took %d bytes in %d requests; want a few bytes each",
+				upTo(500), got, idle.requests-start.requests)
+		}
+		if idle.ranged == start.ranged {
+			t.Errorf("the page asked for the transcript again %d times, never with a Range header", idle.requests-start.requests)
+		}
+
+		// Grown (appended to, as the run writes it), with a torn last
+		// line: what is new is served, the torn line waits for the next
+		// look and is never called bad.
+		torn := strings.Join(lines[:900], "") + lines[900][:len(lines[900])/2]
+		appendFile(t, events, torn[upTo(500):])
+		maxAbove(before, "grown to 900 lines")
+		grown := served()
+		if limit := int64(upTo(901)-upTo(500)) + 16*int64(grown.requests-idle.requests); grown.bytes-idle.bytes > limit {
+			t.Errorf("following the transcript from %d to %d bytes took %d bytes; want at most %d (what is new)", upTo(500), len(torn), grown.bytes-idle.bytes, limit)
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); strings.Contains(notes, "not JSON") {
+			t.Errorf("a torn last line, which the run has not finished writing, is called bad: %q", notes)
+		}
+		at900 := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+		appendFile(t, events, strings.Join(lines[:1000], "")[len(torn):])
+		maxAbove(at900, "grown to 1000 lines")
+
+		// Begun again, shorter than what the page has: loaded again whole.
+		if err := os.WriteFile(events, []byte(strings.Join(lines[:300], "")), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.querySelector("#r-slider").max > %d`, before), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-			t.Errorf("the replay of the match being played stays at %d steps as its transcript grows: %v", before+1, err)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.querySelector("#r-slider").max < %d`, before), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the transcript begun again with 300 lines: the replay keeps %d steps: %v", eval[int](t, ctx, `+document.querySelector("#r-slider").max`)+1, err)
+		}
+		if notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`); strings.Contains(notes, "not JSON") {
+			t.Errorf("after the transcript began again, the replay calls lines bad: %q", notes)
+		}
+
+		// Begun again with other bots and grown past what the page has
+		// between two looks: the byte before the page's offset is no
+		// longer a newline, and it is loaded again whole.
+		again := strings.Replace(strings.Join(lines[:600], ""), `"random"`, `"random-x"`, 1)
+		if err := os.WriteFile(events, []byte(again), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#replay-seats").textContent.includes("random-x")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("the transcript begun again with other bots: the replay shows the seats %q: %v", eval[string](t, ctx, `document.querySelector("#replay-seats").textContent`), err)
+		}
+	})
+	// When the match followed has its result, its transcript is read
+	// whole once more, as a finished match's is.
+	t.Run("running-match-live-ends", func(t *testing.T) {
+		dir := copyResults(t, "planowanie")
+		results, events := filepath.Join(dir, "results.jsonl"), filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl")
+		result, err := os.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(results, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(events, []byte(strings.Join(strings.SplitAfter(string(b), "\n")[:500], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := eval[int](t, openPage(t, browser, "testdata/planowanie", "#match=r001-g01-s1&step=0"), `+document.querySelector("#r-slider").max`)
+		url, served := serveCounting(t, dir, "/transcripts/r001-g01-s1.js")
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate(url+"#match=r001-g01-s1&step=3"), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		waitStep(t, ctx, 3)
+		if got := eval[int](t, ctx, `+document.querySelector("#r-slider").max`); got >= want {
+			t.Fatalf("the replay of the match being played has %d steps, as many as the whole match", got+1)
+		}
+		if served().requests != 0 {
+			t.Errorf("the match being played was read whole (transcripts/ID.js) %d times", served().requests)
+		}
+		if err := os.WriteFile(events, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(results, result, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.querySelector("#replay-notes").textContent.includes("no result yet")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("the match has its result, and its replay still says it has none: %v (%s)", err, eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`))
+		}
+		if got := eval[int](t, ctx, `+document.querySelector("#r-slider").max`); got != want {
+			t.Errorf("the finished match's replay has %d steps; its transcript makes %d", got+1, want+1)
+		}
+		if served().requests != 1 {
+			t.Errorf("the match that has its result was read whole (transcripts/ID.js) %d times, want once", served().requests)
 		}
 	})
 	// A replay left while its transcript loads (the first time, or again
@@ -515,11 +620,12 @@ func TestPageInBrowser(t *testing.T) {
 		t.Run(fmt.Sprintf("replay-left-while-loading-again=%v", again), func(t *testing.T) {
 			dir := runningCopy(t, 500)
 			// Requests for the transcript wait for release: the first
-			// load, or the loads again (?at=) that follow the match.
+			// load, or the looks again (for what is new: a Range) that
+			// follow the match.
 			arrived, gate := make(chan struct{}, 100), make(chan struct{})
 			s := NewServer(dir)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/transcripts/r001-g01-s9.js" && strings.Contains(r.URL.RawQuery, "at=") == again {
+				if r.URL.Path == "/transcripts/r001-g01-s9.jsonl" && (r.Header.Get("Range") != "") == again {
 					arrived <- struct{}{}
 					select {
 					case <-gate:
@@ -549,11 +655,11 @@ func TestPageInBrowser(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatal("the page does not load the transcript")
 			}
-			// Say when the transcript has arrived; the page has done
-			// with it by the next task.
-			eval[any](t, ctx, `(() => { const f = window.arbiterTranscript; window.arbiterTranscript = async (...a) => { await f(...a); document.body.dataset.arrived = "yes"; }; location.hash = "#matches"; })()`)
+			// The page counts the looks at the transcript it has done
+			// with; it has done with this one by the next task.
+			reads := eval[int](t, ctx, `(() => { location.hash = "#matches"; return +document.body.dataset.followReads || 0; })()`)
 			gate <- struct{}{}
-			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.arrived === "yes"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.body.dataset.followReads > %d`, reads), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 				t.Fatal(err)
 			}
 			if hash := eval[string](t, ctx, `location.hash`); hash != "#matches" {
@@ -929,4 +1035,81 @@ func serveDir(t *testing.T, dir string) string {
 	go func() { defer close(done); s.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return "http://" + ln.Addr().String() + "/"
+}
+
+// appendFile appends s to the file at path.
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// transcriptTraffic is what a server has served of a transcript: the
+// requests, those with a Range header, and the bytes of the bodies.
+type transcriptTraffic struct {
+	requests, ranged int
+	bytes            int64
+}
+
+// serveCounting serves dir as serveDir does, counting what it serves of
+// paths.
+func serveCounting(t *testing.T, dir string, paths ...string) (string, func() transcriptTraffic) {
+	t.Helper()
+	var mu sync.Mutex
+	var n transcriptTraffic
+	s := NewServer(dir)
+	s.Poll = 50 * time.Millisecond
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(paths, r.URL.Path) {
+			s.ServeHTTP(w, r)
+			return
+		}
+		cw := &countingWriter{ResponseWriter: w}
+		s.ServeHTTP(cw, r)
+		mu.Lock()
+		defer mu.Unlock()
+		n.requests++
+		if r.Header.Get("Range") != "" {
+			n.ranged++
+		}
+		n.bytes += cw.n
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.watch(ctx) }()
+	t.Cleanup(func() { srv.Close(); cancel(); <-done })
+	return srv.URL + "/", func() transcriptTraffic {
+		mu.Lock()
+		defer mu.Unlock()
+		return n
+	}
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n int64
+}
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.n += int64(n)
+	return n, err
+}
+
+// waitFor waits for cond, failing the test with what after timeout.
+func waitFor(t *testing.T, cond func() bool, timeout time.Duration, what string) {
+	t.Helper()
+	for end := time.Now().Add(timeout); !cond(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("%s: not within %v", what, timeout)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -23,7 +24,8 @@ import (
 // it changes: GET / is the page, GET /events a stream of server-sent
 // events (one "site" event with the page's data now, and one after every
 // change of results.jsonl), GET /transcripts/ID.js a match's transcript
-// as the page loads it.
+// as the page loads it, and GET /transcripts/ID.jsonl its lines as they
+// are, with Range requests, as a live page follows a match being played.
 type Server struct {
 	dir string
 	// Poll is how often the directory is looked at.
@@ -176,6 +178,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveEvents(w, r)
 	case strings.HasPrefix(r.URL.Path, "/transcripts/") && strings.HasSuffix(r.URL.Path, ".js"):
 		s.serveTranscript(w, strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/transcripts/"), ".js"))
+	case strings.HasPrefix(r.URL.Path, "/transcripts/") && strings.HasSuffix(r.URL.Path, ".jsonl"):
+		s.serveTranscriptLines(w, r, strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/transcripts/"), ".jsonl"))
 	default:
 		http.NotFound(w, r)
 	}
@@ -277,6 +281,43 @@ func (s *Server) serveTranscript(w http.ResponseWriter, id string) {
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(js)
+}
+
+// serveTranscriptLines serves a match's transcript as JSON lines, for a
+// live page that follows a match being played: with Range requests
+// (http.ServeContent), so that each look costs the page what is new
+// since the last, not the whole transcript again. A compressed one (run
+// -gzip) is served decompressed, its ranges being of the lines, not of
+// the file: a gzip stream cannot be read from its middle, so the server
+// reads it whole on every request, and the page still gets only what is
+// new. No Last-Modified: a transcript grows within a second, which is
+// all the precision it has.
+func (s *Server) serveTranscriptLines(w http.ResponseWriter, r *http.Request, id string) {
+	if !safeID(id) {
+		http.NotFound(w, r)
+		return
+	}
+	path := transcriptPath(s.dir, id)
+	var content io.ReadSeeker
+	if strings.HasSuffix(path, ".gz") {
+		b, err := readTranscriptSoFar(path)
+		if err != nil {
+			http.Error(w, "no transcript of match "+id, http.StatusNotFound)
+			return
+		}
+		content = bytes.NewReader(b)
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			http.Error(w, "no transcript of match "+id, http.StatusNotFound)
+			return
+		}
+		defer f.Close()
+		content = f
+	}
+	w.Header().Set("Content-Type", "application/jsonl; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	http.ServeContent(w, r, "", time.Time{}, content)
 }
 
 // safeID accepts the match ids arbiter makes (r001-g02-s1, playoff-…):

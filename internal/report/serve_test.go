@@ -245,3 +245,65 @@ func TestServeResultBeingWritten(t *testing.T) {
 		})
 	}
 }
+
+// TestServeTranscriptLines: a live page follows a match being played by
+// asking for the lines after those it has: serve answers Range requests
+// for a transcript's lines, with their bytes alone, and says how long the
+// lines are when the range starts past their end (the transcript
+// begun again, shorter). A compressed transcript's ranges are of its
+// lines, decompressed, as far as its stream goes.
+func TestServeTranscriptLines(t *testing.T) {
+	text := `{"t":0,"event":"match","data":{"id":"r001-g01-s1"}}` + "\n" + `{"t":1,"seat":0,"send":"x"}` + "\n" + `{"t":2,"seat":0,"re`
+	for _, compressed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("compressed=%v", compressed), func(t *testing.T) {
+			dir := t.TempDir()
+			match := filepath.Join(dir, "matches", "r001-g01-s1")
+			if err := os.MkdirAll(match, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			name, b := "events.jsonl", []byte(text)
+			if compressed {
+				var buf bytes.Buffer
+				zw := gzip.NewWriter(&buf)
+				zw.Write(b)
+				zw.Flush() // being written: no Close
+				name, b = "events.jsonl.gz", buf.Bytes()
+			}
+			if err := os.WriteFile(filepath.Join(match, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := NewServer(dir)
+			get := func(rng string) *httptest.ResponseRecorder {
+				req := httptest.NewRequest("GET", "/transcripts/r001-g01-s1.jsonl", nil)
+				if rng != "" {
+					req.Header.Set("Range", rng)
+				}
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				return rec
+			}
+			if rec := get(""); rec.Code != http.StatusOK || rec.Body.String() != text {
+				t.Errorf("GET the lines: %d %q, want 200 %q", rec.Code, rec.Body.String(), text)
+			}
+			from := strings.Index(text, "\n") // the byte before the second line
+			rec := get(fmt.Sprintf("bytes=%d-", from))
+			wantRange := fmt.Sprintf("bytes %d-%d/%d", from, len(text)-1, len(text))
+			if rec.Code != http.StatusPartialContent || rec.Body.String() != text[from:] || rec.Header().Get("Content-Range") != wantRange {
+				t.Errorf("GET the lines from byte %d: %d %q (Content-Range %q), want 206 %q (%q)",
+					from, rec.Code, rec.Body.String(), rec.Header().Get("Content-Range"), text[from:], wantRange)
+			}
+			rec = get(fmt.Sprintf("bytes=%d-", len(text)+10))
+			if want := fmt.Sprintf("bytes */%d", len(text)); rec.Code != http.StatusRequestedRangeNotSatisfiable || rec.Header().Get("Content-Range") != want {
+				t.Errorf("GET the lines past their end: %d (Content-Range %q), want 416 (%q)", rec.Code, rec.Header().Get("Content-Range"), want)
+			}
+			if rec := get(""); rec.Header().Get("Cache-Control") != "no-store" {
+				t.Errorf("the lines of a match being played may be cached: Cache-Control %q", rec.Header().Get("Cache-Control"))
+			}
+		})
+	}
+	rec := httptest.NewRecorder()
+	NewServer(t.TempDir()).ServeHTTP(rec, httptest.NewRequest("GET", "/transcripts/r009-g01-s1.jsonl", nil))
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "no transcript of match r009-g01-s1") {
+		t.Errorf("GET the lines of a match without a transcript: %d %q", rec.Code, rec.Body.String())
+	}
+}

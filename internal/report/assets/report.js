@@ -337,8 +337,8 @@
     for (const f of waiting[id] || []) f.resolve(events);
     delete waiting[id];
   };
-  // transcript loads a match's transcript, once; again is for a match
-  // being played, whose transcript a live page loads anew.
+  // transcript loads a match's transcript, once; again loads it anew (a
+  // live page's, once more, of a match followed that has its result now).
   function transcript(id, again) {
     if (again) delete loaded[id];
     if (loaded[id] !== undefined) return Promise.resolve(loaded[id]);
@@ -365,15 +365,70 @@
   // parse reads a transcript: JSON lines of {t, seat, send|recv} or
   // {t, event, data}; what it cannot read is noted.
   function parse(text, notes) {
-    const recs = [];
-    const lines = text.split("\n");
-    let bad = [];
-    lines.forEach((line, i) => {
-      if (!line.trim()) return;
-      try { recs.push(JSON.parse(line)); } catch (e) { bad.push(i + 1); }
-    });
-    if (bad.length) notes.push(`${bad.length} line(s) of the transcript are not JSON and were skipped (line ${bad.slice(0, 5).join(", ")}${bad.length > 5 ? ", …" : ""}); a torn last line means the match was still being written.`);
+    const recs = [], bad = [];
+    parseLines(text, 0, recs, bad);
+    noteBad(bad, notes);
     return recs;
+  }
+  // parseLines appends the records of text's lines to recs, and the
+  // numbers of those that are not JSON to bad, its first line being line
+  // first + 1 of the transcript.
+  function parseLines(text, first, recs, bad) {
+    text.split("\n").forEach((line, i) => {
+      if (!line.trim()) return;
+      try { recs.push(JSON.parse(line)); } catch (e) { bad.push(first + i + 1); }
+    });
+  }
+  function noteBad(bad, notes) {
+    if (bad.length) notes.push(`${bad.length} line(s) of the transcript are not JSON and were skipped (line ${bad.slice(0, 5).join(", ")}${bad.length > 5 ? ", …" : ""}); a torn last line means the match was still being written.`);
+  }
+
+  // A live page follows a match being played by reading its lines as
+  // they come (transcripts/ID.jsonl): follows[id] holds the records of
+  // the whole lines read, how many lines they are, and offset, the byte
+  // after the last; each look asks for the bytes from offset - 1 on (a
+  // Range request), which must begin with the newline that ended the last
+  // line read, and reads the whole lines that follow. A torn last line
+  // (the run writing it) is left for the next look. The transcript is
+  // read again whole when it is shorter than what was read (416: the
+  // match begun again), when the byte before offset is not a newline (a
+  // transcript begun again and grown past offset since the last look), and
+  // when the server sends it whole.
+  const follows = {};
+  function followed(id) {
+    const f = follows[id] || (follows[id] = { offset: 0, lines: 0, recs: [], bad: [], busy: null });
+    if (!f.busy) {
+      f.busy = readOn(id, f).finally(() => {
+        f.busy = null;
+        // Tests wait for a look to be done on this.
+        document.body.dataset.followReads = String((+document.body.dataset.followReads || 0) + 1);
+      });
+    }
+    return f.busy;
+  }
+  async function readOn(id, f) {
+    const url = `${folder.split("/").map(encodeURIComponent).join("/")}/${encodeURIComponent(id)}.jsonl`;
+    for (let whole = !f.offset; ; whole = true) {
+      const res = await fetch(url, { cache: "no-store", headers: whole ? {} : { Range: `bytes=${f.offset - 1}-` } });
+      let bytes = new Uint8Array(await res.arrayBuffer());
+      if (res.status === 206 && !whole) {
+        const m = /^bytes (\d+)-\d+\/(\d+)$/.exec(res.headers.get("Content-Range") || "");
+        if (!m || +m[1] !== f.offset - 1 || +m[2] < f.offset || bytes[0] !== 10) continue;
+        bytes = bytes.subarray(1);
+      } else if (res.status === 416 && !whole) {
+        continue;
+      } else if (res.status === 200) {
+        Object.assign(f, { offset: 0, lines: 0, recs: [], bad: [] });
+      } else {
+        throw new Error(`the transcript of ${id} (${url}) could not be loaded: ${res.status} ${new TextDecoder().decode(bytes).trim().slice(0, 200)}`);
+      }
+      const end = bytes.lastIndexOf(10) + 1;
+      const text = new TextDecoder().decode(bytes.subarray(0, end));
+      parseLines(text, f.lines, f.recs, f.bad);
+      f.lines += end ? text.split("\n").length - 1 : 0;
+      f.offset += end;
+      return f;
+    }
   }
 
   // ---- replays ----
@@ -822,7 +877,14 @@
     let steps = [], match = m;
     if (!m) notes.push(`Match ${id} has no result yet (being played, or cut off): this is what its transcript holds so far` + (live ? ", followed as it grows." : "."));
     try {
-      const recs = parse(await transcript(id, again), notes);
+      // A match being played, on a live page, is followed (followed);
+      // any other's transcript is read whole.
+      let recs;
+      if (live && !m) {
+        const f = await followed(id);
+        recs = f.recs;
+        noteBad(f.bad, notes);
+      } else recs = parse(await transcript(id, again), notes);
       if (!match) {
         const ev = recs.find((r) => r.event === "match");
         const seats = ev && ev.data && Array.isArray(ev.data.seats) ? ev.data.seats : [];
@@ -838,16 +900,18 @@
     for (const n of r.notes) ul.append(el("li", { text: n }));
     $("#r-slider").max = Math.max(0, r.steps.length - 1);
   }
-  // A live page follows the replay of a match being played: it loads its
-  // transcript again every second (the run writes it out at least that
-  // often), and once more when the match has its result. A viewer on
-  // the last step stays on the last step.
+  // A live page follows the replay of a match being played: it reads
+  // what its transcript has gained every second (the run writes it out at
+  // least that often; see followed), and the whole transcript once more
+  // when the match has its result. A viewer on the last step stays on the
+  // last step.
   let following = false;
   async function followReplay() {
     if (!live || following || !replay || !replay.running || $("#replay").hidden) return;
     following = true;
     try {
       const id = replay.id, m = site.matches.find((x) => x.match === id);
+      if (m) delete follows[id];
       const r = await loadReplay(id, m, true);
       if (!replay || replay.id !== id) return;
       const atEnd = replay.step >= replay.steps.length - 1;
