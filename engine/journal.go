@@ -116,13 +116,19 @@ func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
 // plan from its first moments, before its log, shard record or pairings,
 // and a run killed then leaves one that another run's fingerprints know
 // as arbiter's. A directory that holds results but no plan.json is left
-// as it is, for the run to refuse (openJournal).
+// as it is, for the run to refuse (openJournal), and so is a merge's
+// that has its mark but no plan.json yet (a merge killed between the
+// two), for the run to refuse (PrepareRun, PrepareShard): the next merge
+// would find a plan.json there that it did not write.
 func StartPlanDir(dir string, p *plan.Plan) error {
 	planPath := filepath.Join(dir, PlanFile)
 	if _, err := os.Lstat(planPath); !errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if orphanResults(dir) != nil {
+		return nil
+	}
+	if merge, _ := IsMergeDir(dir); merge {
 		return nil
 	}
 	return writeFileAtomic(planPath, mustIndent(p))

@@ -83,6 +83,9 @@ type mergeInput struct {
 	stage    int
 	latest   int // the latest stage Out holds results of, at least stage
 	missing  []string
+	// newPlan says Out's plan.json is planJSON's to write: Out has none,
+	// or no result was merged into it yet (see readOut).
+	newPlan bool
 }
 
 // Run merges. Every input is checked before anything is written: a bad
@@ -353,6 +356,10 @@ func (in *mergeInput) since() {
 }
 
 // readOut reads what Out holds already; it must be the shards' plan.
+// An Out that holds no result yet (nor a later stage's pairing) gets
+// the lowest shard's plan.json, as a new Out does: what a merge killed
+// before its results.jsonl left there, or an earlier arbiter's run
+// refused it, is not a plan any result was merged with.
 func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	b, err := os.ReadFile(filepath.Join(m.Out, PlanFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -362,7 +369,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		if err := notRun(m.Out); err != nil {
 			return err
 		}
-		in.known = *in.plan
+		in.known, in.newPlan = *in.plan, true
 		return nil
 	}
 	if err != nil {
@@ -378,6 +385,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	if err := notRun(m.Out); err != nil {
 		return err
 	}
+	low := in.plan
 	in.plan = &op // Out keeps the plan.json it has, with its bots' roots
 	if in.paired, err = loadPairings(m.Out, in.plan); err != nil {
 		return err
@@ -394,6 +402,10 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	}
 	if err := checkResults(&in.known, results, path); err != nil {
 		return err
+	}
+	if len(results) == 0 && len(in.paired) == 0 {
+		in.plan, in.newPlan = low, true
+		in.known = *low
 	}
 	for i, r := range results {
 		in.prior[r.Match] = lines[i]
@@ -452,8 +464,8 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 	return problems
 }
 
-// copyMatches writes plan.json into a new Out and copies the new
-// matches' directories.
+// copyMatches writes plan.json into an Out that holds no result yet
+// (newPlan) and copies the new matches' directories.
 func (m *Merge) copyMatches(in *mergeInput) error {
 	// Its mark first, then plan.json, which makes Out a results directory
 	// by its plan: a run into it is refused as soon as a merge began
@@ -463,9 +475,11 @@ func (m *Merge) copyMatches(in *mergeInput) error {
 			return err
 		}
 	}
-	if _, err := os.Stat(filepath.Join(m.Out, PlanFile)); errors.Is(err, os.ErrNotExist) {
-		if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
-			return err
+	if in.newPlan {
+		if b, err := os.ReadFile(filepath.Join(m.Out, PlanFile)); err != nil || !bytes.Equal(b, in.planJSON) {
+			if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
+				return err
+			}
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
