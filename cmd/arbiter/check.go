@@ -75,7 +75,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		if opts.Game, err = drv.LoadGame(p.Game.Settings); err != nil {
 			return fmt.Errorf("the game of tournament %s: %w", p.Tournament, err)
 		}
-		opts.Clock = planClock(p)
+		opts.Clock = p.GameClock()
 		opts.Players = planPlayers(p)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -155,21 +155,6 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
 	}
 	return l.plan.Game.Driver, seat, l.plan, buildForCheck(b, seat.Dir, stderr)
-}
-
-// planClock is the clock the matches of p play with: the game block's,
-// which compiling gives every match, every round paired during the run
-// and every stage.
-func planClock(p *plan.Plan) drivers.Clock {
-	switch {
-	case len(p.Matches) > 0:
-		return p.Matches[0].Clock
-	case p.Later != nil:
-		return p.Later.Clock
-	case len(p.Stages) > 0:
-		return p.Stages[0].Clock
-	}
-	return drivers.Clock{}
 }
 
 // planPlayers are the numbers of players the matches of p have, in

@@ -241,6 +241,17 @@ func readHint(after string) string {
 		"so it lost the rest of the referee's write " + readerFix
 }
 
+// writeHint is readHint for lines[k], the k-th of lines written in one
+// write, when its answer never came: the bot answered lines[k-1], so it
+// read that write, and most likely lost the rest of it. "" for the
+// write's first line (k == 0), which the bot may simply not have read.
+func writeHint(lines []string, k int) string {
+	if k == 0 {
+		return ""
+	}
+	return readHint(quote(lines[k-1]))
+}
+
 // lostHint is flushHint for a command written after a line that wants no
 // answer (before, quoted): the bot may have read both at once and lost
 // the command.
@@ -252,6 +263,21 @@ func lostHint(before string) string {
 // readerFix is how a bot stops losing lines the referee writes together.
 const readerFix = "(a new Scanner or BufferedReader per command in Java, a new BufReader per command in Rust): " +
 	"the referee writes several commands at once, so make one reader before the loop and read each command as one line from it"
+
+// noAnswer starts the detail of a time fault when nothing of the answer
+// arrived (proc's "no answer within its move limit of 1s"), the fault
+// that flushHint, readHint and lostHint explain.
+const noAnswer = "no answer within "
+
+// silent says whether err is a time fault in which nothing of the answer
+// arrived.
+func silent(err error) bool {
+	var f interface {
+		FaultKind() string
+		FaultDetail() string
+	}
+	return errors.As(err, &f) && f.FaultKind() == drivers.FaultTime && strings.HasPrefix(f.FaultDetail(), noAnswer)
+}
 
 // explain is the sentence of a fault (read without importing gtp or
 // proc) that came while the bot was doing what (a quoted command, "its
@@ -284,7 +310,7 @@ func explainHint(err error, what string, move time.Duration, hint string) error 
 			}
 			return limit
 		}
-		if limit, ok := strings.CutPrefix(d, "no answer within "); ok {
+		if limit, ok := strings.CutPrefix(d, noAnswer); ok {
 			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), hint)
 		}
 		for _, prefix := range []string{"no full answer within ", "no full line within "} {

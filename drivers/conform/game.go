@@ -84,9 +84,10 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 	}
 	defer s.Close()
 	players := make([]gtp.Player, seats)
+	tested := &gamePlayer{SessionPlayer: gtp.SessionPlayer{S: s.S}}
 	for i := range players {
 		if i == seat {
-			players[i] = gtp.SessionPlayer{S: s.S}
+			players[i] = tested
 			continue
 		}
 		hp := NewHousePlayer(house, seed+uint64(i), i)
@@ -104,7 +105,32 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 		if i != seat {
 			return fmt.Errorf("the house bot in seat %d faulted (%s: %s): the case is wrong, not the bot", i, r.Fault, r.Detail)
 		}
+		if tested.hint != "" {
+			return Failf("%s (%s fault); %s", r.Detail, r.Fault, tested.hint)
+		}
 		return Failf("%s (%s fault)", r.Detail, r.Fault)
 	}
 	return s.Ends("quit")
+}
+
+// gamePlayer is the bot under test as a full game's player: the
+// referee's gtp.SessionPlayer, which also keeps the hint a scripted case
+// would give (writeHint) when the referee's write of several commands
+// (time_left with gen_move) ends the game with no answer to one after
+// the first: the bot answered the first and lost the rest of the write.
+type gamePlayer struct {
+	gtp.SessionPlayer
+	// hint is writeHint for the last write, when its answers ended with
+	// silence; "" otherwise.
+	hint string
+}
+
+// AskAll implements gtp.Pipeliner.
+func (p *gamePlayer) AskAll(cmds ...string) []gtp.Answer {
+	answers := p.SessionPlayer.AskAll(cmds...)
+	p.hint = ""
+	if k := len(answers) - 1; k >= 0 && silent(answers[k].Err) {
+		p.hint = writeHint(cmds, k)
+	}
+	return answers
 }

@@ -130,8 +130,8 @@ func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 			continue
 		}
 		hint := s.hint()
-		if i > 0 {
-			hint = readHint(quote(lines[i-1]))
+		if h := writeHint(lines, i); h != "" {
+			hint = h
 		}
 		return nil, explainHint(a.Err, quote(lines[i]), s.move, hint)
 	}

@@ -249,6 +249,21 @@ func (p *Plan) UnknownBot(name string) error {
 	return fmt.Errorf("the plan has no bot %q; its bots are %s", name, strings.Join(names, ", "))
 }
 
+// GameClock is the clock the matches of p play with: the game block's,
+// which compiling gives every match, every round paired during the run
+// and every stage.
+func (p *Plan) GameClock() drivers.Clock {
+	switch {
+	case len(p.Matches) > 0:
+		return p.Matches[0].Clock
+	case p.Later != nil:
+		return p.Later.Clock
+	case len(p.Stages) > 0:
+		return p.Stages[0].Clock
+	}
+	return drivers.Clock{}
+}
+
 // Match returns the match with the given id.
 func (p *Plan) Match(id string) *Match {
 	for i := range p.Matches {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers/euchre"
 	"github.com/arbiter-contests/arbiter/engine"
@@ -29,6 +30,10 @@ type Site struct {
 	Plan       string `json:"plan"`
 	Format     string `json:"format"`
 	Players    int    `json:"players"`
+	// StartupMS is the start-up allowance of the clock the matches play
+	// with (drivers.Clock.Startup, plan.Plan.GameClock), in milliseconds:
+	// the replay takes it off a seat's clock as arbiter does.
+	StartupMS int64 `json:"startup_ms,omitempty"`
 	// Stages are the names of the stages of a tournament played in
 	// stages (then Format and Players are not the matches').
 	Stages []string `json:"stages,omitempty"`
@@ -103,7 +108,7 @@ func (l *loader) load() (*Site, error) {
 		return nil, err
 	}
 	s := &Site{Tournament: p.Tournament, Driver: p.Game.Driver, Game: p.Game.Name, Plan: p.Hash,
-		Format: p.Format.String(), Players: p.Players}
+		Format: p.Format.String(), Players: p.Players, StartupMS: time.Duration(p.GameClock().Startup).Milliseconds()}
 	if torn := tornLine(filepath.Join(l.dir, engine.ResultsFile)); torn != "" {
 		s.Skipped = append(s.Skipped, torn)
 	}

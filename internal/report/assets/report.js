@@ -734,13 +734,26 @@
     // when its own answer was read. due[i] counts seat i's commands
     // written and not yet answered, from[i] is when the first of them
     // started to be charged, and open[i] says that a GTP-style response
-    // has begun (it ends with an empty line).
+    // has begun (it ends with an empty line). The clock's start-up
+    // allowance (site.startup_ms) pays first, as Receive takes it: in a
+    // GTP-like game the set-up's commands (set_*, drivers/gtp Setup)
+    // share it and the first other command ends it; in another game it
+    // is the first exchange's alone. startup[i] is what is left of seat
+    // i's, asked[i] its commands due, in order.
     const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0);
     const due = m.seats.map(() => 0), from = m.seats.map(() => 0), open = m.seats.map(() => false);
     const gtp = !!(viewer && viewer.gtp);
+    const startup = m.seats.map(() => site.startup_ms || 0), asked = m.seats.map(() => []);
+    const charge = (seat, t) => {
+      const cmd = String(asked[seat].shift() ?? "");
+      if (gtp && !cmd.startsWith("set_")) startup[seat] = 0;
+      const elapsed = Math.max(0, t - from[seat]), allowed = Math.min(elapsed, startup[seat]);
+      clock[seat] += elapsed - allowed;
+      startup[seat] = gtp ? startup[seat] - allowed : 0;
+    };
     const answered = (seat, t) => {
       if (!(due[seat] > 0)) return;
-      clock[seat] += Math.max(0, t - from[seat]);
+      charge(seat, t);
       answers[seat]++; due[seat]--; from[seat] = t;
     };
     const faults = [];
@@ -794,7 +807,7 @@
         if (seat >= 0 && seat < m.seats.length) {
           if (r.send !== undefined) {
             if (!(due[seat] > 0)) from[seat] = r.t;
-            due[seat]++;
+            due[seat]++; asked[seat].push(r.send);
           } else if (!gtp) answered(seat, r.t); // a line is an answer
           else if (open[seat] && r.recv === "") { open[seat] = false; answered(seat, r.t); }
           else if (!open[seat] && String(r.recv).trim() !== "") open[seat] = true; // empty lines before a response are skipped
@@ -808,7 +821,7 @@
         // A bot that faulted while a command was due (a time-out, a
         // crash) is charged till the fault, as Receive charges it.
         const seat = (r.data || {}).seat;
-        if (due[seat] > 0) { clock[seat] += Math.max(0, r.t - from[seat]); due[seat] = 0; open[seat] = false; }
+        if (due[seat] > 0) { charge(seat, r.t); due[seat] = 0; asked[seat] = []; open[seat] = false; }
       }
       if (kind === "decision") {
         const d = r.data || {};

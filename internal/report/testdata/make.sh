@@ -43,13 +43,12 @@ for name in staged auction euchre euchre4 planowanie; do
 done
 # The slow bots are the examples' Python bots, slowed down: the bot's
 # folder holds the example beside the configuration.
-for game in planowanie blokus; do
-	name=slow-$game
+for name in slow-planowanie slow-blokus startup-blokus; do
 	mkdir "$scratch/$name"
 	cp "$here/$name.hcl" "$scratch/$name/"
-	case $game in
-	planowanie) cp "$here/../../../examples/planowanie/bots/simple.py" "$scratch/$name/" ;;
-	blokus) cp "$here/../../../examples/blokus/bots/corners.py" "$scratch/$name/" ;;
+	case $name in
+	*-planowanie) cp "$here/../../../examples/planowanie/bots/simple.py" "$scratch/$name/" ;;
+	*-blokus) cp "$here/../../../examples/blokus/bots/corners.py" "$scratch/$name/" ;;
 	esac
 	(cd "$scratch/$name" && play "$name" "$name.hcl")
 done
