@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/arbiter-contests/arbiter/internal/javacmd"
 )
 
 // What a sandboxed bot's command needs (see Sandbox), resolved when the
@@ -125,17 +127,16 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 // (java -cp /opt/lib:. Bot).
 func commandPaths(args, env []string) []string {
 	var out []string
-	classPath := false
-	for _, a := range args {
-		switch v, ok := strings.CutPrefix(a, "--class-path="); {
-		case ok:
-			out = append(out, filepath.SplitList(v)...)
-		case classPath:
-			out = append(out, filepath.SplitList(a)...)
-		default:
+	for i, a := range args {
+		prev := ""
+		if i > 0 {
+			prev = args[i-1]
+		}
+		if list, ok := javacmd.ClassPath(prev, a); ok {
+			out = append(out, filepath.SplitList(list)...)
+		} else {
 			out = append(out, a)
 		}
-		classPath = a == "-cp" || a == "-classpath" || a == "--class-path"
 	}
 	for _, e := range env {
 		if v, ok := strings.CutPrefix(e, "CLASSPATH="); ok {
