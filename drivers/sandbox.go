@@ -124,7 +124,8 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 // arbiter's): a Java class path (after -cp, -classpath or --class-path,
 // or --class-path=...) is a list of paths joined by ':', each of which
 // the sandbox must show, as it shows a path that is a word of its own
-// (java -cp /opt/lib:. Bot).
+// (java -cp /opt/lib:. Bot). Java's wildcard entry (/opt/lib/*) names
+// the jars of its folder, so the folder is shown.
 func commandPaths(args, env []string) []string {
 	var out []string
 	for i, a := range args {
@@ -133,14 +134,26 @@ func commandPaths(args, env []string) []string {
 			prev = args[i-1]
 		}
 		if list, ok := javacmd.ClassPath(prev, a); ok {
-			out = append(out, filepath.SplitList(list)...)
+			out = append(out, classPathEntries(list)...)
 		} else {
 			out = append(out, a)
 		}
 	}
 	for _, e := range env {
 		if v, ok := strings.CutPrefix(e, "CLASSPATH="); ok {
-			out = append(out, filepath.SplitList(v)...)
+			out = append(out, classPathEntries(v)...)
+		}
+	}
+	return out
+}
+
+// classPathEntries are the paths of a class path list: its entries, a
+// wildcard's folder for a wildcard.
+func classPathEntries(list string) []string {
+	out := filepath.SplitList(list)
+	for i, e := range out {
+		if dir, ok := javacmd.Wildcard(e); ok {
+			out[i] = dir
 		}
 	}
 	return out
