@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -178,5 +179,28 @@ func TestOwnWordsOfAClassPath(t *testing.T) {
 	want := []string{"java", "-cp", "lib/x.jar:/contest/players/a/z.jar", "--class-path=.", "Bot"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ownWords = %q, want %q", got, want)
+	}
+}
+
+// The CLASSPATH of a bot's env is a class path as -cp gives one; a
+// submitted bot's keeps its own entries only.
+func TestEnvClassPathIsHashed(t *testing.T) {
+	root := t.TempDir()
+	classPathFiles(t, root)
+	list := filepath.Join(root, "lib", "x.jar") + ":../jars/*:."
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "organisers", Command: []string{"./run.sh"}, Dir: "bot", Env: map[string]string{"CLASSPATH": list}},
+		{Name: "submitted", Command: []string{"./run.sh"}, Dir: "bot", Env: map[string]string{"CLASSPATH": list},
+			Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{Submitted: true}}},
+	}}
+	if err := Plan(p, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Bot.class", filepath.Join(root, "lib", "x.jar"), filepath.Join(root, "jars", "a.jar"), filepath.Join(root, "jars", "b.JAR")}
+	if got := paths(p.Bots[0].Fingerprint); !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	if got := paths(p.Bots[1].Fingerprint); !slices.Equal(got, want[:1]) {
+		t.Errorf("submitted files %q, want %q", got, want[:1])
 	}
 }

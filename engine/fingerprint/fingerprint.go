@@ -7,7 +7,7 @@
 // files its command names outside that directory: the program when it is
 // a file (found in the directory or on PATH), every argument that names
 // an existing file, and the entries of a class path list it gives (-cp
-// LIST): a file, a folder hashed as the bot's directory is, or the jars
+// LIST, or its env's CLASSPATH): a file, a folder hashed as the bot's directory is, or the jars
 // of a folder (Java's "lib/*"). A house bot is part of arbiter, so its fingerprint is
 // its name and arbiter's build.
 //
@@ -139,11 +139,11 @@ func Plan(p *plan.Plan, o Options) error {
 			w.walk(dir)
 			walked[dir] = w
 		}
-		command := b.Command
+		command, classPath := b.Command, b.Env["CLASSPATH"]
 		if b.Limits != nil && b.Limits.Sandbox != nil && b.Limits.Sandbox.Submitted {
-			command = ownWords(dir, command)
+			command, classPath = ownWords(dir, command), ownEntries(dir, classPath)
 		}
-		b.Fingerprint = w.finish(command)
+		b.Fingerprint = w.finish(command, classPath)
 		if !filepath.IsAbs(filepath.FromSlash(b.Dir)) {
 			b.Fingerprint.Root = root
 		}
@@ -195,17 +195,21 @@ func House(name string, a *plan.Arbiter) *plan.Fingerprint {
 func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerprint {
 	w := &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude}
 	w.walk(dir)
-	return w.finish(command)
+	return w.finish(command, "")
 }
 
-// finish adds the files of command to a copy of the walked directory's
-// fingerprint and hashes it.
-func (w *walker) finish(command []string) *plan.Fingerprint {
+// finish adds the files of command, and of the class path list of the
+// bot's CLASSPATH (its env's; "" for none), to a copy of the walked
+// directory's fingerprint and hashes it. Java reads CLASSPATH when the
+// command gives no class path, the sandbox shows it whatever the command
+// is, and a bot's script may pass it on: it is hashed as a -cp list.
+func (w *walker) finish(command []string, classPath string) *plan.Fingerprint {
 	c := &walker{fp: &plan.Fingerprint{
 		Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped),
 		Config: slices.Clone(w.fp.Config), LeftOut: maps.Clone(w.fp.LeftOut),
 	}, exclude: w.exclude, out: w.out, bytes: w.bytes, full: w.full, seen: map[string]bool{}}
 	c.command(w.fp.Dir, command)
+	c.classPath(w.fp.Dir, classPath)
 	c.fp.Hash = Sum(c.fp.Files)
 	return c.fp
 }
