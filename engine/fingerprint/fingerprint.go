@@ -7,9 +7,9 @@
 // files its command names outside that directory: the program when it is
 // a file (found in the directory or on PATH), every argument that names
 // an existing file, and the entries of a class path list it gives (-cp
-// LIST, or its env's CLASSPATH): a file, a folder hashed as the bot's directory is, or the jars
-// of a folder (Java's "lib/*"). A house bot is part of arbiter, so its fingerprint is
-// its name and arbiter's build.
+// LIST, or its env's CLASSPATH): a file, a folder hashed as the bot's
+// directory is, or the jars of a folder (Java's "lib/*"). A house bot is
+// part of arbiter, so its fingerprint is its name and arbiter's build.
 //
 // Nothing is left out silently: what a fingerprint does not hash (the
 // configuration's files, saved plans, version control metadata, results
@@ -846,7 +846,7 @@ func (w *walker) classPath(dir, list string) {
 			path = filepath.Join(dir, e)
 		}
 		fi, err := os.Stat(path)
-		if inside(path, dir) || err != nil || w.full || w.once(path) {
+		if inside(path, dir) || err != nil || w.once(path) {
 			continue
 		}
 		if !fi.IsDir() {
