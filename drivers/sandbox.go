@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/arbiter-contests/arbiter/internal/javacmd"
 )
 
 // What a sandboxed bot's command needs (see Sandbox), resolved when the
@@ -122,24 +124,36 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 // arbiter's): a Java class path (after -cp, -classpath or --class-path,
 // or --class-path=...) is a list of paths joined by ':', each of which
 // the sandbox must show, as it shows a path that is a word of its own
-// (java -cp /opt/lib:. Bot).
+// (java -cp /opt/lib:. Bot). Java's wildcard entry (/opt/lib/*) names
+// the jars of its folder, so the folder is shown.
 func commandPaths(args, env []string) []string {
 	var out []string
-	classPath := false
-	for _, a := range args {
-		switch v, ok := strings.CutPrefix(a, "--class-path="); {
-		case ok:
-			out = append(out, filepath.SplitList(v)...)
-		case classPath:
-			out = append(out, filepath.SplitList(a)...)
-		default:
+	for i, a := range args {
+		prev := ""
+		if i > 0 {
+			prev = args[i-1]
+		}
+		if list, ok := javacmd.ClassPath(prev, a); ok {
+			out = append(out, classPathEntries(list)...)
+		} else {
 			out = append(out, a)
 		}
-		classPath = a == "-cp" || a == "-classpath" || a == "--class-path"
 	}
 	for _, e := range env {
 		if v, ok := strings.CutPrefix(e, "CLASSPATH="); ok {
-			out = append(out, filepath.SplitList(v)...)
+			out = append(out, classPathEntries(v)...)
+		}
+	}
+	return out
+}
+
+// classPathEntries are the paths of a class path list: its entries, a
+// wildcard's folder for a wildcard.
+func classPathEntries(list string) []string {
+	out := filepath.SplitList(list)
+	for i, e := range out {
+		if dir, ok := javacmd.Wildcard(e); ok {
+			out[i] = dir
 		}
 	}
 	return out

@@ -73,6 +73,8 @@ func TestResolveSandboxBindsClassPath(t *testing.T) {
 		{"--class-path", []string{"--class-path", lib + ":../lib", "Bot"}, nil, []string{lib}},
 		{"--class-path=", []string{"--class-path=" + jar + ":.", "Bot"}, nil, []string{jar}},
 		{"CLASSPATH", []string{"Bot"}, []string{"CLASSPATH=" + lib + ":."}, []string{lib}},
+		{"a wildcard shows its folder", []string{"-cp", lib + "/*:.", "Bot"}, nil, []string{lib}},
+		{"CLASSPATH's wildcard", []string{"Bot"}, []string{"CLASSPATH=" + lib + "/*"}, []string{lib}},
 		{"a colon elsewhere is one path", []string{"-Dx=1", lib + ":.", "Bot"}, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

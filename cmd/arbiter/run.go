@@ -120,8 +120,8 @@ func logSkipped(log hclog.Logger, l *loaded) {
 	}
 }
 
-// logFoundArbiters warns of every folder (and saved plan) in a bot's dir
-// that the bots' fingerprints leave out as arbiter's own by what it holds,
+// logFoundArbiters warns of every folder (and saved plan) in a bot's dir,
+// or in a folder of its class path, that the bots' fingerprints leave out as arbiter's own by what it holds,
 // but the plan the run reads: a bot's author could make a folder look
 // like arbiter's, and the organiser should see what was not hashed.
 func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
@@ -133,7 +133,12 @@ func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
 		}
 		for _, line := range fingerprint.FoundArbiters(fp) {
 			rel, why, _ := strings.Cut(line, ": ")
-			where := filepath.Join(fp.Dir, filepath.FromSlash(strings.TrimSuffix(rel, "/")))
+			// Relative to the bot's dir, or absolute in a folder of its
+			// class path outside it.
+			where := filepath.FromSlash(strings.TrimSuffix(rel, "/"))
+			if !filepath.IsAbs(where) {
+				where = filepath.Join(fp.Dir, where)
+			}
 			// Once per folder, however the bots' dirs reach it.
 			real, err := realAbs(where)
 			if err != nil {

@@ -5,9 +5,11 @@
 // An external bot's fingerprint covers every file of its directory,
 // recursively in path order (path, mode and content of each), and the
 // files its command names outside that directory: the program when it is
-// a file (found in the directory or on PATH) and every argument that names
-// an existing file. A house bot is part of arbiter, so its fingerprint is
-// its name and arbiter's build.
+// a file (found in the directory or on PATH), every argument that names
+// an existing file, and the entries of a class path list it gives (-cp
+// LIST, or its env's CLASSPATH): a file, a folder hashed as the bot's
+// directory is, or the jars of a folder (Java's "lib/*"). A house bot is
+// part of arbiter, so its fingerprint is its name and arbiter's build.
 //
 // Nothing is left out silently: what a fingerprint does not hash (the
 // configuration's files, saved plans, version control metadata, results
@@ -25,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,6 +40,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/javacmd"
 )
 
 // Caps on what one bot's fingerprint reads: a directory beyond them is
@@ -135,11 +139,11 @@ func Plan(p *plan.Plan, o Options) error {
 			w.walk(dir)
 			walked[dir] = w
 		}
-		command := b.Command
+		command, classPath := b.Command, b.Env["CLASSPATH"]
 		if b.Limits != nil && b.Limits.Sandbox != nil && b.Limits.Sandbox.Submitted {
-			command = ownWords(dir, command)
+			command, classPath = ownWords(dir, command), ownEntries(dir, classPath)
 		}
-		b.Fingerprint = w.finish(command)
+		b.Fingerprint = w.finish(command, classPath)
 		if !filepath.IsAbs(filepath.FromSlash(b.Dir)) {
 			b.Fingerprint.Root = root
 		}
@@ -191,17 +195,21 @@ func House(name string, a *plan.Arbiter) *plan.Fingerprint {
 func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerprint {
 	w := &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude}
 	w.walk(dir)
-	return w.finish(command)
+	return w.finish(command, "")
 }
 
-// finish adds the files of command to a copy of the walked directory's
-// fingerprint and hashes it.
-func (w *walker) finish(command []string) *plan.Fingerprint {
+// finish adds the files of command, and of the class path list of the
+// bot's CLASSPATH (its env's; "" for none), to a copy of the walked
+// directory's fingerprint and hashes it. Java reads CLASSPATH when the
+// command gives no class path, the sandbox shows it whatever the command
+// is, and a bot's script may pass it on: it is hashed as a -cp list.
+func (w *walker) finish(command []string, classPath string) *plan.Fingerprint {
 	c := &walker{fp: &plan.Fingerprint{
 		Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped),
-		Config: w.fp.Config, LeftOut: w.fp.LeftOut,
-	}, bytes: w.bytes}
+		Config: slices.Clone(w.fp.Config), LeftOut: maps.Clone(w.fp.LeftOut),
+	}, exclude: w.exclude, out: w.out, bytes: w.bytes, full: w.full, seen: map[string]bool{}}
 	c.command(w.fp.Dir, command)
+	c.classPath(w.fp.Dir, classPath)
 	c.fp.Hash = Sum(c.fp.Files)
 	return c.fp
 }
@@ -225,6 +233,37 @@ type walker struct {
 	out   fs.FileInfo
 	bytes int64
 	full  bool
+	// at is the folder of a class path outside the bot's directory being
+	// walked, as the command names it: its files are recorded by their
+	// paths in it, not relative to the bot's directory.
+	at string
+	// seen are the paths outside the bot's directory hashed already: a
+	// file that the command names twice, or that two entries of its class
+	// path hold, is recorded once.
+	seen map[string]bool
+}
+
+// name is the name under which the file or folder rel (relative to the
+// folder being walked) is recorded.
+func (w *walker) name(rel string) string {
+	if w.at != "" {
+		rel = filepath.Join(w.at, rel)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// atCap says whether the fingerprint holds MaxFiles files already, and
+// says so in the skipped lines the first time.
+func (w *walker) atCap() bool {
+	if w.full {
+		return true
+	}
+	if len(w.fp.Files) < MaxFiles {
+		return false
+	}
+	w.skip("everything after %s: the directory holds more than %d files, only the first %d in path order are hashed", w.fp.Files[len(w.fp.Files)-1].Path, MaxFiles, MaxFiles)
+	w.full = true
+	return true
 }
 
 func (w *walker) skip(format string, args ...any) {
@@ -239,7 +278,7 @@ func (w *walker) walk(dir string) {
 	w.config(dir)
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(dir, path)
-		rel = filepath.ToSlash(rel)
+		rel = w.name(rel)
 		if err != nil {
 			w.skip("%s: %v", rel, err)
 			if path == dir {
@@ -257,14 +296,15 @@ func (w *walker) walk(dir string) {
 			return nil // arbiter's, in a results directory that holds more
 		}
 		if d.IsDir() {
+			if path == dir {
+				return nil
+			}
 			return w.enter(path, rel, d)
 		}
-		if w.leaveOut(path, rel, d) {
+		if w.leaveOut(path, rel, d) || w.at != "" && w.once(rel) {
 			return nil
 		}
-		if len(w.fp.Files) >= MaxFiles {
-			w.skip("everything after %s: the directory holds more than %d files, only the first %d in path order are hashed", w.fp.Files[len(w.fp.Files)-1].Path, MaxFiles, MaxFiles)
-			w.full = true
+		if w.atCap() {
 			return filepath.SkipAll
 		}
 		w.file(path, rel)
@@ -274,14 +314,17 @@ func (w *walker) walk(dir string) {
 
 // config lists in the fingerprint the configuration's files that lie in
 // dir (those excluded as the configuration's), whether they are there now
-// or not: a saved plan carries them to a machine without them.
+// or not: a saved plan carries them to a machine without them. They are
+// listed relative to the bot's directory, which dir is, or holds, or is
+// a folder of the bot's class path ("../t.hcl").
 func (w *walker) config(dir string) {
+	own := realPath(w.fp.Dir)
 	for path, why := range w.exclude {
-		if why != whyConfig {
+		if why != whyConfig || path == dir || !drivers.Within(path, dir) {
 			continue
 		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel, err := filepath.Rel(own, path)
+		if err != nil || slices.Contains(w.fp.Config, filepath.ToSlash(rel)) {
 			continue
 		}
 		w.fp.Config = append(w.fp.Config, filepath.ToSlash(rel))
@@ -409,8 +452,8 @@ func File(path, name string) (plan.FileSum, bool) {
 
 // enter decides whether the walk goes into a directory.
 func (w *walker) enter(path, rel string, d fs.DirEntry) error {
-	if rel == "." {
-		return nil
+	if w.at != "" && path == realPath(w.fp.Dir) {
+		return filepath.SkipDir // the bot's directory, in a folder of its class path: hashed as such
 	}
 	if why, ok := w.exclude[path]; ok {
 		w.skip("%s/: %s", rel, why)
@@ -720,11 +763,17 @@ func (w *walker) file(path, name string) {
 }
 
 // command adds the files that command names outside dir: the program
-// (with a slash, relative to dir; else found on PATH) and every argument
-// that names an existing file relative to dir or absolutely.
+// (with a slash, relative to dir; else found on PATH), every argument
+// that names an existing file relative to dir or absolutely, and what the
+// entries of a class path list name (classPath).
 func (w *walker) command(dir string, command []string) {
-	seen := map[string]bool{}
 	for i, a := range command {
+		if i > 0 {
+			if list, ok := javacmd.ClassPath(command[i-1], a); ok {
+				w.classPath(dir, list)
+				continue
+			}
+		}
 		if a == "" || i > 0 && strings.HasPrefix(a, "-") {
 			continue
 		}
@@ -744,19 +793,100 @@ func (w *walker) command(dir string, command []string) {
 			}
 		}
 		path = filepath.Clean(path)
-		if rel, err := filepath.Rel(dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		if inside(path, dir) {
 			continue // hashed with the directory
 		}
 		fi, err := os.Stat(path)
-		if err != nil || seen[path] {
+		if err != nil || w.seen[path] {
 			continue // an argument that is no file, or one already hashed
 		}
-		seen[path] = true
 		if fi.IsDir() {
 			w.skip("%s/: a directory named by the command, outside the bot's directory: not hashed", path)
 			continue
 		}
+		w.once(path)
 		w.file(path, path)
+	}
+}
+
+// inside says whether path lies in dir (cleaned paths, relative or
+// absolute alike), where the walk of dir hashes it.
+func inside(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// once says whether the file or folder named name outside the bot's
+// directory was hashed already, and marks it as hashed.
+func (w *walker) once(name string) bool {
+	if w.seen[name] {
+		return true
+	}
+	w.seen[name] = true
+	return false
+}
+
+// classPath adds what the entries of a class path list (relative to dir,
+// or absolute) name outside dir, as Java reads them: a file (a jar, a
+// zip) by its content; a folder of classes recursively, as the bot's
+// directory is walked, under the same caps; and a wildcard "lib/*" as
+// the jars of lib (jars). An entry that names nothing is left out, as an
+// argument that names no file is: Java passes over it too.
+func (w *walker) classPath(dir, list string) {
+	for _, e := range filepath.SplitList(list) {
+		if e == "" {
+			continue // Java reads no folder for an empty entry
+		}
+		if folder, ok := javacmd.Wildcard(e); ok {
+			w.jars(dir, folder)
+			continue
+		}
+		path := filepath.Clean(e)
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, e)
+		}
+		fi, err := os.Stat(path)
+		if inside(path, dir) || err != nil || w.once(path) {
+			continue
+		}
+		if !fi.IsDir() {
+			w.file(path, path)
+			continue
+		}
+		w.at = path
+		w.walk(path)
+		w.at = ""
+	}
+}
+
+// jars adds the jars of the class path folder that a wildcard entry names
+// (Java's "folder/*": the files of folder, not of its subfolders, whose
+// names end in .jar or .JAR), in name order. A folder that is not there
+// is left out as a class path entry that names nothing is.
+func (w *walker) jars(dir, folder string) {
+	path := filepath.Join(dir, folder)
+	if filepath.IsAbs(folder) {
+		path = filepath.Clean(folder)
+	}
+	if inside(path, dir) {
+		return // hashed with the directory
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.skip("%s/*: %v", path, err)
+		}
+		return
+	}
+	for _, e := range entries {
+		jar := filepath.Join(path, e.Name())
+		if e.IsDir() || !javacmd.ClassPathJar(e.Name()) || w.once(jar) {
+			continue
+		}
+		if w.atCap() {
+			return
+		}
+		w.file(jar, jar)
 	}
 }
 
@@ -765,10 +895,17 @@ func (w *walker) command(dir string, command []string) {
 // what lies in dir. Another player's file that it names is not read,
 // hashed, nor published in the plan, and its changes do not change this
 // bot's fingerprint (drivers.ResolveSubmitted). A program out of dir,
-// which it cannot start, leaves nothing of the command.
+// which it cannot start, leaves nothing of the command. A class path
+// list keeps the entries in dir.
 func ownWords(dir string, command []string) []string {
 	var out []string
 	for i, a := range command {
+		if i > 0 {
+			if list, ok := javacmd.ClassPath(command[i-1], a); ok {
+				out = append(out, strings.TrimSuffix(a, list)+ownEntries(dir, list))
+				continue
+			}
+		}
 		switch {
 		case i == 0 && !strings.ContainsRune(a, '/'), i > 0 && strings.HasPrefix(a, "-"):
 		case filepath.IsAbs(a) && !drivers.Within(a, dir), !filepath.IsAbs(a) && !drivers.Within(filepath.Join(dir, a), dir):
@@ -780,6 +917,17 @@ func ownWords(dir string, command []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// ownEntries is a class path list with only the entries that lie in dir.
+func ownEntries(dir, list string) string {
+	var own []string
+	for _, e := range filepath.SplitList(list) {
+		if filepath.IsAbs(e) && drivers.Within(e, dir) || !filepath.IsAbs(e) && drivers.Within(filepath.Join(dir, e), dir) {
+			own = append(own, e)
+		}
+	}
+	return strings.Join(own, string(filepath.ListSeparator))
 }
 
 // openRegular opens path for reading if it is a regular file. A bot's

@@ -1,7 +1,9 @@
 // Package javacmd reads a java command line: which main class it names,
-// and whether it gives that class a class path. Both the configuration's
-// checks (package config) and the verdicts on a bot that failed (package
-// proc) need it.
+// whether it gives that class a class path, and what that class path
+// holds. The configuration's checks (package config), the verdicts on a
+// bot that failed (package proc), the sandbox, which shows the class
+// path's folders and files (package drivers), and the bots' fingerprints,
+// which hash them (package fingerprint), need it.
 package javacmd
 
 import (
@@ -59,7 +61,7 @@ func MainClass(command []string, dir string) string {
 		switch {
 		case strings.HasPrefix(a, "@"):
 			return "" // an argument file: what it holds is unknown
-		case a == "-cp" || a == "-classpath" || a == "--class-path" || strings.HasPrefix(a, "--class-path=") ||
+		case classPathOption(a) || strings.HasPrefix(a, "--class-path=") ||
 			a == "-jar" || a == "-m" || a == "--module" || strings.HasPrefix(a, "--module=") || strings.HasPrefix(a, "--source"):
 			return ""
 		case a == "-d" || a == "--describe-module":
@@ -78,4 +80,54 @@ func MainClass(command []string, dir string) string {
 		}
 	}
 	return ""
+}
+
+// classPathOption says whether a is an option whose value, the next
+// word, is a class path.
+func classPathOption(a string) bool {
+	return a == "-cp" || a == "-classpath" || a == "--class-path"
+}
+
+// ClassPath is the class path list that the word a of a command's
+// arguments gives, after the word prev (the one before it, "" for the
+// first): a after -cp, -classpath or --class-path, or the value of
+// --class-path=LIST. ok is false when a is no class path. Its entries
+// are joined by ':' (filepath.SplitList); one that ends in "*" names the
+// jars of its folder (Java's wildcard, see Wildcard).
+//
+// Any command's class path is read so, not java's only: a launcher of
+// another name (kotlin, scala) or a bot's script may pass one on, and the
+// sandbox must show, and the fingerprint hash, what it names.
+func ClassPath(prev, a string) (list string, ok bool) {
+	if v, ok := strings.CutPrefix(a, "--class-path="); ok {
+		return v, true
+	}
+	if classPathOption(prev) {
+		return a, true
+	}
+	return "", false
+}
+
+// Wildcard is the folder that a class path entry names all the jars of
+// ("lib/*" or "*", Java's wildcard; "" for the entry "*", the current
+// folder), and whether the entry is one.
+func Wildcard(entry string) (dir string, ok bool) {
+	if entry == "*" {
+		return "", true
+	}
+	dir, ok = strings.CutSuffix(entry, "/*")
+	switch {
+	case !ok:
+		return "", false
+	case dir == "":
+		return "/", true
+	}
+	return dir, true
+}
+
+// ClassPathJar says whether a file named name is one that a wildcard
+// class path entry takes: Java takes the files of the folder whose names
+// end in .jar or .JAR, not those of its subfolders.
+func ClassPathJar(name string) bool {
+	return strings.HasSuffix(name, ".jar") || strings.HasSuffix(name, ".JAR")
 }

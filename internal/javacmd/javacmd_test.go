@@ -68,3 +68,50 @@ func TestClassPath(t *testing.T) {
 		}
 	}
 }
+
+// A class path is the word after -cp, -classpath or --class-path, or
+// the value of --class-path=; any other word is none.
+func TestClassPathList(t *testing.T) {
+	for _, c := range []struct {
+		prev, a, want string
+		ok            bool
+	}{
+		{"-cp", "/opt/x.jar:.", "/opt/x.jar:.", true},
+		{"-classpath", "lib/*", "lib/*", true},
+		{"--class-path", ".", ".", true},
+		{"", "--class-path=/opt/x.jar:.", "/opt/x.jar:.", true},
+		{"-Xmx64m", "--class-path=", "", true},
+		{"", "-cp", "", false},
+		{"-jar", "bot.jar", "", false},
+		{"--class-path=.", "Bot", "", false},
+	} {
+		if got, ok := ClassPath(c.prev, c.a); got != c.want || ok != c.ok {
+			t.Errorf("ClassPath(%q, %q) = %q, %v, want %q, %v", c.prev, c.a, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// Java's wildcard entry names the jars of its folder.
+func TestWildcard(t *testing.T) {
+	for _, c := range []struct {
+		entry, dir string
+		ok         bool
+	}{
+		{"lib/*", "lib", true},
+		{"/usr/share/java/*", "/usr/share/java", true},
+		{"*", "", true},
+		{"/*", "/", true},
+		{"lib", "", false},
+		{"lib/*.jar", "", false},
+		{"x.jar", "", false},
+	} {
+		if dir, ok := Wildcard(c.entry); dir != c.dir || ok != c.ok {
+			t.Errorf("Wildcard(%q) = %q, %v, want %q, %v", c.entry, dir, ok, c.dir, c.ok)
+		}
+	}
+	for name, want := range map[string]bool{"a.jar": true, "b.JAR": true, "c.zip": false, "jar": false} {
+		if ClassPathJar(name) != want {
+			t.Errorf("ClassPathJar(%q) = %v", name, !want)
+		}
+	}
+}
