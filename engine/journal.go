@@ -42,9 +42,10 @@ type journal struct {
 }
 
 // CheckPlanDir refuses a directory whose plan.json is not plan p's (by
-// hash), naming both; known says dir has p's plan.json already, false
-// when it has none.
-func CheckPlanDir(dir string, p *plan.Plan) (known bool, err error) {
+// hash), saying what differs (DifferentPlan); known says dir has p's
+// plan.json already, false when it has none. root is the directory p's
+// bot dirs are relative to, for the message.
+func CheckPlanDir(dir string, p *plan.Plan, root string) (known bool, err error) {
 	planPath := filepath.Join(dir, PlanFile)
 	b, err := os.ReadFile(planPath)
 	if errors.Is(err, os.ErrNotExist) {
@@ -61,11 +62,63 @@ func CheckPlanDir(dir string, p *plan.Plan) (known bool, err error) {
 		return false, fmt.Errorf("%s is not a plan (%v); choose another -out directory", planPath, err)
 	}
 	if old.Hash != p.Hash {
-		return false, fmt.Errorf("%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s): "+
-			"the configuration, variables or seed changed since those results were written. Use another directory, or remove %s to start over",
-			dir, old.Tournament, old.Hash, p.Tournament, p.Hash, dir)
+		return false, DifferentPlan(dir, b, p, root)
 	}
 	return true, nil
+}
+
+// shownDiffs is how many differences a refusal of another plan lists.
+const shownDiffs = 8
+
+// DifferentPlan is the refusal of results directory dir, whose plan.json
+// holds raw, the plan of other results, to plan p: it names both, lists
+// what differs (DiffLines), and says how to carry on with the plan dir's
+// results belong to: run its plan.json, with -root the directory the
+// bots' dirs are relative to (root, "" when not known).
+func DifferentPlan(dir string, raw []byte, p *plan.Plan, root string) error {
+	var old plan.Plan
+	var b strings.Builder
+	if err := json.Unmarshal(raw, &old); err != nil {
+		var head struct {
+			Hash       string `json:"hash"`
+			Tournament string `json:"tournament"`
+		}
+		_ = json.Unmarshal(raw, &head)
+		fmt.Fprintf(&b, "%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s), "+
+			"whose %s this arbiter cannot compare with this plan (%v)", dir, head.Tournament, head.Hash, p.Tournament, p.Hash, PlanFile, err)
+	} else {
+		fmt.Fprintf(&b, "%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s)",
+			dir, old.Tournament, old.Hash, p.Tournament, p.Hash)
+		b.WriteString(DiffLines(&old, p, filepath.Join(dir, PlanFile), "this plan"))
+	}
+	rootFlag := ""
+	if root != "" {
+		rootFlag = " -root " + root
+	}
+	fmt.Fprintf(&b, "\nTo carry on with the plan of those results, give its saved plan in place of this one (arbiter run %s%s -out %s). "+
+		"Otherwise use another directory, or remove %s to start over",
+		filepath.Join(dir, PlanFile), rootFlag, dir, dir)
+	return errors.New(b.String())
+}
+
+// DiffLines is what differs from plan old (called from) to plan p
+// (called to), as indented lines after a colon, the first shownDiffs of
+// them and how many more.
+func DiffLines(old, p *plan.Plan, from, to string) string {
+	diffs := plan.Diff(old, p)
+	if len(diffs) == 0 {
+		return ": they differ in their hashes only (another plan format?)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, ". What differs, from %s to %s:", from, to)
+	for i, d := range diffs {
+		if i == shownDiffs {
+			fmt.Fprintf(&b, "\n  and %d more", len(diffs)-shownDiffs)
+			break
+		}
+		b.WriteString("\n  " + d)
+	}
+	return b.String()
 }
 
 // openJournal opens dir for plan p, creating it if needed; the caller
@@ -73,12 +126,12 @@ func CheckPlanDir(dir string, p *plan.Plan) (known bool, err error) {
 // results without a plan.json, is refused. It returns the results
 // already there; a torn last line (the arbiter was killed while writing
 // it) is cut off, so that match runs again.
-func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
+func openJournal(dir string, p *plan.Plan, root string) (*journal, []Result, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
 	planPath := filepath.Join(dir, PlanFile)
-	if known, err := CheckPlanDir(dir, p); err != nil {
+	if known, err := CheckPlanDir(dir, p, root); err != nil {
 		return nil, nil, err
 	} else if !known {
 		if err := orphanResults(dir); err != nil {

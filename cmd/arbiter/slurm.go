@@ -149,7 +149,7 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	// A work or results directory of another plan would fail every job
 	// once submitted; say so now, before anything is written.
 	for _, d := range []string{j.out, j.work} {
-		if _, err := engine.CheckPlanDir(d, p); err != nil {
+		if _, err := engine.CheckPlanDir(d, p, root); err != nil {
 			return err
 		}
 	}
