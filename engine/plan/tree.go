@@ -75,6 +75,24 @@ func Text(raw json.RawMessage) string {
 	return text(v)
 }
 
+// TextFields is a JSON object's fields, in the order they were written,
+// each as its key and the Text of its value; a value that is not an
+// object is one field with an empty key.
+func TextFields(raw json.RawMessage) (keys, values []string) {
+	v, err := tree(raw)
+	if err != nil {
+		return []string{""}, []string{string(raw)}
+	}
+	o, ok := v.(*object)
+	if !ok {
+		return []string{""}, []string{text(v)}
+	}
+	for _, k := range o.keys {
+		keys, values = append(keys, bareOrQuoted(k)), append(values, text(o.vals[k]))
+	}
+	return keys, values
+}
+
 func text(v any) string {
 	var b strings.Builder
 	writeText(&b, v)
