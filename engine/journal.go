@@ -43,9 +43,9 @@ type journal struct {
 
 // CheckPlanDir refuses a directory whose plan.json is not plan p's (by
 // hash), saying what differs (DifferentPlan); known says dir has p's
-// plan.json already, false when it has none. root is the directory p's
-// bot dirs are relative to, for the message.
-func CheckPlanDir(dir string, p *plan.Plan, root string) (known bool, err error) {
+// plan.json already, false when it has none. again says how to carry on
+// with dir's plan instead (nil: not said).
+func CheckPlanDir(dir string, p *plan.Plan, again Again) (known bool, err error) {
 	planPath := filepath.Join(dir, PlanFile)
 	b, err := os.ReadFile(planPath)
 	if errors.Is(err, os.ErrNotExist) {
@@ -62,7 +62,7 @@ func CheckPlanDir(dir string, p *plan.Plan, root string) (known bool, err error)
 		return false, fmt.Errorf("%s is not a plan (%v); choose another -out directory", planPath, err)
 	}
 	if old.Hash != p.Hash {
-		return false, DifferentPlan(dir, b, p, root)
+		return false, DifferentPlan(dir, b, p, again)
 	}
 	return true, nil
 }
@@ -73,9 +73,9 @@ const shownDiffs = 8
 // DifferentPlan is the refusal of results directory dir, whose plan.json
 // holds raw, the plan of other results, to plan p: it names both, lists
 // what differs (DiffLines), and says how to carry on with the plan dir's
-// results belong to: run its plan.json, with -root the directory the
-// bots' dirs are relative to (root, "" when not known).
-func DifferentPlan(dir string, raw []byte, p *plan.Plan, root string) error {
+// results belong to: give its plan.json in place of p (again, the
+// command that does, when not nil).
+func DifferentPlan(dir string, raw []byte, p *plan.Plan, again Again) error {
 	var old plan.Plan
 	var b strings.Builder
 	if err := json.Unmarshal(raw, &old); err != nil {
@@ -91,14 +91,29 @@ func DifferentPlan(dir string, raw []byte, p *plan.Plan, root string) error {
 			dir, old.Tournament, old.Hash, p.Tournament, p.Hash)
 		b.WriteString(DiffLines(&old, p, filepath.Join(dir, PlanFile), "this plan"))
 	}
-	rootFlag := ""
-	if root != "" {
-		rootFlag = " -root " + root
+	fmt.Fprintf(&b, "\nTo carry on with the plan of those results, give its saved plan, %s, in place of this one", filepath.Join(dir, PlanFile))
+	if again != nil {
+		fmt.Fprintf(&b, " (%s)", again(filepath.Join(dir, PlanFile)))
 	}
-	fmt.Fprintf(&b, "\nTo carry on with the plan of those results, give its saved plan in place of this one (arbiter run %s%s -out %s). "+
-		"Otherwise use another directory, or remove %s to start over",
-		filepath.Join(dir, PlanFile), rootFlag, dir, dir)
+	fmt.Fprintf(&b, ". Otherwise use another directory, or remove %s to start over", dir)
 	return errors.New(b.String())
+}
+
+// Again is the command line that carries on with the saved plan at
+// planPath, for a refusal of another plan's directory (DifferentPlan).
+type Again func(planPath string) string
+
+// RunAgain is `arbiter run` of a saved plan into out, with its bots'
+// dirs relative to root ("" to leave -root out) and flags.
+func RunAgain(out, root string, flags ...string) Again {
+	return func(planPath string) string {
+		args := []string{"arbiter", "run", planPath}
+		if root != "" {
+			args = append(args, "-root", root)
+		}
+		args = append(args, flags...)
+		return strings.Join(append(args, "-out", out), " ")
+	}
 }
 
 // DiffLines is what differs from plan old (called from) to plan p
@@ -131,7 +146,7 @@ func openJournal(dir string, p *plan.Plan, root string) (*journal, []Result, err
 		return nil, nil, err
 	}
 	planPath := filepath.Join(dir, PlanFile)
-	if known, err := CheckPlanDir(dir, p, root); err != nil {
+	if known, err := CheckPlanDir(dir, p, RunAgain(dir, root)); err != nil {
 		return nil, nil, err
 	} else if !known {
 		if err := orphanResults(dir); err != nil {
