@@ -204,6 +204,14 @@ type Seat struct {
 	State string
 }
 
+// ClockTeller is a Game whose match clock (Decoded.Clock, the clock every
+// match of the plan records) is not what its own settings call the move
+// limit, as Bricks's is its silence limit: ClockMeaning says what the
+// clock is, so that the plan's text does not pass it for the move limit.
+type ClockTeller interface {
+	ClockMeaning() string
+}
+
 // Carrier is a Game whose bots keep state from one of their matches to
 // the next, like a memory file that persists across a contest (Euchre's
 // memory = "per-bot"). When CarriesState is true, the engine gives every

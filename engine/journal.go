@@ -42,9 +42,10 @@ type journal struct {
 }
 
 // CheckPlanDir refuses a directory whose plan.json is not plan p's (by
-// hash), naming both; known says dir has p's plan.json already, false
-// when it has none.
-func CheckPlanDir(dir string, p *plan.Plan) (known bool, err error) {
+// hash), saying what differs (DifferentPlan); known says dir has p's
+// plan.json already, false when it has none. again says how to carry on
+// with dir's plan instead (nil: not said).
+func CheckPlanDir(dir string, p *plan.Plan, again Again) (known bool, err error) {
 	planPath := filepath.Join(dir, PlanFile)
 	b, err := os.ReadFile(planPath)
 	if errors.Is(err, os.ErrNotExist) {
@@ -61,11 +62,78 @@ func CheckPlanDir(dir string, p *plan.Plan) (known bool, err error) {
 		return false, fmt.Errorf("%s is not a plan (%v); choose another -out directory", planPath, err)
 	}
 	if old.Hash != p.Hash {
-		return false, fmt.Errorf("%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s): "+
-			"the configuration, variables or seed changed since those results were written. Use another directory, or remove %s to start over",
-			dir, old.Tournament, old.Hash, p.Tournament, p.Hash, dir)
+		return false, DifferentPlan(dir, b, p, again)
 	}
 	return true, nil
+}
+
+// shownDiffs is how many differences a refusal of another plan lists.
+const shownDiffs = 8
+
+// DifferentPlan is the refusal of results directory dir, whose plan.json
+// holds raw, the plan of other results, to plan p: it names both, lists
+// what differs (DiffLines), and says how to carry on with the plan dir's
+// results belong to: give its plan.json in place of p (again, the
+// command that does, when not nil).
+func DifferentPlan(dir string, raw []byte, p *plan.Plan, again Again) error {
+	var old plan.Plan
+	var b strings.Builder
+	if err := json.Unmarshal(raw, &old); err != nil {
+		var head struct {
+			Hash       string `json:"hash"`
+			Tournament string `json:"tournament"`
+		}
+		_ = json.Unmarshal(raw, &head)
+		fmt.Fprintf(&b, "%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s), "+
+			"whose %s this arbiter cannot compare with this plan (%v)", dir, head.Tournament, head.Hash, p.Tournament, p.Hash, PlanFile, err)
+	} else {
+		fmt.Fprintf(&b, "%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s)",
+			dir, old.Tournament, old.Hash, p.Tournament, p.Hash)
+		b.WriteString(DiffLines(&old, p, filepath.Join(dir, PlanFile), "this plan"))
+	}
+	fmt.Fprintf(&b, "\nTo carry on with the plan of those results, give its saved plan, %s, in place of this one", filepath.Join(dir, PlanFile))
+	if again != nil {
+		fmt.Fprintf(&b, " (%s)", again(filepath.Join(dir, PlanFile)))
+	}
+	fmt.Fprintf(&b, ". Otherwise use another directory, or remove %s to start over", dir)
+	return errors.New(b.String())
+}
+
+// Again is the command line that carries on with the saved plan at
+// planPath, for a refusal of another plan's directory (DifferentPlan).
+type Again func(planPath string) string
+
+// RunAgain is `arbiter run` of a saved plan into out, with its bots'
+// dirs relative to root ("" to leave -root out) and flags.
+func RunAgain(out, root string, flags ...string) Again {
+	return func(planPath string) string {
+		args := []string{"arbiter", "run", planPath}
+		if root != "" {
+			args = append(args, "-root", root)
+		}
+		args = append(args, flags...)
+		return strings.Join(append(args, "-out", out), " ")
+	}
+}
+
+// DiffLines is what differs from plan old (called from) to plan p
+// (called to), as indented lines after a colon, the first shownDiffs of
+// them and how many more.
+func DiffLines(old, p *plan.Plan, from, to string) string {
+	diffs := plan.Diff(old, p)
+	if len(diffs) == 0 {
+		return ": they differ in their hashes only (another plan format?)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, ". What differs, from %s to %s:", from, to)
+	for i, d := range diffs {
+		if i == shownDiffs {
+			fmt.Fprintf(&b, "\n  and %d more", len(diffs)-shownDiffs)
+			break
+		}
+		b.WriteString("\n  " + d)
+	}
+	return b.String()
 }
 
 // openJournal opens dir for plan p, creating it if needed; the caller
@@ -73,12 +141,12 @@ func CheckPlanDir(dir string, p *plan.Plan) (known bool, err error) {
 // results without a plan.json, is refused. It returns the results
 // already there; a torn last line (the arbiter was killed while writing
 // it) is cut off, so that match runs again.
-func openJournal(dir string, p *plan.Plan) (*journal, []Result, error) {
+func openJournal(dir string, p *plan.Plan, root string) (*journal, []Result, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
 	planPath := filepath.Join(dir, PlanFile)
-	if known, err := CheckPlanDir(dir, p); err != nil {
+	if known, err := CheckPlanDir(dir, p, RunAgain(dir, root)); err != nil {
 		return nil, nil, err
 	} else if !known {
 		if err := orphanResults(dir); err != nil {

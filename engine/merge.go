@@ -380,6 +380,9 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		return fmt.Errorf("%s is not a plan (%v): merge into another -out directory", filepath.Join(m.Out, PlanFile), err)
 	}
 	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, "the results of"); err != nil {
+		if op.Hash != ref.plan.Hash { // after the lines of what differs
+			return fmt.Errorf("%w\nMerge into another -out directory", err)
+		}
 		return fmt.Errorf("%w; merge into another -out directory", err)
 	}
 	if err := notRun(m.Out); err != nil {
@@ -611,12 +614,8 @@ func readShardDir(dir string) (*shardDir, error) {
 // the bytes of plan.json, which carry the bots' fingerprints.
 func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, b *plan.Plan, what string) error {
 	if a.Hash != b.Hash {
-		why := "another plan"
-		if a.Tournament == b.Tournament && a.Seed != b.Seed {
-			why = fmt.Sprintf("the same tournament with another seed (%d, not %d)", b.Seed, a.Seed)
-		}
-		return fmt.Errorf("%s holds %s %s (tournament %q, plan %.12s) than %s (tournament %q, plan %.12s)",
-			dirB, what, why, b.Tournament, b.Hash, dirA, a.Tournament, a.Hash)
+		return fmt.Errorf("%s holds %s another plan (tournament %q, plan %.12s) than %s (tournament %q, plan %.12s)%s",
+			dirB, what, b.Tournament, b.Hash, dirA, a.Tournament, a.Hash, DiffLines(a, b, filepath.Join(dirA, PlanFile), filepath.Join(dirB, PlanFile)))
 	}
 	if bytes.Equal(rawA, rawB) || sameButWhere(rawA, rawB) {
 		return nil

@@ -181,7 +181,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, prior, err := openJournal(r.Out, r.Plan)
+	j, prior, err := openJournal(r.Out, r.Plan, r.Root)
 	if err != nil {
 		return nil, err
 	}

@@ -208,14 +208,14 @@ func ReadShard(dir string) (*ShardPlan, error) {
 // PrepareShard makes out a shard's results directory for sp: it refuses
 // a directory of another plan or another shard, and writes the shard
 // record and the later stages the shard's matches belong to. The caller
-// holds out's lock.
-func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
+// holds out's lock; root is where p's bot dirs are (DifferentPlan).
+func PrepareShard(out string, p *plan.Plan, sp *ShardPlan, root string) error {
 	if b, err := os.ReadFile(filepath.Join(out, PlanFile)); err == nil {
 		var old struct {
 			Hash string `json:"hash"`
 		}
 		if json.Unmarshal(b, &old) == nil && old.Hash != p.Hash {
-			return fmt.Errorf("%s holds results of a different plan (hash %.12s; this plan is %.12s): use another -out directory for the shard", out, old.Hash, p.Hash)
+			return DifferentPlan(out, b, p, shardAgain(out, root, sp))
 		}
 	}
 	rec := mustIndent(sp.Shard)
@@ -228,7 +228,7 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan) error {
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
-	} else if err := notMergeDir(out, p); err != nil {
+	} else if err := notMergeDir(out, p, shardAgain(out, root, sp)); err != nil {
 		return err
 	} else if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
 		return fmt.Errorf("%s holds results but no %s, so it is not a shard's directory: use another -out directory", out, ShardFile)
@@ -260,11 +260,12 @@ var mergedMark = []byte("{\n  \"arbiter\": \"merge\"\n}\n")
 // PrepareRun refuses a run that is not a shard's (the whole plan, or the
 // matches -match names) into a shard's results directory out, whose
 // results would then no longer be its shard's, and into a merge's
-// (notMergeDir). The caller holds out's lock.
-func PrepareRun(out string, p *plan.Plan) error {
+// (notMergeDir). The caller holds out's lock; root is where p's bot dirs
+// are (DifferentPlan).
+func PrepareRun(out string, p *plan.Plan, root string) error {
 	b, err := os.ReadFile(filepath.Join(out, ShardFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return notMergeDir(out, p)
+		return notMergeDir(out, p, RunAgain(out, root))
 	} else if err != nil {
 		return err
 	}
@@ -276,13 +277,19 @@ func PrepareRun(out string, p *plan.Plan) error {
 		out, sh, ShardFile, sh.K, sh.N, sh.Stage)
 }
 
+// shardAgain is RunAgain of shard sp into out.
+func shardAgain(out, root string, sp *ShardPlan) Again {
+	return RunAgain(out, root, "-shard", fmt.Sprintf("%d/%d", sp.Shard.K, sp.Shard.N), "-stage", fmt.Sprint(sp.Shard.Stage))
+}
+
 // notMergeDir refuses a merge's results directory (IsMergeDir) to a run
 // of plan p, with or without -shard, also one that would play nothing:
 // its arbiter.log or shard.json would make it a run's or a shard's,
 // refused to every later merge, so the shards not merged yet could never
-// be. A directory of another plan is refused as that.
-func notMergeDir(out string, p *plan.Plan) error {
-	if _, err := CheckPlanDir(out, p); err != nil {
+// be. A directory of another plan is refused as that, saying how to carry
+// on with its plan (again).
+func notMergeDir(out string, p *plan.Plan, again Again) error {
+	if _, err := CheckPlanDir(out, p, again); err != nil {
 		return err
 	}
 	merge, marked := IsMergeDir(out)

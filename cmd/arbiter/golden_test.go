@@ -236,3 +236,64 @@ func TestDropKeys(t *testing.T) {
 		t.Errorf("dropKeys =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestGoldenPlanTexts pins the head of `arbiter plan`'s text of every
+// example tournament (the tournament, the game's settings, the clock and
+// the format; not the bots' fingerprints, which depend on the build), in
+// testdata/plans/<example>.txt beside its plan: a changed setting shows
+// in the text a reviewer reads, not only in the plan's hash. Refresh with
+//
+//	go test ./cmd/arbiter -run TestGoldenPlanTexts -update
+func TestGoldenPlanTexts(t *testing.T) {
+	for _, kv := range os.Environ() { // the examples' defaults, not this shell's
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "ARBITER_VAR_") {
+			t.Setenv(name, "")
+			os.Unsetenv(name)
+		}
+	}
+	want := map[string]bool{}
+	for _, ex := range exampleTournaments(t) {
+		name := strings.TrimSuffix(ex.golden, ".json") + ".txt"
+		want[name] = true
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"plan", "-tournament", ex.tournament, ex.dir}, &stdout, &stderr); code != 0 {
+				t.Fatalf("arbiter plan -tournament %s %s: exit %d\n%s", ex.tournament, ex.dir, code, stderr.String())
+			}
+			head, _, ok := strings.Cut(stdout.String(), "\nArbiter: ")
+			if !ok {
+				t.Fatalf("arbiter plan printed no Arbiter line:\n%s", stdout.String())
+			}
+			checkGoldenText(t, filepath.Join(goldenDir, name), head+"\n")
+		})
+	}
+	files, err := filepath.Glob(filepath.Join(goldenDir, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !want[filepath.Base(f)] {
+			t.Errorf("%s pins no example's tournament: remove it", f)
+		}
+	}
+}
+
+// checkGoldenText compares got with the file at path, or writes it there
+// with -update.
+func checkGoldenText(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	pinned, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (create it with -update)", err)
+	}
+	if diff := cmp.Diff(strings.Split(string(pinned), "\n"), strings.Split(got, "\n")); diff != "" {
+		t.Errorf("the plan's text differs from %s (-pinned +now); if the change is meant, run\n"+
+			"  go test ./cmd/arbiter -run TestGoldenPlanTexts -update\n%s", path, diff)
+	}
+}

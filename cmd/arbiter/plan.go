@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -52,7 +54,8 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Tournament %s: game %s %s, %d round(s), %d players per match, seats %s, deal %s, seed %d\n",
 			p.Tournament, p.Game.Driver, p.Game.Name, p.Rounds, p.Players, p.Seats, p.Deal, p.Seed)
 	}
-	fmt.Fprintf(stdout, "Clock per bot: %s. %d match(es). Plan hash %s\n", describeClock(l.matches), l.count, p.Hash)
+	writeGameSettings(stdout, p)
+	fmt.Fprintf(stdout, "Clock per bot: %s%s. %d match(es). Plan hash %s\n", describeClock(l.matches), clockMeaning(p), l.count, p.Hash)
 	for _, line := range describe(p) {
 		fmt.Fprintln(stdout, line)
 	}
@@ -77,6 +80,38 @@ func regularFile(w io.Writer) fs.FileInfo {
 		return nil
 	}
 	return fi
+}
+
+// writeGameSettings prints the game's settings as the plan records them,
+// which are what its driver rebuilds the game from: a setting that
+// changes shows here, not only in the plan's hash.
+func writeGameSettings(w io.Writer, p *plan.Plan) {
+	fmt.Fprintf(w, "Game settings (%s %s):\n", p.Game.Driver, p.Game.Name)
+	keys, values := plan.TextFields(p.Game.Settings)
+	for i, k := range keys {
+		if k == "" {
+			fmt.Fprintf(w, "  %s\n", values[i])
+		} else {
+			fmt.Fprintf(w, "  %s %s\n", k, values[i])
+		}
+	}
+}
+
+// clockMeaning is what the plan's clock is, when its game says it is not
+// its move limit (drivers.ClockTeller), in parentheses; else "".
+func clockMeaning(p *plan.Plan) string {
+	d, ok := all.Driver(p.Game.Driver)
+	if !ok {
+		return ""
+	}
+	g, err := d.LoadGame(p.Game.Settings)
+	if err != nil {
+		return ""
+	}
+	if t, ok := g.(drivers.ClockTeller); ok {
+		return " (" + t.ClockMeaning() + ")"
+	}
+	return ""
 }
 
 // describeClock is the clock of the first match in words.

@@ -64,7 +64,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer lock.Unlock()
-	if err := prepareShard(*out, l.plan, slice); err != nil {
+	if err := prepareShard(*out, l.plan, slice, l.root); err != nil {
 		return err
 	}
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)

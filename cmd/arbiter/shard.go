@@ -80,12 +80,12 @@ func (f *shardFlags) plan(path string, p *plan.Plan, only []string, stderr io.Wr
 
 // prepareShard makes out the results directory of the shard sp; when sp
 // is nil (not a shard), it refuses a shard's directory. out's lock is
-// held.
-func prepareShard(out string, p *plan.Plan, sp *engine.ShardPlan) error {
+// held; root is where p's bot dirs are, for messages.
+func prepareShard(out string, p *plan.Plan, sp *engine.ShardPlan, root string) error {
 	if sp == nil {
-		return engine.PrepareRun(out, p)
+		return engine.PrepareRun(out, p, root)
 	}
-	return engine.PrepareShard(out, p, sp)
+	return engine.PrepareShard(out, p, sp, root)
 }
 
 // shardOnly is the match ids a run plays: the shard's when it is one.

@@ -148,8 +148,11 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	}
 	// A work or results directory of another plan would fail every job
 	// once submitted; say so now, before anything is written.
+	again := func(planPath string) string {
+		return fmt.Sprintf("arbiter slurm %s -root %s -out %s -work %s -shards %d", planPath, root, j.out, j.work, j.shards)
+	}
 	for _, d := range []string{j.out, j.work} {
-		if _, err := engine.CheckPlanDir(d, p); err != nil {
+		if _, err := engine.CheckPlanDir(d, p, again); err != nil {
 			return err
 		}
 	}

@@ -227,6 +227,14 @@ func (g *Game) Settings() any { return g.settings }
 // answer. The move and start-up limits are the game's own (Settings.Limits).
 func (g *Game) Clock() drivers.Clock { return drivers.Clock{Move: g.settings.Limits.Silence} }
 
+var _ drivers.ClockTeller = (*Game)(nil)
+
+// ClockMeaning says that the plan's move clock is the silence limit, and
+// what the move limit is.
+func (g *Game) ClockMeaning() string {
+	return fmt.Sprintf("Bricks's silence limit; its move limit is %s, limits.move", time.Duration(g.settings.Limits.Move))
+}
+
 func (g *Game) Seats(n int) error {
 	if n == 2 {
 		return nil

@@ -1,0 +1,244 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// valueWidth is how many characters of a value a difference shows.
+const valueWidth = 60
+
+// Diff lists what differs between plan old (a results directory's
+// plan.json) and plan p in what their hashes cover, one line a
+// difference, in the plan file's order: "game.settings.limits.move: 1s →
+// 800ms", "bots: + cid (players/cid)", "grades added: […]", and last a
+// line for the listed matches. The bots' fingerprints and arbiter's build
+// are not the plan's content (fingerprints.md) and are not compared.
+// Nothing when the two have the same content.
+func Diff(old, p *Plan) []string {
+	var d differ
+	a, errA := hashedTree(old)
+	b, errB := hashedTree(p)
+	if errA != nil || errB != nil {
+		d.add("the plans cannot be compared field by field (%v)", cmpErr(errA, errB))
+	} else {
+		d.value("", a, b)
+	}
+	if line := matchesDiff(old.Matches, p.Matches); line != "" {
+		d.lines = append(d.lines, line)
+	}
+	return d.lines
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// hashedTree is what p's hash covers but its matches, as a tree.
+func hashedTree(p *Plan) (any, error) {
+	b, err := json.Marshal(p.hashed())
+	if err != nil {
+		return nil, err
+	}
+	t, err := tree(b)
+	if o, ok := t.(*object); ok {
+		o.keys = slices.DeleteFunc(o.keys, func(k string) bool { return k == "matches" })
+	}
+	return t, err
+}
+
+type differ struct {
+	lines []string
+}
+
+func (d *differ) add(format string, args ...any) {
+	d.lines = append(d.lines, fmt.Sprintf(format, args...))
+}
+
+// value compares a and b found at path.
+func (d *differ) value(path string, a, b any) {
+	oa, okA := a.(*object)
+	ob, okB := b.(*object)
+	if okA && okB {
+		d.object(path, oa, ob)
+		return
+	}
+	la, okA := a.([]any)
+	lb, okB := b.([]any)
+	if okA && okB {
+		d.array(path, la, lb)
+		return
+	}
+	d.whole(path, a, b)
+}
+
+// whole compares a and b as a whole.
+func (d *differ) whole(path string, a, b any) {
+	if ta, tb := text(a), text(b); ta != tb {
+		d.add("%s: %s → %s", path, clipText(ta, valueWidth), clipText(tb, valueWidth))
+	}
+}
+
+// object compares two objects key by key: the keys of a in their order,
+// then those only b has.
+func (d *differ) object(path string, a, b *object) {
+	keys := slices.Clone(a.keys)
+	for _, k := range b.keys {
+		if _, ok := a.vals[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		va, inA := a.vals[k]
+		vb, inB := b.vals[k]
+		at := join(path, k)
+		switch {
+		case !inA:
+			d.add("%s added: %s", at, clipText(text(vb), valueWidth))
+		case !inB:
+			d.add("%s removed (was %s)", at, clipText(text(va), valueWidth))
+		default:
+			d.value(at, va, vb)
+		}
+	}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// array compares two arrays: element by element when each element is an
+// object with a name (bots, stages, stones, boards), by that name; else
+// position by position when they are as long; else as a whole.
+func (d *differ) array(path string, a, b []any) {
+	na, okA := named(a)
+	nb, okB := named(b)
+	switch {
+	case okA && okB:
+		d.namedArray(path, a, na, b, nb)
+	case len(a) == len(b):
+		for i := range a {
+			d.value(fmt.Sprintf("%s[%d]", path, i), a[i], b[i])
+		}
+	default:
+		d.whole(path, a, b)
+	}
+}
+
+// named is the names of the elements of a when each is an object with a
+// distinct string "name".
+func named(a []any) ([]string, bool) {
+	names := make([]string, len(a))
+	for i, e := range a {
+		o, ok := e.(*object)
+		if !ok {
+			return nil, false
+		}
+		name, ok := o.vals["name"].(string)
+		if !ok || slices.Contains(names[:i], name) {
+			return nil, false
+		}
+		names[i] = name
+	}
+	return names, true
+}
+
+func (d *differ) namedArray(path string, a []any, na []string, b []any, nb []string) {
+	for i, n := range nb {
+		if !slices.Contains(na, n) {
+			d.add("%s: + %s%s", path, bareOrQuoted(n), where(b[i].(*object)))
+		}
+	}
+	for i, n := range na {
+		j := slices.Index(nb, n)
+		if j < 0 {
+			d.add("%s: - %s%s", path, bareOrQuoted(n), where(a[i].(*object)))
+			continue
+		}
+		d.value(join(path, bareOrQuoted(n)), a[i], b[j])
+	}
+	var keptA, keptB []string
+	for _, n := range na {
+		if slices.Contains(nb, n) {
+			keptA = append(keptA, n)
+		}
+	}
+	for _, n := range nb {
+		if slices.Contains(na, n) {
+			keptB = append(keptB, n)
+		}
+	}
+	if !slices.Equal(keptA, keptB) {
+		d.add("%s: order %s → %s", path, clipText(strings.Join(keptA, ", "), valueWidth), clipText(strings.Join(keptB, ", "), valueWidth))
+	}
+}
+
+// where is what says where a bot runs: its dir, or its house bot.
+func where(o *object) string {
+	for _, k := range []string{"dir", "house"} {
+		if s, ok := o.vals[k].(string); ok && s != "" {
+			return " (" + s + ")"
+		}
+	}
+	return ""
+}
+
+// matchesDiff is a line on how the listed matches differ, by id: how many
+// there are, and which were added, removed or changed (the first few).
+func matchesDiff(a, b []Match) string {
+	byID := make(map[string]*Match, len(a))
+	for i := range a {
+		byID[a[i].ID] = &a[i]
+	}
+	in := make(map[string]bool, len(b))
+	var added, removed, changed []string
+	for i := range b {
+		m := &b[i]
+		in[m.ID] = true
+		if o := byID[m.ID]; o == nil {
+			added = append(added, m.ID)
+		} else if !sameMatch(o, m) {
+			changed = append(changed, m.ID)
+		}
+	}
+	for i := range a {
+		if !in[a[i].ID] {
+			removed = append(removed, a[i].ID)
+		}
+	}
+	if len(added)+len(removed)+len(changed) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, s := range []struct {
+		what string
+		ids  []string
+	}{{"added", added}, {"removed", removed}, {"changed", changed}} {
+		if len(s.ids) > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(s.ids), s.what, firstIDs(s.ids, 2)))
+		}
+	}
+	return fmt.Sprintf("matches: %d → %d, %s", len(a), len(b), strings.Join(parts, ", "))
+}
+
+func sameMatch(a, b *Match) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
+// firstIDs is the first n of ids, and how many more there are.
+func firstIDs(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:n], ", "), len(ids)-n)
+}

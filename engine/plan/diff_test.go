@@ -1,0 +1,92 @@
+package plan
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func diffBase() *Plan {
+	return &Plan{Version: Version, Tournament: "season", Seed: 777, Rounds: 2, Players: 2,
+		Game: Game{Driver: "bricks", Name: "season",
+			Settings: json.RawMessage(`{"size":9,"filled":[[3,1]],"limits":{"startup":"2s","move":"1s"}}`)},
+		Bots: []Bot{
+			{Name: "alice", Command: []string{"python3", "alice.py"}, Dir: "bots/alice"},
+			{Name: "keeper", House: "bricks/keeper"},
+		},
+		Matches: []Match{
+			{ID: "r1", Round: 1, Group: 1, Shift: 1, Seed: 1, Seats: []string{"alice", "keeper"}},
+			{ID: "r2", Round: 2, Group: 1, Shift: 1, Seed: 2, Seats: []string{"keeper", "alice"}},
+		},
+	}
+}
+
+// TestDiff checks that each change to a plan is named by where it is in
+// the plan file, with its old and new values, in the file's order.
+func TestDiff(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(p *Plan)
+		want   []string
+	}{
+		{"the same plan differs in nothing", func(p *Plan) {}, nil},
+		{"a fingerprint is not the plan's content", func(p *Plan) {
+			p.Bots[0].Fingerprint = &Fingerprint{Hash: "sha256:x"}
+			p.Arbiter = &Arbiter{}
+		}, nil},
+		{"a game setting is named by its path", func(p *Plan) {
+			p.Game.Settings = json.RawMessage(`{"size":9,"filled":[[3,1]],"limits":{"startup":"2s","move":"800ms"}}`)
+		}, []string{"game.settings.limits.move: 1s → 800ms"}},
+		{"a setting added and a setting removed", func(p *Plan) {
+			p.Game.Settings = json.RawMessage(`{"size":9,"limits":{"startup":"2s","move":"1s"},"delay":"0s"}`)
+		}, []string{"game.settings.filled removed (was [[3, 1]])", "game.settings.delay added: 0s"}},
+		{"a list of numbers position by position", func(p *Plan) {
+			p.Game.Settings = json.RawMessage(`{"size":9,"filled":[[3,2]],"limits":{"startup":"2s","move":"1s"}}`)
+		}, []string{"game.settings.filled[0][1]: 1 → 2"}},
+		{"a bot added says where it runs", func(p *Plan) {
+			p.Bots = append(p.Bots, Bot{Name: "cid", Command: []string{"python3", "cid.py"}, Dir: "players/cid"})
+		}, []string{"bots: + cid (players/cid)"}},
+		{"a bot removed, and the matches that lose it", func(p *Plan) {
+			p.Bots = p.Bots[1:]
+			p.Matches = nil
+		}, []string{"bots: - alice (bots/alice)", "matches: 2 → 0, 2 removed (r1, r2)"}},
+		{"a bot's field by the bot's name", func(p *Plan) {
+			p.Bots[0].Command = []string{"python3", "alice2.py"}
+		}, []string{"bots.alice.command[1]: alice.py → alice2.py"}},
+		{"bots in another order", func(p *Plan) {
+			p.Bots[0], p.Bots[1] = p.Bots[1], p.Bots[0]
+		}, []string{"bots: order alice, keeper → keeper, alice"}},
+		{"grades added", func(p *Plan) {
+			p.Grades = []Grade{{"A", 10}}
+		}, []string{"grades added: [{label A, percent 10}]"}},
+		{"seed, and so every match", func(p *Plan) {
+			p.Seed = 8
+			p.Matches[0].Seed, p.Matches[1].Seed = 3, 4
+		}, []string{"seed: 777 → 8", "matches: 2 → 2, 2 changed (r1, r2)"}},
+		{"matches added, with the first few named", func(p *Plan) {
+			p.Rounds = 5
+			for _, id := range []string{"r3", "r4", "r5"} {
+				p.Matches = append(p.Matches, Match{ID: id, Seats: []string{"alice", "keeper"}})
+			}
+		}, []string{"rounds: 2 → 5", "matches: 2 → 5, 3 added (r3, r4 and 1 more)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := diffBase()
+			tc.change(p)
+			if d := cmp.Diff(tc.want, Diff(diffBase(), p)); d != "" {
+				t.Errorf("Diff (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestText checks the text of settings: in the order they were written,
+// strings bare unless they would not read back as one word.
+func TestText(t *testing.T) {
+	got := Text(json.RawMessage(`{"size":9,"board":{"rows":9,"filled":[[3,1]]},"name":"a b","deck":"","on":true,"x":null}`))
+	want := `{size 9, board {rows 9, filled [[3, 1]]}, name "a b", deck "", on true, x null}`
+	if got != want {
+		t.Errorf("Text = %s, want %s", got, want)
+	}
+}
