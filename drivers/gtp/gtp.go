@@ -434,7 +434,11 @@ func (m *Match) Gen(seat int, cmd string) (string, error) {
 		case i < last && !a.OK:
 			m.refused(seat, cmds[i], a.Text)
 		case i == last && !a.OK:
-			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s%s", cmd, m.quote(a.Text), m.Where, StrayNote(m.Players[seat], cmd)))
+			note := StrayNote(m.Players[seat], cmd)
+			if note == "" {
+				note = OutOfStepNote(m.Players[seat])
+			}
+			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s%s", cmd, m.quote(a.Text), m.Where, note))
 		case i == last:
 			return a.Text, nil
 		}
@@ -490,6 +494,53 @@ func (m *Match) Fault(seat int, kind, detail string) error {
 	m.Results[seat].Detail = detail
 	m.Rec.Event("fault", FaultEvent{Seat: seat, Kind: kind, Detail: detail})
 	return ErrOver
+}
+
+// AnswerFault is Fault for seat's answer to the decision Gen asked,
+// which the game finds wrong (an illegal card or move, text that is not
+// one): detail gets OutOfStepNote when the bot's answers are out of step
+// with the commands, which then is what went wrong.
+func (m *Match) AnswerFault(seat int, kind, detail string) error {
+	return m.Fault(seat, kind, detail+OutOfStepNote(m.Players[seat]))
+}
+
+// outOfStepGrace is how long OutOfStepNote waits for a further answer:
+// a bot that answered a command twice wrote its second answer at once,
+// and the answer it is faulted for (the one to the command after) came
+// in by then; it costs only a faulted match.
+const outOfStepGrace = 100 * time.Millisecond
+
+// OutOfStepNote is what a fault about p's answer to its last command
+// adds when p has written a further whole response beyond it
+// (proc.Session.WroteMore), asked when every command written to p has
+// had its answer read: p has written more answers than it was sent
+// commands, so the answer faulted is most likely the one to the command
+// before, and every answer since an earlier command it answered twice
+// was taken for the wrong command. "" otherwise, and for a player that
+// cannot tell.
+func OutOfStepNote(p any) string {
+	w, ok := p.(interface {
+		WroteMore(complete func([]byte) bool, grace time.Duration) bool
+	})
+	if !ok || !w.WroteMore(wholeResponse, outOfStepGrace) {
+		return ""
+	}
+	return "; but it has written more answers than it was sent commands (another whole response followed this one): " +
+		"its answers are out of step since an earlier command it answered twice, so this answer was most likely meant for the command before; " +
+		"each command gets exactly one response"
+}
+
+// WroteMore is the session's (proc.Session.WroteMore).
+func (p SessionPlayer) WroteMore(complete func([]byte) bool, grace time.Duration) bool {
+	return p.S.WroteMore(complete, grace)
+}
+
+// wholeResponse says whether b starts with a whole response: a line
+// starting with '=' or '?' (after blank lines), then lines up to an
+// empty line.
+func wholeResponse(b []byte) bool {
+	first := bytes.TrimLeft(b, " \t\r\n")
+	return len(first) > 0 && (first[0] == '=' || first[0] == '?') && answerComplete(b)
 }
 
 // Warn records that seat refused a command that only informs it.

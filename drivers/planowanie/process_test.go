@@ -3,11 +3,13 @@ package planowanie
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -251,4 +253,49 @@ func replayBare(b *testing.B, m *drivers.Match, steps [][]sent) time.Duration {
 		}
 	}
 	return time.Since(start)
+}
+
+// faultyMatch is a match of shortGame's clock between the faulty bot
+// mode in seat bad and greedy house bots.
+func faultyMatch(t *testing.T, mode string, bad int, rec drivers.Recorder) *drivers.Match {
+	m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
+	m.Seats[bad].Bot, m.Seats[bad].Command = mode, testbot.Argv(t, mode)
+	m.Record = rec
+	return m
+}
+
+// TestAnswersOutOfStep: a bot that answered gen_declare twice (the rules
+// audit's, its second answer in a write of its own) has every later
+// answer taken for the command before it, and is faulted where one of
+// them is found wrong: an empty answer to gen_move. The fault says what
+// went wrong, its answers being out of step, as the real card it wrote
+// for gen_move comes after the answer faulted.
+func TestAnswersOutOfStep(t *testing.T) {
+	for _, bad := range []int{0, 3} {
+		t.Run(fmt.Sprintf("seat%d", bad), func(t *testing.T) {
+			g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+			out, err := g.Play(context.Background(), faultyMatch(t, modeTwice, bad, nopRecorder{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := out.Seats[bad]
+			if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "in deal 2") ||
+				!strings.Contains(s.Detail, "it has written more answers than it was sent commands") {
+				t.Errorf("seat %d: fault %q, detail %q; want illegal in deal 2, saying its answers are out of step", bad, s.Fault, s.Detail)
+			}
+		})
+	}
+}
+
+// TestRightFaultSaysNothingOutOfStep: a bot faulted for a wrong answer
+// that wrote nothing after it gets no note of answers out of step.
+func TestRightFaultSaysNothingOutOfStep(t *testing.T) {
+	g := &Game{settings: longGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+	out, err := g.Play(context.Background(), faultyMatch(t, modeWrongSuit, 1, nopRecorder{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := out.Seats[1]; s.Fault != drivers.FaultIllegal || strings.Contains(s.Detail, "out of step") {
+		t.Errorf("fault %q, detail %q; want illegal, without a note of answers out of step", s.Fault, s.Detail)
+	}
 }
