@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
@@ -122,8 +123,9 @@ func benchGame(b *testing.B, lim drivers.Limits) {
 // round trips on the critical path: the times the transcript turns from
 // lines sent to lines received. The referee waits for answers at each such
 // turn and at no other, since the commands of a broadcast are all
-// recorded before any of its answers (gtp.Match.TellAll); a command whose
-// answer is not awaited (quit) is not a round trip.
+// recorded before any of its answers (gtp.Match.TellAll); quit, which
+// goes to every bot at once and whose answers are read together
+// (gtp.Match.Quit), is one.
 type countTrips struct {
 	nopRecorder
 	sends, rtts atomic.Int64
@@ -234,9 +236,6 @@ func replayBare(b *testing.B, m *drivers.Match, steps [][]sent) time.Duration {
 			text[i] = ""
 		}
 		for _, s := range step {
-			if s.line == "quit" {
-				continue
-			}
 			for blank := false; !blank; {
 				l, err := bots[s.seat].out.ReadString('\n')
 				if err != nil {
@@ -297,5 +296,26 @@ func TestRightFaultSaysNothingOutOfStep(t *testing.T) {
 	}
 	if s := out.Seats[1]; s.Fault != drivers.FaultIllegal || strings.Contains(s.Detail, "out of step") {
 		t.Errorf("fault %q, detail %q; want illegal, without a note of answers out of step", s.Fault, s.Detail)
+	}
+}
+
+// TestQuitRefusedIsAWarning: a bot that answers quit with "?" has it
+// logged as a warning (docs/protocols/planowanie.md), as every other
+// informational command's refusal, and the match stands.
+func TestQuitRefusedIsAWarning(t *testing.T) {
+	g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+	rec := &events{}
+	out, err := g.Play(context.Background(), faultyMatch(t, modeNoQuit, 2, rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range out.Seats {
+		if s.Fault != "" {
+			t.Fatalf("seat %d: fault %s: %s", i, s.Fault, s.Detail)
+		}
+	}
+	want := gtp.WarningEvent{Seat: 2, Command: "quit", Answer: "not now"}
+	if w := rec.of("warning"); len(w) != 1 || w[0] != want {
+		t.Errorf("warnings %v, want %v", w, want)
 	}
 }
