@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -317,5 +318,57 @@ func TestQuitRefusedIsAWarning(t *testing.T) {
 	want := gtp.WarningEvent{Seat: 2, Command: "quit", Answer: "not now"}
 	if w := rec.of("warning"); len(w) != 1 || w[0] != want {
 		t.Errorf("warnings %v, want %v", w, want)
+	}
+}
+
+// sentLines keeps the lines sent to the bots.
+type sentLines struct {
+	nopRecorder
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *sentLines) Sent(_ int, line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, line)
+}
+
+// TestTimeLeftIsTheTightestLimit: time_left says what the bot may take
+// over its decision, the tightest limit of its clock (docs/rules.md,
+// docs/protocols/planowanie.md): a move cap under the remaining budget,
+// the budget otherwise.
+func TestTimeLeftIsTheTightestLimit(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		clock drivers.Clock
+		ok    func(ms int) bool
+	}{
+		{"move_cap_under_the_budget", drivers.Clock{Total: drivers.Duration(time.Minute), Move: drivers.Duration(800 * time.Millisecond)},
+			func(ms int) bool { return ms == 800 }},
+		{"budget_alone", drivers.Clock{Total: drivers.Duration(time.Minute)},
+			func(ms int) bool { return ms > 50_000 && ms <= 60_000 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &Game{settings: shortGame(), clock: tt.clock}
+			rec := &sentLines{}
+			m := processMatch(t, 1, "greedy", "random", "greedy", "random")
+			m.Clock, m.Record = tt.clock, rec
+			if _, err := g.Play(context.Background(), m); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, l := range rec.lines {
+				if v, ok := strings.CutPrefix(l, "time_left "); ok {
+					n++
+					if ms, err := strconv.Atoi(v); err != nil || !tt.ok(ms) {
+						t.Errorf("sent %q", l)
+					}
+				}
+			}
+			if n == 0 {
+				t.Error("no time_left was sent")
+			}
+		})
 	}
 }
