@@ -83,8 +83,8 @@ func cmdGameLog(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdSameAnswers checks that the answers in a console session's output
-// (lines starting "=" or "?"; the answer to quit aside) are the answers
-// seat SEAT gave in a match:
+// (lines starting "=" or "?", quit's too, which a match reads as well)
+// are the answers seat SEAT gave in a match:
 // sameanswers EVENTS.JSONL SEAT CONSOLE_OUTPUT.
 func cmdSameAnswers(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 3 {
@@ -108,14 +108,9 @@ func cmdSameAnswers(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Check(sc.Err())
-	// The answer to quit, which a match need not wait for, aside.
 	var got []string
-	quit := false
 	for _, l := range strings.Split(ts.ReadFile(args[2]), "\n") {
-		if cmd, ok := strings.CutPrefix(l, "> "); ok {
-			quit = cmd == "quit"
-		}
-		if answer(l) && !quit {
+		if answer(l) {
 			got = append(got, l)
 		}
 	}

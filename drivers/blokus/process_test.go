@@ -26,7 +26,7 @@ import (
 // runFaultyBot) by their mode.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{modeIllegal, modePass, modeGarbage, modeSlow, modeCrash, modeLinger, modePonder} {
+	for _, mode := range []string{modeIllegal, modePass, modeGarbage, modeSlow, modeCrash, modeLinger, modePonder, modeTwice} {
 		testbot.Register(mode, func([]string) int { return runFaultyBot(mode) })
 	}
 	testbot.Main(m)
@@ -44,6 +44,9 @@ const (
 	// modePonder takes 500 ms over the opponent's play and 500 ms over
 	// its gen_move, legally for two moves; its third is garbage.
 	modePonder = "ponder"
+	// modeTwice answers the play of its own first move twice, the second
+	// in a write of its own: its answers are out of step from then on.
+	modeTwice = "twice"
 )
 
 func runFaultyBot(mode string) int {
@@ -78,7 +81,7 @@ func runFaultyBot(mode string) int {
 				}
 			}
 		}
-		if f[0] == "gen_move" && mode != modePonder {
+		if f[0] == "gen_move" && mode != modePonder && mode != modeTwice {
 			switch mode {
 			case modeIllegal:
 				fmt.Fprint(out, "= 0,0 0,-1\n\n")
@@ -99,6 +102,9 @@ func runFaultyBot(mode string) int {
 			out.Flush()
 			continue
 		}
+		if mode == modeTwice && f[0] == "set_player" && len(f) > 1 {
+			me = f[1]
+		}
 		answer, err := t.Handle(f, firstLegal)
 		switch {
 		case err != nil:
@@ -109,6 +115,11 @@ func runFaultyBot(mode string) int {
 			fmt.Fprintf(out, "= %s\n\n", answer)
 		}
 		out.Flush()
+		if mode == modeTwice && f[0] == "play" && len(f) > 1 && f[1] == me && moves == 0 {
+			moves++
+			fmt.Fprint(out, "=\n\n")
+			out.Flush()
+		}
 		if f[0] == "quit" {
 			return 0
 		}
@@ -188,6 +199,7 @@ func TestFaultsWithProcesses(t *testing.T) {
 		{modePass, drivers.FaultIllegal, 1, `^passed, but could place stone .* on turn 2 \(its move 1\)$`},
 		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?' \(write debug output to stderr\), answering gen_move on turn 1 \(its move 1\)$`},
 		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2 \(its move 1\)$`},
+		{modeTwice, drivers.FaultProtocol, 0, `^answered gen_move with "", which is neither cells row,col nor pass on turn 3 \(its move 2\); but it has written more answers than it was sent commands`},
 		{modeCrash, drivers.FaultCrash, 0, `exited with status 3.*, answering gen_move on turn 1 \(its move 1\)$`},
 	}
 	for _, tt := range tests {

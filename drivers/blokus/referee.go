@@ -176,7 +176,7 @@ func (m *match) move(pl int) error {
 	var play string
 	if strings.EqualFold(text, "pass") {
 		if alt, ok := m.pos.FirstMove(pl); ok {
-			return m.Fault(pl, drivers.FaultIllegal, fmt.Sprintf("passed, but could place stone %s on %s%s",
+			return m.AnswerFault(pl, drivers.FaultIllegal, fmt.Sprintf("passed, but could place stone %s on %s%s",
 				m.rules.StoneOf(alt).Name, FormatCells(m.rules.Cells(alt)), m.Where))
 		}
 		ev.Pass = true
@@ -184,11 +184,11 @@ func (m *match) move(pl int) error {
 	} else {
 		cells, err := ParseCells(text)
 		if err != nil {
-			return m.Fault(pl, drivers.FaultProtocol, fmt.Sprintf("answered gen_move with %q, which is neither cells row,col nor pass%s", truncate(text), m.Where))
+			return m.AnswerFault(pl, drivers.FaultProtocol, fmt.Sprintf("answered gen_move with %q, which is neither cells row,col nor pass%s", truncate(text), m.Where))
 		}
 		pm, problem := m.pos.Check(pl, cells)
 		if problem != "" {
-			return m.Fault(pl, drivers.FaultIllegal, problem+m.Where)
+			return m.AnswerFault(pl, drivers.FaultIllegal, problem+m.Where)
 		}
 		stone := m.pos.Apply(pl, pm)
 		ev.Stone = m.rules.Stones()[stone].Name

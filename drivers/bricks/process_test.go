@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,7 +30,7 @@ import (
 // misbehave as their mode says (see runTestBot), by their mode.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{modeFirst, modeNotOK, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
+	for _, mode := range []string{modeFirst, modeNotOK, modeEager, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
 		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger, modeBoot, modeSigned} {
 		testbot.Register(mode, func([]string) int { return runTestBot(mode) })
 	}
@@ -40,6 +42,7 @@ const (
 	modeFirst    = "first"    // plays the first legal move, answers "ok\r" and pads moves with spaces and \r
 	modeSigned   = "signed"   // plays the first legal move, written "+AxBB_CxD" (a sign, a leading zero)
 	modeNotOK    = "notok"    // answers the board with "READY"                  (P)
+	modeEager    = "eager"    // answers the board with OK and its first move in one write (P)
 	modeLateOK   = "lateok"   // answers OK after slowSleep                       (K)
 	modeBoot     = "boot"     // starts slowly: reads nothing for 1.5 s, then plays first
 	modeMuteOK   = "muteok"   // never answers the board                          (D)
@@ -112,6 +115,12 @@ func runTestBot(mode string) int {
 				return forever()
 			case modeFirst:
 				say("ok\r")
+			case modeEager:
+				// Its move before it is asked: before START, or
+				// before the other player's move.
+				m := b.Moves()[0]
+				b.Place(m)
+				say("OK\n" + m.String())
 			default:
 				say("OK")
 			}
@@ -286,6 +295,9 @@ func TestFaultCodes(t *testing.T) {
 		{"OK_after_the_startup_limit_is_K", modeLateOK, "K", drivers.FaultTime, "NOOKRESPONSE", false},
 		// A silent player's replay line is the original's DeadlockProtector's.
 		{"no_OK_within_the_silence_limit_is_D", modeMuteOK, "D", drivers.FaultTime, "DEADLOCKNORESPONSE", true},
+		// The move was in its output before START (or the other
+		// player's move) was written: it answers nothing.
+		{"move_written_before_it_was_asked_is_P", modeEager, "P", drivers.FaultProtocol, "0x0_1x0", false},
 		{"unparseable_move_is_P", modeGarbage, "P", drivers.FaultProtocol, "e2e4", false},
 		{"diagonal_pair_is_M", modeDiagonal, "M", drivers.FaultIllegal, "0x0_1x1", false},
 		{"filled_cell_is_M", modeTaken, "M", drivers.FaultIllegal, "2x2_2x1", false},
@@ -318,6 +330,9 @@ func TestFaultCodes(t *testing.T) {
 				}
 				if tt.mode == modeGarbage && !strings.Contains(s.Detail, "(write debug output to stderr)") {
 					t.Errorf("detail %q of a line that is no move does not say where debug output goes", s.Detail)
+				}
+				if tt.mode == modeEager && !strings.Contains(s.Detail, "before it was sent") {
+					t.Errorf("detail %q of a move written before it was asked does not say so", s.Detail)
 				}
 				lines := strings.Split(strings.TrimSuffix(res.replay, "\n"), "\n")
 				n := len(lines)
@@ -488,4 +503,47 @@ func TestMoveEventIsNormalised(t *testing.T) {
 		}
 	}
 	r.assertNoProcessLeft(t)
+}
+
+// sentLog keeps the lines a duel's transcript says were sent, by seat.
+type sentLog struct {
+	nopRecorder
+	mu   sync.Mutex
+	sent [2][]string
+}
+
+func (l *sentLog) Sent(seat int, line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sent[seat] = append(l.sent[seat], line)
+}
+
+// TestNoStopToAnEndedPlayer: STOP goes to a player still running at the
+// end (docs/events.md), not to one whose process the duel found ended
+// (code D, "output ended (exited with status 3)"), in either seat.
+func TestNoStopToAnEndedPlayer(t *testing.T) {
+	for dead := range 2 {
+		t.Run(fmt.Sprintf("seat%d", dead), func(t *testing.T) {
+			r := newRun(t)
+			ps := []player{{"random", "ALIVE"}, {"random", "ALIVE"}}
+			ps[dead] = player{modeDie, "DEAD"}
+			m := r.match(t, "test", 7, t.TempDir(), ps...)
+			rec := &sentLog{}
+			m.Record = rec
+			out, err := testGame(5, nil, testLimits).Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.assertNoProcessLeft(t)
+			if s := out.Seats[dead]; s.Fault != drivers.FaultCrash || !strings.Contains(s.Detail, "exited with status 3") {
+				t.Fatalf("seat %d: %+v, want a crash that says how it exited", dead, s)
+			}
+			if got := rec.sent[dead]; slices.Contains(got, "STOP") {
+				t.Errorf("the ended player was sent %q, STOP included", got)
+			}
+			if got := rec.sent[1-dead]; len(got) == 0 || got[len(got)-1] != "STOP" {
+				t.Errorf("the running player was sent %q, want STOP last", got)
+			}
+		})
+	}
 }

@@ -175,6 +175,9 @@ func (d *duel) play(boardMsg string) error {
 		if err != nil {
 			return d.silent(seat, err, "NORESPONSE", where)
 		}
+		if _, early := d.sessions[seat].EarlyAnswer(); early {
+			return d.early(seat, cmd, answer, where)
+		}
 		if late {
 			return d.fault(seat, CodeLate, drivers.FaultTime, "NORESPONSE",
 				fmt.Sprintf("answered %q after the move limit of %v, %s", answer, time.Duration(d.s.Limits.Move), where),
@@ -301,6 +304,23 @@ func answerWithin(s *proc.Session, line string, limit time.Duration) (answer str
 	return strings.TrimSpace(answer), late, err
 }
 
+// early faults seat's move answer, which was in its output before cmd
+// (START or the other player's move) was written: the player moved
+// before it was asked, so the move answers nothing the referee said.
+// It is a breach of the protocol, the original's P (an answer that is
+// not the one the protocol wants there, as for "READY" to the board);
+// the original, reading whatever line came next, took such a move.
+func (d *duel) early(seat int, cmd, answer, where string) error {
+	asked := "START"
+	if cmd != "START" {
+		asked = "the other player's move " + cmd
+	}
+	return d.fault(seat, CodeProtocol, drivers.FaultProtocol, answer,
+		fmt.Sprintf("wrote %q before it was sent %s (it was in its output already when that was written), so it answers nothing the referee asked: "+
+			"a player moves only after reading START or the other player's move (debug output goes to stderr), %s", answer, asked, where),
+		fmt.Sprintf("Player %s -> Player %s gave \"%s\" before it was asked for a move!", d.nicks[seat], d.nicks[seat], answer))
+}
+
 // isTimeFault says whether err is a bot's time fault.
 func isTimeFault(err error) bool {
 	var f *proc.Fault
@@ -361,17 +381,24 @@ func (d *duel) fault(seat int, code byte, kind, last, detail, msg string) error 
 }
 
 // stop sends STOP to every bot still running and gives it the grace
-// period to exit, all at once; a faulty bot is killed at once.
+// period to exit, all at once; a faulty bot is killed at once. A bot
+// whose fault found its process ended (proc.Session.Ended) is sent
+// nothing: the STOP would be recorded as sent to a process that was gone.
 func (d *duel) stop() {
 	d.stopping = true
+	running := func(s *proc.Session) bool { return s != nil && !s.Ended() }
 	for i, s := range d.sessions {
-		if s != nil {
+		if running(s) {
 			d.m.Record.Sent(i, "STOP")
 		}
 	}
 	var wg sync.WaitGroup
 	for i, s := range d.sessions {
 		if s == nil {
+			continue
+		}
+		if !running(s) {
+			s.Kill() // reaps what it may have left
 			continue
 		}
 		wg.Add(1)

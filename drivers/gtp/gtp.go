@@ -434,7 +434,11 @@ func (m *Match) Gen(seat int, cmd string) (string, error) {
 		case i < last && !a.OK:
 			m.refused(seat, cmds[i], a.Text)
 		case i == last && !a.OK:
-			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s%s", cmd, m.quote(a.Text), m.Where, StrayNote(m.Players[seat], cmd)))
+			note := StrayNote(m.Players[seat], cmd)
+			if note == "" {
+				note = OutOfStepNote(m.Players[seat])
+			}
+			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s%s", cmd, m.quote(a.Text), m.Where, note))
 		case i == last:
 			return a.Text, nil
 		}
@@ -492,21 +496,90 @@ func (m *Match) Fault(seat int, kind, detail string) error {
 	return ErrOver
 }
 
+// AnswerFault is Fault for seat's answer to the decision Gen asked,
+// which the game finds wrong (an illegal card or move, text that is not
+// one): detail gets OutOfStepNote when the bot's answers are out of step
+// with the commands, which then is what went wrong.
+func (m *Match) AnswerFault(seat int, kind, detail string) error {
+	return m.Fault(seat, kind, detail+OutOfStepNote(m.Players[seat]))
+}
+
+// outOfStepGrace is how long OutOfStepNote waits for a further answer:
+// a bot that answered a command twice wrote its second answer at once,
+// and the answer it is faulted for (the one to the command after) came
+// in by then; it costs only a faulted match.
+const outOfStepGrace = 100 * time.Millisecond
+
+// OutOfStepNote is what a fault about p's answer to its last command
+// adds when p has written a further whole response beyond it
+// (proc.Session.WroteMore), asked when every command written to p has
+// had its answer read: p has written more answers than it was sent
+// commands, so the answer faulted is most likely the one to the command
+// before, and every answer since an earlier command it answered twice
+// was taken for the wrong command. "" otherwise, and for a player that
+// cannot tell.
+func OutOfStepNote(p any) string {
+	w, ok := p.(interface {
+		WroteMore(complete func([]byte) bool, grace time.Duration) bool
+	})
+	if !ok || !w.WroteMore(wholeResponse, outOfStepGrace) {
+		return ""
+	}
+	return "; but it has written more answers than it was sent commands (another whole response followed this one): " +
+		"its answers are out of step since an earlier command it answered twice, so this answer was most likely meant for the command before; " +
+		"each command gets exactly one response"
+}
+
+// WroteMore is the session's (proc.Session.WroteMore).
+func (p SessionPlayer) WroteMore(complete func([]byte) bool, grace time.Duration) bool {
+	return p.S.WroteMore(complete, grace)
+}
+
+// wholeResponse says whether b starts with a whole response: a line
+// starting with '=' or '?' (after blank lines), then lines up to an
+// empty line.
+func wholeResponse(b []byte) bool {
+	first := bytes.TrimLeft(b, " \t\r\n")
+	return len(first) > 0 && (first[0] == '=' || first[0] == '?') && answerComplete(b)
+}
+
 // Warn records that seat refused a command that only informs it.
 func (m *Match) Warn(seat int, command, answer string) {
 	m.Rec.Event("warning", WarningEvent{Seat: seat, Command: command, Answer: answer})
 }
 
 // Quit ends the session of every bot that did not fault; a refusal is a
-// warning. It clears Where.
+// warning, in seat order. quit goes to every bot process at once and
+// their answers are read together, each within QuitWithin and charged to
+// no clock (SessionPlayer.Ask); no answer, or one that is not a response,
+// is nothing: the game is over. It clears Where.
 func (m *Match) Quit() {
 	m.Where = ""
+	if m.Ctx.Err() != nil {
+		return
+	}
+	answers := make([]Answer, len(m.Players))
+	var wg sync.WaitGroup
 	for i, p := range m.Players {
-		if i == m.Faulty || m.Ctx.Err() != nil {
-			continue
+		switch sp, ok := p.(SessionPlayer); {
+		case i == m.Faulty:
+		case ok:
+			sp.S.Hold() // recorded in seat order below
+			receive := sp.quit()
+			wg.Go(func() { answers[i] = receive() })
+		default:
+			answers[i].get(func() (bool, string, error) { return p.Ask("quit") })
 		}
-		if ok, text, err := p.Ask("quit"); err == nil && !ok {
-			m.Warn(i, "quit", text)
+	}
+	wg.Wait()
+	for i, p := range m.Players {
+		if sp, ok := p.(SessionPlayer); ok && i != m.Faulty {
+			sp.S.Release()
+		}
+	}
+	for i, a := range answers {
+		if i != m.Faulty && a.Err == nil && !a.OK {
+			m.Warn(i, "quit", a.Text)
 		}
 	}
 }
@@ -635,14 +708,20 @@ type SessionPlayer struct {
 	Move time.Duration
 }
 
-// Ask sends cmd and reads the answer. quit is only written, not waited
-// for: the game is over, the answer does not matter and must not cost a
-// clock's worth of waiting; Sessions.Finish then gives all bots their
-// grace period to exit at the same time.
+// QuitWithin is how long a bot's answer to quit is waited for: the game
+// is over, so the answer matters only for the warning a "?" is, and a
+// bot that does not answer (it exits, or reads no more) must not cost a
+// clock's worth of waiting; Sessions.Finish then gives every bot its
+// grace period to exit.
+const QuitWithin = 100 * time.Millisecond
+
+// Ask sends cmd and reads the answer. quit's answer is read within
+// QuitWithin of its write, charged to no clock (see Match.Quit): an
+// error then is only that no answer came.
 func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 	if cmd == "quit" {
-		_ = p.S.Write("quit", time.Now().Add(100*time.Millisecond))
-		return true, "", nil
+		a := p.quit()()
+		return a.OK, a.Text, a.Err
 	}
 	ok, text, err := Ask(p.S, cmd)
 	if strings.HasPrefix(cmd, "gen_") {
@@ -652,10 +731,24 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 	return ok, text, err
 }
 
+// quit writes quit and returns what reads its answer, within QuitWithin
+// of the write, charging no clock.
+func (p SessionPlayer) quit() (receive func() Answer) {
+	by := time.Now().Add(QuitWithin)
+	err := p.S.Write("quit", by)
+	return func() Answer {
+		a := Answer{Err: err}
+		if err == nil {
+			a.OK, a.Text, a.Err = readAnswer(p.S, "quit", by)
+		}
+		return a
+	}
+}
+
 // AskAll implements Pipeliner: cmds are written at once
 // (proc.Session.Send), then their answers read in order, each charged to
 // the bot's clock from when it had answered the command before. quit is
-// not sent this way (see Ask).
+// not sent this way (see Match.Quit).
 func (p SessionPlayer) AskAll(cmds ...string) []Answer {
 	if len(cmds) == 0 {
 		return nil
@@ -673,7 +766,7 @@ func (p SessionPlayer) AskAll(cmds ...string) []Answer {
 }
 
 // Send implements Sender: cmd is written at once and receive reads the
-// answer. quit is not sent this way (see Ask).
+// answer. quit is not sent this way (see Match.Quit).
 func (p SessionPlayer) Send(cmd string) (receive func() (bool, string, error)) {
 	p.S.Hold()
 	r := p.sendAll([]string{cmd})

@@ -23,13 +23,16 @@ const (
 	modeWrongSuit = "wrongsuit" // discards off-suit while holding the led suit
 	modeGarbage   = "garbage"   // answers gen_declare with a line that is no response
 	modeCrash     = "crash"     // exits with status 3 at its 3rd gen_move
+	// Not faults of the suite's: their tests are process_test.go's.
+	modeTwice  = "twice"  // answers gen_declare of deal 2 twice, the second in a write of its own
+	modeNoQuit = "noquit" // answers quit with "? not now"
 )
 
 // slowSleep is how long the slow bot thinks: well over the 1s move cap.
 const slowSleep = 3 * time.Second
 
 func init() {
-	for _, mode := range []string{modeSlow, modeMute, modeWrongSuit, modeGarbage, modeCrash} {
+	for _, mode := range []string{modeSlow, modeMute, modeWrongSuit, modeGarbage, modeCrash, modeTwice, modeNoQuit} {
 		testbot.Register(mode, func([]string) int { return runFaultyBot(mode) })
 	}
 }
@@ -144,6 +147,9 @@ func runFaultyBot(mode string) int {
 				return readForever()
 			}
 			reply("0")
+			if mode == modeTwice && deal == 2 {
+				reply("0")
+			}
 			continue
 		case "gen_move":
 			moves++
@@ -156,6 +162,11 @@ func runFaultyBot(mode string) int {
 			reply(chooseCard(hand, trick, mode == modeWrongSuit))
 			continue
 		case "quit":
+			if mode == modeNoQuit {
+				fmt.Fprint(out, "? not now\n\n")
+				out.Flush()
+				return 0
+			}
 			reply("")
 			return 0
 		}

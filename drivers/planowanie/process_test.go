@@ -3,16 +3,20 @@ package planowanie
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
@@ -120,8 +124,9 @@ func benchGame(b *testing.B, lim drivers.Limits) {
 // round trips on the critical path: the times the transcript turns from
 // lines sent to lines received. The referee waits for answers at each such
 // turn and at no other, since the commands of a broadcast are all
-// recorded before any of its answers (gtp.Match.TellAll); a command whose
-// answer is not awaited (quit) is not a round trip.
+// recorded before any of its answers (gtp.Match.TellAll); quit, which
+// goes to every bot at once and whose answers are read together
+// (gtp.Match.Quit), is one.
 type countTrips struct {
 	nopRecorder
 	sends, rtts atomic.Int64
@@ -232,9 +237,6 @@ func replayBare(b *testing.B, m *drivers.Match, steps [][]sent) time.Duration {
 			text[i] = ""
 		}
 		for _, s := range step {
-			if s.line == "quit" {
-				continue
-			}
 			for blank := false; !blank; {
 				l, err := bots[s.seat].out.ReadString('\n')
 				if err != nil {
@@ -251,4 +253,122 @@ func replayBare(b *testing.B, m *drivers.Match, steps [][]sent) time.Duration {
 		}
 	}
 	return time.Since(start)
+}
+
+// faultyMatch is a match of shortGame's clock between the faulty bot
+// mode in seat bad and greedy house bots.
+func faultyMatch(t *testing.T, mode string, bad int, rec drivers.Recorder) *drivers.Match {
+	m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
+	m.Seats[bad].Bot, m.Seats[bad].Command = mode, testbot.Argv(t, mode)
+	m.Record = rec
+	return m
+}
+
+// TestAnswersOutOfStep: a bot that answered gen_declare twice (the rules
+// audit's, its second answer in a write of its own) has every later
+// answer taken for the command before it, and is faulted where one of
+// them is found wrong: an empty answer to gen_move. The fault says what
+// went wrong, its answers being out of step, as the real card it wrote
+// for gen_move comes after the answer faulted.
+func TestAnswersOutOfStep(t *testing.T) {
+	for _, bad := range []int{0, 3} {
+		t.Run(fmt.Sprintf("seat%d", bad), func(t *testing.T) {
+			g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+			out, err := g.Play(context.Background(), faultyMatch(t, modeTwice, bad, nopRecorder{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := out.Seats[bad]
+			if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "in deal 2") ||
+				!strings.Contains(s.Detail, "it has written more answers than it was sent commands") {
+				t.Errorf("seat %d: fault %q, detail %q; want illegal in deal 2, saying its answers are out of step", bad, s.Fault, s.Detail)
+			}
+		})
+	}
+}
+
+// TestRightFaultSaysNothingOutOfStep: a bot faulted for a wrong answer
+// that wrote nothing after it gets no note of answers out of step.
+func TestRightFaultSaysNothingOutOfStep(t *testing.T) {
+	g := &Game{settings: longGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+	out, err := g.Play(context.Background(), faultyMatch(t, modeWrongSuit, 1, nopRecorder{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := out.Seats[1]; s.Fault != drivers.FaultIllegal || strings.Contains(s.Detail, "out of step") {
+		t.Errorf("fault %q, detail %q; want illegal, without a note of answers out of step", s.Fault, s.Detail)
+	}
+}
+
+// TestQuitRefusedIsAWarning: a bot that answers quit with "?" has it
+// logged as a warning (docs/protocols/planowanie.md), as every other
+// informational command's refusal, and the match stands.
+func TestQuitRefusedIsAWarning(t *testing.T) {
+	g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+	rec := &events{}
+	out, err := g.Play(context.Background(), faultyMatch(t, modeNoQuit, 2, rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range out.Seats {
+		if s.Fault != "" {
+			t.Fatalf("seat %d: fault %s: %s", i, s.Fault, s.Detail)
+		}
+	}
+	want := gtp.WarningEvent{Seat: 2, Command: "quit", Answer: "not now"}
+	if w := rec.of("warning"); len(w) != 1 || w[0] != want {
+		t.Errorf("warnings %v, want %v", w, want)
+	}
+}
+
+// sentLines keeps the lines sent to the bots.
+type sentLines struct {
+	nopRecorder
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *sentLines) Sent(_ int, line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, line)
+}
+
+// TestTimeLeftIsTheTightestLimit: time_left says what the bot may take
+// over its decision, the tightest limit of its clock (docs/rules.md,
+// docs/protocols/planowanie.md): a move cap under the remaining budget,
+// the budget otherwise.
+func TestTimeLeftIsTheTightestLimit(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		clock drivers.Clock
+		ok    func(ms int) bool
+	}{
+		{"move_cap_under_the_budget", drivers.Clock{Total: drivers.Duration(time.Minute), Move: drivers.Duration(800 * time.Millisecond)},
+			func(ms int) bool { return ms == 800 }},
+		{"budget_alone", drivers.Clock{Total: drivers.Duration(time.Minute)},
+			func(ms int) bool { return ms > 50_000 && ms <= 60_000 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &Game{settings: shortGame(), clock: tt.clock}
+			rec := &sentLines{}
+			m := processMatch(t, 1, "greedy", "random", "greedy", "random")
+			m.Clock, m.Record = tt.clock, rec
+			if _, err := g.Play(context.Background(), m); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, l := range rec.lines {
+				if v, ok := strings.CutPrefix(l, "time_left "); ok {
+					n++
+					if ms, err := strconv.Atoi(v); err != nil || !tt.ok(ms) {
+						t.Errorf("sent %q", l)
+					}
+				}
+			}
+			if n == 0 {
+				t.Error("no time_left was sent")
+			}
+		})
+	}
 }

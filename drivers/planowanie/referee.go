@@ -205,7 +205,7 @@ func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 		}
 		l, problem := parseDeclaration(text, spec.Cards)
 		if problem != "" {
-			return nil, m.Fault(i, drivers.FaultIllegal, problem+m.Where)
+			return nil, m.AnswerFault(i, drivers.FaultIllegal, problem+m.Where)
 		}
 		declared[i] = l
 	}
@@ -244,7 +244,7 @@ func (m *match) trick(k, t, leader int, hands [][]Card, more bool) (int, error) 
 		}
 		c, problem := checkCard(d, text, hands[seat], led)
 		if problem != "" {
-			return 0, m.Fault(seat, drivers.FaultIllegal, problem+m.Where)
+			return 0, m.AnswerFault(seat, drivers.FaultIllegal, problem+m.Where)
 		}
 		hands[seat] = slices.DeleteFunc(hands[seat], func(h Card) bool { return h == c })
 		trick = append(trick, c)

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bytes"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -62,4 +63,42 @@ func (s *Session) readEarly(b []byte) {
 // than once.
 func (s *Session) EarlyAnswer() (after string, early bool) {
 	return s.strayAfter, s.answerEarly
+}
+
+// An answer the bot wrote after the command it answers was written is
+// not early, and a bot that answered a command twice with two writes
+// (its second answer after arbiter had written the next command) has
+// every later answer taken for the command before it: the mistake shows
+// only where an answer is found wrong, blaming a command the bot answered
+// right. At that point a game has read an answer to every command it
+// wrote, so a further whole answer in the bot's output is certain proof
+// that the bot wrote more answers than it was sent commands (WroteMore).
+
+// WroteMore says whether the bot has written a further whole answer
+// (complete, the protocol's framing: complete(b) is true when b starts
+// with one) beyond what has been read: in what arbiter has read and not
+// consumed, in what the pipe holds, or in what comes within grace. A game
+// asks it only when every command it wrote has had its answer read, and
+// the answer it read last is a fault: the bot is faulted anyway, and what
+// is read here is neither charged nor recorded.
+func (s *Session) WroteMore(complete func(b []byte) bool, grace time.Duration) bool {
+	if s.late != nil {
+		s.resumeAfterLate()
+	}
+	if s.setDeadline(s.out.SetReadDeadline, &s.readBy, time.Now().Add(grace)) != nil {
+		return false
+	}
+	for {
+		b, _ := s.r.Peek(s.r.Buffered())
+		if complete(b) {
+			return true
+		}
+		if len(b) == s.r.Size() {
+			return false // no whole answer fits what one line may hold
+		}
+		if _, err := s.r.Peek(len(b) + 1); err != nil {
+			b, _ = s.r.Peek(s.r.Buffered())
+			return complete(b)
+		}
+	}
 }

@@ -95,6 +95,8 @@ type Session struct {
 
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
+	// endSeen says a fault found the process ended (crashed).
+	endSeen bool
 	errDone chan struct{} // closed when stderr is fully drained
 	// errSink drains the bot's stderr into its file (nil without one).
 	// errMark is where verdict starts reading the file: how much of it
@@ -784,6 +786,7 @@ func (s *Session) exitStatus() string {
 // stopGrace).
 func (s *Session) crashed(what string) error {
 	how := s.exitStatus()
+	s.endSeen = how != "still running"
 	if what == inputClosed && how != "still running" {
 		// A bot that exited closed its input and its output together:
 		// whether a write or a read noticed first is the scheduler's
@@ -800,6 +803,14 @@ func (s *Session) crashed(what string) error {
 	}
 	return faultf(drivers.FaultCrash, "%s (%s)", what, how)
 }
+
+// Ended says whether the bot's process had ended when arbiter judged its
+// fault: a crash whose detail says how the process ended ("exited with
+// status 0"). A game that writes its bots a last line at the end (Bricks's
+// STOP) writes none to such a bot. It does not look at the process now:
+// whether a bot exited since is a matter of timing, and a match's
+// transcript records what was sent.
+func (s *Session) Ended() bool { return s.endSeen }
 
 // Close ends a bot that did nothing wrong. If quit is not empty it is
 // written as a last command (its answer is not awaited); then the bot's
