@@ -250,6 +250,9 @@ type changeRecord struct {
 	// Moved are the bots found in another directory, with their files
 	// as recorded.
 	Moved []BotMove `json:"moved,omitempty"`
+	// Match is set for a change seen during a run (see watch): the match
+	// about to start, or just ended, when it was seen.
+	Match string `json:"match,omitempty"`
 }
 
 // reconcileBots compares the bots and build of p with those recorded in
@@ -336,16 +339,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// fingerprints are the hashes of the bots of m as p records them.
-func fingerprints(p *plan.Plan, seats []string) map[string]string {
-	out := map[string]string{}
-	for _, name := range seats {
-		if b := p.Bot(name); b != nil && b.Fingerprint != nil {
-			out[name] = b.Fingerprint.Hash
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,7 +200,7 @@ func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerpr
 func (w *walker) finish(command []string) *plan.Fingerprint {
 	c := &walker{fp: &plan.Fingerprint{
 		Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped),
-		Config: w.fp.Config, LeftOut: w.fp.LeftOut,
+		Config: w.fp.Config, LeftOut: w.fp.LeftOut, Stats: maps.Clone(w.fp.Stats),
 	}, bytes: w.bytes}
 	c.command(w.fp.Dir, command)
 	c.fp.Hash = Sum(c.fp.Files)
@@ -685,11 +686,21 @@ func slurmEntry(dir string, e fs.DirEntry) bool {
 // file adds one file (a regular file, a link or anything else) to the
 // fingerprint.
 func (w *walker) file(path, name string) {
+	// Taken before the file is read: a change while it is hashed shows.
+	sig := Signature(path)
 	fi, err := os.Lstat(path)
 	if err != nil {
 		w.skip("%s: %v", name, err)
 		return
 	}
+	defer func() {
+		if len(w.fp.Files) > 0 && w.fp.Files[len(w.fp.Files)-1].Path == name {
+			if w.fp.Stats == nil {
+				w.fp.Stats = map[string]string{}
+			}
+			w.fp.Stats[name] = sig
+		}
+	}()
 	f := plan.FileSum{Path: name, Mode: fi.Mode().String()}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if f.Link, err = os.Readlink(path); err != nil {
@@ -717,6 +728,37 @@ func (w *walker) file(path, name string) {
 		}
 	}
 	w.fp.Files = append(w.fp.Files, f)
+}
+
+// Signature is what a stat of path says of it, cheaply compared to tell
+// that the file may have changed since: device, inode, mode, size, and
+// the times of its last change of content and of status, of the path and,
+// for a link, of what it leads to. A file rewritten in place, replaced
+// (a new inode), touched or gone has another signature; one with the same
+// signature has not been written since (as far as the file system's
+// clock tells). "" when path cannot be stat'ed.
+func Signature(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return ""
+	}
+	sig := statLine(fi)
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		link, _ := os.Readlink(path)
+		sig += fmt.Sprintf(" -> %q", link)
+		if target, err := os.Stat(path); err == nil {
+			sig += " " + statLine(target)
+		}
+	}
+	return sig
+}
+
+func statLine(fi fs.FileInfo) string {
+	line := fmt.Sprintf("%s %d %d", fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		line += fmt.Sprintf(" %d:%d %d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
+	}
+	return line
 }
 
 // command adds the files that command names outside dir: the program

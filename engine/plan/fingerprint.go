@@ -38,6 +38,11 @@ type Fingerprint struct {
 	// still hashed such a file goes on comparing it (see
 	// engine.CompareFingerprints).
 	LeftOut map[string]string `json:"-"`
+	// Stats are the stat signatures (fingerprint.Signature) of Files, by
+	// path, taken just before each was hashed. Not saved: a run compares
+	// them before and after each match, to notice cheaply a bot changed
+	// while it goes on (see engine's watch).
+	Stats map[string]string `json:"-"`
 }
 
 // FileSum is one file of a fingerprint.
