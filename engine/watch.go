@@ -48,7 +48,7 @@ type watch struct {
 // changed during the run.
 type watched struct {
 	fp   *plan.Fingerprint
-	sigs []string // by index of fp.Files
+	sigs []plan.FileStat // by index of fp.Files
 	gen  int
 }
 
@@ -69,7 +69,7 @@ func newWatch(dir string, p *plan.Plan, allow bool, log hclog.Logger) *watch {
 		if b.Fingerprint == nil {
 			continue
 		}
-		wb := &watched{fp: b.Fingerprint, sigs: make([]string, len(b.Fingerprint.Files))}
+		wb := &watched{fp: b.Fingerprint, sigs: make([]plan.FileStat, len(b.Fingerprint.Files))}
 		for k, f := range b.Fingerprint.Files {
 			sig, ok := b.Fingerprint.Stats[f.Path]
 			if !ok {
@@ -205,12 +205,12 @@ func (wb *watched) recheck() (BotChange, bool) {
 	c := BotChange{From: short(old.Hash)}
 	fp := *old
 	fp.Files, fp.Stats = nil, maps.Clone(old.Stats)
-	var kept []string
+	var kept []plan.FileStat
 	for k, f := range old.Files {
 		g := f
 		if slices.Contains(stale, k) {
 			var ok bool
-			if g, ok = fingerprint.File(filePath(old, f.Path), f.Path); !ok || sigs[k] == "" {
+			if g, ok = fingerprint.File(filePath(old, f.Path), f.Path); !ok || sigs[k] == (plan.FileStat{}) {
 				c.Removed = append(c.Removed, f.Path)
 				continue
 			}

@@ -696,7 +696,7 @@ func (w *walker) file(path, name string) {
 	defer func() {
 		if len(w.fp.Files) > 0 && w.fp.Files[len(w.fp.Files)-1].Path == name {
 			if w.fp.Stats == nil {
-				w.fp.Stats = map[string]string{}
+				w.fp.Stats = map[string]plan.FileStat{}
 			}
 			w.fp.Stats[name] = sig
 		}
@@ -733,32 +733,32 @@ func (w *walker) file(path, name string) {
 // Signature is what a stat of path says of it, cheaply compared to tell
 // that the file may have changed since: device, inode, mode, size, and
 // the times of its last change of content and of status, of the path and,
-// for a link, of what it leads to. A file rewritten in place, replaced
-// (a new inode), touched or gone has another signature; one with the same
-// signature has not been written since (as far as the file system's
-// clock tells). "" when path cannot be stat'ed.
-func Signature(path string) string {
+// for a link, its target and the same of what it leads to. A file
+// rewritten in place, replaced (a new inode), touched or gone has another
+// signature; one with the same signature has not been written since (as
+// far as the file system's clock tells). The zero value when path cannot
+// be stat'ed.
+func Signature(path string) plan.FileStat {
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return ""
+		return plan.FileStat{}
 	}
-	sig := statLine(fi)
+	sig := plan.FileStat{Stat: statOf(fi)}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		link, _ := os.Readlink(path)
-		sig += fmt.Sprintf(" -> %q", link)
+		sig.Link, _ = os.Readlink(path)
 		if target, err := os.Stat(path); err == nil {
-			sig += " " + statLine(target)
+			sig.Target = statOf(target)
 		}
 	}
 	return sig
 }
 
-func statLine(fi fs.FileInfo) string {
-	line := fmt.Sprintf("%s %d %d", fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		line += fmt.Sprintf(" %d:%d %d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
+func statOf(fi fs.FileInfo) plan.Stat {
+	st := plan.Stat{Mode: fi.Mode(), Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.Dev, st.Ino, st.Ctime = sys.Dev, sys.Ino, sys.Ctim.Nano()
 	}
-	return line
+	return st
 }
 
 // command adds the files that command names outside dir: the program
