@@ -503,6 +503,9 @@ func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, erro
 func (s *session) fail(ctx context.Context, m *plan.Match, err error) {
 	if s.firstErr == nil && ctx.Err() == nil {
 		s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
+		if ce := (*ChangedDuringRunError)(nil); errors.As(err, &ce) {
+			s.firstErr = err // it names the match
+		}
 		// In the log too, where what ended the run is looked for later.
 		s.log.Error("the run stops", "match", m.ID, "error", err)
 		s.cancel()
