@@ -763,11 +763,10 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 // misbehaviour is part of the result; only cancellation and the arbiter's
 // own I/O failures are errors.
 func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger, fps map[string]string) (*Result, error) {
-	st, err := r.stageMatch(ctx, m)
+	st, err := r.stageMatch(ctx, m, fps)
 	if err != nil {
 		return nil, err
 	}
-	st.fingerprints = fps
 	if r.workers != nil {
 		return r.workers.play(ctx, m, st)
 	}
@@ -787,7 +786,7 @@ type staged struct {
 // stageMatch does what comes before a match plays, all of which needs
 // the run's state (builds, disqualifications, carried state): the
 // arbiter that runs the plan does it, wherever the match then plays.
-func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error) {
+func (r *Runner) stageMatch(ctx context.Context, m *plan.Match, fps map[string]string) (*staged, error) {
 	dir := filepath.Join(r.Out, MatchesDir, m.ID)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -795,7 +794,7 @@ func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	st := &staged{dir: dir}
+	st := &staged{dir: dir, fingerprints: fps}
 	for i, name := range m.Seats {
 		seat, err := r.seat(m, i, name, dir)
 		if err != nil {
@@ -803,7 +802,7 @@ func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error)
 		}
 		st.seats = append(st.seats, seat)
 	}
-	if err := r.unbuilt(ctx, st.seats); err != nil {
+	if err := r.unbuilt(ctx, st.seats, fps); err != nil {
 		return nil, err
 	}
 	if r.carry != nil {
