@@ -470,11 +470,13 @@ func (s *session) resultCount() int {
 // not recorded: without -allow-changed-bots the run stops (a resume plays
 // it again); with it, the change is recorded and the match played again
 // at once, with the bot as it is now. A bot that changes during that
-// second play too rewrites its own files as it plays, and stops the run.
+// second play too rewrites its own files as it plays, and stops the run
+// (another bot of the match changing then is one more play).
 func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, error) {
 	w := s.r.watch
 	log := s.log.With("match", m.ID)
-	for again := false; ; again = true {
+	changed := map[string]bool{}
+	for {
 		v, err := w.before(m)
 		if err != nil {
 			return nil, err
@@ -484,15 +486,19 @@ func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, erro
 			return nil, err
 		}
 		changes, err := w.after(m, v)
-		switch {
-		case err != nil:
+		if err != nil {
 			return nil, err
-		case len(changes) == 0:
+		}
+		if len(changes) == 0 {
 			return res, nil
-		case again:
-			return nil, &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: true, Again: true}
 		}
 		for _, c := range changes {
+			if changed[c.Bot] {
+				return nil, &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: true, Again: true}
+			}
+		}
+		for _, c := range changes {
+			changed[c.Bot] = true
 			log.Warn("a bot changed while the match was played: its result is not recorded, and the match plays again with the bot as it is now", "change", c.String())
 		}
 	}
