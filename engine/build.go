@@ -67,10 +67,16 @@ func (r *Runner) built(ctx context.Context, b *plan.Bot) (BuildRecord, error) {
 	if r.builds.once == nil {
 		r.builds.once = map[string]*buildOnce{}
 	}
-	o, ok := r.builds.once[b.Name]
+	// Once per version of the bot: one changed during the run (see
+	// watch) is built again.
+	key := b.Name
+	if b.Fingerprint != nil {
+		key += "\x00" + b.Fingerprint.Hash
+	}
+	o, ok := r.builds.once[key]
 	if !ok {
 		o = &buildOnce{}
-		r.builds.once[b.Name] = o
+		r.builds.once[key] = o
 	}
 	r.builds.mu.Unlock()
 	o.once.Do(func() { o.rec, o.err = r.build(ctx, b) })
@@ -289,12 +295,20 @@ func fileName(name string) string {
 // seats of a bot whose build failed (drivers.Seat.Unbuilt): the match is
 // played all the same, the game treating such a seat as a bot that cannot
 // start (in Auction the others play on; in a duel the other wins), and
-// the seat's fault is then the build's (playStaged).
-func (r *Runner) unbuilt(ctx context.Context, seats []drivers.Seat) error {
+// the seat's fault is then the build's (playStaged). fps are the hashes
+// of the bots' files the match plays with (see watch): a bot changed
+// during the run is built again.
+func (r *Runner) unbuilt(ctx context.Context, seats []drivers.Seat, fps map[string]string) error {
 	for i := range seats {
 		b := r.Plan.Bot(seats[i].Bot)
 		if b == nil {
 			continue
+		}
+		if h, ok := fps[b.Name]; ok && b.Fingerprint != nil && h != b.Fingerprint.Hash {
+			now, fp := *b, *b.Fingerprint
+			fp.Hash = h
+			now.Fingerprint = &fp
+			b = &now
 		}
 		br, err := r.built(ctx, b)
 		if err != nil {

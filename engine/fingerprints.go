@@ -250,6 +250,9 @@ type changeRecord struct {
 	// Moved are the bots found in another directory, with their files
 	// as recorded.
 	Moved []BotMove `json:"moved,omitempty"`
+	// Match is set for a change seen during a run (see watch): the match
+	// about to start, or just ended, when it was seen.
+	Match string `json:"match,omitempty"`
 }
 
 // reconcileBots compares the bots and build of p with those recorded in
@@ -336,16 +339,60 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// fingerprints are the hashes of the bots of m as p records them.
-func fingerprints(p *plan.Plan, seats []string) map[string]string {
-	out := map[string]string{}
-	for _, name := range seats {
-		if b := p.Bot(name); b != nil && b.Fingerprint != nil {
-			out[name] = b.Fingerprint.Hash
+// ChangeNote says that a bot of a results directory, or arbiter's build
+// (Bot ""), changed after some of its results were recorded, as
+// changes.jsonl records it (a run given -allow-changed-bots): the
+// standings then count matches of two versions of it.
+type ChangeNote struct {
+	Bot string `json:"bot,omitempty"`
+	// After is how many results the directory held before the change.
+	After int    `json:"after"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	// Match is set for a change seen while a run went on: the match about
+	// to start, or just ended, when it was seen.
+	Match string `json:"match,omitempty"`
+}
+
+func (n ChangeNote) String() string {
+	who := fmt.Sprintf("bot %q", n.Bot)
+	if n.Bot == "" {
+		who = "arbiter's build (the referee and the house bots)"
+	}
+	s := fmt.Sprintf("%s changed after %d result(s)", who, n.After)
+	if n.Match != "" {
+		s += fmt.Sprintf(", while a run went on (seen at match %s)", n.Match)
+	}
+	return s + fmt.Sprintf(", from %s to %s", n.From, n.To)
+}
+
+// ReadChanges lists the changes of dir's changes.jsonl that came after
+// some results: those with none before them mixed nothing. None when
+// there is no such file.
+func ReadChanges(dir string) ([]ChangeNote, error) {
+	path := filepath.Join(dir, ChangesFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []ChangeNote
+	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var rec changeRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if rec.Results == 0 {
+			continue
+		}
+		for _, c := range rec.Changes {
+			out = append(out, ChangeNote{Bot: c.Bot, After: rec.Results, From: c.From, To: c.To, Match: rec.Match})
 		}
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return out, nil
 }

@@ -80,6 +80,8 @@ type Runner struct {
 	// takes each match's starting state from.
 	carry     *carry
 	carryFrom string
+	// watch is set by Run: the bots' files, checked around every match.
+	watch *watch
 }
 
 // Progress follows a run.
@@ -192,7 +194,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	run := *r
-	run.Plan, run.builds, run.out, run.carry = p, &builds{}, out, newCarry(game, r.carryFrom)
+	run.Plan, run.builds, run.out, run.carry, run.watch = p, &builds{}, out, newCarry(game, r.carryFrom), newWatch(r.Out, p, r.AllowChangedBots, log)
 	r = &run
 	if len(r.CPUs) > 0 {
 		if err := r.startWorkers(log); err != nil {
@@ -207,6 +209,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
 		sum: &Summary{Results: prior}}
 	s.verdicts = verdictsFor(game, known, prior, out)
+	r.watch.results = s.resultCount
 	for i := range prior {
 		s.done[prior[i].Match] = &prior[i]
 	}
@@ -430,7 +433,7 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 	if r.Progress != nil {
 		r.Progress.Started(m)
 	}
-	res, err := r.playMatch(ctx, s.game, m, s.log.With("match", m.ID))
+	res, err := s.playWatched(ctx, m)
 	if err == nil && s.verdicts != nil {
 		s.mu.Lock()
 		done := s.journal(ctx, s.verdicts.finish(m, res))
@@ -454,11 +457,61 @@ func (s *session) play(ctx context.Context, m *plan.Match) {
 	}
 }
 
+// resultCount is how many results the directory holds now.
+func (s *session) resultCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sum.Results)
+}
+
+// playWatched plays m with its bots' files checked before it starts and
+// after it ends (see watch): the result carries the hashes of the files
+// it was played with. A match during which one of its bots changed is
+// not recorded: without -allow-changed-bots the run stops (a resume plays
+// it again); with it, the change is recorded and the match played again
+// at once, with the bot as it is now. A bot that changes during that
+// second play too rewrites its own files as it plays, and stops the run
+// (another bot of the match changing then is one more play).
+func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, error) {
+	w := s.r.watch
+	log := s.log.With("match", m.ID)
+	changed := map[string]bool{}
+	for {
+		v, err := w.before(m)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.r.playMatch(ctx, s.game, m, log, v.fingerprints(m.Seats))
+		if err != nil {
+			return nil, err
+		}
+		changes, err := w.after(m, v)
+		if err != nil {
+			return nil, err
+		}
+		if len(changes) == 0 {
+			return res, nil
+		}
+		for _, c := range changes {
+			if changed[c.Bot] {
+				return nil, &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: true, Again: true}
+			}
+		}
+		for _, c := range changes {
+			changed[c.Bot] = true
+			log.Warn("a bot changed while the match was played: its result is not recorded, and the match plays again with the bot as it is now", "change", c.String())
+		}
+	}
+}
+
 // fail stops the run at the first error of the arbiter's own; s.mu is
 // held.
 func (s *session) fail(ctx context.Context, m *plan.Match, err error) {
 	if s.firstErr == nil && ctx.Err() == nil {
 		s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
+		if ce := (*ChangedDuringRunError)(nil); errors.As(err, &ce) {
+			s.firstErr = err // it names the match
+		}
 		// In the log too, where what ended the run is looked for later.
 		s.log.Error("the run stops", "match", m.ID, "error", err)
 		s.cancel()
@@ -715,13 +768,13 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 // process, or in a worker process of the run's (Runner.CPUs). A bot's
 // misbehaviour is part of the result; only cancellation and the arbiter's
 // own I/O failures are errors.
-func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger) (*Result, error) {
-	st, err := r.stageMatch(ctx, m)
+func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger, fps map[string]string) (*Result, error) {
+	st, err := r.stageMatch(ctx, m, fps)
 	if err != nil {
 		return nil, err
 	}
 	if r.workers != nil {
-		return r.workers.play(ctx, m, st.seats)
+		return r.workers.play(ctx, m, st)
 	}
 	return r.playStaged(ctx, game, m, st, log)
 }
@@ -731,12 +784,15 @@ func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match
 type staged struct {
 	dir   string
 	seats []drivers.Seat
+	// fingerprints are the hashes of the bots' files as the match starts
+	// (see watch), which its result records.
+	fingerprints map[string]string
 }
 
 // stageMatch does what comes before a match plays, all of which needs
 // the run's state (builds, disqualifications, carried state): the
 // arbiter that runs the plan does it, wherever the match then plays.
-func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error) {
+func (r *Runner) stageMatch(ctx context.Context, m *plan.Match, fps map[string]string) (*staged, error) {
 	dir := filepath.Join(r.Out, MatchesDir, m.ID)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -744,7 +800,7 @@ func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	st := &staged{dir: dir}
+	st := &staged{dir: dir, fingerprints: fps}
 	for i, name := range m.Seats {
 		seat, err := r.seat(m, i, name, dir)
 		if err != nil {
@@ -752,7 +808,7 @@ func (r *Runner) stageMatch(ctx context.Context, m *plan.Match) (*staged, error)
 		}
 		st.seats = append(st.seats, seat)
 	}
-	if err := r.unbuilt(ctx, st.seats); err != nil {
+	if err := r.unbuilt(ctx, st.seats, fps); err != nil {
 		return nil, err
 	}
 	if r.carry != nil {
@@ -840,7 +896,7 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	judgeUnbuilt(out, st.seats)
 	res := &Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed, ElapsedMS: elapsed.Milliseconds(),
 		PlayedOut:    out.PlayedOut && bystanders(out),
-		Fingerprints: fingerprints(r.Plan, m.Seats)}
+		Fingerprints: st.fingerprints}
 	for i, s := range out.Seats {
 		res.Seats = append(res.Seats, SeatResult{Bot: m.Seats[i], SeatResult: s})
 		if s.Fault != "" {

@@ -62,6 +62,9 @@ type workerHello struct {
 type workerJob struct {
 	Match plan.Match     `json:"match"`
 	Seats []drivers.Seat `json:"seats"`
+	// Fingerprints are the hashes of the bots' files as the match starts,
+	// which its result records (see watch).
+	Fingerprints map[string]string `json:"fingerprints,omitempty"`
 }
 
 type workerDone struct {
@@ -175,7 +178,7 @@ func newWorkerPool(r *Runner, log hclog.Logger) (*workerPool, error) {
 
 // play plays a staged match on an idle worker, starting it if it has not
 // started yet.
-func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Seat) (*Result, error) {
+func (p *workerPool) play(ctx context.Context, m *plan.Match, st *staged) (*Result, error) {
 	var w *worker
 	select {
 	case w = <-p.idle:
@@ -188,7 +191,7 @@ func (p *workerPool) play(ctx context.Context, m *plan.Match, seats []drivers.Se
 			return nil, err
 		}
 	}
-	job, err := json.Marshal(workerJob{Match: *m, Seats: seats})
+	job, err := json.Marshal(workerJob{Match: *m, Seats: st.seats, Fingerprints: st.fingerprints})
 	if err != nil {
 		p.idle <- w
 		return nil, err
@@ -657,7 +660,7 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 	enc := json.NewEncoder(out)
 	for job := range queue {
 		m := job.Match
-		st := &staged{dir: filepath.Join(r.Out, MatchesDir, m.ID), seats: job.Seats}
+		st := &staged{dir: filepath.Join(r.Out, MatchesDir, m.ID), seats: job.Seats, fingerprints: job.Fingerprints}
 		res, err := r.playStaged(ctx, game, &m, st, log.With("match", m.ID))
 		d := workerDone{Result: res}
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -73,23 +74,39 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		}
 		return writeHeadToHead(stdout, h)
 	}
-	st, sp, err := engine.RankDir(pos[0], p, results)
+	return rankDir(stdout, pos[0], p, results, stopped, standingsOptions{json: *asJSON, cross: *cross, los: *los})
+}
+
+// standingsOptions are rank's flags that say what to print of the standings.
+type standingsOptions struct{ json, cross, los bool }
+
+// rankDir prints the standings of results directory dir, as text
+// or JSON, with the notes of the bots that changed after some results.
+func rankDir(stdout io.Writer, dir string, p *plan.Plan, results []stats.Result, stopped *stop.Stopped, o standingsOptions) error {
+	st, sp, err := engine.RankDir(dir, p, results)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return enc.Encode(rankJSON{st, stopped})
+	changes, err := engine.ReadChanges(dir)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rankJSON{st, stopped, changes})
 	}
 	if err := writeRanking(stdout, st, sp); err != nil {
 		return err
 	}
-	if *cross {
+	writeChangeNotes(stdout, dir, changes)
+	if o.cross {
 		fmt.Fprintln(stdout)
 		if err := writeCrosstable(stdout, st); err != nil {
 			return err
 		}
 	}
-	if *los {
+	if o.los {
 		fmt.Fprintln(stdout)
 		return writeLOS(stdout, st)
 	}
@@ -143,6 +160,17 @@ func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag string) (*sta
 type rankJSON struct {
 	*stats.Stats
 	Stopped *stop.Stopped `json:"stopped,omitempty"`
+	// Changes are the changes of bots after some of their results
+	// (changes.jsonl): their rows count both versions.
+	Changes []engine.ChangeNote `json:"changes,omitempty"`
+}
+
+// writeChangeNotes says, under the standings, which bots changed after
+// some of their results, so that their rows count two versions.
+func writeChangeNotes(w io.Writer, dir string, changes []engine.ChangeNote) {
+	for _, c := range changes {
+		fmt.Fprintf(w, "Note: %s (%s): the standings count the matches of both versions.\n", c, filepath.Join(dir, engine.ChangesFile))
+	}
 }
 
 // parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA].

@@ -206,7 +206,7 @@ func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerpr
 func (w *walker) finish(command []string, classPath string) *plan.Fingerprint {
 	c := &walker{fp: &plan.Fingerprint{
 		Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped),
-		Config: slices.Clone(w.fp.Config), LeftOut: maps.Clone(w.fp.LeftOut),
+		Config: slices.Clone(w.fp.Config), LeftOut: maps.Clone(w.fp.LeftOut), Stats: maps.Clone(w.fp.Stats),
 	}, exclude: w.exclude, out: w.out, bytes: w.bytes, full: w.full, seen: map[string]bool{}}
 	c.command(w.fp.Dir, command)
 	c.classPath(w.fp.Dir, classPath)
@@ -728,11 +728,21 @@ func slurmEntry(dir string, e fs.DirEntry) bool {
 // file adds one file (a regular file, a link or anything else) to the
 // fingerprint.
 func (w *walker) file(path, name string) {
+	// Taken before the file is read: a change while it is hashed shows.
+	sig := Signature(path)
 	fi, err := os.Lstat(path)
 	if err != nil {
 		w.skip("%s: %v", name, err)
 		return
 	}
+	defer func() {
+		if len(w.fp.Files) > 0 && w.fp.Files[len(w.fp.Files)-1].Path == name {
+			if w.fp.Stats == nil {
+				w.fp.Stats = map[string]plan.FileStat{}
+			}
+			w.fp.Stats[name] = sig
+		}
+	}()
 	f := plan.FileSum{Path: name, Mode: fi.Mode().String()}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if f.Link, err = os.Readlink(path); err != nil {
@@ -760,6 +770,37 @@ func (w *walker) file(path, name string) {
 		}
 	}
 	w.fp.Files = append(w.fp.Files, f)
+}
+
+// Signature is what a stat of path says of it, cheaply compared to tell
+// that the file may have changed since: device, inode, mode, size, and
+// the times of its last change of content and of status, of the path and,
+// for a link, its target and the same of what it leads to. A file
+// rewritten in place, replaced (a new inode), touched or gone has another
+// signature; one with the same signature has not been written since (as
+// far as the file system's clock tells). The zero value when path cannot
+// be stat'ed.
+func Signature(path string) plan.FileStat {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return plan.FileStat{}
+	}
+	sig := plan.FileStat{Stat: statOf(fi)}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		sig.Link, _ = os.Readlink(path)
+		if target, err := os.Stat(path); err == nil {
+			sig.Target = statOf(target)
+		}
+	}
+	return sig
+}
+
+func statOf(fi fs.FileInfo) plan.Stat {
+	st := plan.Stat{Mode: fi.Mode(), Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.Dev, st.Ino, st.Ctime = sys.Dev, sys.Ino, sys.Ctim.Nano()
+	}
+	return st
 }
 
 // command adds the files that command names outside dir: the program

@@ -1,5 +1,7 @@
 package plan
 
+import "io/fs"
+
 import "strings"
 
 // Fingerprint is a content hash of what a bot runs, recorded in the plan so
@@ -38,6 +40,11 @@ type Fingerprint struct {
 	// still hashed such a file goes on comparing it (see
 	// engine.CompareFingerprints).
 	LeftOut map[string]string `json:"-"`
+	// Stats are the stat signatures (fingerprint.Signature) of Files, by
+	// path, taken just before each was hashed. Not saved: a run compares
+	// them before and after each match, to notice cheaply a bot changed
+	// while it goes on (see engine's watch).
+	Stats map[string]FileStat `json:"-"`
 }
 
 // FileSum is one file of a fingerprint.
@@ -92,4 +99,23 @@ func abbrev(hex string) string {
 		return hex[:12]
 	}
 	return hex
+}
+
+// FileStat is what a stat of a file says of it, cheaply compared to tell
+// that the file may have changed since (see fingerprint.Signature). The
+// zero value: it could not be stat'ed.
+type FileStat struct {
+	Stat
+	// Link is a symbolic link's target, and Target the stat of what it
+	// leads to.
+	Link   string
+	Target Stat
+}
+
+// Stat is one stat of a file: device and inode, mode, size, and the times
+// (in nanoseconds) of the last change of its content and of its status.
+type Stat struct {
+	Dev, Ino           uint64
+	Mode               fs.FileMode
+	Size, Mtime, Ctime int64
 }

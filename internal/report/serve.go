@@ -105,7 +105,7 @@ func (s *Server) watch(ctx context.Context) {
 // stampOf identifies the state of the files the page is made of.
 func stampOf(dir string) string {
 	var b strings.Builder
-	for _, name := range []string{engine.PlanFile, engine.ResultsFile, "stopped.json"} {
+	for _, name := range []string{engine.PlanFile, engine.ResultsFile, "stopped.json", engine.ChangesFile} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			fmt.Fprintf(&b, "%s:%d:%d;", name, fi.Size(), fi.ModTime().UnixNano())
 		}

@@ -50,6 +50,12 @@ type Site struct {
 	Shard string `json:"shard,omitempty"`
 	// Stopped says which stopping rule ended the tournament, if one did.
 	Stopped *stop.Stopped `json:"stopped,omitempty"`
+	// Changes are the changes of bots after some of their results
+	// (changes.jsonl, as arbiter rank notes them): their rows count both
+	// versions.
+	Changes []engine.ChangeNote `json:"changes,omitempty"`
+	// Notes say each change in words.
+	Notes []string `json:"notes,omitempty"`
 	// HeadToHead compares every pair of bots (`arbiter rank -vs A,B`).
 	HeadToHead []*stats.HeadToHead `json:"head_to_head"`
 	// History is every bot's rating after each round.
@@ -129,6 +135,12 @@ func (l *loader) load() (*Site, error) {
 		s.Shard = sp.Shard.String()
 	}
 	s.Stopped = stopped
+	if s.Changes, err = engine.ReadChanges(l.dir); err != nil {
+		s.Skipped = append(s.Skipped, err.Error())
+	}
+	for _, c := range s.Changes {
+		s.Notes = append(s.Notes, c.String()+" ("+engine.ChangesFile+"): the standings count the matches of both versions.")
+	}
 	s.HeadToHead = headToHeads(p, counted, s.Stats)
 	if s.History, err = history(p, counted, s.Stats); err != nil {
 		return nil, err

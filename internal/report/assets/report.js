@@ -73,6 +73,7 @@
       `. ${site.finished}. Ranked ${site.ranked}. Plan ${String(site.plan).slice(0, 12)}.`;
     if (site.shard) s += ` The standings of ${site.shard} count its own matches alone; arbiter merge ranks the tournament.`;
     if (site.stopped) s += ` Stopped (${site.stopped.rule}): ${site.stopped.reason}.`;
+    for (const note of site.notes || []) s += ` Note: ${note}`;
     $("#summary").textContent = s;
     const ul = clear($("#skipped"));
     for (const note of site.skipped || []) ul.append(el("li", { text: note }));

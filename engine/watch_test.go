@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// watchedBot makes a bot folder with files and a plan of that bot,
+// fingerprinted, in a results directory of its own.
+func watchedBot(t testing.TB, files map[string]string) (*plan.Plan, string, string) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.sh"}, Dir: "bot"}}}
+	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p, dir, out
+}
+
+func TestWatchSeesWhatChanged(t *testing.T) {
+	p, dir, out := watchedBot(t, map[string]string{"bot.sh": "play\n", "lib/a.py": "a = 1\n"})
+	w := newWatch(out, p, false, hclog.NewNullLogger())
+	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
+	v, err := w.before(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.hashes["alice"] != p.Bots[0].Fingerprint.Hash {
+		t.Fatalf("hash %s, want the plan's %s", v.hashes["alice"], p.Bots[0].Fingerprint.Hash)
+	}
+	// A new file, a file touched, and one written with the same content
+	// are no change.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "bot.sh"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lib/a.py"), []byte("a = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "log.txt"), []byte("played\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changes, err := w.after(m, v); err != nil || len(changes) != 0 {
+		t.Fatalf("after touching: %v, %v; want no change", changes, err)
+	}
+	// A file replaced (sed -i writes a new one) and one removed are.
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh.new"), []byte("play better\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "bot.sh.new"), filepath.Join(dir, "bot.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "lib/a.py")); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := w.after(m, v)
+	var ce *ChangedDuringRunError
+	if len(changes) != 1 || !errors.As(err, &ce) || !ce.During {
+		t.Fatalf("after editing: %v, %v; want one change, refused as during the match", changes, err)
+	}
+	c := changes[0]
+	if c.Bot != "alice" || strings.Join(c.Changed, ",") != "bot.sh" || strings.Join(c.Removed, ",") != "lib/a.py" {
+		t.Fatalf("change %+v, want bot.sh changed and lib/a.py removed", c)
+	}
+	// The fingerprint now is the one a fresh walk of the recorded files
+	// gives, less the new file.
+	fresh := fingerprint.Bot(dir, []string{"./bot.sh"}, nil)
+	var files []plan.FileSum
+	for _, f := range fresh.Files {
+		if f.Path != "log.txt" {
+			files = append(files, f)
+		}
+	}
+	if got, want := w.bots["alice"].fp.Hash, fingerprint.Sum(files); got != want {
+		t.Fatalf("hash after the change %s, want %s", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(out, ChangesFile)); err == nil {
+		t.Fatal("a change refused was recorded in changes.jsonl")
+	}
+}
+
+func TestWatchAllowedRecordsTheChange(t *testing.T) {
+	p, dir, out := watchedBot(t, map[string]string{"bot.sh": "play\n"})
+	w := newWatch(out, p, true, hclog.NewNullLogger())
+	w.results = func() int { return 3 }
+	m := &plan.Match{ID: "r002-g01-s1", Seats: []string{"alice"}}
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte("play better\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := w.before(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.hashes["alice"] == p.Bots[0].Fingerprint.Hash {
+		t.Fatal("the match would record the hash from before the change")
+	}
+	notes, err := ReadChanges(out)
+	if err != nil || len(notes) != 1 {
+		t.Fatalf("changes %v, %v; want one", notes, err)
+	}
+	if n := notes[0]; n.Bot != "alice" || n.After != 3 || n.Match != m.ID || n.To != short(v.hashes["alice"]) {
+		t.Fatalf("note %+v", n)
+	}
+	b, err := os.ReadFile(filepath.Join(out, PlanFile))
+	if err != nil || !strings.Contains(string(b), v.hashes["alice"]) {
+		t.Fatalf("plan.json does not record the new hash: %v", err)
+	}
+	if changes, err := w.after(m, v); err != nil || len(changes) != 0 {
+		t.Fatalf("after: %v, %v; want no change", changes, err)
+	}
+}
+
+// BenchmarkWatchCheck is the cost of a check of a bot of 200 files that
+// did not change: what every match pays twice per bot.
+func BenchmarkWatchCheck(b *testing.B) {
+	files := map[string]string{"bot.sh": "play\n"}
+	for i := 0; i < 200; i++ {
+		files[filepath.Join("lib", strings.Repeat("x", i%7+1)+string(rune('a'+i%26))+".py")+string(rune('0'+i/26))] = "pass\n"
+	}
+	p, _, out := watchedBot(b, files)
+	w := newWatch(out, p, false, hclog.NewNullLogger())
+	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := w.before(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
