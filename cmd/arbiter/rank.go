@@ -110,8 +110,8 @@ func writeRankText(stdout io.Writer, st *stats.Stats, sp *engine.ShardPlan, cros
 // others (checkRankFlags): each of its three forms (DIR, DIR -vs A,B,
 // -pgn FILE) takes its own flags, and -json always prints the crosstable
 // and LOS matrix that -crosstable and -los add to the text. A rule
-// applies when given says so of the flags given; the first that applies
-// is the error.
+// refuses its flags when applies holds of the flags given; the first
+// rule that refuses one is the error.
 var rankFlagRules = []struct {
 	applies func(given map[string]bool) bool
 	flags   []string
