@@ -89,8 +89,7 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 		root = abs
 		matches := DirFiles(abs)
 		if len(matches) == 0 {
-			return nil, hcl.Diagnostics{errDiag("No configuration files",
-				fmt.Sprintf("The directory %s has no .hcl files (hidden files, editors' lock files and backups are skipped: names starting with \".\" or \"#\", or ending in \"~\"). Put the tournament's configuration in files ending in .hcl.", path), nil)}
+			return nil, hcl.Diagnostics{NoFiles(path)}
 		}
 		files = matches
 	}
@@ -147,6 +146,14 @@ func DirFiles(dir string) []string {
 	matches = slices.DeleteFunc(matches, func(f string) bool { return IgnoredFile(filepath.Base(f)) })
 	sort.Strings(matches)
 	return matches
+}
+
+// NoFiles is the error of a directory, given as path, that has no
+// configuration files (DirFiles): Load's, and arbiter fmt's, which
+// formats the files Load would load.
+func NoFiles(path string) *hcl.Diagnostic {
+	return errDiag("No configuration files",
+		fmt.Sprintf("The directory %s has no .hcl files (hidden files, editors' lock files and backups are skipped: names starting with \".\" or \"#\", or ending in \"~\"). Put the tournament's configuration in files ending in .hcl.", path), nil)
 }
 
 // IgnoredFile reports whether a directory's file called name is left

@@ -68,6 +68,9 @@ type Runner struct {
 	// and worker.go); Jobs is then len(CPUs). Nil plays them all in this
 	// process, their bots on any CPU.
 	CPUs [][]int
+	// Unpinned, when CPUs is nil, is why (see Pinning); the log says it
+	// where a pinned run says how it pinned its matches.
+	Unpinned string
 
 	// workers is set by Run when CPUs is.
 	workers *workerPool
@@ -196,10 +199,10 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	run := *r
 	run.Plan, run.builds, run.out, run.carry, run.watch = p, &builds{}, out, newCarry(game, r.carryFrom), newWatch(r.Out, p, r.AllowChangedBots, log)
 	r = &run
-	if len(r.CPUs) > 0 {
-		if err := r.startWorkers(log); err != nil {
-			return nil, err
-		}
+	if err := r.pin(log); err != nil {
+		return nil, err
+	}
+	if r.workers != nil {
 		defer r.workers.close()
 	}
 	paired, known, err := r.known(prior)

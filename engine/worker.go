@@ -76,9 +76,20 @@ type workerDone struct {
 // Runner.CPUs (see splitCPUs). It returns nil when there is nothing to
 // pin: jobs below 2, or more jobs than CPUs and not a multiple of them.
 func CPUShares(jobs int) [][]int {
+	shares, _ := Pinning(jobs, true)
+	return shares
+}
+
+// Pinning is Runner.CPUs for a run of jobs matches at once, pinned
+// unless pin is false (-pin=false), and, when it is nil, why the matches
+// are not pinned (Runner.Unpinned), which the run's log says.
+func Pinning(jobs int, pin bool) (shares [][]int, why string) {
 	var set unix.CPUSet
-	if jobs < 2 || unix.SchedGetaffinity(0, &set) != nil {
-		return nil
+	if !pin || jobs < 2 {
+		return pinning(nil, jobs, pin)
+	}
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil, fmt.Sprintf("the CPUs arbiter may use are unknown (%v)", err)
 	}
 	var cpus []int
 	for c := 0; c < len(set)*64; c++ {
@@ -86,7 +97,21 @@ func CPUShares(jobs int) [][]int {
 			cpus = append(cpus, c)
 		}
 	}
-	return splitCPUs(cpus, jobs)
+	return pinning(cpus, jobs, pin)
+}
+
+// pinning is Pinning with the CPUs arbiter may use.
+func pinning(cpus []int, jobs int, pin bool) ([][]int, string) {
+	switch {
+	case !pin:
+		return nil, "-pin=false"
+	case jobs < 2:
+		return nil, fmt.Sprintf("-j %d plays one match at a time", jobs)
+	}
+	if shares := splitCPUs(cpus, jobs); shares != nil {
+		return shares, ""
+	}
+	return nil, fmt.Sprintf("-j %d is more than the %d CPU(s) arbiter may use and not a multiple of them", jobs, len(cpus))
 }
 
 // splitCPUs splits cpus into jobs shares: of consecutive CPUs whose
@@ -138,6 +163,18 @@ type worker struct {
 	// last keeps the worker's last lines that were not log records (a
 	// panic), for the message when it dies.
 	last lastLines
+}
+
+// pin starts the run's workers when its matches are pinned (Runner.CPUs),
+// or says in the log why they are not (Runner.Unpinned).
+func (r *Runner) pin(log hclog.Logger) error {
+	if len(r.CPUs) > 0 {
+		return r.startWorkers(log)
+	}
+	if r.Unpinned != "" {
+		log.Info("matches not pinned: they play in this process, their bots on any CPU", "why", r.Unpinned)
+	}
+	return nil
 }
 
 // startWorkers makes the run's pool of worker processes (Runner.CPUs),

@@ -44,6 +44,28 @@ func TestSplitCPUs(t *testing.T) {
 	}
 }
 
+// A run's matches are pinned when its CPUs divide among them; when they
+// are not, the run's log says why.
+func TestPinningSaysWhyNot(t *testing.T) {
+	for _, c := range []struct {
+		cpus []int
+		jobs int
+		pin  bool
+		why  string
+	}{
+		{[]int{0, 1}, 2, true, ""},
+		{[]int{0, 1}, 4, true, ""},
+		{[]int{0, 1}, 1, true, "-j 1 plays one match at a time"},
+		{[]int{0, 1}, 3, true, "-j 3 is more than the 2 CPU(s) arbiter may use and not a multiple of them"},
+		{[]int{0, 1}, 2, false, "-pin=false"},
+	} {
+		shares, why := pinning(c.cpus, c.jobs, c.pin)
+		if why != c.why || (shares == nil) != (why != "") {
+			t.Errorf("pinning(%v, %d, %v): %v, %q; want %q", c.cpus, c.jobs, c.pin, shares, why, c.why)
+		}
+	}
+}
+
 // TestWorkerLogRelay logs through a worker's logger and reads the record
 // back as the parent does: level, module, message, and the arguments in
 // the order given (implied ones first), printed as hclog prints them.

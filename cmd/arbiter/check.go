@@ -56,7 +56,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if *botName == "" {
 		bot.Limits = commandLimits(game, bot.Command, bot.Dir, bot.Env, *sandbox)
 	} else if flagSet(fs, "sandbox") {
-		return fmt.Errorf("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
+		return usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
 	}
 	bot.Limits = bot.Limits.WithBotDir(bot.Dir) // as a run seats it (per-move bots run in a game's folder)
 	drv, ok := all.Driver(game)

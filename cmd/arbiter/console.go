@@ -233,9 +233,9 @@ func consoleFrom(game, from string, seat int, seatGiven, gtp bool) (recorded [][
 	case seatGiven && seat < 0:
 		return nil, nil, fmt.Errorf("-seat %d: a seat is 0, 1, ...", seat)
 	case from != "" && !seatGiven:
-		return nil, nil, fmt.Errorf("-from needs -seat: the seat (0, 1, ...) whose input to send")
+		return nil, nil, usageError("-from needs -seat: the seat (0, 1, ...) whose input to send")
 	case from == "" && seatGiven:
-		return nil, nil, fmt.Errorf("-seat goes with -from: a match's directory")
+		return nil, nil, usageError("-seat goes with -from: a match's directory")
 	case from == "":
 		return nil, nil, nil
 	}

@@ -34,7 +34,12 @@ func cmdFmt(args []string, stdout, stderr io.Writer) error {
 			files = append(files, p)
 			continue
 		}
-		files = append(files, config.DirFiles(p)...)
+		dir := config.DirFiles(p)
+		if len(dir) == 0 { // as validate says it: fmt formats what it loads
+			printDiags(stderr, nil, hcl.Diagnostics{config.NoFiles(p)})
+			return errReported
+		}
+		files = append(files, dir...)
 	}
 	unformatted := 0
 	for _, f := range files {

@@ -45,11 +45,11 @@ Usage:
                    [-j N] [-pin=false] [-root DIR] [-allow-changed-bots]
                                                play finished matches again and
                                                compare them with their transcripts
-  arbiter rank     DIR [-json] [-crosstable] [-los] [-export-pgn FILE]
+  arbiter rank     DIR [-json | [-crosstable] [-los]] [-export-pgn FILE]
                                                standings of a results directory
-  arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json]
+  arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json] [-export-pgn FILE]
                                                head-to-head statistics of two bots
-  arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N]
+  arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N] [-json]
                                                BayesElo ratings of a PGN file
   arbiter report   DIR [-o FILE]               write the results page (one HTML file)
   arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
@@ -72,7 +72,8 @@ directory). validate, plan, run, slurm and check also take -var NAME=VALUE,
 and -log-json; merge and replay also take -log-level LEVEL.
 Run "arbiter COMMAND -h" for a command's flags. Exit status: 0 on success,
 1 on an invalid configuration or a failure, 2 without a command, with an
-unknown one, or with a flag the command does not take or cannot parse.
+unknown one, with a flag the command does not take or cannot parse, or
+with flags that do not go together (rank DIR -advantage 5).
 `
 
 // errReported means the error was already printed (diagnostics).
@@ -130,12 +131,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // flagError is a command's flag that it does not know or whose value
-// does not parse: a usage error (exit 2). The flag set has printed it
-// with the command's flags.
+// does not parse (the flag set has printed it with the command's flags),
+// or flags that do not go together (usageError): a usage error (exit 2).
 type flagError struct{ err error }
 
 func (e flagError) Error() string { return e.err.Error() }
 func (e flagError) Unwrap() error { return e.err }
+
+// usageError is flags that do not go together, such as run's -stage
+// without -shard: a usage error (exit 2), as an unknown flag is, so that
+// a script whose flags the command would not use does not pass. The
+// message names the flags.
+func usageError(format string, a ...any) error { return flagError{fmt.Errorf(format, a...)} }
 
 // parseFlags parses flags that may stand before, between or after the
 // positional arguments (arbiter run examples/x -out dir), which the flag

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +19,7 @@ import (
 
 func cmdRank(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rank", stderr)
-	asJSON := fs.Bool("json", false, "print standings as JSON")
+	asJSON := fs.Bool("json", false, "print as JSON: the standings with their crosstable and LOS matrix, the head-to-head of -vs, or the ratings of -pgn")
 	pgnIn := fs.String("pgn", "", "rate the games of this PGN file instead of a results directory")
 	pgnOut := fs.String("export-pgn", "", "write the pairwise games of the results directory as PGN to this file (rate it with rank -pgn FILE -advantage 0 for the directory's Elo: its games have no white advantage)")
 	def := rating.DefaultOptions()
@@ -27,10 +28,13 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	prior := fs.Float64("prior", def.Prior, "with -pgn: virtual draws of the prior (bayeselo's default)")
 	vs := fs.String("vs", "", "head-to-head of two bots, `A,B`: W/D/L, Elo, nElo, LOS and SPRT")
 	sprtFlag := fs.String("sprt", "0,5", "with -vs: SPRT bounds in normalised Elo and error rates, `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05)")
-	cross := fs.Bool("crosstable", false, "also print the crosstable (pairwise wins-draws-losses of every bot against every other)")
-	los := fs.Bool("los", false, "also print the likelihood-of-superiority matrix")
+	cross := fs.Bool("crosstable", false, "also print the crosstable (pairwise wins-draws-losses of every bot against every other); -json always holds it")
+	los := fs.Bool("los", false, "also print the likelihood-of-superiority matrix; -json always holds it")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkRankFlags(fs); err != nil {
 		return err
 	}
 	if *pgnIn != "" {
@@ -39,7 +43,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		}
 		opt := def
 		opt.Advantage, opt.DrawElo, opt.Prior = *adv, *drawElo, *prior
-		return rankPGN(stdout, *pgnIn, opt)
+		return rankPGN(stdout, *pgnIn, opt, *asJSON)
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("give one results directory (written by arbiter run -out DIR), or -pgn FILE")
@@ -96,6 +100,12 @@ func rankDir(stdout io.Writer, dir string, p *plan.Plan, results []stats.Result,
 		enc.SetIndent("", "  ")
 		return enc.Encode(rankJSON{st, stopped, changes})
 	}
+	return writeRankText(stdout, dir, st, sp, changes, o)
+}
+
+// writeRankText prints the standings as text, with the crosstable and
+// the LOS matrix when asked for.
+func writeRankText(stdout io.Writer, dir string, st *stats.Stats, sp *engine.ShardPlan, changes []engine.ChangeNote, o standingsOptions) error {
 	if err := writeRanking(stdout, st, sp); err != nil {
 		return err
 	}
@@ -113,8 +123,59 @@ func rankDir(stdout io.Writer, dir string, p *plan.Plan, results []stats.Result,
 	return nil
 }
 
-// rankPGN prints the BayesElo ratings of the games of a PGN file.
-func rankPGN(stdout io.Writer, path string, opt rating.Options) error {
+// rankFlagRules are the flags that rank refuses in the company of
+// others (checkRankFlags): each of its three forms (DIR, DIR -vs A,B,
+// -pgn FILE) takes its own flags, and -json always prints the crosstable
+// and LOS matrix that -crosstable and -los add to the text. A rule
+// refuses its flags when applies holds of the flags given; the first
+// rule that refuses one is the error.
+var rankFlagRules = []struct {
+	applies func(given map[string]bool) bool
+	flags   []string
+	why     string // after "goes with" or "go with"
+}{
+	{func(g map[string]bool) bool { return g["pgn"] }, []string{"export-pgn", "vs", "sprt", "crosstable", "los"},
+		"a results directory, not with -pgn FILE"},
+	{func(g map[string]bool) bool { return !g["pgn"] }, []string{"advantage", "drawelo", "prior"},
+		"-pgn FILE; a results directory's games are rated without a White advantage, at bayeselo's draw Elo and prior"},
+	{func(g map[string]bool) bool { return g["vs"] }, []string{"crosstable", "los"},
+		"the standings, not with the head-to-head of -vs A,B"},
+	{func(g map[string]bool) bool { return !g["vs"] }, []string{"sprt"},
+		"-vs A,B: the SPRT of its head-to-head"},
+	{func(g map[string]bool) bool { return g["json"] }, []string{"crosstable", "los"},
+		"the text standings; -json always prints the crosstable and the LOS matrix (crosstable, los)"},
+}
+
+// checkRankFlags refuses, as a usage error, flags that rank would not use
+// with the others given (rankFlagRules), naming them.
+func checkRankFlags(fs *flag.FlagSet) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, r := range rankFlagRules {
+		if !r.applies(given) {
+			continue
+		}
+		var names []string
+		for _, f := range r.flags {
+			if given[f] {
+				names = append(names, "-"+f)
+			}
+		}
+		switch len(names) {
+		case 0:
+		case 1:
+			return usageError("%s goes with %s", names[0], r.why)
+		default:
+			return usageError("%s and %s go with %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], r.why)
+		}
+	}
+	return nil
+}
+
+// rankPGN prints the BayesElo ratings of the games of a PGN file: the
+// table bayeselo prints, or with asJSON the same rows unrounded
+// (pgnJSON).
+func rankPGN(stdout io.Writer, path string, opt rating.Options, asJSON bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -125,7 +186,21 @@ func rankPGN(stdout io.Writer, path string, opt rating.Options) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	plus, minus := r.ExactDist()
-	return r.WriteTable(stdout, plus, minus)
+	if !asJSON {
+		return r.WriteTable(stdout, plus, minus)
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(pgnJSON{Advantage: opt.Advantage, DrawElo: opt.DrawElo, Prior: opt.Prior, Players: r.Rows(plus, minus)})
+}
+
+// pgnJSON is what rank -pgn FILE -json prints: the options the games
+// were rated with and the rows of bayeselo's table.
+type pgnJSON struct {
+	Advantage float64      `json:"advantage"`
+	DrawElo   float64      `json:"drawelo"`
+	Prior     float64      `json:"prior"`
+	Players   []rating.Row `json:"players"`
 }
 
 // exportPGN writes the pairwise games of results as PGN to path.

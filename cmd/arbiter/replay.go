@@ -61,9 +61,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		Log:              hclog.New(&hclog.LoggerOptions{Name: "arbiter", Level: logLevel.level(), Output: stderr}),
 		AllowChangedBots: *allowChanged,
 	}
-	if *pin {
-		runner.CPUs = engine.CPUShares(*jobs)
-	}
+	runner.CPUs, runner.Unpinned = engine.Pinning(*jobs, *pin)
 	replayed, err := runner.Replay(ctx, dir)
 	if err != nil {
 		return err

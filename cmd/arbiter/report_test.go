@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"os"
@@ -402,15 +401,22 @@ func TestReportInBrowser(t *testing.T) {
 func checkStandings(t *testing.T, ctx context.Context, dir string) {
 	t.Helper()
 	var st stats.Stats
-	if err := json.Unmarshal(arbiterCmd(t, "rank", dir, "-json"), &st); err != nil {
+	// A bot without games has Elo null, which leaves Standing.Elo 0.
+	var elos struct {
+		Standings []struct {
+			Elo *float64 `json:"elo"`
+		} `json:"standings"`
+	}
+	js := arbiterCmd(t, "rank", dir, "-json")
+	if err := errors.Join(json.Unmarshal(js, &st), json.Unmarshal(js, &elos)); err != nil {
 		t.Fatal(err)
 	}
 	type row struct{ Rank, Bot, Elo, Games, Matches, Wins, Normal, Faults string }
 	var want []row
-	for _, s := range st.Standings {
+	for i, s := range st.Standings {
 		elo := "–"
-		if !math.IsNaN(s.Elo) && !math.IsInf(s.Elo, 0) {
-			elo = fmt.Sprintf("%.0f", s.Elo)
+		if e := elos.Standings[i].Elo; e != nil {
+			elo = fmt.Sprintf("%.0f", *e)
 		}
 		bot := s.Bot
 		if s.Fill {

@@ -96,9 +96,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged, Compress: *compress,
 		Snapshot: func(sum *engine.Summary) error { return writeStandingsFile(*out, sum, slice) },
 	}
-	if *pin {
-		runner.CPUs = engine.CPUShares(*jobs)
-	}
+	runner.CPUs, runner.Unpinned = engine.Pinning(*jobs, *pin)
 	sum, err := runner.Run(ctx)
 	if bp, ok := progress.(*barProgress); ok {
 		bp.Wait()

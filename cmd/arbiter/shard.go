@@ -46,7 +46,7 @@ func (f *shardFlags) register(fs *flag.FlagSet) {
 func (f *shardFlags) plan(path string, p *plan.Plan, only []string, stderr io.Writer) (*engine.ShardPlan, error) {
 	if f.shard == "" {
 		if f.stage != 0 {
-			return nil, fmt.Errorf("-stage goes with -shard")
+			return nil, usageError("-stage goes with -shard")
 		}
 		return nil, nil
 	}

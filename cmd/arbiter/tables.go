@@ -62,8 +62,15 @@ func writeStandings(w io.Writer, st []stats.Standing) error {
 		if !math.IsInf(s.PlaceCI, 0) && s.Matches > 0 {
 			ci = fmt.Sprintf("%5.2f", s.PlaceCI)
 		}
-		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4s %4s %4s  %5d  %5.1f%%  %7d  %6.2f  %s %s  %4d  %6d  %6d%s\n",
-			s.Rank, width, names[i], roundOrDash(s.Elo), roundOrDash(s.Plus), roundOrDash(s.Minus), s.Games, 100*s.Score, s.Matches, s.Points,
+		score, points := "     -", "     -"
+		if !math.IsNaN(s.Score) {
+			score = fmt.Sprintf("%5.1f%%", 100*s.Score)
+		}
+		if !math.IsNaN(s.Points) {
+			points = fmt.Sprintf("%6.2f", s.Points)
+		}
+		if _, err := fmt.Fprintf(w, "%4d  %-*s  %4s %4s %4s  %5d  %s  %7d  %s  %s %s  %4d  %6d  %6d%s\n",
+			s.Rank, width, names[i], roundOrDash(s.Elo), roundOrDash(s.Plus), roundOrDash(s.Minus), s.Games, score, s.Matches, points,
 			place, ci, s.Wins, s.NormalWins, s.Faults, extra(s.Stage, s.Grade)); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -164,6 +165,50 @@ func TestUsageExitStatus(t *testing.T) {
 		if code != tt.code || !strings.Contains(where.String(), tt.says) {
 			t.Errorf("arbiter %q: exit %d, stdout %q, stderr %q; want exit %d and %q on %s",
 				tt.args, code, out.String(), errb.String(), tt.code, tt.says, map[int]string{0: "stdout", 2: "stderr"}[tt.code])
+		}
+	}
+}
+
+// Flags that a command would not use with the others given are a usage
+// error (exit 2) that names them, as an unknown flag is: rank's three
+// forms (DIR, DIR -vs A,B, -pgn FILE) each take their own flags, -json
+// already holds what -crosstable and -los add; run's -stage goes with
+// -shard, console's -seat with -from. Every combination the usage text
+// gives is taken.
+func TestFlagsThatDoNotGoTogether(t *testing.T) {
+	dir := filepath.Join("..", "..", "engine", "testdata", "field12")
+	pgn := filepath.Join(t.TempDir(), "field12.pgn")
+	for _, tt := range []struct {
+		args []string
+		says string // "" for a combination that is taken (exit 0)
+	}{
+		{[]string{"rank", "-pgn", pgn, "-vs", "a,b", "-los"}, "-vs and -los go with a results directory, not with -pgn FILE"},
+		{[]string{"rank", "-pgn", pgn, "-export-pgn", "x.pgn"}, "-export-pgn goes with a results directory"},
+		{[]string{"rank", "-pgn", pgn, "-sprt", "0,10"}, "-sprt goes with a results directory"},
+		{[]string{"rank", dir, "-sprt", "0,10", "-advantage", "5", "-drawelo", "1", "-prior", "9"}, "-advantage, -drawelo and -prior go with -pgn FILE"},
+		{[]string{"rank", dir, "-sprt", "0,10"}, "-sprt goes with -vs A,B"},
+		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-crosstable", "-los"}, "-crosstable and -los go with the standings, not with the head-to-head of -vs A,B"},
+		{[]string{"rank", dir, "-json", "-crosstable"}, "-crosstable goes with the text standings; -json always prints the crosstable"},
+		{[]string{"rank", dir, "-json", "-los"}, "-los goes with the text standings"},
+		{[]string{"rank", dir, "-prior", "2"}, "-prior goes with -pgn FILE"}, // the default, given
+		{[]string{"run", filepath.Join("..", "..", "examples", "bricks"), "-stage", "1"}, "-stage goes with -shard"},
+		{[]string{"console", "bricks", "-seat", "1", "--", "cat"}, "-seat goes with -from"},
+		{[]string{"console", "bricks", "-from", "m", "--", "cat"}, "-from needs -seat"},
+		{[]string{"rank", dir, "-export-pgn", pgn, "-crosstable", "-los"}, ""},
+		{[]string{"rank", dir, "-json"}, ""},
+		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-sprt", "0,10", "-json"}, ""},
+		{[]string{"rank", "-pgn", pgn, "-advantage", "0", "-drawelo", "90", "-prior", "1", "-json"}, ""},
+	} {
+		var out, errb bytes.Buffer
+		code := run(tt.args, &out, &errb)
+		if tt.says == "" {
+			if code != 0 {
+				t.Errorf("arbiter %q: exit %d, stderr %q; want exit 0", tt.args, code, errb.String())
+			}
+			continue
+		}
+		if code != 2 || !strings.Contains(errb.String(), tt.says) || out.Len() > 0 {
+			t.Errorf("arbiter %q: exit %d, stdout %q, stderr %q; want exit 2 and %q on stderr alone", tt.args, code, out.String(), errb.String(), tt.says)
 		}
 	}
 }

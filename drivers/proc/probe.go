@@ -17,32 +17,38 @@ import (
 
 // Probe is what this machine offers for confining bots, found once per
 // process by Machine. Each field that is unavailable has its reason in Why.
+//
+// Its JSON (arbiter doctor -json, docs/sandbox.md) names the fields in
+// snake case, as every other JSON arbiter writes.
 type Probe struct {
-	UID  int
-	Root bool
+	UID  int  `json:"uid"`
+	Root bool `json:"root"`
 	// CapEff is the effective capability mask; CapNames the relevant ones.
-	CapEff   uint64
-	CapNames []string
+	CapEff   uint64   `json:"cap_eff"`
+	CapNames []string `json:"cap_names"`
 
 	// CgroupV2 is the cgroup v2 folder bots' cgroups are made in, with
 	// the memory and pids controllers enabled; "" if unusable.
-	CgroupV2 string
+	CgroupV2 string `json:"cgroup_v2"`
 	// CgroupV1 maps a v1 controller ("memory", "pids") to the folder bots'
 	// cgroups are made in; missing when unusable.
-	CgroupV1 map[string]string
+	CgroupV1 map[string]string `json:"cgroup_v1"`
 
-	UserNS, NetNS, MountNS, PIDNS bool
+	UserNS  bool `json:"user_ns"`
+	NetNS   bool `json:"net_ns"`
+	MountNS bool `json:"mount_ns"`
+	PIDNS   bool `json:"pid_ns"`
 	// Landlock is the Landlock ABI version, 0 when unavailable.
-	Landlock int
+	Landlock int `json:"landlock"`
 	// Seccomp reports whether seccomp filters can be installed.
-	Seccomp bool
+	Seccomp bool `json:"seccomp"`
 	// Sandbox reports whether bots can run in the default sandbox (see
 	// sandbox.go): tried for real, by starting this executable in one.
-	Sandbox bool
+	Sandbox bool `json:"sandbox"`
 
 	// Why holds, per fact above ("cgroup v2", "cgroup v1 memory",
 	// "user namespace", ...), why it is unavailable.
-	Why map[string]string
+	Why map[string]string `json:"why"`
 }
 
 // DisableEnv names mechanisms the probe must treat as unavailable, comma
@@ -264,11 +270,11 @@ func (p *Probe) nprocWorks() bool { return !p.Root && p.UserNS }
 
 // Enforcement is how one limit is enforced on this machine.
 type Enforcement struct {
-	Limit    string // one of drivers.LimitNames
-	Enforced bool
+	Limit    string `json:"limit"` // one of drivers.LimitNames
+	Enforced bool   `json:"enforced"`
 	// How names the mechanisms in force, or says why the limit is not
 	// enforced.
-	How string
+	How string `json:"how"`
 }
 
 // Enforcements says, per limit, which mechanism is in force here, in the

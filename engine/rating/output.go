@@ -113,3 +113,43 @@ func (r *Ratings) WriteLOS(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// Row is a player's line of bayeselo's `ratings` table (WriteTable),
+// unrounded: Score and Draws are fractions (0..1), Opponent the mean Elo
+// of the player's opponents, per game.
+type Row struct {
+	Rank     int     `json:"rank"`
+	Player   string  `json:"player"`
+	Elo      float64 `json:"elo"`
+	Plus     float64 `json:"plus"`
+	Minus    float64 `json:"minus"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	Draws    int     `json:"draws"`
+	Losses   int     `json:"losses"`
+	Score    float64 `json:"score"`
+	Opponent float64 `json:"opponent"`
+	DrawRate float64 `json:"draw_rate"`
+}
+
+// Rows are the lines of WriteTable, in its order (players with games,
+// the best first), with the given intervals (nil: zeros).
+func (r *Ratings) Rows(plus, minus []float64) []Row {
+	stats := r.Stats()
+	rows := make([]Row, 0, len(r.orig))
+	for rank, k := range r.order() {
+		i := r.orig[k]
+		s := stats[i]
+		row := Row{Rank: rank + 1, Player: r.Names[i], Elo: r.Scale * r.raw[k],
+			Games: s.Games, Wins: s.Wins, Draws: s.Draws, Losses: s.Losses,
+			Score: s.Score, Opponent: s.Opponent, DrawRate: s.DrawRate}
+		if plus != nil {
+			row.Plus = plus[i]
+		}
+		if minus != nil {
+			row.Minus = minus[i]
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}

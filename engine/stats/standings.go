@@ -16,9 +16,9 @@ type Standing struct {
 	Plus    float64 `json:"plus"`  // upper bound of the 95% interval, as a distance from Elo
 	Minus   float64 `json:"minus"` // lower bound, likewise
 	Games   int     `json:"games"` // pairwise games
-	Score   float64 `json:"score"` // fraction of pairwise points, 0..1
+	Score   float64 `json:"score"` // fraction of pairwise points, 0..1; NaN without games, as Elo
 	Matches int     `json:"matches"`
-	Points  float64 `json:"points"` // mean game points per match
+	Points  float64 `json:"points"` // mean game points per match; NaN without matches
 	// Place is the mean place per match (1 = best; tied seats share the
 	// mean of the places they span); PlaceCI is the half-width of its 95%
 	// confidence interval (Student's t over the bot's matches).
@@ -56,9 +56,9 @@ type FirstDefault struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// MarshalJSON writes the numbers that are not finite (the interval of a
-// bot without games, the place of a bot without matches, the place
-// interval of a bot with one) as null.
+// MarshalJSON writes the numbers that are not finite (the Elo, interval
+// and score of a bot without games, the points and place of a bot
+// without matches, the place interval of a bot with one) as null.
 func (s Standing) MarshalJSON() ([]byte, error) {
 	type plain Standing
 	return json.Marshal(struct {
@@ -66,9 +66,12 @@ func (s Standing) MarshalJSON() ([]byte, error) {
 		Elo     *float64 `json:"elo"`
 		Plus    *float64 `json:"plus"`
 		Minus   *float64 `json:"minus"`
+		Score   *float64 `json:"score"`
+		Points  *float64 `json:"points"`
 		Place   *float64 `json:"place"`
 		PlaceCI *float64 `json:"place_ci"`
-	}{plain(s), rating.Finite(s.Elo), rating.Finite(s.Plus), rating.Finite(s.Minus), rating.Finite(s.Place), rating.Finite(s.PlaceCI)})
+	}{plain(s), rating.Finite(s.Elo), rating.Finite(s.Plus), rating.Finite(s.Minus), rating.Finite(s.Score), rating.Finite(s.Points),
+		rating.Finite(s.Place), rating.Finite(s.PlaceCI)})
 }
 
 // PairwiseGames turns match results into the games BayesElo rates: every

@@ -228,7 +228,9 @@ func (t *tally) sortedNames(g []int) []string {
 }
 
 // orders group the bots by each rating method, best first; bots in one
-// group are not separated by it. elo are the bots' BayesElo ratings.
+// group are not separated by it. elo are the bots' BayesElo ratings (see
+// ratedElo: NaN, which cmp.Compare puts before every number and so a
+// descending order after, for a bot without games).
 var orders = [...]func(t *tally, elo []float64) [][]int{
 	tournament.BayesElo: func(t *tally, elo []float64) [][]int {
 		return groupBy(t.all(), func(a, b int) int { return cmp.Compare(EloKey(elo[b]), EloKey(elo[a])) })
@@ -236,7 +238,9 @@ var orders = [...]func(t *tally, elo []float64) [][]int{
 	tournament.Placement: func(t *tally, _ []float64) [][]int { return t.byPlacement() },
 	tournament.Wins: func(t *tally, _ []float64) [][]int {
 		return groupBy(t.all(), func(a, b int) int {
-			return cmp.Or(cmp.Compare(t.wins[b], t.wins[a]), cmp.Compare(t.normalWins[b], t.normalWins[a]),
+			// Bots without matches come last.
+			return cmp.Or(cmp.Compare(min(t.matches[b], 1), min(t.matches[a], 1)),
+				cmp.Compare(t.wins[b], t.wins[a]), cmp.Compare(t.normalWins[b], t.normalWins[a]),
 				cmp.Compare(t.faults[a], t.faults[b]))
 		})
 	},
@@ -306,8 +310,9 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	}
 	st := t.standings(p, r)
 	cross := crosstable(st, games)
-	groups := t.disqualifiedLast(orders[p.Rating](t, r.Elo))
-	order := ranked(st, groups, r.Elo)
+	elo := ratedElo(r)
+	groups := t.disqualifiedLast(orders[p.Rating](t, elo))
+	order := ranked(st, groups, elo)
 	los := r.LOS()
 	s := &Stats{
 		Tournament: p.Tournament, Plan: p.Hash, Rating: p.Rating,
@@ -355,32 +360,49 @@ const faultBuild = "build"
 // alike again.
 func (t *tally) couldNotPlay(i int) bool { return t.matches[i] > 0 && t.unplayed[i] == t.matches[i] }
 
+// ratedElo are the bots' ratings, indexed like r.Names, NaN for a bot
+// without games: the prior alone puts it at 0, which its results do not
+// bound, and which would rank it above every bot that played and lost.
+func ratedElo(r *rating.Ratings) []float64 {
+	elo := slices.Clone(r.Elo)
+	for i := range elo {
+		if !r.Rated(i) {
+			elo[i] = math.NaN()
+		}
+	}
+	return elo
+}
+
 // standings are every bot's per-match statistics and rating, indexed like
-// the plan's bots; Rank, Games and Score are left to fill.
+// the plan's bots; Rank, Games and Score are left to fill. A figure that
+// the bot's results do not give is NaN or infinite (JSON null, "-" in the
+// table): without games, its Elo and interval; without matches, its
+// Points and Place.
 func (t *tally) standings(p *plan.Plan, r *rating.Ratings) []Standing {
 	plus, minus := r.ExactDist()
+	elo := ratedElo(r)
 	fill := map[string]bool{}
 	for _, f := range p.Fill {
 		fill[f] = true
 	}
 	st := make([]Standing, len(t.names))
 	for i, n := range t.names {
-		st[i] = Standing{Bot: n, Elo: r.Elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n], Disqualified: t.dq[i],
+		st[i] = Standing{Bot: n, Elo: elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n], Disqualified: t.dq[i],
 			Matches: t.matches[i], Faults: t.faults[i], Wins: t.wins[i], NormalWins: t.normalWins[i],
 			Defaults: t.defaults[i], DefaultMatches: t.defaultMatches[i], FirstDefault: t.firstDefault[i]}
 		if t.matches[i] > 0 {
 			st[i].Points = t.points[i] / float64(t.matches[i])
 			st[i].Place = t.place(i)
 			st[i].PlaceCI = t.placeCI(i)
-		} else { // no place yet (JSON null; 0 would be no place at all)
-			st[i].Place, st[i].PlaceCI = math.NaN(), math.Inf(1)
+		} else { // no points or place yet (JSON null; 0 would be a figure)
+			st[i].Points, st[i].Place, st[i].PlaceCI = math.NaN(), math.NaN(), math.Inf(1)
 		}
 	}
 	return st
 }
 
 // crosstable counts the pairwise games of every bot against every other,
-// and sets the standings' Games and Score.
+// and sets the standings' Games and Score (NaN without games).
 func crosstable(st []Standing, games []rating.Game) [][]rating.WDL {
 	cross := make([][]rating.WDL, len(st))
 	for i := range cross {
@@ -406,6 +428,7 @@ func crosstable(st []Standing, games []rating.Game) [][]rating.WDL {
 		}
 	}
 	for i := range st {
+		st[i].Score = math.NaN()
 		if st[i].Games > 0 {
 			st[i].Score = points[i] / float64(st[i].Games)
 		}

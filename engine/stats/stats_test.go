@@ -289,6 +289,32 @@ func TestPlaceInterval(t *testing.T) {
 	}
 }
 
+// A bot without games has no Elo and no score, and one without matches
+// no points either (JSON null, not 0); under every ranking they come
+// after the bots that played, a loser included, sharing the last rank.
+func TestBotsWithoutGamesRankLast(t *testing.T) {
+	results := []stats.Result{match("m1", 1, "winner:11", "loser:8")}
+	for _, r := range []tournament.Rating{tournament.BayesElo, tournament.Placement, tournament.Wins, tournament.Points} {
+		s, err := stats.ComputeStats(testPlan(r, "idle1", "loser", "idle2", "winner"), results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := order(s.Standings), "1:winner 2:loser 3:idle1 3:idle2"; got != want {
+			t.Errorf("%s: order %s, want %s", r, got, want)
+		}
+		for _, st := range s.Standings {
+			b, err := json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			null := strings.Contains(string(b), `"elo":null`) && strings.Contains(string(b), `"score":null`) && strings.Contains(string(b), `"points":null`)
+			if idle := strings.HasPrefix(st.Bot, "idle"); null != idle {
+				t.Errorf("%s: %s: elo, score and points null is %v, want %v", r, b, null, idle)
+			}
+		}
+	}
+}
+
 func TestCrosstableAndLOS(t *testing.T) {
 	results := []stats.Result{
 		match("m1", 1, "a:3", "b:2", "c:1"),

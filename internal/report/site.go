@@ -238,8 +238,8 @@ func history(p *plan.Plan, results []engine.Result, st *stats.Stats) (History, e
 		h.Rounds = append(h.Rounds, r)
 		for k, bot := range h.Bots {
 			j := slices.Index(names, bot)
-			var v *float64
-			if j >= 0 {
+			var v *float64 // null, no point, before the bot's first game
+			if j >= 0 && fit.Rated(j) {
 				v = rating.Finite(fit.Elo[j])
 			}
 			h.Elo[k] = append(h.Elo[k], v)

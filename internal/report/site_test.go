@@ -10,7 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 // TestLoadStaged: the standings of a tournament in stages are `arbiter
@@ -115,5 +118,26 @@ func TestCountAnswersLeavesOutTheEnd(t *testing.T) {
 	n, err := countAnswers(path, 2)
 	if err != nil || !slices.Equal(n, []int{1, 1}) {
 		t.Errorf("countAnswers = %v, %v; want [1 1]", n, err)
+	}
+}
+
+// TestHistoryHasNoPointBeforeFirstGame: the rating chart has no point
+// (null) for a bot in the rounds before its first game, where the prior
+// alone would put it at Elo 0, and a point once it has played.
+func TestHistoryHasNoPointBeforeFirstGame(t *testing.T) {
+	p := &plan.Plan{Bots: []plan.Bot{{Name: "a"}, {Name: "b"}, {Name: "c"}},
+		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1}, {ID: "r002-g01-s1", Round: 2}}}
+	results := []engine.Result{
+		{Match: "r001-g01-s1", Round: 1, Seats: []stats.SeatResult{{Bot: "a", SeatResult: drivers.SeatResult{Score: 1}}, {Bot: "b"}}},
+		{Match: "r002-g01-s1", Round: 2, Seats: []stats.SeatResult{{Bot: "c", SeatResult: drivers.SeatResult{Score: 1}}, {Bot: "a"}}},
+	}
+	st := &stats.Stats{Standings: []stats.Standing{{Bot: "a"}, {Bot: "b"}, {Bot: "c"}}}
+	h, err := history(p, results, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := h.Elo[2]
+	if len(c) != 2 || c[0] != nil || c[1] == nil {
+		t.Errorf("c's Elo by round: %v, want no point in round 1 and one in round 2", c)
 	}
 }
