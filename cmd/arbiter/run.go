@@ -194,7 +194,7 @@ func runSlice(sf *shardFlags, path, out string, l *loaded, only []string, stderr
 	if err != nil {
 		return nil, err
 	}
-	return slice, engine.CheckOnly(out, l.plan, only)
+	return slice, engine.CheckOnly(out, l.plan, only, all.Driver)
 }
 
 // finishRun says how a run into out ended: interrupted (and how to

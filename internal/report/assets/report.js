@@ -75,7 +75,7 @@
     if (site.stopped) s += ` Stopped (${site.stopped.rule}): ${site.stopped.reason}.`;
     $("#summary").textContent = s;
     const ul = clear($("#skipped"));
-    for (const note of site.skipped || []) ul.append(el("li", { text: note }));
+    for (const note of [...(site.warnings || []), ...(site.skipped || [])]) ul.append(el("li", { text: note }));
   }
 
   // ---- standings ----
