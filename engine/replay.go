@@ -71,6 +71,9 @@ func ReplayMatches(dir string, ids []string, round int, drv func(string) (driver
 		}
 	}
 	for _, id := range ids {
+		if p.Match(id) == nil && notMadeYet(p, id) != "" {
+			return nil, nil, fmt.Errorf("%s has no match %q yet: it is a match of %s", dir, id, notMadeYet(p, id))
+		}
 		if p.Match(id) == nil {
 			return nil, nil, fmt.Errorf("%s has no match %q", dir, id)
 		}

@@ -247,3 +247,35 @@ func stageDiffers(dir, name string) error {
 	return fmt.Errorf("%s is not the stage that the plan and %s make (one of them was edited, or written by another version of arbiter): if the results are right, remove %s and arbiter makes the stage again from them",
 		path, filepath.Join(dir, ResultsFile), path)
 }
+
+// notMadeYet says, of an id of the form of a later stage's matches (see
+// stageOfID) when p, which holds the stages made so far, does not hold
+// that stage yet, which stage it is and when it is made ("stage final,
+// which is made after stage groups finishes"); "" for any other id.
+func notMadeYet(p *plan.Plan, id string) string {
+	k := stageOfID(p, id)
+	if k < p.ListedStages() || k == 0 {
+		return ""
+	}
+	name := p.Stages[k].Name
+	for _, m := range p.Matches {
+		if m.Stage == name {
+			return ""
+		}
+	}
+	return fmt.Sprintf("stage %s, which is made after stage %s finishes", name, p.Stages[k-1].Name)
+}
+
+// idExample is the id of a match of p to show beside id, which names
+// none: the first of the stage whose ids id has the form of, else p's
+// first.
+func idExample(p *plan.Plan, id string) string {
+	if k := stageOfID(p, id); k >= 0 {
+		for _, m := range p.Matches {
+			if m.Stage == p.Stages[k].Name {
+				return m.ID
+			}
+		}
+	}
+	return p.Matches[0].ID
+}

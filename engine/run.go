@@ -718,8 +718,11 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	}
 	for _, id := range r.Only {
 		m := index[id]
+		if m == nil && notMadeYet(p, id) != "" {
+			return nil, fmt.Errorf("%q is a match of %s (a run without -match makes it)", id, notMadeYet(p, id))
+		}
 		if m == nil {
-			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, p.Matches[0].ID)
+			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, idExample(p, id))
 		}
 		if !seen[id] {
 			out = append(out, m)
