@@ -13,7 +13,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
@@ -280,6 +282,9 @@ func checkResults(p *plan.Plan, results []Result, path string) error {
 		r, line := &results[i], i+1
 		m := matches[r.Match]
 		if m == nil {
+			if err := unmadeStage(p, results, path, line, r.Match); err != nil {
+				return err
+			}
 			return fmt.Errorf("%s, line %d: match %q is not in the plan%s", path, line, r.Match, redo)
 		}
 		if f, ok := first[r.Match]; ok {
@@ -303,38 +308,123 @@ func checkResults(p *plan.Plan, results []Result, path string) error {
 	return nil
 }
 
+// unmadeStage explains a result of match id, on line of path, that p does
+// not know because it is a match of a later stage that p does not hold:
+// its file in rounds/ is missing and the stage could not be made again.
+// It returns nil when id is not such a match.
+func unmadeStage(p *plan.Plan, results []Result, path string, line int, id string) error {
+	k := stageOfID(p, id)
+	if k < p.ListedStages() {
+		return nil
+	}
+	name := p.Stages[k].Name
+	for _, m := range p.Matches {
+		if m.Stage == name {
+			return nil // the stage is made: id is not one of its matches
+		}
+	}
+	file := filepath.Join(filepath.Dir(path), RoundsDir, stages.FileName(name))
+	done := make(map[string]bool, len(results))
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	for _, m := range p.Matches {
+		if !done[m.ID] {
+			return fmt.Errorf("%s, line %d: match %q is of stage %s, whose file %s is missing, and the stage cannot be made again from the results: match %q before it has none in %s (a copied or edited file?). Put back the stage file or the missing results, or use another results directory",
+				path, line, id, name, file, m.ID, path)
+		}
+	}
+	return fmt.Errorf("%s, line %d: match %q is of stage %s, whose file %s is missing: arbiter run %s makes it again from the results",
+		path, line, id, name, file, filepath.Dir(path))
+}
+
+// stageOfID is the index of the stage of p whose matches' ids id has the
+// form of (the longest name, should one stage's name begin another's), or
+// -1.
+func stageOfID(p *plan.Plan, id string) int {
+	at := -1
+	for k := range p.Stages {
+		if strings.HasPrefix(id, p.Stages[k].Name+"-") && (at < 0 || len(p.Stages[k].Name) > len(p.Stages[at].Name)) {
+			at = k
+		}
+	}
+	return at
+}
+
 // ReadDir reads the plan and results of a results directory. The plan's
 // matches are followed by those of the rounds and playoffs that the run
-// paired (rounds/), so every result has its match.
+// paired (rounds/), so every result has its match. It reads the stages of
+// a plan in stages as they are in rounds/, up to the first missing: to
+// check them and make a missing one again, as a run does, use
+// ReadDirWith.
 func ReadDir(dir string) (*plan.Plan, []Result, error) {
+	p, results, _, err := ReadDirWith(dir, nil)
+	return p, results, err
+}
+
+// ReadDirWith is ReadDir with the game drivers (like drivers/all.Driver):
+// the stages of a plan in stages are checked against those the plan and
+// results make, and a stage whose file is missing is made again from
+// them (loadStages), without writing it. A stage file that differs is
+// read as it is, what was played, and named in warnings, which a reader
+// shows.
+func ReadDirWith(dir string, drv func(string) (drivers.Driver, bool)) (*plan.Plan, []Result, []string, error) {
+	p, results, sf, err := readDir(dir, drv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, results, sf.warnings(), nil
+}
+
+// readDir is ReadDirWith, with the later stages that the plan's matches
+// are followed by.
+func readDir(dir string, drv func(string) (drivers.Driver, bool)) (*plan.Plan, []Result, *stageFiles, error) {
 	p, err := ReadPlan(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	paired, err := loadPairings(dir, p)
+	path := filepath.Join(dir, ResultsFile)
+	results, err := readResultsFile(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	for _, pr := range paired {
+	var game drivers.Game
+	if drv != nil && len(p.Stages) > 0 {
+		if game, err = (&Runner{Plan: p, Drivers: drv}).loadGameSettings(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	sf, err := loadStages(dir, p, results, game)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, pr := range sf.paired {
 		p.Matches = append(p.Matches, pr.Matches...)
 	}
-	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	if err := checkResults(p, results, path); err != nil {
+		if len(sf.differs) > 0 { // the stage file, not the results
+			return nil, nil, nil, sf.refuse()
+		}
+		return nil, nil, nil, err
+	}
+	return p, results, sf, nil
+}
+
+// readResultsFile reads a results file, none when it does not exist.
+func readResultsFile(path string) ([]Result, error) {
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return p, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer f.Close()
-	path := filepath.Join(dir, ResultsFile)
 	results, _, err := readResults(f)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := checkResults(p, results, path); err != nil {
-		return nil, nil, err
-	}
-	return p, results, nil
+	return results, nil
 }
 
 func mustIndent(v any) []byte {

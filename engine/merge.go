@@ -390,18 +390,18 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	}
 	low := in.plan
 	in.plan = &op // Out keeps the plan.json it has, with its bots' roots
-	if in.paired, err = loadPairings(m.Out, in.plan); err != nil {
+	path := filepath.Join(m.Out, ResultsFile)
+	results, lines, err := readRaw(path)
+	if err != nil {
+		return err
+	}
+	if in.paired, err = m.outStages(in.plan, results); err != nil {
 		return err
 	}
 	in.known = *in.plan
 	in.known.Matches = slices.Clone(in.plan.Matches)
 	for _, pr := range in.paired {
 		in.known.Matches = append(in.known.Matches, pr.Matches...)
-	}
-	path := filepath.Join(m.Out, ResultsFile)
-	results, lines, err := readRaw(path)
-	if err != nil {
-		return err
 	}
 	if err := checkResults(&in.known, results, path); err != nil {
 		return err
@@ -415,6 +415,27 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		in.results[r.Match] = r
 	}
 	return nil
+}
+
+// outStages are the later stages of Out, whose plan is p: a stage whose
+// file is missing is made again from Out's results and written, as a run
+// does (loadStages).
+func (m *Merge) outStages(p *plan.Plan, results []Result) ([]*pairing.Pairing, error) {
+	var game drivers.Game
+	if len(p.Stages) > 0 {
+		var err error
+		if game, err = (&Runner{Plan: p, Drivers: m.Drivers}).loadGameSettings(); err != nil {
+			return nil, err
+		}
+	}
+	sf, err := loadStages(m.Out, p, results, game)
+	if err != nil {
+		return nil, err
+	}
+	if err := sf.refuse(); err != nil {
+		return nil, err
+	}
+	return sf.paired, sf.writeRemade(m.Out)
 }
 
 // take adds a shard's results, returning what is wrong with them.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -37,16 +38,19 @@ type Replayed struct {
 // ReplayMatches checks that the matches ids of the results directory dir
 // are finished and returns them; with round > 0 instead, every match of
 // that round (listed in the plan or paired during the run): of a
-// shard's directory, those of the round that the shard plays.
-func ReplayMatches(dir string, ids []string, round int) ([]string, error) {
-	p, results, err := ReadDir(dir)
+// shard's directory, those of the round that the shard plays. drv finds
+// the game's driver, which makes again a stage whose file is missing
+// (ReadDirWith); warnings name the stage files that differ from the
+// stages that the results make.
+func ReplayMatches(dir string, ids []string, round int, drv func(string) (drivers.Driver, bool)) ([]string, []string, error) {
+	p, results, warnings, err := ReadDirWith(dir, drv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var shard *ShardPlan
 	if round > 0 {
 		if shard, err = ReadShard(dir); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	done := map[string]bool{}
@@ -60,23 +64,26 @@ func ReplayMatches(dir string, ids []string, round int) ([]string, error) {
 			}
 		}
 		if len(ids) == 0 && shard != nil {
-			return nil, fmt.Errorf("%s is %s, which plays no match of round %d: replay the round from the shard that played it, or from the merged results", dir, shard.Shard, round)
+			return nil, nil, fmt.Errorf("%s is %s, which plays no match of round %d: replay the round from the shard that played it, or from the merged results", dir, shard.Shard, round)
 		}
 		if len(ids) == 0 {
-			return nil, fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; a round paired during the run is known once it was paired)", dir, round, p.Rounds)
+			return nil, nil, fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; a round paired during the run is known once it was paired)", dir, round, p.Rounds)
 		}
 	}
 	for _, id := range ids {
+		if p.Match(id) == nil && notMadeYet(p, id) != "" {
+			return nil, nil, fmt.Errorf("%s has no match %q yet: it is a match of %s", dir, id, notMadeYet(p, id))
+		}
 		if p.Match(id) == nil {
-			return nil, fmt.Errorf("%s has no match %q", dir, id)
+			return nil, nil, fmt.Errorf("%s has no match %q", dir, id)
 		}
 		if !done[id] {
-			return nil, fmt.Errorf("match %s is not finished in %s: only finished matches can be replayed", id, dir)
+			return nil, nil, fmt.Errorf("match %s is not finished in %s: only finished matches can be replayed", id, dir)
 		}
 		// A finished match whose transcript is missing is replayed too:
 		// that is how its transcript is made again (Replayed.Missing).
 	}
-	return ids, nil
+	return ids, warnings, nil
 }
 
 func transcriptPath(dir, id string) string {
@@ -95,14 +102,14 @@ func transcriptPath(dir, id string) string {
 // r.AllowChangedBots.
 func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 	if !r.AllowChangedBots {
-		if err := playedWith(from, r.Only, r.Plan); err != nil {
+		if err := playedWith(from, r.Only, r.Plan, r.Drivers); err != nil {
 			return nil, err
 		}
 	}
 	if entries, err := os.ReadDir(r.Out); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%s is not empty: a replay needs a fresh directory", r.Out)
 	}
-	if err := copyPairings(from, r.Out); err != nil {
+	if err := r.copyPairings(from); err != nil {
 		return nil, err
 	}
 	// A game that carries its bots' state starts each match from the
@@ -112,7 +119,7 @@ func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 	if _, err := run.Run(ctx); err != nil {
 		return nil, err
 	}
-	_, recorded, err := ReadDir(from)
+	_, recorded, _, err := ReadDirWith(from, r.Drivers)
 	if err != nil {
 		return nil, err
 	}
@@ -195,8 +202,8 @@ func unjudged(line string) string {
 
 // playedWith refuses matches of dir that were played with other bots
 // than those of p.
-func playedWith(dir string, ids []string, p *plan.Plan) error {
-	_, results, err := ReadDir(dir)
+func playedWith(dir string, ids []string, p *plan.Plan, drv func(string) (drivers.Driver, bool)) error {
+	_, results, _, err := ReadDirWith(dir, drv)
 	if err != nil {
 		return err
 	}
@@ -220,8 +227,33 @@ func playedWith(dir string, ids []string, p *plan.Plan) error {
 	return nil
 }
 
-// copyPairings copies the rounds/ files of from into out.
-func copyPairings(from, out string) error {
+// copyPairings copies the rounds/ files of from into r.Out.
+// A stage whose file from is missing is made again from its results
+// and written to r.Out's rounds/ too.
+func (r *Runner) copyPairings(from string) error {
+	if err := copyRounds(from, r.Out); err != nil {
+		return err
+	}
+	if len(r.Plan.Stages) == 0 {
+		return nil
+	}
+	game, err := r.loadGameSettings()
+	if err != nil {
+		return err
+	}
+	results, err := readResultsFile(filepath.Join(from, ResultsFile))
+	if err != nil {
+		return err
+	}
+	sf, err := loadStages(from, r.Plan, results, game)
+	if err != nil {
+		return err
+	}
+	return sf.writeRemade(r.Out)
+}
+
+// copyRounds copies the files of from's rounds/ into out's.
+func copyRounds(from, out string) error {
 	entries, err := os.ReadDir(filepath.Join(from, RoundsDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

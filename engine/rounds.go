@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
@@ -54,21 +57,32 @@ func loadPairings(dir string, p *plan.Plan) ([]*pairing.Pairing, error) {
 func readPairings(dir string, names []string) ([]*pairing.Pairing, error) {
 	var out []*pairing.Pairing
 	for _, name := range names {
-		path := filepath.Join(dir, RoundsDir, name)
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			break
-		}
+		pr, err := readPairing(filepath.Join(dir, RoundsDir, name))
 		if err != nil {
 			return nil, err
 		}
-		var pr pairing.Pairing
-		if err := json.Unmarshal(b, &pr); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		if pr == nil {
+			break
 		}
-		out = append(out, &pr)
+		out = append(out, pr)
 	}
 	return out, nil
+}
+
+// readPairing reads one stage of rounds/, nil when its file is missing.
+func readPairing(path string) (*pairing.Pairing, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var pr pairing.Pairing
+	if err := json.Unmarshal(b, &pr); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &pr, nil
 }
 
 // pairingEqual compares two pairings as they are written.
@@ -95,4 +109,173 @@ func ReadStopped(dir string) (*stop.Stopped, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, StopFile), err)
 	}
 	return &s, nil
+}
+
+// stageFiles are the later stages of a plan in stages as loadStages
+// found them in a results directory.
+type stageFiles struct {
+	dir    string
+	paired []*pairing.Pairing
+	// remade are the indexes in paired of the stages made again, whose
+	// files are missing.
+	remade []int
+	// differs are the stage files (names in rounds/) that are not the
+	// stages the plan and results make; paired holds them as they are.
+	differs []string
+}
+
+// refuse refuses the first stage file that differs, for a run or merge
+// that would go on from it.
+func (sf *stageFiles) refuse() error {
+	if len(sf.differs) == 0 {
+		return nil
+	}
+	return stageDiffers(sf.dir, sf.differs[0])
+}
+
+// warnings say which stage files differ, for a reader, which reads them
+// as they are: what was played.
+func (sf *stageFiles) warnings() []string {
+	var out []string
+	for _, name := range sf.differs {
+		path := filepath.Join(sf.dir, RoundsDir, name)
+		out = append(out, fmt.Sprintf("%s is not the stage that the plan and %s make (one of them was edited, or written by another version of arbiter): its matches are read as the file records them, and arbiter run refuses to go on from it",
+			path, filepath.Join(sf.dir, ResultsFile)))
+	}
+	return out
+}
+
+// loadStages reads the stages of p, a plan in stages, that dir's run made
+// (rounds/stage-<name>.json), in order, checking each against the stage
+// that the plan and results make again: a stage is a pure function of
+// them (stages.Make), so a stage file that differs was edited, or the
+// results were, or another version of arbiter made it (differs). A stage
+// whose file is missing is made again once every match before it has its
+// result (the run made it then, or makes it next), so that a directory
+// copied without rounds/, or whose stage file was removed, reads as it
+// did (remade; not written to rounds/). Without the game (nil), and for a
+// plan not in stages, the files are read unchecked up to the first
+// missing (loadPairings).
+func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (*stageFiles, error) {
+	sf := &stageFiles{dir: dir}
+	if game == nil || len(p.Stages) == 0 {
+		var err error
+		sf.paired, err = loadPairings(dir, p)
+		return sf, err
+	}
+	known := *p
+	known.Matches = slices.Clone(p.Matches)
+	done := make(map[string]bool, len(results))
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	for k := p.ListedStages(); k < len(p.Stages); k++ {
+		name := stages.FileName(p.Stages[k].Name)
+		file, err := readPairing(filepath.Join(dir, RoundsDir, name))
+		if err != nil {
+			return nil, err
+		}
+		// Not due yet, or the results before it are not all there:
+		// the run checks the file once they are.
+		due := allFinished(known.Matches, done)
+		if !due && file == nil {
+			break
+		}
+		if due {
+			made, err := stages.Make(&known, k, knownResults(&known, results), game.Seats)
+			switch {
+			case err != nil && file == nil:
+				return nil, fmt.Errorf("stage %s cannot be made from %s: %w", p.Stages[k].Name, filepath.Join(dir, ResultsFile), err)
+			case file == nil:
+				sf.remade = append(sf.remade, len(sf.paired))
+				file = made
+			case err != nil || !pairingEqual(file, made):
+				sf.differs = append(sf.differs, name)
+			}
+		}
+		sf.paired = append(sf.paired, file)
+		known.Matches = append(known.Matches, file.Matches...)
+	}
+	return sf, nil
+}
+
+// allFinished reports whether every match of ms has its result.
+func allFinished(ms []plan.Match, done map[string]bool) bool {
+	for _, m := range ms {
+		if !done[m.ID] {
+			return false
+		}
+	}
+	return true
+}
+
+// knownResults are the results of p's matches, in p's order: those a
+// stage or round after p's matches is made from.
+func knownResults(p *plan.Plan, results []Result) []Result {
+	known := make(map[string]bool, len(p.Matches))
+	for _, m := range p.Matches {
+		known[m.ID] = true
+	}
+	var out []Result
+	for _, res := range stats.InPlanOrder(p, results) {
+		if known[res.Match] {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// writeRemade writes to dir's rounds/ the stages that loadStages made
+// again.
+func (sf *stageFiles) writeRemade(dir string) error {
+	for _, i := range sf.remade {
+		if err := os.MkdirAll(filepath.Join(dir, RoundsDir), 0o755); err != nil {
+			return err
+		}
+		name := stages.FileName(sf.paired[i].Stage)
+		if err := writeFileAtomic(filepath.Join(dir, RoundsDir, name), mustIndent(sf.paired[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stageDiffers refuses the stage file name of dir's rounds/, which is not
+// the stage that the plan and the results make.
+func stageDiffers(dir, name string) error {
+	path := filepath.Join(dir, RoundsDir, name)
+	return fmt.Errorf("%s is not the stage that the plan and %s make (one of them was edited, or written by another version of arbiter): if the results are right, remove %s and arbiter makes the stage again from them",
+		path, filepath.Join(dir, ResultsFile), path)
+}
+
+// notMadeYet says, of an id of the form of a later stage's matches (see
+// stageOfID) when p, which holds the stages made so far, does not hold
+// that stage yet, which stage it is and when it is made ("stage final,
+// which is made after stage groups finishes"); "" for any other id.
+func notMadeYet(p *plan.Plan, id string) string {
+	k := stageOfID(p, id)
+	if k < p.ListedStages() || k == 0 {
+		return ""
+	}
+	name := p.Stages[k].Name
+	for _, m := range p.Matches {
+		if m.Stage == name {
+			return ""
+		}
+	}
+	return fmt.Sprintf("stage %s, which is made after stage %s finishes", name, p.Stages[k-1].Name)
+}
+
+// idExample is the id of a match of p to show beside id, which names
+// none: the first of the stage whose ids id has the form of, else p's
+// first.
+func idExample(p *plan.Plan, id string) string {
+	if k := stageOfID(p, id); k >= 0 {
+		for _, m := range p.Matches {
+			if m.Stage == p.Stages[k].Name {
+				return m.ID
+			}
+		}
+	}
+	return p.Matches[0].ID
 }

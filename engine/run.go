@@ -205,7 +205,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if r.workers != nil {
 		defer r.workers.close()
 	}
-	paired, known, err := r.known(prior)
+	paired, known, err := r.known(prior, game, log)
 	if err != nil {
 		return nil, err
 	}
@@ -253,12 +253,23 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 }
 
 // known is the plan with the rounds paired so far (in rounds/), whose
-// matches the results so far must all be.
-func (r *Runner) known(prior []Result) ([]*pairing.Pairing, *plan.Plan, error) {
-	paired, err := loadPairings(r.Out, r.Plan)
+// matches the results so far must all be. A stage whose file is missing
+// is made again from the results and written (loadStages).
+func (r *Runner) known(prior []Result, game drivers.Game, log hclog.Logger) ([]*pairing.Pairing, *plan.Plan, error) {
+	sf, err := loadStages(r.Out, r.Plan, prior, game)
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := sf.refuse(); err != nil {
+		return nil, nil, err
+	}
+	if err := sf.writeRemade(r.Out); err != nil {
+		return nil, nil, err
+	}
+	for _, i := range sf.remade {
+		log.Warn("a stage file was missing: made it again from the results", "file", filepath.Join(r.Out, RoundsDir, stages.FileName(sf.paired[i].Stage)))
+	}
+	paired := sf.paired
 	known := *r.Plan
 	known.Matches = slices.Clone(r.Plan.Matches)
 	for _, pr := range paired {
@@ -609,6 +620,9 @@ func (s *session) nextStage(stage int, paired []*pairing.Pairing) (pr *pairing.P
 		return nil, nil, err
 	}
 	if stage < len(paired) {
+		if !pairingEqual(paired[stage], pr) && pr.Rule == stages.Rule {
+			return nil, nil, stageDiffers(s.r.Out, name)
+		}
 		if !pairingEqual(paired[stage], pr) {
 			return nil, nil, fmt.Errorf("%s was paired from other results than %s now holds (the results or arbiter's pairing changed); remove %s to start over",
 				filepath.Join(s.r.Out, RoundsDir, name), ResultsFile, s.r.Out)
@@ -634,16 +648,7 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	}
 	// Only the results of matches known so far: a resumed run already
 	// holds results of the rounds it is about to pair again.
-	known := map[string]bool{}
-	for _, m := range p.Matches {
-		known[m.ID] = true
-	}
-	var results []Result
-	for _, res := range stats.InPlanOrder(p, s.sum.Results) {
-		if known[res.Match] {
-			results = append(results, res)
-		}
-	}
+	results := knownResults(p, s.sum.Results)
 	var pr *pairing.Pairing
 	var name string
 	if len(p.Stages) > 0 {
@@ -726,16 +731,29 @@ func (r *Runner) loadGameSettings() (drivers.Game, error) {
 // CheckOnly refuses, before anything is written, a match id of only that
 // names no match of p nor of a round already paired in out, the results
 // directory (which need not exist yet): the check Run makes of
-// Runner.Only, made before the run creates out and its files. A directory
-// whose rounds cannot be read is left to Run, which says why.
-func CheckOnly(out string, p *plan.Plan, only []string) error {
+// Runner.Only, made before the run creates out and its files. A stage
+// whose file out is missing is made again from its results, as Run does.
+// A directory whose rounds cannot be read is left to Run, which says why.
+func CheckOnly(out string, p *plan.Plan, only []string, drv func(string) (drivers.Driver, bool)) error {
 	if len(only) == 0 {
 		return nil
 	}
-	paired, err := loadPairings(out, p)
+	var game drivers.Game
+	if len(p.Stages) > 0 {
+		var err error
+		if game, err = (&Runner{Plan: p, Drivers: drv}).loadGameSettings(); err != nil {
+			return nil
+		}
+	}
+	results, err := readResultsFile(filepath.Join(out, ResultsFile))
 	if err != nil {
 		return nil
 	}
+	sf, err := loadStages(out, p, results, game)
+	if err != nil {
+		return nil
+	}
+	paired := sf.paired
 	known := *p
 	known.Matches = slices.Clone(p.Matches)
 	for _, pr := range paired {
@@ -756,8 +774,11 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	}
 	for _, id := range r.Only {
 		m := index[id]
+		if m == nil && notMadeYet(p, id) != "" {
+			return nil, fmt.Errorf("%q is a match of %s (a run without -match makes it)", id, notMadeYet(p, id))
+		}
 		if m == nil {
-			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, p.Matches[0].ID)
+			return nil, fmt.Errorf("the plan has no match %q (ids look like %s; see arbiter plan)", id, idExample(p, id))
 		}
 		if !seen[id] {
 			out = append(out, m)

@@ -146,9 +146,16 @@ func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Dr
 	var paired []*pairing.Pairing
 	if sh.Stage > 0 {
 		var err error
-		if paired, err = loadPairings(from, p); err != nil {
+		// A stage whose file from is missing is made again from its
+		// results (readDir).
+		_, _, sf, err := readDir(from, drv)
+		if err != nil {
 			return nil, err
 		}
+		if err := sf.refuse(); err != nil {
+			return nil, err
+		}
+		paired = sf.paired
 		if sh.Stage > len(paired) {
 			complete, err := Complete(from, drv)
 			if err != nil {
@@ -370,7 +377,7 @@ func Stages(p *plan.Plan) int { return 1 + len(stageNames(p)) }
 // tournament: every known match has its result and no later stage
 // follows (none is left, or a stopping rule ended it).
 func Complete(dir string, drv func(string) (drivers.Driver, bool)) (bool, error) {
-	p, results, err := ReadDir(dir)
+	p, results, sf, err := readDir(dir, drv)
 	if err != nil {
 		return false, err
 	}
@@ -386,14 +393,10 @@ func Complete(dir string, drv func(string) (drivers.Driver, bool)) (bool, error)
 			return false, nil
 		}
 	}
-	paired, err := loadPairings(dir, p)
-	if err != nil {
-		return false, err
-	}
 	s, err := newMergeSession(p, results, dir, drv)
 	if err != nil {
 		return false, err
 	}
-	pr, _, err := s.makeNext(len(paired))
+	pr, _, err := s.makeNext(len(sf.paired))
 	return pr == nil && err == nil, err
 }

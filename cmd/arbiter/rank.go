@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -48,19 +49,14 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("give one results directory (written by arbiter run -out DIR), or -pgn FILE")
 	}
-	p, results, err := engine.ReadDir(pos[0])
+	p, results, stopped, err := readRanked(pos[0], stderr)
 	if err != nil {
 		return err
 	}
 	// A tournament a stopping rule ended is finished: say why.
-	stopped, err := engine.ReadStopped(pos[0])
-	if err != nil {
-		return err
-	}
 	if stopped != nil && !*asJSON {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", stopped.Rule, stopped.Reason)
 	}
-	results = stopped.Counted(p, results)
 	if *pgnOut != "" {
 		if err := exportPGN(*pgnOut, p, results); err != nil {
 			return err
@@ -170,6 +166,25 @@ func checkRankFlags(fs *flag.FlagSet) error {
 		}
 	}
 	return nil
+}
+
+// readRanked reads the results directory dir for rank: the plan, the
+// results that count (those before a stopping rule ended the run) and the
+// stop. What it read but the results do not make (a stage file that
+// differs: engine.ReadDirWith) is said on stderr.
+func readRanked(dir string, stderr io.Writer) (*plan.Plan, []engine.Result, *stop.Stopped, error) {
+	p, results, warnings, err := engine.ReadDirWith(dir, all.Driver)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "arbiter rank: %s\n", w)
+	}
+	stopped, err := engine.ReadStopped(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, stopped.Counted(p, results), stopped, nil
 }
 
 // rankPGN prints the BayesElo ratings of the games of a PGN file: the

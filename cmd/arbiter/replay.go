@@ -39,9 +39,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-j must be at least 1")
 	}
 	dir := pos[0]
-	ids, err := engine.ReplayMatches(dir, pos[1:], *round)
+	ids, warnings, err := engine.ReplayMatches(dir, pos[1:], *round, all.Driver)
 	if err != nil {
 		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "arbiter replay: %s\n", w)
 	}
 	p, err := replayPlan(dir, *out, root, *allowChanged)
 	if err != nil {

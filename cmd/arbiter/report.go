@@ -37,6 +37,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "; transcripts in %s (%s), keep them beside the page", w.Folder, size(w.FolderBytes))
 	}
 	fmt.Fprintln(stdout, ".")
+	for _, s := range w.Site.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", s)
+	}
 	for _, s := range w.Site.Skipped {
 		fmt.Fprintf(stderr, "skipped: %s\n", s)
 	}

@@ -269,4 +269,22 @@ func TestInterruptedSaysWhatWasSelected(t *testing.T) {
 			t.Errorf("said %q, want %q", stderr.String(), c.want)
 		}
 	}
+	// A tournament in stages counts the stages made so far, and says
+	// which are to come.
+	staged := &engine.Summary{Results: make([]engine.Result, 2)}
+	staged.Plan = &plan.Plan{Matches: make([]plan.Match, 4), Stages: []plan.Stage{
+		{Name: "groups", Bots: []plan.Pick{{Bot: "a"}}},
+		{Name: "final", Bots: []plan.Pick{{Stage: "groups", From: 1, To: 1}}},
+	}}
+	for i := range staged.Plan.Matches {
+		staged.Plan.Matches[i].ID, staged.Plan.Matches[i].Stage = fmt.Sprintf("groups-A-r001-g0%d-s1", i+1), "groups"
+		if i < 2 {
+			staged.Results[i].Match = staged.Plan.Matches[i].ID
+		}
+	}
+	var stderr bytes.Buffer
+	finishRun(nil, &stderr, "out", staged, engine.ErrInterrupted, nil, false)
+	if want := "Interrupted: 2 of 4 matches (stage final to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("said %q, want %q", stderr.String(), want)
+	}
 }

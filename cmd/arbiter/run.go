@@ -21,6 +21,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
@@ -192,7 +193,7 @@ func runSlice(sf *shardFlags, path, out string, l *loaded, only []string, stderr
 	if err != nil {
 		return nil, err
 	}
-	return slice, engine.CheckOnly(out, l.plan, only)
+	return slice, engine.CheckOnly(out, l.plan, only, all.Driver)
 }
 
 // finishRun says how a run into out ended: interrupted (and how to
@@ -201,8 +202,10 @@ func runSlice(sf *shardFlags, path, out string, l *loaded, only []string, stderr
 // -match named.
 func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error, sp *engine.ShardPlan, picked bool) error {
 	if errors.Is(err, engine.ErrInterrupted) {
-		// A shard or a -match run counts its own matches, not the plan's.
-		done := fmt.Sprintf("%d of %d matches are", len(sum.Results), len(sum.Plan.Matches))
+		// A shard or a -match run counts its own matches, not the plan's;
+		// the plan's leave out its stages not made yet.
+		done := fmt.Sprintf("%d of %d matches%s are", len(sum.Results), len(sum.Plan.Matches),
+			stats.ToCome(stages.ToCome(sum.Plan, sum.Results)))
 		switch {
 		case sp != nil:
 			done = fmt.Sprintf("%d of the %d matches of %s are", sum.Skipped+sum.Finished, sum.Planned, sp.Shard)

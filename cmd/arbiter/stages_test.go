@@ -155,7 +155,7 @@ func TestKilledStagedRunResumes(t *testing.T) {
 	if err := os.WriteFile(stageFile("final"), []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(arbiter, "run", dir, "-out", killed).CombinedOutput(); err == nil || !strings.Contains(string(out), "stage-final.json was paired from other results") {
+	if out, err := exec.Command(arbiter, "run", dir, "-out", killed).CombinedOutput(); err == nil || !strings.Contains(string(out), "stage-final.json is not the stage that the plan and") {
 		t.Errorf("a run into a directory whose stage file was edited: %v\n%s", err, out)
 	}
 	if err := os.WriteFile(stageFile("final"), b, 0o644); err != nil {

@@ -482,5 +482,32 @@ func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
 	s.Reorder(p, bots, stage)
 	s.GateFaults = GateFaults(p, results)
 	s.StageTables = tables
+	s.StagesToCome = ToCome(p, results)
 	return s, nil
+}
+
+// ToCome are the later stages of p, which holds the stages made so far,
+// that are not made yet: their matches, which depend on who advances,
+// are not in p and not counted in its matches. A stage without a match
+// in p is made, with none, once every match before it has its result.
+func ToCome(p *plan.Plan, results []stats.Result) []string {
+	has := map[string]bool{}
+	for _, m := range p.Matches {
+		has[m.Stage] = true
+	}
+	done := make(map[string]bool, len(results))
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	finished := true
+	for _, m := range p.Matches {
+		finished = finished && done[m.ID]
+	}
+	var out []string
+	for k := p.ListedStages(); k < len(p.Stages); k++ {
+		if name := p.Stages[k].Name; !has[name] && (len(out) > 0 || !finished) {
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -55,6 +55,10 @@ type Stats struct {
 	// order of the stage's rating. Standings' columns count every stage;
 	// these are what decided the order among bots of one stage.
 	StageTables []StageTable `json:"stage_tables,omitempty"`
+	// StagesToCome are, in a tournament played in stages, the stages not
+	// made yet, whose matches Planned does not count: they depend on who
+	// advances.
+	StagesToCome []string `json:"stages_to_come,omitempty"`
 }
 
 // StageTable is one pool of a stage (package stages), ranked by its own
@@ -81,13 +85,27 @@ type GateFault struct {
 
 // Finished says how many matches have finished, as `arbiter rank` heads
 // its standings: "12 of 12 matches finished, 6 playoff(s)" (playoffs
-// apart: Planned does not count them).
+// apart: Planned does not count them), "16 of 16 matches finished (stage
+// final to come)".
 func (s *Stats) Finished() string {
 	out := fmt.Sprintf("%d of %d matches finished", s.Matches-s.Playoffs, s.Planned)
 	if s.Playoffs > 0 {
 		out += fmt.Sprintf(", %d playoff(s)", s.Playoffs)
 	}
-	return out
+	return out + ToCome(s.StagesToCome)
+}
+
+// ToCome says which stages are to come, after a count of matches that
+// leaves them out: " (stage final to come)", " (stages a, b to come)", ""
+// when none is.
+func ToCome(stages []string) string {
+	switch len(stages) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" (stage %s to come)", stages[0])
+	}
+	return fmt.Sprintf(" (stages %s to come)", strings.Join(stages, ", "))
 }
 
 // RankedBy says how Standings are ordered, "by ...": by the rating, or,

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/drivers/euchre"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -66,6 +67,9 @@ type Site struct {
 	Running []string `json:"running,omitempty"`
 	// Skipped says what could not be read and was left out.
 	Skipped []string `json:"skipped,omitempty"`
+	// Warnings say what was read but is not what arbiter makes of the
+	// results: a stage file that differs from the stage they make.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // History holds one rating series per bot: Elo[k][i] is bot Bots[k]'s
@@ -92,7 +96,7 @@ type Match struct {
 const stderrExcerpt = 2048
 
 // Load reads results directory dir. It fails only when dir is not a
-// results directory or its results are refused (see engine.ReadDir);
+// results directory or its results are refused (see engine.ReadDirWith);
 // what it skips is listed in Site.Skipped.
 func Load(dir string) (*Site, error) {
 	return newLoader(dir).load()
@@ -109,12 +113,13 @@ type loader struct {
 func newLoader(dir string) *loader { return &loader{dir: dir, answers: map[string][]int{}} }
 
 func (l *loader) load() (*Site, error) {
-	p, results, err := engine.ReadDir(l.dir)
+	p, results, warnings, err := engine.ReadDirWith(l.dir, all.Driver)
 	if err != nil {
 		return nil, err
 	}
 	s := &Site{Tournament: p.Tournament, Driver: p.Game.Driver, Game: p.Game.Name, Plan: p.Hash,
-		Format: p.Format.String(), Players: p.Players, StartupMS: time.Duration(p.GameClock().Startup).Milliseconds()}
+		Format: p.Format.String(), Players: p.Players, StartupMS: time.Duration(p.GameClock().Startup).Milliseconds(),
+		Warnings: warnings}
 	if torn := tornLine(filepath.Join(l.dir, engine.ResultsFile)); torn != "" {
 		s.Skipped = append(s.Skipped, torn)
 	}

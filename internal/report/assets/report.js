@@ -76,7 +76,7 @@
     for (const note of site.notes || []) s += ` Note: ${note}`;
     $("#summary").textContent = s;
     const ul = clear($("#skipped"));
-    for (const note of site.skipped || []) ul.append(el("li", { text: note }));
+    for (const note of [...(site.warnings || []), ...(site.skipped || [])]) ul.append(el("li", { text: note }));
   }
 
   // ---- standings ----
