@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
@@ -248,12 +249,20 @@ func stageDiffers(dir, name string) error {
 		path, filepath.Join(dir, ResultsFile), path)
 }
 
-// notMadeYet says, of an id of the form of a later stage's matches (see
-// stageOfID) when p, which holds the stages made so far, does not hold
-// that stage yet, which stage it is and when it is made ("stage final,
-// which is made after stage groups finishes"); "" for any other id.
+// notMadeYet says, of an id of a match that the run makes from results
+// and that p, which holds the matches made so far, does not hold yet,
+// what match it is and when it is made ("stage final, which is made after
+// stage groups finishes", "round 3, which is paired when every match
+// before it has finished"); "" for any other id.
 func notMadeYet(p *plan.Plan, id string) string {
-	k := stageOfID(p, id)
+	if k := stageOfID(p, id); k >= 0 {
+		return stageNotMade(p, k)
+	}
+	return laterNotMade(p, id)
+}
+
+// stageNotMade is notMadeYet of an id of the form of stage k's matches.
+func stageNotMade(p *plan.Plan, k int) string {
 	if k < p.ListedStages() || k == 0 {
 		return ""
 	}
@@ -264,6 +273,31 @@ func notMadeYet(p *plan.Plan, id string) string {
 		}
 	}
 	return fmt.Sprintf("stage %s, which is made after stage %s finishes", name, p.Stages[k-1].Name)
+}
+
+// laterNotMade is notMadeYet of an id of a tournament not in stages: a
+// match of a round paired from results (Later.From to Rounds) not paired
+// yet, or a playoff's.
+func laterNotMade(p *plan.Plan, id string) string {
+	if p.Later == nil || len(p.Stages) > 0 {
+		return ""
+	}
+	if p.Later.Playoffs && strings.HasPrefix(id, "playoff-") {
+		return "a playoff, which is made after the last round finishes when bots are tied in place"
+	}
+	var r, g, s int
+	if n, err := fmt.Sscanf(id, "r%d-g%d-s%d", &r, &g, &s); err != nil || n != 3 || id != fmt.Sprintf("r%03d-g%02d-s%d", r, g, s) {
+		return ""
+	}
+	if p.Later.Pairing == tournament.NoPairing || r < p.Later.From || r > p.Rounds {
+		return ""
+	}
+	for _, m := range p.Matches {
+		if m.Round == r {
+			return ""
+		}
+	}
+	return fmt.Sprintf("round %d, which is paired when every match before it has finished", r)
 }
 
 // idExample is the id of a match of p to show beside id, which names
