@@ -357,9 +357,10 @@ func (in *mergeInput) since() {
 
 // readOut reads what Out holds already; it must be the shards' plan.
 // An Out that holds no result yet (nor a later stage's pairing) gets
-// the lowest shard's plan.json, as a new Out does: what a merge killed
-// before its results.jsonl left there, or an earlier arbiter's run
-// refused it, is not a plan any result was merged with.
+// the lowest shard's plan.json, as a new Out does, whatever plan.json it
+// has: what a merge killed before its results.jsonl left there, or an
+// earlier arbiter's run refused it, is not a plan any result was merged
+// with, and may be another plan's.
 func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	b, err := os.ReadFile(filepath.Join(m.Out, PlanFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -379,13 +380,32 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	if err := json.Unmarshal(b, &op); err != nil {
 		return fmt.Errorf("%s is not a plan (%v): merge into another -out directory", filepath.Join(m.Out, PlanFile), err)
 	}
-	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, "the results of"); err != nil {
+	path := filepath.Join(m.Out, ResultsFile)
+	results, lines, err := readRaw(path)
+	if err != nil {
+		return err
+	}
+	paired, err := holdsPairing(m.Out)
+	if err != nil {
+		return err
+	}
+	if len(results) == 0 && !paired {
+		if err := notRun(m.Out); err != nil {
+			return err
+		}
+		in.known, in.newPlan = *in.plan, true
+		return nil
+	}
+	what := "the results of"
+	if len(results) == 0 {
+		what = "the pairings of"
+	}
+	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, what); err != nil {
 		return fmt.Errorf("%w; merge into another -out directory", err)
 	}
 	if err := notRun(m.Out); err != nil {
 		return err
 	}
-	low := in.plan
 	in.plan = &op // Out keeps the plan.json it has, with its bots' roots
 	if in.paired, err = loadPairings(m.Out, in.plan); err != nil {
 		return err
@@ -395,23 +415,32 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	for _, pr := range in.paired {
 		in.known.Matches = append(in.known.Matches, pr.Matches...)
 	}
-	path := filepath.Join(m.Out, ResultsFile)
-	results, lines, err := readRaw(path)
-	if err != nil {
-		return err
-	}
 	if err := checkResults(&in.known, results, path); err != nil {
 		return err
-	}
-	if len(results) == 0 && len(in.paired) == 0 {
-		in.plan, in.newPlan = low, true
-		in.known = *low
 	}
 	for i, r := range results {
 		in.prior[r.Match] = lines[i]
 		in.results[r.Match] = r
 	}
 	return nil
+}
+
+// holdsPairing says whether dir's rounds/ holds a pairing, whatever plan
+// it is of: a file named *.json (an atomic write killed leaves *.tmp).
+func holdsPairing(dir string) (bool, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, RoundsDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // take adds a shard's results, returning what is wrong with them.
