@@ -3,6 +3,7 @@ package drivers
 import (
 	"bytes"
 	"cmp"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,7 +102,7 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 	}
 	programNeeds(path, getenv("PATH"), dir, dir, onPath, reads, 0)
 	if !submitted {
-		for _, a := range commandPaths(argv[1:], env) {
+		for _, a := range commandPaths(argv, env) {
 			if p := argPath(a, dir); p != "" && !InSystem(p) {
 				if _, err := os.Stat(p); err == nil {
 					reads[p] = true
@@ -119,24 +120,21 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 	return out
 }
 
-// commandPaths are the words of args (a command's arguments) that may
-// name paths, and the paths of the bot's own CLASSPATH (of env, not
+// commandPaths are the arguments of argv (a command) that may name
+// paths, and the paths of the bot's own CLASSPATH (of env, not
 // arbiter's): a Java class path (after -cp, -classpath or --class-path,
 // or --class-path=...) is a list of paths joined by ':', each of which
 // the sandbox must show, as it shows a path that is a word of its own
 // (java -cp /opt/lib:. Bot). Java's wildcard entry (/opt/lib/*) names
 // the jars of its folder, so the folder is shown.
-func commandPaths(args, env []string) []string {
+func commandPaths(argv, env []string) []string {
+	lists := maps.Collect(javacmd.ClassPaths(argv))
 	var out []string
-	for i, a := range args {
-		prev := ""
-		if i > 0 {
-			prev = args[i-1]
-		}
-		if list, ok := javacmd.ClassPath(prev, a); ok {
+	for i := 1; i < len(argv); i++ {
+		if list, ok := lists[i]; ok {
 			out = append(out, classPathEntries(list)...)
 		} else {
-			out = append(out, a)
+			out = append(out, argv[i])
 		}
 	}
 	for _, e := range env {
