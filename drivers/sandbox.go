@@ -3,6 +3,7 @@ package drivers
 import (
 	"bytes"
 	"cmp"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,7 +102,7 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 	}
 	programNeeds(path, getenv("PATH"), dir, dir, onPath, reads, 0)
 	if !submitted {
-		for _, a := range commandPaths(argv[1:], env) {
+		for _, a := range commandPaths(argv, dir, env) {
 			if p := argPath(a, dir); p != "" && !InSystem(p) {
 				if _, err := os.Stat(p); err == nil {
 					reads[p] = true
@@ -119,41 +120,63 @@ func resolveSandbox(argv []string, dir string, env []string, submitted bool) San
 	return out
 }
 
-// commandPaths are the words of args (a command's arguments) that may
-// name paths, and the paths of the bot's own CLASSPATH (of env, not
+// commandPaths are the arguments of argv (a command) that may name
+// paths, and the paths of the bot's own CLASSPATH (of env, not
 // arbiter's): a Java class path (after -cp, -classpath or --class-path,
 // or --class-path=...) is a list of paths joined by ':', each of which
 // the sandbox must show, as it shows a path that is a word of its own
 // (java -cp /opt/lib:. Bot). Java's wildcard entry (/opt/lib/*) names
-// the jars of its folder, so the folder is shown.
-func commandPaths(args, env []string) []string {
+// the jars of its folder, which are shown (classPathEntries).
+func commandPaths(argv []string, dir string, env []string) []string {
+	lists := maps.Collect(javacmd.ClassPaths(argv))
 	var out []string
-	for i, a := range args {
-		prev := ""
-		if i > 0 {
-			prev = args[i-1]
-		}
-		if list, ok := javacmd.ClassPath(prev, a); ok {
-			out = append(out, classPathEntries(list)...)
+	for i := 1; i < len(argv); i++ {
+		if list, ok := lists[i]; ok {
+			out = append(out, classPathEntries(list, dir)...)
 		} else {
-			out = append(out, a)
+			out = append(out, argv[i])
 		}
 	}
 	for _, e := range env {
 		if v, ok := strings.CutPrefix(e, "CLASSPATH="); ok {
-			out = append(out, classPathEntries(v)...)
+			out = append(out, classPathEntries(v, dir)...)
 		}
 	}
 	return out
 }
 
-// classPathEntries are the paths of a class path list: its entries, a
-// wildcard's folder for a wildcard.
-func classPathEntries(list string) []string {
-	out := filepath.SplitList(list)
-	for i, e := range out {
-		if dir, ok := javacmd.Wildcard(e); ok {
-			out[i] = dir
+// classPathEntries are the paths of a class path list, relative to dir
+// or absolute: its entries, and for a wildcard the jars Java takes from
+// its folder (javacmd.ClassPathJar), in name order, the regular files
+// among them (through a link), as the bot's fingerprint hashes them. The
+// folder itself is not: its other files and its subfolders are not in
+// the fingerprint, so the bot must not read them.
+func classPathEntries(list, dir string) []string {
+	var out []string
+	for _, e := range filepath.SplitList(list) {
+		folder, ok := javacmd.Wildcard(e)
+		if !ok {
+			out = append(out, e)
+			continue
+		}
+		if !filepath.IsAbs(folder) {
+			if dir == "" {
+				continue // relative to nothing known: bound as no relative path is
+			}
+			folder = filepath.Join(dir, folder)
+		}
+		if Within(folder, dir) {
+			continue // the sandbox shows dir
+		}
+		entries, err := os.ReadDir(folder) // in name order
+		if err != nil {
+			continue // Java passes over a folder that is not there
+		}
+		for _, f := range entries {
+			jar := filepath.Join(folder, f.Name())
+			if fi, err := os.Stat(jar); err == nil && fi.Mode().IsRegular() && javacmd.ClassPathJar(f.Name()) {
+				out = append(out, jar)
+			}
 		}
 	}
 	return out

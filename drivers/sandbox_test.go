@@ -59,9 +59,28 @@ func TestResolveSandboxBindsClassPath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(jar, nil, 0o644); err != nil {
+	// Java's wildcard lib/* takes the files of lib whose names end in .jar
+	// or .JAR, not the other files, nor a subfolder's, nor a folder so
+	// named: the sandbox shows those jars (in name order), not lib, whose
+	// other files the bot's fingerprint does not hash. A link to a jar is
+	// the jar.
+	for _, d := range []string{filepath.Join(lib, "sub"), filepath.Join(lib, "d.jar")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{jar, filepath.Join(lib, "b.JAR"), filepath.Join(lib, "a.jar"), filepath.Join(lib, "notes.txt"), filepath.Join(lib, "sub", "c.jar")} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(jar, filepath.Join(lib, "l.jar")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink(filepath.Join(lib, "sub"), filepath.Join(lib, "s.jar")); err != nil {
+		t.Fatal(err)
+	}
+	jars := []string{filepath.Join(lib, "a.jar"), filepath.Join(lib, "b.JAR"), filepath.Join(lib, "l.jar")}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -73,8 +92,10 @@ func TestResolveSandboxBindsClassPath(t *testing.T) {
 		{"--class-path", []string{"--class-path", lib + ":../lib", "Bot"}, nil, []string{lib}},
 		{"--class-path=", []string{"--class-path=" + jar + ":.", "Bot"}, nil, []string{jar}},
 		{"CLASSPATH", []string{"Bot"}, []string{"CLASSPATH=" + lib + ":."}, []string{lib}},
-		{"a wildcard shows its folder", []string{"-cp", lib + "/*:.", "Bot"}, nil, []string{lib}},
-		{"CLASSPATH's wildcard", []string{"Bot"}, []string{"CLASSPATH=" + lib + "/*"}, []string{lib}},
+		{"a wildcard shows its folder's jars", []string{"-cp", lib + "/*:.", "Bot"}, nil, jars},
+		{"a relative wildcard out of its dir", []string{"-cp", "../lib/*", "Bot"}, nil, jars},
+		{"CLASSPATH's wildcard", []string{"Bot"}, []string{"CLASSPATH=" + lib + "/*"}, jars},
+		{"a wildcard of a folder that is not there", []string{"-cp", root + "/nolib/*", "Bot"}, nil, nil},
 		{"a colon elsewhere is one path", []string{"-Dx=1", lib + ":.", "Bot"}, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

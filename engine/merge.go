@@ -357,9 +357,10 @@ func (in *mergeInput) since() {
 
 // readOut reads what Out holds already; it must be the shards' plan.
 // An Out that holds no result yet (nor a later stage's pairing) gets
-// the lowest shard's plan.json, as a new Out does: what a merge killed
-// before its results.jsonl left there, or an earlier arbiter's run
-// refused it, is not a plan any result was merged with.
+// the lowest shard's plan.json, as a new Out does, whatever plan.json it
+// has: what a merge killed before its results.jsonl left there, or an
+// earlier arbiter's run refused it, is not a plan any result was merged
+// with, and may be another plan's.
 func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	b, err := os.ReadFile(filepath.Join(m.Out, PlanFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -379,7 +380,27 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	if err := json.Unmarshal(b, &op); err != nil {
 		return fmt.Errorf("%s is not a plan (%v): merge into another -out directory", filepath.Join(m.Out, PlanFile), err)
 	}
-	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, "the results of"); err != nil {
+	path := filepath.Join(m.Out, ResultsFile)
+	results, lines, err := readRaw(path)
+	if err != nil {
+		return err
+	}
+	paired, err := holdsPairing(m.Out)
+	if err != nil {
+		return err
+	}
+	if len(results) == 0 && !paired {
+		if err := notRun(m.Out); err != nil {
+			return err
+		}
+		in.known, in.newPlan = *in.plan, true
+		return nil
+	}
+	what := "the results of"
+	if len(results) == 0 {
+		what = "the pairings of"
+	}
+	if err := samePlan(ref.dir, ref.planJSON, &ref.plan, m.Out, b, &op, what); err != nil {
 		if op.Hash != ref.plan.Hash { // after the lines of what differs
 			return fmt.Errorf("%w\nMerge into another -out directory", err)
 		}
@@ -388,13 +409,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	if err := notRun(m.Out); err != nil {
 		return err
 	}
-	low := in.plan
 	in.plan = &op // Out keeps the plan.json it has, with its bots' roots
-	path := filepath.Join(m.Out, ResultsFile)
-	results, lines, err := readRaw(path)
-	if err != nil {
-		return err
-	}
 	if in.paired, err = m.outStages(in.plan, results); err != nil {
 		return err
 	}
@@ -405,10 +420,6 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 	}
 	if err := checkResults(&in.known, results, path); err != nil {
 		return err
-	}
-	if len(results) == 0 && len(in.paired) == 0 {
-		in.plan, in.newPlan = low, true
-		in.known = *low
 	}
 	for i, r := range results {
 		in.prior[r.Match] = lines[i]
@@ -436,6 +447,24 @@ func (m *Merge) outStages(p *plan.Plan, results []Result) ([]*pairing.Pairing, e
 		return nil, err
 	}
 	return sf.paired, sf.writeRemade(m.Out)
+}
+
+// holdsPairing says whether dir's rounds/ holds a pairing, whatever plan
+// it is of: a file named *.json (an atomic write killed leaves *.tmp).
+func holdsPairing(dir string) (bool, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, RoundsDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // take adds a shard's results, returning what is wrong with them.

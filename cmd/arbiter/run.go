@@ -119,10 +119,11 @@ func logSkipped(log hclog.Logger, l *loaded) {
 	}
 }
 
-// logFoundArbiters warns of every folder (and saved plan) in a bot's dir,
-// or in a folder of its class path, that the bots' fingerprints leave out as arbiter's own by what it holds,
-// but the plan the run reads: a bot's author could make a folder look
-// like arbiter's, and the organiser should see what was not hashed.
+// logFoundArbiters warns of every folder (and saved plan) in a bot's
+// dir, or in a folder of its class path, that the bots' fingerprints
+// leave out as arbiter's own by what it holds, but the plan the run
+// reads: a bot's author could make a folder look like arbiter's, and the
+// organiser should see what was not hashed.
 func logFoundArbiters(log hclog.Logger, l *loaded, path string) {
 	seen := map[string]bool{}
 	for i := range l.plan.Bots {

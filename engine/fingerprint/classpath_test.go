@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -205,5 +206,50 @@ func TestEnvClassPathIsHashed(t *testing.T) {
 	}
 	if got := paths(p.Bots[1].Fingerprint); !slices.Equal(got, want[:1]) {
 		t.Errorf("submitted files %q, want %q", got, want[:1])
+	}
+}
+
+// What the sandbox shows of a wildcard's folder is what the fingerprint
+// hashes of it: its jars, not its other files nor its subfolders', which
+// the bot could otherwise read, changed, with the same fingerprint.
+func TestWildcardShowsWhatItHashes(t *testing.T) {
+	root := t.TempDir()
+	dir := classPathFiles(t, root)
+	write(t, filepath.Join(root, "jars", "sub", "Evil.class"), "e", 0o644)
+	jars := filepath.Join(root, "jars")
+	for _, b := range []plan.Bot{
+		{Name: "-cp", Command: []string{"/bin/sh", "-cp", jars + "/*:.", "Bot"}, Dir: "bot"},
+		{Name: "--class-path=", Command: []string{"/bin/sh", "--class-path=../jars/*", "Bot"}, Dir: "bot"},
+		{Name: "CLASSPATH", Command: []string{"/bin/sh", "Bot"}, Dir: "bot", Env: map[string]string{"CLASSPATH": jars + "/*"}},
+	} {
+		p := &plan.Plan{Bots: []plan.Bot{b}}
+		if err := Plan(p, Options{Root: root}); err != nil {
+			t.Fatal(err)
+		}
+		hashed := paths(p.Bots[0].Fingerprint)
+		var env []string
+		if cp, ok := b.Env["CLASSPATH"]; ok {
+			env = []string{"CLASSPATH=" + cp}
+		}
+		sb := drivers.ResolveSandbox(b.Command, dir, env)
+		var shown []string
+		err := filepath.WalkDir(jars, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && sb.Shows(p, dir) {
+				shown = append(shown, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{filepath.Join(jars, "a.jar"), filepath.Join(jars, "b.JAR")}
+		if !slices.Equal(shown, want) {
+			t.Errorf("%s: the sandbox shows %q of %s, want %q", b.Name, shown, jars, want)
+		}
+		for _, p := range shown {
+			if !slices.Contains(hashed, p) {
+				t.Errorf("%s: the sandbox shows %s, which the fingerprint does not hash (%q)", b.Name, p, hashed)
+			}
+		}
 	}
 }

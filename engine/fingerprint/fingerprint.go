@@ -808,12 +808,11 @@ func statOf(fi fs.FileInfo) plan.Stat {
 // that names an existing file relative to dir or absolutely, and what the
 // entries of a class path list name (classPath).
 func (w *walker) command(dir string, command []string) {
+	lists := maps.Collect(javacmd.ClassPaths(command))
 	for i, a := range command {
-		if i > 0 {
-			if list, ok := javacmd.ClassPath(command[i-1], a); ok {
-				w.classPath(dir, list)
-				continue
-			}
+		if list, ok := lists[i]; ok {
+			w.classPath(dir, list)
+			continue
 		}
 		if a == "" || i > 0 && strings.HasPrefix(a, "-") {
 			continue
@@ -939,17 +938,16 @@ func (w *walker) jars(dir, folder string) {
 // which it cannot start, leaves nothing of the command. A class path
 // list keeps the entries in dir.
 func ownWords(dir string, command []string) []string {
+	lists := maps.Collect(javacmd.ClassPaths(command))
 	var out []string
 	for i, a := range command {
-		if i > 0 {
-			if list, ok := javacmd.ClassPath(command[i-1], a); ok {
-				out = append(out, strings.TrimSuffix(a, list)+ownEntries(dir, list))
-				continue
-			}
+		if list, ok := lists[i]; ok {
+			out = append(out, strings.TrimSuffix(a, list)+ownEntries(dir, list))
+			continue
 		}
 		switch {
 		case i == 0 && !strings.ContainsRune(a, '/'), i > 0 && strings.HasPrefix(a, "-"):
-		case filepath.IsAbs(a) && !drivers.Within(a, dir), !filepath.IsAbs(a) && !drivers.Within(filepath.Join(dir, a), dir):
+		case !inOwn(a, dir):
 			if i == 0 {
 				return nil // a program it is not shown: it cannot start
 			}
@@ -964,11 +962,20 @@ func ownWords(dir string, command []string) []string {
 func ownEntries(dir, list string) string {
 	var own []string
 	for _, e := range filepath.SplitList(list) {
-		if filepath.IsAbs(e) && drivers.Within(e, dir) || !filepath.IsAbs(e) && drivers.Within(filepath.Join(dir, e), dir) {
+		if inOwn(e, dir) {
 			own = append(own, e)
 		}
 	}
 	return strings.Join(own, string(filepath.ListSeparator))
+}
+
+// inOwn says whether the path p (absolute, or relative to dir) lies in
+// dir, the submitted bot's folder.
+func inOwn(p, dir string) bool {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return drivers.Within(p, dir)
 }
 
 // openRegular opens path for reading if it is a regular file. A bot's

@@ -7,6 +7,7 @@
 package javacmd
 
 import (
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,17 +89,29 @@ func classPathOption(a string) bool {
 	return a == "-cp" || a == "-classpath" || a == "--class-path"
 }
 
-// ClassPath is the class path list that the word a of a command's
-// arguments gives, after the word prev (the one before it, "" for the
-// first): a after -cp, -classpath or --class-path, or the value of
-// --class-path=LIST. ok is false when a is no class path. Its entries
-// are joined by ':' (filepath.SplitList); one that ends in "*" names the
-// jars of its folder (Java's wildcard, see Wildcard).
+// ClassPaths yields the class path lists that a command (its program,
+// then its arguments) gives, each with the index of the argument that
+// gives it: the argument after -cp, -classpath or --class-path, or the
+// value of --class-path=LIST. Their entries are joined by ':'
+// (filepath.SplitList); one that ends in "*" names the jars of its folder
+// (Java's wildcard, see Wildcard).
 //
 // Any command's class path is read so, not java's only: a launcher of
 // another name (kotlin, scala) or a bot's script may pass one on, and the
 // sandbox must show, and the fingerprint hash, what it names.
-func ClassPath(prev, a string) (list string, ok bool) {
+func ClassPaths(command []string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for i := 1; i < len(command); i++ {
+			if list, ok := classPath(command[i-1], command[i]); ok && !yield(i, list) {
+				return
+			}
+		}
+	}
+}
+
+// classPath is the class path list that the argument a gives after the
+// word prev, and whether it gives one.
+func classPath(prev, a string) (list string, ok bool) {
 	if v, ok := strings.CutPrefix(a, "--class-path="); ok {
 		return v, true
 	}

@@ -3,6 +3,7 @@ package javacmd
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -70,23 +71,33 @@ func TestClassPath(t *testing.T) {
 }
 
 // A class path is the word after -cp, -classpath or --class-path, or
-// the value of --class-path=; any other word is none.
-func TestClassPathList(t *testing.T) {
+// the value of --class-path=; any other word is none, and so is the
+// program's.
+func TestClassPaths(t *testing.T) {
+	type at struct {
+		i    int
+		list string
+	}
 	for _, c := range []struct {
-		prev, a, want string
-		ok            bool
+		command []string
+		want    []at
 	}{
-		{"-cp", "/opt/x.jar:.", "/opt/x.jar:.", true},
-		{"-classpath", "lib/*", "lib/*", true},
-		{"--class-path", ".", ".", true},
-		{"", "--class-path=/opt/x.jar:.", "/opt/x.jar:.", true},
-		{"-Xmx64m", "--class-path=", "", true},
-		{"", "-cp", "", false},
-		{"-jar", "bot.jar", "", false},
-		{"--class-path=.", "Bot", "", false},
+		{[]string{"java", "-cp", "/opt/x.jar:.", "Bot"}, []at{{2, "/opt/x.jar:."}}},
+		{[]string{"java", "-classpath", "lib/*", "Bot"}, []at{{2, "lib/*"}}},
+		{[]string{"kotlin", "--class-path", ".", "Bot"}, []at{{2, "."}}},
+		{[]string{"java", "--class-path=/opt/x.jar:.", "Bot"}, []at{{1, "/opt/x.jar:."}}},
+		{[]string{"java", "-Xmx64m", "--class-path=", "-cp", "a:b", "Bot"}, []at{{2, ""}, {4, "a:b"}}},
+		{[]string{"--class-path=x", "-cp"}, nil},
+		{[]string{"java", "-jar", "bot.jar"}, nil},
+		{[]string{"java", "--class-path=.", "Bot"}, []at{{1, "."}}},
+		{nil, nil},
 	} {
-		if got, ok := ClassPath(c.prev, c.a); got != c.want || ok != c.ok {
-			t.Errorf("ClassPath(%q, %q) = %q, %v, want %q, %v", c.prev, c.a, got, ok, c.want, c.ok)
+		var got []at
+		for i, list := range ClassPaths(c.command) {
+			got = append(got, at{i, list})
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("ClassPaths(%q) = %v, want %v", c.command, got, c.want)
 		}
 	}
 }
