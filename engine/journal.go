@@ -388,6 +388,13 @@ func readDir(dir string, drv func(string) (drivers.Driver, bool)) (*plan.Plan, [
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if sh, err := readShardRecord(dir); err != nil {
+		return nil, nil, nil, err
+	} else if sh != nil {
+		if err := lostStage(dir, p, *sh, len(results) > 0); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	var game drivers.Game
 	if drv != nil && len(p.Stages) > 0 {
 		if game, err = (&Runner{Plan: p, Drivers: drv}).loadGameSettings(); err != nil {

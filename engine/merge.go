@@ -467,13 +467,22 @@ func holdsPairing(dir string) (bool, error) {
 	return false, nil
 }
 
-// take adds a shard's results, returning what is wrong with them.
+// take adds a shard's results, returning what is wrong with them. A
+// pairing of the shard's stages that its rounds/ lacks (lost, or not
+// copied with it) is Out's: its results must be matches of Out's pairing
+// all the same (checkResults), as they are of the pairing it holds.
 func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 	names := stageNames(in.plan)
 	for i := 0; i < in.stage; i++ {
 		path := filepath.Join(sd.dir, RoundsDir, names[i])
 		b, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(b, mustIndent(in.paired[i])) {
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return []string{err.Error()}
+		}
+		if !bytes.Equal(b, mustIndent(in.paired[i])) {
 			return []string{fmt.Sprintf("%s does not hold the pairing of stage %d that %s holds: the shard was run from other results", sd.dir, i+1, filepath.Join(RoundsDir, names[i]))}
 		}
 	}

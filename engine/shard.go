@@ -184,8 +184,72 @@ func shardOf(p *plan.Plan, paired []*pairing.Pairing, sh Shard) (*ShardPlan, err
 
 // ReadShard works out what the shard whose results directory is dir
 // plays, from its shard record and the stages in its rounds/; nil when dir
-// holds no shard record (it is not a shard's).
+// holds no shard record (it is not a shard's). A pairing of its stages
+// missing there is refused (lostStage), unless the shard is of a stage
+// after the last (Finished), which has none.
 func ReadShard(dir string) (*ShardPlan, error) {
+	rec, err := readShardRecord(dir)
+	if rec == nil || err != nil {
+		return nil, err
+	}
+	sh := *rec
+	p, err := ReadPlan(dir)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(filepath.Join(dir, ResultsFile))
+	if err := lostStage(dir, p, sh, err == nil && fi.Size() > 0); err != nil {
+		return nil, err
+	}
+	paired, err := loadPairings(dir, p)
+	if err != nil {
+		return nil, err
+	}
+	if sh.Stage > len(paired) { // a stage after the last: nothing to play
+		return &ShardPlan{Shard: sh, Finished: true}, nil
+	}
+	return shardOf(p, paired[:sh.Stage], sh)
+}
+
+// lostStage refuses the directory dir of shard sh of plan p whose
+// rounds/ lacks a pairing of the stages 1..sh.Stage it was run from,
+// which PrepareShard wrote there: a shard holds its own results alone,
+// not those of the stages before its own, so the stage cannot be made
+// again from them (loadStages) and must come back from the merged
+// directory the shard was run from. A shard of a stage after the last,
+// which plays nothing, has none of them (nor results): that is not a
+// loss. played says dir holds results.
+func lostStage(dir string, p *plan.Plan, sh Shard, played bool) error {
+	names := stageNames(p)
+	if sh.Stage < len(names) {
+		names = names[:sh.Stage]
+	}
+	var lost string
+	held := false
+	for _, name := range names {
+		_, err := os.Stat(filepath.Join(dir, RoundsDir, name))
+		switch {
+		case err == nil:
+			held = true
+		case !errors.Is(err, os.ErrNotExist):
+			return err
+		case lost == "":
+			lost = name
+		}
+	}
+	if lost == "" || !played && !held {
+		return nil
+	}
+	file := filepath.Join(RoundsDir, lost)
+	return fmt.Errorf("%s is missing: %s holds %s (its %s), run from the pairing in that file; a shard's directory holds its own results alone, not those of the stages before its own, "+
+		"so the pairing cannot be made again from them: it comes from the merged directory the shard was run from. "+
+		"Run the shard again (arbiter run MERGED/plan.json -shard %d/%d -stage %d -out %s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
+		"or copy %s from the merged directory into %s",
+		filepath.Join(dir, file), dir, sh, ShardFile, sh.K, sh.N, sh.Stage, dir, file, filepath.Join(dir, RoundsDir))
+}
+
+// readShardRecord reads dir's shard record; nil when it has none.
+func readShardRecord(dir string) (*Shard, error) {
 	path := filepath.Join(dir, ShardFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -198,18 +262,7 @@ func ReadShard(dir string) (*ShardPlan, error) {
 	if err := json.Unmarshal(b, &sh); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	p, err := ReadPlan(dir)
-	if err != nil {
-		return nil, err
-	}
-	paired, err := loadPairings(dir, p)
-	if err != nil {
-		return nil, err
-	}
-	if sh.Stage > len(paired) { // a stage after the last: nothing to play
-		return &ShardPlan{Shard: sh, Finished: true}, nil
-	}
-	return shardOf(p, paired[:sh.Stage], sh)
+	return &sh, nil
 }
 
 // PrepareShard makes out a shard's results directory for sp: it refuses

@@ -2,10 +2,16 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // Shards are disjoint, cover the stage, keep a group of a round in one
@@ -62,5 +68,60 @@ func TestParseShard(t *testing.T) {
 	}
 	if s, err := ParseShard("7/8"); err != nil || s.K != 7 || s.N != 8 {
 		t.Fatalf("ParseShard(7/8) = %v, %v", s, err)
+	}
+}
+
+// TestReadShardLostStage: a shard's directory that lacks a pairing of
+// the stages it was run from is refused, saying the file is missing and
+// where it comes from, when it holds results or other pairings of them;
+// a shard of a stage after the last, which has none of them nor
+// results, plays nothing, as it did.
+func TestReadShardLostStage(t *testing.T) {
+	p := &plan.Plan{Tournament: "t", Rounds: 3, Later: &plan.Later{Pairing: tournament.ByScore, From: 2},
+		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Seats: []string{"a", "b"}}}}
+	round := func(r int) []byte {
+		id := fmt.Sprintf("r%03d-g01-s1", r)
+		return mustIndent(&pairing.Pairing{Round: r, Rule: "swiss", Groups: [][]string{{"a", "b"}},
+			Matches: []plan.Match{{ID: id, Round: r, Group: 1, Seats: []string{"b", "a"}}}})
+	}
+	result := `{"match":"r003-g01-s1","seed":0,"seats":[{"bot":"b"},{"bot":"a"}]}` + "\n"
+	for _, c := range []struct {
+		name    string
+		files   map[string][]byte
+		lost    string // the file named missing; "" when read
+		matches []string
+	}{
+		{"whole", map[string][]byte{"rounds/r002.json": round(2), "rounds/r003.json": round(3)}, "", []string{"r003-g01-s1"}},
+		{"after the last", nil, "", nil},
+		{"one of two lost", map[string][]byte{"rounds/r002.json": round(2)}, "r003.json", nil},
+		{"both lost, results", map[string][]byte{ResultsFile: []byte(result)}, "r002.json", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string][]byte{PlanFile: mustIndent(p), ShardFile: mustIndent(Shard{K: 0, N: 1, Stage: 2})}
+			maps.Copy(files, c.files)
+			if err := os.MkdirAll(filepath.Join(dir, RoundsDir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sp, err := ReadShard(dir)
+			if c.lost != "" {
+				want := filepath.Join(dir, RoundsDir, c.lost) + " is missing: " + dir + " holds shard 0/1 of stage 2"
+				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "-shard 0/1 -stage 2 -out "+dir) {
+					t.Fatalf("ReadShard: %v, want an error saying %q and how to run the shard again", err, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sp.Finished != (c.matches == nil) || !slices.Equal(sp.Matches, c.matches) {
+				t.Fatalf("ReadShard: finished %v, matches %q; want %q", sp.Finished, sp.Matches, c.matches)
+			}
+		})
 	}
 }

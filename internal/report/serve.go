@@ -87,8 +87,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// watch reloads the directory whenever results.jsonl or plan.json
-// changes (size or time), at most every Poll.
+// watch reloads the directory whenever the files the page is made of
+// change (stampOf), at most every Poll.
 func (s *Server) watch(ctx context.Context) {
 	t := time.NewTicker(s.Poll)
 	defer t.Stop()
@@ -105,13 +105,23 @@ func (s *Server) watch(ctx context.Context) {
 // stampOf identifies the state of the files the page is made of.
 func stampOf(dir string) string {
 	var b strings.Builder
-	for _, name := range []string{engine.PlanFile, engine.ResultsFile, "stopped.json", engine.ChangesFile} {
+	for _, name := range []string{engine.PlanFile, engine.ResultsFile, engine.StopFile, engine.ChangesFile, engine.ShardFile} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			fmt.Fprintf(&b, "%s:%d:%d;", name, fi.Size(), fi.ModTime().UnixNano())
 		}
 	}
 	if entries, err := os.ReadDir(filepath.Join(dir, engine.MatchesDir)); err == nil {
-		fmt.Fprintf(&b, "matches:%d", len(entries))
+		fmt.Fprintf(&b, "matches:%d;", len(entries))
+	}
+	// The stages and rounds paired (read as they are, or made again when
+	// their file is missing): a stage file edited or removed changes the
+	// page without results.jsonl changing. os.ReadDir sorts by name.
+	if entries, err := os.ReadDir(filepath.Join(dir, engine.RoundsDir)); err == nil {
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil {
+				fmt.Fprintf(&b, "%s/%s:%d:%d;", engine.RoundsDir, e.Name(), fi.Size(), fi.ModTime().UnixNano())
+			}
+		}
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -13,8 +14,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/engine"
 )
@@ -306,4 +309,77 @@ func TestServeTranscriptLines(t *testing.T) {
 	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "no transcript of match r009-g01-s1") {
 		t.Errorf("GET the lines of a match without a transcript: %d %q", rec.Code, rec.Body.String())
 	}
+}
+
+// TestServeStageFileChanged: a stage file edited (its size kept), put
+// back, then removed, changes the page although results.jsonl does not:
+// after each change the server holds what the directory reads as now
+// (its error, or the warnings of its stage files).
+func TestServeStageFileChanged(t *testing.T) {
+	dir := copyResults(t, "staged")
+	s := NewServer(dir)
+	// served is what the server holds after it looked at dir.
+	served := func() ([]string, error) {
+		s.refresh()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.lastErr != nil {
+			return nil, s.lastErr
+		}
+		var site Site
+		if err := json.Unmarshal(s.site, &site); err != nil {
+			t.Fatal(err)
+		}
+		return site.Warnings, nil
+	}
+	check := func(what string) error {
+		t.Helper()
+		got, gotErr := served()
+		site, err := Load(dir)
+		var want []string
+		if err == nil {
+			want = site.Warnings
+		}
+		if !slices.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(err) {
+			t.Fatalf("%s: the server holds warnings %q (error %v), but the directory reads as %q (error %v)", what, got, gotErr, want, err)
+		}
+		return err
+	}
+	if err := check("the results as they are"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, engine.RoundsDir, "stage-final.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), `"round": 0,`, `"round": x,`, 1)
+	if edited == string(b) {
+		t.Fatalf("%s has not the line this test edits", path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(content string, at time.Time) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(edited, fi.ModTime().Add(time.Minute))
+	if err := check("the stage file edited, not JSON"); err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("the stage file edited, not JSON: %v", err)
+	}
+	write(string(b), fi.ModTime().Add(2*time.Minute))
+	if err := check("the stage file put back"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	check("the stage file removed")
 }
