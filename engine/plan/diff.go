@@ -117,19 +117,26 @@ func join(path, key string) string {
 
 // array compares two arrays: element by element when each element is an
 // object with a name (bots, stages, stones, boards), by that name; else
-// position by position when they are as long; else as a whole.
+// position by position, the positions only one has added or removed (a
+// list shown whole, and clipped, could show the same text on both sides
+// when what changed lies past the clip).
 func (d *differ) array(path string, a, b []any) {
 	na, okA := named(a)
 	nb, okB := named(b)
-	switch {
-	case okA && okB:
+	if okA && okB {
 		d.namedArray(path, a, na, b, nb)
-	case len(a) == len(b):
-		for i := range a {
-			d.value(fmt.Sprintf("%s[%d]", path, i), a[i], b[i])
+		return
+	}
+	for i := 0; i < max(len(a), len(b)); i++ {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		switch {
+		case i >= len(a):
+			d.add("%s added: %s", at, clipText(text(b[i]), valueWidth))
+		case i >= len(b):
+			d.add("%s removed (was %s)", at, clipText(text(a[i]), valueWidth))
+		default:
+			d.value(at, a[i], b[i])
 		}
-	default:
-		d.whole(path, a, b)
 	}
 }
 
