@@ -108,11 +108,23 @@ func (d *differ) object(path string, a, b *object) {
 	}
 }
 
+// join is the path of key (an object's key or a named element's name)
+// in path.
 func join(path, key string) string {
 	if path == "" {
-		return key
+		return pathName(key)
 	}
-	return path + "." + key
+	return path + "." + pathName(key)
+}
+
+// pathName is s as one step of a path: bareOrQuoted, and quoted too when
+// it holds a dot, which would read as two steps (bots."alice.v2".limits,
+// not bots.alice.v2.limits).
+func pathName(s string) string {
+	if strings.Contains(s, ".") {
+		return fmt.Sprintf("%q", s)
+	}
+	return bareOrQuoted(s)
 }
 
 // array compares two arrays: element by element when each element is an
@@ -170,7 +182,7 @@ func (d *differ) namedArray(path string, a []any, na []string, b []any, nb []str
 			d.add("%s: - %s%s", path, bareOrQuoted(n), where(a[i].(*object)))
 			continue
 		}
-		d.value(join(path, bareOrQuoted(n)), a[i], b[j])
+		d.value(join(path, n), a[i], b[j])
 	}
 	var keptA, keptB []string
 	for _, n := range na {

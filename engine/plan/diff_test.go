@@ -138,3 +138,24 @@ func TestDiffLongList(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffPathNames checks that a name in a path is quoted when it would
+// not read as one step of it: a dot would read as two.
+func TestDiffPathNames(t *testing.T) {
+	old, p := diffBase(), diffBase()
+	for _, q := range []*Plan{old, p} {
+		q.Bots[0].Name = "alice.v2"
+		q.Game.Settings = json.RawMessage(`{"a.b":1,"my key":1,"plain":1}`)
+	}
+	p.Bots[0].Command = []string{"python3", "alice2.py"}
+	p.Game.Settings = json.RawMessage(`{"a.b":2,"my key":2,"plain":2}`)
+	want := []string{
+		`game.settings."a.b": 1 → 2`,
+		`game.settings."my key": 1 → 2`,
+		`game.settings.plain: 1 → 2`,
+		`bots."alice.v2".command[1]: alice.py → alice2.py`,
+	}
+	if d := cmp.Diff(want, Diff(old, p)); d != "" {
+		t.Errorf("Diff (-want +got):\n%s", d)
+	}
+}
