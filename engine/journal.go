@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // Result is one line of results.jsonl: a finished match (see stats.Result).
@@ -106,7 +107,8 @@ func DifferentPlan(dir string, raw []byte, p *plan.Plan, again Again) error {
 type Again func(planPath string) string
 
 // RunAgain is `arbiter run` of a saved plan into out, with its bots'
-// dirs relative to root ("" to leave -root out) and flags.
+// dirs relative to root ("" to leave -root out) and flags, each word
+// quoted for the shell when it needs to be, so that it can be pasted.
 func RunAgain(out, root string, flags ...string) Again {
 	return func(planPath string) string {
 		args := []string{"arbiter", "run", planPath}
@@ -114,7 +116,7 @@ func RunAgain(out, root string, flags ...string) Again {
 			args = append(args, "-root", root)
 		}
 		args = append(args, flags...)
-		return strings.Join(append(args, "-out", out), " ")
+		return shell.Line(append(args, "-out", out)...)
 	}
 }
 

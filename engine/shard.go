@@ -275,7 +275,7 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan, root string) error {
 			Hash string `json:"hash"`
 		}
 		if json.Unmarshal(b, &old) == nil && old.Hash != p.Hash {
-			return DifferentPlan(out, b, p, shardAgain(out, root, sp))
+			return DifferentPlan(out, b, p, dirShardAgain(out, root, sp.Shard))
 		}
 	}
 	rec := mustIndent(sp.Shard)
@@ -288,7 +288,7 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan, root string) error {
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
-	} else if err := notMergeDir(out, p, shardAgain(out, root, sp)); err != nil {
+	} else if err := notMergeDir(out, p, shardAgain(out, root, sp.Shard)); err != nil {
 		return err
 	} else if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
 		return fmt.Errorf("%s holds results but no %s, so it is not a shard's directory: use another -out directory", out, ShardFile)
@@ -337,9 +337,24 @@ func PrepareRun(out string, p *plan.Plan, root string) error {
 		out, sh, ShardFile, sh.K, sh.N, sh.Stage)
 }
 
-// shardAgain is RunAgain of shard sp into out.
-func shardAgain(out, root string, sp *ShardPlan) Again {
-	return RunAgain(out, root, "-shard", fmt.Sprintf("%d/%d", sp.Shard.K, sp.Shard.N), "-stage", fmt.Sprint(sp.Shard.Stage))
+// shardAgain is RunAgain of shard sh into out.
+func shardAgain(out, root string, sh Shard) Again {
+	return RunAgain(out, root, "-shard", fmt.Sprintf("%d/%d", sh.K, sh.N), "-stage", fmt.Sprint(sh.Stage))
+}
+
+// dirShardAgain is shardAgain of the shard whose results directory out
+// is, from its shard record: the shard asked for, when out has none yet,
+// may not be the one out holds, which refuses any other. Nil (no command)
+// when the record cannot be read.
+func dirShardAgain(out, root string, asked Shard) Again {
+	rec, err := readShardRecord(out)
+	switch {
+	case err != nil:
+		return nil
+	case rec != nil:
+		return shardAgain(out, root, *rec)
+	}
+	return shardAgain(out, root, asked)
 }
 
 // notMergeDir refuses a merge's results directory (IsMergeDir) to a run

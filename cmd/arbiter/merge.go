@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
@@ -54,7 +54,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			what = "stage " + sum.Next.Stage
 		}
 		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s%s -shard K/N -stage %d -out SHARD_DIR\n",
-			sum.Latest+1, what, len(sum.Next.Matches), shellWord(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Latest+1)
+			sum.Latest+1, what, len(sum.Next.Matches), shell.Word(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Latest+1)
 	default:
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
@@ -74,14 +74,5 @@ func rootFlag(p *plan.Plan) string {
 	case root == "":
 		return ""
 	}
-	return " -root " + shellWord(root)
-}
-
-// shellWord is s as one word for a POSIX shell: as it is when it needs no
-// quoting, else in single quotes.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return " -root " + shell.Word(root)
 }

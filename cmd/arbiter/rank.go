@@ -143,10 +143,14 @@ var rankFlagRules = []struct {
 }
 
 // checkRankFlags refuses, as a usage error, flags that rank would not use
-// with the others given (rankFlagRules), naming them.
+// with the others given (rankFlagRules), naming them. A switch given as
+// false (-crosstable=false) asks for nothing and is not counted as given,
+// so that a script may spell every switch out; a flag with a value is,
+// whatever the value, the default too (-prior 2 with a results directory
+// says its user expects a prior to be used).
 func checkRankFlags(fs *flag.FlagSet) error {
 	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = !isFalseSwitch(f) })
 	for _, r := range rankFlagRules {
 		if !r.applies(given) {
 			continue
@@ -166,6 +170,12 @@ func checkRankFlags(fs *flag.FlagSet) error {
 		}
 	}
 	return nil
+}
+
+// isFalseSwitch says whether f is a boolean flag set to false.
+func isFalseSwitch(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag() && f.Value.String() == "false"
 }
 
 // readRanked reads the results directory dir for rank: the plan, the

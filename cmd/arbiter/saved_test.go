@@ -262,18 +262,3 @@ func TestBotRoot(t *testing.T) {
 		}
 	}
 }
-
-func TestShellWord(t *testing.T) {
-	for in, want := range map[string]string{
-		"/shared/itpw":   "/shared/itpw",
-		"m/plan.json":    "m/plan.json",
-		"/tmp/my conf":   "'/tmp/my conf'",
-		"/tmp/it's":      `'/tmp/it'\''s'`,
-		"/tmp/$HOME/`x`": "'/tmp/$HOME/`x`'",
-		"":               "''",
-	} {
-		if got := shellWord(in); got != want {
-			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
-		}
-	}
-}

@@ -25,6 +25,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // slurmJob is the settings of the jobs arbiter slurm writes.
@@ -149,7 +150,7 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	// A work or results directory of another plan would fail every job
 	// once submitted; say so now, before anything is written.
 	again := func(planPath string) string {
-		return fmt.Sprintf("arbiter slurm %s -root %s -out %s -work %s -shards %d", planPath, root, j.out, j.work, j.shards)
+		return shell.Line("arbiter", "slurm", planPath, "-root", root, "-out", j.out, "-work", j.work, "-shards", strconv.Itoa(j.shards))
 	}
 	for _, d := range []string{j.out, j.work} {
 		if _, err := engine.CheckPlanDir(d, p, again); err != nil {
@@ -421,7 +422,7 @@ func (j *slurmJob) submitScript() string {
 	job := func(what, name string) string {
 		w, _ := json.Marshal(what)
 		n, _ := json.Marshal(name)
-		return fmt.Sprintf("%s %s", shq(string(w[1:len(w)-1])), shq(string(n[1:len(n)-1])))
+		return fmt.Sprintf("%s %s", shell.Word(string(w[1:len(w)-1])), shell.Word(string(n[1:len(n)-1])))
 	}
 	for s := 0; s < j.stages; s++ {
 		fmt.Fprintf(&b, "a=$(sbatch --parsable $dep %s)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
@@ -481,7 +482,7 @@ func (j *slurmJob) shardScript(s int) string {
 	return j.header("s", s, j.logFile("shards", s), j.cpus) +
 		fmt.Sprintf("#SBATCH --array=0-%d\n#SBATCH --requeue\n", j.shards-1) +
 		fmt.Sprintf("# -j comes from SLURM_CPUS_PER_TASK.\nexec %s run %s -root %s -shard \"${SLURM_ARRAY_TASK_ID}/%d\" -stage %d -out %s\n",
-			shq(j.self), shq(planPath), shq(j.root), j.shards, s, shqTask(j.shardDir(s, "${SLURM_ARRAY_TASK_ID}")))
+			shell.Word(j.self), shell.Word(planPath), shell.Word(j.root), j.shards, s, taskWord(j.shardDir(s, "${SLURM_ARRAY_TASK_ID}")))
 }
 
 // mergeScript merges stage s's shards into the results directory,
@@ -489,20 +490,23 @@ func (j *slurmJob) shardScript(s int) string {
 func (j *slurmJob) mergeScript(s int) string {
 	var dirs []string
 	for k := 0; k < j.shards; k++ {
-		dirs = append(dirs, shq(j.shardDir(s, strconv.Itoa(k))))
+		dirs = append(dirs, shell.Word(j.shardDir(s, strconv.Itoa(k))))
 	}
 	return j.header("m", s, j.logFile("merge", s), 1) + "#SBATCH --requeue\n" +
-		fmt.Sprintf("exec %s merge -out %s %s\n", shq(j.self), shq(j.out), strings.Join(dirs, " "))
+		fmt.Sprintf("exec %s merge -out %s %s\n", shell.Word(j.self), shell.Word(j.out), strings.Join(dirs, " "))
 }
 
-// shq quotes a word for sh, leaving ${SLURM_ARRAY_TASK_ID} expanded.
-func shq(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", "$", `\$`).Replace(s) + `"`
-}
-
-// shqTask is shq that leaves ${SLURM_ARRAY_TASK_ID} to the shell.
-func shqTask(s string) string {
-	return strings.ReplaceAll(shq(s), `\${SLURM_ARRAY_TASK_ID}`, "${SLURM_ARRAY_TASK_ID}")
+// taskWord is s as one word for sh (shell.Word) but for each
+// ${SLURM_ARRAY_TASK_ID} in it, which is left to the shell to expand.
+func taskWord(s string) string {
+	const task = "${SLURM_ARRAY_TASK_ID}"
+	parts := strings.Split(s, task)
+	for i, p := range parts {
+		if p != "" {
+			parts[i] = shell.Word(p)
+		}
+	}
+	return strings.Join(parts, `"`+task+`"`)
 }
 
 // slurmSubmitted is a submitted job.

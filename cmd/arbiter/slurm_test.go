@@ -465,3 +465,21 @@ func seatStderr(dir, id string) string {
 	}
 	return b.String()
 }
+
+// TestTaskWord checks that a shard directory in the scripts reads back
+// whole from sh, a space or quote in it kept, with the array task's
+// number in place of ${SLURM_ARRAY_TASK_ID}.
+func TestTaskWord(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"/w/shards/s0-${SLURM_ARRAY_TASK_ID}", "/w/shards/s0-3"},
+		{"/my w/it's/s1-${SLURM_ARRAY_TASK_ID}", "/my w/it's/s1-3"},
+		{"${SLURM_ARRAY_TASK_ID}/$HOME", "3/$HOME"},
+	} {
+		cmd := exec.Command("sh", "-c", "printf '%s' "+taskWord(c.in))
+		cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID=3")
+		out, err := cmd.Output()
+		if err != nil || string(out) != c.want {
+			t.Errorf("taskWord(%q) = %s, which sh reads as %q (%v), want %q", c.in, taskWord(c.in), out, err, c.want)
+		}
+	}
+}

@@ -196,6 +196,10 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 		{[]string{"console", "bricks", "-from", "m", "--", "cat"}, "-from needs -seat"},
 		{[]string{"rank", dir, "-export-pgn", pgn, "-crosstable", "-los"}, ""},
 		{[]string{"rank", dir, "-json"}, ""},
+		{[]string{"rank", dir, "-json", "-crosstable=false", "-los=false"}, ""}, // a switch given as false asks for nothing
+		{[]string{"rank", dir, "-json=false", "-crosstable", "-los"}, ""},
+		{[]string{"rank", "-pgn", pgn, "-crosstable=false", "-los=false"}, ""},
+		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-crosstable=false"}, ""},
 		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-sprt", "0,10", "-json"}, ""},
 		{[]string{"rank", "-pgn", pgn, "-advantage", "0", "-drawelo", "90", "-prior", "1", "-json"}, ""},
 	} {

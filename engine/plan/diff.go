@@ -108,28 +108,47 @@ func (d *differ) object(path string, a, b *object) {
 	}
 }
 
+// join is the path of key (an object's key or a named element's name)
+// in path.
 func join(path, key string) string {
 	if path == "" {
-		return key
+		return pathName(key)
 	}
-	return path + "." + key
+	return path + "." + pathName(key)
+}
+
+// pathName is s as one step of a path: bareOrQuoted, and quoted too when
+// it holds a dot, which would read as two steps (bots."alice.v2".limits,
+// not bots.alice.v2.limits).
+func pathName(s string) string {
+	if strings.Contains(s, ".") {
+		return fmt.Sprintf("%q", s)
+	}
+	return bareOrQuoted(s)
 }
 
 // array compares two arrays: element by element when each element is an
 // object with a name (bots, stages, stones, boards), by that name; else
-// position by position when they are as long; else as a whole.
+// position by position, the positions only one has added or removed (a
+// list shown whole, and clipped, could show the same text on both sides
+// when what changed lies past the clip).
 func (d *differ) array(path string, a, b []any) {
 	na, okA := named(a)
 	nb, okB := named(b)
-	switch {
-	case okA && okB:
+	if okA && okB {
 		d.namedArray(path, a, na, b, nb)
-	case len(a) == len(b):
-		for i := range a {
-			d.value(fmt.Sprintf("%s[%d]", path, i), a[i], b[i])
+		return
+	}
+	for i := 0; i < max(len(a), len(b)); i++ {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		switch {
+		case i >= len(a):
+			d.add("%s added: %s", at, clipText(text(b[i]), valueWidth))
+		case i >= len(b):
+			d.add("%s removed (was %s)", at, clipText(text(a[i]), valueWidth))
+		default:
+			d.value(at, a[i], b[i])
 		}
-	default:
-		d.whole(path, a, b)
 	}
 }
 
@@ -163,7 +182,7 @@ func (d *differ) namedArray(path string, a []any, na []string, b []any, nb []str
 			d.add("%s: - %s%s", path, bareOrQuoted(n), where(a[i].(*object)))
 			continue
 		}
-		d.value(join(path, bareOrQuoted(n)), a[i], b[j])
+		d.value(join(path, n), a[i], b[j])
 	}
 	var keptA, keptB []string
 	for _, n := range na {

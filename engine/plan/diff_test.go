@@ -2,6 +2,8 @@ package plan
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,6 +46,12 @@ func TestDiff(t *testing.T) {
 		{"a list of numbers position by position", func(p *Plan) {
 			p.Game.Settings = json.RawMessage(`{"size":9,"filled":[[3,2]],"limits":{"startup":"2s","move":"1s"}}`)
 		}, []string{"game.settings.filled[0][1]: 1 → 2"}},
+		{"a longer list: the element added", func(p *Plan) {
+			p.Game.Settings = json.RawMessage(`{"size":9,"filled":[[3,1],[4,2]],"limits":{"startup":"2s","move":"1s"}}`)
+		}, []string{"game.settings.filled[1] added: [4, 2]"}},
+		{"a shorter list: the element removed", func(p *Plan) {
+			p.Game.Settings = json.RawMessage(`{"size":9,"filled":[],"limits":{"startup":"2s","move":"1s"}}`)
+		}, []string{"game.settings.filled[0] removed (was [3, 1])"}},
 		{"a bot added says where it runs", func(p *Plan) {
 			p.Bots = append(p.Bots, Bot{Name: "cid", Command: []string{"python3", "cid.py"}, Dir: "players/cid"})
 		}, []string{"bots: + cid (players/cid)"}},
@@ -88,5 +96,66 @@ func TestText(t *testing.T) {
 	want := `{size 9, board {rows 9, filled [[3, 1]]}, name "a b", deck "", on true, x null}`
 	if got != want {
 		t.Errorf("Text = %s, want %s", got, want)
+	}
+}
+
+// TestDiffLongList checks that lists of unnamed elements of different
+// lengths are compared element by element: what changed past the width a
+// value is clipped to is still told apart.
+func TestDiffLongList(t *testing.T) {
+	// deals is a plan of n deals as range(1, n+1) makes them, the last
+	// one's leader last.
+	deals := func(n, last int) *Plan {
+		p := diffBase()
+		var ds []string
+		for i := 1; i <= n; i++ {
+			leader := (i - 1) % 4
+			if i == n {
+				leader = last
+			}
+			ds = append(ds, fmt.Sprintf(`{"cards":%d,"leader":%d}`, i, leader))
+		}
+		p.Game.Settings = json.RawMessage(`{"deals":[` + strings.Join(ds, ",") + `]}`)
+		return p
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new *Plan
+		want     []string
+	}{
+		{"a deal added", deals(3, 2), deals(4, 3), []string{"game.settings.deals[3] added: {cards 4, leader 3}"}},
+		{"a deal removed", deals(4, 3), deals(3, 2), []string{"game.settings.deals[3] removed (was {cards 4, leader 3})"}},
+		{"a deal changed and one added", deals(4, 1), deals(5, 0), []string{
+			"game.settings.deals[3].leader: 1 → 3", "game.settings.deals[4] added: {cards 5, leader 0}"}},
+		{"the last deal changed", deals(4, 3), deals(4, 1), []string{"game.settings.deals[3].leader: 3 → 1"}},
+		{"deals added, one line each", deals(1, 0), deals(3, 2), []string{
+			"game.settings.deals[1] added: {cards 2, leader 1}", "game.settings.deals[2] added: {cards 3, leader 2}"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if d := cmp.Diff(tc.want, Diff(tc.old, tc.new)); d != "" {
+				t.Errorf("Diff (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestDiffPathNames checks that a name in a path is quoted when it would
+// not read as one step of it: a dot would read as two.
+func TestDiffPathNames(t *testing.T) {
+	old, p := diffBase(), diffBase()
+	for _, q := range []*Plan{old, p} {
+		q.Bots[0].Name = "alice.v2"
+		q.Game.Settings = json.RawMessage(`{"a.b":1,"my key":1,"plain":1}`)
+	}
+	p.Bots[0].Command = []string{"python3", "alice2.py"}
+	p.Game.Settings = json.RawMessage(`{"a.b":2,"my key":2,"plain":2}`)
+	want := []string{
+		`game.settings."a.b": 1 → 2`,
+		`game.settings."my key": 1 → 2`,
+		`game.settings.plain: 1 → 2`,
+		`bots."alice.v2".command[1]: alice.py → alice2.py`,
+	}
+	if d := cmp.Diff(want, Diff(old, p)); d != "" {
+		t.Errorf("Diff (-want +got):\n%s", d)
 	}
 }

@@ -52,28 +52,21 @@ func (r *Ratings) WriteTable(w io.Writer, plus, minus []float64) error {
 	fmt.Fprintf(&b, "Rank %s %5s %4s %4s %5s %5s %5s %5s \n",
 		padRight("Name", width), "Elo", "+", "-", "games", "score", "oppo.", "draws")
 
-	stats := r.Stats()
-	for rank, k := range r.order() {
-		i := r.orig[k]
-		s := stats[i]
-		var up, down float64
-		if plus != nil {
-			up = plus[i]
-		}
-		if minus != nil {
-			down = minus[i]
-		}
+	for _, row := range r.Rows(plus, minus) {
 		// bayeselo keeps game counts in a float and prints it with
-		// ostream's default %g.
-		games := fmt.Sprintf("%.6g", float32(s.Games))
+		// ostream's default %g. The score is worked out from the wins and
+		// draws as bayeselo does, not from Row.Score, whose rounding
+		// could differ from it at a half.
+		games := fmt.Sprintf("%.6g", float32(row.Games))
+		points := float64(row.Wins) + float64(row.Draws)/2
 		fmt.Fprintf(&b, "%4d %s %5d %4d %4d %5s %4d%% %5d %4d%% \n",
-			rank+1, padRight(r.Names[i], width),
-			roundHalfAway(r.Scale*r.raw[k]),
-			roundHalfAway(up), roundHalfAway(down),
+			row.Rank, padRight(row.Player, width),
+			roundHalfAway(row.Elo),
+			roundHalfAway(row.Plus), roundHalfAway(row.Minus),
 			games,
-			roundHalfAway(100*s.Points/float64(s.Games)),
-			roundHalfAway(s.Opponent),
-			roundHalfAway(100*float64(s.Draws)/float64(s.Games)))
+			roundHalfAway(100*points/float64(row.Games)),
+			roundHalfAway(row.Opponent),
+			roundHalfAway(100*float64(row.Draws)/float64(row.Games)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
