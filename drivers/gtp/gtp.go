@@ -550,9 +550,13 @@ func (m *Match) Warn(seat int, command, answer string) {
 
 // Quit ends the session of every bot that did not fault; a refusal is a
 // warning, in seat order. quit goes to every bot process at once and
-// their answers are read together, each within QuitWithin and charged to
-// no clock (SessionPlayer.Ask); no answer, or one that is not a response,
-// is nothing: the game is over. It clears Where.
+// their answers are read together, each until it is in, the bot's
+// output ends or its grace to end (proc.Session.Grace) has passed since
+// the write, charged to no clock (SessionPlayer.Ask): so a bot that
+// answers within its grace has its answer recorded every time, and the
+// transcript has the answers seat by seat, whichever came first. No
+// answer, or one that is not a response, is nothing: the game is over.
+// It clears Where.
 func (m *Match) Quit() {
 	m.Where = ""
 	if m.Ctx.Err() != nil {
@@ -708,16 +712,9 @@ type SessionPlayer struct {
 	Move time.Duration
 }
 
-// QuitWithin is how long a bot's answer to quit is waited for: the game
-// is over, so the answer matters only for the warning a "?" is, and a
-// bot that does not answer (it exits, or reads no more) must not cost a
-// clock's worth of waiting; Sessions.Finish then gives every bot its
-// grace period to exit.
-const QuitWithin = 100 * time.Millisecond
-
-// Ask sends cmd and reads the answer. quit's answer is read within
-// QuitWithin of its write, charged to no clock (see Match.Quit): an
-// error then is only that no answer came.
+// Ask sends cmd and reads the answer. quit's answer is read as
+// Match.Quit says, charged to no clock: an error then is only that no
+// answer came.
 func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 	if cmd == "quit" {
 		a := p.quit()()
@@ -731,10 +728,17 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 	return ok, text, err
 }
 
-// quit writes quit and returns what reads its answer, within QuitWithin
-// of the write, charging no clock.
+// quit writes quit and returns what reads its answer, charging no clock:
+// until the answer is in, the bot's output ends or its grace to end has
+// passed since the write. The game is over, so the answer matters only
+// for the warning a "?" is; a bot that answers and exits, as it should,
+// does both within its grace (Sessions.Finish then waits for its exit),
+// and one that does neither costs that grace and no clock's worth of
+// waiting. A bot's answer is recorded, or not, whatever the timing of
+// the other bots or the machine's load, unless it takes about its whole
+// grace to answer.
 func (p SessionPlayer) quit() (receive func() Answer) {
-	by := time.Now().Add(QuitWithin)
+	by := time.Now().Add(p.S.Grace())
 	err := p.S.Write("quit", by)
 	return func() Answer {
 		a := Answer{Err: err}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -319,6 +320,68 @@ func TestQuitRefusedIsAWarning(t *testing.T) {
 	if w := rec.of("warning"); len(w) != 1 || w[0] != want {
 		t.Errorf("warnings %v, want %v", w, want)
 	}
+}
+
+// TestSlowQuitAnswerRecorded: a bot that takes 150 ms to answer quit,
+// well within the grace it has to end, has its answer recorded in every
+// match, and the transcript's lines come in the same order each time
+// but for the milliseconds of time_left (the answers to quit seat by
+// seat): a match replays the same.
+func TestSlowQuitAnswerRecorded(t *testing.T) {
+	var first []string
+	for run := range 3 {
+		g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+		rec := &transcriptLines{}
+		m := faultyMatch(t, modeSlowQuit, 1, rec)
+		m.Seats[3].Bot, m.Seats[3].Command = modeSlowQuit, m.Seats[1].Command
+		if _, err := g.Play(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+		quit := slices.Index(rec.lines, "0 > quit")
+		if quit < 0 || !slices.Contains(rec.lines[quit:], "1 < = ") || !slices.Contains(rec.lines[quit:], "3 < = ") {
+			t.Fatalf("run %d: no answer to quit recorded for seats 1 and 3 after quit: %q", run, rec.lines[max(quit, 0):])
+		}
+		if run == 0 {
+			first = rec.lines
+		} else if k := diffAt(rec.lines, first); k >= 0 {
+			t.Errorf("run %d: the transcript's line %d differs from run 0's: %q, want %q",
+				run, k, rec.lines[k:min(k+1, len(rec.lines))], first[k:min(k+1, len(first))])
+		}
+	}
+}
+
+// transcriptLines keeps the lines sent and received, "SEAT > LINE" and
+// "SEAT < LINE", in the order recorded.
+type transcriptLines struct {
+	nopRecorder
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *transcriptLines) Sent(seat int, line string) {
+	if strings.HasPrefix(line, "time_left ") {
+		line = "time_left MS" // a timing
+	}
+	r.add(fmt.Sprintf("%d > %s", seat, line))
+}
+
+func (r *transcriptLines) Received(seat int, line string) { r.add(fmt.Sprintf("%d < %s", seat, line)) }
+
+func (r *transcriptLines) add(l string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, l)
+}
+
+// diffAt is the first index at which a and b differ, -1 if they are the
+// same.
+func diffAt(a, b []string) int {
+	for k := range max(len(a), len(b)) {
+		if k >= len(a) || k >= len(b) || a[k] != b[k] {
+			return k
+		}
+	}
+	return -1
 }
 
 // sentLines keeps the lines sent to the bots.
