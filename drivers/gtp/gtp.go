@@ -504,11 +504,17 @@ func (m *Match) AnswerFault(seat int, kind, detail string) error {
 	return m.Fault(seat, kind, detail+OutOfStepNote(m.Players[seat]))
 }
 
-// outOfStepGrace is how long OutOfStepNote waits for a further answer:
-// a bot that answered a command twice wrote its second answer at once,
-// and the answer it is faulted for (the one to the command after) came
-// in by then; it costs only a faulted match.
-const outOfStepGrace = 100 * time.Millisecond
+// outOfStepWait is the most OutOfStepNote waits for a further answer. A
+// bot whose answers are out of step is at work on the answer to the
+// command whose answer was faulted (in its eyes it answered the command
+// before), so its further answer comes within the limit that command
+// has: waiting that long (SessionPlayer.WroteMore) gives every such bot
+// within its limits the note, whatever the machine's load. A bot whose
+// wrong answer was its own has nothing further to write, and would have
+// the match wait out its whole limit, a clock's minutes: hence the cap.
+// The note is then timing-dependent only for a bot out of step that
+// takes more than this over that answer. It costs only a faulted match.
+const outOfStepWait = time.Second
 
 // OutOfStepNote is what a fault about p's answer to its last command
 // adds when p has written a further whole response beyond it
@@ -522,7 +528,7 @@ func OutOfStepNote(p any) string {
 	w, ok := p.(interface {
 		WroteMore(complete func([]byte) bool, grace time.Duration) bool
 	})
-	if !ok || !w.WroteMore(wholeResponse, outOfStepGrace) {
+	if !ok || !w.WroteMore(wholeResponse, outOfStepWait) {
 		return ""
 	}
 	return "; but it has written more answers than it was sent commands (another whole response followed this one): " +
@@ -530,8 +536,14 @@ func OutOfStepNote(p any) string {
 		"each command gets exactly one response"
 }
 
-// WroteMore is the session's (proc.Session.WroteMore).
+// WroteMore is the session's (proc.Session.WroteMore), waiting no longer
+// than grace nor than the bot would have for its next answer (its move
+// limit, or what is left of its turn or clock, as the command after
+// would have it), ending as soon as the bot's output ends.
 func (p SessionPlayer) WroteMore(complete func([]byte) bool, grace time.Duration) bool {
+	if left, ok := p.S.TurnLeft(); ok {
+		grace = min(grace, left)
+	}
 	return p.S.WroteMore(complete, grace)
 }
 

@@ -270,21 +270,24 @@ func faultyMatch(t *testing.T, mode string, bad int, rec drivers.Recorder) *driv
 // answer taken for the command before it, and is faulted where one of
 // them is found wrong: an empty answer to gen_move. The fault says what
 // went wrong, its answers being out of step, as the real card it wrote
-// for gen_move comes after the answer faulted.
+// for gen_move comes after the answer faulted: at once, or after the
+// twiceslow bot's 300 ms of thought, every time.
 func TestAnswersOutOfStep(t *testing.T) {
-	for _, bad := range []int{0, 3} {
-		t.Run(fmt.Sprintf("seat%d", bad), func(t *testing.T) {
-			g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
-			out, err := g.Play(context.Background(), faultyMatch(t, modeTwice, bad, nopRecorder{}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := out.Seats[bad]
-			if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "in deal 2") ||
-				!strings.Contains(s.Detail, "it has written more answers than it was sent commands") {
-				t.Errorf("seat %d: fault %q, detail %q; want illegal in deal 2, saying its answers are out of step", bad, s.Fault, s.Detail)
-			}
-		})
+	for _, mode := range []string{modeTwice, modeTwiceSlow} {
+		for _, bad := range []int{0, 3} {
+			t.Run(fmt.Sprintf("%s/seat%d", mode, bad), func(t *testing.T) {
+				g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+				out, err := g.Play(context.Background(), faultyMatch(t, mode, bad, nopRecorder{}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := out.Seats[bad]
+				if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "in deal 2") ||
+					!strings.Contains(s.Detail, "it has written more answers than it was sent commands") {
+					t.Errorf("seat %d: fault %q, detail %q; want illegal in deal 2, saying its answers are out of step", bad, s.Fault, s.Detail)
+				}
+			})
+		}
 	}
 }
 
