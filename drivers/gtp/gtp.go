@@ -504,11 +504,17 @@ func (m *Match) AnswerFault(seat int, kind, detail string) error {
 	return m.Fault(seat, kind, detail+OutOfStepNote(m.Players[seat]))
 }
 
-// outOfStepGrace is how long OutOfStepNote waits for a further answer:
-// a bot that answered a command twice wrote its second answer at once,
-// and the answer it is faulted for (the one to the command after) came
-// in by then; it costs only a faulted match.
-const outOfStepGrace = 100 * time.Millisecond
+// outOfStepWait is the most OutOfStepNote waits for a further answer. A
+// bot whose answers are out of step is at work on the answer to the
+// command whose answer was faulted (in its eyes it answered the command
+// before), so its further answer comes within the limit that command
+// has: waiting that long (SessionPlayer.WroteMore) gives every such bot
+// within its limits the note, whatever the machine's load. A bot whose
+// wrong answer was its own has nothing further to write, and would have
+// the match wait out its whole limit, a clock's minutes: hence the cap.
+// The note is then timing-dependent only for a bot out of step that
+// takes more than this over that answer. It costs only a faulted match.
+const outOfStepWait = time.Second
 
 // OutOfStepNote is what a fault about p's answer to its last command
 // adds when p has written a further whole response beyond it
@@ -522,7 +528,7 @@ func OutOfStepNote(p any) string {
 	w, ok := p.(interface {
 		WroteMore(complete func([]byte) bool, grace time.Duration) bool
 	})
-	if !ok || !w.WroteMore(wholeResponse, outOfStepGrace) {
+	if !ok || !w.WroteMore(wholeResponse, outOfStepWait) {
 		return ""
 	}
 	return "; but it has written more answers than it was sent commands (another whole response followed this one): " +
@@ -530,8 +536,14 @@ func OutOfStepNote(p any) string {
 		"each command gets exactly one response"
 }
 
-// WroteMore is the session's (proc.Session.WroteMore).
+// WroteMore is the session's (proc.Session.WroteMore), waiting no longer
+// than grace nor than the bot would have for its next answer (its move
+// limit, or what is left of its turn or clock, as the command after
+// would have it), ending as soon as the bot's output ends.
 func (p SessionPlayer) WroteMore(complete func([]byte) bool, grace time.Duration) bool {
+	if left, ok := p.S.TurnLeft(); ok {
+		grace = min(grace, left)
+	}
 	return p.S.WroteMore(complete, grace)
 }
 
@@ -550,9 +562,13 @@ func (m *Match) Warn(seat int, command, answer string) {
 
 // Quit ends the session of every bot that did not fault; a refusal is a
 // warning, in seat order. quit goes to every bot process at once and
-// their answers are read together, each within QuitWithin and charged to
-// no clock (SessionPlayer.Ask); no answer, or one that is not a response,
-// is nothing: the game is over. It clears Where.
+// their answers are read together, each until it is in, the bot's
+// output ends or its grace to end (proc.Session.Grace) has passed since
+// the write, charged to no clock (SessionPlayer.Ask): so a bot that
+// answers within its grace has its answer recorded every time, and the
+// transcript has the answers seat by seat, whichever came first. No
+// answer, or one that is not a response, is nothing: the game is over.
+// It clears Where.
 func (m *Match) Quit() {
 	m.Where = ""
 	if m.Ctx.Err() != nil {
@@ -708,16 +724,9 @@ type SessionPlayer struct {
 	Move time.Duration
 }
 
-// QuitWithin is how long a bot's answer to quit is waited for: the game
-// is over, so the answer matters only for the warning a "?" is, and a
-// bot that does not answer (it exits, or reads no more) must not cost a
-// clock's worth of waiting; Sessions.Finish then gives every bot its
-// grace period to exit.
-const QuitWithin = 100 * time.Millisecond
-
-// Ask sends cmd and reads the answer. quit's answer is read within
-// QuitWithin of its write, charged to no clock (see Match.Quit): an
-// error then is only that no answer came.
+// Ask sends cmd and reads the answer. quit's answer is read as
+// Match.Quit says, charged to no clock: an error then is only that no
+// answer came.
 func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 	if cmd == "quit" {
 		a := p.quit()()
@@ -731,10 +740,17 @@ func (p SessionPlayer) Ask(cmd string) (bool, string, error) {
 	return ok, text, err
 }
 
-// quit writes quit and returns what reads its answer, within QuitWithin
-// of the write, charging no clock.
+// quit writes quit and returns what reads its answer, charging no clock:
+// until the answer is in, the bot's output ends or its grace to end has
+// passed since the write. The game is over, so the answer matters only
+// for the warning a "?" is; a bot that answers and exits, as it should,
+// does both within its grace (Sessions.Finish then waits for its exit),
+// and one that does neither costs that grace and no clock's worth of
+// waiting. A bot's answer is recorded, or not, whatever the timing of
+// the other bots or the machine's load, unless it takes about its whole
+// grace to answer.
 func (p SessionPlayer) quit() (receive func() Answer) {
-	by := time.Now().Add(QuitWithin)
+	by := time.Now().Add(p.S.Grace())
 	err := p.S.Write("quit", by)
 	return func() Answer {
 		a := Answer{Err: err}

@@ -24,15 +24,27 @@ const (
 	modeGarbage   = "garbage"   // answers gen_declare with a line that is no response
 	modeCrash     = "crash"     // exits with status 3 at its 3rd gen_move
 	// Not faults of the suite's: their tests are process_test.go's.
-	modeTwice  = "twice"  // answers gen_declare of deal 2 twice, the second in a write of its own
-	modeNoQuit = "noquit" // answers quit with "? not now"
+	modeTwice     = "twice"     // answers gen_declare of deal 2 twice, the second in a write of its own
+	modeTwiceSlow = "twiceslow" // twice, thinking outOfStepThink over each gen_move from deal 2 on
+	modeNoQuit    = "noquit"    // answers quit with "? not now"
+	modeSlowQuit  = "slowquit"  // answers quit after slowQuitSleep
 )
+
+// outOfStepThink is how long the twiceslow bot thinks over a card: more
+// than the 100 ms arbiter once waited for the answer after a faulted
+// one, well within a second.
+const outOfStepThink = 300 * time.Millisecond
+
+// slowQuitSleep is how long the slowquit bot takes to answer quit: more
+// than the 100 ms arbiter once waited for it, well within the half
+// second a bot has to end.
+const slowQuitSleep = 150 * time.Millisecond
 
 // slowSleep is how long the slow bot thinks: well over the 1s move cap.
 const slowSleep = 3 * time.Second
 
 func init() {
-	for _, mode := range []string{modeSlow, modeMute, modeWrongSuit, modeGarbage, modeCrash, modeTwice, modeNoQuit} {
+	for _, mode := range []string{modeSlow, modeMute, modeWrongSuit, modeGarbage, modeCrash, modeTwice, modeTwiceSlow, modeNoQuit, modeSlowQuit} {
 		testbot.Register(mode, func([]string) int { return runFaultyBot(mode) })
 	}
 }
@@ -147,7 +159,7 @@ func runFaultyBot(mode string) int {
 				return readForever()
 			}
 			reply("0")
-			if mode == modeTwice && deal == 2 {
+			if (mode == modeTwice || mode == modeTwiceSlow) && deal == 2 {
 				reply("0")
 			}
 			continue
@@ -159,9 +171,15 @@ func runFaultyBot(mode string) int {
 			if mode == modeSlow && deal == 2 {
 				time.Sleep(slowSleep)
 			}
+			if mode == modeTwiceSlow && deal >= 2 {
+				time.Sleep(outOfStepThink)
+			}
 			reply(chooseCard(hand, trick, mode == modeWrongSuit))
 			continue
 		case "quit":
+			if mode == modeSlowQuit {
+				time.Sleep(slowQuitSleep)
+			}
 			if mode == modeNoQuit {
 				fmt.Fprint(out, "? not now\n\n")
 				out.Flush()

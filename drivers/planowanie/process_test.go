@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -269,21 +270,24 @@ func faultyMatch(t *testing.T, mode string, bad int, rec drivers.Recorder) *driv
 // answer taken for the command before it, and is faulted where one of
 // them is found wrong: an empty answer to gen_move. The fault says what
 // went wrong, its answers being out of step, as the real card it wrote
-// for gen_move comes after the answer faulted.
+// for gen_move comes after the answer faulted: at once, or after the
+// twiceslow bot's 300 ms of thought, every time.
 func TestAnswersOutOfStep(t *testing.T) {
-	for _, bad := range []int{0, 3} {
-		t.Run(fmt.Sprintf("seat%d", bad), func(t *testing.T) {
-			g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
-			out, err := g.Play(context.Background(), faultyMatch(t, modeTwice, bad, nopRecorder{}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := out.Seats[bad]
-			if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "in deal 2") ||
-				!strings.Contains(s.Detail, "it has written more answers than it was sent commands") {
-				t.Errorf("seat %d: fault %q, detail %q; want illegal in deal 2, saying its answers are out of step", bad, s.Fault, s.Detail)
-			}
-		})
+	for _, mode := range []string{modeTwice, modeTwiceSlow} {
+		for _, bad := range []int{0, 3} {
+			t.Run(fmt.Sprintf("%s/seat%d", mode, bad), func(t *testing.T) {
+				g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+				out, err := g.Play(context.Background(), faultyMatch(t, mode, bad, nopRecorder{}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := out.Seats[bad]
+				if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "in deal 2") ||
+					!strings.Contains(s.Detail, "it has written more answers than it was sent commands") {
+					t.Errorf("seat %d: fault %q, detail %q; want illegal in deal 2, saying its answers are out of step", bad, s.Fault, s.Detail)
+				}
+			})
+		}
 	}
 }
 
@@ -319,6 +323,68 @@ func TestQuitRefusedIsAWarning(t *testing.T) {
 	if w := rec.of("warning"); len(w) != 1 || w[0] != want {
 		t.Errorf("warnings %v, want %v", w, want)
 	}
+}
+
+// TestSlowQuitAnswerRecorded: a bot that takes 150 ms to answer quit,
+// well within the grace it has to end, has its answer recorded in every
+// match, and the transcript's lines come in the same order each time
+// but for the milliseconds of time_left (the answers to quit seat by
+// seat): a match replays the same.
+func TestSlowQuitAnswerRecorded(t *testing.T) {
+	var first []string
+	for run := range 3 {
+		g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+		rec := &transcriptLines{}
+		m := faultyMatch(t, modeSlowQuit, 1, rec)
+		m.Seats[3].Bot, m.Seats[3].Command = modeSlowQuit, m.Seats[1].Command
+		if _, err := g.Play(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+		quit := slices.Index(rec.lines, "0 > quit")
+		if quit < 0 || !slices.Contains(rec.lines[quit:], "1 < = ") || !slices.Contains(rec.lines[quit:], "3 < = ") {
+			t.Fatalf("run %d: no answer to quit recorded for seats 1 and 3 after quit: %q", run, rec.lines[max(quit, 0):])
+		}
+		if run == 0 {
+			first = rec.lines
+		} else if k := diffAt(rec.lines, first); k >= 0 {
+			t.Errorf("run %d: the transcript's line %d differs from run 0's: %q, want %q",
+				run, k, rec.lines[k:min(k+1, len(rec.lines))], first[k:min(k+1, len(first))])
+		}
+	}
+}
+
+// transcriptLines keeps the lines sent and received, "SEAT > LINE" and
+// "SEAT < LINE", in the order recorded.
+type transcriptLines struct {
+	nopRecorder
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *transcriptLines) Sent(seat int, line string) {
+	if strings.HasPrefix(line, "time_left ") {
+		line = "time_left MS" // a timing
+	}
+	r.add(fmt.Sprintf("%d > %s", seat, line))
+}
+
+func (r *transcriptLines) Received(seat int, line string) { r.add(fmt.Sprintf("%d < %s", seat, line)) }
+
+func (r *transcriptLines) add(l string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, l)
+}
+
+// diffAt is the first index at which a and b differ, -1 if they are the
+// same.
+func diffAt(a, b []string) int {
+	for k := range max(len(a), len(b)) {
+		if k >= len(a) || k >= len(b) || a[k] != b[k] {
+			return k
+		}
+	}
+	return -1
 }
 
 // sentLines keeps the lines sent to the bots.

@@ -36,7 +36,8 @@ type Spec struct {
 	// protocol fault, not unbounded memory.
 	MaxLine int
 	// Grace is how long a bot may take to exit after "quit" before it is
-	// killed (default 500ms).
+	// killed (default 500ms); a game that reads quit's answer waits for
+	// it as long (Session.Grace).
 	Grace time.Duration
 	// MaxStderr caps the stderr file (default 16 MiB); the rest is drained
 	// and dropped so the bot never blocks on a full pipe.
@@ -325,6 +326,11 @@ func (s *Session) Token() string { return s.token }
 
 // Left is the bot's remaining clock; ok is false when the clock is unlimited.
 func (s *Session) Left() (left time.Duration, ok bool) { return s.left, s.limited }
+
+// Grace is the bot's grace to end (Spec.Grace, its default filled in):
+// a bot that does what it should on quit, answers and exits, has done so
+// within it.
+func (s *Session) Grace() time.Duration { return s.spec.Grace }
 
 // Used is the clock time the bot has used so far.
 func (s *Session) Used() time.Duration { return s.used }
