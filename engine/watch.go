@@ -306,7 +306,10 @@ func rehash(path string, f plan.FileSum) (plan.FileSum, bool) {
 
 // changed stops the run at changes found around match m, or, allowed,
 // logs them and records them as a resume does: a line of changes.jsonl,
-// and plan.json with the bots as they are now; w.mu is held.
+// and plan.json with the bots as they are now; w.mu is held. The line
+// comes first: killed in between, the resume records the change again,
+// which ReadChanges notes once, while plan.json first would leave the
+// change unrecorded.
 func (w *watch) changed(m *plan.Match, changes []BotChange, during bool) error {
 	if !w.allow {
 		return &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: during}
@@ -314,6 +317,15 @@ func (w *watch) changed(m *plan.Match, changes []BotChange, during bool) error {
 	for _, c := range changes {
 		w.log.Warn("a bot changed while the run went on; going on with it as it is now (-allow-changed-bots)", "match", m.ID, "change", c.String())
 	}
+	if err := appendChanges(w.dir, changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: w.results(),
+		Changes: changes, Match: m.ID}); err != nil {
+		return err
+	}
+	return w.record()
+}
+
+// record writes plan.json with the bots as they are now; w.mu is held.
+func (w *watch) record() error {
 	rec := *w.recorded
 	rec.Bots = slices.Clone(w.recorded.Bots)
 	for i := range rec.Bots {
@@ -322,11 +334,38 @@ func (w *watch) changed(m *plan.Match, changes []BotChange, during bool) error {
 		}
 	}
 	w.recorded = &rec
-	if err := appendChanges(w.dir, changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: w.results(),
-		Changes: changes, Match: m.ID}); err != nil {
-		return err
-	}
 	return writeFileAtomic(filepath.Join(w.dir, PlanFile), mustIndent(&rec))
+}
+
+// built takes bot name's files as its build left them as the bot's
+// version, and returns its hash: what a build writes among the files of
+// the bot's fingerprint (an output an earlier run left there, a stamp of
+// the time) is the build's, not a change. plan.json records that
+// version, when it differs, so that a resume compares with it. The bot's
+// build holds it alone (builtFor): no match of it is being played.
+func (w *watch) built(m *plan.Match, name string) (string, error) {
+	if w == nil || w.bots[name] == nil {
+		return "", nil
+	}
+	wb := w.bots[name]
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		s := wb.now
+		w.mu.Unlock()
+		next, c, changed := s.rescan()
+		w.mu.Lock()
+		if wb.now != s {
+			continue // another check merged meanwhile
+		}
+		wb.now = next
+		if !changed {
+			return next.fp.Hash, nil
+		}
+		w.log.Info("the bot's build wrote files of its fingerprint: the bot is as its build left it, which plan.json records",
+			"bot", name, "match", m.ID, "changed", shortList(c.Changed), "removed", shortList(c.Removed))
+		return next.fp.Hash, w.record()
+	}
 }
 
 // fingerprints are the hashes of version v of the bots of seats, as a
