@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -254,6 +255,67 @@ func BenchmarkWatchCheck20k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := w.before(m); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Checks of matches played at once stat without the lock and merge under
+// it: whatever their order, the bot ends as a fresh walk finds it, and
+// each change is recorded once.
+func TestWatchChecksAtOnce(t *testing.T) {
+	p, dir, out := watchedBot(t, map[string]string{"bot.sh": "play\n", "lib/a.py": "a = 1\n"})
+	w := newWatch(out, p, true, hclog.NewNullLogger())
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			m := &plan.Match{ID: fmt.Sprintf("r001-g0%d-s1", g+1), Seats: []string{"alice"}}
+			for i := 0; i < 30; i++ {
+				v, err := w.before(m)
+				if err == nil {
+					_, err = w.after(m, v)
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		if err := os.WriteFile(filepath.Join(dir, "lib/a.py"), []byte(fmt.Sprintf("a = %d\n", i+2)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &plan.Match{ID: "r002-g01-s1", Seats: []string{"alice"}}
+	v, err := w.before(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh := fingerprint.Bot(dir, []string{"./bot.sh"}, nil); v.hashes["alice"] != fresh.Hash {
+		t.Fatalf("hash %s after the checks, a fresh walk gives %s", v.hashes["alice"], fresh.Hash)
+	}
+	b, err := os.ReadFile(filepath.Join(out, ChangesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var rec changeRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rec.Changes {
+			if from[c.From] {
+				t.Fatalf("two changes from %s: %s", c.From, b)
+			}
+			from[c.From] = true
 		}
 	}
 }
