@@ -27,10 +27,11 @@ const BuildsDir = "builds"
 const FaultBuild = "build"
 
 // BuildRecord is a build's verdict, kept in builds/<bot>.json. Its
-// Fingerprint is the bot's fingerprint hash when it was built: a later
-// run whose bot has the same fingerprint (its recorded files unchanged;
-// files the build made are new files, which do not count) takes the
-// verdict instead of building again.
+// Fingerprint is the bot's fingerprint hash as the build left its files
+// (files the build made are new files, which do not count; what it
+// rewrote among the recorded ones is the bot's as built): a later run
+// whose bot has that fingerprint takes the verdict instead of building
+// again.
 type BuildRecord struct {
 	Bot         string   `json:"bot"`
 	Command     []string `json:"command"`
@@ -40,64 +41,121 @@ type BuildRecord struct {
 	ElapsedMS   int64    `json:"elapsed_ms"`
 }
 
-// builds runs each bot's build at most once per run.
+// builds holds, for each bot that has a build, its build's verdict for
+// the version of the bot it was last built for.
 type builds struct {
 	mu   sync.Mutex
-	once map[string]*buildOnce
+	bots map[string]*botBuild
 }
 
-type buildOnce struct {
-	once sync.Once
+// botBuild is one bot's build. hash is the version its verdict holds
+// for: the bot's fingerprint hash as its build left its files ("" for a
+// bot without a fingerprint). gate is held shared by each match of the
+// bot, from before the match starts until it has been checked after it
+// ends, and alone by a build: a build never rewrites the bot's outputs
+// while a match of another version of it is played.
+type botBuild struct {
+	gate sync.RWMutex
+	done bool
+	hash string
 	rec  BuildRecord
-	err  error
 }
 
-// built builds bot b if it has a build and was not built yet (in this run,
-// or in an earlier one with the same fingerprint), and returns the
-// verdict. The error is the arbiter's own or ctx's; a failed build is a
-// record with OK false.
-func (r *Runner) built(ctx context.Context, b *plan.Bot) (BuildRecord, error) {
-	if len(b.Build) == 0 {
-		return BuildRecord{OK: true}, nil
+func (bs *builds) bot(name string) *botBuild {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	if bs.bots == nil {
+		bs.bots = map[string]*botBuild{}
 	}
+	bb := bs.bots[name]
+	if bb == nil {
+		bb = &botBuild{}
+		bs.bots[name] = bb
+	}
+	return bb
+}
+
+// builtFor builds each bot of m that has a build unless it is built for
+// its files as they are now (in this run, or in an earlier one whose
+// verdict has the same fingerprint), and returns the verdicts, by bot,
+// holding each such bot's gate until release. A bot changed since its
+// last build (see watch), back to an earlier version too, is built
+// again. The error is the arbiter's own, ctx's, or a change refused; a
+// failed build is a record with OK false.
+func (r *Runner) builtFor(ctx context.Context, m *plan.Match) (map[string]BuildRecord, func(), error) {
 	if r.builds == nil {
 		r.builds = &builds{}
 	}
-	r.builds.mu.Lock()
-	if r.builds.once == nil {
-		r.builds.once = map[string]*buildOnce{}
+	var names []string
+	for _, name := range m.Seats {
+		if b := r.Plan.Bot(name); b != nil && len(b.Build) > 0 && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
 	}
-	// Once per version of the bot: one changed during the run (see
-	// watch) is built again.
-	key := b.Name
-	if b.Fingerprint != nil {
-		key += "\x00" + b.Fingerprint.Hash
+	// Taken in the order of the names, so that two matches never wait
+	// on each other.
+	slices.Sort(names)
+	verdicts := map[string]BuildRecord{}
+	var held []*botBuild
+	release := func() {
+		for _, bb := range held {
+			bb.gate.RUnlock()
+		}
 	}
-	o, ok := r.builds.once[key]
-	if !ok {
-		o = &buildOnce{}
-		r.builds.once[key] = o
+	for _, name := range names {
+		bb := r.builds.bot(name)
+		for {
+			bb.gate.RLock()
+			if bb.done && bb.hash == r.watch.hash(name) {
+				break
+			}
+			bb.gate.RUnlock()
+			bb.gate.Lock()
+			err := r.rebuild(ctx, m, r.Plan.Bot(name), bb)
+			bb.gate.Unlock()
+			if err != nil {
+				release()
+				return nil, nil, err
+			}
+		}
+		held = append(held, bb)
+		verdicts[name] = bb.rec
 	}
-	r.builds.mu.Unlock()
-	o.once.Do(func() { o.rec, o.err = r.build(ctx, b) })
-	if o.err != nil {
-		// A cancelled build is tried again by the next run.
-		return o.rec, o.err
-	}
-	return o.rec, nil
+	return verdicts, release, nil
 }
 
-func (r *Runner) build(ctx context.Context, b *plan.Bot) (BuildRecord, error) {
+// rebuild builds bot b, its gate held alone, unless it is built for its
+// files as they are now. They are checked first, as before a match (a
+// change is refused or recorded); then what the build writes among them
+// is the bot's as built (watch.built), not a change.
+func (r *Runner) rebuild(ctx context.Context, m *plan.Match, b *plan.Bot, bb *botBuild) error {
+	if _, err := r.watch.before(&plan.Match{ID: m.ID, Seats: []string{b.Name}}); err != nil {
+		return err
+	}
+	h := r.watch.hash(b.Name)
+	if bb.done && bb.hash == h {
+		return nil
+	}
+	rec, err := r.build(ctx, b, h, func() (string, error) { return r.watch.built(m, b.Name) })
+	if err != nil {
+		// A cancelled build is tried again by the next run.
+		return err
+	}
+	bb.done, bb.hash, bb.rec = true, rec.Fingerprint, rec
+	return nil
+}
+
+// build runs bot b's build, unless the verdict kept in the results
+// directory is of the same command and fingerprint fp: the bot's hash
+// before the build. The verdict records the hash that built says the bot
+// has after it.
+func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func() (string, error)) (BuildRecord, error) {
 	dir := filepath.Join(r.Out, BuildsDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return BuildRecord{}, err
 	}
 	file := fileName(b.Name)
 	recPath := filepath.Join(dir, file+".json")
-	var fp string
-	if b.Fingerprint != nil {
-		fp = b.Fingerprint.Hash
-	}
 	if old, err := os.ReadFile(recPath); err == nil && fp != "" {
 		var rec BuildRecord
 		if json.Unmarshal(old, &rec) == nil && rec.Fingerprint == fp && strings.Join(rec.Command, "\x00") == strings.Join(b.Build, "\x00") {
@@ -106,11 +164,14 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot) (BuildRecord, error) {
 		}
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
-	rec := BuildRecord{Bot: b.Name, Command: b.Build, Fingerprint: fp}
+	rec := BuildRecord{Bot: b.Name, Command: b.Build}
 	start := time.Now()
 	detail, err := runBuild(ctx, b, b.DirIn(r.Root), filepath.Join(dir, file+".log"))
 	rec.ElapsedMS = time.Since(start).Milliseconds()
 	if err != nil {
+		return rec, err
+	}
+	if rec.Fingerprint, err = built(); err != nil {
 		return rec, err
 	}
 	rec.OK, rec.Detail = detail == "", detail
@@ -291,32 +352,15 @@ func fileName(name string) string {
 	}, name)
 }
 
-// unbuilt builds the bots of m's seats that have a build and marks the
-// seats of a bot whose build failed (drivers.Seat.Unbuilt): the match is
+// unbuilt marks the seats of a bot whose build failed
+// (drivers.Seat.Unbuilt), by the verdicts of builtFor: the match is
 // played all the same, the game treating such a seat as a bot that cannot
 // start (in Auction the others play on; in a duel the other wins), and
-// the seat's fault is then the build's (playStaged). fps are the hashes
-// of the bots' files the match plays with (see watch): a bot changed
-// during the run is built again.
-func (r *Runner) unbuilt(ctx context.Context, seats []drivers.Seat, fps map[string]string) error {
+// the seat's fault is then the build's (playStaged).
+func unbuilt(seats []drivers.Seat, verdicts map[string]BuildRecord) {
 	for i := range seats {
-		b := r.Plan.Bot(seats[i].Bot)
-		if b == nil {
-			continue
-		}
-		if h, ok := fps[b.Name]; ok && b.Fingerprint != nil && h != b.Fingerprint.Hash {
-			now, fp := *b, *b.Fingerprint
-			fp.Hash = h
-			now.Fingerprint = &fp
-			b = &now
-		}
-		br, err := r.built(ctx, b)
-		if err != nil {
-			return err
-		}
-		if !br.OK {
-			seats[i].Unbuilt = br.Detail
+		if rec, ok := verdicts[seats[i].Bot]; ok && !rec.OK {
+			seats[i].Unbuilt = rec.Detail
 		}
 	}
-	return nil
 }

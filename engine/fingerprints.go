@@ -379,6 +379,11 @@ func ReadChanges(dir string) ([]ChangeNote, error) {
 		return nil, err
 	}
 	var out []ChangeNote
+	// A change is recorded before plan.json says the bot is as it is now
+	// (see watch.changed): killed in between, the next run records the
+	// same change again. It is the same when the bot's change before it
+	// was that one too: a bot changed again changes from what it became.
+	last := map[string]BotChange{}
 	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -387,11 +392,12 @@ func ReadChanges(dir string) ([]ChangeNote, error) {
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
-		if rec.Results == 0 {
-			continue
-		}
 		for _, c := range rec.Changes {
-			out = append(out, ChangeNote{Bot: c.Bot, After: rec.Results, From: c.From, To: c.To, Match: rec.Match})
+			again := last[c.Bot].From == c.From && last[c.Bot].To == c.To
+			last[c.Bot] = c
+			if rec.Results > 0 && !again {
+				out = append(out, ChangeNote{Bot: c.Bot, After: rec.Results, From: c.From, To: c.To, Match: rec.Match})
+			}
 		}
 	}
 	return out, nil

@@ -74,7 +74,8 @@ type Runner struct {
 
 	// workers is set by Run when CPUs is.
 	workers *workerPool
-	// builds is set by Run: each bot's build, at most once per run.
+	// builds is set by Run: each bot's build, once per version of the
+	// bot it plays.
 	builds *builds
 	// out is set by Run: the bots disqualified before the first match.
 	out map[string]string
@@ -478,37 +479,26 @@ func (s *session) resultCount() int {
 	return len(s.sum.Results)
 }
 
-// playWatched plays m with its bots' files checked before it starts and
-// after it ends (see watch): the result carries the hashes of the files
-// it was played with. A match during which one of its bots changed is
-// not recorded: without -allow-changed-bots the run stops (a resume plays
-// it again); with it, the change is recorded and the match played again
-// at once, with the bot as it is now. A bot that changes during that
-// second play too rewrites its own files as it plays, and stops the run
-// (another bot of the match changing then is one more play).
+// playWatched plays m with its bots built and their files checked before
+// it starts and after it ends (see watch): the result carries the hashes
+// of the files it was played with. A match during which one of its bots
+// changed is not recorded: without -allow-changed-bots the run stops (a
+// resume plays it again); with it, the change is recorded and the match
+// played again at once, with the bot as it is now. A bot that changes
+// during that second play too rewrites its own files as it plays, and
+// stops the run (another bot of the match changing then is one more
+// play).
 func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, error) {
-	w := s.r.watch
 	log := s.log.With("match", m.ID)
 	changed := map[string]bool{}
 	for {
-		v, err := w.before(m)
-		if err != nil {
-			return nil, err
-		}
-		res, err := s.r.playMatch(ctx, s.game, m, log, v.fingerprints(m.Seats))
-		if err != nil {
-			return nil, err
-		}
-		changes, err := w.after(m, v)
-		if err != nil {
-			return nil, err
-		}
-		if len(changes) == 0 {
-			return res, nil
+		res, changes, err := s.playOnce(ctx, m, log)
+		if err != nil || res != nil && len(changes) == 0 {
+			return res, err
 		}
 		for _, c := range changes {
 			if changed[c.Bot] {
-				return nil, &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: true, Again: true}
+				return nil, &ChangedDuringRunError{Dir: s.r.watch.dir, Match: m.ID, Changes: changes, During: true, Again: true}
 			}
 		}
 		for _, c := range changes {
@@ -516,6 +506,35 @@ func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, erro
 			log.Warn("a bot changed while the match was played: its result is not recorded, and the match plays again with the bot as it is now", "change", c.String())
 		}
 	}
+}
+
+// playOnce builds m's bots for their files as they are now, checks them,
+// plays m and checks them again, holding the bots' builds (builtFor) so
+// that none is rebuilt meanwhile. No result and no changes: a bot changed
+// between its build and the check, and m is to be built and started
+// again.
+func (s *session) playOnce(ctx context.Context, m *plan.Match, log hclog.Logger) (*Result, []BotChange, error) {
+	w := s.r.watch
+	verdicts, release, err := s.r.builtFor(ctx, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	v, err := w.before(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, name := range m.Seats {
+		if rec, ok := verdicts[name]; ok && rec.Fingerprint != v.hashes[name] {
+			return nil, nil, nil // changed since it was built: built again first
+		}
+	}
+	res, err := s.r.playMatch(ctx, s.game, m, log, v.fingerprints(m.Seats), verdicts)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, err := w.after(m, v)
+	return res, changes, err
 }
 
 // fail stops the run at the first error of the arbiter's own; s.mu is
@@ -792,8 +811,8 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 // process, or in a worker process of the run's (Runner.CPUs). A bot's
 // misbehaviour is part of the result; only cancellation and the arbiter's
 // own I/O failures are errors.
-func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger, fps map[string]string) (*Result, error) {
-	st, err := r.stageMatch(ctx, m, fps)
+func (r *Runner) playMatch(ctx context.Context, game drivers.Game, m *plan.Match, log hclog.Logger, fps map[string]string, verdicts map[string]BuildRecord) (*Result, error) {
+	st, err := r.stageMatch(m, fps, verdicts)
 	if err != nil {
 		return nil, err
 	}
@@ -816,7 +835,7 @@ type staged struct {
 // stageMatch does what comes before a match plays, all of which needs
 // the run's state (builds, disqualifications, carried state): the
 // arbiter that runs the plan does it, wherever the match then plays.
-func (r *Runner) stageMatch(ctx context.Context, m *plan.Match, fps map[string]string) (*staged, error) {
+func (r *Runner) stageMatch(m *plan.Match, fps map[string]string, verdicts map[string]BuildRecord) (*staged, error) {
 	dir := filepath.Join(r.Out, MatchesDir, m.ID)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -832,9 +851,7 @@ func (r *Runner) stageMatch(ctx context.Context, m *plan.Match, fps map[string]s
 		}
 		st.seats = append(st.seats, seat)
 	}
-	if err := r.unbuilt(ctx, st.seats, fps); err != nil {
-		return nil, err
-	}
+	unbuilt(st.seats, verdicts)
 	if r.carry != nil {
 		if err := r.carry.prepare(r.Out, dir, m, st.seats); err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,7 +24,12 @@ import (
 // file was last hashed. Then the file is hashed again; another content,
 // mode or link target, or a file gone, is a change of the bot, as a
 // resumed run would see it (compareBot): files new since the fingerprint
-// was taken are not part of it.
+// was taken are not part of it, and a file recorded by its mode only
+// (past the byte cap) is compared by its mode only.
+//
+// The stats are taken without w.mu held, so that matches played at once
+// (-j N) check their bots at once; what they found is merged under it,
+// and taken again when another check merged first.
 //
 // A change is refused, unless the run may go on (-allow-changed-bots):
 // then it is recorded in changes.jsonl and plan.json as a resume records
@@ -44,12 +48,21 @@ type watch struct {
 	results func() int
 }
 
-// watched is one bot's fingerprint as it is now, and how many times it
+// watched is one bot's files as last checked, and how many times it
 // changed during the run.
 type watched struct {
-	fp   *plan.Fingerprint
-	sigs []plan.FileStat // by index of fp.Files
-	gen  int
+	now *botState
+	gen int
+}
+
+// botState is a bot's fingerprint and the signatures its files had when
+// they were hashed; never changed in place, so that a check can stat the
+// files without w.mu and tell, by the pointer, whether another check
+// merged meanwhile.
+type botState struct {
+	fp    *plan.Fingerprint
+	paths []string        // where each file of fp.Files is
+	sigs  []plan.FileStat // by index of fp.Files
 }
 
 // version is the state of a match's bots when it started: each bot's
@@ -69,15 +82,16 @@ func newWatch(dir string, p *plan.Plan, allow bool, log hclog.Logger) *watch {
 		if b.Fingerprint == nil {
 			continue
 		}
-		wb := &watched{fp: b.Fingerprint, sigs: make([]plan.FileStat, len(b.Fingerprint.Files))}
+		s := &botState{fp: b.Fingerprint, paths: make([]string, len(b.Fingerprint.Files)), sigs: make([]plan.FileStat, len(b.Fingerprint.Files))}
 		for k, f := range b.Fingerprint.Files {
+			s.paths[k] = filePath(b.Fingerprint, f.Path)
 			sig, ok := b.Fingerprint.Stats[f.Path]
 			if !ok {
-				sig = fingerprint.Signature(filePath(b.Fingerprint, f.Path))
+				sig = fingerprint.Signature(s.paths[k])
 			}
-			wb.sigs[k] = sig
+			s.sigs[k] = sig
 		}
-		w.bots[b.Name] = wb
+		w.bots[b.Name] = &watched{now: s}
 	}
 	return w
 }
@@ -131,17 +145,15 @@ func (e *ChangedDuringRunError) Error() string {
 // before checks the bots of m before it starts and returns the version
 // it plays with. A change refused is an error naming the match.
 func (w *watch) before(m *plan.Match) (version, error) {
-	w.mu.Lock()
+	_, err := w.check(m, false)
 	defer w.mu.Unlock()
-	if changes := w.check(m.Seats); len(changes) > 0 {
-		if err := w.changed(m, changes, false); err != nil {
-			return version{}, err
-		}
+	if err != nil {
+		return version{}, err
 	}
 	v := version{gens: map[string]int{}, hashes: map[string]string{}}
 	for _, name := range m.Seats {
 		if wb := w.bots[name]; wb != nil {
-			v.gens[name], v.hashes[name] = wb.gen, wb.fp.Hash
+			v.gens[name], v.hashes[name] = wb.gen, wb.now.fp.Hash
 		}
 	}
 	return v, nil
@@ -149,68 +161,119 @@ func (w *watch) before(m *plan.Match) (version, error) {
 
 // after checks the bots of m once it has ended, and returns the changes
 // since it started with version v: none when its result may be recorded.
+// Without -allow-changed-bots any change is refused, also one that
+// another match's check saw first (that one stops the run).
 func (w *watch) after(m *plan.Match, v version) ([]BotChange, error) {
-	w.mu.Lock()
+	changes, err := w.check(m, true)
 	defer w.mu.Unlock()
-	changes := w.check(m.Seats)
-	if len(changes) > 0 {
-		if err := w.changed(m, changes, true); err != nil {
-			return changes, err
-		}
+	if err != nil {
+		return changes, err
 	}
 	for _, name := range m.Seats {
 		if wb := w.bots[name]; wb != nil && wb.gen != v.gens[name] && !slices.ContainsFunc(changes, func(c BotChange) bool { return c.Bot == name }) {
 			// Changed since m started, seen by another match's check.
-			changes = append(changes, BotChange{Bot: name, From: short(v.hashes[name]), To: short(wb.fp.Hash)})
+			changes = append(changes, BotChange{Bot: name, From: short(v.hashes[name]), To: short(wb.now.fp.Hash)})
 		}
+	}
+	if len(changes) > 0 && !w.allow {
+		return changes, &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: true}
 	}
 	return changes, nil
 }
 
-// check stats the files of the bots named (each once) and returns their
-// changes since last checked, each bot's fingerprint then as it is now;
-// w.mu is held.
-func (w *watch) check(names []string) []BotChange {
-	var changes []BotChange
-	seen := map[string]bool{}
-	for _, name := range names {
-		wb := w.bots[name]
-		if wb == nil || seen[name] {
-			continue
-		}
-		seen[name] = true
-		if c, ok := wb.recheck(); ok {
-			c.Bot = name
-			changes = append(changes, c)
-		}
+// hash is bot name's hash as last checked: "" for a bot not watched.
+func (w *watch) hash(name string) string {
+	if w == nil || w.bots[name] == nil {
+		return ""
 	}
-	return changes
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.bots[name].now.fp.Hash
 }
 
-// recheck stats the bot's files, hashes those whose signature changed,
-// and says whether the fingerprint changed (then wb holds the new one).
-func (wb *watched) recheck() (BotChange, bool) {
-	old := wb.fp
-	var stale []int
-	sigs := slices.Clone(wb.sigs)
-	for k, f := range old.Files {
-		if sig := fingerprint.Signature(filePath(old, f.Path)); sig != sigs[k] {
-			sigs[k] = sig
-			stale = append(stale, k)
+// check stats the files of m's bots (each once) without w.mu, then takes
+// it, merges what it found, and hands the changes since they were last
+// checked to changed, which records or refuses them. It returns with
+// w.mu held.
+func (w *watch) check(m *plan.Match, during bool) ([]BotChange, error) {
+	var names []string
+	for _, name := range m.Seats {
+		if w.bots[name] != nil && !slices.Contains(names, name) {
+			names = append(names, name)
 		}
 	}
-	if len(stale) == 0 {
-		return BotChange{}, false
+	states := make([]*botState, len(names))
+	next := make([]*botState, len(names))
+	found := make([]BotChange, len(names))
+	changed := make([]bool, len(names))
+	w.mu.Lock()
+	todo := make([]bool, len(names))
+	for i, name := range names {
+		states[i], todo[i] = w.bots[name].now, true
 	}
-	c := BotChange{From: short(old.Hash)}
-	fp := *old
-	fp.Files, fp.Stats = nil, maps.Clone(old.Stats)
-	var kept []plan.FileStat
-	for k, f := range old.Files {
+	for slices.Contains(todo, true) {
+		w.mu.Unlock()
+		for i := range names {
+			if todo[i] {
+				next[i], found[i], changed[i] = states[i].rescan()
+			}
+		}
+		w.mu.Lock()
+		for i, name := range names {
+			// Another check merged meanwhile: what this one found is
+			// compared with that, unless it found nothing.
+			now := w.bots[name].now
+			todo[i] = now != states[i] && next[i] != states[i]
+			if now != states[i] {
+				states[i], next[i], changed[i] = now, now, false
+			}
+		}
+	}
+	var changes []BotChange
+	for i, name := range names {
+		wb := w.bots[name]
+		wb.now = next[i]
+		if changed[i] {
+			wb.gen++
+			found[i].Bot = name
+			changes = append(changes, found[i])
+		}
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	return changes, w.changed(m, changes, during)
+}
+
+// rescan stats the files of s and returns their state now: s itself when
+// no signature differs; the same fingerprint with the new signatures when
+// the files whose signature differs hash as before (touched, written
+// again with the same content); or a new fingerprint, and the change.
+func (s *botState) rescan() (*botState, BotChange, bool) {
+	var sigs []plan.FileStat
+	var stale []bool
+	for k, path := range s.paths {
+		sig := fingerprint.Signature(path)
+		if sig == s.sigs[k] {
+			continue
+		}
+		if sigs == nil {
+			sigs, stale = slices.Clone(s.sigs), make([]bool, len(s.paths))
+		}
+		sigs[k], stale[k] = sig, true
+	}
+	if sigs == nil {
+		return s, BotChange{}, false
+	}
+	c := BotChange{From: short(s.fp.Hash)}
+	fp := *s.fp
+	fp.Files = make([]plan.FileSum, 0, len(s.fp.Files))
+	next := &botState{fp: &fp}
+	for k, f := range s.fp.Files {
 		g := f
-		if slices.Contains(stale, k) {
+		if stale[k] {
 			var ok bool
-			if g, ok = fingerprint.File(filePath(old, f.Path), f.Path); !ok || sigs[k] == (plan.FileStat{}) {
+			if g, ok = rehash(s.paths[k], f); !ok || sigs[k] == (plan.FileStat{}) {
 				c.Removed = append(c.Removed, f.Path)
 				continue
 			}
@@ -219,22 +282,34 @@ func (wb *watched) recheck() (BotChange, bool) {
 			}
 		}
 		fp.Files = append(fp.Files, g)
-		kept = append(kept, sigs[k])
+		next.paths = append(next.paths, s.paths[k])
+		next.sigs = append(next.sigs, sigs[k])
 	}
 	if len(c.Changed) == 0 && len(c.Removed) == 0 {
-		wb.sigs = sigs // touched, or written with the same content
-		return BotChange{}, false
+		return &botState{fp: s.fp, paths: s.paths, sigs: sigs}, BotChange{}, false
 	}
 	fp.Hash = fingerprint.Sum(fp.Files)
 	c.To = short(fp.Hash)
-	wb.fp, wb.sigs = &fp, kept
-	wb.gen++
-	return c, true
+	return next, c, true
+}
+
+// rehash is the entry of the file at path that entry f of a fingerprint
+// recorded, as it is now. A file recorded by its mode only (its content
+// would have passed the byte cap) is taken by its mode only, as the
+// resume's walk, under the same cap, takes it: touched, it is no change.
+func rehash(path string, f plan.FileSum) (plan.FileSum, bool) {
+	if f.SHA256 == "" {
+		return fingerprint.FileMode(path, f.Path)
+	}
+	return fingerprint.File(path, f.Path)
 }
 
 // changed stops the run at changes found around match m, or, allowed,
 // logs them and records them as a resume does: a line of changes.jsonl,
-// and plan.json with the bots as they are now; w.mu is held.
+// and plan.json with the bots as they are now; w.mu is held. The line
+// comes first: killed in between, the resume records the change again,
+// which ReadChanges notes once, while plan.json first would leave the
+// change unrecorded.
 func (w *watch) changed(m *plan.Match, changes []BotChange, during bool) error {
 	if !w.allow {
 		return &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: during}
@@ -242,19 +317,55 @@ func (w *watch) changed(m *plan.Match, changes []BotChange, during bool) error {
 	for _, c := range changes {
 		w.log.Warn("a bot changed while the run went on; going on with it as it is now (-allow-changed-bots)", "match", m.ID, "change", c.String())
 	}
-	rec := *w.recorded
-	rec.Bots = slices.Clone(w.recorded.Bots)
-	for i := range rec.Bots {
-		if wb := w.bots[rec.Bots[i].Name]; wb != nil {
-			rec.Bots[i].Fingerprint = wb.fp
-		}
-	}
-	w.recorded = &rec
 	if err := appendChanges(w.dir, changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: w.results(),
 		Changes: changes, Match: m.ID}); err != nil {
 		return err
 	}
+	return w.record()
+}
+
+// record writes plan.json with the bots as they are now; w.mu is held.
+func (w *watch) record() error {
+	rec := *w.recorded
+	rec.Bots = slices.Clone(w.recorded.Bots)
+	for i := range rec.Bots {
+		if wb := w.bots[rec.Bots[i].Name]; wb != nil {
+			rec.Bots[i].Fingerprint = wb.now.fp
+		}
+	}
+	w.recorded = &rec
 	return writeFileAtomic(filepath.Join(w.dir, PlanFile), mustIndent(&rec))
+}
+
+// built takes bot name's files as its build left them as the bot's
+// version, and returns its hash: what a build writes among the files of
+// the bot's fingerprint (an output an earlier run left there, a stamp of
+// the time) is the build's, not a change. plan.json records that
+// version, when it differs, so that a resume compares with it. The bot's
+// build holds it alone (builtFor): no match of it is being played.
+func (w *watch) built(m *plan.Match, name string) (string, error) {
+	if w == nil || w.bots[name] == nil {
+		return "", nil
+	}
+	wb := w.bots[name]
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		s := wb.now
+		w.mu.Unlock()
+		next, c, changed := s.rescan()
+		w.mu.Lock()
+		if wb.now != s {
+			continue // another check merged meanwhile
+		}
+		wb.now = next
+		if !changed {
+			return next.fp.Hash, nil
+		}
+		w.log.Info("the bot's build wrote files of its fingerprint: the bot is as its build left it, which plan.json records",
+			"bot", name, "match", m.ID, "changed", shortList(c.Changed), "removed", shortList(c.Removed))
+		return next.fp.Hash, w.record()
+	}
 }
 
 // fingerprints are the hashes of version v of the bots of seats, as a

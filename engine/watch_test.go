@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,7 +96,7 @@ func TestWatchSeesWhatChanged(t *testing.T) {
 			files = append(files, f)
 		}
 	}
-	if got, want := w.bots["alice"].fp.Hash, fingerprint.Sum(files); got != want {
+	if got, want := w.bots["alice"].now.fp.Hash, fingerprint.Sum(files); got != want {
 		t.Fatalf("hash after the change %s, want %s", got, want)
 	}
 	if _, err := os.Stat(filepath.Join(out, ChangesFile)); err == nil {
@@ -147,6 +149,173 @@ func BenchmarkWatchCheck(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := w.before(m); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// A file past the byte cap is recorded by its mode alone: touched, or
+// written again with the same content, it is no change, as a resume
+// compares it.
+func TestWatchByteCapTouched(t *testing.T) {
+	defer func(b int64) { fingerprint.MaxBytes = b }(fingerprint.MaxBytes)
+	fingerprint.MaxBytes = 10
+	p, dir, out := watchedBot(t, map[string]string{"bot.sh": "play\n", "weights.bin": "01234567\n"})
+	w := newWatch(out, p, false, hclog.NewNullLogger())
+	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
+	v, err := w.before(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "weights.bin"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if changes, err := w.after(m, v); err != nil || len(changes) != 0 {
+		t.Fatalf("touching a file past the byte cap: %v, %v; want no change", changes, err)
+	}
+	// Its mode is compared still.
+	if err := os.Chmod(filepath.Join(dir, "weights.bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := w.after(m, v)
+	if len(changes) != 1 || strings.Join(changes[0].Changed, ",") != "weights.bin" || err == nil {
+		t.Fatalf("a file past the byte cap made executable: %v, %v; want it changed", changes, err)
+	}
+}
+
+// Without -allow-changed-bots, a match whose bot another match's check
+// saw change gets the refusal too, not changes to play again with.
+func TestWatchRefusedChangeSeenByAnother(t *testing.T) {
+	p, dir, out := watchedBot(t, map[string]string{"bot.sh": "play\n"})
+	w := newWatch(out, p, false, hclog.NewNullLogger())
+	m1 := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
+	m2 := &plan.Match{ID: "r001-g01-s2", Seats: []string{"alice"}}
+	v1, err := w.before(m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := w.before(m2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte("play better\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ce *ChangedDuringRunError
+	if _, err := w.after(m1, v1); !errors.As(err, &ce) {
+		t.Fatalf("first after: %v, want the refusal", err)
+	}
+	changes, err := w.after(m2, v2)
+	if !errors.As(err, &ce) || !ce.During || ce.Match != m2.ID || len(changes) != 1 {
+		t.Fatalf("second after: %v, %v; want the change refused as during %s", changes, err, m2.ID)
+	}
+}
+
+// A kill between the line of changes.jsonl and plan.json leaves the
+// change recorded and plan.json as it was: the resume records it again,
+// and it is noted once.
+func TestReadChangesOnceWhenRecordedAgain(t *testing.T) {
+	out := t.TempDir()
+	c := BotChange{Bot: "alice", From: "sha256:aaaaaaaaaaaa", To: "sha256:bbbbbbbbbbbb", Changed: []string{"bot.sh"}}
+	back := BotChange{Bot: "alice", From: c.To, To: c.From, Changed: []string{"bot.sh"}}
+	for _, rec := range []changeRecord{
+		{Time: "t1", Results: 4, Changes: []BotChange{c}, Match: "r002-g01-s1"},
+		{Time: "t2", Results: 5, Changes: []BotChange{c}}, // the resume's
+		{Time: "t3", Results: 6, Changes: []BotChange{back}},
+		{Time: "t4", Results: 7, Changes: []BotChange{c}}, // changed again: noted
+	} {
+		if err := appendChanges(out, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notes, err := ReadChanges(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range notes {
+		got = append(got, fmt.Sprintf("%d %s %s", n.After, n.To, n.Match))
+	}
+	want := "4 sha256:bbbbbbbbbbbb r002-g01-s1|6 sha256:aaaaaaaaaaaa |7 sha256:bbbbbbbbbbbb "
+	if strings.Join(got, "|") != want {
+		t.Fatalf("notes %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+// BenchmarkWatchCheck20k is a check of a bot at the cap of 20,000 files.
+func BenchmarkWatchCheck20k(b *testing.B) {
+	files := map[string]string{"bot.sh": "play\n"}
+	for i := 0; i < 20000; i++ {
+		files[fmt.Sprintf("lib/d%03d/f%05d.py", i/100, i)] = "pass\n"
+	}
+	p, _, out := watchedBot(b, files)
+	w := newWatch(out, p, false, hclog.NewNullLogger())
+	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := w.before(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Checks of matches played at once stat without the lock and merge under
+// it: whatever their order, the bot ends as a fresh walk finds it, and
+// each change is recorded once.
+func TestWatchChecksAtOnce(t *testing.T) {
+	p, dir, out := watchedBot(t, map[string]string{"bot.sh": "play\n", "lib/a.py": "a = 1\n"})
+	w := newWatch(out, p, true, hclog.NewNullLogger())
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			m := &plan.Match{ID: fmt.Sprintf("r001-g0%d-s1", g+1), Seats: []string{"alice"}}
+			for i := 0; i < 30; i++ {
+				v, err := w.before(m)
+				if err == nil {
+					_, err = w.after(m, v)
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		if err := os.WriteFile(filepath.Join(dir, "lib/a.py"), []byte(fmt.Sprintf("a = %d\n", i+2)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &plan.Match{ID: "r002-g01-s1", Seats: []string{"alice"}}
+	v, err := w.before(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh := fingerprint.Bot(dir, []string{"./bot.sh"}, nil); v.hashes["alice"] != fresh.Hash {
+		t.Fatalf("hash %s after the checks, a fresh walk gives %s", v.hashes["alice"], fresh.Hash)
+	}
+	b, err := os.ReadFile(filepath.Join(out, ChangesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var rec changeRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rec.Changes {
+			if from[c.From] {
+				t.Fatalf("two changes from %s: %s", c.From, b)
+			}
+			from[c.From] = true
 		}
 	}
 }

@@ -241,6 +241,9 @@ type walker struct {
 	// file that the command names twice, or that two entries of its class
 	// path hold, is recorded once.
 	seen map[string]bool
+	// modeOnly records files by their mode only, their content not read
+	// (FileMode).
+	modeOnly bool
 }
 
 // name is the name under which the file or folder rel (relative to the
@@ -443,6 +446,17 @@ func configFiles(fp *plan.Fingerprint) []string {
 // fingerprint records it under name; false when it cannot be read.
 func File(path, name string) (plan.FileSum, bool) {
 	w := &walker{fp: &plan.Fingerprint{}}
+	w.file(path, name)
+	if len(w.fp.Files) == 0 {
+		return plan.FileSum{}, false
+	}
+	return w.fp.Files[0], true
+}
+
+// FileMode is the entry of one file as a fingerprint records it past the
+// byte cap: its mode (and a link's target), its content not read.
+func FileMode(path, name string) (plan.FileSum, bool) {
+	w := &walker{fp: &plan.Fingerprint{}, modeOnly: true}
 	w.file(path, name)
 	if len(w.fp.Files) == 0 {
 		return plan.FileSum{}, false
@@ -759,7 +773,7 @@ func (w *walker) file(path, name string) {
 			fi = target
 		}
 	}
-	if fi.Mode().IsRegular() {
+	if fi.Mode().IsRegular() && !w.modeOnly {
 		if w.bytes+fi.Size() > MaxBytes {
 			w.skip("%s: hashing its %d bytes would pass the cap of %d bytes per bot, so only its mode is recorded", name, fi.Size(), MaxBytes)
 		} else if f.SHA256, err = hashFile(path); err != nil {
