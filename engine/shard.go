@@ -243,9 +243,21 @@ func lostStage(dir string, p *plan.Plan, sh Shard, played bool) error {
 	file := filepath.Join(RoundsDir, lost)
 	return fmt.Errorf("%s is missing: %s holds %s (its %s), run from the pairing in that file; a shard's directory holds its own results alone, not those of the stages before its own, "+
 		"so the pairing cannot be made again from them: it comes from the merged directory the shard was run from. "+
-		"Run the shard again (arbiter run MERGED/plan.json -shard %d/%d -stage %d -out %s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
+		"Run the shard again (%s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
 		"or copy %s from the merged directory into %s",
-		filepath.Join(dir, file), dir, sh, ShardFile, sh.K, sh.N, sh.Stage, dir, file, filepath.Join(dir, RoundsDir))
+		filepath.Join(dir, file), dir, sh, ShardFile, shardAgain(dir, MergedRoot(p), sh)("MERGED/plan.json"), file, filepath.Join(dir, RoundsDir))
+}
+
+// MergedRoot is the -root that runs p's bots from a merged directory's
+// plan.json, which lies where the bots are not: the root their
+// fingerprints record (plan.BotRoot), or a placeholder when they do not
+// tell it.
+func MergedRoot(p *plan.Plan) string {
+	root, err := p.BotRoot()
+	if err != nil {
+		return "CONFIG_DIR"
+	}
+	return root
 }
 
 // readShardRecord reads dir's shard record; nil when it has none.
