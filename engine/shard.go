@@ -356,8 +356,11 @@ func shardAgain(out, root string, sh Shard) Again {
 
 // dirShardAgain is shardAgain of the shard whose results directory out
 // is, from its shard record: the shard asked for, when out has none yet,
-// may not be the one out holds, which refuses any other. Nil (no command)
-// when the record cannot be read.
+// may not be the one out holds, which refuses any other. Without a
+// record, out holds no shard to resume: a merge's directory or one with
+// results (a plain run's) refuses every -shard, so it gets no command;
+// only one holding nothing but its plan.json (and the lock) may become
+// the asked shard's. Nil (no command) when out cannot be read.
 func dirShardAgain(out, root string, asked Shard) Again {
 	rec, err := readShardRecord(out)
 	switch {
@@ -365,6 +368,15 @@ func dirShardAgain(out, root string, asked Shard) Again {
 		return nil
 	case rec != nil:
 		return shardAgain(out, root, *rec)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		if e.Name() != PlanFile && e.Name() != LockFile {
+			return nil
+		}
 	}
 	return shardAgain(out, root, asked)
 }
