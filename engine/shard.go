@@ -245,14 +245,14 @@ func lostStage(dir string, p *plan.Plan, sh Shard, played bool) error {
 		"so the pairing cannot be made again from them: it comes from the merged directory the shard was run from. "+
 		"Run the shard again (%s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
 		"or copy %s from the merged directory into %s",
-		filepath.Join(dir, file), dir, sh, ShardFile, shardAgain(dir, MergedRoot(p), sh)("MERGED/plan.json"), file, filepath.Join(dir, RoundsDir))
+		filepath.Join(dir, file), dir, sh, ShardFile, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json"), file, filepath.Join(dir, RoundsDir))
 }
 
-// MergedRoot is the -root that runs p's bots from a merged directory's
-// plan.json, which lies where the bots are not: the root their
-// fingerprints record (plan.BotRoot), or a placeholder when they do not
-// tell it.
-func MergedRoot(p *plan.Plan) string {
+// SavedRoot is the -root that runs p's bots from a results directory's
+// saved plan.json (a merge's or a run's), which lies where the bots are
+// not: the root their fingerprints record (plan.BotRoot), "" when no bot
+// has a relative dir, or a placeholder when the fingerprints do not tell.
+func SavedRoot(p *plan.Plan) string {
 	root, err := p.BotRoot()
 	if err != nil {
 		return "CONFIG_DIR"

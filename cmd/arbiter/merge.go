@@ -67,7 +67,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 // directory, not where the bots are. It is "" when p has no bot with a
 // relative dir, and a placeholder when the fingerprints do not tell.
 func rootFlag(p *plan.Plan) string {
-	root := engine.MergedRoot(p)
+	root := engine.SavedRoot(p)
 	if root == "" {
 		return ""
 	}
