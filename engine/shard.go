@@ -260,7 +260,10 @@ func SavedRoot(p *plan.Plan) string {
 	return root
 }
 
-// readShardRecord reads dir's shard record; nil when it has none.
+// readShardRecord reads dir's shard record; nil when it has none. It is
+// the one reader of the record, and refuses one out of range (a copied
+// or edited file), which PrepareShard never writes: the readers would
+// cut slices by it.
 func readShardRecord(dir string) (*Shard, error) {
 	path := filepath.Join(dir, ShardFile)
 	b, err := os.ReadFile(path)
@@ -274,7 +277,33 @@ func readShardRecord(dir string) (*Shard, error) {
 	if err := json.Unmarshal(b, &sh); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if err := sh.inRange(dir); err != nil {
+		return nil, fmt.Errorf("%s: %v (a copied or edited file?); use another results directory, or remove this one and run the shard again", path, err)
+	}
 	return &sh, nil
+}
+
+// inRange refuses a shard out of range, or of a stage out of the range
+// of the plan in dir, when it holds one that reads (its readers say
+// what is wrong with one that does not).
+func (s Shard) inRange(dir string) error {
+	switch {
+	case s.N < 1:
+		return fmt.Errorf("%d shards: there is at least 1", s.N)
+	case s.K < 0 || s.K >= s.N:
+		return fmt.Errorf("shard %d/%d is out of range: the shards of %d are 0/%d to %d/%d", s.K, s.N, s.N, s.N, s.N-1, s.N)
+	}
+	last := -1
+	if p, err := ReadPlan(dir); err == nil {
+		last = Stages(p) - 1
+	}
+	if s.Stage < 0 || last >= 0 && s.Stage > last {
+		if last < 0 {
+			return fmt.Errorf("stage %d is out of range: stages count from 0", s.Stage)
+		}
+		return fmt.Errorf("stage %d is out of range: this plan runs in stages 0 to %d", s.Stage, last)
+	}
+	return nil
 }
 
 // PrepareShard makes out a shard's results directory for sp: it refuses

@@ -130,3 +130,39 @@ func TestReadShardLostStage(t *testing.T) {
 		})
 	}
 }
+
+// TestReadShardBadRecord: a shard.json whose shard or stage is out of
+// range (a copied or edited file) is refused by its reader, naming the
+// file, where it made the readers panic.
+func TestReadShardBadRecord(t *testing.T) {
+	p := &plan.Plan{Tournament: "t", Rounds: 3, Later: &plan.Later{Pairing: tournament.ByScore, From: 2},
+		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Seats: []string{"a", "b"}}}}
+	for _, c := range []struct {
+		name, rec, want string
+	}{
+		{"negative stage", `{"shard":0,"of":1,"stage":-1}`, "stage -1 is out of range: this plan runs in stages 0 to 2"},
+		{"stage past the last", `{"shard":0,"of":1,"stage":3}`, "stage 3 is out of range: this plan runs in stages 0 to 2"},
+		{"negative shard", `{"shard":-1,"of":2,"stage":0}`, "shard -1/2 is out of range: the shards of 2 are 0/2 to 1/2"},
+		{"shard past the last", `{"shard":2,"of":2,"stage":0}`, "shard 2/2 is out of range: the shards of 2 are 0/2 to 1/2"},
+		{"no shards", `{"shard":0,"of":0,"stage":0}`, "0 shards: there is at least 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string][]byte{PlanFile: mustIndent(p), ShardFile: []byte(c.rec)}
+			for name, b := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := filepath.Join(dir, ShardFile) + ": " + c.want
+			_, err := ReadShard(dir)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("ReadShard: %v; want an error saying %q", err, want)
+			}
+			_, _, err = ReadDir(dir)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("ReadDir: %v; want an error saying %q", err, want)
+			}
+		})
+	}
+}
