@@ -336,8 +336,9 @@ func unmadeStage(p *plan.Plan, results []Result, path string, line int, id strin
 				path, line, id, name, file, m.ID, path)
 		}
 	}
-	return fmt.Errorf("%s, line %d: match %q is of stage %s, whose file %s is missing: arbiter run %s makes it again from the results",
-		path, line, id, name, file, filepath.Dir(path))
+	dir := filepath.Dir(path)
+	return fmt.Errorf("%s, line %d: match %q is of stage %s, whose file %s is missing: %s makes it again from the results",
+		path, line, id, name, file, RunAgain(dir, SavedRoot(p))(filepath.Join(dir, PlanFile)))
 }
 
 // stageOfID is the index of the stage of p whose matches' ids id has the

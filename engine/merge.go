@@ -244,9 +244,6 @@ func (m *Merge) check() (*mergeInput, error) {
 		if sd.shard.N != ref.shard.N || sd.shard.Stage != ref.shard.Stage {
 			return nil, fmt.Errorf("%s holds %s, but %s holds %s: the shards of one merge are the N shards of one stage", sd.dir, sd.shard, ref.dir, ref.shard)
 		}
-		if sd.shard.K < 0 || sd.shard.K >= sd.shard.N {
-			return nil, fmt.Errorf("%s: %s is out of range (0 to %d)", filepath.Join(sd.dir, ShardFile), sd.shard, sd.shard.N-1)
-		}
 		if other, ok := seen[sd.shard.K]; ok {
 			return nil, fmt.Errorf("%s and %s are both %s: merge each shard once", other, sd.dir, sd.shard)
 		}
@@ -652,13 +649,14 @@ func readShardDir(dir string) (*shardDir, error) {
 	if err := json.Unmarshal(sd.planJSON, &sd.plan); err != nil {
 		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, PlanFile), err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, ShardFile))
-	if err != nil {
+	rec, err := readShardRecord(dir)
+	switch {
+	case err != nil:
+		return nil, err
+	case rec == nil:
 		return nil, fmt.Errorf("%s is not a shard's results directory (no %s): merge takes the -out directories of arbiter run -shard", dir, ShardFile)
 	}
-	if err := json.Unmarshal(b, &sd.shard); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, ShardFile), err)
-	}
+	sd.shard = *rec
 	if sd.results, sd.lines, err = readRaw(filepath.Join(dir, ResultsFile)); err != nil {
 		return nil, err
 	}

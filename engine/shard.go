@@ -243,12 +243,27 @@ func lostStage(dir string, p *plan.Plan, sh Shard, played bool) error {
 	file := filepath.Join(RoundsDir, lost)
 	return fmt.Errorf("%s is missing: %s holds %s (its %s), run from the pairing in that file; a shard's directory holds its own results alone, not those of the stages before its own, "+
 		"so the pairing cannot be made again from them: it comes from the merged directory the shard was run from. "+
-		"Run the shard again (arbiter run MERGED/plan.json -shard %d/%d -stage %d -out %s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
+		"Run the shard again (%s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
 		"or copy %s from the merged directory into %s",
-		filepath.Join(dir, file), dir, sh, ShardFile, sh.K, sh.N, sh.Stage, dir, file, filepath.Join(dir, RoundsDir))
+		filepath.Join(dir, file), dir, sh, ShardFile, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json"), file, filepath.Join(dir, RoundsDir))
 }
 
-// readShardRecord reads dir's shard record; nil when it has none.
+// SavedRoot is the -root that runs p's bots from a results directory's
+// saved plan.json (a merge's or a run's), which lies where the bots are
+// not: the root their fingerprints record (plan.BotRoot), "" when no bot
+// has a relative dir, or a placeholder when the fingerprints do not tell.
+func SavedRoot(p *plan.Plan) string {
+	root, err := p.BotRoot()
+	if err != nil {
+		return "CONFIG_DIR"
+	}
+	return root
+}
+
+// readShardRecord reads dir's shard record; nil when it has none. It is
+// the one reader of the record, and refuses one out of range (a copied
+// or edited file), which PrepareShard never writes: the readers would
+// cut slices by it.
 func readShardRecord(dir string) (*Shard, error) {
 	path := filepath.Join(dir, ShardFile)
 	b, err := os.ReadFile(path)
@@ -262,7 +277,33 @@ func readShardRecord(dir string) (*Shard, error) {
 	if err := json.Unmarshal(b, &sh); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if err := sh.inRange(dir); err != nil {
+		return nil, fmt.Errorf("%s: %v (a copied or edited file?); use another results directory, or remove this one and run the shard again", path, err)
+	}
 	return &sh, nil
+}
+
+// inRange refuses a shard out of range, or of a stage out of the range
+// of the plan in dir, when it holds one that reads (its readers say
+// what is wrong with one that does not).
+func (s Shard) inRange(dir string) error {
+	switch {
+	case s.N < 1:
+		return fmt.Errorf("%d shards: there is at least 1", s.N)
+	case s.K < 0 || s.K >= s.N:
+		return fmt.Errorf("shard %d/%d is out of range: the shards of %d are 0/%d to %d/%d", s.K, s.N, s.N, s.N, s.N-1, s.N)
+	}
+	last := -1
+	if p, err := ReadPlan(dir); err == nil {
+		last = Stages(p) - 1
+	}
+	if s.Stage < 0 || last >= 0 && s.Stage > last {
+		if last < 0 {
+			return fmt.Errorf("stage %d is out of range: stages count from 0", s.Stage)
+		}
+		return fmt.Errorf("stage %d is out of range: this plan runs in stages 0 to %d", s.Stage, last)
+	}
+	return nil
 }
 
 // PrepareShard makes out a shard's results directory for sp: it refuses
@@ -344,8 +385,11 @@ func shardAgain(out, root string, sh Shard) Again {
 
 // dirShardAgain is shardAgain of the shard whose results directory out
 // is, from its shard record: the shard asked for, when out has none yet,
-// may not be the one out holds, which refuses any other. Nil (no command)
-// when the record cannot be read.
+// may not be the one out holds, which refuses any other. Without a
+// record, out holds no shard to resume: a merge's directory or one with
+// results (a plain run's) refuses every -shard, so it gets no command;
+// only one holding nothing but its plan.json (and the lock) may become
+// the asked shard's. Nil (no command) when out cannot be read.
 func dirShardAgain(out, root string, asked Shard) Again {
 	rec, err := readShardRecord(out)
 	switch {
@@ -353,6 +397,15 @@ func dirShardAgain(out, root string, asked Shard) Again {
 		return nil
 	case rec != nil:
 		return shardAgain(out, root, *rec)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		if e.Name() != PlanFile && e.Name() != LockFile {
+			return nil
+		}
 	}
 	return shardAgain(out, root, asked)
 }

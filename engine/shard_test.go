@@ -11,6 +11,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
 
@@ -77,7 +78,10 @@ func TestParseShard(t *testing.T) {
 // a shard of a stage after the last, which has none of them nor
 // results, plays nothing, as it did.
 func TestReadShardLostStage(t *testing.T) {
+	// Bot a's dir is relative: the command to run the shard again needs
+	// the -root its fingerprint records, as merge's does.
 	p := &plan.Plan{Tournament: "t", Rounds: 3, Later: &plan.Later{Pairing: tournament.ByScore, From: 2},
+		Bots:    []plan.Bot{{Name: "a", Dir: "bots/a", Fingerprint: &plan.Fingerprint{Dir: "/conf dir/bots/a", Root: "/conf dir"}}, {Name: "b", House: "g/random"}},
 		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Seats: []string{"a", "b"}}}}
 	round := func(r int) []byte {
 		id := fmt.Sprintf("r%03d-g01-s1", r)
@@ -97,7 +101,7 @@ func TestReadShardLostStage(t *testing.T) {
 		{"both lost, results", map[string][]byte{ResultsFile: []byte(result)}, "r002.json", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := filepath.Join(t.TempDir(), "s1 y")
 			files := map[string][]byte{PlanFile: mustIndent(p), ShardFile: mustIndent(Shard{K: 0, N: 1, Stage: 2})}
 			maps.Copy(files, c.files)
 			if err := os.MkdirAll(filepath.Join(dir, RoundsDir), 0o755); err != nil {
@@ -111,7 +115,8 @@ func TestReadShardLostStage(t *testing.T) {
 			sp, err := ReadShard(dir)
 			if c.lost != "" {
 				want := filepath.Join(dir, RoundsDir, c.lost) + " is missing: " + dir + " holds shard 0/1 of stage 2"
-				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "-shard 0/1 -stage 2 -out "+dir) {
+				again := shell.Line("arbiter", "run", "MERGED/plan.json", "-root", "/conf dir", "-shard", "0/1", "-stage", "2", "-out", dir)
+				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), again) {
 					t.Fatalf("ReadShard: %v, want an error saying %q and how to run the shard again", err, want)
 				}
 				return
@@ -121,6 +126,42 @@ func TestReadShardLostStage(t *testing.T) {
 			}
 			if sp.Finished != (c.matches == nil) || !slices.Equal(sp.Matches, c.matches) {
 				t.Fatalf("ReadShard: finished %v, matches %q; want %q", sp.Finished, sp.Matches, c.matches)
+			}
+		})
+	}
+}
+
+// TestReadShardBadRecord: a shard.json whose shard or stage is out of
+// range (a copied or edited file) is refused by its reader, naming the
+// file, where it made the readers panic.
+func TestReadShardBadRecord(t *testing.T) {
+	p := &plan.Plan{Tournament: "t", Rounds: 3, Later: &plan.Later{Pairing: tournament.ByScore, From: 2},
+		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Seats: []string{"a", "b"}}}}
+	for _, c := range []struct {
+		name, rec, want string
+	}{
+		{"negative stage", `{"shard":0,"of":1,"stage":-1}`, "stage -1 is out of range: this plan runs in stages 0 to 2"},
+		{"stage past the last", `{"shard":0,"of":1,"stage":3}`, "stage 3 is out of range: this plan runs in stages 0 to 2"},
+		{"negative shard", `{"shard":-1,"of":2,"stage":0}`, "shard -1/2 is out of range: the shards of 2 are 0/2 to 1/2"},
+		{"shard past the last", `{"shard":2,"of":2,"stage":0}`, "shard 2/2 is out of range: the shards of 2 are 0/2 to 1/2"},
+		{"no shards", `{"shard":0,"of":0,"stage":0}`, "0 shards: there is at least 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string][]byte{PlanFile: mustIndent(p), ShardFile: []byte(c.rec)}
+			for name, b := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := filepath.Join(dir, ShardFile) + ": " + c.want
+			_, err := ReadShard(dir)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("ReadShard: %v; want an error saying %q", err, want)
+			}
+			_, _, err = ReadDir(dir)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("ReadDir: %v; want an error saying %q", err, want)
 			}
 		})
 	}

@@ -67,11 +67,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 // directory, not where the bots are. It is "" when p has no bot with a
 // relative dir, and a placeholder when the fingerprints do not tell.
 func rootFlag(p *plan.Plan) string {
-	root, err := botRoot(p)
-	switch {
-	case err != nil:
-		return " -root CONFIG_DIR"
-	case root == "":
+	root := engine.SavedRoot(p)
+	if root == "" {
 		return ""
 	}
 	return " -root " + shell.Word(root)

@@ -82,7 +82,7 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 	}
 	dflt, given := "", *root != ""
 	if !given {
-		if dflt, err = botRoot(recorded); err != nil {
+		if dflt, err = recorded.BotRoot(); err != nil {
 			return nil, err
 		}
 	}

@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 // savedConfig is a tournament whose rounds 2 and 3 are grouped by rating
@@ -229,36 +227,4 @@ func normalised(t *testing.T, path string) []string {
 		b = tm.re.ReplaceAll(b, []byte(tm.with))
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-}
-
-// botRoot finds the directory that a run took its bots' relative dirs
-// from: recorded in their fingerprints, or for fingerprints recorded
-// before that, from the dirs they ran in, which a dir climbing out with
-// ".." cannot tell alone.
-func TestBotRoot(t *testing.T) {
-	ran := func(name, dir, in, root string) plan.Bot {
-		return plan.Bot{Name: name, Dir: dir, Fingerprint: &plan.Fingerprint{Dir: in, Root: root}}
-	}
-	house := plan.Bot{Name: "h", House: "g/random", Fingerprint: &plan.Fingerprint{House: "g/random"}}
-	for _, c := range []struct {
-		what string
-		bots []plan.Bot
-		root string
-		err  string
-	}{
-		{"recorded", []plan.Bot{ran("up", "..", "/a", "/a/conf"), house}, "/a/conf", ""},
-		{"below, not recorded", []plan.Bot{ran("b", "bots/x", "/a/conf/bots/x", "")}, "/a/conf", ""},
-		{"here, not recorded", []plan.Bot{ran("b", ".", "/a/conf", "")}, "/a/conf", ""},
-		{"up, not recorded", []plan.Bot{ran("up", "..", "/a", "")}, "", `which directory bot "up"'s dir .. was taken from`},
-		{"up, told by another", []plan.Bot{ran("up", "../x", "/a/x", ""), ran("b", ".", "/a/conf", "")}, "/a/conf", ""},
-		{"up, elsewhere", []plan.Bot{ran("up", "..", "/b", ""), ran("b", ".", "/a/conf", "")}, "", `bot "up" ran in /b, which is not its dir .. in /a/conf`},
-		{"two roots", []plan.Bot{ran("x", ".", "/a", "/a"), ran("y", ".", "/b", "/b")}, "", "different directories"},
-		{"house bots only", []plan.Bot{house}, "", ""},
-		{"absolute", []plan.Bot{ran("abs", "/opt/bot", "/opt/bot", "")}, "", ""},
-	} {
-		root, err := botRoot(&plan.Plan{Bots: c.bots})
-		if root != c.root || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
-			t.Errorf("%s: root %q, error %v; want %q, %q", c.what, root, err, c.root, c.err)
-		}
-	}
 }

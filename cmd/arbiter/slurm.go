@@ -108,7 +108,7 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "Wrote %d stage(s) of %d shard(s) and their merges to %s; submit them with %s\n",
-		j.stages, j.shards, j.work, filepath.Join(j.work, "submit.sh"))
+		j.stages, j.shards, j.work, shell.Word(filepath.Join(j.work, "submit.sh")))
 	if !*submit {
 		return nil
 	}
@@ -141,6 +141,12 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // -shards, an -out that cannot be made, a work or results directory of
 // another plan or kind. (With -submit, checkQueued follows.)
 func (j *slurmJob) check(p *plan.Plan, root string) error {
+	// sbatch splits an #SBATCH line at white space outside double quotes,
+	// so the logs' path is written in them (header), where a double quote
+	// cannot be, nor can a line break on a line.
+	if strings.ContainsAny(j.work, "\"\n") {
+		return fmt.Errorf("-work %q: the job scripts name their logs in it on #SBATCH lines, in double quotes, which cannot hold a double quote or a line break: choose a -work directory without them", j.work)
+	}
 	if err := checkWork(j.work, p, root); err != nil {
 		return err
 	}
@@ -462,7 +468,7 @@ func (j *slurmJob) jobName(kind string, stage int) string {
 func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s\n", j.jobName(name, stage))
-	fmt.Fprintf(&b, "#SBATCH --output=%s\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", log, cpus)
+	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", log, cpus)
 	if j.partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
 	}

@@ -129,9 +129,9 @@ func pathName(s string) string {
 
 // array compares two arrays: element by element when each element is an
 // object with a name (bots, stages, stones, boards), by that name; else
-// position by position, the positions only one has added or removed (a
-// list shown whole, and clipped, could show the same text on both sides
-// when what changed lies past the clip).
+// position by position (positional). A list shown whole, and clipped,
+// could show the same text on both sides when what changed lies past the
+// clip.
 func (d *differ) array(path string, a, b []any) {
 	na, okA := named(a)
 	nb, okB := named(b)
@@ -139,15 +139,36 @@ func (d *differ) array(path string, a, b []any) {
 		d.namedArray(path, a, na, b, nb)
 		return
 	}
-	for i := 0; i < max(len(a), len(b)); i++ {
-		at := fmt.Sprintf("%s[%d]", path, i)
+	d.positional(path, a, b)
+}
+
+// positional compares arrays a and b of different lengths by their
+// longest common prefix and suffix, which are the same, and then the
+// middles left between them position by position, what only one middle
+// has added or removed: an element inserted or removed anywhere is told
+// as that alone, not as every element after it changed. Arrays of the
+// same length are compared position by position throughout.
+func (d *differ) positional(path string, a, b []any) {
+	pre, suf := 0, 0
+	if len(a) != len(b) {
+		short := min(len(a), len(b))
+		for pre < short && text(a[pre]) == text(b[pre]) {
+			pre++
+		}
+		for suf < short-pre && text(a[len(a)-1-suf]) == text(b[len(b)-1-suf]) {
+			suf++
+		}
+	}
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	for i := 0; i < max(len(ma), len(mb)); i++ {
+		at := fmt.Sprintf("%s[%d]", path, pre+i)
 		switch {
-		case i >= len(a):
-			d.add("%s added: %s", at, clipText(text(b[i]), valueWidth))
-		case i >= len(b):
-			d.add("%s removed (was %s)", at, clipText(text(a[i]), valueWidth))
+		case i >= len(ma):
+			d.add("%s added: %s", at, clipText(text(mb[i]), valueWidth))
+		case i >= len(mb):
+			d.add("%s removed (was %s)", at, clipText(text(ma[i]), valueWidth))
 		default:
-			d.value(at, a[i], b[i])
+			d.value(at, ma[i], mb[i])
 		}
 	}
 }

@@ -101,7 +101,9 @@ func TestText(t *testing.T) {
 
 // TestDiffLongList checks that lists of unnamed elements of different
 // lengths are compared element by element: what changed past the width a
-// value is clipped to is still told apart.
+// value is clipped to is still told apart, and an element inserted or
+// removed anywhere is told as that alone, the elements after it matched
+// from the end.
 func TestDiffLongList(t *testing.T) {
 	// deals is a plan of n deals as range(1, n+1) makes them, the last
 	// one's leader last.
@@ -118,6 +120,17 @@ func TestDiffLongList(t *testing.T) {
 		p.Game.Settings = json.RawMessage(`{"deals":[` + strings.Join(ds, ",") + `]}`)
 		return p
 	}
+	// listed is a plan of the deals given as cards, leader pairs.
+	listed := func(pairs ...[2]int) *Plan {
+		p := diffBase()
+		var ds []string
+		for _, d := range pairs {
+			ds = append(ds, fmt.Sprintf(`{"cards":%d,"leader":%d}`, d[0], d[1]))
+		}
+		p.Game.Settings = json.RawMessage(`{"deals":[` + strings.Join(ds, ",") + `]}`)
+		return p
+	}
+	three := listed([2]int{1, 0}, [2]int{2, 1}, [2]int{3, 2})
 	for _, tc := range []struct {
 		name     string
 		old, new *Plan
@@ -130,6 +143,16 @@ func TestDiffLongList(t *testing.T) {
 		{"the last deal changed", deals(4, 3), deals(4, 1), []string{"game.settings.deals[3].leader: 3 → 1"}},
 		{"deals added, one line each", deals(1, 0), deals(3, 2), []string{
 			"game.settings.deals[1] added: {cards 2, leader 1}", "game.settings.deals[2] added: {cards 3, leader 2}"}},
+		{"a deal inserted at the front", three, listed([2]int{5, 3}, [2]int{1, 0}, [2]int{2, 1}, [2]int{3, 2}), []string{
+			"game.settings.deals[0] added: {cards 5, leader 3}"}},
+		{"a deal inserted in the middle", three, listed([2]int{1, 0}, [2]int{5, 3}, [2]int{2, 1}, [2]int{3, 2}), []string{
+			"game.settings.deals[1] added: {cards 5, leader 3}"}},
+		{"the first deal removed", three, listed([2]int{2, 1}, [2]int{3, 2}), []string{
+			"game.settings.deals[0] removed (was {cards 1, leader 0})"}},
+		{"a deal in the middle changed and one inserted after it", three, listed([2]int{1, 0}, [2]int{2, 2}, [2]int{7, 1}, [2]int{3, 2}), []string{
+			"game.settings.deals[1].leader: 1 → 2", "game.settings.deals[2] added: {cards 7, leader 1}"}},
+		{"the same deal once more", listed([2]int{1, 0}, [2]int{1, 0}), listed([2]int{1, 0}, [2]int{1, 0}, [2]int{1, 0}), []string{
+			"game.settings.deals[2] added: {cards 1, leader 0}"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if d := cmp.Diff(tc.want, Diff(tc.old, tc.new)); d != "" {
