@@ -118,3 +118,93 @@ func TestRebuildWaitsForMatchesOfTheBot(t *testing.T) {
 	}
 	release()
 }
+
+// Two bots of one folder, whose build stamps a file of it: each one's
+// build is no change of the other, and neither is built while a match of
+// the other is played.
+func TestBotsSharingAFolderBuild(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "cc")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	built := func() string {
+		b, _ := os.ReadFile(filepath.Join(dir, "bot.out"))
+		return string(b)
+	}
+	write("bot.in", "A\n")
+	write("BUILD_INFO", "0\n")
+	build := []string{"sh", "-c", "cp bot.in bot.out && date +%s%N > BUILD_INFO"}
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "cc1", Command: []string{"./bot.out"}, Dir: "cc", Build: build},
+		{Name: "cc2", Command: []string{"./bot.out", "x"}, Dir: "cc", Build: build}}}
+	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, true, hclog.NewNullLogger())}
+	ctx := context.Background()
+	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"cc1", "cc2"}}
+	verdicts, release, err := r.builtFor(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.watch.before(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range m.Seats {
+		if verdicts[name].Fingerprint != v.hashes[name] {
+			t.Fatalf("bot %s built as %s, is %s: the other's build changed it", name, verdicts[name].Fingerprint, v.hashes[name])
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(out, ChangesFile)); err == nil {
+		t.Fatalf("a build of one bot recorded as a change of the other:\n%s", b)
+	}
+	release()
+	m2 := &plan.Match{ID: "r001-g02-s1", Seats: []string{"cc2"}}
+	_, release, err = r.builtFor(ctx, m2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("bot.in", "B\n")
+	done := make(chan error, 1)
+	go func() {
+		m3 := &plan.Match{ID: "r001-g03-s1", Seats: []string{"cc1"}}
+		if _, err := r.watch.before(m3); err != nil {
+			done <- err
+			return
+		}
+		_, release, err := r.builtFor(ctx, m3)
+		if err == nil {
+			release()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("cc1 built while a match of cc2, of its folder, was played: %v, built %q", err, built())
+	case <-time.After(300 * time.Millisecond):
+	}
+	release()
+	if err := <-done; err != nil || built() != "B\n" {
+		t.Fatalf("cc1 built again: %v, built %q", err, built())
+	}
+	// cc2 was built for the folder as cc1's build left it: not built again.
+	verdicts, release, err = r.builtFor(ctx, &plan.Match{ID: "r001-g04-s1", Seats: []string{"cc1", "cc2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if verdicts["cc1"].Fingerprint != verdicts["cc2"].Fingerprint || verdicts["cc1"].Fingerprint != r.watch.hash("cc1") {
+		t.Fatalf("verdicts %s and %s, bots %s", verdicts["cc1"].Fingerprint, verdicts["cc2"].Fingerprint, r.watch.hash("cc1"))
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -139,6 +140,25 @@ func (e *ChangedDuringRunError) Error() string {
 	fmt.Fprintf(&b, "The run stops; the results so far are kept in %s, each with the hashes of the bots it was played with. "+
 		"Restore the bot and run again, or run again with -allow-changed-bots to go on with the bot as it is now and record the change in %s",
 		e.Dir, filepath.Join(e.Dir, ChangesFile))
+	return b.String()
+}
+
+// ChangedSinceBuiltError stops a run whose bots changed between their
+// build and the start of a match, build after build: something rewrites
+// their files all the time.
+type ChangedSinceBuiltError struct {
+	Match   string
+	Times   int
+	Changes []BotChange
+}
+
+func (e *ChangedSinceBuiltError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "match %s could not start: its bots were built %d times and each time changed before it started:\n", e.Match, e.Times)
+	for _, c := range e.Changes {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	b.WriteString("Something rewrites their files as the run goes on (an editor, a sync, another program): stop it, then run the same command again to resume")
 	return b.String()
 }
 
@@ -337,35 +357,87 @@ func (w *watch) record() error {
 	return writeFileAtomic(filepath.Join(w.dir, PlanFile), mustIndent(&rec))
 }
 
-// built takes bot name's files as its build left them as the bot's
-// version, and returns its hash: what a build writes among the files of
-// the bot's fingerprint (an output an earlier run left there, a stamp of
-// the time) is the build's, not a change. plan.json records that
-// version, when it differs, so that a resume compares with it. The bot's
-// build holds it alone (builtFor): no match of it is being played.
-func (w *watch) built(m *plan.Match, name string) (string, error) {
+// built takes the files of bot name as its build left them as the bot's
+// version: what a build writes among the files of the bot's fingerprint
+// (an output an earlier run left there, a stamp of the time) is the
+// build's, not a change. So too for every other bot whose folder holds
+// the built one's or is held by it (bots that share a folder): the build
+// wrote their files as well. plan.json records what changed, so that a
+// resume compares with it. It returns, by bot taken in, its hash before
+// and after. The folder's build gate is held alone (builtFor): no match
+// of a bot of that folder is being played.
+func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 	if w == nil || w.bots[name] == nil {
-		return "", nil
+		return nil, nil
 	}
-	wb := w.bots[name]
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for {
-		s := wb.now
-		w.mu.Unlock()
-		next, c, changed := s.rescan()
-		w.mu.Lock()
-		if wb.now != s {
-			continue // another check merged meanwhile
+	names := w.sharing(name)
+	out := map[string]moved{}
+	record := false
+	for _, n := range names {
+		wb := w.bots[n]
+		for {
+			s := wb.now
+			w.mu.Unlock()
+			next, c, changed := s.rescan()
+			w.mu.Lock()
+			if wb.now != s {
+				continue // another check merged meanwhile
+			}
+			wb.now = next
+			out[n] = moved{From: s.fp.Hash, To: next.fp.Hash}
+			if changed {
+				record = true
+				w.log.Info("the build wrote files of the bot's fingerprint: the bot is as the build left it, which plan.json records",
+					"bot", n, "built", name, "match", m.ID, "changed", shortList(c.Changed), "removed", shortList(c.Removed))
+			}
+			break
 		}
-		wb.now = next
-		if !changed {
-			return next.fp.Hash, nil
-		}
-		w.log.Info("the bot's build wrote files of its fingerprint: the bot is as its build left it, which plan.json records",
-			"bot", name, "match", m.ID, "changed", shortList(c.Changed), "removed", shortList(c.Removed))
-		return next.fp.Hash, w.record()
 	}
+	if !record {
+		return out, nil
+	}
+	return out, w.record()
+}
+
+// moved is a bot's hash before a build and after it.
+type moved struct{ From, To string }
+
+// sharing is bot name and the bots whose folder holds its folder or is
+// held by it, by name; w.mu is held.
+func (w *watch) sharing(name string) []string {
+	dir := realDir(w.bots[name].now.fp.Dir)
+	var names []string
+	for n, wb := range w.bots {
+		if d := realDir(wb.now.fp.Dir); n == name || wb.now.fp.Dir != "" && (drivers.Within(d, dir) || drivers.Within(dir, d)) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// sharingWith is bot name and the bots whose folder holds its folder or
+// is held by it, by name; only name for a bot not watched.
+func (w *watch) sharingWith(name string) []string {
+	if w == nil || w.bots[name] == nil {
+		return []string{name}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sharing(name)
+}
+
+// realDir is dir with its links resolved, as far as they resolve.
+func realDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir
 }
 
 // fingerprints are the hashes of version v of the bots of seats, as a
