@@ -264,6 +264,12 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 	detail, err := runBuild(ctx, b, b.DirIn(r.Root), filepath.Join(dir, file+".log"))
 	rec.ElapsedMS = time.Since(start).Milliseconds()
 	if err != nil {
+		// Cancelled (or the arbiter's own failure): what the build wrote
+		// is the bot's all the same, which plan.json records, so that
+		// the resume sees no change; no verdict, so that it builds again.
+		if _, berr := built(); berr != nil {
+			err = errors.Join(err, berr)
+		}
 		return rec, err
 	}
 	if rec.Fingerprint, err = built(); err != nil {

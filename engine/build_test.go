@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -206,5 +208,60 @@ func TestBotsSharingAFolderBuild(t *testing.T) {
 	release()
 	if verdicts["cc1"].Fingerprint != verdicts["cc2"].Fingerprint || verdicts["cc1"].Fingerprint != r.watch.hash("cc1") {
 		t.Fatalf("verdicts %s and %s, bots %s", verdicts["cc1"].Fingerprint, verdicts["cc2"].Fingerprint, r.watch.hash("cc1"))
+	}
+}
+
+// A build cancelled (Ctrl-C) after it wrote a file of the bot: plan.json
+// records the bot as the build left it, so that the resume the interrupt
+// invites sees no change, and no verdict is kept, so that it builds again.
+func TestCancelledBuildRecorded(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "BUILD_INFO"), []byte("0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot",
+		Build: []string{"sh", "-c", "date +%s%N > BUILD_INFO; sleep 10"}}}}
+	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, false, hclog.NewNullLogger())}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			if b, _ := os.ReadFile(filepath.Join(dir, "BUILD_INFO")); string(b) != "0\n" {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	if _, _, err := r.builtFor(ctx, &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("builtFor: %v, want it cancelled", err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, PlanFile))
+	if err != nil {
+		t.Fatalf("plan.json not written after the build was cancelled: %v", err)
+	}
+	var rec plan.Plan
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	fresh := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot", Build: p.Bots[0].Build}}}
+	if err := fingerprint.Plan(fresh, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Bots[0].Fingerprint.Hash != fresh.Bots[0].Fingerprint.Hash {
+		t.Fatalf("plan.json records %s, the resume would find %s", rec.Bots[0].Fingerprint.Hash, fresh.Bots[0].Fingerprint.Hash)
+	}
+	if _, err := os.Stat(filepath.Join(out, BuildsDir, "alice.json")); err == nil {
+		t.Fatal("a verdict kept for a cancelled build")
 	}
 }
