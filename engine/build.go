@@ -197,6 +197,9 @@ func (r *Runner) rebuildFolder(ctx context.Context, m *plan.Match, f *folder, tr
 	f.gate.Lock()
 	defer f.gate.Unlock()
 	for _, name := range f.names {
+		if err := ctx.Err(); err != nil {
+			return err // cancelled while it waited: no build started
+		}
 		if err := r.rebuild(ctx, m, r.Plan.Bot(name), r.builds.bot(name, f.dir)); err != nil {
 			return err
 		}
