@@ -28,8 +28,9 @@ const FaultBuild = "build"
 
 // BuildRecord is a build's verdict, kept in builds/<bot>.json. Its
 // Fingerprint is the bot's fingerprint hash as the build left its files
-// (files the build made are new files, which do not count; what it
-// rewrote among the recorded ones is the bot's as built): a later run
+// (what it rewrote among the recorded ones is the bot's as built; in a
+// run, the folder is walked again, so the files it made count too): a
+// later run
 // whose bot has that fingerprint takes the verdict instead of building
 // again.
 type BuildRecord struct {

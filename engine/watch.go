@@ -47,6 +47,9 @@ type watch struct {
 	bots     map[string]*watched
 	// results says how many results the directory holds now.
 	results func() int
+	// walk is how the bots were fingerprinted (Runner.Fingerprint):
+	// after a build, the bots of its folder are walked again with it.
+	walk *fingerprint.Options
 }
 
 // watched is one bot's files as last checked, and how many times it
@@ -79,22 +82,33 @@ type version struct {
 func newWatch(dir string, p *plan.Plan, allow bool, log hclog.Logger) *watch {
 	w := &watch{dir: dir, allow: allow, log: log, recorded: p, bots: map[string]*watched{}, results: func() int { return 0 }}
 	for i := range p.Bots {
-		b := &p.Bots[i]
-		if b.Fingerprint == nil {
-			continue
+		if b := &p.Bots[i]; b.Fingerprint != nil {
+			w.bots[b.Name] = &watched{now: stateOf(b.Fingerprint)}
 		}
-		s := &botState{fp: b.Fingerprint, paths: make([]string, len(b.Fingerprint.Files)), sigs: make([]plan.FileStat, len(b.Fingerprint.Files))}
-		for k, f := range b.Fingerprint.Files {
-			s.paths[k] = filePath(b.Fingerprint, f.Path)
-			sig, ok := b.Fingerprint.Stats[f.Path]
-			if !ok {
-				sig = fingerprint.Signature(s.paths[k])
-			}
-			s.sigs[k] = sig
-		}
-		w.bots[b.Name] = &watched{now: s}
 	}
 	return w
+}
+
+// walking has w walk a build's folder again with o (see walked).
+func (w *watch) walking(o *fingerprint.Options) *watch {
+	w.walk = o
+	return w
+}
+
+// stateOf is fingerprint fp with the signatures its walk took, and for a
+// file it holds no signature of (one compared by rule, see compareBot),
+// the one it has now.
+func stateOf(fp *plan.Fingerprint) *botState {
+	s := &botState{fp: fp, paths: make([]string, len(fp.Files)), sigs: make([]plan.FileStat, len(fp.Files))}
+	for k, f := range fp.Files {
+		s.paths[k] = filePath(fp, f.Path)
+		sig, ok := fp.Stats[f.Path]
+		if !ok {
+			sig = fingerprint.Signature(s.paths[k])
+		}
+		s.sigs[k] = sig
+	}
+	return s
 }
 
 // filePath is where the file name of fingerprint fp is: in its directory,
@@ -373,6 +387,10 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	names := w.sharing(name)
+	walked, err := w.walked(names)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]moved{}
 	record := false
 	for _, n := range names {
@@ -380,7 +398,16 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 		for {
 			s := wb.now
 			w.mu.Unlock()
-			next, c, changed := s.rescan()
+			var next *botState
+			var c fileChanges
+			var changed bool
+			if fp := walked[n]; fp != nil {
+				next, c, changed = stateOf(fp), compareFiles(s.fp, fp), fp.Hash != s.fp.Hash
+			} else {
+				var bc BotChange
+				next, bc, changed = s.rescan()
+				c = fileChanges{changed: bc.Changed, removed: bc.Removed}
+			}
 			w.mu.Lock()
 			if wb.now != s {
 				continue // another check merged meanwhile
@@ -389,8 +416,8 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 			out[n] = moved{From: s.fp.Hash, To: next.fp.Hash}
 			if changed {
 				record = true
-				w.log.Info("the build wrote files of the bot's fingerprint: the bot is as the build left it, which plan.json records",
-					"bot", n, "built", name, "match", m.ID, "changed", shortList(c.Changed), "removed", shortList(c.Removed))
+				w.log.Info("the build wrote files of the bot's folder: the bot is as the build left it, which plan.json records",
+					"bot", n, "built", name, "match", m.ID, "changed", shortList(c.changed), "removed", shortList(c.removed), "new", shortList(c.added))
 			}
 			break
 		}
@@ -399,6 +426,61 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 		return out, nil
 	}
 	return out, w.record()
+}
+
+// walked is the fingerprints of the bots of names, their folders walked
+// again as the run's were (w.walk; nil without it); w.mu is held, and let
+// go during the walk.
+func (w *watch) walked(names []string) (map[string]*plan.Fingerprint, error) {
+	if w.walk == nil {
+		return nil, nil
+	}
+	p := &plan.Plan{}
+	for _, n := range names {
+		if b := w.recorded.Bot(n); b != nil {
+			c := *b
+			c.Fingerprint = w.bots[n].now.fp // the configuration's files it records stay out
+			p.Bots = append(p.Bots, c)
+		}
+	}
+	w.mu.Unlock()
+	err := fingerprint.Plan(p, *w.walk)
+	w.mu.Lock()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*plan.Fingerprint{}
+	for i := range p.Bots {
+		out[p.Bots[i].Name] = p.Bots[i].Fingerprint
+	}
+	return out, nil
+}
+
+// fileChanges are the files of a bot changed, gone and new.
+type fileChanges struct{ changed, removed, added []string }
+
+// compareFiles is how fingerprint b of a bot differs from a.
+func compareFiles(a, b *plan.Fingerprint) fileChanges {
+	var c fileChanges
+	inB := map[string]plan.FileSum{}
+	for _, f := range b.Files {
+		inB[f.Path] = f
+	}
+	inA := map[string]bool{}
+	for _, f := range a.Files {
+		inA[f.Path] = true
+		if g, ok := inB[f.Path]; !ok {
+			c.removed = append(c.removed, f.Path)
+		} else if g != f {
+			c.changed = append(c.changed, f.Path)
+		}
+	}
+	for _, f := range b.Files {
+		if !inA[f.Path] {
+			c.added = append(c.added, f.Path)
+		}
+	}
+	return c
 }
 
 // moved is a bot's hash before a build and after it.
