@@ -10,7 +10,6 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -374,9 +373,10 @@ func (w *watch) record() error {
 // built takes the files of bot name as its build left them as the bot's
 // version: what a build writes among the files of the bot's fingerprint
 // (an output an earlier run left there, a stamp of the time) is the
-// build's, not a change. So too for every other bot whose folder holds
-// the built one's or is held by it (bots that share a folder): the build
-// wrote their files as well. plan.json records what changed, so that a
+// build's, not a change. So too for every other bot of the same folder
+// (bots that share a folder): the build wrote their files as well. With
+// w.walk the folder is walked again, so the files the build made are
+// theirs too, as a resume's walk finds them. plan.json records what changed, so that a
 // resume compares with it. It returns, by bot taken in, its hash before
 // and after. The folder's build gate is held alone (builtFor): no match
 // of a bot of that folder is being played.
@@ -486,13 +486,16 @@ func compareFiles(a, b *plan.Fingerprint) fileChanges {
 // moved is a bot's hash before a build and after it.
 type moved struct{ From, To string }
 
-// sharing is bot name and the bots whose folder holds its folder or is
-// held by it, by name; w.mu is held.
+// sharing is bot name and the bots that share its folder (by real path),
+// by name; w.mu is held. A bot whose folder holds another's, or is held
+// by it, has a build gate of its own: a match of it may be played while
+// the other is built, so what that build writes among its files is a
+// change of it, as any other.
 func (w *watch) sharing(name string) []string {
 	dir := realDir(w.bots[name].now.fp.Dir)
 	var names []string
 	for n, wb := range w.bots {
-		if d := realDir(wb.now.fp.Dir); n == name || wb.now.fp.Dir != "" && (drivers.Within(d, dir) || drivers.Within(dir, d)) {
+		if n == name || wb.now.fp.Dir != "" && realDir(wb.now.fp.Dir) == dir {
 			names = append(names, n)
 		}
 	}
@@ -500,8 +503,8 @@ func (w *watch) sharing(name string) []string {
 	return names
 }
 
-// sharingWith is bot name and the bots whose folder holds its folder or
-// is held by it, by name; only name for a bot not watched.
+// sharingWith is bot name and the bots that share its folder, by name;
+// only name for a bot not watched.
 func (w *watch) sharingWith(name string) []string {
 	if w == nil || w.bots[name] == nil {
 		return []string{name}
