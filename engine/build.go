@@ -28,10 +28,10 @@ const FaultBuild = "build"
 
 // BuildRecord is a build's verdict, kept in builds/<bot>.json. Its
 // Fingerprint is the bot's fingerprint hash as the build left its files
-// (files the build made are new files, which do not count; what it
-// rewrote among the recorded ones is the bot's as built): a later run
-// whose bot has that fingerprint takes the verdict instead of building
-// again.
+// (what it rewrote among the recorded ones is the bot's as built; in a
+// run, the folder is walked again, so the files it made count too): a
+// later run whose bot has that fingerprint takes the verdict instead of
+// building again.
 type BuildRecord struct {
 	Bot         string   `json:"bot"`
 	Command     []string `json:"command"`
@@ -42,106 +42,203 @@ type BuildRecord struct {
 }
 
 // builds holds, for each bot that has a build, its build's verdict for
-// the version of the bot it was last built for.
+// the version of the bot it was last built for, and the gate of each bot
+// folder.
 type builds struct {
-	mu   sync.Mutex
-	bots map[string]*botBuild
+	mu    sync.Mutex
+	bots  map[string]*botBuild
+	gates map[string]*sync.RWMutex
 }
 
 // botBuild is one bot's build. hash is the version its verdict holds
 // for: the bot's fingerprint hash as its build left its files ("" for a
-// bot without a fingerprint). gate is held shared by each match of the
-// bot, from before the match starts until it has been checked after it
-// ends, and alone by a build: a build never rewrites the bot's outputs
-// while a match of another version of it is played.
+// bot without a fingerprint). gate is its folder's (by real path): held
+// shared by each match of a bot of that folder, from before the match
+// starts until it has been checked after it ends, and alone by a build:
+// a build never rewrites a folder while a match of a bot of it (another
+// version of the bot, or another bot that shares the folder) is played.
+// Its fields are the gate's.
 type botBuild struct {
-	gate sync.RWMutex
+	gate *sync.RWMutex
 	done bool
 	hash string
 	rec  BuildRecord
 }
 
-func (bs *builds) bot(name string) *botBuild {
+// bot is bot name's build, whose folder is dir.
+func (bs *builds) bot(name, dir string) *botBuild {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
 	if bs.bots == nil {
-		bs.bots = map[string]*botBuild{}
+		bs.bots, bs.gates = map[string]*botBuild{}, map[string]*sync.RWMutex{}
 	}
 	bb := bs.bots[name]
 	if bb == nil {
-		bb = &botBuild{}
+		gate := bs.gates[dir]
+		if gate == nil {
+			gate = &sync.RWMutex{}
+			bs.gates[dir] = gate
+		}
+		bb = &botBuild{gate: gate}
 		bs.bots[name] = bb
 	}
 	return bb
 }
 
+// find is bot name's build, nil before bot made it.
+func (bs *builds) find(name string) *botBuild {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	return bs.bots[name]
+}
+
+// folder is the bots of m that share a folder (its real path) and its
+// gate; names sorted.
+type folder struct {
+	dir   string
+	gate  *sync.RWMutex
+	names []string
+}
+
+// folders are m's bots that have a build, by folder, sorted by the
+// folder's path.
+func (r *Runner) folders(m *plan.Match) []*folder {
+	var out []*folder
+	for _, name := range m.Seats {
+		b := r.Plan.Bot(name)
+		if b == nil || len(b.Build) == 0 {
+			continue
+		}
+		dir := realDir(b.DirIn(r.Root))
+		gate := r.builds.bot(name, dir).gate
+		k := slices.IndexFunc(out, func(f *folder) bool { return f.dir == dir })
+		if k < 0 {
+			out = append(out, &folder{dir: dir, gate: gate})
+			k = len(out) - 1
+		}
+		if !slices.Contains(out[k].names, name) {
+			out[k].names = append(out[k].names, name)
+		}
+	}
+	for _, f := range out {
+		slices.Sort(f.names)
+	}
+	slices.SortFunc(out, func(a, b *folder) int { return strings.Compare(a.dir, b.dir) })
+	return out
+}
+
+// maxBuilds is how many times a folder's bots are built for one match
+// before the run stops: each build leaving another bot of it changed.
+const maxBuilds = 3
+
 // builtFor builds each bot of m that has a build unless it is built for
 // its files as they are now (in this run, or in an earlier one whose
 // verdict has the same fingerprint), and returns the verdicts, by bot,
-// holding each such bot's gate until release. A bot changed since its
-// last build (see watch), back to an earlier version too, is built
-// again. The error is the arbiter's own, ctx's, or a change refused; a
-// failed build is a record with OK false.
+// holding each such bot's folder gate until release. A bot changed since
+// its last build (see watch), back to an earlier version too, is built
+// again. The error is the arbiter's own, ctx's, a change refused, or
+// builds that keep changing each other's bots; a failed build is a
+// record with OK false.
 func (r *Runner) builtFor(ctx context.Context, m *plan.Match) (map[string]BuildRecord, func(), error) {
 	if r.builds == nil {
 		r.builds = &builds{}
 	}
-	var names []string
-	for _, name := range m.Seats {
-		if b := r.Plan.Bot(name); b != nil && len(b.Build) > 0 && !slices.Contains(names, name) {
-			names = append(names, name)
-		}
-	}
-	// Taken in the order of the names, so that two matches never wait
-	// on each other.
-	slices.Sort(names)
 	verdicts := map[string]BuildRecord{}
-	var held []*botBuild
+	var held []*sync.RWMutex
 	release := func() {
-		for _, bb := range held {
-			bb.gate.RUnlock()
+		for _, g := range held {
+			g.RUnlock()
 		}
 	}
-	for _, name := range names {
-		bb := r.builds.bot(name)
-		for {
-			bb.gate.RLock()
-			if bb.done && bb.hash == r.watch.hash(name) {
+	// Taken in the order of the folders, so that two matches never wait
+	// on each other.
+	for _, f := range r.folders(m) {
+		for try := 0; ; try++ {
+			f.gate.RLock()
+			if r.builtNow(f.names) {
 				break
 			}
-			bb.gate.RUnlock()
-			bb.gate.Lock()
-			err := r.rebuild(ctx, m, r.Plan.Bot(name), bb)
-			bb.gate.Unlock()
+			f.gate.RUnlock()
+			err := r.rebuildFolder(ctx, m, f, try)
 			if err != nil {
 				release()
 				return nil, nil, err
 			}
 		}
-		held = append(held, bb)
-		verdicts[name] = bb.rec
+		held = append(held, f.gate)
+		for _, name := range f.names {
+			verdicts[name] = r.builds.bot(name, f.dir).rec
+		}
 	}
 	return verdicts, release, nil
 }
 
-// rebuild builds bot b, its gate held alone, unless it is built for its
-// files as they are now. They are checked first, as before a match (a
-// change is refused or recorded); then what the build writes among them
-// is the bot's as built (watch.built), not a change.
+// builtNow says whether each bot of names is built for its files as they
+// are now; their folder's gate is held.
+func (r *Runner) builtNow(names []string) bool {
+	for _, name := range names {
+		if bb := r.builds.find(name); !bb.done || bb.hash != r.watch.hash(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// rebuildFolder builds the bots of f that are not built for their files
+// as they are now, f's gate held alone; try is how many times it did so
+// for this match already.
+func (r *Runner) rebuildFolder(ctx context.Context, m *plan.Match, f *folder, try int) error {
+	if try >= maxBuilds {
+		return fmt.Errorf("bots %s were built %d times for match %s and each build left one of them changed: "+
+			"their builds write files of each other's folder (they share %s, or one holds the other's); "+
+			"give each bot a folder of its own, or make their builds write the same files each time",
+			strings.Join(f.names, ", "), try, m.ID, f.dir)
+	}
+	f.gate.Lock()
+	defer f.gate.Unlock()
+	for _, name := range f.names {
+		if err := ctx.Err(); err != nil {
+			return err // cancelled while it waited: no build started
+		}
+		if err := r.rebuild(ctx, m, r.Plan.Bot(name), r.builds.bot(name, f.dir)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuild builds bot b, its folder's gate held alone, unless it is built
+// for its files as they are now. They are checked first, with those of
+// the bots that share its folder, as before a match (a change is refused
+// or recorded); then what the build writes among them is theirs as built
+// (watch.built), not a change: a bot of the same folder built for the
+// files before is built for them as they are after.
 func (r *Runner) rebuild(ctx context.Context, m *plan.Match, b *plan.Bot, bb *botBuild) error {
-	if _, err := r.watch.before(&plan.Match{ID: m.ID, Seats: []string{b.Name}}); err != nil {
+	// The bots of its folder too: a change of one before the build is
+	// that bot's change, not the build's.
+	if _, err := r.watch.before(&plan.Match{ID: m.ID, Seats: r.watch.sharingWith(b.Name)}); err != nil {
 		return err
 	}
 	h := r.watch.hash(b.Name)
 	if bb.done && bb.hash == h {
 		return nil
 	}
-	rec, err := r.build(ctx, b, h, func() (string, error) { return r.watch.built(m, b.Name) })
+	var took map[string]moved
+	rec, err := r.build(ctx, b, h, func() (string, error) {
+		var err error
+		took, err = r.watch.built(m, b.Name)
+		return took[b.Name].To, err
+	})
 	if err != nil {
 		// A cancelled build is tried again by the next run.
 		return err
 	}
 	bb.done, bb.hash, bb.rec = true, rec.Fingerprint, rec
+	for name, mv := range took {
+		if other := r.builds.find(name); other != nil && other != bb && other.gate == bb.gate && other.done && other.hash == mv.From {
+			other.hash, other.rec.Fingerprint = mv.To, mv.To
+		}
+	}
 	return nil
 }
 
@@ -169,6 +266,12 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 	detail, err := runBuild(ctx, b, b.DirIn(r.Root), filepath.Join(dir, file+".log"))
 	rec.ElapsedMS = time.Since(start).Milliseconds()
 	if err != nil {
+		// Cancelled (or the arbiter's own failure): what the build wrote
+		// is the bot's all the same, which plan.json records, so that
+		// the resume sees no change; no verdict, so that it builds again.
+		if _, berr := built(); berr != nil {
+			err = errors.Join(err, berr)
+		}
 		return rec, err
 	}
 	if rec.Fingerprint, err = built(); err != nil {

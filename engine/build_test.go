@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,4 +120,193 @@ func TestRebuildWaitsForMatchesOfTheBot(t *testing.T) {
 		t.Fatalf("changed back: %v, built %q; want A built again", err, built())
 	}
 	release()
+}
+
+// Two bots of one folder, whose build stamps a file of it: each one's
+// build is no change of the other, and neither is built while a match of
+// the other is played.
+func TestBotsSharingAFolderBuild(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "cc")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	built := func() string {
+		b, _ := os.ReadFile(filepath.Join(dir, "bot.out"))
+		return string(b)
+	}
+	write("bot.in", "A\n")
+	write("BUILD_INFO", "0\n")
+	build := []string{"sh", "-c", "cp bot.in bot.out && date +%s%N > BUILD_INFO"}
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "cc1", Command: []string{"./bot.out"}, Dir: "cc", Build: build},
+		{Name: "cc2", Command: []string{"./bot.out", "x"}, Dir: "cc", Build: build}}}
+	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, true, hclog.NewNullLogger())}
+	ctx := context.Background()
+	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"cc1", "cc2"}}
+	verdicts, release, err := r.builtFor(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.watch.before(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range m.Seats {
+		if verdicts[name].Fingerprint != v.hashes[name] {
+			t.Fatalf("bot %s built as %s, is %s: the other's build changed it", name, verdicts[name].Fingerprint, v.hashes[name])
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(out, ChangesFile)); err == nil {
+		t.Fatalf("a build of one bot recorded as a change of the other:\n%s", b)
+	}
+	release()
+	m2 := &plan.Match{ID: "r001-g02-s1", Seats: []string{"cc2"}}
+	_, release, err = r.builtFor(ctx, m2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("bot.in", "B\n")
+	done := make(chan error, 1)
+	go func() {
+		m3 := &plan.Match{ID: "r001-g03-s1", Seats: []string{"cc1"}}
+		if _, err := r.watch.before(m3); err != nil {
+			done <- err
+			return
+		}
+		_, release, err := r.builtFor(ctx, m3)
+		if err == nil {
+			release()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("cc1 built while a match of cc2, of its folder, was played: %v, built %q", err, built())
+	case <-time.After(300 * time.Millisecond):
+	}
+	release()
+	if err := <-done; err != nil || built() != "B\n" {
+		t.Fatalf("cc1 built again: %v, built %q", err, built())
+	}
+	// cc2 was built for the folder as cc1's build left it: not built again.
+	verdicts, release, err = r.builtFor(ctx, &plan.Match{ID: "r001-g04-s1", Seats: []string{"cc1", "cc2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if verdicts["cc1"].Fingerprint != verdicts["cc2"].Fingerprint || verdicts["cc1"].Fingerprint != r.watch.hash("cc1") {
+		t.Fatalf("verdicts %s and %s, bots %s", verdicts["cc1"].Fingerprint, verdicts["cc2"].Fingerprint, r.watch.hash("cc1"))
+	}
+}
+
+// A build cancelled (Ctrl-C) after it wrote a file of the bot: plan.json
+// records the bot as the build left it, so that the resume the interrupt
+// invites sees no change, and no verdict is kept, so that it builds again.
+func TestCancelledBuildRecorded(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "BUILD_INFO"), []byte("0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot",
+		Build: []string{"sh", "-c", "date +%s%N > BUILD_INFO; sleep 10"}}}}
+	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, false, hclog.NewNullLogger())}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			if b, _ := os.ReadFile(filepath.Join(dir, "BUILD_INFO")); string(b) != "0\n" {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	if _, _, err := r.builtFor(ctx, &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("builtFor: %v, want it cancelled", err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, PlanFile))
+	if err != nil {
+		t.Fatalf("plan.json not written after the build was cancelled: %v", err)
+	}
+	var rec plan.Plan
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	fresh := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot", Build: p.Bots[0].Build}}}
+	if err := fingerprint.Plan(fresh, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Bots[0].Fingerprint.Hash != fresh.Bots[0].Fingerprint.Hash {
+		t.Fatalf("plan.json records %s, the resume would find %s", rec.Bots[0].Fingerprint.Hash, fresh.Bots[0].Fingerprint.Hash)
+	}
+	if _, err := os.Stat(filepath.Join(out, BuildsDir, "alice.json")); err == nil {
+		t.Fatal("a verdict kept for a cancelled build")
+	}
+}
+
+// A build's new files are the bot's: its folder is walked again after the
+// build, as a resume walks it, so they are watched, and the hash is the
+// one a fresh walk gives.
+func TestBuildNewFilesWatched(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot.in"), []byte("A\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bot := plan.Bot{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot", Build: []string{"sh", "-c", "cp bot.in bot.out"}}
+	p := &plan.Plan{Bots: []plan.Bot{bot}}
+	out := filepath.Join(dir, "out") // in the bot's folder: left out of its walks
+	o := fingerprint.Options{Root: root, Results: []string{out}}
+	if err := fingerprint.Plan(p, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, false, hclog.NewNullLogger()).walking(&o)}
+	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
+	verdicts, release, err := r.builtFor(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	fresh := &plan.Plan{Bots: []plan.Bot{bot}}
+	if err := fingerprint.Plan(fresh, o); err != nil {
+		t.Fatal(err)
+	}
+	if h := r.watch.hash("alice"); h != fresh.Bots[0].Fingerprint.Hash || verdicts["alice"].Fingerprint != h {
+		t.Fatalf("after the build the bot is %s, its verdict %s; a fresh walk gives %s", h, verdicts["alice"].Fingerprint, fresh.Bots[0].Fingerprint.Hash)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot.out"), []byte("B\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.watch.before(m); err == nil || !strings.Contains(err.Error(), "changed bot.out") {
+		t.Fatalf("the file the build made, rewritten: %v", err)
+	}
 }

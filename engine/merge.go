@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -687,10 +688,48 @@ func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, 
 func sameShardPlan(ref, sd *shardDir) error {
 	err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of")
 	if err != nil && sd.plan.Hash == ref.plan.Hash {
+		if built := builtApart(ref, sd); len(built) > 0 {
+			who := "Bot " + built[0] + " has"
+			if len(built) > 1 {
+				who = "Bots " + strings.Join(built, ", ") + " have"
+			}
+			return fmt.Errorf("%w. %s a build, and each shard records the files as its own build left them: "+
+				"if the build writes other files each time (a stamp of the time or of the machine), no two shards agree and the bot cannot be sharded: "+
+				"make its build write the same files each time, or write what differs outside the bot's folder, then run every shard again, "+
+				"each into a new -out directory. Otherwise run the shards that ran other files again, each into a new -out directory, "+
+				"with the files the others ran", err, who)
+		}
 		return fmt.Errorf("%w. The shards of one merge must have run the same files: run the shards that ran other files again, "+
 			"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
 	}
 	return err
+}
+
+// builtApart names, quoted, the bots with a build whose files differ
+// between shards a and b where each shard's verdict (builds/<bot>.json)
+// is of the files its plan.json records: each shard's files may be what
+// its own build wrote.
+func builtApart(a, b *shardDir) []string {
+	var out []string
+	for i := range a.plan.Bots {
+		ba := &a.plan.Bots[i]
+		bb := b.plan.Bot(ba.Name)
+		if len(ba.Build) == 0 || bb == nil || ba.Fingerprint == nil || bb.Fingerprint == nil || ba.Fingerprint.Hash == bb.Fingerprint.Hash {
+			continue
+		}
+		if builtAs(a.dir, ba) && builtAs(b.dir, bb) {
+			out = append(out, strconv.Quote(ba.Name))
+		}
+	}
+	return out
+}
+
+// builtAs says whether the build verdict of bot b in results directory
+// dir is of the files b's fingerprint records.
+func builtAs(dir string, b *plan.Bot) bool {
+	raw, err := os.ReadFile(filepath.Join(dir, BuildsDir, fileName(b.Name)+".json"))
+	var rec BuildRecord
+	return err == nil && json.Unmarshal(raw, &rec) == nil && rec.Fingerprint == b.Fingerprint.Hash
 }
 
 // sameButWhere says whether two plan.json differ only in what their bots'

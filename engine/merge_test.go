@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -109,5 +111,35 @@ func TestMergeStoppedAdvice(t *testing.T) {
 				t.Errorf("stopped(%v, %v) = %q, want it not to say %q", c.err, c.written, got, w)
 			}
 		}
+	}
+}
+
+// Shards whose plans differ in a bot with a build, each recording the
+// files as its own build left them: the refusal says the build may write
+// other files each time, which no sharding can merge.
+func TestMergeShardsBuiltApart(t *testing.T) {
+	mk := func(hash string) *shardDir {
+		dir := t.TempDir()
+		files := []plan.FileSum{{Path: "BUILD_INFO", Mode: "-rw-r--r--", SHA256: hash}}
+		fp := &plan.Fingerprint{Hash: fingerprint.Sum(files), Dir: "/data/cc", Files: files}
+		p := plan.Plan{Version: 1, Hash: strings.Repeat("ab", 32), Tournament: "t", Bots: []plan.Bot{{
+			Name: "cc1", Command: []string{"./bot.sh"}, Dir: "cc", Build: []string{"sh", "build.sh"}, Fingerprint: fp}}}
+		raw, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _ := json.Marshal(BuildRecord{Bot: "cc1", Command: p.Bots[0].Build, Fingerprint: fp.Hash, OK: true})
+		if err := os.MkdirAll(filepath.Join(dir, BuildsDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, BuildsDir, "cc1.json"), rec, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return &shardDir{dir: dir, planJSON: raw, plan: p}
+	}
+	err := sameShardPlan(mk("aaaa"), mk("bbbb"))
+	if err == nil || !strings.Contains(err.Error(), `Bot "cc1" has a build, and each shard records the files as its own build left them: `+
+		`if the build writes other files each time (a stamp of the time or of the machine), no two shards agree and the bot cannot be sharded`) {
+		t.Fatalf("shards built apart: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
@@ -55,6 +56,11 @@ type Runner struct {
 	// bots or arbiter build changed (see CompareFingerprints); the change
 	// is recorded in changes.jsonl. Without it such a run is refused.
 	AllowChangedBots bool
+	// Fingerprint is how Plan's bots were fingerprinted: after a build,
+	// its bot's folder is walked again with it, so that the files the
+	// build made are watched too, as a resume's walk would find them.
+	// Nil: only the files fingerprinted before are (see watch.built).
+	Fingerprint *fingerprint.Options
 	// Compress writes each match's transcript gzip-compressed
 	// (events.jsonl.gz); readers take either (OpenTranscript).
 	Compress bool
@@ -198,7 +204,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	run := *r
-	run.Plan, run.builds, run.out, run.carry, run.watch = p, &builds{}, out, newCarry(game, r.carryFrom), newWatch(r.Out, p, r.AllowChangedBots, log)
+	run.Plan, run.builds, run.out, run.carry, run.watch = p, &builds{}, out, newCarry(game, r.carryFrom), newWatch(r.Out, p, r.AllowChangedBots, log).walking(r.Fingerprint)
 	r = &run
 	if err := r.pin(log); err != nil {
 		return nil, err
@@ -491,10 +497,16 @@ func (s *session) resultCount() int {
 func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, error) {
 	log := s.log.With("match", m.ID)
 	changed := map[string]bool{}
-	for {
+	for rebuilt := 0; ; {
 		res, changes, err := s.playOnce(ctx, m, log)
 		if err != nil || res != nil && len(changes) == 0 {
 			return res, err
+		}
+		if res == nil {
+			if rebuilt++; rebuilt >= maxBuilds {
+				return nil, &ChangedSinceBuiltError{Match: m.ID, Times: rebuilt, Changes: changes}
+			}
+			continue
 		}
 		for _, c := range changes {
 			if changed[c.Bot] {
@@ -510,9 +522,9 @@ func (s *session) playWatched(ctx context.Context, m *plan.Match) (*Result, erro
 
 // playOnce builds m's bots for their files as they are now, checks them,
 // plays m and checks them again, holding the bots' builds (builtFor) so
-// that none is rebuilt meanwhile. No result and no changes: a bot changed
-// between its build and the check, and m is to be built and started
-// again.
+// that none is rebuilt meanwhile. No result, and changes: those bots
+// changed between their build and the check, and m is to be built and
+// started again.
 func (s *session) playOnce(ctx context.Context, m *plan.Match, log hclog.Logger) (*Result, []BotChange, error) {
 	w := s.r.watch
 	verdicts, release, err := s.r.builtFor(ctx, m)
@@ -524,10 +536,14 @@ func (s *session) playOnce(ctx context.Context, m *plan.Match, log hclog.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
+	var since []BotChange
 	for _, name := range m.Seats {
-		if rec, ok := verdicts[name]; ok && rec.Fingerprint != v.hashes[name] {
-			return nil, nil, nil // changed since it was built: built again first
+		if rec, ok := verdicts[name]; ok && rec.Fingerprint != v.hashes[name] && !slices.ContainsFunc(since, func(c BotChange) bool { return c.Bot == name }) {
+			since = append(since, BotChange{Bot: name, From: short(rec.Fingerprint), To: short(v.hashes[name])})
 		}
+	}
+	if len(since) > 0 {
+		return nil, since, nil // changed since it was built: built again first
 	}
 	res, err := s.r.playMatch(ctx, s.game, m, log, v.fingerprints(m.Seats), verdicts)
 	if err != nil {
@@ -542,7 +558,8 @@ func (s *session) playOnce(ctx context.Context, m *plan.Match, log hclog.Logger)
 func (s *session) fail(ctx context.Context, m *plan.Match, err error) {
 	if s.firstErr == nil && ctx.Err() == nil {
 		s.firstErr = fmt.Errorf("match %s: %w", m.ID, err)
-		if ce := (*ChangedDuringRunError)(nil); errors.As(err, &ce) {
+		ce, se := (*ChangedDuringRunError)(nil), (*ChangedSinceBuiltError)(nil)
+		if errors.As(err, &ce) || errors.As(err, &se) {
 			s.firstErr = err // it names the match
 		}
 		// In the log too, where what ended the run is looked for later.

@@ -46,6 +46,9 @@ type watch struct {
 	bots     map[string]*watched
 	// results says how many results the directory holds now.
 	results func() int
+	// walk is how the bots were fingerprinted (Runner.Fingerprint):
+	// after a build, the bots of its folder are walked again with it.
+	walk *fingerprint.Options
 }
 
 // watched is one bot's files as last checked, and how many times it
@@ -78,22 +81,33 @@ type version struct {
 func newWatch(dir string, p *plan.Plan, allow bool, log hclog.Logger) *watch {
 	w := &watch{dir: dir, allow: allow, log: log, recorded: p, bots: map[string]*watched{}, results: func() int { return 0 }}
 	for i := range p.Bots {
-		b := &p.Bots[i]
-		if b.Fingerprint == nil {
-			continue
+		if b := &p.Bots[i]; b.Fingerprint != nil {
+			w.bots[b.Name] = &watched{now: stateOf(b.Fingerprint)}
 		}
-		s := &botState{fp: b.Fingerprint, paths: make([]string, len(b.Fingerprint.Files)), sigs: make([]plan.FileStat, len(b.Fingerprint.Files))}
-		for k, f := range b.Fingerprint.Files {
-			s.paths[k] = filePath(b.Fingerprint, f.Path)
-			sig, ok := b.Fingerprint.Stats[f.Path]
-			if !ok {
-				sig = fingerprint.Signature(s.paths[k])
-			}
-			s.sigs[k] = sig
-		}
-		w.bots[b.Name] = &watched{now: s}
 	}
 	return w
+}
+
+// walking has w walk a build's folder again with o (see walked).
+func (w *watch) walking(o *fingerprint.Options) *watch {
+	w.walk = o
+	return w
+}
+
+// stateOf is fingerprint fp with the signatures its walk took, and for a
+// file it holds no signature of (one compared by rule, see compareBot),
+// the one it has now.
+func stateOf(fp *plan.Fingerprint) *botState {
+	s := &botState{fp: fp, paths: make([]string, len(fp.Files)), sigs: make([]plan.FileStat, len(fp.Files))}
+	for k, f := range fp.Files {
+		s.paths[k] = filePath(fp, f.Path)
+		sig, ok := fp.Stats[f.Path]
+		if !ok {
+			sig = fingerprint.Signature(s.paths[k])
+		}
+		s.sigs[k] = sig
+	}
+	return s
 }
 
 // filePath is where the file name of fingerprint fp is: in its directory,
@@ -139,6 +153,25 @@ func (e *ChangedDuringRunError) Error() string {
 	fmt.Fprintf(&b, "The run stops; the results so far are kept in %s, each with the hashes of the bots it was played with. "+
 		"Restore the bot and run again, or run again with -allow-changed-bots to go on with the bot as it is now and record the change in %s",
 		e.Dir, filepath.Join(e.Dir, ChangesFile))
+	return b.String()
+}
+
+// ChangedSinceBuiltError stops a run whose bots changed between their
+// build and the start of a match, build after build: something rewrites
+// their files all the time.
+type ChangedSinceBuiltError struct {
+	Match   string
+	Times   int
+	Changes []BotChange
+}
+
+func (e *ChangedSinceBuiltError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "match %s could not start: its bots were built %d times and each time changed before it started:\n", e.Match, e.Times)
+	for _, c := range e.Changes {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	b.WriteString("Something rewrites their files as the run goes on (an editor, a sync, another program): stop it, then run the same command again to resume")
 	return b.String()
 }
 
@@ -337,35 +370,159 @@ func (w *watch) record() error {
 	return writeFileAtomic(filepath.Join(w.dir, PlanFile), mustIndent(&rec))
 }
 
-// built takes bot name's files as its build left them as the bot's
-// version, and returns its hash: what a build writes among the files of
-// the bot's fingerprint (an output an earlier run left there, a stamp of
-// the time) is the build's, not a change. plan.json records that
-// version, when it differs, so that a resume compares with it. The bot's
-// build holds it alone (builtFor): no match of it is being played.
-func (w *watch) built(m *plan.Match, name string) (string, error) {
+// built takes the files of bot name as its build left them as the bot's
+// version: what a build writes among the files of the bot's fingerprint
+// (an output an earlier run left there, a stamp of the time) is the
+// build's, not a change. So too for every other bot of the same folder
+// (bots that share a folder): the build wrote their files as well. With
+// w.walk the folder is walked again, so the files the build made are
+// theirs too, as a resume's walk finds them. plan.json records what changed, so that a
+// resume compares with it. It returns, by bot taken in, its hash before
+// and after. The folder's build gate is held alone (builtFor): no match
+// of a bot of that folder is being played.
+func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 	if w == nil || w.bots[name] == nil {
-		return "", nil
+		return nil, nil
 	}
-	wb := w.bots[name]
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for {
-		s := wb.now
-		w.mu.Unlock()
-		next, c, changed := s.rescan()
-		w.mu.Lock()
-		if wb.now != s {
-			continue // another check merged meanwhile
-		}
-		wb.now = next
-		if !changed {
-			return next.fp.Hash, nil
-		}
-		w.log.Info("the bot's build wrote files of its fingerprint: the bot is as its build left it, which plan.json records",
-			"bot", name, "match", m.ID, "changed", shortList(c.Changed), "removed", shortList(c.Removed))
-		return next.fp.Hash, w.record()
+	names := w.sharing(name)
+	walked, err := w.walked(names)
+	if err != nil {
+		return nil, err
 	}
+	out := map[string]moved{}
+	record := false
+	for _, n := range names {
+		wb := w.bots[n]
+		for {
+			s := wb.now
+			w.mu.Unlock()
+			var next *botState
+			var c fileChanges
+			var changed bool
+			if fp := walked[n]; fp != nil {
+				next, c, changed = stateOf(fp), compareFiles(s.fp, fp), fp.Hash != s.fp.Hash
+			} else {
+				var bc BotChange
+				next, bc, changed = s.rescan()
+				c = fileChanges{changed: bc.Changed, removed: bc.Removed}
+			}
+			w.mu.Lock()
+			if wb.now != s {
+				continue // another check merged meanwhile
+			}
+			wb.now = next
+			out[n] = moved{From: s.fp.Hash, To: next.fp.Hash}
+			if changed {
+				record = true
+				w.log.Info("the build wrote files of the bot's folder: the bot is as the build left it, which plan.json records",
+					"bot", n, "built", name, "match", m.ID, "changed", shortList(c.changed), "removed", shortList(c.removed), "new", shortList(c.added))
+			}
+			break
+		}
+	}
+	if !record {
+		return out, nil
+	}
+	return out, w.record()
+}
+
+// walked is the fingerprints of the bots of names, their folders walked
+// again as the run's were (w.walk; nil without it); w.mu is held, and let
+// go during the walk.
+func (w *watch) walked(names []string) (map[string]*plan.Fingerprint, error) {
+	if w.walk == nil {
+		return nil, nil
+	}
+	p := &plan.Plan{}
+	for _, n := range names {
+		if b := w.recorded.Bot(n); b != nil {
+			c := *b
+			c.Fingerprint = w.bots[n].now.fp // the configuration's files it records stay out
+			p.Bots = append(p.Bots, c)
+		}
+	}
+	w.mu.Unlock()
+	err := fingerprint.Plan(p, *w.walk)
+	w.mu.Lock()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*plan.Fingerprint{}
+	for i := range p.Bots {
+		out[p.Bots[i].Name] = p.Bots[i].Fingerprint
+	}
+	return out, nil
+}
+
+// fileChanges are the files of a bot changed, gone and new.
+type fileChanges struct{ changed, removed, added []string }
+
+// compareFiles is how fingerprint b of a bot differs from a.
+func compareFiles(a, b *plan.Fingerprint) fileChanges {
+	var c fileChanges
+	inB := map[string]plan.FileSum{}
+	for _, f := range b.Files {
+		inB[f.Path] = f
+	}
+	inA := map[string]bool{}
+	for _, f := range a.Files {
+		inA[f.Path] = true
+		if g, ok := inB[f.Path]; !ok {
+			c.removed = append(c.removed, f.Path)
+		} else if g != f {
+			c.changed = append(c.changed, f.Path)
+		}
+	}
+	for _, f := range b.Files {
+		if !inA[f.Path] {
+			c.added = append(c.added, f.Path)
+		}
+	}
+	return c
+}
+
+// moved is a bot's hash before a build and after it.
+type moved struct{ From, To string }
+
+// sharing is bot name and the bots that share its folder (by real path),
+// by name; w.mu is held. A bot whose folder holds another's, or is held
+// by it, has a build gate of its own: a match of it may be played while
+// the other is built, so what that build writes among its files is a
+// change of it, as any other.
+func (w *watch) sharing(name string) []string {
+	dir := realDir(w.bots[name].now.fp.Dir)
+	var names []string
+	for n, wb := range w.bots {
+		if n == name || wb.now.fp.Dir != "" && realDir(wb.now.fp.Dir) == dir {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// sharingWith is bot name and the bots that share its folder, by name;
+// only name for a bot not watched.
+func (w *watch) sharingWith(name string) []string {
+	if w == nil || w.bots[name] == nil {
+		return []string{name}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sharing(name)
+}
+
+// realDir is dir with its links resolved, as far as they resolve.
+func realDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir
 }
 
 // fingerprints are the hashes of version v of the bots of seats, as a

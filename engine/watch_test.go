@@ -283,7 +283,13 @@ func TestWatchChecksAtOnce(t *testing.T) {
 		}()
 	}
 	for i := 0; i < 5; i++ {
-		if err := os.WriteFile(filepath.Join(dir, "lib/a.py"), []byte(fmt.Sprintf("a = %d\n", i+2)), 0o644); err != nil {
+		// Written aside and renamed in: a check never hashes a file
+		// half written (os.WriteFile truncates first).
+		tmp := filepath.Join(dir, "lib/a.py.tmp")
+		if err := os.WriteFile(tmp, []byte(fmt.Sprintf("a = %d\n", i+2)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, "lib/a.py")); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(2 * time.Millisecond)
@@ -305,17 +311,22 @@ func TestWatchChecksAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	from := map[string]bool{}
+	// Each change goes on from where the one before it ended, and none
+	// is recorded twice.
+	last := short(p.Bots[0].Fingerprint.Hash)
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var rec changeRecord
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range rec.Changes {
-			if from[c.From] {
-				t.Fatalf("two changes from %s: %s", c.From, b)
+			if c.From != last || c.From == c.To {
+				t.Fatalf("a change from %s to %s after one to %s: %s", c.From, c.To, last, b)
 			}
-			from[c.From] = true
+			last = c.To
 		}
+	}
+	if last != short(v.hashes["alice"]) {
+		t.Fatalf("the last change is to %s, the bot is %s: %s", last, short(v.hashes["alice"]), b)
 	}
 }
