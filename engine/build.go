@@ -28,10 +28,10 @@ const FaultBuild = "build"
 
 // BuildRecord is a build's verdict, kept in builds/<bot>.json. Its
 // Fingerprint is the bot's fingerprint hash as the build left its files
-// (what it rewrote among the recorded ones is the bot's as built; in a
-// run, the folder is walked again, so the files it made count too): a
-// later run whose bot has that fingerprint takes the verdict instead of
-// building again.
+// (files the build made are new files, which do not count; what it
+// rewrote among the recorded ones is the bot's as built): a later run
+// whose bot has that fingerprint takes the verdict instead of building
+// again.
 type BuildRecord struct {
 	Bot         string   `json:"bot"`
 	Command     []string `json:"command"`
@@ -210,9 +210,10 @@ func (r *Runner) rebuildFolder(ctx context.Context, m *plan.Match, f *folder, tr
 // rebuild builds bot b, its folder's gate held alone, unless it is built
 // for its files as they are now. They are checked first, with those of
 // the bots that share its folder, as before a match (a change is refused
-// or recorded); then what the build writes among them is theirs as built
-// (watch.built), not a change: a bot of the same folder built for the
-// files before is built for them as they are after.
+// or recorded); then what the build writes
+// among them, and among the files of the bots that share its folder, is
+// theirs as built (watch.built), not a change: a bot of the same folder
+// built for the files before is built for them as they are after.
 func (r *Runner) rebuild(ctx context.Context, m *plan.Match, b *plan.Bot, bb *botBuild) error {
 	// The bots of its folder too: a change of one before the build is
 	// that bot's change, not the build's.

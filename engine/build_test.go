@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -264,49 +263,5 @@ func TestCancelledBuildRecorded(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, BuildsDir, "alice.json")); err == nil {
 		t.Fatal("a verdict kept for a cancelled build")
-	}
-}
-
-// A build's new files are the bot's: its folder is walked again after the
-// build, as a resume walks it, so they are watched, and the hash is the
-// one a fresh walk gives.
-func TestBuildNewFilesWatched(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, "bot")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bot.in"), []byte("A\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bot := plan.Bot{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot", Build: []string{"sh", "-c", "cp bot.in bot.out"}}
-	p := &plan.Plan{Bots: []plan.Bot{bot}}
-	out := filepath.Join(dir, "out") // in the bot's folder: left out of its walks
-	o := fingerprint.Options{Root: root, Results: []string{out}}
-	if err := fingerprint.Plan(p, o); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, false, hclog.NewNullLogger()).walking(&o)}
-	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
-	verdicts, release, err := r.builtFor(context.Background(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	release()
-	fresh := &plan.Plan{Bots: []plan.Bot{bot}}
-	if err := fingerprint.Plan(fresh, o); err != nil {
-		t.Fatal(err)
-	}
-	if h := r.watch.hash("alice"); h != fresh.Bots[0].Fingerprint.Hash || verdicts["alice"].Fingerprint != h {
-		t.Fatalf("after the build the bot is %s, its verdict %s; a fresh walk gives %s", h, verdicts["alice"].Fingerprint, fresh.Bots[0].Fingerprint.Hash)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bot.out"), []byte("B\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.watch.before(m); err == nil || !strings.Contains(err.Error(), "changed bot.out") {
-		t.Fatalf("the file the build made, rewritten: %v", err)
 	}
 }

@@ -18,7 +18,6 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
-	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
@@ -56,11 +55,6 @@ type Runner struct {
 	// bots or arbiter build changed (see CompareFingerprints); the change
 	// is recorded in changes.jsonl. Without it such a run is refused.
 	AllowChangedBots bool
-	// Fingerprint is how Plan's bots were fingerprinted: after a build,
-	// its bot's folder is walked again with it, so that the files the
-	// build made are watched too, as a resume's walk would find them.
-	// Nil: only the files fingerprinted before are (see watch.built).
-	Fingerprint *fingerprint.Options
 	// Compress writes each match's transcript gzip-compressed
 	// (events.jsonl.gz); readers take either (OpenTranscript).
 	Compress bool
@@ -204,7 +198,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	run := *r
-	run.Plan, run.builds, run.out, run.carry, run.watch = p, &builds{}, out, newCarry(game, r.carryFrom), newWatch(r.Out, p, r.AllowChangedBots, log).walking(r.Fingerprint)
+	run.Plan, run.builds, run.out, run.carry, run.watch = p, &builds{}, out, newCarry(game, r.carryFrom), newWatch(r.Out, p, r.AllowChangedBots, log)
 	r = &run
 	if err := r.pin(log); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -46,9 +47,6 @@ type watch struct {
 	bots     map[string]*watched
 	// results says how many results the directory holds now.
 	results func() int
-	// walk is how the bots were fingerprinted (Runner.Fingerprint):
-	// after a build, the bots of its folder are walked again with it.
-	walk *fingerprint.Options
 }
 
 // watched is one bot's files as last checked, and how many times it
@@ -81,33 +79,22 @@ type version struct {
 func newWatch(dir string, p *plan.Plan, allow bool, log hclog.Logger) *watch {
 	w := &watch{dir: dir, allow: allow, log: log, recorded: p, bots: map[string]*watched{}, results: func() int { return 0 }}
 	for i := range p.Bots {
-		if b := &p.Bots[i]; b.Fingerprint != nil {
-			w.bots[b.Name] = &watched{now: stateOf(b.Fingerprint)}
+		b := &p.Bots[i]
+		if b.Fingerprint == nil {
+			continue
 		}
+		s := &botState{fp: b.Fingerprint, paths: make([]string, len(b.Fingerprint.Files)), sigs: make([]plan.FileStat, len(b.Fingerprint.Files))}
+		for k, f := range b.Fingerprint.Files {
+			s.paths[k] = filePath(b.Fingerprint, f.Path)
+			sig, ok := b.Fingerprint.Stats[f.Path]
+			if !ok {
+				sig = fingerprint.Signature(s.paths[k])
+			}
+			s.sigs[k] = sig
+		}
+		w.bots[b.Name] = &watched{now: s}
 	}
 	return w
-}
-
-// walking has w walk a build's folder again with o (see walked).
-func (w *watch) walking(o *fingerprint.Options) *watch {
-	w.walk = o
-	return w
-}
-
-// stateOf is fingerprint fp with the signatures its walk took, and for a
-// file it holds no signature of (one compared by rule, see compareBot),
-// the one it has now.
-func stateOf(fp *plan.Fingerprint) *botState {
-	s := &botState{fp: fp, paths: make([]string, len(fp.Files)), sigs: make([]plan.FileStat, len(fp.Files))}
-	for k, f := range fp.Files {
-		s.paths[k] = filePath(fp, f.Path)
-		sig, ok := fp.Stats[f.Path]
-		if !ok {
-			sig = fingerprint.Signature(s.paths[k])
-		}
-		s.sigs[k] = sig
-	}
-	return s
 }
 
 // filePath is where the file name of fingerprint fp is: in its directory,
@@ -373,10 +360,9 @@ func (w *watch) record() error {
 // built takes the files of bot name as its build left them as the bot's
 // version: what a build writes among the files of the bot's fingerprint
 // (an output an earlier run left there, a stamp of the time) is the
-// build's, not a change. So too for every other bot of the same folder
-// (bots that share a folder): the build wrote their files as well. With
-// w.walk the folder is walked again, so the files the build made are
-// theirs too, as a resume's walk finds them. plan.json records what changed, so that a
+// build's, not a change. So too for every other bot whose folder holds
+// the built one's or is held by it (bots that share a folder): the build
+// wrote their files as well. plan.json records what changed, so that a
 // resume compares with it. It returns, by bot taken in, its hash before
 // and after. The folder's build gate is held alone (builtFor): no match
 // of a bot of that folder is being played.
@@ -387,10 +373,6 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	names := w.sharing(name)
-	walked, err := w.walked(names)
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]moved{}
 	record := false
 	for _, n := range names {
@@ -398,16 +380,7 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 		for {
 			s := wb.now
 			w.mu.Unlock()
-			var next *botState
-			var c fileChanges
-			var changed bool
-			if fp := walked[n]; fp != nil {
-				next, c, changed = stateOf(fp), compareFiles(s.fp, fp), fp.Hash != s.fp.Hash
-			} else {
-				var bc BotChange
-				next, bc, changed = s.rescan()
-				c = fileChanges{changed: bc.Changed, removed: bc.Removed}
-			}
+			next, c, changed := s.rescan()
 			w.mu.Lock()
 			if wb.now != s {
 				continue // another check merged meanwhile
@@ -416,8 +389,8 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 			out[n] = moved{From: s.fp.Hash, To: next.fp.Hash}
 			if changed {
 				record = true
-				w.log.Info("the build wrote files of the bot's folder: the bot is as the build left it, which plan.json records",
-					"bot", n, "built", name, "match", m.ID, "changed", shortList(c.changed), "removed", shortList(c.removed), "new", shortList(c.added))
+				w.log.Info("the build wrote files of the bot's fingerprint: the bot is as the build left it, which plan.json records",
+					"bot", n, "built", name, "match", m.ID, "changed", shortList(c.Changed), "removed", shortList(c.Removed))
 			}
 			break
 		}
@@ -428,74 +401,16 @@ func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
 	return out, w.record()
 }
 
-// walked is the fingerprints of the bots of names, their folders walked
-// again as the run's were (w.walk; nil without it); w.mu is held, and let
-// go during the walk.
-func (w *watch) walked(names []string) (map[string]*plan.Fingerprint, error) {
-	if w.walk == nil {
-		return nil, nil
-	}
-	p := &plan.Plan{}
-	for _, n := range names {
-		if b := w.recorded.Bot(n); b != nil {
-			c := *b
-			c.Fingerprint = w.bots[n].now.fp // the configuration's files it records stay out
-			p.Bots = append(p.Bots, c)
-		}
-	}
-	w.mu.Unlock()
-	err := fingerprint.Plan(p, *w.walk)
-	w.mu.Lock()
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*plan.Fingerprint{}
-	for i := range p.Bots {
-		out[p.Bots[i].Name] = p.Bots[i].Fingerprint
-	}
-	return out, nil
-}
-
-// fileChanges are the files of a bot changed, gone and new.
-type fileChanges struct{ changed, removed, added []string }
-
-// compareFiles is how fingerprint b of a bot differs from a.
-func compareFiles(a, b *plan.Fingerprint) fileChanges {
-	var c fileChanges
-	inB := map[string]plan.FileSum{}
-	for _, f := range b.Files {
-		inB[f.Path] = f
-	}
-	inA := map[string]bool{}
-	for _, f := range a.Files {
-		inA[f.Path] = true
-		if g, ok := inB[f.Path]; !ok {
-			c.removed = append(c.removed, f.Path)
-		} else if g != f {
-			c.changed = append(c.changed, f.Path)
-		}
-	}
-	for _, f := range b.Files {
-		if !inA[f.Path] {
-			c.added = append(c.added, f.Path)
-		}
-	}
-	return c
-}
-
 // moved is a bot's hash before a build and after it.
 type moved struct{ From, To string }
 
-// sharing is bot name and the bots that share its folder (by real path),
-// by name; w.mu is held. A bot whose folder holds another's, or is held
-// by it, has a build gate of its own: a match of it may be played while
-// the other is built, so what that build writes among its files is a
-// change of it, as any other.
+// sharing is bot name and the bots whose folder holds its folder or is
+// held by it, by name; w.mu is held.
 func (w *watch) sharing(name string) []string {
 	dir := realDir(w.bots[name].now.fp.Dir)
 	var names []string
 	for n, wb := range w.bots {
-		if n == name || wb.now.fp.Dir != "" && realDir(wb.now.fp.Dir) == dir {
+		if d := realDir(wb.now.fp.Dir); n == name || wb.now.fp.Dir != "" && (drivers.Within(d, dir) || drivers.Within(dir, d)) {
 			names = append(names, n)
 		}
 	}
@@ -503,8 +418,8 @@ func (w *watch) sharing(name string) []string {
 	return names
 }
 
-// sharingWith is bot name and the bots that share its folder, by name;
-// only name for a bot not watched.
+// sharingWith is bot name and the bots whose folder holds its folder or
+// is held by it, by name; only name for a bot not watched.
 func (w *watch) sharingWith(name string) []string {
 	if w == nil || w.bots[name] == nil {
 		return []string{name}

@@ -91,9 +91,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if ln != nil {
 		defer startServe(ctx, *out, ln, log)()
 	}
-	walk := cf.fingerprintOptions(l, path, *out)
 	runner := &engine.Runner{
-		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs, Fingerprint: &walk,
+		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
 		Only: shardOnly(slice, only), Slice: slice != nil,
 		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged, Compress: *compress,
 		Snapshot: func(sum *engine.Summary) error { return writeStandingsFile(*out, sum, slice) },
