@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,7 +228,7 @@ func (r *Runner) rebuild(ctx context.Context, m *plan.Match, b *plan.Bot, bb *bo
 	var took map[string]moved
 	rec, err := r.build(ctx, b, h, func() (string, error) {
 		var err error
-		took, err = r.watch.built(m, b.Name)
+		took, err = r.watch.built(m, b.Name, r.gated(b))
 		return took[b.Name].To, err
 	})
 	if err != nil {
@@ -235,12 +236,43 @@ func (r *Runner) rebuild(ctx context.Context, m *plan.Match, b *plan.Bot, bb *bo
 		return err
 	}
 	bb.done, bb.hash, bb.rec = true, rec.Fingerprint, rec
-	for name, mv := range took {
+	for _, name := range slices.Sorted(maps.Keys(took)) {
+		mv := took[name]
 		if other := r.builds.find(name); other != nil && other != bb && other.gate == bb.gate && other.done && other.hash == mv.From {
 			other.hash, other.rec.Fingerprint = mv.To, mv.To
+			// Its verdict holds for its files as the build left them:
+			// so says its record, or the next run would build it again.
+			if err := r.writeBuildRecord(name, other.rec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// gated are the bots of the plan that have a build and b's very folder:
+// those that hold its gate, so that none of their matches is played
+// while b builds, and whose files b's build writes are theirs as built
+// (watch.built). A bot of another folder, or without a build, may be
+// playing: what the build writes among its files is a change of it.
+func (r *Runner) gated(b *plan.Bot) []string {
+	dir := realDir(b.DirIn(r.Root))
+	var names []string
+	for i := range r.Plan.Bots {
+		o := &r.Plan.Bots[i]
+		if o.Name == b.Name || len(o.Build) > 0 && o.House == "" && realDir(o.DirIn(r.Root)) == dir {
+			names = append(names, o.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// writeBuildRecord writes rec, bot name's build verdict, into the
+// results directory's builds/.
+func (r *Runner) writeBuildRecord(name string, rec BuildRecord) error {
+	data, _ := json.MarshalIndent(rec, "", "  ")
+	return os.WriteFile(filepath.Join(r.Out, BuildsDir, fileName(name)+".json"), append(data, '\n'), 0o644)
 }
 
 // build runs bot b's build, unless the verdict kept in the results
@@ -283,11 +315,7 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 		rec.Detail = fmt.Sprintf("%s (its output is in %s)", detail, filepath.Join(BuildsDir, file+".log"))
 		r.logger().Warn("build failed", "bot", b.Name, "detail", rec.Detail)
 	}
-	data, _ := json.MarshalIndent(rec, "", "  ")
-	if err := os.WriteFile(recPath, append(data, '\n'), 0o644); err != nil {
-		return rec, err
-	}
-	return rec, nil
+	return rec, r.writeBuildRecord(b.Name, rec)
 }
 
 func (r *Runner) logger() interface {

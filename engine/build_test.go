@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -263,5 +264,32 @@ func TestCancelledBuildRecorded(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, BuildsDir, "alice.json")); err == nil {
 		t.Fatal("a verdict kept for a cancelled build")
+	}
+}
+
+// TestGatedAreTheBuiltFolderBotsWithABuild: a build is taken in (as the
+// bots' version, not a change) only for the bots that hold its folder's
+// gate: those with a build in that very folder. A bot without a build,
+// or of a folder inside it, may be playing while it builds, so what the
+// build writes among its files must stay a change of it.
+func TestGatedAreTheBuiltFolderBotsWithABuild(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	build := []string{"true"}
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "a", Dir: ".", Command: []string{"./a"}, Build: build},
+		{Name: "b", Dir: ".", Command: []string{"./b"}},
+		{Name: "c", Dir: "sub", Command: []string{"./c"}, Build: build},
+		{Name: "d", Dir: ".", Command: []string{"./d"}, Build: build},
+		{Name: "h", House: "planowanie/greedy"},
+	}}
+	r := &Runner{Plan: p, Root: root}
+	for bot, want := range map[string]string{"a": "a d", "d": "a d", "c": "c"} {
+		got := r.gated(p.Bot(bot))
+		if g := fmt.Sprint(got); g != "["+want+"]" {
+			t.Errorf("gated(%s) = %s, want [%s]", bot, g, want)
+		}
 	}
 }

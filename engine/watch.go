@@ -360,23 +360,27 @@ func (w *watch) record() error {
 // built takes the files of bot name as its build left them as the bot's
 // version: what a build writes among the files of the bot's fingerprint
 // (an output an earlier run left there, a stamp of the time) is the
-// build's, not a change. So too for every other bot whose folder holds
-// the built one's or is held by it (bots that share a folder): the build
-// wrote their files as well. plan.json records what changed, so that a
-// resume compares with it. It returns, by bot taken in, its hash before
-// and after. The folder's build gate is held alone (builtFor): no match
-// of a bot of that folder is being played.
-func (w *watch) built(m *plan.Match, name string) (map[string]moved, error) {
+// build's, not a change. So too for the other bots of gated, those with
+// a build and the built one's very folder (Runner.gated), which hold the
+// folder's build gate: it is held alone (builtFor), so none of their
+// matches is being played. Any other bot whose files the build wrote (one
+// without a build, or of a folder around or inside it) may be playing:
+// the next check sees a change of it. plan.json records what changed,
+// so that a resume compares with it. It returns, by bot taken in, its
+// hash before and after.
+func (w *watch) built(m *plan.Match, name string, gated []string) (map[string]moved, error) {
 	if w == nil || w.bots[name] == nil {
 		return nil, nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	names := w.sharing(name)
 	out := map[string]moved{}
 	record := false
-	for _, n := range names {
+	for _, n := range gated {
 		wb := w.bots[n]
+		if wb == nil {
+			continue
+		}
 		for {
 			s := wb.now
 			w.mu.Unlock()
