@@ -86,25 +86,9 @@ func TestRebuildWaitsForMatchesOfTheBot(t *testing.T) {
 		t.Fatalf("first build: %v, built %q", err, built())
 	}
 	write("B\n")
-	done := make(chan error, 1)
-	go func() {
-		// Another match of it: its check sees the change.
-		m2 := &plan.Match{ID: "r001-g01-s2", Seats: []string{"alice"}}
-		if _, err := r.watch.before(m2); err != nil {
-			done <- err
-			return
-		}
-		_, release, err := r.builtFor(ctx, m2)
-		if err == nil {
-			release()
-		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		t.Fatalf("built again while a match of the version before was played: %v, built %q", err, built())
-	case <-time.After(300 * time.Millisecond):
-	}
+	// Another match of it: its check sees the change.
+	done := buildLater(ctx, r, &plan.Match{ID: "r001-g01-s2", Seats: []string{"alice"}})
+	stillWaiting(t, done, "built again while a match of the version before was played", built)
 	if built() != "A\n" {
 		t.Fatalf("the match's build was rewritten while it was played: %q", built())
 	}
@@ -179,24 +163,8 @@ func TestBotsSharingAFolderBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("bot.in", "B\n")
-	done := make(chan error, 1)
-	go func() {
-		m3 := &plan.Match{ID: "r001-g03-s1", Seats: []string{"cc1"}}
-		if _, err := r.watch.before(m3); err != nil {
-			done <- err
-			return
-		}
-		_, release, err := r.builtFor(ctx, m3)
-		if err == nil {
-			release()
-		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		t.Fatalf("cc1 built while a match of cc2, of its folder, was played: %v, built %q", err, built())
-	case <-time.After(300 * time.Millisecond):
-	}
+	done := buildLater(ctx, r, &plan.Match{ID: "r001-g03-s1", Seats: []string{"cc1"}})
+	stillWaiting(t, done, "cc1 built while a match of cc2, of its folder, was played", built)
 	release()
 	if err := <-done; err != nil || built() != "B\n" {
 		t.Fatalf("cc1 built again: %v, built %q", err, built())
@@ -291,5 +259,38 @@ func TestGatedAreTheBuiltFolderBotsWithABuild(t *testing.T) {
 		if g := fmt.Sprint(got); g != "["+want+"]" {
 			t.Errorf("gated(%s) = %s, want [%s]", bot, g, want)
 		}
+	}
+}
+
+// buildLater checks m's bots and builds them, as before a match, on a
+// goroutine of its own; the channel says how that ended (once the gates
+// it waits for are released).
+func buildLater(ctx context.Context, r *Runner, m *plan.Match) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		if _, err := r.watch.before(m); err != nil {
+			done <- err
+			return
+		}
+		_, release, err := r.builtFor(ctx, m)
+		if err == nil {
+			release()
+		}
+		done <- err
+	}()
+	return done
+}
+
+// stillWaiting fails with what when done (buildLater's) has ended: the
+// build it started must wait for a gate the test holds. A build let
+// through by a broken gate ends within milliseconds; the 300 ms only bound
+// how long the test looks, so a slow machine can miss a broken gate but
+// never fail a sound one.
+func stillWaiting(t *testing.T, done <-chan error, what string, built func() string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		t.Fatalf("%s: %v, built %q", what, err, built())
+	case <-time.After(300 * time.Millisecond):
 	}
 }
