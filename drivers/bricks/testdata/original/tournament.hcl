@@ -9,6 +9,28 @@
 # and results/tourTest holds the original's score.txt, duels.txt, err.txt
 # and duels/<n>.txt as the original writes them (expected/, see README.md).
 
+# The original's limits (its Watch and DeadlockProtector). The files the
+# tournament writes hold no time, so TestOriginalTourTest gives them more
+# (-var startup=... and so on): a loaded machine cannot then make a
+# JVM miss one and write a fault the original's run did not.
+variable "startup" {
+  type        = string
+  default     = "1s"
+  description = "time for OK after the wake-up delay"
+}
+
+variable "move" {
+  type        = string
+  default     = "500ms"
+  description = "time a move"
+}
+
+variable "silence" {
+  type        = string
+  default     = "5s"
+  description = "time for a late answer before the player is called silent"
+}
+
 bots_from "tourTest" {
   dir = "players" # Get_Finish1, Get_Finish2, horizontalRealPlayer, noProgram, verticalRealPlayer
 }
@@ -19,10 +41,9 @@ game "bricks" "tourTest" {
   }
   clock {
     delay = "1.5s" # tournament.setWatchConstants( 1.5 , 0 )
-    # The original's Watch and DeadlockProtector.
-    startup = "1s"
-    move    = "500ms"
-    silence = "5s"
+    startup = var.startup
+    move    = var.move
+    silence = var.silence
   }
 }
 
