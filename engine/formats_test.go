@@ -174,7 +174,7 @@ func TestAdaptiveRoundsResumeToTheSamePairing(t *testing.T) {
 			b, _ := os.ReadFile(path)
 			os.WriteFile(path, []byte(strings.Replace(string(b), `"rule": "`, `"rule": "edited-`, 1)), 0o644)
 			_, err = runner(t, 3, tour, resumed, 2).Run(context.Background())
-			if err == nil || !strings.Contains(err.Error(), "was paired from other results") {
+			if err == nil || !strings.Contains(err.Error(), "r003.json is not the round that the plan and") {
 				t.Errorf("an edited round file is accepted: %v", err)
 			}
 		})

@@ -399,7 +399,7 @@ func readDir(dir string, drv func(string) (drivers.Driver, bool)) (*plan.Plan, [
 		}
 	}
 	var game drivers.Game
-	if drv != nil && len(p.Stages) > 0 {
+	if drv != nil && p.MakesLater() {
 		if game, err = (&Runner{Plan: p, Drivers: drv}).loadGameSettings(); err != nil {
 			return nil, nil, nil, err
 		}

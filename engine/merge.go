@@ -431,7 +431,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 // does (loadStages).
 func (m *Merge) outStages(p *plan.Plan, results []Result) ([]*pairing.Pairing, error) {
 	var game drivers.Game
-	if len(p.Stages) > 0 {
+	if p.MakesLater() {
 		var err error
 		if game, err = (&Runner{Plan: p, Drivers: m.Drivers}).loadGameSettings(); err != nil {
 			return nil, err

@@ -228,13 +228,13 @@ func playedWith(dir string, ids []string, p *plan.Plan, drv func(string) (driver
 }
 
 // copyPairings copies the rounds/ files of from into r.Out.
-// A stage whose file from is missing is made again from its results
-// and written to r.Out's rounds/ too.
+// A stage, round or playoff whose file from is missing is made again
+// from its results and written to r.Out's rounds/ too.
 func (r *Runner) copyPairings(from string) error {
 	if err := copyRounds(from, r.Out); err != nil {
 		return err
 	}
-	if len(r.Plan.Stages) == 0 {
+	if !r.Plan.MakesLater() {
 		return nil
 	}
 	game, err := r.loadGameSettings()

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -33,24 +35,7 @@ func playoffName(k int) string { return fmt.Sprintf("playoff-%d.json", k) }
 // loadPairings reads the paired stages of a results directory in the
 // order the run made them, up to the first one missing.
 func loadPairings(dir string, p *plan.Plan) ([]*pairing.Pairing, error) {
-	var names []string
-	for k := p.ListedStages(); k < len(p.Stages); k++ {
-		names = append(names, stages.FileName(p.Stages[k].Name))
-	}
-	if p.Later == nil {
-		return readPairings(dir, names)
-	}
-	if p.Later.Pairing != tournament.NoPairing {
-		for r := p.Later.From; r <= p.Rounds; r++ {
-			names = append(names, roundName(r))
-		}
-	}
-	if p.Later.Playoffs {
-		for k := 1; k <= plan.MaxPlayoffs; k++ {
-			names = append(names, playoffName(k))
-		}
-	}
-	return readPairings(dir, names)
+	return readPairings(dir, laterNames(p))
 }
 
 // readPairings reads the named stages of rounds/, up to the first one
@@ -117,6 +102,8 @@ func ReadStopped(dir string) (*stop.Stopped, error) {
 type stageFiles struct {
 	dir    string
 	paired []*pairing.Pairing
+	// names are the names in rounds/ of the files of paired.
+	names []string
 	// remade are the indexes in paired of the stages made again, whose
 	// files are missing.
 	remade []int
@@ -125,7 +112,7 @@ type stageFiles struct {
 	differs []string
 }
 
-// refuse refuses the first stage file that differs, for a run or merge
+// refuse refuses the first file of rounds/ that differs, for a run or merge
 // that would go on from it.
 func (sf *stageFiles) refuse() error {
 	if len(sf.differs) == 0 {
@@ -134,32 +121,35 @@ func (sf *stageFiles) refuse() error {
 	return stageDiffers(sf.dir, sf.differs[0])
 }
 
-// warnings say which stage files differ, for a reader, which reads them
-// as they are: what was played.
+// warnings say which files of rounds/ differ, for a reader, which reads
+// them as they are: what was played.
 func (sf *stageFiles) warnings() []string {
 	var out []string
 	for _, name := range sf.differs {
 		path := filepath.Join(sf.dir, RoundsDir, name)
-		out = append(out, fmt.Sprintf("%s is not the stage that the plan and %s make (one of them was edited, or written by another version of arbiter): its matches are read as the file records them, and arbiter run refuses to go on from it",
-			path, filepath.Join(sf.dir, ResultsFile)))
+		out = append(out, fmt.Sprintf("%s is not the %s that the plan and %s make (one of them was edited, or written by another version of arbiter): its matches are read as the file records them, and arbiter run refuses to go on from it",
+			path, laterKind(name), filepath.Join(sf.dir, ResultsFile)))
 	}
 	return out
 }
 
-// loadStages reads the stages of p, a plan in stages, that dir's run made
-// (rounds/stage-<name>.json), in order, checking each against the stage
-// that the plan and results make again: a stage is a pure function of
-// them (stages.Make), so a stage file that differs was edited, or the
+// loadStages reads the later stages of p that dir's run made (in
+// rounds/: stage-<name>.json of a plan in stages, r<round>.json of rounds
+// paired by rating or score, playoff-<k>.json), in order, checking each
+// against the one that the plan and results make again: each is a pure
+// function of them (makeLater), so a file that differs was edited, or the
 // results were, or another version of arbiter made it (differs). A stage
 // whose file is missing is made again once every match before it has its
 // result (the run made it then, or makes it next), so that a directory
-// copied without rounds/, or whose stage file was removed, reads as it
-// did (remade; not written to rounds/). Without the game (nil), and for a
-// plan not in stages, the files are read unchecked up to the first
+// copied without rounds/, or whose file was removed, reads as it did
+// (remade; not written to rounds/); after the run was stopped by its
+// stopping rule (stopped.json), only if it played a match of it. Without
+// the game (nil), and for a plan
+// without later stages, the files are read unchecked up to the first
 // missing (loadPairings).
 func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (*stageFiles, error) {
 	sf := &stageFiles{dir: dir}
-	if game == nil || len(p.Stages) == 0 {
+	if game == nil || !p.MakesLater() {
 		var err error
 		sf.paired, err = loadPairings(dir, p)
 		return sf, err
@@ -170,8 +160,9 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 	for _, r := range results {
 		done[r.Match] = true
 	}
-	for k := p.ListedStages(); k < len(p.Stages); k++ {
-		name := stages.FileName(p.Stages[k].Name)
+	_, err := os.Stat(filepath.Join(dir, StopFile))
+	stopped := err == nil
+	for i, name := range laterNames(p) {
 		file, err := readPairing(filepath.Join(dir, RoundsDir, name))
 		if err != nil {
 			return nil, err
@@ -183,21 +174,74 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 			break
 		}
 		if due {
-			made, err := stages.Make(&known, k, knownResults(&known, results), game.Seats)
+			made, _, err := makeLater(&known, i, knownResults(&known, results), game, hclog.NewNullLogger())
 			switch {
 			case err != nil && file == nil:
-				return nil, fmt.Errorf("stage %s cannot be made from %s: %w", p.Stages[k].Name, filepath.Join(dir, ResultsFile), err)
+				return nil, fmt.Errorf("%s %s cannot be made from %s: %w", laterKind(name), laterID(name), filepath.Join(dir, ResultsFile), err)
+			case made == nil && file == nil, file == nil && stopped && !anyPlayed(made.Matches, done):
+				// No tie left to play off, or the run stopped
+				// before it played any match of it.
+				return sf, nil
 			case file == nil:
 				sf.remade = append(sf.remade, len(sf.paired))
 				file = made
-			case err != nil || !pairingEqual(file, made):
+			case err != nil || made == nil || !pairingEqual(file, made):
 				sf.differs = append(sf.differs, name)
 			}
 		}
 		sf.paired = append(sf.paired, file)
+		sf.names = append(sf.names, name)
 		known.Matches = append(known.Matches, file.Matches...)
 	}
 	return sf, nil
+}
+
+// laterNames are the names in rounds/ of the later stages p may make, in
+// order (see loadPairings).
+func laterNames(p *plan.Plan) []string {
+	var names []string
+	for k := p.ListedStages(); k < len(p.Stages); k++ {
+		names = append(names, stages.FileName(p.Stages[k].Name))
+	}
+	if p.Later == nil {
+		return names
+	}
+	if p.Later.Pairing != tournament.NoPairing {
+		for r := p.Later.From; r <= p.Rounds; r++ {
+			names = append(names, roundName(r))
+		}
+	}
+	if p.Later.Playoffs {
+		for k := 1; k <= plan.MaxPlayoffs; k++ {
+			names = append(names, playoffName(k))
+		}
+	}
+	return names
+}
+
+// laterKind is what the file name of rounds/ holds: "stage", "round" or
+// "playoff".
+func laterKind(name string) string {
+	switch {
+	case strings.HasPrefix(name, "stage-"):
+		return "stage"
+	case strings.HasPrefix(name, "playoff-"):
+		return "playoff"
+	}
+	return "round"
+}
+
+// laterID is the name or number of the stage, round or playoff whose file
+// in rounds/ is name: "final" of stage-final.json, "3" of r003.json.
+func laterID(name string) string {
+	id := strings.TrimSuffix(name, ".json")
+	switch laterKind(name) {
+	case "stage":
+		return strings.TrimPrefix(id, "stage-")
+	case "playoff":
+		return strings.TrimPrefix(id, "playoff-")
+	}
+	return strings.TrimLeft(strings.TrimPrefix(id, "r"), "0")
 }
 
 // allFinished reports whether every match of ms has its result.
@@ -208,6 +252,11 @@ func allFinished(ms []plan.Match, done map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// anyPlayed says whether a match of ms has its result.
+func anyPlayed(ms []plan.Match, done map[string]bool) bool {
+	return slices.ContainsFunc(ms, func(m plan.Match) bool { return done[m.ID] })
 }
 
 // knownResults are the results of p's matches, in p's order: those a
@@ -233,20 +282,20 @@ func (sf *stageFiles) writeRemade(dir string) error {
 		if err := os.MkdirAll(filepath.Join(dir, RoundsDir), 0o755); err != nil {
 			return err
 		}
-		name := stages.FileName(sf.paired[i].Stage)
-		if err := writeFileAtomic(filepath.Join(dir, RoundsDir, name), mustIndent(sf.paired[i])); err != nil {
+		if err := writeFileAtomic(filepath.Join(dir, RoundsDir, sf.names[i]), mustIndent(sf.paired[i])); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// stageDiffers refuses the stage file name of dir's rounds/, which is not
-// the stage that the plan and the results make.
+// stageDiffers refuses the file name of dir's rounds/, which is not the
+// stage, round or playoff that the plan and the results make.
 func stageDiffers(dir, name string) error {
 	path := filepath.Join(dir, RoundsDir, name)
-	return fmt.Errorf("%s is not the stage that the plan and %s make (one of them was edited, or written by another version of arbiter): if the results are right, remove %s and arbiter makes the stage again from them",
-		path, filepath.Join(dir, ResultsFile), path)
+	kind := laterKind(name)
+	return fmt.Errorf("%s is not the %s that the plan and %s make (one of them was edited, or written by another version of arbiter): if the results are right, remove %s and arbiter makes the %s again from them",
+		path, kind, filepath.Join(dir, ResultsFile), path, kind)
 }
 
 // notMadeYet says, of an id of a match that the run makes from results

@@ -268,7 +268,7 @@ func (r *Runner) known(prior []Result, game drivers.Game, log hclog.Logger) ([]*
 		return nil, nil, err
 	}
 	for _, i := range sf.remade {
-		log.Warn("a stage file was missing: made it again from the results", "file", filepath.Join(r.Out, RoundsDir, stages.FileName(sf.paired[i].Stage)))
+		log.Warn("a "+laterKind(sf.names[i])+" file was missing: made it again from the results", "file", filepath.Join(r.Out, RoundsDir, sf.names[i]))
 	}
 	paired := sf.paired
 	known := *r.Plan
@@ -673,56 +673,61 @@ func (s *session) nextStage(stage int, paired []*pairing.Pairing) (pr *pairing.P
 // rounds/.
 func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	p := &s.full
-	if p.Later == nil && len(p.Stages) == 0 {
-		return nil, "", nil
-	}
 	// Only the results of matches known so far: a resumed run already
 	// holds results of the rounds it is about to pair again.
-	results := knownResults(p, s.sum.Results)
-	var pr *pairing.Pairing
-	var name string
-	if len(p.Stages) > 0 {
+	return makeLater(p, stage, knownResults(p, s.sum.Results), s.game, s.log)
+}
+
+// makeLater pairs later stage number stage (0: the first one not listed)
+// of p, which holds the matches made so far, from results, theirs: a
+// stage of a plan in stages, a round paired by rating or score, or a
+// placement playoff. It returns nil when there is no such stage, and the
+// stage's file name in rounds/. log is told of ties the game cannot play
+// off.
+func makeLater(p *plan.Plan, stage int, results []Result, game drivers.Game, log hclog.Logger) (*pairing.Pairing, string, error) {
+	switch {
+	case !p.MakesLater():
+		return nil, "", nil
+	case len(p.Stages) > 0:
 		k := p.ListedStages() + stage
 		if k >= len(p.Stages) {
 			return nil, "", nil
 		}
-		var err error
-		if pr, err = stages.Make(p, k, results, s.game.Seats); err != nil {
+		pr, err := stages.Make(p, k, results, game.Seats)
+		if err != nil {
 			return nil, "", err
 		}
-		name = stages.FileName(p.Stages[k].Name)
-	} else if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
-		var err error
-		if pr, err = pairing.Round(p, round, results); err != nil {
-			return nil, "", err
-		}
-		name = roundName(round)
-	} else {
-		if !p.Later.Playoffs {
-			return nil, "", nil
-		}
-		k := stage + 1
-		if p.Later.Pairing != tournament.NoPairing {
-			k -= p.Rounds - p.Later.From + 1
-		}
-		if k > plan.MaxPlayoffs {
-			return nil, "", nil
-		}
-		var groups [][]string
-		for _, g := range stats.PlacementTies(p, results) {
-			if err := s.game.Seats(len(g)); err != nil {
-				s.log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
-				continue
-			}
-			groups = append(groups, g)
-		}
-		if len(groups) == 0 {
-			return nil, "", nil
-		}
-		pr = &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}
-		name = playoffName(k)
+		return pr, stages.FileName(p.Stages[k].Name), nil
 	}
-	return pr, name, nil
+	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
+		pr, err := pairing.Round(p, round, results)
+		if err != nil {
+			return nil, "", err
+		}
+		return pr, roundName(round), nil
+	}
+	if !p.Later.Playoffs {
+		return nil, "", nil
+	}
+	k := stage + 1
+	if p.Later.Pairing != tournament.NoPairing {
+		k -= p.Rounds - p.Later.From + 1
+	}
+	if k > plan.MaxPlayoffs {
+		return nil, "", nil
+	}
+	var groups [][]string
+	for _, g := range stats.PlacementTies(p, results) {
+		if err := game.Seats(len(g)); err != nil {
+			log.Warn("tie not played off: the game cannot seat the tied bots", "bots", g, "problem", err.Error())
+			continue
+		}
+		groups = append(groups, g)
+	}
+	if len(groups) == 0 {
+		return nil, "", nil
+	}
+	return &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}, playoffName(k), nil
 }
 
 // loadGame rebuilds the plan's game with its driver, and holds the bots
@@ -769,7 +774,7 @@ func CheckOnly(out string, p *plan.Plan, only []string, drv func(string) (driver
 		return nil
 	}
 	var game drivers.Game
-	if len(p.Stages) > 0 {
+	if p.MakesLater() {
 		var err error
 		if game, err = (&Runner{Plan: p, Drivers: drv}).loadGameSettings(); err != nil {
 			return nil

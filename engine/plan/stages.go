@@ -74,6 +74,13 @@ func (s *Stage) Static() bool {
 	return true
 }
 
+// MakesLater says whether the run makes matches from results that the
+// plan cannot list: later stages, rounds paired by rating or score, or
+// placement playoffs.
+func (p *Plan) MakesLater() bool {
+	return len(p.Stages) > 0 || p.Later != nil
+}
+
 // ListedStages is how many stages, from the first, a plan lists before
 // the run: those whose fields, like all before them, are named bots.
 func (p *Plan) ListedStages() int {
