@@ -18,6 +18,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
@@ -193,6 +194,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	defer j.Close()
 	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
+	concealFound(r.Plan)
 	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
 	if err != nil {
 		return nil, err
@@ -251,6 +253,18 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return s.sum, err
 	}
 	return s.sum, nil
+}
+
+// concealFound hides from every sandboxed bot the results and slurm work
+// directories of earlier runs that p's fingerprints found in the bots'
+// folders (fingerprint.Concealed): their transcripts hold the deals and
+// boards that the same seed makes again.
+func concealFound(p *plan.Plan) {
+	for i := range p.Bots {
+		for _, path := range fingerprint.Concealed(p.Bots[i].Fingerprint) {
+			proc.Conceal(path)
+		}
+	}
 }
 
 // known is the plan with the rounds paired so far (in rounds/), whose

@@ -677,6 +677,7 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 		return err
 	}
 	proc.Conceal(r.Out)
+	concealFound(r.Plan)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	queue := make(chan workerJob)

@@ -222,7 +222,7 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	for _, c := range hiddenDirs {
 		for _, b := range binds {
 			if drivers.Within(c, b.Path) && c != b.Path {
-				binds = append(binds, mountOp{Kind: "hide", Path: c})
+				binds = append(binds, concealOp(c))
 				break
 			}
 		}
@@ -260,6 +260,16 @@ func evalOr(p string) string {
 		return r
 	}
 	return p
+}
+
+// concealOp is the step that conceals path, which lies in a folder the
+// bot is shown: a folder is covered by an empty one, a file by an empty
+// unreadable one.
+func concealOp(path string) mountOp {
+	if fi, err := os.Lstat(path); err == nil && !fi.IsDir() {
+		return mountOp{Kind: "mask", Path: path}
+	}
+	return mountOp{Kind: "hide", Path: path}
 }
 
 // dropInner removes read-only binds inside another read-only bind (the

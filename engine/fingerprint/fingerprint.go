@@ -525,6 +525,45 @@ func FoundArbiters(fp *plan.Fingerprint) []string {
 	return out
 }
 
+// Concealed are the paths in fp's dir that no sandboxed bot is shown
+// (proc.Conceal): what was found there to be arbiter's by what it holds,
+// results directories and slurm work directories of earlier runs, whose
+// transcripts hold every deal a seed made; of a results directory that
+// holds files of the bot's own too (hashed with it), arbiter's entries
+// only, as they are now. The same in the folders of its class path.
+// Absolute paths, in the order of fp's skipped lines.
+func Concealed(fp *plan.Fingerprint) []string {
+	if fp == nil || fp.Dir == "" {
+		return nil
+	}
+	var out []string
+	for _, line := range fp.Skipped {
+		rel, why, ok := strings.Cut(line, "/: ")
+		if !ok {
+			continue
+		}
+		path := filepath.FromSlash(rel) // in a class path's folder: absolute
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(fp.Dir, path)
+		}
+		switch {
+		case why == whyResultsDir, why == whySlurmWork:
+			out = append(out, path)
+		case strings.HasPrefix(why, whyResultsDir+", but for "):
+			entries, err := os.ReadDir(path)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if resultsEntry(path, e) {
+					out = append(out, filepath.Join(path, e.Name()))
+				}
+			}
+		}
+	}
+	return out
+}
+
 // IsVCS says whether path names a version control folder (.git, .hg,
 // .svn), which fingerprints leave out by its name.
 func IsVCS(path string) bool {
