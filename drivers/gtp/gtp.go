@@ -345,7 +345,8 @@ func (m *Match) tellAll(cmd func(seat int) string) error {
 // it has none. Each refusal is a warning and each seat whose answer is a
 // fault has its own fault: they all came to the same command, so none of
 // them ended the match before the others' answers. It returns ErrOver
-// when any was a fault (or the match is cancelled).
+// when any was a fault, and at once when the match is cancelled: nothing
+// more is recorded then.
 func (m *Match) verdicts(answer func(seat int) (cmd string, a Answer, ok bool)) error {
 	var over error
 	for i := range m.Players {
@@ -354,6 +355,9 @@ func (m *Match) verdicts(answer func(seat int) (cmd string, a Answer, ok bool)) 
 			continue
 		}
 		if err := m.verdict(i, cmd, a); err != nil {
+			if m.Ctx.Err() != nil {
+				return ErrOver
+			}
 			over = err
 		}
 	}
