@@ -892,9 +892,10 @@ func (r *Runner) stageMatch(m *plan.Match, fps map[string]string, verdicts map[s
 
 // judgeUnbuilt gives every seat of a bot whose build failed the build's
 // verdict. The game saw such a seat as a bot that cannot start; a seat it
-// did not judge (a duel or a session game ends at the first seat that does
-// not start, and a later one is never tried) loses all the same: no
-// score, and the last place where the game gives places.
+// did not judge (a duel ends at the first seat that does not start, and a
+// later one is never tried) loses all the same: no score, and the last
+// place where the game gives places. The session games start every seat
+// at once and judge each seat that does not start.
 func judgeUnbuilt(out *drivers.Outcome, seats []drivers.Seat) {
 	placed := false
 	for _, s := range out.Seats {

@@ -199,12 +199,8 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		return nil, err
 	}
 	if out != nil {
-		// A bot that does not start loses.
-		for i := range out.Seats {
-			if out.Seats[i].Fault != "" {
-				out.Seats[i].Place, out.Seats[1-i].Place = 2, 1
-			}
-		}
+		// A bot that does not start loses; two that do not share 1.5.
+		gtp.PlaceFaulty(out.Seats)
 		return out, nil
 	}
 	players := make([]Player, 2)

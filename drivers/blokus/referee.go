@@ -32,7 +32,8 @@ type (
 		Stone  string `json:"stone,omitempty"`
 		Cells  []Cell `json:"cells,omitempty"`
 	}
-	// FaultEvent ("fault") is the misbehaviour that ended the match.
+	// FaultEvent ("fault") is the misbehaviour that ended the match, one
+	// for each player that faulted on the same command, in seat order.
 	FaultEvent = gtp.FaultEvent
 	// WarningEvent ("warning") is a '?' answer to a command that only
 	// informs the bot; the game goes on.
@@ -63,7 +64,10 @@ type (
 // not placed. Places: the higher score is first, equal scores share 1.5.
 // A fault ends the match at once: both keep the score of the board as it
 // stands, and the faulty seat is placed second whatever the scores, so it
-// loses; the other bot is still sent quit.
+// loses; the other bot is still sent quit. When both players' answers to
+// the same command (one both are told at once, like the set-up) are
+// faults, each gets its own and they share the places, 1.5 each: neither
+// wins (gtp.PlaceFaulty).
 //
 // When ctx is cancelled Referee stops asking, sends no quit, records no
 // end and returns the scores so far.
@@ -82,7 +86,7 @@ func Referee(ctx context.Context, s Settings, seed uint64, players []Player, rec
 	if ctx.Err() == nil {
 		m.Quit()
 		reason := m.reason
-		if m.Faulty >= 0 {
+		if len(m.Faulty) > 0 {
 			reason = "fault"
 		}
 		rec.Event("end", EndEvent{Reason: reason, Scores: scores,
@@ -92,8 +96,8 @@ func Referee(ctx context.Context, s Settings, seed uint64, players []Player, rec
 		m.Results[i].Score = float64(sc)
 	}
 	switch {
-	case m.Faulty >= 0:
-		m.Results[m.Faulty].Place, m.Results[1-m.Faulty].Place = 2, 1
+	case len(m.Faulty) > 0:
+		gtp.PlaceFaulty(m.Results)
 	case scores[0] > scores[1]:
 		m.Results[0].Place, m.Results[1].Place = 1, 2
 	case scores[0] < scores[1]:

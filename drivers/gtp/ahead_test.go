@@ -78,8 +78,8 @@ func TestTellAllBeforeVerdicts(t *testing.T) {
 		// Seat 2 crashes once seat 1 has decided.
 		cmds := []string{"echo", "echo", "crash " + decided + " " + filepath.Join(dir, "crashed")}
 		err := m.TellAllBefore(1, "mark "+decided, func(i int) string { return cmds[i] })
-		if err != ErrOver || m.Faulty != 2 || m.Results[2].Fault != drivers.FaultCrash || m.Results[1].Fault != "" {
-			t.Fatalf("TellAllBefore = %v, faulty seat %d, results %+v; want seat 2's crash", err, m.Faulty, m.Results)
+		if err != ErrOver || !slices.Equal(m.Faulty, []int{2}) || m.Results[2].Fault != drivers.FaultCrash || m.Results[1].Fault != "" {
+			t.Fatalf("TellAllBefore = %v, faulty seats %v, results %+v; want seat 2's crash", err, m.Faulty, m.Results)
 		}
 		if m.ahead != nil {
 			t.Errorf("a decision is still ahead after the match ended")
@@ -97,7 +97,7 @@ func TestTellAllBeforeVerdicts(t *testing.T) {
 			t.Fatalf("TellAllBefore: %v", err)
 		}
 		m.Where = " on turn 9"
-		if _, err := m.Gen(0, "refuse"); err != ErrOver || m.Faulty != 0 || m.Results[0].Fault != drivers.FaultProtocol ||
+		if _, err := m.Gen(0, "refuse"); err != ErrOver || !slices.Equal(m.Faulty, []int{0}) || m.Results[0].Fault != drivers.FaultProtocol ||
 			!strings.HasSuffix(m.Results[0].Detail, " on turn 9") {
 			t.Errorf("Gen of a refused decision = %v, results %+v; want seat 0's protocol fault on turn 9", err, m.Results)
 		}
@@ -137,8 +137,8 @@ func TestTellAllBeforeSeveral(t *testing.T) {
 	if err := m.TellAllBefore(-1, "", first, second); err != ErrOver {
 		t.Fatalf("TellAllBefore = %v, want ErrOver", err)
 	}
-	if m.Faulty != 0 || m.Results[0].Fault != drivers.FaultCrash {
-		t.Fatalf("faulty seat %d, results %+v; want seat 0's crash", m.Faulty, m.Results)
+	if !slices.Equal(m.Faulty, []int{0}) || m.Results[0].Fault != drivers.FaultCrash {
+		t.Fatalf("faulty seats %v, results %+v; want seat 0's crash", m.Faulty, m.Results)
 	}
 	got := rec.get()
 	want := []string{"0 > echo", "0 > close-out", "1 > refuse", "1 > echo", "0 < = echo", "0 < ", "1 < ? no such command", "1 < ", "1 < = echo", "1 < "}
@@ -159,8 +159,8 @@ func TestTellAllBeforeFaultEndsAtOnce(t *testing.T) {
 	defer late.Stop()
 	start := time.Now()
 	err := m.TellAllBefore(1, "wait "+never, func(i int) string { return []string{"close-out", "echo"}[i] })
-	if err != ErrOver || m.Faulty != 0 || m.Results[0].Fault != drivers.FaultCrash {
-		t.Fatalf("TellAllBefore = %v, faulty seat %d, results %+v; want seat 0's crash", err, m.Faulty, m.Results)
+	if err != ErrOver || !slices.Equal(m.Faulty, []int{0}) || m.Results[0].Fault != drivers.FaultCrash {
+		t.Fatalf("TellAllBefore = %v, faulty seats %v, results %+v; want seat 0's crash", err, m.Faulty, m.Results)
 	}
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("TellAllBefore took %v: it waited for the decision", took)
@@ -178,7 +178,7 @@ func TestTellAllBeforeFaultEndsAtOnce(t *testing.T) {
 // longer awaited (another seat faulted on the first command), is still
 // judged with the first command, in seat order, as it would have been
 // with the commands one after another: seat 0, over its files limit, is
-// at fault, not seat 1, whose output ended.
+// at fault, and so is seat 1, whose output ended.
 func TestTellAllBeforeLimitNotLost(t *testing.T) {
 	m, _, _ := botMatchCtx(t, t.Context(), 2, drivers.Clock{Total: drivers.Duration(20 * time.Second)}, drivers.Limits{Files: 1e6})
 	never := filepath.Join(t.TempDir(), "never")
@@ -187,8 +187,9 @@ func TestTellAllBeforeLimitNotLost(t *testing.T) {
 	if err := m.TellAllBefore(-1, "", first, second); err != ErrOver {
 		t.Fatalf("TellAllBefore = %v, want ErrOver", err)
 	}
-	if m.Faulty != 0 || m.Results[0].Fault != drivers.FaultFiles || !strings.Contains(m.Results[0].Detail, "answering fill") {
-		t.Errorf("faulty seat %d, results %+v; want seat 0 over its files limit, answering fill", m.Faulty, m.Results)
+	if !slices.Equal(m.Faulty, []int{0, 1}) || m.Results[0].Fault != drivers.FaultFiles || !strings.Contains(m.Results[0].Detail, "answering fill") ||
+		m.Results[1].Fault != drivers.FaultCrash {
+		t.Errorf("faulty seats %v, results %+v; want seat 0 over its files limit, answering fill, and seat 1's crash", m.Faulty, m.Results)
 	}
 }
 
@@ -200,8 +201,8 @@ func TestTellAllBeforeRecordsWhatWasJudged(t *testing.T) {
 		m, _, rec := botMatch(t, 2, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
 		first := func(i int) string { return []string{"close-out", "echo"}[i] }
 		second := func(int) string { return "echo" }
-		if err := m.TellAllBefore(-1, "", first, second); err != ErrOver || m.Faulty != 0 {
-			t.Fatalf("TellAllBefore = %v, faulty seat %d; want seat 0's crash", err, m.Faulty)
+		if err := m.TellAllBefore(-1, "", first, second); err != ErrOver || !slices.Equal(m.Faulty, []int{0}) {
+			t.Fatalf("TellAllBefore = %v, faulty seats %v; want seat 0's crash", err, m.Faulty)
 		}
 		var seat1 []string
 		for _, l := range rec.get() {

@@ -151,7 +151,7 @@ func TestGenPipelined(t *testing.T) {
 		!strings.HasPrefix(m.Results[0].Detail, `answered ? to refuse ("no such command")`) {
 		t.Errorf("Gen(refuse) = %v, seat %+v", err, m.Results[0])
 	}
-	m.Faulty, m.Results[0] = -1, drivers.SeatResult{}
+	m.Faulty, m.Results[0] = nil, drivers.SeatResult{}
 	if _, err := m.Gen(0, "garbage"); err != ErrOver || m.Results[0].Fault != drivers.FaultProtocol ||
 		!strings.Contains(m.Results[0].Detail, "answering garbage") {
 		t.Errorf("Gen(garbage) = %v, seat %+v", err, m.Results[0])

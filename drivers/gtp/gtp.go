@@ -65,7 +65,9 @@ type Sender interface {
 
 // The events Match records, by kind; seats are numbered from 0.
 type (
-	// FaultEvent ("fault") is the misbehaviour that ended the match.
+	// FaultEvent ("fault") is the misbehaviour that ended the match: one
+	// for each seat whose answer to the same command was a fault, in seat
+	// order.
 	FaultEvent struct {
 		Seat   int    `json:"seat"`
 		Kind   string `json:"kind"`
@@ -85,15 +87,18 @@ type (
 var ErrOver = errors.New("match over")
 
 // Match is the protocol side of one match while a game's referee runs it:
-// the players, the transcript, and the fault that ended the match, if any.
+// the players, the transcript, and the faults that ended the match, if
+// any.
 // A game's referee embeds it and adds the game's state.
 type Match struct {
 	Ctx     context.Context
 	Players []Player
 	Rec     drivers.Recorder
 
-	// Faulty is the seat whose fault ended the match, or -1.
-	Faulty int
+	// Faulty is the seats whose faults ended the match, in seat order:
+	// one, or several whose answers to the same command of a broadcast
+	// were faults (TellAll); empty while the match goes on.
+	Faulty []int
 	// Results has one entry per seat; Fault records the fault in it.
 	Results []drivers.SeatResult
 	// Where says which part of the game is being played, for details,
@@ -119,7 +124,7 @@ type ahead struct {
 
 // NewMatch is a Match of players that has not faulted.
 func NewMatch(ctx context.Context, players []Player, rec drivers.Recorder) Match {
-	return Match{Ctx: ctx, Players: players, Rec: rec, Faulty: -1,
+	return Match{Ctx: ctx, Players: players, Rec: rec,
 		Results: make([]drivers.SeatResult, len(players))}
 }
 
@@ -177,10 +182,11 @@ func (m *Match) refused(seat int, cmd, text string) {
 //
 // What is recorded does not depend on which answer came first: the lines
 // sent, in seat order; then the lines received, seat by seat; then the
-// verdicts in seat order, a warning for each refusal up to the first seat
-// whose answer is a fault, which ends the match. Every seat gets the
-// command and is waited for, whatever the others do, so a fault in one
-// seat never changes what another seat was sent.
+// verdicts in seat order, a warning for each refusal and a fault for each
+// seat whose answer is one: every such seat has its own fault, and any
+// fault ends the match. Every seat gets the command and is waited for,
+// whatever the others do, so a fault in one seat never changes what
+// another seat was sent, nor whether another seat's answer is judged.
 func (m *Match) TellAll(cmd func(seat int) string) error {
 	return m.TellAllBefore(-1, "", cmd)
 }
@@ -197,10 +203,12 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 // another, and no round trip of the referee's passes between them.
 // time_left says what was left when the lines were written.
 //
-// The verdicts are TellAll's, command by command: a fault of any seat
-// there ends the match, and the answers to the commands after it (the
-// decision's too) are neither awaited nor recorded, as they would not
-// have been asked one after another; the decision's verdicts are Gen's.
+// The verdicts are TellAll's, command by command: every seat's answer to
+// a command is judged, and a fault of any seat there ends the match, with
+// a fault for each seat whose answer to that command is one; the answers
+// to the commands after it (the decision's too) are neither awaited nor
+// judged nor recorded, as they would not have been asked one after
+// another; the decision's verdicts are Gen's.
 // What is recorded: every seat's lines sent, in seat order; then its
 // lines received, seat by seat; then the verdicts. When a player is not
 // a bot process, it is TellAll for each command in turn, and Gen asks as
@@ -234,13 +242,16 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 	}
 	got := m.sendAndAwait(sessions, lines, seat, next, len(cmds))
 	for k := range cmds {
-		for i := range n {
+		err := m.verdicts(func(i int) (string, Answer, bool) {
+			// A seat has every answer up to the first command that
+			// faulted (sendAndAwait), so this is only a safeguard.
 			if k >= len(got[i]) {
-				continue // its answers ended with a fault, judged before
+				return "", Answer{}, false
 			}
-			if err := m.verdict(i, lines[i][k], got[i][k]); err != nil {
-				return err
-			}
+			return lines[i][k], got[i][k], true
+		})
+		if err != nil {
+			return err
 		}
 	}
 	if seat >= 0 {
@@ -326,12 +337,31 @@ func (m *Match) tellAll(cmd func(seat int) string) error {
 			s.Release()
 		}
 	}
-	for i, a := range answers {
-		if err := m.verdict(i, cmds[i], a); err != nil {
-			return err
+	return m.verdicts(func(i int) (string, Answer, bool) { return cmds[i], answers[i], true })
+}
+
+// verdicts judges every seat's answer to one command of a broadcast, in
+// seat order: answer(i) is seat i's command and its answer, ok false when
+// it has none. Each refusal is a warning and each seat whose answer is a
+// fault has its own fault: they all came to the same command, so none of
+// them ended the match before the others' answers. It returns ErrOver
+// when any was a fault, and at once when the match is cancelled: nothing
+// more is recorded then.
+func (m *Match) verdicts(answer func(seat int) (cmd string, a Answer, ok bool)) error {
+	var over error
+	for i := range m.Players {
+		cmd, a, ok := answer(i)
+		if !ok {
+			continue
+		}
+		if err := m.verdict(i, cmd, a); err != nil {
+			if m.Ctx.Err() != nil {
+				return ErrOver
+			}
+			over = err
 		}
 	}
-	return nil
+	return over
 }
 
 // verdict judges seat's answer a to cmd, which only informs it: a fault
@@ -486,10 +516,10 @@ func (m *Match) quote(s string) string {
 	return s
 }
 
-// Fault ends the match with seat's fault: it is recorded in Results and as
-// a FaultEvent. It returns ErrOver.
+// Fault ends the match with seat's fault: it is recorded in Faulty,
+// Results and as a FaultEvent. It returns ErrOver.
 func (m *Match) Fault(seat int, kind, detail string) error {
-	m.Faulty = seat
+	m.Faulty = append(m.Faulty, seat)
 	m.Results[seat].Fault = kind
 	m.Results[seat].Detail = detail
 	m.Rec.Event("fault", FaultEvent{Seat: seat, Kind: kind, Detail: detail})
@@ -560,8 +590,8 @@ func (m *Match) Warn(seat int, command, answer string) {
 	m.Rec.Event("warning", WarningEvent{Seat: seat, Command: command, Answer: answer})
 }
 
-// Quit ends the session of every bot that did not fault; a refusal is a
-// warning, in seat order. quit goes to every bot process at once and
+// Quit ends the session of every bot that did not fault (is not in
+// Faulty); a refusal is a warning, in seat order. quit goes to every bot process at once and
 // their answers are read together, each until it is in, the bot's
 // output ends or its grace to end (proc.Session.Grace) has passed since
 // the write, charged to no clock (SessionPlayer.Ask): so a bot that
@@ -578,7 +608,7 @@ func (m *Match) Quit() {
 	var wg sync.WaitGroup
 	for i, p := range m.Players {
 		switch sp, ok := p.(SessionPlayer); {
-		case i == m.Faulty:
+		case slices.Contains(m.Faulty, i):
 		case ok:
 			sp.S.Hold() // recorded in seat order below
 			receive := sp.quit()
@@ -589,12 +619,12 @@ func (m *Match) Quit() {
 	}
 	wg.Wait()
 	for i, p := range m.Players {
-		if sp, ok := p.(SessionPlayer); ok && i != m.Faulty {
+		if sp, ok := p.(SessionPlayer); ok && !slices.Contains(m.Faulty, i) {
 			sp.S.Release()
 		}
 	}
 	for i, a := range answers {
-		if i != m.Faulty && a.Err == nil && !a.OK {
+		if !slices.Contains(m.Faulty, i) && a.Err == nil && !a.OK {
 			m.Warn(i, "quit", a.Text)
 		}
 	}
@@ -637,9 +667,12 @@ type Sessions []*proc.Session
 // Start starts a session for every seat of m, all at once, each under its
 // seat's limits and m's clock, its lines recorded in m's transcript.
 //
-// When a bot fails to start, Start returns the outcome: the first such
-// seat has a drivers.FaultStart fault (recorded as a FaultEvent too) and no
-// place, every other seat nothing; the game sets the places. When a start
+// When a bot fails to start, Start returns the outcome: every such seat
+// has a drivers.FaultStart fault (recorded as a FaultEvent too, in seat
+// order) and no place, every other seat nothing; the game sets the places
+// (PlaceFaulty). The bots start together, so no start is before another:
+// each that failed is at fault, whatever the order the starts finished
+// in. When a start
 // failed in arbiter's own part (its limits could not be set up: a
 // *proc.SetupError; its pipes could not be made), no bot is at fault:
 // Start returns that error, which the game returns from Play. The
@@ -671,20 +704,46 @@ func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome, e
 			return ss, nil, err
 		}
 	}
-	// The first seat that could not start is the one at fault, whatever
-	// the order the starts happened to finish in.
+	var out *drivers.Outcome
 	for i, err := range errs {
 		if err == nil {
 			continue
 		}
 		var f *proc.Fault
 		errors.As(err, &f)
-		out := &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
+		if out == nil {
+			out = &drivers.Outcome{Seats: make([]drivers.SeatResult, len(m.Seats))}
+		}
 		out.Seats[i] = drivers.SeatResult{Fault: drivers.FaultStart, Detail: f.Detail}
 		m.Record.Event("fault", FaultEvent{Seat: i, Kind: drivers.FaultStart, Detail: f.Detail})
-		return ss, out, nil
 	}
-	return ss, nil, nil
+	return ss, out, nil
+}
+
+// PlaceFaulty places the seats of a match that faults ended, as the
+// session games' rules have it: the faulty bot loses and every other bot
+// wins. Every seat without a fault is first; the seats with one share the
+// last places, each the mean of the places they span, as tied seats
+// share theirs (drivers.SeatResult.Place): of four seats, one faulty seat
+// is 4th, two are 3.5 each, and four are 2.5 each, so that none of them
+// is first alone and none wins. It does nothing when no seat has a fault.
+func PlaceFaulty(seats []drivers.SeatResult) {
+	n, k := len(seats), 0
+	for _, s := range seats {
+		if s.Fault != "" {
+			k++
+		}
+	}
+	if k == 0 {
+		return
+	}
+	last := float64(2*n-k+1) / 2 // the mean of places n-k+1 .. n
+	for i := range seats {
+		seats[i].Place = 1
+		if seats[i].Fault != "" {
+			seats[i].Place = last
+		}
+	}
 }
 
 // Kill ends every session, in parallel so that the bots' grace periods

@@ -227,10 +227,11 @@ func TestTellAllOrder(t *testing.T) {
 	}
 }
 
-// TestTellAllFaults: the verdict of a broadcast is taken in seat order,
-// not in the order the answers arrive. Seat 3 crashes first, then seat 1
-// crashes and seat 0 refuses; the fault is seat 1's, after seat 0's
-// warning, and seat 3's crash is no one's fault.
+// TestTellAllFaults: the verdicts of a broadcast are taken in seat order,
+// not in the order the answers arrive, and every seat whose answer is a
+// fault has its own. Seat 3 crashes first, then seat 1 crashes and seat 0
+// refuses; the events are seat 0's warning, then seat 1's crash, then
+// seat 3's, and seat 2, which answered, has no fault.
 func TestTellAllFaults(t *testing.T) {
 	m, _, rec := botMatch(t, 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)})
 	dir := t.TempDir()
@@ -247,10 +248,11 @@ func TestTellAllFaults(t *testing.T) {
 	if err != ErrOver {
 		t.Fatalf("TellAll = %v, want ErrOver", err)
 	}
-	if m.Faulty != 1 || m.Results[1].Fault != drivers.FaultCrash {
-		t.Fatalf("faulty seat %d, results %+v; want seat 1's crash", m.Faulty, m.Results)
+	if !slices.Equal(m.Faulty, []int{1, 3}) || m.Results[1].Fault != drivers.FaultCrash || m.Results[3].Fault != drivers.FaultCrash ||
+		!strings.HasSuffix(m.Results[3].Detail, "answering crash") {
+		t.Fatalf("faulty seats %v, results %+v; want the crashes of seats 1 and 3", m.Faulty, m.Results)
 	}
-	for _, i := range []int{0, 2, 3} {
+	for _, i := range []int{0, 2} {
 		if m.Results[i].Fault != "" {
 			t.Errorf("seat %d has fault %q", i, m.Results[i].Fault)
 		}
@@ -262,8 +264,9 @@ func TestTellAllFaults(t *testing.T) {
 			events = append(events, l)
 		}
 	}
-	if len(events) != 2 || !strings.HasPrefix(events[0], "warning {Seat:0 ") || !strings.HasPrefix(events[1], "fault {Seat:1 Kind:crash") {
-		t.Errorf("events %q, want seat 0's warning then seat 1's crash", events)
+	if len(events) != 3 || !strings.HasPrefix(events[0], "warning {Seat:0 ") || !strings.HasPrefix(events[1], "fault {Seat:1 Kind:crash") ||
+		!strings.HasPrefix(events[2], "fault {Seat:3 Kind:crash") {
+		t.Errorf("events %q, want seat 0's warning, then seat 1's crash, then seat 3's", events)
 	}
 	if !slices.Contains(got, "2 < = waited") || !slices.Contains(got, "0 < ? refused") {
 		t.Errorf("transcript %q lacks the answers of seats 0 and 2", got)
@@ -389,7 +392,7 @@ func TestTellAllLongAnswer(t *testing.T) {
 // is told by waiting a while for its exit), seat 2 writes more than its
 // output limit and no answer; seats 1 and 3, which answer at once, are
 // charged nothing like that wait, and seat 2's fault comes at once, not
-// at its deadline.
+// at its deadline. Both faults are judged, each its own.
 func TestTellAllFaultHoldsNoOne(t *testing.T) {
 	m, ss, _ := botMatchCtx(t, context.Background(), 4, drivers.Clock{Total: drivers.Duration(20 * time.Second)},
 		drivers.Limits{Output: 2 << 10})
@@ -398,8 +401,8 @@ func TestTellAllFaultHoldsNoOne(t *testing.T) {
 	if err := m.TellAll(func(i int) string { return cmds[i] }); err != ErrOver {
 		t.Fatalf("TellAll = %v, want ErrOver", err)
 	}
-	if m.Faulty != 0 || m.Results[0].Fault != drivers.FaultCrash || m.Results[2].Fault != "" {
-		t.Errorf("faulty seat %d, results %+v; want seat 0's crash", m.Faulty, m.Results)
+	if !slices.Equal(m.Faulty, []int{0, 2}) || m.Results[0].Fault != drivers.FaultCrash || m.Results[2].Fault != drivers.FaultOutput {
+		t.Errorf("faulty seats %v, results %+v; want seat 0's crash and seat 2's output fault", m.Faulty, m.Results)
 	}
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("TellAll took %v: seat 2's output fault waited for its deadline", took)
@@ -423,8 +426,8 @@ func TestTellAllCancelled(t *testing.T) {
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
 	err := m.TellAll(func(int) string { return "wait " + never })
-	if err != ErrOver || m.Faulty != -1 {
-		t.Fatalf("TellAll = %v, faulty seat %d; want ErrOver and no fault", err, m.Faulty)
+	if err != ErrOver || len(m.Faulty) != 0 {
+		t.Fatalf("TellAll = %v, faulty seats %v; want ErrOver and no fault", err, m.Faulty)
 	}
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("TellAll took %v after the cancellation", took)

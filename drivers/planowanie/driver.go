@@ -278,12 +278,7 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		return nil, err
 	}
 	if out != nil {
-		for i, s := range out.Seats {
-			if s.Fault != "" {
-				placeAfterFault(out, i) // a bot that does not start is at fault too
-				break
-			}
-		}
+		placeAfterFault(out) // a bot that does not start is at fault too
 		return out, nil
 	}
 	players := make([]Player, len(m.Seats))

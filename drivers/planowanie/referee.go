@@ -48,7 +48,8 @@ type (
 		Points   []int `json:"points"`
 		Scores   []int `json:"scores"`
 	}
-	// FaultEvent ("fault") is the misbehaviour that ended the match.
+	// FaultEvent ("fault") is the misbehaviour that ended the match, one
+	// for each seat that faulted on the same command, in seat order.
 	FaultEvent = gtp.FaultEvent
 	// WarningEvent ("warning") is a '?' answer to a command that only
 	// informs the bot; the game goes on.
@@ -69,7 +70,9 @@ type (
 // detail and the last place, nobody else gets a fault and every other seat
 // is first (placeAfterFault), and the scores are the points of the deals
 // finished before the fault (the deal in progress scores nothing).
-// The bots that did not fault are still sent quit.
+// When several bots' answers to the same command (one all seats are told
+// at once) are faults, each of them gets its own and they share the last
+// places. The bots that did not fault are still sent quit.
 //
 // time_left is sent before gen_declare and gen_move only to a player whose
 // Left reports a limited clock: there is no honest number to send for an
@@ -98,22 +101,17 @@ func Referee(ctx context.Context, s Settings, seed uint64, players []Player, rec
 		m.Results[i].Score = float64(sc)
 	}
 	out := &drivers.Outcome{Seats: m.Results}
-	if m.Faulty >= 0 {
-		placeAfterFault(out, m.Faulty)
-	}
+	placeAfterFault(out)
 	return out
 }
 
-// placeAfterFault places the seats of a match that a fault of seat
-// faulty ended, as the contest's rules say: "the faulty bot loses; every
-// other bot is a winner". Every other seat is first, the faulty one last;
-// the scores stay the points of the deals finished before the fault.
-func placeAfterFault(out *drivers.Outcome, faulty int) {
-	for i := range out.Seats {
-		out.Seats[i].Place = 1
-	}
-	out.Seats[faulty].Place = float64(len(out.Seats))
-}
+// placeAfterFault places the seats of a match that faults ended, as the
+// contest's rules say: "the faulty bot loses; every other bot is a
+// winner". Every other seat is first, the faulty one last; seats that
+// faulted together share the last places (gtp.PlaceFaulty). The scores
+// stay the points of the deals finished before the fault. It does
+// nothing when no seat has a fault.
+func placeAfterFault(out *drivers.Outcome) { gtp.PlaceFaulty(out.Seats) }
 
 // match is the state of one match while Referee runs it.
 type match struct {

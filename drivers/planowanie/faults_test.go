@@ -1,0 +1,135 @@
+package planowanie
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
+)
+
+// deadBot writes a bot that exits with status 1 without reading
+// anything, as /bin/false does, and returns its command.
+func deadBot(t *testing.T) []string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dead.sh")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return []string{path}
+}
+
+// transcript is a Recorder that keeps the lines sent, by seat, and the
+// fault events, in the order recorded.
+type transcript struct {
+	mu     sync.Mutex
+	sent   map[int][]string
+	faults []gtp.FaultEvent
+}
+
+func (r *transcript) Sent(seat int, line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sent == nil {
+		r.sent = map[int][]string{}
+	}
+	r.sent[seat] = append(r.sent[seat], line)
+}
+func (r *transcript) Received(int, string) {}
+func (r *transcript) Event(kind string, data any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if kind == "fault" {
+		r.faults = append(r.faults, data.(gtp.FaultEvent))
+	}
+}
+
+// TestSeveralFaultsAtOnce: bots whose answers to the same command are
+// faults each get their own fault, detail and fault event (in seat
+// order) and share the last places; every other seat is first, as the
+// rules say ("the faulty bot loses; every other bot is a winner"), and
+// only they are sent quit. Before, only the first faulty seat in seat
+// order was at fault and the others were winners.
+func TestSeveralFaultsAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		dead   []bool
+		places []float64
+	}{
+		{"two of four", []bool{true, false, true, false}, []float64{3.5, 1, 3.5, 1}},
+		{"all four", []bool{true, true, true, true}, []float64{2.5, 2.5, 2.5, 2.5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(10 * time.Second)}}
+			m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
+			rec := &transcript{}
+			m.Record = rec
+			var faulty []int
+			for i, dead := range tc.dead {
+				if dead {
+					m.Seats[i].Command = deadBot(t)
+					faulty = append(faulty, i)
+				}
+			}
+			out, err := g.Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seen []int
+			for _, f := range rec.faults {
+				seen = append(seen, f.Seat)
+			}
+			if !slices.Equal(seen, faulty) {
+				t.Errorf("fault events for seats %v, want %v", seen, faulty)
+			}
+			for i, s := range out.Seats {
+				want := ""
+				if tc.dead[i] {
+					want = drivers.FaultCrash
+					if !strings.HasSuffix(s.Detail, "answering set_deck") {
+						t.Errorf("seat %d: detail %q, want its own crash answering set_deck", i, s.Detail)
+					}
+				}
+				if s.Fault != want || s.Place != tc.places[i] {
+					t.Errorf("seat %d: fault %q place %v, want fault %q place %v (%s)", i, s.Fault, s.Place, want, tc.places[i], s.Detail)
+				}
+				quit := slices.Contains(rec.sent[i], "quit")
+				if quit == tc.dead[i] {
+					t.Errorf("seat %d (faulty %v) sent quit: %v", i, tc.dead[i], quit)
+				}
+			}
+		})
+	}
+}
+
+// TestSeveralStartFaults: every bot that cannot start has its own start
+// fault, and they share the last places.
+func TestSeveralStartFaults(t *testing.T) {
+	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(10 * time.Second)}}
+	m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
+	for _, i := range []int{1, 2} {
+		m.Seats[i].Command = []string{filepath.Join(t.TempDir(), fmt.Sprintf("no-such-bot-%d", i))}
+	}
+	out, err := g.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct {
+		fault string
+		place float64
+	}{{"", 1}, {drivers.FaultStart, 3.5}, {drivers.FaultStart, 3.5}, {"", 1}} {
+		if s := out.Seats[i]; s.Fault != want.fault || s.Place != want.place {
+			t.Errorf("seat %d: fault %q place %v, want %q %v (%s)", i, s.Fault, s.Place, want.fault, want.place, s.Detail)
+		}
+	}
+	if !strings.Contains(out.Seats[2].Detail, "no-such-bot-2") {
+		t.Errorf("seat 2's detail %q does not name its own command", out.Seats[2].Detail)
+	}
+}
