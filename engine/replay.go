@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -301,7 +303,8 @@ func CompareTranscripts(recorded, replayed string) (int, string, error) {
 		case i >= len(b):
 			return len(a), fmt.Sprintf("the replay ends after %d of the recorded %d lines; next recorded:\n  recorded: %s", len(b), len(a), clip(a[i])), nil
 		case a[i] != b[i]:
-			return len(a), fmt.Sprintf("line %d differs:\n  recorded: %s\n  replayed: %s", i+1, clip(a[i]), clip(b[i])), nil
+			at := firstDiff(a[i], b[i])
+			return len(a), fmt.Sprintf("line %d differs from character %d:\n  recorded: %s\n  replayed: %s", i+1, utf8.RuneCountInString(a[i][:at])+1, clipAt(a[i], at), clipAt(b[i], at)), nil
 		}
 	}
 	return len(a), "", nil
@@ -353,8 +356,8 @@ func untimed(b []byte) (string, error) {
 		return "", err
 	}
 	delete(l, "t")
-	if s, ok := l["send"].(string); ok && strings.HasPrefix(s, "time_left ") {
-		l["send"] = "time_left …"
+	if s, ok := l["send"].(string); ok {
+		l["send"] = timeLeftUntimed(s)
 	}
 	if _, ok := l["event"]; ok {
 		unmeasured(l["data"])
@@ -380,6 +383,60 @@ func unmeasured(v any) {
 			unmeasured(x)
 		}
 	}
+}
+
+// timeLeftUntimed is the command s with the milliseconds of a time_left
+// command ("time_left 59996") masked, and nothing else: its other words
+// are compared.
+func timeLeftUntimed(s string) string {
+	rest, ok := strings.CutPrefix(s, "time_left ")
+	if !ok {
+		return s
+	}
+	ms, more, _ := strings.Cut(rest, " ")
+	if _, err := strconv.ParseInt(ms, 10, 64); err != nil {
+		return s
+	}
+	return strings.TrimSuffix("time_left … "+more, " ")
+}
+
+// firstDiff is the byte offset of the first difference between a and b,
+// moved back to the start of its character.
+func firstDiff(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	for i > 0 && i < len(a) && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	return i
+}
+
+// clipAt is s cut to about 300 bytes around the offset at, the first
+// difference from the line it is compared with: a long line (a result's
+// fingerprints come first) shows where it differs.
+func clipAt(s string, at int) string {
+	const most, before = 300, 100
+	if len(s) <= most {
+		return s
+	}
+	start := max(0, min(at-before, len(s)-most))
+	for start > 0 && !utf8.RuneStart(s[start]) {
+		start--
+	}
+	end := min(len(s), start+most)
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	out := s[start:end]
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(s) {
+		out += "…"
+	}
+	return out
 }
 
 func clip(s string) string {

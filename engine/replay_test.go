@@ -39,7 +39,11 @@ func TestCompareTranscripts(t *testing.T) {
 			`{"t":1.9,"seat":0,"send":"time_left 29950"}`,
 			`{"t":2.9,"seat":0,"recv":"play 4H"}`,
 			`{"t":19,"event":"result","data":{"match":"m","seats":[{"bot":"a","score":1,"time_ms":30}],"elapsed_ms":80}}`},
-			"line 3 differs:\n  recorded: {\"recv\":\"play 3H\",\"seat\":0}\n  replayed: {\"recv\":\"play 4H\",\"seat\":0}"},
+			"line 3 differs from character 15:\n  recorded: {\"recv\":\"play 3H\",\"seat\":0}\n  replayed: {\"recv\":\"play 4H\",\"seat\":0}"},
+		{"more words after time_left's milliseconds", []string{
+			`{"t":0.3,"event":"match","data":{"seed":1,"id":"m"}}`,
+			`{"t":1.9,"seat":0,"send":"time_left 5 29950 9"}`},
+			"line 2 differs from character 30:\n  recorded: {\"seat\":0,\"send\":\"time_left …\"}\n  replayed: {\"seat\":0,\"send\":\"time_left … 29950 9\"}"},
 		{"another score", []string{
 			`{"t":0.3,"event":"match","data":{"seed":1,"id":"m"}}`,
 			`{"t":1.9,"seat":0,"send":"time_left 29950"}`,
@@ -88,5 +92,27 @@ func TestCompareTranscriptsMeasuredTimes(t *testing.T) {
 		if c.diff == "" && diff != "" || c.diff != "" && !strings.HasPrefix(diff, c.diff) {
 			t.Errorf("%s: diff %q, want %q", c.name, diff, c.diff)
 		}
+	}
+}
+
+// A long line that differs (a result, whose fingerprints come first) is
+// shown around its first difference, not cut before it.
+func TestCompareTranscriptsShowsWhereALongLineDiffers(t *testing.T) {
+	dir := t.TempDir()
+	result := func(score int) string {
+		path := filepath.Join(dir, fmt.Sprint(score))
+		fp := strings.Repeat("0123456789", 40)
+		line := fmt.Sprintf(`{"t":9,"event":"result","data":{"fingerprints":{"a":"sha256:%s"},"seats":[{"bot":"a","score":%d}]}}`, fp, score)
+		if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	_, diff, err := CompareTranscripts(result(20), result(21))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(diff, `"score":20}]}`) || !strings.Contains(diff, `"score":21}]}`) || !strings.Contains(diff, "  recorded: …") {
+		t.Errorf("the difference is not shown:\n%s", diff)
 	}
 }

@@ -1,6 +1,7 @@
 package blokus
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -139,13 +140,12 @@ func decodeStonesFile(a *hcl.Attribute, ctx *hcl.EvalContext) ([]Stone, hcl.Diag
 		path = filepath.Join(configRoot(ctx), path)
 	}
 	subject := a.Expr.Range().Ptr()
-	f, err := userfile.Open(path)
+	b, err := userfile.Input(path)
 	if err != nil {
 		return nil, hcl.Diagnostics{errDiag("Cannot read stones file",
 			fmt.Sprintf("%v. The file is relative to the configuration's directory.", err), subject)}
 	}
-	defer f.Close()
-	fileStones, err := ParseStonesFile(f)
+	fileStones, err := ParseStonesFile(bytes.NewReader(b))
 	var diags hcl.Diagnostics
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
