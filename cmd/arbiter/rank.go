@@ -44,7 +44,10 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		}
 		opt := def
 		opt.Advantage, opt.DrawElo, opt.Prior = *adv, *drawElo, *prior
-		return rankPGN(stdout, *pgnIn, opt, *asJSON)
+		if err := checkRatingFlags(opt); err != nil {
+			return err
+		}
+		return rankPGN(stdout, stderr, *pgnIn, opt, *asJSON)
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("give one results directory (written by arbiter run -out DIR), or -pgn FILE")
@@ -199,16 +202,30 @@ func readRanked(dir string, stderr io.Writer) (*plan.Plan, []engine.Result, *sto
 
 // rankPGN prints the BayesElo ratings of the games of a PGN file: the
 // table bayeselo prints, or with asJSON the same rows unrounded
-// (pgnJSON).
-func rankPGN(stdout io.Writer, path string, opt rating.Options, asJSON bool) error {
+// (pgnJSON). It says on stderr how many games it read, rated and left
+// out, and why it skipped each malformed one; a file without a game to
+// rate is an error.
+func rankPGN(stdout, stderr io.Writer, path string, opt rating.Options, asJSON bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	r, err := rating.FitPGN(f, opt)
+	r, rep, err := rating.FitPGN(f, opt)
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "arbiter rank: warning: %s: %s; skipped\n", path, w)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "arbiter rank: %s: %s\n", path, rep)
+	switch {
+	case rep.Games == 0:
+		return fmt.Errorf("%s: no PGN game in the file (a game starts with tag pairs such as [White \"A\"] [Black \"B\"] [Result \"1-0\"])", path)
+	case rep.Rated == 0 && rep.Games == 1:
+		return fmt.Errorf("%s: its only game has no result to rate", path)
+	case rep.Rated == 0:
+		return fmt.Errorf("%s: none of its %d games has a result to rate", path, rep.Games)
 	}
 	plus, minus := r.ExactDist()
 	if !asJSON {
@@ -217,6 +234,20 @@ func rankPGN(stdout io.Writer, path string, opt rating.Options, asJSON bool) err
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(pgnJSON{Advantage: opt.Advantage, DrawElo: opt.DrawElo, Prior: opt.Prior, Players: r.Rows(plus, minus)})
+}
+
+// checkRatingFlags refuses, as a usage error, a -advantage, -drawelo or
+// -prior outside the range the fit takes (rating.OptionRange).
+func checkRatingFlags(opt rating.Options) error {
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"advantage", opt.Advantage}, {"drawelo", opt.DrawElo}, {"prior", opt.Prior}} {
+		if !rating.OptionOK(f.name, f.x) {
+			return usageError("-%s %v: must be %s", f.name, f.x, rating.OptionRange(f.name))
+		}
+	}
+	return nil
 }
 
 // pgnJSON is what rank -pgn FILE -json prints: the options the games
