@@ -215,7 +215,11 @@ func writeLOS(w io.Writer, s *stats.Stats) error {
 	for i, row := range s.LOS {
 		cells[i] = make([]string, len(row))
 		for j, l := range row {
-			if i != j {
+			switch {
+			case i == j:
+			case math.IsNaN(l):
+				cells[i][j] = "-" // a bot without pairwise games
+			default:
 				cells[i][j] = fmt.Sprint(int(l * 100))
 			}
 		}
