@@ -28,7 +28,8 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	drawElo := fs.Float64("drawelo", def.DrawElo, "with -pgn: draw Elo (bayeselo's default)")
 	prior := fs.Float64("prior", def.Prior, "with -pgn: virtual draws of the prior (bayeselo's default)")
 	vs := fs.String("vs", "", "head-to-head of two bots, `A,B`: W/D/L, Elo, nElo, LOS and SPRT")
-	sprtFlag := fs.String("sprt", "0,5", "with -vs: SPRT bounds in normalised Elo and error rates, `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05)")
+	sprtFlag := fs.String("sprt", "", "with -vs: SPRT bounds in the model's Elo and error rates, `ELO0,ELO1[,ALPHA,BETA]` (default: the tournament's stop { sprt } block's, else 0,5; alpha and beta default to 0.05)")
+	sprtModel := fs.String("sprt-model", "", "with -vs: what the SPRT's bounds measure, `normalized`, logistic or bayesian (default: the tournament's stop { sprt } block's, else normalized)")
 	cross := fs.Bool("crosstable", false, "also print the crosstable (pairwise wins-draws-losses of every bot against every other); -json always holds it")
 	los := fs.Bool("los", false, "also print the likelihood-of-superiority matrix; -json always holds it")
 	pos, err := parseFlags(fs, args)
@@ -68,7 +69,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if *vs != "" {
-		h, err := headToHead(p, results, *vs, *sprtFlag)
+		h, err := headToHead(p, results, *vs, *sprtFlag, *sprtModel)
 		if err != nil {
 			return err
 		}
@@ -133,13 +134,13 @@ var rankFlagRules = []struct {
 	flags   []string
 	why     string // after "goes with" or "go with"
 }{
-	{func(g map[string]bool) bool { return g["pgn"] }, []string{"export-pgn", "vs", "sprt", "crosstable", "los"},
+	{func(g map[string]bool) bool { return g["pgn"] }, []string{"export-pgn", "vs", "sprt", "sprt-model", "crosstable", "los"},
 		"a results directory, not with -pgn FILE"},
 	{func(g map[string]bool) bool { return !g["pgn"] }, []string{"advantage", "drawelo", "prior"},
 		"-pgn FILE; a results directory's games are rated without a White advantage, at bayeselo's draw Elo and prior"},
 	{func(g map[string]bool) bool { return g["vs"] }, []string{"crosstable", "los"},
 		"the standings, not with the head-to-head of -vs A,B"},
-	{func(g map[string]bool) bool { return !g["vs"] }, []string{"sprt"},
+	{func(g map[string]bool) bool { return !g["vs"] }, []string{"sprt", "sprt-model"},
 		"-vs A,B: the SPRT of its head-to-head"},
 	{func(g map[string]bool) bool { return g["json"] }, []string{"crosstable", "los"},
 		"the text standings; -json always prints the crosstable and the LOS matrix (crosstable, los)"},
@@ -273,15 +274,27 @@ func exportPGN(path string, p *plan.Plan, results []stats.Result) error {
 	return f.Close()
 }
 
-// headToHead compares the two bots of -vs A,B, with the SPRT of -sprt.
-func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag string) (*stats.HeadToHead, error) {
+// headToHead compares the two bots of -vs A,B, with the SPRT of -sprt
+// and -sprt-model; what they leave out is the plan's stop { sprt }
+// block's, if it has one (stats.DefaultSPRT).
+func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag, model string) (*stats.HeadToHead, error) {
 	a, b, ok := strings.Cut(vs, ",")
 	if !ok || strings.Contains(b, ",") {
 		return nil, fmt.Errorf("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", vs)
 	}
-	sprt, err := parseSPRT(sprtFlag)
-	if err != nil {
-		return nil, err
+	sprt := stats.DefaultSPRT(p)
+	if sprtFlag != "" {
+		var err error
+		if sprt, err = parseSPRT(sprtFlag, sprt.Model); err != nil {
+			return nil, err
+		}
+	}
+	switch model {
+	case "":
+	case rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian:
+		sprt.Model = model
+	default:
+		return nil, usageError("-sprt-model %q: must be %s, %s or %s", model, rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian)
 	}
 	return stats.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
 }
@@ -304,9 +317,9 @@ func writeChangeNotes(w io.Writer, dir string, changes []engine.ChangeNote) {
 	}
 }
 
-// parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA].
-func parseSPRT(s string) (rating.SPRT, error) {
-	sprt := rating.SPRT{Alpha: 0.05, Beta: 0.05}
+// parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA], of the given model.
+func parseSPRT(s, model string) (rating.SPRT, error) {
+	sprt := rating.SPRT{Alpha: 0.05, Beta: 0.05, Model: model}
 	fields := strings.Split(s, ",")
 	if len(fields) != 2 && len(fields) != 4 {
 		return sprt, fmt.Errorf("-sprt takes ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, like -sprt 0,5; got %q", s)
