@@ -48,7 +48,7 @@ Usage:
                                                compare them with their transcripts
   arbiter rank     DIR [-json | [-crosstable] [-los]] [-export-pgn FILE]
                                                standings of a results directory
-  arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-json] [-export-pgn FILE]
+  arbiter rank     DIR -vs A,B [-sprt ELO0,ELO1[,ALPHA,BETA]] [-sprt-model M] [-json] [-export-pgn FILE]
                                                head-to-head statistics of two bots
   arbiter rank     -pgn FILE [-advantage N] [-drawelo N] [-prior N] [-json]
                                                BayesElo ratings of a PGN file

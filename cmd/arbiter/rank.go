@@ -28,7 +28,8 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	drawElo := fs.Float64("drawelo", def.DrawElo, "with -pgn: draw Elo (bayeselo's default)")
 	prior := fs.Float64("prior", def.Prior, "with -pgn: virtual draws of the prior (bayeselo's default)")
 	vs := fs.String("vs", "", "head-to-head of two bots, `A,B`: W/D/L, Elo, nElo, LOS and SPRT")
-	sprtFlag := fs.String("sprt", "0,5", "with -vs: SPRT bounds in normalised Elo and error rates, `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05)")
+	sprtFlag := fs.String("sprt", "", "with -vs: SPRT bounds in the model's Elo and error rates, `ELO0,ELO1[,ALPHA,BETA]` (default: the tournament's stop { sprt } block's, else 0,5; alpha and beta default to 0.05)")
+	sprtModel := fs.String("sprt-model", "", "with -vs: what the SPRT's bounds measure, `normalized`, logistic or bayesian (default: the tournament's stop { sprt } block's, else normalized)")
 	cross := fs.Bool("crosstable", false, "also print the crosstable (pairwise wins-draws-losses of every bot against every other); -json always holds it")
 	los := fs.Bool("los", false, "also print the likelihood-of-superiority matrix; -json always holds it")
 	pos, err := parseFlags(fs, args)
@@ -44,7 +45,10 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 		}
 		opt := def
 		opt.Advantage, opt.DrawElo, opt.Prior = *adv, *drawElo, *prior
-		return rankPGN(stdout, *pgnIn, opt, *asJSON)
+		if err := checkRatingFlags(opt); err != nil {
+			return err
+		}
+		return rankPGN(stdout, stderr, *pgnIn, opt, *asJSON)
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("give one results directory (written by arbiter run -out DIR), or -pgn FILE")
@@ -65,7 +69,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if *vs != "" {
-		h, err := headToHead(p, results, *vs, *sprtFlag)
+		h, err := headToHead(p, results, *vs, *sprtFlag, *sprtModel)
 		if err != nil {
 			return err
 		}
@@ -130,13 +134,13 @@ var rankFlagRules = []struct {
 	flags   []string
 	why     string // after "goes with" or "go with"
 }{
-	{func(g map[string]bool) bool { return g["pgn"] }, []string{"export-pgn", "vs", "sprt", "crosstable", "los"},
+	{func(g map[string]bool) bool { return g["pgn"] }, []string{"export-pgn", "vs", "sprt", "sprt-model", "crosstable", "los"},
 		"a results directory, not with -pgn FILE"},
 	{func(g map[string]bool) bool { return !g["pgn"] }, []string{"advantage", "drawelo", "prior"},
 		"-pgn FILE; a results directory's games are rated without a White advantage, at bayeselo's draw Elo and prior"},
 	{func(g map[string]bool) bool { return g["vs"] }, []string{"crosstable", "los"},
 		"the standings, not with the head-to-head of -vs A,B"},
-	{func(g map[string]bool) bool { return !g["vs"] }, []string{"sprt"},
+	{func(g map[string]bool) bool { return !g["vs"] }, []string{"sprt", "sprt-model"},
 		"-vs A,B: the SPRT of its head-to-head"},
 	{func(g map[string]bool) bool { return g["json"] }, []string{"crosstable", "los"},
 		"the text standings; -json always prints the crosstable and the LOS matrix (crosstable, los)"},
@@ -199,16 +203,30 @@ func readRanked(dir string, stderr io.Writer) (*plan.Plan, []engine.Result, *sto
 
 // rankPGN prints the BayesElo ratings of the games of a PGN file: the
 // table bayeselo prints, or with asJSON the same rows unrounded
-// (pgnJSON).
-func rankPGN(stdout io.Writer, path string, opt rating.Options, asJSON bool) error {
+// (pgnJSON). It says on stderr how many games it read, rated and left
+// out, and why it skipped each malformed one; a file without a game to
+// rate is an error.
+func rankPGN(stdout, stderr io.Writer, path string, opt rating.Options, asJSON bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	r, err := rating.FitPGN(f, opt)
+	r, rep, err := rating.FitPGN(f, opt)
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "arbiter rank: warning: %s: %s; skipped\n", path, w)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "arbiter rank: %s: %s\n", path, rep)
+	switch {
+	case rep.Games == 0:
+		return fmt.Errorf("%s: no PGN game in the file (a game starts with tag pairs such as [White \"A\"] [Black \"B\"] [Result \"1-0\"])", path)
+	case rep.Rated == 0 && rep.Games == 1:
+		return fmt.Errorf("%s: its only game has no result to rate", path)
+	case rep.Rated == 0:
+		return fmt.Errorf("%s: none of its %d games has a result to rate", path, rep.Games)
 	}
 	plus, minus := r.ExactDist()
 	if !asJSON {
@@ -217,6 +235,20 @@ func rankPGN(stdout io.Writer, path string, opt rating.Options, asJSON bool) err
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(pgnJSON{Advantage: opt.Advantage, DrawElo: opt.DrawElo, Prior: opt.Prior, Players: r.Rows(plus, minus)})
+}
+
+// checkRatingFlags refuses, as a usage error, a -advantage, -drawelo or
+// -prior outside the range the fit takes (rating.OptionRange).
+func checkRatingFlags(opt rating.Options) error {
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"advantage", opt.Advantage}, {"drawelo", opt.DrawElo}, {"prior", opt.Prior}} {
+		if !rating.OptionOK(f.name, f.x) {
+			return usageError("-%s %v: must be %s", f.name, f.x, rating.OptionRange(f.name))
+		}
+	}
+	return nil
 }
 
 // pgnJSON is what rank -pgn FILE -json prints: the options the games
@@ -242,15 +274,27 @@ func exportPGN(path string, p *plan.Plan, results []stats.Result) error {
 	return f.Close()
 }
 
-// headToHead compares the two bots of -vs A,B, with the SPRT of -sprt.
-func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag string) (*stats.HeadToHead, error) {
+// headToHead compares the two bots of -vs A,B, with the SPRT of -sprt
+// and -sprt-model; what they leave out is the plan's stop { sprt }
+// block's, if it has one (stats.DefaultSPRT).
+func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag, model string) (*stats.HeadToHead, error) {
 	a, b, ok := strings.Cut(vs, ",")
 	if !ok || strings.Contains(b, ",") {
 		return nil, fmt.Errorf("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", vs)
 	}
-	sprt, err := parseSPRT(sprtFlag)
-	if err != nil {
-		return nil, err
+	sprt := stats.DefaultSPRT(p)
+	if sprtFlag != "" {
+		var err error
+		if sprt, err = parseSPRT(sprtFlag, sprt.Model); err != nil {
+			return nil, err
+		}
+	}
+	switch model {
+	case "":
+	case rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian:
+		sprt.Model = model
+	default:
+		return nil, usageError("-sprt-model %q: must be %s, %s or %s", model, rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian)
 	}
 	return stats.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
 }
@@ -273,9 +317,9 @@ func writeChangeNotes(w io.Writer, dir string, changes []engine.ChangeNote) {
 	}
 }
 
-// parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA].
-func parseSPRT(s string) (rating.SPRT, error) {
-	sprt := rating.SPRT{Alpha: 0.05, Beta: 0.05}
+// parseSPRT reads -sprt ELO0,ELO1[,ALPHA,BETA], of the given model.
+func parseSPRT(s, model string) (rating.SPRT, error) {
+	sprt := rating.SPRT{Alpha: 0.05, Beta: 0.05, Model: model}
 	fields := strings.Split(s, ",")
 	if len(fields) != 2 && len(fields) != 4 {
 		return sprt, fmt.Errorf("-sprt takes ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, like -sprt 0,5; got %q", s)

@@ -215,7 +215,11 @@ func writeLOS(w io.Writer, s *stats.Stats) error {
 	for i, row := range s.LOS {
 		cells[i] = make([]string, len(row))
 		for j, l := range row {
-			if i != j {
+			switch {
+			case i == j:
+			case math.IsNaN(l):
+				cells[i][j] = "-" // a bot without pairwise games
+			default:
 				cells[i][j] = fmt.Sprint(int(l * 100))
 			}
 		}
@@ -266,16 +270,20 @@ func round(x float64) int {
 func writeHeadToHead(w io.Writer, h *stats.HeadToHead) error {
 	var b strings.Builder
 	e := h.Estimate
-	fmt.Fprintf(&b, "%s vs %s: %d games, %d wins, %d draws, %d losses for %s\n",
-		h.A, h.B, h.WDL.Games(), h.WDL.W, h.WDL.D, h.WDL.L, h.A)
+	fmt.Fprintf(&b, "%s vs %s: %s, %s, %s, %s for %s\n", h.A, h.B, counted(h.WDL.Games(), "game", "games"),
+		counted(h.WDL.W, "win", "wins"), counted(h.WDL.D, "draw", "draws"), counted(h.WDL.L, "loss", "losses"), h.A)
 	if h.Penta != nil {
 		p := h.Penta
-		fmt.Fprintf(&b, "Model:  pentanomial, %d duplicate-deal pairs [LL %d, LD %d, WL %d, DD %d, WD %d, WW %d]\n",
-			p.Pairs(), p.LL, p.LD, p.WL, p.DD, p.WD, p.WW)
+		fmt.Fprintf(&b, "Model:  pentanomial, %s [LL %d, LD %d, WL %d, DD %d, WD %d, WW %d]\n",
+			counted(p.Pairs(), "duplicate-deal pair", "duplicate-deal pairs"), p.LL, p.LD, p.WL, p.DD, p.WD, p.WW)
 	} else {
 		why := "no games"
 		if h.WDL.Games() > 0 {
-			why = fmt.Sprintf("%d of %d games have no duplicate-deal partner", h.Unpaired, h.WDL.Games())
+			verb := "have"
+			if h.Unpaired == 1 {
+				verb = "has"
+			}
+			why = fmt.Sprintf("%d of %s %s no duplicate-deal partner", h.Unpaired, counted(h.WDL.Games(), "game", "games"), verb)
 		}
 		fmt.Fprintf(&b, "Model:  trinomial (%s)\n", why)
 	}
@@ -287,8 +295,8 @@ func writeHeadToHead(w io.Writer, h *stats.HeadToHead) error {
 	if model == "" {
 		model = "normalized"
 	}
-	fmt.Fprintf(&b, "SPRT:   %s Elo [%g, %g], alpha %g, beta %g: LLR %.2f (%.2f, %.2f), %s\n",
-		model, h.SPRT.Elo0, h.SPRT.Elo1, h.SPRT.Alpha, h.SPRT.Beta, h.Test.LLR, h.Test.Lower, h.Test.Upper,
+	fmt.Fprintf(&b, "SPRT:   %s Elo [%g, %g], alpha %g, beta %g: LLR %s (%s, %s), %s\n",
+		model, h.SPRT.Elo0, h.SPRT.Elo1, h.SPRT.Alpha, h.SPRT.Beta, fixed(h.Test.LLR), fixed(h.Test.Lower), fixed(h.Test.Upper),
 		map[rating.Decision]string{rating.Continue: "continue", rating.AcceptH0: "H0 accepted", rating.AcceptH1: "H1 accepted"}[h.Test.Decision])
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -298,12 +306,31 @@ func num(x float64) string {
 	if math.IsNaN(x) {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f", x)
+	return fixed(x)
 }
 
 func pct(x float64) string {
 	if math.IsNaN(x) {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f%%", 100*x)
+	return fixed(100*x) + "%"
+}
+
+// fixed is x with two decimals, without the sign of a figure that rounds
+// to zero: "0.00", never "-0.00".
+func fixed(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	if strings.Trim(s, "-0.") == "" {
+		return strings.TrimPrefix(s, "-")
+	}
+	return s
+}
+
+// counted is n and noun, the noun in the singular for 1 (many is its
+// plural).
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -109,7 +109,7 @@ func BenchmarkFitPGN(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := FitPGN(bytes.NewReader(pgn.Bytes()), DefaultOptions()); err != nil {
+				if _, _, err := FitPGN(bytes.NewReader(pgn.Bytes()), DefaultOptions()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -282,7 +283,7 @@ Nc6 3. Bb5 (3. Bc4 Bc5) a6 $1 1-0
 [Result "1/2-1/2"]
 1. c4 c5 1/2-1/2
 [White "Hal \"9000\""][Black "Zed"][Result "0-1"] 0-1
-[Black "NoWhite"][Result "1-0"] 1-0
+[White "Yes"][Black "NoResultTag"] 1. e4 (1. d4 1-0) 1/2-1/2
 
 [White "Castler"]
 [Black "Alpha Beta"]
@@ -290,13 +291,18 @@ Nc6 3. Bb5 (3. Bc4 Bc5) a6 $1 1-0
 
 1. e4 e5 2. O-O 0-0 3. a3 0-1
 `
-	names, games, err := ReadPGN(strings.NewReader(pgn))
+	names, games, rep, err := ReadPGN(strings.NewReader(pgn))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// What bayeselo's `players` and `results` list for this file.
-	wantNames := []string{"Deep Thought 2", `Hal "9000"`, "Alpha Beta", "Zed", "", "NoWhite", "Castler"}
-	wantGames := []Game{{0, 1, WhiteWins}, {2, 3, Draw}, {1, 3, BlackWins}, {4, 5, WhiteWins}, {6, 2, BlackWins}}
+	// What bayeselo's `players` and `results` list for this file, but
+	// for the game without a Result tag, which takes its termination
+	// marker (not the one inside its variation).
+	wantNames := []string{"Deep Thought 2", `Hal "9000"`, "Alpha Beta", "Zed", "Yes", "NoResultTag", "Castler"}
+	wantGames := []Game{{0, 1, WhiteWins}, {2, 3, Draw}, {1, 3, BlackWins}, {4, 5, Draw}, {6, 2, BlackWins}}
+	if want := (PGNReport{Games: 6, Rated: 5, Unknown: 1}); !reflect.DeepEqual(rep, want) {
+		t.Errorf("report = %+v, want %+v", rep, want)
+	}
 	if strings.Join(names, "|") != strings.Join(wantNames, "|") {
 		t.Errorf("names = %q, want %q", names, wantNames)
 	}
@@ -313,11 +319,99 @@ Nc6 3. Bb5 (3. Bc4 Bc5) a6 $1 1-0
 	if err := WritePGN(&out, names, games); err != nil {
 		t.Fatal(err)
 	}
-	n2, g2, err := ReadPGN(&out)
+	n2, g2, _, err := ReadPGN(&out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(n2, "|") != strings.Join(names, "|") || len(g2) != len(games) {
 		t.Errorf("round trip changed the games: %q %v", n2, g2)
+	}
+}
+
+// ReadPGN counts every game, and says of each game it leaves out which
+// one it is, where, and why; a game without a player's name is an error.
+func TestReadPGNReport(t *testing.T) {
+	for _, tc := range []struct {
+		name, pgn string
+		want      PGNReport
+		err       string
+	}{
+		{"an empty file has no game", "", PGNReport{}, ""},
+		{"bytes without a tag have no game", "\x00\xff garbage 1-0 ]", PGNReport{}, ""},
+		{"a missing Result tag takes the termination marker",
+			"[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 0-1\n",
+			PGNReport{Games: 2, Rated: 2}, ""},
+		{"an unknown result is ignored", `[White "A"][Black "B"][Result "*"] *`, PGNReport{Games: 1, Unknown: 1}, ""},
+		{"a marker that disagrees with the Result tag skips the game",
+			"[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 0-1\n",
+			PGNReport{Games: 1, Skipped: 1, Warnings: []string{`game 1 (line 1): Result "1-0" at line 3 disagrees with the termination marker 0-1 at line 5 (PGN wants them equal)`}}, ""},
+		{"a result that is not PGN's skips the game",
+			"[White \"A\"][Black \"B\"][Result \"1:0\"]\n1. e4\n[White \"A\"][Black \"B\"][Result \"1-0\"] 1-0",
+			PGNReport{Games: 2, Rated: 1, Skipped: 1, Warnings: []string{`game 1 (line 1): Result "1:0" at line 1 is not 1-0, 0-1, 1/2-1/2 or *`}}, ""},
+		{"no result at all skips the game", `[White "A"][Black "B"] 1. e4`,
+			PGNReport{Games: 1, Skipped: 1, Warnings: []string{"game 1 (line 1): no Result tag and no termination marker (1-0, 0-1, 1/2-1/2 or *) ending its movetext"}}, ""},
+		{"an unclosed comment is named where it opens",
+			"[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 {unterminated comment\n\n[White \"A\"]\n[Black \"C\"]\n[Result \"0-1\"]\n\n0-1\n",
+			PGNReport{Games: 1, Skipped: 1, Warnings: []string{"game 1 (line 1): the comment opened at line 5 is never closed: it runs to the end of the file, so no game after it is read"}}, ""},
+		{"an unclosed variation skips its game",
+			"[White \"A\"][Black \"B\"][Result \"1-0\"]\n1. e4 (1. d4 1-0\n[White \"A\"][Black \"C\"][Result \"0-1\"] 0-1",
+			PGNReport{Games: 2, Rated: 1, Skipped: 1, Warnings: []string{"game 1 (line 1): the variation opened at line 2 is never closed"}}, ""},
+		{"castling in zeros is a move", `[White "A"][Black "B"][Result "0-1"] 1. e4 e5 2. 0-0 0-0 0-1`, PGNReport{Games: 1, Rated: 1}, ""},
+		{"a missing White tag is an error", "[White \"A\"][Black \"B\"][Result \"1-0\"] 1-0\n\n[Black \"B\"]\n[Result \"1-0\"] 1-0",
+			PGNReport{}, "rating: game 2 (line 3): no White tag: every rated game names both players"},
+		{"an empty name is an error", "[White \"\"]\n[Black \"B\"][Result \"1-0\"] 1-0",
+			PGNReport{}, "rating: game 1 (line 1): the White tag at line 1 has an empty name: every rated game names both players"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, rep, err := ReadPGN(strings.NewReader(tc.pgn))
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("error = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(rep, tc.want) {
+				t.Errorf("report = %#v, want %#v", rep, tc.want)
+			}
+		})
+	}
+}
+
+// Fit refuses options outside their ranges, naming the option and the
+// range, rather than printing a fit that means nothing.
+func TestOptionRanges(t *testing.T) {
+	names, games := []string{"a", "b"}, []Game{{0, 1, WhiteWins}, {1, 0, Draw}}
+	for _, tc := range []struct {
+		name string
+		set  func(*Options)
+		err  string
+	}{
+		{"a huge draw Elo", func(o *Options) { o.DrawElo = 1e6 }, "rating: drawelo 1e+06: must be above 0 and at most 1000"},
+		{"no draw Elo", func(o *Options) { o.DrawElo = 0 }, "rating: drawelo 0: must be above 0 and at most 1000"},
+		{"a huge advantage", func(o *Options) { o.Advantage = 2000 }, "rating: advantage 2000: must be from -1000 to 1000"},
+		{"a NaN advantage", func(o *Options) { o.Advantage = math.NaN() }, "rating: advantage NaN: must be from -1000 to 1000"},
+		{"an infinite prior", func(o *Options) { o.Prior = math.Inf(1) }, "rating: prior +Inf: must be a finite number, 0 or more"},
+		{"the largest values fit", func(o *Options) { o.Advantage, o.DrawElo = -1000, 1000 }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := DefaultOptions()
+			tc.set(&opt)
+			r, err := Fit(names, games, opt)
+			if tc.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := r.checkFit(); err != nil {
+					t.Error(err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("error = %v, want %q", err, tc.err)
+			}
+		})
 	}
 }

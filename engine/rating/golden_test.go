@@ -35,7 +35,7 @@ func readRef(t *testing.T) ([]string, []Game) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	names, games, err := ReadPGN(f)
+	names, games, _, err := ReadPGN(f)
 	if err != nil {
 		t.Fatal(err)
 	}

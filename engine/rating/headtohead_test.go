@@ -189,3 +189,13 @@ func TestSPRTValidate(t *testing.T) {
 		}
 	}
 }
+
+// Finite gives JSON 0 for a negative zero, whose sign means nothing.
+func TestFiniteNegativeZero(t *testing.T) {
+	if p := Finite(math.Copysign(0, -1)); p == nil || math.Signbit(*p) {
+		t.Errorf("Finite(-0) = %v, want 0", p)
+	}
+	if Finite(math.Inf(-1)) != nil || Finite(math.NaN()) != nil {
+		t.Error("Finite of an infinity or NaN is not nil")
+	}
+}

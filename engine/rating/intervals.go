@@ -94,7 +94,11 @@ var exactGrid = grid{1001, -1500, 1500}
 // the central Confidence interval of its posterior, the other players'
 // ratings being taken as exact. While the player's rating moves, the others
 // move the opposite way by a share of 1/(n-1), which keeps the average
-// rating at 0 as the fit does. Unrated players get +Inf.
+// rating at 0 as the fit does. Unrated players get +Inf. A player whose
+// posterior reaches the edge of the grid (exactGrid: ±1500 before
+// scaling; extreme options or a small file) gets NaN: bayeselo prints the
+// distances to the grid's edge there, cut short or negative, with the
+// rating outside its own interval.
 func (r *Ratings) ExactDist() (plus, minus []float64) {
 	plus, minus = infs(len(r.Names)), infs(len(r.Names))
 	n := len(r.orig)
@@ -160,8 +164,36 @@ func (r *Ratings) exactDist(k int, dist, plus, minus []float64) {
 	}
 	logNormalize(dist)
 	i := r.orig[k]
-	minus[i] = r.Scale * (base - g.lower(dist, r.Options.Confidence))
-	plus[i] = r.Scale * (g.upper(dist, r.Options.Confidence) - base)
+	lo, hi := g.lower(dist, r.Options.Confidence), g.upper(dist, r.Options.Confidence)
+	tail := exactTailShare * (1 - r.Options.Confidence) / 2
+	if first, last := g.value(0), g.value(g.size-1); base <= first || base >= last || lo <= first || hi >= last ||
+		beyond(dist[0], dist[1]) > tail || beyond(dist[g.size-1], dist[g.size-2]) > tail {
+		minus[i], plus[i] = math.NaN(), math.NaN()
+		return
+	}
+	minus[i] = r.Scale * (base - lo)
+	plus[i] = r.Scale * (hi - base)
+}
+
+// exactTailShare is the largest share of an interval's tail probability
+// that may lie past the grid's end for exactDist's bounds to be given:
+// more, and the posterior runs on past the grid (a player who won every
+// game, with a small prior or a large advantage), so that the bound
+// bayeselo prints is the grid's, not the player's.
+const exactTailShare = 0.01
+
+// beyond estimates the probability past the grid's end from its outer
+// cell and the one inside it, as a geometric tail (the log-likelihood is
+// concave, so the tail falls at least that fast).
+func beyond(edge, inner float64) float64 {
+	switch {
+	case edge <= 0:
+		return 0
+	case inner <= edge:
+		return math.Inf(1)
+	}
+	q := edge / inner
+	return edge * q / (1 - q)
 }
 
 // exactLogCut is how far below its maximum a player's log-likelihood may

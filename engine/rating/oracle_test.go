@@ -127,7 +127,7 @@ func compareWithBayeselo(t *testing.T, bin string, seed uint64) {
 	wantExact, wantCov, wantLOS := seg[nSetup+2], seg[nSetup+4], seg[nSetup+5]
 
 	// Read back what bayeselo read, to check the PGN path too.
-	rn, rg, err := ReadPGN(bytes.NewReader(pgn.Bytes()))
+	rn, rg, _, err := ReadPGN(bytes.NewReader(pgn.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}

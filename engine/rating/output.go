@@ -1,9 +1,13 @@
 package rating
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // roundHalfAway is bayeselo's RoundDouble.
@@ -14,16 +18,18 @@ func roundHalfAway(x float64) int {
 	return int(x - 0.5)
 }
 
-// padRight pads to width bytes, not runes, as C++ setw does.
+// padRight pads to width runes, where C++ setw, and so bayeselo, pads to
+// bytes: a name like "Béta" keeps the columns in line (names of
+// ASCII, bayeselo's, come out the same).
 func padRight(s string, width int) string {
-	if n := width - len(s); n > 0 {
+	if n := width - utf8.RuneCountInString(s); n > 0 {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
 }
 
 func padLeft(s string, width int) string {
-	if n := width - len(s); n > 0 {
+	if n := width - utf8.RuneCountInString(s); n > 0 {
 		return strings.Repeat(" ", n) + s
 	}
 	return s
@@ -32,7 +38,7 @@ func padLeft(s string, width int) string {
 func (r *Ratings) maxNameLength() int {
 	n := 0
 	for _, s := range r.Names {
-		n = max(n, len(s))
+		n = max(n, utf8.RuneCountInString(s))
 	}
 	return n
 }
@@ -59,17 +65,28 @@ func (r *Ratings) WriteTable(w io.Writer, plus, minus []float64) error {
 		// could differ from it at a half.
 		games := fmt.Sprintf("%.6g", float32(row.Games))
 		points := float64(row.Wins) + float64(row.Draws)/2
-		fmt.Fprintf(&b, "%4d %s %5d %4d %4d %5s %4d%% %5d %4d%% \n",
+		fmt.Fprintf(&b, "%4d %s %5s %4s %4s %5s %4d%% %5s %4d%% \n",
 			row.Rank, padRight(row.Player, width),
-			roundHalfAway(row.Elo),
-			roundHalfAway(row.Plus), roundHalfAway(row.Minus),
+			eloText(row.Elo),
+			eloText(row.Plus), eloText(row.Minus),
 			games,
 			roundHalfAway(100*points/float64(row.Games)),
-			roundHalfAway(row.Opponent),
+			eloText(row.Opponent),
 			roundHalfAway(100*float64(row.Draws)/float64(row.Games)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// eloText is an Elo figure as WriteTable prints it: rounded, or "-" for
+// one that is not finite (an interval ExactDist could not bound, the
+// rating of a player who lost every game without a prior), where
+// bayeselo would print the integer conversion of a NaN or an infinity.
+func eloText(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return strconv.Itoa(roundHalfAway(x))
 }
 
 // WriteLOS writes bayeselo's `los` matrix (default arguments): players
@@ -87,7 +104,7 @@ func (r *Ratings) WriteLOS(w io.Writer) error {
 	b.WriteByte(' ')
 	for _, k := range order {
 		name := r.Names[r.orig[k]]
-		b.WriteString(padLeft(name[:min(len(name), width-1)], width))
+		b.WriteString(padLeft(firstRunes(name, width-1), width))
 	}
 	b.WriteByte('\n')
 	for p, k := range order {
@@ -125,6 +142,26 @@ type Row struct {
 	DrawRate float64 `json:"draw_rate"`
 }
 
+// MarshalJSON writes the row with null for a figure that is not finite
+// (eloText).
+func (row Row) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Rank     int      `json:"rank"`
+		Player   string   `json:"player"`
+		Elo      *float64 `json:"elo"`
+		Plus     *float64 `json:"plus"`
+		Minus    *float64 `json:"minus"`
+		Games    int      `json:"games"`
+		Wins     int      `json:"wins"`
+		Draws    int      `json:"draws"`
+		Losses   int      `json:"losses"`
+		Score    float64  `json:"score"`
+		Opponent *float64 `json:"opponent"`
+		DrawRate float64  `json:"draw_rate"`
+	}{row.Rank, row.Player, Finite(row.Elo), Finite(row.Plus), Finite(row.Minus), row.Games, row.Wins, row.Draws, row.Losses,
+		row.Score, Finite(row.Opponent), row.DrawRate})
+}
+
 // Rows are the lines of WriteTable, in its order (players with games,
 // the best first), with the given intervals (nil: zeros).
 func (r *Ratings) Rows(plus, minus []float64) []Row {
@@ -145,4 +182,15 @@ func (r *Ratings) Rows(plus, minus []float64) []Row {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// firstRunes is the first n runes of s.
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

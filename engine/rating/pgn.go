@@ -18,24 +18,32 @@ const (
 	tokString // quoted string, or symbol: both can be a tag value
 	tokSymbol
 	tokTermination
+	tokVariationOpen  // '(': termination markers inside variations do not end the game
+	tokVariationClose // ')'
 	tokOther
 )
 
-// pgnToken is a token; text (of strings and symbols) is only valid until
-// the next token is read.
+// pgnToken is a token; text (of strings, symbols and termination markers)
+// is only valid until the next token is read.
 type pgnToken struct {
 	kind pgnKind
 	text []byte
+	line int // where the token begins, 1-based
 }
 
 // pgnLexer splits PGN like bayeselo's lexer: ';' comments and '%' escape
 // lines are skipped, brace comments and strings are single tokens.
 type pgnLexer struct {
-	r   *bufio.Reader
-	c   int // current byte, -1 at end of input
-	err error
-	buf []byte // the text of the last token, reused
-	val []byte // the value of the tag being read, reused
+	r    *bufio.Reader
+	c    int // current byte, -1 at end of input
+	line int // line of c, 1-based
+	err  error
+	buf  []byte // the text of the last token, reused
+	val  []byte // the value of the tag being read, reused
+	// unclosed is the line of a brace comment or a string that the end
+	// of the input closed, 0 if none; what is says which.
+	unclosed int
+	what     string
 }
 
 func newPGNLexer(r io.Reader) *pgnLexer {
@@ -45,6 +53,9 @@ func newPGNLexer(r io.Reader) *pgnLexer {
 }
 
 func (l *pgnLexer) next() int {
+	if l.c == '\n' {
+		l.line++
+	}
 	b, err := l.r.ReadByte()
 	if err != nil {
 		if err != io.EOF {
@@ -69,11 +80,21 @@ func isSymbolChar(c int) bool {
 	return isLetter(c) || isDigit(c) || c >= 0 && strings.IndexByte("_=:-+#", byte(c)) >= 0
 }
 
+// isMarker says whether text is one of PGN's four termination markers.
+func isMarker(text []byte) bool {
+	switch string(text) {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		return true
+	}
+	return false
+}
+
 func (l *pgnLexer) token() pgnToken {
 	for {
+		line := l.line
 		switch c := l.c; {
 		case c < 0:
-			return pgnToken{kind: tokEOF}
+			return pgnToken{kind: tokEOF, line: line}
 		case c == '\n':
 			if l.next() == '%' {
 				l.skipLine()
@@ -85,105 +106,169 @@ func (l *pgnLexer) token() pgnToken {
 		case c == '{':
 			for l.next() != '}' {
 				if l.c < 0 {
-					return pgnToken{kind: tokEOF}
+					l.unclosed, l.what = line, "comment"
+					return pgnToken{kind: tokEOF, line: line}
 				}
 			}
 			l.next()
-			return pgnToken{kind: tokOther}
+			return pgnToken{kind: tokOther, line: line}
 		case c == '"':
-			l.buf = l.buf[:0]
-			for l.next() != '"' {
-				if l.c == '\\' {
-					l.next()
-				}
-				if l.c < 0 {
-					return pgnToken{kind: tokEOF}
-				}
-				l.buf = append(l.buf, byte(l.c))
-			}
-			l.next()
-			return pgnToken{tokString, l.buf}
+			return l.quoted(line)
 		case c == '[':
 			l.next()
-			return pgnToken{kind: tokTagOpen}
+			return pgnToken{kind: tokTagOpen, line: line}
+		case c == '(':
+			l.next()
+			return pgnToken{kind: tokVariationOpen, line: line}
+		case c == ')':
+			l.next()
+			return pgnToken{kind: tokVariationClose, line: line}
 		case c == ']':
 			l.next()
-			return pgnToken{kind: tokTagClose}
+			return pgnToken{kind: tokTagClose, line: line}
 		case c == '*':
 			l.next()
-			return pgnToken{kind: tokTermination}
+			return pgnToken{tokTermination, append(l.buf[:0], '*'), line}
 		case isDigit(c):
-			// "1-0", "0-1" and "1/2-1/2" end a game; other digit runs are
-			// move numbers.
-			l.next()
-			if (c == '1' || c == '0') && l.c == '-' || c == '1' && l.c == '/' {
-				for isDigit(l.c) || l.c == '-' || l.c == '/' {
-					l.next()
-				}
-				return pgnToken{kind: tokTermination}
-			}
-			for isDigit(l.c) {
-				l.next()
-			}
-			return pgnToken{kind: tokOther}
+			return l.number(line)
 		case isLetter(c):
 			l.buf = l.buf[:0]
 			for isSymbolChar(l.c) {
 				l.buf = append(l.buf, byte(l.c))
 				l.next()
 			}
-			return pgnToken{tokSymbol, l.buf}
+			return pgnToken{tokSymbol, l.buf, line}
 		default:
 			l.next()
-			return pgnToken{kind: tokOther}
+			return pgnToken{kind: tokOther, line: line}
 		}
 	}
 }
 
+// quoted reads a string token from its opening quote.
+func (l *pgnLexer) quoted(line int) pgnToken {
+	l.buf = l.buf[:0]
+	for l.next() != '"' {
+		if l.c == '\\' {
+			l.next()
+		}
+		if l.c < 0 {
+			l.unclosed, l.what = line, "string"
+			return pgnToken{kind: tokEOF, line: line}
+		}
+		l.buf = append(l.buf, byte(l.c))
+	}
+	l.next()
+	return pgnToken{tokString, l.buf, line}
+}
+
+// number reads a run of digits, '-' and '/': "1-0", "0-1" and "1/2-1/2"
+// end a game; other runs are move numbers or moves (castling written
+// 0-0), which are only skipped.
+func (l *pgnLexer) number(line int) pgnToken {
+	l.buf = l.buf[:0]
+	for isDigit(l.c) || l.c == '-' || l.c == '/' {
+		l.buf = append(l.buf, byte(l.c))
+		l.next()
+	}
+	if isMarker(l.buf) {
+		return pgnToken{tokTermination, l.buf, line}
+	}
+	return pgnToken{kind: tokOther, line: line}
+}
+
+// PGNReport says what ReadPGN and FitPGN made of a PGN file's games,
+// which are numbered from 1 in the order of the file. Games counts every
+// game (a section of tag pairs and its movetext); each is rated, ignored
+// for its unknown result "*" (as bayeselo does), or skipped as malformed
+// with a warning that says why.
+type PGNReport struct {
+	Games    int
+	Rated    int
+	Unknown  int
+	Skipped  int
+	Warnings []string // "game N (line L): why", one per skipped game
+}
+
+// String is the report's summary, as bayeselo's "N game(s) loaded, M
+// game(s) with unknown result ignored" with the malformed ones too.
+func (p PGNReport) String() string {
+	return fmt.Sprintf("%s read: %d rated, %d with unknown result (*) ignored, %d malformed skipped",
+		plural(p.Games, "game"), p.Rated, p.Unknown, p.Skipped)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 // ReadPGN reads games the way bayeselo's `readpgn` does: the players and
-// the result come from the White, Black and Result tags (a missing name is
-// empty); games whose Result is not 1-0, 1/2-1/2 or 0-1 (such as "*") are
-// skipped. Players are numbered in order of first appearance in a kept
-// game, White before Black, which is bayeselo's numbering.
+// the result come from the White, Black and Result tags. Unlike bayeselo,
+// a game whose Result tag is missing takes its movetext's termination
+// marker; one whose tag and marker disagree, whose Result is not a PGN
+// result, or whose movetext a comment left open to the end of the input
+// is skipped with a warning in the report; an empty or missing name is an
+// error naming the game and its line. Players are numbered in order of
+// first appearance in a rated game, White before Black, which is
+// bayeselo's numbering.
 //
 // Unlike bayeselo, names are not truncated to 63 bytes. Reading allocates
 // per player, not per game.
-func ReadPGN(r io.Reader) (names []string, games []Game, err error) {
-	names, err = readPGN(r, func(_ []string, w, b int, res Result) error {
+func ReadPGN(r io.Reader) (names []string, games []Game, rep PGNReport, err error) {
+	names, rep, err = readPGN(r, func(_ []string, w, b int, res Result, _ pgnGame) error {
 		games = append(games, Game{White: w, Black: b, Result: res})
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, rep, err
 	}
-	return names, games, nil
+	return names, games, rep, nil
 }
 
 // FitPGN is Fit of the games ReadPGN reads, counted by pair of players
 // and colours as they are read: its memory grows with the players and the
 // pairs of them that met, not with the games.
-func FitPGN(r io.Reader, opt Options) (*Ratings, error) {
+func FitPGN(r io.Reader, opt Options) (*Ratings, PGNReport, error) {
 	if err := opt.validate(); err != nil {
-		return nil, err
+		return nil, PGNReport{}, err
 	}
 	t := newTally(0)
-	names, err := readPGN(r, func(names []string, w, b int, res Result) error {
+	names, rep, err := readPGN(r, func(names []string, w, b int, res Result, g pgnGame) error {
 		if w == b {
-			return fmt.Errorf("rating: game %d (%q): %w", t.games, names[w], ErrSelfPlay)
+			return fmt.Errorf("rating: %s, White and Black both %q: %w", g, names[w], ErrSelfPlay)
 		}
 		t.add(w, b, res)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, rep, err
 	}
 	t.players = len(names)
-	return fitTally(names, t, opt), nil
+	r2, err := fitTallyChecked(names, t, opt)
+	return r2, rep, err
 }
 
-// readPGN reads games like ReadPGN and hands each kept one to game, with
+// pgnGame is where a game of a PGN file is: its number (from 1) and the
+// line of its first tag.
+type pgnGame struct{ n, line int }
+
+func (g pgnGame) String() string { return fmt.Sprintf("game %d (line %d)", g.n, g.line) }
+
+// pgnTags are the tags of a game that rating reads, and the movetext's
+// termination marker; a line of 0 is a missing one.
+type pgnTags struct {
+	white, black, result, marker             []byte
+	whiteLine, blackLine, resultLine, marked int
+	// variation is the line of a variation that the movetext leaves
+	// open, 0 if none.
+	variation int
+}
+
+// readPGN reads games like ReadPGN and hands each rated one to game, with
 // the names read so far; it stops at game's first error.
-func readPGN(r io.Reader, game func(names []string, white, black int, res Result) error) (names []string, err error) {
+func readPGN(r io.Reader, game func(names []string, white, black int, res Result, g pgnGame) error) (names []string, rep PGNReport, err error) {
 	lex := newPGNLexer(r)
 	index := map[string]int{}
 	player := func(name []byte) int {
@@ -195,8 +280,7 @@ func readPGN(r io.Reader, game func(names []string, white, black int, res Result
 		}
 		return i
 	}
-	var tags [3][]byte // White, Black, Result of the game being read
-
+	var tags pgnTags
 	tok := lex.token()
 	for {
 		for tok.kind != tokTagOpen && tok.kind != tokEOF {
@@ -205,54 +289,126 @@ func readPGN(r io.Reader, game func(names []string, white, black int, res Result
 		if tok.kind == tokEOF {
 			break
 		}
+		rep.Games++
+		g := pgnGame{rep.Games, tok.line}
 		tok = readTags(lex, tok, &tags)
+		tok = readMovetext(lex, tok, &tags)
 
-		// The game ends at its termination marker, or where the tags of
-		// the next game begin if it has none.
-		for tok.kind != tokEOF && tok.kind != tokTagOpen {
-			k := tok.kind
-			tok = lex.token()
-			if k == tokTermination {
-				break
-			}
+		res, why := tags.outcome(lex)
+		switch {
+		case why == "*":
+			rep.Unknown++
+			continue
+		case why != "":
+			rep.Skipped++
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %s", g, why))
+			continue
 		}
-
-		if res, ok := pgnResult(tags[2]); ok {
-			w := player(tags[0])
-			b := player(tags[1])
-			if err := game(names, w, b, res); err != nil {
-				return nil, err
-			}
+		if err := tags.checkNames(g); err != nil {
+			return nil, rep, err
+		}
+		rep.Rated++
+		if err := game(names, player(tags.white), player(tags.black), res, g); err != nil {
+			return nil, rep, err
 		}
 	}
 	if lex.err != nil {
-		return nil, fmt.Errorf("rating: reading PGN: %w", lex.err)
+		return nil, rep, fmt.Errorf("rating: reading PGN: %w", lex.err)
 	}
-	return names, nil
+	return names, rep, nil
+}
+
+// readMovetext skips a game's movetext from tok: it ends at its
+// termination marker outside variations, kept in tags, or where the tags
+// of the next game begin if it has none. It returns the token after it.
+func readMovetext(lex *pgnLexer, tok pgnToken, tags *pgnTags) pgnToken {
+	tags.marker, tags.marked, tags.variation = tags.marker[:0], 0, 0
+	var open []int // lines of the variations open
+	for ; tok.kind != tokEOF && tok.kind != tokTagOpen; tok = lex.token() {
+		switch {
+		case tok.kind == tokVariationOpen:
+			open = append(open, tok.line)
+		case tok.kind == tokVariationClose && len(open) > 0:
+			open = open[:len(open)-1]
+		case tok.kind == tokTermination && len(open) == 0:
+			tags.marker, tags.marked = append(tags.marker, tok.text...), tok.line
+			return lex.token()
+		}
+	}
+	if len(open) > 0 {
+		tags.variation = open[0]
+	}
+	return tok
+}
+
+// outcome is the game's result, or why it has none: "*" for an unknown
+// result, otherwise the warning that skips it.
+func (t *pgnTags) outcome(lex *pgnLexer) (Result, string) {
+	if lex.unclosed > 0 {
+		why := fmt.Sprintf("the %s opened at line %d is never closed: it runs to the end of the file, so no game after it is read", lex.what, lex.unclosed)
+		lex.unclosed = 0
+		return 0, why
+	}
+	tag := t.result
+	switch {
+	case t.variation > 0:
+		return 0, fmt.Sprintf("the variation opened at line %d is never closed", t.variation)
+	case t.resultLine == 0 && t.marked == 0:
+		return 0, "no Result tag and no termination marker (1-0, 0-1, 1/2-1/2 or *) ending its movetext"
+	case t.resultLine == 0:
+		tag = t.marker
+	case !isMarker(tag):
+		return 0, fmt.Sprintf("Result %q at line %d is not 1-0, 0-1, 1/2-1/2 or *", tag, t.resultLine)
+	case t.marked > 0 && string(t.marker) != string(tag):
+		return 0, fmt.Sprintf("Result %q at line %d disagrees with the termination marker %s at line %d (PGN wants them equal)", tag, t.resultLine, t.marker, t.marked)
+	}
+	if res, ok := pgnResult(tag); ok {
+		return res, ""
+	}
+	return 0, "*"
+}
+
+// checkNames refuses a rated game without a White or Black name.
+func (t *pgnTags) checkNames(g pgnGame) error {
+	for _, n := range []struct {
+		tag   string
+		value []byte
+		line  int
+	}{{"White", t.white, t.whiteLine}, {"Black", t.black, t.blackLine}} {
+		switch {
+		case n.line == 0:
+			return fmt.Errorf("rating: %s: no %s tag: every rated game names both players", g, n.tag)
+		case len(n.value) == 0:
+			return fmt.Errorf("rating: %s: the %s tag at line %d has an empty name: every rated game names both players", g, n.tag, n.line)
+		}
+	}
+	return nil
 }
 
 // readTags reads a game's tag pairs, which follow each other directly
 // (anything else starts the movetext), from tok, the first '['. It keeps
-// the values of White, Black and Result in tags (empty when missing; the
-// last one when repeated) and returns the token after the tags.
-func readTags(lex *pgnLexer, tok pgnToken, tags *[3][]byte) pgnToken {
-	for i := range tags {
-		tags[i] = tags[i][:0]
-	}
+// the values of White, Black and Result in tags with their lines (0 when
+// missing; the last one when repeated) and returns the token after the
+// tags.
+func readTags(lex *pgnLexer, tok pgnToken, tags *pgnTags) pgnToken {
+	tags.white, tags.black, tags.result = tags.white[:0], tags.black[:0], tags.result[:0]
+	tags.whiteLine, tags.blackLine, tags.resultLine = 0, 0, 0
 	value := lex.val[:0]
 	defer func() { lex.val = value }()
 	for tok.kind == tokTagOpen {
 		for tok = lex.token(); tok.kind != tokSymbol && tok.kind != tokEOF; tok = lex.token() {
 		}
-		which := -1
+		var dst *[]byte
+		var line *int
 		switch string(tok.text) {
 		case "White":
-			which = 0
+			dst, line = &tags.white, &tags.whiteLine
 		case "Black":
-			which = 1
+			dst, line = &tags.black, &tags.blackLine
 		case "Result":
-			which = 2
+			dst, line = &tags.result, &tags.resultLine
 		}
+		at := tok.line
 		value = value[:0]
 		for ; tok.kind != tokTagClose && tok.kind != tokEOF; tok = lex.token() {
 			if tok.kind == tokString || tok.kind == tokSymbol {
@@ -262,8 +418,8 @@ func readTags(lex *pgnLexer, tok pgnToken, tags *[3][]byte) pgnToken {
 		if tok.kind == tokEOF {
 			break
 		}
-		if which >= 0 {
-			tags[which] = append(tags[which][:0], value...)
+		if dst != nil {
+			*dst, *line = append((*dst)[:0], value...), at
 		}
 		tok = lex.token()
 	}

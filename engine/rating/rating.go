@@ -37,21 +37,57 @@ func DefaultOptions() Options {
 	return Options{Advantage: 32.8, DrawElo: 97.3, Prior: 2, Confidence: 0.95}
 }
 
-func (o Options) validate() error {
-	for _, v := range []float64{o.Advantage, o.DrawElo, o.Prior, o.Confidence} {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("rating: non-finite option in %+v", o)
-		}
+// The ranges of the options that Fit takes. bayeselo takes any number,
+// but beyond these the fit is no longer worth printing: a draw Elo above
+// MaxDrawElo shrinks the display scale (Scale) until every rating rounds
+// to 0 (and overflows it to 0 far above), and an advantage beyond
+// MaxAdvantage puts the ratings of a small file outside the range over
+// which exactdist integrates, so that a rating falls outside its own
+// interval. Real values are far inside: chess engines' advantage is
+// about 30, their draw Elo 100 to 300.
+const (
+	MaxAdvantage = 1000
+	MaxDrawElo   = 1000
+)
+
+// OptionRange says which values of an option Fit takes, for messages:
+// advantage, drawelo, prior or confidence.
+func OptionRange(name string) string {
+	switch name {
+	case "advantage":
+		return fmt.Sprintf("from -%d to %d", MaxAdvantage, MaxAdvantage)
+	case "drawelo":
+		return fmt.Sprintf("above 0 and at most %d", MaxDrawElo)
+	case "prior":
+		return "a finite number, 0 or more"
 	}
-	switch {
-	case o.DrawElo <= 0:
-		// With no draw margin a draw has probability 0, and the virtual
-		// draws of the prior would make the likelihood 0.
-		return fmt.Errorf("rating: DrawElo must be positive, got %v", o.DrawElo)
-	case o.Prior < 0:
-		return fmt.Errorf("rating: Prior must not be negative, got %v", o.Prior)
-	case o.Confidence <= 0 || o.Confidence >= 1:
-		return fmt.Errorf("rating: Confidence must be in (0, 1), got %v", o.Confidence)
+	return "between 0 and 1, both excluded"
+}
+
+// OptionOK says whether x is in the range of the option name
+// (OptionRange). With no draw margin a draw would have probability 0,
+// and the virtual draws of the prior would make the likelihood 0.
+func OptionOK(name string, x float64) bool {
+	switch name {
+	case "advantage":
+		return -MaxAdvantage <= x && x <= MaxAdvantage
+	case "drawelo":
+		return 0 < x && x <= MaxDrawElo
+	case "prior":
+		return x >= 0 && !math.IsInf(x, 0)
+	}
+	return 0 < x && x < 1
+}
+
+// validate refuses options outside their ranges, naming the option.
+func (o Options) validate() error {
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"advantage", o.Advantage}, {"drawelo", o.DrawElo}, {"prior", o.Prior}, {"confidence", o.Confidence}} {
+		if !OptionOK(v.name, v.x) {
+			return fmt.Errorf("rating: %s %v: must be %s", v.name, v.x, OptionRange(v.name))
+		}
 	}
 	return nil
 }
@@ -94,7 +130,7 @@ func Fit(names []string, games []Game, opt Options) (*Ratings, error) {
 		}
 		t.add(g.White, g.Black, g.Result)
 	}
-	return fitTally(names, t, opt), nil
+	return fitTallyChecked(names, t, opt)
 }
 
 // fitTally is Fit of counted games, whose options are valid.
@@ -187,4 +223,33 @@ func (r *Ratings) order() []int {
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(r.raw[b], r.raw[a]) })
 	return idx
+}
+
+// ErrNoFit is returned when the fit of the games gives ratings that are
+// not numbers (NaN), which options far outside their ranges can cause.
+// A rating of ±Inf is a fit: without a prior, a player who lost or won
+// every game is infinitely far from the others.
+var ErrNoFit = errors.New("the fit gives no ratings (NaN)")
+
+// fitTallyChecked is fitTally, refusing a fit that is not finite.
+func fitTallyChecked(names []string, t *tally, opt Options) (*Ratings, error) {
+	r := fitTally(names, t, opt)
+	if err := r.checkFit(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkFinite refuses ratings that are not numbers, or a display scale
+// that makes every rating 0 or NaN.
+func (r *Ratings) checkFit() error {
+	if r.Scale == 0 || math.IsNaN(r.Scale) || math.IsInf(r.Scale, 0) {
+		return fmt.Errorf("rating: %w (draw Elo %v)", ErrNoFit, r.Options.DrawElo)
+	}
+	for _, v := range r.raw {
+		if math.IsNaN(v) {
+			return fmt.Errorf("rating: %w (advantage %v, draw Elo %v, prior %v)", ErrNoFit, r.Options.Advantage, r.Options.DrawElo, r.Options.Prior)
+		}
+	}
+	return nil
 }

@@ -25,6 +25,13 @@ type SPRT struct {
 	Model string `json:"model,omitempty"`
 }
 
+// The SPRT's models (SPRT.Model), as a stop { sprt } block names them.
+const (
+	ModelNormalized = "normalized"
+	ModelLogistic   = "logistic"
+	ModelBayesian   = "bayesian"
+)
+
 // Decision is the outcome of an SPRT so far.
 type Decision string
 

@@ -95,12 +95,12 @@ func TestFitPGN(t *testing.T) {
 	if err := WritePGN(&pgn, names, games); err != nil {
 		t.Fatal(err)
 	}
-	rn, rg, err := ReadPGN(bytes.NewReader(pgn.Bytes()))
+	rn, rg, _, err := ReadPGN(bytes.NewReader(pgn.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := mustFit(t, rn, rg, DefaultOptions())
-	got, err := FitPGN(bytes.NewReader(pgn.Bytes()), DefaultOptions())
+	got, _, err := FitPGN(bytes.NewReader(pgn.Bytes()), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +113,8 @@ func TestFitPGN(t *testing.T) {
 		t.Errorf("stats differ: %+v, want %+v", got.Stats(), want.Stats())
 	}
 
-	_, err = FitPGN(strings.NewReader(`[White "a"][Black "b"][Result "1-0"] 1-0 [White "a"][Black "a"][Result "0-1"] 0-1`), DefaultOptions())
-	if !errors.Is(err, ErrSelfPlay) || !strings.Contains(err.Error(), `game 1 ("a")`) {
+	_, _, err = FitPGN(strings.NewReader(`[White "a"][Black "b"][Result "1-0"] 1-0 [White "a"][Black "a"][Result "0-1"] 0-1`), DefaultOptions())
+	if !errors.Is(err, ErrSelfPlay) || !strings.Contains(err.Error(), `game 2 (line 1), White and Black both "a"`) {
 		t.Errorf("self play: %v", err)
 	}
 }

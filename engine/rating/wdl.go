@@ -73,10 +73,14 @@ func (e Estimate) MarshalJSON() ([]byte, error) {
 }
 
 // Finite returns a pointer to x, or nil when x is infinite or NaN, for
-// JSON output.
+// JSON output; a negative zero is 0 (JSON's -0 reads as a sign that
+// means nothing).
 func Finite(x float64) *float64 {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return nil
+	}
+	if x == 0 {
+		x = 0
 	}
 	return &x
 }

@@ -38,9 +38,29 @@ type duelGame struct {
 	paired       bool
 }
 
-// ComputeHeadToHead compares bots a and b, and runs sprt on their games.
 // Matches are duplicate-deal partners when they have the same seed and a
 // and b sit in each other's seats.
+// DefaultSPRT is the SPRT a head-to-head of the plan's bots runs unless
+// told otherwise: that of the plan's stop { sprt } block when it has one,
+// so that the head-to-head's LLR is the stop's, else normalised Elo
+// [0, 5] with alpha = beta = 0.05.
+func DefaultSPRT(p *plan.Plan) rating.SPRT {
+	if p.Stop != nil && p.Stop.SPRT != nil {
+		return PlanSPRT(p.Stop.SPRT)
+	}
+	return rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
+}
+
+// PlanSPRT is the test of a stop { sprt } block, its model spelled out.
+func PlanSPRT(t *plan.SPRT) rating.SPRT {
+	s := rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
+	if s.Model == "" {
+		s.Model = rating.ModelNormalized
+	}
+	return s
+}
+
+// ComputeHeadToHead compares bots a and b, and runs sprt on their games.
 func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.SPRT) (*HeadToHead, error) {
 	for _, name := range []string{a, b} {
 		if p.Bot(name) == nil {

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -32,8 +33,9 @@ type Stats struct {
 	// Standings[j] from i's side.
 	Crosstable [][]rating.WDL `json:"crosstable"`
 	// LOS[i][j] is BayesElo's likelihood that Standings[i] is stronger
-	// than Standings[j] (0..1; 0 on the diagonal).
-	LOS [][]float64 `json:"los"`
+	// than Standings[j] (0..1; 0 on the diagonal; NaN, null in JSON, when
+	// either has no pairwise game).
+	LOS LOSMatrix `json:"los"`
 	// Ties are the groups of bots that placement does not separate yet
 	// (see PlacementTies); only under the placement ranking.
 	Ties [][]string `json:"ties,omitempty"`
@@ -337,7 +339,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 		Matches: len(results), Playoffs: len(t.playoffs), Planned: regularMatches(p),
 		Standings:  make([]Standing, len(order)),
 		Crosstable: make([][]rating.WDL, len(order)),
-		LOS:        make([][]float64, len(order)),
+		LOS:        make(LOSMatrix, len(order)),
 	}
 	for k, i := range order {
 		s.Standings[k] = st[i]
@@ -346,6 +348,11 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 		for l, j := range order {
 			s.Crosstable[k][l] = cross[i][j]
 			s.LOS[k][l] = los[i][j]
+			if k != l && (!r.Rated(i) || !r.Rated(j)) {
+				// The results say nothing of a bot without games; the
+				// fit's 0.5 would read as a coin toss.
+				s.LOS[k][l] = math.NaN()
+			}
 		}
 	}
 	defer s.grade(p)
@@ -508,7 +515,7 @@ func (s *Stats) Reorder(p *plan.Plan, bots, stage []string) {
 	}
 	st := make([]Standing, len(bots))
 	cross := make([][]rating.WDL, len(bots))
-	los := make([][]float64, len(bots))
+	los := make(LOSMatrix, len(bots))
 	// A disqualified bot ranks after every bot that is not, whatever stage
 	// it reached; the bots of no stage (a gate's own) stay last.
 	bots = slices.Clone(bots)
@@ -600,4 +607,46 @@ func (s *Stats) grade(p *plan.Plan) {
 			st.Grade = p.GradeOf(st.Rank, n)
 		}
 	}
+}
+
+// LOSMatrix is the LOS matrix of the standings; in JSON a figure that
+// the results do not give (NaN) is null.
+type LOSMatrix [][]float64
+
+// MarshalJSON writes NaN as null.
+func (m LOSMatrix) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	rows := make([][]*float64, len(m))
+	for i, row := range m {
+		rows[i] = make([]*float64, len(row))
+		for j, x := range row {
+			rows[i][j] = rating.Finite(x)
+		}
+	}
+	return json.Marshal(rows)
+}
+
+// UnmarshalJSON reads null as NaN.
+func (m *LOSMatrix) UnmarshalJSON(b []byte) error {
+	var rows [][]*float64
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return err
+	}
+	if rows == nil {
+		*m = nil
+		return nil
+	}
+	*m = make(LOSMatrix, len(rows))
+	for i, row := range rows {
+		(*m)[i] = make([]float64, len(row))
+		for j, x := range row {
+			(*m)[i][j] = math.NaN()
+			if x != nil {
+				(*m)[i][j] = *x
+			}
+		}
+	}
+	return nil
 }

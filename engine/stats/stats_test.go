@@ -3,6 +3,7 @@ package stats_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -578,5 +579,25 @@ func TestPlacementTiesOfFillBots(t *testing.T) {
 		if !reflect.DeepEqual(s.Ties, [][]string{{"a", "b"}}) || s.NotPlayedOff != nil {
 			t.Errorf("%s: ties %v, not played off %v; want [[a b]] and none", c.name, s.Ties, s.NotPlayedOff)
 		}
+	}
+}
+
+// The LOS matrix writes a figure the results do not give as null, and
+// reads it back as NaN.
+func TestLOSMatrixJSON(t *testing.T) {
+	m := stats.LOSMatrix{{0, 0.75, math.NaN()}, {0.25, 0, math.NaN()}, {math.NaN(), math.NaN(), 0}}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[[0,0.75,null],[0.25,0,null],[null,null,0]]`; string(b) != want {
+		t.Errorf("JSON = %s, want %s", b, want)
+	}
+	var back stats.LOSMatrix
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back[0][1] != 0.75 || !math.IsNaN(back[0][2]) || !math.IsNaN(back[2][1]) || back[2][2] != 0 {
+		t.Errorf("read back %v", back)
 	}
 }

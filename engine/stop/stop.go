@@ -28,9 +28,12 @@ type Stopped struct {
 	Widest float64 `json:"widest,omitempty"`
 }
 
-// SPRTState is the SPRT of the candidate's games when it decided.
+// SPRTState is the SPRT of the candidate's games when it decided: the
+// test's parameters (elo0, elo1, alpha, beta, model: the stop block's,
+// the model spelled out) and its result.
 type SPRTState struct {
-	Candidate string `json:"candidate"`
+	Candidate string      `json:"candidate"`
+	Test      rating.SPRT `json:"test"`
 	rating.SPRTResult
 	WDL rating.WDL `json:"wdl"`
 	// Penta is set when the test counted pairs of games (two players,
@@ -136,8 +139,8 @@ func (s *Stopper) sprt(m *plan.Match, res *stats.Result) *SPRTState {
 			s.wdl.L++
 		}
 	}
-	test := rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
-	st := &SPRTState{Candidate: t.Candidate, WDL: s.wdl}
+	test := stats.PlanSPRT(t)
+	st := &SPRTState{Candidate: t.Candidate, Test: test, WDL: s.wdl}
 	if s.usePenta {
 		key := [2]int{m.Round, m.Group}
 		if len(games) == 1 {

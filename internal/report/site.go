@@ -190,9 +190,10 @@ func tornLine(path string) string {
 }
 
 // headToHeads compares every pair of bots of the standings, in standings
-// order, with `arbiter rank -vs`'s default test.
+// order, with `arbiter rank -vs`'s default test: the plan's stop { sprt }
+// block's, if it has one (stats.DefaultSPRT).
 func headToHeads(p *plan.Plan, results []engine.Result, st *stats.Stats) []*stats.HeadToHead {
-	sprt := rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+	sprt := stats.DefaultSPRT(p)
 	var out []*stats.HeadToHead
 	for i, a := range st.Standings {
 		for _, b := range st.Standings[i+1:] {

@@ -193,7 +193,7 @@
         el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${fmt(sign * e.elo, 1)} ± ${fmt(e.elo_error, 1)}` })),
         el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${fmt(sign * e.nelo, 1)} ± ${fmt(e.nelo_error, 1)}` })),
         el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
-        el("tr", {}, el("th", { text: `SPRT [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}]` }),
+        el("tr", {}, el("th", { text: `SPRT ${h.sprt.model || "normalized"} [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}], α ${h.sprt.alpha}, β ${h.sprt.beta}` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
       el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => theirMatches(a, b) } })));
   }
