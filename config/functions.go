@@ -83,7 +83,7 @@ func fileFunc(root string) function.Function {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(root, p)
 			}
-			b, err := userfile.Input(p)
+			b, err := userfile.ReadFile(p)
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}

@@ -24,7 +24,6 @@ import (
 	_ "github.com/arbiter-contests/arbiter/drivers/house/start"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
-	"github.com/arbiter-contests/arbiter/internal/userfile"
 )
 
 const usage = `arbiter runs matches and tournaments between game-playing bots.
@@ -327,9 +326,6 @@ func (c *configFlags) fingerprintOptions(l *loaded, path string, results ...stri
 		for name := range l.cfg.Files {
 			o.Config = append(o.Config, name)
 		}
-		// What file() and a game's files read is the configuration's
-		// content too, which the plan's hash covers.
-		o.Config = append(o.Config, userfile.Inputs()...)
 	}
 	return o
 }

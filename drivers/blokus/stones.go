@@ -1,7 +1,6 @@
 package blokus
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -140,12 +139,13 @@ func decodeStonesFile(a *hcl.Attribute, ctx *hcl.EvalContext) ([]Stone, hcl.Diag
 		path = filepath.Join(configRoot(ctx), path)
 	}
 	subject := a.Expr.Range().Ptr()
-	b, err := userfile.Input(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, hcl.Diagnostics{errDiag("Cannot read stones file",
 			fmt.Sprintf("%v. The file is relative to the configuration's directory.", err), subject)}
 	}
-	fileStones, err := ParseStonesFile(bytes.NewReader(b))
+	defer f.Close()
+	fileStones, err := ParseStonesFile(f)
 	var diags hcl.Diagnostics
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"sync"
 )
 
 // Limit is the most arbiter reads of one file a configuration names:
@@ -73,32 +71,3 @@ func (r *reader) Read(p []byte) (int, error) {
 }
 
 func (r *reader) Close() error { return r.f.Close() }
-
-// inputs are the files read as the configuration's content (Input).
-var inputs struct {
-	sync.Mutex
-	paths []string
-}
-
-// Input reads the file at path whole as ReadFile does, and notes it as
-// one whose content becomes the configuration's (file(), a Blokus stones
-// file): the plan's hash covers what it says, so it is no bot's content
-// even when it lies in a bot's folder (Inputs).
-func Input(path string) ([]byte, error) {
-	b, err := ReadFile(path)
-	if err == nil {
-		inputs.Lock()
-		defer inputs.Unlock()
-		if !slices.Contains(inputs.paths, path) {
-			inputs.paths = append(inputs.paths, path)
-		}
-	}
-	return b, err
-}
-
-// Inputs are the files Input has read, in the order first read.
-func Inputs() []string {
-	inputs.Lock()
-	defer inputs.Unlock()
-	return slices.Clone(inputs.paths)
-}
