@@ -143,7 +143,8 @@ func (sf *stageFiles) warnings() []string {
 // result (the run made it then, or makes it next), so that a directory
 // copied without rounds/, or whose file was removed, reads as it did
 // (remade; not written to rounds/); after the run was stopped by its
-// stopping rule (stopped.json), only if it played a match of it. Without
+// stopping rule (stopped.json, or the rule stops on the results before
+// it), only if it played a match of it. Without
 // the game (nil), and for a plan
 // without later stages, the files are read unchecked up to the first
 // missing (loadPairings).
@@ -157,11 +158,16 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 	known := *p
 	known.Matches = slices.Clone(p.Matches)
 	done := make(map[string]bool, len(results))
-	for _, r := range results {
+	byID := make(map[string]*Result, len(results))
+	for i, r := range results {
 		done[r.Match] = true
+		byID[r.Match] = &results[i]
 	}
+	// A run its stopping rule stopped makes no later stage: its file
+	// may be lost, or the run killed before it wrote stopped.json.
 	_, err := os.Stat(filepath.Join(dir, StopFile))
 	stopped := err == nil
+	stopper := stop.New(p)
 	for i, name := range laterNames(p) {
 		file, err := readPairing(filepath.Join(dir, RoundsDir, name))
 		if err != nil {
@@ -172,6 +178,9 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 		due := allFinished(known.Matches, done)
 		if !due && file == nil {
 			break
+		}
+		if due && file == nil && !stopped {
+			stopped = stopper.Advance(&known, byID) != nil
 		}
 		if due {
 			made, _, err := makeLater(&known, i, knownResults(&known, results), game, hclog.NewNullLogger())
