@@ -80,7 +80,7 @@ func interpreterProblem(path, name string, shows func(string) bool, depth int) s
 	case err != nil:
 		return fmt.Sprintf("%s cannot be read (%v)", its, err)
 	case shows != nil && !shows(sb.Interp):
-		return its + " exists on this machine but is not in the bot's sandbox, which shows only the system's folders, the bot's folder and what its command names (docs/sandbox-default.md): name the interpreter in the bot's command instead, or use one of the system's folders"
+		return its + " exists on this machine but is not in the bot's sandbox, which shows only the system's folders, the bot's folder and what its command needs (docs/sandbox-default.md): use an interpreter of the system's folders, or \"#!/usr/bin/env NAME\" for one the PATH finds"
 	case st.IsDir():
 		return its + " is a folder, not a program"
 	case st.Mode()&0o111 == 0:
