@@ -11,6 +11,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // Bot is a `bot "name"` block: either a house bot built into arbiter or a
@@ -203,19 +205,20 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	prog := bot.Command[0]
 	onPath := !strings.ContainsRune(prog, '/')
 	var err error
+	path := prog
 	switch {
 	case onPath:
-		_, err = exec.LookPath(prog)
+		path, err = exec.LookPath(prog)
 	case len(bot.Build) > 0:
 		return nil
 	default:
 		if !filepath.IsAbs(prog) {
-			prog = filepath.Join(bot.Dir, prog)
+			path = filepath.Join(bot.Dir, prog)
 		}
-		_, err = os.Stat(prog)
+		_, err = os.Stat(path)
 	}
 	if err == nil {
-		return nil
+		return checkInterpreter(bot, path, nil, rng)
 	}
 	if _, inDir := os.Stat(filepath.Join(bot.Dir, prog)); onPath && (inDir == nil || len(bot.Build) > 0) {
 		// The program is (or its build will be) in the bot's dir, but
@@ -228,6 +231,35 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program not found",
 		Detail:  fmt.Sprintf("Bot %q runs %q, which is not found here (%v); its matches will end in a start fault. Install it or fix the command.", bot.Name, bot.Command[0], err),
 		Subject: &rng}
+}
+
+// checkInterpreter warns when the bot's program, the script at path, cannot
+// start for its "#!" line (drivers.InterpreterProblem): its interpreter
+// does not exist here (a Windows line ending puts a "\r" at its end), or
+// the bot's sandbox, when shows is not nil, does not hold it.
+func checkInterpreter(bot *Bot, path string, shows func(string) bool, rng hcl.Range) *hcl.Diagnostic {
+	why := drivers.InterpreterProblem(path, bot.Command[0], shows)
+	if why == "" {
+		return nil
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program cannot start",
+		Detail:  fmt.Sprintf("Bot %q runs %q, which cannot start here: %s. Its matches will end in a start fault.", bot.Name, bot.Command[0], why),
+		Subject: &rng}
+}
+
+// CheckSandboxInterpreter is checkInterpreter for the bot's sandbox sb:
+// it warns of an interpreter that exists here but is not shown in the
+// sandbox (checkProgram warned of one that does not exist at all).
+func CheckSandboxInterpreter(bot *Bot, sb *drivers.Sandbox) *hcl.Diagnostic {
+	if sb == nil || bot.House != "" || len(bot.Command) == 0 || len(bot.Build) > 0 {
+		return nil
+	}
+	path := drivers.ProgramPath(bot.Command[0], bot.Dir)
+	if path == "" || drivers.InterpreterProblem(path, bot.Command[0], nil) != "" {
+		return nil
+	}
+	shows := func(p string) bool { return sb.Shows(p, bot.Dir) || sb.Shows(evalOr(p), bot.Dir) }
+	return checkInterpreter(bot, path, shows, bot.DeclRange)
 }
 
 // checkHouse checks that "<driver>/<bot>" names a built-in bot.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/board"
@@ -124,7 +123,7 @@ func checkBoard(s board.Spec, b *hcl.Block) hcl.Diagnostics {
 	if s.Rows > MaxSide || s.Cols > MaxSide {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Board too large for Blokus",
 			Detail:  fmt.Sprintf("The board is %d rows by %d columns; a Blokus board has at most %d of each. Make it smaller.", s.Rows, s.Cols, MaxSide),
-			Subject: attrRange(b, "rows", "cols", "size", "map")})
+			Subject: board.AttrRange(b, tooLarge(s), "size", "map")})
 		return diags
 	}
 	for i, st := range []board.Cell{{X: 0, Y: s.Rows - 1}, {X: s.Cols - 1, Y: 0}} {
@@ -132,29 +131,16 @@ func checkBoard(s board.Spec, b *hcl.Block) hcl.Diagnostics {
 			if c == st {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Start cell filled",
 					Detail:  fmt.Sprintf("Player %d starts on the cell [%d, %d] (column, row), which the board fills. The start cells, bottom left and top right, must stay free.", i+1, st.X, st.Y),
-					Subject: attrRange(b, "filled", "map")})
+					Subject: board.AttrRange(b, "filled", "map")})
 			}
 		}
 	}
 	if free := s.Rows*s.Cols - len(s.Filled) - 2; s.Random > 0 && s.Random > free {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many random cells",
 			Detail:  fmt.Sprintf("random is %d, but the board has only %d free cells besides the two start cells, which a draw never fills. Lower random.", s.Random, free),
-			Subject: attrRange(b, "random")})
+			Subject: board.AttrRange(b, "random")})
 	}
 	return diags
-}
-
-// attrRange is the value range of the first of a block's attributes that
-// is set, or the block's own range.
-func attrRange(b *hcl.Block, names ...string) *hcl.Range {
-	if body, ok := b.Body.(*hclsyntax.Body); ok {
-		for _, n := range names {
-			if a, ok := body.Attributes[n]; ok {
-				return a.Expr.Range().Ptr()
-			}
-		}
-	}
-	return b.DefRange.Ptr()
 }
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
@@ -221,3 +207,11 @@ func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
 
 // DefaultLimits are the driver's (see Driver.DefaultLimits).
 func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }
+
+// tooLarge is the side of a board over MaxSide: "rows" or "cols".
+func tooLarge(s board.Spec) string {
+	if s.Rows > MaxSide {
+		return "rows"
+	}
+	return "cols"
+}

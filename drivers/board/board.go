@@ -188,6 +188,20 @@ func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
 	return s, diags
 }
 
+// AttrRange is the value range of the first of the board block b's
+// attributes names that is set, or the block's own range: a game's own
+// rule for the board (Bricks' odd size) points at the setting it is
+// about, not at "board {".
+func AttrRange(b *hcl.Block, names ...string) *hcl.Range {
+	content, _, _ := b.Body.PartialContent(schema)
+	for _, n := range names {
+		if a, ok := content.Attributes[n]; ok {
+			return a.Expr.Range().Ptr()
+		}
+	}
+	return b.DefRange.Ptr()
+}
+
 // number is a whole-number attribute of the board block: its value, the
 // attribute (nil when the block leaves it out), and whether the value is
 // valid.

@@ -150,11 +150,11 @@ func (g *Game) decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
 	case spec.Rows != spec.Cols:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Board not square",
 			Detail:  fmt.Sprintf("The board is %d rows by %d columns; Bricks is played on a square board: use size = N.", spec.Rows, spec.Cols),
-			Subject: b.DefRange.Ptr()})
+			Subject: board.AttrRange(b, "rows", "cols", "map")})
 	case n < MinSize || n > MaxSize || n%2 == 0:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid board size",
 			Detail:  fmt.Sprintf("The board is %d×%d; Bricks is played on an odd size from %d to %d, like 5, 7 or 9.", n, n, MinSize, MaxSize),
-			Subject: b.DefRange.Ptr()})
+			Subject: board.AttrRange(b, "size", "rows", "map")})
 	}
 	if diags.HasErrors() {
 		return diags

@@ -80,7 +80,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		if c.Total != 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No total clock in Euchre",
 				Detail:  `Euchre bots are started afresh for every decision, so only the limit of one decision applies: write clock { move = "1s" } without total.`,
-				Subject: b.DefRange.Ptr()})
+				Subject: totalRange(b)})
 		}
 		if c.Move != 0 {
 			g.clock.Move = c.Move
@@ -88,6 +88,16 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		g.clock.Startup = c.Startup
 	}
 	return g, diags
+}
+
+// totalRange is the range of the total of the clock block b, or the
+// block's own.
+func totalRange(b *hcl.Block) *hcl.Range {
+	attrs, _ := b.Body.JustAttributes()
+	if a, ok := attrs["total"]; ok {
+		return a.Expr.Range().Ptr()
+	}
+	return b.DefRange.Ptr()
 }
 
 // wholeNumber decodes attribute a, a whole number from lo to hi; doc says

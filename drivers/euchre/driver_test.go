@@ -131,3 +131,16 @@ func TestDecodeWholeNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A clock's total, which Euchre has no use for, is reported on its own
+// line, not at the clock block's.
+func TestNoTotalClockPointsAtTotal(t *testing.T) {
+	f, diags := hclparse.NewParser().ParseHCL([]byte("clock {\n  move  = \"1s\"\n  total = \"5m\"\n}\n"), "t.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	_, diags = Driver{}.DecodeGame(f.Body, nil)
+	if len(diags) != 1 || diags[0].Summary != "No total clock in Euchre" || diags[0].Subject.Start.Line != 3 {
+		t.Errorf("%v, want one No total clock in Euchre on line 3", diags)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -75,13 +76,16 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 	}
 	if a, ok := content.Attributes["deals"]; ok {
 		g.dealsRange = a.Expr.Range()
-		deals, d := decodeDeals(a, ctx)
+		deals, ranges, d := decodeDeals(a, ctx)
 		diags = append(diags, d...)
 		if !d.HasErrors() && len(deals) == 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No deals",
 				Detail: "deals is empty: list at least one deal, like [{ cards = 5, leader = 0 }].", Subject: a.Expr.Range().Ptr()})
 		}
 		g.settings.Deals = deals
+		if !d.HasErrors() && g.settings.Deck.Size() > 0 && g.settings.Deck.Validate() == nil {
+			diags = append(diags, checkAnySeats(g.settings, ranges)...)
+		}
 	}
 	clockOK := true
 	for _, b := range content.Blocks {
@@ -106,14 +110,14 @@ const dealsExample = `Write deals as a list of objects, like [{ cards = 1, leade
 // decodeDeals decodes the deals attribute, a deal at a time, so that a
 // problem names its deal counted from 1, as the rules' own messages and
 // the game's events do, and points at it when deals is written out.
-func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagnostics) {
+func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, []hcl.Range, hcl.Diagnostics) {
 	v, diags := a.Expr.Value(ctx)
 	if diags.HasErrors() {
-		return nil, diags
+		return nil, nil, diags
 	}
 	rng := a.Expr.Range()
 	if v.IsNull() || !v.IsWhollyKnown() || !(v.Type().IsListType() || v.Type().IsTupleType() || v.Type().IsSetType()) {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid deals",
+		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid deals",
 			Detail: "deals must be a list of deals, not " + v.Type().FriendlyName() + ". " + dealsExample, Subject: &rng}}
 	}
 	var elems []hclsyntax.Expression
@@ -121,6 +125,7 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 		elems = tuple.Exprs
 	}
 	var deals []DealSpec
+	var ranges []hcl.Range
 	for i, it := 0, v.ElementIterator(); it.Next(); i++ {
 		_, e := it.Element()
 		subject := rng
@@ -156,9 +161,72 @@ func decodeDeals(a *hcl.Attribute, ctx *hcl.EvalContext) ([]DealSpec, hcl.Diagno
 				Subject: subject.Ptr()})
 		}
 		deals = append(deals, DealSpec{Cards: dv.Cards, Leader: dv.Leader})
+		ranges = append(ranges, subject)
 	}
-	return deals, diags
+	return deals, ranges, diags
 }
+
+// checkAnySeats reports the deals of s that no seating can play, at
+// ranges (each deal's): one that gives more cards than the deck holds
+// for the fewest players a game has (2), and one led by a seat past the
+// largest seating the deals allow (the deck's cards over the most cards
+// a deal gives). Neither depends on a tournament's players, so they are
+// reported with the game, even while a tournament has mistakes of its own
+// (CheckSeats says the rest, once the players are known).
+func checkAnySeats(s Settings, ranges []hcl.Range) hcl.Diagnostics {
+	// One diagnostic a range: the deals a for expression makes share its
+	// range, and their problems are one mistake there.
+	var diags hcl.Diagnostics
+	byRange := map[hcl.Range]*hcl.Diagnostic{}
+	report := func(r hcl.Range, detail string) {
+		if d, ok := byRange[r]; ok {
+			d.Detail += " " + detail
+			return
+		}
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid deal", Detail: detail, Subject: r.Ptr()}
+		byRange[r] = d
+		diags = append(diags, d)
+	}
+	size, most, largest := s.Deck.Size(), 0, -1
+	for i, d := range s.Deals {
+		if d.Cards*minPlayers > size {
+			report(ranges[i], fmt.Sprintf("Deal %d gives %d cards to each player: even %d players, the fewest a game has, would need %d, but the deck has only %d cards. Give each player at most %d.",
+				i+1, d.Cards, minPlayers, d.Cards*minPlayers, size, size/minPlayers))
+		} else if d.Cards > most {
+			most, largest = d.Cards, i
+		}
+	}
+	if largest < 0 {
+		return diags
+	}
+	n := size / most
+	led := map[hcl.Range][]int{} // the deals at a range led past n
+	var order []hcl.Range
+	for i, d := range s.Deals {
+		if d.Leader >= n && d.Cards*minPlayers <= size {
+			if led[ranges[i]] == nil {
+				order = append(order, ranges[i])
+			}
+			led[ranges[i]] = append(led[ranges[i]], i)
+		}
+	}
+	for _, r := range order {
+		var deals, leaders []string
+		for _, i := range led[r] {
+			deals, leaders = append(deals, strconv.Itoa(i+1)), append(leaders, strconv.Itoa(s.Deals[i].Leader))
+		}
+		what := "Deal %s is led by player %s"
+		if len(deals) > 1 {
+			what = "Deals %s are led by players %s"
+		}
+		report(r, fmt.Sprintf(what+", but at most %d players can play these deals (deal %d gives %d cards to each, and the deck has %d), so a leader is a seat from 0 to %d.",
+			strings.Join(deals, ", "), strings.Join(leaders, ", "), n, largest+1, most, size, n-1))
+	}
+	return diags
+}
+
+// minPlayers is the fewest players a game of Planowanie has.
+const minPlayers = 2
 
 // unknownAttrs says which attributes of the object type t the object
 // type want does not have, each with the one it may be a typo of ("leadr

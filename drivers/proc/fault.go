@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -66,6 +67,9 @@ func setupOf(err error, bot string) (*SetupError, bool) {
 func startFault(args []string, dir string, err error) *Fault {
 	f := faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(args, " "), err)
 	prog := args[0]
+	if why := interpreterFault(drivers.ProgramPath(prog, dir), prog, err, nil); why != "" {
+		return faultf(drivers.FaultStart, "cannot start %s: %s", strings.Join(args, " "), why)
+	}
 	if !errors.Is(err, exec.ErrNotFound) || strings.ContainsRune(prog, '/') {
 		return f
 	}
@@ -73,4 +77,20 @@ func startFault(args []string, dir string, err error) *Fault {
 		f.Detail += fmt.Sprintf(" (%s is in the bot's folder, but a program named without a slash is looked up on PATH: write \"./%s\" in its command)", prog, prog)
 	}
 	return f
+}
+
+// interpreterFault is why the program at path (named name) could not be
+// exec'd for err, when its "#!" line is to blame: the kernel says "no
+// such file or directory" (or "exec format error", "permission denied")
+// of a missing interpreter as of a missing program, and the program is
+// there. shows, when not nil, says what the bot's sandbox holds. It is
+// "" when the program is no script, or its interpreter is not at fault.
+func interpreterFault(path, name string, err error, shows func(string) bool) string {
+	if path == "" || !(errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOEXEC) || errors.Is(err, syscall.EACCES)) {
+		return ""
+	}
+	if st, serr := os.Stat(path); serr != nil || st.IsDir() {
+		return ""
+	}
+	return drivers.InterpreterProblem(path, name, shows)
 }

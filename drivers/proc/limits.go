@@ -65,10 +65,12 @@ type Box struct {
 	netnsLent bool // lent: Close gives it back; else it is closed
 	// spawn is the child's program when the bot is spawned rather than
 	// started through the shim (see spawnable), cfg what it was written
-	// from, spawnMsgs what each of its steps' failure means, spawnBots
+	// from (or what the shim was given), spawnMsgs what each of its steps' failure means, spawnBots
 	// which of those failures are the bot's (see spawnProg.bots).
-	// sandboxed says the bot is in the sandbox's root.
+	// sandboxed says the bot is in the sandbox's root; shows, whether
+	// that root holds a path of the host.
 	sandboxed bool
+	shows     func(string) bool
 	// cgMu orders the reads of the cgroup's counters against Close,
 	// which gives the cgroup away (cg nil, closed) and keeps the final
 	// counts.
@@ -261,12 +263,12 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 // the shim, this executable re-run with cfg in its environment.
 func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
 	cmd := b.cmd
+	b.cfg = cfg // the bot's program and arguments, for execFault
 	if b.spawnable(cmd.SysProcAttr) {
 		var err error
 		if b.spawn, err = compileSpawn(cfg, b.netns, cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0); err != nil {
 			return faultf(drivers.FaultStart, "%v", err)
 		}
-		b.cfg = cfg
 		cmd.Env = env
 		cmd.Err = errSpawned // a cmd.Start() must not start it unconfined
 		return nil
@@ -388,6 +390,7 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 	if err != nil {
 		return nil, err
 	}
+	b.shows = sp.shows
 	if sp.program != "" {
 		cfg.Path = sp.program
 		cfg.Args = append([]string{sp.program}, cfg.Args[1:]...)
@@ -556,6 +559,9 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 	case crash && ws.Exited() && ws.ExitStatus() == shimFailed && strings.Contains(stderrTail, "arbiter shim: "):
 		_, msg, _ := strings.Cut(stderrTail, "arbiter shim: ")
 		msg, _, _ = strings.Cut(msg, "\n")
+		if f := b.shimExecFault(msg); f != nil {
+			return f
+		}
 		return faultf(drivers.FaultStart, "%s", msg)
 	case ws.Signaled() && ws.Signal() == syscall.SIGSYS && (b.seccomp || b.sandboxed || b.lim.NoChildren()):
 		return faultf(drivers.FaultCrash, "made a system call of another architecture (a 32-bit one), which the sandbox's filter cannot vouch for: killed")
@@ -686,3 +692,39 @@ func (b *Box) Folder() string {
 
 // Size formats a byte count the way limits are written: "400MiB", "10MB".
 func Size(n int64) string { return drivers.FormatSize(n) }
+
+// execFault is the start fault of a bot whose program's exec failed with
+// e, in its sandbox or out of it: its "#!" interpreter when that is to
+// blame (interpreterFault), as the bot's sandbox sees it.
+func (b *Box) execFault(e error) *Fault {
+	args := b.cmd.Args
+	if b.cfg != nil {
+		args = b.cfg.Args
+	}
+	path := b.cmd.Path
+	if b.cfg != nil && b.cfg.Path != "" {
+		path = b.cfg.Path
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(b.cmd.Dir, path)
+	}
+	var shows func(string) bool
+	if b.sandboxed {
+		shows = b.shows
+	}
+	if why := interpreterFault(path, args[0], e, shows); why != "" {
+		return faultf(drivers.FaultStart, "cannot start %s: %s", strings.Join(args, " "), why)
+	}
+	return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(args, " "), e)
+}
+
+// shimExecFault is execFault for the shim's report msg of its exec's
+// failure ("cannot start ARGS: ERROR"); nil for another report.
+func (b *Box) shimExecFault(msg string) *Fault {
+	for _, e := range []syscall.Errno{syscall.ENOENT, syscall.ENOEXEC, syscall.EACCES} {
+		if strings.HasPrefix(msg, "cannot start ") && strings.HasSuffix(msg, ": "+e.Error()) {
+			return b.execFault(e)
+		}
+	}
+	return nil
+}

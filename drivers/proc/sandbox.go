@@ -148,6 +148,9 @@ type sandboxPlan struct {
 	root    rootConfig
 	program string // the program to exec, when Needs replaced it
 	tmp     string // the private /tmp's tmpfs options
+	// shown are the host's paths bound in the root beside the system's
+	// folders: its folders, what its command needs.
+	shown []string
 }
 
 // planSandbox lays out the root of a bot: prog is its program (absolute),
@@ -229,6 +232,7 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	}
 	sort.SliceStable(binds, func(i, j int) bool { return binds[i].Path < binds[j].Path })
 	binds = dropInner(binds)
+	sp.shown = bound(binds)
 	sp.root = rootConfig{Ops: append(slices.Clone(systemOnce()), binds...), Cwd: cwd, UID: -1, GID: -1}
 	return sp, nil
 }
@@ -377,4 +381,26 @@ func (p *Probe) SandboxMechanisms() []Mechanism {
 			"memory is only RLIMIT_DATA per process, processes are not counted as root; its processes are found by token, not killed as a group"},
 		{"the sandbox, tried for real", p.Sandbox, p.Why["sandbox"], SandboxMissing},
 	}
+}
+
+// bound are the paths of binds that show the host's files (ro, rw).
+func bound(binds []mountOp) []string {
+	var out []string
+	for _, b := range binds {
+		if b.Kind == "ro" || b.Kind == "rw" {
+			out = append(out, b.Path)
+		}
+	}
+	return out
+}
+
+// shows reports whether the sandbox's root holds the host's path p (or
+// the file it links to): the system's folders and what planSandbox bound.
+func (sp *sandboxPlan) shows(p string) bool {
+	for _, q := range []string{p, evalOr(p)} {
+		if drivers.InSystem(q) || slices.ContainsFunc(sp.shown, func(s string) bool { return drivers.Within(q, s) }) {
+			return true
+		}
+	}
+	return false
 }

@@ -506,7 +506,7 @@ func (b *Box) spawnFault(step int, e syscall.Errno) error {
 	case step < 0 || step > len(b.spawnMsgs):
 		return b.setupFailure(fmt.Errorf("starting %s: %w", strings.Join(b.cmd.Args, " "), e))
 	case step == len(b.spawnMsgs):
-		return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(b.cfg.Args, " "), e)
+		return b.execFault(e)
 	case b.spawnBots[step]:
 		return faultf(drivers.FaultStart, b.spawnMsgs[step], e) // each a format with one %v (see esc)
 	}

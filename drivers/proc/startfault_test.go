@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -39,5 +40,93 @@ func TestStartFaultSaysDotSlash(t *testing.T) {
 				t.Errorf("RunOnce = %+v, %v, want a start fault that says to %s", r.Fault, err, want)
 			}
 		})
+	}
+}
+
+// A script whose "#!" interpreter is missing fails to start with "no
+// such file or directory", of the interpreter, not of the script: the
+// start fault says which interpreter, on which line, and that a "\r" at
+// its end is the file's Windows line endings; bare and in the sandbox,
+// for a session and for a per-move run (and through the shim:
+// TestHostileThroughShim runs it again).
+func TestStartFaultNamesMissingInterpreter(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"crlf":    "#!/bin/sh\r\nread b\r\necho OK\r\n",
+		"missing": "#!/nonexistent/interp -x\nread b\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, prog := range []struct{ name, want string }{
+		{"crlf", `cannot start ./crlf: its interpreter "/bin/sh\r" (line 1 of ./crlf) does not exist: the file has Windows line endings (CRLF); convert it (dos2unix ./crlf)`},
+		{"missing", `cannot start ./missing: its interpreter /nonexistent/interp (line 1 of ./missing) does not exist`},
+	} {
+		for _, tc := range []struct {
+			name string
+			lim  drivers.Limits
+		}{{"bare", drivers.Limits{}}, {"sandbox", drivers.Limits{Sandbox: &drivers.Sandbox{}}}} {
+			t.Run(prog.name+"/"+tc.name, func(t *testing.T) {
+				argv := []string{"./" + prog.name}
+				assertStartFault(t, Spec{Bot: "b", Argv: argv, Dir: dir, Limits: tc.lim}, prog.want)
+			})
+		}
+	}
+}
+
+// An interpreter that exists here but that the sandbox does not show (a
+// submitted bot's "#!" line naming a file outside its folder and the
+// system's) is said to be so, not to be missing (through the shim too:
+// TestHostileThroughShim runs it again).
+func TestStartFaultInterpreterNotInSandbox(t *testing.T) {
+	if !Machine().Sandbox {
+		t.Skip("no sandbox here")
+	}
+	root := t.TempDir()
+	dir, other := filepath.Join(root, "bot"), filepath.Join(root, "other")
+	for _, d := range []string{root, dir, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	interp := filepath.Join(other, "interp")
+	if err := os.WriteFile(interp, []byte("#!/bin/sh\nexec /bin/sh \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot"), []byte("#!"+interp+"\nread b\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := "cannot start ./bot: its interpreter " + interp + " (line 1 of ./bot) exists on this machine but is not in the bot's sandbox"
+	lim := drivers.Limits{Sandbox: &drivers.Sandbox{Submitted: true}}
+	assertStartFault(t, Spec{Bot: "b", Argv: []string{"./bot"}, Dir: dir, Limits: lim}, want)
+}
+
+// assertStartFault starts spec as a session and once, and wants a start
+// fault whose detail holds want.
+func assertStartFault(t *testing.T, spec Spec, want string) {
+	t.Helper()
+	spec.Stderr = filepath.Join(t.TempDir(), "stderr.txt")
+	spec.Clock = drivers.Clock{Move: drivers.Duration(5 * time.Second)}
+	s, err := Start(context.Background(), spec)
+	if err == nil {
+		// Through the shim, the start fails once the shim has run.
+		_, err = ask(s, "x")
+		s.Kill()
+	}
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != drivers.FaultStart || !strings.Contains(f.Detail, want) {
+		t.Errorf("Start = %v, want a start fault with %q", err, want)
+	}
+	r, err := RunOnce(context.Background(), OnceSpec{Bot: spec.Bot, Argv: spec.Argv, Dir: spec.Dir, Limits: spec.Limits,
+		Stderr: spec.Stderr, Timeout: 5 * time.Second})
+	if err != nil || r.Fault == nil || r.Fault.Kind != drivers.FaultStart || !strings.Contains(r.Fault.Detail, want) {
+		t.Errorf("RunOnce = %+v, %v, want a start fault with %q", r.Fault, err, want)
 	}
 }

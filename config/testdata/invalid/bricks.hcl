@@ -1,12 +1,18 @@
 # Bricks' own board rules, on top of the board block's.
 game "bricks" "rect" {
-  board { # ERROR: Board not square
-    rows = 5
+  board {
+    rows = 5 # ERROR: Board not square
     cols = 7
   }
 }
 game "bricks" "even" {
   board { size = 6 } # ERROR: Invalid board size
+}
+game "bricks" "eight" {
+  board {
+    seed = 1
+    size = 8 # ERROR: Invalid board size
+  }
 }
 game "bricks" "tiny" {
   board { size = 1 } # ERROR: Invalid board size

@@ -8,7 +8,7 @@ bot "c" { house = "planowanie/random" }
 bot "d" { house = "planowanie/greedy" }
 game "planowanie" "g" {
   deck  = deck.small
-  deals = [for i in range(1, 14) : { cards = i, leader = (i - 1) % 4 }] # ERROR: Game cannot be played with these seats
+  deals = [for i in range(1, 8) : { cards = i, leader = (i - 1) % 3 }] # ERROR: Game cannot be played with these seats
 }
 tournament "t" {
   game    = game.planowanie.g

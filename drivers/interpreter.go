@@ -1,0 +1,127 @@
+package drivers
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// A script that exists and may be executed can still fail to start with
+// "no such file or directory" (or "exec format error", "permission
+// denied"): the kernel says so of the interpreter its "#!" line names,
+// not of the script. Most often the line ends in "\r" (a file saved with
+// Windows line endings), so the kernel looks for "/bin/sh\r". These say
+// which, for a bot's start fault and for validate's warning.
+
+// Shebang is the "#!" line of a script as the kernel reads it: the
+// interpreter is the first word after "#!" up to a space, a tab or the
+// end of the line, so a "\r" before the newline is part of the last word.
+type Shebang struct {
+	Interp string // the interpreter's path, as written
+	Arg    string // the rest of the line (one argument for the kernel)
+	CRLF   bool   // the line ends in "\r\n"
+}
+
+// ReadShebang reads the "#!" line of the file at path; ok is false when
+// the file cannot be read or does not start with "#!".
+func ReadShebang(path string) (sb Shebang, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return sb, false
+	}
+	defer f.Close()
+	buf := make([]byte, 256) // the kernel reads no more (BINPRM_BUF_SIZE)
+	n, _ := f.Read(buf)
+	if n < 2 || !bytes.HasPrefix(buf, []byte("#!")) {
+		return sb, false
+	}
+	line, _, nl := bytes.Cut(buf[2:n], []byte("\n"))
+	sb.CRLF = nl && bytes.HasSuffix(line, []byte("\r"))
+	rest := strings.TrimLeft(string(line), " \t")
+	sb.Interp = rest
+	if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		sb.Interp, sb.Arg = rest[:i], strings.Trim(rest[i:], " \t")
+	}
+	return sb, true
+}
+
+// InterpreterProblem says why the program at path (absolute, or relative
+// to the working folder), named name in messages, cannot start because
+// of its "#!" line: "its interpreter /x (line 1 of ./bot) does not
+// exist", with the Windows line endings that put a "\r" at its end. It
+// is "" when path is no script or its interpreter can be run. shows,
+// when not nil, tells whether the bot's sandbox holds a path: an
+// interpreter that exists here but is not there is said to be so.
+func InterpreterProblem(path, name string, shows func(string) bool) string {
+	return interpreterProblem(path, name, shows, 0)
+}
+
+func interpreterProblem(path, name string, shows func(string) bool, depth int) string {
+	sb, ok := ReadShebang(path)
+	if !ok || depth > 4 {
+		return ""
+	}
+	crlf := ""
+	if sb.CRLF {
+		crlf = ": the file has Windows line endings (CRLF); convert it (dos2unix " + name + ")"
+	}
+	if sb.Interp == "" {
+		return fmt.Sprintf("its \"#!\" line (line 1 of %s) names no interpreter%s", name, crlf)
+	}
+	its := fmt.Sprintf("its interpreter %s (line 1 of %s)", pathText(sb.Interp), name)
+	st, err := os.Stat(sb.Interp)
+	switch {
+	case err != nil && sb.CRLF:
+		return its + " does not exist" + crlf
+	case err != nil && os.IsNotExist(err):
+		return its + " does not exist"
+	case err != nil:
+		return fmt.Sprintf("%s cannot be read (%v)", its, err)
+	case shows != nil && !shows(sb.Interp):
+		return its + " exists on this machine but is not in the bot's sandbox, which shows only the system's folders, the bot's folder and what its command needs (docs/sandbox-default.md): use an interpreter of the system's folders, or \"#!/usr/bin/env NAME\" for one the PATH finds"
+	case st.IsDir():
+		return its + " is a folder, not a program"
+	case st.Mode()&0o111 == 0:
+		return its + " is not executable"
+	}
+	if inner := interpreterProblem(sb.Interp, sb.Interp, shows, depth+1); inner != "" {
+		return its + " cannot start: " + inner
+	}
+	if !runnable(sb.Interp) {
+		return its + " is neither a program nor a script with a \"#!\" line"
+	}
+	if sb.CRLF {
+		return fmt.Sprintf("its \"#!\" line (line 1 of %s) ends in a carriage return, so its interpreter is given %s%s", name, strconv.Quote(sb.Arg), crlf)
+	}
+	return ""
+}
+
+// runnable reports whether the file at path is one the kernel can run:
+// an ELF program or a script.
+func runnable(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true // not for us to say
+	}
+	defer f.Close()
+	buf := make([]byte, 4)
+	n, _ := f.Read(buf)
+	return bytes.HasPrefix(buf[:n], []byte("\x7fELF")) || bytes.HasPrefix(buf[:n], []byte("#!"))
+}
+
+// pathText is p as written, quoted when it holds a character that would
+// not show (the "\r" of a CRLF line) or a space.
+func pathText(p string) string {
+	if q := strconv.Quote(p); q[1:len(q)-1] != p || strings.ContainsAny(p, " ") {
+		return q
+	}
+	return p
+}
+
+// ProgramPath is the file a command's program names: a path with a slash
+// taken from dir, a bare name looked up on PATH; "" when none is found.
+func ProgramPath(prog, dir string) string {
+	return lookPath(prog, dir, os.Getenv("PATH"))
+}

@@ -1,0 +1,47 @@
+package drivers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// What a script's "#!" line makes of its start, one row a line: the
+// kernel's interpreter is the first word, a "\r" of a CRLF line included.
+func TestInterpreterProblem(t *testing.T) {
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "plain")
+	text := filepath.Join(dir, "text")
+	for _, f := range []string{notExec, text} {
+		if err := os.WriteFile(f, []byte("hello\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(text, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, line, want string }{
+		{"a binary", "\x7fELF", ""},
+		{"an interpreter that exists", "#!/bin/sh\n", ""},
+		{"an interpreter and its argument", "#! /bin/sh -e\n", ""},
+		{"a CRLF line", "#!/bin/sh\r\n", `its interpreter "/bin/sh\r" (line 1 of ./bot) does not exist: the file has Windows line endings (CRLF); convert it (dos2unix ./bot)`},
+		{"a CRLF line with env", "#!/usr/bin/env sh\r\n", `its "#!" line (line 1 of ./bot) ends in a carriage return, so its interpreter is given "sh\r": the file has Windows line endings (CRLF)`},
+		{"a missing interpreter", "#!/nonexistent/interp\tx\n", "its interpreter /nonexistent/interp (line 1 of ./bot) does not exist"},
+		{"no interpreter", "#!\n", `its "#!" line (line 1 of ./bot) names no interpreter`},
+		{"a folder", "#!" + dir + "\n", "its interpreter " + dir + " (line 1 of ./bot) is a folder, not a program"},
+		{"not executable", "#!" + notExec + "\n", "its interpreter " + notExec + " (line 1 of ./bot) is not executable"},
+		{"not a program", "#!" + text + "\n", "its interpreter " + text + " (line 1 of ./bot) is neither a program nor a script"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bot := filepath.Join(dir, "bot")
+			if err := os.WriteFile(bot, []byte(tc.line+"echo\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			got := InterpreterProblem(bot, "./bot", nil)
+			if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+				t.Errorf("InterpreterProblem = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
