@@ -526,39 +526,69 @@ func FoundArbiters(fp *plan.Fingerprint) []string {
 }
 
 // Concealed are the paths in fp's dir that no sandboxed bot is shown
-// (proc.Conceal): what was found there to be arbiter's by what it holds,
+// (proc.Conceal): what is found there to be arbiter's by what it holds,
 // results directories and slurm work directories of earlier runs, whose
 // transcripts hold every deal a seed made; of a results directory that
 // holds files of the bot's own too (hashed with it), arbiter's entries
-// only, as they are now. The same in the folders of its class path.
-// Absolute paths, in the order of fp's skipped lines.
+// only, as they are now. dir is walked for them past the cap on the
+// files a fingerprint hashes, up to concealWalkMost entries; the folders
+// of its class path are taken from fp's skipped lines. Absolute paths.
 func Concealed(fp *plan.Fingerprint) []string {
 	if fp == nil || fp.Dir == "" {
 		return nil
 	}
 	var out []string
+	seen := 0
+	_ = filepath.WalkDir(fp.Dir, func(path string, d fs.DirEntry, err error) error {
+		if seen++; seen > concealWalkMost {
+			return filepath.SkipAll
+		}
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		found := arbitersIn(path)
+		out = append(out, found...)
+		if len(found) > 0 && found[0] == path || IsVCS(path) {
+			return filepath.SkipDir
+		}
+		return nil
+	})
 	for _, line := range fp.Skipped {
-		rel, why, ok := strings.Cut(line, "/: ")
-		if !ok {
-			continue
-		}
-		path := filepath.FromSlash(rel) // in a class path's folder: absolute
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(fp.Dir, path)
-		}
-		switch {
-		case why == whyResultsDir, why == whySlurmWork:
-			out = append(out, path)
-		case strings.HasPrefix(why, whyResultsDir+", but for "):
-			entries, err := os.ReadDir(path)
-			if err != nil {
-				continue
+		for _, why := range []string{whyResultsDir, whySlurmWork} {
+			if rel, ok := strings.CutSuffix(line, "/: "+why); ok && filepath.IsAbs(rel) {
+				out = append(out, arbitersIn(rel)...)
 			}
-			for _, e := range entries {
-				if resultsEntry(path, e) {
-					out = append(out, filepath.Join(path, e.Name()))
-				}
-			}
+		}
+		if i := strings.Index(line, "/: "+whyResultsDir+", but for "); i > 0 && filepath.IsAbs(line[:i]) {
+			out = append(out, arbitersIn(line[:i])...)
+		}
+	}
+	return out
+}
+
+// concealWalkMost bounds the entries of a bot's folder that Concealed
+// looks through: a folder that holds more (a dir of "/") is not a bot's.
+const concealWalkMost = 1 << 20
+
+// arbitersIn is what of the folder path Concealed conceals: path itself
+// when it is a results or slurm work directory of arbiter's, its entries
+// of arbiter's when it is marked as a results directory but holds other
+// files too, nothing otherwise.
+func arbitersIn(path string) []string {
+	switch {
+	case isResultsDir(path), IsSlurmWork(path):
+		return []string{path}
+	case !resultsMarked(path):
+		return nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if resultsEntry(path, e) {
+			out = append(out, filepath.Join(path, e.Name()))
 		}
 	}
 	return out

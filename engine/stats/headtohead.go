@@ -38,8 +38,6 @@ type duelGame struct {
 	paired       bool
 }
 
-// Matches are duplicate-deal partners when they have the same seed and a
-// and b sit in each other's seats.
 // DefaultSPRT is the SPRT a head-to-head of the plan's bots runs unless
 // told otherwise: that of the plan's stop { sprt } block when it has one,
 // so that the head-to-head's LLR is the stop's, else normalised Elo
@@ -61,6 +59,8 @@ func PlanSPRT(t *plan.SPRT) rating.SPRT {
 }
 
 // ComputeHeadToHead compares bots a and b, and runs sprt on their games.
+// Matches are duplicate-deal partners when they have the same seed and a
+// and b sit in each other's seats.
 func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.SPRT) (*HeadToHead, error) {
 	for _, name := range []string{a, b} {
 		if p.Bot(name) == nil {
