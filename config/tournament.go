@@ -166,10 +166,10 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (t *Tournament, diags hcl.D
 		// Stages list their matches their own way: a game's default
 		// order is not theirs (an order attribute is an error).
 		t.Order = tournament.ByGroup
-		return t, append(append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...), l.checkJava(t, allBots(t))...)
+		return t, append(diags, l.checkBotsOf(t)...)
 	}
 	defer func() {
-		diags = append(append(append(diags, l.checkHouseGames(t)...), checkNicks(t, allBots(t))...), l.checkJava(t, allBots(t))...)
+		diags = append(diags, l.checkBotsOf(t)...)
 	}()
 	if _, ok := content.Attributes["players"]; !ok {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
@@ -247,6 +247,43 @@ func (l *loader) checkHouseGames(t *Tournament) hcl.Diagnostics {
 // allBots are every bot tournament t names: its bots, its fill, its
 // stages' bots and gates' opponents, in that order (a bot may come more
 // than once).
+// checkBotsOf checks the bots of tournament t against its game: house
+// bots of another game, nicks its files could not tell apart, names it
+// cannot use (checkBotNamesUsed), Java bots.
+func (l *loader) checkBotsOf(t *Tournament) hcl.Diagnostics {
+	bots := allBots(t)
+	diags := append(l.checkHouseGames(t), checkNicks(t, bots)...)
+	diags = append(diags, checkBotNamesUsed(t, bots)...)
+	return append(diags, l.checkJava(t, bots)...)
+}
+
+// checkBotNamesUsed refuses a bot of tournament t whose name its game
+// would use in its own files, where the name cannot serve
+// (drivers.BotNameUser: Auction's prefix "log" or "state" taken from a
+// bot's name), at the bot's block, once per bot.
+func checkBotNamesUsed(t *Tournament, bots []*Bot) hcl.Diagnostics {
+	if t.Game == nil {
+		return nil
+	}
+	nu, ok := t.Game.Game.(drivers.BotNameUser)
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	done := map[*Bot]bool{}
+	for _, b := range bots {
+		if b == nil || done[b] {
+			continue
+		}
+		done[b] = true
+		if why := nu.BotNameProblem(b.Name); why != "" {
+			rng := b.DeclRange
+			diags = append(diags, errDiag("Invalid file prefix", why, &rng))
+		}
+	}
+	return diags
+}
+
 func allBots(t *Tournament) []*Bot {
 	bots := append(slices.Clone(t.Bots), t.Fill...)
 	for _, s := range t.Stages {

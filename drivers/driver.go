@@ -385,6 +385,17 @@ type BotName struct {
 	Range hcl.Range
 }
 
+// BotNameUser is an optional capability of a Decoded game that uses a
+// bot's name in its own files when its settings give the bot no other
+// name there (Auction's file prefix, a bot's name unless files {
+// prefixes } gives it one): BotNameProblem says, in a sentence to be
+// shown at the bot's block, what makes bot's name unfit there, or "". The
+// configuration asks it about every bot of the game's tournaments, so
+// that a name is held to the rule that the setting's value is held to.
+type BotNameUser interface {
+	BotNameProblem(bot string) string
+}
+
 // Nicknamer is an optional capability of a Decoded game whose own
 // files name players by their nick (Bricks' score.txt and duels.txt):
 // the configuration refuses two bots of one of its tournaments with the

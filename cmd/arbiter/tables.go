@@ -93,7 +93,7 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 		}
 	}
 	for _, g := range s.NotPlayedOff {
-		fmt.Fprintf(w, "\nTied in placement, not played off: %s could not play (in every match a start or build fault, or every answer replaced by the game's default), so a playoff would only repeat the tie; see their faults and defaults\n", strings.Join(g, ", "))
+		fmt.Fprintf(w, "\nTied in placement, not played off: %s\n", notPlayedOffText(g))
 	}
 	writeDisqualified(w, s.Standings)
 	writeDefaults(w, s.Standings)
@@ -333,4 +333,15 @@ func counted(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// notPlayedOffText says why group g of stats.Stats.NotPlayedOff, bots
+// tied in placement, was not played off, for one bot as for several (the
+// results page says it in the same words).
+func notPlayedOffText(g []string) string {
+	const why = "(in every match a start or build fault, or every answer replaced by the game's default)"
+	if len(g) == 1 {
+		return g[0] + " could not play " + why + ", so it ranks behind the bots of its mean place that played, without a playoff; see its faults and defaults"
+	}
+	return strings.Join(g, ", ") + " could not play " + why + ", so a playoff would only repeat the tie; see their faults and defaults"
 }

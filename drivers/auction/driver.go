@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -62,11 +63,12 @@ type Game struct {
 }
 
 var (
-	_ drivers.Decoded   = (*Game)(nil)
-	_ drivers.Game      = (*Game)(nil)
-	_ drivers.Variants  = (*Game)(nil)
-	_ drivers.BotNamer  = (*Game)(nil)
-	_ drivers.Elsewhere = (*Game)(nil)
+	_ drivers.Decoded     = (*Game)(nil)
+	_ drivers.Game        = (*Game)(nil)
+	_ drivers.Variants    = (*Game)(nil)
+	_ drivers.BotNamer    = (*Game)(nil)
+	_ drivers.BotNameUser = (*Game)(nil)
+	_ drivers.Elsewhere   = (*Game)(nil)
 )
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
@@ -149,11 +151,16 @@ func decodeFiles(b *hcl.Block, ctx *hcl.EvalContext, g *Game) hcl.Diagnostics {
 		var m map[string]string
 		d := gohcl.DecodeExpression(a.Expr, ctx, &m)
 		diags = append(diags, d...)
-		for bot, p := range m {
-			if !validPrefix(p) {
+		values := itemValues(a, ctx)
+		for _, bot := range slices.Sorted(maps.Keys(m)) {
+			if why := prefixProblem(m[bot]); why != "" {
+				rng, ok := values[bot]
+				if !ok {
+					rng = a.Expr.Range()
+				}
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid file prefix",
-					Detail:  fmt.Sprintf("The prefix %q of bot %q cannot start file names: use letters and digits, like \"tym42\".", p, bot),
-					Subject: a.Expr.Range().Ptr()})
+					Detail:  fmt.Sprintf("The prefix %q of bot %q %s: choose another, like \"tym42\".", m[bot], bot, why),
+					Subject: rng.Ptr()})
 			}
 		}
 		f.Prefixes = m
@@ -192,13 +199,57 @@ func prefixedBots(a *hcl.Attribute, ctx *hcl.EvalContext, m map[string]string) [
 	return out
 }
 
+// itemValues are the ranges of the values of attribute a, when it is
+// written as an object ({ w = "tym07" }), by key.
+func itemValues(a *hcl.Attribute, ctx *hcl.EvalContext) map[string]hcl.Range {
+	values := map[string]hcl.Range{}
+	if obj, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok {
+		for _, item := range obj.Items {
+			if k, d := item.KeyExpr.Value(ctx); !d.HasErrors() && k.Type() == cty.String && k.IsKnown() && !k.IsNull() {
+				values[k.AsString()] = item.ValueExpr.Range()
+			}
+		}
+	}
+	return values
+}
+
 // BotNames are the bots that files { prefixes } names.
 func (g *Game) BotNames() []drivers.BotName { return g.prefixed }
 
-// validPrefix reports whether p can start a bot's file names in the game
-// folder: a name, not a path, and not the game's own files.
-func validPrefix(p string) bool {
-	return p != "" && p != "." && p != ".." && !strings.ContainsAny(p, "/\x00") && p != "state" && p != "log"
+// BotNameProblem says what keeps the name of bot, which files { prefixes
+// } gives no prefix, from serving as its prefix (drivers.BotNameUser):
+// the rule of prefixProblem, as for a prefix given.
+func (g *Game) BotNameProblem(bot string) string {
+	if _, ok := g.settings.Files.Prefixes[bot]; ok {
+		return "" // checked where it is given
+	}
+	why := prefixProblem(bot)
+	if why == "" {
+		return ""
+	}
+	return fmt.Sprintf("Bot %q has no prefix in files { prefixes }, so its file names start with its name, %q, which %s: "+
+		"give it a prefix of its own, like files { prefixes = { %s = \"tym42\" } }.", bot, bot, why, bot)
+}
+
+// prefixProblem says what keeps p from starting a bot's file names in the
+// game folder, in words that follow "The prefix p ...", or "": it must be
+// a file name, not a path, and not that of the referee's own files state
+// and log, which a file the bot names with its prefix alone would be.
+// Any other name serves (letters, digits, dashes, dots, ...).
+func prefixProblem(p string) string {
+	switch {
+	case p == "":
+		return "is empty, so any file name would start with it"
+	case p == "." || p == "..":
+		return "names a folder, not the start of a file name"
+	case strings.Contains(p, "/"):
+		return "holds a slash, which would make its file names paths, not names in the game folder"
+	case strings.Contains(p, "\x00"):
+		return "holds a NUL byte, which no file name can"
+	case p == "state" || p == "log":
+		return fmt.Sprintf("is the name of the referee's own file %s in the game folder, which the bot may not touch", p)
+	}
+	return ""
 }
 
 // Validate says what is wrong with settings a plan recorded, or nil: what
@@ -229,9 +280,9 @@ func (s Settings) Validate() error {
 	if s.Files.Count < 0 || s.Files.Count > 1_000_000 || s.Files.Bytes < 0 {
 		bad("files: count %d and bytes %d, but both are from 0 (count at most 1000000)", s.Files.Count, s.Files.Bytes)
 	}
-	for bot, p := range s.Files.Prefixes {
-		if !validPrefix(p) {
-			bad("files.prefixes: the prefix %q of bot %q cannot start file names", p, bot)
+	for _, bot := range slices.Sorted(maps.Keys(s.Files.Prefixes)) {
+		if why := prefixProblem(s.Files.Prefixes[bot]); why != "" {
+			bad("files.prefixes: the prefix %q of bot %q %s", s.Files.Prefixes[bot], bot, why)
 		}
 	}
 	if s.Files.Breach != "" && s.Files.Breach != Disqualify && s.Files.Breach != BreachDefault {

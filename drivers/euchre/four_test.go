@@ -2,6 +2,8 @@ package euchre
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -83,6 +85,38 @@ func TestFourBots(t *testing.T) {
 		}
 		if opp := seats[(pos+1)%4]; out.Seats[s].Score+out.Seats[opp].Score != 1 {
 			t.Errorf("seats %d and %d are opponents but score %v and %v", s, opp, out.Seats[s].Score, out.Seats[opp].Score)
+		}
+	}
+}
+
+// A bot of four that never starts loses the match with a start fault,
+// and its team with it: its partner scores nothing (without a fault of
+// its own), the opponents win.
+func TestFourBotsNeverStarted(t *testing.T) {
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+	g.settings.MaxHands = 1
+	// Seed 32: its team, playing on its defaults, wins the hand on the
+	// cards.
+	const seed = 32
+	missing := filepath.Join(t.TempDir(), "nope.sh")
+	m, marker := processMatch(t, seed, house(t, "rules"), house(t, "random"), []string{missing}, house(t, "rules"))
+	out, err := g.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proctest.AssertNoEnv(t, marker)
+	seats := Partners(seed)
+	pos := slices.Index(seats[:], 2)
+	partner, opps := seats[(pos+2)%4], []int{seats[(pos+1)%4], seats[(pos+3)%4]}
+	if s := out.Seats[2]; s.Fault != drivers.FaultStart || s.Score != 0 {
+		t.Errorf("seat 2, whose program is missing: %+v; want a start fault, no score", s)
+	}
+	if s := out.Seats[partner]; s.Fault != "" || s.Score != 0 {
+		t.Errorf("seat %d, the partner: %+v; want its team's loss, no fault", partner, s)
+	}
+	for _, o := range opps {
+		if s := out.Seats[o]; s.Fault != "" || s.Score != 1 {
+			t.Errorf("seat %d, an opponent: %+v; want the win", o, s)
 		}
 	}
 }

@@ -128,7 +128,39 @@ func (g *Game) Play(ctx context.Context, m *drivers.Match) (*drivers.Outcome, er
 		// Trick messages aside, whose answer is ignored.
 		out.Seats[s].AllDefaults = decisions[s] > 0 && own[s] == 0
 	}
+	d.judgeStarts(out, seats)
 	return out, nil
+}
+
+// judgeStarts gives a seat whose bot could not be started in any of its
+// runs of the match the start fault: the spec's defaults are for a bot
+// that runs and errs, and a program that never starts is the organiser's
+// mistake, not play (Auction does the same). Its team loses the match:
+// the seats of a team with such a bot score 0, the other team's 1, so
+// that a partner (four bots) shares its team's loss, without a fault of
+// its own, and defaults are never a win. When both teams have one, every
+// seat scores 0.
+func (d *decider) judgeStarts(out *drivers.Outcome, seats [4]int) {
+	for s := range out.Seats {
+		if d.runs[s] > 0 && d.unstarted[s] == d.runs[s] {
+			out.Seats[s].Fault = drivers.FaultStart
+			out.Seats[s].Detail = fmt.Sprintf("could not be started in any of its %d runs in the match "+
+				"(decisions and trick messages; see the default events)", d.runs[s])
+		}
+	}
+	var lost [2]bool // by team
+	for p, s := range seats {
+		lost[Team(p)] = lost[Team(p)] || out.Seats[s].Fault != ""
+	}
+	if !lost[0] && !lost[1] {
+		return
+	}
+	for p, s := range seats {
+		out.Seats[s].Score = 0
+		if !lost[Team(p)] {
+			out.Seats[s].Score = 1
+		}
+	}
 }
 
 // firstDefaults passes a match's events on, keeping each seat's first
@@ -197,9 +229,12 @@ type decider struct {
 	move    time.Duration
 	startup time.Duration
 	started [4]bool // by seat: its bot has had its first decision
-	stop    context.CancelFunc
-	used    [4]time.Duration // by seat
-	ioErr   error
+	// runs by seat, and those of them that could not start the bot
+	// (drivers.FaultStart)
+	runs, unstarted [4]int
+	stop            context.CancelFunc
+	used            [4]time.Duration // by seat
+	ioErr           error
 }
 
 // decide is the match's Decide: it runs position p's bot on input, then
@@ -219,6 +254,10 @@ func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) 
 	d.used[ps.seat] += r.Used
 	if ctx.Err() != nil {
 		return "", ""
+	}
+	d.runs[ps.seat]++
+	if r.Kind == drivers.FaultStart {
+		d.unstarted[ps.seat]++
 	}
 	if err != nil && d.ioErr == nil {
 		d.ioErr = fmt.Errorf("running %s at position %d: %w", ps.bot, p, err)

@@ -210,6 +210,42 @@ func TestEveryAnswerDefaulted(t *testing.T) {
 	if out.Seats[1].Defaults == 0 || !out.Seats[1].AllDefaults || out.Seats[0].AllDefaults {
 		t.Errorf("seats %+v: want seat 1 with every answer defaulted (all_defaults), seat 0 not", out.Seats)
 	}
+	// It started every time: the spec's defaults, not a start fault.
+	if out.Seats[0].Fault != "" || out.Seats[1].Fault != "" {
+		t.Errorf("seats %+v: a bot that starts and fails is played on defaults, without a fault", out.Seats)
+	}
+}
+
+// TestNeverStarted: a bot whose program does not exist never runs; it
+// does not play on defaults (and beat the random bot with them) but
+// loses the match with a start fault, its opponent winning.
+func TestNeverStarted(t *testing.T) {
+	g := &Game{settings: DefaultSettings(), clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+	g.settings.MaxHands = 2
+	missing := filepath.Join(t.TempDir(), "nope.sh")
+	// Seed 1: on the defaults (pass, the first legal card) it would win
+	// the game on the cards.
+	m, marker := processMatch(t, 1, house(t, "random"), []string{missing})
+	rec := &events{}
+	m.Record = rec
+	out, err := g.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proctest.AssertNoEnv(t, marker)
+	bad := out.Seats[1]
+	if bad.Fault != drivers.FaultStart || !strings.Contains(bad.Detail, "could not be started in any of its") || bad.Score != 0 {
+		t.Errorf("seat 1, whose program is missing: %+v; want a start fault, no score", bad)
+	}
+	if bad.Defaults == 0 || bad.Defaults != len(rec.of("default")) {
+		t.Errorf("seat 1 has %d defaults, the transcript %d: every run is still recorded", bad.Defaults, len(rec.of("default")))
+	}
+	if good := out.Seats[0]; good.Fault != "" || good.Score != 1 {
+		t.Errorf("seat 0, the random bot: %+v; want the win, no fault", good)
+	}
+	if len(rec.of("end")) != 1 {
+		t.Errorf("%d end events: the game is played to its end all the same", len(rec.of("end")))
+	}
 }
 
 // TestNoProcessLeftBehind: a bot that answers but leaves a process that

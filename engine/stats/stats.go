@@ -45,7 +45,9 @@ type Stats struct {
 	// NotPlayedOff are the groups of bots tied in placement that no
 	// playoff is played for: none of them could play (couldNotPlay: every
 	// regular match a start or build fault, or every answer replaced by
-	// the game's default), so a playoff would only repeat the tie. Fill
+	// the game's default), so a playoff would only repeat the tie. They
+	// rank behind the bots of their mean place that played; a group is
+	// also one such bot alone, tied only with bots that played. Fill
 	// bots, never played off, are in neither list.
 	NotPlayedOff [][]string `json:"not_played_off,omitempty"`
 	// GateFaults are the failures of a gate's own bot in its matches
@@ -362,10 +364,9 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	if p.Rating.Playoffs() {
 		for _, g := range groups {
 			switch {
-			case !t.tie(g):
-			case t.couldNotPlay(g[0]):
+			case t.couldNotPlay(g[0]) && (t.tie(g) || t.behindPlayers(g)):
 				s.NotPlayedOff = append(s.NotPlayedOff, t.sortedNames(g))
-			default:
+			case t.tie(g) && !t.couldNotPlay(g[0]):
 				s.Ties = append(s.Ties, t.sortedNames(g))
 			}
 		}
@@ -384,6 +385,24 @@ const faultBuild = "build"
 // Such bots tied in placement are not played off: they would only play
 // alike again.
 func (t *tally) couldNotPlay(i int) bool { return t.matches[i] > 0 && t.unplayed[i] == t.matches[i] }
+
+// behindPlayers says that group g of byPlacement, bots that could not
+// play, is one bot alone at the mean place of bots that played (neither
+// fill bots nor disqualified): tied with them, it is ranked behind them
+// unplayed, as a group of such bots is, and the standings must say so
+// for one bot as for several.
+func (t *tally) behindPlayers(g []int) bool {
+	i := g[0]
+	if len(g) != 1 || t.fill[i] || t.dq[i] != nil {
+		return false
+	}
+	for j := range t.names {
+		if j != i && t.matches[j] > 0 && !t.fill[j] && t.dq[j] == nil && !t.couldNotPlay(j) && placeEqual(t.place(i), t.place(j)) {
+			return true
+		}
+	}
+	return false
+}
 
 // ratedElo are the bots' ratings, indexed like r.Names, NaN for a bot
 // without games: the prior alone puts it at 0, which its results do not

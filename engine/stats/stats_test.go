@@ -601,3 +601,41 @@ func TestLOSMatrixJSON(t *testing.T) {
 		t.Errorf("read back %v", back)
 	}
 }
+
+// TestPlacementTieOfOneBotThatCouldNotPlay: a bot that could not play,
+// alone at the mean place of bots that played, is ranked behind them
+// without a playoff like a group of such bots, and the standings say so
+// for it too (not_played_off); alone at its mean place, or beside fill
+// bots only, it is tied with no one.
+func TestPlacementTieOfOneBotThatCouldNotPlay(t *testing.T) {
+	p := testPlan(tournament.Placement, "five", "two", "crash")
+	results := []stats.Result{match("m1", 1, "five:2@1", "two:0.5@2.5", "crash:0.5@2.5")}
+	results[0].Seats[2].AllDefaults = true
+	if got := stats.PlacementTies(p, results); got != nil {
+		t.Fatalf("ties %v: two is tied with no bot that played", got)
+	}
+	s, err := stats.ComputeStats(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := order(s.Standings); got != "1:five 2:two 3:crash" {
+		t.Errorf("order %s, want 1:five 2:two 3:crash", got)
+	}
+	if got, want := s.NotPlayedOff, [][]string{{"crash"}}; !reflect.DeepEqual(got, want) || s.Ties != nil {
+		t.Errorf("not played off %v, ties %v; want %v, none", got, s.Ties, want)
+	}
+
+	// Alone at its mean place: no tie.
+	results = []stats.Result{match("m1", 1, "five:2@1", "two:1@2", "crash:0:start@3")}
+	if s, err = stats.ComputeStats(p, results); err != nil || s.NotPlayedOff != nil {
+		t.Errorf("not played off %v (%v), want none: crash placed last alone", s.NotPlayedOff, err)
+	}
+
+	// Beside a fill bot only, which is never played off: no tie.
+	p = testPlan(tournament.Placement, "five", "fill", "crash")
+	p.Fill = []string{"fill"}
+	results = []stats.Result{match("m1", 1, "five:2@1", "fill:0.5@2.5", "crash:0.5:start@2.5")}
+	if s, err = stats.ComputeStats(p, results); err != nil || s.NotPlayedOff != nil {
+		t.Errorf("not played off %v (%v), want none: crash is tied with a fill bot only", s.NotPlayedOff, err)
+	}
+}

@@ -156,6 +156,17 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("under the standings: %q", ties)
 		}
 	})
+	// A bot that could not play, alone at the mean place of one that
+	// did, is ranked behind it without a playoff, and the page says so
+	// under the standings, in rank's words.
+	t.Run("not played off", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/unplayed", "")
+		want := "Tied in placement, not played off: crash could not play (in every match a start or build fault, or every answer replaced by the game's default), " +
+			"so it ranks behind the bots of its mean place that played, without a playoff; see its faults and defaults"
+		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != want {
+			t.Errorf("under the standings: %q, want %q", ties, want)
+		}
+	})
 	// The Stage column is a tournament in stages', the Grade column a
 	// graded one's: each is shown when some bot has one, not the two
 	// together (testdata/staged without its grades; placement, which has

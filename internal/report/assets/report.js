@@ -150,6 +150,14 @@
     for (const g of site.stats.ties || []) {
       ties.append(el("li", { text: (site.stats.playoffs_over ? "Still tied in placement after the last playoff: " : "Tied in placement, needs a playoff: ") + g.join(", ") }));
     }
+    // Bots that could not play, ranked behind those of their mean place
+    // that played, in rank's words (cmd/arbiter notPlayedOffText).
+    const why = "(in every match a start or build fault, or every answer replaced by the game's default)";
+    for (const g of site.stats.not_played_off || []) {
+      ties.append(el("li", { text: "Tied in placement, not played off: " + (g.length === 1
+        ? `${g[0]} could not play ${why}, so it ranks behind the bots of its mean place that played, without a playoff; see its faults and defaults`
+        : `${g.join(", ")} could not play ${why}, so a playoff would only repeat the tie; see their faults and defaults`) }));
+    }
     renderMatrix($("#crosstable"), (i, j) => {
       const c = site.stats.crosstable[i][j];
       return c.wins + c.draws + c.losses ? `${c.wins}-${c.draws}-${c.losses}` : "";

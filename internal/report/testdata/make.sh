@@ -36,7 +36,7 @@ open(path, "a").write("\n")
 PY
 }
 
-for name in staged auction euchre euchre4 planowanie; do
+for name in staged auction euchre euchre4 planowanie unplayed; do
 	mkdir "$scratch/$name"
 	cp "$here/$name.hcl" "$scratch/$name/"
 	(cd "$scratch/$name" && play "$name" "$name.hcl")
@@ -54,5 +54,5 @@ for name in slow-planowanie slow-blokus startup-blokus; do
 done
 cp -r "$here/../../../examples/formats" "$scratch/formats"
 play placement "$scratch/formats" -tournament placement
-# The staged and placement tests read results alone.
-rm -rf "$here/staged/matches" "$here/placement/matches"
+# The staged, placement and unplayed tests read results alone.
+rm -rf "$here/staged/matches" "$here/placement/matches" "$here/unplayed/matches"
