@@ -80,6 +80,7 @@ const shownDiffs = 8
 // command that does, when not nil).
 func DifferentPlan(dir string, raw []byte, p *plan.Plan, again Again) error {
 	var old plan.Plan
+	var saved *plan.Plan // old, when it reads
 	var b strings.Builder
 	if err := json.Unmarshal(raw, &old); err != nil {
 		var head struct {
@@ -90,34 +91,57 @@ func DifferentPlan(dir string, raw []byte, p *plan.Plan, again Again) error {
 		fmt.Fprintf(&b, "%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s), "+
 			"whose %s this arbiter cannot compare with this plan (%v)", dir, head.Tournament, head.Hash, p.Tournament, p.Hash, PlanFile, err)
 	} else {
+		saved = &old
 		fmt.Fprintf(&b, "%s holds results of a different plan (tournament %q, hash %.12s; this plan is %q, hash %.12s)",
 			dir, old.Tournament, old.Hash, p.Tournament, p.Hash)
 		b.WriteString(DiffLines(&old, p, filepath.Join(dir, PlanFile), "this plan"))
 	}
 	fmt.Fprintf(&b, "\nTo carry on with the plan of those results, give its saved plan, %s, in place of this one", filepath.Join(dir, PlanFile))
 	if again != nil {
-		fmt.Fprintf(&b, " (%s)", again(filepath.Join(dir, PlanFile)))
+		fmt.Fprintf(&b, " (%s)", again(filepath.Join(dir, PlanFile), saved))
 	}
 	fmt.Fprintf(&b, ". Otherwise use another directory, or remove %s to start over", dir)
 	return errors.New(b.String())
 }
 
 // Again is the command line that carries on with the saved plan at
-// planPath, for a refusal of another plan's directory (DifferentPlan).
-type Again func(planPath string) string
+// planPath, for a refusal of another plan's directory (DifferentPlan);
+// saved is that plan as read there (nil when it does not read).
+type Again func(planPath string, saved *plan.Plan) string
 
 // RunAgain is `arbiter run` of a saved plan into out, with its bots'
-// dirs relative to root ("" to leave -root out) and flags, each word
-// quoted for the shell when it needs to be, so that it can be pasted.
+// dirs relative to root ("" to leave -root out; CarryRoot when it would
+// not hold them) and flags, each word quoted for the shell when it needs
+// to be, so that it can be pasted.
 func RunAgain(out, root string, flags ...string) Again {
-	return func(planPath string) string {
+	return func(planPath string, saved *plan.Plan) string {
 		args := []string{"arbiter", "run", planPath}
-		if root != "" {
+		if root := CarryRoot(saved, root, planPath); root != "" {
 			args = append(args, "-root", root)
 		}
 		args = append(args, flags...)
 		return shell.Line(append(args, "-out", out)...)
 	}
+}
+
+// CarryRoot is the -root to run the saved plan at planPath, saved, with:
+// root, this run's, where it holds the saved plan's bots ("": the plan
+// file's directory, -root's default), else the root its bots were
+// compiled in, as its fingerprints record it (SavedRoot). The saved plan
+// may come from another configuration folder than this run's, whose
+// -root would then find none of its bots' files.
+func CarryRoot(saved *plan.Plan, root, planPath string) string {
+	here := root
+	if here == "" {
+		here = filepath.Dir(planPath)
+	}
+	if saved == nil || saved.RunsIn(here) {
+		return root
+	}
+	if rec, err := saved.BotRoot(); err == nil && rec != "" {
+		return rec
+	}
+	return root
 }
 
 // DiffLines is what differs from plan old (called from) to plan p
@@ -338,7 +362,7 @@ func unmadeStage(p *plan.Plan, results []Result, path string, line int, id strin
 	}
 	dir := filepath.Dir(path)
 	return fmt.Errorf("%s, line %d: match %q is of stage %s, whose file %s is missing: %s makes it again from the results",
-		path, line, id, name, file, RunAgain(dir, SavedRoot(p))(filepath.Join(dir, PlanFile)))
+		path, line, id, name, file, RunAgain(dir, SavedRoot(p))(filepath.Join(dir, PlanFile), p))
 }
 
 // stageOfID is the index of the stage of p whose matches' ids id has the

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // LockFile is the lock of a results directory. Whoever writes into the
@@ -36,9 +37,12 @@ type Holder struct {
 	Command []string  `json:"command"`
 }
 
+// String names the holder with its command line quoted for the shell
+// (shell.Line), so that each argument reads as the one it was: an -out
+// with a space or a quote in it is not taken for several.
 func (h *Holder) String() string {
 	return fmt.Sprintf("process %d on %s since %s (%s)", h.PID, h.Host,
-		h.Since.Format("2006-01-02 15:04:05 MST"), strings.Join(h.Command, " "))
+		h.Since.Format("2006-01-02 15:04:05 MST"), shell.Line(h.Command...))
 }
 
 // LockedError is the refusal of a results directory that another process
@@ -56,7 +60,10 @@ type LockedError struct {
 	Workers []int
 }
 
+// Error names the directory cleaned (as -out gave it, without a "./" or
+// a trailing slash to read past).
 func (e *LockedError) Error() string {
+	dir := filepath.Clean(e.Dir)
 	if e.Orphaned {
 		what := "Find them with \"pgrep -f '" + e.workerName() + " worker'\" and stop them"
 		if len(e.Workers) > 0 {
@@ -68,14 +75,14 @@ func (e *LockedError) Error() string {
 		}
 		return fmt.Sprintf("%s is still in use by the worker processes of a run that ended (%s): "+
 			"they end once their matches are abandoned, and did not within %s. %s, then run again",
-			e.Dir, e.Holder, orphanWait, what)
+			dir, e.Holder, orphanWait, what)
 	}
 	who := "another process (which has not written its details yet)"
 	if e.Holder != nil {
 		who = e.Holder.String()
 	}
 	return fmt.Sprintf("%s is in use by %s; only one run writes into a results directory at a time. "+
-		"Wait for it to end (or stop it), or use another -out directory", e.Dir, who)
+		"Wait for it to end (or stop it), or use another -out directory", dir, who)
 }
 
 // workerName is the name the holder's workers run under: its own

@@ -245,7 +245,7 @@ func lostStage(dir string, p *plan.Plan, sh Shard, played bool) error {
 		"so the pairing cannot be made again from them: it comes from the merged directory the shard was run from. "+
 		"Run the shard again (%s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
 		"or copy %s from the merged directory into %s",
-		filepath.Join(dir, file), dir, sh, ShardFile, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json"), file, filepath.Join(dir, RoundsDir))
+		filepath.Join(dir, file), dir, sh, ShardFile, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json", nil), file, filepath.Join(dir, RoundsDir))
 }
 
 // SavedRoot is the -root that runs p's bots from a results directory's

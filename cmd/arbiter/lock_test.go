@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // Bot h says so on its stderr and then holds its match without
@@ -55,8 +56,10 @@ tournament "t" {
 `
 
 // TestSecondRunIntoADirectoryIsRefused runs two arbiter processes into
-// one results directory: the second says which process holds it and
-// exits 1 having touched nothing. Once the first is killed (SIGKILL, so
+// one results directory, whose name has a space and quotes: the second,
+// which spells it another way, says which process holds it, with the
+// holder's command line quoted for the shell and the directory's path
+// cleaned, and exits 1 having touched nothing. Once the first is killed (SIGKILL, so
 // its lock file stays behind with its details), a third run uses the
 // directory.
 func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
@@ -70,7 +73,7 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	hold, free := matchesWithAndWithout(t, arbiter, dir, "h")
-	out := filepath.Join(dir, "out")
+	out := filepath.Join(dir, `-two "ü"`)
 
 	first := exec.Command(arbiter, "run", dir, "-out", out, "-j", "1", "-match", hold)
 	if err := first.Start(); err != nil {
@@ -102,15 +105,17 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 	}
 
 	before := dirListing(t, out)
-	second := exec.Command(arbiter, "run", dir, "-out", out, "-match", free)
+	second := exec.Command(arbiter, "run", dir, "-out", dir+`/./-two "ü"/`, "-match", free)
 	msg, err := second.CombinedOutput()
 	if code := second.ProcessState.ExitCode(); code != 1 {
 		t.Errorf("second run exited with %d (%v), want 1; it said:\n%s", code, err, msg)
 	}
 	t.Logf("second run: %s", msg)
-	want := fmt.Sprintf("is in use by process %d on ", first.Process.Pid)
-	if !strings.Contains(string(msg), want) || !strings.Contains(string(msg), "run "+dir+" -out "+out+" -j 1 -match "+hold) {
-		t.Errorf("second run said:\n%s\nwant the holder's pid (%q) and command line", msg, want)
+	want := fmt.Sprintf("arbiter run: %s is in use by process %d on ", out, first.Process.Pid)
+	// The holder's own first word is as it was started (here "arbiter").
+	line := " " + shell.Line(first.Args[1:]...) + ");"
+	if !strings.Contains(string(msg), want) || !strings.Contains(string(msg), line) {
+		t.Errorf("second run said:\n%s\nwant the directory cleaned and the holder's pid (%q), and its command line quoted: %s", msg, want, line)
 	}
 	// The first run goes on writing its match's transcript (a busy host
 	// may hold its lines back past bot h's stderr line): that folder is

@@ -262,8 +262,9 @@ func TestInterruptedSaysWhatWasSelected(t *testing.T) {
 		{nil, true, "Interrupted: 18 of the 40 matches named by -match are finished and saved in out."},
 	} {
 		var stderr bytes.Buffer
-		if err := finishRun(nil, &stderr, "out", p, engine.ErrInterrupted, c.sp, c.picked); err != errReported {
-			t.Errorf("finishRun returned %v", err)
+		e := &runEnd{stderr: &stderr, out: "out", sp: c.sp, picked: c.picked}
+		if err := e.finish(p, engine.ErrInterrupted); err != errReported {
+			t.Errorf("finish returned %v", err)
 		}
 		if !strings.HasPrefix(stderr.String(), c.want) {
 			t.Errorf("said %q, want %q", stderr.String(), c.want)
@@ -283,7 +284,7 @@ func TestInterruptedSaysWhatWasSelected(t *testing.T) {
 		}
 	}
 	var stderr bytes.Buffer
-	finishRun(nil, &stderr, "out", staged, engine.ErrInterrupted, nil, false)
+	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
 	if want := "Interrupted: 2 of 4 matches (stage final to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
@@ -21,12 +18,13 @@ import (
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
-	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
+	tty, outs := stderr, newRunOuts(stdout, stderr)
+	stdout, stderr = outs.stdout, outs.stderr
 	fs := newFlagSet("run", stderr)
 	var cf configFlags
 	out := fs.String("out", "", "results directory (default results/<tournament>)")
@@ -73,18 +71,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer logFile.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	end := &runEnd{stdout: stdout, stderr: stderr, log: cf.logger(logFile), out: *out, sp: slice, picked: len(only) > 0}
+	outs.noteIn(end.log)
+	ctx, stop := interruptible()
 	defer stop()
-	var progress engine.Progress
-	var console io.Writer = stderr
-	if f, ok := stderr.(*os.File); ok && barTerminal(int(f.Fd())) {
-		bar := newBarProgress(ctx, f)
+	progress, log := cf.runLog(ctx, tty, stderr, logFile, end.log)
+	if bar, ok := progress.(*barProgress); ok {
 		defer bar.Wait()
-		progress, console = bar, bar
-	}
-	log := cf.logger(io.MultiWriter(console, logFile))
-	if progress == nil {
-		progress = &logProgress{log: log.Named("progress")}
 	}
 	logSkipped(log, l)
 	logFoundArbiters(log, l, path)
@@ -102,7 +95,29 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if bp, ok := progress.(*barProgress); ok {
 		bp.Wait()
 	}
-	return finishRun(stdout, stderr, *out, sum, err, slice, len(only) > 0)
+	end.by = interruptedBy(ctx)
+	return end.finish(sum, err)
+}
+
+// runLog is a run's log, written to logFile and to stderr, and how it
+// shows its progress: a bar when tty (stderr, before it was made a
+// lostOut) is a terminal that can show one, else log lines. fileLog (the
+// log file's alone) notes a terminal that is gone.
+func (c *configFlags) runLog(ctx context.Context, tty, stderr io.Writer, logFile *os.File, fileLog hclog.Logger) (engine.Progress, hclog.Logger) {
+	var progress engine.Progress
+	console := stderr
+	if f, ok := tty.(*os.File); ok && barTerminal(int(f.Fd())) {
+		term := &lostOut{w: f, name: "the terminal", then: "its log in arbiter.log alone"}
+		term.noteIn(fileLog)
+		bar := newBarProgress(ctx, term)
+		progress, console = bar, bar
+	}
+	// The log file first: its line is written before stderr is tried.
+	log := c.logger(io.MultiWriter(logFile, console))
+	if progress == nil {
+		progress = &logProgress{log: log.Named("progress")}
+	}
+	return progress, log
 }
 
 // logSkipped records in the run's log the player folders that bots_from
@@ -195,36 +210,6 @@ func runSlice(sf *shardFlags, path, out string, l *loaded, only []string, stderr
 		return nil, err
 	}
 	return slice, engine.CheckOnly(out, l.plan, only, all.Driver)
-}
-
-// finishRun says how a run into out ended: interrupted (and how to
-// resume), failed, or finished with its standings (of shard sp's own
-// matches when it is one). picked says the run played only the matches
-// -match named.
-func finishRun(stdout, stderr io.Writer, out string, sum *engine.Summary, err error, sp *engine.ShardPlan, picked bool) error {
-	if errors.Is(err, engine.ErrInterrupted) {
-		// A shard or a -match run counts its own matches, not the plan's;
-		// the plan's leave out its stages not made yet.
-		done := fmt.Sprintf("%d of %d matches%s are", len(sum.Results), len(sum.Plan.Matches),
-			stats.ToCome(stages.ToCome(sum.Plan, sum.Results)))
-		switch {
-		case sp != nil:
-			done = fmt.Sprintf("%d of the %d matches of %s are", sum.Skipped+sum.Finished, sum.Planned, sp.Shard)
-		case picked:
-			done = fmt.Sprintf("%d of the %d matches named by -match are", sum.Skipped+sum.Finished, sum.Planned)
-		}
-		fmt.Fprintf(stderr, "Interrupted: %s finished and saved in %s. Run the same command again to resume.\n", done, out)
-		return errReported
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%d match(es) played, %d already finished; results in %s\n", sum.Finished, sum.Skipped, out)
-	if sum.Stopped != nil {
-		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
-	}
-	fmt.Fprintln(stdout)
-	return writeRunStandings(stdout, out, sum, sp)
 }
 
 // loadRunnable loads the configuration or saved plan at path and checks

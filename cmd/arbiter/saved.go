@@ -141,22 +141,9 @@ func houseProblem(b *plan.Bot, drv drivers.Driver) string {
 // bot would fail to start. A bot with some of its files is left to the
 // comparison of fingerprints, which names what changed.
 func filesAbsent(b *plan.Bot, dir string) string {
-	if b.Fingerprint == nil {
+	rel, held := b.FilesIn(dir)
+	if held {
 		return ""
-	}
-	var rel []string
-	for _, f := range b.Fingerprint.Files {
-		if !filepath.IsAbs(f.Path) {
-			rel = append(rel, f.Path)
-		}
-	}
-	if len(rel) == 0 {
-		return ""
-	}
-	for _, r := range rel {
-		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(r))); err == nil {
-			return ""
-		}
 	}
 	shown := rel[:min(len(rel), 3)]
 	more := ""

@@ -155,8 +155,8 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	}
 	// A work or results directory of another plan would fail every job
 	// once submitted; say so now, before anything is written.
-	again := func(planPath string) string {
-		return shell.Line("arbiter", "slurm", planPath, "-root", root, "-out", j.out, "-work", j.work, "-shards", strconv.Itoa(j.shards))
+	again := func(planPath string, saved *plan.Plan) string {
+		return shell.Line("arbiter", "slurm", planPath, "-root", engine.CarryRoot(saved, root, planPath), "-out", j.out, "-work", j.work, "-shards", strconv.Itoa(j.shards))
 	}
 	for _, d := range []string{j.out, j.work} {
 		if _, err := engine.CheckPlanDir(d, p, again); err != nil {

@@ -63,7 +63,7 @@ func TestJobStopIsNoFault(t *testing.T) {
 			for _, pid := range append(workers(mark, cmd.Process.Pid), cmd.Process.Pid) {
 				_ = syscall.Kill(pid, syscall.SIGTERM)
 			}
-			if err := endOf(t, cmd, exited, stderr, "on SIGTERM"); err == nil || !strings.Contains(stderr.String(), "Interrupted: ") {
+			if err := endOf(t, cmd, exited, stderr, "on SIGTERM"); err == nil || !strings.Contains(stderr.String(), "Interrupted by SIGTERM: ") {
 				t.Errorf("the run ended with %v, saying:\n%s", err, stderr)
 			}
 			noneLeft(t, mark)

@@ -229,7 +229,7 @@ func TestCtrlCStopsPinnedRun(t *testing.T) {
 	if err := syscall.Kill(-r.cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := endOf(t, r.cmd, r.exited, r.stderr, "on SIGINT"); !strings.Contains(r.stderr.String(), "Interrupted: ") || err == nil {
+	if err := endOf(t, r.cmd, r.exited, r.stderr, "on SIGINT"); !strings.Contains(r.stderr.String(), "Interrupted by SIGINT: ") || err == nil {
 		t.Errorf("the run ended with %v, saying:\n%s", err, r.stderr)
 	}
 	noneLeft(t, r.mark)

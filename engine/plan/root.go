@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -65,4 +66,46 @@ func rootOf(ran, rel string) (string, bool) {
 		return ran, true
 	}
 	return strings.CutSuffix(ran, string(filepath.Separator)+filepath.FromSlash(rel))
+}
+
+// RunsIn says whether root can be the root of p's bots with relative
+// dirs: each one's dir there is a directory that holds its files (one of
+// those its fingerprint recorded, at least). A refusal that suggests a
+// -root checks it with this first (engine.CarryRoot).
+func (p *Plan) RunsIn(root string) bool {
+	for i := range p.Bots {
+		b := &p.Bots[i]
+		if b.House != "" || filepath.IsAbs(filepath.FromSlash(b.Dir)) {
+			continue
+		}
+		dir := b.DirIn(root)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return false
+		}
+		if _, held := b.FilesIn(dir); !held {
+			return false
+		}
+	}
+	return true
+}
+
+// FilesIn says whether dir holds one of the files the bot's fingerprint
+// recorded relative to its dir (rel, slash separated): held is false
+// only when it recorded some and dir holds none of them, which makes dir
+// another folder than the bot's.
+func (b *Bot) FilesIn(dir string) (rel []string, held bool) {
+	if b.Fingerprint == nil {
+		return nil, true
+	}
+	for _, f := range b.Fingerprint.Files {
+		if !filepath.IsAbs(f.Path) {
+			rel = append(rel, f.Path)
+		}
+	}
+	for _, r := range rel {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(r))); err == nil {
+			return rel, true
+		}
+	}
+	return rel, len(rel) == 0
 }

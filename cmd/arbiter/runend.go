@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/stages"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+)
+
+// keepOnWithoutReader makes a write to a stdout or stderr whose reader is
+// gone (a pipe into head that has ended, a closed terminal) fail with
+// EPIPE instead of ending the process with SIGPIPE: a run goes on to its
+// end whoever reads its output (see lostOut), as it does when its reader
+// is slow. Notified rather than ignored, so that the bots and workers the
+// run starts get SIGPIPE back at its default. It is never undone: the
+// last words of the run (its error) are written as it returns.
+func keepOnWithoutReader() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+}
+
+// lostOut is the run's stdout, stderr or terminal, which may lose its
+// reader: a write that fails is dropped, and so is every write after it;
+// the run's log (arbiter.log, which receives every log line as well)
+// notes it once. Its writes never fail, so that what is written beside
+// it (the log file, in a MultiWriter with it; standings.txt, after the
+// standings) is.
+type lostOut struct {
+	w    io.Writer
+	name string
+	// then says what becomes of what it would have shown.
+	then string
+	mu   sync.Mutex
+	err  error        // the write that failed, once one has
+	log  hclog.Logger // where to note it; nil until the log is open
+	told bool
+}
+
+func (o *lostOut) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return len(p), nil
+	}
+	if _, err := o.w.Write(p); err != nil {
+		o.err = err
+		o.tell()
+	}
+	return len(p), nil
+}
+
+// noteIn has log (the run's log file's alone: a write to a lostOut may
+// be one of a logger that writes to it, which holds that logger's lock)
+// note a lost output, also one lost before the log was open.
+func (o *lostOut) noteIn(log hclog.Logger) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.log = log
+	o.tell()
+}
+
+// tell notes the lost output once; o.mu is held.
+func (o *lostOut) tell() {
+	if o.err == nil || o.log == nil || o.told {
+		return
+	}
+	o.told = true
+	o.log.Warn(o.name+" cannot be written: the run goes on, "+o.then, "error", o.err.Error())
+}
+
+// runOuts are a run's stdout and stderr, each a lostOut.
+type runOuts struct{ stdout, stderr *lostOut }
+
+// newRunOuts makes stdout and stderr a run's, which it writes to as long
+// as they have a reader, and goes on without (keepOnWithoutReader).
+func newRunOuts(stdout, stderr io.Writer) *runOuts {
+	keepOnWithoutReader()
+	return &runOuts{
+		stdout: &lostOut{w: stdout, name: "stdout", then: "its standings in standings.txt alone"},
+		stderr: &lostOut{w: stderr, name: "stderr", then: "its log in arbiter.log alone"},
+	}
+}
+
+// noteIn has log note either of them lost (lostOut.noteIn).
+func (o *runOuts) noteIn(log hclog.Logger) {
+	o.stdout.noteIn(log)
+	o.stderr.noteIn(log)
+}
+
+// signalCause is the cause of a run's context cancelled by a signal.
+type signalCause struct{ sig os.Signal }
+
+func (e signalCause) Error() string { return signalName(e.sig) + " received" }
+
+// interruptedBy is the signal that cancelled ctx (interruptible), or nil.
+func interruptedBy(ctx context.Context) os.Signal {
+	var c signalCause
+	if errors.As(context.Cause(ctx), &c) {
+		return c.sig
+	}
+	return nil
+}
+
+// signalName is sig's name as kill(1) and the shell's trap say it
+// (SIGHUP).
+func signalName(sig os.Signal) string {
+	if s, ok := sig.(syscall.Signal); ok {
+		if name := unix.SignalName(s); name != "" {
+			return name
+		}
+	}
+	return sig.String()
+}
+
+// interruptible is a context that SIGINT, SIGTERM or SIGHUP cancels,
+// with the signal as its cause (signalCause), and the function that
+// stops hearing them.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(signalCause{s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
+}
+
+// runEnd says how a run into out ended, to the person (stdout, stderr)
+// and as the last line of its log (log, the log file's alone: the person
+// is told in words of their own).
+type runEnd struct {
+	stdout, stderr io.Writer
+	log            hclog.Logger
+	out            string
+	// sp is the shard the run played, if it was one; picked says that it
+	// played only the matches -match named.
+	sp     *engine.ShardPlan
+	picked bool
+	// by is the signal that interrupted the run, if one did.
+	by os.Signal
+}
+
+// finish says how the run ended: interrupted (by which signal, and how
+// to resume), failed (with the results it saved and how to resume), or
+// finished with its standings (of shard sp's own matches when it is
+// one); that last written to standings.txt too, whose failure is the
+// run's.
+func (e *runEnd) finish(sum *engine.Summary, err error) error {
+	log := e.log
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	if errors.Is(err, engine.ErrInterrupted) {
+		how := "Interrupted"
+		if e.by != nil {
+			how += " by " + signalName(e.by)
+		}
+		msg := fmt.Sprintf("%s: %s finished and saved in %s. Run the same command again to resume.", how, e.saved(sum), e.out)
+		fmt.Fprintln(e.stderr, msg)
+		log.Warn("the run ended: " + msg)
+		return errReported
+	}
+	if err == nil {
+		err = e.standings(sum)
+	}
+	if err == nil {
+		e.logFinished(log, sum)
+		return nil
+	}
+	if sum == nil {
+		// It ended before it played: nothing of its own to resume.
+		log.Error("the run ended: it failed", "error", err.Error())
+		return err
+	}
+	resume := fmt.Sprintf("%s finished and saved in %s; once the cause is fixed, run the same command again to resume", e.saved(sum), e.out)
+	fmt.Fprintf(e.stderr, "arbiter run: %v\n%s.\n", err, resume)
+	log.Error("the run ended: it failed; "+resume, "error", err.Error())
+	return errReported
+}
+
+// standings prints what a finished run played and its standings, and
+// writes them to standings.txt.
+func (e *runEnd) standings(sum *engine.Summary) error {
+	fmt.Fprintf(e.stdout, "%d match(es) played, %d already finished; results in %s\n", sum.Finished, sum.Skipped, e.out)
+	if sum.Stopped != nil {
+		fmt.Fprintf(e.stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
+	}
+	fmt.Fprintln(e.stdout)
+	return writeRunStandings(e.stdout, e.out, sum, e.sp)
+}
+
+// logFinished records a finished run's end.
+func (e *runEnd) logFinished(log hclog.Logger, sum *engine.Summary) {
+	args := []any{"played", sum.Finished, "already_finished", sum.Skipped, "results", e.out}
+	switch {
+	case sum.Stopped != nil:
+		log.Info("the run ended: the tournament stopped by its rule", append(args, "rule", sum.Stopped.Rule, "reason", sum.Stopped.Reason)...)
+	case e.sp != nil:
+		log.Info(fmt.Sprintf("the run ended: the matches of %s are finished", e.sp.Shard), args...)
+	case e.picked:
+		log.Info("the run ended: the matches named by -match are finished", args...)
+	default:
+		log.Info("the run ended: the tournament is finished", args...)
+	}
+}
+
+// saved is how many of the run's matches are finished: a shard or a
+// -match run counts its own matches, not the plan's; the plan's leave
+// out its stages not made yet.
+func (e *runEnd) saved(sum *engine.Summary) string {
+	switch {
+	case e.sp != nil:
+		return fmt.Sprintf("%d of the %d matches of %s are", sum.Skipped+sum.Finished, sum.Planned, e.sp.Shard)
+	case e.picked:
+		return fmt.Sprintf("%d of the %d matches named by -match are", sum.Skipped+sum.Finished, sum.Planned)
+	}
+	return fmt.Sprintf("%d of %d matches%s are", len(sum.Results), len(sum.Plan.Matches),
+		stats.ToCome(stages.ToCome(sum.Plan, sum.Results)))
+}
