@@ -296,7 +296,7 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
 	rec := BuildRecord{Bot: b.Name, Command: b.Build}
 	start := time.Now()
-	detail, err := runBuild(ctx, b, b.DirIn(r.Root), filepath.Join(dir, file+".log"))
+	detail, err := runBuild(ctx, b, b.DirIn(r.Root), filepath.Join(dir, file+".log"), r.logger().Warn)
 	rec.ElapsedMS = time.Since(start).Milliseconds()
 	if err != nil {
 		// Cancelled (or the arbiter's own failure): what the build wrote
@@ -334,9 +334,26 @@ func (nopLog) Info(string, ...any) {}
 func (nopLog) Warn(string, ...any) {}
 
 // Build runs bot b's build in dir as a run does (see runBuild), its output
-// to log: for commands that need a bot built outside a run (arbiter check).
-func Build(ctx context.Context, b *plan.Bot, dir, log string) (detail string, err error) {
-	return runBuild(ctx, b, dir, log)
+// to log, what it gives back of other arbiters' builds to warn: for
+// commands that need a bot built outside a run (arbiter check).
+func Build(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg string, args ...any)) (detail string, err error) {
+	return runBuild(ctx, b, dir, log, warn)
+}
+
+// GiveBackLent gives back the bot folders that arbiters which ended
+// during a build (killed, or the machine stopped) left lent to the
+// sandbox's uid (proc.GiveBackAbandoned), and tells warn of each. Every
+// command that builds calls it first, and each build again before it
+// lends its folder: what an arbiter ended since is given back before the
+// folder's owner is read.
+func GiveBackLent(warn func(msg string, args ...any)) {
+	for _, a := range proc.GiveBackAbandoned() {
+		if a.Err != nil {
+			warn("a bot folder lent for a build by an arbiter that ended is left as it is", "dir", a.Dir, "pid", a.Pid, "error", a.Err)
+			continue
+		}
+		warn("gave back a bot folder lent for a build by an arbiter that ended during it", "dir", a.Dir, "pid", a.Pid)
+	}
 }
 
 // envList is a bot's env as NAME=value, sorted.
@@ -352,14 +369,16 @@ func envList(env map[string]string) []string {
 // runBuild runs the build command in dir under the bot's limits (the same
 // confinement as the bot: proc.Prepare), its stdout and stderr to log,
 // within the bot's build timeout. detail says why the build failed, or is
-// empty; err is the arbiter's own failure or ctx's.
-func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string, err error) {
+// empty; err is the arbiter's own failure or ctx's. Folders that ended
+// arbiters left lent are given back first (GiveBackLent, to warn).
+func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg string, args ...any)) (detail string, err error) {
 	out, err := os.Create(log)
 	if err != nil {
 		return "", err
 	}
 	defer out.Close()
 	defer holdDir(dir)()
+	GiveBackLent(warn)
 	timeout := time.Duration(b.BuildTimeout)
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
@@ -389,11 +408,6 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string) (detail string,
 			}
 		}
 		lim.Sandbox = &sb
-	}
-	if st, err := os.Stat(dir); err == nil {
-		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-			defer proc.GiveBack(dir, int(sys.Uid), int(sys.Gid))
-		}
 	}
 	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)})
 	if err != nil {

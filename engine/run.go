@@ -174,11 +174,7 @@ type session struct {
 // the plan and the results before it, written to rounds/ and checked
 // against that file when a run resumes.
 func (r *Runner) Run(ctx context.Context) (*Summary, error) {
-	log := r.Log
-	if log == nil {
-		log = hclog.NewNullLogger()
-	}
-	log = log.Named("engine")
+	log := r.engineLog()
 	release, err := lockUnlessHeld(r.Out)
 	if err != nil {
 		return nil, err
@@ -195,6 +191,9 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	defer j.Close()
 	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
 	concealFound(r.Plan)
+	// A bot folder an ended arbiter left lent is its owner's again
+	// before any match, whether or not this run builds it.
+	GiveBackLent(log.Warn)
 	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
 	if err != nil {
 		return nil, err
@@ -265,6 +264,14 @@ func concealFound(p *plan.Plan) {
 			proc.Conceal(path)
 		}
 	}
+}
+
+// engineLog is the run's log, named for the engine.
+func (r *Runner) engineLog() hclog.Logger {
+	if r.Log == nil {
+		return hclog.NewNullLogger()
+	}
+	return r.Log.Named("engine")
 }
 
 // known is the plan with the rounds paired so far (in rounds/), whose

@@ -154,7 +154,7 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	} else {
 		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
 	}
-	return l.plan.Game.Driver, seat, l.plan, buildForCheck(b, seat.Dir, stderr)
+	return l.plan.Game.Driver, seat, l.plan, buildForCheck(b, seat.Dir, stderr, cf.logger(stderr).Warn)
 }
 
 // planPlayers are the numbers of players the matches of p have, in
@@ -217,8 +217,9 @@ func commandLimits(game string, argv []string, dir string, env []string, sandbox
 }
 
 // buildForCheck builds a bot of a configuration that has a build, as a
-// run would, before it is checked.
-func buildForCheck(b *plan.Bot, dir string, stderr io.Writer) error {
+// run would, before it is checked; warn is told of the folders of ended
+// arbiters' builds it gives back first (engine.GiveBackLent).
+func buildForCheck(b *plan.Bot, dir string, stderr io.Writer, warn func(msg string, args ...any)) error {
 	if len(b.Build) == 0 {
 		return nil
 	}
@@ -229,7 +230,7 @@ func buildForCheck(b *plan.Bot, dir string, stderr io.Writer) error {
 	log.Close()
 	defer os.Remove(log.Name())
 	fmt.Fprintf(stderr, "building %s: %s\n", b.Name, strings.Join(b.Build, " "))
-	detail, err := engine.Build(context.Background(), b, dir, log.Name())
+	detail, err := engine.Build(context.Background(), b, dir, log.Name(), warn)
 	if err != nil || detail == "" {
 		return err
 	}

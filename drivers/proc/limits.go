@@ -55,6 +55,9 @@ type Box struct {
 	// (children = false, where seccomp is available).
 	noChildren bool
 	build      bool // a bot's build (PrepareBuild)
+	// lent is the bot's dir lent to the sandbox's uid for a build (nil:
+	// none); Close gives it back.
+	lent *lending
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
 	killed     bool // Kill ran
@@ -95,8 +98,9 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 
 // PrepareBuild is Prepare for a bot's build, which must write its output
 // into the bot's own dir (cmd.Dir): that folder is writable for it (in
-// the sandbox it is the one writable folder; as root, its folders are
-// given to the sandbox's uid for the build, and GiveBack returns them).
+// the sandbox it is the one writable folder; as root, its folders and
+// files are lent to the sandbox's uid for the build, recorded in LentDir,
+// and Close gives them back).
 // The build runs under BuildLimits(lim).
 func PrepareBuild(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
 	lim = BuildLimits(lim)
@@ -127,30 +131,6 @@ func BuildLimits(lim drivers.Limits) drivers.Limits {
 		lim.Memory = max(lim.Memory, buildMemory)
 	}
 	return lim
-}
-
-// GiveBack gives what the sandbox's uid owns under dir to uid and gid:
-// what a build in the sandbox made, or was lent (lendTree), belongs to the
-// owner of the bot's dir again, which the bot itself only reads. Every
-// process of the build must be gone: the walk trusts the tree to hold
-// still.
-func GiveBack(dir string, uid, gid int) {
-	walkTree(dir, func(path string, d fs.DirEntry, st *syscall.Stat_t) {
-		if int(st.Uid) == SandboxUID && (int(st.Uid) != uid || int(st.Gid) != gid) {
-			_ = os.Lchown(path, uid, gid)
-		}
-	})
-}
-
-// lendTree gives the folders and files under dir to the sandbox's uid
-// and gid for a build, but a file with other names than this one (a hard
-// link to a file elsewhere is not the tree's to lend).
-func lendTree(dir string, uid, gid int) {
-	walkTree(dir, func(path string, d fs.DirEntry, st *syscall.Stat_t) {
-		if (int(st.Uid) != uid || int(st.Gid) != gid) && (d.IsDir() || st.Nlink == 1) {
-			_ = os.Lchown(path, uid, gid)
-		}
-	})
 }
 
 // walkTree calls f for every entry under dir (symbolic links as
@@ -402,8 +382,10 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 		switch {
 		case writable != "" && b.build:
 			// A build rewrites what an earlier build made (javac its
-			// .class files, make its objects), which GiveBack gave back.
-			lendTree(writable, uid, gid)
+			// .class files, make its objects), which Close gave back.
+			if b.lent, err = lendTree(writable, uid, gid); err != nil {
+				return nil, err
+			}
 		case writable != "":
 			chownTree(writable, uid, gid)
 		}
@@ -633,8 +615,9 @@ func (b *Box) Contained() bool {
 	return b != nil && b.pidNS
 }
 
-// Close removes the cgroup and the private folder, or lends them again;
-// call it once the bot has been waited for. A second Close does nothing.
+// Close removes the cgroup and the private folder, or lends them again,
+// and gives a build's lent dir back; call it once the bot has been
+// waited for. A second Close does nothing.
 func (b *Box) Close() {
 	if b == nil {
 		return
@@ -680,6 +663,10 @@ func (b *Box) Close() {
 	if b.folder != "" {
 		_ = os.RemoveAll(b.folder)
 	}
+	// After the cgroup: its processes are gone (killed, and waited for
+	// by its removal).
+	b.lent.giveBack()
+	b.lent = nil
 }
 
 // Folder is the bot's private writable folder, "" if it has none.

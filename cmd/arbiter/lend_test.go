@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+)
+
+// lendConfig is the organiser's report: a bot whose build (sleeping while
+// the file slow is in its folder) makes its program, against a house bot.
+const lendConfig = `
+bot "built" {
+  command = ["/usr/bin/python3", "gen.py"]
+  dir     = "."
+  build   = ["/bin/sh", "-c", "if [ -e slow ]; then sleep 60; fi; cp src.py gen.py"]
+}
+bot "keeper" { house = "bricks/keeper" }
+game "bricks" "contest" {
+  board {
+    size = 5
+  }
+}
+tournament "contest" {
+  game    = game.bricks.contest
+  bots    = [bot.built, bot.keeper]
+  format  = "round-robin"
+  seats   = "swap"
+  players = 2
+  rating  = "wins"
+}
+`
+
+// TestKilledBuildFolderGivenBack kills a run with SIGKILL while its bot's
+// build sleeps, its folder lent to the sandbox's uid, and checks that the
+// next command that builds, a run with another results directory and a
+// check, gives the folder back: every file to the owner it had (one file
+// of another user's to that user), what the build made to the folder's
+// owner, and the record of the lending removed.
+func TestKilledBuildFolderGivenBack(t *testing.T) {
+	requireLending(t)
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp("", "arbiter-lend-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir := filepath.Join(base, "dotb")
+	writeLendFolder(t, dir)
+	want := owners(t, dir, ".", "t.hcl", "src.py", "sub", "sub/notes.txt", "other.txt")
+
+	killDuringBuild(t, arbiter, dir, filepath.Join(base, "o1"))
+	mustRemove(t, filepath.Join(dir, "slow"))
+	out, err := exec.Command(arbiter, "run", dir, "-out", filepath.Join(base, "o2"), "-j", "1").CombinedOutput()
+	if err != nil {
+		t.Fatalf("the run after the kill: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "gave back a bot folder lent for a build by an arbiter that ended during it") {
+		t.Errorf("the run after the kill does not say it gave the folder back:\n%s", out)
+	}
+	checkOwners(t, dir, want, "after the run that followed the kill")
+
+	mustWrite(t, filepath.Join(dir, "slow"), "")
+	killDuringBuild(t, arbiter, dir, filepath.Join(base, "o3"))
+	mustRemove(t, filepath.Join(dir, "slow"))
+	out, _ = exec.Command(arbiter, "check", "-bot", "built", dir).CombinedOutput()
+	if !strings.Contains(string(out), "gave back a bot folder") {
+		t.Errorf("the check after the kill does not say it gave the folder back:\n%s", out)
+	}
+	checkOwners(t, dir, want, "after the check that followed the kill")
+}
+
+// requireLending skips the test where arbiter lends no folder for a
+// build (not root, or no sandbox); CI must run it.
+func requireLending(t *testing.T) {
+	t.Helper()
+	why := ""
+	switch {
+	case os.Geteuid() != 0:
+		why = "not root: a build's folder is lent to the sandbox's uid only by root"
+	case !proc.Machine().Enforcement("sandbox").Enforced:
+		why = "no sandbox here: a build's folder is lent only to a build in the sandbox"
+	}
+	if why == "" {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal(why + " — CI must run this test, so it fails instead of skipping")
+	}
+	t.Skip(why)
+}
+
+// writeLendFolder writes the bot's folder, readable by the sandbox's uid,
+// with a file of another user's and the file slow.
+func writeLendFolder(t *testing.T, dir string) {
+	t.Helper()
+	src, err := os.ReadFile("../../examples/bricks/players/simple/bot.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(dir, "t.hcl"), lendConfig)
+	mustWrite(t, filepath.Join(dir, "src.py"), string(src))
+	mustWrite(t, filepath.Join(dir, "sub", "notes.txt"), "secret\n")
+	mustWrite(t, filepath.Join(dir, "other.txt"), "another user's\n")
+	mustWrite(t, filepath.Join(dir, "slow"), "")
+	if err := os.Lchown(filepath.Join(dir, "other.txt"), 1234, 1235); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// killDuringBuild starts a run of dir into out, waits until its build has
+// been lent the folder, kills the run with SIGKILL, and checks that the
+// folder stays lent, with its record in proc.LentDir.
+func killDuringBuild(t *testing.T, arbiter, dir, out string) {
+	t.Helper()
+	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lent := func() bool { return owners(t, dir, ".")["."] == fmt.Sprintf("%d:%d", proc.SandboxUID, proc.SandboxUID) }
+	for end := time.Now().Add(30 * time.Second); !lent() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !lent() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("the run's build was not lent %s within 30s", dir)
+	}
+	time.Sleep(300 * time.Millisecond) // the build under way
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	if !lent() {
+		t.Fatalf("%s is no longer lent after the run was killed: the test kills too late", dir)
+	}
+	records, _ := filepath.Glob(filepath.Join(proc.LentDir, fmt.Sprintf("%d-*.json", cmd.Process.Pid)))
+	if len(records) != 1 {
+		t.Fatalf("the killed run left %d records of its lending in %s, want 1", len(records), proc.LentDir)
+	}
+	t.Cleanup(func() {
+		if _, err := os.Stat(records[0]); err == nil {
+			t.Errorf("the record %s was not removed", records[0])
+		}
+	})
+}
+
+// checkOwners checks that the entries of want have their owners, and
+// that what the build made (gen.py) is the folder's owner's.
+func checkOwners(t *testing.T, dir string, want map[string]string, when string) {
+	t.Helper()
+	for name, w := range want {
+		if got := owners(t, dir, name)[name]; got != w {
+			t.Errorf("%s: %s is owned by %s, want %s", when, name, got, w)
+		}
+	}
+	if got := owners(t, dir, "gen.py")["gen.py"]; got != want["."] {
+		t.Errorf("%s: gen.py, which the build made, is owned by %s, want the folder's owner %s", when, got, want["."])
+	}
+}
+
+// owners are the uid:gid of the names, relative to dir.
+func owners(t *testing.T, dir string, names ...string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, name := range names {
+		st, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := st.Sys().(*syscall.Stat_t)
+		m[name] = fmt.Sprintf("%d:%d", sys.Uid, sys.Gid)
+	}
+	return m
+}
+
+func mustWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRemove(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+}

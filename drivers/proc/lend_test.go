@@ -1,0 +1,148 @@
+package proc
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestGiveBackAbandoned gives back folders from records in LentDir, one
+// row a record: only an ended arbiter's, never to the sandbox's uid, only
+// what is in the folder, and not a folder no longer lent.
+func TestGiveBackAbandoned(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: only root lends a folder (cmd/arbiter's TestKilledBuildFolderGivenBack is the one CI requires)")
+	}
+	self, err := processStart(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := fmt.Sprintf("%d:%d", SandboxUID, SandboxUID)
+	for _, c := range []struct {
+		name    string
+		start   uint64 // the lender's start time: self's is a live arbiter
+		owners  []lentOwner
+		lentDir bool              // the folder is still lent
+		want    map[string]string // owners after, by path within base
+		kept    bool              // the record stays
+		err     string
+	}{
+		{name: "an ended arbiter's folder is given back", start: self + 1,
+			owners: []lentOwner{{Path: "other", UID: 1234, GID: 1235}}, lentDir: true,
+			want: map[string]string{"f": "0:0", "f/a": "0:0", "f/other": "1234:1235", "f/made": "0:0", "outside": nobody}},
+		{name: "a live arbiter's folder is its build's", start: self, lentDir: true,
+			want: map[string]string{"f": nobody, "f/a": nobody, "f/other": nobody}, kept: true},
+		{name: "a record gives nothing to the sandbox's uid nor outside the folder", start: self + 1,
+			owners:  []lentOwner{{Path: "a", UID: SandboxUID, GID: SandboxUID}, {Path: "../outside", UID: 1234, GID: 1235}, {Path: "other", UID: 1234, GID: SandboxUID}},
+			lentDir: true, want: map[string]string{"f/a": "0:0", "f/other": "0:0", "outside": nobody}},
+		{name: "a folder given back by hand is left as it is", start: self + 1,
+			want: map[string]string{"f": "0:0", "f/a": nobody}, err: "no longer lent"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			base := t.TempDir()
+			LentDir = filepath.Join(base, "lent")
+			t.Cleanup(func() { LentDir = "/var/lib/arbiter/lent" })
+			dir := filepath.Join(base, "f")
+			for _, p := range []string{dir + "/a", dir + "/other", dir + "/made", base + "/outside"} {
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				_ = os.Lchown(p, SandboxUID, SandboxUID)
+			}
+			if c.lentDir {
+				_ = os.Lchown(dir, SandboxUID, SandboxUID)
+			}
+			file, err := writeLentRecord(lentRecord{Dir: dir, Owners: c.owners, Pid: os.Getpid(), Start: c.start, Boot: bootID()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := GiveBackAbandoned()
+			for p, w := range c.want {
+				st, err := os.Lstat(filepath.Join(base, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sys := st.Sys().(*syscall.Stat_t)
+				if o := fmt.Sprintf("%d:%d", sys.Uid, sys.Gid); o != w {
+					t.Errorf("%s is owned by %s, want %s", p, o, w)
+				}
+			}
+			if _, err := os.Stat(file); (err == nil) != c.kept {
+				t.Errorf("the record is kept: %v, want %v", err == nil, c.kept)
+			}
+			if c.kept {
+				if len(got) != 0 {
+					t.Errorf("gave back %v, want nothing", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Dir != dir || got[0].Pid != os.Getpid() {
+				t.Fatalf("gave back %+v, want %s of pid %d", got, dir, os.Getpid())
+			}
+			if e := fmt.Sprint(got[0].Err); c.err == "" && got[0].Err != nil || c.err != "" && !strings.Contains(e, c.err) {
+				t.Errorf("error %v, want %q", got[0].Err, c.err)
+			}
+		})
+	}
+}
+
+// TestLendTreeRecordsFirst lends a folder and checks its record: the
+// folder's owner, the entries of another owner, this process; and that
+// giving it back removes the record and restores each owner.
+func TestLendTreeRecordsFirst(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: only root lends a folder")
+	}
+	base := t.TempDir()
+	LentDir = filepath.Join(base, "lent")
+	t.Cleanup(func() { LentDir = "/var/lib/arbiter/lent" })
+	dir := filepath.Join(base, "f")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"a", "sub/b"} {
+		if err := os.WriteFile(filepath.Join(dir, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Lchown(filepath.Join(dir, "sub/b"), 1234, 1235); err != nil {
+		t.Fatal(err)
+	}
+	l, err := lendTree(dir, SandboxUID, SandboxUID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(l.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec lentRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Dir != dir || rec.UID != 0 || rec.Pid != os.Getpid() || len(rec.Owners) != 1 || rec.Owners[0] != (lentOwner{Path: "sub/b", UID: 1234, GID: 1235}) {
+		t.Errorf("record %+v", rec)
+	}
+	for _, p := range []string{".", "a", "sub", "sub/b"} {
+		if st, _ := os.Lstat(filepath.Join(dir, p)); st.Sys().(*syscall.Stat_t).Uid != SandboxUID {
+			t.Errorf("%s is not lent", p)
+		}
+	}
+	l.giveBack()
+	want := map[string]uint32{".": 0, "a": 0, "sub": 0, "sub/b": 1234}
+	for p, w := range want {
+		if st, _ := os.Lstat(filepath.Join(dir, p)); st.Sys().(*syscall.Stat_t).Uid != w {
+			t.Errorf("%s is owned by uid %d after, want %d", p, st.Sys().(*syscall.Stat_t).Uid, w)
+		}
+	}
+	if _, err := os.Stat(l.file); err == nil {
+		t.Errorf("the record %s is left after the give-back", l.file)
+	}
+}
