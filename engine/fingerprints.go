@@ -35,14 +35,14 @@ type BotChange struct {
 	// Missing is the directory the bot would run in now when it is not
 	// there at all (moved or removed); Removed still lists its files.
 	Missing string `json:"missing,omitempty"`
-	// Runs is set when the bot's sandbox runs another program than
-	// recorded (plan.Fingerprint.Program): a version manager's shim
-	// chooses another interpreter now.
+	// Runs is set when the bot runs another program than recorded in
+	// place of the one its command names (plan.Fingerprint.Program): a
+	// version manager's shim chooses another interpreter now.
 	Runs *ProgramChange `json:"runs,omitempty"`
 }
 
-// ProgramChange is the program a bot's sandbox ran (From) and runs now
-// (To) instead of the one its command names; "" for the command's own.
+// ProgramChange is the program a bot ran (From) and runs now (To) in
+// place of the one its command names; "" for the command's own.
 type ProgramChange struct {
 	From string `json:"from"`
 	To   string `json:"to"`
@@ -184,8 +184,8 @@ func CompareFingerprints(recorded, now *plan.Plan) (*plan.Plan, []BotChange, map
 }
 
 // compareBot compares one bot's fingerprints: the one to go on with covers
-// the recorded files as they are now, and the program its sandbox runs
-// now (plan.Fingerprint.Program) in place of the one it ran.
+// the recorded files as they are now, and the program the bot runs now
+// (plan.Fingerprint.Program) in place of the one it ran.
 func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []string) {
 	c := BotChange{From: short(old.Hash)}
 	current := map[string]plan.FileSum{}

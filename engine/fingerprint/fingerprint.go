@@ -221,9 +221,9 @@ func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerpr
 }
 
 // finish adds the files of command, of the class path list of the bot's
-// CLASSPATH (its env's; "" for none) and the program its sandbox runs
-// instead of the command's (its plan's drivers.Sandbox.Program; "" for
-// none) to a copy of the walked directory's fingerprint and hashes it.
+// CLASSPATH (its env's; "" for none) and the program that runs in place
+// of the command's (see hashedWords; "" for none) to a copy of the
+// walked directory's fingerprint and hashes it.
 // Java reads CLASSPATH when the command gives no class path, the sandbox
 // shows it whatever the command is, and a bot's script may pass it on:
 // it is hashed as a -cp list. The program is the interpreter a shim on
@@ -251,9 +251,10 @@ func Sum(files []plan.FileSum) string {
 	return sum("", files)
 }
 
-// Hash is the hash of fingerprint fp's files and of the program its
-// sandbox runs: Sum of its files for a bot that runs its command's own
-// program, so that a fingerprint without one hashes as it always did.
+// Hash is the hash of fingerprint fp's files and of the program that runs
+// in place of its command's (fp.Program): Sum of its files for a bot that
+// runs its command's own program, so that a fingerprint without one
+// hashes as it always did.
 func Hash(fp *plan.Fingerprint) string {
 	return sum(fp.Program, fp.Files)
 }

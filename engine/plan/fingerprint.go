@@ -26,13 +26,14 @@ type Fingerprint struct {
 	// relative, slash separated), then the files named by the command that
 	// lie outside Dir (absolute paths).
 	Files []FileSum `json:"files,omitempty"`
-	// Program is the file the bot's sandbox runs instead of the program
-	// its command names (drivers.Sandbox.Program: the interpreter that a
-	// version manager's shim, pyenv's python3, would run, as it was
-	// resolved for the plan). Its file is among Files, by its absolute
-	// path, and Hash covers which file it is: the same command may run
-	// another interpreter when PYENV_VERSION, a .python-version or the
-	// manager's global version says another.
+	// Program is the file that runs in place of the program the bot's
+	// command names when that is a version manager's shim (pyenv's
+	// python3): in the sandbox, the interpreter its plan resolved
+	// (drivers.Sandbox.Program), which the sandbox runs; outside it, the
+	// one the shim will choose, resolved the same way. Its file is among
+	// Files, by its absolute path, and Hash covers which file it is: the
+	// same command may run another interpreter when PYENV_VERSION, a
+	// .python-version or the manager's global version says another.
 	Program string `json:"program,omitempty"`
 	// Skipped says what was left out of Files and why, one line each.
 	Skipped []string `json:"skipped,omitempty"`
