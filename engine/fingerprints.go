@@ -35,6 +35,27 @@ type BotChange struct {
 	// Missing is the directory the bot would run in now when it is not
 	// there at all (moved or removed); Removed still lists its files.
 	Missing string `json:"missing,omitempty"`
+	// Runs is set when the bot runs another program than recorded in
+	// place of the one its command names (plan.Fingerprint.Program): a
+	// version manager's shim chooses another interpreter now.
+	Runs *ProgramChange `json:"runs,omitempty"`
+}
+
+// ProgramChange is the program a bot ran (From) and runs now (To) in
+// place of the one its command names; "" for the command's own.
+type ProgramChange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+func (r ProgramChange) String() string {
+	switch {
+	case r.From == "":
+		return fmt.Sprintf("runs %s, which its recorded fingerprint did not name (recorded by an arbiter that hashed only the shim its command names)", r.To)
+	case r.To == "":
+		return fmt.Sprintf("runs the program its command names, was %s", r.From)
+	}
+	return fmt.Sprintf("runs %s, was %s", r.To, r.From)
 }
 
 // BotMove is a bot whose files are the ones recorded, in another
@@ -55,6 +76,9 @@ func (c BotChange) String() string {
 	if c.Missing != "" {
 		// Its files in the folder are all gone: not listed one by one.
 		parts = append(parts, fmt.Sprintf("its folder %s is not there (moved or removed?), nor any of its files", c.Missing))
+	}
+	if c.Runs != nil {
+		parts = append(parts, c.Runs.String())
 	}
 	if len(c.Changed) > 0 {
 		parts = append(parts, "changed "+shortList(c.Changed))
@@ -160,7 +184,8 @@ func CompareFingerprints(recorded, now *plan.Plan) (*plan.Plan, []BotChange, map
 }
 
 // compareBot compares one bot's fingerprints: the one to go on with covers
-// the recorded files as they are now.
+// the recorded files as they are now, and the program the bot runs now
+// (plan.Fingerprint.Program) in place of the one it ran.
 func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []string) {
 	c := BotChange{From: short(old.Hash)}
 	current := map[string]plan.FileSum{}
@@ -169,8 +194,17 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 	}
 	fp := *now
 	fp.Files = nil
+	// Another program run is a change whatever its file holds; the file
+	// of the one it ran is no longer the bot's, the one it runs now is.
+	other := old.Program != now.Program
+	if other {
+		c.Runs = &ProgramChange{From: old.Program, To: now.Program}
+	}
 	recorded := map[string]bool{}
 	for _, f := range old.Files {
+		if other && f.Path == old.Program {
+			continue
+		}
 		recorded[f.Path] = true
 		g, ok := current[f.Path]
 		if path, left := now.LeftOut[f.Path]; !ok && left {
@@ -189,11 +223,15 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 	}
 	var added []string
 	for _, f := range now.Files {
-		if !recorded[f.Path] {
+		switch {
+		case recorded[f.Path]:
+		case other && f.Path == now.Program:
+			fp.Files = append(fp.Files, f)
+		default:
 			added = append(added, f.Path)
 		}
 	}
-	fp.Hash = fingerprint.Sum(fp.Files)
+	fp.Hash = fingerprint.Hash(&fp)
 	c.To = short(fp.Hash)
 	if len(c.Removed) > 0 && now.Dir != "" {
 		if _, err := os.Stat(now.Dir); errors.Is(err, fs.ErrNotExist) {

@@ -70,6 +70,66 @@ func TestCompareFingerprints(t *testing.T) {
 	}
 }
 
+// ran is the fingerprint of a bot whose sandbox runs program, with its
+// files and the program's, as fingerprint.Plan records it.
+func ran(program string, files ...plan.FileSum) *plan.Fingerprint {
+	fp := &plan.Fingerprint{Program: program, Files: files}
+	fp.Hash = fingerprint.Hash(fp)
+	return fp
+}
+
+// A bot that runs another interpreter (a shim chooses another version)
+// has changed, even when the two files are alike: the change names both,
+// and the fingerprint to go on with holds the one it runs now in place of
+// the one it ran, not as a file new since. The same program, with the
+// same files, is no change; a fingerprint recorded without a program (an
+// earlier arbiter) is one.
+func TestCompareProgram(t *testing.T) {
+	bot := plan.FileSum{Path: "bot.py", Mode: "-rw-r--r--", SHA256: "01"}
+	shim := plan.FileSum{Path: "/p/shims/python3", Mode: "-rwxr-xr-x", SHA256: "02"}
+	v1 := plan.FileSum{Path: "/p/versions/1/bin/python3", Mode: "-rwxr-xr-x", SHA256: "03"}
+	v2 := v1
+	v2.Path = "/p/versions/2/bin/python3"
+	build := &plan.Arbiter{Version: "v1"}
+	recorded := &plan.Plan{Arbiter: build, Bots: []plan.Bot{
+		{Name: "py", Fingerprint: ran(v1.Path, bot, shim, v1)},
+		{Name: "same", Fingerprint: ran(v1.Path, bot, shim, v1)},
+		{Name: "old", Fingerprint: external(bot, shim)},
+	}}
+	now := &plan.Plan{Arbiter: build, Bots: []plan.Bot{
+		{Name: "py", Fingerprint: ran(v2.Path, bot, shim, v2)},
+		{Name: "same", Fingerprint: ran(v1.Path, bot, shim, v1)},
+		{Name: "old", Fingerprint: ran(v1.Path, bot, shim, v1)},
+	}}
+	if ran(v1.Path, bot, shim, v1).Hash == ran(v2.Path, bot, shim, v2).Hash || external(bot, shim, v1).Hash == ran(v1.Path, bot, shim, v1).Hash {
+		t.Fatal("the hash does not cover which program runs")
+	}
+	p, changes, added := CompareFingerprints(recorded, now)
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{
+		`bot "py": runs /p/versions/2/bin/python3, was /p/versions/1/bin/python3`,
+		`bot "old": runs /p/versions/1/bin/python3, which its recorded fingerprint did not name (recorded by an arbiter that hashed only the shim its command names)`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+	if len(added) != 0 {
+		t.Errorf("new files %v: the program run is no file new since", added)
+	}
+	if got, want := p.Bot("py").Fingerprint, now.Bot("py").Fingerprint; got.Hash != want.Hash || !slices.Equal(got.Files, want.Files) {
+		t.Errorf("going on with %+v, want %+v", got, want)
+	}
+	if got := p.Bot("old").Fingerprint.Hash; got != now.Bot("old").Fingerprint.Hash {
+		t.Errorf("going on with %s, want %s", got, now.Bot("old").Fingerprint.Hash)
+	}
+	if changes[0].Runs == nil || changes[0].Runs.From != v1.Path || changes[0].Runs.To != v2.Path || len(changes[0].Changed)+len(changes[0].Removed) != 0 {
+		t.Errorf("change %+v", changes[0])
+	}
+}
+
 // A results directory recorded by an arbiter that hashed a file that is
 // now left out by rule (the configuration's, when it ran a saved plan)
 // goes on comparing it: its bots have not changed.

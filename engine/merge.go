@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -816,6 +817,9 @@ func fingerprintDiff(dirA string, a *plan.Fingerprint, dirB string, b *plan.Fing
 	var parts []string
 	if a.Dir != b.Dir {
 		parts = append(parts, fmt.Sprintf("ran in %s in %s but in %s in %s", a.Dir, dirA, b.Dir, dirB))
+	}
+	if a.Program != b.Program {
+		parts = append(parts, fmt.Sprintf("ran %s in %s but %s in %s", cmp.Or(a.Program, "its command's program"), dirA, cmp.Or(b.Program, "its command's program"), dirB))
 	}
 	if a.Hash != b.Hash {
 		parts = append(parts, filesDiff(dirA, a, dirB, b))

@@ -308,7 +308,7 @@ func (s *botState) rescan() (*botState, BotChange, bool) {
 	if len(c.Changed) == 0 && len(c.Removed) == 0 {
 		return &botState{fp: s.fp, paths: s.paths, sigs: sigs}, BotChange{}, false
 	}
-	fp.Hash = fingerprint.Sum(fp.Files)
+	fp.Hash = fingerprint.Hash(&fp)
 	c.To = short(fp.Hash)
 	return next, c, true
 }

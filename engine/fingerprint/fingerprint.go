@@ -8,7 +8,9 @@
 // a file (found in the directory or on PATH), every argument that names
 // an existing file, and the entries of a class path list it gives (-cp
 // LIST, or its env's CLASSPATH): a file, a folder hashed as the bot's
-// directory is, or the jars of a folder (Java's "lib/*"). A house bot is
+// directory is, or the jars of a folder (Java's "lib/*"); and, when the
+// program is a version manager's shim, the interpreter that runs in its
+// place (plan.Fingerprint.Program), by path and content. A house bot is
 // part of arbiter, so its fingerprint is its name and arbiter's build.
 //
 // Nothing is left out silently: what a fingerprint does not hash (the
@@ -139,16 +141,36 @@ func Plan(p *plan.Plan, o Options) error {
 			w.walk(dir)
 			walked[dir] = w
 		}
-		command, classPath := b.Command, b.Env["CLASSPATH"]
-		if b.Limits != nil && b.Limits.Sandbox != nil && b.Limits.Sandbox.Submitted {
-			command, classPath = ownWords(dir, command), ownEntries(dir, classPath)
-		}
-		b.Fingerprint = w.finish(command, classPath)
+		command, classPath, program := hashedWords(b, dir)
+		b.Fingerprint = w.finish(command, classPath, program)
 		if !filepath.IsAbs(filepath.FromSlash(b.Dir)) {
 			b.Fingerprint.Root = root
 		}
 	}
 	return nil
+}
+
+// hashedWords are what of bot b's command and CLASSPATH its fingerprint
+// hashes (only the words of its own folder for a submitted command, see
+// ownWords), and the program that runs in place of the one its command
+// names: in the sandbox, the one its plan resolved
+// (drivers.Sandbox.Program), which the sandbox runs; outside it, the one
+// the version manager's shim on PATH will choose when it runs, resolved
+// the same way now.
+func hashedWords(b *plan.Bot, dir string) (command []string, classPath, program string) {
+	command, classPath = b.Command, b.Env["CLASSPATH"]
+	if b.Limits == nil || b.Limits.Sandbox == nil {
+		env := make([]string, 0, len(b.Env))
+		for _, k := range slices.Sorted(maps.Keys(b.Env)) {
+			env = append(env, k+"="+b.Env[k])
+		}
+		return command, classPath, drivers.ResolveSandbox(command, dir, env).Program
+	}
+	sb := b.Limits.Sandbox
+	if sb.Submitted {
+		command, classPath = ownWords(dir, command), ownEntries(dir, classPath)
+	}
+	return command, classPath, sb.Program
 }
 
 // realPath is path with its links resolved, or path when that fails (it
@@ -195,28 +217,53 @@ func House(name string, a *plan.Arbiter) *plan.Fingerprint {
 func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerprint {
 	w := &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude}
 	w.walk(dir)
-	return w.finish(command, "")
+	return w.finish(command, "", "")
 }
 
-// finish adds the files of command, and of the class path list of the
-// bot's CLASSPATH (its env's; "" for none), to a copy of the walked
-// directory's fingerprint and hashes it. Java reads CLASSPATH when the
-// command gives no class path, the sandbox shows it whatever the command
-// is, and a bot's script may pass it on: it is hashed as a -cp list.
-func (w *walker) finish(command []string, classPath string) *plan.Fingerprint {
+// finish adds the files of command, of the class path list of the bot's
+// CLASSPATH (its env's; "" for none) and the program that runs in place
+// of the command's (see hashedWords; "" for none) to a copy of the
+// walked directory's fingerprint and hashes it.
+// Java reads CLASSPATH when the command gives no class path, the sandbox
+// shows it whatever the command is, and a bot's script may pass it on:
+// it is hashed as a -cp list. The program is the interpreter a shim on
+// PATH would choose: the shim is hashed as the command names it, and the
+// interpreter too, which is what runs.
+func (w *walker) finish(command []string, classPath, program string) *plan.Fingerprint {
 	c := &walker{fp: &plan.Fingerprint{
 		Dir: w.fp.Dir, Files: slices.Clone(w.fp.Files), Skipped: slices.Clone(w.fp.Skipped),
 		Config: slices.Clone(w.fp.Config), LeftOut: maps.Clone(w.fp.LeftOut), Stats: maps.Clone(w.fp.Stats),
 	}, exclude: w.exclude, out: w.out, bytes: w.bytes, full: w.full, seen: map[string]bool{}}
 	c.command(w.fp.Dir, command)
 	c.classPath(w.fp.Dir, classPath)
-	c.fp.Hash = Sum(c.fp.Files)
+	if program != "" {
+		c.fp.Program = filepath.Clean(program)
+		if !inside(c.fp.Program, w.fp.Dir) && !c.once(c.fp.Program) {
+			c.file(c.fp.Program, c.fp.Program)
+		}
+	}
+	c.fp.Hash = Hash(c.fp)
 	return c.fp
 }
 
 // Sum is the hash of a list of files: "sha256:<hex>" of one line per file.
 func Sum(files []plan.FileSum) string {
+	return sum("", files)
+}
+
+// Hash is the hash of fingerprint fp's files and of the program that runs
+// in place of its command's (fp.Program): Sum of its files for a bot that
+// runs its command's own program, so that a fingerprint without one
+// hashes as it always did.
+func Hash(fp *plan.Fingerprint) string {
+	return sum(fp.Program, fp.Files)
+}
+
+func sum(program string, files []plan.FileSum) string {
 	h := sha256.New()
+	if program != "" {
+		fmt.Fprintf(h, "runs %q\n", program)
+	}
 	for _, f := range files {
 		fmt.Fprintf(h, "%s %q %s %q\n", f.Mode, f.Path, f.SHA256, f.Link)
 	}

@@ -10,8 +10,8 @@ import "strings"
 // the plan's Hash: the hash identifies the tournament, fingerprints the
 // state of its bots.
 type Fingerprint struct {
-	// Hash is "sha256:<hex>" of Files (path, mode and content of each), or
-	// for a house bot of its name and arbiter's build.
+	// Hash is "sha256:<hex>" of Files (path, mode and content of each) and
+	// Program, or for a house bot of its name and arbiter's build.
 	Hash string `json:"hash"`
 	// House is set for a house bot: "<driver>/<bot> of arbiter <build>".
 	House string `json:"house,omitempty"`
@@ -26,6 +26,15 @@ type Fingerprint struct {
 	// relative, slash separated), then the files named by the command that
 	// lie outside Dir (absolute paths).
 	Files []FileSum `json:"files,omitempty"`
+	// Program is the file that runs in place of the program the bot's
+	// command names when that is a version manager's shim (pyenv's
+	// python3): in the sandbox, the interpreter its plan resolved
+	// (drivers.Sandbox.Program), which the sandbox runs; outside it, the
+	// one the shim will choose, resolved the same way. Its file is among
+	// Files, by its absolute path, and Hash covers which file it is: the
+	// same command may run another interpreter when PYENV_VERSION, a
+	// .python-version or the manager's global version says another.
+	Program string `json:"program,omitempty"`
 	// Skipped says what was left out of Files and why, one line each.
 	Skipped []string `json:"skipped,omitempty"`
 	// Config are the configuration's files (its .hcl files and -var-files)
