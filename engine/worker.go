@@ -637,8 +637,9 @@ func workerLogger(w io.Writer, level hclog.Level) hclog.Logger {
 // this worker's: arbiter run starts its workers from its own image
 // (proc.OwnImage), but a Runner whose Self is another executable starts
 // them by its path, and an arbiter installed over it while the run went
-// on would otherwise referee the rest of its matches unnoticed. run is the build the run
-// recorded in its plan (nil: not recorded, nothing to compare).
+// on would otherwise referee the rest of its matches unnoticed. run is
+// the build the run recorded in its plan (nil: not recorded, nothing to
+// compare).
 func sameBuild(run *plan.Arbiter) error {
 	if run == nil {
 		return nil
