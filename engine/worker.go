@@ -57,6 +57,9 @@ type workerHello struct {
 	Out      string `json:"out"`
 	Compress bool   `json:"compress,omitempty"`
 	Level    string `json:"level"`
+	// Self is the run's Runner.Self, which its house bots' commands
+	// name: the worker's own executable (proc.OwnExecutable).
+	Self string `json:"self,omitempty"`
 }
 
 type workerJob struct {
@@ -202,7 +205,7 @@ func newWorkerPool(r *Runner, log hclog.Logger) (*workerPool, error) {
 	p := *r.Plan
 	p.Matches = nil
 	hello, err := json.Marshal(workerHello{Plan: &p, Out: r.Out, Compress: r.Compress, Level: log.GetLevel().String(),
-		Lock: heldLockOf(r.Out) != nil})
+		Lock: heldLockOf(r.Out) != nil, Self: r.Self})
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +349,10 @@ func (p *workerPool) start(ctx context.Context, w *worker) error {
 		outW.Close()
 		return err
 	}
-	cmd := exec.Command(p.r.Self, "worker")
+	// proc.Command: arbiter's own image when Self is this executable, so
+	// that a worker started after an install over arbiter is still of
+	// the run's build.
+	cmd := proc.Command(p.r.Self, "worker")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if lock := heldLockOf(p.r.Out); lock != nil {
 		// The worker shares the run's lock (one open file, one flock):
@@ -628,10 +634,12 @@ func workerLogger(w io.Writer, level hclog.Level) hclog.Logger {
 }
 
 // sameBuild refuses to play for a run of another build of arbiter than
-// this worker's: the run starts its workers from its executable's path,
-// so an arbiter installed over it while the run went on would otherwise
-// referee the rest of its matches unnoticed. run is the build the run
-// recorded in its plan (nil: not recorded, nothing to compare).
+// this worker's: arbiter run starts its workers from its own image
+// (proc.OwnImage), but a Runner whose Self is another executable starts
+// them by its path, and an arbiter installed over it while the run went
+// on would otherwise referee the rest of its matches unnoticed. run is
+// the build the run recorded in its plan (nil: not recorded, nothing to
+// compare).
 func sameBuild(run *plan.Arbiter) error {
 	if run == nil {
 		return nil
@@ -669,6 +677,12 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 	}
 	if err := sameBuild(hello.Plan.Arbiter); err != nil {
 		return err
+	}
+	if filepath.IsAbs(hello.Self) {
+		// The worker was started by that path (or from the run's own
+		// image, which is that path's as the run started): the house
+		// bots it starts are of its own image, the build it checked.
+		proc.OwnExecutable(hello.Self)
 	}
 	log := workerLogger(logw, hclog.LevelFromString(hello.Level)).Named("engine")
 	r := &Runner{Plan: hello.Plan, Drivers: find, Out: hello.Out, Compress: hello.Compress, Log: log}

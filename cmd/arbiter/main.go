@@ -19,6 +19,7 @@ import (
 	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/config/compile"
 	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	// Runs a house bot (`arbiter bot GAME/NAME`) from its init, before the
 	// packages it does not need initialise.
 	_ "github.com/arbiter-contests/arbiter/drivers/house/start"
@@ -348,9 +349,21 @@ func printDiags(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) {
 	}
 }
 
-// selfPath is how to run this arbiter again, for house bots: an absolute
-// path, because bots start in other directories.
+// selfPath is how to run this arbiter again, for house bots and worker
+// processes: an absolute path, because bots start in other directories.
+// It is recorded as this process's own executable (proc.OwnExecutable),
+// so what is started by it runs the image this process runs, whatever is
+// at the path by then: the build the run records.
 func selfPath() string {
+	p := findSelf()
+	if p != "" {
+		proc.OwnExecutable(p)
+	}
+	return p
+}
+
+// findSelf is selfPath, found from os.Args[0] as a shell found it.
+func findSelf() string {
 	arg0 := os.Args[0]
 	if strings.ContainsRune(arg0, filepath.Separator) {
 		if abs, err := filepath.Abs(arg0); err == nil {

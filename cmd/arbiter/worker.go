@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -20,6 +22,12 @@ import (
 func cmdWorker(args []string, _, stderr io.Writer) error {
 	if len(args) > 0 {
 		return fmt.Errorf("takes no arguments: arbiter run starts it")
+	}
+	// Started from arbiter's own image (proc.OwnImage), which the kernel
+	// names the process after ("exe"): the name ps and top show is
+	// arbiter's again.
+	if name, err := unix.BytePtrFromString(filepath.Base(os.Args[0])); err == nil {
+		_ = unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(name)), 0, 0, 0) // the kernel keeps 15 bytes
 	}
 	// A Ctrl-C at the terminal reaches every process of the group: the
 	// run decides (it closes this worker's input), so the signals that end

@@ -587,9 +587,40 @@ func BenchmarkStartSandbox(b *testing.B) {
 	benchStart(b, defaultLimits())
 }
 
-func benchStart(b *testing.B, lim drivers.Limits) {
+// BenchmarkStartOwnImage and BenchmarkStartOwnImageSandbox start the
+// bot as arbiter starts its house bots, from its own image (OwnImage)
+// rather than by its path: beside BenchmarkStartPlain and
+// BenchmarkStartSandbox, what that costs.
+func BenchmarkStartOwnImage(b *testing.B) { benchStartOwn(b, drivers.Limits{}) }
+
+func BenchmarkStartOwnImageSandbox(b *testing.B) {
+	if !Machine().Sandbox {
+		b.Skipf("no sandbox here: %s", Machine().Why["sandbox"])
+	}
+	benchStartOwn(b, defaultLimits())
+}
+
+// benchStartOwn is benchStart with the bot named by a path recorded as
+// this executable's (OwnExecutable), which then need not exist.
+func benchStartOwn(b *testing.B, lim drivers.Limits) {
+	if raceBuild {
+		b.Skip("the bots are not this binary under -race (botBinary)")
+	}
+	path := filepath.Join(b.TempDir(), "arbiter")
+	OwnExecutable(path)
+	benchStartArgv(b, lim, []string{path})
+}
+
+func benchStart(b *testing.B, lim drivers.Limits) { benchStartArgv(b, lim, nil) }
+
+// benchStartArgv is benchStart of the bot started by argv (nil: the
+// bots' binary by its path).
+func benchStartArgv(b *testing.B, lim drivers.Limits, argv []string) {
 	spec := botSpec(b, "echo", drivers.Clock{Total: drivers.Duration(time.Minute)})
 	spec.Limits = lim
+	if argv != nil {
+		spec.Argv = argv
+	}
 	spec.Stderr = ""
 	Machine()
 	// CPU time is reported beside the wall time: on a loaded machine it

@@ -184,11 +184,8 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		}
 		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("finding arbiter's own executable for the shim: %w", err)
-	}
 	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1, build: build}
+	var err error
 	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}
 	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{Resource: res, Value: v}) }
 	b.rl(unix.RLIMIT_CORE, 0)
@@ -232,7 +229,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	b.noChildren = lim.NoChildren() && p.Seccomp
 	cfg.NoChildren = b.noChildren
 	b.namespaces(sandboxed, userNS)
-	if err := b.launcher(&cfg, env, exe); err != nil {
+	if err := b.launcher(&cfg, env); err != nil {
 		b.Close()
 		return nil, err
 	}
@@ -240,8 +237,9 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 }
 
 // launcher sets how the bot starts: spawned (see spawnable), or through
-// the shim, this executable re-run with cfg in its environment.
-func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
+// the shim, this executable re-run with cfg in its environment (its own
+// image: OwnImage).
+func (b *Box) launcher(cfg *shimConfig, env []string) error {
 	cmd := b.cmd
 	b.cfg = cfg // the bot's program and arguments, for execFault
 	if b.spawnable(cmd.SysProcAttr) {
@@ -262,7 +260,7 @@ func (b *Box) launcher(cfg *shimConfig, env []string, exe string) error {
 		return err
 	}
 	cmd.Env = append(env, shimEnv+"="+string(js))
-	cmd.Path = exe
+	cmd.Path = OwnImage
 	cmd.Args = []string{"arbiter-shim"}
 	return nil
 }
@@ -366,12 +364,19 @@ func (b *Box) folders(cfg *shimConfig, writable string, env []string) ([]string,
 // private folder is its /tmp, a per-move bot writes in writable.
 func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]string, error) {
 	lim := b.lim
+	own := b.cmd.Path == OwnImage
+	if own {
+		prog = shownPath(b.cmd)
+	}
 	sp, err := planSandbox(lim.Sandbox, prog, b.cmd.Dir, writable, env, b.cmd.Args)
 	if err != nil {
 		return nil, err
 	}
 	b.shows = sp.shows
-	if sp.program != "" {
+	switch {
+	case own:
+		hideOwnPath(&sp.root, prog)
+	case sp.program != "":
 		cfg.Path = sp.program
 		cfg.Args = append([]string{sp.program}, cfg.Args[1:]...)
 	}

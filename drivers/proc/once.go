@@ -179,7 +179,7 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 		r.closeAll()
 		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err), false
 	}
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd := Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(append(HostEnviron(spec.Limits), spec.Env...), "ARBITER_TOKEN="+r.token)
 	cmd.Stdout = r.childOut

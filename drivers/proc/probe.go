@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -144,12 +143,11 @@ func probeSandbox(p *Probe, disabled bool) {
 		p.Why["sandbox"] = "it needs seccomp (" + p.Why["seccomp"] + ")"
 		return
 	}
-	exe, err := os.Executable()
+	cmd, err := ownCommand()
 	if err != nil {
 		p.Why["sandbox"] = "cannot find this executable: " + err.Error()
 		return
 	}
-	cmd := exec.Command(exe)
 	cmd.Env = []string{shimProbeEnv + "=ns"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	var out strings.Builder
@@ -187,15 +185,14 @@ func capEff() uint64 {
 // the only reliable test, since containers and sysctls deny them in many
 // ways.
 func probeNamespaces(p *Probe) {
-	exe, err := os.Executable()
-	if err != nil {
+	if _, err := ownCommand(); err != nil {
 		for _, n := range []string{"user namespace", "network namespace", "mount namespace", "PID namespace"} {
 			p.Why[n] = "cannot find this executable: " + err.Error()
 		}
 		return
 	}
 	try := func(flags uintptr, mount bool) error {
-		cmd := exec.Command(exe)
+		cmd, _ := ownCommand()
 		mode := "ns"
 		if mount {
 			mode = "mount"

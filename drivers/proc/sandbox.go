@@ -237,6 +237,19 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	return sp, nil
 }
 
+// hideOwnPath removes the bind that would show a bot arbiter's
+// executable at path, which it is started from as its own image
+// (OwnImage) instead: that needs no file in its root. The file at the
+// path may be another build by now (an install over it), or nothing, and
+// the image itself cannot be bound there: the kernel binds only what is
+// mounted in the bot's own mount namespace, and the image is a file of
+// arbiter's (mount(2) refuses it, EINVAL).
+func hideOwnPath(root *rootConfig, path string) {
+	root.Ops = slices.DeleteFunc(root.Ops, func(op mountOp) bool {
+		return op.Kind == "ro" && op.Path == path && op.Src == path
+	})
+}
+
 // sandboxNeeds is what the bot's sandbox shows it beside its folders: sb,
 // or what its command needs when the plan resolved nothing (a start
 // without a plan, or a program the plan did not find), resolved as sb

@@ -247,7 +247,7 @@ func (s *Session) command() (files []*os.File, err error) {
 	s.r = bufio.NewReaderSize(outR, spec.MaxLine)
 	s.outConn, _ = outR.SyscallConn()
 
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd := Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(append(HostEnviron(spec.Limits), spec.Env...), "ARBITER_TOKEN="+s.token)
 	cmd.Stdin, cmd.Stdout = inR, outW

@@ -265,13 +265,12 @@ var origNofile = sync.OnceValue(func() *unix.Rlimit {
 // starts: read from one stopped at its exec (traced), before it ran any
 // of its own code.
 func startedNofile() (*unix.Rlimit, error) {
-	exe, err := os.Executable()
+	cmd, err := ownCommand()
 	if err != nil {
 		return nil, err
 	}
 	runtime.LockOSThread() // a tracer is a thread
 	defer runtime.UnlockOSThread()
-	cmd := exec.Command(exe)
 	cmd.Env = []string{}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Ptrace: true, Pdeathsig: syscall.SIGKILL}
 	children.Lock()

@@ -1175,11 +1175,11 @@ func readBuild() (*plan.Arbiter, error) {
 	if a.Revision != "" && !a.Modified {
 		return a, nil
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("finding arbiter's executable to fingerprint its build: %w", err)
-	}
-	sum, err := hashFile(exe)
+	// The image this process runs, not the file at its path
+	// (os.Executable), which may be another build since it started: the
+	// build recorded is the one that referees and plays the house bots
+	// (proc.OwnImage).
+	sum, err := hashFile("/proc/self/exe")
 	if err != nil {
 		return nil, fmt.Errorf("fingerprinting arbiter's build: %w", err)
 	}

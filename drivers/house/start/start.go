@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
+	"unsafe"
 
 	"github.com/arbiter-contests/arbiter/drivers/house"
 	auction "github.com/arbiter-contests/arbiter/drivers/house/auction"
@@ -58,6 +60,7 @@ func init() {
 	if len(os.Args) < 3 || os.Args[1] != "bot" {
 		return
 	}
+	takeName(os.Args[0])
 	if ran, err := run(os.Args[2:]); ran {
 		if err != nil {
 			// As arbiter's main reports a command's error.
@@ -98,4 +101,20 @@ func run(args []string) (ran bool, err error) {
 		break
 	}
 	return false, nil
+}
+
+// takeName names the process (its comm, what ps and top show) after
+// arg0, its argv[0]: arbiter starts its house bots from its own image,
+// /proc/self/exe (proc.OwnImage), which the kernel names them after
+// ("exe"). One system call.
+func takeName(arg0 string) {
+	name := arg0[strings.LastIndexByte(arg0, '/')+1:]
+	if len(name) > 15 { // the kernel keeps 15 bytes
+		name = name[:15]
+	}
+	if name == "" {
+		return
+	}
+	b := append([]byte(name), 0)
+	syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_NAME, uintptr(unsafe.Pointer(&b[0])), 0)
 }
