@@ -578,6 +578,11 @@ func (p *spawnProg) root(r *shim.Root) error {
 	if fi, err := os.Stat(stage); err != nil || !fi.IsDir() {
 		stage = "/dev"
 	}
+	// The root's folders and files get the modes written here whatever
+	// the organiser's umask (see shim.buildRoot): it is cleared while the
+	// root is built, the old one kept in the register (no call below
+	// saves another) and given back before the bot runs.
+	p.call("", unix.SYS_UMASK, 0).save = true
 	p.mount("mounting the sandbox's root: %v", "tmpfs", stage, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m,nr_inodes=4096")
 	var readOnly []string
 	mask := false // the file that masks files is made
@@ -598,6 +603,7 @@ func (p *spawnProg) root(r *shim.Root) error {
 	for _, ro := range readOnly {
 		p.setAttr("", ro, unix.MOUNT_ATTR_RDONLY, false).any = true
 	}
+	p.call("", unix.SYS_UMASK, 0).use = 1
 	return nil
 }
 

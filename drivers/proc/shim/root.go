@@ -31,7 +31,16 @@ type Root struct {
 
 // buildRoot runs in the shim, in the bot's new mount namespace: it makes
 // the root cfg describes and enters it.
+//
+// The folders and files it makes get the modes written here whatever the
+// organiser's umask: under umask 077 a folder made on the way to a bound
+// one (/root/.pyenv/versions above an interpreter) would be 0700, and the
+// bot's uid could not reach what is bound below it. The umask is cleared
+// for the building only (the shim is a process of its own) and given back
+// before the bot runs, whose files keep the organiser's umask.
 func buildRoot(cfg *Root) error {
+	old := unix.Umask(0)
+	defer unix.Umask(old)
 	if err := privateMounts(); err != nil {
 		return err
 	}
