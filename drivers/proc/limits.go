@@ -202,6 +202,11 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		}
 		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), err)
 	}
+	if lim.Sandbox != nil {
+		if err := p.SandboxFailure(); err != nil {
+			return nil, err
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding arbiter's own executable for the shim: %w", err)
