@@ -272,6 +272,12 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
+	// The mode exactly, whatever the organiser's umask (which OpenFile
+	// applied): a bot's state is the bot's, not arbiter's own output.
+	if err := out.Chmod(info.Mode().Perm()); err != nil {
+		out.Close()
+		return err
+	}
 	if _, err := io.Copy(out, in); err != nil {
 		out.Close()
 		return err

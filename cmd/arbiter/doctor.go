@@ -111,6 +111,9 @@ func checkLimits(p *plan.Plan, log hclog.Logger) error {
 			log.Warn("limit", "limit", e.Limit, "enforced", false, "why", e.How)
 		}
 	}
+	if err := refuseBrokenSandbox(p, m); err != nil {
+		return err
+	}
 	var names []string // required limits, in the order doctor reports them
 	for _, name := range drivers.LimitNames {
 		if required[name] != nil {
@@ -127,4 +130,26 @@ func checkLimits(p *plan.Plan, log hclog.Logger) error {
 		return fmt.Errorf("refusing to run: this machine cannot enforce required limits:\n  %s\nRun \"arbiter doctor\" for details, run elsewhere, or remove them from required", strings.Join(refused, "\n  "))
 	}
 	return nil
+}
+
+// refuseBrokenSandbox refuses a run whose bots ask for the sandbox on a
+// machine that has what it needs but could not start a process in it
+// (proc.Probe.SandboxFailed): running them outside it, as arbiter's uid
+// in the machine's file system, is what only sandbox = false asks for.
+func refuseBrokenSandbox(p *plan.Plan, m *proc.Probe) error {
+	err := m.SandboxFailure()
+	if err == nil {
+		return nil
+	}
+	var in []string
+	for _, b := range p.Bots {
+		if b.Limits != nil && b.Limits.Sandbox != nil {
+			in = append(in, b.Name)
+		}
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	sort.Strings(in)
+	return fmt.Errorf("refusing to run bots %s: %w", strings.Join(in, ", "), err)
 }

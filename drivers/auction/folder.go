@@ -139,7 +139,9 @@ func (f *seatFolder) ensureDirs() error {
 }
 
 // replaceFile puts a fresh file with data at path, removing whatever was
-// there (a file, a link, a directory).
+// there (a file, a link, a directory). The file is readable by all
+// whatever the organiser's umask: a sandboxed bot, of another uid, reads
+// it.
 func replaceFile(path string, data []byte) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		if err := removeAll(path); err != nil {
@@ -150,7 +152,9 @@ func replaceFile(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(data)
+	if err = w.Chmod(0o644); err == nil {
+		_, err = w.Write(data)
+	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

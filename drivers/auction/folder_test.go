@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -42,5 +43,36 @@ func TestQuotaMessage(t *testing.T) {
 				t.Errorf("problems %q, want %q", problems, tt.want)
 			}
 		})
+	}
+}
+
+// The game's files in a seat's folder are readable by all whatever the
+// organiser's umask: a sandboxed bot, of another uid than arbiter, reads
+// state and log. Before, under umask 077 they were 0600 and every
+// sandboxed bot's start failed reading state (the tests of this package
+// run one at a time, so the umask may be changed here).
+func TestGameFilesReadableUnderUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	f, err := newSeatFolder(t.TempDir(), "game", "p", FileLimits{Count: 1, Bytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.prepare([]byte("state\n"), []byte("log\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"state", "log"} {
+		fi, err := os.Stat(filepath.Join(f.game, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s is mode %04o under umask 077, want 0644", name, fi.Mode().Perm())
+		}
+	}
+	for _, d := range []string{f.cwd, f.game} {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o755 {
+			t.Errorf("%s: %v, want a folder of mode 0755", d, err)
+		}
 	}
 }

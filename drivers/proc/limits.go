@@ -184,6 +184,11 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		}
 		return nil, faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(cmd.Args, " "), err)
 	}
+	if lim.Sandbox != nil {
+		if err := p.SandboxFailure(); err != nil {
+			return nil, err
+		}
+	}
 	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1, build: build}
 	var err error
 	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}

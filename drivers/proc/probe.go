@@ -44,6 +44,12 @@ type Probe struct {
 	// Sandbox reports whether bots can run in the default sandbox (see
 	// sandbox.go): tried for real, by starting this executable in one.
 	Sandbox bool `json:"sandbox"`
+	// SandboxFailed reports that this machine has every mechanism the
+	// sandbox needs but the probe's start in it failed (Why["sandbox"]
+	// says how): a fault to put right, not a machine without the
+	// sandbox, so a bot whose limits ask for the sandbox is not started
+	// outside it (SandboxFailure).
+	SandboxFailed bool `json:"sandbox_failed"`
 
 	// Why holds, per fact above ("cgroup v2", "cgroup v1 memory",
 	// "user namespace", ...), why it is unavailable.
@@ -159,10 +165,37 @@ func probeSandbox(p *Probe, disabled bool) {
 		b.Close()
 	}
 	if err != nil {
-		p.Sandbox = false
+		p.Sandbox, p.SandboxFailed = false, true
 		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out.String()), "arbiter shim: "))
-		p.Why["sandbox"] = fmt.Sprintf("starting a process in it failed: %v %s", err, msg)
+		exe, _ := os.Executable()
+		p.Why["sandbox"] = fmt.Sprintf("starting a process in it failed: %v %s%s", err, msg, unreachableExe(p, exe))
 	}
+}
+
+// unreachableExe says, as root, when arbiter's own executable (what the
+// probe starts in the sandbox, and what house bots run) is not one the
+// sandbox's uid may run: a binary built under umask 077 is mode 0700.
+func unreachableExe(p *Probe, exe string) string {
+	fi, err := os.Stat(exe)
+	if !p.Root || err != nil || fi.Mode().Perm()&0o005 == 0o005 {
+		return ""
+	}
+	return fmt.Sprintf(" (arbiter's executable %s is mode %04o: uid %d, the sandbox's, may not run it; chmod 755 it, or build it under umask 022)",
+		exe, fi.Mode().Perm(), SandboxUID)
+}
+
+// SandboxFailure is the error of a bot start that asks for the sandbox
+// on a machine where it is a fault that the sandbox cannot be had
+// (SandboxFailed); nil otherwise. Arbiter runs a bot outside the sandbox
+// only where its configuration says so, or where the machine lacks what
+// the sandbox needs (docs/sandbox-default.md, Machines without it).
+func (p *Probe) SandboxFailure() error {
+	if !p.SandboxFailed {
+		return nil
+	}
+	return fmt.Errorf("the sandbox could not be entered, although this machine has what it needs: %s. "+
+		"Bots that should run in it are not run outside it: put the cause right (arbiter doctor shows it), "+
+		"or give the bots limits { sandbox = false } to run them outside it knowingly", p.Why["sandbox"])
 }
 
 func capEff() uint64 {
@@ -331,6 +364,9 @@ func (p *Probe) Enforcements() []Enforcement {
 	}
 	if p.Sandbox {
 		add(drivers.LimitSandbox, true, p.sandboxHow())
+	} else if p.SandboxFailed {
+		add(drivers.LimitSandbox, false, "not available: "+p.Why["sandbox"]+"; a failure to put right, not a machine without it: "+
+			"bots that ask for the sandbox are not started outside it")
 	} else {
 		add(drivers.LimitSandbox, false, "not enforced: "+p.Why["sandbox"]+"; "+SandboxMissing)
 	}

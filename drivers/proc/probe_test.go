@@ -1,6 +1,10 @@
 package proc
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,6 +19,7 @@ func TestProbeReport(t *testing.T) {
 	for _, e := range p.Enforcements() {
 		t.Logf("%-10s %v %s", e.Limit, e.Enforced, e.How)
 	}
+	t.Logf("sandbox_failed %v", p.SandboxFailed)
 }
 
 // TestUnenforceable: on a machine without cgroups, namespaces, seccomp or
@@ -35,5 +40,66 @@ func TestUnenforceable(t *testing.T) {
 	withAll := &Probe{CgroupV2: "/sys/fs/cgroup/x", NetNS: true, Landlock: 3, Seccomp: true, Sandbox: true, Why: map[string]string{}}
 	if u := withAll.Unenforceable(drivers.LimitNames); len(u) != 0 {
 		t.Errorf("with cgroup v2, a network namespace, Landlock, seccomp and the sandbox: Unenforceable = %v", u)
+	}
+}
+
+// TestSandboxFailureRefuses: where the machine has what the sandbox needs
+// but the probe could not start a process in it, a bot whose limits ask
+// for the sandbox is not started outside it (before, it ran as arbiter's
+// uid in the machine's file system, with one warning); a bot whose limits
+// say sandbox = false still starts, and so does every bot on a machine
+// without the sandbox's mechanisms.
+func TestSandboxFailureRefuses(t *testing.T) {
+	failed := &Probe{Root: true, SandboxFailed: true, Why: map[string]string{"sandbox": "starting a process in it failed: permission denied"}}
+	missing := &Probe{Root: true, Why: map[string]string{"sandbox": "it needs mount, PID and network namespaces"}}
+	for _, c := range []struct {
+		name    string
+		p       *Probe
+		sandbox *drivers.Sandbox
+		refused bool
+	}{
+		{"failed/sandboxed", failed, &drivers.Sandbox{}, true},
+		{"failed/sandbox=false", failed, nil, false},
+		{"missing/sandboxed", missing, &drivers.Sandbox{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command("/bin/true")
+			b, err := prepareWith(c.p, cmd, drivers.Limits{Sandbox: c.sandbox}, drivers.Clock{}, "", false)
+			if b != nil {
+				b.Close()
+			}
+			refused := err != nil && strings.Contains(err.Error(), "the sandbox could not be entered, although this machine has what it needs: "+c.p.Why["sandbox"])
+			if refused != c.refused || err != nil && !refused {
+				t.Errorf("prepare: %v, want refused %v", err, c.refused)
+			}
+		})
+	}
+}
+
+// TestProbeNamesUnrunnableExecutable: as root, an arbiter built under
+// umask 077 (mode 0700) cannot be run by the sandbox's uid; the probe
+// says so, naming the file and its mode, and the sandbox counts as
+// failed, not missing.
+func TestProbeNamesUnrunnableExecutable(t *testing.T) {
+	if p := Machine(); !p.Sandbox || !p.Root {
+		t.Skip("needs the sandbox as root")
+	}
+	dir := t.TempDir()
+	readable(t, dir)
+	exe := filepath.Join(dir, "arbiter")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exe, data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(exe, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := exec.Command(exe, "-test.run", "^TestProbeReport$", "-test.v", "-test.count", "1").CombinedOutput()
+	want := fmt.Sprintf("arbiter's executable %s is mode 0700: uid 65534, the sandbox's, may not run it", exe)
+	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "sandbox_failed true") {
+		t.Errorf("the probe of an arbiter of mode 0700 does not say %q and sandbox_failed true:\n%s", want, out)
 	}
 }

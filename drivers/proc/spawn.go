@@ -9,6 +9,7 @@ import (
 	"path"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -577,6 +578,9 @@ func (p *spawnProg) root(r *shim.Root) error {
 	if fi, err := os.Stat(stage); err != nil || !fi.IsDir() {
 		stage = "/dev"
 	}
+	// The root's folders and files get the modes written here whatever
+	// the organiser's umask; the bot runs under shim.BotUmask of it.
+	p.call("", unix.SYS_UMASK, 0)
 	p.mount("mounting the sandbox's root: %v", "tmpfs", stage, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m,nr_inodes=4096")
 	var readOnly []string
 	mask := false // the file that masks files is made
@@ -597,8 +601,27 @@ func (p *spawnProg) root(r *shim.Root) error {
 	for _, ro := range readOnly {
 		p.setAttr("", ro, unix.MOUNT_ATTR_RDONLY, false).any = true
 	}
+	p.call("", unix.SYS_UMASK, uintptr(shim.BotUmask(organiserUmask())))
 	return nil
 }
+
+// organiserUmask is arbiter's umask, which it never changes: read from
+// /proc/self/status (Linux 4.7), since umask(2) only reads it by setting
+// it, for the whole process; 022 where it cannot be read.
+var organiserUmask = sync.OnceValue(func() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0o022
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Umask:"); ok {
+			if n, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+				return int(n)
+			}
+		}
+	}
+	return 0o022
+})
 
 // doMount writes down one step of the root (shim's doMount): fd is the
 // number the source was moved to; it reports a tmpfs to make read-only

@@ -30,8 +30,12 @@ type Root struct {
 }
 
 // buildRoot runs in the shim, in the bot's new mount namespace: it makes
-// the root cfg describes and enters it.
+// the root cfg describes and enters it. The folders and files it makes
+// get the modes written here whatever the organiser's umask, and the bot
+// then runs under BotUmask of it.
 func buildRoot(cfg *Root) error {
+	old := unix.Umask(0)
+	defer unix.Umask(BotUmask(old))
 	if err := privateMounts(); err != nil {
 		return err
 	}
@@ -153,6 +157,17 @@ func doMount(stage string, op MountOp, fd int) (ro bool, err error) {
 	}
 	return false, nil
 }
+
+// BotUmask is the umask a sandboxed process (a bot, a build) runs under:
+// the organiser's, less what would hide a file from another uid. Its root
+// is built without one: under umask 077 a folder made on the way to a
+// bound program (/root/.pyenv/versions above an interpreter) would be
+// 0700, and the sandbox's uid could not reach the program. A build's
+// files, given back to the owner of the bot's dir, must stay readable by
+// the sandbox's uid that then plays; a bot's files are read by arbiter,
+// or by the bot itself. The organiser's wish that others not write is
+// kept.
+func BotUmask(organiser int) int { return organiser &^ 0o055 }
 
 // mountpoint makes the folder or empty file a bind or tmpfs goes on; in a
 // bound folder it exists already.
