@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -35,5 +36,47 @@ func TestNamedConcealedPathIsNotBound(t *testing.T) {
 		if (op.Kind == "ro" || op.Kind == "rw") && drivers.Within(op.Src, results) {
 			t.Errorf("the concealed %s is bound (%+v)", results, op)
 		}
+	}
+}
+
+// What is concealed inside a folder concealed whole (an earlier run's
+// entries, found in the run's own results directory) takes no step of
+// its own, whose file the covering folder no longer shows; nor does a
+// file gone since it was concealed.
+func TestConcealedInsideConcealedTakesNoStep(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	results := filepath.Join(dir, "res")
+	for _, f := range []string{filepath.Join(results, ".lock"), filepath.Join(dir, "old", "results.jsonl")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir, _ = filepath.EvalSymlinks(dir)
+	n := len(concealedPaths())
+	for _, p := range []string{filepath.Join(dir, "res"), filepath.Join(dir, "res", ".lock"), filepath.Join(dir, "old", "results.jsonl"), filepath.Join(dir, "old", "gone.tmp")} {
+		Conceal(p)
+	}
+	defer func() {
+		concealed.Lock()
+		defer concealed.Unlock()
+		concealed.paths = concealed.paths[:n]
+	}()
+	sp, err := planSandbox(&drivers.Sandbox{}, "/bin/sh", dir, "", nil, []string{"/bin/sh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, op := range sp.root.Ops {
+		if drivers.Within(op.Path, dir) && op.Path != dir {
+			got = append(got, op.Kind+" "+op.Path)
+		}
+	}
+	want := []string{"mask " + filepath.Join(dir, "old", "results.jsonl"), "hide " + filepath.Join(dir, "res")}
+	if !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q", got, want)
 	}
 }

@@ -223,9 +223,14 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 		cwd = dir
 	}
 	for _, c := range hiddenDirs {
+		if slices.ContainsFunc(hiddenDirs, func(o string) bool { return o != c && drivers.Within(c, o) }) {
+			continue // in a folder that is concealed whole (the run's results)
+		}
 		for _, b := range binds {
 			if drivers.Within(c, b.Path) && c != b.Path {
-				binds = append(binds, concealOp(c))
+				if op, ok := concealOp(c); ok {
+					binds = append(binds, op)
+				}
 				break
 			}
 		}
@@ -281,12 +286,17 @@ func evalOr(p string) string {
 
 // concealOp is the step that conceals path, which lies in a folder the
 // bot is shown: a folder is covered by an empty one, a file by an empty
-// unreadable one.
-func concealOp(path string) mountOp {
-	if fi, err := os.Lstat(path); err == nil && !fi.IsDir() {
-		return mountOp{Kind: "mask", Path: path}
+// unreadable one; false when nothing is there to conceal any more (an
+// earlier run's lock or temporary file, gone since the run began).
+func concealOp(path string) (mountOp, bool) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return mountOp{}, false
+	case !fi.IsDir():
+		return mountOp{Kind: "mask", Path: path}, true
 	}
-	return mountOp{Kind: "hide", Path: path}
+	return mountOp{Kind: "hide", Path: path}, true
 }
 
 // dropInner removes read-only binds inside another read-only bind (the
