@@ -244,9 +244,6 @@ func (l *loader) checkHouseGames(t *Tournament) hcl.Diagnostics {
 	return diags
 }
 
-// allBots are every bot tournament t names: its bots, its fill, its
-// stages' bots and gates' opponents, in that order (a bot may come more
-// than once).
 // checkBotsOf checks the bots of tournament t against its game: house
 // bots of another game, nicks its files could not tell apart, names it
 // cannot use (checkBotNamesUsed), Java bots.
@@ -284,6 +281,9 @@ func checkBotNamesUsed(t *Tournament, bots []*Bot) hcl.Diagnostics {
 	return diags
 }
 
+// allBots are every bot tournament t names: its bots, its fill, its
+// stages' bots and gates' opponents, in that order (a bot may come more
+// than once).
 func allBots(t *Tournament) []*Bot {
 	bots := append(slices.Clone(t.Bots), t.Fill...)
 	for _, s := range t.Stages {

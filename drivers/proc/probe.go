@@ -177,7 +177,7 @@ func probeSandbox(p *Probe, disabled bool) {
 // sandbox's uid may run: a binary built under umask 077 is mode 0700.
 func unreachableExe(p *Probe, exe string) string {
 	fi, err := os.Stat(exe)
-	if !p.Root || err != nil || fi.Mode().Perm()&0o005 == 0o005 {
+	if !p.Root || err != nil || fi.Mode().Perm()&0o001 != 0 {
 		return ""
 	}
 	return fmt.Sprintf(" (arbiter's executable %s is mode %04o: uid %d, the sandbox's, may not run it; chmod 755 it, or build it under umask 022)",
