@@ -222,19 +222,7 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 		add("ro", dir)
 		cwd = dir
 	}
-	for _, c := range hiddenDirs {
-		if slices.ContainsFunc(hiddenDirs, func(o string) bool { return o != c && drivers.Within(c, o) }) {
-			continue // in a folder that is concealed whole (the run's results)
-		}
-		for _, b := range binds {
-			if drivers.Within(c, b.Path) && c != b.Path {
-				if op, ok := concealOp(c); ok {
-					binds = append(binds, op)
-				}
-				break
-			}
-		}
-	}
+	binds = append(binds, concealOps(hiddenDirs, binds)...)
 	sort.SliceStable(binds, func(i, j int) bool { return binds[i].Path < binds[j].Path })
 	binds = dropInner(binds)
 	sp.shown = bound(binds)
@@ -282,6 +270,27 @@ func evalOr(p string) string {
 		return r
 	}
 	return p
+}
+
+// concealOps are the steps that conceal, of the concealed paths hidden,
+// those that lie in a folder that binds shows: each but what lies in
+// another concealed path, which covers it whole (the run's results).
+func concealOps(hidden []string, binds []mountOp) []mountOp {
+	var ops []mountOp
+	for _, c := range hidden {
+		if slices.ContainsFunc(hidden, func(o string) bool { return o != c && drivers.Within(c, o) }) {
+			continue
+		}
+		for _, b := range binds {
+			if drivers.Within(c, b.Path) && c != b.Path {
+				if op, ok := concealOp(c); ok {
+					ops = append(ops, op)
+				}
+				break
+			}
+		}
+	}
+	return ops
 }
 
 // concealOp is the step that conceals path, which lies in a folder the
