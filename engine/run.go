@@ -1063,10 +1063,23 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 		seat.Dir = dir
 		return seat, nil
 	}
-	seat.Command = b.Command
+	seat.Command = runsCommand(b)
 	seat.Dir, seat.PlanDir = b.DirIn(r.Root), b.Dir
 	seat.Limits = seat.Limits.WithBotDir(seat.Dir) // its dir, even where it runs in a game's folder
 	return seat, nil
+}
+
+// runsCommand is bot b's command with the program its plan records in
+// place of a version manager's shim (plan.Fingerprint.Program): the
+// interpreter the shim chose when the plan was made runs, in the sandbox
+// (which runs drivers.Sandbox.Program, the same file) and outside it, so
+// a version file changed while the run goes on does not make the bot run
+// another one than plan.json and its results say.
+func runsCommand(b *plan.Bot) []string {
+	if b.Fingerprint == nil || b.Fingerprint.Program == "" || len(b.Command) == 0 {
+		return b.Command
+	}
+	return append([]string{b.Fingerprint.Program}, b.Command[1:]...)
 }
 
 // reportEvery is how often the game's own files are rewritten during a

@@ -155,8 +155,8 @@ func Plan(p *plan.Plan, o Options) error {
 // ownWords), and the program that runs in place of the one its command
 // names: in the sandbox, the one its plan resolved
 // (drivers.Sandbox.Program), which the sandbox runs; outside it, the one
-// the version manager's shim on PATH will choose when it runs, resolved
-// the same way now.
+// the version manager's shim on PATH chooses now, resolved the same way,
+// which the run then runs in the shim's place (engine's runsCommand).
 func hashedWords(b *plan.Bot, dir string) (command []string, classPath, program string) {
 	command, classPath = b.Command, b.Env["CLASSPATH"]
 	if b.Limits == nil || b.Limits.Sandbox == nil {

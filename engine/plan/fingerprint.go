@@ -30,7 +30,9 @@ type Fingerprint struct {
 	// command names when that is a version manager's shim (pyenv's
 	// python3): in the sandbox, the interpreter its plan resolved
 	// (drivers.Sandbox.Program), which the sandbox runs; outside it, the
-	// one the shim will choose, resolved the same way. Its file is among
+	// one the shim chooses when the fingerprint is taken, resolved the
+	// same way, which the run then runs in the shim's place (a bot's seat
+	// runs Program either way: engine's runsCommand). Its file is among
 	// Files, by its absolute path, and Hash covers which file it is: the
 	// same command may run another interpreter when PYENV_VERSION, a
 	// .python-version or the manager's global version says another.
