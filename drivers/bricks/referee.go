@@ -253,7 +253,7 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 			fmt.Sprintf("Player %s -> Player %s does not answer OK within (%s)!", d.nicks[i], d.nicks[i], seconds(d.s.Limits.Startup)))
 	case !strings.EqualFold(answer, "OK"):
 		return d.fault(i, CodeProtocol, drivers.FaultProtocol, answer,
-			fmt.Sprintf("answered %q to the board instead of OK", answer),
+			fmt.Sprintf("answered %q to the board instead of OK (write debug output to stderr)", answer),
 			fmt.Sprintf("Player %s -> Player %s should have given \"OK\", but gave \"%s\"!", d.nicks[i], d.nicks[i], answer))
 	}
 	return nil
