@@ -274,6 +274,21 @@ const (
 	FaultStart    = "start"    // the process could not be started
 )
 
+// NothingArrivedNote ends the detail of a time fault of a session game
+// when not a byte came from the bot after the command it failed to
+// answer was written (NothingArrived): the bot was silent, or answered
+// into its own buffer without flushing it.
+const NothingArrivedNote = "; nothing arrived: if it answered, it may not have flushed its output (arbiter check shows more)"
+
+// NothingArrived says whether err is a time fault after which it is
+// certain that nothing at all came from the bot since the write of the
+// command it did not answer (proc's Fault.Silent), read without
+// importing proc.
+func NothingArrived(err error) bool {
+	var f interface{ NothingArrived() bool }
+	return errors.As(err, &f) && f.NothingArrived()
+}
+
 // Fault kinds of limits (see Limits): like a judge's MLE or OLE.
 const (
 	FaultMemory    = "memory"    // it went over its memory limit

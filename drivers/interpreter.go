@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -54,8 +55,27 @@ func ReadShebang(path string) (sb Shebang, ok bool) {
 // is "" when path is no script or its interpreter can be run. shows,
 // when not nil, tells whether the bot's sandbox holds a path: an
 // interpreter that exists here but is not there is said to be so.
+//
+// An executable file that is neither a program (ELF) nor has a "#!"
+// line cannot start either ("exec format error"): that is said with
+// how to mend it (noShebang).
 func InterpreterProblem(path, name string, shows func(string) bool) string {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 && !runnable(path) {
+		return noShebang(name)
+	}
 	return interpreterProblem(path, name, shows, 0)
+}
+
+// noShebang says how to start the script named name that has no "#!"
+// line: add one naming the interpreter its name's extension suggests, or
+// run it through that interpreter.
+func noShebang(name string) string {
+	interp := map[string]string{".py": "python3", ".sh": "sh", ".bash": "bash", ".rb": "ruby", ".pl": "perl", ".js": "node", ".lua": "lua", ".php": "php"}[strings.ToLower(filepath.Ext(name))]
+	line := "add one (#!/usr/bin/env " + interp + ")"
+	if interp == "" {
+		interp, line = "python3", "add one naming its interpreter (#!/usr/bin/env python3, say)"
+	}
+	return fmt.Sprintf("the file has no #! line: %s, or run it through its interpreter (command = [%s, %s])", line, strconv.Quote(interp), strconv.Quote(strings.TrimPrefix(name, "./")))
 }
 
 func interpreterProblem(path, name string, shows func(string) bool, depth int) string {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
@@ -147,7 +148,8 @@ func usageError(format string, a ...any) error { return flagError{fmt.Errorf(for
 
 // parseFlags parses flags that may stand before, between or after the
 // positional arguments (arbiter run examples/x -out dir), which the flag
-// package alone does not allow.
+// package alone does not allow. A duration flag must be positive
+// (positiveDurations).
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -158,11 +160,30 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			return nil, flagError{err}
 		}
 		if fs.NArg() == 0 {
-			return pos, nil
+			return pos, positiveDurations(fs)
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// positiveDurations is a usage error for the first duration flag of fs,
+// in the order of their names, set to zero or less: no command has a
+// time limit that such a value could mean, and check's -move 0 would
+// otherwise turn its per-answer limit off, as an HCL clock's "0s" is
+// refused.
+func positiveDurations(fs *flag.FlagSet) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		if d, ok := g.Get().(time.Duration); ok && d <= 0 {
+			err = usageError("-%s must be a positive duration (500ms, 5s, 2m), not %s", f.Name, f.Value)
+		}
+	})
+	return err
 }
 
 type listFlag []string

@@ -216,3 +216,27 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 		}
 	}
 }
+
+// A duration flag of zero or less is a usage error (exit 2) naming the
+// flag, before anything starts: check's -move 0 would otherwise turn its
+// per-answer limit off, as an HCL clock's "0s" is refused.
+func TestDurationFlagsPositive(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"check -move 0", "-move must be a positive duration"},
+		{"check -move -1s", "-move must be a positive duration (500ms, 5s, 2m), not -1s"},
+		{"check -timeout 0s", "-timeout must be a positive duration"},
+		{"console -move 0", "-move must be a positive duration"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(strings.Fields(tc.name)[:1], "bricks")
+			args = append(append(args, strings.Fields(tc.name)[1:]...), "--", "/nonexistent/bot")
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != 2 {
+				t.Errorf("exit %d, want 2; stderr: %s", code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("stderr = %q, want %q", stderr.String(), tc.want)
+			}
+		})
+	}
+}

@@ -75,7 +75,7 @@ func openWithin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 		answer, err = lineWithin(s, Message(n, filled), "the board", time.Duration(l.Startup), "start-up", "K")
 	}
 	if err == nil && !strings.EqualFold(answer, "OK") {
-		err = conform.Failf("answered %q to the board message instead of OK", answer)
+		err = conform.Failf("answered %q to the board message instead of OK (write debug output to stderr)", answer)
 	}
 	if err != nil {
 		s.Close()

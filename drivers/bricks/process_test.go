@@ -328,7 +328,7 @@ func TestFaultCodes(t *testing.T) {
 				if !strings.Contains(s.Detail, "(code "+tt.code+")") {
 					t.Errorf("detail %q does not keep the code %s", s.Detail, tt.code)
 				}
-				if tt.mode == modeGarbage && !strings.Contains(s.Detail, "(write debug output to stderr)") {
+				if (tt.mode == modeGarbage || tt.mode == modeNotOK) && !strings.Contains(s.Detail, "(write debug output to stderr)") {
 					t.Errorf("detail %q of a line that is no move does not say where debug output goes", s.Detail)
 				}
 				if tt.mode == modeEager && !strings.Contains(s.Detail, "before it was sent") {

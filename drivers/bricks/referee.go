@@ -253,7 +253,7 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 			fmt.Sprintf("Player %s -> Player %s does not answer OK within (%s)!", d.nicks[i], d.nicks[i], seconds(d.s.Limits.Startup)))
 	case !strings.EqualFold(answer, "OK"):
 		return d.fault(i, CodeProtocol, drivers.FaultProtocol, answer,
-			fmt.Sprintf("answered %q to the board instead of OK", answer),
+			fmt.Sprintf("answered %q to the board instead of OK (write debug output to stderr)", answer),
 			fmt.Sprintf("Player %s -> Player %s should have given \"OK\", but gave \"%s\"!", d.nicks[i], d.nicks[i], answer))
 	}
 	return nil
@@ -351,8 +351,12 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 		}
 		// The original's DeadlockProtector: its replay's last line says so.
 		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
+		note := ""
+		if drivers.NothingArrived(err) {
+			note = drivers.NothingArrivedNote
+		}
 		return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE",
-			fmt.Sprintf("no answer within the silence limit of %v, %s", time.Duration(d.s.Limits.Silence), where), msg)
+			fmt.Sprintf("no answer within the silence limit of %v, %s%s", time.Duration(d.s.Limits.Silence), where, note), msg)
 	case drivers.FaultCrash:
 		// A process that exits or closes its output: arbiter sees it at
 		// once, the original read end-of-file until its DeadlockProtector

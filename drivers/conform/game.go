@@ -105,10 +105,16 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 		if i != seat {
 			return fmt.Errorf("the house bot in seat %d faulted (%s: %s): the case is wrong, not the bot", i, r.Fault, r.Detail)
 		}
-		if tested.hint != "" {
-			return Failf("%s (%s fault); %s", r.Detail, r.Fault, tested.hint)
+		// The referee's note that nothing arrived points to check, which
+		// this is: check's own hint says more.
+		detail, hint := r.Detail, tested.hint
+		if d, ok := strings.CutSuffix(detail, drivers.NothingArrivedNote); ok && hint == "" {
+			detail, hint = d, "nothing arrived; "+flushHint
 		}
-		return Failf("%s (%s fault)", r.Detail, r.Fault)
+		if hint != "" {
+			return Failf("%s (%s fault); %s", detail, r.Fault, hint)
+		}
+		return Failf("%s (%s fault)", detail, r.Fault)
 	}
 	return s.Ends("quit")
 }

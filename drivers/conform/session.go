@@ -58,7 +58,7 @@ func (s *Session) Ask(cmd string) (ok bool, text string, err error) {
 	if strings.HasPrefix(cmd, "gen_") {
 		s.S.EndTurn()
 	}
-	hint := s.hint()
+	hint := s.hint(cmd)
 	s.unanswered = ""
 	if err != nil {
 		return false, "", explainHint(err, quote(cmd), s.move, hint)
@@ -69,12 +69,21 @@ func (s *Session) Ask(cmd string) (ok bool, text string, err error) {
 // hint is the likely cause of a command of a write getting no answer
 // when the bot answered nothing of that write: it did not flush, or it
 // lost the command with a line written before it that wanted no answer.
-func (s *Session) hint() string {
+// A bot told nothing of a command other than gen_* (set_deck, play) may
+// also answer only the commands that ask for a move: it is told that
+// each wants its response.
+func (s *Session) hint(cmd string) string {
 	if s.unanswered != "" {
 		return lostHint(s.unanswered)
 	}
+	if !strings.HasPrefix(cmd, "gen_") {
+		return flushHint + "; " + everyHint
+	}
 	return flushHint
 }
+
+// everyHint is what a bot that answers only gen_* commands is missing.
+const everyHint = "and every command, set_* and play included, needs a response (\"=\" and an empty line), not only gen_*"
 
 // Tell sends an informational command: '=' and '?' are both fine.
 func (s *Session) Tell(cmd string) error {
@@ -129,7 +138,7 @@ func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 		if a.Err == nil {
 			continue
 		}
-		hint := s.hint()
+		hint := s.hint(lines[i])
 		if h := writeHint(lines, i); h != "" {
 			hint = h
 		}

@@ -150,7 +150,11 @@ func (m *Match) failed(seat int, cmd string, err error) error {
 		return ErrOver
 	}
 	name, _, _ := strings.Cut(cmd, " ")
-	return m.Fault(seat, FaultKind(err), fmt.Sprintf("%s, answering %s%s", FaultDetail(err), name, m.Where))
+	note := ""
+	if drivers.NothingArrived(err) {
+		note = drivers.NothingArrivedNote
+	}
+	return m.Fault(seat, FaultKind(err), fmt.Sprintf("%s, answering %s%s%s", FaultDetail(err), name, m.Where, note))
 }
 
 // Tell sends a command that only informs the bot; a refusal is a warning.

@@ -16,12 +16,20 @@ import (
 type Fault struct {
 	Kind   string // one of the drivers.Fault* kinds
 	Detail string // a sentence for results and transcripts
+	// Silent says of a time fault that not a byte was read from the bot
+	// after the write of the command it did not answer: none was there
+	// at the look after the deadline (late.go). A game says so in its
+	// detail (drivers.NothingArrivedNote).
+	Silent bool
 }
 
 func (f *Fault) Error() string { return f.Kind + ": " + f.Detail }
 
 // FaultKind lets drivers classify an error without importing this package.
 func (f *Fault) FaultKind() string { return f.Kind }
+
+// NothingArrived is Silent, for drivers.NothingArrived.
+func (f *Fault) NothingArrived() bool { return f.Silent }
 
 // FaultDetail is the sentence without the kind.
 func (f *Fault) FaultDetail() string { return f.Detail }

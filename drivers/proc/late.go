@@ -63,6 +63,7 @@ func (s *Session) takeLate(partial []byte) {
 func (s *Session) readLate() (string, error) {
 	b, err := s.r.ReadSlice('\n')
 	s.answered += int64(len(b))
+	s.heard = s.heard || len(b) > 0
 	switch {
 	case s.answered > s.spec.Limits.Output:
 		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))
@@ -76,7 +77,9 @@ func (s *Session) readLate() (string, error) {
 		if len(b) > 0 {
 			return "", faultf(drivers.FaultTime, "no full answer within %s (partial line %q)", s.within(), truncate(string(b)))
 		}
-		return "", faultf(drivers.FaultTime, "no answer within %s", s.within())
+		f := faultf(drivers.FaultTime, "no answer within %s", s.within())
+		f.Silent = !s.heard
+		return "", f
 	}
 	line := strings.TrimRight(string(b), "\r\n")
 	s.deliver(line)

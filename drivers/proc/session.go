@@ -74,6 +74,10 @@ type Session struct {
 	watch *limitWatch
 	// answered is how many bytes the bot wrote since the last command.
 	answered int64
+	// heard says a byte of the bot's output was read since the last
+	// write, for a time fault to say whether nothing at all arrived
+	// (Fault.Silent).
+	heard bool
 	// earlyLeft is how many bytes still to be read were waiting in the
 	// bot's output when the last command was written; answerEarly says
 	// that the answer being read started in them, textSeen that its
@@ -508,7 +512,7 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 			s.spec.OnSend(l)
 		}
 	}
-	s.answered = 0
+	s.answered, s.heard = 0, false
 	if s.late != nil {
 		s.resumeAfterLate()
 	}
@@ -549,6 +553,7 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 	}
 	b, err := s.r.ReadSlice('\n')
 	s.answered += int64(len(b))
+	s.heard = s.heard || len(b) > 0
 	s.readEarly(b)
 	if s.answered > s.spec.Limits.Output {
 		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))

@@ -114,6 +114,11 @@ func runBot(mode string) {
 				return
 			}
 		}
+	case "oneline": // answers a line, never the empty line that ends a GTP answer
+		in.Scan()
+		fmt.Fprint(out, "= 1\n")
+		out.Flush()
+		time.Sleep(time.Hour)
 	case "partial":
 		in.Scan()
 		fmt.Fprint(out, "= 1")
@@ -239,6 +244,26 @@ func TestFaults(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.detail) {
 				t.Errorf("fault detail %q does not say %q", err, tt.detail)
+			}
+			assertGone(t, s)
+		})
+	}
+}
+
+// A time fault says that nothing arrived (Fault.Silent) only when not a
+// byte was read after the command's write: of a bot that wrote a line of
+// its answer, or part of one, it cannot be said.
+func TestFaultSilent(t *testing.T) {
+	for _, tt := range []struct {
+		mode   string
+		silent bool
+	}{{"silent", true}, {"oneline", false}, {"partial", false}} {
+		t.Run(tt.mode, func(t *testing.T) {
+			s := start(t, botSpec(t, tt.mode, drivers.Clock{Move: drivers.Duration(100 * time.Millisecond)}))
+			_, err := ask(s, "gen_move")
+			s.Kill()
+			if faultKind(err) != drivers.FaultTime || drivers.NothingArrived(err) != tt.silent {
+				t.Errorf("fault %v: nothing arrived %v, want a time fault and %v", err, drivers.NothingArrived(err), tt.silent)
 			}
 			assertGone(t, s)
 		})

@@ -46,7 +46,8 @@ func TestStartFaultSaysDotSlash(t *testing.T) {
 // A script whose "#!" interpreter is missing fails to start with "no
 // such file or directory", of the interpreter, not of the script: the
 // start fault says which interpreter, on which line, and that a "\r" at
-// its end is the file's Windows line endings; bare and in the sandbox,
+// its end is the file's Windows line endings (a script with no "#!"
+// line at all, how to mend it); bare and in the sandbox,
 // for a session and for a per-move run (and through the shim:
 // TestHostileThroughShim runs it again).
 func TestStartFaultNamesMissingInterpreter(t *testing.T) {
@@ -57,6 +58,7 @@ func TestStartFaultNamesMissingInterpreter(t *testing.T) {
 	for name, text := range map[string]string{
 		"crlf":    "#!/bin/sh\r\nread b\r\necho OK\r\n",
 		"missing": "#!/nonexistent/interp -x\nread b\n",
+		"bare.py": "import sys\nprint('OK')\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
@@ -65,6 +67,7 @@ func TestStartFaultNamesMissingInterpreter(t *testing.T) {
 	for _, prog := range []struct{ name, want string }{
 		{"crlf", `cannot start ./crlf: its interpreter "/bin/sh\r" (line 1 of ./crlf) does not exist: the file has Windows line endings (CRLF); convert it (dos2unix ./crlf)`},
 		{"missing", `cannot start ./missing: its interpreter /nonexistent/interp (line 1 of ./missing) does not exist`},
+		{"bare.py", `cannot start ./bare.py: the file has no #! line: add one (#!/usr/bin/env python3), or run it through its interpreter (command = ["python3", "bare.py"])`},
 	} {
 		for _, tc := range []struct {
 			name string
