@@ -411,11 +411,15 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 	}
 	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)})
 	if err != nil {
-		return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
+		var f *proc.Fault
+		if !errors.As(err, &f) {
+			err = &proc.SetupError{Bot: b.Name, Err: err}
+		}
+		return buildStartFailure(b, err)
 	}
 	defer box.Close()
 	if err := proc.StartCmd(cmd, box); err != nil {
-		return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
+		return buildStartFailure(b, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -457,6 +461,20 @@ var building struct {
 	sync.Mutex
 	cond *sync.Cond
 	dirs []string
+}
+
+// buildStartFailure is what runBuild says of a build that could not be
+// started for err: the build's failure (its command, its folder), or, a
+// *proc.SetupError, arbiter's own error (its lending record not written,
+// a cgroup not made, the sandbox not entered), which is not the bot's:
+// the run stops, and a resume builds it again.
+func buildStartFailure(b *plan.Bot, err error) (detail string, _ error) {
+	var se *proc.SetupError
+	if errors.As(err, &se) {
+		se.Bot = b.Name
+		return "", fmt.Errorf("%w (its build %q)", se, strings.Join(b.Build, " "))
+	}
+	return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
 }
 
 // holdDir waits until no build of a dir that overlaps dir runs, and
