@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"golang.org/x/sys/unix"
@@ -23,7 +25,7 @@ import (
 // or builds, whatever its results directory, give it back
 // (GiveBackAbandoned). It is not in the bot's folder (that would change
 // its fingerprint) nor in a results directory (another run may not be
-// given the same one).
+// given the same one). The locks of HoldFolder are kept there too.
 var LentDir = "/var/lib/arbiter/lent"
 
 // lentRecord is one lending, as LentDir keeps it. Dir is the folder's
@@ -327,4 +329,58 @@ func giveBackRecord(file string) (a Abandoned, ok bool) {
 	}
 	_ = os.Remove(file)
 	return a, true
+}
+
+// HoldFolder waits until no other arbiter builds in dir, and marks it as
+// this one's until release: two arbiters on one machine (two shards of a
+// plan, two tournaments sharing a bot) would otherwise build in it at
+// once, and the first to end would give the folder back under the
+// other's build. The mark is an flock on a file in LentDir named for the
+// folder's device and inode, which the kernel releases when its arbiter
+// ends, however it ends; the file holds the holder's pid, for waiting
+// (told the pid, once, before it waits). Only root lends a folder, so
+// only root marks one (release does nothing otherwise). An error is
+// arbiter's own (LentDir cannot be written), or ctx's.
+func HoldFolder(ctx context.Context, dir string, waiting func(pid int)) (release func(), err error) {
+	if os.Geteuid() != 0 {
+		return func() {}, nil
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		return func() {}, nil // the build says what is wrong with its folder
+	}
+	if err := os.MkdirAll(LentDir, 0o700); err != nil {
+		return nil, err
+	}
+	name := filepath.Join(LentDir, fmt.Sprintf("%d-%d.lock", st.Dev, st.Ino))
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for told := false; ; {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", name, err)
+		}
+		if !told {
+			data, _ := os.ReadFile(name)
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			waiting(pid)
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return func() { f.Close() }, nil
 }

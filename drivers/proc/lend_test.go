@@ -2,6 +2,7 @@ package proc
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -248,4 +249,32 @@ func notRoots(dir string, files int) int {
 		}
 	}
 	return n
+}
+
+// TestLendingNotRecordedIsNoFault: a lending whose record cannot be
+// written (LentDir not writable) lends nothing, and its error is no
+// *Fault of the bot's, but arbiter's own.
+func TestLendingNotRecordedIsNoFault(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: only root lends a folder")
+	}
+	base := t.TempDir()
+	notDir := filepath.Join(base, "lent-file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	LentDir = filepath.Join(notDir, "lent")
+	t.Cleanup(func() { LentDir = "/var/lib/arbiter/lent" })
+	dir := filepath.Join(base, "f")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := lendTree(dir, SandboxUID, SandboxUID)
+	var f *Fault
+	if err == nil || errors.As(err, &f) || !strings.Contains(err.Error(), "recording the lending") {
+		t.Fatalf("lendTree: %v, want arbiter's error recording the lending", err)
+	}
+	if st, _ := os.Lstat(dir); st.Sys().(*syscall.Stat_t).Uid != 0 {
+		t.Errorf("%s was lent without its record", dir)
+	}
 }
