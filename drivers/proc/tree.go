@@ -12,7 +12,6 @@ package proc
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,14 +41,16 @@ func (e *treeEntry) chown(uid, gid int) error {
 // own limit does.
 const maxLinks = 40
 
-// openFolder opens the folder at path as an O_PATH descriptor, one
-// component at a time, and says its real path. It follows a symbolic
+// openFolder opens the folder at path (relative: to the working folder)
+// as an O_PATH descriptor, one component at a time, and says its real path. It follows a symbolic
 // link on the way only when root owns the link and the folder holding it
 // (and no one else may remove it from there): a link that another user
 // could have swapped in is refused.
 func openFolder(path string) (fd int, real string, err error) {
 	if !filepath.IsAbs(path) {
-		return -1, "", fmt.Errorf("%s: not an absolute path", path)
+		if path, err = filepath.Abs(path); err != nil {
+			return -1, "", err
+		}
 	}
 	if fd, err = unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
 		return -1, "", err

@@ -10,7 +10,8 @@ import (
 )
 
 // TestOpenFolderFollowsRootsLinksOnly opens folders by paths with
-// symbolic links on the way, one row a link: root's, in a folder of
+// symbolic links on the way, one row a link (and a relative path, which
+// per-move games give): root's, in a folder of
 // root's, is followed; another user's, or one in another user's folder,
 // is refused.
 func TestOpenFolderFollowsRootsLinksOnly(t *testing.T) {
@@ -37,11 +38,13 @@ func TestOpenFolderFollowsRootsLinksOnly(t *testing.T) {
 		}
 		return at
 	}
+	t.Chdir(base)
 	for _, c := range []struct {
 		name, path string
 		ok         bool
 	}{
 		{"the real path", real, true},
+		{"a path relative to the working folder", "real", true},
 		{"root's link in root's folder", link(filepath.Join(base, "roots"), 0), true},
 		{"a user's link", link(filepath.Join(base, "a-users"), 1000), false},
 		{"root's link in a user's folder", link(filepath.Join(users, "roots"), 0), false},
