@@ -378,6 +378,11 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 	}
 	defer out.Close()
 	defer holdDir(dir)()
+	release, err := holdFolder(ctx, b, dir, warn)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	GiveBackLent(warn)
 	timeout := time.Duration(b.BuildTimeout)
 	if timeout <= 0 {
@@ -391,31 +396,19 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 	// controlling terminal, so the bot cannot open /dev/tty and type into
 	// the organiser's shell (TIOCSTI) or read what is typed there.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	var lim drivers.Limits
-	if b.Limits != nil {
-		lim = *b.Limits
-	}
+	lim := buildLimits(b, dir, botEnv)
 	cmd.Env = append(proc.HostEnviron(lim), botEnv...)
-	if lim.Sandbox != nil {
-		// What the sandbox holds was resolved for the bot's command (its
-		// interpreter, the program a version manager's shim runs); the
-		// build runs its own command, which needs its own, beside the
-		// bot's.
-		sb := drivers.ResolveSandbox(b.Build, dir, botEnv)
-		for _, r := range lim.Sandbox.Read {
-			if !slices.Contains(sb.Read, r) {
-				sb.Read = append(sb.Read, r)
-			}
-		}
-		lim.Sandbox = &sb
-	}
 	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)})
 	if err != nil {
-		return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
+		var f *proc.Fault
+		if !errors.As(err, &f) {
+			err = &proc.SetupError{Bot: b.Name, Err: err}
+		}
+		return buildStartFailure(b, err)
 	}
 	defer box.Close()
 	if err := proc.StartCmd(cmd, box); err != nil {
-		return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
+		return buildStartFailure(b, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -457,6 +450,56 @@ var building struct {
 	sync.Mutex
 	cond *sync.Cond
 	dirs []string
+}
+
+// buildLimits are bot b's limits for its build in dir, with env.
+func buildLimits(b *plan.Bot, dir string, env []string) drivers.Limits {
+	var lim drivers.Limits
+	if b.Limits != nil {
+		lim = *b.Limits
+	}
+	if lim.Sandbox != nil {
+		// What the sandbox holds was resolved for the bot's command (its
+		// interpreter, the program a version manager's shim runs); the
+		// build runs its own command, which needs its own, beside the
+		// bot's.
+		sb := drivers.ResolveSandbox(b.Build, dir, env)
+		for _, r := range lim.Sandbox.Read {
+			if !slices.Contains(sb.Read, r) {
+				sb.Read = append(sb.Read, r)
+			}
+		}
+		lim.Sandbox = &sb
+	}
+	return lim
+}
+
+// holdFolder waits until no other arbiter builds in dir
+// (proc.HoldFolder), telling warn whom it waits for, and marks it as
+// this one's until release. An error is arbiter's own (a
+// *proc.SetupError naming bot b), or ctx's.
+func holdFolder(ctx context.Context, b *plan.Bot, dir string, warn func(msg string, args ...any)) (release func(), err error) {
+	release, err = proc.HoldFolder(ctx, dir, func(pid int) {
+		warn("waiting for another arbiter's build in the bot's folder to end", "bot", b.Name, "dir", dir, "pid", pid)
+	})
+	if err != nil && ctx.Err() == nil {
+		err = &proc.SetupError{Bot: b.Name, Err: fmt.Errorf("marking its folder as built by this arbiter: %w", err)}
+	}
+	return release, err
+}
+
+// buildStartFailure is what runBuild says of a build that could not be
+// started for err: the build's failure (its command, its folder), or, a
+// *proc.SetupError, arbiter's own error (its lending record not written,
+// a cgroup not made, the sandbox not entered), which is not the bot's:
+// the run stops, and a resume builds it again.
+func buildStartFailure(b *plan.Bot, err error) (detail string, _ error) {
+	var se *proc.SetupError
+	if errors.As(err, &se) {
+		se.Bot = b.Name
+		return "", fmt.Errorf("%w (its build %q)", se, strings.Join(b.Build, " "))
+	}
+	return fmt.Sprintf("the build %q could not be started: %v", strings.Join(b.Build, " "), err), nil
 }
 
 // holdDir waits until no build of a dir that overlaps dir runs, and

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -292,5 +295,81 @@ func stillWaiting(t *testing.T, done <-chan error, what string, built func() str
 	case err := <-done:
 		t.Fatalf("%s: %v, built %q", what, err, built())
 	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestLentDirNotWritableIsArbitersError: a build whose folder cannot be
+// marked nor its lending recorded (LentDir not writable) is not the bot's
+// fault: the build fails as arbiter's own error (a *proc.SetupError
+// naming the bot), with no verdict kept, so that a resume builds it
+// again. Before, it was the build's failure, its matches faults of the
+// bot.
+func TestLentDirNotWritableIsArbitersError(t *testing.T) {
+	if os.Geteuid() != 0 || !proc.Machine().Enforcement("sandbox").Enforced {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI runs the tests as root with the sandbox, but here it is not")
+		}
+		t.Skip("needs the sandbox as root: only such a build is lent its folder")
+	}
+	root := t.TempDir()
+	if err := os.Chmod(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	notDir := filepath.Join(root, "lent-file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proc.LentDir = filepath.Join(notDir, "lent") // cannot be made
+	t.Cleanup(func() { proc.LentDir = "/var/lib/arbiter/lent" })
+	if err := os.MkdirAll(filepath.Join(root, "bot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot",
+		Build:  []string{"/bin/sh", "-c", "echo built > bot.out"},
+		Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{}}}}}
+	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, false, hclog.NewNullLogger())}
+	_, _, err := r.builtFor(context.Background(), &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}})
+	var se *proc.SetupError
+	if !errors.As(err, &se) || se.Bot != "alice" || !strings.Contains(err.Error(), notDir) {
+		t.Fatalf("builtFor: %v, want arbiter's own error naming alice and %s", err, notDir)
+	}
+	if _, err := os.Stat(filepath.Join(out, BuildsDir, "alice.json")); err == nil {
+		t.Fatal("a verdict kept for a build that arbiter could not start")
+	}
+}
+
+// TestBuildStartFailure: a build that could not be started is the bot's
+// failure only for a *proc.Fault (its command, its folder); anything else
+// (the lending's record not written, a cgroup not made) is arbiter's own
+// error, naming the bot.
+func TestBuildStartFailure(t *testing.T) {
+	b := &plan.Bot{Name: "alice", Build: []string{"make"}}
+	for _, c := range []struct {
+		name   string
+		err    error
+		detail string // "": arbiter's error
+	}{
+		{"a fault is the build's", &proc.Fault{Kind: drivers.FaultStart, Detail: "cannot start make"}, `the build "make" could not be started: start: cannot start make`},
+		{"a setup error is arbiter's", &proc.SetupError{Err: errors.New("recording the lending: read-only file system")}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			detail, err := buildStartFailure(b, c.err)
+			var se *proc.SetupError
+			switch {
+			case detail != c.detail:
+				t.Errorf("detail %q, want %q", detail, c.detail)
+			case c.detail == "" && (!errors.As(err, &se) || se.Bot != "alice"):
+				t.Errorf("error %v, want arbiter's naming alice", err)
+			case c.detail != "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			}
+		})
 	}
 }

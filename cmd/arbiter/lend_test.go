@@ -200,3 +200,53 @@ func mustRemove(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTwoArbitersBuildOneFolder runs two arbiters (two results
+// directories, as two shards of a plan or two tournaments sharing a bot)
+// whose bot's build is in one folder: the second waits for the first's
+// build, saying for whom, and both builds succeed. Before, the first to
+// end gave the folder back under the other's build, which then could not
+// write its program ("Permission denied"), a build fault.
+func TestTwoArbitersBuildOneFolder(t *testing.T) {
+	requireLending(t)
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp("", "arbiter-lend-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir := filepath.Join(base, "dotb")
+	writeLendFolder(t, dir)
+	mustRemove(t, filepath.Join(dir, "slow"))
+	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then sleep 60; fi;", "sleep 2;", 1))
+	first := exec.Command(arbiter, "run", dir, "-out", filepath.Join(base, "o1"), "-j", "1")
+	var firstOut strings.Builder
+	first.Stdout, first.Stderr = &firstOut, &firstOut
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lent := func() bool { return owners(t, dir, ".")["."] == fmt.Sprintf("%d:%d", proc.SandboxUID, proc.SandboxUID) }
+	for end := time.Now().Add(30 * time.Second); !lent() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	second, err := exec.Command(arbiter, "run", dir, "-out", filepath.Join(base, "o2"), "-j", "1").CombinedOutput()
+	if err := first.Wait(); err != nil {
+		t.Fatalf("the first run: %v\n%s", err, firstOut.String())
+	}
+	if err != nil {
+		t.Fatalf("the second run: %v\n%s", err, second)
+	}
+	if !strings.Contains(string(second), "waiting for another arbiter's build in the bot's folder to end") ||
+		!strings.Contains(string(second), fmt.Sprintf("pid=%d", first.Process.Pid)) {
+		t.Errorf("the second run does not say it waits for the first (pid %d):\n%s", first.Process.Pid, second)
+	}
+	for _, o := range []string{"o1", "o2"} {
+		data, err := os.ReadFile(filepath.Join(base, o, "builds", "built.json"))
+		if err != nil || !strings.Contains(string(data), `"ok": true`) {
+			t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut.String(), second)
+		}
+	}
+}

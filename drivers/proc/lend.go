@@ -1,18 +1,19 @@
 package proc
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
+	"time"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"golang.org/x/sys/unix"
 )
 
@@ -24,11 +25,12 @@ import (
 // or builds, whatever its results directory, give it back
 // (GiveBackAbandoned). It is not in the bot's folder (that would change
 // its fingerprint) nor in a results directory (another run may not be
-// given the same one).
+// given the same one). The locks of HoldFolder are kept there too.
 var LentDir = "/var/lib/arbiter/lent"
 
 // lentRecord is one lending, as LentDir keeps it. Dir is the folder's
-// real path, UID and GID its owner before the build; Owners are the
+// real path, UID and GID its owner before the build, Dev and Ino which
+// folder it is (a folder put at its path since is not given back); Owners are the
 // lent entries (by path relative to Dir) whose owner was another; Pid,
 // Start (the process's start time in clock ticks after boot) and Boot
 // (the kernel's boot id) name the lending arbiter, so that a folder is
@@ -37,6 +39,8 @@ type lentRecord struct {
 	Dir    string      `json:"dir"`
 	UID    int         `json:"uid"`
 	GID    int         `json:"gid"`
+	Dev    uint64      `json:"dev,omitempty"`
+	Ino    uint64      `json:"ino,omitempty"`
 	Owners []lentOwner `json:"owners,omitempty"`
 	Pid    int         `json:"pid"`
 	Start  uint64      `json:"start"`
@@ -63,38 +67,50 @@ var lendings atomic.Int64 // numbers this process's records
 // and gid for a build, but a file with other names than this one (a hard
 // link to a file elsewhere is not the tree's to lend). What it lends is
 // recorded in LentDir first, synced to disk: a lending is never left
-// without its record, so an error records nothing and lends nothing.
+// without its record, so an error records nothing and lends nothing. A
+// folder that cannot be opened is the bot's fault (its folder, or a link
+// on its way that a user could swap); any other error is arbiter's own
+// (LentDir not writable, say). The folder is walked and lent by descriptor (openFolder, walkFolder), so
+// nothing outside it is lent, whatever changes on its way meanwhile.
 func lendTree(dir string, uid, gid int) (*lending, error) {
-	st, err := os.Stat(dir)
+	fd, real, err := openFolder(dir)
 	if err != nil {
+		return nil, faultf(drivers.FaultStart, "cannot lend the bot's folder to its build: %v", err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, err
 	}
-	sys := st.Sys().(*syscall.Stat_t)
-	l := &lending{rec: lentRecord{Dir: dir, UID: int(sys.Uid), GID: int(sys.Gid), Pid: os.Getpid()}}
-	if l.rec.Dir, err = filepath.EvalSymlinks(dir); err != nil {
-		return nil, err
-	}
+	l := &lending{rec: lentRecord{Dir: real, UID: int(st.Uid), GID: int(st.Gid), Dev: st.Dev, Ino: st.Ino, Pid: os.Getpid()}}
 	if l.rec.Start, err = processStart(l.rec.Pid); err != nil {
 		return nil, err
 	}
 	l.rec.Boot = bootID()
-	var lend []string
-	walkTree(dir, func(path string, d fs.DirEntry, st *syscall.Stat_t) {
-		if (int(st.Uid) == uid && int(st.Gid) == gid) || (!d.IsDir() && st.Nlink != 1) {
-			return
-		}
-		lend = append(lend, path)
-		if int(st.Uid) != l.rec.UID || int(st.Gid) != l.rec.GID {
-			rel, _ := filepath.Rel(dir, path)
-			l.rec.Owners = append(l.rec.Owners, lentOwner{Path: rel, UID: int(st.Uid), GID: int(st.Gid)})
+	lendable := func(e *treeEntry) bool {
+		return (int(e.st.Uid) != uid || int(e.st.Gid) != gid) && (e.isDir() || e.st.Nlink == 1)
+	}
+	was := map[string]lentOwner{}
+	walkFolder(fd, real, func(e *treeEntry) {
+		if lendable(e) && (int(e.st.Uid) != l.rec.UID || int(e.st.Gid) != l.rec.GID) {
+			o := lentOwner{Path: e.rel, UID: int(e.st.Uid), GID: int(e.st.Gid)}
+			l.rec.Owners = append(l.rec.Owners, o)
+			was[o.Path] = o
 		}
 	})
 	if l.file, err = writeLentRecord(l.rec); err != nil {
 		return nil, fmt.Errorf("recording the lending of %s to uid %d in %s: %w", dir, uid, LentDir, err)
 	}
-	for _, path := range lend {
-		_ = os.Lchown(path, uid, gid)
-	}
+	// Lent: only what the record gives back to the owner it has now (an
+	// entry made or changed since the first walk may not be).
+	walkFolder(fd, real, func(e *treeEntry) {
+		o, ok := was[e.rel]
+		owner := ok && int(e.st.Uid) == o.UID && int(e.st.Gid) == o.GID ||
+			!ok && int(e.st.Uid) == l.rec.UID && int(e.st.Gid) == l.rec.GID
+		if lendable(e) && owner {
+			_ = e.chown(uid, gid)
+		}
+	})
 	return l, nil
 }
 
@@ -140,52 +156,66 @@ func syncDir(dir string) error {
 
 // giveBack gives the lent folder back, then removes its record. Every
 // process of the build must be gone: the walk trusts the tree to hold
-// still.
-func (l *lending) giveBack() {
+// still. A folder that cannot be given back (a link swapped in on its
+// way) keeps its record, for the next arbiter once this one has ended
+// (GiveBackAbandoned).
+func (l *lending) giveBack() error {
 	if l == nil {
-		return
+		return nil
 	}
-	giveBackTree(l.rec)
-	_ = os.Remove(l.file)
+	if err := giveBackTree(l.rec); err != nil {
+		return fmt.Errorf("giving back %s: %w (its record %s is kept)", l.rec.Dir, err, l.file)
+	}
+	return os.Remove(l.file)
 }
 
 // giveBackTree gives what the sandbox's uid owns under rec.Dir back: an
 // entry that was lent to the owner it had, anything else (what the build
 // made) to the folder's owner, which the bot itself only reads. Nothing
 // is given to the sandbox's uid (an entry that was its own is given to
-// the folder's owner, as what a build made is), and only entries found
-// in the folder are given: a record names nothing outside it. The folder
-// itself is given back last, so that a give-back cut short leaves it
-// still lent, for GiveBackAbandoned to finish.
-func giveBackTree(rec lentRecord) {
+// the folder's owner, as what a build made is). The folder is walked and
+// given back by descriptor (openFolder, walkFolder), and only when it is
+// the lent one (the recorded device and inode; a record without them,
+// from an older arbiter: still owned by the sandbox's uid), so a record
+// names nothing outside it, whatever changed on its way meanwhile. The
+// folder itself is given back last, so that a give-back cut short leaves
+// it still lent, for GiveBackAbandoned to finish.
+func giveBackTree(rec lentRecord) error {
+	fd, _, err := openFolder(rec.Dir)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	switch err := unix.Fstat(fd, &st); {
+	case err != nil:
+		return err
+	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+		return errors.New("no longer a folder")
+	case rec.Ino != 0 && (st.Dev != rec.Dev || st.Ino != rec.Ino):
+		return errors.New("no longer the lent folder (another folder is at its path)")
+	case int(st.Uid) != SandboxUID:
+		return fmt.Errorf("the folder is no longer lent (owned by uid %d)", st.Uid)
+	}
 	was := map[string]lentOwner{}
 	for _, o := range rec.Owners {
 		if filepath.IsLocal(o.Path) && o.UID != SandboxUID && o.GID != SandboxUID {
 			was[filepath.Clean(o.Path)] = o
 		}
 	}
-	type chown struct {
-		path     string
-		uid, gid int
-	}
-	var todo []chown
-	walkTree(rec.Dir, func(path string, d fs.DirEntry, st *syscall.Stat_t) {
-		if int(st.Uid) != SandboxUID {
+	walkFolder(fd, rec.Dir, func(e *treeEntry) {
+		if int(e.st.Uid) != SandboxUID {
 			return
 		}
 		uid, gid := rec.UID, rec.GID
-		if rel, err := filepath.Rel(rec.Dir, path); err == nil {
-			if o, ok := was[rel]; ok {
-				uid, gid = o.UID, o.GID
-			}
+		if o, ok := was[e.rel]; ok {
+			uid, gid = o.UID, o.GID
 		}
-		if uid != SandboxUID && (int(st.Uid) != uid || int(st.Gid) != gid) {
-			todo = append(todo, chown{path, uid, gid})
+		if uid != SandboxUID && (int(e.st.Uid) != uid || int(e.st.Gid) != gid) {
+			_ = e.chown(uid, gid)
 		}
 	})
-	for _, c := range slices.Backward(todo) {
-		_ = os.Lchown(c.path, c.uid, c.gid)
-	}
+	return nil
 }
 
 // processStart is process pid's start time, in clock ticks after boot
@@ -294,16 +324,63 @@ func giveBackRecord(file string) (a Abandoned, ok bool) {
 		return a, false
 	}
 	a = Abandoned{Dir: rec.Dir, Pid: rec.Pid}
-	switch st, err := os.Lstat(rec.Dir); {
-	case err != nil:
+	if err := giveBackTree(rec); err != nil {
 		a.Err = fmt.Errorf("not given back: %w", err)
-	case !st.IsDir():
-		a.Err = errors.New("not given back: no longer a folder")
-	case int(st.Sys().(*syscall.Stat_t).Uid) != SandboxUID:
-		a.Err = fmt.Errorf("not given back: the folder is no longer lent (owned by uid %d)", st.Sys().(*syscall.Stat_t).Uid)
-	default:
-		giveBackTree(rec)
 	}
 	_ = os.Remove(file)
 	return a, true
+}
+
+// HoldFolder waits until no other arbiter builds in dir, and marks it as
+// this one's until release: two arbiters on one machine (two shards of a
+// plan, two tournaments sharing a bot) would otherwise build in it at
+// once, and the first to end would give the folder back under the
+// other's build. The mark is an flock on a file in LentDir named for the
+// folder's device and inode, which the kernel releases when its arbiter
+// ends, however it ends; the file holds the holder's pid, for waiting
+// (told the pid, once, before it waits). Only root lends a folder, so
+// only root marks one (release does nothing otherwise). An error is
+// arbiter's own (LentDir cannot be written), or ctx's.
+func HoldFolder(ctx context.Context, dir string, waiting func(pid int)) (release func(), err error) {
+	if os.Geteuid() != 0 {
+		return func() {}, nil
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		return func() {}, nil // the build says what is wrong with its folder
+	}
+	if err := os.MkdirAll(LentDir, 0o700); err != nil {
+		return nil, err
+	}
+	name := filepath.Join(LentDir, fmt.Sprintf("%d-%d.lock", st.Dev, st.Ino))
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for told := false; ; {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", name, err)
+		}
+		if !told {
+			data, _ := os.ReadFile(name)
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			waiting(pid)
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return func() { f.Close() }, nil
 }

@@ -2,12 +2,16 @@ package proc
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestGiveBackAbandoned gives back folders from records in LentDir, one
@@ -144,5 +148,133 @@ func TestLendTreeRecordsFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(l.file); err == nil {
 		t.Errorf("the record %s is left after the give-back", l.file)
+	}
+}
+
+// swapFolder swaps home/bot for a symbolic link to to and back, until
+// the file stop exists: what a bot's author who owns the folder holding
+// their bot's may do while arbiter lends it or gives it back.
+func swapFolder(home, to, stop string) {
+	bot, real := filepath.Join(home, "bot"), filepath.Join(home, "bot.real")
+	for {
+		if _, err := os.Stat(stop); err == nil {
+			return
+		}
+		if os.Rename(bot, real) == nil {
+			_ = os.Symlink(to, bot)
+			time.Sleep(500 * time.Microsecond)
+			_ = os.Remove(bot)
+			_ = os.Rename(real, bot)
+		}
+		time.Sleep(500 * time.Microsecond)
+	}
+}
+
+// TestLendingFollowsNoSwappedFolder lends a bot's folder and gives it
+// back again and again while its author (uid 1000, who owns the folder
+// above it) swaps it for a link to a folder of root's files named as the
+// bot's: none of root's files may change owner. Before, the folder was
+// walked by path and chowned by path, so the swap led both into the
+// other folder.
+func TestLendingFollowsNoSwappedFolder(t *testing.T) {
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI runs the tests as root, but here uid is", os.Geteuid())
+		}
+		t.Skip("not root: only root lends a folder")
+	}
+	const author, files = 1000, 500
+	base := t.TempDir()
+	for _, d := range []string{filepath.Dir(base), base} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	LentDir = filepath.Join(base, "lent")
+	t.Cleanup(func() { LentDir = "/var/lib/arbiter/lent" })
+	home, victim := filepath.Join(base, "home"), filepath.Join(base, "victim")
+	bot := filepath.Join(home, "bot")
+	for _, d := range []string{bot, victim} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range files {
+		name := fmt.Sprintf("f%04d", i)
+		if err := os.WriteFile(filepath.Join(victim, name), nil, 0o600); err != nil { // root's, as /etc's
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bot, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		return os.Lchown(p, author, author)
+	})
+	// The test binary's folder is root's alone: the author's copy.
+	swapper := filepath.Join(base, "swapper")
+	if data, err := os.ReadFile(botBinary(t)); err != nil || os.WriteFile(swapper, data, 0o755) != nil {
+		t.Fatal("copying the test binary:", err)
+	}
+	stop := filepath.Join(base, "stop")
+	sw := exec.Command(swapper)
+	sw.Env = append(os.Environ(), "PROC_TEST_BOT=swap", "SWAP_HOME="+home, "SWAP_TO="+victim, "SWAP_STOP="+stop)
+	sw.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: author, Gid: author}}
+	if err := sw.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = os.WriteFile(stop, nil, 0o644); _ = sw.Wait() }()
+	for try := range 30 {
+		var l *lending
+		for l == nil {
+			l, _ = lendTree(bot, SandboxUID, SandboxUID) // refused while bot is a link
+		}
+		if n := notRoots(victim, files); n > 0 {
+			t.Fatalf("try %d: lending %s, %d of root's files outside it (%s) changed owner", try, bot, n, victim)
+		}
+		for l.giveBack() != nil { // refused while bot is a link
+		}
+		if n := notRoots(victim, files); n > 0 {
+			t.Fatalf("try %d: giving back %s, %d of root's files outside it (%s) changed owner", try, bot, n, victim)
+		}
+	}
+}
+
+// notRoots counts the files f0000… in dir that root no longer owns.
+func notRoots(dir string, files int) int {
+	n := 0
+	for i := range files {
+		if st, err := os.Lstat(filepath.Join(dir, fmt.Sprintf("f%04d", i))); err == nil && st.Sys().(*syscall.Stat_t).Uid != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLendingNotRecordedIsNoFault: a lending whose record cannot be
+// written (LentDir not writable) lends nothing, and its error is no
+// *Fault of the bot's, but arbiter's own.
+func TestLendingNotRecordedIsNoFault(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: only root lends a folder")
+	}
+	base := t.TempDir()
+	notDir := filepath.Join(base, "lent-file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	LentDir = filepath.Join(notDir, "lent")
+	t.Cleanup(func() { LentDir = "/var/lib/arbiter/lent" })
+	dir := filepath.Join(base, "f")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := lendTree(dir, SandboxUID, SandboxUID)
+	var f *Fault
+	if err == nil || errors.As(err, &f) || !strings.Contains(err.Error(), "recording the lending") {
+		t.Fatalf("lendTree: %v, want arbiter's error recording the lending", err)
+	}
+	if st, _ := os.Lstat(dir); st.Sys().(*syscall.Stat_t).Uid != 0 {
+		t.Errorf("%s was lent without its record", dir)
 	}
 }

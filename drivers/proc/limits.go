@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,29 +130,6 @@ func BuildLimits(lim drivers.Limits) drivers.Limits {
 		lim.Memory = max(lim.Memory, buildMemory)
 	}
 	return lim
-}
-
-// walkTree calls f for every entry under dir (symbolic links as
-// themselves, never followed), but a concealed folder (a results
-// directory in the bot's dir, which no sandboxed process sees: Conceal).
-func walkTree(dir string, f func(path string, d fs.DirEntry, st *syscall.Stat_t)) {
-	hidden := concealedPaths()
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && len(hidden) > 0 {
-			if real, err := filepath.EvalSymlinks(path); err == nil && slices.Contains(hidden, real) {
-				return filepath.SkipDir
-			}
-		}
-		if info, err := d.Info(); err == nil {
-			if st, ok := info.Sys().(*syscall.Stat_t); ok {
-				f(path, d, st)
-			}
-		}
-		return nil
-	})
 }
 
 // prepare is Prepare; a non-empty writable confines the bot's writes to
@@ -674,8 +650,9 @@ func (b *Box) Close() {
 		_ = os.RemoveAll(b.folder)
 	}
 	// After the cgroup: its processes are gone (killed, and waited for
-	// by its removal).
-	b.lent.giveBack()
+	// by its removal). A folder not given back keeps its record, for
+	// GiveBackAbandoned once this arbiter has ended.
+	_ = b.lent.giveBack()
 	b.lent = nil
 }
 

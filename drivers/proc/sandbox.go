@@ -334,16 +334,17 @@ func dropInner(ops []mountOp) []mountOp {
 // whose they are: the bot made its own, and the game's (Auction's state
 // and log) are the game's to check, by their ctime among others.
 func chownTree(dir string, uid, gid int) {
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
+	// By descriptor (walkFolder): another bot of the sandbox's uid may
+	// swap a folder in it for a link meanwhile.
+	fd, real, err := openFolder(dir)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	walkFolder(fd, real, func(e *treeEntry) {
+		if e.isDir() && (int(e.st.Uid) != uid || int(e.st.Gid) != gid) {
+			_ = e.chown(uid, gid)
 		}
-		if info, err := d.Info(); err == nil {
-			if st, ok := info.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != uid || int(st.Gid) != gid) {
-				_ = os.Lchown(path, uid, gid)
-			}
-		}
-		return nil
 	})
 }
 

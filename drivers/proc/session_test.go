@@ -79,6 +79,8 @@ func runBot(mode string) {
 	out := bufio.NewWriter(os.Stdout)
 	reply := func(s string) { fmt.Fprintf(out, "= %s\n\n", s); out.Flush() }
 	switch mode {
+	case "swap": // swaps the folder bot in $SWAP_HOME for a link to $SWAP_TO, back and forth, until $SWAP_STOP exists
+		swapFolder(os.Getenv("SWAP_HOME"), os.Getenv("SWAP_TO"), os.Getenv("SWAP_STOP"))
 	case "echo": // answers every command with its own text
 		for in.Scan() {
 			if in.Text() == "quit" {
