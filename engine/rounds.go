@@ -15,7 +15,6 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
-	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -35,7 +34,7 @@ func playoffName(k int) string { return fmt.Sprintf("playoff-%d.json", k) }
 // loadPairings reads the paired stages of a results directory in the
 // order the run made them, up to the first one missing.
 func loadPairings(dir string, p *plan.Plan) ([]*pairing.Pairing, error) {
-	return readPairings(dir, laterNames(p))
+	return readPairings(dir, stageNames(p))
 }
 
 // readPairings reads the named stages of rounds/, up to the first one
@@ -168,7 +167,7 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 	_, err := os.Stat(filepath.Join(dir, StopFile))
 	stopped := err == nil
 	stopper := stop.New(p)
-	for i, name := range laterNames(p) {
+	for i, name := range stageNames(p) {
 		file, err := readPairing(filepath.Join(dir, RoundsDir, name))
 		if err != nil {
 			return nil, err
@@ -203,29 +202,6 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 		known.Matches = append(known.Matches, file.Matches...)
 	}
 	return sf, nil
-}
-
-// laterNames are the names in rounds/ of the later stages p may make, in
-// order (see loadPairings).
-func laterNames(p *plan.Plan) []string {
-	var names []string
-	for k := p.ListedStages(); k < len(p.Stages); k++ {
-		names = append(names, stages.FileName(p.Stages[k].Name))
-	}
-	if p.Later == nil {
-		return names
-	}
-	if p.Later.Pairing != tournament.NoPairing {
-		for r := p.Later.From; r <= p.Rounds; r++ {
-			names = append(names, roundName(r))
-		}
-	}
-	if p.Later.Playoffs {
-		for k := 1; k <= plan.MaxPlayoffs; k++ {
-			names = append(names, playoffName(k))
-		}
-	}
-	return names
 }
 
 // laterKind is what the file name of rounds/ holds: "stage", "round" or
