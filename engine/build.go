@@ -406,7 +406,12 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 		}
 		return buildStartFailure(b, err)
 	}
-	defer box.Close()
+	defer func() {
+		box.Close()
+		if err := box.GiveBackError(); err != nil {
+			warn("the folder lent to a build could not be given back; the next arbiter gives it back", "bot", b.Name, "error", err)
+		}
+	}()
 	if err := proc.StartCmd(cmd, box); err != nil {
 		return buildStartFailure(b, err)
 	}

@@ -80,3 +80,18 @@ func TestConcealedInsideConcealedTakesNoStep(t *testing.T) {
 		t.Errorf("steps %q, want %q", got, want)
 	}
 }
+
+// A concealed path in a folder that is shown, itself inside a concealed
+// folder that is not (a bot's dir in an earlier run's results), is
+// concealed still.
+func TestConcealedInShownFolderOfConcealed(t *testing.T) {
+	r := t.TempDir()
+	secret := filepath.Join(r, "bots", "secret")
+	if err := os.MkdirAll(secret, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ops := concealOps([]string{r, secret}, []mountOp{{Kind: "ro", Path: filepath.Join(r, "bots")}})
+	if len(ops) != 1 || ops[0].Path != secret || ops[0].Kind != "hide" {
+		t.Errorf("steps %+v, want the hiding of %s", ops, secret)
+	}
+}

@@ -204,7 +204,10 @@ func giveBackTree(rec lentRecord) error {
 		}
 	}
 	walkFolder(fd, rec.Dir, func(e *treeEntry) {
-		if int(e.st.Uid) != SandboxUID {
+		// A file of more than one name may have one outside the
+		// folder, which it is not this walk's to give to anyone: it
+		// was not lent either (lendTree).
+		if int(e.st.Uid) != SandboxUID || !e.isDir() && e.st.Nlink != 1 {
 			return
 		}
 		uid, gid := rec.UID, rec.GID

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestGiveBackAbandoned gives back folders from records in LentDir, one
@@ -276,5 +278,46 @@ func TestLendingNotRecordedIsNoFault(t *testing.T) {
 	}
 	if st, _ := os.Lstat(dir); st.Sys().(*syscall.Stat_t).Uid != 0 {
 		t.Errorf("%s was lent without its record", dir)
+	}
+}
+
+// A file of the lent folder that has another name outside it (a hard
+// link its author made) is not given to the folder's owner, though the
+// sandbox's uid owns it: its other name is not the folder's to give.
+func TestGiveBackLeavesHardLinksAlone(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("lending needs root")
+	}
+	root := t.TempDir()
+	dir, other := filepath.Join(root, "bot"), filepath.Join(root, "other")
+	for _, d := range []string{dir, other} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := filepath.Join(other, "x")
+	if err := os.WriteFile(x, []byte("not the bot's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(x, filepath.Join(dir, "x")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{x, dir} {
+		if err := os.Lchown(p, SandboxUID, SandboxUID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := giveBackTree(lentRecord{Dir: dir, UID: 1000, GID: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(x, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Uid != SandboxUID {
+		t.Errorf("%s, outside the lent folder, was given to uid %d", x, st.Uid)
+	}
+	if err := unix.Stat(dir, &st); err != nil || st.Uid != 1000 {
+		t.Errorf("the folder itself is owned by uid %d (%v), want 1000", st.Uid, err)
 	}
 }

@@ -57,6 +57,8 @@ type Box struct {
 	// lent is the bot's dir lent to the sandbox's uid for a build (nil:
 	// none); Close gives it back.
 	lent *lending
+	// givenBack is why Close could not give lent back (GiveBackError).
+	givenBack error
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
 	killed     bool // Kill ran
@@ -652,8 +654,20 @@ func (b *Box) Close() {
 	// After the cgroup: its processes are gone (killed, and waited for
 	// by its removal). A folder not given back keeps its record, for
 	// GiveBackAbandoned once this arbiter has ended.
-	_ = b.lent.giveBack()
+	if err := b.lent.giveBack(); err != nil && b.givenBack == nil {
+		b.givenBack = err
+	}
 	b.lent = nil
+}
+
+// GiveBackError is why Close could not give back the folder lent to a
+// build (its record is kept, for the next arbiter), nil when it could or
+// none was lent.
+func (b *Box) GiveBackError() error {
+	if b == nil {
+		return nil
+	}
+	return b.givenBack
 }
 
 // Folder is the bot's private writable folder, "" if it has none.

@@ -274,20 +274,20 @@ func evalOr(p string) string {
 
 // concealOps are the steps that conceal, of the concealed paths hidden,
 // those that lie in a folder that binds shows: each but what lies in
-// another concealed path, which covers it whole (the run's results).
+// another concealed path that is shown, and so covered whole (the run's
+// results); one in a shown folder inside a concealed one that is not
+// shown gets its own.
 func concealOps(hidden []string, binds []mountOp) []mountOp {
+	shown := func(c string) bool {
+		return slices.ContainsFunc(binds, func(b mountOp) bool { return drivers.Within(c, b.Path) && c != b.Path })
+	}
 	var ops []mountOp
 	for _, c := range hidden {
-		if slices.ContainsFunc(hidden, func(o string) bool { return o != c && drivers.Within(c, o) }) {
-			continue
+		if !shown(c) || slices.ContainsFunc(hidden, func(o string) bool { return o != c && drivers.Within(c, o) && shown(o) }) {
+			continue // not shown, or in a folder concealed whole
 		}
-		for _, b := range binds {
-			if drivers.Within(c, b.Path) && c != b.Path {
-				if op, ok := concealOp(c); ok {
-					ops = append(ops, op)
-				}
-				break
-			}
+		if op, ok := concealOp(c); ok {
+			ops = append(ops, op)
 		}
 	}
 	return ops
