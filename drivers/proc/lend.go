@@ -203,11 +203,13 @@ func giveBackTree(rec lentRecord) error {
 			was[filepath.Clean(o.Path)] = o
 		}
 	}
+	names := namesInside(fd, rec.Dir)
 	walkFolder(fd, rec.Dir, func(e *treeEntry) {
-		// A file of more than one name may have one outside the
-		// folder, which it is not this walk's to give to anyone: it
-		// was not lent either (lendTree).
-		if int(e.st.Uid) != SandboxUID || !e.isDir() && e.st.Nlink != 1 {
+		// A file of more names than the folder holds has one outside
+		// it (a hard link its author made), which it is not this walk's
+		// to give to anyone; one whose names are all in it (a link a
+		// build made) is the folder's.
+		if int(e.st.Uid) != SandboxUID || !e.isDir() && e.st.Nlink != 1 && names[fileID{e.st.Dev, e.st.Ino}] != uint64(e.st.Nlink) {
 			return
 		}
 		uid, gid := rec.UID, rec.GID
@@ -219,6 +221,21 @@ func giveBackTree(rec lentRecord) error {
 		}
 	})
 	return nil
+}
+
+// fileID names a file on the machine: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+// namesInside counts, of each file of more than one name under the
+// folder open as fd, the names the folder holds.
+func namesInside(fd int, real string) map[fileID]uint64 {
+	names := map[fileID]uint64{}
+	walkFolder(fd, real, func(e *treeEntry) {
+		if !e.isDir() && e.st.Nlink > 1 {
+			names[fileID{e.st.Dev, e.st.Ino}]++
+		}
+	})
+	return names
 }
 
 // processStart is process pid's start time, in clock ticks after boot
