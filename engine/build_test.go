@@ -74,14 +74,7 @@ func TestRebuildWaitsForMatchesOfTheBot(t *testing.T) {
 	write("A\n")
 	p := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot",
 		Build: []string{"sh", "-c", "cp bot.in bot.out"}}}}
-	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(root, "out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, true, hclog.NewNullLogger())}
+	r := buildRunner(t, root, p, true)
 	ctx := context.Background()
 	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}}
 	_, release, err := r.builtFor(ctx, m)
@@ -133,14 +126,8 @@ func TestBotsSharingAFolderBuild(t *testing.T) {
 	p := &plan.Plan{Bots: []plan.Bot{
 		{Name: "cc1", Command: []string{"./bot.out"}, Dir: "cc", Build: build},
 		{Name: "cc2", Command: []string{"./bot.out", "x"}, Dir: "cc", Build: build}}}
-	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(root, "out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, true, hclog.NewNullLogger())}
+	r := buildRunner(t, root, p, true)
+	out := r.Out
 	ctx := context.Background()
 	m := &plan.Match{ID: "r001-g01-s1", Seats: []string{"cc1", "cc2"}}
 	verdicts, release, err := r.builtFor(ctx, m)
@@ -197,14 +184,8 @@ func TestCancelledBuildRecorded(t *testing.T) {
 	}
 	p := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot",
 		Build: []string{"sh", "-c", "date +%s%N > BUILD_INFO; sleep 10"}}}}
-	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(root, "out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, false, hclog.NewNullLogger())}
+	r := buildRunner(t, root, p, false)
+	out := r.Out
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for {
@@ -327,14 +308,8 @@ func TestLentDirNotWritableIsArbitersError(t *testing.T) {
 	p := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{"./bot.out"}, Dir: "bot",
 		Build:  []string{"/bin/sh", "-c", "echo built > bot.out"},
 		Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{}}}}}
-	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(root, "out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, false, hclog.NewNullLogger())}
+	r := buildRunner(t, root, p, false)
+	out := r.Out
 	_, _, err := r.builtFor(context.Background(), &plan.Match{ID: "r001-g01-s1", Seats: []string{"alice"}})
 	var se *proc.SetupError
 	if !errors.As(err, &se) || se.Bot != "alice" || !strings.Contains(err.Error(), notDir) {
@@ -372,4 +347,19 @@ func TestBuildStartFailure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// buildRunner fingerprints p's bots, of root, and is a Runner of p whose
+// results directory is root/out, watching its bots' files (allow: a
+// change is recorded, as with -allow-changed-bots).
+func buildRunner(t *testing.T, root string, p *plan.Plan, allow bool) *Runner {
+	t.Helper()
+	if err := fingerprint.Plan(p, fingerprint.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, allow, hclog.NewNullLogger())}
 }

@@ -44,18 +44,7 @@ tournament "contest" {
 // of another user's to that user), what the build made to the folder's
 // owner, and the record of the lending removed.
 func TestKilledBuildFolderGivenBack(t *testing.T) {
-	requireLending(t)
-	arbiter, err := exec.LookPath("arbiter")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := os.MkdirTemp("", "arbiter-lend-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	dir := filepath.Join(base, "dotb")
-	writeLendFolder(t, dir)
+	arbiter, base, dir := lendSetup(t)
 	want := owners(t, dir, ".", "t.hcl", "src.py", "sub", "sub/notes.txt", "other.txt")
 
 	killDuringBuild(t, arbiter, dir, filepath.Join(base, "o1"))
@@ -208,18 +197,7 @@ func mustRemove(t *testing.T, path string) {
 // end gave the folder back under the other's build, which then could not
 // write its program ("Permission denied"), a build fault.
 func TestTwoArbitersBuildOneFolder(t *testing.T) {
-	requireLending(t)
-	arbiter, err := exec.LookPath("arbiter")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := os.MkdirTemp("", "arbiter-lend-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	dir := filepath.Join(base, "dotb")
-	writeLendFolder(t, dir)
+	arbiter, base, dir := lendSetup(t)
 	mustRemove(t, filepath.Join(dir, "slow"))
 	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then sleep 60; fi;", "sleep 2;", 1))
 	first := exec.Command(arbiter, "run", dir, "-out", filepath.Join(base, "o1"), "-j", "1")
@@ -249,4 +227,25 @@ func TestTwoArbitersBuildOneFolder(t *testing.T) {
 			t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut.String(), second)
 		}
 	}
+}
+
+// lendSetup skips where a folder cannot be lent (requireLending), and is
+// the arbiter on PATH, a fresh folder outside the test's own temporary
+// folder (removed at the end) and in it the bot's folder, dotb, written
+// by writeLendFolder.
+func lendSetup(t *testing.T) (arbiter, base, dir string) {
+	t.Helper()
+	requireLending(t)
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err = os.MkdirTemp("", "arbiter-lend-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir = filepath.Join(base, "dotb")
+	writeLendFolder(t, dir)
+	return arbiter, base, dir
 }
