@@ -46,7 +46,7 @@ func (b *bench) session() {
 // path (a broadcast to every bot at once is one) each at the cost of a
 // round trip on bare pipes, plus one start.
 func (b *bench) planowanie() {
-	r := b.pair("drivers/planowanie", "5x", "BenchmarkGameProcesses", "BenchmarkRefereeGame", "BenchmarkGameBarePipes")
+	r := b.pair("drivers/planowanie", "5x", "BenchmarkGameProcesses", "BenchmarkRefereeGame", "BenchmarkGameBarePipes", "BenchmarkGameBareEcho")
 	st := b.pair("drivers/proc", "20x", "BenchmarkStartPlain")[0]["ns/op"]
 	game, sends, rtts := r[0]["ns/op"], r[0]["sends/op"], r[0]["rtts/op"]
 	b.ratio("planowanie-game", (game-st)/(rtts*b.rawRTT), "<=", 1.3)
@@ -55,6 +55,21 @@ func (b *bench) planowanie() {
 	bare := r[2]["bare-ns/op"]
 	b.absf("planowanie-game: the same game's commands on bare pipes to the same four bots, starts aside: %s, %.2f × %s a round trip on the critical path; with processes less a start ÷ bare pipes: %.2f",
 		ms(bare), bare/rtts/b.rawRTT, us(b.rawRTT), (game-st)/bare)
+	// The same broadcasts with nothing but the machine's pipes and
+	// scheduler on their path: four bots that only answer, and a replay
+	// on raw blocking system calls. What that takes is beneath any referee
+	// and any bots, set against the goal's 1.3.
+	// On one CPU as well, the placement that makes the raw round trip
+	// fastest here.
+	echo := r[3]["bare-ns/op"]
+	var p []metrics
+	_, pinned := b.onOneCPU(func() { p = b.pair("drivers/planowanie", "5x", "BenchmarkGameBareEcho") })
+	one := ""
+	if pinned {
+		one = fmt.Sprintf(", all on one CPU %s (%.2f ×)", ms(p[0]["bare-ns/op"]), p[0]["bare-ns/op"]/rtts/b.rawRTT)
+	}
+	b.absf("planowanie-game: the same commands to four bots that do nothing but answer, both sides on raw system calls, starts aside: %s, %.2f × %s a round trip on the critical path%s, where the goal allows 1.3: the floor of the game's broadcasts on this machine, beneath any referee and bots",
+		ms(echo), echo/rtts/b.rawRTT, us(b.rawRTT), one)
 	// What the goal allows against the CPU a game needs: the referee's
 	// and the bots' CPU (system time included: the pipes' reads, writes
 	// and wake-ups) can at best be spread over every CPU, so a game takes

@@ -2,6 +2,7 @@ package planowanie
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -13,8 +14,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/gtp"
@@ -194,6 +197,155 @@ func (r *stepRecorder) Sent(seat int, line string) {
 }
 
 func (r *stepRecorder) Received(int, string) { r.received = true }
+
+// BenchmarkGameBareEcho replays BenchmarkGameProcesses's commands as
+// BenchmarkGameBarePipes does, grouped the same way, to four bots that do
+// nothing but answer each line "=" (the "echo-raw" bot: raw read and write
+// system calls, no allocation, no buffering, nothing of Go's runtime on
+// its path). What it takes is what this machine's pipes and scheduler
+// cost the game's broadcasts, whatever the referee and the bots: the floor
+// beneath any referee of the game's pattern of round trips, to set beside
+// the floor (the round trips times one ping-pong of two
+// processes). bare-ns/op times the replay, starts aside.
+func BenchmarkGameBareEcho(b *testing.B) {
+	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Hour)}}
+	m := processMatch(b, 7, "greedy", "random", "greedy", "random")
+	rec := &stepRecorder{}
+	m.Record = rec
+	if _, err := g.Play(context.Background(), m); err != nil {
+		b.Fatal(err)
+	}
+	echo := *m
+	echo.Seats = slices.Clone(m.Seats)
+	for i := range echo.Seats {
+		echo.Seats[i].Command = testbot.Argv(b, "echo-raw")
+	}
+	var bare time.Duration
+	cpu := proctest.StartCPU()
+	for b.Loop() {
+		bare += replayRaw(b, &echo, rec.steps)
+	}
+	proctest.ReportCPU(b, cpu)
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/op")
+}
+
+// replayRaw is replayBare with this side, too, on raw blocking system
+// calls: a seat's lines of a step in one write, then each answer read
+// until its blank line, with no buffering layer, poller or goroutine.
+func replayRaw(b *testing.B, m *drivers.Match, steps [][]sent) time.Duration {
+	type bot struct {
+		cmd     *exec.Cmd
+		in, out int
+		got     []byte // read and not yet taken
+	}
+	bots := make([]bot, len(m.Seats))
+	for i, seat := range m.Seats {
+		var in, out [2]int
+		if err := syscall.Pipe2(in[:], syscall.O_CLOEXEC); err != nil {
+			b.Fatal(err)
+		}
+		if err := syscall.Pipe2(out[:], syscall.O_CLOEXEC); err != nil {
+			b.Fatal(err)
+		}
+		cmd := exec.Command(seat.Command[0], seat.Command[1:]...)
+		cmd.Dir, cmd.Env = seat.Dir, append(os.Environ(), seat.Env...)
+		cmd.Stdin, cmd.Stdout = os.NewFile(uintptr(in[0]), "in"), os.NewFile(uintptr(out[1]), "out")
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		syscall.Close(in[0])
+		syscall.Close(out[1])
+		bots[i] = bot{cmd: cmd, in: in[1], out: out[0]}
+	}
+	buf := make([]byte, 64<<10)
+	start := time.Now()
+	text := make([][]byte, len(bots))
+	for _, step := range steps {
+		for _, s := range step {
+			text[s.seat] = append(append(text[s.seat], s.line...), '\n')
+		}
+		for i, t := range text {
+			if len(t) > 0 {
+				rawWrite(b, bots[i].in, t)
+				text[i] = t[:0]
+			}
+		}
+		for _, s := range step {
+			bt := &bots[s.seat]
+			for {
+				if j := bytes.Index(bt.got, []byte("\n\n")); j >= 0 {
+					bt.got = bt.got[j+2:]
+					break
+				}
+				n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(bt.out), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+				if errno != 0 || n == 0 {
+					b.Fatalf("seat %d after %q: %v", s.seat, s.line, errno)
+				}
+				bt.got = append(bt.got, buf[:n]...)
+			}
+		}
+	}
+	for _, bt := range bots {
+		syscall.Close(bt.in)
+		if err := bt.cmd.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		syscall.Close(bt.out)
+	}
+	return time.Since(start)
+}
+
+// rawWrite writes all of p to fd with raw system calls.
+func rawWrite(b *testing.B, fd int, p []byte) {
+	for len(p) > 0 {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			b.Fatal(errno)
+		}
+		p = p[n:]
+	}
+}
+
+func init() { testbot.Register("echo-raw", func([]string) int { return echoRaw() }) }
+
+// echoRaw answers "=" and a blank line to every line of its input, until
+// its end, with raw system calls: a read that waits is out of the Go
+// runtime's sight (no monitor hands its thread's processor away, nothing
+// is woken to take it back), as a bot in C would be. Nothing allocates, so
+// no collection ever needs to stop it.
+func echoRaw() int {
+	var in [64 << 10]byte
+	var out [8 << 10]byte
+	for {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_READ, 0, uintptr(unsafe.Pointer(&in[0])), uintptr(len(in)))
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 || n == 0 {
+			return 0
+		}
+		k := 0
+		for _, c := range in[:n] {
+			if c == '\n' && k+3 <= len(out) {
+				out[k], out[k+1], out[k+2] = '=', '\n', '\n'
+				k += 3
+			}
+		}
+		for w := 0; w < k; {
+			m, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, 1, uintptr(unsafe.Pointer(&out[w])), uintptr(k-w))
+			if errno == syscall.EINTR {
+				continue
+			}
+			if errno != 0 {
+				return 1
+			}
+			w += int(m)
+		}
+	}
+}
 
 // replayBare starts m's bots bare and replays steps to them, returning
 // the time from the first command to their exit.
