@@ -62,7 +62,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		first[b.Type] = b
 		switch b.Type {
 		case board.Block.Type:
-			spec, d := board.Decode(b, ctx)
+			spec, d := board.Decode(b, ctx, board.Most{Side: MaxSide, Game: "Blokus", Rule: fmt.Sprintf("a Blokus board has at most %d of each", MaxSide)})
 			diags = append(diags, d...)
 			g.settings.Board, boardBlock, boardOK = spec, b, !d.HasErrors()
 		case StonesBlock.Type:
@@ -120,12 +120,6 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 // leaves them free too.
 func checkBoard(s board.Spec, b *hcl.Block) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if s.Rows > MaxSide || s.Cols > MaxSide {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Board too large for Blokus",
-			Detail:  fmt.Sprintf("The board is %d rows by %d columns; a Blokus board has at most %d of each. Make it smaller.", s.Rows, s.Cols, MaxSide),
-			Subject: board.AttrRange(b, tooLarge(s), "size", "map")})
-		return diags
-	}
 	for i, st := range []board.Cell{{X: 0, Y: s.Rows - 1}, {X: s.Cols - 1, Y: 0}} {
 		for _, c := range s.Filled {
 			if c == st {
@@ -208,10 +202,3 @@ func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
 // DefaultLimits are the driver's (see Driver.DefaultLimits).
 func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }
 
-// tooLarge is the side of a board over MaxSide: "rows" or "cols".
-func tooLarge(s board.Spec) string {
-	if s.Rows > MaxSide {
-		return "rows"
-	}
-	return "cols"
-}

@@ -136,8 +136,36 @@ var schema = &hcl.BodySchema{
 	},
 }
 
-// Decode decodes a board block, reporting every mistake in it at once.
-func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
+// Most is a game's own bound on a board's sides, and the game's rule in
+// words ("Bricks is played on an odd size from 3 to 999"): a board over it
+// is refused with the rule, not with MaxSide, so that the message names
+// the size that will do. The zero Most is MaxSide's.
+type Most struct {
+	Side int
+	Game string // in the error's summary: "Board too large for Blokus"
+	Rule string
+}
+
+// limit is m with its zero value made MaxSide's, and never over MaxSide.
+func (m Most) limit() Most {
+	if m.Side <= 0 || m.Side > MaxSide {
+		return Most{Side: MaxSide, Rule: fmt.Sprintf("boards have at most %d cells a side", MaxSide)}
+	}
+	return m
+}
+
+// summary is the error's summary for a board over m.
+func (m Most) summary() string {
+	if m.Game == "" {
+		return "Board too large"
+	}
+	return "Board too large for " + m.Game
+}
+
+// Decode decodes a board block, reporting every mistake in it at once. A
+// side over most's is refused in the game's words.
+func Decode(b *hcl.Block, ctx *hcl.EvalContext, most Most) (Spec, hcl.Diagnostics) {
+	most = most.limit()
 	var s Spec
 	content, diags := b.Body.Content(schema)
 	attrs := content.Attributes
@@ -163,7 +191,7 @@ func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
 		}
 	}
 
-	sized, d := s.decodeSize(b, size, rows, cols, attrs["map"] != nil)
+	sized, d := s.decodeSize(b, size, rows, cols, attrs["map"] != nil, most)
 	diags = append(diags, d...)
 
 	filledAttr, mapAttr := attrs["filled"], attrs["map"]
@@ -172,7 +200,7 @@ func Decode(b *hcl.Block, ctx *hcl.EvalContext) (Spec, hcl.Diagnostics) {
 			"The board sets both filled and map. Give the filled cells one way: a list of [x, y] pairs, or a map.", mapAttr.NameRange.Ptr()))
 	} else if mapAttr != nil {
 		sizeSet := size.attr != nil || rows.attr != nil || cols.attr != nil
-		sized, d = s.decodeMapCells(mapAttr, ctx, sizeSet, sized)
+		sized, d = s.decodeMapCells(mapAttr, ctx, sizeSet, sized, most)
 		diags = append(diags, d...)
 	} else if filledAttr != nil {
 		diags = append(diags, s.decodeFilled(filledAttr, ctx, sized)...)
@@ -214,7 +242,7 @@ type number struct {
 // decodeSize sets the board's rows and cols from size, or rows and cols;
 // a board with neither takes its shape from its map (hasMap). It reports
 // whether the size is known and valid.
-func (s *Spec) decodeSize(b *hcl.Block, size, rows, cols number, hasMap bool) (bool, hcl.Diagnostics) {
+func (s *Spec) decodeSize(b *hcl.Block, size, rows, cols number, hasMap bool, most Most) (bool, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	sized := true
 	switch {
@@ -248,9 +276,9 @@ func (s *Spec) decodeSize(b *hcl.Block, size, rows, cols number, hasMap bool) (b
 		}
 	}
 	for _, a := range []*hcl.Attribute{size.attr, rows.attr, cols.attr} {
-		if a != nil && sized && max(s.Rows, s.Cols) > MaxSide {
-			diags = append(diags, errDiag("Board too large",
-				fmt.Sprintf("%s is over %d; boards have at most %d cells a side.", a.Name, MaxSide, MaxSide), a.Expr.Range().Ptr()))
+		if a != nil && sized && over(a, s, most.Side) {
+			diags = append(diags, errDiag(most.summary(),
+				fmt.Sprintf("%s is over %d; %s.", a.Name, most.Side, most.Rule), a.Expr.Range().Ptr()))
 			sized = false
 			break
 		}
@@ -258,11 +286,23 @@ func (s *Spec) decodeSize(b *hcl.Block, size, rows, cols number, hasMap bool) (b
 	return sized, diags
 }
 
+// over reports whether a, the board's size, rows or cols, is the side over
+// most: size is both sides.
+func over(a *hcl.Attribute, s *Spec, most int) bool {
+	switch a.Name {
+	case "rows":
+		return s.Rows > most
+	case "cols":
+		return s.Cols > most
+	}
+	return max(s.Rows, s.Cols) > most
+}
+
 // decodeMapCells reads the filled cells from the board's map. A board
 // whose size is set (sizeSet) must match the map; one without takes the
 // map's shape. It reports whether the size is known and valid, given
 // sized, what it was before.
-func (s *Spec) decodeMapCells(mapAttr *hcl.Attribute, ctx *hcl.EvalContext, sizeSet, sized bool) (bool, hcl.Diagnostics) {
+func (s *Spec) decodeMapCells(mapAttr *hcl.Attribute, ctx *hcl.EvalContext, sizeSet, sized bool, most Most) (bool, hcl.Diagnostics) {
 	m, diags := decodeMap(mapAttr, ctx)
 	if diags.HasErrors() {
 		return sized, diags
@@ -275,9 +315,9 @@ func (s *Spec) decodeMapCells(mapAttr *hcl.Attribute, ctx *hcl.EvalContext, size
 				mapAttr.Expr.Range().Ptr()))
 			sized = false
 		}
-	case len(m) > MaxSide || len(m[0]) > MaxSide:
-		diags = append(diags, errDiag("Board too large",
-			fmt.Sprintf("The map is %d rows by %d columns; boards have at most %d cells a side.", len(m), len(m[0]), MaxSide), mapAttr.Expr.Range().Ptr()))
+	case len(m) > most.Side || len(m[0]) > most.Side:
+		diags = append(diags, errDiag(most.summary(),
+			fmt.Sprintf("The map is %d rows by %d columns; %s.", len(m), len(m[0]), most.Rule), mapAttr.Expr.Range().Ptr()))
 	default:
 		s.Rows, s.Cols, sized = len(m), len(m[0]), true
 	}

@@ -25,7 +25,7 @@ func parse(t *testing.T, name, src string) (Spec, hcl.Diagnostics) {
 	if diags.HasErrors() || len(content.Blocks) != 1 {
 		t.Fatalf("%s: want one board block: %v", name, diags)
 	}
-	return Decode(content.Blocks[0], &hcl.EvalContext{})
+	return Decode(content.Blocks[0], &hcl.EvalContext{}, Most{})
 }
 
 // TestInvalid decodes every file of testdata/invalid: every error must be
@@ -192,5 +192,30 @@ func TestValidate(t *testing.T) {
 				t.Errorf("Validate() = %v, want an error mentioning %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestGamesLimit: a board over a game's own bound is refused in the
+// game's words, at the attribute that is over, even where it is over
+// MaxSide too, so that the message names a size that will do.
+func TestGamesLimit(t *testing.T) {
+	most := Most{Side: 64, Game: "Blokus", Rule: "a Blokus board has at most 64 of each"}
+	for _, tc := range []struct{ src, want string }{
+		{"board { size = 1001 }", "size is over 64; a Blokus board has at most 64 of each."},
+		{"board {\n rows = 20\n cols = 65\n}", "cols is over 64; a Blokus board has at most 64 of each."},
+		{"board {\n rows = 2000\n cols = 5\n}", "rows is over 64; a Blokus board has at most 64 of each."},
+	} {
+		f, diags := hclsyntax.ParseConfig([]byte(tc.src), "t.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		content, _ := f.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{Block}})
+		_, diags = Decode(content.Blocks[0], &hcl.EvalContext{}, most)
+		if len(diags) != 1 || diags[0].Summary != "Board too large for Blokus" || diags[0].Detail != tc.want {
+			t.Errorf("%q: got %v, want one error %q", tc.src, diags, tc.want)
+		}
+	}
+	if _, diags := parse(t, "t.hcl", "board { size = 1001 }"); len(diags) != 1 || diags[0].Detail != "size is over 1000; boards have at most 1000 cells a side." {
+		t.Errorf("without a game's limit: %v", diags)
 	}
 }

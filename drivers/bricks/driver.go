@@ -140,8 +140,11 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 	return g, diags
 }
 
+// oddSize is Bricks's rule for the board's size, in words.
+var oddSize = fmt.Sprintf("Bricks is played on an odd size from %d to %d", MinSize, MaxSize)
+
 func (g *Game) decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
-	spec, diags := board.Decode(b, ctx)
+	spec, diags := board.Decode(b, ctx, board.Most{Side: MaxSize, Game: "Bricks", Rule: oddSize})
 	if diags.HasErrors() {
 		return diags
 	}
@@ -153,7 +156,7 @@ func (g *Game) decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
 			Subject: board.AttrRange(b, "rows", "cols", "map")})
 	case n < MinSize || n > MaxSize || n%2 == 0:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid board size",
-			Detail:  fmt.Sprintf("The board is %d×%d; Bricks is played on an odd size from %d to %d, like 5, 7 or 9.", n, n, MinSize, MaxSize),
+			Detail:  fmt.Sprintf("The board is %d×%d; %s, like 5, 7 or 9.", n, n, oddSize),
 			Subject: board.AttrRange(b, "size", "rows", "map")})
 	}
 	if diags.HasErrors() {

@@ -14,6 +14,9 @@ game "bricks" "eight" {
     size = 8 # ERROR: Invalid board size
   }
 }
+game "bricks" "huge" {
+  board { size = 1001 } # ERROR: Board too large for Bricks
+}
 game "bricks" "tiny" {
   board { size = 1 } # ERROR: Invalid board size
 }
