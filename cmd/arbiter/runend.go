@@ -231,6 +231,10 @@ func (e *runEnd) saved(sum *engine.Summary) string {
 	case e.picked:
 		return fmt.Sprintf("%d of the %d matches named by -match are", sum.Skipped+sum.Finished, sum.Planned)
 	}
-	return fmt.Sprintf("%d of %d matches%s are", len(sum.Results), len(sum.Plan.Matches),
-		stats.ToCome(stages.ToCome(sum.Plan, sum.Results)))
+	coming := ""
+	if sum.Plan.Stop == nil {
+		coming = sum.Plan.RoundsToCome().String()
+	}
+	return fmt.Sprintf("%d of %d matches%s%s are", len(sum.Results), len(sum.Plan.Matches),
+		coming, stats.ToCome(stages.ToCome(sum.Plan, sum.Results)))
 }

@@ -64,7 +64,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			p, _, n, d := compile.Stream(cfg, t)
 			diags = appendNew(diags, d)
 			if p != nil {
-				summary = append(summary, fmt.Sprintf("tournament %q: %d matches, plan %.12s", t.Name, n, p.Hash))
+				summary = append(summary, fmt.Sprintf("tournament %q: %d matches%s, plan %.12s", t.Name, n, p.RoundsToCome(), p.Hash))
 			}
 		}
 	}

@@ -263,3 +263,47 @@ func (p *Plan) DescribeStage(k int) string {
 	return fmt.Sprintf("Stage %s: %s, in %d group(s) %s; %s, %d round(s), seats %s, ranked %s%s.",
 		st.Name, strings.Join(who, "; "), st.Pools, split, seats, st.Rounds, st.Seats, rank, when)
 }
+
+// Coming are the rounds that the run groups from results (Later.Pairing)
+// and that a plan holding the rounds made so far does not list yet,
+// First to Last: their matches are not in the plan and so not in its
+// count.
+type Coming struct {
+	First   int                `json:"first"`
+	Last    int                `json:"last"`
+	Pairing tournament.Pairing `json:"pairing"`
+}
+
+// RoundsToCome are p's rounds to come, nil when none is.
+func (p *Plan) RoundsToCome() *Coming {
+	if p.Later == nil || p.Later.Pairing == tournament.NoPairing || p.Later.From < 1 {
+		return nil
+	}
+	made := p.Later.From - 1
+	for _, m := range p.Matches {
+		if m.Stage == "" && m.Round <= p.Rounds {
+			made = max(made, m.Round)
+		}
+	}
+	if made >= p.Rounds {
+		return nil
+	}
+	return &Coming{made + 1, p.Rounds, p.Later.Pairing}
+}
+
+// String says c after a count of matches that leaves its rounds out:
+// " (rounds 4-6 to come, grouped by rating)", " (round 6 to come, paired
+// by score)", "" for nil.
+func (c *Coming) String() string {
+	if c == nil {
+		return ""
+	}
+	how := "grouped by rating"
+	if c.Pairing == tournament.ByScore {
+		how = "paired by score"
+	}
+	if c.First == c.Last {
+		return fmt.Sprintf(" (round %d to come, %s)", c.First, how)
+	}
+	return fmt.Sprintf(" (rounds %d-%d to come, %s)", c.First, c.Last, how)
+}

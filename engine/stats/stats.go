@@ -63,6 +63,10 @@ type Stats struct {
 	// made yet, whose matches Planned does not count: they depend on who
 	// advances.
 	StagesToCome []string `json:"stages_to_come,omitempty"`
+	// RoundsToCome are, in a tournament whose later rounds are grouped
+	// from results, the first and last of those not made yet, whose
+	// matches Planned does not count either (plan.Plan.RoundsToCome).
+	RoundsToCome *plan.Coming `json:"rounds_to_come,omitempty"`
 }
 
 // StageTable is one pool of a stage (package stages), ranked by its own
@@ -96,7 +100,7 @@ func (s *Stats) Finished() string {
 	if s.Playoffs > 0 {
 		out += fmt.Sprintf(", %d playoff(s)", s.Playoffs)
 	}
-	return out + ToCome(s.StagesToCome)
+	return out + s.RoundsToCome.String() + ToCome(s.StagesToCome)
 }
 
 // ToCome says which stages are to come, after a count of matches that
@@ -342,6 +346,10 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 		Standings:  make([]Standing, len(order)),
 		Crosstable: make([][]rating.WDL, len(order)),
 		LOS:        make(LOSMatrix, len(order)),
+	}
+	// A stopping rule may end the run before them: then nothing is said.
+	if p.Stop == nil {
+		s.RoundsToCome = p.RoundsToCome()
 	}
 	for k, i := range order {
 		s.Standings[k] = st[i]
