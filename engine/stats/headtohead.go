@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
@@ -94,7 +96,53 @@ func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.
 			games = append(games, duelGame{seed: r.Seed, seatA: ia, seatB: ib, result: res})
 		}
 	}
+	return headToHead(a, b, games, sprt), nil
+}
 
+// AllHeadToHeads is ComputeHeadToHead of every pair of bots (in the order
+// of bots: each a before its b) that played at least one game against
+// each other, made in one pass over the results: the pairs that never met
+// are left out, so a field of many bots costs its games, not the square
+// of its size. bots must be bots of p; sprt must be valid.
+func AllHeadToHeads(p *plan.Plan, results []Result, bots []string, sprt rating.SPRT) []*HeadToHead {
+	at := make(map[string]int, len(bots))
+	for i, b := range bots {
+		at[b] = i
+	}
+	type pair struct{ a, b int }
+	games := map[pair][]duelGame{}
+	var met []pair
+	for _, r := range InPlanOrder(p, results) {
+		if IsPlayoff(r.Match) {
+			continue
+		}
+		for sa := range r.Seats {
+			for sb := range r.Seats {
+				ia, oka := at[r.Seats[sa].Bot]
+				ib, okb := at[r.Seats[sb].Bot]
+				if !oka || !okb || ia >= ib {
+					continue
+				}
+				if res, ok := PairResult(&r, sa, sb); ok {
+					k := pair{ia, ib}
+					if games[k] == nil {
+						met = append(met, k)
+					}
+					games[k] = append(games[k], duelGame{seed: r.Seed, seatA: sa, seatB: sb, result: res})
+				}
+			}
+		}
+	}
+	slices.SortFunc(met, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	out := make([]*HeadToHead, len(met))
+	for i, k := range met {
+		out[i] = headToHead(bots[k.a], bots[k.b], games[k], sprt)
+	}
+	return out
+}
+
+// headToHead compares a and b on their games, in plan order.
+func headToHead(a, b string, games []duelGame, sprt rating.SPRT) *HeadToHead {
 	h := &HeadToHead{A: a, B: b, SPRT: sprt}
 	var penta rating.Penta
 	for i := range games {
@@ -130,5 +178,5 @@ func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.
 		h.Estimate = h.WDL.Estimate()
 		h.Test = sprt.Test(h.WDL)
 	}
-	return h, nil
+	return h
 }

@@ -386,6 +386,46 @@ func TestHeadToHeadPairing(t *testing.T) {
 	}
 }
 
+// TestAllHeadToHeads: the head-to-heads of a whole field, made in one
+// pass, are ComputeHeadToHead's of every pair that met, in the order of
+// the bots given, and leave out the pairs that never met.
+func TestAllHeadToHeads(t *testing.T) {
+	sprt := rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+	p := testPlan(tournament.BayesElo, "a", "b", "c", "d")
+	results := []stats.Result{
+		match("r1-s1", 11, "a:3", "b:1", "c:2"),
+		match("r1-s2", 11, "b:3", "a:1", "c:0"),
+		match("r2-s1", 12, "c:2", "b:2"),
+		match("r3-s1", 13, "b:1", "c:2"),
+	}
+	bots := []string{"c", "a", "b", "d"} // standings order: d met nobody
+	all := stats.AllHeadToHeads(p, results, bots, sprt)
+	var got []string
+	for _, h := range all {
+		got = append(got, h.A+"-"+h.B)
+		want, err := stats.ComputeHeadToHead(p, results, h.A, h.B, sprt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Printed, since NaN (no error bar from two games) is not equal
+		// to itself.
+		show := func(h *stats.HeadToHead) string {
+			c, penta := *h, "none"
+			if c.Penta != nil {
+				penta = fmt.Sprintf("%+v", *c.Penta)
+			}
+			c.Penta = nil
+			return fmt.Sprintf("%+v penta %s", c, penta)
+		}
+		if show(h) != show(want) {
+			t.Errorf("%s vs %s: AllHeadToHeads %s, ComputeHeadToHead %s", h.A, h.B, show(h), show(want))
+		}
+	}
+	if want := "c-a c-b a-b"; strings.Join(got, " ") != want {
+		t.Errorf("pairs %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
 // TestDisqualifiedRanksLast: a disqualified bot ranks after every other
 // under each rating, however well it played, and is never tied for a
 // playoff; its games in the matches it was disqualified in count as

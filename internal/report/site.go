@@ -189,21 +189,17 @@ func tornLine(path string) string {
 		path, len(bytes.TrimRight(last, "\n")))
 }
 
-// headToHeads compares every pair of bots of the standings, in standings
+// headToHeads compares every pair of bots of the standings that met, in standings
 // order, with `arbiter rank -vs`'s default test: the plan's stop { sprt }
 // block's, if it has one (stats.DefaultSPRT).
 func headToHeads(p *plan.Plan, results []engine.Result, st *stats.Stats) []*stats.HeadToHead {
-	sprt := stats.DefaultSPRT(p)
-	var out []*stats.HeadToHead
-	for i, a := range st.Standings {
-		for _, b := range st.Standings[i+1:] {
-			h, err := stats.ComputeHeadToHead(p, results, a.Bot, b.Bot, sprt)
-			if err == nil {
-				out = append(out, h)
-			}
+	bots := make([]string, 0, len(st.Standings))
+	for _, s := range st.Standings {
+		if p.Bot(s.Bot) != nil {
+			bots = append(bots, s.Bot)
 		}
 	}
-	return out
+	return stats.AllHeadToHeads(p, results, bots, stats.DefaultSPRT(p))
 }
 
 // maxHistory caps the points of the rating chart: a tournament of more
