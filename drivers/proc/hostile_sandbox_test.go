@@ -248,6 +248,20 @@ sys.stdin.readline()
 `, want: []string{""}, check: answerIs("unix opened, inet refused, inet6 refused, netlink refused, packet refused, key refused, " +
 			"tipc refused, bluetooth refused, can refused, alg refused, vsock refused, rds refused, xdp refused, unknown refused, " +
 			"pair unix opened, pair tipc refused")},
+		// A bot widened its affinity from its match's CPU to all of them,
+		// and its children took CPU from the match beside it.
+		{name: "widening its CPU affinity", py: `out = []
+mine = os.sched_getaffinity(0)
+for what, cpus in [("all", set(range(os.cpu_count()))), ("its own", mine)]:
+    try:
+        os.sched_setaffinity(0, cpus)
+        out.append(what + " set")
+    except OSError as e:
+        out.append(what + " refused" if isinstance(e, PermissionError) else what + " " + str(e))
+out.append("kept" if os.sched_getaffinity(0) == mine else "changed")
+reply(", ".join(out))
+sys.stdin.readline()
+`, want: []string{""}, check: answerIs("all refused, its own refused, kept")},
 		{name: "writing outside its folders", py: `out = []
 for p in [os.path.join(os.getcwd(), "escape.txt"), "/etc/escape", "/escape", "/usr/escape"]:
     try:

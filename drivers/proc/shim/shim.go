@@ -362,7 +362,8 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 // java.nio), and a refused one is as a machine without network to them.
 // noChildren refuses fork, vfork and a clone that is not a thread.
 // sandbox refuses (EPERM) new namespaces, mounts, pivot_root, keyrings,
-// bpf, perf events, userfaultfd and module or kexec loading.
+// bpf, perf events, userfaultfd, module or kexec loading and
+// sched_setaffinity.
 // Every filter fails io_uring (it can open sockets and files without the
 // system calls above) and clone3 (whose flags it cannot read; C
 // libraries then fall back to clone) with ENOSYS, and kills a system call
