@@ -221,6 +221,47 @@ except OSError:
 reply(" ".join(out))
 sys.stdin.readline()
 `, want: []string{""}, check: answerIs("null random-zero full")},
+		// Only internet sockets were refused: a bot opened a vsock (the VM's
+		// host, CID 2, outside any network namespace) and netlink ones.
+		{name: "sockets of families other than Unix", py: `import errno
+out = []
+families = [("unix", 1, socket.SOCK_STREAM), ("inet", 2, socket.SOCK_STREAM), ("inet6", 10, socket.SOCK_DGRAM),
+    ("netlink", 16, socket.SOCK_RAW), ("packet", 17, socket.SOCK_RAW), ("key", 15, socket.SOCK_RAW),
+    ("tipc", 30, socket.SOCK_RDM), ("bluetooth", 31, socket.SOCK_STREAM), ("can", 29, socket.SOCK_RAW),
+    ("alg", 38, socket.SOCK_SEQPACKET), ("vsock", 40, socket.SOCK_STREAM), ("rds", 21, socket.SOCK_SEQPACKET),
+    ("xdp", 44, socket.SOCK_RAW), ("unknown", 0x10001, socket.SOCK_STREAM)]
+for name, family, kind in families:
+    try:
+        socket.socket(family, kind).close()
+        out.append(name + " opened")
+    except OSError as e:
+        out.append(name + (" refused" if e.errno == errno.EACCES else " " + errno.errorcode.get(e.errno, str(e.errno))))
+for name, family in [("unix", 1), ("tipc", 30)]:
+    try:
+        a, b = socket.socketpair(family, socket.SOCK_STREAM if family == 1 else socket.SOCK_SEQPACKET)
+        a.close(); b.close()
+        out.append("pair " + name + " opened")
+    except OSError as e:
+        out.append("pair " + name + (" refused" if e.errno == errno.EACCES else " " + errno.errorcode.get(e.errno, str(e.errno))))
+reply(", ".join(out))
+sys.stdin.readline()
+`, want: []string{""}, check: answerIs("unix opened, inet refused, inet6 refused, netlink refused, packet refused, key refused, " +
+			"tipc refused, bluetooth refused, can refused, alg refused, vsock refused, rds refused, xdp refused, unknown refused, " +
+			"pair unix opened, pair tipc refused")},
+		// A bot widened its affinity from its match's CPU to all of them,
+		// and its children took CPU from the match beside it.
+		{name: "widening its CPU affinity", py: `out = []
+mine = os.sched_getaffinity(0)
+for what, cpus in [("all", set(range(os.cpu_count()))), ("its own", mine)]:
+    try:
+        os.sched_setaffinity(0, cpus)
+        out.append(what + " set")
+    except OSError as e:
+        out.append(what + " refused" if isinstance(e, PermissionError) else what + " " + str(e))
+out.append("kept" if os.sched_getaffinity(0) == mine else "changed")
+reply(", ".join(out))
+sys.stdin.readline()
+`, want: []string{""}, check: answerIs("all refused, its own refused, kept")},
 		{name: "writing outside its folders", py: `out = []
 for p in [os.path.join(os.getcwd(), "escape.txt"), "/etc/escape", "/escape", "/usr/escape"]:
     try:
@@ -242,6 +283,9 @@ sys.stdin.readline()
 func TestHostileSandbox(t *testing.T) {
 	p := Machine()
 	if !p.Sandbox {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI runs the tests with the sandbox, but here it is not: %s", p.Why["sandbox"])
+		}
 		t.Skipf("no sandbox here: %s", p.Why["sandbox"])
 	}
 	for _, tc := range sandboxCases() {

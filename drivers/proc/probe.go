@@ -340,7 +340,7 @@ func (p *Probe) Enforcements() []Enforcement {
 		net = append(net, "a network namespace of its own (no interface but a down loopback)")
 	}
 	if p.Seccomp {
-		net = append(net, "seccomp (an internet socket is refused: EACCES)")
+		net = append(net, "seccomp (a socket of any family but Unix is refused: EACCES)")
 	}
 	if len(net) > 0 {
 		add(drivers.LimitNetwork, true, strings.Join(net, " + "))

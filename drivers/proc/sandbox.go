@@ -380,7 +380,7 @@ func (p *Probe) sandboxHow() string {
 	}
 	return "a root of its own (pivot_root) holding the system's folders, its interpreter and its dir read-only, " +
 		"its working folder writable and nothing else; " + who + ", no capabilities, no_new_privs; " +
-		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts and kernel keyrings"
+		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts, kernel keyrings and changes of its CPU affinity"
 }
 
 // Mechanism is one thing the default sandbox is made of, for `arbiter
@@ -409,7 +409,7 @@ func (p *Probe) SandboxMechanisms() []Mechanism {
 		{"network namespace", p.NetNS, p.Why["network namespace"],
 			"only seccomp keeps it off the network; it can reach other bots' abstract Unix sockets"},
 		{"seccomp", p.Seccomp, p.Why["seccomp"],
-			"it can make namespaces of its own and mount in them, and open internet sockets where only the namespace stands in the way"},
+			"it can make namespaces of its own and mount in them, open internet sockets where only the namespace stands in the way and, in a VM, vsock sockets to its host (no namespace closes those), and leave the CPUs its match was pinned to"},
 		{"cgroups (memory and pids)", cg, p.why("cgroup v2", "cgroup v1 memory", "cgroup v1 pids"),
 			"memory is only RLIMIT_DATA per process, processes are not counted as root; its processes are found by token, not killed as a group"},
 		{"the sandbox, tried for real", p.Sandbox, p.Why["sandbox"], SandboxMissing},

@@ -9,8 +9,10 @@ const SeccompArch = unix.AUDIT_ARCH_X86_64
 var forkSyscalls = []uint32{unix.SYS_FORK, unix.SYS_VFORK}
 
 // sandboxDenied are the system calls a sandboxed bot may not make: its
-// ways out of the sandbox's namespaces and mounts, and the kernel's
-// larger attack surfaces it has no use for.
+// ways out of the sandbox's namespaces and mounts and out of the CPUs its
+// match was pinned to (sched_setaffinity: a filter cannot read the mask
+// to tell narrowing from widening), and the kernel's larger attack
+// surfaces it has no use for.
 var sandboxDenied = []uint32{
 	unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_CHROOT, unix.SYS_UNSHARE, unix.SYS_SETNS,
 	unix.SYS_OPEN_TREE, unix.SYS_MOVE_MOUNT, unix.SYS_FSOPEN, unix.SYS_FSCONFIG, unix.SYS_FSMOUNT, unix.SYS_FSPICK,
@@ -18,4 +20,5 @@ var sandboxDenied = []uint32{
 	unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD, unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD,
 	unix.SYS_INIT_MODULE, unix.SYS_FINIT_MODULE, unix.SYS_DELETE_MODULE, unix.SYS_REBOOT,
 	unix.SYS_SWAPON, unix.SYS_SWAPOFF, unix.SYS_ACCT, unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_NAME_TO_HANDLE_AT,
+	unix.SYS_SCHED_SETAFFINITY,
 }

@@ -54,8 +54,8 @@ type Config struct {
 	TmpfsInodes int    `json:"tmpfs_inodes,omitempty"`
 	// Landlock is the ABI to use to forbid writes outside Folder (0: none).
 	Landlock int `json:"landlock,omitempty"`
-	// Seccomp installs the filter that refuses the bot an internet
-	// socket (EACCES).
+	// Seccomp installs the filter that refuses the bot a socket of any
+	// family but Unix (EACCES).
 	Seccomp bool `json:"seccomp,omitempty"`
 	// NoChildren makes the filter refuse new processes (not threads).
 	NoChildren bool `json:"no_children,omitempty"`
@@ -350,13 +350,20 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 }
 
 // seccompInstall installs the bot's filter. noNet refuses (EACCES) the
-// bot an IPv4 or IPv6 socket (TCP, UDP, DNS lookups, raw); Unix sockets
-// stay allowed. A refusal, not a kill: runtimes open such sockets at
-// start only to see which families the machine has (the JVM's libnet
-// does, for any program that reads a file through java.nio), and a
-// refused one is as a machine without network to them. noChildren refuses fork, vfork and a clone that is not a
-// thread. sandbox refuses (EPERM) new namespaces, mounts, pivot_root,
-// keyrings, bpf, perf events, userfaultfd and module or kexec loading.
+// bot a socket or socket pair of any family but Unix: IPv4 and IPv6 (TCP,
+// UDP, DNS lookups, raw), and the families a network namespace does not
+// close or that show the host, vsock (the VM's host), packet, netlink,
+// Bluetooth, CAN, TIPC, RDS, XDP, AF_ALG, ... Netlink too: a bot without
+// network needs no interface list, glibc's getaddrinfo goes on without
+// one, and where only seccomp enforces the network limit it would show
+// the host's interfaces and connections. A refusal, not a kill: runtimes
+// open internet sockets at start only to see which families the machine
+// has (the JVM's libnet does, for any program that reads a file through
+// java.nio), and a refused one is as a machine without network to them.
+// noChildren refuses fork, vfork and a clone that is not a thread.
+// sandbox refuses (EPERM) new namespaces, mounts, pivot_root, keyrings,
+// bpf, perf events, userfaultfd, module or kexec loading and
+// sched_setaffinity.
 // Every filter fails io_uring (it can open sockets and files without the
 // system calls above) and clone3 (whose flags it cannot read; C
 // libraries then fall back to clone) with ENOSYS, and kills a system call
@@ -421,12 +428,13 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 		}
 	}
 	if noNet {
-		rule(unix.SYS_SOCKET,
-			unix.SockFilter{Code: ldW, K: arg0},
-			unix.SockFilter{Code: jeq, Jt: 2, K: unix.AF_INET},
-			unix.SockFilter{Code: jeq, Jt: 1, K: unix.AF_INET6},
-			unix.SockFilter{Code: ret, K: ok},
-			unix.SockFilter{Code: ret, K: eacces})
+		for _, nr := range []uint32{unix.SYS_SOCKET, unix.SYS_SOCKETPAIR} {
+			rule(nr,
+				unix.SockFilter{Code: ldW, K: arg0},
+				unix.SockFilter{Code: jeq, Jt: 0, Jf: 1, K: unix.AF_UNIX},
+				unix.SockFilter{Code: ret, K: ok},
+				unix.SockFilter{Code: ret, K: eacces})
+		}
 	}
 	return append(f, unix.SockFilter{Code: ret, K: ok})
 }
