@@ -90,6 +90,9 @@ func (q *FolderQuota) over(dir string) *Fault {
 		switch {
 		case entries > q.Count:
 			what = fmt.Sprintf("more than %d files and folders", q.Count)
+			if q.Count == 1 {
+				what = "more than one file or folder"
+			}
 		case bytes > q.Bytes:
 			what = fmt.Sprintf("more than %d bytes", q.Bytes)
 		default:
