@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 )
 
 // FileLimits bound the files a bot keeps in its game folder.
@@ -249,6 +251,18 @@ func (f *seatFolder) check() (problems []string, err error) {
 		}
 	}
 	return problems, nil
+}
+
+// quota bounds what the bot writes in its working directory during its
+// move, so that it cannot fill the organiser's disk before check sees
+// its files: its quota's count and bytes, the game folder, state and log
+// as the referee wrote them not counted. Everything else counts, even
+// what check then removes (a file without the prefix, one beside the
+// game folder): on the disk, it takes room all the same.
+func (f *seatFolder) quota() *proc.FolderQuota {
+	return &proc.FolderQuota{Count: f.limits.Count, Bytes: f.limits.Bytes,
+		Given: map[string]int64{f.name: 0, filepath.Join(f.name, "state"): int64(len(f.state)), filepath.Join(f.name, "log"): int64(max(f.logLen, 0))},
+		Rule:  fmt.Sprintf("%s and %s (files { count, bytes })", count(f.limits.Count, "file"), count(int(f.limits.Bytes), "byte"))}
 }
 
 // count is n things, "1 file" or "2 files".

@@ -25,7 +25,7 @@ import (
 // bids its first argument.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{"copy", "writestate", "quota", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty", "fifo", "setuid"} {
+	for _, mode := range []string{"copy", "writestate", "quota", "bigfile", "manyfiles", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty", "fifo", "setuid"} {
 		testbot.Register(mode, func(args []string) int {
 			testBot(mode, args)
 			return 0
@@ -62,6 +62,14 @@ func testBot(mode string, args []string) {
 			os.WriteFile(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), []byte("x"), 0o644)
 		}
 		fmt.Println(1)
+	case mode == "bigfile": // 50 MiB in one file, a MiB at a time, during its move
+		writeMiBs(filepath.Join(game, prefix+"big"), 50)
+		fmt.Println(1)
+	case mode == "manyfiles": // 30 files of 5 MiB, each within the bytes limit
+		for i := range 30 {
+			writeMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 5)
+		}
+		fmt.Println(1)
 	case mode == "keeper": // one file within the limits, appended every round
 		f, _ := os.OpenFile(filepath.Join(game, prefix+"memo"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		f.WriteString("round\n")
@@ -95,6 +103,20 @@ func testBot(mode string, args []string) {
 		syscall.Mkfifo(filepath.Join(game, "state"), 0o644)
 		syscall.Mkfifo(filepath.Join(game, prefix+"pipe"), 0o644)
 		fmt.Println(1)
+	}
+}
+
+// writeMiBs writes n MiB to path a MiB at a time, carrying on whatever
+// fails, as a careless bot does.
+func writeMiBs(path string, n int) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	mib := make([]byte, 1<<20)
+	for range n {
+		f.Write(mib)
 	}
 }
 

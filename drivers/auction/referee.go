@@ -316,7 +316,7 @@ func (r *referee) runAll(ctx context.Context) ([]answer, error) {
 			reply, err := proc.RunOnce(ctx, proc.OnceSpec{
 				Bot: r.m.Seats[i].Bot, Argv: r.argv[i], Dir: r.folders[i].cwd, Env: r.env[i],
 				Timeout: timeout, Within: within, Stderr: r.m.Seats[i].Stderr, Grace: grace, Limits: r.m.Seats[i].Limits,
-				NoStart: r.m.Seats[i].Unbuilt,
+				NoStart: r.m.Seats[i].Unbuilt, Quota: r.folders[i].quota(),
 			})
 			if err != nil {
 				errMu.Lock()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 )
 
 // MaxAnswer caps what is read of a bot's output: the answer is its first
@@ -30,6 +31,9 @@ type run struct {
 	Stderr  string
 	Limits  drivers.Limits
 	NoStart string
+	// Quota bounds what the bot writes in Dir during the run (its memory
+	// rule), so that it cannot fill the disk before checkMemory.
+	Quota *proc.FolderQuota
 }
 
 // ran is how a run went: the first line of output, the time it took, and
@@ -250,7 +254,9 @@ func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) 
 		d.started[ps.seat] = true
 	}
 	r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
-		Stdin: input, Timeout: timeout, Within: within, Stderr: ps.stderr, Limits: ps.limits, NoStart: ps.noStart})
+		Stdin: input, Timeout: timeout, Within: within, Stderr: ps.stderr, Limits: ps.limits, NoStart: ps.noStart,
+		Quota: &proc.FolderQuota{Count: 1, Bytes: d.g.settings.Memory,
+			Rule: fmt.Sprintf("one file of at most %d bytes (memory_bytes)", d.g.settings.Memory)}})
 	d.used[ps.seat] += r.Used
 	if ctx.Err() != nil {
 		return "", ""

@@ -15,7 +15,7 @@ func runDecision(ctx context.Context, r run) (ran, error) {
 	rep, err := proc.RunOnce(ctx, proc.OnceSpec{
 		Bot: r.Bot, Argv: r.Argv, Dir: r.Dir, Env: r.Env, Stdin: r.Stdin,
 		Timeout: r.Timeout, Within: r.Within, MaxOutput: MaxAnswer, Stderr: r.Stderr, Limits: r.Limits,
-		NoStart: r.NoStart,
+		NoStart: r.NoStart, Quota: r.Quota,
 	})
 	out := ran{Line: rep.Line, Used: rep.Used, Exit: rep.Exit}
 	if rep.Fault != nil {

@@ -48,6 +48,7 @@ type Box struct {
 	folderFD int
 	rl       func(res int, v uint64) // adds an rlimit to the shim's configuration
 	cpu      time.Duration           // RLIMIT_CPU, 0 if none
+	fileSize int64                   // a per-move quota's RLIMIT_FSIZE, 0 if none
 	data     bool                    // memory is only RLIMIT_DATA
 	seccomp  bool
 	// noChildren says the seccomp filter refuses the bot's forks
@@ -94,7 +95,7 @@ type Box struct {
 // process itself (output is counted by the reader of the bot's answers),
 // and an error, a start *Fault, when the bot cannot be started.
 func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
-	return prepare(cmd, lim, clock, "")
+	return prepare(cmd, lim, clock, "", 0)
 }
 
 // PrepareBuild is Prepare for a bot's build, which must write its output
@@ -109,7 +110,7 @@ func PrepareBuild(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box,
 		cmd.Dir == "" && lim.Sandbox == nil && !lim.NoChildren() {
 		return nil, nil
 	}
-	return prepareWith(Machine(), cmd, lim, clock, cmd.Dir, true)
+	return prepareWith(Machine(), cmd, lim, clock, cmd.Dir, 0, true)
 }
 
 // Build floors: what a compiler may need beyond what a bot needs to play.
@@ -137,18 +138,20 @@ func BuildLimits(lim drivers.Limits) drivers.Limits {
 // prepare is Prepare; a non-empty writable confines the bot's writes to
 // that existing folder (with Landlock, when there is no private folder)
 // without a private folder of its own: per-move games keep their bots'
-// files in the game's folders and count them by the game's own rules.
-func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string) (*Box, error) {
+// files in the game's folders and count them by the game's own rules;
+// fileSize, when positive, caps every file the bot writes (RLIMIT_FSIZE:
+// a per-move run's FolderQuota) where the bot is confined anyway.
+func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string, fileSize int64) (*Box, error) {
 	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 &&
 		writable == "" && lim.Sandbox == nil && !lim.NoChildren() {
 		return nil, nil
 	}
-	return prepareWith(Machine(), cmd, lim, clock, writable, false)
+	return prepareWith(Machine(), cmd, lim, clock, writable, fileSize, false)
 }
 
 // prepareWith is prepare on the machine p found; build is set for a
 // bot's build (PrepareBuild).
-func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string, build bool) (*Box, error) {
+func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string, fileSize int64, build bool) (*Box, error) {
 	if cmd.Err != nil {
 		return nil, startFault(cmd.Args, cmd.Dir, cmd.Err)
 	}
@@ -190,6 +193,10 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	if err := b.cpuLimit(clock); err != nil {
 		b.Close()
 		return nil, err
+	}
+	if fileSize > 0 {
+		b.fileSize = fileSize
+		b.rl(unix.RLIMIT_FSIZE, uint64(fileSize))
 	}
 	env := cmd.Env
 	if env == nil {
@@ -537,6 +544,10 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 		return faultf(drivers.FaultCrash, "made a system call of another architecture (a 32-bit one), which the sandbox's filter cannot vouch for: killed")
 	case ws.Signaled() && ws.Signal() == syscall.SIGXFSZ && b.lim.Files > 0:
 		return faultf(drivers.FaultFiles, "wrote a file over its limit of %s: killed", Size(b.lim.Files))
+	case ws.Signaled() && ws.Signal() == syscall.SIGXFSZ && b.fileSize > 0:
+		// (Its own folder is within its quota, or it would have been
+		// said: the file is elsewhere, in the sandbox's /tmp.)
+		return faultf(drivers.FaultFiles, "wrote a file over %d bytes, the most any file of its may hold while it runs (its folder's quota, at least 1MiB; RLIMIT_FSIZE): killed", b.fileSize-1)
 	case b.cpu > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL && cpu >= b.cpu-time.Second):
 		return faultf(drivers.FaultTime, "used %v of CPU time, its limit is %v: killed", cpu.Round(time.Millisecond), b.cpu)
 	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):

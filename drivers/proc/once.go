@@ -64,6 +64,10 @@ type OnceSpec struct {
 	// failed: drivers.Seat.Unbuilt): RunOnce starts nothing and replies
 	// with a drivers.FaultStart fault of this detail.
 	NoStart string
+	// Quota, when set, bounds what the bot writes in Dir during the run
+	// (see FolderQuota): over it, the run is stopped with a
+	// drivers.FaultFiles fault.
+	Quota *FolderQuota
 }
 
 // Reply is what one run of a bot produced.
@@ -137,7 +141,9 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	}
 	watch := r.box.watch(r.stop)
 	watch.arm()
+	quota := watchQuota(r.spec.Quota, r.spec.Dir, r.overQuotaNow)
 	reply := r.read()
+	quota.stop()
 	watch.disarm()
 	if r.cancelled.Load() {
 		r.finish(false)
@@ -241,6 +247,12 @@ func (r *onceRun) verdict(reply Reply) Reply {
 			reply.Fault = faultf(drivers.FaultProtocol, "exited without printing anything")
 		}
 	}
+	if over == nil && reply.Fault != nil {
+		// A folder over its quota is most likely what went wrong: a
+		// write beyond it failed (EFBIG: Python raises OSError) or killed
+		// the bot (SIGXFSZ) between two looks of the watch.
+		over = r.overQuota(reply.Fault)
+	}
 	switch {
 	case over != nil:
 		reply.Fault = over
@@ -254,6 +266,27 @@ func (r *onceRun) verdict(reply Reply) Reply {
 		}
 	}
 	return reply
+}
+
+// overQuotaNow ends the run the quota's watch found over its quota: the
+// read ends with f, and the bot's process group is killed at once, not
+// once the reader has run, so that it writes no more meanwhile. Its
+// leader is not reaped before the watch has stopped, so the group's id is
+// still its own.
+func (r *onceRun) overQuotaNow(f *Fault) {
+	r.stop(f)
+	_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// overQuota is the files fault of a run that ended with fault f and left
+// its folder over its quota: nil without a quota, when the folder is
+// within it, and for a time fault, the arbiter's own verdict from its
+// clock, or a files fault already.
+func (r *onceRun) overQuota(f *Fault) *Fault {
+	if r.spec.Quota == nil || f.Kind == drivers.FaultTime || f.Kind == drivers.FaultFiles {
+		return nil
+	}
+	return r.spec.Quota.over(cmp.Or(r.spec.Dir, "."))
 }
 
 // javaClassMissing is the crash f of a JVM that could not find the bot's
@@ -293,7 +326,11 @@ func (r *onceRun) confine(cmd *exec.Cmd) (*Box, error) {
 		}
 		lim.Files, lim.FileCount = 0, 0
 	}
-	return prepare(cmd, lim, drivers.Clock{Total: drivers.Duration(r.spec.Timeout)}, writable)
+	var fileSize int64
+	if r.spec.Quota != nil {
+		fileSize = r.spec.Quota.fileSize()
+	}
+	return prepare(cmd, lim, drivers.Clock{Total: drivers.Duration(r.spec.Timeout)}, writable, fileSize)
 }
 
 // startOnce starts cmd (in its own process group, to be killed with the

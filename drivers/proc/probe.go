@@ -159,7 +159,7 @@ func probeSandbox(p *Probe, disabled bool) {
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	p.Sandbox = true // so that prepareWith lays out a sandbox
-	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "", false)
+	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "", 0, false)
 	if err == nil {
 		err = cmd.Run()
 		b.Close()

@@ -64,7 +64,7 @@ func TestSandboxFailureRefuses(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command("/bin/true")
-			b, err := prepareWith(c.p, cmd, drivers.Limits{Sandbox: c.sandbox}, drivers.Clock{}, "", false)
+			b, err := prepareWith(c.p, cmd, drivers.Limits{Sandbox: c.sandbox}, drivers.Clock{}, "", 0, false)
 			if b != nil {
 				b.Close()
 			}

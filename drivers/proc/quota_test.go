@@ -1,0 +1,112 @@
+package proc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// auctionLike makes a folder as an Auction seat's: game/ holding state,
+// log and n files of size bytes of the bot's.
+func auctionLike(t testing.TB, n, size int) (string, *FolderQuota) {
+	dir := t.TempDir()
+	game := filepath.Join(dir, "game")
+	os.Mkdir(game, 0o755)
+	os.WriteFile(filepath.Join(game, "state"), []byte("state\n"), 0o644)
+	os.WriteFile(filepath.Join(game, "log"), make([]byte, 5000), 0o644)
+	for i := range n {
+		os.WriteFile(filepath.Join(game, "p"+strings.Repeat("x", i)), make([]byte, size), 0o644)
+	}
+	return dir, &FolderQuota{Count: 3, Bytes: 1000, Rule: "3 files and 1000 bytes",
+		Given: map[string]int64{"game": 0, "game/state": 6, "game/log": 5000}}
+}
+
+// TestFolderQuota: the referee's own entries do not count (only what a
+// given file holds beyond its size); the bot's entries and bytes do.
+func TestFolderQuota(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		n, size   int
+		grownLog  int
+		wantFault string
+	}{
+		{"within", 3, 300, 0, ""},
+		{"one entry too many", 4, 1, 0, "more than 3 files and folders"},
+		{"too many bytes", 2, 501, 0, "more than 1000 bytes"},
+		{"a grown log counts its growth", 1, 1, 1000, "more than 1000 bytes"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, q := auctionLike(t, c.n, c.size)
+			if c.grownLog > 0 {
+				os.WriteFile(filepath.Join(dir, "game", "log"), make([]byte, 5000+c.grownLog), 0o644)
+			}
+			f := q.over(dir)
+			switch {
+			case c.wantFault == "" && f != nil:
+				t.Errorf("fault %v, want none", f)
+			case c.wantFault != "" && (f == nil || f.Kind != drivers.FaultFiles || !strings.Contains(f.Detail, c.wantFault) || !strings.Contains(f.Detail, "its limit of 3 files and 1000 bytes")):
+				t.Errorf("fault %v, want a files fault saying %q and naming the limit", f, c.wantFault)
+			}
+		})
+	}
+}
+
+// BenchmarkFolderQuota is one look of the watch at a folder within its
+// quota, as an Auction bot's is most of the time.
+func BenchmarkFolderQuota(b *testing.B) {
+	dir, q := auctionLike(b, 3, 10)
+	for b.Loop() {
+		if q.over(dir) != nil {
+			b.Fatal("over")
+		}
+	}
+}
+
+// TestRunOnceQuota: a per-move bot that writes past its folder's quota
+// gets a files fault naming the quota, however it ended: killed by
+// SIGXFSZ at RLIMIT_FSIZE (its one file cut at the quota's bytes + 1),
+// exited with a failing status after a write failed, or stopped by the
+// watch while it wrote many files each within the cap, confined or bare;
+// a bot within its quota answers.
+func TestRunOnceQuota(t *testing.T) {
+	confined := drivers.Limits{Memory: 256 << 20}
+	many := "i=0; while [ $i -lt 30 ]; do head -c 1500000 /dev/zero > f$i; i=$((i+1)); done; echo 1"
+	for _, c := range []struct {
+		name, script string
+		limits       drivers.Limits
+		want         string // in the fault's detail; "" for an answer
+		bigSize      int64  // the size of the file "big" after the run, when set
+	}{
+		{"killed by SIGXFSZ", "exec head -c 5000000 /dev/zero > big", confined, "over its limit of 10 files and 2000000 bytes", 2_000_001},
+		{"failing after EFBIG", "head -c 5000000 /dev/zero > big; exit 1", confined, "over its limit of 10 files and 2000000 bytes", 2_000_001},
+		{"many files, confined", many, confined, "while it ran, over its limit of 10 files and 2000000 bytes: stopped", 0},
+		{"many files, bare", many, drivers.Limits{}, "while it ran, over its limit of 10 files and 2000000 bytes: stopped", 0},
+		{"within", "head -c 1000000 /dev/zero > big; echo 1", confined, "", 1_000_000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			reply, err := RunOnce(context.Background(), OnceSpec{Bot: "writer", Argv: []string{"/bin/sh", "-c", c.script},
+				Dir: dir, Timeout: 10 * time.Second, Limits: c.limits,
+				Quota: &FolderQuota{Count: 10, Bytes: 2_000_000, Rule: "10 files and 2000000 bytes"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch f := reply.Fault; {
+			case c.want == "" && (f != nil || reply.Line != "1"):
+				t.Errorf("reply %+v (fault %v), want the answer 1", reply, f)
+			case c.want != "" && (f == nil || f.Kind != drivers.FaultFiles || !strings.Contains(f.Detail, c.want)):
+				t.Errorf("reply %+v (fault %v), want a files fault saying %q", reply, f, c.want)
+			}
+			if c.bigSize > 0 {
+				if fi, err := os.Stat(filepath.Join(dir, "big")); err != nil || fi.Size() != c.bigSize {
+					t.Errorf("big: %v, %v; want %d bytes", fi, err, c.bigSize)
+				}
+			}
+		})
+	}
+}
