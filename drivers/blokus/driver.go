@@ -201,4 +201,3 @@ func (Driver) DefaultLimits() drivers.Limits { return drivers.UnstatedLimits() }
 
 // DefaultLimits are the driver's (see Driver.DefaultLimits).
 func (g *Game) DefaultLimits() drivers.Limits { return Driver{}.DefaultLimits() }
-
