@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
@@ -80,6 +81,48 @@ func TestBarOnATerminalRun(t *testing.T) {
 		t.Errorf("no bot fault told before the standings:\n%s", shown)
 	case !frame.MatchString(during[:fault]) || !frame.MatchString(during[fault:]):
 		t.Errorf("the bot fault is not told while the bar is drawn, between its frames:\n%s", shown)
+	}
+}
+
+// TestBarTerminalLost closes the terminal a run draws its bar on once
+// the bar is drawn: the run plays on to its end and exits 0, and
+// arbiter.log notes the terminal lost, though mpb, not arbiter's
+// wrapper, is what writes the bar to it.
+func TestBarTerminalLost(t *testing.T) {
+	ptm, pts := proctest.PTY(t)
+	cmd, out := crashRun(t, pts)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var screen bytes.Buffer
+	buf := make([]byte, 4096)
+	for !strings.Contains(screen.String(), "matches 0/8") {
+		n, err := ptm.Read(buf)
+		if err != nil {
+			t.Fatalf("the terminal ended (%v) before the bar was drawn:\n%s", err, &screen)
+		}
+		screen.Write(buf[:n])
+	}
+	ptm.Close()
+	var runErr error
+	select {
+	case runErr = <-exited:
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		<-exited
+		t.Fatal("the run did not end with its terminal gone")
+	}
+	log, err := os.ReadFile(filepath.Join(out, engine.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runErr != nil || lines(filepath.Join(out, engine.ResultsFile)) != 8 {
+		t.Errorf("the run ended with %v, %d of 8 results:\n%s", runErr, lines(filepath.Join(out, engine.ResultsFile)), log)
+	}
+	if !strings.Contains(string(log), "[WARN]  arbiter: the terminal cannot be written: the run goes on, its log in arbiter.log alone: error=") {
+		t.Errorf("arbiter.log does not note the terminal lost:\n%s", log)
 	}
 }
 
