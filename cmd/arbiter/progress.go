@@ -1,9 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,7 +18,10 @@ import (
 // barProgress draws a live progress bar on a terminal; logs written
 // through it appear above the bar.
 type barProgress struct {
-	p       *mpb.Progress
+	p *mpb.Progress
+	// term is the terminal as a lostOut: where what is written after the
+	// bar is gone goes, and what notes the terminal lost.
+	term    *lostOut
 	bar     *mpb.Bar
 	running atomic.Int64
 	total   atomic.Int64
@@ -59,8 +61,19 @@ func (c *stageCount) later() (n int, name string, k int) {
 // Stages hears the run's stages (engine.ProgressStages).
 func (b *barProgress) Stages(names []string) { b.stages.set(names) }
 
-func newBarProgress(ctx context.Context, w io.Writer) *barProgress {
-	return &barProgress{p: mpb.NewWithContext(ctx, mpb.WithOutput(w), mpb.WithWidth(40))}
+// newBarProgress draws the bar on tty, the terminal term writes to.
+// mpb gets the *os.File itself: it draws and refreshes only on what it
+// can tell is a terminal, and asks that for its width (a wrapper such as
+// term would get no bar until the end, and the log lines held back with
+// it). A write that fails ends mpb's drawing; mpb reports it on its debug
+// output, here term's, which notes the terminal lost, and Write then
+// hands the lines to term, which drops them. The bar is not tied to the
+// run's context: an interrupted run's last log lines are still shown
+// above it, until Wait.
+func newBarProgress(tty *os.File, term *lostOut) *barProgress {
+	p := mpb.New(mpb.WithOutput(tty), mpb.WithAutoRefresh(), mpb.WithWidth(40),
+		mpb.WithDebugOutput(lostWriter{term}))
+	return &barProgress{p: p, term: term}
 }
 
 func (b *barProgress) Begin(todo, done int) {
@@ -106,7 +119,14 @@ func (b *barProgress) Finished(*plan.Match, *engine.Result) {
 	b.bar.Increment()
 }
 
-func (b *barProgress) Write(p []byte) (int, error) { return b.p.Write(p) }
+// Write shows p above the bar; once the bar is gone (after Wait, or the
+// terminal lost), on the terminal as it is, or nowhere.
+func (b *barProgress) Write(p []byte) (int, error) {
+	if _, err := b.p.Write(p); err != nil {
+		return b.term.Write(p)
+	}
+	return len(p), nil
+}
 
 // Wait stops the bar (also after an interrupted run) and waits until it
 // is drawn for the last time.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -75,7 +74,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	outs.noteIn(end.log)
 	ctx, stop := interruptible()
 	defer stop()
-	progress, log := cf.runLog(ctx, tty, stderr, logFile, end.log)
+	progress, log := cf.runLog(tty, stderr, logFile, end.log)
 	if bar, ok := progress.(*barProgress); ok {
 		defer bar.Wait()
 	}
@@ -103,13 +102,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // shows its progress: a bar when tty (stderr, before it was made a
 // lostOut) is a terminal that can show one, else log lines. fileLog (the
 // log file's alone) notes a terminal that is gone.
-func (c *configFlags) runLog(ctx context.Context, tty, stderr io.Writer, logFile *os.File, fileLog hclog.Logger) (engine.Progress, hclog.Logger) {
+func (c *configFlags) runLog(tty, stderr io.Writer, logFile *os.File, fileLog hclog.Logger) (engine.Progress, hclog.Logger) {
 	var progress engine.Progress
 	console := stderr
 	if f, ok := tty.(*os.File); ok && barTerminal(int(f.Fd())) {
 		term := &lostOut{w: f, name: "the terminal", then: "its log in arbiter.log alone"}
 		term.noteIn(fileLog)
-		bar := newBarProgress(ctx, term)
+		bar := newBarProgress(f, term)
 		progress, console = bar, bar
 	}
 	// The log file first: its line is written before stderr is tried.

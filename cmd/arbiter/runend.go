@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -76,6 +77,26 @@ func (o *lostOut) tell() {
 	}
 	o.told = true
 	o.log.Warn(o.name+" cannot be written: the run goes on, "+o.then, "error", o.err.Error())
+}
+
+// lost makes o lost with err, a failed write of someone else's to what
+// o writes to (mpb's, drawing the bar on the terminal).
+func (o *lostOut) lost(err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err == nil {
+		o.err = err
+		o.tell()
+	}
+}
+
+// lostWriter takes the error mpb writes to its debug output when drawing
+// the bar failed, and makes the terminal lost with it (lostOut.lost).
+type lostWriter struct{ o *lostOut }
+
+func (w lostWriter) Write(p []byte) (int, error) {
+	w.o.lost(errors.New(strings.TrimSpace(string(p))))
+	return len(p), nil
 }
 
 // runOuts are a run's stdout and stderr, each a lostOut.
