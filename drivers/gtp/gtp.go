@@ -617,9 +617,26 @@ func wholeResponse(b []byte) bool {
 	return len(first) > 0 && (first[0] == '=' || first[0] == '?') && answerComplete(b)
 }
 
-// Warn records that seat refused a command that only informs it.
+// Warn records that seat refused a command that only informs it, with
+// the first MaxQuoted bytes of its answer (Clip).
 func (m *Match) Warn(seat int, command, answer string) {
-	m.Rec.Event("warning", WarningEvent{Seat: seat, Command: command, Answer: answer})
+	m.Rec.Event("warning", WarningEvent{Seat: seat, Command: command, Answer: Clip(answer)})
+}
+
+// MaxQuoted is the most of a bot's text that a warning, or a fault's
+// detail, quotes (Clip): a bot may answer a command with up to its output
+// limit (1 MiB by default), and it is sent a command that only informs it
+// hundreds of times a match, so a warning quoting whole answers would let
+// it fill the disk with events, past the cap on its lines in the
+// transcript (engine.MaxSeatTranscript).
+const MaxQuoted = 200
+
+// Clip is a bot's text s cut to its first MaxQuoted bytes, then "...".
+func Clip(s string) string {
+	if len(s) > MaxQuoted {
+		return s[:MaxQuoted] + "..."
+	}
+	return s
 }
 
 // Quit ends the session of every bot that did not fault (is not in
