@@ -990,6 +990,7 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	for _, f := range stages.MatchGateFaults(r.Plan, m.Stage, res) {
 		log.Warn("the gate's own bot failed: this gate match admits no one", "stage", f.Stage, "gate_bot", f.Bot, "failure", f.Failure)
 	}
+	tr.NoteCuts()
 	tr.Event("result", res)
 	if err := tr.Close(); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)

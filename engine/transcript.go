@@ -43,6 +43,42 @@ type transcript struct {
 	flushAt float64
 	later   *time.Timer
 	closed  bool
+	// maxRecv caps the bytes each seat's recv lines take in the file
+	// (MaxSeatTranscript); recv counts them, by seat.
+	maxRecv int64
+	recv    []recvCount
+}
+
+// MaxSeatTranscript is the most that one seat's lines (its recv lines,
+// as written in events.jsonl, JSON and newline included, each without
+// its time, so that the same lines are kept in every run) take in a
+// match's transcript, as drivers/proc caps a bot's stderr file: a bot
+// that answers within its output limit, but with many long lines or
+// blank ones, cannot fill the disk with them. The lines past it are left
+// out, every one, and a transcript_cut event before the result says how
+// many (TranscriptCutEvent). The game is refereed on the whole answers
+// all the same: the cap is the record's, not the protocol's.
+const MaxSeatTranscript = 16 << 20
+
+// recvCount is what a seat's recv lines took in the transcript, and
+// what was left out once they reached the cap.
+type recvCount struct {
+	kept, keptLines int64
+	cut             bool
+	leftLines, left int64
+}
+
+// TranscriptCutEvent ("transcript_cut") says that a seat's recv lines
+// reached MaxSeatTranscript: its first KeptLines lines are in the
+// transcript, the LeftOutLines after them are not (LeftOutBytes is what
+// they would have taken, counted as LimitBytes is). One per seat so cut,
+// in seat order, just before the result.
+type TranscriptCutEvent struct {
+	Seat         int   `json:"seat"`
+	LimitBytes   int64 `json:"limit_bytes"`
+	KeptLines    int64 `json:"kept_lines"`
+	LeftOutLines int64 `json:"left_out_lines"`
+	LeftOutBytes int64 `json:"left_out_bytes"`
 }
 
 // flushEvery is how often, in milliseconds, the lines of a match being
@@ -73,7 +109,7 @@ func newTranscript(dir string, compress bool) (*transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &transcript{f: f, start: time.Now()}
+	t := &transcript{f: f, start: time.Now(), maxRecv: MaxSeatTranscript}
 	var w io.Writer = f
 	if compress {
 		t.gz = gzip.NewWriter(f)
@@ -149,17 +185,23 @@ func (t *transcript) failed(err error) {
 // session game's transcript (two lines for every command), so they are
 // written without encoding/json's reflection, byte for byte as it would
 // write transcriptLine (TestTranscriptLinesAsJSON).
-func (t *transcript) Sent(seat int, line string)     { t.writeLine(seat, `,"send":`, line, time.Now()) }
-func (t *transcript) Received(seat int, line string) { t.writeLine(seat, `,"recv":`, line, time.Now()) }
+func (t *transcript) Sent(seat int, line string)     { t.writeLine(seat, sendKey, line, time.Now()) }
+func (t *transcript) Received(seat int, line string) { t.writeLine(seat, recvKey, line, time.Now()) }
+
+// The keys of a session's lines, as writeLine writes them.
+const (
+	sendKey = `,"send":`
+	recvKey = `,"recv":`
+)
 
 // SentAt and ReceivedAt make the transcript a drivers.TimedRecorder: a
 // line's t is when it was written or read, though a referee records it
 // later (the answers of a broadcast, seat by seat).
 func (t *transcript) SentAt(seat int, line string, at time.Time) {
-	t.writeLine(seat, `,"send":`, line, at)
+	t.writeLine(seat, sendKey, line, at)
 }
 func (t *transcript) ReceivedAt(seat int, line string, at time.Time) {
-	t.writeLine(seat, `,"recv":`, line, at)
+	t.writeLine(seat, recvKey, line, at)
 }
 
 var _ drivers.TimedRecorder = (*transcript)(nil)
@@ -171,15 +213,60 @@ func (t *transcript) writeLine(seat int, key, line string, at time.Time) {
 	b := t.buf[:0]
 	b = append(b, `{"t":`...)
 	b = strconv.AppendFloat(b, t.offset(at), 'f', -1, 64)
+	timed := len(b) // what the line's time takes
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
 	b = append(b, key...)
 	b = appendJSONString(b, line)
 	b = append(b, "}\n"...)
 	t.buf = b
+	if key == recvKey && !t.keepRecv(seat, int64(len(b)-timed)) {
+		return
+	}
 	_, err := t.w.Write(b)
 	t.failed(err)
 	t.flushSoon(now)
+}
+
+// keepRecv says whether seat's recv line of n bytes (without its time)
+// is written: not once the seat's lines would pass the cap (maxRecv),
+// and then never again, so that what is kept of a seat is its first
+// lines; the lines left out are counted. t.mu is held.
+func (t *transcript) keepRecv(seat int, n int64) bool {
+	if seat < 0 {
+		return true
+	}
+	if seat >= len(t.recv) {
+		t.recv = append(t.recv, make([]recvCount, seat+1-len(t.recv))...)
+	}
+	c := &t.recv[seat]
+	if !c.cut && c.kept+n <= t.maxRecv {
+		c.kept += n
+		c.keptLines++
+		return true
+	}
+	c.cut = true
+	c.leftLines++
+	c.left += n
+	return false
+}
+
+// NoteCuts records a transcript_cut event for each seat whose lines
+// reached the cap, in seat order; the engine calls it just before the
+// result.
+func (t *transcript) NoteCuts() {
+	t.mu.Lock()
+	var cuts []TranscriptCutEvent
+	for seat, c := range t.recv {
+		if c.cut {
+			cuts = append(cuts, TranscriptCutEvent{Seat: seat, LimitBytes: t.maxRecv, KeptLines: c.keptLines,
+				LeftOutLines: c.leftLines, LeftOutBytes: c.left})
+		}
+	}
+	t.mu.Unlock()
+	for _, e := range cuts {
+		t.Event("transcript_cut", e)
+	}
 }
 
 func (t *transcript) Event(kind string, data any) { t.write(transcriptLine{Event: kind, Data: data}) }

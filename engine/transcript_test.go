@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -171,5 +174,75 @@ func TestTranscriptStampsGivenTimes(t *testing.T) {
 	want := `{"t":2.5,"seat":1,"send":"set_board 6 6"}` + "\n" + `{"t":25,"seat":0,"recv":"="}` + "\n"
 	if string(b) != want {
 		t.Errorf("transcript\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestTranscriptCapsASeatsLines: a seat's recv lines stop at the cap,
+// counted without their times: its first lines are kept, every line
+// after the one that would pass it is left out (a short one too), and a
+// blank line counts as what it takes in the file. The other seats' lines,
+// the lines sent and the events are all written, and a transcript_cut
+// event for each seat cut, in seat order, says how much was left out.
+func TestTranscriptCapsASeatsLines(t *testing.T) {
+	dir := t.TempDir()
+	tr, err := newTranscript(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const blank = len(`{"seat":2,"recv":""}` + "\n") // 21 bytes in the file, without its time
+	tr.maxRecv = int64(10 * blank)
+	long := strings.Repeat("B", 100)
+	for i := range 30 {
+		tr.Sent(2, "play 0 AS")
+		tr.Received(2, "")
+		tr.Received(0, long)
+		if i < 5 {
+			tr.Received(1, "=") // 5 lines of 22 bytes: under the cap
+		}
+		if i == 20 {
+			tr.Event("trick", map[string]int{"trick": 1})
+		}
+	}
+	tr.Received(2, "")
+	tr.NoteCuts()
+	tr.Event("result", map[string]any{})
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, TranscriptFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recv, sent := map[int]int{}, 0
+	var events []string
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var l transcriptLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		switch {
+		case l.Recv != nil:
+			recv[*l.Seat]++
+		case l.Send != nil:
+			sent++
+		default:
+			d, _ := json.Marshal(l.Data)
+			events = append(events, l.Event+" "+string(d))
+		}
+	}
+	// Seat 0's lines of 100 bytes: one fits 210 bytes.
+	lineOf0 := len(`{"seat":0,"recv":"` + long + `"}` + "\n")
+	if recv[0] != 10*blank/lineOf0 || recv[1] != 5 || recv[2] != 10 || sent != 30 {
+		t.Errorf("recv lines by seat %v, %d sent; want seat 0's first %d, seat 1's 5, seat 2's first 10, and 30 sent",
+			recv, sent, 10*blank/lineOf0)
+	}
+	want := []string{
+		`trick {"trick":1}`,
+		fmt.Sprintf(`transcript_cut {"kept_lines":1,"left_out_bytes":%d,"left_out_lines":29,"limit_bytes":210,"seat":0}`, 29*lineOf0),
+		fmt.Sprintf(`transcript_cut {"kept_lines":10,"left_out_bytes":%d,"left_out_lines":21,"limit_bytes":210,"seat":2}`, 21*blank),
+		`result {}`,
+	}
+	if !slices.Equal(events, want) {
+		t.Errorf("events:\n%s\nwant\n%s", strings.Join(events, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -111,6 +111,9 @@ type Match struct {
 	// ahead is the decision TellAllBefore asked ahead, which the next Gen
 	// takes; nil when none is.
 	ahead *ahead
+	// decided is the last decision Gen asked and answer the text of the
+	// answer it returned, which AnswerFault finds wrong.
+	decided, answer string
 }
 
 // ahead is a decision written to a bot with a broadcast (TellAllBefore):
@@ -446,6 +449,7 @@ type Answer struct {
 func (m *Match) Gen(seat int, cmd string) (string, error) {
 	var cmds []string
 	var answers []Answer
+	m.decided, m.answer = cmd, ""
 	if a := m.ahead; a != nil {
 		m.ahead = nil
 		if a.seat != seat || a.cmds[len(a.cmds)-1] != cmd {
@@ -470,10 +474,11 @@ func (m *Match) Gen(seat int, cmd string) (string, error) {
 		case i == last && !a.OK:
 			note := StrayNote(m.Players[seat], cmd)
 			if note == "" {
-				note = OutOfStepNote(m.Players[seat])
+				note = OutOfStepNote(m.Players[seat], cmd, "")
 			}
 			return "", m.Fault(seat, drivers.FaultProtocol, fmt.Sprintf("answered ? to %s (%q)%s%s", cmd, m.quote(a.Text), m.Where, note))
 		case i == last:
+			m.answer = a.Text
 			return a.Text, nil
 		}
 	}
@@ -535,7 +540,7 @@ func (m *Match) Fault(seat int, kind, detail string) error {
 // one): detail gets OutOfStepNote when the bot's answers are out of step
 // with the commands, which then is what went wrong.
 func (m *Match) AnswerFault(seat int, kind, detail string) error {
-	return m.Fault(seat, kind, detail+OutOfStepNote(m.Players[seat]))
+	return m.Fault(seat, kind, detail+OutOfStepNote(m.Players[seat], m.decided, m.answer))
 }
 
 // outOfStepWait is the most OutOfStepNote waits for a further answer. A
@@ -550,25 +555,48 @@ func (m *Match) AnswerFault(seat int, kind, detail string) error {
 // takes more than this over that answer. It costs only a faulted match.
 const outOfStepWait = time.Second
 
-// OutOfStepNote is what a fault about p's answer to its last command
-// adds when p has written a further whole response beyond it
-// (proc.Session.WroteMore), asked when every command written to p has
-// had its answer read: p has written more answers than it was sent
-// commands, so the answer faulted is most likely the one to the command
-// before, and every answer since an earlier command it answered twice
-// was taken for the wrong command. "" otherwise, and for a player that
-// cannot tell.
-func OutOfStepNote(p any) string {
+// OutOfStepNote is what a fault about p's answer to its last command,
+// the decision cmd, adds when p has written a further whole response
+// beyond it (proc.Session.WroteMore), asked when every command written
+// to p has had its answer read: p has written more answers than it was
+// sent commands. text is the answer's text, "" for an empty answer or a
+// refusal.
+//
+// Which command it answered twice, the evidence tells. Its answers are
+// out of step since an earlier command it answered twice, so that the
+// answer faulted was meant for the command before and every answer since
+// was taken for the wrong command, when an answer it gave was already in
+// its output before the command it was taken for was written
+// (proc.Session.AnsweredEarly: certain), or when the answer faulted is
+// one that the command before, which only informs (time_left, play),
+// gets: "=" without text, or "?". Otherwise the answer has the text only
+// a decision's answer has, and no answer of the bot's came before its
+// command: each earlier command had one answer, as far as its output
+// shows, and this was cmd's own first answer; it answered cmd twice. (A
+// bot out of step whose stray answer came after the next command was
+// written, and that answers commands which only inform with text, would
+// be told the same.)
+// "" when p wrote nothing more, and for a player that cannot tell.
+func OutOfStepNote(p any, cmd, text string) string {
 	w, ok := p.(interface {
 		WroteMore(complete func([]byte) bool, grace time.Duration) bool
 	})
 	if !ok || !w.WroteMore(wholeResponse, outOfStepWait) {
 		return ""
 	}
-	return "; but it has written more answers than it was sent commands (another whole response followed this one): " +
+	const more = "; but it has written more answers than it was sent commands (another whole response followed this one): "
+	if e, ok := p.(interface{ AnsweredEarly() bool }); ok && !e.AnsweredEarly() && text != "" {
+		name, _, _ := strings.Cut(cmd, " ")
+		return more + fmt.Sprintf("it answered %s twice, and this was its first answer to it (every earlier command had one answer); ", name) +
+			"each command gets exactly one response"
+	}
+	return more +
 		"its answers are out of step since an earlier command it answered twice, so this answer was most likely meant for the command before; " +
 		"each command gets exactly one response"
 }
+
+// AnsweredEarly is the session's (proc.Session.AnsweredEarly).
+func (p SessionPlayer) AnsweredEarly() bool { return p.S.AnsweredEarly() }
 
 // WroteMore is the session's (proc.Session.WroteMore), waiting no longer
 // than grace nor than the bot would have for its next answer (its move
@@ -589,9 +617,26 @@ func wholeResponse(b []byte) bool {
 	return len(first) > 0 && (first[0] == '=' || first[0] == '?') && answerComplete(b)
 }
 
-// Warn records that seat refused a command that only informs it.
+// Warn records that seat refused a command that only informs it, with
+// the first MaxQuoted bytes of its answer (Clip).
 func (m *Match) Warn(seat int, command, answer string) {
-	m.Rec.Event("warning", WarningEvent{Seat: seat, Command: command, Answer: answer})
+	m.Rec.Event("warning", WarningEvent{Seat: seat, Command: command, Answer: Clip(answer)})
+}
+
+// MaxQuoted is the most of a bot's text that a warning, or a fault's
+// detail, quotes (Clip): a bot may answer a command with up to its output
+// limit (1 MiB by default), and it is sent a command that only informs it
+// hundreds of times a match, so a warning quoting whole answers would let
+// it fill the disk with events, past the cap on its lines in the
+// transcript (engine.MaxSeatTranscript).
+const MaxQuoted = 200
+
+// Clip is a bot's text s cut to its first MaxQuoted bytes, then "...".
+func Clip(s string) string {
+	if len(s) > MaxQuoted {
+		return s[:MaxQuoted] + "..."
+	}
+	return s
 }
 
 // Quit ends the session of every bot that did not fault (is not in

@@ -26,6 +26,7 @@ const (
 	// Not faults of the suite's: their tests are process_test.go's.
 	modeTwice     = "twice"     // answers gen_declare of deal 2 twice, the second in a write of its own
 	modeTwiceSlow = "twiceslow" // twice, thinking outOfStepThink over each gen_move from deal 2 on
+	modeTwiceMove = "twicemove" // answers its first gen_move of deal 2 with "= ZZ", then its card, in one write
 	modeNoQuit    = "noquit"    // answers quit with "? not now"
 	modeSlowQuit  = "slowquit"  // answers quit after slowQuitSleep
 )
@@ -44,7 +45,7 @@ const slowQuitSleep = 150 * time.Millisecond
 const slowSleep = 3 * time.Second
 
 func init() {
-	for _, mode := range []string{modeSlow, modeMute, modeWrongSuit, modeGarbage, modeCrash, modeTwice, modeTwiceSlow, modeNoQuit, modeSlowQuit} {
+	for _, mode := range []string{modeSlow, modeMute, modeWrongSuit, modeGarbage, modeCrash, modeTwice, modeTwiceSlow, modeTwiceMove, modeNoQuit, modeSlowQuit} {
 		testbot.Register(mode, func([]string) int { return runFaultyBot(mode) })
 	}
 }
@@ -118,6 +119,8 @@ func runFaultyBot(mode string) int {
 		trick []string // cards laid in the current trick, in order of play
 		deal  int      // 1-based number of the current deal
 		moves int      // gen_move commands received
+		// movedTwice says the twicemove bot has answered a gen_move twice.
+		movedTwice bool
 	)
 	for in.Scan() {
 		f := strings.Fields(in.Text())
@@ -173,6 +176,10 @@ func runFaultyBot(mode string) int {
 			}
 			if mode == modeTwiceSlow && deal >= 2 {
 				time.Sleep(outOfStepThink)
+			}
+			if mode == modeTwiceMove && deal == 2 && !movedTwice {
+				movedTwice = true
+				fmt.Fprint(out, "= ZZ\n\n")
 			}
 			reply(chooseCard(hand, trick, mode == modeWrongSuit))
 			continue

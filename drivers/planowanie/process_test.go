@@ -435,11 +435,34 @@ func TestAnswersOutOfStep(t *testing.T) {
 				}
 				s := out.Seats[bad]
 				if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "in deal 2") ||
-					!strings.Contains(s.Detail, "it has written more answers than it was sent commands") {
+					!strings.Contains(s.Detail, "it has written more answers than it was sent commands") ||
+					!strings.Contains(s.Detail, "out of step since an earlier command") {
 					t.Errorf("seat %d: fault %q, detail %q; want illegal in deal 2, saying its answers are out of step", bad, s.Fault, s.Detail)
 				}
 			})
 		}
+	}
+}
+
+// TestGenMoveAnsweredTwice: a bot that answered gen_move twice in one
+// write, "= ZZ" then its card, after every earlier command had exactly
+// one answer, is faulted for ZZ, gen_move's own first answer: the fault
+// says it answered gen_move twice, not that its answers were out of step
+// since an earlier command.
+func TestGenMoveAnsweredTwice(t *testing.T) {
+	for _, bad := range []int{0, 3} {
+		t.Run(fmt.Sprintf("seat%d", bad), func(t *testing.T) {
+			g := &Game{settings: shortGame(), clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}
+			out, err := g.Play(context.Background(), faultyMatch(t, modeTwiceMove, bad, nopRecorder{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := out.Seats[bad]
+			if s.Fault != drivers.FaultIllegal || !strings.Contains(s.Detail, "played ZZ,") || !strings.Contains(s.Detail, "in deal 2") ||
+				!strings.Contains(s.Detail, "it answered gen_move twice") || strings.Contains(s.Detail, "out of step") {
+				t.Errorf("seat %d: fault %q, detail %q; want illegal ZZ in deal 2, saying it answered gen_move twice", bad, s.Fault, s.Detail)
+			}
+		})
 	}
 }
 

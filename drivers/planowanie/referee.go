@@ -281,11 +281,11 @@ func (m *match) score(k int, spec DealSpec, tricks, declared []int) {
 func parseDeclaration(text string, cards int) (l int, problem string) {
 	digits := strings.TrimPrefix(text, "-")
 	if digits == "" || strings.Trim(digits, "0123456789") != "" {
-		return 0, fmt.Sprintf("declared %q, which is not a whole number of tricks", text)
+		return 0, fmt.Sprintf("declared %q, which is not a whole number of tricks", gtp.Clip(text))
 	}
 	l, err := strconv.Atoi(text)
 	if err != nil || l < 0 || l > cards {
-		return 0, fmt.Sprintf("declared %s, but a declaration must be between 0 and %d", text, cards)
+		return 0, fmt.Sprintf("declared %s, but a declaration must be between 0 and %d", gtp.Clip(text), cards)
 	}
 	return l, ""
 }
@@ -296,7 +296,7 @@ func checkCard(d Deck, text string, hand []Card, led byte) (c Card, problem stri
 	c, ok := d.Parse(text)
 	switch {
 	case !ok && len(text) != 2:
-		return c, fmt.Sprintf("answered gen_move with %q, which is not a card (a card is a rank then a suit, like %c%c)", text, d.Ranks[len(d.Ranks)-1], d.Suits[0])
+		return c, fmt.Sprintf("answered gen_move with %q, which is not a card (a card is a rank then a suit, like %c%c)", gtp.Clip(text), d.Ranks[len(d.Ranks)-1], d.Suits[0])
 	case !ok:
 		return c, fmt.Sprintf("played %s, which is not a card of the deck (ranks %s, suits %s)", text, d.Ranks, d.Suits)
 	case !slices.Contains(hand, c):

@@ -53,8 +53,18 @@ func (s *Session) readEarly(b []byte) {
 	}
 	if !s.textSeen && len(bytes.TrimSpace(b)) > 0 {
 		s.textSeen, s.answerEarly = true, early
+		s.strayRead = s.strayRead || early
 	}
 }
+
+// AnsweredEarly says whether an answer read in the session, the one
+// being read included, was already in the bot's output when the command
+// it was taken for was written (EarlyAnswer): proof that the bot's
+// answers were out of step from some command on. Without it every
+// command had its own answer, as far as the output shows: an extra
+// answer that came after the next command was written is not told
+// apart.
+func (s *Session) AnsweredEarly() bool { return s.strayRead }
 
 // EarlyAnswer says whether the answer being read (its first line with
 // text) was already in the bot's output when the command it answers was

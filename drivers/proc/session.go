@@ -83,10 +83,11 @@ type Session struct {
 	// that the answer being read started in them, textSeen that its
 	// first line with text was read; lastSent is the last line of the
 	// last write, strayAfter that of the write after whose answers
-	// output no command asked for began (early.go).
-	earlyLeft             int
-	textSeen, answerEarly bool
-	lastSent, strayAfter  string
+	// output no command asked for began; strayRead says an answer read
+	// in the session was early (early.go).
+	earlyLeft                        int
+	textSeen, answerEarly, strayRead bool
+	lastSent, strayAfter             string
 
 	limited bool
 	left    time.Duration

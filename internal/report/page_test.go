@@ -794,6 +794,22 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the page is %d px wide in a window of %d", w[0], w[1])
 		}
 	})
+	// A transcript whose seat's lines reached the cap has a
+	// transcript_cut event before its result: the replay says what was
+	// left out, not that it skipped an event.
+	t.Run("transcript-cut", func(t *testing.T) {
+		dir := copyResults(t, "planowanie")
+		editFile(t, filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl"), func(s string) string {
+			result := strings.LastIndex(s, `{"t":`) // the result, the last line
+			return s[:result] + `{"t":1,"event":"transcript_cut","data":{"seat":2,"limit_bytes":16777216,"kept_lines":330,"left_out_lines":512,"left_out_bytes":26476897}}` + "\n" + s[result:]
+		})
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=1000")
+		waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+		notes := eval[string](t, ctx, `document.querySelector("#replay-notes").textContent`)
+		if !strings.Contains(notes, "seat 2 (") || !strings.Contains(notes, "512 line(s) it printed after its first 330 are left out of the transcript") || strings.Contains(notes, "unknown kind") {
+			t.Errorf("the replay's notes are %q, without seat 2's lines left out", notes)
+		}
+	})
 	// A page whose name holds characters special in a URL (#, %, ?)
 	// loads its transcripts from its folder of the same name.
 	t.Run("folder-name", func(t *testing.T) {

@@ -805,6 +805,12 @@
         faults.push({ seat: d.seat, kind: "overrun", detail: `round ${d.round}: ${what}` });
         line({ seat: d.seat, note: `overrun in round ${d.round}: answered in ${what} (within the tolerated overrun: the answer counts, and so does the overrun)` });
       },
+      // A seat whose lines reached the transcript's cap: those after it
+      // are not in the transcript (engine.MaxSeatTranscript).
+      transcript_cut(s, d) {
+        const who = `seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"})`;
+        notes.push(`${who}: ${fmt(d.left_out_lines)} line(s) it printed after its first ${fmt(d.kept_lines)} are left out of the transcript, which keeps ${fmt(d.limit_bytes)} bytes of a seat's lines a match; its answers and clock here stop where they were cut (its time in the result is the whole match's)`);
+      },
       out(s, d) {
         faults.push({ seat: d.seat, kind: "out", detail: d.detail });
         push(`out: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) was disqualified before the first match and is not run: ${d.detail || ""}`, { fault: true, seat: d.seat });
