@@ -294,6 +294,8 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 func playerWarnings(bot *Bot, info string, rng hcl.Range) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if d := checkProgram(bot, rng); d != nil {
+		// The command is the folder's, not the block's the warning points at.
+		d.Detail += fmt.Sprintf(" The command is line 1 of %s.", info)
 		diags = append(diags, d)
 	}
 	for _, outside := range outsideFiles(bot.Command, bot.Dir) {
