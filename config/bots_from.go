@@ -38,8 +38,12 @@ type BotsFrom struct {
 	// is left out with a warning (Skipped) instead of being an error.
 	Skip bool
 	// Skipped are the folders left out, in folder order.
-	Skipped   []SkippedFolder
-	DeclRange hcl.Range
+	Skipped []SkippedFolder
+	// BuildIfPresent is build_if_present: the file, relative to a player
+	// folder, whose presence says that the folder is built; "" builds
+	// every folder.
+	BuildIfPresent string
+	DeclRange      hcl.Range
 }
 
 // SkippedFolder is a player folder that bots_from { invalid = "skip" }
@@ -55,7 +59,7 @@ var invalidPolicies = []string{"error", "skip"}
 
 var botsFromSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "dir", Required: true}, {Name: "invalid"},
-		{Name: "build"}, {Name: "build_timeout"}},
+		{Name: "build"}, {Name: "build_timeout"}, {Name: "build_if_present"}},
 }
 
 // InfoFile is the file that makes a folder a player.
@@ -94,6 +98,10 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 			diags = append(diags, d...)
 			continue
 		}
+		if d := decodeBuildIfPresent(bf, build, decode); d != nil {
+			diags = append(diags, d)
+			continue
+		}
 		a, ok := content.Attributes["dir"]
 		if !ok {
 			continue
@@ -108,8 +116,90 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 		}
 		bf.Dir = filepath.Clean(dir)
 		diags = append(diags, l.readPlayers(bf, a.Expr.Range(), build)...)
+		diags = appendNonNil(diags, missingBuildFiles(bf, a.Expr.Range()))
 	}
 	return diags
+}
+
+// decodeBuildIfPresent reads build_if_present, the file whose presence in
+// a player folder selects it for the build: a field migrated from the
+// original contests is mixed (one folder's bot.cpp, another's bot.py), and
+// a build run in every folder fails, and loses every match, in the
+// folders of the other languages.
+func decodeBuildIfPresent(bf *BotsFrom, build *Bot, decode func(string, any) (*hcl.Attribute, bool)) *hcl.Diagnostic {
+	a, ok := decode("build_if_present", &bf.BuildIfPresent)
+	if !ok {
+		return nil
+	}
+	name := bf.BuildIfPresent
+	switch {
+	case len(build.Build) == 0:
+		return errDiag("Invalid build_if_present",
+			"build_if_present names the file that selects the player folders the build runs in, but this block has no build. Give build too, or leave build_if_present out.",
+			a.Expr.Range().Ptr())
+	case name == "" || filepath.IsAbs(name) || !filepath.IsLocal(name):
+		return errDiag("Invalid build_if_present",
+			fmt.Sprintf("build_if_present is %q; give a file's path relative to a player folder and inside it, such as \"bot.cpp\": the folders that hold it are built, the others are not.", name),
+			a.Expr.Range().Ptr())
+	}
+	return nil
+}
+
+// buildOf is the build of the player folder folder: build, or with
+// build_if_present none when the folder lacks that file.
+func (bf *BotsFrom) buildOf(folder string, build []string) []string {
+	if bf.BuildIfPresent != "" {
+		if _, err := os.Stat(filepath.Join(folder, bf.BuildIfPresent)); err != nil {
+			return nil
+		}
+	}
+	return build
+}
+
+// missingBuildFiles warns when the build of bf names a file (a word
+// that is an existing relative path in some built folder) that other
+// built folders lack: their build will fail, and they lose every match.
+// The word after -o names what the build makes, not what it reads.
+func missingBuildFiles(bf *BotsFrom, rng hcl.Range) *hcl.Diagnostic {
+	var built []*Bot
+	for _, b := range bf.Bots {
+		if len(b.Build) > 0 {
+			built = append(built, b)
+		}
+	}
+	if len(built) < 2 {
+		return nil
+	}
+	build := built[0].Build
+	for i, w := range build {
+		if i == 0 || w == "" || strings.HasPrefix(w, "-") || build[i-1] == "-o" || !filepath.IsLocal(w) {
+			continue
+		}
+		var have, lack []string
+		for _, b := range built {
+			if _, err := os.Stat(filepath.Join(b.Dir, w)); err == nil {
+				have = append(have, filepath.Base(b.Dir))
+			} else {
+				lack = append(lack, filepath.Base(b.Dir))
+			}
+		}
+		if len(have) == 0 || len(lack) == 0 {
+			continue
+		}
+		return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Build file missing in player folders",
+			Detail: fmt.Sprintf("The build %q names %s, which is in the player folders %s of %s but not in %s: the build fails there, and those players get the fault build in every match. If only the folders with %s are to be built (a field of several languages), add build_if_present = %q.",
+				strings.Join(build, " "), w, someFolders(have), bf.Dir, someFolders(lack), w, w),
+			Subject: &rng}
+	}
+	return nil
+}
+
+// someFolders names folders, the first few of many.
+func someFolders(names []string) string {
+	if len(names) > 5 {
+		return fmt.Sprintf("%s, ... (%d folders)", strings.Join(names[:5], ", "), len(names))
+	}
+	return strings.Join(names, ", ")
 }
 
 // readPlayers adds a bot for every player folder of bf.Dir, sorted by
@@ -182,7 +272,7 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 			continue
 		}
 		bot := &Bot{Name: name, Command: command, Dir: folder, Nick: nick, DeclRange: rng, Submitted: true,
-			Build: build.Build, BuildTimeout: build.BuildTimeout}
+			Build: bf.buildOf(folder, build.Build), BuildTimeout: build.BuildTimeout}
 		diags = append(diags, playerWarnings(bot, info, rng)...)
 		bf.Bots = append(bf.Bots, bot)
 		l.cfg.Bots = append(l.cfg.Bots, bot)
@@ -204,6 +294,8 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 func playerWarnings(bot *Bot, info string, rng hcl.Range) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if d := checkProgram(bot, rng); d != nil {
+		// The command is the folder's, not the block's the warning points at.
+		d.Detail += fmt.Sprintf(" The command is line 1 of %s.", info)
 		diags = append(diags, d)
 	}
 	for _, outside := range outsideFiles(bot.Command, bot.Dir) {

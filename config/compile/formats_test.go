@@ -417,3 +417,49 @@ func prefixed(p string, names []string) []string {
 	}
 	return out
 }
+
+// formats.md: fill bots are not drawn with the field, as the ITPW
+// original's house bots are: 5 entrants in groups of 4 are always 3 + 2,
+// each topped up with fill bots. Put in bots, the house bots are drawn
+// with the entrants, as the original's pool of 8 is: now and then four
+// entrants meet and the fifth plays three house bots.
+func TestFillIsNotDrawnWithTheField(t *testing.T) {
+	entrants := []string{"a", "b", "c", "d", "e"}
+	perGroup := func(p *plan.Plan) map[int][]int { // round: entrants per group
+		n := map[int][]int{}
+		for _, m := range p.Matches {
+			if m.Shift != 1 {
+				continue
+			}
+			k := 0
+			for _, s := range m.Seats {
+				if slices.Contains(entrants, s) {
+					k++
+				}
+			}
+			n[m.Round] = append(n[m.Round], k)
+		}
+		return n
+	}
+	filled := compile(t, []string{"a", "b", "c", "d", "e", "f1", "f2"}, `bots = [bot.a, bot.b, bot.c, bot.d, bot.e]
+		fill = [bot.f1, bot.f2]
+		players = 4
+		rounds = 30`)
+	for r, k := range perGroup(filled) {
+		if !slices.Equal(k, []int{3, 2}) {
+			t.Errorf("fill: round %d has groups of %v entrants, want always 3 and 2", r, k)
+		}
+	}
+	pooled := compile(t, []string{"a", "b", "c", "d", "e", "h1", "h2", "h3"}, `bots = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.h1, bot.h2, bot.h3]
+		players = 4
+		rounds = 30`)
+	uneven := 0
+	for _, k := range perGroup(pooled) {
+		if slices.Contains(k, 4) {
+			uneven++
+		}
+	}
+	if uneven == 0 {
+		t.Errorf("house bots in bots: no round of 30 has four entrants together, want about one in 7")
+	}
+}

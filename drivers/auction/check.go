@@ -1,10 +1,12 @@
 package auction
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,9 +90,78 @@ func bid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec dr
 		return 0, used, err
 	}
 	if len(problems) > 0 {
-		return 0, used, conform.Failf("%s", strings.Join(problems, "; "))
+		return 0, used, conform.Failf("%s%s", strings.Join(problems, "; "), prefixHint(bot, opt, f))
 	}
 	return b, used, nil
+}
+
+// prefixHint is what ends a failure in which the bot made files without
+// the prefix it was checked with (f.unprefixed): how to give check the
+// prefix the files share, and a tournament too. A strategy written to
+// the Fibot rules names its files after its program (tym42 keeps
+// tym42tmp), while a bot given to check by its command is named bot and
+// has the prefix "bot", as a tournament would give a bot of that name.
+// The prefix is not guessed from the program's name: a tournament gives
+// the bot its name as its prefix, not its program's, and a check that
+// passed with a guess would hide the failure of every match.
+func prefixHint(bot drivers.Seat, opt drivers.CheckOptions, f *seatFolder) string {
+	if len(f.unprefixed) == 0 || slices.ContainsFunc(bot.Env, func(kv string) bool { return strings.HasPrefix(kv, "ARBITER_PREFIX=") }) {
+		return ""
+	}
+	shared := sharedPrefix(bot.Command, f.unprefixed)
+	p := cmp.Or(shared, "PREFIX")
+	origin := "the name check gives a bot given by its command, as a tournament gives a bot its name"
+	way := fmt.Sprintf("arbiter check -env ARBITER_PREFIX=%s, and in a tournament a bot named %s or the game's files { prefixes = { NAME = %q } }", p, p, p)
+	if s, _ := rules(opt); opt.Game != nil {
+		origin = "its name, as the tournament gives it"
+		if _, ok := s.Files.Prefixes[bot.Bot]; ok {
+			origin = "its entry in the game's files { prefixes }"
+		}
+		way = fmt.Sprintf("arbiter check -env ARBITER_PREFIX=%s, and in the tournament the game's files { prefixes = { %s = %q } }", p, bot.Bot, p)
+	}
+	share := ""
+	if shared != "" {
+		share = fmt.Sprintf("; the files it made share the prefix %q", shared)
+	}
+	return fmt.Sprintf(" (its prefix is %q, %s%s: if its files are named with another prefix, give it: %s)", f.prefix, origin, share, way)
+}
+
+// sharedPrefix is the prefix the file names share: the name of a file of
+// command (tym42 of ./tym42 or tym42.py) that starts them all, else the
+// longest start two or more of them have in common; "" when none is.
+func sharedPrefix(command, names []string) string {
+	startsAll := func(p string) bool {
+		if p == "" || p == "state" || p == "log" {
+			return false
+		}
+		for _, n := range names {
+			if !strings.HasPrefix(n, p) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, w := range command {
+		base := filepath.Base(w)
+		if p := strings.TrimSuffix(base, filepath.Ext(base)); startsAll(p) {
+			return p
+		}
+	}
+	if len(names) < 2 {
+		return ""
+	}
+	p := names[0]
+	for _, n := range names[1:] {
+		i := 0
+		for i < len(p) && i < len(n) && p[i] == n[i] {
+			i++
+		}
+		p = p[:i]
+	}
+	if startsAll(p) {
+		return p
+	}
+	return ""
 }
 
 func folder(bot drivers.Seat, opt drivers.CheckOptions) (*seatFolder, func(), error) {

@@ -48,6 +48,9 @@ type seatFolder struct {
 	game   string // cwd/name
 	prefix string
 	limits FileLimits
+	// unprefixed are the files the last check found in the game folder
+	// whose names do not start with prefix, in name order.
+	unprefixed []string
 
 	state    []byte // what state holds this round
 	logLen   int    // bytes of the log in the file; -1: rewrite it whole
@@ -214,6 +217,7 @@ func (f *seatFolder) check() (problems []string, err error) {
 	if err != nil {
 		return nil, err
 	}
+	f.unprefixed = nil
 	var own []string
 	var size int64
 	for _, e := range ents {
@@ -223,6 +227,7 @@ func (f *seatFolder) check() (problems []string, err error) {
 		case name == "state" || name == "log":
 			continue
 		case !strings.HasPrefix(name, f.prefix):
+			f.unprefixed = append(f.unprefixed, name)
 			problems = append(problems, fmt.Sprintf("created %s, which does not start with its prefix %q", name, f.prefix))
 		case !e.Type().IsRegular():
 			problems = append(problems, fmt.Sprintf("made %s, which is not a regular file", name))

@@ -2,10 +2,15 @@
 // files, -var-file, file(), bots_from's info.txt, Blokus stones files)
 // with one bound, Limit: a path such as /dev/zero, or a file far larger
 // than any configuration needs, ends in an error naming it instead of
-// being read until memory runs out.
+// being read until memory runs out. A leading UTF-8 byte order mark
+// (Notepad writes one by default) is dropped: it is no character of the
+// file, and kept it would stick to the file's first word (a player's
+// command "\ufeffpython3", which is not found).
 package userfile
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,22 +38,44 @@ func ReadFile(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// Open opens the file at path for reading; a read past Limit bytes fails
-// with a *TooLargeError.
+// BOM is the UTF-8 byte order mark, which Open drops from a file's start.
+var BOM = []byte{0xef, 0xbb, 0xbf}
+
+// Open opens the file at path for reading, without the UTF-8 byte order
+// mark it may start with; a read past Limit bytes fails with a
+// *TooLargeError.
 func Open(path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return &reader{f: f, left: Limit}, nil
+	head := make([]byte, len(BOM))
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		f.Close()
+		return nil, err
+	}
+	head = head[:n]
+	if bytes.Equal(head, BOM) {
+		head = nil
+	}
+	return &reader{f: f, head: head, left: Limit - int64(n)}, nil
 }
 
 type reader struct {
-	f    *os.File
+	f *os.File
+	// head is what Open read of the file's start to look for a byte
+	// order mark, given before the rest.
+	head []byte
 	left int64
 }
 
 func (r *reader) Read(p []byte) (int, error) {
+	if len(r.head) > 0 {
+		n := copy(p, r.head)
+		r.head = r.head[n:]
+		return n, nil
+	}
 	if r.left <= 0 {
 		// One byte more tells a file of exactly Limit bytes from a
 		// larger one.

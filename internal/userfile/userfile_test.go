@@ -36,3 +36,30 @@ func TestReadFileStopsAtTheLimit(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+// A leading UTF-8 byte order mark (Notepad's default) is no character of
+// the file: it is dropped, and only there.
+func TestOpenDropsALeadingByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, content, want string }{
+		{"empty", "", ""},
+		{"short", "ab", "ab"},
+		{"bom only", "\ufeff", ""},
+		{"bom and text", "\ufeffpython3 bot.py\r\nX\r\n", "python3 bot.py\r\nX\r\n"},
+		{"no bom", "python3 bot.py\n", "python3 bot.py\n"},
+		{"bom inside", "a\ufeffb", "a\ufeffb"},
+		{"two boms", "\ufeff\ufeffa", "\ufeffa"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := userfile.ReadFile(path)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%s: ReadFile = %q, %v; want %q", tc.name, b, err, tc.want)
+		}
+	}
+	if _, err := userfile.Open(dir); err == nil {
+		t.Errorf("Open of a directory: no error")
+	}
+}

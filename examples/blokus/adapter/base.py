@@ -74,7 +74,9 @@ class BasePlayer:
 
 def loadStones(filename):
     stones = []
-    with open(filename) as f:
+    # utf-8-sig: a file saved by Notepad starts with a byte order mark,
+    # which int() would refuse as part of the first number.
+    with open(filename, encoding="utf-8-sig") as f:
         for line in f:
             nums = [int(v) for v in line.split("#", 1)[0].split()]
             if nums:
