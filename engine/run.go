@@ -718,6 +718,13 @@ func makeLater(p *plan.Plan, stage int, results []Result, game drivers.Game, log
 		if err != nil {
 			return nil, "", err
 		}
+		cuts, err := stages.StageCuts(p, k, results)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, c := range cuts {
+			log.Warn("a pick's cut was decided by "+c.DecidedBy+", not by a playoff (a stage plays none)", "cut", c.String())
+		}
 		return pr, stages.FileName(p.Stages[k].Name), nil
 	}
 	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {

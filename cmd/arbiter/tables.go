@@ -117,6 +117,16 @@ func writeStageTables(w io.Writer, s *stats.Stats) error {
 			return err
 		}
 	}
+	if len(s.TiedCuts) > 0 {
+		if _, err := fmt.Fprintf(w, "\nCuts decided without a playoff (a stage plays none): tied bots a pick took by Elo, then name\n"); err != nil {
+			return err
+		}
+	}
+	for _, c := range s.TiedCuts {
+		if _, err := fmt.Fprintf(w, "  %s\n", c); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

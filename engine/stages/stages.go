@@ -161,6 +161,7 @@ func poolStandings(p *plan.Plan, k int, results []stats.Result) ([]stats.StageTa
 		out[g].Members, out[g].RankedBy = nil, stageRanking(&p.Stages[k])
 		for _, s := range st.Standings {
 			if slices.Contains(members, s.Bot) {
+				out[g].Tie = append(out[g].Tie, s.Rank)
 				s.Rank = len(out[g].Members) + 1
 				out[g].Members = append(out[g].Members, s.Bot)
 				out[g].Standings = append(out[g].Standings, s)
@@ -482,6 +483,9 @@ func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
 	s.Reorder(p, bots, stage)
 	s.GateFaults = GateFaults(p, results)
 	s.StageTables = tables
+	if s.TiedCuts, err = TiedCuts(p, results); err != nil {
+		return nil, err
+	}
 	s.StagesToCome = ToCome(p, results)
 	return s, nil
 }

@@ -482,3 +482,44 @@ func gateThenTournament(t *testing.T, p *plan.Plan, strength map[string]int, cra
 	}
 	return got
 }
+
+// TestTiedCutsAreFlagged plays examples/fibot with the 4th and 5th of
+// qualification group A equally strong: tied on mean place, with the same
+// record, so the name alone decides which of them goes to the final
+// tournament and which to the group of 5th places (a stage plays no
+// playoff). Rank names that cut, with both picks it bounds, and no other.
+func TestTiedCutsAreFlagged(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	pools, err := stages.Pools(p, p.StageIndex("qualification"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := byStrength(pools[0], strength)
+	strength[ranked[4]] = strength[ranked[3]]
+	results := runStages(t, p, strength)
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	above, below := min(ranked[3], ranked[4]), max(ranked[3], ranked[4])
+	fifth, err := stages.Field(p, p.StageIndex("fifth"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(fifth, below) || slices.Contains(fifth, above) {
+		t.Fatalf("the name did not decide: stage fifth is %v (tied: %s, %s)", fifth, above, below)
+	}
+	want := fmt.Sprintf("stage qualification, group A: %s over %s: tied on mean place, decided by name (places 4 and 5; "+
+		"places(stage.qualification, 5, 5) for stage fifth; top(stage.qualification, 4) for stage final_groups)", above, below)
+	var got []string
+	for _, c := range s.TiedCuts {
+		got = append(got, c.String())
+	}
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("tied cuts:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}

@@ -59,6 +59,12 @@ type Stats struct {
 	// order of the stage's rating. Standings' columns count every stage;
 	// these are what decided the order among bots of one stage.
 	StageTables []StageTable `json:"stage_tables,omitempty"`
+	// TiedCuts are, in a tournament played in stages, the cuts of the
+	// picks of the stages made so far (places(), top(), winners()) that
+	// fell between two bots the picked stage's rating left tied: Elo,
+	// then name, decided which of them a pick took, where the contest
+	// may have meant an extra match (a stage plays no playoff).
+	TiedCuts []TiedCut `json:"tied_cuts,omitempty"`
 	// StagesToCome are, in a tournament played in stages, the stages not
 	// made yet, whose matches Planned does not count: they depend on who
 	// advances.
@@ -79,6 +85,41 @@ type StageTable struct {
 	RankedBy  string     `json:"ranked_by,omitempty"` // as Stats.RankedBy says it
 	Members   []string   `json:"-"`
 	Standings []Standing `json:"standings"`
+	// Tie is, for each row of Standings, the rank the stage's rating
+	// alone gives it: rows it does not separate share one, and are
+	// ordered by Elo, then name.
+	Tie []int `json:"-"`
+}
+
+// TiedCut is a cut of a stage's pick between two bots of one group that
+// the picked stage's rating left tied (they shared a rank in its table):
+// Above, at place Place, was taken before Below, at Place+1, by their
+// whole Elo in the group's own matches (DecidedBy "Elo") or, with the
+// same whole Elo, by name ("name"). Picks are the picks whose range of
+// places the cut bounds, each with the stage that picks
+// ("top(stage.qualification, 4) for stage final_groups").
+type TiedCut struct {
+	Stage     string   `json:"stage"`
+	Group     string   `json:"group,omitempty"`
+	Place     int      `json:"place"`
+	Above     string   `json:"above"`
+	Below     string   `json:"below"`
+	Tied      string   `json:"tied"` // "on mean place", "by wins, ...": the rating
+	DecidedBy string   `json:"decided_by"`
+	Picks     []string `json:"picks"`
+}
+
+// String says the cut as the standings and the run's log do: "stage
+// qualification, group A: tym07 over tym19: tied on mean place, decided by
+// name (places 4 and 5; top(stage.qualification, 4) for stage
+// final_groups)".
+func (c TiedCut) String() string {
+	where := "stage " + c.Stage
+	if c.Group != "" {
+		where += ", group " + c.Group
+	}
+	return fmt.Sprintf("%s: %s over %s: tied %s, decided by %s (places %d and %d; %s)",
+		where, c.Above, c.Below, c.Tied, c.DecidedBy, c.Place, c.Place+1, strings.Join(c.Picks, "; "))
 }
 
 // GateFault is a failure of a gate's own bot in a gate match: a fault,

@@ -24,6 +24,15 @@
 # by mean place over its games ("Všechna pořadí se zprůměrují"). The seed's
 # "about 10 games per group" is rounds = 10; 3 here, so the example runs in a
 # few minutes.
+#
+# Not as the seed: "Pokud bude mít více strategií stejné průměrné pořadí,
+# proběhne doplňující zápas" (a tie on mean place is settled by an extra
+# match). Stages play no playoffs yet: tied bots go by Elo, then name. So
+# validate warns, and the run's log, arbiter rank and standings.txt name each
+# cut of a pick decided that way ("Cuts decided without a playoff"; with
+# seed 2008, tym07 over tym19 at the 4th place of group A, and tym02 over
+# tym11 for group C's win); play those extra matches yourself
+# (docs/stages.md).
 
 bot "tym01" { house = "auction/random" }
 bot "tym02" { house = "auction/share" }

@@ -121,6 +121,19 @@ func TestPageInBrowser(t *testing.T) {
 		if diff := cmp.Diff(wantTables, gotTables); diff != "" {
 			t.Errorf("stage tables (-rank +page):\n%s", diff)
 		}
+		// Under them, the cuts of picks decided by Elo, then name, in
+		// rank's words: group A's a and c tie at places 2 and 3.
+		var wantCuts []string
+		for _, c := range site.Stats.TiedCuts {
+			wantCuts = append(wantCuts, c.String())
+		}
+		if len(wantCuts) != 1 {
+			t.Fatalf("testdata/staged has %d tied cuts, want 1 (a over c in group A)", len(wantCuts))
+		}
+		gotCuts := eval[[]string](t, ctx, `[...document.querySelectorAll("#stage-tables .tied-cuts li")].map((li) => li.textContent)`)
+		if diff := cmp.Diff(wantCuts, gotCuts); diff != "" {
+			t.Errorf("tied cuts (-rank +page):\n%s", diff)
+		}
 		// Their rows are the pool's own numbers, not the standings'.
 		final := site.Stats.StageTables[0].Standings[0]
 		if got := eval[string](t, ctx, `document.querySelector("#stage-tables table tbody tr [data-col=matches]").textContent`); got != strconv.Itoa(final.Matches) {

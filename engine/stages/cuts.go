@@ -1,0 +1,119 @@
+package stages
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
+)
+
+// TiedCuts are the cuts of the picks of places (places(), top(),
+// winners()) of every stage of p made so far (listed, or with matches in
+// p) that fell between two bots the picked stage's rating left tied:
+// Elo, then name, decided which one the pick took, as a stage plays no
+// playoff. A cut that bounds several picks is one TiedCut naming them all.
+// They come in the order of the picked stages, then group, then place.
+func TiedCuts(p *plan.Plan, results []stats.Result) ([]stats.TiedCut, error) {
+	made := map[string]bool{}
+	for _, m := range p.Matches {
+		made[m.Stage] = true
+	}
+	var out []stats.TiedCut
+	for k := range p.Stages {
+		if k >= p.ListedStages() && !made[p.Stages[k].Name] {
+			continue
+		}
+		cuts, err := StageCuts(p, k, results)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cuts {
+			i := slices.IndexFunc(out, func(o stats.TiedCut) bool {
+				return o.Stage == c.Stage && o.Group == c.Group && o.Place == c.Place
+			})
+			if i < 0 {
+				out = append(out, c)
+			} else {
+				out[i].Picks = append(out[i].Picks, c.Picks...)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b stats.TiedCut) int {
+		return cmp.Or(cmp.Compare(p.StageIndex(a.Stage), p.StageIndex(b.Stage)), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Place, b.Place))
+	})
+	return out, nil
+}
+
+// StageCuts are the tied cuts (TiedCuts) of the picks of stage k, which
+// results must be able to make (every result of the stages before it):
+// for each pick of places k..m, the cut above place k and the one below
+// place m of every group of the picked stage, counted as Field counts
+// them (the bots disqualified before stage k left out), where the two
+// bots beside the cut shared a rank of the picked stage's rating.
+func StageCuts(p *plan.Plan, k int, results []stats.Result) ([]stats.TiedCut, error) {
+	var dq map[string]*stats.Disqualification
+	if k >= p.ListedStages() {
+		dq = stats.Disqualified(p, before(p, k, results))
+	}
+	var out []stats.TiedCut
+	for _, pick := range p.Stages[k].Bots {
+		if pick.Stage == "" || pick.Admitted {
+			continue
+		}
+		s := p.StageIndex(pick.Stage)
+		tables, err := poolStandings(p, s, results)
+		if err != nil {
+			return nil, err
+		}
+		what := fmt.Sprintf("%s for stage %s", pickText(pick), p.Stages[k].Name)
+		for _, t := range tables {
+			for _, place := range []int{pick.From - 1, pick.To} {
+				if c, ok := tiedCut(&p.Stages[s], t, dq, place); ok {
+					c.Picks = []string{what}
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// tiedCut is the cut of table t (of stage st) between its places place
+// and place+1, the bots in dq left out, when its rating left them tied.
+func tiedCut(st *plan.Stage, t stats.StageTable, dq map[string]*stats.Disqualification, place int) (stats.TiedCut, bool) {
+	var rows []int
+	for i, s := range t.Standings {
+		if dq[s.Bot] == nil {
+			rows = append(rows, i)
+		}
+	}
+	if place < 1 || place >= len(rows) {
+		return stats.TiedCut{}, false
+	}
+	a, b := rows[place-1], rows[place]
+	if t.Tie[a] != t.Tie[b] {
+		return stats.TiedCut{}, false
+	}
+	c := stats.TiedCut{Stage: t.Stage, Group: t.Group, Place: place, Above: t.Standings[a].Bot, Below: t.Standings[b].Bot,
+		Tied: "on mean place", DecidedBy: "name"}
+	if !st.Rating.Playoffs() {
+		c.Tied = "when ranked " + st.Rating.Describe()
+	}
+	if cmp.Compare(stats.EloKey(t.Standings[a].Elo), stats.EloKey(t.Standings[b].Elo)) != 0 {
+		c.DecidedBy = "Elo"
+	}
+	return c, true
+}
+
+// pickText is a pick of places as a stage's bots write it.
+func pickText(pick plan.Pick) string {
+	switch {
+	case pick.From == 1 && pick.To == 1:
+		return fmt.Sprintf("winners(stage.%s)", pick.Stage)
+	case pick.From == 1:
+		return fmt.Sprintf("top(stage.%s, %d)", pick.Stage, pick.To)
+	}
+	return fmt.Sprintf("places(stage.%s, %d, %d)", pick.Stage, pick.From, pick.To)
+}
