@@ -281,8 +281,8 @@ type cgroup struct {
 }
 
 // Cgroups are lent, like network namespaces (netns.go): making one and
-// removing it cost a start some 0.3 ms of arbiter's CPU (two of each on
-// cgroup v1, whose memory and pids controllers are two hierarchies). A
+// removing it cost a start some 0.3 ms of arbiter's CPU (one of each per
+// hierarchy on cgroup v1: memory, pids, cpu and cpuacct). A
 // cgroup goes back once its bot's PID namespace has ended and it holds no
 // process, to be lent to a bot with the same limits; its counters of OOM
 // kills and refused forks are then counted from their values at the
