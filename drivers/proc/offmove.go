@@ -20,9 +20,12 @@ import (
 //     own clock at its next command (Session.OffMove): read from the
 //     cgroup at the moments the session already has, when an answer is
 //     read and when a command is written, never on a timer;
-//   - given the lowest CPU weight (v1 cpu.shares 2, v2 cpu.weight 1), so
-//     that on a busy CPU whatever it runs yields to the bots being waited
-//     on (of its match and of others'); on an idle CPU it still runs.
+//   - once it has been charged so, given the lowest CPU weight (v1
+//     cpu.shares 2, v2 cpu.weight 1), so that on a busy CPU whatever it
+//     runs yields to the bots being waited on (of its match and of
+//     others'); on an idle CPU it still runs. Only then: writing the
+//     weight twice an exchange would cost as much again as the reads,
+//     and a bot that does nothing off move has nothing to yield.
 //
 // A bot run afresh for every decision (RunOnce) has no time off move and
 // none of this.
@@ -125,12 +128,14 @@ func (b *Box) setOffMove(off bool) {
 // next command is charged to it then (chargeOffMove).
 func (s *Session) offMoveFrom() {
 	s.cpuAt, s.cpuKnown = s.box.cpuUsed()
-	s.box.setOffMove(true)
+	if s.offMove > 0 {
+		s.box.setOffMove(true)
+	}
 }
 
 // chargeOffMove charges the clock, as a command is due, with the CPU the
 // bot's processes used since its last answer beyond offMoveAllowance,
-// and puts the bot back on move.
+// and puts the bot back on move (its usual weight).
 func (s *Session) chargeOffMove() {
 	s.box.setOffMove(false)
 	if !s.cpuKnown {

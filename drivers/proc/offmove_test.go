@@ -132,14 +132,19 @@ func TestOffMoveOrdinaryBotUncharged(t *testing.T) {
 // TestOffMoveOpponentKeepsItsClock: on one CPU with a bot whose four
 // children spin all match, a bot that thinks for 50 ms of CPU a move gets
 // the CPU: the spinners, at the lowest weight while their bot is not on
-// move, take next to none of it, where at an equal share they took four
-// times the thinker's 50 ms, charged to its clock. (Their CPU is read, not
-// the thinker's charge alone: the CPU may be busy with other work too.)
+// move (from its first charge for them, in the warm-up), take next to
+// none of it, where at an equal share they took four times the
+// thinker's 50 ms, charged to its clock. (Their CPU is read, not the
+// thinker's charge alone: the CPU may be busy with other work too.)
 func TestOffMoveOpponentKeepsItsClock(t *testing.T) {
 	restore := pinThreads(t, 0)
 	hog := offMoveSession(t, "offhog", drivers.Clock{}, "OFFHOG_CHILDREN=4")
 	bot := offMoveSession(t, "burn50", drivers.Clock{Total: drivers.Duration(30 * time.Second)})
 	restore()
+	if err := hog.Exchange("go", readAnswer(hog)); err != nil { // its children start
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
 	const moves = 6
 	var taken time.Duration // the spinners' CPU while the thinker was on move
 	for i := 0; i < moves; i++ {
@@ -152,6 +157,9 @@ func TestOffMoveOpponentKeepsItsClock(t *testing.T) {
 		}
 		after, _ := hog.box.cpuUsed()
 		taken += after - before
+	}
+	if hog.OffMove() == 0 {
+		t.Fatal("the spinners' bot was charged nothing for them")
 	}
 	if taken/moves > 10*time.Millisecond {
 		t.Errorf("the spinners took %v of CPU a move from the 50 ms bot (charged %v a move), want next to none", taken/moves, bot.Used()/moves)
@@ -190,4 +198,21 @@ func pinThreads(t *testing.T, cpu int) (restore func()) {
 	}
 	each(&one)
 	return func() { each(&was) }
+}
+
+// BenchmarkOffMove is what time off move adds to an exchange with a bot
+// in its cgroup: the CPU read and the weight written at the answer, and
+// again at the next command.
+func BenchmarkOffMove(b *testing.B) {
+	spec := botSpec(b, "echo", drivers.Clock{})
+	spec.Limits = drivers.Limits{Memory: 400 << 20, Processes: 16}
+	s := start(b, spec)
+	defer s.Close("quit")
+	if s.box == nil || s.box.cg == nil || s.box.cg.usageFile == nil {
+		b.Skip("no CPU accounting in the bot's cgroup here")
+	}
+	for b.Loop() {
+		s.offMoveFrom()
+		s.chargeOffMove()
+	}
 }
