@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -212,7 +213,16 @@ func BenchmarkOffMove(b *testing.B) {
 		b.Skip("no CPU accounting in the bot's cgroup here")
 	}
 	for b.Loop() {
-		s.offMoveFrom()
-		s.chargeOffMove()
+		s.offMoveFrom(time.Now())
+		s.chargeOffMove(time.Now().Add(time.Second)) // a wait long enough to be read
+	}
+}
+
+func TestOnlineCPUs(t *testing.T) {
+	if n := onlineCPUs(); n < 1 {
+		t.Skipf("no /sys/devices/system/cpu/online here (%d)", n)
+	}
+	if machineCPUs < runtime.NumCPU() {
+		t.Errorf("machineCPUs %d, fewer than runtime.NumCPU's %d", machineCPUs, runtime.NumCPU())
 	}
 }

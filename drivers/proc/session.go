@@ -103,6 +103,7 @@ type Session struct {
 	cpuAt    time.Duration
 	cpuKnown bool
 	offMove  time.Duration
+	answerAt time.Time // when cpuAt was read
 
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
@@ -652,7 +653,7 @@ func (s *Session) Abandon() error {
 	}
 	s.due, s.next = 0, nil
 	s.watch.disarm()
-	s.offMoveFrom()
+	s.offMoveFrom(time.Now())
 	return s.stillFine()
 }
 
@@ -696,8 +697,8 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 // each command is charged and bounded as if it had been sent alone, the
 // moment its predecessor was answered.
 func (s *Session) Send(cmd string, more ...string) {
-	s.chargeOffMove()
 	s.sentAt = time.Now()
+	s.chargeOffMove(s.sentAt)
 	s.deadline = s.budget(s.sentAt, cmd)
 	s.due = 1 + len(more)
 	s.next = more
@@ -784,7 +785,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 	} else {
 		s.due, s.next = 0, nil
 		s.watch.disarm()
-		s.offMoveFrom()
+		s.offMoveFrom(now)
 	}
 	if err != nil {
 		return s.verdict(err)
