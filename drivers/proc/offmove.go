@@ -169,32 +169,33 @@ func (s *Session) offMoveFrom(now time.Time) {
 // and puts the bot back on move (its usual weight). A wait too short for
 // the bot to have used more than the allowance on every CPU of the
 // machine is not read: in a game of fast bots most are, and the read
-// costs some 3 µs.
-func (s *Session) chargeOffMove(now time.Time) {
+// costs some 3 µs. It says whether it read the cgroup.
+func (s *Session) chargeOffMove(now time.Time) (read bool) {
 	s.box.setOffMove(false)
 	if !s.cpuKnown {
-		return
+		return false
 	}
 	s.cpuKnown = false
 	if now.Sub(s.answerAt)*time.Duration(machineCPUs) <= offMoveAllowance {
-		return
+		return false
 	}
 	used, ok := s.box.cpuUsed()
 	if !ok {
-		return
+		return true
 	}
 	d := used - s.cpuAt - offMoveAllowance
 	if s.limited {
 		d = min(d, s.left) // what the clock had
 	}
 	if d <= 0 {
-		return
+		return true
 	}
 	s.offMove += d
 	s.used += d
 	if s.limited {
 		s.left -= d
 	}
+	return true
 }
 
 // OffMove is how much of the clock time the bot used (Used) was CPU its

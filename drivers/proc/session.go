@@ -698,7 +698,9 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 // moment its predecessor was answered.
 func (s *Session) Send(cmd string, more ...string) {
 	s.sentAt = time.Now()
-	s.chargeOffMove(s.sentAt)
+	if s.chargeOffMove(s.sentAt) {
+		s.sentAt = time.Now() // the read is arbiter's time, not the bot's
+	}
 	s.deadline = s.budget(s.sentAt, cmd)
 	s.due = 1 + len(more)
 	s.next = more
