@@ -329,6 +329,10 @@ type SeatResult struct {
 	AllDefaults bool `json:"all_defaults,omitempty"`
 	// Time is the clock time the bot used.
 	TimeMS int64 `json:"time_ms"`
+	// OffMoveMS is how much of TimeMS was charged for CPU the bot's
+	// processes used while it was not on move (a session bot in its own
+	// cgroup: docs/sandbox.md, Time off move).
+	OffMoveMS int64 `json:"off_move_ms,omitempty"`
 	// Overruns counts the bot's answers that came after the move limit:
 	// those within the game's tolerated overrun (used) and the time-outs
 	// beyond it. A game whose rules disqualify repeat offenders

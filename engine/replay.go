@@ -342,12 +342,12 @@ func readTranscript(path string) ([]string, error) {
 
 // measured are the names of the fields of events that hold a time
 // measured while the match ran, in milliseconds, wherever they are in an
-// event's data: the result's elapsed_ms and seats' time_ms, the used_ms
-// of an Auction overrun. A replay on the same machine measures them
+// event's data: the result's elapsed_ms and seats' time_ms and
+// off_move_ms, the used_ms of an Auction overrun. A replay on the same machine measures them
 // again a few milliseconds off, so they are no difference; a limit
 // (limit_ms) is the configuration's and is compared. A driver that
 // records a measured time names it so (docs/drivers.md).
-var measured = map[string]bool{"elapsed_ms": true, "time_ms": true, "used_ms": true}
+var measured = map[string]bool{"elapsed_ms": true, "time_ms": true, "off_move_ms": true, "used_ms": true}
 
 // untimed is a transcript line without what depends on the machine's speed.
 func untimed(b []byte) (string, error) {

@@ -304,7 +304,7 @@ func sameGame(t *testing.T, what string, timings *regexp.Regexp, a, b *played) {
 func normalOutcome(o *drivers.Outcome) string {
 	c := drivers.Outcome{Seats: slices.Clone(o.Seats), PlayedOut: o.PlayedOut}
 	for i := range c.Seats {
-		c.Seats[i].TimeMS = 0
+		c.Seats[i].TimeMS, c.Seats[i].OffMoveMS = 0, 0
 	}
 	b, _ := json.Marshal(c)
 	return string(b)
@@ -559,7 +559,7 @@ func (tr *Transcript) Events(kind string) []any {
 }
 
 // Normalized is the transcript as text lines without timings: every
-// "time_ms" in events is zeroed, and every match of timings (if not nil)
+// "time_ms" in events is zeroed (every "off_move_ms" dropped), and every match of timings (if not nil)
 // in them and in lines is replaced by "<time>".
 func (tr *Transcript) Normalized(timings *regexp.Regexp) []string {
 	tr.mu.Lock()
@@ -578,7 +578,8 @@ func (tr *Transcript) Normalized(timings *regexp.Regexp) []string {
 	return out
 }
 
-// zeroTimes zeroes every "time_ms" member of a JSON document.
+// zeroTimes zeroes every "time_ms" member of a JSON document and drops
+// every "off_move_ms" (there only when a bot was charged for CPU off move).
 func zeroTimes(doc string) string {
 	var v any
 	d := json.NewDecoder(strings.NewReader(doc))
@@ -593,6 +594,8 @@ func zeroTimes(doc string) string {
 			for k, x := range v {
 				if k == "time_ms" {
 					v[k] = 0
+				} else if k == "off_move_ms" {
+					delete(v, k)
 				} else {
 					walk(x)
 				}

@@ -816,6 +816,7 @@ func (ss Sessions) Finish(out *drivers.Outcome) {
 	var wg sync.WaitGroup
 	for i, s := range ss {
 		out.Seats[i].TimeMS = s.Used().Milliseconds()
+		out.Seats[i].OffMoveMS = s.OffMove().Milliseconds()
 		if out.Seats[i].Fault == "" {
 			wg.Add(1)
 			go func() { defer wg.Done(); s.Close("") }()

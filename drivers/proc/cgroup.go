@@ -29,7 +29,9 @@ func probeCgroups(p *Probe) {
 	mounts := cgroupMounts()
 	if len(mounts) == 0 {
 		p.Why["cgroup v2"] = "no cgroup file system mounted"
-		p.Why["cgroup v1 memory"], p.Why["cgroup v1 pids"] = p.Why["cgroup v2"], p.Why["cgroup v2"]
+		for _, c := range v1Controllers {
+			p.Why["cgroup v1 "+c] = p.Why["cgroup v2"]
+		}
 		return
 	}
 	// v2: the unified hierarchy needs memory and pids delegated to us.
@@ -46,7 +48,7 @@ func probeCgroups(p *Probe) {
 			break
 		}
 	}
-	for _, c := range []string{"memory", "pids"} {
+	for _, c := range v1Controllers {
 		key := "cgroup v1 " + c
 		p.Why[key] = "no v1 hierarchy with the " + c + " controller"
 		for _, m := range mounts {
@@ -68,12 +70,17 @@ func probeCgroups(p *Probe) {
 	}
 }
 
+// v1Controllers are the cgroup v1 controllers bots' cgroups use: memory
+// and pids for the limits, cpu and cpuacct for CPU used while not on move
+// (offmove.go).
+var v1Controllers = []string{"memory", "pids", "cpu", "cpuacct"}
+
 func (p *Probe) cgroupBases() []string {
 	var out []string
 	if p.CgroupV2 != "" {
 		return []string{p.CgroupV2}
 	}
-	for _, c := range []string{"memory", "pids"} {
+	for _, c := range v1Controllers {
 		if d := p.CgroupV1[c]; d != "" {
 			out = append(out, d)
 		}
@@ -197,6 +204,12 @@ func v2Base(dir string) (string, error) {
 			return "", fmt.Errorf("enabling memory and pids in %s: %w", dir, err)
 		}
 	}
+	// cpu is optional: its weight keeps a bot not on move from slowing
+	// the one that is (offmove.go); cpu.stat, which counts the CPU used,
+	// is there without it.
+	if contains(have, "cpu") {
+		_ = os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+cpu"), 0)
+	}
 	if err := tryMkdir(dir); err != nil {
 		return "", err
 	}
@@ -245,6 +258,16 @@ type cgroup struct {
 	v2     bool
 	memory string // folder with the memory controller, or ""
 	pids   string // folder with the pids controller, or ""
+	// cpu and cpuacct are the folders with those v1 controllers, or "";
+	// on v2 the one folder has both (cpu only where it was delegated).
+	cpu, cpuacct string
+	// usageFile counts the CPU the cgroup's processes used (v1
+	// cpuacct.usage, v2 cpu.stat), weightFile sets their share of a
+	// busy CPU (v1 cpu.shares, v2 cpu.weight): both nil when missing,
+	// held open since a session reads and writes them every exchange.
+	usageFile, weightFile *os.File
+	// offMove says the weight is the low one (setOffMove).
+	offMove bool
 	// oomFile and pidsFile are the files that count OOM kills and refused
 	// forks, held open while their limit is set: opening a cgroup file
 	// costs several times reading it, and the watch reads them every
@@ -258,8 +281,8 @@ type cgroup struct {
 }
 
 // Cgroups are lent, like network namespaces (netns.go): making one and
-// removing it cost a start some 0.3 ms of arbiter's CPU (two of each on
-// cgroup v1, whose memory and pids controllers are two hierarchies). A
+// removing it cost a start some 0.3 ms of arbiter's CPU (one of each per
+// hierarchy on cgroup v1: memory, pids, cpu and cpuacct). A
 // cgroup goes back once its bot's PID namespace has ended and it holds no
 // process, to be lent to a bot with the same limits; its counters of OOM
 // kills and refused forks are then counted from their values at the
@@ -336,6 +359,7 @@ func (c *cgroup) giveBack() {
 			return
 		}
 	}
+	c.setOffMove(false) // a per-move bot, lent it next, runs at the usual weight
 	if c.charged() > max(lentCharge, c.key[0]/64) {
 		c.remove()
 		return
@@ -370,7 +394,7 @@ func newCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
 		if cg.memory, err = mk(p.CgroupV2); err != nil {
 			return nil, err
 		}
-		cg.pids = cg.memory
+		cg.pids, cg.cpu, cg.cpuacct = cg.memory, cg.memory, cg.memory
 		if memory > 0 {
 			err = errors.Join(write(cg.memory, "memory.max", memory), write(cg.memory, "memory.swap.max", 0))
 			if errors.Is(err, os.ErrNotExist) { // no swap accounting
@@ -394,6 +418,16 @@ func newCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
 				err = write(cg.pids, "pids.max", int64(pids))
 			}
 		}
+		if d := p.CgroupV1["cpu"]; d != "" && err == nil {
+			cg.cpu, err = mk(d)
+		}
+		if d := p.CgroupV1["cpuacct"]; d != "" && err == nil {
+			if d == p.CgroupV1["cpu"] { // mounted together: cpu,cpuacct
+				cg.cpuacct = cg.cpu
+			} else {
+				cg.cpuacct, err = mk(d)
+			}
+		}
 	}
 	if err != nil {
 		cg.remove()
@@ -405,6 +439,7 @@ func newCgroup(p *Probe, memory int64, pids int) (*cgroup, error) {
 	if pids > 0 && cg.pids != "" {
 		cg.pidsFile, _ = os.Open(filepath.Join(cg.pids, "pids.events"))
 	}
+	cg.openCPU()
 	return cg, nil
 }
 
@@ -434,15 +469,9 @@ func (c *cgroup) dirs() []string {
 	if c == nil {
 		return nil
 	}
-	if c.v2 || c.memory == c.pids {
-		if c.memory == "" {
-			return nil
-		}
-		return []string{c.memory}
-	}
 	var out []string
-	for _, d := range []string{c.memory, c.pids} {
-		if d != "" {
+	for _, d := range []string{c.memory, c.pids, c.cpu, c.cpuacct} {
+		if d != "" && !contains(out, d) {
 			out = append(out, d)
 		}
 	}
@@ -672,7 +701,7 @@ func (c *cgroup) remove() {
 	if c == nil {
 		return
 	}
-	for _, f := range []*os.File{c.oomFile, c.pidsFile} {
+	for _, f := range []*os.File{c.oomFile, c.pidsFile, c.usageFile, c.weightFile} {
 		if f != nil {
 			f.Close()
 		}

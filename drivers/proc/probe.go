@@ -95,8 +95,9 @@ func probe() *Probe {
 	}
 	const off = "disabled by " + DisableEnv
 	if disabled["cgroup"] {
-		for _, k := range []string{"cgroup v2", "cgroup v1 memory", "cgroup v1 pids"} {
-			p.Why[k] = off
+		p.Why["cgroup v2"] = off
+		for _, c := range v1Controllers {
+			p.Why["cgroup v1 "+c] = off
 		}
 	} else {
 		probeCgroups(p)
@@ -434,6 +435,8 @@ func (p *Probe) Facts() [][2]string {
 		{"cgroup v2 (memory+pids)", v2},
 		{"cgroup v1 memory", v1("memory")},
 		{"cgroup v1 pids", v1("pids")},
+		{"cgroup v1 cpu", v1("cpu")},
+		{"cgroup v1 cpuacct", v1("cpuacct")},
 		{"user namespace", yes(p.UserNS, "user namespace")},
 		{"network namespace", yes(p.NetNS, "network namespace")},
 		{"mount namespace", yes(p.MountNS, "mount namespace")},

@@ -98,6 +98,13 @@ type Session struct {
 	// share (Spec.Setup) and which is dropped when the set-up ends.
 	turnUsed time.Duration
 	startup  time.Duration
+	// cpuAt is the CPU the bot's processes had used when its last answer
+	// was read, if cpuKnown; offMove is what the clock was charged for
+	// CPU they used while not on move (offmove.go).
+	cpuAt    time.Duration
+	cpuKnown bool
+	offMove  time.Duration
+	answerAt time.Time // when cpuAt was read
 
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
@@ -404,6 +411,9 @@ func (s *Session) budget(start time.Time, cmd string) time.Time {
 	}
 	d, bound := s.turnLeft()
 	bound.startup = s.startup
+	if bound.kind == clockLimit {
+		bound.offMove = s.offMove
+	}
 	s.bound = bound
 	if bound.kind == noLimit {
 		return time.Time{}
@@ -418,6 +428,7 @@ type limitSet struct {
 	kind     uint8
 	left, of time.Duration
 	startup  time.Duration
+	offMove  time.Duration // of the clock, charged for CPU off move
 }
 
 // The kinds of limitSet.
@@ -452,7 +463,16 @@ func (l limitSet) String() string {
 	if l.startup > 0 {
 		s += fmt.Sprintf(" and the %v left of its start-up allowance", l.startup.Round(time.Millisecond))
 	}
-	return s
+	return s + offMoveSaid(l.offMove)
+}
+
+// offMoveSaid is what a time fault adds when the clock was charged for
+// CPU the bot's processes used while it was not on move (offmove.go).
+func offMoveSaid(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%v of its clock went on CPU its processes used while it was not on move)", d.Round(time.Millisecond))
 }
 
 // TurnLeft is what the bot may spend on its next answer, start-up
@@ -634,6 +654,7 @@ func (s *Session) Abandon() error {
 	}
 	s.due, s.next = 0, nil
 	s.watch.disarm()
+	s.offMoveFrom(time.Now())
 	return s.stillFine()
 }
 
@@ -678,6 +699,9 @@ func (s *Session) Exchange(cmd string, read func(deadline time.Time) error) erro
 // moment its predecessor was answered.
 func (s *Session) Send(cmd string, more ...string) {
 	s.sentAt = time.Now()
+	if s.chargeOffMove(s.sentAt) {
+		s.sentAt = time.Now() // the read is arbiter's time, not the bot's
+	}
 	s.deadline = s.budget(s.sentAt, cmd)
 	s.due = 1 + len(more)
 	s.next = more
@@ -698,7 +722,7 @@ func (s *Session) spent() *Fault {
 		return nil
 	}
 	if s.limited && s.left <= 0 {
-		return faultf(drivers.FaultTime, "had used up its clock of %v", time.Duration(s.spec.Clock.Total))
+		return faultf(drivers.FaultTime, "had used up its clock of %v%s", time.Duration(s.spec.Clock.Total), offMoveSaid(s.offMove))
 	}
 	if t := time.Duration(s.spec.Clock.Turn); t > 0 && s.turnUsed >= t {
 		return faultf(drivers.FaultTime, "had used up its turn of %v", t)
@@ -764,6 +788,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 	} else {
 		s.due, s.next = 0, nil
 		s.watch.disarm()
+		s.offMoveFrom(now)
 	}
 	if err != nil {
 		return s.verdict(err)

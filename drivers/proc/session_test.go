@@ -157,7 +157,9 @@ func runBot(mode string) {
 			reply(in.Text())
 		}
 	default:
-		hostileBot(mode, in, reply)
+		if !offMoveBot(mode, in, reply) {
+			hostileBot(mode, in, reply)
+		}
 	}
 }
 
