@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -1062,10 +1061,7 @@ func (r *Runner) seat(m *plan.Match, i int, name, dir string) (drivers.Seat, err
 	}
 	// Last, so that arbiter's own win over a plan's env (the last of
 	// equal names counts), also in a plan.json edited by hand.
-	seat.Env = append(seat.Env,
-		"ARBITER_MATCH="+m.ID,
-		"ARBITER_SEAT="+strconv.Itoa(i),
-		"ARBITER_SEED="+strconv.FormatUint(m.Seed, 10))
+	seat.Env = append(seat.Env, drivers.BotEnv(m.ID, i, m.Seed)...)
 	if b.House != "" {
 		seat.Command = []string{r.Self, "bot", b.House}
 		seat.Dir = dir

@@ -114,7 +114,7 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 		}
 	}
 	seat := drivers.Seat{Bot: "bot", Nick: "bot", Dir: abs, Command: command,
-		Env: []string{"ARBITER_MATCH=check", "ARBITER_SEAT=0", "ARBITER_SEED=1"}}
+		Env: drivers.BotEnv("check", 0, 1)}
 	if botName == "" {
 		if len(pos) > 1 && len(command) == 0 {
 			// The command's words came as arguments of check itself.

@@ -308,8 +308,7 @@ func seatInput(dir string, seat int, gtp bool) (writes [][]string, env []string,
 		switch {
 		case json.Unmarshal(sc.Bytes(), &e) != nil:
 		case e.Event == "match" && e.Data.Seed != nil && env == nil:
-			env = []string{"ARBITER_MATCH=" + e.Data.ID, "ARBITER_SEAT=" + strconv.Itoa(seat),
-				"ARBITER_SEED=" + strconv.FormatUint(*e.Data.Seed, 10)}
+			env = drivers.BotEnv(e.Data.ID, seat, *e.Data.Seed)
 		case e.Seat != nil && e.Send != nil:
 			seats[*e.Seat] = true
 			if *e.Seat != seat {

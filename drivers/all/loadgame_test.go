@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -168,7 +167,7 @@ func play(t *testing.T, g drivers.Game, drv drivers.Driver, m *plan.Match) playe
 			Command: []string{self, "bot", drv.Name() + "/" + hb.Name},
 			Dir:     dir,
 			Stderr:  filepath.Join(t.TempDir(), "stderr"),
-			Env:     []string{"ARBITER_MATCH=" + m.ID, "ARBITER_SEAT=" + strconv.Itoa(i), "ARBITER_SEED=" + strconv.FormatUint(m.Seed, 10)},
+			Env:     drivers.BotEnv(m.ID, i, m.Seed),
 		})
 	}
 	out, err := g.Play(context.Background(), match)

@@ -21,14 +21,15 @@ type HousePlayer struct {
 	out *bufio.Reader
 }
 
-// NewHousePlayer starts hb, seeded by seed and sitting in seat.
+// NewHousePlayer starts hb sitting in seat of a match whose deal seed is
+// seed; it gets the bot's seed of that seat (drivers.BotSeed), as in a run.
 func NewHousePlayer(hb drivers.HouseBot, seed uint64, seat int) *HousePlayer {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	env := func(k string) string {
 		switch k {
 		case "ARBITER_SEED":
-			return strconv.FormatUint(seed, 10)
+			return strconv.FormatUint(drivers.BotSeed(seed, seat), 10)
 		case "ARBITER_SEAT":
 			return strconv.Itoa(seat)
 		}
@@ -90,7 +91,7 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 			players[i] = tested
 			continue
 		}
-		hp := NewHousePlayer(house, seed+uint64(i), i)
+		hp := NewHousePlayer(house, seed, i)
 		defer hp.Close()
 		players[i] = hp
 	}

@@ -47,7 +47,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -440,11 +439,8 @@ func (s *Suite) newMatch(t *testing.T, bots [][]string, limits func(int) drivers
 			Bot: fmt.Sprintf("bot%d", i), Nick: fmt.Sprintf("BOT%d", i), Command: argv,
 			Dir:    filepath.Join(root, "bots"),
 			Stderr: filepath.Join(root, fmt.Sprintf("seat%d.stderr", i)),
-			Env: []string{
-				"ARBITER_MATCH=" + m.ID, "ARBITER_SEAT=" + strconv.Itoa(i),
-				"ARBITER_SEED=" + strconv.FormatUint(m.Seed, 10),
-				envRun + "=" + m.run, envDir + "=" + root,
-			},
+			Env: append(drivers.BotEnv(m.ID, i, m.Seed),
+				envRun+"="+m.run, envDir+"="+root),
 		}
 		if limits != nil {
 			seat.Limits = limits(i)

@@ -28,7 +28,8 @@ func HouseBots() []house.Bot {
 	}
 }
 
-// seedFrom seeds a house bot from its match seed and seat, so that it
+// seedFrom seeds a house bot from its seed (ARBITER_SEED, its own in
+// its match: drivers.BotSeed) and seat, so that it
 // plays the same duel twice.
 func seedFrom(env func(string) string) *rand.Rand {
 	seed, seat := house.EnvUint(env, "ARBITER_SEED"), house.EnvUint(env, "ARBITER_SEAT")

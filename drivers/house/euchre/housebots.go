@@ -134,8 +134,9 @@ func decideHouse(play strategy, text string, mem []byte, env func(string) string
 		return "", mem, err
 	}
 	m := parseMemory(string(mem))
-	// Seeded by the match seed, the position and the input, so a match
-	// replays exactly and two decisions do not repeat the same draw.
+	// Seeded by the bot's seed (ARBITER_SEED, drivers.BotSeed: not the
+	// deal's), the position and the input, so a match replays exactly and
+	// two decisions do not repeat the same draw.
 	h := fnv.New64a()
 	h.Write([]byte(text))
 	seed, _ := strconv.ParseUint(env("ARBITER_SEED"), 10, 64)
