@@ -75,7 +75,11 @@ func noShebang(name string) string {
 	if interp == "" {
 		interp, line = "python3", "add one naming its interpreter (#!/usr/bin/env python3, say)"
 	}
-	return fmt.Sprintf("the file has no #! line: %s, or run it through its interpreter (command = [%s, %s])", line, strconv.Quote(interp), strconv.Quote(strings.TrimPrefix(name, "./")))
+	// Said both ways: a bots_from player's command is a line of its
+	// info.txt, not HCL.
+	file := strings.TrimPrefix(name, "./")
+	return fmt.Sprintf("the file has no #! line: %s, or run it through its interpreter (%s %s; in a bot block, command = [%s, %s])",
+		line, interp, file, strconv.Quote(interp), strconv.Quote(file))
 }
 
 func interpreterProblem(path, name string, shows func(string) bool, depth int) string {

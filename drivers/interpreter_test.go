@@ -31,7 +31,7 @@ func TestInterpreterProblem(t *testing.T) {
 		{"no interpreter", "#!\n", `its "#!" line (line 1 of ./bot) names no interpreter`},
 		{"a folder", "#!" + dir + "\n", "its interpreter " + dir + " (line 1 of ./bot) is a folder, not a program"},
 		{"not executable", "#!" + notExec + "\n", "its interpreter " + notExec + " (line 1 of ./bot) is not executable"},
-		{"no #! line", "read b\n", `the file has no #! line: add one naming its interpreter (#!/usr/bin/env python3, say), or run it through its interpreter (command = ["python3", "bot"])`},
+		{"no #! line", "read b\n", `the file has no #! line: add one naming its interpreter (#!/usr/bin/env python3, say), or run it through its interpreter (python3 bot; in a bot block, command = ["python3", "bot"])`},
 		{"not a program", "#!" + text + "\n", "its interpreter " + text + " (line 1 of ./bot) is neither a program nor a script"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -67,7 +67,7 @@ func TestStartFaultNamesMissingInterpreter(t *testing.T) {
 	for _, prog := range []struct{ name, want string }{
 		{"crlf", `cannot start ./crlf: its interpreter "/bin/sh\r" (line 1 of ./crlf) does not exist: the file has Windows line endings (CRLF); convert it (dos2unix ./crlf)`},
 		{"missing", `cannot start ./missing: its interpreter /nonexistent/interp (line 1 of ./missing) does not exist`},
-		{"bare.py", `cannot start ./bare.py: the file has no #! line: add one (#!/usr/bin/env python3), or run it through its interpreter (command = ["python3", "bare.py"])`},
+		{"bare.py", `cannot start ./bare.py: the file has no #! line: add one (#!/usr/bin/env python3), or run it through its interpreter (python3 bare.py; in a bot block, command = ["python3", "bare.py"])`},
 	} {
 		for _, tc := range []struct {
 			name string
