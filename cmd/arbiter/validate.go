@@ -64,7 +64,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			p, _, n, d := compile.Stream(cfg, t)
 			diags = appendNew(diags, d)
 			if p != nil {
-				summary = append(summary, fmt.Sprintf("tournament %q: %d matches%s, plan %.12s", t.Name, n, p.RoundsToCome(), p.Hash))
+				coming := p.RoundsToCome()
+				if p.Stop != nil { // which may end the run before them
+					coming = nil
+				}
+				summary = append(summary, fmt.Sprintf("tournament %q: %d matches%s, plan %.12s", t.Name, n, coming, p.Hash))
 			}
 		}
 	}

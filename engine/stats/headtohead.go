@@ -116,11 +116,17 @@ func AllHeadToHeads(p *plan.Plan, results []Result, bots []string, sprt rating.S
 		if IsPlayoff(r.Match) {
 			continue
 		}
-		for sa := range r.Seats {
-			for sb := range r.Seats {
-				ia, oka := at[r.Seats[sa].Bot]
-				ib, okb := at[r.Seats[sb].Bot]
-				if !oka || !okb || ia >= ib {
+		// A bot in two seats plays from its last, as ComputeHeadToHead
+		// takes it.
+		seat := map[int]int{}
+		for s, st := range r.Seats {
+			if i, ok := at[st.Bot]; ok {
+				seat[i] = s
+			}
+		}
+		for ia, sa := range seat {
+			for ib, sb := range seat {
+				if ia >= ib {
 					continue
 				}
 				if res, ok := PairResult(&r, sa, sb); ok {

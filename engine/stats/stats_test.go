@@ -397,6 +397,7 @@ func TestAllHeadToHeads(t *testing.T) {
 		match("r1-s2", 11, "b:3", "a:1", "c:0"),
 		match("r2-s1", 12, "c:2", "b:2"),
 		match("r3-s1", 13, "b:1", "c:2"),
+		match("r4-s1", 14, "a:3", "b:1", "a:0"), // a bot in two seats: its last
 	}
 	bots := []string{"c", "a", "b", "d"} // standings order: d met nobody
 	all := stats.AllHeadToHeads(p, results, bots, sprt)
