@@ -156,10 +156,12 @@ func (bf *BotsFrom) buildOf(folder string, build []string) []string {
 	return build
 }
 
-// missingBuildFiles warns when the build of bf names a file (a word
-// that is an existing relative path in some built folder) that other
-// built folders lack: their build will fail, and they lose every match.
-// The word after -o names what the build makes, not what it reads.
+// missingBuildFiles warns when the build of bf names a source file (a
+// word with an extension that is a regular file, by a relative path, in
+// some built folder) that other built folders lack: their build will
+// likely fail, and they lose every match. A word without an extension
+// (a make target, a program) or after an output flag (-o, --output)
+// names what the build makes, not what it reads.
 func missingBuildFiles(bf *BotsFrom, rng hcl.Range) *hcl.Diagnostic {
 	var built []*Bot
 	for _, b := range bf.Bots {
@@ -172,12 +174,13 @@ func missingBuildFiles(bf *BotsFrom, rng hcl.Range) *hcl.Diagnostic {
 	}
 	build := built[0].Build
 	for i, w := range build {
-		if i == 0 || w == "" || strings.HasPrefix(w, "-") || build[i-1] == "-o" || !filepath.IsLocal(w) {
+		if i == 0 || w == "" || strings.HasPrefix(w, "-") || slices.Contains([]string{"-o", "--output", "-out"}, build[i-1]) ||
+			!filepath.IsLocal(w) || filepath.Ext(w) == "" {
 			continue
 		}
 		var have, lack []string
 		for _, b := range built {
-			if _, err := os.Stat(filepath.Join(b.Dir, w)); err == nil {
+			if st, err := os.Stat(filepath.Join(b.Dir, w)); err == nil && st.Mode().IsRegular() {
 				have = append(have, filepath.Base(b.Dir))
 			} else {
 				lack = append(lack, filepath.Base(b.Dir))
@@ -187,7 +190,7 @@ func missingBuildFiles(bf *BotsFrom, rng hcl.Range) *hcl.Diagnostic {
 			continue
 		}
 		return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Build file missing in player folders",
-			Detail: fmt.Sprintf("The build %q names %s, which is in the player folders %s of %s but not in %s: the build fails there, and those players get the fault build in every match. If only the folders with %s are to be built (a field of several languages), add build_if_present = %q.",
+			Detail: fmt.Sprintf("The build %q names %s, which is in the player folders %s of %s but not in %s: the build likely fails there, and those players get the fault build in every match. If only the folders with %s are to be built (a field of several languages), add build_if_present = %q.",
 				strings.Join(build, " "), w, someFolders(have), bf.Dir, someFolders(lack), w, w),
 			Subject: &rng}
 	}
