@@ -12,6 +12,8 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/conform"
+	"github.com/arbiter-contests/arbiter/internal/shell"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // CheckCases is the conformance suite of Auction strategies (../shared/
@@ -110,14 +112,19 @@ func prefixHint(bot drivers.Seat, opt drivers.CheckOptions, f *seatFolder) strin
 	}
 	shared := sharedPrefix(bot.Command, f.unprefixed)
 	p := cmp.Or(shared, "PREFIX")
+	env := shell.Word("ARBITER_PREFIX=" + p) // as typed in a shell
 	origin := "the name check gives a bot given by its command, as a tournament gives a bot its name"
-	way := fmt.Sprintf("arbiter check -env ARBITER_PREFIX=%s, and in a tournament a bot named %s or the game's files { prefixes = { NAME = %q } }", p, p, p)
+	named := ""
+	if tournament.ValidName(p) {
+		named = fmt.Sprintf("a bot named %s or ", p)
+	}
+	way := fmt.Sprintf("arbiter check -env %s, and in a tournament %sthe game's files { prefixes = { NAME = %q } }", env, named, p)
 	if s, _ := rules(opt); opt.Game != nil {
 		origin = "its name, as the tournament gives it"
 		if _, ok := s.Files.Prefixes[bot.Bot]; ok {
 			origin = "its entry in the game's files { prefixes }"
 		}
-		way = fmt.Sprintf("arbiter check -env ARBITER_PREFIX=%s, and in the tournament the game's files { prefixes = { %s = %q } }", p, bot.Bot, p)
+		way = fmt.Sprintf("arbiter check -env %s, and in the tournament the game's files { prefixes = { %s = %q } }", env, bot.Bot, p)
 	}
 	share := ""
 	if shared != "" {
@@ -131,7 +138,7 @@ func prefixHint(bot drivers.Seat, opt drivers.CheckOptions, f *seatFolder) strin
 // longest start two or more of them have in common; "" when none is.
 func sharedPrefix(command, names []string) string {
 	startsAll := func(p string) bool {
-		if p == "" || p == "state" || p == "log" {
+		if p == "" || p == "state" || p == "log" || prefixProblem(p) != "" {
 			return false
 		}
 		for _, n := range names {
@@ -184,6 +191,12 @@ func folder(bot drivers.Seat, opt drivers.CheckOptions) (*seatFolder, func(), er
 		if v, ok := strings.CutPrefix(kv, "ARBITER_PREFIX="); ok {
 			prefix = v
 		}
+	}
+	if problem := prefixProblem(prefix); problem != "" {
+		// A tournament refuses such a prefix; a check with it would pass
+		// what no match can play.
+		os.RemoveAll(tmp)
+		return nil, nil, fmt.Errorf("the prefix %q (ARBITER_PREFIX) %s: a tournament refuses it", prefix, problem)
 	}
 	f, err := newSeatFolder(filepath.Join(tmp, "cwd"), checkGameName, prefix, s.Files)
 	if err != nil {
