@@ -77,8 +77,10 @@ func newBarProgress(tty *os.File, term *lostOut) *barProgress {
 }
 
 func (b *barProgress) Begin(todo, done int) {
-	// A total of 0 keeps the bar open for rounds paired later (More).
-	b.bar = b.p.AddBar(0,
+	// A total of 0 keeps the bar open for rounds paired later (More). A
+	// terminal lost before the run began has ended mpb: then there is no
+	// bar, and the run plays on with its log.
+	bar, err := b.p.Add(0, mpb.BarStyle().Build(),
 		mpb.PrependDecorators(
 			decor.Name("matches "),
 			decor.CountersNoUnit("%d/%d"),
@@ -101,12 +103,19 @@ func (b *barProgress) Begin(todo, done int) {
 			decor.AverageETA(decor.ET_STYLE_MMSS),
 		),
 	)
+	if err != nil {
+		return
+	}
+	b.bar = bar
 	b.More(todo, done)
 }
 
 // More adds the matches of a round paired during the run.
 func (b *barProgress) More(todo, done int) {
-	b.bar.SetTotal(b.total.Add(int64(todo)), false)
+	total := b.total.Add(int64(todo))
+	if b.bar != nil {
+		b.bar.SetTotal(total, false)
+	}
 }
 
 func (b *barProgress) Started(m *plan.Match) {
@@ -116,7 +125,9 @@ func (b *barProgress) Started(m *plan.Match) {
 
 func (b *barProgress) Finished(*plan.Match, *engine.Result) {
 	b.running.Add(-1)
-	b.bar.Increment()
+	if b.bar != nil {
+		b.bar.Increment()
+	}
 }
 
 // Write shows p above the bar; once the bar is gone (after Wait, or the

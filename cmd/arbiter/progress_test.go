@@ -159,3 +159,35 @@ func crashRun(t *testing.T, pts *os.File) (cmd *exec.Cmd, out string) {
 	cmd.Stdout, cmd.Stderr = pts, pts
 	return cmd, out
 }
+
+// TestBarTerminalLostBeforeBegin: a terminal lost while the run gets
+// ready (a log line drawn on it before the first match) ends mpb; Begin
+// then has no bar to add, and the run must go on without one rather than
+// panic.
+func TestBarTerminalLostBeforeBegin(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // every write fails: EPIPE
+	defer w.Close()
+	term := &lostOut{w: w, name: "the terminal", then: "the run goes on"}
+	bar := newBarProgress(w, term)
+	bar.Write([]byte("a line before the run begins\n"))
+	deadline := time.Now().Add(time.Minute)
+	gone := func() bool {
+		term.mu.Lock()
+		defer term.mu.Unlock()
+		return term.err != nil
+	}
+	for !gone() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !gone() {
+		t.Fatal("the lost terminal was not noted")
+	}
+	bar.Begin(8, 0)
+	bar.More(2, 0)
+	bar.Finished(nil, nil)
+	bar.Wait()
+}
