@@ -188,7 +188,7 @@ func (m *match) move(pl int) error {
 	} else {
 		cells, err := ParseCells(text)
 		if err != nil {
-			return m.AnswerFault(pl, drivers.FaultProtocol, fmt.Sprintf("answered gen_move with %q, which is neither cells row,col nor pass%s", truncate(text), m.Where))
+			return m.AnswerFault(pl, drivers.FaultProtocol, fmt.Sprintf("answered gen_move with %q, which is neither cells row,col nor pass%s", gtp.Clip(text), m.Where))
 		}
 		pm, problem := m.pos.Check(pl, cells)
 		if problem != "" {
@@ -205,12 +205,4 @@ func (m *match) move(pl int) error {
 		next = -1
 	}
 	return m.TellAllBefore(next, "gen_move", func(int) string { return play })
-}
-
-// truncate keeps details short when a bot answers with a flood.
-func truncate(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "..."
-	}
-	return s
 }

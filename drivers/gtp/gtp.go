@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/house"
@@ -631,12 +632,18 @@ func (m *Match) Warn(seat int, command, answer string) {
 // transcript (engine.MaxSeatTranscript).
 const MaxQuoted = 200
 
-// Clip is a bot's text s cut to its first MaxQuoted bytes, then "...".
+// Clip is a bot's text s cut to at most its first MaxQuoted bytes, then
+// "...": at the start of a character, so that a character of several
+// bytes is not cut in two.
 func Clip(s string) string {
-	if len(s) > MaxQuoted {
-		return s[:MaxQuoted] + "..."
+	if len(s) <= MaxQuoted {
+		return s
 	}
-	return s
+	n := MaxQuoted
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // Quit ends the session of every bot that did not fault (is not in
