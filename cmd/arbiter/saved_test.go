@@ -204,7 +204,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 
 // timings are the fields that hold times, in results.jsonl and in
 // transcripts: a transcript line's offset "t", a result's elapsed_ms and
-// its seats' time_ms, and the clock a bot is told before a decision.
+// its seats' time_ms and off_move_ms, and the clock a bot is told before a decision.
 var timings = []struct {
 	re   *regexp.Regexp
 	with string
@@ -212,6 +212,7 @@ var timings = []struct {
 	{regexp.MustCompile(`(?m)^\{"t":[0-9.]+,`), `{"t":T,`},
 	{regexp.MustCompile(`"elapsed_ms":[0-9]+`), `"elapsed_ms":T`},
 	{regexp.MustCompile(`"time_ms":[0-9]+`), `"time_ms":T`},
+	{regexp.MustCompile(`,"off_move_ms":[0-9]+`), ``}, // a measured time, left out when 0
 	{regexp.MustCompile(`"send":"time_left [0-9]+"`), `"send":"time_left T"`},
 }
 

@@ -393,6 +393,7 @@ func timelessResults(t *testing.T, dir string) (map[string]string, []string) {
 		delete(r, "elapsed_ms")
 		for _, s := range r["seats"].([]any) {
 			delete(s.(map[string]any), "time_ms")
+			delete(s.(map[string]any), "off_move_ms")
 		}
 		b, _ := json.Marshal(r)
 		id := r["match"].(string)

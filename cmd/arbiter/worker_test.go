@@ -104,7 +104,7 @@ func TestPinnedWorkersPlayAsOneProcess(t *testing.T) {
 	}
 }
 
-var timing = regexp.MustCompile(`"(t|ms|elapsed_ms|time_ms)":[0-9.]+,?|time_left \d+|"fingerprints":\{[^}]*\}`)
+var timing = regexp.MustCompile(`"(t|ms|elapsed_ms|time_ms|off_move_ms)":[0-9.]+,?|time_left \d+|"fingerprints":\{[^}]*\}`)
 
 // transcript is a match's events with their timings left out.
 func transcript(t *testing.T, dir string) string {
