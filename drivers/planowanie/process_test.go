@@ -158,6 +158,20 @@ func (c *countTrips) Received(int, string) {
 // exit, starts aside: the floor of the game on this machine's pipes and
 // scheduler, as opposed to BenchmarkRawPipe's single bot.
 func BenchmarkGameBarePipes(b *testing.B) {
+	m, steps := recordedGame(b)
+	var bare time.Duration
+	cpu := proctest.StartCPU()
+	for b.Loop() {
+		bare += replayBare(b, m, steps)
+	}
+	proctest.ReportCPU(b, cpu)
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/op")
+}
+
+// recordedGame plays BenchmarkGameProcesses's game once and returns its
+// match and the lines it sent, grouped into steps (stepRecorder), for a
+// replay.
+func recordedGame(b *testing.B) (*drivers.Match, [][]sent) {
 	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Hour)}}
 	m := processMatch(b, 7, "greedy", "random", "greedy", "random")
 	rec := &stepRecorder{}
@@ -165,13 +179,7 @@ func BenchmarkGameBarePipes(b *testing.B) {
 	if _, err := g.Play(context.Background(), m); err != nil {
 		b.Fatal(err)
 	}
-	var bare time.Duration
-	cpu := proctest.StartCPU()
-	for b.Loop() {
-		bare += replayBare(b, m, rec.steps)
-	}
-	proctest.ReportCPU(b, cpu)
-	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/op")
+	return m, rec.steps
 }
 
 // sent is one line written to a seat.
@@ -208,13 +216,7 @@ func (r *stepRecorder) Received(int, string) { r.received = true }
 // the floor (the round trips times one ping-pong of two
 // processes). bare-ns/op times the replay, starts aside.
 func BenchmarkGameBareEcho(b *testing.B) {
-	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(time.Hour)}}
-	m := processMatch(b, 7, "greedy", "random", "greedy", "random")
-	rec := &stepRecorder{}
-	m.Record = rec
-	if _, err := g.Play(context.Background(), m); err != nil {
-		b.Fatal(err)
-	}
+	m, steps := recordedGame(b)
 	echo := *m
 	echo.Seats = slices.Clone(m.Seats)
 	for i := range echo.Seats {
@@ -223,7 +225,7 @@ func BenchmarkGameBareEcho(b *testing.B) {
 	var bare time.Duration
 	cpu := proctest.StartCPU()
 	for b.Loop() {
-		bare += replayRaw(b, &echo, rec.steps)
+		bare += replayRaw(b, &echo, steps)
 	}
 	proctest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/op")
