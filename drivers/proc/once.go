@@ -82,8 +82,9 @@ type Reply struct {
 	// or to its exit, or to the time-out.
 	Used time.Duration
 	// Fault is nil when the bot printed a line in time (what the line
-	// means is the game's business); otherwise why there is no line:
-	// drivers.FaultTime, FaultOutput (a line over MaxOutput),
+	// means is the game's business) and kept within its limits and its
+	// folder's quota until its processes were gone; otherwise why there
+	// is no line, or why it is not to be taken: drivers.FaultTime, FaultOutput (a line over MaxOutput),
 	// FaultProtocol (exit status 0 without output), FaultCrash (no line,
 	// a failing exit status or a signal), FaultStart, or the limit that
 	// ended it (FaultMemory, FaultProcesses, FaultNetwork, FaultFiles).
@@ -299,6 +300,11 @@ func (r *onceRun) overQuota(f *Fault) *Fault {
 	}
 	if g := r.over.Load(); g != nil && g != f && g.Kind == drivers.FaultFiles {
 		return g
+	}
+	if f != nil {
+		// Said as the watch says it: the write that failed or killed it
+		// is most likely what ended it.
+		return r.spec.Quota.over(r.spec.Dir)
 	}
 	return r.spec.Quota.left(r.spec.Dir)
 }
