@@ -3,6 +3,7 @@ package auction
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,6 +86,66 @@ func TestWritesBoundedDuringTheMove(t *testing.T) {
 			}
 			if !seen[0] || !seen[1] || out.Seats[2].Defaults != 0 {
 				t.Errorf("defaults %v, want seats 0 and 1's", rec.defaults())
+			}
+		})
+	}
+}
+
+// TestFolderHolesDuringTheMove: a bot that reserves 300 MiB with
+// fallocate keeping its file empty (FALLOC_FL_KEEP_SIZE), and one that
+// bids and then writes 40 MiB in its grace, each get the files default
+// for the round and keep nothing over the quota: bare, the reservation
+// counts by its blocks; in the sandbox it is refused.
+func TestFolderHolesDuringTheMove(t *testing.T) {
+	sandboxed := Driver{}.DefaultLimits()
+	sandboxed.Sandbox = &drivers.Sandbox{}
+	for _, c := range []struct {
+		name   string
+		limits drivers.Limits
+	}{{"bare", drivers.Limits{}}, {"sandbox", sandboxed}} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.limits.Sandbox != nil && !proc.Machine().Sandbox {
+				if os.Getenv("CI") == "true" {
+					t.Fatal("no sandbox on CI")
+				}
+				t.Skip("no sandbox here (arbiter doctor says why)")
+			}
+			m, rec, _ := newMatch(t, 1, seat{"r", "reserve"}, seat{"a", "afterbid"}, seat{"c", "copy"})
+			for i := range m.Seats {
+				m.Seats[i].Limits = c.limits
+			}
+			for d := m.Dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+				if err := os.Chmod(d, 0o755); err != nil { // for the sandbox's uid
+					t.Fatal(err)
+				}
+			}
+			s := testSettings
+			s.IdleRounds = 1
+			s.Files = FileLimits{Count: 10, Bytes: 2_000_000}
+			out, err := play(context.Background(), m, s, Board{Name: "spec", Cols: 4, Rows: 3}, examplePosition(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Seats[1].Defaults == 0 || out.Seats[2].Defaults != 0 {
+				t.Errorf("defaults %v, want seat 1's (it wrote after its bid), not seat 2's", rec.defaults())
+			}
+			if reserved := out.Seats[0].Defaults != 0; reserved != (c.limits.Sandbox == nil) {
+				t.Errorf("seat 0 has %d defaults (%v); want them bare, where its reservation is made, and none in the sandbox, where it is refused", out.Seats[0].Defaults, rec.defaults())
+			}
+			for _, d := range rec.defaults() {
+				if d.Kind != FilesKind || !strings.Contains(d.Detail, "over its limit of 10 files and 2000000 bytes") {
+					t.Errorf("default %+v, want a files default naming its quota", d)
+				}
+			}
+			var used int64
+			filepath.WalkDir(m.Dir, func(p string, e fs.DirEntry, err error) error {
+				if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+					used += proc.DiskUsage(fi)
+				}
+				return nil
+			})
+			if used > 10<<20 {
+				t.Errorf("the match's folder takes %d bytes on the disk after the match, want the bots' files removed", used)
 			}
 		})
 	}

@@ -238,7 +238,9 @@ func (f *seatFolder) check() (problems []string, err error) {
 		default:
 			if fi, err := e.Info(); err == nil {
 				own = append(own, path)
-				size += fi.Size()
+				// Its blocks when they are more: a file may hold a
+				// reservation with its size left at 0 (fallocate).
+				size += proc.DiskUsage(fi)
 			}
 			continue
 		}

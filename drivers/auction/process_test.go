@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
@@ -25,7 +27,7 @@ import (
 // bids its first argument.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{"copy", "writestate", "quota", "bigfile", "manyfiles", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty", "fifo", "setuid"} {
+	for _, mode := range []string{"copy", "writestate", "quota", "bigfile", "manyfiles", "keeper", "outside", "crash", "silent", "hang", "linger", "garbage", "empty", "fifo", "setuid", "reserve", "afterbid"} {
 		testbot.Register(mode, func(args []string) int {
 			testBot(mode, args)
 			return 0
@@ -70,6 +72,17 @@ func testBot(mode string, args []string) {
 			writeMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 5)
 		}
 		fmt.Println(1)
+	case mode == "reserve": // bids 0; 300 MiB of disk reserved in a file that stays empty
+		if f, err := os.Create(filepath.Join(game, prefix+"blocks")); err == nil {
+			fmt.Fprintln(os.Stderr, "fallocate:", unix.Fallocate(int(f.Fd()), unix.FALLOC_FL_KEEP_SIZE, 0, 300<<20))
+			f.Close()
+		}
+		fmt.Println(0)
+	case mode == "afterbid": // bids 0, then writes 40 files of 1 MiB in its grace
+		fmt.Println(0)
+		for i := range 40 {
+			writeMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 1)
+		}
 	case mode == "keeper": // one file within the limits, appended every round
 		f, _ := os.OpenFile(filepath.Join(game, prefix+"memo"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		f.WriteString("round\n")

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 )
 
 // checkMemory enforces the rule that a bot keeps at most one file of at
@@ -37,8 +39,10 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 		switch {
 		case !info.Mode().IsRegular():
 			why = append(why, e.Name()+" is not a regular file")
-		case info.Size() > limit:
-			why = append(why, fmt.Sprintf("%s has %d bytes", e.Name(), info.Size()))
+		case proc.DiskUsage(info) > limit:
+			// Its blocks when they are more: a file may hold a
+			// reservation with its size left at 0 (fallocate).
+			why = append(why, fmt.Sprintf("%s has %d bytes", e.Name(), proc.DiskUsage(info)))
 		case info.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0:
 			// Left on the host, a set-user-ID program of the sandbox's
 			// uid would let anyone run as every sandboxed bot.

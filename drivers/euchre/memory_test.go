@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestCheckMemory(t *testing.T) {
@@ -64,6 +66,22 @@ func TestCheckMemory(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an empty file holding a reservation of 10 MiB", func(t *testing.T) {
+		dir := t.TempDir()
+		f, err := os.Create(filepath.Join(dir, "m"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = unix.Fallocate(int(f.Fd()), unix.FALLOC_FL_KEEP_SIZE, 0, 10<<20)
+		f.Close()
+		if err != nil {
+			t.Skipf("fallocate: %v", err)
+		}
+		problem, err := checkMemory(dir, 1024)
+		if err != nil || !strings.Contains(problem, "m has ") {
+			t.Errorf("problem %q, err %v; want the file's blocks over the rule", problem, err)
+		}
+	})
 	t.Run("a removed folder is made again", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "pos0")
 		problem, err := checkMemory(dir, 1024)

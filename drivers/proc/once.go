@@ -82,8 +82,9 @@ type Reply struct {
 	// or to its exit, or to the time-out.
 	Used time.Duration
 	// Fault is nil when the bot printed a line in time (what the line
-	// means is the game's business); otherwise why there is no line:
-	// drivers.FaultTime, FaultOutput (a line over MaxOutput),
+	// means is the game's business) and kept within its limits and its
+	// folder's quota until its processes were gone; otherwise why there
+	// is no line, or why it is not to be taken: drivers.FaultTime, FaultOutput (a line over MaxOutput),
 	// FaultProtocol (exit status 0 without output), FaultCrash (no line,
 	// a failing exit status or a signal), FaultStart, or the limit that
 	// ended it (FaultMemory, FaultProcesses, FaultNetwork, FaultFiles).
@@ -119,6 +120,11 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	if len(spec.Argv) == 0 {
 		return Reply{Exit: -1, Fault: faultf(drivers.FaultStart, "bot %s has an empty command", spec.Bot)}, nil
 	}
+	if spec.Quota != nil && spec.Dir == "" {
+		// The driver's mistake: a quota on arbiter's own working directory
+		// would count whatever else is there.
+		return Reply{Exit: -1}, fmt.Errorf("bot %s: a folder quota needs the run's Dir", spec.Bot)
+	}
 	becomeSubreaper()
 	r := &onceRun{spec: withOnceDefaults(spec), exited: make(chan struct{}), ctx: ctx}
 	var tok [12]byte
@@ -141,9 +147,10 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 	}
 	watch := r.box.watch(r.stop)
 	watch.arm()
-	quota := watchQuota(r.spec.Quota, r.spec.Dir, r.overQuotaNow)
+	// The quota's watch runs on through the grace after an answer: finish
+	// stops it once the bot's group is killed.
+	r.quota = watchQuota(r.spec.Quota, r.spec.Dir, r.overQuotaNow)
 	reply := r.read()
-	quota.stop()
 	watch.disarm()
 	if r.cancelled.Load() {
 		r.finish(false)
@@ -247,10 +254,12 @@ func (r *onceRun) verdict(reply Reply) Reply {
 			reply.Fault = faultf(drivers.FaultProtocol, "exited without printing anything")
 		}
 	}
-	if over == nil && reply.Fault != nil {
-		// A folder over its quota is most likely what went wrong: a
-		// write beyond it failed (EFBIG: Python raises OSError) or killed
-		// the bot (SIGXFSZ) between two looks of the watch.
+	if over == nil {
+		// A folder over its quota is most likely what went wrong with a
+		// run that ended without an answer: a write beyond it failed
+		// (EFBIG: Python raises OSError) or killed the bot (SIGXFSZ)
+		// between two looks of the watch. After an answer, the bot may
+		// have written on in its grace.
 		over = r.overQuota(reply.Fault)
 	}
 	switch {
@@ -278,15 +287,26 @@ func (r *onceRun) overQuotaNow(f *Fault) {
 	_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
 }
 
-// overQuota is the files fault of a run that ended with fault f and left
-// its folder over its quota: nil without a quota, when the folder is
-// within it, and for a time fault, the arbiter's own verdict from its
-// clock, or a files fault already.
+// overQuota is the files fault of a run that ended (with fault f, nil
+// after an answer) and went over its quota: the watch's, when it found
+// the folder over after the read had ended (in the grace after an
+// answer), else a last measure of the folder, the bot's processes all
+// gone. Nil without a quota, when the folder is within it, and for a
+// time fault, the arbiter's own verdict from its clock, or a files fault
+// already.
 func (r *onceRun) overQuota(f *Fault) *Fault {
-	if r.spec.Quota == nil || f.Kind == drivers.FaultTime || f.Kind == drivers.FaultFiles {
+	if r.spec.Quota == nil || f != nil && (f.Kind == drivers.FaultTime || f.Kind == drivers.FaultFiles) {
 		return nil
 	}
-	return r.spec.Quota.over(cmp.Or(r.spec.Dir, "."))
+	if g := r.over.Load(); g != nil && g != f && g.Kind == drivers.FaultFiles {
+		return g
+	}
+	if f != nil {
+		// Said as the watch says it: the write that failed or killed it
+		// is most likely what ended it.
+		return r.spec.Quota.over(r.spec.Dir)
+	}
+	return r.spec.Quota.left(r.spec.Dir)
 }
 
 // javaClassMissing is the crash f of a JVM that could not find the bot's
@@ -371,9 +391,11 @@ type onceRun struct {
 	exited    chan struct{} // closed when the bot's main process has ended (not yet reaped)
 	exitAt    time.Time     // set before exited is closed
 	cancelled atomic.Bool
-	// over is the limit the watch found the bot over while it was read.
+	// over is the limit a watch found the bot over while it was read (or,
+	// for the quota's, in the grace after its answer).
 	over   atomic.Pointer[Fault]
-	noLine bool // the bot exited, or its output ended, without any output
+	quota  *quotaWatch // nil without a quota
+	noLine bool        // the bot exited, or its output ended, without any output
 	// mu orders deadline changes against stop, whose past deadline no
 	// later change may undo.
 	mu sync.Mutex
@@ -650,6 +672,8 @@ func (r *onceRun) finish(answered bool) int {
 	r.box.Kill()
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	<-r.exited
+	// Before the leader is reaped: the watch kills the group by its id.
+	r.quota.stop()
 	_ = r.cmd.Wait()
 	children.Lock()
 	delete(children.pids, pid)

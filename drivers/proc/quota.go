@@ -1,11 +1,15 @@
 package proc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -23,11 +27,16 @@ import (
 // past FileSize (RLIMIT_FSIZE: a write beyond it fails with EFBIG, or
 // SIGXFSZ kills a bot that does not ignore it). And while the bot runs,
 // its folder is measured every quotaEvery (every entry, every regular
-// file's size): over Count entries or Bytes bytes, the run is stopped
-// with a files fault. So a bot overshoots the quota by at most what it
-// writes in one quotaEvery (and the scheduling delay of the watch) on top
-// of one file of FileSize, and a run that ends between two looks is
-// measured once more when it ended without an answer.
+// file's DiskUsage: its size, or its blocks when a reservation made them
+// more; a folder that cannot be read is over): over Count entries or
+// Bytes bytes, the run is stopped with a files fault. The watch goes on
+// through the grace after an answer, until the bot's group is killed, and
+// the folder is measured once more when the run has ended, answered or
+// not: over, the run has a files fault (an answer is not taken). So a bot
+// overshoots the quota by at most what it writes in one quotaEvery (and
+// the scheduling delay of the watch) on top of one file of FileSize. In
+// the sandbox, fallocate in any mode but 0 is refused (shim.go), so a
+// reservation cannot take the disk at once between two looks.
 type FolderQuota struct {
 	// Count is how many entries (files, folders, links) the bot may have
 	// in the folder, Bytes how many bytes its regular files may hold
@@ -65,45 +74,124 @@ func (q *FolderQuota) fileSize() int64 {
 	return max(q.Bytes+1, quotaFileSizeFloor)
 }
 
-// over measures dir and returns the files fault of a folder over q, nil
-// when it is within it (or cannot be read: the game's own check after
-// the run says what is wrong). The walk stops at the first bound passed,
-// so a bot that made a million files costs one look of Count+1 entries.
+// quotaChunk is how many entries a look reads from a directory at once:
+// a bot that made a million files in one folder costs a look of at most
+// Count+1 entries and one chunk, not a read (and a sort, as
+// filepath.WalkDir does) of the million before the first is counted.
+const quotaChunk = 256
+
+// quotaLook is one measure of a folder under a quota.
+type quotaLook struct {
+	q       *FolderQuota
+	entries int
+	bytes   int64
+	// what is the bound passed ("more than 10 files and folders"), or
+	// the folder that could not be read with why; "" within the quota.
+	what       string
+	unreadable bool
+}
+
+// measure looks at dir under q and says what is over it, "" when nothing
+// is. The look stops at the first bound passed. An entry that vanished
+// while it was looked at is not counted (the bot removed it); a folder
+// that cannot be read (a bot of arbiter's own uid made it 0300) is over
+// the quota, since what it holds cannot be counted.
+func (q *FolderQuota) measure(dir string) (what string, unreadable bool) {
+	l := &quotaLook{q: q}
+	l.dir(dir, "")
+	return l.what, l.unreadable
+}
+
+// dir counts the entries of the directory at path (rel under the root,
+// "" for the root itself) and what they hold; false once over.
+func (l *quotaLook) dir(path, rel string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return l.cannotRead(rel, err)
+	}
+	defer f.Close()
+	for {
+		ents, err := f.ReadDir(quotaChunk)
+		for _, e := range ents {
+			if !l.entry(path, rel, e) {
+				return false
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return true
+		}
+		if err != nil {
+			return l.cannotRead(rel, err)
+		}
+	}
+}
+
+func (l *quotaLook) entry(dir, rel string, e fs.DirEntry) bool {
+	name := filepath.Join(rel, e.Name())
+	given, isGiven := l.q.Given[name]
+	if !isGiven {
+		l.entries++
+	}
+	if e.Type().IsRegular() {
+		if info, err := e.Info(); err == nil {
+			l.bytes += max(DiskUsage(info)-given, 0)
+		}
+	}
+	switch {
+	case l.entries > l.q.Count:
+		l.what = fmt.Sprintf("more than %d files and folders", l.q.Count)
+		if l.q.Count == 1 {
+			l.what = "more than one file or folder"
+		}
+		return false
+	case l.bytes > l.q.Bytes:
+		l.what = fmt.Sprintf("more than %d bytes", l.q.Bytes)
+		return false
+	case e.IsDir():
+		return l.dir(filepath.Join(dir, e.Name()), name)
+	}
+	return true
+}
+
+// cannotRead ends the look at a folder it cannot read, rel under the
+// root; one that vanished meanwhile is not counted.
+func (l *quotaLook) cannotRead(rel string, err error) bool {
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	why := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		why = pe.Err.Error()
+	}
+	l.what, l.unreadable = fmt.Sprintf("%s (%s)", cmp.Or(rel, "."), why), true
+	return false
+}
+
+// over is the files fault of dir found over q by the watch while the bot
+// ran, nil when it is within q.
 func (q *FolderQuota) over(dir string) *Fault {
-	var entries int
-	var bytes int64
-	var what string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == dir {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, path)
-		given, isGiven := q.Given[rel]
-		if !isGiven {
-			entries++
-		}
-		if d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				bytes += max(info.Size()-given, 0)
-			}
-		}
-		switch {
-		case entries > q.Count:
-			what = fmt.Sprintf("more than %d files and folders", q.Count)
-			if q.Count == 1 {
-				what = "more than one file or folder"
-			}
-		case bytes > q.Bytes:
-			what = fmt.Sprintf("more than %d bytes", q.Bytes)
-		default:
-			return nil
-		}
-		return fs.SkipAll
-	})
-	if what == "" || err != nil && !errors.Is(err, fs.SkipAll) {
+	what, unreadable := q.measure(dir)
+	switch {
+	case what == "":
 		return nil
+	case unreadable:
+		return faultf(drivers.FaultFiles, "made a folder in its folder that arbiter cannot read, %s, so what it holds cannot be counted against its limit of %s: stopped", what, q.Rule)
 	}
 	return faultf(drivers.FaultFiles, "wrote %s in its folder while it ran, over its limit of %s: stopped", what, q.Rule)
+}
+
+// left is the files fault of dir found over q once the run has ended
+// (all its processes gone), nil when it is within q.
+func (q *FolderQuota) left(dir string) *Fault {
+	what, unreadable := q.measure(dir)
+	switch {
+	case what == "":
+		return nil
+	case unreadable:
+		return faultf(drivers.FaultFiles, "left a folder in its folder that arbiter cannot read, %s, so what it holds cannot be counted against its limit of %s", what, q.Rule)
+	}
+	return faultf(drivers.FaultFiles, "left %s in its folder when its run ended, over its limit of %s", what, q.Rule)
 }
 
 // quotaWatch measures a run's folder every quotaEvery and hands the first
@@ -122,9 +210,6 @@ type quotaWatch struct {
 func watchQuota(q *FolderQuota, dir string, report func(*Fault)) *quotaWatch {
 	if q == nil {
 		return nil
-	}
-	if dir == "" {
-		dir = "."
 	}
 	w := &quotaWatch{q: q, dir: dir, report: report}
 	// Under the lock: on a busy machine the first look may come before
@@ -158,4 +243,23 @@ func (w *quotaWatch) stop() {
 	w.stopped = true
 	w.timer.Stop()
 	w.mu.Unlock()
+}
+
+// quotaAllocSlack is how far the blocks allocated to a file may go past
+// its size before DiskUsage counts them: a file's last block is allocated
+// whole, and a large one has blocks of the file system's own (ext4's
+// extent tree, ext2's indirect blocks) counted in it too.
+const quotaAllocSlack = 64 << 10
+
+// DiskUsage is what a regular file takes on the disk as a folder quota
+// counts it: its size, or the blocks allocated to it when they are more
+// than quotaAllocSlack past that. A reservation by fallocate(2) with
+// FALLOC_FL_KEEP_SIZE leaves the size at 0 whatever it reserves (and
+// RLIMIT_FSIZE does not apply to it); a sparse file counts by its size.
+func DiskUsage(info fs.FileInfo) int64 {
+	size := info.Size()
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return max(size, st.Blocks*512-quotaAllocSlack)
+	}
+	return size
 }

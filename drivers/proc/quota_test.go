@@ -3,8 +3,10 @@ package proc
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -108,5 +110,113 @@ func TestRunOnceQuota(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunOnceQuotaHoles: what a bot can do to its folder that the size
+// of its files does not show, or that it does after its answer, is over
+// its quota all the same. A reservation by fallocate that keeps the
+// file's size (FALLOC_FL_KEEP_SIZE) counts by its blocks; in the sandbox
+// it is refused, so nothing is reserved at all. Files written in the
+// grace after the answer are measured: the run gets a files fault, its
+// answer is not taken.
+func TestRunOnceQuotaHoles(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/fallocate"); err != nil {
+		t.Skip("no fallocate(1) here")
+	}
+	confined := drivers.Limits{Memory: 256 << 20}
+	reserve := ": > blocks; fallocate -n -l 300M blocks; echo 1"
+	after := "echo 1; i=0; while [ $i -lt 40 ]; do head -c 1000000 /dev/zero > g$i; i=$((i+1)); done"
+	for _, c := range []struct {
+		name, script string
+		limits       drivers.Limits
+		sandbox      bool
+		want         string // in the fault's detail; "" for the answer 1
+	}{
+		{"fallocate keeping the size, bare", reserve, drivers.Limits{}, false, "over its limit of 10 files and 2000000 bytes"},
+		{"fallocate keeping the size, confined", reserve, confined, false, "over its limit of 10 files and 2000000 bytes"},
+		{"fallocate keeping the size, sandbox", reserve, defaultLimits(), true, ""},
+		{"files written after the answer, bare", after, drivers.Limits{}, false, "over its limit of 10 files and 2000000 bytes"},
+		{"files written after the answer, confined", after, confined, false, "over its limit of 10 files and 2000000 bytes"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.sandbox && !Machine().Sandbox {
+				if os.Getenv("CI") == "true" {
+					t.Fatalf("CI runs the tests with the sandbox, but here it is not: %s", Machine().Why["sandbox"])
+				}
+				t.Skipf("no sandbox here: %s", Machine().Why["sandbox"])
+			}
+			dir := t.TempDir()
+			if c.sandbox {
+				readable(t, dir)
+				os.Chmod(dir, 0o777)
+			}
+			reply, err := RunOnce(context.Background(), OnceSpec{Bot: "writer", Argv: []string{"/bin/sh", "-c", c.script},
+				Dir: dir, Timeout: 10 * time.Second, Limits: c.limits, Grace: 300 * time.Millisecond,
+				Quota: &FolderQuota{Count: 10, Bytes: 2_000_000, Rule: "10 files and 2000000 bytes"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch f := reply.Fault; {
+			case c.want == "" && (f != nil || reply.Line != "1"):
+				t.Errorf("reply %+v (fault %v), want the answer 1", reply, f)
+			case c.want != "" && (f == nil || f.Kind != drivers.FaultFiles || !strings.Contains(f.Detail, c.want)):
+				t.Errorf("reply %+v (fault %v), want a files fault saying %q", reply, f, c.want)
+			}
+			if c.want == "" {
+				if fi, err := os.Stat(filepath.Join(dir, "blocks")); err == nil && DiskUsage(fi) > 2_000_000 {
+					t.Errorf("blocks takes %d bytes on the disk, want the reservation refused", DiskUsage(fi))
+				}
+			}
+		})
+	}
+}
+
+// TestRunOnceQuotaUnreadable: a folder the bot made that arbiter cannot
+// read (mode 0300: arbiter is not root) hides nothing: the run is
+// stopped with a files fault naming it. Root reads every folder, so as
+// root TestRunOnceQuotaUnreadableAsNobody runs it as uid 65534.
+func TestRunOnceQuotaUnreadable(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads any folder: TestRunOnceQuotaUnreadableAsNobody runs this as uid 65534")
+	}
+	dir := t.TempDir()
+	script := "mkdir h; chmod 300 h; i=0; while [ $i -lt 40 ]; do head -c 1000000 /dev/zero > h/f$i; i=$((i+1)); done; echo 1"
+	reply, err := RunOnce(context.Background(), OnceSpec{Bot: "hider", Argv: []string{"/bin/sh", "-c", script},
+		Dir: dir, Timeout: 10 * time.Second,
+		Quota: &FolderQuota{Count: 10, Bytes: 2_000_000, Rule: "10 files and 2000000 bytes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := reply.Fault; f == nil || f.Kind != drivers.FaultFiles || !strings.Contains(f.Detail, "h (") || !strings.Contains(f.Detail, "its limit of 10 files and 2000000 bytes") {
+		t.Errorf("reply %+v (fault %v), want a files fault naming the folder h", reply, f)
+	}
+	os.Chmod(filepath.Join(dir, "h"), 0o700)
+}
+
+func TestRunOnceQuotaUnreadableAsNobody(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("not root: TestRunOnceQuotaUnreadable runs as this user")
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o777)
+	for d := filepath.Dir(dir); d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+	exe, _ := os.Executable()
+	bin := filepath.Join(dir, "proc.test")
+	if err := copyFile(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	os.Mkdir(tmp, 0o777)
+	os.Chmod(tmp, 0o777)
+	cmd := exec.Command(bin, "-test.run", "^TestRunOnceQuotaUnreadable$", "-test.v", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = []string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestRunOnceQuotaUnreadable") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
 	}
 }

@@ -363,7 +363,10 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 // noChildren refuses fork, vfork and a clone that is not a thread.
 // sandbox refuses (EPERM) new namespaces, mounts, pivot_root, keyrings,
 // bpf, perf events, userfaultfd, module or kexec loading and
-// sched_setaffinity.
+// sched_setaffinity, and fails fallocate in any mode but 0 (a plain
+// allocation) with EOPNOTSUPP, as a file system without those modes does:
+// FALLOC_FL_KEEP_SIZE reserves any amount of disk in the bot's folder
+// with no size to show for it, and RLIMIT_FSIZE does not apply.
 // Every filter fails io_uring (it can open sockets and files without the
 // system calls above) and clone3 (whose flags it cannot read; C
 // libraries then fall back to clone) with ENOSYS, and kills a system call
@@ -391,7 +394,9 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 		eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
 		enosy  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+		enotsu = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
 		arg0   = 16 // low word of the first argument (little endian)
+		arg1   = 24 // low word of the second
 	)
 	f := []unix.SockFilter{
 		{Code: ldW, K: 4}, // arch
@@ -426,6 +431,14 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 		for _, nr := range sandboxDenied {
 			rule(nr, unix.SockFilter{Code: ret, K: eperm})
 		}
+		// A reservation that keeps the file's size (and any other mode
+		// but a plain allocation, which RLIMIT_FSIZE bounds) takes disk
+		// at once, before a folder quota's watch can look.
+		rule(unix.SYS_FALLOCATE,
+			unix.SockFilter{Code: ldW, K: arg1},
+			unix.SockFilter{Code: jeq, Jt: 0, Jf: 1, K: 0},
+			unix.SockFilter{Code: ret, K: ok},
+			unix.SockFilter{Code: ret, K: enotsu})
 	}
 	if noNet {
 		for _, nr := range []uint32{unix.SYS_SOCKET, unix.SYS_SOCKETPAIR} {
