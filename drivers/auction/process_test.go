@@ -65,11 +65,11 @@ func testBot(mode string, args []string) {
 		}
 		fmt.Println(1)
 	case mode == "bigfile": // 50 MiB in one file, a MiB at a time, during its move
-		writeMiBs(filepath.Join(game, prefix+"big"), 50)
+		proctest.WriteMiBs(filepath.Join(game, prefix+"big"), 50)
 		fmt.Println(1)
 	case mode == "manyfiles": // 30 files of 5 MiB, each within the bytes limit
 		for i := range 30 {
-			writeMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 5)
+			proctest.WriteMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 5)
 		}
 		fmt.Println(1)
 	case mode == "reserve": // bids 0; 300 MiB of disk reserved in a file that stays empty
@@ -81,7 +81,7 @@ func testBot(mode string, args []string) {
 	case mode == "afterbid": // bids 0, then writes 40 files of 1 MiB in its grace
 		fmt.Println(0)
 		for i := range 40 {
-			writeMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 1)
+			proctest.WriteMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 1)
 		}
 	case mode == "keeper": // one file within the limits, appended every round
 		f, _ := os.OpenFile(filepath.Join(game, prefix+"memo"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -116,20 +116,6 @@ func testBot(mode string, args []string) {
 		syscall.Mkfifo(filepath.Join(game, "state"), 0o644)
 		syscall.Mkfifo(filepath.Join(game, prefix+"pipe"), 0o644)
 		fmt.Println(1)
-	}
-}
-
-// writeMiBs writes n MiB to path a MiB at a time, carrying on whatever
-// fails, as a careless bot does.
-func writeMiBs(path string, n int) {
-	f, err := os.Create(path)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	mib := make([]byte, 1<<20)
-	for range n {
-		f.Write(mib)
 	}
 }
 

@@ -75,11 +75,11 @@ func badBot(mode string, phase Phase) {
 		os.WriteFile("b", []byte("x"), 0o644)
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
 	case "bigmemory": // 50 MiB in one file, a MiB at a time
-		writeMiBs("big", 50)
+		proctest.WriteMiBs("big", 50)
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
 	case "manymemory": // 30 files of 5 MiB
 		for i := range 30 {
-			writeMiBs(fmt.Sprintf("m%d", i), 5)
+			proctest.WriteMiBs(fmt.Sprintf("m%d", i), 5)
 		}
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
 	case "escape":
@@ -90,20 +90,6 @@ func badBot(mode string, phase Phase) {
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
 	}
 	os.Exit(0)
-}
-
-// writeMiBs writes n MiB to path a MiB at a time, carrying on whatever
-// fails, as a careless bot does.
-func writeMiBs(path string, n int) {
-	f, err := os.Create(path)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	mib := make([]byte, 1<<20)
-	for range n {
-		f.Write(mib)
-	}
 }
 
 // processMatch is a match between two bot commands as the engine makes it,

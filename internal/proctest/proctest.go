@@ -159,3 +159,17 @@ func AssertPidFileGone(tb testing.TB, path string) {
 		}
 	}
 }
+
+// WriteMiBs writes n MiB to path a MiB at a time, carrying on whatever
+// fails, as a careless bot does (the folder-quota tests' bots).
+func WriteMiBs(path string, n int) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	mib := make([]byte, 1<<20)
+	for range n {
+		f.Write(mib)
+	}
+}
