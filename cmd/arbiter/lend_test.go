@@ -114,7 +114,8 @@ func writeLendFolder(t *testing.T, dir string) {
 
 // killDuringBuild starts a run of dir into out, waits until its build has
 // been lent the folder, kills the run with SIGKILL, and checks that the
-// folder stays lent, with its record in proc.LentDir.
+// folder stays lent, with its record in the test's folder of records
+// (lendSetup).
 func killDuringBuild(t *testing.T, arbiter, dir, out string) {
 	t.Helper()
 	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "1")
@@ -136,9 +137,9 @@ func killDuringBuild(t *testing.T, arbiter, dir, out string) {
 	if !lent() {
 		t.Fatalf("%s is no longer lent after the run was killed: the test kills too late", dir)
 	}
-	records, _ := filepath.Glob(filepath.Join(proc.LentDir, fmt.Sprintf("%d-*.json", cmd.Process.Pid)))
+	records, _ := filepath.Glob(filepath.Join(os.Getenv(lentDirEnv), fmt.Sprintf("%d-*.json", cmd.Process.Pid)))
 	if len(records) != 1 {
-		t.Fatalf("the killed run left %d records of its lending in %s, want 1", len(records), proc.LentDir)
+		t.Fatalf("the killed run left %d records of its lending in %s, want 1", len(records), os.Getenv(lentDirEnv))
 	}
 	t.Cleanup(func() {
 		if _, err := os.Stat(records[0]); err == nil {
@@ -232,7 +233,11 @@ func TestTwoArbitersBuildOneFolder(t *testing.T) {
 // lendSetup skips where a folder cannot be lent (requireLending), and is
 // the arbiter on PATH, a fresh folder outside the test's own temporary
 // folder (removed at the end) and in it the bot's folder, dotb, written
-// by writeLendFolder.
+// by writeLendFolder. The arbiters the test runs record their lendings
+// in base/lent (lentDirEnv), not in the machine's proc.LentDir: there
+// any other arbiter running meanwhile (a loaded machine's tests of other
+// packages, or other users') could give back a folder the test's killed
+// run left before the test's next arbiter does.
 func lendSetup(t *testing.T) (arbiter, base, dir string) {
 	t.Helper()
 	requireLending(t)
@@ -245,6 +250,7 @@ func lendSetup(t *testing.T) (arbiter, base, dir string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
+	t.Setenv(lentDirEnv, filepath.Join(base, "lent"))
 	dir = filepath.Join(base, "dotb")
 	writeLendFolder(t, dir)
 	return arbiter, base, dir
