@@ -13,13 +13,14 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/proc"
 )
 
-// lendConfig is the organiser's report: a bot whose build (sleeping while
-// the file slow is in its folder) makes its program, against a house bot.
+// lendConfig is the organiser's report: a bot whose build (while the
+// file slow is in its folder: making the file building, then sleeping)
+// makes its program, against a house bot.
 const lendConfig = `
 bot "built" {
   command = ["/usr/bin/python3", "gen.py"]
   dir     = "."
-  build   = ["/bin/sh", "-c", "if [ -e slow ]; then sleep 60; fi; cp src.py gen.py"]
+  build   = ["/bin/sh", "-c", "if [ -e slow ]; then : >building; sleep 60; fi; cp src.py gen.py"]
 }
 bot "keeper" { house = "bricks/keeper" }
 game "bricks" "contest" {
@@ -112,33 +113,38 @@ func writeLendFolder(t *testing.T, dir string) {
 	}
 }
 
-// killDuringBuild starts a run of dir into out, waits until its build has
-// been lent the folder, kills the run with SIGKILL, and checks that the
-// folder stays lent, with its record in proc.LentDir.
+// killDuringBuild starts a run of dir into out, waits until its build,
+// lent the folder, has made the file building (so sleeps), kills the run
+// with SIGKILL, and checks that the folder stays lent, with its record in
+// the test's folder of records (lendSetup).
 func killDuringBuild(t *testing.T, arbiter, dir, out string) {
 	t.Helper()
+	building := filepath.Join(dir, "building")
+	if err := os.Remove(building); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "1")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	lent := func() bool { return owners(t, dir, ".")["."] == fmt.Sprintf("%d:%d", proc.SandboxUID, proc.SandboxUID) }
-	for end := time.Now().Add(30 * time.Second); !lent() && time.Now().Before(end); {
+	sleeps := func() bool { _, err := os.Lstat(building); return err == nil }
+	for end := time.Now().Add(60 * time.Second); !sleeps() && time.Now().Before(end); {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if !lent() {
+	if !sleeps() || !lent() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		t.Fatalf("the run's build was not lent %s within 30s", dir)
+		t.Fatalf("the run's build in %s did not make the file building within 60s (the folder lent: %v)", dir, lent())
 	}
-	time.Sleep(300 * time.Millisecond) // the build under way
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
 	if !lent() {
 		t.Fatalf("%s is no longer lent after the run was killed: the test kills too late", dir)
 	}
-	records, _ := filepath.Glob(filepath.Join(proc.LentDir, fmt.Sprintf("%d-*.json", cmd.Process.Pid)))
+	records, _ := filepath.Glob(filepath.Join(os.Getenv(lentDirEnv), fmt.Sprintf("%d-*.json", cmd.Process.Pid)))
 	if len(records) != 1 {
-		t.Fatalf("the killed run left %d records of its lending in %s, want 1", len(records), proc.LentDir)
+		t.Fatalf("the killed run left %d records of its lending in %s, want 1", len(records), os.Getenv(lentDirEnv))
 	}
 	t.Cleanup(func() {
 		if _, err := os.Stat(records[0]); err == nil {
@@ -199,7 +205,7 @@ func mustRemove(t *testing.T, path string) {
 func TestTwoArbitersBuildOneFolder(t *testing.T) {
 	arbiter, base, dir := lendSetup(t)
 	mustRemove(t, filepath.Join(dir, "slow"))
-	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then sleep 60; fi;", "sleep 2;", 1))
+	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then : >building; sleep 60; fi;", "sleep 2;", 1))
 	first := exec.Command(arbiter, "run", dir, "-out", filepath.Join(base, "o1"), "-j", "1")
 	var firstOut strings.Builder
 	first.Stdout, first.Stderr = &firstOut, &firstOut
@@ -232,7 +238,11 @@ func TestTwoArbitersBuildOneFolder(t *testing.T) {
 // lendSetup skips where a folder cannot be lent (requireLending), and is
 // the arbiter on PATH, a fresh folder outside the test's own temporary
 // folder (removed at the end) and in it the bot's folder, dotb, written
-// by writeLendFolder.
+// by writeLendFolder. The arbiters the test runs record their lendings
+// in base/lent (lentDirEnv), not in the machine's proc.LentDir: there
+// any other arbiter running meanwhile (a loaded machine's tests of other
+// packages, or other users') could give back a folder the test's killed
+// run left before the test's next arbiter does.
 func lendSetup(t *testing.T) (arbiter, base, dir string) {
 	t.Helper()
 	requireLending(t)
@@ -245,6 +255,7 @@ func lendSetup(t *testing.T) (arbiter, base, dir string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
+	t.Setenv(lentDirEnv, filepath.Join(base, "lent"))
 	dir = filepath.Join(base, "dotb")
 	writeLendFolder(t, dir)
 	return arbiter, base, dir

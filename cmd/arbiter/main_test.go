@@ -19,11 +19,28 @@ import (
 
 // The test binary is also the arbiter: testscript runs it as the
 // "arbiter" command, and house bots run it again as "arbiter bot ...".
+// Where lentDirEnv is set, that arbiter records the folders it lends in
+// it instead of in proc.LentDir (see lendSetup).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"arbiter": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"arbiter": func() {
+			if dir := os.Getenv(lentDirEnv); dir != "" {
+				proc.LentDir = dir
+			}
+			os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		},
 	})
 }
+
+// lentDirEnv names the folder where the test binary, run as arbiter,
+// records the folders it lends for builds, for a test of its own: every
+// arbiter on the machine gives back what an ended one left in the
+// machine's proc.LentDir, so another arbiter (another test's, another
+// package's, another user's test run) could give back a folder before
+// the arbiter the test runs to give it back, which then has nothing to
+// give back. Only the test binary reads it; arbiter itself has no such
+// setting.
+const lentDirEnv = "ARBITER_TEST_LENT_DIR"
 
 func TestScripts(t *testing.T) {
 	root, err := filepath.Abs("../..")

@@ -392,6 +392,9 @@ func timelessResults(t *testing.T, dir string) (map[string]string, []string) {
 		}
 		delete(r, "elapsed_ms")
 		for _, s := range r["seats"].([]any) {
+			// Measured, as engine's replay takes them: the CPU a
+			// bot used off move is there only when it was charged,
+			// which a loaded machine makes more likely.
 			delete(s.(map[string]any), "time_ms")
 			delete(s.(map[string]any), "off_move_ms")
 		}
