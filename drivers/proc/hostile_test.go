@@ -525,7 +525,26 @@ func TestHostileAsNobody(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("not root: cannot switch to another user (the suite itself already ran as this unprivileged user)")
 	}
-	dir := t.TempDir()
+	cmd, dir := asNobody(t, "^(TestHostile|TestHostileSandbox|TestProbeReport|TestSpawned|TestHostileThroughShim)$", "HOSTILE_AS_NOBODY=1")
+	if raceBuild { // the bots are not this binary: see botBinary
+		bots := filepath.Join(dir, "bots.test")
+		if err := copyFile(botBinary(t), bots); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, "PROC_TEST_BOTBIN="+bots)
+	}
+	out, err := cmd.CombinedOutput()
+	t.Logf("as uid 65534:\n%s", out)
+	if err != nil {
+		t.Fatalf("the hostile suite failed as uid 65534: %v", err)
+	}
+}
+
+// asNobody is a command that runs the tests run matches of a copy of this
+// test binary as uid 65534, in a folder of the test's (dir) that it may
+// use, with a /tmp of its own and env besides.
+func asNobody(t *testing.T, run string, env ...string) (cmd *exec.Cmd, dir string) {
+	dir = t.TempDir()
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
@@ -540,22 +559,11 @@ func TestHostileAsNobody(t *testing.T) {
 	tmp := filepath.Join(dir, "tmp")
 	os.Mkdir(tmp, 0o777)
 	os.Chmod(tmp, 0o777)
-	cmd := exec.Command(bin, "-test.run", "^(TestHostile|TestHostileSandbox|TestProbeReport|TestSpawned|TestHostileThroughShim)$", "-test.v", "-test.count=1")
+	cmd = exec.Command(bin, "-test.run", run, "-test.v", "-test.count=1")
 	cmd.Dir = dir
-	cmd.Env = []string{"HOSTILE_AS_NOBODY=1", "TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
-	if raceBuild { // the bots are not this binary: see botBinary
-		bots := filepath.Join(dir, "bots.test")
-		if err := copyFile(botBinary(t), bots); err != nil {
-			t.Fatal(err)
-		}
-		cmd.Env = append(cmd.Env, "PROC_TEST_BOTBIN="+bots)
-	}
+	cmd.Env = append([]string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := cmd.CombinedOutput()
-	t.Logf("as uid 65534:\n%s", out)
-	if err != nil {
-		t.Fatalf("the hostile suite failed as uid 65534: %v", err)
-	}
+	return cmd, dir
 }
 
 // copyFile copies an executable.

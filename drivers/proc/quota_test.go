@@ -3,10 +3,8 @@ package proc
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -198,23 +196,7 @@ func TestRunOnceQuotaUnreadableAsNobody(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("not root: TestRunOnceQuotaUnreadable runs as this user")
 	}
-	dir := t.TempDir()
-	os.Chmod(dir, 0o777)
-	for d := filepath.Dir(dir); d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
-	}
-	exe, _ := os.Executable()
-	bin := filepath.Join(dir, "proc.test")
-	if err := copyFile(exe, bin); err != nil {
-		t.Fatal(err)
-	}
-	tmp := filepath.Join(dir, "tmp")
-	os.Mkdir(tmp, 0o777)
-	os.Chmod(tmp, 0o777)
-	cmd := exec.Command(bin, "-test.run", "^TestRunOnceQuotaUnreadable$", "-test.v", "-test.count=1")
-	cmd.Dir = dir
-	cmd.Env = []string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	cmd, _ := asNobody(t, "^TestRunOnceQuotaUnreadable$")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestRunOnceQuotaUnreadable") {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
