@@ -90,18 +90,7 @@ func TestRunOnceQuota(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			reply, err := RunOnce(context.Background(), OnceSpec{Bot: "writer", Argv: []string{"/bin/sh", "-c", c.script},
-				Dir: dir, Timeout: 10 * time.Second, Limits: c.limits,
-				Quota: &FolderQuota{Count: 10, Bytes: 2_000_000, Rule: "10 files and 2000000 bytes"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch f := reply.Fault; {
-			case c.want == "" && (f != nil || reply.Line != "1"):
-				t.Errorf("reply %+v (fault %v), want the answer 1", reply, f)
-			case c.want != "" && (f == nil || f.Kind != drivers.FaultFiles || !strings.Contains(f.Detail, c.want)):
-				t.Errorf("reply %+v (fault %v), want a files fault saying %q", reply, f, c.want)
-			}
+			writeUnderQuota(t, dir, c.script, c.limits, 0, c.want)
 			if c.bigSize > 0 {
 				if fi, err := os.Stat(filepath.Join(dir, "big")); err != nil || fi.Size() != c.bigSize {
 					t.Errorf("big: %v, %v; want %d bytes", fi, err, c.bigSize)
@@ -149,18 +138,7 @@ func TestRunOnceQuotaHoles(t *testing.T) {
 				readable(t, dir)
 				os.Chmod(dir, 0o777)
 			}
-			reply, err := RunOnce(context.Background(), OnceSpec{Bot: "writer", Argv: []string{"/bin/sh", "-c", c.script},
-				Dir: dir, Timeout: 10 * time.Second, Limits: c.limits, Grace: 300 * time.Millisecond,
-				Quota: &FolderQuota{Count: 10, Bytes: 2_000_000, Rule: "10 files and 2000000 bytes"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch f := reply.Fault; {
-			case c.want == "" && (f != nil || reply.Line != "1"):
-				t.Errorf("reply %+v (fault %v), want the answer 1", reply, f)
-			case c.want != "" && (f == nil || f.Kind != drivers.FaultFiles || !strings.Contains(f.Detail, c.want)):
-				t.Errorf("reply %+v (fault %v), want a files fault saying %q", reply, f, c.want)
-			}
+			writeUnderQuota(t, dir, c.script, c.limits, 300*time.Millisecond, c.want)
 			if c.want == "" {
 				if fi, err := os.Stat(filepath.Join(dir, "blocks")); err == nil && DiskUsage(fi) > 2_000_000 {
 					t.Errorf("blocks takes %d bytes on the disk, want the reservation refused", DiskUsage(fi))
@@ -200,5 +178,24 @@ func TestRunOnceQuotaUnreadableAsNobody(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestRunOnceQuotaUnreadable") {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+}
+
+// writeUnderQuota runs script in dir under limits (grace as OnceSpec's),
+// its folder's quota 10 files and 2,000,000 bytes, and checks that it
+// answers 1 (want "") or gets a files fault whose detail says want.
+func writeUnderQuota(t *testing.T, dir, script string, limits drivers.Limits, grace time.Duration, want string) {
+	t.Helper()
+	reply, err := RunOnce(context.Background(), OnceSpec{Bot: "writer", Argv: []string{"/bin/sh", "-c", script},
+		Dir: dir, Timeout: 10 * time.Second, Limits: limits, Grace: grace,
+		Quota: &FolderQuota{Count: 10, Bytes: 2_000_000, Rule: "10 files and 2000000 bytes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch f := reply.Fault; {
+	case want == "" && (f != nil || reply.Line != "1"):
+		t.Errorf("reply %+v (fault %v), want the answer 1", reply, f)
+	case want != "" && (f == nil || f.Kind != drivers.FaultFiles || !strings.Contains(f.Detail, want)):
+		t.Errorf("reply %+v (fault %v), want a files fault saying %q", reply, f, want)
 	}
 }
