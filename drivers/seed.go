@@ -15,7 +15,9 @@ const botSeedDomain = "arbiter bot seed v1\x00"
 // the match seed and the seat. The match seed is what the referee deals
 // from, with public algorithms, so a bot that had it could compute every
 // player's hand; from BotSeed's value it cannot be found again (the hash
-// is one-way), and the seats of a match get different values. It depends
+// is one-way) unless the tournament seed it follows from can be guessed
+// and tried (docs/configuration.md, "Keeping the seed secret"), and the
+// seats of a match get different values. It depends
 // on nothing but its arguments, so it is the same on every machine and
 // with every -j, and a bot seeded by it replays its match exactly.
 func BotSeed(match uint64, seat int) uint64 {
