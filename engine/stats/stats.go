@@ -250,17 +250,19 @@ func newTally(p *plan.Plan, results []Result) *tally {
 }
 
 // countDefaults counts every bot's answers replaced by the game's
-// defaults over results (in plan order), and keeps the first.
+// defaults over results (in plan order), and keeps the first; the
+// matches in which it never started count none (ReplacedAnswers).
 func (t *tally) countDefaults(results []Result) {
 	n := len(t.names)
 	t.defaults, t.defaultMatches, t.firstDefault = make([]int, n), make([]int, n), map[int]*FirstDefault{}
 	for _, r := range results {
 		for _, seat := range r.Seats {
 			i, ok := t.index[seat.Bot]
-			if !ok || seat.Defaults == 0 {
+			n := ReplacedAnswers(seat.SeatResult)
+			if !ok || n == 0 {
 				continue
 			}
-			t.defaults[i] += seat.Defaults
+			t.defaults[i] += n
 			t.defaultMatches[i]++
 			if t.firstDefault[i] == nil {
 				t.firstDefault[i] = &FirstDefault{Match: r.Match, Detail: seat.DefaultDetail}
