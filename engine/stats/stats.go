@@ -122,6 +122,17 @@ func (c TiedCut) String() string {
 		where, c.Above, c.Below, c.Tied, c.DecidedBy, c.Place, c.Place+1, strings.Join(c.Picks, "; "))
 }
 
+// MarshalJSON writes the cut with its sentence (String) as "sentence":
+// the results page shows it as it is, so that the page and the
+// standings word a cut alike.
+func (c TiedCut) MarshalJSON() ([]byte, error) {
+	type fields TiedCut // without this method
+	return json.Marshal(struct {
+		fields
+		Sentence string `json:"sentence"`
+	}{fields(c), c.String()})
+}
+
 // GateFault is a failure of a gate's own bot in a gate match: a fault,
 // a disqualification or an answer the game replaced by its default. The
 // match tested no one, so no bot is admitted on it.

@@ -137,15 +137,13 @@
       box.append(t);
     }
     // The cuts of picks that Elo, then name, decided between bots the
-    // stage's rating left tied, in rank's words (stats.TiedCut.String).
+    // stage's rating left tied, in rank's words: each cut's sentence is
+    // stats.TiedCut.String, written into the data by Go, not worded here.
     const cuts = site.stats.tied_cuts || [];
     if (cuts.length) {
       box.append(el("h3", { text: "Cuts decided without a playoff (a stage plays none): tied bots a pick took by Elo, then name" }));
       const list = el("ul", { cls: "tied-cuts" });
-      for (const c of cuts) {
-        const where = "stage " + c.stage + (c.group ? ", group " + c.group : "");
-        list.append(el("li", { text: `${where}: ${c.above} over ${c.below}: tied ${c.tied}, decided by ${c.decided_by} (places ${c.place} and ${c.place + 1}; ${c.picks.join("; ")})` }));
-      }
+      for (const c of cuts) list.append(el("li", { text: c.sentence }));
       box.append(list);
     }
   }
