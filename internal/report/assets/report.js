@@ -996,8 +996,14 @@
     // A game that runs a process per move does not time each move in its
     // transcript: its clock is the result's time_ms, the match's total.
     const perMove = viewers[site.driver] && viewers[site.driver].perMove;
-    const clock = (s, i) => perMove ? el("td", { text: `${fmt(s.time_ms)} ms (match total)`, title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." })
-      : el("td", { text: `${fmt(st.clock[i])} ms` });
+    // CPU the seat's processes used off move, charged to its clock at its
+    // next commands (the result's off_move_ms, part of its time_ms): the
+    // transcript does not time it, so it is said under the clock, for the
+    // whole match, when there was any.
+    const offMove = (s) => s.off_move_ms ? el("div", { cls: "off-move", text: `+ ${fmt(s.off_move_ms)} ms off move (match total)`,
+      title: "CPU this bot's processes used while it was not on move, charged to its clock at its next commands: part of the result's time_ms, which the clock above, timed from the transcript, does not hold (the result's off_move_ms)." }) : null;
+    const clock = (s, i) => perMove ? el("td", { title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." }, `${fmt(s.time_ms)} ms (match total)`, offMove(s))
+      : el("td", {}, `${fmt(st.clock[i])} ms`, offMove(s));
     clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
