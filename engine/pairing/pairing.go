@@ -108,10 +108,10 @@ const simulatedPrior = 4
 //
 // A bot without a rated game has no rating: the prior alone would put it
 // at 0, mid-table, and its infinite variance would make it every
-// leader's best opponent, so that a bot that never played would meet the
-// top. It is placed below every rated bot (by name among such bots), as
-// the standings place it, and a leader takes it only when no rated bot
-// is left to take.
+// leader's best opponent, so that a bot that has shown nothing would
+// meet the top. It is placed below every rated bot (by name among such
+// bots), as standings ranked by Elo place it, and a leader takes it only
+// when no rated bot is left to take.
 func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 	f, err := rateField(p, results)
 	if err != nil {

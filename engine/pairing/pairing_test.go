@@ -269,8 +269,7 @@ func TestGroupByRatingTiesByName(t *testing.T) {
 }
 
 // TestGroupByRatingPutsUnratedBotsLast: z has no rated game (it joined
-// late, never started, or every match it sat in was ended by another's
-// fault). The prior alone would put it at Elo 0, mid-table among bots
+// late, or every match it sat in was ended by another's fault). The prior alone would put it at Elo 0, mid-table among bots
 // rated around 0, and its infinite variance would make it the top bot's
 // best opponent. It has shown nothing, so it is placed below every rated
 // bot, as the standings place it, and no rated leader takes it while a
