@@ -987,9 +987,10 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 		if s.Fault != "" {
 			log.Warn("bot fault", "seat", i, "bot", m.Seats[i], "fault", s.Fault, "detail", s.Detail)
 		}
-		if s.Defaults > 0 {
+		if stats.ReplacedAnswers(s) > 0 {
 			// The match went on with the game's defaults; without a word
-			// here the bot's author would see only a weak score.
+			// here the bot's author would see only a weak score. A bot
+			// that never started has its fault's line above instead.
 			log.Warn("answers replaced by the game's defaults", "seat", i, "bot", m.Seats[i], "replaced", s.Defaults, "first", s.DefaultDetail)
 		}
 	}

@@ -24,6 +24,8 @@ import (
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	tty, outs := stderr, newRunOuts(stdout, stderr)
 	stdout, stderr = outs.stdout, outs.stderr
+	sigs := hearSignals(stderr, "loading the configuration")
+	defer sigs.stop()
 	fs := newFlagSet("run", stderr)
 	var cf configFlags
 	out := fs.String("out", "", "results directory (default results/<tournament>)")
@@ -57,6 +59,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sigs.now("preparing " + *out + " (locking it, fingerprinting the bots)")
 	lock, err := cf.prepareOut(l, path, *out, stderr)
 	if err != nil {
 		return err
@@ -72,8 +75,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer logFile.Close()
 	end := &runEnd{stdout: stdout, stderr: stderr, log: cf.logger(logFile), out: *out, sp: slice, picked: len(only) > 0}
 	outs.noteIn(end.log)
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := sigs.begin()
 	progress, log := cf.runLog(tty, stderr, logFile, end.log)
 	if bar, ok := progress.(*barProgress); ok {
 		defer bar.Wait()

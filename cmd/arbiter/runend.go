@@ -123,7 +123,8 @@ type signalCause struct{ sig os.Signal }
 
 func (e signalCause) Error() string { return signalName(e.sig) + " received" }
 
-// interruptedBy is the signal that cancelled ctx (interruptible), or nil.
+// interruptedBy is the signal that cancelled ctx (runSignals.begin), or
+// nil.
 func interruptedBy(ctx context.Context) os.Signal {
 	var c signalCause
 	if errors.As(context.Cause(ctx), &c) {
@@ -143,23 +144,73 @@ func signalName(sig os.Signal) string {
 	return sig.String()
 }
 
-// interruptible is a context that SIGINT, SIGTERM or SIGHUP cancels,
-// with the signal as its cause (signalCause), and the function that
-// stops hearing them.
-func interruptible() (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+// runSignals hears SIGINT, SIGTERM and SIGHUP for the whole of a run,
+// from its first step. Until the run begins (begin), what it does cannot
+// be cancelled part way and leaves nothing to resume (loading the
+// configuration, which may wait on a slow disk or a pipe; locking the
+// results directory and fingerprinting the bots): a signal then ends the
+// program at once, saying so, with an interrupted run's exit status. Once
+// begun, a signal cancels the run's context with the signal as its cause
+// (signalCause), and the run ends as runEnd says.
+type runSignals struct {
+	stderr io.Writer
+	sigs   chan os.Signal
+	mu     sync.Mutex
+	doing  string // what the run does before it begins; "" once begun
+	cancel context.CancelCauseFunc
+}
+
+// hearSignals starts hearing the signals of a run that is doing doing
+// ("loading the configuration"), telling stderr if one comes before the
+// run begins.
+func hearSignals(stderr io.Writer, doing string) *runSignals {
+	rs := &runSignals{stderr: stderr, sigs: make(chan os.Signal, 1), doing: doing}
+	signal.Notify(rs.sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
-		select {
-		case s := <-sigs:
-			cancel(signalCause{s})
-		case <-ctx.Done():
+		for s := range rs.sigs {
+			rs.heard(s)
 		}
 	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		cancel(nil)
+	return rs
+}
+
+// heard acts on signal s: before the run begins, it ends the program.
+func (rs *runSignals) heard(s os.Signal) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.doing != "" {
+		fmt.Fprintf(rs.stderr, "arbiter run: interrupted by %s while %s; nothing was run.\n", signalName(s), rs.doing)
+		os.Exit(1) // as an interrupted run exits (errReported)
+	}
+	rs.cancel(signalCause{s})
+}
+
+// now says what the run is doing before it begins.
+func (rs *runSignals) now(doing string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.doing = doing
+}
+
+// begin is the run's start: from here a signal cancels the context it
+// returns (interruptedBy tells which).
+func (rs *runSignals) begin() context.Context {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	rs.mu.Lock()
+	rs.doing, rs.cancel = "", cancel
+	rs.mu.Unlock()
+	return ctx
+}
+
+// stop stops hearing the signals (their default action is back) and
+// cancels the run's context, once begun.
+func (rs *runSignals) stop() {
+	signal.Stop(rs.sigs)
+	close(rs.sigs) // nothing is sent on it once Stop has returned
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.cancel != nil {
+		rs.cancel(nil)
 	}
 }
 

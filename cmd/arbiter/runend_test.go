@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // TestInterruptedRunLogsWhy signals a run by its PID with each signal
@@ -47,6 +50,75 @@ func TestInterruptedRunLogsWhy(t *testing.T) {
 			last := logLines[len(logLines)-1]
 			if want := "[WARN]  arbiter: the run ended: " + m[0]; !strings.HasSuffix(last, want) {
 				t.Errorf("arbiter.log ends with\n%s\nwant\n%s", last, want)
+			}
+		})
+	}
+}
+
+// TestSignalWhileLoadingSaysSo signals a run that is still loading its
+// configuration: its -var-file is a named pipe that the test opens and
+// never writes, so the load waits on it until the signal comes. The run
+// says on stderr that it was interrupted, by which signal, while loading
+// the configuration, and that nothing was run, and exits 1 as an
+// interrupted run does; it made no results directory. Before, the
+// signal's default action ended it without a word.
+func TestSignalWhileLoadingSaysSo(t *testing.T) {
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[sig]
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(resumeConfig, name)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fifo := filepath.Join(t.TempDir(), "slow.tfvars")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			cmd := exec.Command(arbiter, "run", dir, "-out", out, "-var-file", fifo)
+			var stderr proctest.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			// Opening the pipe without blocking succeeds once the run has
+			// opened it to read: it is loading, and waits for the file.
+			var w *os.File
+			for w == nil {
+				f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+				switch {
+				case err == nil:
+					w = f
+				case !errors.Is(err, syscall.ENXIO):
+					t.Fatal(err)
+				}
+				select {
+				case err := <-exited:
+					t.Fatalf("the run ended (%v) before it read its -var-file:\n%s", err, &stderr)
+				case <-time.After(2 * time.Millisecond):
+				}
+			}
+			defer w.Close()
+			if err := syscall.Kill(cmd.Process.Pid, sig); err != nil {
+				t.Fatal(err)
+			}
+			err := endOf(t, cmd, exited, &stderr, "on "+name)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("the run ended with %v, want exit status 1 (an interrupted run's)", err)
+			}
+			want := "arbiter run: interrupted by " + name + " while loading the configuration; nothing was run.\n"
+			if stderr.String() != want {
+				t.Errorf("stderr:\n%s\nwant:\n%s", &stderr, want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the results directory was made (%v)", err)
 			}
 		})
 	}

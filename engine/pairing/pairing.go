@@ -38,6 +38,9 @@ type PairBasis struct {
 	// Elo (rule "rating") or Score (rule "swiss": pairwise points).
 	Elo   float64 `json:"elo,omitempty"`
 	Score float64 `json:"score,omitempty"`
+	// Unrated (rule "rating") is a bot without a rated game so far: it
+	// has no Elo, and is placed below every bot that has one.
+	Unrated bool `json:"unrated,omitempty"`
 }
 
 // PairPick is one opponent chosen for a group's leader, and why.
@@ -101,79 +104,45 @@ const simulatedPrior = 4
 // difference A − B already well known, so both shrink the gain. A takes
 // the size−1 unassigned bots with the largest gain (ties: fewer meetings,
 // closer rating, name), and the next group starts from the top-rated bot
-// still unassigned. A bot without rated games has infinite variance, so
-// any game with it gains most.
+// still unassigned.
+//
+// A bot without a rated game has no rating: the prior alone would put it
+// at 0, mid-table, and its infinite variance would make it every
+// leader's best opponent, so that a bot that has shown nothing would
+// meet the top. It is placed below every rated bot (by name among such
+// bots), as standings ranked by Elo place it, and a leader takes it only
+// when no rated bot is left to take.
 func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
-	names, games := stats.PairwiseGames(p, results)
-	fit, err := rating.Fit(names, games, stats.RatingOptions())
+	f, err := rateField(p, results)
 	if err != nil {
 		return nil, err
 	}
-	cov := fit.Covariance()
-	index := map[string]int{}
-	for i, n := range names {
-		index[n] = i
-	}
-	// Head-to-head points of i against j, and games.
-	points := make([][]float64, len(names))
-	played := make([][]float64, len(names))
-	for i := range names {
-		points[i], played[i] = make([]float64, len(names)), make([]float64, len(names))
-	}
-	for _, g := range games {
-		points[g.White][g.Black] += float64(g.Result)
-		points[g.Black][g.White] += 1 - float64(g.Result)
-		played[g.White][g.Black]++
-		played[g.Black][g.White]++
-	}
-	met := meetings(results)
-	elo := func(b string) float64 { return quantum(fit.Elo[index[b]]) }
-	// Orders by rating compare the whole Elo, as the standings do
-	// (stats.EloKey): the fit's convergence noise decides nothing.
-	key := func(b string) float64 { return stats.EloKey(fit.Elo[index[b]]) }
-
 	unassigned := stats.Field(p)
 	slices.SortStableFunc(unassigned, func(a, b string) int {
-		return cmp.Or(cmp.Compare(key(b), key(a)), cmp.Compare(a, b))
+		// NaN, an unrated bot's key, compares below every number.
+		return cmp.Or(cmp.Compare(f.key(b), f.key(a)), cmp.Compare(a, b))
 	})
 	pr := &Pairing{Rule: tournament.ByRating.String()}
 	for _, b := range unassigned {
-		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Elo: elo(b)})
+		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Elo: f.elo(b), Unrated: !f.rated(b)})
 	}
 	g := float64(len(p.Seats.Seatings(p.Players)))
-	c := math.Ln10 / 400
 	for _, size := range tournament.GroupSizes(len(unassigned), p.Players) {
 		a, rest := unassigned[0], unassigned[1:]
-		ia := index[a]
-		type cand struct {
-			bot  string
-			gain float64
-			met  int
-			dist float64
-		}
-		cands := make([]cand, len(rest))
+		cands := make([]ratingCand, len(rest))
 		for k, b := range rest {
-			ib := index[b]
-			e := 1 / (1 + math.Pow(10, (fit.Elo[ib]-fit.Elo[ia])/400))
-			pa := (simulatedPrior*e + points[ia][ib]) / (simulatedPrior + played[ia][ib])
-			info := g * c * c * pa * (1 - pa)
-			vaa, vbb, vab := cov[ia][ia], cov[ib][ib], cov[ia][ib]
-			gain := math.Inf(1)
-			if !math.IsInf(vaa, 0) && !math.IsInf(vbb, 0) {
-				d := vaa - vab
-				gain = info * d * d / (1 + info*(vaa+vbb-2*vab))
-			}
-			cands[k] = cand{b, quantum(gain), met[[2]string{a, b}], math.Abs(key(a) - key(b))}
+			cands[k] = ratingCand{b, !f.rated(b), quantum(f.gain(a, b, g)), f.met[[2]string{a, b}], math.Abs(f.key(a) - f.key(b))}
 		}
-		slices.SortStableFunc(cands, func(x, y cand) int {
-			return cmp.Or(cmp.Compare(y.gain, x.gain), cmp.Compare(x.met, y.met), cmp.Compare(x.dist, y.dist), cmp.Compare(x.bot, y.bot))
+		slices.SortStableFunc(cands, func(x, y ratingCand) int {
+			return cmp.Or(compareBool(x.unrated, y.unrated), cmp.Compare(y.gain, x.gain),
+				cmp.Compare(x.met, y.met), cmp.Compare(x.dist, y.dist), cmp.Compare(x.bot, y.bot))
 		})
 		group := []string{a}
 		for _, x := range cands[:size-1] {
 			group = append(group, x.bot)
 			gain := x.gain
 			if math.IsInf(gain, 0) {
-				gain = 0 // JSON has no infinity; Met says why it was chosen
+				gain = 0 // JSON has no infinity; Met and Unrated say why it was chosen
 			}
 			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: x.bot, Met: x.met, Gain: gain})
 		}
@@ -181,6 +150,96 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 		unassigned = slices.DeleteFunc(rest, func(b string) bool { return slices.Contains(group, b) })
 	}
 	return pr, nil
+}
+
+// ratingCand is a bot a group's leader may take, with what decides it.
+type ratingCand struct {
+	bot     string
+	unrated bool
+	gain    float64
+	met     int
+	dist    float64
+}
+
+// compareBool orders false before true.
+func compareBool(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case x:
+		return 1
+	}
+	return -1
+}
+
+// ratedField is the field's ratings and head-to-head records when a
+// round is grouped by rating.
+type ratedField struct {
+	fit   *rating.Ratings
+	cov   [][]float64
+	index map[string]int
+	// points[i][j] are i's head-to-head points against j in played[i][j]
+	// games.
+	points, played [][]float64
+	met            map[[2]string]int
+}
+
+func rateField(p *plan.Plan, results []stats.Result) (*ratedField, error) {
+	names, games := stats.PairwiseGames(p, results)
+	fit, err := rating.Fit(names, games, stats.RatingOptions())
+	if err != nil {
+		return nil, err
+	}
+	f := &ratedField{fit: fit, cov: fit.Covariance(), index: map[string]int{}, met: meetings(results),
+		points: make([][]float64, len(names)), played: make([][]float64, len(names))}
+	for i, n := range names {
+		f.index[n] = i
+		f.points[i], f.played[i] = make([]float64, len(names)), make([]float64, len(names))
+	}
+	for _, g := range games {
+		f.points[g.White][g.Black] += float64(g.Result)
+		f.points[g.Black][g.White] += 1 - float64(g.Result)
+		f.played[g.White][g.Black]++
+		f.played[g.Black][g.White]++
+	}
+	return f, nil
+}
+
+func (f *ratedField) rated(b string) bool { return f.fit.Rated(f.index[b]) }
+
+// elo is b's rating as rounds/<r>.json shows it (0, omitted, when
+// unrated).
+func (f *ratedField) elo(b string) float64 {
+	if !f.rated(b) {
+		return 0
+	}
+	return quantum(f.fit.Elo[f.index[b]])
+}
+
+// key is what orders by rating compare: the whole Elo, as the standings
+// do (stats.EloKey), so that the fit's convergence noise decides
+// nothing; NaN when unrated.
+func (f *ratedField) key(b string) float64 {
+	if !f.rated(b) {
+		return math.NaN()
+	}
+	return stats.EloKey(f.fit.Elo[f.index[b]])
+}
+
+// gain is how much g games against b would shrink the variance of a's
+// rating (see groupByRating); +Inf when either is unrated.
+func (f *ratedField) gain(a, b string, g float64) float64 {
+	ia, ib := f.index[a], f.index[b]
+	vaa, vbb, vab := f.cov[ia][ia], f.cov[ib][ib], f.cov[ia][ib]
+	if math.IsInf(vaa, 0) || math.IsInf(vbb, 0) {
+		return math.Inf(1)
+	}
+	c := math.Ln10 / 400
+	e := 1 / (1 + math.Pow(10, (f.fit.Elo[ib]-f.fit.Elo[ia])/400))
+	pa := (simulatedPrior*e + f.points[ia][ib]) / (simulatedPrior + f.played[ia][ib])
+	info := g * c * c * pa * (1 - pa)
+	d := vaa - vab
+	return info * d * d / (1 + info*(vaa+vbb-2*vab))
 }
 
 // groupBySwiss groups the field for round r like a Swiss system: bots are

@@ -267,3 +267,36 @@ func TestGroupByRatingTiesByName(t *testing.T) {
 		t.Errorf("groups %v, want [[a b] [c d]]; picks %+v, basis %+v", pr.Groups, pr.Picks, pr.Basis)
 	}
 }
+
+// TestGroupByRatingPutsUnratedBotsLast: z has no rated game (it joined
+// late, or every match it sat in was ended by another's fault). The prior alone would put it at Elo 0, mid-table among bots
+// rated around 0, and its infinite variance would make it the top bot's
+// best opponent. It has shown nothing, so it is placed below every rated
+// bot, as the standings place it, and no rated leader takes it while a
+// rated bot is left: it plays the lowest-rated.
+func TestGroupByRatingPutsUnratedBotsLast(t *testing.T) {
+	games := repeat(2, "a>b", "a>c", "a>d", "a>e", "b>c", "b>d", "b>e", "c>d", "c>e", "d>e", "e>d")
+	p, results := history(t, []string{"a", "b", "c", "d", "e", "z"}, games)
+	pr, err := groupByRating(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, b := range pr.Basis {
+		order = append(order, b.Bot)
+	}
+	if !slices.Equal(order, []string{"a", "b", "c", "d", "e", "z"}) {
+		t.Errorf("order %v, want z below every rated bot; basis %+v", order, pr.Basis)
+	}
+	if last := pr.Basis[len(pr.Basis)-1]; !last.Unrated || last.Elo != 0 {
+		t.Errorf("z's basis %+v, want it marked unrated", last)
+	}
+	for _, b := range pr.Basis[:len(pr.Basis)-1] {
+		if b.Unrated {
+			t.Errorf("%s is marked unrated: %+v", b.Bot, pr.Basis)
+		}
+	}
+	if g := pr.Groups[len(pr.Groups)-1]; !slices.Contains(g, "z") {
+		t.Errorf("groups %v: z should be in the last group, with the lowest-rated; picks %+v", pr.Groups, pr.Picks)
+	}
+}

@@ -33,6 +33,19 @@ type SeatResult struct {
 	Disqualified *Disqualification `json:"disqualified,omitempty"`
 }
 
+// ReplacedAnswers is how many answers of the seat's bot the game's
+// defaults replaced: none when the bot could not be started or built
+// for the match. The game still played such a seat on its defaults and
+// counted them (Defaults, the default events), but they stand in for a
+// program that never ran, not for answers it gave, and its start or
+// build fault already says so.
+func ReplacedAnswers(s drivers.SeatResult) int {
+	if s.Fault == drivers.FaultStart || s.Fault == faultBuild {
+		return 0
+	}
+	return s.Defaults
+}
+
 // Disqualification says why a bot is out of the tournament and since
 // when (see drivers.Disqualifier).
 type Disqualification struct {

@@ -122,6 +122,17 @@ func (c TiedCut) String() string {
 		where, c.Above, c.Below, c.Tied, c.DecidedBy, c.Place, c.Place+1, strings.Join(c.Picks, "; "))
 }
 
+// MarshalJSON writes the cut with its sentence (String) as "sentence":
+// the results page shows it as it is, so that the page and the
+// standings word a cut alike.
+func (c TiedCut) MarshalJSON() ([]byte, error) {
+	type fields TiedCut // without this method
+	return json.Marshal(struct {
+		fields
+		Sentence string `json:"sentence"`
+	}{fields(c), c.String()})
+}
+
 // GateFault is a failure of a gate's own bot in a gate match: a fault,
 // a disqualification or an answer the game replaced by its default. The
 // match tested no one, so no bot is admitted on it.
@@ -250,17 +261,19 @@ func newTally(p *plan.Plan, results []Result) *tally {
 }
 
 // countDefaults counts every bot's answers replaced by the game's
-// defaults over results (in plan order), and keeps the first.
+// defaults over results (in plan order), and keeps the first; the
+// matches in which it never started count none (ReplacedAnswers).
 func (t *tally) countDefaults(results []Result) {
 	n := len(t.names)
 	t.defaults, t.defaultMatches, t.firstDefault = make([]int, n), make([]int, n), map[int]*FirstDefault{}
 	for _, r := range results {
 		for _, seat := range r.Seats {
 			i, ok := t.index[seat.Bot]
-			if !ok || seat.Defaults == 0 {
+			n := ReplacedAnswers(seat.SeatResult)
+			if !ok || n == 0 {
 				continue
 			}
-			t.defaults[i] += seat.Defaults
+			t.defaults[i] += n
 			t.defaultMatches[i]++
 			if t.firstDefault[i] == nil {
 				t.firstDefault[i] = &FirstDefault{Match: r.Match, Detail: seat.DefaultDetail}

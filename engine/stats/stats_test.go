@@ -680,3 +680,29 @@ func TestPlacementTieOfOneBotThatCouldNotPlay(t *testing.T) {
 		t.Errorf("not played off %v (%v), want none: crash is tied with a fill bot only", s.NotPlayedOff, err)
 	}
 }
+
+// TestTiedCutJSONSaysItsSentence: a tied cut's JSON carries its sentence
+// as the standings print it, which the results page shows as it is, so
+// that the page and `arbiter rank` cannot word a cut differently; its
+// fields read back as they were.
+func TestTiedCutJSONSaysItsSentence(t *testing.T) {
+	c := stats.TiedCut{Stage: "qualification", Group: "A", Place: 4, Above: "tym07", Below: "tym19",
+		Tied: "on mean place", DecidedBy: "name", Picks: []string{"top(stage.qualification, 4) for stage final_groups"}}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Sentence string `json:"sentence"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Sentence != c.String() {
+		t.Errorf("sentence %q, want %q", got.Sentence, c.String())
+	}
+	var back stats.TiedCut
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, c) {
+		t.Errorf("%s reads back as %+v (%v), want %+v", b, back, err, c)
+	}
+}

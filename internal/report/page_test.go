@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -302,6 +303,44 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		})
 	}
+	// A seat charged for CPU its processes used off move (off_move_ms,
+	// part of its time_ms: rules.md, Time off move) shows the charge
+	// under its clock, which the transcript's times do not hold; a seat
+	// without one shows its clock alone. The charge is written into a copy
+	// of slow-planowanie's result: it needs a bot pondering in a cgroup,
+	// which this machine may not give.
+	t.Run("clock-off-move", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "slow-planowanie"))); err != nil {
+			t.Fatal(err)
+		}
+		results := filepath.Join(dir, "results.jsonl")
+		b, err := os.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := `{"bot":"slow","score":9,"fault":"","time_ms":2197}`
+		if !bytes.Contains(b, []byte(from)) {
+			t.Fatalf("testdata/slow-planowanie's result has no %s", from)
+		}
+		b = bytes.Replace(b, []byte(from), []byte(`{"bot":"slow","score":9,"fault":"","time_ms":3431,"off_move_ms":1234}`), 1)
+		if err := os.WriteFile(results, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		for _, step := range []string{"first", "last"} {
+			if step == "last" {
+				last := eval[int](t, ctx, `+document.querySelector("#r-slider").max`)
+				eval[bool](t, ctx, `document.querySelector("#r-last").click(), true`)
+				waitStep(t, ctx, last)
+			}
+			got := eval[[]string](t, ctx, `[...document.querySelectorAll("#replay-seats tbody tr")].map((tr) => { const o = tr.children[3].querySelector(".off-move"); return o ? o.textContent : ""; })`)
+			if want := []string{"", "", "", "+ 1234 ms off move (match total)"}; !cmp.Equal(got, want) {
+				t.Errorf("%s step: off move under the clocks %q, want %q", step, got, want)
+			}
+		}
+	})
 	// A Euchre match of four bots seats them at the positions its
 	// partners event draws, not position p at seat p % 2.
 	t.Run("euchre-partners", func(t *testing.T) {

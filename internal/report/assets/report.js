@@ -137,15 +137,13 @@
       box.append(t);
     }
     // The cuts of picks that Elo, then name, decided between bots the
-    // stage's rating left tied, in rank's words (stats.TiedCut.String).
+    // stage's rating left tied, in rank's words: each cut's sentence is
+    // stats.TiedCut.String, written into the data by Go, not worded here.
     const cuts = site.stats.tied_cuts || [];
     if (cuts.length) {
       box.append(el("h3", { text: "Cuts decided without a playoff (a stage plays none): tied bots a pick took by Elo, then name" }));
       const list = el("ul", { cls: "tied-cuts" });
-      for (const c of cuts) {
-        const where = "stage " + c.stage + (c.group ? ", group " + c.group : "");
-        list.append(el("li", { text: `${where}: ${c.above} over ${c.below}: tied ${c.tied}, decided by ${c.decided_by} (places ${c.place} and ${c.place + 1}; ${c.picks.join("; ")})` }));
-      }
+      for (const c of cuts) list.append(el("li", { text: c.sentence }));
       box.append(list);
     }
   }
@@ -998,8 +996,14 @@
     // A game that runs a process per move does not time each move in its
     // transcript: its clock is the result's time_ms, the match's total.
     const perMove = viewers[site.driver] && viewers[site.driver].perMove;
-    const clock = (s, i) => perMove ? el("td", { text: `${fmt(s.time_ms)} ms (match total)`, title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." })
-      : el("td", { text: `${fmt(st.clock[i])} ms` });
+    // CPU the seat's processes used off move, charged to its clock at its
+    // next commands (the result's off_move_ms, part of its time_ms): the
+    // transcript does not time it, so it is said under the clock, for the
+    // whole match, when there was any.
+    const offMove = (s) => s.off_move_ms ? el("div", { cls: "off-move", text: `+ ${fmt(s.off_move_ms)} ms off move (match total)`,
+      title: "CPU this bot's processes used while it was not on move, charged to its clock at its next commands: part of the result's time_ms, which the clock above, timed from the transcript, does not hold (the result's off_move_ms)." }) : null;
+    const clock = (s, i) => perMove ? el("td", { title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." }, `${fmt(s.time_ms)} ms (match total)`, offMove(s))
+      : el("td", {}, `${fmt(st.clock[i])} ms`, offMove(s));
     clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
