@@ -51,6 +51,7 @@ const lentDirEnv = "ARBITER_TEST_LENT_DIR"
 const goneWithin = time.Minute
 
 func TestScripts(t *testing.T) {
+	t.Parallel() // its scripts share the slots with the other parallel tests
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
