@@ -65,6 +65,7 @@ tournament "t" {
 // bots keep their memory across matches, re-runs it, and compares every
 // result and every memory file with an uninterrupted run's.
 func TestKilledPerBotMemoryRunResumes(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)

@@ -68,6 +68,7 @@ var dqScripts = map[string]string{
 // disqualification is decided in plan order, whichever match finished
 // first and whatever the kill lost.
 func TestKilledRunKeepsVerdicts(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)

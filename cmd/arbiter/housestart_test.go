@@ -56,6 +56,7 @@ func initsOf(t *testing.T, exe, stdin string, args ...string) (string, []string)
 // packages import a heavy package again, or arbiter stops importing
 // drivers/house/start.
 func TestHouseBotStartsLight(t *testing.T) {
+	t.Parallel()
 	// arbiter itself: this test's binary also links the tests' own
 	// packages, some of which Go would initialise first.
 	exe := filepath.Join(t.TempDir(), "arbiter")

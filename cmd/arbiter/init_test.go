@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,8 +21,10 @@ func TestInitStartersPassCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and checks 15 starter bots")
 	}
+	t.Parallel()
 	for _, game := range starters.Games() {
 		t.Run(game, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			if code, out := runArbiter(t, "init", game, dir); code != 0 {
 				t.Fatalf("init: %s", out)
@@ -52,6 +54,7 @@ func TestInitEuchreStartersEndGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the starters and plays them as processes")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	if code, out := runArbiter(t, "init", "euchre", dir); code != 0 {
 		t.Fatalf("init: %s", out)
@@ -141,9 +144,23 @@ func needTools(t *testing.T, lang starters.Language) {
 	}
 }
 
+// runArbiter runs the arbiter on PATH (the test binary: TestMain) as a
+// process of its own, not run in this one: the tests that call it run in
+// parallel with others, and an arbiter in the test's own process would
+// reap (as subreaper) their exited children before os/exec could.
 func runArbiter(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	var out bytes.Buffer
-	code := run(args, &out, &out)
-	return code, out.String()
+	path, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(path, args...).CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return exit.ExitCode(), string(out)
+	case err != nil:
+		t.Fatalf("arbiter %s: %v", strings.Join(args, " "), err)
+	}
+	return 0, string(out)
 }

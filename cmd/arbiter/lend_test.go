@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // lendConfig is the organiser's report: a bot whose build (while the
@@ -45,6 +46,7 @@ tournament "contest" {
 // of another user's to that user), what the build made to the folder's
 // owner, and the record of the lending removed.
 func TestKilledBuildFolderGivenBack(t *testing.T) {
+	t.Parallel()
 	arbiter, base, dir := lendSetup(t)
 	want := owners(t, dir, ".", "t.hcl", "src.py", "sub", "sub/notes.txt", "other.txt")
 
@@ -142,9 +144,9 @@ func killDuringBuild(t *testing.T, arbiter, dir, out string) {
 	if !lent() {
 		t.Fatalf("%s is no longer lent after the run was killed: the test kills too late", dir)
 	}
-	records, _ := filepath.Glob(filepath.Join(os.Getenv(lentDirEnv), fmt.Sprintf("%d-*.json", cmd.Process.Pid)))
+	records, _ := filepath.Glob(filepath.Join(lentRecords(arbiter), fmt.Sprintf("%d-*.json", cmd.Process.Pid)))
 	if len(records) != 1 {
-		t.Fatalf("the killed run left %d records of its lending in %s, want 1", len(records), os.Getenv(lentDirEnv))
+		t.Fatalf("the killed run left %d records of its lending in %s, want 1", len(records), lentRecords(arbiter))
 	}
 	t.Cleanup(func() {
 		if _, err := os.Stat(records[0]); err == nil {
@@ -203,6 +205,7 @@ func mustRemove(t *testing.T, path string) {
 // end gave the folder back under the other's build, which then could not
 // write its program ("Permission denied"), a build fault.
 func TestTwoArbitersBuildOneFolder(t *testing.T) {
+	t.Parallel()
 	arbiter, base, dir := lendSetup(t)
 	mustRemove(t, filepath.Join(dir, "slow"))
 	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then : >building; sleep 60; fi;", "sleep 2;", 1))
@@ -242,11 +245,14 @@ func TestTwoArbitersBuildOneFolder(t *testing.T) {
 // in base/lent (lentDirEnv), not in the machine's proc.LentDir: there
 // any other arbiter running meanwhile (a loaded machine's tests of other
 // packages, or other users') could give back a folder the test's killed
-// run left before the test's next arbiter does.
+// run left before the test's next arbiter does. The arbiter it returns
+// is base/arbiter, which sets lentDirEnv and execs the test's arbiter
+// (the same process, so its pid is the arbiter's): the setting is the
+// test's own, not its process's, so the lending tests run in parallel.
 func lendSetup(t *testing.T) (arbiter, base, dir string) {
 	t.Helper()
 	requireLending(t)
-	arbiter, err := exec.LookPath("arbiter")
+	self, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,8 +261,15 @@ func lendSetup(t *testing.T) (arbiter, base, dir string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
-	t.Setenv(lentDirEnv, filepath.Join(base, "lent"))
+	arbiter = filepath.Join(base, "arbiter")
+	wrapper := fmt.Sprintf("#!/bin/sh\nexport %s=%s\nexec %s \"$@\"\n", lentDirEnv, shell.Word(lentRecords(arbiter)), shell.Word(self))
+	if err := os.WriteFile(arbiter, []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	dir = filepath.Join(base, "dotb")
 	writeLendFolder(t, dir)
 	return arbiter, base, dir
 }
+
+// lentRecords is where the arbiter of lendSetup records its lendings.
+func lentRecords(arbiter string) string { return filepath.Join(filepath.Dir(arbiter), "lent") }

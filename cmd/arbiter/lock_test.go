@@ -63,6 +63,7 @@ tournament "t" {
 // its lock file stays behind with its details), a third run uses the
 // directory.
 func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 // kernel signals them when their parent dies).
 func waitBotsGone(t *testing.T, mark string) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(goneWithin); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if len(proctest.WithEnv("RUN_MARK="+mark)) == 0 {
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -42,7 +43,15 @@ func TestMain(m *testing.M) {
 // setting.
 const lentDirEnv = "ARBITER_TEST_LENT_DIR"
 
+// goneWithin is how long the tests wait for processes to vanish (a killed
+// arbiter's bots, a stopped run's workers) before they fail: they poll,
+// and go on as soon as the processes are gone, so a generous wait costs
+// nothing where they are, and a loaded machine, where the kernel takes
+// its time to deliver the kills, does not fail the test.
+const goneWithin = time.Minute
+
 func TestScripts(t *testing.T) {
+	t.Parallel() // its scripts share the slots with the other parallel tests
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -52,6 +52,7 @@ func TestBarOnlyOnASizedTerminal(t *testing.T) {
 // not the terminal, and drew nothing until the end, nor let the log
 // lines through.
 func TestBarOnATerminalRun(t *testing.T) {
+	t.Parallel()
 	ptm, pts := proctest.PTY(t)
 	cmd, _ := crashRun(t, pts)
 	var screen bytes.Buffer
@@ -89,6 +90,7 @@ func TestBarOnATerminalRun(t *testing.T) {
 // arbiter.log notes the terminal lost, though mpb, not arbiter's
 // wrapper, is what writes the bar to it.
 func TestBarTerminalLost(t *testing.T) {
+	t.Parallel()
 	ptm, pts := proctest.PTY(t)
 	cmd, out := crashRun(t, pts)
 	if err := cmd.Start(); err != nil {
@@ -165,6 +167,7 @@ func crashRun(t *testing.T, pts *os.File) (cmd *exec.Cmd, out string) {
 // then has no bar to add, and the run must go on without one rather than
 // panic.
 func TestBarTerminalLostBeforeBegin(t *testing.T) {
+	t.Parallel()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

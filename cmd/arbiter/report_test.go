@@ -348,6 +348,7 @@ func normal(v pageView) pageView {
 // replay stepped to move N (by deep link, and by the keyboard) must show
 // the position of the transcript after N steps.
 func TestReportInBrowser(t *testing.T) {
+	t.Parallel()
 	browser := newBrowser(t)
 	for _, game := range []string{"planowanie", "euchre", "bricks", "blokus", "auction"} {
 		t.Run(game, func(t *testing.T) {
@@ -524,6 +525,7 @@ func dirSize(tb testing.TB, dir string) int64 {
 // not JSON, and a bot whose name is markup: the page renders, shows the
 // name as text, runs none of it, and says what it skipped.
 func TestReportBadInput(t *testing.T) {
+	t.Parallel()
 	browser := newBrowser(t)
 	dir := playTournament(t, reportConfigs["planowanie"])
 	const hostile = `<script>window.pwned=1</script><img src=x onerror="window.pwned=2">`
@@ -609,6 +611,7 @@ func TestReportBadInput(t *testing.T) {
 // TestServeLive opens `arbiter serve` on a directory before a run starts
 // writing it, and watches the page follow the run to its end.
 func TestServeLive(t *testing.T) {
+	t.Parallel()
 	browser := newBrowser(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(reportConfigs["planowanie"]), 0o644); err != nil {
@@ -688,6 +691,7 @@ func TestServeLive(t *testing.T) {
 // TestRunServe checks that `arbiter run -serve` serves the page while the
 // run plays.
 func TestRunServe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := strings.Replace(reportConfigs["planowanie"], "rounds  = 2", "rounds  = 20", 1)
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
@@ -743,6 +747,7 @@ func TestRunServe(t *testing.T) {
 // TestRunServeOnABusyAddress: run -serve on an address in use fails
 // before the run makes or touches its results directory.
 func TestRunServeOnABusyAddress(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

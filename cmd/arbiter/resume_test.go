@@ -59,6 +59,7 @@ tournament "t" {
 // results with those of an uninterrupted run: no match lost or counted
 // twice, and every match with the same outcome.
 func TestKilledRunResumes(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +165,7 @@ tournament "t" {
 // grouped by rating once its first paired round is under way, re-runs it,
 // and compares the paired rounds and results with an uninterrupted run.
 func TestKilledAdaptiveRunResumes(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)
@@ -225,7 +227,7 @@ func killRunWhen(t *testing.T, arbiter, dir, out, mark string, when func() bool)
 		t.Fatal(err)
 	}
 	<-exited
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(goneWithin)
 	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
 		if time.Now().After(deadline) {
 			t.Fatalf("bot processes %v outlived the killed arbiter", left)

@@ -22,6 +22,7 @@ import (
 // saved and how to resume. Before, arbiter.log ended at the last progress
 // line, with no word of why.
 func TestInterruptedRunLogsWhy(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[sig]
 		t.Run(name, func(t *testing.T) {

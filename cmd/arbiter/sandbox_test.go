@@ -73,6 +73,7 @@ os.execvp("arbiter", ["arbiter", "bot", "planowanie/random"])
 // because each bot is PID 1 of its own PID namespace and dies with
 // arbiter, taking its namespace with it.
 func TestKilledRunLeavesNoEscapee(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
 		t.Skip("no /usr/bin/python3")
 	}
@@ -115,7 +116,7 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-exited
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(goneWithin)
 	for {
 		left := append(proctest.WithEnv("RUN_MARK="+mark), proctest.WithCmdline("\x00"+mark)...)
 		if len(left) == 0 {

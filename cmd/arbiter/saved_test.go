@@ -53,6 +53,7 @@ tournament "t" {
 // the plan.json of its results in a directory without any HCL, and finds
 // the same results and transcripts, timings aside.
 func TestSavedPlanRunsLikeItsConfiguration(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +119,7 @@ func TestSavedPlanRunsLikeItsConfiguration(t *testing.T) {
 // -root, by default the plan file's directory; a plan whose bot dir is
 // missing is refused before any match runs, and so is an edited plan.
 func TestSavedPlanRoot(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)

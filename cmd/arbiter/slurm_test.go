@@ -25,6 +25,7 @@ import (
 // which must be reported as failed. Where Slurm is not running it skips,
 // except under CI=true, where it fails.
 func TestSlurm(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a Slurm integration test (-short)")
 	}

@@ -87,6 +87,7 @@ tournament "t" {
 // its results with an uninterrupted run; then it replays a match of a
 // stage made during the run.
 func TestKilledStagedRunResumes(t *testing.T) {
+	t.Parallel()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 // ways a run plays: in pinned workers (-j 2), and in one process
 // (-pin=false).
 func TestJobStopIsNoFault(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, pin string }{{"workers", "-pin=true"}, {"one-process", "-pin=false"}} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.pin == "-pin=true" {

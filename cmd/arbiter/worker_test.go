@@ -60,6 +60,7 @@ func writePinnedConfig(t *testing.T, mark string, rounds int) (arbiter, dir stri
 // (timings aside); in the pinned run every match's bot sees one CPU, both
 // CPUs are used, and the workers' log records reach the run's log.
 func TestPinnedWorkersPlayAsOneProcess(t *testing.T) {
+	t.Parallel()
 	needTwoCPUs(t)
 	mark := fmt.Sprintf("pinned-%d-%d", os.Getpid(), time.Now().UnixNano())
 	arbiter, dir := writePinnedConfig(t, mark, 4)
@@ -198,10 +199,11 @@ func startPinnedRun(t *testing.T, name string, n int, group bool) *markedRun {
 	return r
 }
 
-// noneLeft fails unless the run's workers and bots are gone within 5 s.
+// noneLeft fails unless the run's workers and bots are gone within
+// goneWithin.
 func noneLeft(t *testing.T, mark string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(goneWithin)
 	for {
 		left := append(workers(mark, 0), proctest.WithEnv("RUN_MARK="+mark)...)
 		if len(left) == 0 {
@@ -222,6 +224,7 @@ func noneLeft(t *testing.T, mark string) {
 // to the run, which ends as interrupted with every process gone, and the
 // run resumes to the outcomes of a run in one process.
 func TestCtrlCStopsPinnedRun(t *testing.T) {
+	t.Parallel()
 	r := startPinnedRun(t, "ctrlc", 3, true)
 	if len(r.workers) != 2 {
 		t.Errorf("worker processes %v, want 2", r.workers)
@@ -247,6 +250,7 @@ func TestCtrlCStopsPinnedRun(t *testing.T) {
 // run: the run stops with an error that names it, keeps every result it
 // journaled, leaves no process behind, and a re-run finishes the rest.
 func TestKilledWorkerFailsRun(t *testing.T) {
+	t.Parallel()
 	r := startPinnedRun(t, "workerkill", 2, true)
 	if len(r.workers) == 0 {
 		t.Fatal("no worker process found")
@@ -275,6 +279,7 @@ func TestKilledWorkerFailsRun(t *testing.T) {
 // does nothing to it; once continued, the worker plays on and the run
 // ends as always.
 func TestStoppedWorkerIsToldOf(t *testing.T) {
+	t.Parallel()
 	r := startPinnedRun(t, "workerstop", 1, true)
 	if len(r.workers) == 0 {
 		t.Fatal("no worker process found")
@@ -311,6 +316,7 @@ func TestStoppedWorkerIsToldOf(t *testing.T) {
 // run into the directory waits for them, writing nothing, and goes on
 // once they are gone, to the end of the tournament.
 func TestDeadRunsWorkersKeepTheLock(t *testing.T) {
+	t.Parallel()
 	// In the test's process group: a group of its own would be orphaned
 	// by the kill, and the kernel would wake its stopped workers.
 	r := startPinnedRun(t, "orphans", 2, false)
