@@ -598,3 +598,83 @@ func TestPlayoffDecidesCut(t *testing.T) {
 		t.Errorf("%d playoff(s) counted, want 1", s.Playoffs)
 	}
 }
+
+// TestUnplayedNotPlayedOff plays examples/fibot with the two weakest of
+// qualification group A unable to start in any match: tied on mean place
+// at places 5 and 6, they are not played off (a playoff would only play
+// them alike again), and the cut of places(stage.qualification, 5, 5)
+// between them is named, saying why.
+func TestUnplayedNotPlayedOff(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	k := p.StageIndex("qualification")
+	pools, err := stages.Pools(p, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := byStrength(pools[0], strength)
+	dead := []string{ranked[4], ranked[5]}
+	results := play(p, k, strength)
+	for i := range results {
+		for s := range results[i].Seats {
+			if slices.Contains(dead, results[i].Seats[s].Bot) {
+				results[i].Seats[s].Fault, results[i].Seats[s].Score = drivers.FaultStart, 0
+			}
+		}
+	}
+	pr, _, err := stages.Playoff(p, k, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr != nil {
+		t.Errorf("playoff of %v, want none: the tied bots could not play", pr.Groups)
+	}
+	cuts, err := stages.StageCuts(p, p.StageIndex("fifth"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	above, below := min(dead[0], dead[1]), max(dead[0], dead[1])
+	want := fmt.Sprintf("stage qualification, group A: %s over %s: tied on mean place; they could not play, so they were not played off, decided by name (places 5 and 6; places(stage.qualification, 5, 5) for stage fifth)", above, below)
+	if len(cuts) != 1 || cuts[0].String() != want {
+		t.Errorf("cuts %v, want:\n%s", cuts, want)
+	}
+}
+
+// TestUnseatedTieNamed plays examples/fibot with the 4th and 5th of
+// qualification group A equally strong and a game that cannot seat two
+// bots: their tie is not played off, it is returned as unseated, and the
+// cut between them is named, saying why.
+func TestUnseatedTieNamed(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	k := p.StageIndex("qualification")
+	pools, err := stages.Pools(p, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := byStrength(pools[0], strength)
+	strength[ranked[4]] = strength[ranked[3]]
+	results := play(p, k, strength)
+	pr, unseated, err := stages.Playoff(p, k, 1, results, func(n int) error { return fmt.Errorf("%d bots cannot play", n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	above, below := min(ranked[3], ranked[4]), max(ranked[3], ranked[4])
+	if pr != nil || len(unseated) != 1 || !slices.Equal(unseated[0].Bots, []string{above, below}) || unseated[0].Group != "A" {
+		t.Fatalf("playoff %v, unseated %+v: want none, and the tie of group A unseated", pr, unseated)
+	}
+	cuts, err := stages.StageCuts(p, p.StageIndex("fifth"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("stage qualification, group A: %s over %s: tied on mean place; not played off (the game cannot seat them), decided by name (places 4 and 5; places(stage.qualification, 5, 5) for stage fifth)", above, below)
+	if len(cuts) != 1 || cuts[0].String() != want {
+		t.Errorf("cuts %v, want:\n%s", cuts, want)
+	}
+}
