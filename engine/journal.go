@@ -339,6 +339,9 @@ func checkResults(p *plan.Plan, results []Result, path string) error {
 // its file in rounds/ is missing and the stage could not be made again.
 // It returns nil when id is not such a match.
 func unmadeStage(p *plan.Plan, results []Result, path string, line int, id string) error {
+	if err := unmadePlayoff(p, results, path, line, id); err != nil {
+		return err
+	}
 	k := stageOfID(p, id)
 	if k < p.ListedStages() {
 		return nil
@@ -363,6 +366,37 @@ func unmadeStage(p *plan.Plan, results []Result, path string, line int, id strin
 	dir := filepath.Dir(path)
 	return fmt.Errorf("%s, line %d: match %q is of stage %s, whose file %s is missing: %s makes it again from the results",
 		path, line, id, name, file, RunAgain(dir, SavedRoot(p))(filepath.Join(dir, PlanFile), p))
+}
+
+// unmadePlayoff is unmadeStage of the id of a stage's playoff
+// (playoff-<stage>-<group>-<k>-...) whose file is missing while a match
+// before it has no result, so that it cannot be made again; nil for any
+// other id.
+func unmadePlayoff(p *plan.Plan, results []Result, path string, line int, id string) error {
+	for k := range p.Stages {
+		st := &p.Stages[k]
+		rest, ok := strings.CutPrefix(id, stats.PlayoffPrefix+st.Name+"-")
+		if !ok || !st.Playoffs {
+			continue
+		}
+		var group string
+		var n int
+		if _, err := fmt.Sscanf(strings.ReplaceAll(rest, "-", " "), "%s %d", &group, &n); err != nil {
+			return nil
+		}
+		done := make(map[string]bool, len(results))
+		for _, r := range results {
+			done[r.Match] = true
+		}
+		for _, m := range p.Matches {
+			if !done[m.ID] {
+				file := filepath.Join(filepath.Dir(path), RoundsDir, stages.PlayoffFileName(st.Name, n))
+				return fmt.Errorf("%s, line %d: match %q is of playoff %d of stage %s, whose file %s is missing, and the playoff cannot be made again from the results: match %q before it has none in %s (a copied or edited file?). Put back the playoff's file or the missing results, or use another results directory",
+					path, line, id, n, st.Name, file, m.ID, path)
+			}
+		}
+	}
+	return nil
 }
 
 // stageOfID is the index of the stage of p whose matches' ids id has the

@@ -471,9 +471,9 @@ func holdsPairing(dir string) (bool, error) {
 // copied with it) is Out's: its results must be matches of Out's pairing
 // all the same (checkResults), as they are of the pairing it holds.
 func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
-	names := stageNames(in.plan)
 	for i := 0; i < in.stage; i++ {
-		path := filepath.Join(sd.dir, RoundsDir, names[i])
+		name := pairingName(in.plan, in.paired[i])
+		path := filepath.Join(sd.dir, RoundsDir, name)
 		b, err := os.ReadFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -482,7 +482,7 @@ func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
 			return []string{err.Error()}
 		}
 		if !bytes.Equal(b, mustIndent(in.paired[i])) {
-			return []string{fmt.Sprintf("%s does not hold the pairing of stage %d that %s holds: the shard was run from other results", sd.dir, i+1, filepath.Join(RoundsDir, names[i]))}
+			return []string{fmt.Sprintf("%s does not hold the pairing of stage %d that %s holds: the shard was run from other results", sd.dir, i+1, filepath.Join(RoundsDir, name))}
 		}
 	}
 	if err := checkResults(&in.known, sd.results, filepath.Join(sd.dir, ResultsFile)); err != nil {

@@ -32,26 +32,33 @@ func roundName(r int) string   { return fmt.Sprintf("r%03d.json", r) }
 func playoffName(k int) string { return fmt.Sprintf("playoff-%d.json", k) }
 
 // loadPairings reads the paired stages of a results directory in the
-// order the run made them, up to the first one missing.
+// order the run made them, up to the first one missing: each step's file
+// is the first of those it may have (nextNames) that dir holds.
 func loadPairings(dir string, p *plan.Plan) ([]*pairing.Pairing, error) {
-	return readPairings(dir, stageNames(p))
-}
-
-// readPairings reads the named stages of rounds/, up to the first one
-// missing.
-func readPairings(dir string, names []string) ([]*pairing.Pairing, error) {
+	known := *p
+	known.Matches = slices.Clone(p.Matches)
 	var out []*pairing.Pairing
-	for _, name := range names {
-		pr, err := readPairing(filepath.Join(dir, RoundsDir, name))
-		if err != nil {
-			return nil, err
-		}
-		if pr == nil {
-			break
+	for step := 0; ; step++ {
+		pr, _, err := readNext(dir, &known, step)
+		if err != nil || pr == nil {
+			return out, err
 		}
 		out = append(out, pr)
+		known.Matches = append(known.Matches, pr.Matches...)
 	}
-	return out, nil
+}
+
+// readNext reads the file of later step number step of p, which holds the
+// matches of the steps before it: the first of the names it may have
+// (nextNames) that dir's rounds/ holds, nil when it holds none.
+func readNext(dir string, p *plan.Plan, step int) (*pairing.Pairing, string, error) {
+	for _, name := range nextNames(p, step) {
+		pr, err := readPairing(filepath.Join(dir, RoundsDir, name))
+		if err != nil || pr != nil {
+			return pr, name, err
+		}
+	}
+	return nil, "", nil
 }
 
 // readPairing reads one stage of rounds/, nil when its file is missing.
@@ -167,14 +174,26 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 	_, err := os.Stat(filepath.Join(dir, StopFile))
 	stopped := err == nil
 	stopper := stop.New(p)
-	for i, name := range stageNames(p) {
-		file, err := readPairing(filepath.Join(dir, RoundsDir, name))
-		if err != nil {
-			return nil, err
-		}
+	for i := 0; ; i++ {
 		// Not due yet, or the results before it are not all there:
 		// the run checks the file once they are.
 		due := allFinished(known.Matches, done)
+		var made *pairing.Pairing
+		var name string
+		var merr error
+		if due {
+			made, name, merr = makeLater(&known, i, knownResults(&known, results), game, hclog.NewNullLogger())
+		}
+		file, fname, err := readNamed(dir, &known, i, name)
+		if err != nil {
+			return nil, err
+		}
+		if name == "" {
+			name = fname
+		}
+		if c := nextNames(&known, i); name == "" && len(c) > 0 {
+			name = c[0]
+		}
 		if !due && file == nil {
 			break
 		}
@@ -182,10 +201,13 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 			stopped = stopper.Advance(&known, byID) != nil
 		}
 		if due {
-			made, _, err := makeLater(&known, i, knownResults(&known, results), game, hclog.NewNullLogger())
 			switch {
-			case err != nil && file == nil:
-				return nil, fmt.Errorf("%s %s cannot be made from %s: %w", laterKind(name), laterID(name), filepath.Join(dir, ResultsFile), err)
+			case merr != nil && file == nil && len(sf.differs) > 0:
+				// Made from a file that differs, which the readers
+				// name: what follows it cannot be made.
+				return sf, nil
+			case merr != nil && file == nil:
+				return nil, fmt.Errorf("%s %s cannot be made from %s: %w", laterKind(name), laterID(name), filepath.Join(dir, ResultsFile), merr)
 			case made == nil && file == nil, file == nil && stopped && !anyPlayed(made.Matches, done):
 				// No tie left to play off, or the run stopped
 				// before it played any match of it.
@@ -193,7 +215,7 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 			case file == nil:
 				sf.remade = append(sf.remade, len(sf.paired))
 				file = made
-			case err != nil || made == nil || !pairingEqual(file, made):
+			case merr != nil || made == nil || !pairingEqual(file, made):
 				sf.differs = append(sf.differs, name)
 			}
 		}
@@ -202,6 +224,18 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 		known.Matches = append(known.Matches, file.Matches...)
 	}
 	return sf, nil
+}
+
+// readNamed reads the file of later step number step of p (see
+// readNext): the one called name when it is not "" (the step that the
+// plan and results make), else the first that dir holds of those it may
+// have, with its name.
+func readNamed(dir string, p *plan.Plan, step int, name string) (*pairing.Pairing, string, error) {
+	if name == "" {
+		return readNext(dir, p, step)
+	}
+	pr, err := readPairing(filepath.Join(dir, RoundsDir, name))
+	return pr, name, err
 }
 
 // laterKind is what the file name of rounds/ holds: "stage", "round" or
@@ -289,6 +323,11 @@ func stageDiffers(dir, name string) error {
 // stage groups finishes", "round 3, which is paired when every match
 // before it has finished"); "" for any other id.
 func notMadeYet(p *plan.Plan, id string) string {
+	for k := range p.Stages {
+		if st := &p.Stages[k]; st.Playoffs && strings.HasPrefix(id, stats.PlayoffPrefix+st.Name+"-") {
+			return fmt.Sprintf("a playoff of stage %s, which is made after the stage's matches finish when bots of a group are tied on mean place", st.Name)
+		}
+	}
 	if k := stageOfID(p, id); k >= 0 {
 		return stageNotMade(p, k)
 	}

@@ -709,22 +709,7 @@ func makeLater(p *plan.Plan, stage int, results []Result, game drivers.Game, log
 	case !p.MakesLater():
 		return nil, "", nil
 	case len(p.Stages) > 0:
-		k := p.ListedStages() + stage
-		if k >= len(p.Stages) {
-			return nil, "", nil
-		}
-		pr, err := stages.Make(p, k, results, game.Seats)
-		if err != nil {
-			return nil, "", err
-		}
-		cuts, err := stages.StageCuts(p, k, results)
-		if err != nil {
-			return nil, "", err
-		}
-		for _, c := range cuts {
-			log.Warn("a pick's cut was decided by "+c.DecidedBy+", not by a playoff (a stage plays none)", "cut", c.String())
-		}
-		return pr, stages.FileName(p.Stages[k].Name), nil
+		return makeStageLater(p, stage, results, game, log)
 	}
 	if round := p.Later.From + stage; p.Later.Pairing != tournament.NoPairing && round <= p.Rounds {
 		pr, err := pairing.Round(p, round, results)
@@ -755,6 +740,41 @@ func makeLater(p *plan.Plan, stage int, results []Result, game drivers.Game, log
 		return nil, "", nil
 	}
 	return &pairing.Pairing{Round: p.Rounds + k, Rule: "playoff", Groups: groups, Matches: p.PlayoffMatches(k, groups)}, playoffName(k), nil
+}
+
+// makeStageLater is makeLater of a plan in stages: later step number
+// step (0: the first after the listed matches) is the next of nextSteps
+// that is made: a playoff of a stage whose ties the game can seat, or
+// the next stage.
+func makeStageLater(p *plan.Plan, step int, results []Result, game drivers.Game, log hclog.Logger) (*pairing.Pairing, string, error) {
+	for _, st := range nextSteps(p, step) {
+		if st.n > 0 {
+			pr, unseated, err := stages.Playoff(p, st.k, st.n, results, game.Seats)
+			if err != nil {
+				return nil, st.name(p), err
+			}
+			for _, u := range unseated {
+				log.Warn("tie not played off: the game cannot seat the tied bots", "stage", u.Stage, "group", u.Group, "bots", u.Bots, "problem", u.Problem.Error())
+			}
+			if pr != nil {
+				return pr, st.name(p), nil
+			}
+			continue
+		}
+		pr, err := stages.Make(p, st.k, results, game.Seats)
+		if err != nil {
+			return nil, st.name(p), err
+		}
+		cuts, err := stages.StageCuts(p, st.k, results)
+		if err != nil {
+			return nil, st.name(p), err
+		}
+		for _, c := range cuts {
+			log.Warn("a pick's cut fell between bots no playoff separated: decided by "+c.DecidedBy, "cut", c.String())
+		}
+		return pr, st.name(p), nil
+	}
+	return nil, "", nil
 }
 
 // loadGame rebuilds the plan's game with its driver, and holds the bots

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -220,32 +221,53 @@ func ReadShard(dir string) (*ShardPlan, error) {
 // which plays nothing, has none of them (nor results): that is not a
 // loss. played says dir holds results.
 func lostStage(dir string, p *plan.Plan, sh Shard, played bool) error {
-	names := stageNames(p)
-	if sh.Stage < len(names) {
-		names = names[:sh.Stage]
+	lost, held, err := shardLost(dir, p, sh.Stage)
+	if err != nil {
+		return err
 	}
-	var lost string
-	held := false
-	for _, name := range names {
-		_, err := os.Stat(filepath.Join(dir, RoundsDir, name))
-		switch {
-		case err == nil:
-			held = true
-		case !errors.Is(err, os.ErrNotExist):
-			return err
-		case lost == "":
-			lost = name
-		}
-	}
-	if lost == "" || !played && !held {
+	if len(lost) == 0 || !played && !held {
 		return nil
 	}
-	file := filepath.Join(RoundsDir, lost)
+	// A step that may be a stage's playoff or the next stage, when the
+	// results that tell which are not here: each is named.
+	var paths, files []string
+	for _, name := range lost {
+		paths = append(paths, filepath.Join(dir, RoundsDir, name))
+		files = append(files, filepath.Join(RoundsDir, name))
+	}
+	either := func(s []string) string {
+		if len(s) == 1 {
+			return s[0]
+		}
+		return s[0] + " (or, when no tie was played off before it, " + strings.Join(s[1:], " or ") + ")"
+	}
 	return fmt.Errorf("%s is missing: %s holds %s (its %s), run from the pairing in that file; a shard's directory holds its own results alone, not those of the stages before its own, "+
 		"so the pairing cannot be made again from them: it comes from the merged directory the shard was run from. "+
 		"Run the shard again (%s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
 		"or copy %s from the merged directory into %s",
-		filepath.Join(dir, file), dir, sh, ShardFile, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json", nil), file, filepath.Join(dir, RoundsDir))
+		either(paths), dir, sh, ShardFile, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json", nil), either(files), filepath.Join(dir, RoundsDir))
+}
+
+// shardLost walks the first steps later steps of p in dir's rounds/
+// (readNext): lost are the files the first step that dir lacks may have
+// (nextNames: none when it holds them all), held says it holds some
+// pairing.
+func shardLost(dir string, p *plan.Plan, steps int) (lost []string, held bool, err error) {
+	known := *p
+	known.Matches = slices.Clone(p.Matches)
+	for step := 0; step < steps; step++ {
+		pr, _, err := readNext(dir, &known, step)
+		if err != nil {
+			return nil, false, err
+		}
+		if pr == nil {
+			held, err = holdsPairing(dir)
+			return nextNames(&known, step), held, err
+		}
+		held = true
+		known.Matches = append(known.Matches, pr.Matches...)
+	}
+	return nil, held, nil
 }
 
 // SavedRoot is the -root that runs p's bots from a results directory's
@@ -337,9 +359,8 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan, root string) error {
 	if err := os.MkdirAll(filepath.Join(out, RoundsDir), 0o755); err != nil {
 		return err
 	}
-	names := stageNames(p)
-	for i, pr := range sp.Paired {
-		path := filepath.Join(out, RoundsDir, names[i])
+	for _, pr := range sp.Paired {
+		path := filepath.Join(out, RoundsDir, pairingName(p, pr))
 		want := mustIndent(pr)
 		if b, err := os.ReadFile(path); err == nil && !bytes.Equal(b, want) {
 			return fmt.Errorf("%s differs from the pairing it is run with: %s holds a shard of another run; use another -out directory", path, out)
@@ -466,12 +487,22 @@ func IsRunDir(dir string) bool {
 	return !errors.Is(err, os.ErrNotExist)
 }
 
-// stageNames are the file names in rounds/ of p's later stages, in
-// order (see loadPairings).
+// stageNames are the file names in rounds/ of every later stage that p
+// may make, in order: those of a plan without stages always in this
+// order, up to the first one not made (see loadPairings); those of a plan
+// in stages are each stage's file and its playoffs', which are made only
+// when bots tie (nextSteps).
 func stageNames(p *plan.Plan) []string {
 	var names []string
-	for k := p.ListedStages(); k < len(p.Stages); k++ {
-		names = append(names, stages.FileName(p.Stages[k].Name))
+	for k := range p.Stages {
+		if k >= p.ListedStages() {
+			names = append(names, stages.FileName(p.Stages[k].Name))
+		}
+		if p.Stages[k].Playoffs {
+			for n := 1; n <= plan.MaxPlayoffs; n++ {
+				names = append(names, stages.PlayoffFileName(p.Stages[k].Name, n))
+			}
+		}
 	}
 	if p.Later == nil {
 		return names
@@ -487,6 +518,78 @@ func stageNames(p *plan.Plan) []string {
 		}
 	}
 	return names
+}
+
+// laterStep is a later step of a plan in stages: stage k made (n 0), or
+// its playoff n.
+type laterStep struct{ k, n int }
+
+// name is the file name in rounds/ of step s.
+func (s laterStep) name(p *plan.Plan) string {
+	if s.n > 0 {
+		return stages.PlayoffFileName(p.Stages[s.k].Name, s.n)
+	}
+	return stages.FileName(p.Stages[s.k].Name)
+}
+
+// nextSteps are the steps that may be later step number step of p, a
+// plan in stages that holds the matches of the steps before it, in the
+// order they are tried: the next playoff of each stage whose playoffs
+// may not be over (every listed stage until a later stage is made, then
+// the last stage made), then the next stage. Each playoff is made only
+// when bots are tied (stages.Playoff), so the steps made are counted
+// from the playoffs that p holds: the stages made are the rest.
+func nextSteps(p *plan.Plan, step int) []laterStep {
+	last := p.ListedStages() - 1 + step
+	for k := range p.Stages {
+		last -= stages.PlayoffsMade(p, k)
+	}
+	first := last
+	if last < p.ListedStages() {
+		first = 0
+	}
+	var out []laterStep
+	for k := max(first, 0); k <= last && k < len(p.Stages); k++ {
+		if n := stages.PlayoffsMade(p, k) + 1; p.Stages[k].Playoffs && n <= plan.MaxPlayoffs {
+			out = append(out, laterStep{k: k, n: n})
+		}
+	}
+	if next := last + 1; next >= p.ListedStages() && next < len(p.Stages) {
+		out = append(out, laterStep{k: next})
+	}
+	return out
+}
+
+// nextNames are the file names in rounds/ that later step number step of
+// p, which holds the matches of the steps before it, may have: one for a
+// plan without stages, those of nextSteps for a plan in stages.
+func nextNames(p *plan.Plan, step int) []string {
+	if len(p.Stages) == 0 {
+		if names := stageNames(p); step < len(names) {
+			return names[step : step+1]
+		}
+		return nil
+	}
+	var out []string
+	for _, s := range nextSteps(p, step) {
+		out = append(out, s.name(p))
+	}
+	return out
+}
+
+// pairingName is the file name in rounds/ of pr, a later stage of p.
+func pairingName(p *plan.Plan, pr *pairing.Pairing) string {
+	switch {
+	case pr.Rule == stages.Rule:
+		return stages.FileName(pr.Stage)
+	case pr.Rule == "playoff" && pr.Stage != "":
+		if k := p.StageIndex(pr.Stage); k >= 0 {
+			return stages.PlayoffFileName(pr.Stage, pr.Round-p.Stages[k].Rounds)
+		}
+	case pr.Rule == "playoff":
+		return playoffName(pr.Round - p.Rounds)
+	}
+	return roundName(pr.Round)
 }
 
 // Stages is the most stages p runs in when sharded: 1 for a plan that

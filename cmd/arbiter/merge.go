@@ -50,7 +50,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	case sum.Next != nil:
 		what := fmt.Sprintf("%s round %d", sum.Next.Rule, sum.Next.Round)
-		if sum.Next.Stage != "" { // a stage of a tournament in stages has no round
+		if k := sum.Plan.StageIndex(sum.Next.Stage); k >= 0 && sum.Next.Rule == "playoff" {
+			what = fmt.Sprintf("playoff %d of stage %s", sum.Next.Round-sum.Plan.Stages[k].Rounds, sum.Next.Stage)
+		} else if sum.Next.Stage != "" { // a stage of a tournament in stages has no round
 			what = "stage " + sum.Next.Stage
 		}
 		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s%s -shard K/N -stage %d -out SHARD_DIR\n",

@@ -118,7 +118,7 @@ func writeStageTables(w io.Writer, s *stats.Stats) error {
 		}
 	}
 	if len(s.TiedCuts) > 0 {
-		if _, err := fmt.Fprintf(w, "\nCuts decided without a playoff (a stage plays none): tied bots a pick took by Elo, then name\n"); err != nil {
+		if _, err := fmt.Fprintf(w, "\nCuts no playoff settled: tied bots that a pick, or the final ranking, took by Elo, then name\n"); err != nil {
 			return err
 		}
 	}

@@ -91,9 +91,6 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 		if d := compileStages(cfg, t, p, variants); d != nil {
 			return nil, nil, 0, hcl.Diagnostics{d}
 		}
-		if d := stageTies(t); d != nil {
-			diags = append(diags, d)
-		}
 		p.Hash = p.ComputeHash()
 		return p, p.All(), len(p.Matches), diags
 	}

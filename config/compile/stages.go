@@ -1,9 +1,7 @@
 package compile
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -51,6 +49,9 @@ func compileStages(cfg *config.Config, t *config.Tournament, p *plan.Plan, varia
 				addBot(b)
 			}
 		}
+		// A stage ranked by mean place plays off its ties, as a single
+		// tournament does (Fibot: "proběhne doplňující zápas").
+		ps.Playoffs = s.Gate == nil && s.Rating.Playoffs()
 		p.Stages = append(p.Stages, ps)
 	}
 	seats := func(n int) error {
@@ -75,49 +76,4 @@ func compileStages(cfg *config.Config, t *config.Tournament, p *plan.Plan, varia
 		p.Matches = []plan.Match{}
 	}
 	return nil
-}
-
-// stageTies warns of the stages of t that rank by mean place (rating =
-// "placement", not a gate): a single tournament plays off its ties on mean
-// place (placement playoffs), a stage does not, so Elo, then name, orders
-// tied bots there, and decides who a pick takes. The warning points at the
-// first such stage's rating, else the tournament's, else the stage.
-func stageTies(t *config.Tournament) *hcl.Diagnostic {
-	var names []string
-	var at *hcl.Range
-	for _, s := range t.Stages {
-		if s.Gate != nil || !s.Rating.Playoffs() {
-			continue
-		}
-		names = append(names, s.Name)
-		if at != nil {
-			continue
-		}
-		if r, ok := s.Ranges["rating"]; ok {
-			at = r.Ptr()
-		} else if r, ok := t.Ranges["rating"]; ok {
-			at = r.Ptr()
-		} else {
-			at = s.DeclRange.Ptr()
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	which := fmt.Sprintf("Stage %q ranks", names[0])
-	if len(names) > 1 {
-		which = fmt.Sprintf("Stages %s and %q rank", quoteAll(names[:len(names)-1]), names[len(names)-1])
-	}
-	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Placement ties in stages are not played off",
-		Detail:  which + ` by mean place (rating = "placement"), but a stage plays no placement playoffs, as a single tournament does: bots tied on mean place in a group are ordered by their whole Elo in the group's matches, then by name, and that order decides which of them a pick (places(), top(), winners()) takes and their final ranking. arbiter rank, standings.txt and the run's log name every cut of a pick decided so ("Cuts decided without a playoff"). If the contest settles such a tie by an extra match, play one between the tied bots as a tournament of its own, or give the stages more rounds to make ties rarer.`,
-		Subject: at}
-}
-
-// quoteAll is names quoted and joined by commas.
-func quoteAll(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
 }

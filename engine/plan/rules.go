@@ -360,6 +360,9 @@ func (p *Plan) stageProblems() []error {
 		if st.Split != "random" && st.Split != "seeded" {
 			bad(st, "split is %q, not \"random\" or \"seeded\"", st.Split)
 		}
+		if st.Playoffs && (st.Gate != nil || !st.Rating.Playoffs()) {
+			bad(st, "playoffs is true, but only a stage ranked by mean place (rating \"placement\") that is not a gate plays playoffs")
+		}
 		if st.Players > 0 {
 			if pr := st.Seats.Check(st.Players); pr != nil {
 				bad(st, "%s", pr.Detail)

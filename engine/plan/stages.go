@@ -37,6 +37,12 @@ type Stage struct {
 	// Games matches against the gate's bots, and is admitted when it
 	// made no fault in them.
 	Gate *Gate `json:"gate,omitempty"`
+	// Playoffs says that bots the stage's rating leaves tied on mean
+	// place in a group play placement playoffs among themselves when the
+	// stage's matches have finished (rating "placement", not a gate), up
+	// to MaxPlayoffs of them, before a later stage picks from it. A plan
+	// written before stages played playoffs has none.
+	Playoffs bool `json:"playoffs,omitempty"`
 	// Clock and Variants are what the stage's matches play with.
 	Clock    drivers.Clock `json:"clock"`
 	Variants []string      `json:"variants,omitempty"`
@@ -220,6 +226,43 @@ func (p *Plan) StageMatches(k, g int, rounds [][][]string) []Match {
 	return out
 }
 
+// StagePlayoffMatches lists the matches of playoff n (1-based) of stage
+// k, ties[g] being the groups of tied bots of pool g+1: each group plays
+// alone, with as many seats as it has bots, in the stage's seat design
+// for that many (as a single tournament's playoffs do). Ids are
+// playoff-<stage>-<pool>-<n>-g<group>-s<seating>, which no stage's match
+// has (no stage is named "playoff") and no other stage's playoff has;
+// their round is the stage's Rounds+n, and seeds come from the playoffs'
+// stream of the stage and pool, so a playoff never repeats a deal of the
+// stage's rounds nor of another pool.
+func (p *Plan) StagePlayoffMatches(k, n int, ties [][][]string) []Match {
+	st := &p.Stages[k]
+	r := st.Rounds + n
+	var out []Match
+	for g, groups := range ties {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%d", st.Name, g+1)
+		for gi, members := range groups {
+			for s, perm := range st.Seats.ForGroup(len(members)).Seatings(len(members)) {
+				seats := make([]string, len(perm))
+				for i, m := range perm {
+					seats[i] = members[m]
+				}
+				out = append(out, Match{
+					ID:    fmt.Sprintf("playoff-%s-%s-%d-g%02d-s%d", st.Name, PoolName(g+1), n, gi+1, s+1),
+					Round: r, Group: gi + 1, Shift: s + 1,
+					Stage: st.Name, Pool: g + 1,
+					Seed:    dealSeed(p.Seed^h.Sum64(), p.Deal, streamPlayoffs, r, gi+1, s+1),
+					Seats:   seats,
+					Clock:   st.Clock,
+					Variant: variant(st.Variants, r),
+				})
+			}
+		}
+	}
+	return out
+}
+
 // DescribeStage says in a sentence what stage k plays and who plays it.
 func (p *Plan) DescribeStage(k int) string {
 	st := &p.Stages[k]
@@ -257,8 +300,11 @@ func (p *Plan) DescribeStage(k int) string {
 		when = " (matches made when the stages before it have finished)"
 	}
 	rank := st.Rating.Describe()
-	if st.Rating.Playoffs() {
-		rank = "by mean place (a stage plays no playoffs: ties by Elo, then name)"
+	switch {
+	case st.Playoffs:
+		rank = fmt.Sprintf("by mean place, ties broken by playoffs (up to %d, ids playoff-%s-*, to come when the stage's matches have finished)", MaxPlayoffs, st.Name)
+	case st.Rating.Playoffs():
+		rank = "by mean place (this plan's stages play no playoffs: ties by Elo, then name)"
 	}
 	return fmt.Sprintf("Stage %s: %s, in %d group(s) %s; %s, %d round(s), seats %s, ranked %s%s.",
 		st.Name, strings.Join(who, "; "), st.Pools, split, seats, st.Rounds, st.Seats, rank, when)

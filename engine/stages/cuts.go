@@ -11,10 +11,15 @@ import (
 
 // TiedCuts are the cuts of the picks of places (places(), top(),
 // winners()) of every stage of p made so far (listed, or with matches in
-// p) that fell between two bots the picked stage's rating left tied:
-// Elo, then name, decided which one the pick took, as a stage plays no
-// playoff. A cut that bounds several picks is one TiedCut naming them all.
-// They come in the order of the picked stages, then group, then place.
+// p) that fell between two bots the picked stage's rating left tied, and
+// its playoffs did not separate (identical bots, bots that could not play,
+// ties the game cannot seat, a stage ranked by a rating without playoffs):
+// Elo, then name, decided which one the pick took. A cut that bounds
+// several picks is one TiedCut naming them all. Once every match of p has
+// its result and no stage is to come, the ties left in the last stage,
+// which order the final ranking (and so the grades), are listed too,
+// with the pick "the final ranking". They come in the order of the
+// picked stages, then group, then place.
 func TiedCuts(p *plan.Plan, results []stats.Result) ([]stats.TiedCut, error) {
 	made := map[string]bool{}
 	for _, m := range p.Matches {
@@ -40,9 +45,56 @@ func TiedCuts(p *plan.Plan, results []stats.Result) ([]stats.TiedCut, error) {
 			}
 		}
 	}
+	last, err := lastStageTies(p, results)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, last...)
 	slices.SortStableFunc(out, func(a, b stats.TiedCut) int {
 		return cmp.Or(cmp.Compare(p.StageIndex(a.Stage), p.StageIndex(b.Stage)), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Place, b.Place))
 	})
+	return out, nil
+}
+
+// FinalRanking is the pick a tie of the last stage decides.
+const FinalRanking = "the final ranking"
+
+// lastStageTies are the ties left in the last stage of p (each pair of
+// bots beside each other in a group that share its rank), once every
+// match of p has its result and no stage is to come; none for a gate.
+func lastStageTies(p *plan.Plan, results []stats.Result) ([]stats.TiedCut, error) {
+	k := len(p.Stages) - 1
+	if k < 0 || p.Stages[k].Gate != nil || len(ToCome(p, results)) > 0 {
+		return nil, nil
+	}
+	done := make(map[string]bool, len(results))
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	made := k < p.ListedStages()
+	for _, m := range p.Matches {
+		if !done[m.ID] {
+			return nil, nil
+		}
+		made = made || m.Stage == p.Stages[k].Name
+	}
+	if !made {
+		return nil, nil
+	}
+	tables, err := poolStandings(p, k, results)
+	if err != nil {
+		return nil, err
+	}
+	dq := stats.Disqualified(p, results)
+	var out []stats.TiedCut
+	for _, t := range tables {
+		for place := 1; place < len(t.Standings); place++ {
+			if c, ok := tiedCut(&p.Stages[k], t, dq, place); ok {
+				c.Picks = []string{FinalRanking}
+				out = append(out, c)
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -97,14 +149,30 @@ func tiedCut(st *plan.Stage, t stats.StageTable, dq map[string]*stats.Disqualifi
 		return stats.TiedCut{}, false
 	}
 	c := stats.TiedCut{Stage: t.Stage, Group: t.Group, Place: place, Above: t.Standings[a].Bot, Below: t.Standings[b].Bot,
-		Tied: "on mean place", DecidedBy: "name"}
-	if !st.Rating.Playoffs() {
-		c.Tied = "when ranked " + st.Rating.Describe()
-	}
+		Tied: tiedHow(st, t, a, b), DecidedBy: "name"}
 	if cmp.Compare(stats.EloKey(t.Standings[a].Elo), stats.EloKey(t.Standings[b].Elo)) != 0 {
 		c.DecidedBy = "Elo"
 	}
 	return c, true
+}
+
+// tiedHow says how rows a and b of table t (of stage st) are tied, and
+// why no playoff separated them: "on mean place and in 3 playoffs", "on
+// mean place; they could not play, so they were not played off", "on
+// mean place; not played off (the game cannot seat them)".
+func tiedHow(st *plan.Stage, t stats.StageTable, a, b int) string {
+	switch {
+	case !st.Rating.Playoffs():
+		return "when ranked " + st.Rating.Describe()
+	case !st.Playoffs:
+		return "on mean place (this plan's stages play no playoffs)"
+	case len(t.Unplayed) > b && (t.Unplayed[a] || t.Unplayed[b]):
+		return "on mean place; they could not play, so they were not played off"
+	}
+	if n := min(t.PlayedOff[a], t.PlayedOff[b]); n > 0 {
+		return fmt.Sprintf("on mean place and in %d playoff(s)", n)
+	}
+	return "on mean place; not played off (the game cannot seat them)"
 }
 
 // pickText is a pick of places as a stage's bots write it.

@@ -21,6 +21,78 @@ const Rule = "stage"
 // FileName is the name of the record of stage name in rounds/.
 func FileName(name string) string { return "stage-" + name + ".json" }
 
+// PlayoffFileName is the name of the record of playoff n of stage name
+// in rounds/.
+func PlayoffFileName(name string, n int) string { return fmt.Sprintf("playoff-%s-%d.json", name, n) }
+
+// PlayoffsMade is how many playoffs of stage k p holds (matches whose ids
+// are a playoff's, of that stage).
+func PlayoffsMade(p *plan.Plan, k int) int {
+	rounds := map[int]bool{}
+	for _, m := range p.Matches {
+		if m.Stage == p.Stages[k].Name && stats.IsPlayoff(m.ID) {
+			rounds[m.Round] = true
+		}
+	}
+	return len(rounds)
+}
+
+// Unseated is a tie of a stage's group that no playoff settles: the game
+// cannot seat that many bots in one match.
+type Unseated struct {
+	Stage, Group string
+	Bots         []string
+	Problem      error
+}
+
+// Playoff makes playoff n (1-based) of stage k from p, which holds the
+// stage's matches and its playoffs before n, and their results: in each
+// group of the stage, the bots its rating leaves tied on mean place
+// (stats.PlacementTies, over the group's matches and playoffs so far:
+// bots that could not play are not played off) play a match of their
+// own, as a single tournament's playoffs do. It returns nil when the
+// stage plays no playoffs (Plan.Stage.Playoffs), n is past
+// plan.MaxPlayoffs, or no tie is left that the game can seat; unseated
+// are the ties it cannot (seats says whether it can seat a number of
+// bots).
+func Playoff(p *plan.Plan, k, n int, results []stats.Result, seats func(n int) error) (*pairing.Pairing, []Unseated, error) {
+	st := &p.Stages[k]
+	if !st.Playoffs || n > plan.MaxPlayoffs {
+		return nil, nil, nil
+	}
+	pools, err := Pools(p, k, results)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkPools(p, k, pools); err != nil {
+		return nil, nil, err
+	}
+	ties := make([][][]string, len(pools))
+	var groups [][]string
+	var unseated []Unseated
+	for g, members := range pools {
+		sub, res := poolPlan(p, k, g+1, members, results)
+		if len(sub.Matches) == 0 {
+			continue
+		}
+		for _, tie := range stats.PlacementTies(sub, res) {
+			if seats != nil {
+				if err := seats(len(tie)); err != nil {
+					unseated = append(unseated, Unseated{Stage: st.Name, Group: plan.PoolName(g + 1), Bots: tie, Problem: err})
+					continue
+				}
+			}
+			ties[g] = append(ties[g], tie)
+			groups = append(groups, tie)
+		}
+	}
+	if len(groups) == 0 {
+		return nil, unseated, nil
+	}
+	return &pairing.Pairing{Round: st.Rounds + n, Rule: "playoff", Stage: st.Name, Groups: groups,
+		Matches: p.StagePlayoffMatches(k, n, ties)}, unseated, nil
+}
+
 // Field is the field of stage k in seeding order: its picks resolved
 // against the standings of the stages before it, a bot picked twice
 // counted at its first pick. results must hold every result of the stages
@@ -103,8 +175,9 @@ func Pools(p *plan.Plan, k int, results []stats.Result) ([][]string, error) {
 }
 
 // Standings are the pools of stage k, each in the order of its ranking
-// (the stage's rating; bots it does not separate by Elo, then name). A
-// pool that played no match keeps its seeding order.
+// (the stage's rating, ties on mean place broken by the stage's playoffs
+// that p holds; bots still tied by Elo, then name). A pool that played no
+// match keeps its seeding order.
 //
 // The pools are made again from results, so results must hold every
 // result of the stages before k, as the run or the merge that made stage
@@ -125,9 +198,9 @@ func Standings(p *plan.Plan, k int, results []stats.Result) ([][]string, error) 
 }
 
 // stageRanking says how stage st orders the bots of a pool: its rating,
-// without the playoffs that a stage never plays (ties go by Elo).
+// with its playoffs when it plays them (ties they leave go by Elo).
 func stageRanking(st *plan.Stage) string {
-	if st.Rating.Playoffs() {
+	if st.Rating.Playoffs() && !st.Playoffs {
 		return "by mean place"
 	}
 	return st.Rating.Describe()
@@ -159,8 +232,16 @@ func poolStandings(p *plan.Plan, k int, results []stats.Result) ([]stats.StageTa
 			return nil, fmt.Errorf("standings of stage %s group %s: %w", p.Stages[k].Name, plan.PoolName(g+1), err)
 		}
 		out[g].Members, out[g].RankedBy = nil, stageRanking(&p.Stages[k])
+		playedOff, unplayed := playoffsPlayed(sub, res), map[string]bool{}
+		for _, tie := range st.NotPlayedOff {
+			for _, b := range tie {
+				unplayed[b] = true
+			}
+		}
 		for _, s := range st.Standings {
 			if slices.Contains(members, s.Bot) {
+				out[g].PlayedOff = append(out[g].PlayedOff, playedOff[s.Bot])
+				out[g].Unplayed = append(out[g].Unplayed, unplayed[s.Bot])
 				out[g].Tie = append(out[g].Tie, s.Rank)
 				s.Rank = len(out[g].Members) + 1
 				out[g].Members = append(out[g].Members, s.Bot)
@@ -169,6 +250,35 @@ func poolStandings(p *plan.Plan, k int, results []stats.Result) ([]stats.StageTa
 		}
 	}
 	return out, nil
+}
+
+// playoffsPlayed counts, for each bot, the playoffs of sub (rounds of
+// playoff matches) it played in res.
+func playoffsPlayed(sub *plan.Plan, res []stats.Result) map[string]int {
+	round := map[string]int{}
+	for _, m := range sub.Matches {
+		if stats.IsPlayoff(m.ID) {
+			round[m.ID] = m.Round
+		}
+	}
+	seen := map[string]map[int]bool{}
+	for _, r := range res {
+		rd, ok := round[r.Match]
+		if !ok {
+			continue
+		}
+		for _, s := range r.Seats {
+			if seen[s.Bot] == nil {
+				seen[s.Bot] = map[int]bool{}
+			}
+			seen[s.Bot][rd] = true
+		}
+	}
+	out := map[string]int{}
+	for b, rounds := range seen {
+		out[b] = len(rounds)
+	}
+	return out
 }
 
 // checkPools checks that pools, made again from some results, are the

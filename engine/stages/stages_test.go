@@ -2,6 +2,7 @@ package stages_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,11 +35,19 @@ func compileDir(t *testing.T, dir string) *plan.Plan {
 // play "plays" every match of stage k: seats place in the order of
 // strength, the strongest first, with no tie.
 func play(p *plan.Plan, k int, strength map[string]int) []stats.Result {
-	var out []stats.Result
+	var ms []plan.Match
 	for _, m := range p.Matches {
-		if m.Stage != p.Stages[k].Name {
-			continue
+		if m.Stage == p.Stages[k].Name {
+			ms = append(ms, m)
 		}
+	}
+	return playMatches(ms, strength)
+}
+
+// playMatches "plays" ms as play does.
+func playMatches(ms []plan.Match, strength map[string]int) []stats.Result {
+	var out []stats.Result
+	for _, m := range ms {
 		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
 		for _, b := range m.Seats {
 			r.Seats = append(r.Seats, stats.SeatResult{Bot: b, SeatResult: drivers.SeatResult{Score: float64(strength[b])}})
@@ -48,8 +57,12 @@ func play(p *plan.Plan, k int, strength map[string]int) []stats.Result {
 	return out
 }
 
-// runStages makes and plays every stage after the listed ones.
-func runStages(t *testing.T, p *plan.Plan, strength map[string]int) []stats.Result {
+// runStages makes and plays every stage after the listed ones, and the
+// playoffs of each, with playoff's strengths when not nil.
+func runStages(t *testing.T, p *plan.Plan, strength, playoff map[string]int) []stats.Result {
+	if playoff == nil {
+		playoff = strength
+	}
 	var results []stats.Result
 	for k := range p.Stages {
 		if k >= p.ListedStages() {
@@ -60,6 +73,17 @@ func runStages(t *testing.T, p *plan.Plan, strength map[string]int) []stats.Resu
 			p.Matches = append(p.Matches, pr.Matches...)
 		}
 		results = append(results, play(p, k, strength)...)
+		for n := 1; ; n++ {
+			pr, _, err := stages.Playoff(p, k, n, results, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pr == nil {
+				break
+			}
+			p.Matches = append(p.Matches, pr.Matches...)
+			results = append(results, playMatches(pr.Matches, playoff)...)
+		}
 	}
 	return results
 }
@@ -89,7 +113,7 @@ func TestFibotSeason(t *testing.T) {
 	for i, b := range p.Bots { // an order unrelated to the names
 		strength[b.Name] = (i*7 + 3) % 24
 	}
-	results := runStages(t, p, strength)
+	results := runStages(t, p, strength, nil)
 	pools := func(name string) [][]string {
 		t.Helper()
 		pools, err := stages.Pools(p, p.StageIndex(name), results)
@@ -484,10 +508,11 @@ func gateThenTournament(t *testing.T, p *plan.Plan, strength map[string]int, cra
 }
 
 // TestTiedCutsAreFlagged plays examples/fibot with the 4th and 5th of
-// qualification group A equally strong: tied on mean place, with the same
-// record, so the name alone decides which of them goes to the final
-// tournament and which to the group of 5th places (a stage plays no
-// playoff). Rank names that cut, with both picks it bounds, and no other.
+// qualification group A equally strong, in the playoffs too: tied on mean
+// place, with the same record, after the 3 playoffs they play, so the
+// name alone decides which of them goes to the final tournament and which
+// to the group of 5th places. Rank names that cut, with both picks it
+// bounds, and no other.
 func TestTiedCutsAreFlagged(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
 	strength := map[string]int{}
@@ -500,7 +525,7 @@ func TestTiedCutsAreFlagged(t *testing.T) {
 	}
 	ranked := byStrength(pools[0], strength)
 	strength[ranked[4]] = strength[ranked[3]]
-	results := runStages(t, p, strength)
+	results := runStages(t, p, strength, nil)
 	s, err := stages.Rank(p, results)
 	if err != nil {
 		t.Fatal(err)
@@ -513,7 +538,7 @@ func TestTiedCutsAreFlagged(t *testing.T) {
 	if !slices.Contains(fifth, below) || slices.Contains(fifth, above) {
 		t.Fatalf("the name did not decide: stage fifth is %v (tied: %s, %s)", fifth, above, below)
 	}
-	want := fmt.Sprintf("stage qualification, group A: %s over %s: tied on mean place, decided by name (places 4 and 5; "+
+	want := fmt.Sprintf("stage qualification, group A: %s over %s: tied on mean place and in 3 playoff(s), decided by name (places 4 and 5; "+
 		"places(stage.qualification, 5, 5) for stage fifth; top(stage.qualification, 4) for stage final_groups)", above, below)
 	var got []string
 	for _, c := range s.TiedCuts {
@@ -521,5 +546,135 @@ func TestTiedCutsAreFlagged(t *testing.T) {
 	}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("tied cuts:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// TestPlayoffDecidesCut plays examples/fibot with the 4th and 5th of
+// qualification group A equally strong in the group's matches, and the
+// one whose name comes last stronger in their playoff: the playoff, not
+// the name, decides which goes to the final tournament, after one
+// playoff, and no cut is named.
+func TestPlayoffDecidesCut(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	k := p.StageIndex("qualification")
+	pools, err := stages.Pools(p, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := byStrength(pools[0], strength)
+	strength[ranked[4]] = strength[ranked[3]]
+	above, below := min(ranked[3], ranked[4]), max(ranked[3], ranked[4])
+	playoff := maps.Clone(strength)
+	playoff[below]++
+	results := runStages(t, p, strength, playoff)
+	var ids []string
+	for _, m := range p.Matches {
+		if stats.IsPlayoff(m.ID) {
+			ids = append(ids, m.ID)
+		}
+	}
+	if want := []string{"playoff-qualification-A-1-g01-s1"}; !slices.Equal(ids, want) {
+		t.Errorf("playoffs %v, want %v", ids, want)
+	}
+	fifth, err := stages.Field(p, p.StageIndex("fifth"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(fifth, above) || slices.Contains(fifth, below) {
+		t.Errorf("the playoff did not decide: stage fifth is %v (%s won the playoff over %s)", fifth, below, above)
+	}
+	s, err := stages.Rank(p, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.TiedCuts) > 0 {
+		t.Errorf("tied cuts %v, want none: the playoff settled the tie", s.TiedCuts)
+	}
+	if s.Playoffs != 1 {
+		t.Errorf("%d playoff(s) counted, want 1", s.Playoffs)
+	}
+}
+
+// TestUnplayedNotPlayedOff plays examples/fibot with the two weakest of
+// qualification group A unable to start in any match: tied on mean place
+// at places 5 and 6, they are not played off (a playoff would only play
+// them alike again), and the cut of places(stage.qualification, 5, 5)
+// between them is named, saying why.
+func TestUnplayedNotPlayedOff(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	k := p.StageIndex("qualification")
+	pools, err := stages.Pools(p, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := byStrength(pools[0], strength)
+	dead := []string{ranked[4], ranked[5]}
+	results := play(p, k, strength)
+	for i := range results {
+		for s := range results[i].Seats {
+			if slices.Contains(dead, results[i].Seats[s].Bot) {
+				results[i].Seats[s].Fault, results[i].Seats[s].Score = drivers.FaultStart, 0
+			}
+		}
+	}
+	pr, _, err := stages.Playoff(p, k, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr != nil {
+		t.Errorf("playoff of %v, want none: the tied bots could not play", pr.Groups)
+	}
+	cuts, err := stages.StageCuts(p, p.StageIndex("fifth"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	above, below := min(dead[0], dead[1]), max(dead[0], dead[1])
+	want := fmt.Sprintf("stage qualification, group A: %s over %s: tied on mean place; they could not play, so they were not played off, decided by name (places 5 and 6; places(stage.qualification, 5, 5) for stage fifth)", above, below)
+	if len(cuts) != 1 || cuts[0].String() != want {
+		t.Errorf("cuts %v, want:\n%s", cuts, want)
+	}
+}
+
+// TestUnseatedTieNamed plays examples/fibot with the 4th and 5th of
+// qualification group A equally strong and a game that cannot seat two
+// bots: their tie is not played off, it is returned as unseated, and the
+// cut between them is named, saying why.
+func TestUnseatedTieNamed(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	k := p.StageIndex("qualification")
+	pools, err := stages.Pools(p, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := byStrength(pools[0], strength)
+	strength[ranked[4]] = strength[ranked[3]]
+	results := play(p, k, strength)
+	pr, unseated, err := stages.Playoff(p, k, 1, results, func(n int) error { return fmt.Errorf("%d bots cannot play", n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	above, below := min(ranked[3], ranked[4]), max(ranked[3], ranked[4])
+	if pr != nil || len(unseated) != 1 || !slices.Equal(unseated[0].Bots, []string{above, below}) || unseated[0].Group != "A" {
+		t.Fatalf("playoff %v, unseated %+v: want none, and the tie of group A unseated", pr, unseated)
+	}
+	cuts, err := stages.StageCuts(p, p.StageIndex("fifth"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("stage qualification, group A: %s over %s: tied on mean place; not played off (the game cannot seat them), decided by name (places 4 and 5; places(stage.qualification, 5, 5) for stage fifth)", above, below)
+	if len(cuts) != 1 || cuts[0].String() != want {
+		t.Errorf("cuts %v, want:\n%s", cuts, want)
 	}
 }

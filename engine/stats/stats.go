@@ -61,9 +61,9 @@ type Stats struct {
 	StageTables []StageTable `json:"stage_tables,omitempty"`
 	// TiedCuts are, in a tournament played in stages, the cuts of the
 	// picks of the stages made so far (places(), top(), winners()) that
-	// fell between two bots the picked stage's rating left tied: Elo,
-	// then name, decided which of them a pick took, where the contest
-	// may have meant an extra match (a stage plays no playoff).
+	// fell between two bots the picked stage's rating, and its playoffs,
+	// left tied, and the ties left in the last stage once it is over:
+	// Elo, then name, decided which of them a pick took.
 	TiedCuts []TiedCut `json:"tied_cuts,omitempty"`
 	// StagesToCome are, in a tournament played in stages, the stages not
 	// made yet, whose matches Planned does not count: they depend on who
@@ -89,10 +89,17 @@ type StageTable struct {
 	// alone gives it: rows it does not separate share one, and are
 	// ordered by Elo, then name.
 	Tie []int `json:"-"`
+	// PlayedOff is, for each row of Standings, how many of the stage's
+	// placement playoffs the bot played; Unplayed says the bot could not
+	// play its matches, so that it is never played off.
+	PlayedOff []int  `json:"-"`
+	Unplayed  []bool `json:"-"`
 }
 
 // TiedCut is a cut of a stage's pick between two bots of one group that
-// the picked stage's rating left tied (they shared a rank in its table):
+// the picked stage's rating, and its playoffs, left tied (they shared a
+// rank in its table; or a tie in the last stage, which orders the final
+// ranking):
 // Above, at place Place, was taken before Below, at Place+1, by their
 // whole Elo in the group's own matches (DecidedBy "Elo") or, with the
 // same whole Elo, by name ("name"). Picks are the picks whose range of
@@ -104,7 +111,7 @@ type TiedCut struct {
 	Place     int      `json:"place"`
 	Above     string   `json:"above"`
 	Below     string   `json:"below"`
-	Tied      string   `json:"tied"` // "on mean place", "by wins, ...": the rating
+	Tied      string   `json:"tied"` // "on mean place and in 3 playoffs", "when ranked by wins, ...": the rating, and why playoffs did not settle it
 	DecidedBy string   `json:"decided_by"`
 	Picks     []string `json:"picks"`
 }

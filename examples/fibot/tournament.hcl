@@ -25,14 +25,17 @@
 # "about 10 games per group" is rounds = 10; 3 here, so the example runs in a
 # few minutes.
 #
-# Not as the seed: "Pokud bude mít více strategií stejné průměrné pořadí,
-# proběhne doplňující zápas" (a tie on mean place is settled by an extra
-# match). Stages play no playoffs yet: tied bots go by Elo, then name. So
-# validate warns, and the run's log, arbiter rank and standings.txt name each
-# cut of a pick decided that way ("Cuts decided without a playoff"; with
-# seed 2008, tym07 over tym19 at the 4th place of group A, and tym02 over
-# tym11 for group C's win); play those extra matches yourself
-# (docs/stages.md).
+# "Pokud bude mít více strategií stejné průměrné pořadí, proběhne doplňující
+# zápas" (a tie on mean place is settled by an extra match): each stage plays
+# off the ties of its groups (playoff-<stage>-<group>-<k>-*, up to 3 per
+# stage) before the next stage picks from it. With seed 2008, tym17 and
+# tym19 tie at the 4th place of qualification group A: tym19 wins their
+# playoff and goes to the final tournament, tym17 to the group of 5th places
+# (by name it would have been the other way round); tym12 and tym15 play for
+# group A's win, tym02 and tym24 for group C's. Bots no playoff separates
+# (identical bots) go by Elo, then name, and the run's log, arbiter rank and
+# standings.txt name each cut of a pick decided so ("Cuts no playoff
+# settled"; docs/stages.md).
 
 bot "tym01" { house = "auction/random" }
 bot "tym02" { house = "auction/share" }
