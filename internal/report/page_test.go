@@ -264,9 +264,9 @@ func TestPageInBrowser(t *testing.T) {
 	// arbiter does not charge it (startup-blokus: a bot that takes 1.5 s
 	// to start, under Blokus's 5 s allowance, and 0.3 s on a gen_move).
 	for _, c := range []struct {
-		game     string
-		min, max int64 // the slow bot's time_ms, so that the data holds what the case is about
-	}{{"slow-planowanie", 1000, math.MaxInt64}, {"slow-blokus", 1000, math.MaxInt64}, {"startup-blokus", 300, 1000}} {
+		game, bot string
+		min, max  int64 // the bot's time_ms, so that the data holds what the case is about
+	}{{"slow-planowanie", "slow", 1000, math.MaxInt64}, {"slow-blokus", "slow", 1000, math.MaxInt64}, {"startup-blokus", "slow", 300, 1000}} {
 		game := c.game
 		t.Run("clock-"+game, func(t *testing.T) {
 			dir := filepath.Join("testdata", game)
@@ -275,9 +275,9 @@ func TestPageInBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := site.Matches[0]
-			slow := slices.IndexFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == "slow" })
+			slow := slices.IndexFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == c.bot })
 			if slow < 0 || m.Seats[slow].TimeMS < c.min || m.Seats[slow].TimeMS >= c.max {
-				t.Fatalf("testdata %s: no seat of the slow bot with a time_ms from %d ms to under %d ms: %+v", game, c.min, c.max, m.Seats)
+				t.Fatalf("testdata %s: no seat of %s with a time_ms from %d ms to under %d ms: %+v", game, c.bot, c.min, c.max, m.Seats)
 			}
 			responses := gtpResponses(t, filepath.Join(dir, "matches", m.Match, "events.jsonl"), len(m.Seats))
 			ctx := openPage(t, browser, dir, "#match="+m.Match+"&step=0")
@@ -447,6 +447,60 @@ func TestPageInBrowser(t *testing.T) {
 					t.Errorf("%s then %s: the head-to-head says %q, want %q (rank -vs %s,%s)", pair[0], pair[1], got, wantRow, pair[0], pair[1])
 				}
 			}
+		}
+	})
+	// A fault in the middle of a trick: the cards played before it have
+	// their steps (from the play commands the referee sent, as no trick
+	// event closed the trick), on the table and out of their hands, and
+	// the fault has its own step, with the faulty answer among its lines.
+	t.Run("unfinished-trick-planowanie", func(t *testing.T) {
+		dir := "testdata/fault-planowanie"
+		plays := unfinishedPlays(t, filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl"))
+		if len(plays) == 0 {
+			t.Fatalf("testdata %s: no card of an unfinished trick before the fault", dir)
+		}
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		type view struct {
+			Label, Center string
+			Table, Hands  []string
+			Lines         []string
+		}
+		steps := eval[[]view](t, ctx, `(() => {
+  const out = [], n = +document.querySelector("#r-slider").max;
+  document.querySelector("#r-first").click();
+  for (let i = 0; i <= n; i++) {
+    const boxes = [...document.querySelectorAll("#replay-view .hand-box")];
+    out.push({ Label: document.querySelector("#r-label").textContent,
+      Center: document.querySelector("#replay-view .center").textContent,
+      Table: boxes.map((b) => [...b.querySelectorAll(".played .card")].map((c) => c.dataset.card).join(" ")),
+      Hands: boxes.map((b) => [...b.querySelectorAll(".hand .card")].map((c) => c.dataset.card).join(" ")),
+      Lines: [...document.querySelectorAll("#replay-lines .line")].map((l) => l.textContent) });
+    document.querySelector("#r-next").click();
+  }
+  return out;
+})()`)
+		f := slices.IndexFunc(steps, func(v view) bool { return strings.HasPrefix(v.Label, "fault: seat 1 (qmark) protocol") })
+		if f < len(plays) {
+			t.Fatalf("no fault step after %d card steps: %q", len(plays), steps)
+		}
+		for i, p := range plays {
+			v := steps[f-len(plays)+i]
+			if want := fmt.Sprintf("deal 2, trick 1: seat %d plays %s", p.Seat, p.Card); v.Label != want {
+				t.Errorf("step %d is %q; want %q", f-len(plays)+i, v.Label, want)
+			}
+		}
+		v := steps[f]
+		for _, p := range plays {
+			if v.Table[p.Seat] != p.Card || strings.Contains(v.Hands[p.Seat], p.Card) {
+				t.Errorf("at the fault, seat %d has %q on the table and %q in hand; want %s played", p.Seat, v.Table[p.Seat], v.Hands[p.Seat], p.Card)
+			}
+		}
+		if v.Center != "deal 2, trick 1" {
+			t.Errorf("at the fault the table says %q; want deal 2, trick 1", v.Center)
+		}
+		if !slices.Contains(v.Lines, "← 1 qmark: ? no card for you") {
+			t.Errorf("the fault's step has lines %q; want the faulty answer among them", v.Lines)
 		}
 	})
 	// The last-step button goes to the last step, not the first.
@@ -1083,6 +1137,41 @@ func gtpResponses(t *testing.T, path string, seats int) []int {
 type move struct {
 	Seat int
 	Card string
+}
+
+// unfinishedPlays reads a Planowanie transcript's cards of the trick a
+// fault left unfinished: the play commands sent (to seat 0, in order)
+// after the last trick event, and before the fault.
+func unfinishedPlays(t *testing.T, path string) []move {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plays []move
+	for _, line := range strings.Split(string(b), "\n") {
+		var r struct {
+			Seat  int     `json:"seat"`
+			Send  *string `json:"send"`
+			Event string  `json:"event"`
+		}
+		if json.Unmarshal([]byte(line), &r) != nil {
+			continue
+		}
+		var p move
+		switch {
+		case r.Event == "trick" || r.Event == "deal":
+			plays = nil
+		case r.Event == "fault":
+			return plays
+		case r.Send != nil && r.Seat == 0:
+			if n, _ := fmt.Sscanf(*r.Send, "play %d %s", &p.Seat, &p.Card); n == 2 {
+				plays = append(plays, p)
+			}
+		}
+	}
+	t.Fatalf("%s has no fault", path)
+	return nil
 }
 
 // runningCopy copies testdata/planowanie and adds a match being played:

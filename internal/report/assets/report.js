@@ -498,10 +498,34 @@
   const viewers = {};
   viewers.planowanie = {
     gtp: true, // answers are GTP responses, ended by an empty line
-    init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1 }),
+    // plays are the cards of the trick not closed by a trick event yet,
+    // as the play commands told the bots (seat, card), shown is how many
+    // of them have their step (see flush).
+    init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1, plays: [], shown: 0 }),
+    // line notes each card played: the referee tells every seat `play
+    // SEAT CARD`, in seat order, once the card is judged legal; only a
+    // finished trick has its trick event.
+    line(s, r) {
+      const p = r.send !== undefined && /^play (\d+) (\S+)$/.exec(r.send);
+      if (!p) return;
+      const last = s.plays[s.plays.length - 1];
+      if (!last || last.seat !== +p[1] || last.card !== p[2]) s.plays.push({ seat: +p[1], card: p[2] });
+    },
+    // flush makes a step of each card of a trick left unfinished (by a
+    // fault, or a transcript that goes no further: a match being played)
+    // that has none yet, each with the lines before its play went out.
+    flush(s, push, pending) {
+      for (const p of s.plays.slice(s.shown)) {
+        if (!s.shown) { s.trick++; s.leader = p.seat; s.winner = -1; s.table = s.table.map(() => null); }
+        s.shown++;
+        s.table[p.seat] = p.card; s.hands[p.seat] = without(s.hands[p.seat] || [], p.card);
+        const k = pending.findIndex((l) => l.send === `play ${p.seat} ${p.card}`);
+        push(`deal ${s.deal}, trick ${s.trick}: seat ${p.seat} plays ${p.card}`, { seat: p.seat, take: Math.max(0, k) });
+      }
+    },
     on: {
       deal(s, d, push) {
-        Object.assign(s, { deal: d.deal, hands: d.hands.map((h) => h.slice()), declared: null, won: d.hands.map(() => 0), table: d.hands.map(() => null), trick: 0, leader: d.leader, winner: -1 });
+        Object.assign(s, { deal: d.deal, hands: d.hands.map((h) => h.slice()), declared: null, won: d.hands.map(() => 0), table: d.hands.map(() => null), trick: 0, leader: d.leader, winner: -1, plays: [], shown: 0 });
         push(`deal ${d.deal}: ${d.cards} card(s) each, seat ${d.leader} leads`);
       },
       declare(s, d, push) { s.declared = d.declared.slice(); push(`deal ${d.deal}: declarations ${d.declared.join(" ")}`); },
@@ -509,7 +533,7 @@
       // to it (see planowanieCuts).
       trick(s, d, push, notes, pending) {
         s.table = s.table.map(() => null);
-        s.trick = d.trick; s.leader = d.leader; s.winner = -1;
+        s.trick = d.trick; s.leader = d.leader; s.winner = -1; s.plays = []; s.shown = 0;
         const order = d.cards.map((_, i) => (d.leader + i) % d.cards.length);
         const cuts = planowanieCuts(pending, order);
         for (let i = 0; i < order.length; i++) {
@@ -521,7 +545,10 @@
         }
       },
       deal_score(s, d, push) { s.scores = d.scores.slice(); push(`deal ${d.deal} scored: ${d.points.join(" ")} (totals ${d.scores.join(" ")})`); },
-      end(s, d, push) { s.scores = d.scores.slice(); s.table = s.table.map(() => null); push(`end: scores ${d.scores.join(" ")}`); },
+      end(s, d, push, notes, pending) {
+        this.flush(s, push, pending);
+        s.scores = d.scores.slice(); s.table = s.table.map(() => null); push(`end: scores ${d.scores.join(" ")}`);
+      },
     },
     draw(v, s, m) {
       const seats = m.seats.map((seat, i) => el("div", { cls: "hand-box" + (s.winner === i ? " winner" : ""), data: { seat: i } },
@@ -797,10 +824,14 @@
       steps.push(Object.assign({ label, state: structuredClone(state), clock: seen.clock.slice(), answers: seen.answers.slice(), faults: faults.slice(0, seen.faults) }, extra));
     };
     let stepMark = { clock: clock.slice(), answers: answers.slice(), faults: 0 };
+    // flush gives the moves the viewer has seen in the lines but no event
+    // closed yet (the cards of a trick a fault left unfinished) their
+    // steps, before a fault's step or the transcript's end.
+    const flush = () => { if (viewer && viewer.flush) viewer.flush(state, push, lines); };
     const shared = {
       match() { },
       result() { },
-      fault(s, d) { faults.push({ seat: d.seat, kind: d.kind, detail: d.detail }); push(`fault: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) ${d.kind}: ${d.detail || ""}`, { fault: true, seat: d.seat }); },
+      fault(s, d) { flush(); faults.push({ seat: d.seat, kind: d.kind, detail: d.detail }); push(`fault: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) ${d.kind}: ${d.detail || ""}`, { fault: true, seat: d.seat }); },
       default(s, d) {
         const seat = d.seat;
         faults.push({ seat, kind: d.kind || "default", detail: d.detail || d.reason || "" });
@@ -868,6 +899,7 @@
     for (const [k, n] of Object.entries(unknown)) notes.push(`${n} event(s) of unknown kind "${k}" skipped`);
     // A fault the transcript did not mark (a crash between events) is
     // shown at the end, from the result.
+    flush();
     m.seats.forEach((s, i) => {
       if (s.fault && !faults.some((f) => f.seat === i && f.kind === s.fault)) {
         faults.push({ seat: i, kind: s.fault, detail: s.detail });
