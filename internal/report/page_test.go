@@ -263,10 +263,16 @@ func TestPageInBrowser(t *testing.T) {
 	// start within the clock's start-up allowance is not charged, as
 	// arbiter does not charge it (startup-blokus: a bot that takes 1.5 s
 	// to start, under Blokus's 5 s allowance, and 0.3 s on a gen_move).
+	// No clock is charged for quit (fault-planowanie: a bot that takes
+	// 0.3 s to answer it), nor, once a fault has ended the match, for the
+	// commands other seats had not answered yet (crash-planowanie: the
+	// other seats' set-up, while the bot at seat 3 takes 0.4 s to exit
+	// without answering set_deck).
 	for _, c := range []struct {
 		game, bot string
 		min, max  int64 // the bot's time_ms, so that the data holds what the case is about
-	}{{"slow-planowanie", "slow", 1000, math.MaxInt64}, {"slow-blokus", "slow", 1000, math.MaxInt64}, {"startup-blokus", "slow", 300, 1000}} {
+	}{{"slow-planowanie", "slow", 1000, math.MaxInt64}, {"slow-blokus", "slow", 1000, math.MaxInt64}, {"startup-blokus", "slow", 300, 1000},
+		{"fault-planowanie", "slowquit", 0, 200}, {"crash-planowanie", "crash", 400, math.MaxInt64}} {
 		game := c.game
 		t.Run("clock-"+game, func(t *testing.T) {
 			dir := filepath.Join("testdata", game)

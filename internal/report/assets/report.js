@@ -785,21 +785,28 @@
     // GTP-like game the set-up's commands (set_*, drivers/gtp Setup)
     // share it and the first other command ends it; in another game it
     // is the first exchange's alone. startup[i] is what is left of seat
-    // i's, asked[i] its commands due, in order.
+    // i's, asked[i] its commands due, in order. What arbiter charges to no
+    // clock is not charged here either: quit (gtp.Match.Quit writes it
+    // untimed) and, once a fault has ended the match (every game whose
+    // clock the transcript holds ends it at a fault), the commands other
+    // seats still owed answers to (proc.Session.Abandon) and whatever
+    // follows; ended says so.
     const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0);
     const due = m.seats.map(() => 0), from = m.seats.map(() => 0), open = m.seats.map(() => false);
     const gtp = !!(viewer && viewer.gtp);
     const startup = m.seats.map(() => site.startup_ms || 0), asked = m.seats.map(() => []);
+    let ended = false;
     const charge = (seat, t) => {
       const cmd = String(asked[seat].shift() ?? "");
       if (gtp && !cmd.startsWith("set_")) startup[seat] = 0;
+      if (cmd === "quit") return;
       const elapsed = Math.max(0, t - from[seat]), allowed = Math.min(elapsed, startup[seat]);
       clock[seat] += elapsed - allowed;
       startup[seat] = gtp ? startup[seat] - allowed : 0;
     };
     const answered = (seat, t) => {
       if (!(due[seat] > 0)) return;
-      charge(seat, t);
+      if (ended) asked[seat].shift(); else charge(seat, t);
       answers[seat]++; due[seat]--; from[seat] = t;
     };
     const faults = [];
@@ -875,9 +882,12 @@
       const kind = r.event;
       if (kind === "fault") {
         // A bot that faulted while a command was due (a time-out, a
-        // crash) is charged till the fault, as Receive charges it.
+        // crash) is charged till the fault, as Receive charges it; every
+        // seat that faulted on the same command has its own fault event,
+        // one after the other. Every other clock stops here.
         const seat = (r.data || {}).seat;
         if (due[seat] > 0) { charge(seat, r.t); due[seat] = 0; asked[seat] = []; open[seat] = false; }
+        ended = true;
       }
       if (kind === "decision") {
         const d = r.data || {};
