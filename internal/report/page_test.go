@@ -25,6 +25,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/browsertest"
 )
 
@@ -507,6 +508,36 @@ func TestPageInBrowser(t *testing.T) {
 		}
 		if !slices.Contains(v.Lines, "← 1 qmark: ? no card for you") {
 			t.Errorf("the fault's step has lines %q; want the faulty answer among them", v.Lines)
+		}
+	})
+	// A sweep has an infinite Elo, which the page's data holds as null:
+	// the head-to-head says +∞ (−∞ from the other side), as rank -vs
+	// says +Inf, never 0.0.
+	t.Run("head-to-head-sweep", func(t *testing.T) {
+		dir := "testdata/fault-planowanie"
+		site, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(site.HeadToHead, func(h *stats.HeadToHead) bool { return math.IsInf(h.Estimate.Elo, 0) })
+		if i < 0 {
+			t.Fatalf("testdata %s: no head-to-head with an infinite Elo", dir)
+		}
+		h := site.HeadToHead[i]
+		inf := map[bool]string{true: "+∞", false: "−∞"}
+		ctx := openPage(t, browser, dir, "")
+		for _, pair := range [][2]string{{h.A, h.B}, {h.B, h.A}} {
+			got := eval[[]string](t, ctx, fmt.Sprintf(`(() => {
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  document.querySelectorAll("#standings-table tr.picked").forEach((tr) => click(tr.dataset.bot));
+  click(%q); click(%q);
+  return [...document.querySelectorAll("#h2h-table tr")].filter((tr) => /^(Elo|nElo)/.test(tr.children[0].textContent)).map((tr) => tr.children[1].textContent);
+})()`, pair[0], pair[1]))
+			up := math.IsInf(h.Estimate.Elo, 1) == (pair[0] == h.A)
+			want := []string{inf[up] + " ± –", inf[up] + " ± –"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s then %s: Elo and nElo (-want +page):\n%s", pair[0], pair[1], diff)
+			}
 		}
 	})
 	// The last-step button goes to the last step, not the first.

@@ -204,12 +204,16 @@
     // of the LOS matrix); from b's side, the probability of the other
     // outcome; null when rank -vs prints none.
     const los = e.los === null || e.los === undefined ? null : flip ? 1 - e.los : e.los;
+    // An Elo the data holds as null is infinite when the score is 1 or 0
+    // (every game won, or lost; rank -vs prints ±Inf), else unknown.
+    const elo = (x) => x !== null && x !== undefined ? fmt(sign * x, 1)
+      : typeof e.score !== "number" || e.score > 0 && e.score < 1 ? "–" : (e.score >= 1) === (sign > 0) ? "+∞" : "−∞";
     box.append(el("h3", { text: `Head-to-head: ${a} vs ${b}` }),
       el("table", { cls: "data", attrs: { id: "h2h-table" } }, el("tbody", {},
         el("tr", {}, el("th", { text: "games (W-D-L)" }), el("td", { text: `${w}-${h.wdl.draws}-${l}` })),
         el("tr", {}, el("th", { text: "model" }), el("td", { text: `${e.model}, ${e.n} ${e.model === "pentanomial" ? "pairs" : "games"}` + (h.unpaired ? `, ${h.unpaired} unpaired` : "") })),
-        el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${fmt(sign * e.elo, 1)} ± ${fmt(e.elo_error, 1)}` })),
-        el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${fmt(sign * e.nelo, 1)} ± ${fmt(e.nelo_error, 1)}` })),
+        el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${elo(e.elo)} ± ${fmt(e.elo_error, 1)}` })),
+        el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${elo(e.nelo)} ± ${fmt(e.nelo_error, 1)}` })),
         el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
         el("tr", {}, el("th", { text: `SPRT ${h.sprt.model || "normalized"} [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}], α ${h.sprt.alpha}, β ${h.sprt.beta}` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
