@@ -910,6 +910,66 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the matches of %s and %s (-want +page):\n%s", a, b, diff)
 		}
 	})
+	// A head-to-head and a filtered match list have addresses of their
+	// own: picking two bots, or filtering the matches, puts them in the
+	// address, and a page opened at it shows them again.
+	t.Run("addresses", func(t *testing.T) {
+		dir := "testdata/placement"
+		site, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := site.Stats.Standings[0].Bot, site.Stats.Standings[1].Bot
+		ctx := openPage(t, browser, dir, "")
+		type picked struct{ Hash, Heading, Link string }
+		got := eval[picked](t, ctx, fmt.Sprintf(`(() => {
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  click(%q); click(%q);
+  return { Hash: location.hash, Heading: document.querySelector("#h2h h3").textContent,
+    Link: [...document.querySelectorAll("#h2h a")].find((a) => a.textContent === "their matches").getAttribute("href") };
+})()`, a, b))
+		want := picked{"#h2h=" + a + "," + b, "Head-to-head: " + a + " vs " + b, "#matches&bot=" + a + "&vs=" + b}
+		if got != want {
+			t.Errorf("after picking %s and %s: %+v; want %+v", a, b, got, want)
+		}
+		ctx = openPage(t, browser, dir, want.Hash)
+		shown := eval[picked](t, ctx, `({ Hash: [...document.querySelectorAll("section.tab")].filter((s) => !s.hidden).map((s) => s.id).join(), Heading: (document.querySelector("#h2h h3") || {}).textContent || "" })`)
+		if shown != (picked{Hash: "standings", Heading: want.Heading}) {
+			t.Errorf("opened at %s the page shows %+v; want the standings and %q", want.Hash, shown, want.Heading)
+		}
+		type list struct {
+			Filters []string
+			Matches []string
+		}
+		const matches = `({ Filters: ["#f-bot", "#f-vs", "#f-round", "#f-fault"].map((id) => document.querySelector(id).value),
+  Matches: [...document.querySelectorAll("#match-table tbody tr")].map((tr) => tr.dataset.match) })`
+		var pairs []string
+		for _, m := range site.Matches {
+			if slices.ContainsFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == a }) && slices.ContainsFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == b }) {
+				pairs = append(pairs, m.Match)
+			}
+		}
+		ctx = openPage(t, browser, dir, want.Link)
+		if diff := cmp.Diff(list{[]string{a, b, "", ""}, pairs}, eval[list](t, ctx, matches)); diff != "" {
+			t.Errorf("opened at %s (-want +page):\n%s", want.Link, diff)
+		}
+		// A filter changed is in the address; fault-planowanie has a
+		// fault to filter on.
+		dir = "testdata/fault-planowanie"
+		ctx = openPage(t, browser, dir, "#matches")
+		hash := eval[string](t, ctx, `(() => {
+  const f = document.querySelector("#f-fault");
+  f.value = "protocol"; f.dispatchEvent(new Event("change"));
+  return location.hash;
+})()`)
+		if hash != "#matches&fault=protocol" {
+			t.Errorf("with the fault filter set to protocol the address is %q; want #matches&fault=protocol", hash)
+		}
+		ctx = openPage(t, browser, dir, hash)
+		if diff := cmp.Diff(list{[]string{"", "", "", "protocol"}, []string{"r001-g01-s1"}}, eval[list](t, ctx, matches)); diff != "" {
+			t.Errorf("opened at %s (-want +page):\n%s", hash, diff)
+		}
+	})
 	// A long unbroken answer echoed into a fault's detail, and into the
 	// bot's stderr, wraps: the page stays as wide as the window.
 	t.Run("long-fault-detail", func(t *testing.T) {

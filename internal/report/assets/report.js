@@ -182,13 +182,14 @@
     st.forEach((s, i) => {
       body.append(el("tr", {}, el("th", { text: `${i + 1}. ${s.bot}` }),
         st.map((o, j) => i === j ? el("td", { cls: "diag" }) :
-          el("td", { text: cell(i, j), data: { a: s.bot, b: o.bot }, on: { click: () => { pair = [s.bot, o.bot]; renderStandings(); } } }))));
+          el("td", { text: cell(i, j), data: { a: s.bot, b: o.bot }, on: { click: () => { pair = [s.bot, o.bot]; renderStandings(); address(pairHash()); } } }))));
     });
     t.append(body);
   }
   function pick(bot) {
     pair = pair.includes(bot) ? pair.filter((b) => b !== bot) : [...pair, bot].slice(-2);
     renderStandings();
+    address(pairHash());
   }
   function renderH2H() {
     const box = clear($("#h2h"));
@@ -217,7 +218,7 @@
         el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
         el("tr", {}, el("th", { text: `SPRT ${h.sprt.model || "normalized"} [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}], α ${h.sprt.alpha}, β ${h.sprt.beta}` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
-      el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => theirMatches(a, b) } })));
+      el("p", {}, el("a", { text: `their matches`, attrs: { href: `#matches&bot=${encodeURIComponent(a)}&vs=${encodeURIComponent(b)}` }, on: { click: () => theirMatches(a, b) } })));
   }
   // theirMatches filters the match list to the matches of bots a and b
   // together, and draws it (the link then shows the tab).
@@ -1098,15 +1099,38 @@
     if (name === "matches" && !matchesDrawn) { matchesDrawn = true; renderMatches(); }
   }
   let matchesDrawn = false;
+  // A head-to-head and a filtered match list have addresses of their
+  // own, kept up to date as they change: #h2h=A,B (each name encoded)
+  // and #matches&bot=A&vs=B&round=R&fault=F (the filters set).
+  const filters = { bot: "#f-bot", vs: "#f-vs", round: "#f-round", fault: "#f-fault" };
+  const pairHash = () => pair.length === 2 ? "#h2h=" + pair.map(encodeURIComponent).join(",") : "#standings";
+  const matchesHash = () => "#matches" + Object.entries(filters).filter(([, id]) => $(id).value)
+    .map(([k, id]) => `&${k}=${encodeURIComponent($(id).value)}`).join("");
+  function address(hash) { if (location.hash !== hash) history.replaceState(null, "", hash); }
+  const decode = (x) => { try { return decodeURIComponent(x); } catch (e) { return x; } };
   function route() {
     const h = location.hash.slice(1);
     const q = new URLSearchParams(h);
     if (q.has("match")) { openReplay(q.get("match"), parseInt(q.get("step") || "0", 10)); return; }
     stop();
-    showTab(["standings", "charts", "matches", "replay"].includes(h) ? h : "standings");
+    if (h.startsWith("h2h=")) {
+      pair = h.slice(4).split(",").slice(0, 2).map(decode);
+      renderStandings();
+      showTab("standings");
+      return;
+    }
+    const tab = h.split("&")[0];
+    if (tab === "matches" && Object.keys(filters).some((k) => q.has(k))) {
+      for (const [k, id] of Object.entries(filters)) $(id).value = q.get(k) || "";
+      matchesDrawn = true;
+      renderMatches();
+    }
+    showTab(["standings", "charts", "matches", "replay"].includes(tab) ? tab : "standings");
+    if (tab === "matches") address(matchesHash());
+    if (tab === "standings" && pair.length === 2) address(pairHash());
   }
   window.addEventListener("hashchange", route);
-  for (const id of ["#f-bot", "#f-vs", "#f-round", "#f-fault"]) $(id).addEventListener("change", renderMatches);
+  for (const id of Object.values(filters)) $(id).addEventListener("change", () => { renderMatches(); address(matchesHash()); });
 
   function renderAll() {
     colours();
