@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -962,16 +963,24 @@ func (s *Session) verdict(err error) error {
 // Folder is the bot's private writable folder, "" if it has none.
 func (s *Session) Folder() string { return s.box.Folder() }
 
+// fileTail is the last n bytes of the file at path; cut from a longer
+// file, it begins at a character (UTF-8), not with the rest of one, as a
+// fault's detail may quote it.
 func fileTail(path string, n int64) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
+	cut := false
 	if st, err := f.Stat(); err == nil && st.Size() > n {
 		_, _ = f.Seek(st.Size()-n, io.SeekStart)
+		cut = true
 	}
 	b, _ := io.ReadAll(io.LimitReader(f, n))
+	for i := 0; cut && i < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
+		b = b[1:]
+	}
 	return string(b)
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/rating"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/browsertest"
 )
 
@@ -265,10 +266,16 @@ func TestPageInBrowser(t *testing.T) {
 	// start within the clock's start-up allowance is not charged, as
 	// arbiter does not charge it (startup-blokus: a bot that takes 1.5 s
 	// to start, under Blokus's 5 s allowance, and 0.3 s on a gen_move).
+	// No clock is charged for quit (fault-planowanie: a bot that takes
+	// 0.3 s to answer it), nor, once a fault has ended the match, for the
+	// commands other seats had not answered yet (crash-planowanie: the
+	// other seats' set-up, while the bot at seat 3 takes 0.4 s to exit
+	// without answering set_deck).
 	for _, c := range []struct {
-		game     string
-		min, max int64 // the slow bot's time_ms, so that the data holds what the case is about
-	}{{"slow-planowanie", 1000, math.MaxInt64}, {"slow-blokus", 1000, math.MaxInt64}, {"startup-blokus", 300, 1000}} {
+		game, bot string
+		min, max  int64 // the bot's time_ms, so that the data holds what the case is about
+	}{{"slow-planowanie", "slow", 1000, math.MaxInt64}, {"slow-blokus", "slow", 1000, math.MaxInt64}, {"startup-blokus", "slow", 300, 1000},
+		{"fault-planowanie", "slowquit", 0, 200}, {"crash-planowanie", "crash", 400, math.MaxInt64}} {
 		game := c.game
 		t.Run("clock-"+game, func(t *testing.T) {
 			dir := filepath.Join("testdata", game)
@@ -277,9 +284,9 @@ func TestPageInBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := site.Matches[0]
-			slow := slices.IndexFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == "slow" })
+			slow := slices.IndexFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == c.bot })
 			if slow < 0 || m.Seats[slow].TimeMS < c.min || m.Seats[slow].TimeMS >= c.max {
-				t.Fatalf("testdata %s: no seat of the slow bot with a time_ms from %d ms to under %d ms: %+v", game, c.min, c.max, m.Seats)
+				t.Fatalf("testdata %s: no seat of %s with a time_ms from %d ms to under %d ms: %+v", game, c.bot, c.min, c.max, m.Seats)
 			}
 			responses := gtpResponses(t, filepath.Join(dir, "matches", m.Match, "events.jsonl"), len(m.Seats))
 			ctx := openPage(t, browser, dir, "#match="+m.Match+"&step=0")
@@ -448,6 +455,90 @@ func TestPageInBrowser(t *testing.T) {
 				if wantRow := fmt.Sprintf("LOS (%s stronger): %s", pair[0], want); got != wantRow {
 					t.Errorf("%s then %s: the head-to-head says %q, want %q (rank -vs %s,%s)", pair[0], pair[1], got, wantRow, pair[0], pair[1])
 				}
+			}
+		}
+	})
+	// A fault in the middle of a trick: the cards played before it have
+	// their steps (from the play commands the referee sent, as no trick
+	// event closed the trick), on the table and out of their hands, and
+	// the fault has its own step, with the faulty answer among its lines.
+	t.Run("unfinished-trick-planowanie", func(t *testing.T) {
+		dir := "testdata/fault-planowanie"
+		plays := unfinishedPlays(t, filepath.Join(dir, "matches", "r001-g01-s1", "events.jsonl"))
+		if len(plays) == 0 {
+			t.Fatalf("testdata %s: no card of an unfinished trick before the fault", dir)
+		}
+		ctx := openPage(t, browser, dir, "#match=r001-g01-s1&step=0")
+		waitStep(t, ctx, 0)
+		type view struct {
+			Label, Center string
+			Table, Hands  []string
+			Lines         []string
+		}
+		steps := eval[[]view](t, ctx, `(() => {
+  const out = [], n = +document.querySelector("#r-slider").max;
+  document.querySelector("#r-first").click();
+  for (let i = 0; i <= n; i++) {
+    const boxes = [...document.querySelectorAll("#replay-view .hand-box")];
+    out.push({ Label: document.querySelector("#r-label").textContent,
+      Center: document.querySelector("#replay-view .center").textContent,
+      Table: boxes.map((b) => [...b.querySelectorAll(".played .card")].map((c) => c.dataset.card).join(" ")),
+      Hands: boxes.map((b) => [...b.querySelectorAll(".hand .card")].map((c) => c.dataset.card).join(" ")),
+      Lines: [...document.querySelectorAll("#replay-lines .line")].map((l) => l.textContent) });
+    document.querySelector("#r-next").click();
+  }
+  return out;
+})()`)
+		f := slices.IndexFunc(steps, func(v view) bool { return strings.HasPrefix(v.Label, "fault: seat 1 (qmark) protocol") })
+		if f < len(plays) {
+			t.Fatalf("no fault step after %d card steps: %q", len(plays), steps)
+		}
+		for i, p := range plays {
+			v := steps[f-len(plays)+i]
+			if want := fmt.Sprintf("deal 2, trick 1: seat %d plays %s", p.Seat, p.Card); v.Label != want {
+				t.Errorf("step %d is %q; want %q", f-len(plays)+i, v.Label, want)
+			}
+		}
+		v := steps[f]
+		for _, p := range plays {
+			if v.Table[p.Seat] != p.Card || strings.Contains(v.Hands[p.Seat], p.Card) {
+				t.Errorf("at the fault, seat %d has %q on the table and %q in hand; want %s played", p.Seat, v.Table[p.Seat], v.Hands[p.Seat], p.Card)
+			}
+		}
+		if v.Center != "deal 2, trick 1" {
+			t.Errorf("at the fault the table says %q; want deal 2, trick 1", v.Center)
+		}
+		if !slices.Contains(v.Lines, "← 1 qmark: ? no card for you") {
+			t.Errorf("the fault's step has lines %q; want the faulty answer among them", v.Lines)
+		}
+	})
+	// A sweep has an infinite Elo, which the page's data holds as null:
+	// the head-to-head says +∞ (−∞ from the other side), as rank -vs
+	// says +Inf, never 0.0.
+	t.Run("head-to-head-sweep", func(t *testing.T) {
+		dir := "testdata/fault-planowanie"
+		site, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(site.HeadToHead, func(h *stats.HeadToHead) bool { return math.IsInf(h.Estimate.Elo, 0) })
+		if i < 0 {
+			t.Fatalf("testdata %s: no head-to-head with an infinite Elo", dir)
+		}
+		h := site.HeadToHead[i]
+		inf := map[bool]string{true: "+∞", false: "−∞"}
+		ctx := openPage(t, browser, dir, "")
+		for _, pair := range [][2]string{{h.A, h.B}, {h.B, h.A}} {
+			got := eval[[]string](t, ctx, fmt.Sprintf(`(() => {
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  document.querySelectorAll("#standings-table tr.picked").forEach((tr) => click(tr.dataset.bot));
+  click(%q); click(%q);
+  return [...document.querySelectorAll("#h2h-table tr")].filter((tr) => /^(Elo|nElo)/.test(tr.children[0].textContent)).map((tr) => tr.children[1].textContent);
+})()`, pair[0], pair[1]))
+			up := math.IsInf(h.Estimate.Elo, 1) == (pair[0] == h.A)
+			want := []string{inf[up] + " ± –", inf[up] + " ± –"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s then %s: Elo and nElo (-want +page):\n%s", pair[0], pair[1], diff)
 			}
 		}
 	})
@@ -821,6 +912,66 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the matches of %s and %s (-want +page):\n%s", a, b, diff)
 		}
 	})
+	// A head-to-head and a filtered match list have addresses of their
+	// own: picking two bots, or filtering the matches, puts them in the
+	// address, and a page opened at it shows them again.
+	t.Run("addresses", func(t *testing.T) {
+		dir := "testdata/placement"
+		site, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := site.Stats.Standings[0].Bot, site.Stats.Standings[1].Bot
+		ctx := openPage(t, browser, dir, "")
+		type picked struct{ Hash, Heading, Link string }
+		got := eval[picked](t, ctx, fmt.Sprintf(`(() => {
+  const click = (bot) => document.querySelector("#standings-table tr[data-bot='" + bot + "']").click();
+  click(%q); click(%q);
+  return { Hash: location.hash, Heading: document.querySelector("#h2h h3").textContent,
+    Link: [...document.querySelectorAll("#h2h a")].find((a) => a.textContent === "their matches").getAttribute("href") };
+})()`, a, b))
+		want := picked{"#h2h=" + a + "," + b, "Head-to-head: " + a + " vs " + b, "#matches&bot=" + a + "&vs=" + b}
+		if got != want {
+			t.Errorf("after picking %s and %s: %+v; want %+v", a, b, got, want)
+		}
+		ctx = openPage(t, browser, dir, want.Hash)
+		shown := eval[picked](t, ctx, `({ Hash: [...document.querySelectorAll("section.tab")].filter((s) => !s.hidden).map((s) => s.id).join(), Heading: (document.querySelector("#h2h h3") || {}).textContent || "" })`)
+		if shown != (picked{Hash: "standings", Heading: want.Heading}) {
+			t.Errorf("opened at %s the page shows %+v; want the standings and %q", want.Hash, shown, want.Heading)
+		}
+		type list struct {
+			Filters []string
+			Matches []string
+		}
+		const matches = `({ Filters: ["#f-bot", "#f-vs", "#f-round", "#f-fault"].map((id) => document.querySelector(id).value),
+  Matches: [...document.querySelectorAll("#match-table tbody tr")].map((tr) => tr.dataset.match) })`
+		var pairs []string
+		for _, m := range site.Matches {
+			if slices.ContainsFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == a }) && slices.ContainsFunc(m.Seats, func(s engine.SeatResult) bool { return s.Bot == b }) {
+				pairs = append(pairs, m.Match)
+			}
+		}
+		ctx = openPage(t, browser, dir, want.Link)
+		if diff := cmp.Diff(list{[]string{a, b, "", ""}, pairs}, eval[list](t, ctx, matches)); diff != "" {
+			t.Errorf("opened at %s (-want +page):\n%s", want.Link, diff)
+		}
+		// A filter changed is in the address; fault-planowanie has a
+		// fault to filter on.
+		dir = "testdata/fault-planowanie"
+		ctx = openPage(t, browser, dir, "#matches")
+		hash := eval[string](t, ctx, `(() => {
+  const f = document.querySelector("#f-fault");
+  f.value = "protocol"; f.dispatchEvent(new Event("change"));
+  return location.hash;
+})()`)
+		if hash != "#matches&fault=protocol" {
+			t.Errorf("with the fault filter set to protocol the address is %q; want #matches&fault=protocol", hash)
+		}
+		ctx = openPage(t, browser, dir, hash)
+		if diff := cmp.Diff(list{[]string{"", "", "", "protocol"}, []string{"r001-g01-s1"}}, eval[list](t, ctx, matches)); diff != "" {
+			t.Errorf("opened at %s (-want +page):\n%s", hash, diff)
+		}
+	})
 	// A long unbroken answer echoed into a fault's detail, and into the
 	// bot's stderr, wraps: the page stays as wide as the window.
 	t.Run("long-fault-detail", func(t *testing.T) {
@@ -1085,6 +1236,41 @@ func gtpResponses(t *testing.T, path string, seats int) []int {
 type move struct {
 	Seat int
 	Card string
+}
+
+// unfinishedPlays reads a Planowanie transcript's cards of the trick a
+// fault left unfinished: the play commands sent (to seat 0, in order)
+// after the last trick event, and before the fault.
+func unfinishedPlays(t *testing.T, path string) []move {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plays []move
+	for _, line := range strings.Split(string(b), "\n") {
+		var r struct {
+			Seat  int     `json:"seat"`
+			Send  *string `json:"send"`
+			Event string  `json:"event"`
+		}
+		if json.Unmarshal([]byte(line), &r) != nil {
+			continue
+		}
+		var p move
+		switch {
+		case r.Event == "trick" || r.Event == "deal":
+			plays = nil
+		case r.Event == "fault":
+			return plays
+		case r.Send != nil && r.Seat == 0:
+			if n, _ := fmt.Sscanf(*r.Send, "play %d %s", &p.Seat, &p.Card); n == 2 {
+				plays = append(plays, p)
+			}
+		}
+	}
+	t.Fatalf("%s has no fault", path)
+	return nil
 }
 
 // runningCopy copies testdata/planowanie and adds a match being played:

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/drivers/euchre"
@@ -348,7 +349,8 @@ func seatOf(line []byte) int {
 }
 
 // readTail returns the last n bytes of a file, or "" when it is empty or
-// missing.
+// missing; cut from a longer file, it begins at a character (UTF-8), not
+// with the rest of one.
 func readTail(path string, n int64) string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -362,11 +364,14 @@ func readTail(path string, n int64) string {
 	off := max(fi.Size()-n, 0)
 	b := make([]byte, fi.Size()-off)
 	k, _ := f.ReadAt(b, off)
-	s := string(b[:k])
-	if off > 0 {
-		s = "…" + s
+	b = b[:k]
+	if off == 0 {
+		return string(b)
 	}
-	return s
+	for i := 0; i < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
+		b = b[1:]
+	}
+	return "…" + string(b)
 }
 
 // running lists the matches that have a transcript but no result: being

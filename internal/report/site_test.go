@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -104,6 +105,27 @@ func TestLoadEuchreStderr(t *testing.T) {
 	}
 	if m.Stderr[0] != "" {
 		t.Errorf("seat 0 made no fault, but its stderr is shown: %q", m.Stderr[0])
+	}
+}
+
+// TestLoadStderrCutAtACharacter: the end of a stderr of two-byte
+// characters, cut 2 KiB from its end in the middle of one, begins at the
+// next character, not with half of one (shown as �).
+func TestLoadStderrCutAtACharacter(t *testing.T) {
+	s, err := Load("testdata/crash-planowanie")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Matches[0]
+	if m.Seats[3].Bot != "crash" || m.Seats[3].Fault == "" {
+		t.Fatalf("seat 3 of %s is %+v, not the crash bot with its fault", m.Match, m.Seats[3])
+	}
+	got := m.Stderr[3]
+	if !utf8.ValidString(got) || !strings.HasPrefix(got, "…é") || !strings.HasSuffix(got, "é\na\n") {
+		t.Errorf("seat 3's stderr on the page is %q…%q; want …é, whole characters, to the end", got[:min(8, len(got))], got[max(0, len(got)-8):])
+	}
+	if n := len(strings.TrimPrefix(got, "…")); n > stderrExcerpt || n < stderrExcerpt-utf8.UTFMax {
+		t.Errorf("seat 3's stderr on the page is %d bytes after the …; want up to %d, less what the cut left of a character", n, stderrExcerpt)
 	}
 }
 

@@ -182,13 +182,14 @@
     st.forEach((s, i) => {
       body.append(el("tr", {}, el("th", { text: `${i + 1}. ${s.bot}` }),
         st.map((o, j) => i === j ? el("td", { cls: "diag" }) :
-          el("td", { text: cell(i, j), data: { a: s.bot, b: o.bot }, on: { click: () => { pair = [s.bot, o.bot]; renderStandings(); } } }))));
+          el("td", { text: cell(i, j), data: { a: s.bot, b: o.bot }, on: { click: () => { pair = [s.bot, o.bot]; renderStandings(); address(pairHash()); } } }))));
     });
     t.append(body);
   }
   function pick(bot) {
     pair = pair.includes(bot) ? pair.filter((b) => b !== bot) : [...pair, bot].slice(-2);
     renderStandings();
+    address(pairHash());
   }
   function renderH2H() {
     const box = clear($("#h2h"));
@@ -204,16 +205,20 @@
     // of the LOS matrix); from b's side, the probability of the other
     // outcome; null when rank -vs prints none.
     const los = e.los === null || e.los === undefined ? null : flip ? 1 - e.los : e.los;
+    // An Elo the data holds as null is infinite when the score is 1 or 0
+    // (every game won, or lost; rank -vs prints ±Inf), else unknown.
+    const elo = (x) => x !== null && x !== undefined ? fmt(sign * x, 1)
+      : typeof e.score !== "number" || e.score > 0 && e.score < 1 ? "–" : (e.score >= 1) === (sign > 0) ? "+∞" : "−∞";
     box.append(el("h3", { text: `Head-to-head: ${a} vs ${b}` }),
       el("table", { cls: "data", attrs: { id: "h2h-table" } }, el("tbody", {},
         el("tr", {}, el("th", { text: "games (W-D-L)" }), el("td", { text: `${w}-${h.wdl.draws}-${l}` })),
         el("tr", {}, el("th", { text: "model" }), el("td", { text: `${e.model}, ${e.n} ${e.model === "pentanomial" ? "pairs" : "games"}` + (h.unpaired ? `, ${h.unpaired} unpaired` : "") })),
-        el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${fmt(sign * e.elo, 1)} ± ${fmt(e.elo_error, 1)}` })),
-        el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${fmt(sign * e.nelo, 1)} ± ${fmt(e.nelo_error, 1)}` })),
+        el("tr", {}, el("th", { text: `Elo of ${a} over ${b}` }), el("td", { text: `${elo(e.elo)} ± ${fmt(e.elo_error, 1)}` })),
+        el("tr", {}, el("th", { text: "nElo" }), el("td", { text: `${elo(e.nelo)} ± ${fmt(e.nelo_error, 1)}` })),
         el("tr", {}, el("th", { text: `LOS (${a} stronger)` }), el("td", { text: pct(los) })),
         el("tr", {}, el("th", { text: `SPRT ${h.sprt.model || "normalized"} [${h.sprt.elo0 ?? 0}, ${h.sprt.elo1 ?? 5}], α ${h.sprt.alpha}, β ${h.sprt.beta}` }),
           el("td", { text: `LLR ${fmt(h.sprt_result.llr, 2)} in [${fmt(h.sprt_result.lower, 2)}, ${fmt(h.sprt_result.upper, 2)}]: ${h.sprt_result.decision}` + (flip ? " (from " + b + "'s side)" : "") })))),
-      el("p", {}, el("a", { text: `their matches`, attrs: { href: "#matches" }, on: { click: () => theirMatches(a, b) } })));
+      el("p", {}, el("a", { text: `their matches`, attrs: { href: `#matches&bot=${encodeURIComponent(a)}&vs=${encodeURIComponent(b)}` }, on: { click: () => theirMatches(a, b) } })));
   }
   // theirMatches filters the match list to the matches of bots a and b
   // together, and draws it (the link then shows the tab).
@@ -498,10 +503,34 @@
   const viewers = {};
   viewers.planowanie = {
     gtp: true, // answers are GTP responses, ended by an empty line
-    init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1 }),
+    // plays are the cards of the trick not closed by a trick event yet,
+    // as the play commands told the bots (seat, card), shown is how many
+    // of them have their step (see flush).
+    init: (m) => ({ n: m.seats.length, deal: 0, hands: [], declared: null, won: [], table: [], scores: m.seats.map(() => 0), trick: 0, leader: 0, winner: -1, plays: [], shown: 0 }),
+    // line notes each card played: the referee tells every seat `play
+    // SEAT CARD`, in seat order, once the card is judged legal; only a
+    // finished trick has its trick event.
+    line(s, r) {
+      const p = r.send !== undefined && /^play (\d+) (\S+)$/.exec(r.send);
+      if (!p) return;
+      const last = s.plays[s.plays.length - 1];
+      if (!last || last.seat !== +p[1] || last.card !== p[2]) s.plays.push({ seat: +p[1], card: p[2] });
+    },
+    // flush makes a step of each card of a trick left unfinished (by a
+    // fault, or a transcript that goes no further: a match being played)
+    // that has none yet, each with the lines before its play went out.
+    flush(s, push, pending) {
+      for (const p of s.plays.slice(s.shown)) {
+        if (!s.shown) { s.trick++; s.leader = p.seat; s.winner = -1; s.table = s.table.map(() => null); }
+        s.shown++;
+        s.table[p.seat] = p.card; s.hands[p.seat] = without(s.hands[p.seat] || [], p.card);
+        const k = pending.findIndex((l) => l.send === `play ${p.seat} ${p.card}`);
+        push(`deal ${s.deal}, trick ${s.trick}: seat ${p.seat} plays ${p.card}`, { seat: p.seat, take: Math.max(0, k) });
+      }
+    },
     on: {
       deal(s, d, push) {
-        Object.assign(s, { deal: d.deal, hands: d.hands.map((h) => h.slice()), declared: null, won: d.hands.map(() => 0), table: d.hands.map(() => null), trick: 0, leader: d.leader, winner: -1 });
+        Object.assign(s, { deal: d.deal, hands: d.hands.map((h) => h.slice()), declared: null, won: d.hands.map(() => 0), table: d.hands.map(() => null), trick: 0, leader: d.leader, winner: -1, plays: [], shown: 0 });
         push(`deal ${d.deal}: ${d.cards} card(s) each, seat ${d.leader} leads`);
       },
       declare(s, d, push) { s.declared = d.declared.slice(); push(`deal ${d.deal}: declarations ${d.declared.join(" ")}`); },
@@ -509,7 +538,7 @@
       // to it (see planowanieCuts).
       trick(s, d, push, notes, pending) {
         s.table = s.table.map(() => null);
-        s.trick = d.trick; s.leader = d.leader; s.winner = -1;
+        s.trick = d.trick; s.leader = d.leader; s.winner = -1; s.plays = []; s.shown = 0;
         const order = d.cards.map((_, i) => (d.leader + i) % d.cards.length);
         const cuts = planowanieCuts(pending, order);
         for (let i = 0; i < order.length; i++) {
@@ -521,7 +550,10 @@
         }
       },
       deal_score(s, d, push) { s.scores = d.scores.slice(); push(`deal ${d.deal} scored: ${d.points.join(" ")} (totals ${d.scores.join(" ")})`); },
-      end(s, d, push) { s.scores = d.scores.slice(); s.table = s.table.map(() => null); push(`end: scores ${d.scores.join(" ")}`); },
+      end(s, d, push, notes, pending) {
+        this.flush(s, push, pending);
+        s.scores = d.scores.slice(); s.table = s.table.map(() => null); push(`end: scores ${d.scores.join(" ")}`);
+      },
     },
     draw(v, s, m) {
       const seats = m.seats.map((seat, i) => el("div", { cls: "hand-box" + (s.winner === i ? " winner" : ""), data: { seat: i } },
@@ -758,21 +790,28 @@
     // GTP-like game the set-up's commands (set_*, drivers/gtp Setup)
     // share it and the first other command ends it; in another game it
     // is the first exchange's alone. startup[i] is what is left of seat
-    // i's, asked[i] its commands due, in order.
+    // i's, asked[i] its commands due, in order. What arbiter charges to no
+    // clock is not charged here either: quit (gtp.Match.Quit writes it
+    // untimed) and, once a fault has ended the match (every game whose
+    // clock the transcript holds ends it at a fault), the commands other
+    // seats still owed answers to (proc.Session.Abandon) and whatever
+    // follows; ended says so.
     const clock = m.seats.map(() => 0), answers = m.seats.map(() => 0);
     const due = m.seats.map(() => 0), from = m.seats.map(() => 0), open = m.seats.map(() => false);
     const gtp = !!(viewer && viewer.gtp);
     const startup = m.seats.map(() => site.startup_ms || 0), asked = m.seats.map(() => []);
+    let ended = false;
     const charge = (seat, t) => {
       const cmd = String(asked[seat].shift() ?? "");
       if (gtp && !cmd.startsWith("set_")) startup[seat] = 0;
+      if (cmd === "quit") return;
       const elapsed = Math.max(0, t - from[seat]), allowed = Math.min(elapsed, startup[seat]);
       clock[seat] += elapsed - allowed;
       startup[seat] = gtp ? startup[seat] - allowed : 0;
     };
     const answered = (seat, t) => {
       if (!(due[seat] > 0)) return;
-      charge(seat, t);
+      if (ended) asked[seat].shift(); else charge(seat, t);
       answers[seat]++; due[seat]--; from[seat] = t;
     };
     const faults = [];
@@ -797,10 +836,14 @@
       steps.push(Object.assign({ label, state: structuredClone(state), clock: seen.clock.slice(), answers: seen.answers.slice(), faults: faults.slice(0, seen.faults) }, extra));
     };
     let stepMark = { clock: clock.slice(), answers: answers.slice(), faults: 0 };
+    // flush gives the moves the viewer has seen in the lines but no event
+    // closed yet (the cards of a trick a fault left unfinished) their
+    // steps, before a fault's step or the transcript's end.
+    const flush = () => { if (viewer && viewer.flush) viewer.flush(state, push, lines); };
     const shared = {
       match() { },
       result() { },
-      fault(s, d) { faults.push({ seat: d.seat, kind: d.kind, detail: d.detail }); push(`fault: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) ${d.kind}: ${d.detail || ""}`, { fault: true, seat: d.seat }); },
+      fault(s, d) { flush(); faults.push({ seat: d.seat, kind: d.kind, detail: d.detail }); push(`fault: seat ${d.seat} (${m.seats[d.seat] ? m.seats[d.seat].bot : "?"}) ${d.kind}: ${d.detail || ""}`, { fault: true, seat: d.seat }); },
       default(s, d) {
         const seat = d.seat;
         faults.push({ seat, kind: d.kind || "default", detail: d.detail || d.reason || "" });
@@ -844,9 +887,12 @@
       const kind = r.event;
       if (kind === "fault") {
         // A bot that faulted while a command was due (a time-out, a
-        // crash) is charged till the fault, as Receive charges it.
+        // crash) is charged till the fault, as Receive charges it; every
+        // seat that faulted on the same command has its own fault event,
+        // one after the other. Every other clock stops here.
         const seat = (r.data || {}).seat;
         if (due[seat] > 0) { charge(seat, r.t); due[seat] = 0; asked[seat] = []; open[seat] = false; }
+        ended = true;
       }
       if (kind === "decision") {
         const d = r.data || {};
@@ -868,6 +914,7 @@
     for (const [k, n] of Object.entries(unknown)) notes.push(`${n} event(s) of unknown kind "${k}" skipped`);
     // A fault the transcript did not mark (a crash between events) is
     // shown at the end, from the result.
+    flush();
     m.seats.forEach((s, i) => {
       if (s.fault && !faults.some((f) => f.seat === i && f.kind === s.fault)) {
         faults.push({ seat: i, kind: s.fault, detail: s.detail });
@@ -1052,15 +1099,38 @@
     if (name === "matches" && !matchesDrawn) { matchesDrawn = true; renderMatches(); }
   }
   let matchesDrawn = false;
+  // A head-to-head and a filtered match list have addresses of their
+  // own, kept up to date as they change: #h2h=A,B (each name encoded)
+  // and #matches&bot=A&vs=B&round=R&fault=F (the filters set).
+  const filters = { bot: "#f-bot", vs: "#f-vs", round: "#f-round", fault: "#f-fault" };
+  const pairHash = () => pair.length === 2 ? "#h2h=" + pair.map(encodeURIComponent).join(",") : "#standings";
+  const matchesHash = () => "#matches" + Object.entries(filters).filter(([, id]) => $(id).value)
+    .map(([k, id]) => `&${k}=${encodeURIComponent($(id).value)}`).join("");
+  function address(hash) { if (location.hash !== hash) history.replaceState(null, "", hash); }
+  const decode = (x) => { try { return decodeURIComponent(x); } catch (e) { return x; } };
   function route() {
     const h = location.hash.slice(1);
     const q = new URLSearchParams(h);
     if (q.has("match")) { openReplay(q.get("match"), parseInt(q.get("step") || "0", 10)); return; }
     stop();
-    showTab(["standings", "charts", "matches", "replay"].includes(h) ? h : "standings");
+    if (h.startsWith("h2h=")) {
+      pair = h.slice(4).split(",").slice(0, 2).map(decode);
+      renderStandings();
+      showTab("standings");
+      return;
+    }
+    const tab = h.split("&")[0];
+    if (tab === "matches" && Object.keys(filters).some((k) => q.has(k))) {
+      for (const [k, id] of Object.entries(filters)) $(id).value = q.get(k) || "";
+      matchesDrawn = true;
+      renderMatches();
+    }
+    showTab(["standings", "charts", "matches", "replay"].includes(tab) ? tab : "standings");
+    if (tab === "matches") address(matchesHash());
+    if (tab === "standings" && pair.length === 2) address(pairHash());
   }
   window.addEventListener("hashchange", route);
-  for (const id of ["#f-bot", "#f-vs", "#f-round", "#f-fault"]) $(id).addEventListener("change", renderMatches);
+  for (const id of Object.values(filters)) $(id).addEventListener("change", () => { renderMatches(); address(matchesHash()); });
 
   function renderAll() {
     colours();

@@ -36,14 +36,14 @@ open(path, "a").write("\n")
 PY
 }
 
-for name in staged auction euchre euchre4 planowanie unplayed; do
+for name in staged auction euchre euchre4 planowanie unplayed crash-planowanie; do
 	mkdir "$scratch/$name"
 	cp "$here/$name.hcl" "$scratch/$name/"
 	(cd "$scratch/$name" && play "$name" "$name.hcl")
 done
 # The slow bots are the examples' Python bots, slowed down: the bot's
 # folder holds the example beside the configuration.
-for name in slow-planowanie slow-blokus startup-blokus; do
+for name in slow-planowanie fault-planowanie slow-blokus startup-blokus; do
 	mkdir "$scratch/$name"
 	cp "$here/$name.hcl" "$scratch/$name/"
 	case $name in
