@@ -87,6 +87,27 @@ func startFault(args []string, dir string, err error) *Fault {
 	return f
 }
 
+// crlfFault is the start fault of the program of args, run in dir, whose
+// "#!" line ends in "\r" (a file saved with Windows line endings), told
+// before it is run: the kernel gives the "\r" to the interpreter, which
+// fails as its own (/usr/bin/env: "python3\r" not found, exit status 127)
+// and would be taken for the bot crashing. nil for another program.
+// The kernel's own failure ("/bin/sh\r" does not exist) is told the same.
+func crlfFault(args []string, dir string) *Fault {
+	path := drivers.ProgramPath(args[0], dir)
+	if path == "" {
+		return nil
+	}
+	if sb, ok := drivers.ReadShebang(path); !ok || !sb.CRLF {
+		return nil
+	}
+	why := drivers.InterpreterProblem(path, args[0], nil)
+	if why == "" {
+		return nil
+	}
+	return faultf(drivers.FaultStart, "cannot start %s: %s", strings.Join(args, " "), why)
+}
+
 // interpreterFault is why the program at path (named name) could not be
 // exec'd for err, when its "#!" line is to blame: the kernel says "no
 // such file or directory" (or "exec format error", "permission denied")

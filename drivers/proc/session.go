@@ -302,6 +302,9 @@ func (s *Session) command() (files []*os.File, err error) {
 // launch confines s.cmd to the session's limits and starts it; an error
 // is a start fault, or a *SetupError of arbiter's own.
 func (s *Session) launch() error {
+	if f := crlfFault(s.spec.Argv, s.spec.Dir); f != nil {
+		return f
+	}
 	var err error
 	s.box, err = Prepare(s.cmd, s.spec.Limits, s.spec.Clock)
 	var f *Fault
