@@ -21,6 +21,11 @@ type Fault struct {
 	// at the look after the deadline (late.go). A game says so in its
 	// detail (drivers.NothingArrivedNote).
 	Silent bool
+	// Busy says of a Silent time fault that the bot's processes used
+	// the CPU for at least a quarter of the wait (busy.go): it was computing, not
+	// waiting for input or holding an answer it did not flush. A game
+	// says so in its detail (drivers.ComputedNote).
+	Busy bool
 }
 
 func (f *Fault) Error() string { return f.Kind + ": " + f.Detail }
@@ -30,6 +35,9 @@ func (f *Fault) FaultKind() string { return f.Kind }
 
 // NothingArrived is Silent, for drivers.NothingArrived.
 func (f *Fault) NothingArrived() bool { return f.Silent }
+
+// Computed is Busy, for drivers.Computed.
+func (f *Fault) Computed() bool { return f.Busy }
 
 // FaultDetail is the sentence without the kind.
 func (f *Fault) FaultDetail() string { return f.Detail }

@@ -176,13 +176,17 @@ func (s *Session) chargeOffMove(now time.Time) (read bool) {
 		return false
 	}
 	s.cpuKnown = false
+	// Unread, the CPU now is cpuAt and at most the allowance more.
+	s.sentCPU, s.sentCPUKnown = s.cpuAt, true
 	if now.Sub(s.answerAt)*time.Duration(machineCPUs) <= offMoveAllowance {
 		return false
 	}
 	used, ok := s.box.cpuUsed()
 	if !ok {
+		s.sentCPUKnown = false
 		return true
 	}
+	s.sentCPU = used
 	d := used - s.cpuAt - offMoveAllowance
 	if s.limited {
 		d = min(d, s.left) // what the clock had

@@ -105,6 +105,11 @@ type Session struct {
 	cpuKnown bool
 	offMove  time.Duration
 	answerAt time.Time // when cpuAt was read
+	// sentCPU is the CPU the bot's processes had used when the command
+	// it is on was written (at start, before any), if sentCPUKnown: a
+	// time fault says whether it computed while it waited (busy.go).
+	sentCPU      time.Duration
+	sentCPUKnown bool
 
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
@@ -202,6 +207,7 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 		return nil, err
 	}
 	s.watch = s.box.watch(s.overLimit)
+	s.sentCPU, s.sentCPUKnown = s.box.cpuUsed()
 	go func() {
 		awaitExit(s.cmd.Process)
 		s.waitErr = s.cmd.Wait()
