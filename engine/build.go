@@ -40,6 +40,12 @@ type BuildRecord struct {
 	OK          bool     `json:"ok"`
 	Detail      string   `json:"detail,omitempty"`
 	ElapsedMS   int64    `json:"elapsed_ms"`
+	// Made are the files of the bot's dir that its builds made (not
+	// there before the build; relative, slash separated, sorted), this
+	// build's and those still there of the builds recorded before it:
+	// a resume says that such a new file is the build's, not the bot's
+	// own writing or a person's (reconcileBots).
+	Made []string `json:"made,omitempty"`
 }
 
 // builds holds, for each bot that has a build, its build's verdict for
@@ -275,6 +281,49 @@ func (r *Runner) writeBuildRecord(name string, rec BuildRecord) error {
 	return os.WriteFile(filepath.Join(r.Out, BuildsDir, fileName(name)+".json"), append(data, '\n'), 0o644)
 }
 
+// readBuildRecord is the verdict of bot name's last build kept in the
+// results directory out; nil when there is none.
+func readBuildRecord(out, name string) (*BuildRecord, error) {
+	data, err := os.ReadFile(filepath.Join(out, BuildsDir, fileName(name)+".json"))
+	if err != nil {
+		return nil, err
+	}
+	var rec BuildRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// dirFiles are the files (not folders) under dir, by relative, slash
+// separated path, as a fingerprint names them.
+func dirFiles(dir string) map[string]bool {
+	files := map[string]bool{}
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if rel, rerr := filepath.Rel(dir, path); rerr == nil {
+				files[filepath.ToSlash(rel)] = true
+			}
+		}
+		return nil
+	})
+	return files
+}
+
+// madeFiles are the files of after that a build made, sorted: those not
+// in before, and those an earlier build made (old's Made) that are still
+// there.
+func madeFiles(before, after map[string]bool, old *BuildRecord) []string {
+	var made []string
+	for f := range after {
+		if !before[f] || old != nil && slices.Contains(old.Made, f) {
+			made = append(made, f)
+		}
+	}
+	slices.Sort(made)
+	return made
+}
+
 // build runs bot b's build, unless the verdict kept in the results
 // directory is of the same command and fingerprint fp: the bot's hash
 // before the build. The verdict records the hash that built says the bot
@@ -285,19 +334,19 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 		return BuildRecord{}, err
 	}
 	file := fileName(b.Name)
-	recPath := filepath.Join(dir, file+".json")
-	if old, err := os.ReadFile(recPath); err == nil && fp != "" {
-		var rec BuildRecord
-		if json.Unmarshal(old, &rec) == nil && rec.Fingerprint == fp && strings.Join(rec.Command, "\x00") == strings.Join(b.Build, "\x00") {
-			r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", rec.OK)
-			return rec, nil
-		}
+	old, _ := readBuildRecord(r.Out, b.Name)
+	if old != nil && fp != "" && old.Fingerprint == fp && strings.Join(old.Command, "\x00") == strings.Join(b.Build, "\x00") {
+		r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", old.OK)
+		return *old, nil
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
 	rec := BuildRecord{Bot: b.Name, Command: b.Build}
+	botDir := b.DirIn(r.Root)
+	before := dirFiles(botDir)
 	start := time.Now()
-	detail, err := runBuild(ctx, b, b.DirIn(r.Root), filepath.Join(dir, file+".log"), r.logger().Warn)
+	detail, err := runBuild(ctx, b, botDir, filepath.Join(dir, file+".log"), r.logger().Warn)
 	rec.ElapsedMS = time.Since(start).Milliseconds()
+	rec.Made = madeFiles(before, dirFiles(botDir), old)
 	if err != nil {
 		// Cancelled (or the arbiter's own failure): what the build wrote
 		// is the bot's all the same, which plan.json records, so that
