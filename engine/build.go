@@ -481,7 +481,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return fmt.Sprintf("the build %q failed: %v", strings.Join(b.Build, " "), ee), nil
+			return fmt.Sprintf("the build %q failed: %v%s", strings.Join(b.Build, " "), ee, killedBy(ee.ProcessState, timeout, log)), nil
 		}
 		return fmt.Sprintf("the build %q failed: %v", strings.Join(b.Build, " "), err), nil
 	case <-time.After(timeout):
@@ -491,6 +491,24 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 		kill()
 		return "", ctx.Err()
 	}
+}
+
+// killedBy says, of a build ended by SIGKILL that arbiter did not send
+// (not at its build_timeout, and no limit of arbiter's explains it:
+// box.Explain found none), who else may have: another program, or the
+// kernel's OOM killer, which leaves nothing in the build's own log but
+// says so in the kernel's. "" for a build that ended otherwise.
+func killedBy(ps *os.ProcessState, timeout time.Duration, log string) string {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		return ""
+	}
+	empty := ""
+	if st, err := os.Stat(log); err == nil && st.Size() == 0 {
+		empty = ", its log is empty"
+	}
+	return fmt.Sprintf(" (a signal arbiter did not send: not its build_timeout of %v, nor a limit of arbiter's%s; another program killed it, "+
+		"or the kernel's OOM killer did when the machine ran short of memory: see dmesg or journalctl -k)", timeout, empty)
 }
 
 // building holds the dirs of the builds running in this process. A build
