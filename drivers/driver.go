@@ -286,9 +286,10 @@ const NothingArrivedNote = "; nothing arrived: if it answered, it may not have f
 const ComputedNote = "; it kept computing without answering: an endless loop, or a search too slow for the clock"
 
 // Computed says whether err is a time fault after which nothing arrived
-// (NothingArrived) from a bot whose processes used the CPU for at least a
-// quarter of its wait (proc's Fault.Busy), read without importing proc. Where
-// the CPU a bot uses is not counted (no cgroup of its own) it is false.
+// (NothingArrived) from a bot whose processes used the CPU for at least
+// a quarter of its wait (proc's Fault.Busy), read without importing
+// proc. Where the CPU a bot uses is not counted (no cgroup of its own)
+// it is false.
 func Computed(err error) bool {
 	var f interface{ Computed() bool }
 	return NothingArrived(err) && errors.As(err, &f) && f.Computed()

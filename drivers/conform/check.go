@@ -225,7 +225,7 @@ func Failf(format string, args ...any) error { return fmt.Errorf(format, args...
 const flushHint = "if it did answer, it may not have flushed its output: Python print(..., flush=True), " +
 	"C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
 
-// computedHint is what a bot that used the CPU for most of its wait
+// computedHint is what a bot that used the CPU for much of its wait
 // (drivers.Computed) without answering most often did: it is stuck in a
 // loop, or searches longer than its clock allows. Flushing is not its
 // trouble, so the hint does not send the author to it.

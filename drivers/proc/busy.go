@@ -20,9 +20,9 @@ func (p *Probe) CPUCounted() bool {
 }
 
 // busy says whether the bot's processes used the CPU for at least a
-// quarter of the time from the write of the command it is on to now. It is false
-// when the CPU is not counted (no cgroup of the bot's own): a time
-// fault then says what it says of a silent bot.
+// quarter of the time from the write of the command it is on to now.
+// It is false when the CPU is not counted (no cgroup of the bot's own):
+// a time fault then says what it says of a silent bot.
 func (s *Session) busy() bool {
 	if !s.sentCPUKnown {
 		return false

@@ -22,9 +22,9 @@ type Fault struct {
 	// detail (drivers.NothingArrivedNote).
 	Silent bool
 	// Busy says of a Silent time fault that the bot's processes used
-	// the CPU for at least a quarter of the wait (busy.go): it was computing, not
-	// waiting for input or holding an answer it did not flush. A game
-	// says so in its detail (drivers.ComputedNote).
+	// the CPU for at least a quarter of the wait (busy.go): it was
+	// computing, not waiting for input or holding an answer it did not
+	// flush. A game says so in its detail (drivers.ComputedNote).
 	Busy bool
 }
 

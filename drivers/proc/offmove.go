@@ -159,6 +159,7 @@ func (b *Box) setOffMove(off bool) {
 func (s *Session) offMoveFrom(now time.Time) {
 	s.cpuAt, s.cpuKnown = s.box.cpuUsed()
 	s.answerAt = now
+	s.sentCPUKnown = s.sentCPUKnown && s.cpuKnown // no stale figure for the next command's wait
 	if s.offMove > 0 {
 		s.box.setOffMove(true)
 	}
