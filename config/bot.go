@@ -198,20 +198,19 @@ func evalOr(p string) string {
 // checkProgram warns when the bot's program cannot be found on this
 // machine: every match of the bot would end in a start fault. Only a
 // warning, because plans may be made on another machine than the one that
-// runs them. A bot with a build may make its program in its dir, so only
-// a program looked up on PATH (no slash) is checked for it: a build
-// cannot put one there.
+// runs them. A bot with a build may make its program in its dir, so a
+// program of its dir that is not there yet is not warned of; one that is
+// there is checked all the same (its "#!" line, a "\r" or a byte order
+// mark are the file's, which a build that makes something else does not
+// mend).
 func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	prog := bot.Command[0]
 	onPath := !strings.ContainsRune(prog, '/')
 	var err error
 	path := prog
-	switch {
-	case onPath:
+	if onPath {
 		path, err = exec.LookPath(prog)
-	case len(bot.Build) > 0:
-		return nil
-	default:
+	} else {
 		if !filepath.IsAbs(prog) {
 			path = filepath.Join(bot.Dir, prog)
 		}
@@ -219,6 +218,9 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	}
 	if err == nil {
 		return checkInterpreter(bot, path, nil, rng)
+	}
+	if !onPath && len(bot.Build) > 0 {
+		return nil
 	}
 	if _, inDir := os.Stat(filepath.Join(bot.Dir, prog)); onPath && (inDir == nil || len(bot.Build) > 0) {
 		// The program is (or its build will be) in the bot's dir, but
@@ -242,8 +244,12 @@ func checkInterpreter(bot *Bot, path string, shows func(string) bool, rng hcl.Ra
 	if why == "" {
 		return nil
 	}
+	end := "."
+	if len(bot.Build) > 0 && strings.ContainsRune(bot.Command[0], '/') {
+		end = " unless its build rewrites the file."
+	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program cannot start",
-		Detail:  fmt.Sprintf("Bot %q runs %q, which cannot start here: %s. Its matches will end in a start fault.", bot.Name, bot.Command[0], why),
+		Detail:  fmt.Sprintf("Bot %q runs %q, which cannot start here: %s. Its matches will end in a start fault%s", bot.Name, bot.Command[0], why, end),
 		Subject: &rng}
 }
 
@@ -251,7 +257,7 @@ func checkInterpreter(bot *Bot, path string, shows func(string) bool, rng hcl.Ra
 // it warns of an interpreter that exists here but is not shown in the
 // sandbox (checkProgram warned of one that does not exist at all).
 func CheckSandboxInterpreter(bot *Bot, sb *drivers.Sandbox) *hcl.Diagnostic {
-	if sb == nil || bot.House != "" || len(bot.Command) == 0 || len(bot.Build) > 0 {
+	if sb == nil || bot.House != "" || len(bot.Command) == 0 {
 		return nil
 	}
 	path := drivers.ProgramPath(bot.Command[0], bot.Dir)

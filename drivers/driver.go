@@ -280,6 +280,33 @@ const (
 // into its own buffer without flushing it.
 const NothingArrivedNote = "; nothing arrived: if it answered, it may not have flushed its output (arbiter check shows more)"
 
+// ComputedNote ends the detail of a time fault of a session game instead
+// of NothingArrivedNote when the bot used the CPU for a good part of its
+// wait (Computed): it did not sit waiting with an unflushed answer.
+const ComputedNote = "; it kept computing without answering: an endless loop, or a search too slow for the clock"
+
+// Computed says whether err is a time fault after which nothing arrived
+// (NothingArrived) from a bot whose processes used the CPU for at least
+// a quarter of its wait (proc's Fault.Busy), read without importing
+// proc. Where the CPU a bot uses is not counted (no cgroup of its own)
+// it is false.
+func Computed(err error) bool {
+	var f interface{ Computed() bool }
+	return NothingArrived(err) && errors.As(err, &f) && f.Computed()
+}
+
+// ArrivedNote is the note that ends the detail of err, a time fault of a
+// session game: ComputedNote, NothingArrivedNote, or "".
+func ArrivedNote(err error) string {
+	switch {
+	case Computed(err):
+		return ComputedNote
+	case NothingArrived(err):
+		return NothingArrivedNote
+	}
+	return ""
+}
+
 // NothingArrived says whether err is a time fault after which it is
 // certain that nothing at all came from the bot since the write of the
 // command it did not answer (proc's Fault.Silent), read without

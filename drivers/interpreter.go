@@ -61,6 +61,9 @@ func ReadShebang(path string) (sb Shebang, ok bool) {
 // how to mend it (noShebang).
 func InterpreterProblem(path, name string, shows func(string) bool) string {
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 && !runnable(path) {
+		if why := bomShebang(path, name); why != "" {
+			return why
+		}
 		return noShebang(name)
 	}
 	return interpreterProblem(path, name, shows, 0)
@@ -80,6 +83,33 @@ func noShebang(name string) string {
 	file := strings.TrimPrefix(name, "./")
 	return fmt.Sprintf("the file has no #! line: %s, or run it through its interpreter (%s %s; in a bot block, command = [%s, %s])",
 		line, interp, file, strconv.Quote(interp), strconv.Quote(file))
+}
+
+// utf8BOM is the byte order mark some Windows editors (Notepad) put
+// before a UTF-8 file's first line.
+const utf8BOM = "\xEF\xBB\xBF"
+
+// bomShebang says how to mend the file at path (named name) whose "#!"
+// line comes after a UTF-8 byte order mark: the kernel reads the mark,
+// not "#!", so it sees no "#!" line. "" when the file has no such mark.
+func bomShebang(path, name string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := f.Read(buf)
+	rest, ok := bytes.CutPrefix(buf[:n], []byte(utf8BOM))
+	if !ok || !bytes.HasPrefix(rest, []byte("#!")) {
+		return ""
+	}
+	file := strings.TrimPrefix(name, "./")
+	why := fmt.Sprintf("the file starts with a UTF-8 byte order mark (EF BB BF) before its #! line, so its #! line is not seen: save it without one (sed -i '1s/^\\xEF\\xBB\\xBF//' %s)", file)
+	if line, _, nl := bytes.Cut(rest, []byte("\n")); nl && bytes.HasSuffix(line, []byte("\r")) {
+		why += ", and with Unix line endings (dos2unix " + file + ")"
+	}
+	return why
 }
 
 func interpreterProblem(path, name string, shows func(string) bool, depth int) string {

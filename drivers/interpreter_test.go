@@ -32,6 +32,8 @@ func TestInterpreterProblem(t *testing.T) {
 		{"a folder", "#!" + dir + "\n", "its interpreter " + dir + " (line 1 of ./bot) is a folder, not a program"},
 		{"not executable", "#!" + notExec + "\n", "its interpreter " + notExec + " (line 1 of ./bot) is not executable"},
 		{"no #! line", "read b\n", `the file has no #! line: add one naming its interpreter (#!/usr/bin/env python3, say), or run it through its interpreter (python3 bot; in a bot block, command = ["python3", "bot"])`},
+		{"a byte order mark before #!", "\xEF\xBB\xBF#!/bin/sh\n", `the file starts with a UTF-8 byte order mark (EF BB BF) before its #! line, so its #! line is not seen: save it without one (sed -i '1s/^\xEF\xBB\xBF//' bot)`},
+		{"a byte order mark and CRLF", "\xEF\xBB\xBF#!/bin/sh\r\n", `the file starts with a UTF-8 byte order mark (EF BB BF) before its #! line, so its #! line is not seen: save it without one (sed -i '1s/^\xEF\xBB\xBF//' bot), and with Unix line endings (dos2unix bot)`},
 		{"not a program", "#!" + text + "\n", "its interpreter " + text + " (line 1 of ./bot) is neither a program nor a script"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,6 +40,12 @@ type BuildRecord struct {
 	OK          bool     `json:"ok"`
 	Detail      string   `json:"detail,omitempty"`
 	ElapsedMS   int64    `json:"elapsed_ms"`
+	// Made are the files of the bot's dir that its builds made (not
+	// there before the build; relative, slash separated, sorted), this
+	// build's and those still there of the builds recorded before it:
+	// a resume says that such a new file is the build's, not the bot's
+	// own writing or a person's (reconcileBots).
+	Made []string `json:"made,omitempty"`
 }
 
 // builds holds, for each bot that has a build, its build's verdict for
@@ -275,6 +281,49 @@ func (r *Runner) writeBuildRecord(name string, rec BuildRecord) error {
 	return os.WriteFile(filepath.Join(r.Out, BuildsDir, fileName(name)+".json"), append(data, '\n'), 0o644)
 }
 
+// readBuildRecord is the verdict of bot name's last build kept in the
+// results directory out; nil when there is none.
+func readBuildRecord(out, name string) (*BuildRecord, error) {
+	data, err := os.ReadFile(filepath.Join(out, BuildsDir, fileName(name)+".json"))
+	if err != nil {
+		return nil, err
+	}
+	var rec BuildRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// dirFiles are the files (not folders) under dir, by relative, slash
+// separated path, as a fingerprint names them.
+func dirFiles(dir string) map[string]bool {
+	files := map[string]bool{}
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if rel, rerr := filepath.Rel(dir, path); rerr == nil {
+				files[filepath.ToSlash(rel)] = true
+			}
+		}
+		return nil
+	})
+	return files
+}
+
+// madeFiles are the files of after that a build made, sorted: those not
+// in before, and those an earlier build made (old's Made) that are still
+// there.
+func madeFiles(before, after map[string]bool, old *BuildRecord) []string {
+	var made []string
+	for f := range after {
+		if !before[f] || old != nil && slices.Contains(old.Made, f) {
+			made = append(made, f)
+		}
+	}
+	slices.Sort(made)
+	return made
+}
+
 // build runs bot b's build, unless the verdict kept in the results
 // directory is of the same command and fingerprint fp: the bot's hash
 // before the build. The verdict records the hash that built says the bot
@@ -285,19 +334,19 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 		return BuildRecord{}, err
 	}
 	file := fileName(b.Name)
-	recPath := filepath.Join(dir, file+".json")
-	if old, err := os.ReadFile(recPath); err == nil && fp != "" {
-		var rec BuildRecord
-		if json.Unmarshal(old, &rec) == nil && rec.Fingerprint == fp && strings.Join(rec.Command, "\x00") == strings.Join(b.Build, "\x00") {
-			r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", rec.OK)
-			return rec, nil
-		}
+	old, _ := readBuildRecord(r.Out, b.Name)
+	if old != nil && fp != "" && old.Fingerprint == fp && strings.Join(old.Command, "\x00") == strings.Join(b.Build, "\x00") {
+		r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", old.OK)
+		return *old, nil
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
 	rec := BuildRecord{Bot: b.Name, Command: b.Build}
+	botDir := b.DirIn(r.Root)
+	before := dirFiles(botDir)
 	start := time.Now()
-	detail, err := runBuild(ctx, b, b.DirIn(r.Root), filepath.Join(dir, file+".log"), r.logger().Warn)
+	detail, err := runBuild(ctx, b, botDir, filepath.Join(dir, file+".log"), r.logger().Warn)
 	rec.ElapsedMS = time.Since(start).Milliseconds()
+	rec.Made = madeFiles(before, dirFiles(botDir), old)
 	if err != nil {
 		// Cancelled (or the arbiter's own failure): what the build wrote
 		// is the bot's all the same, which plan.json records, so that
@@ -432,7 +481,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return fmt.Sprintf("the build %q failed: %v", strings.Join(b.Build, " "), ee), nil
+			return fmt.Sprintf("the build %q failed: %v%s", strings.Join(b.Build, " "), ee, killedBy(ee.ProcessState, timeout, log)), nil
 		}
 		return fmt.Sprintf("the build %q failed: %v", strings.Join(b.Build, " "), err), nil
 	case <-time.After(timeout):
@@ -442,6 +491,24 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 		kill()
 		return "", ctx.Err()
 	}
+}
+
+// killedBy says, of a build ended by SIGKILL that arbiter did not send
+// (not at its build_timeout, and no limit of arbiter's explains it:
+// box.Explain found none), who else may have: another program, or the
+// kernel's OOM killer, which leaves nothing in the build's own log but
+// says so in the kernel's. "" for a build that ended otherwise.
+func killedBy(ps *os.ProcessState, timeout time.Duration, log string) string {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		return ""
+	}
+	empty := ""
+	if st, err := os.Stat(log); err == nil && st.Size() == 0 {
+		empty = ", its log is empty"
+	}
+	return fmt.Sprintf(" (a signal arbiter did not send: not its build_timeout of %v, nor a limit of arbiter's%s; another program killed it, "+
+		"or the kernel's OOM killer did when the machine ran short of memory: see dmesg or journalctl -k)", timeout, empty)
 }
 
 // building holds the dirs of the builds running in this process. A build

@@ -293,6 +293,21 @@ type changeRecord struct {
 	Match string `json:"match,omitempty"`
 }
 
+// byBuild splits files, new files of bot's folder, into those its builds
+// made (BuildRecord.Made, kept in the results directory dir) and the
+// others.
+func byBuild(dir, bot string, files []string) (made, other []string) {
+	rec, _ := readBuildRecord(dir, bot)
+	for _, f := range files {
+		if rec != nil && slices.Contains(rec.Made, f) {
+			made = append(made, f)
+		} else {
+			other = append(other, f)
+		}
+	}
+	return made, other
+}
+
 // reconcileBots compares the bots and build of p with those recorded in
 // the results directory dir, whose plan.json openJournal has checked or
 // written. It returns the plan to run: p with the fingerprints to go on
@@ -323,8 +338,15 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 	}
 	now, changes, added := CompareFingerprints(&recorded, p)
 	for _, bot := range sortedKeys(added) {
-		log.Info("files new since the bot's fingerprint was recorded are not part of it (written by the bot, or added by hand)",
-			"bot", bot, "files", shortList(added[bot]))
+		made, other := byBuild(dir, bot, added[bot])
+		if len(made) > 0 {
+			log.Info("files the bot's build made are new since its fingerprint was recorded, so not part of it, as a build's files never are",
+				"bot", bot, "files", shortList(made))
+		}
+		if len(other) > 0 {
+			log.Info("files new since the bot's fingerprint was recorded are not part of it (written by the bot, or added by hand)",
+				"bot", bot, "files", shortList(other))
+		}
 	}
 	moved := moves(&recorded, now)
 	if len(changes) == 0 && len(moved) == 0 {

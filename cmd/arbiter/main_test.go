@@ -69,6 +69,11 @@ func TestScripts(t *testing.T) {
 			if limit, ok := strings.CutPrefix(cond, "enforced:"); ok {
 				return proc.Machine().Enforcement(limit).Enforced, nil
 			}
+			// [cpucounted] holds when a bot's CPU is counted (a time
+			// fault says whether it kept computing).
+			if cond == "cpucounted" {
+				return proc.Machine().CPUCounted() && proc.Machine().Sandbox, nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -351,10 +351,7 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 		}
 		// The original's DeadlockProtector: its replay's last line says so.
 		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
-		note := ""
-		if drivers.NothingArrived(err) {
-			note = drivers.NothingArrivedNote
-		}
+		note := drivers.ArrivedNote(err)
 		return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE",
 			fmt.Sprintf("no answer within the silence limit of %v, %s%s", time.Duration(d.s.Limits.Silence), where, note), msg)
 	case drivers.FaultCrash:

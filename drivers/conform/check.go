@@ -225,6 +225,13 @@ func Failf(format string, args ...any) error { return fmt.Errorf(format, args...
 const flushHint = "if it did answer, it may not have flushed its output: Python print(..., flush=True), " +
 	"C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
 
+// computedHint is what a bot that used the CPU for much of its wait
+// (drivers.Computed) without answering most often did: it is stuck in a
+// loop, or searches longer than its clock allows. Flushing is not its
+// trouble, so the hint does not send the author to it.
+const computedHint = "it kept computing without answering: an endless loop, or a search too slow for the clock " +
+	"(a search should look at the time it has left and answer with the best it found by then)"
+
 // FlushHint is flushHint, for arbiter console.
 const FlushHint = flushHint
 
@@ -311,6 +318,9 @@ func explainHint(err error, what string, move time.Duration, hint string) error 
 			return limit
 		}
 		if limit, ok := strings.CutPrefix(d, noAnswer); ok {
+			if drivers.Computed(err) {
+				hint = computedHint
+			}
 			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), hint)
 		}
 		for _, prefix := range []string{"no full answer within ", "no full line within "} {

@@ -112,6 +112,9 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 		if d, ok := strings.CutSuffix(detail, drivers.NothingArrivedNote); ok && hint == "" {
 			detail, hint = d, "nothing arrived; "+flushHint
 		}
+		if d, ok := strings.CutSuffix(detail, drivers.ComputedNote); ok {
+			detail, hint = d, "nothing arrived; "+computedHint
+		}
 		if hint != "" {
 			return Failf("%s (%s fault); %s", detail, r.Fault, hint)
 		}

@@ -154,10 +154,7 @@ func (m *Match) failed(seat int, cmd string, err error) error {
 		return ErrOver
 	}
 	name, _, _ := strings.Cut(cmd, " ")
-	note := ""
-	if drivers.NothingArrived(err) {
-		note = drivers.NothingArrivedNote
-	}
+	note := drivers.ArrivedNote(err)
 	return m.Fault(seat, FaultKind(err), fmt.Sprintf("%s, answering %s%s%s", FaultDetail(err), name, m.Where, note))
 }
 

@@ -21,6 +21,11 @@ type Fault struct {
 	// at the look after the deadline (late.go). A game says so in its
 	// detail (drivers.NothingArrivedNote).
 	Silent bool
+	// Busy says of a Silent time fault that the bot's processes used
+	// the CPU for at least a quarter of the wait (busy.go): it was
+	// computing, not waiting for input or holding an answer it did not
+	// flush. A game says so in its detail (drivers.ComputedNote).
+	Busy bool
 }
 
 func (f *Fault) Error() string { return f.Kind + ": " + f.Detail }
@@ -30,6 +35,9 @@ func (f *Fault) FaultKind() string { return f.Kind }
 
 // NothingArrived is Silent, for drivers.NothingArrived.
 func (f *Fault) NothingArrived() bool { return f.Silent }
+
+// Computed is Busy, for drivers.Computed.
+func (f *Fault) Computed() bool { return f.Busy }
 
 // FaultDetail is the sentence without the kind.
 func (f *Fault) FaultDetail() string { return f.Detail }
@@ -85,6 +93,27 @@ func startFault(args []string, dir string, err error) *Fault {
 		f.Detail += fmt.Sprintf(" (%s is in the bot's folder, but a program named without a slash is looked up on PATH: write \"./%s\" in its command)", prog, prog)
 	}
 	return f
+}
+
+// crlfFault is the start fault of the program of args, run in dir, whose
+// "#!" line ends in "\r" (a file saved with Windows line endings), told
+// before it is run: the kernel gives the "\r" to the interpreter, which
+// fails as its own (/usr/bin/env: "python3\r" not found, exit status 127)
+// and would be taken for the bot crashing. nil for another program.
+// The kernel's own failure ("/bin/sh\r" does not exist) is told the same.
+func crlfFault(args []string, dir string) *Fault {
+	path := drivers.ProgramPath(args[0], dir)
+	if path == "" {
+		return nil
+	}
+	if sb, ok := drivers.ReadShebang(path); !ok || !sb.CRLF {
+		return nil
+	}
+	why := drivers.InterpreterProblem(path, args[0], nil)
+	if why == "" {
+		return nil
+	}
+	return faultf(drivers.FaultStart, "cannot start %s: %s", strings.Join(args, " "), why)
 }
 
 // interpreterFault is why the program at path (named name) could not be

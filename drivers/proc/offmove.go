@@ -159,6 +159,7 @@ func (b *Box) setOffMove(off bool) {
 func (s *Session) offMoveFrom(now time.Time) {
 	s.cpuAt, s.cpuKnown = s.box.cpuUsed()
 	s.answerAt = now
+	s.sentCPUKnown = s.sentCPUKnown && s.cpuKnown // no stale figure for the next command's wait
 	if s.offMove > 0 {
 		s.box.setOffMove(true)
 	}
@@ -176,13 +177,17 @@ func (s *Session) chargeOffMove(now time.Time) (read bool) {
 		return false
 	}
 	s.cpuKnown = false
+	// Unread, the CPU now is cpuAt and at most the allowance more.
+	s.sentCPU, s.sentCPUKnown = s.cpuAt, true
 	if now.Sub(s.answerAt)*time.Duration(machineCPUs) <= offMoveAllowance {
 		return false
 	}
 	used, ok := s.box.cpuUsed()
 	if !ok {
+		s.sentCPUKnown = false
 		return true
 	}
+	s.sentCPU = used
 	d := used - s.cpuAt - offMoveAllowance
 	if s.limited {
 		d = min(d, s.left) // what the clock had

@@ -188,6 +188,9 @@ func withOnceDefaults(spec OnceSpec) OnceSpec {
 // when it did not start; then reply and err are RunOnce's answer.
 func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 	spec := r.spec
+	if f := crlfFault(spec.Argv, spec.Dir); f != nil {
+		return Reply{Exit: -1, Fault: f}, nil, false
+	}
 	if err := r.pipes(); err != nil {
 		r.closeAll()
 		return Reply{Exit: -1}, fmt.Errorf("bot %s: %w", spec.Bot, err), false

@@ -106,6 +106,11 @@ type Session struct {
 	cpuKnown bool
 	offMove  time.Duration
 	answerAt time.Time // when cpuAt was read
+	// sentCPU is the CPU the bot's processes had used when the command
+	// it is on was written (at start, before any), if sentCPUKnown: a
+	// time fault says whether it computed while it waited (busy.go).
+	sentCPU      time.Duration
+	sentCPUKnown bool
 
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
@@ -203,6 +208,7 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 		return nil, err
 	}
 	s.watch = s.box.watch(s.overLimit)
+	s.sentCPU, s.sentCPUKnown = s.box.cpuUsed()
 	go func() {
 		awaitExit(s.cmd.Process)
 		s.waitErr = s.cmd.Wait()
@@ -303,6 +309,9 @@ func (s *Session) command() (files []*os.File, err error) {
 // launch confines s.cmd to the session's limits and starts it; an error
 // is a start fault, or a *SetupError of arbiter's own.
 func (s *Session) launch() error {
+	if f := crlfFault(s.spec.Argv, s.spec.Dir); f != nil {
+		return f
+	}
 	var err error
 	s.box, err = Prepare(s.cmd, s.spec.Limits, s.spec.Clock)
 	var f *Fault

@@ -47,7 +47,9 @@ func TestStartFaultSaysDotSlash(t *testing.T) {
 // such file or directory", of the interpreter, not of the script: the
 // start fault says which interpreter, on which line, and that a "\r" at
 // its end is the file's Windows line endings (a script with no "#!"
-// line at all, how to mend it); bare and in the sandbox,
+// line at all, or one after a byte order mark, how to mend it); a "\r"
+// given to an interpreter that exists (the env form, which would exit
+// 127) is a start fault that says so too; bare and in the sandbox,
 // for a session and for a per-move run (and through the shim:
 // TestHostileThroughShim runs it again).
 func TestStartFaultNamesMissingInterpreter(t *testing.T) {
@@ -59,6 +61,8 @@ func TestStartFaultNamesMissingInterpreter(t *testing.T) {
 		"crlf":    "#!/bin/sh\r\nread b\r\necho OK\r\n",
 		"missing": "#!/nonexistent/interp -x\nread b\n",
 		"bare.py": "import sys\nprint('OK')\n",
+		"crenv":   "#!/usr/bin/env sh\r\nread b\r\necho OK\r\n",
+		"bom":     "\xEF\xBB\xBF#!/bin/sh\nread b\necho OK\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
@@ -67,6 +71,8 @@ func TestStartFaultNamesMissingInterpreter(t *testing.T) {
 	for _, prog := range []struct{ name, want string }{
 		{"crlf", `cannot start ./crlf: its interpreter "/bin/sh\r" (line 1 of ./crlf) does not exist: the file has Windows line endings (CRLF); convert it (dos2unix ./crlf)`},
 		{"missing", `cannot start ./missing: its interpreter /nonexistent/interp (line 1 of ./missing) does not exist`},
+		{"crenv", `cannot start ./crenv: its "#!" line (line 1 of ./crenv) ends in a carriage return, so its interpreter is given "sh\r": the file has Windows line endings (CRLF); convert it (dos2unix ./crenv)`},
+		{"bom", `cannot start ./bom: the file starts with a UTF-8 byte order mark (EF BB BF) before its #! line, so its #! line is not seen: save it without one (sed -i '1s/^\xEF\xBB\xBF//' bom)`},
 		{"bare.py", `cannot start ./bare.py: the file has no #! line: add one (#!/usr/bin/env python3), or run it through its interpreter (python3 bare.py; in a bot block, command = ["python3", "bare.py"])`},
 	} {
 		for _, tc := range []struct {
