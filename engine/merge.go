@@ -21,6 +21,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // Merge combines the results directories of shards (arbiter run -shard)
@@ -403,7 +404,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		if op.Hash != ref.plan.Hash { // after the lines of what differs
 			return fmt.Errorf("%w\nMerge into another -out directory", err)
 		}
-		return fmt.Errorf("%w; merge into another -out directory", err)
+		return otherBotsError(err, m.Out, &op, ref.shard.Stage)
 	}
 	if err := notRun(m.Out); err != nil {
 		return err
@@ -425,6 +426,26 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		in.results[r.Match] = r
 	}
 	return nil
+}
+
+// otherBotsError is err, of shards of stage whose plan.json records
+// other fingerprints than Out's plan p, with how to go on. Another -out
+// takes the shards of stage 0 alone: a later stage's needs the stages
+// before it, whose results Out holds with the bots it records.
+func otherBotsError(err error, out string, p *plan.Plan, stage int) error {
+	run := fmt.Sprintf("arbiter run %s", shell.Word(filepath.Join(out, PlanFile)))
+	if root := SavedRoot(p); root != "" {
+		run += " -root " + shell.Word(root)
+	}
+	if stage == 0 {
+		return fmt.Errorf("%w. The shards ran other bots (or another arbiter) than %s records: merge them into another -out directory, "+
+			"or restore the bots as %s records them and run the stage's shards again, each into a new -out directory (%s -shard K/N -out SHARD_DIR), and merge those into %s",
+			err, out, out, run, out)
+	}
+	return fmt.Errorf("%w. The shards ran other bots (or another arbiter) than %s records, which played its earlier stages: "+
+		"restore the bots as %s records them and run stage %d's shards again, each into a new -out directory (%s -shard K/N -stage %d -out SHARD_DIR), and merge those into %s; "+
+		"to play the bots as they are now, run the tournament again from stage 0, into new directories",
+		err, out, out, stage, run, stage, out)
 }
 
 // outStages are the later stages of Out, whose plan is p: a stage whose

@@ -313,7 +313,7 @@ type rankJSON struct {
 // some of their results, so that their rows count two versions.
 func writeChangeNotes(w io.Writer, dir string, changes []engine.ChangeNote) {
 	for _, c := range changes {
-		fmt.Fprintf(w, "Note: %s (%s): the standings count the matches of both versions.\n", c, filepath.Join(dir, engine.ChangesFile))
+		fmt.Fprintf(w, "Note: %s (%s): %s.\n", c, filepath.Join(dir, engine.ChangesFile), c.Meaning())
 	}
 }
 
