@@ -17,6 +17,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -46,6 +47,13 @@ type BuildRecord struct {
 	// a resume says that such a new file is the build's, not the bot's
 	// own writing or a person's (reconcileBots).
 	Made []string `json:"made,omitempty"`
+	// Outputs are the files of the bot's folder after its build that its
+	// fingerprint does not cover (new since the fingerprint was
+	// recorded: what the build made, or what the bot wrote before), as
+	// the build left them. A later run keeps the verdict only while they
+	// are so: a built file replaced or removed between two runs is built
+	// again from the files the fingerprint covers, never played.
+	Outputs []plan.FileSum `json:"outputs,omitempty"`
 }
 
 // builds holds, for each bot that has a build, its build's verdict for
@@ -336,8 +344,12 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 	file := fileName(b.Name)
 	old, _ := readBuildRecord(r.Out, b.Name)
 	if old != nil && fp != "" && old.Fingerprint == fp && strings.Join(old.Command, "\x00") == strings.Join(b.Build, "\x00") {
-		r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", old.OK)
-		return *old, nil
+		changed := changedOutput(b.DirIn(r.Root), old.Outputs)
+		if changed == "" {
+			r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", old.OK)
+			return *old, nil
+		}
+		r.logger().Warn("a file the bot's build left is not as it left it (replaced or removed): built again", "bot", b.Name, "file", changed)
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
 	rec := BuildRecord{Bot: b.Name, Command: b.Build}
@@ -359,12 +371,40 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 	if rec.Fingerprint, err = built(); err != nil {
 		return rec, err
 	}
+	rec.Outputs = r.outputs(b)
 	rec.OK, rec.Detail = detail == "", detail
 	if !rec.OK {
 		rec.Detail = fmt.Sprintf("%s (its output is in %s)", detail, filepath.Join(BuildsDir, file+".log"))
 		r.logger().Warn("build failed", "bot", b.Name, "detail", rec.Detail)
 	}
 	return rec, r.writeBuildRecord(b.Name, rec)
+}
+
+// outputs are the files of bot b's folder that its fingerprint, as
+// plan.json records it now, does not cover, with their hashes: those a
+// build made (BuildRecord.Outputs). The run's results directory is left
+// out.
+func (r *Runner) outputs(b *plan.Bot) []plan.FileSum {
+	covered := r.watch.covered(b)
+	fp := fingerprint.Bot(b.DirIn(r.Root), nil, map[string]string{realDir(r.Out): "a results directory of this run"})
+	var out []plan.FileSum
+	for _, f := range fp.Files {
+		if !covered[f.Path] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// changedOutput is the first of a build's outputs (relative to dir) that
+// is not as the build left it, or "".
+func changedOutput(dir string, outputs []plan.FileSum) string {
+	for _, o := range outputs {
+		if now, ok := fingerprint.File(filepath.Join(dir, filepath.FromSlash(o.Path)), o.Path); !ok || now != o {
+			return o.Path
+		}
+	}
+	return ""
 }
 
 func (r *Runner) logger() interface {

@@ -291,6 +291,24 @@ type changeRecord struct {
 	// Match is set for a change seen during a run (see watch): the match
 	// about to start, or just ended, when it was seen.
 	Match string `json:"match,omitempty"`
+	// Plan is set for a change since a saved plan was compiled (see
+	// RecordCompiledChanges): the plan file that recorded the bots as
+	// they were.
+	Plan string `json:"plan,omitempty"`
+}
+
+// RecordCompiledChanges appends to the results directory dir's
+// changes.jsonl the changes of the bots, and of arbiter's build, since
+// the saved plan planPath was compiled, which a run of it was allowed to
+// go on with (-allow-changed-bots): the matches it plays are not those
+// of the plan reviewed, and rank and report say so (ReadChanges), also
+// when no result came before.
+func RecordCompiledChanges(dir, planPath string, changes []BotChange) error {
+	results, _, err := readRaw(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return err
+	}
+	return appendChanges(dir, changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: len(results), Changes: changes, Plan: planPath})
 }
 
 // byBuild splits files, new files of bot's folder, into those its builds
@@ -412,12 +430,23 @@ type ChangeNote struct {
 	// Match is set for a change seen while a run went on: the match about
 	// to start, or just ended, when it was seen.
 	Match string `json:"match,omitempty"`
+	// Plan is set for a change since the saved plan it names was
+	// compiled: the run played the bot as it is now, not as the plan
+	// reviewed recorded it.
+	Plan string `json:"plan,omitempty"`
 }
 
 func (n ChangeNote) String() string {
 	who := fmt.Sprintf("bot %q", n.Bot)
 	if n.Bot == "" {
 		who = "arbiter's build (the referee and the house bots)"
+	}
+	if n.Plan != "" {
+		s := fmt.Sprintf("%s changed since the saved plan %s was compiled", who, n.Plan)
+		if n.After > 0 {
+			s += fmt.Sprintf(", after %d result(s)", n.After)
+		}
+		return s + fmt.Sprintf(", from %s to %s", n.From, n.To)
 	}
 	s := fmt.Sprintf("%s changed after %d result(s)", who, n.After)
 	if n.Match != "" {
@@ -426,9 +455,19 @@ func (n ChangeNote) String() string {
 	return s + fmt.Sprintf(", from %s to %s", n.From, n.To)
 }
 
+// Meaning says what the change means for the standings.
+func (n ChangeNote) Meaning() string {
+	if n.Plan != "" && n.After == 0 {
+		return "its matches played it as it is now, not as the plan recorded it"
+	}
+	return "the standings count the matches of both versions"
+}
+
 // ReadChanges lists the changes of dir's changes.jsonl that came after
 // some results: those with none before them mixed nothing. None when
-// there is no such file.
+// there is no such file. A change since a saved plan was compiled is
+// listed also when no result came before it: the results are not of the
+// plan's bots.
 func ReadChanges(dir string) ([]ChangeNote, error) {
 	path := filepath.Join(dir, ChangesFile)
 	b, err := os.ReadFile(path)
@@ -455,8 +494,8 @@ func ReadChanges(dir string) ([]ChangeNote, error) {
 		for _, c := range rec.Changes {
 			again := last[c.Bot].From == c.From && last[c.Bot].To == c.To
 			last[c.Bot] = c
-			if rec.Results > 0 && !again {
-				out = append(out, ChangeNote{Bot: c.Bot, After: rec.Results, From: c.From, To: c.To, Match: rec.Match})
+			if (rec.Results > 0 || rec.Plan != "") && !again {
+				out = append(out, ChangeNote{Bot: c.Bot, After: rec.Results, From: c.From, To: c.To, Match: rec.Match, Plan: rec.Plan})
 			}
 		}
 	}

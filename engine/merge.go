@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // Merge combines the results directories of shards (arbiter run -shard)
@@ -88,6 +90,12 @@ type mergeInput struct {
 	// newPlan says Out's plan.json is planJSON's to write: Out has none,
 	// or no result was merged into it yet (see readOut).
 	newPlan bool
+	// changes are those of the bots, or of arbiter's build, since the
+	// plan the shards ran (compiledFrom) recorded them, that the shards
+	// were let play with (allowedChanges): Out records them in its
+	// changes.jsonl, then its plan.json is planJSON's.
+	changes      []BotChange
+	compiledFrom string
 }
 
 // Run merges. Every input is checked before anything is written: a bad
@@ -370,6 +378,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 			return err
 		}
 		in.known, in.newPlan = *in.plan, true
+		in.carryChanges()
 		return nil
 	}
 	if err != nil {
@@ -393,6 +402,7 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 			return err
 		}
 		in.known, in.newPlan = *in.plan, true
+		in.carryChanges()
 		return nil
 	}
 	what := "the results of"
@@ -403,12 +413,17 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		if op.Hash != ref.plan.Hash { // after the lines of what differs
 			return fmt.Errorf("%w\nMerge into another -out directory", err)
 		}
-		return fmt.Errorf("%w; merge into another -out directory", err)
+		if in.changes = allowedChanges(in.shards, &op); in.changes == nil {
+			return otherBotsError(err, m.Out, &op, ref.shard.Stage)
+		}
+		in.compiledFrom = filepath.Join(m.Out, PlanFile)
 	}
 	if err := notRun(m.Out); err != nil {
 		return err
 	}
-	in.plan = &op // Out keeps the plan.json it has, with its bots' roots
+	if in.changes == nil {
+		in.plan = &op // Out keeps the plan.json it has, with its bots' roots
+	}
 	if in.paired, err = m.outStages(in.plan, results); err != nil {
 		return err
 	}
@@ -425,6 +440,97 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		in.results[r.Match] = r
 	}
 	return nil
+}
+
+// allowedChanges are the changes of the bots, or of arbiter's build,
+// from what Out's plan op records to what the shards' plans record, when
+// every shard was let play with them (-allow-changed-bots): its
+// changes.jsonl records each as a change since the plan it ran was
+// compiled, from op's fingerprint (RecordCompiledChanges). Nil when a
+// shard was not, or the plans differ otherwise.
+func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
+	var out []BotChange
+	for i, sd := range shards {
+		allowed, _ := compiledChanges(sd.dir)
+		var found []BotChange
+		if op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter {
+			c, ok := allowed[""]
+			if !ok || c.From != op.Arbiter.ID() {
+				return nil
+			}
+			found = append(found, c)
+		}
+		for k := range sd.plan.Bots {
+			b, ob := &sd.plan.Bots[k], op.Bot(sd.plan.Bots[k].Name)
+			if ob == nil || b.Fingerprint == nil || ob.Fingerprint == nil || b.Fingerprint.Hash == ob.Fingerprint.Hash {
+				continue
+			}
+			c, ok := allowed[b.Name]
+			if !ok || c.From != short(ob.Fingerprint.Hash) {
+				return nil
+			}
+			found = append(found, c)
+		}
+		if i == 0 {
+			out = found
+		}
+	}
+	return out
+}
+
+// carryChanges takes into a new Out the changes since the saved plan
+// they ran was compiled that the lowest shard was let play with, which
+// every shard's plan.json records alike (sameShardPlan): Out's results
+// are of the bots as changed, and rank and report say so.
+func (in *mergeInput) carryChanges() {
+	low := slices.MinFunc(in.shards, func(a, b *shardDir) int { return a.shard.K - b.shard.K })
+	changes, from := compiledChanges(low.dir)
+	for _, bot := range sortedKeys(changes) {
+		in.changes = append(in.changes, changes[bot])
+	}
+	in.compiledFrom = from
+}
+
+// compiledChanges are, by bot ("" for arbiter's build), the last change
+// since a saved plan was compiled that dir's changes.jsonl records, and
+// that plan's file, as the last such record names it.
+func compiledChanges(dir string) (map[string]BotChange, string) {
+	b, err := os.ReadFile(filepath.Join(dir, ChangesFile))
+	if err != nil {
+		return nil, ""
+	}
+	out, from := map[string]BotChange{}, ""
+	for _, line := range strings.Split(string(b), "\n") {
+		var rec changeRecord
+		if json.Unmarshal([]byte(line), &rec) != nil || rec.Plan == "" {
+			continue
+		}
+		for _, c := range rec.Changes {
+			out[c.Bot] = c
+		}
+		from = rec.Plan
+	}
+	return out, from
+}
+
+// otherBotsError is err, of shards of stage whose plan.json records
+// other fingerprints than Out's plan p, with how to go on. Another -out
+// takes the shards of stage 0 alone: a later stage's needs the stages
+// before it, whose results Out holds with the bots it records.
+func otherBotsError(err error, out string, p *plan.Plan, stage int) error {
+	run := fmt.Sprintf("arbiter run %s", shell.Word(filepath.Join(out, PlanFile)))
+	if root := SavedRoot(p); root != "" {
+		run += " -root " + shell.Word(root)
+	}
+	if stage == 0 {
+		return fmt.Errorf("%w. The shards ran other bots (or another arbiter) than %s records: merge them into another -out directory, "+
+			"or restore the bots as %s records them and run the stage's shards again, each into a new -out directory (%s -shard K/N -out SHARD_DIR), and merge those into %s",
+			err, out, out, run, out)
+	}
+	return fmt.Errorf("%w. The shards ran other bots (or another arbiter) than %s records, which played its earlier stages: "+
+		"restore the bots as %s records them and run stage %d's shards again, each into a new -out directory (%s -shard K/N -stage %d -out SHARD_DIR), and merge those into %s; "+
+		"to play the bots as they are now, run the tournament again from stage 0, into new directories",
+		err, out, out, stage, run, stage, out)
 }
 
 // outStages are the later stages of Out, whose plan is p: a stage whose
@@ -536,7 +642,16 @@ func (m *Merge) copyMatches(in *mergeInput) error {
 			return err
 		}
 	}
-	if in.newPlan {
+	if len(in.changes) > 0 {
+		// Before plan.json records the bots as they are now, as a resume
+		// records a change: killed in between, the same merge again
+		// records it again, which ReadChanges notes once.
+		rec := changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: len(in.prior), Changes: in.changes, Plan: in.compiledFrom}
+		if err := appendChanges(m.Out, rec); err != nil {
+			return err
+		}
+	}
+	if in.newPlan || len(in.changes) > 0 {
 		if b, err := os.ReadFile(filepath.Join(m.Out, PlanFile)); err != nil || !bytes.Equal(b, in.planJSON) {
 			if err := writeFileAtomic(filepath.Join(m.Out, PlanFile), in.planJSON); err != nil {
 				return err

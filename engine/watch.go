@@ -405,6 +405,27 @@ func (w *watch) built(m *plan.Match, name string, gated []string) (map[string]mo
 	return out, w.record()
 }
 
+// covered are the paths of the files bot b's fingerprint covers, as
+// plan.json records it now (b's own, as the plan gives it, without a
+// watch).
+func (w *watch) covered(b *plan.Bot) map[string]bool {
+	fp := b.Fingerprint
+	if w != nil {
+		w.mu.Lock()
+		if rb := w.recorded.Bot(b.Name); rb != nil {
+			fp = rb.Fingerprint
+		}
+		w.mu.Unlock()
+	}
+	out := map[string]bool{}
+	if fp != nil {
+		for _, f := range fp.Files {
+			out[f.Path] = true
+		}
+	}
+	return out
+}
+
 // moved is a bot's hash before a build and after it.
 type moved struct{ From, To string }
 

@@ -41,7 +41,7 @@ Usage:
   arbiter merge    -out DIR [-partial] SHARD_DIR...
                                                merge shards into one results directory
   arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C]
-                   [-work W] [-root DIR] [-submit]
+                   [-work W] [-root DIR] [-allow-changed-bots] [-submit]
                                                run the plan as Slurm jobs: shards, then merges
   arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
                    [-j N] [-pin=false] [-root DIR] [-allow-changed-bots]

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -224,6 +227,7 @@ func writeBot(w io.Writer, b *plan.Bot) {
 	fmt.Fprintf(w, "  %-16s %s\n", b.Name, how)
 	fp := b.Fingerprint
 	if fp == nil {
+		writeBotSettings(w, b)
 		return
 	}
 	what := fmt.Sprintf("%d file(s)", len(fp.Files))
@@ -231,7 +235,31 @@ func writeBot(w io.Writer, b *plan.Bot) {
 		what = "arbiter's build"
 	}
 	fmt.Fprintf(w, "  %-16s %s (%s)\n", "", fp.Hash, what)
+	writeBotSettings(w, b)
 	for _, s := range fp.Skipped {
 		fmt.Fprintf(w, "  %-16s not hashed: %s\n", "", s)
+	}
+}
+
+// writeBotSettings prints what else of bot b the plan's hash covers (its
+// nick, env, build and build timeout), so that a changed one shows in
+// the text, not only in the hash; env sorted by name.
+func writeBotSettings(w io.Writer, b *plan.Bot) {
+	if b.Nick != "" {
+		fmt.Fprintf(w, "  %-16s nick %q\n", "", b.Nick)
+	}
+	if len(b.Env) > 0 {
+		var vars []string
+		for _, k := range slices.Sorted(maps.Keys(b.Env)) {
+			vars = append(vars, fmt.Sprintf("%s=%q", k, b.Env[k]))
+		}
+		fmt.Fprintf(w, "  %-16s env %s\n", "", strings.Join(vars, " "))
+	}
+	if len(b.Build) > 0 {
+		timeout := ""
+		if b.BuildTimeout != 0 {
+			timeout = fmt.Sprintf(", timeout %s", time.Duration(b.BuildTimeout))
+		}
+		fmt.Fprintf(w, "  %-16s build %q%s\n", "", b.Build, timeout)
 	}
 }

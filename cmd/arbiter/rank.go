@@ -304,16 +304,18 @@ func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag, model string
 type rankJSON struct {
 	*stats.Stats
 	Stopped *stop.Stopped `json:"stopped,omitempty"`
-	// Changes are the changes of bots after some of their results
-	// (changes.jsonl): their rows count both versions.
+	// Changes are the changes of bots after some of their results, or
+	// since the saved plan the run played was compiled (changes.jsonl):
+	// their rows count both versions, or not the plan's.
 	Changes []engine.ChangeNote `json:"changes,omitempty"`
 }
 
 // writeChangeNotes says, under the standings, which bots changed after
-// some of their results, so that their rows count two versions.
+// some of their results, so that their rows count two versions, or
+// since the saved plan was compiled, so that they are not the plan's.
 func writeChangeNotes(w io.Writer, dir string, changes []engine.ChangeNote) {
 	for _, c := range changes {
-		fmt.Fprintf(w, "Note: %s (%s): the standings count the matches of both versions.\n", c, filepath.Join(dir, engine.ChangesFile))
+		fmt.Fprintf(w, "Note: %s (%s): %s.\n", c, filepath.Join(dir, engine.ChangesFile), c.Meaning())
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -16,7 +15,6 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
-	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
@@ -32,7 +30,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	jobs := jobsFlag(fs)
 	var only listFlag
 	fs.Var(&only, "match", "run only this match id (repeatable)")
-	allowChanged := fs.Bool("allow-changed-bots", false, "resume even if bots or arbiter changed since DIR was run, recording the change")
+	allowChanged := fs.Bool("allow-changed-bots", false, "run even if bots or arbiter changed since DIR was run, or since the saved plan was compiled, recording the change in DIR/changes.jsonl")
 	pin := fs.Bool("pin", true, "with -j N above 1 and at most the CPUs arbiter may use, or a multiple of them: play each of the N matches at once in a worker process of its own, pinned with its bots to its own share of the CPUs (-pin=false: all in one process, bots on any CPU)")
 	compress := fs.Bool("gzip", false, "write each match's transcript gzip-compressed (matches/<id>/events.jsonl.gz)")
 	var sf shardFlags
@@ -60,7 +58,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sigs.now("preparing " + *out + " (locking it, fingerprinting the bots)")
-	lock, err := cf.prepareOut(l, path, *out, stderr)
+	lock, err := cf.prepareOut(l, path, *out, *allowChanged, stderr)
 	if err != nil {
 		return err
 	}
@@ -285,20 +283,21 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 // prepareOut locks the results directory out, before anything is written
 // there, so that a second run into it is refused having touched nothing;
 // then it fingerprints the bots of l as they are now, out left out. A
-// saved plan's bots that changed since it was compiled are warned of: the
-// run plays them as they are now.
-func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) (*engine.DirLock, error) {
+// saved plan's fingerprints are what was reviewed: bots (or arbiter's
+// build) changed since it was compiled are refused, unless allow, which
+// records the change in out's changes.jsonl (see checkCompiled).
+func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr io.Writer) (*engine.DirLock, error) {
 	lock, err := engine.LockDir(out)
 	if err != nil {
 		return nil, err
 	}
-	var saved *plan.Plan
-	if l.cfg == nil && l.plan.Arbiter != nil {
-		p := *l.plan
-		p.Bots = slices.Clone(l.plan.Bots)
-		saved = &p
-	}
+	saved := savedFingerprints(l)
 	if err := fingerprint.Plan(l.plan, c.fingerprintOptions(l, path, out)); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	changes, err := checkCompiled(saved, l.plan, path, out, allow)
+	if err != nil {
 		lock.Unlock()
 		return nil, err
 	}
@@ -307,10 +306,13 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, stderr io.Writer) 
 		lock.Unlock()
 		return nil, err
 	}
-	if saved != nil {
-		_, changes, _ := engine.CompareFingerprints(saved, l.plan)
+	if len(changes) > 0 {
 		for _, ch := range changes {
-			c.logger(stderr).Warn("changed since the plan was compiled", "plan", path, "change", ch.String())
+			c.logger(stderr).Warn("changed since the plan was compiled; going on (-allow-changed-bots)", "plan", path, "change", ch.String())
+		}
+		if err := engine.RecordCompiledChanges(out, path, changes); err != nil {
+			lock.Unlock()
+			return nil, err
 		}
 	}
 	return lock, nil

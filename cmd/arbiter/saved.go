@@ -9,10 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -177,8 +180,11 @@ func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) e
 	var problems []string
 	if err != nil {
 		problems = []string{err.Error()}
-	} else {
-		problems = checkSaved(l.plan, l.root)
+	} else if problems = checkSaved(l.plan, l.root); len(problems) == 0 {
+		var ferr error
+		if problems, ferr = compiledProblems(cf, l, path); ferr != nil {
+			problems = []string{ferr.Error()}
+		}
 	}
 	if asJSON {
 		res := jsonResult{Valid: len(problems) == 0, ErrorCount: len(problems), Diagnostics: []jsonDiag{}}
@@ -205,4 +211,109 @@ func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) e
 			p.Tournament, p.Game.Driver, p.Game.Name, len(p.Bots), l.count, p.Hash, l.root)
 	}
 	return nil
+}
+
+// compiledProblems are the changes of l's bots, and of arbiter's build,
+// since the saved plan at path was compiled, as validate reports them:
+// arbiter run refuses each (checkCompiled).
+func compiledProblems(cf *configFlags, l *loaded, path string) ([]string, error) {
+	saved := savedFingerprints(l)
+	if saved == nil {
+		return nil, nil
+	}
+	now := *l.plan
+	now.Bots = slices.Clone(l.plan.Bots)
+	if err := fingerprint.Plan(&now, cf.fingerprintOptions(l, path)); err != nil {
+		return nil, err
+	}
+	_, changes, _ := engine.CompareFingerprints(saved, &now)
+	var problems []string
+	for _, c := range changes {
+		problems = append(problems, fmt.Sprintf("changed since the plan was compiled: %s (arbiter run refuses the plan unless given -allow-changed-bots; "+
+			"compile the plan again to review the bots as they are now)", c))
+	}
+	return problems, nil
+}
+
+// savedFingerprints is a copy of the bots and build that l's saved plan
+// recorded when it was compiled, before they are fingerprinted afresh;
+// nil for a configuration, or a plan saved without fingerprints.
+func savedFingerprints(l *loaded) *plan.Plan {
+	if l.cfg != nil || l.plan.Arbiter == nil {
+		return nil
+	}
+	p := *l.plan
+	p.Bots = slices.Clone(l.plan.Bots)
+	return &p
+}
+
+// checkCompiled compares the fingerprints a saved plan recorded when it
+// was compiled (saved; nil: none to compare) with those of its bots found
+// now (now), as a resume compares them: a recorded file changed or gone,
+// another interpreter, another build of arbiter is a change; a file new
+// since is not part of the fingerprint. The plan reviewed is what runs,
+// so a change is refused, unless allow: then the changes are returned,
+// for the run to record. A results directory out whose plan.json records
+// the saved plan's fingerprints (the plan is out's own, or out was begun
+// from it) is left to the resume's comparison, which refuses the same
+// changes as changed since out was run.
+func checkCompiled(saved, now *plan.Plan, path, out string, allow bool) ([]engine.BotChange, error) {
+	if saved == nil {
+		return nil, nil
+	}
+	_, changes, _ := engine.CompareFingerprints(saved, now)
+	if len(changes) == 0 || recordsFingerprints(out, saved) {
+		return nil, nil
+	}
+	if !allow {
+		return nil, &compiledError{plan: path, out: out, changes: changes}
+	}
+	return changes, nil
+}
+
+// recordsFingerprints says whether the results directory dir's plan.json
+// records the fingerprints of p: the same build of arbiter, and each bot
+// with the same hash.
+func recordsFingerprints(dir string, p *plan.Plan) bool {
+	b, err := os.ReadFile(filepath.Join(dir, engine.PlanFile))
+	if err != nil {
+		return false
+	}
+	var rec struct {
+		Arbiter *plan.Arbiter `json:"arbiter"`
+		Bots    []plan.Bot    `json:"bots"`
+	}
+	if json.Unmarshal(b, &rec) != nil || rec.Arbiter == nil || *rec.Arbiter != *p.Arbiter || len(rec.Bots) != len(p.Bots) {
+		return false
+	}
+	for i := range p.Bots {
+		a, r := p.Bots[i].Fingerprint, (&plan.Plan{Bots: rec.Bots}).Bot(p.Bots[i].Name)
+		if r == nil || (a == nil) != (r.Fingerprint == nil) || a != nil && a.Hash != r.Fingerprint.Hash {
+			return false
+		}
+	}
+	return true
+}
+
+// compiledError refuses to run a saved plan whose bots, or arbiter's
+// build, changed since it was compiled: what would run is not the plan
+// that was reviewed.
+type compiledError struct {
+	plan, out string
+	changes   []engine.BotChange
+}
+
+func (e *compiledError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the bots or arbiter changed since the plan %s was compiled, so what would run is not the plan that was reviewed:\n", e.plan)
+	for _, c := range e.changes {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	fmt.Fprintf(&b, "Restore them; or compile the plan again (arbiter plan -json) and review it; "+
+		"or give -allow-changed-bots to play the bots as they are now and record the change in %s", filepath.Join(e.out, engine.ChangesFile))
+	if _, err := os.Stat(filepath.Join(e.out, engine.PlanFile)); err == nil {
+		// Begun from the configuration, or with the change allowed.
+		fmt.Fprintf(&b, ". To go on with the bots as %s records them, run its own plan: %s, with the same -root", e.out, filepath.Join(e.out, engine.PlanFile))
+	}
+	return b.String()
 }

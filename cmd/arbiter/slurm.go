@@ -40,6 +40,9 @@ type slurmJob struct {
 	time      string
 	cpus      int
 	name      string
+	// allow: stage 0's shards run a saved plan whose bots changed since
+	// it was compiled, as -allow-changed-bots lets them.
+	allow bool
 }
 
 func cmdSlurm(args []string, stdout, stderr io.Writer) error {
@@ -52,6 +55,7 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.partition, "partition", "", "the Slurm partition (default: the cluster's default)")
 	fs.StringVar(&j.time, "time", "", "each job's time limit, in sbatch's --time format (default: the partition's)")
 	fs.IntVar(&j.cpus, "cpus", 1, "CPUs per shard; the shard runs as many matches at once")
+	fs.BoolVar(&j.allow, "allow-changed-bots", false, "run a saved plan whose bots or arbiter changed since it was compiled: its stage 0 shards play them as they are now, each recording the change")
 	submit := fs.Bool("submit", false, "submit the jobs with sbatch and wait for the last merge, reporting every job's final state")
 	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
@@ -72,6 +76,9 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		j.work = j.out + ".slurm"
 	}
 	if j.work, err = filepath.Abs(j.work); err != nil {
+		return err
+	}
+	if err := j.checkCompiled(&cf, l, path); err != nil {
 		return err
 	}
 	if l.cfg != nil {
@@ -117,6 +124,25 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return waitSlurm(jobs, stdout)
+}
+
+// checkCompiled refuses a saved plan whose bots or arbiter's build
+// changed since it was compiled, as its shards would at their start,
+// unless j.allow (see checkCompiled).
+func (j *slurmJob) checkCompiled(cf *configFlags, l *loaded, path string) error {
+	saved := savedFingerprints(l)
+	if saved == nil {
+		return nil
+	}
+	now := *l.plan
+	now.Bots = slices.Clone(l.plan.Bots)
+	o := cf.fingerprintOptions(l, path, j.out)
+	o.Work = []string{j.work}
+	if err := fingerprint.Plan(&now, o); err != nil {
+		return err
+	}
+	_, err := checkCompiled(saved, &now, path, j.shardDir(0, "K"), j.allow)
+	return err
 }
 
 // warnIdle warns when stage 0 of p has fewer units than -shards: the
@@ -485,10 +511,14 @@ func (j *slurmJob) shardScript(s int) string {
 	if s > 0 {
 		planPath = filepath.Join(j.out, engine.PlanFile) // paired by the merge before
 	}
+	allow := ""
+	if j.allow && s == 0 {
+		allow = " -allow-changed-bots"
+	}
 	return j.header("s", s, j.logFile("shards", s), j.cpus) +
 		fmt.Sprintf("#SBATCH --array=0-%d\n#SBATCH --requeue\n", j.shards-1) +
-		fmt.Sprintf("# -j comes from SLURM_CPUS_PER_TASK.\nexec %s run %s -root %s -shard \"${SLURM_ARRAY_TASK_ID}/%d\" -stage %d -out %s\n",
-			shell.Word(j.self), shell.Word(planPath), shell.Word(j.root), j.shards, s, taskWord(j.shardDir(s, "${SLURM_ARRAY_TASK_ID}")))
+		fmt.Sprintf("# -j comes from SLURM_CPUS_PER_TASK.\nexec %s run %s -root %s -shard \"${SLURM_ARRAY_TASK_ID}/%d\" -stage %d%s -out %s\n",
+			shell.Word(j.self), shell.Word(planPath), shell.Word(j.root), j.shards, s, allow, taskWord(j.shardDir(s, "${SLURM_ARRAY_TASK_ID}")))
 }
 
 // mergeScript merges stage s's shards into the results directory,

@@ -1062,11 +1062,13 @@ func (w *walker) jars(dir, folder string) {
 
 // ownWords is a submitted command (a bots_from player's info.txt) with
 // only the words its sandbox shows it: the program the PATH finds, and
-// what lies in dir. Another player's file that it names is not read,
-// hashed, nor published in the plan, and its changes do not change this
-// bot's fingerprint (drivers.ResolveSubmitted). A program out of dir,
-// which it cannot start, leaves nothing of the command. A class path
-// list keeps the entries in dir.
+// what lies in dir or in the system's folders, which every bot is shown
+// (/usr/bin/python3 is hashed as a bot block's same command hashes it).
+// Another player's file that it names is not read, hashed, nor published
+// in the plan, and its changes do not change this bot's fingerprint
+// (drivers.ResolveSubmitted). A program out of both, which it cannot
+// start, leaves nothing of the command. A class path list keeps the
+// entries in dir or in the system's folders.
 func ownWords(dir string, command []string) []string {
 	lists := maps.Collect(javacmd.ClassPaths(command))
 	var out []string
@@ -1077,7 +1079,7 @@ func ownWords(dir string, command []string) []string {
 		}
 		switch {
 		case i == 0 && !strings.ContainsRune(a, '/'), i > 0 && strings.HasPrefix(a, "-"):
-		case !inOwn(a, dir):
+		case !inOwn(a, dir) && !inSystem(a, dir):
 			if i == 0 {
 				return nil // a program it is not shown: it cannot start
 			}
@@ -1088,15 +1090,25 @@ func ownWords(dir string, command []string) []string {
 	return out
 }
 
-// ownEntries is a class path list with only the entries that lie in dir.
+// ownEntries is a class path list with only the entries that lie in dir
+// or in the system's folders.
 func ownEntries(dir, list string) string {
 	var own []string
 	for _, e := range filepath.SplitList(list) {
-		if inOwn(e, dir) {
+		if inOwn(e, dir) || inSystem(e, dir) {
 			own = append(own, e)
 		}
 	}
 	return strings.Join(own, string(filepath.ListSeparator))
+}
+
+// inSystem says whether the path p (absolute, or relative to dir) lies
+// in the system's folders, which every sandbox shows.
+func inSystem(p, dir string) bool {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return drivers.InSystem(p)
 }
 
 // inOwn says whether the path p (absolute, or relative to dir) lies in

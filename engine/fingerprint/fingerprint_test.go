@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -345,6 +346,36 @@ func TestOwnWords(t *testing.T) {
 	}
 	if got := ownWords(dir, []string{"../b/bot", "x"}); got != nil {
 		t.Errorf("ownWords of a program out of the folder = %q, want nothing", got)
+	}
+	// The system's folders are shown to every bot: a program or file
+	// there is no other player's.
+	got = ownWords(dir, []string{"/usr/bin/python3", "bot.py", "/usr/share/x.py", "../../../usr/lib/y.py"})
+	want = []string{"/usr/bin/python3", "bot.py", "/usr/share/x.py", "../../../usr/lib/y.py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ownWords with system paths = %q, want %q", got, want)
+	}
+}
+
+// A bots_from player whose command names its interpreter by an absolute
+// path in the system's folders has it in its fingerprint, as a bot block
+// with the same command does (the program is always part of it).
+func TestSubmittedSystemProgramIsHashed(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "bot", "bot.py"), "print(1)\n", 0o644)
+	command := []string{"/bin/sh", "bot.py"}
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "organisers", Command: command, Dir: "bot"},
+		{Name: "submitted", Command: command, Dir: "bot", Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{Submitted: true}}},
+	}}
+	if err := Plan(p, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	want := paths(p.Bots[0].Fingerprint)
+	if !slices.Contains(want, "/bin/sh") {
+		t.Fatalf("the bot block's files %q lack its program /bin/sh", want)
+	}
+	if got := paths(p.Bots[1].Fingerprint); !slices.Equal(got, want) {
+		t.Errorf("the submitted bot's files %q, want the bot block's %q", got, want)
 	}
 }
 

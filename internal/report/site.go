@@ -145,7 +145,7 @@ func (l *loader) load() (*Site, error) {
 		s.Skipped = append(s.Skipped, err.Error())
 	}
 	for _, c := range s.Changes {
-		s.Notes = append(s.Notes, c.String()+" ("+engine.ChangesFile+"): the standings count the matches of both versions.")
+		s.Notes = append(s.Notes, c.String()+" ("+engine.ChangesFile+"): "+c.Meaning()+".")
 	}
 	s.HeadToHead = headToHeads(p, counted, s.Stats)
 	if s.History, err = history(p, counted, s.Stats); err != nil {
