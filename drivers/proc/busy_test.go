@@ -10,7 +10,8 @@ import (
 
 // A bot that gives no answer in time is said to have kept computing
 // when its processes used the CPU for at least a quarter of its wait
-// (an endless loop), and not when it sat waiting (a bot that does not
+// or want the CPU at the deadline (an endless loop, however busy the
+// machine is with other work), and not when it sat waiting (a bot that does not
 // answer, or holds an answer it did not flush): the game's detail then
 // says "an endless loop", not "it may not have flushed its output".
 func TestTimeFaultSaysBusy(t *testing.T) {
@@ -22,10 +23,6 @@ func TestTimeFaultSaysBusy(t *testing.T) {
 			s := offMoveSession(t, tc.mode, drivers.Clock{Move: drivers.Duration(time.Second)})
 			err := s.Exchange("go", readAnswer(s))
 			var f *Fault
-			if used, ok := s.box.cpuUsed(); tc.busy && errors.As(err, &f) && !f.Busy && ok && (used-s.sentCPU)*busyShare < time.Since(s.sentAt) {
-				// Not the bot's doing: the machine gave it less.
-				t.Skipf("the machine, busy with other work, gave the spinning bot only %v of CPU in its wait", used-s.sentCPU)
-			}
 			if !errors.As(err, &f) || f.Kind != drivers.FaultTime || !f.Silent || f.Busy != tc.busy {
 				t.Fatalf("Exchange = %v (%+v), want a silent time fault with Busy %v", err, f, tc.busy)
 			}
