@@ -321,9 +321,20 @@ func (b *Box) cpuLimit(clock drivers.Clock) error {
 // bot outside the sandbox.
 func (b *Box) folders(cfg *shimConfig, writable string, env []string) ([]string, error) {
 	p, lim := b.probe, b.lim
+	// The child confines the bot's writes after its chdir to cmd.Dir: a
+	// relative folder (a match's under a relative -out) would be looked
+	// up again from in there. (The sandbox's plan makes its own paths
+	// absolute.)
+	writable, err := absFolder(writable)
+	if err != nil {
+		return nil, err
+	}
 	if lim.Files > 0 || lim.FileCount > 0 {
-		var err error
-		if b.folder, err = os.MkdirTemp("", "arbiter-files-"); err != nil {
+		tmp, err := absFolder(os.TempDir())
+		if err != nil {
+			return nil, err
+		}
+		if b.folder, err = os.MkdirTemp(tmp, "arbiter-files-"); err != nil {
 			return nil, err
 		}
 		b.inside = b.folder
@@ -348,6 +359,20 @@ func (b *Box) folders(cfg *shimConfig, writable string, env []string) ([]string,
 		cfg.Folder, cfg.Landlock = writable, p.Landlock
 	}
 	return env, nil
+}
+
+// absFolder is dir made absolute from arbiter's working folder ("" stays
+// ""): the folder the bot may write in is named to the child that starts
+// it, which has already moved to the bot's own folder.
+func absFolder(dir string) (string, error) {
+	if dir == "" || filepath.IsAbs(dir) {
+		return dir, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("the bot's folder %s: %w", dir, err)
+	}
+	return abs, nil
 }
 
 // sandbox lays out the bot's root (see sandbox.go): a session bot's

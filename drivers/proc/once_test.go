@@ -51,6 +51,12 @@ func runOnceBot(mode string) {
 	case "args":
 		wd, _ := os.Getwd()
 		fmt.Printf("%s|%s\n", strings.Join(os.Args[1:], " "), wd)
+	case "write": // writes in its working folder, then answers
+		if err := os.WriteFile("mine.txt", []byte("kept"), 0o644); err != nil {
+			fmt.Println("not written:", err)
+			return
+		}
+		os.Stdout.WriteString("written\n")
 	case "exit3":
 		os.Stdout.WriteString("7\n")
 		os.Exit(3)
@@ -192,6 +198,45 @@ func TestRunOnceArgsDirAndLineCap(t *testing.T) {
 	}
 	assertNoLeftovers(t, mark)
 	assertNoLeftovers(t, mark2)
+}
+
+// TestRunOnceRelativeDirConfined: a per-move bot confined to its working
+// folder (a files limit outside the sandbox: Landlock on that folder), the
+// folder given relative to arbiter's working folder, as a match's folder
+// is under a relative -out (Auction's seats/D). The child chdirs to the
+// folder before it confines the writes; the folder it then allows must be
+// the same one, not the relative path resolved again from inside it
+// ("Landlock: allowing .../seats/D: no such file or directory"). Both
+// ways a bot starts: spawned and through the shim.
+func TestRunOnceRelativeDirConfined(t *testing.T) {
+	if m := Machine(); m.Landlock == 0 {
+		t.Skipf("no Landlock here (%s): the folder is not confined", m.Why["landlock"])
+	}
+	for _, how := range []string{"spawned", "shim"} {
+		t.Run(how, func(t *testing.T) {
+			if how == "shim" {
+				t.Setenv(spawnEnv, "shim")
+			}
+			t.Chdir(t.TempDir())
+			rel := filepath.Join("a1", "matches", "m", "seats", "D")
+			if err := os.MkdirAll(rel, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			spec, mark := onceSpec(t, "write")
+			spec.Dir, spec.Limits = rel, drivers.Limits{Files: 1 << 20}
+			r, err := RunOnce(context.Background(), spec)
+			if err != nil {
+				t.Fatalf("RunOnce in %s: %v", rel, err)
+			}
+			if r.Line != "written" || r.Fault != nil {
+				t.Fatalf("reply %q (fault %v), want %q", r.Line, r.Fault, "written")
+			}
+			if b, err := os.ReadFile(filepath.Join(rel, "mine.txt")); err != nil || string(b) != "kept" {
+				t.Errorf("the bot's file in %s: %q, %v", rel, b, err)
+			}
+			assertNoLeftovers(t, mark)
+		})
+	}
 }
 
 // TestRunOnceTimeoutKillsGroupAndEscapee: a bot that never answers while
