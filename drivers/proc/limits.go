@@ -46,11 +46,15 @@ type Box struct {
 	inside   string
 	tmpfs    bool
 	folderFD int
-	rl       func(res int, v uint64) // adds an rlimit to the shim's configuration
-	cpu      time.Duration           // RLIMIT_CPU, 0 if none
-	fileSize int64                   // a per-move quota's RLIMIT_FSIZE, 0 if none
-	data     bool                    // memory is only RLIMIT_DATA
-	seccomp  bool
+	// mountPoints is how many of the entries in the bot's private /tmp
+	// the sandbox made to mount the bot's own folders on (its dir under
+	// /tmp and the folders above it): arbiter's, not the bot's.
+	mountPoints int
+	rl          func(res int, v uint64) // adds an rlimit to the shim's configuration
+	cpu         time.Duration           // RLIMIT_CPU, 0 if none
+	fileSize    int64                   // a per-move quota's RLIMIT_FSIZE, 0 if none
+	data        bool                    // memory is only RLIMIT_DATA
+	seccomp     bool
 	// noChildren says the seccomp filter refuses the bot's forks
 	// (children = false, where seccomp is available).
 	noChildren bool
@@ -394,12 +398,14 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 	opts := fmt.Sprintf("mode=0700,uid=%d,gid=%d", uid, gid)
 	if writable == "" && (lim.Files > 0 || lim.FileCount > 0) {
 		b.tmpfs, b.inside = true, "/tmp"
+		b.mountPoints = mountPointsIn("/tmp", sp.root.Ops)
 		if lim.Files > 0 {
 			size = (lim.Files+4095)/4096*4096 + 4096
 			b.rl(unix.RLIMIT_FSIZE, uint64(lim.Files)+1)
 		}
 		if lim.FileCount > 0 {
-			opts += ",nr_inodes=" + strconv.Itoa(lim.FileCount+2)
+			// The root, the mount points, and one over to notice.
+			opts += ",nr_inodes=" + strconv.Itoa(lim.FileCount+2+b.mountPoints)
 		}
 		env = append(env, "ARBITER_FILES=/tmp")
 	}
@@ -493,7 +499,7 @@ func (b *Box) usage() (bytes, files int64, ok bool) {
 		if unix.Fstatfs(b.folderFD, &st) != nil {
 			return 0, 0, false
 		}
-		return int64(st.Blocks-st.Bfree) * st.Bsize, int64(st.Files-st.Ffree) - 1, true
+		return int64(st.Blocks-st.Bfree) * st.Bsize, int64(st.Files-st.Ffree) - 1 - int64(b.mountPoints), true
 	}
 	err := filepath.WalkDir(b.folder, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || path == b.folder {
