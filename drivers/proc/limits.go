@@ -555,13 +555,26 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 		// said: the file is elsewhere, in the sandbox's /tmp.)
 		return faultf(drivers.FaultFiles, "wrote a file over %d bytes, the most any file of its may hold while it runs (its folder's quota, at least 1MiB; RLIMIT_FSIZE): killed", b.fileSize-1)
 	case b.cpu > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL && cpu >= b.cpu-time.Second):
-		return faultf(drivers.FaultTime, "used %v of CPU time, its limit is %v: killed", cpu.Round(time.Millisecond), b.cpu)
+		return b.cpuFault(cpu)
 	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
 		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
 	case crash && b.noChildren && (ws.Signaled() || ws.ExitStatus() != 0) && forkRefused(stderrTail):
 		return faultf(drivers.FaultProcesses, "tried to start another program, which this game forbids (children = false; its stderr says a new process was refused): do the work in the bot's own process (in a shell script each grep, cut, sed or $(...) starts one: use the shell's read, case and $((...)) instead)")
 	}
 	return nil
+}
+
+// cpuFault is the verdict of a process the kernel killed at its CPU
+// limit (RLIMIT_CPU, whole seconds). The CPU time the kernel then reports
+// for it (rusage) is sampled at clock ticks and may fall short of the
+// limit it enforced: it is given as what it is, not as the time used.
+func (b *Box) cpuFault(reported time.Duration) *Fault {
+	limit := fmt.Sprint(b.cpu)
+	if enforced := (b.cpu + time.Second - 1) / time.Second * time.Second; enforced != b.cpu {
+		limit += fmt.Sprintf(" (enforced in whole seconds: %v)", enforced)
+	}
+	return faultf(drivers.FaultTime, "reached its CPU time limit of %s in one process: killed (the kernel, which samples CPU time at clock ticks, reported %v)",
+		limit, reported.Round(10*time.Millisecond))
 }
 
 // forkRefused recognises how common runtimes fail when the seccomp filter
