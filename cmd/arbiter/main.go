@@ -285,6 +285,9 @@ type loaded struct {
 	// demand rather than held in plan.Matches.
 	matches plan.Seq
 	count   int
+	// limitsLog is how the plan's limits are enforced here, as logged,
+	// kept by loadRunnable until the run goes ahead.
+	limitsLog []byte
 }
 
 // load loads the configuration at path and compiles its tournament,
