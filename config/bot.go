@@ -26,6 +26,8 @@ type Bot struct {
 	// Dir is the absolute working directory (default: the directory of the
 	// file that declares the bot).
 	Dir string
+	// DirRange is where dir was set (DeclRange without it).
+	DirRange hcl.Range
 	// Env is added to the bot's environment.
 	Env map[string]string
 	// Nick is the bot's display name in game-specific outputs (e.g. the
@@ -91,7 +93,7 @@ func (l *loader) attrDecoder(content *hcl.BodyContent, diags *hcl.Diagnostics) f
 }
 
 func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
-	bot := &Bot{Name: b.Labels[0], DeclRange: b.DefRange, Dir: l.fileDir[b.DefRange.Filename]}
+	bot := &Bot{Name: b.Labels[0], DeclRange: b.DefRange, DirRange: b.DefRange, Dir: l.fileDir[b.DefRange.Filename]}
 	content, diags := b.Body.Content(botSchema)
 	decode := l.attrDecoder(content, &diags)
 	houseAttr, hasHouse := decode("house", &bot.House)
@@ -99,6 +101,7 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 	var dir string
 	dirAttr, hasDir := decode("dir", &dir)
 	if hasDir {
+		bot.DirRange = dirAttr.Expr.Range()
 		if dir == "" {
 			diags = append(diags, errDiag("Invalid bot directory", "dir is empty; leave it out to use the directory of this file.", dirAttr.Expr.Range().Ptr()))
 			hasDir = false
@@ -165,10 +168,6 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 	info, err := os.Stat(bot.Dir)
 	var problem string
 	switch {
-	case err == nil && info.IsDir() && evalOr(bot.Dir) == "/tmp":
-		return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory is /tmp",
-			Detail:  fmt.Sprintf("Bot %q runs in /tmp itself. In the sandbox (the default) a bot has a private /tmp mounted over it, so it would not see its files there and could not start. Put the bot in a folder of its own, e.g. /tmp/%s.", bot.Name, bot.Name),
-			Subject: &rng}
 	case err == nil && info.IsDir():
 		return nil
 	case err == nil:
@@ -185,6 +184,25 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory not found",
 		Detail:  fmt.Sprintf("Bot %q runs in the directory %s, which %s; its matches will end in a start fault. Create it before the run, or fix dir (a relative dir is relative to the file that declares the bot).", bot.Name, where, problem),
 		Subject: &rng}
+}
+
+// CheckSandboxDir refuses a bot that would run in the sandbox with /tmp
+// itself as its dir: the sandbox mounts the bot's private /tmp over it,
+// so the bot could never see its files, and a run would watch all of the
+// machine's shared /tmp as the bot's files. Outside the sandbox it may
+// run there.
+func CheckSandboxDir(bot *Bot) *hcl.Diagnostic {
+	if bot.House != "" || evalOr(bot.Dir) != "/tmp" {
+		return nil
+	}
+	why := "runs in /tmp itself"
+	if bot.DirRange == bot.DeclRange {
+		why = "runs in /tmp itself, the directory of its file (it sets no dir)"
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Bot directory is /tmp",
+		Detail: fmt.Sprintf("Bot %q %s. In the sandbox (the default) a bot has a private /tmp mounted over it, so it would not see its files there and could never start. "+
+			"Put the bot in a folder of its own, e.g. dir = \"/tmp/%s\", or run it outside the sandbox (sandbox = false in its limits block).", bot.Name, why, bot.Name),
+		Subject: bot.DirRange.Ptr()}
 }
 
 // evalOr is p with its symbolic links resolved, or p.

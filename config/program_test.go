@@ -62,26 +62,3 @@ tournament "t" {
 		}
 	}
 }
-
-// A bot whose dir is /tmp itself would not see its files in the sandbox,
-// whose private /tmp is mounted over it: validate warns.
-func TestBotDirTmpWarns(t *testing.T) {
-	path := writeConfig(t, planowanieGame+`bot "tmp" {
-  dir     = "/tmp"
-  command = ["/usr/bin/python3", "bot.py"]
-}
-bot "a" { house = "planowanie/random" }
-tournament "t" {
-  game    = game.planowanie.g
-  bots    = [bot.tmp, bot.a]
-  players = 2
-}
-`)
-	_, diags := load(path, config.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if diff := cmp.Diff([]string{"11: Bot directory is /tmp"}, warnings(diags)); diff != "" {
-		t.Errorf("warnings (-want +got):\n%s\nall: %v", diff, diags)
-	}
-}

@@ -12,7 +12,9 @@ const botSeedDomain = "arbiter bot seed v1\x00"
 
 // BotSeed is the seed a bot in seat of a match whose deal seed is match
 // gets (ARBITER_SEED): the first 8 bytes of SHA-256 over a fixed domain,
-// the match seed and the seat. The match seed is what the referee deals
+// the match seed and the seat, with the top bit cleared, so that it is
+// 0 to 2^63−1 and fits a signed 64-bit integer (Java's Long.parseLong,
+// C's strtoll refuse more). The match seed is what the referee deals
 // from, with public algorithms, so a bot that had it could compute every
 // player's hand; from BotSeed's value it cannot be found again (the hash
 // is one-way) unless the tournament seed it follows from can be guessed
@@ -26,7 +28,7 @@ func BotSeed(match uint64, seat int) uint64 {
 	binary.BigEndian.PutUint64(b[n:], match)
 	binary.BigEndian.PutUint64(b[n+8:], uint64(seat))
 	sum := sha256.Sum256(b[:])
-	return binary.BigEndian.Uint64(sum[:8])
+	return binary.BigEndian.Uint64(sum[:8]) &^ (1 << 63)
 }
 
 // BotEnv is what arbiter adds to the environment of the bot in seat of

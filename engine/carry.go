@@ -109,13 +109,13 @@ func (s *session) feedCarried(ctx context.Context, todo []*plan.Match) {
 		for _, bot := range slices.Sorted(maps.Keys(prev[m.ID])) {
 			if p := prev[m.ID][bot]; p != "" && !fed[p] && s.done[p] == nil {
 				if s.firstErr == nil {
-					how := fmt.Sprintf("run %s too", p)
+					how, need := fmt.Sprintf("run %s too", p), p
 					if s.r.Slice {
-						how = "a shard cannot play a match whose bots' earlier matches are in another shard: " +
-							"shard such a tournament with memory = \"per-position\", or run it on one machine"
+						how, need = "a shard cannot play a match whose bots' earlier matches are in another shard: "+
+							"shard such a tournament with memory = \"per-position\", or run it on one machine", ""
 					}
-					s.firstErr = fmt.Errorf("match %s starts from the state bot %s left after match %s, which has not been played: "+
-						"the game carries each bot's state from match to match, so a bot's matches are played in plan order (%s)", m.ID, bot, p, how)
+					s.firstErr = &UnplayedError{Need: need, Msg: fmt.Sprintf("match %s starts from the state bot %s left after match %s, which has not been played: "+
+						"the game carries each bot's state from match to match, so a bot's matches are played in plan order (%s)", m.ID, bot, p, how)}
 					s.cancel()
 				}
 				s.mu.Unlock()

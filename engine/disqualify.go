@@ -212,9 +212,9 @@ func (v *verdicts) unplayedBefore(p *plan.Plan, todo []*plan.Match, done map[str
 		if selected[m.ID] {
 			for _, bot := range bots(m) {
 				if before, ok := first[bot]; ok {
-					return fmt.Errorf("match %s of bot %s comes after its match %s, which has not been played: "+
+					return &UnplayedError{Need: before, Msg: fmt.Sprintf("match %s of bot %s comes after its match %s, which has not been played: "+
 						"the game's rules disqualify, which is decided in plan order, so a bot's matches are played in that order (run %s too)",
-						m.ID, bot, before, before)
+						m.ID, bot, before, before)}
 				}
 			}
 			continue

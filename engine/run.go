@@ -132,6 +132,18 @@ type Summary struct {
 // match is journaled and a re-run resumes.
 var ErrInterrupted = errors.New("interrupted")
 
+// UnplayedError refuses matches picked to play (run -match, a shard)
+// that must follow a match of one of their bots which is neither played
+// nor picked: the game decides in plan order (carried state,
+// disqualification). The same command is refused again; Need is the
+// match to add to the -match list ("" when a shard cannot add it).
+type UnplayedError struct {
+	Msg  string
+	Need string
+}
+
+func (e *UnplayedError) Error() string { return e.Msg }
+
 // session is the state of one Run.
 type session struct {
 	r       *Runner

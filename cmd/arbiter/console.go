@@ -44,6 +44,11 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	sandbox := fs.Bool("sandbox", true, "run the bot in the sandbox under the game's default limits, as a tournament runs a bot without a limits block (-sandbox=false: bare)")
 	from := fs.String("from", "", "a match's directory (RESULTS/matches/ID): send the bot what that match sent the seat of -seat, the lines it wrote together in one write, instead of reading lines")
 	seat := fs.Int("seat", -1, "with -from: the seat (0, 1, ...) whose input to send")
+	botName := fs.String("bot", "", "talk to this bot of the configuration at PATH as its tournament runs it (its game, dir, env and limits), instead of a COMMAND")
+	var extra listFlag
+	fs.Var(&extra, "env", "add K=V to the bot's environment (repeatable)")
+	var cf configFlags
+	cf.register(fs)
 	before, command := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		before, command = args[:i], args[i+1:]
@@ -52,29 +57,28 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || len(command) == 0 {
-		return fmt.Errorf("usage: arbiter console GAME [-from MATCH_DIR -seat N] -- COMMAND ARGS...")
+	name, bot, err := consoleTarget(&cf, fs, pos, command, *botName, *sandbox, stderr)
+	if err != nil {
+		return err
 	}
-	game, ok := consoleCommands[pos[0]]
+	game, ok := consoleCommands[name]
 	if !ok {
-		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", pos[0])
+		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", name)
 	}
 	seatGiven := false
 	fs.Visit(func(f *flag.Flag) { seatGiven = seatGiven || f.Name == "seat" })
-	recorded, env, err := consoleFrom(pos[0], *from, *seat, seatGiven, game.gtp)
+	recorded, env, err := consoleFrom(name, *from, *seat, seatGiven, game.gtp)
 	if err != nil {
 		return err
 	}
-	dir, _ := os.Getwd()
-	command[0] = commandPath(command[0], dir)
-	errFile, err := os.CreateTemp("", "arbiter-console-*.stderr")
+	errPath, err := tempPath("arbiter-console-*.stderr")
 	if err != nil {
 		return err
 	}
-	errFile.Close()
-	errPath := errFile.Name()
-	s, err := proc.Start(context.Background(), proc.Spec{Bot: "bot", Argv: command, Dir: dir,
-		Stderr: errPath, Limits: commandLimits(pos[0], command, dir, nil, *sandbox), Env: env,
+	// The match's ARBITER_* come last, as in a run: they win.
+	env = lastWins(append(append(bot.Env, extra...), env...))
+	s, err := proc.Start(context.Background(), proc.Spec{Bot: bot.Bot, Argv: bot.Command, Dir: bot.Dir,
+		Stderr: errPath, Limits: bot.Limits, Env: env,
 		Clock: drivers.Clock{Move: drivers.Duration(*move)}})
 	if err != nil {
 		os.Remove(errPath)
@@ -113,6 +117,60 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 			return nil
 		}
 	}
+}
+
+// consoleTarget is the game and the bot console talks to: a COMMAND in
+// the current directory under the game's default limits (or bare), or
+// with -bot a bot of the configuration at pos (check's -bot: its dir,
+// env, limits and build), without the ARBITER_* check gives it.
+func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, botName string, sandbox bool, stderr io.Writer) (string, drivers.Seat, error) {
+	if botName == "" {
+		if len(pos) != 1 || len(command) == 0 {
+			return "", drivers.Seat{}, fmt.Errorf("usage: arbiter console GAME [-from MATCH_DIR -seat N] -- COMMAND ARGS... (or: arbiter console -bot NAME [-from MATCH_DIR -seat N] [PATH])")
+		}
+		dir, _ := os.Getwd()
+		argv := append([]string{commandPath(command[0], dir)}, command[1:]...)
+		return pos[0], drivers.Seat{Bot: "bot", Command: argv, Dir: dir, Limits: commandLimits(pos[0], argv, dir, nil, sandbox)}, nil
+	}
+	if flagSet(fs, "sandbox") {
+		return "", drivers.Seat{}, usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
+	}
+	game, seat, _, err := checkTarget(cf, pos, command, botName, ".", stderr)
+	if err != nil {
+		return "", seat, err
+	}
+	checks := drivers.BotEnv("check", 0, 1)
+	seat.Env = slices.DeleteFunc(seat.Env, func(kv string) bool { return slices.Contains(checks, kv) })
+	seat.Limits = seat.Limits.WithBotDir(seat.Dir)
+	return game, seat, nil
+}
+
+// tempPath is the path of a new empty temporary file.
+func tempPath(pattern string) (string, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	return f.Name(), f.Close()
+}
+
+// lastWins is env with each name once, at its last value, in the order
+// the names first came.
+func lastWins(env []string) []string {
+	last := map[string]string{}
+	var names []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if _, ok := last[k]; !ok {
+			names = append(names, k)
+		}
+		last[k] = v
+	}
+	out := make([]string, len(names))
+	for i, k := range names {
+		out[i] = k + "=" + last[k]
+	}
+	return out
 }
 
 // consoleStderr tells where the bot's stderr went, with its last lines,

@@ -32,10 +32,12 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
-			Probe        *proc.Probe        `json:"probe"`
-			Enforcements []proc.Enforcement `json:"enforcements"`
-			Sandbox      []proc.Mechanism   `json:"sandbox"`
-		}{p, p.Enforcements(), p.SandboxMechanisms()})
+			Probe         *proc.Probe               `json:"probe"`
+			Enforcements  []proc.Enforcement        `json:"enforcements"`
+			Sandbox       []proc.Mechanism          `json:"sandbox"`
+			DefaultLimits map[string]drivers.Limits `json:"default_limits"`
+			MatchesAtOnce pinning                   `json:"matches_at_once"`
+		}{p, p.Enforcements(), p.SandboxMechanisms(), gameDefaultLimits(), pinningAt(defaultJobs())})
 	}
 	fmt.Fprintln(stdout, "Machine:")
 	for _, f := range p.Facts() {
@@ -54,23 +56,38 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// printPinning says how arbiter run, at its default -j, pins its matches
-// here (docs/cli.md, Matches at once).
-func printPinning(w io.Writer, jobs int) {
-	fmt.Fprintf(w, "\nMatches at once (arbiter run's default -j %d):\n", jobs)
+// pinning is how arbiter run, at jobs matches at once, pins them here
+// (docs/cli.md, Matches at once): CPUs holds each worker's CPU list when
+// pinned, How says it in a sentence.
+type pinning struct {
+	Jobs   int      `json:"jobs"`
+	Pinned bool     `json:"pinned"`
+	CPUs   []string `json:"cpus,omitempty"`
+	How    string   `json:"how"`
+}
+
+func pinningAt(jobs int) pinning {
+	pn := pinning{Jobs: jobs}
 	shares := engine.CPUShares(jobs)
 	switch {
 	case jobs == 1:
-		fmt.Fprintln(w, "  one at a time, in arbiter's own process, its bots on any CPU arbiter may use")
+		pn.How = "one at a time, in arbiter's own process, its bots on any CPU arbiter may use"
 	case shares == nil:
-		fmt.Fprintln(w, "  not pinned (they do not divide evenly among the CPUs): one process plays them, bots on any CPU")
+		pn.How = "not pinned (they do not divide evenly among the CPUs): one process plays them, bots on any CPU"
 	default:
-		list := make([]string, len(shares))
-		for i, share := range shares {
-			list[i] = engine.CPUList(share)
+		pn.Pinned = true
+		for _, share := range shares {
+			pn.CPUs = append(pn.CPUs, engine.CPUList(share))
 		}
-		fmt.Fprintf(w, "  each in a worker process pinned with its bots to its own CPUs: %s (-pin=false: one process, bots on any CPU)\n", strings.Join(list, " | "))
+		pn.How = fmt.Sprintf("each in a worker process pinned with its bots to its own CPUs: %s (-pin=false: one process, bots on any CPU)", strings.Join(pn.CPUs, " | "))
 	}
+	return pn
+}
+
+// printPinning says how arbiter run, at its default -j, pins its matches
+// here (docs/cli.md, Matches at once).
+func printPinning(w io.Writer, jobs int) {
+	fmt.Fprintf(w, "\nMatches at once (arbiter run's default -j %d):\n  %s\n", jobs, pinningAt(jobs).How)
 }
 
 // checkLimits logs, once, how the limits the plan uses are enforced

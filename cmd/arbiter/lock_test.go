@@ -118,6 +118,11 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 	if !strings.Contains(string(msg), want) || !strings.Contains(string(msg), line) {
 		t.Errorf("second run said:\n%s\nwant the directory cleaned and the holder's pid (%q), and its command line quoted: %s", msg, want, line)
 	}
+	// Refused, it says nothing else first: not how the limits it would
+	// have used are enforced (docs/results.md shows the refusal alone).
+	if strings.Contains(string(msg), "arbiter.limits") {
+		t.Errorf("the refused run logged its limits first:\n%s", msg)
+	}
 	// The first run goes on writing its match's transcript (a busy host
 	// may hold its lines back past bot h's stderr line): that folder is
 	// the first run's, and left out.

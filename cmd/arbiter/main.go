@@ -61,7 +61,8 @@ Usage:
   arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [PATH]
                    [-move D] [-timeout D] [-dir DIR] [-env K=V] [-sandbox=false]
                                                run a bot through its game's conformance cases
-  arbiter console  GAME [-from MATCH_DIR -seat N] [-move D] [-sandbox=false] -- COMMAND ARGS...
+  arbiter console  GAME [-sandbox=false] -- COMMAND ARGS... | -bot NAME [PATH]
+                   [-from MATCH_DIR -seat N] [-move D] [-env K=V]
                                                talk to a bot: type protocol lines, see answers and times
   arbiter init     GAME [DIR]                  write a tournament with starter bots (Python, C++, Java)
 
@@ -69,7 +70,7 @@ PATH is a directory of .hcl files or one .hcl file (default: the current
 directory), or a saved plan: a .json file written by "arbiter plan -json"
 or a results directory's plan.json, which runs without the configuration;
 its relative bot dirs are relative to -root (default: the plan file's
-directory). validate, plan, run, slurm and check also take -var NAME=VALUE,
+directory). validate, plan, run, slurm, check and console also take -var NAME=VALUE,
 -var-file FILE, -tournament NAME (configurations only), -log-level LEVEL
 and -log-json; merge and replay also take -log-level LEVEL.
 Run "arbiter COMMAND -h" for a command's flags. Exit status: 0 on success,
@@ -285,6 +286,9 @@ type loaded struct {
 	// demand rather than held in plan.Matches.
 	matches plan.Seq
 	count   int
+	// limitsLog is how the plan's limits are enforced here, as logged,
+	// kept by loadRunnable until the run goes ahead.
+	limitsLog []byte
 }
 
 // load loads the configuration at path and compiles its tournament,

@@ -63,6 +63,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer lock.Unlock()
+	stderr.Write(l.limitsLog)
 	if err := prepareShard(*out, l.plan, slice, l.root); err != nil {
 		return err
 	}
@@ -212,7 +213,11 @@ func runSlice(sf *shardFlags, path, out string, l *loaded, only []string, stderr
 }
 
 // loadRunnable loads the configuration or saved plan at path and checks
-// that its plan can run here.
+// that its plan can run here. How its limits are enforced here is logged
+// only when it cannot run; otherwise it is kept in l.limitsLog for the
+// caller to write once it knows the run goes ahead (run: once its
+// results directory is locked, so that a run refused for a directory in
+// use says that alone).
 func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, error) {
 	l, err := c.load(path, stderr)
 	if err != nil {
@@ -223,10 +228,23 @@ func (c *configFlags) loadRunnable(path string, stderr io.Writer) (*loaded, erro
 			return nil, savedError(path, problems)
 		}
 	}
-	if err := checkLimits(l.plan, c.logger(stderr).Named("limits")); err != nil {
+	var limitsLog bytes.Buffer
+	if err := checkLimits(l.plan, c.logger(&limitsLog).Named("limits")); err != nil {
+		stderr.Write(limitsLog.Bytes())
 		return nil, err
 	}
+	l.limitsLog = limitsLog.Bytes()
 	return l, nil
+}
+
+// loadRunnableLogged is loadRunnable for a command that goes ahead at
+// once (slurm writes its job files): the limits are logged now.
+func (c *configFlags) loadRunnableLogged(path string, stderr io.Writer) (*loaded, error) {
+	l, err := c.loadRunnable(path, stderr)
+	if err == nil {
+		stderr.Write(l.limitsLog)
+	}
+	return l, err
 }
 
 // writeRunStandings prints the standings of a finished run and writes

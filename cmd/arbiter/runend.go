@@ -262,6 +262,15 @@ func (e *runEnd) finish(sum *engine.Summary, err error) error {
 		return err
 	}
 	resume := fmt.Sprintf("%s finished and saved in %s; once the cause is fixed, run the same command again to resume", e.saved(sum), e.out)
+	if u := (*engine.UnplayedError)(nil); errors.As(err, &u) {
+		// The same command would be refused again.
+		resume = fmt.Sprintf("%s finished and saved in %s; the same command is refused again: ", e.saved(sum), e.out)
+		if u.Need != "" {
+			resume += fmt.Sprintf("add -match %s to the command (or run without -match)", u.Need)
+		} else {
+			resume += "change how the tournament is played, as said above"
+		}
+	}
 	fmt.Fprintf(e.stderr, "arbiter run: %v\n%s.\n", err, resume)
 	log.Error("the run ended: it failed; "+resume, "error", err.Error())
 	return errReported

@@ -33,12 +33,25 @@ func printSandbox(w io.Writer, p *proc.Probe) {
 		fmt.Fprintf(w, "    NO   %s (%s)\n         without it: %s\n", m.Name, m.Why, m.Without)
 	}
 	fmt.Fprintln(w, "  Default limits of each game (a limits block overrides them attribute by attribute):")
+	defaults := gameDefaultLimits()
+	for _, name := range all.Names() {
+		if l, ok := defaults[name]; ok {
+			fmt.Fprintf(w, "    %-11s %s\n", name, describeLimits(l))
+		}
+	}
+}
+
+// gameDefaultLimits are the default limits of each game that has them
+// (drivers.DefaultLimiter), by driver name.
+func gameDefaultLimits() map[string]drivers.Limits {
+	out := map[string]drivers.Limits{}
 	for _, name := range all.Names() {
 		d, _ := all.Driver(name)
 		if dl, ok := d.(drivers.DefaultLimiter); ok {
-			fmt.Fprintf(w, "    %-11s %s\n", name, describeLimits(dl.DefaultLimits()))
+			out[name] = dl.DefaultLimits()
 		}
 	}
+	return out
 }
 
 // describeLimits says limits in a line: "memory 400MiB, cpu match, ...".

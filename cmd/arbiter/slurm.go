@@ -65,7 +65,7 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if j.out == "" || j.shards < 1 || j.cpus < 1 {
 		return fmt.Errorf("-out DIR and -shards N (at least 1) are required, and -cpus is at least 1")
 	}
-	l, err := cf.loadRunnable(path, stderr)
+	l, err := cf.loadRunnableLogged(path, stderr)
 	if err != nil {
 		return err
 	}

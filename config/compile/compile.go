@@ -76,6 +76,9 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 			if d := config.CheckSandboxInterpreter(b, lim.Sandbox); d != nil {
 				diags = append(diags, d)
 			}
+			if d := config.CheckSandboxDir(b); d != nil && lim.Sandbox != nil {
+				diags = append(diags, d)
+			}
 		}
 		p.Bots = append(p.Bots, pb)
 	}

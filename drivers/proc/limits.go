@@ -46,11 +46,15 @@ type Box struct {
 	inside   string
 	tmpfs    bool
 	folderFD int
-	rl       func(res int, v uint64) // adds an rlimit to the shim's configuration
-	cpu      time.Duration           // RLIMIT_CPU, 0 if none
-	fileSize int64                   // a per-move quota's RLIMIT_FSIZE, 0 if none
-	data     bool                    // memory is only RLIMIT_DATA
-	seccomp  bool
+	// mountPoints is how many of the entries in the bot's private /tmp
+	// the sandbox made to mount the bot's own folders on (its dir under
+	// /tmp and the folders above it): arbiter's, not the bot's.
+	mountPoints int
+	rl          func(res int, v uint64) // adds an rlimit to the shim's configuration
+	cpu         time.Duration           // RLIMIT_CPU, 0 if none
+	fileSize    int64                   // a per-move quota's RLIMIT_FSIZE, 0 if none
+	data        bool                    // memory is only RLIMIT_DATA
+	seccomp     bool
 	// noChildren says the seccomp filter refuses the bot's forks
 	// (children = false, where seccomp is available).
 	noChildren bool
@@ -419,12 +423,14 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 	opts := fmt.Sprintf("mode=0700,uid=%d,gid=%d", uid, gid)
 	if writable == "" && (lim.Files > 0 || lim.FileCount > 0) {
 		b.tmpfs, b.inside = true, "/tmp"
+		b.mountPoints = mountPointsIn("/tmp", sp.root.Ops)
 		if lim.Files > 0 {
 			size = (lim.Files+4095)/4096*4096 + 4096
 			b.rl(unix.RLIMIT_FSIZE, uint64(lim.Files)+1)
 		}
 		if lim.FileCount > 0 {
-			opts += ",nr_inodes=" + strconv.Itoa(lim.FileCount+2)
+			// The root, the mount points, and one over to notice.
+			opts += ",nr_inodes=" + strconv.Itoa(lim.FileCount+2+b.mountPoints)
 		}
 		env = append(env, "ARBITER_FILES=/tmp")
 	}
@@ -518,7 +524,7 @@ func (b *Box) usage() (bytes, files int64, ok bool) {
 		if unix.Fstatfs(b.folderFD, &st) != nil {
 			return 0, 0, false
 		}
-		return int64(st.Blocks-st.Bfree) * st.Bsize, int64(st.Files-st.Ffree) - 1, true
+		return int64(st.Blocks-st.Bfree) * st.Bsize, int64(st.Files-st.Ffree) - 1 - int64(b.mountPoints), true
 	}
 	err := filepath.WalkDir(b.folder, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || path == b.folder {
@@ -574,13 +580,26 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 		// said: the file is elsewhere, in the sandbox's /tmp.)
 		return faultf(drivers.FaultFiles, "wrote a file over %d bytes, the most any file of its may hold while it runs (its folder's quota, at least 1MiB; RLIMIT_FSIZE): killed", b.fileSize-1)
 	case b.cpu > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL && cpu >= b.cpu-time.Second):
-		return faultf(drivers.FaultTime, "used %v of CPU time, its limit is %v: killed", cpu.Round(time.Millisecond), b.cpu)
+		return b.cpuFault(cpu)
 	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
 		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
 	case crash && b.noChildren && (ws.Signaled() || ws.ExitStatus() != 0) && forkRefused(stderrTail):
 		return faultf(drivers.FaultProcesses, "tried to start another program, which this game forbids (children = false; its stderr says a new process was refused): do the work in the bot's own process (in a shell script each grep, cut, sed or $(...) starts one: use the shell's read, case and $((...)) instead)")
 	}
 	return nil
+}
+
+// cpuFault is the verdict of a process the kernel killed at its CPU
+// limit (RLIMIT_CPU, whole seconds). The CPU time the kernel then reports
+// for it (rusage) is sampled at clock ticks and may fall short of the
+// limit it enforced: it is given as what it is, not as the time used.
+func (b *Box) cpuFault(reported time.Duration) *Fault {
+	limit := fmt.Sprint(b.cpu)
+	if enforced := (b.cpu + time.Second - 1) / time.Second * time.Second; enforced != b.cpu {
+		limit += fmt.Sprintf(" (enforced in whole seconds: %v)", enforced)
+	}
+	return faultf(drivers.FaultTime, "reached its CPU time limit of %s in one process: killed (the kernel, which samples CPU time at clock ticks, reported %v)",
+		limit, reported.Round(10*time.Millisecond))
 }
 
 // forkRefused recognises how common runtimes fail when the seccomp filter

@@ -308,6 +308,38 @@ func concealOp(path string) (mountOp, bool) {
 	return mountOp{Kind: "hide", Path: path}, true
 }
 
+// mountPointsIn is how many folders and files the shim makes in the
+// tmpfs at top to mount ops on below it (a bot's dir /tmp/a/b needs /tmp/a
+// and /tmp/a/b in its private /tmp): what lies under another mount is
+// not in that tmpfs.
+func mountPointsIn(top string, ops []mountOp) int {
+	mounts := map[string]bool{}
+	for _, op := range ops {
+		if op.Kind != "link" {
+			mounts[op.Path] = true
+		}
+	}
+	made := map[string]bool{}
+	for _, op := range ops {
+		if op.Path == top || !drivers.Within(op.Path, top) {
+			continue
+		}
+		rel, err := filepath.Rel(top, op.Path)
+		if err != nil {
+			continue
+		}
+		p := top
+		for _, name := range strings.Split(rel, string(filepath.Separator)) {
+			p = filepath.Join(p, name)
+			made[p] = true
+			if mounts[p] {
+				break
+			}
+		}
+	}
+	return len(made)
+}
+
 // dropInner removes read-only binds inside another read-only bind (the
 // outer one shows them already), keeping every bind that changes what is
 // seen: a writable folder, a hidden one.
