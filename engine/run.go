@@ -1019,11 +1019,11 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 		if s.Fault != "" {
 			log.Warn("bot fault", "seat", i, "bot", m.Seats[i], "fault", s.Fault, "detail", s.Detail)
 		}
-		if stats.ReplacedAnswers(s) > 0 {
+		if n := stats.ReplacedAnswers(s); n > 0 {
 			// The match went on with the game's defaults; without a word
 			// here the bot's author would see only a weak score. A bot
 			// that never started has its fault's line above instead.
-			log.Warn("answers replaced by the game's defaults", "seat", i, "bot", m.Seats[i], "replaced", s.Defaults, "first", s.DefaultDetail)
+			log.Warn("answers replaced by the game's defaults", "seat", i, "bot", m.Seats[i], "replaced", n, "first", s.DefaultDetail)
 		}
 	}
 	for _, f := range stages.MatchGateFaults(r.Plan, m.Stage, res) {

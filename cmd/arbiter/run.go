@@ -22,7 +22,7 @@ import (
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	tty, outs := stderr, newRunOuts(stdout, stderr)
 	stdout, stderr = outs.stdout, outs.stderr
-	sigs := hearSignals(stderr, "loading the configuration")
+	sigs := hearSignals(stderr)
 	defer sigs.stop()
 	fs := newFlagSet("run", stderr)
 	var cf configFlags
@@ -57,7 +57,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sigs.now("preparing " + *out + " (locking it, fingerprinting the bots)")
+	sigs.preparing(*out)
 	lock, err := cf.prepareOut(l, path, *out, *allowChanged, stderr)
 	if err != nil {
 		return err

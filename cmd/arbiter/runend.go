@@ -146,25 +146,27 @@ func signalName(sig os.Signal) string {
 
 // runSignals hears SIGINT, SIGTERM and SIGHUP for the whole of a run,
 // from its first step. Until the run begins (begin), what it does cannot
-// be cancelled part way and leaves nothing to resume (loading the
-// configuration, which may wait on a slow disk or a pipe; locking the
-// results directory and fingerprinting the bots): a signal then ends the
-// program at once, saying so, with an interrupted run's exit status. Once
-// begun, a signal cancels the run's context with the signal as its cause
-// (signalCause), and the run ends as runEnd says.
+// be cancelled part way and plays no match (loading the configuration,
+// which may wait on a slow disk or a pipe; locking the results directory,
+// fingerprinting the bots, writing plan.json and opening arbiter.log): a
+// signal then ends the program at once, saying so and what it leaves,
+// with an interrupted run's exit status. Once begun, a signal cancels the
+// run's context with the signal as its cause (signalCause), and the run
+// ends as runEnd says.
 type runSignals struct {
 	stderr io.Writer
 	sigs   chan os.Signal
 	mu     sync.Mutex
 	doing  string // what the run does before it begins; "" once begun
+	left   string // what a signal while doing that leaves, said after it
 	cancel context.CancelCauseFunc
 }
 
-// hearSignals starts hearing the signals of a run that is doing doing
-// ("loading the configuration"), telling stderr if one comes before the
-// run begins.
-func hearSignals(stderr io.Writer, doing string) *runSignals {
-	rs := &runSignals{stderr: stderr, sigs: make(chan os.Signal, 1), doing: doing}
+// hearSignals starts hearing the signals of a run that is loading its
+// configuration, which makes nothing, telling stderr if one comes before
+// the run begins.
+func hearSignals(stderr io.Writer) *runSignals {
+	rs := &runSignals{stderr: stderr, sigs: make(chan os.Signal, 1), doing: "loading the configuration", left: "nothing was run"}
 	signal.Notify(rs.sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		for s := range rs.sigs {
@@ -179,17 +181,21 @@ func (rs *runSignals) heard(s os.Signal) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.doing != "" {
-		fmt.Fprintf(rs.stderr, "arbiter run: interrupted by %s while %s; nothing was run.\n", signalName(s), rs.doing)
+		fmt.Fprintf(rs.stderr, "arbiter run: interrupted by %s while %s; %s.\n", signalName(s), rs.doing, rs.left)
 		os.Exit(1) // as an interrupted run exits (errReported)
 	}
 	rs.cancel(signalCause{s})
 }
 
-// now says what the run is doing before it begins.
-func (rs *runSignals) now(doing string) {
+// preparing says that the run, loaded, now prepares its results
+// directory out. What it makes of out then (its lock file; plan.json,
+// once the bots are fingerprinted; arbiter.log) a run goes on from, as
+// from one killed then (engine.StartPlanDir).
+func (rs *runSignals) preparing(out string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	rs.doing = doing
+	rs.doing = "preparing " + out + " (locking it, fingerprinting the bots)"
+	rs.left = "no match was played; " + out + " keeps what it holds so far, and the same command goes on from there"
 }
 
 // begin is the run's start: from here a signal cancels the context it

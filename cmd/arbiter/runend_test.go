@@ -24,7 +24,7 @@ import (
 func TestInterruptedRunLogsWhy(t *testing.T) {
 	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[sig]
+		name := signalName(sig)
 		t.Run(name, func(t *testing.T) {
 			mark := fmt.Sprintf("runend-%s-%d-%d", name, os.Getpid(), time.Now().UnixNano())
 			arbiter, dir := writePinnedConfig(t, mark, 8)
@@ -69,7 +69,7 @@ func TestSignalWhileLoadingSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[sig]
+		name := signalName(sig)
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(resumeConfig, name)), 0o644); err != nil {
@@ -91,20 +91,14 @@ func TestSignalWhileLoadingSaysSo(t *testing.T) {
 			// Opening the pipe without blocking succeeds once the run has
 			// opened it to read: it is loading, and waits for the file.
 			var w *os.File
-			for w == nil {
+			waitUntil(t, "reading its -var-file", exited, &stderr, func() bool {
 				f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
-				switch {
-				case err == nil:
-					w = f
-				case !errors.Is(err, syscall.ENXIO):
+				if err != nil && !errors.Is(err, syscall.ENXIO) {
 					t.Fatal(err)
 				}
-				select {
-				case err := <-exited:
-					t.Fatalf("the run ended (%v) before it read its -var-file:\n%s", err, &stderr)
-				case <-time.After(2 * time.Millisecond):
-				}
-			}
+				w = f
+				return err == nil
+			})
 			defer w.Close()
 			if err := syscall.Kill(cmd.Process.Pid, sig); err != nil {
 				t.Fatal(err)
@@ -122,5 +116,86 @@ func TestSignalWhileLoadingSaysSo(t *testing.T) {
 				t.Errorf("the results directory was made (%v)", err)
 			}
 		})
+	}
+}
+
+// TestSignalWhilePreparingSaysWhatIsLeft signals a run that has loaded
+// its configuration, locked its results directory, fingerprinted the
+// bots and written plan.json, and waits to open arbiter.log, a named pipe
+// that no one reads. The run says on stderr that it was interrupted while
+// preparing the directory, that no match was played, and that the same
+// command goes on from what the directory holds, and exits 1; the same
+// command then plays the tournament. Before, it said that nothing was run,
+// over a directory holding its lock file and plan.json.
+func TestSignalWhilePreparingSaysWhatIsLeft(t *testing.T) {
+	t.Parallel()
+	arbiter, err := exec.LookPath("arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(fmt.Sprintf(resumeConfig, "preparing")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(out, engine.LogFile)
+	if err := syscall.Mkfifo(logFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", dir, "-out", out, "-match", "r001-g01-s1", "-log-level", "warn"} // one match, to go on cheaply
+	cmd := exec.Command(arbiter, args...)
+	var stderr proctest.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// plan.json is written just before arbiter.log is opened, which waits
+	// for a reader of the pipe: from here the run is preparing until the
+	// signal comes.
+	waitUntil(t, "writing plan.json", exited, &stderr, func() bool {
+		_, err := os.Stat(filepath.Join(out, engine.PlanFile))
+		return err == nil
+	})
+	if err := syscall.Kill(cmd.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err = endOf(t, cmd, exited, &stderr, "on SIGINT")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("the run ended with %v, want exit status 1 (an interrupted run's)", err)
+	}
+	want := "arbiter run: interrupted by SIGINT while preparing " + out + " (locking it, fingerprinting the bots); no match was played; " +
+		out + " keeps what it holds so far, and the same command goes on from there.\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", &stderr, want)
+	}
+	if err := os.Remove(logFile); err != nil {
+		t.Fatal(err)
+	}
+	again, err := exec.Command(arbiter, args...).CombinedOutput()
+	if err != nil || !strings.Contains(string(again), "1 match(es) played, 0 already finished") {
+		t.Errorf("the same command again: %v\n%s", err, again)
+	}
+}
+
+// waitUntil polls cond until it holds, as a run started by the test
+// (exited, stderr) gets to doing what step says; it fails the test if
+// the run ends first, or after a minute.
+func waitUntil(t *testing.T, step string, exited chan error, stderr *proctest.Buffer, cond func() bool) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for !cond() {
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended (%v) before %s:\n%s", err, step, stderr)
+		case <-deadline:
+			t.Fatalf("the run did not get to %s within a minute:\n%s", step, stderr)
+		case <-time.After(2 * time.Millisecond):
+		}
 	}
 }

@@ -211,6 +211,7 @@ echo "$1"
 // playoffs, resumes it each time, and compares the playoffs and stages
 // it made, its results and its standings with an uninterrupted run's.
 func TestKilledPlayoffResumes(t *testing.T) {
+	t.Parallel() // its arbiters and bots have a directory and a mark of their own
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)

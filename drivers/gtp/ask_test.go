@@ -27,8 +27,9 @@ func TestMain(m *testing.M) {
 
 // answerBot answers "multi" with blank lines and then a two-line
 // response, "refuse" with '?', "garbage" and "binary" with a line that is
-// no response, the commands of meetCommand as they say, and anything else
-// by echoing it.
+// no response, "quit" after GTP_TEST_QUIT_DELAY (a time.ParseDuration,
+// none if unset), the commands of meetCommand as they say, and anything
+// else by echoing it.
 func answerBot() {
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
@@ -45,6 +46,9 @@ func answerBot() {
 		case "binary":
 			fmt.Fprint(out, "\xff\xfe\x00\x01 \xc3\x28\n\n")
 		case "quit":
+			if d, err := time.ParseDuration(os.Getenv("GTP_TEST_QUIT_DELAY")); err == nil {
+				time.Sleep(d)
+			}
 			fmt.Fprint(out, "=\n\n")
 			out.Flush()
 			return
@@ -127,6 +131,27 @@ func TestAskUnended(t *testing.T) {
 	_, _, err = Ask(s, "unended")
 	if FaultKind(err) != drivers.FaultTime || !strings.Contains(err.Error(), `answered "= half" but did not end its response with an empty line`) {
 		t.Errorf("Ask(unended) = %v, want a time fault that says it answered", err)
+	}
+}
+
+// TestQuitAwaitsGrace: quit's answer is awaited for the bot's whole
+// grace to end, not a fixed short wait: a bot that answers in 300 ms,
+// well within its second of grace, has its answer read.
+func TestQuitAwaitsGrace(t *testing.T) {
+	s, err := proc.Start(context.Background(), proc.Spec{
+		Bot: "answers", Argv: []string{os.Args[0]}, Dir: t.TempDir(),
+		Env:   []string{"GTP_TEST_BOT=1", "GTP_TEST_QUIT_DELAY=300ms"},
+		Clock: drivers.Clock{Total: drivers.Duration(time.Minute)}, Grace: time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		s.Kill()
+		proctest.AssertGone(t, "ARBITER_TOKEN="+s.Token())
+	}()
+	if ok, text, err := (SessionPlayer{S: s}).Ask("quit"); !ok || text != "" || err != nil {
+		t.Errorf("Ask(quit) from a bot that answers in 300 ms of its 1 s grace = %v %q %v, want its answer", ok, text, err)
 	}
 }
 

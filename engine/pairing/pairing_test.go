@@ -269,11 +269,12 @@ func TestGroupByRatingTiesByName(t *testing.T) {
 }
 
 // TestGroupByRatingPutsUnratedBotsLast: z has no rated game (it joined
-// late, or every match it sat in was ended by another's fault). The prior alone would put it at Elo 0, mid-table among bots
-// rated around 0, and its infinite variance would make it the top bot's
-// best opponent. It has shown nothing, so it is placed below every rated
-// bot, as the standings place it, and no rated leader takes it while a
-// rated bot is left: it plays the lowest-rated.
+// late, or every match it sat in was ended by another's fault). The
+// prior alone would put it at Elo 0, mid-table among bots rated around
+// 0, and its infinite variance would make it the top bot's best
+// opponent. It has shown nothing, so it is placed below every rated bot,
+// as the standings place it, and no rated leader takes it while a rated
+// bot is left: it plays the lowest-rated.
 func TestGroupByRatingPutsUnratedBotsLast(t *testing.T) {
 	games := repeat(2, "a>b", "a>c", "a>d", "a>e", "b>c", "b>d", "b>e", "c>d", "c>e", "d>e", "e>d")
 	p, results := history(t, []string{"a", "b", "c", "d", "e", "z"}, games)

@@ -418,14 +418,16 @@ func MatchGateFaults(p *plan.Plan, name string, r *stats.Result) []stats.GateFau
 	return out
 }
 
-// failure says how a seat that is not Clean failed.
+// failure says how a seat that is not Clean failed. The defaults that
+// stood in for a bot that never started or was never built are not
+// answers it gave (stats.ReplacedAnswers): its fault says it all.
 func failure(s stats.SeatResult) string {
 	var what []string
 	if s.Fault != "" {
 		what = append(what, strings.TrimSpace(s.Fault+": "+s.Detail))
 	}
-	if s.Defaults > 0 {
-		what = append(what, fmt.Sprintf("%d answer(s) replaced by the game's default", s.Defaults))
+	if n := stats.ReplacedAnswers(s.SeatResult); n > 0 {
+		what = append(what, fmt.Sprintf("%d answer(s) replaced by the game's default", n))
 	}
 	if s.Breach != nil {
 		what = append(what, fmt.Sprintf("broke the %s rules: %s", s.Breach.Rule, s.Breach.Detail))

@@ -358,6 +358,39 @@ func TestGateAdmitsCleanPlayOnly(t *testing.T) {
 	}
 }
 
+// TestGateFailureOfUnstartedBot: a gate's own bot that could not be
+// started has its start fault as its failure, and not the answers the
+// game's defaults stood in for (stats.ReplacedAnswers): it gave none. A
+// bot that ran and had answers replaced has them counted.
+func TestGateFailureOfUnstartedBot(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	for _, tt := range []struct {
+		name string
+		seat drivers.SeatResult
+		want string
+	}{
+		{"not started", drivers.SeatResult{Fault: drivers.FaultStart, Detail: "could not be started", Defaults: 24}, "start: could not be started"},
+		{"not built", drivers.SeatResult{Fault: "build", Detail: "make failed", Defaults: 3}, "build: make failed"},
+		{"ran", drivers.SeatResult{Defaults: 2}, "2 answer(s) replaced by the game's default"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := p.Matches[0]
+			r := stats.Result{Match: m.ID}
+			for _, b := range m.Seats {
+				s := stats.SeatResult{Bot: b}
+				if b == "course" {
+					s.SeatResult = tt.seat
+				}
+				r.Seats = append(r.Seats, s)
+			}
+			got := stages.MatchGateFaults(p, m.Stage, &r)
+			if len(got) != 1 || got[0].Failure != tt.want {
+				t.Errorf("gate faults %+v, want course's failure %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestDisqualifiedDoNotAdvance plays examples/fibot with the best team
 // disqualified in the qualification final: a disqualification is from the
 // whole tournament (Fibot's rule), so it advances neither as a place of

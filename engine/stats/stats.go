@@ -271,8 +271,8 @@ func newTally(p *plan.Plan, results []Result) *tally {
 // defaults over results (in plan order), and keeps the first; the
 // matches in which it never started count none (ReplacedAnswers).
 func (t *tally) countDefaults(results []Result) {
-	n := len(t.names)
-	t.defaults, t.defaultMatches, t.firstDefault = make([]int, n), make([]int, n), map[int]*FirstDefault{}
+	bots := len(t.names)
+	t.defaults, t.defaultMatches, t.firstDefault = make([]int, bots), make([]int, bots), map[int]*FirstDefault{}
 	for _, r := range results {
 		for _, seat := range r.Seats {
 			i, ok := t.index[seat.Bot]

@@ -184,6 +184,30 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("under the standings: %q, want %q", ties, want)
 		}
 	})
+	// The faults chart counts the answers replaced as the standings do
+	// (stats.ReplacedAnswers, which Load writes per seat): crash's four
+	// defaults when it ran and answered badly, none when it could not
+	// be started, whose start fault is its only bar.
+	t.Run("faults chart", func(t *testing.T) {
+		unstarted := copyResults(t, "unplayed")
+		editFile(t, filepath.Join(unstarted, engine.ResultsFile), func(s string) string {
+			return strings.Replace(s, `{"bot":"crash","score":0.5,"place":2.5,"fault":"",`,
+				`{"bot":"crash","score":0.5,"place":2.5,"fault":"start","detail":"could not be started",`, 1)
+		})
+		for _, c := range []struct {
+			dir  string
+			want []string
+		}{
+			{"testdata/unplayed", []string{"bot", "default answers"}},
+			{unstarted, []string{"bot", "start"}},
+		} {
+			ctx := openPage(t, browser, c.dir, "#charts")
+			got := eval[[]string](t, ctx, `[...document.querySelectorAll("#chart-faults .u-legend .u-label")].map((e) => e.textContent)`)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s: the faults chart's series are %q, want %q", c.dir, got, c.want)
+			}
+		}
+	})
 	// The Stage column is a tournament in stages', the Grade column a
 	// graded one's: each is shown when some bot has one, not the two
 	// together (testdata/staged without its grades; placement, which has

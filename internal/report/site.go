@@ -87,6 +87,11 @@ type Match struct {
 	// Answers counts, by seat, the commands the seat answered (a send
 	// line of the transcript, or a decision of a bot run per decision).
 	Answers []int `json:"answers"`
+	// Replaced counts, by seat, the answers the game's defaults replaced
+	// (stats.ReplacedAnswers: none for a bot that could not be started or
+	// built, whose defaults stand in for no answer it gave), so that the
+	// page counts them as the standings do.
+	Replaced []int `json:"replaced"`
 	// Stderr holds, by seat, the end of the bot's stderr when the seat
 	// faulted or had answers replaced by defaults; "" otherwise.
 	Stderr []string `json:"stderr"`
@@ -254,7 +259,10 @@ func history(p *plan.Plan, results []engine.Result, st *stats.Stats) (History, e
 // match reads what the page needs of one match's transcript and stderr;
 // driver is its game's.
 func (l *loader) match(r engine.Result, driver string, skipped *[]string) Match {
-	m := Match{Result: r, Stderr: make([]string, len(r.Seats))}
+	m := Match{Result: r, Replaced: make([]int, len(r.Seats)), Stderr: make([]string, len(r.Seats))}
+	for i, seat := range r.Seats {
+		m.Replaced[i] = stats.ReplacedAnswers(seat.SeatResult)
+	}
 	dir := filepath.Join(l.dir, engine.MatchesDir, r.Match)
 	if !safeID(r.Match) {
 		*skipped = append(*skipped, fmt.Sprintf("match %q: not a match id arbiter makes; its files are not read", r.Match))

@@ -264,10 +264,12 @@
     // faults by kind, stacked bars per bot
     const kinds = [];
     const count = {};
-    for (const m of site.matches) m.seats.forEach((s) => {
+    // the answers replaced as the standings count them (Go's m.replaced):
+    // none for a bot that never started or was never built
+    for (const m of site.matches) m.seats.forEach((s, i) => {
       const add = (k, n) => { if (!kinds.includes(k)) kinds.push(k); count[k] = count[k] || {}; count[k][s.bot] = (count[k][s.bot] || 0) + n; };
       if (s.fault) add(s.fault, 1);
-      if (s.defaults) add("default answers", s.defaults);
+      if (m.replaced && m.replaced[i]) add("default answers", m.replaced[i]);
     });
     const box3 = clear($("#chart-faults"));
     if (!kinds.length) box3.append(el("p", { cls: "hint", text: "No faults." }));
