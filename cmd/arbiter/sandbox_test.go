@@ -105,11 +105,12 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	results := filepath.Join(out, engine.ResultsFile)
+	var pause proctest.Backoff
 	for lines(results) < 2 || len(proctest.WithCmdline("\x00"+mark)) == 0 {
 		select {
 		case err := <-exited:
 			t.Fatalf("the run ended (%v) before it could be killed", err)
-		case <-time.After(5 * time.Millisecond):
+		case <-pause.After():
 		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -117,7 +118,7 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 	}
 	<-exited
 	deadline := time.Now().Add(goneWithin)
-	for {
+	for pause = (proctest.Backoff{}); ; pause.Sleep() {
 		left := append(proctest.WithEnv("RUN_MARK="+mark), proctest.WithCmdline("\x00"+mark)...)
 		if len(left) == 0 {
 			break
@@ -125,7 +126,6 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("processes %v outlived the killed arbiter", left)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	before := lines(results)
 	if b, err := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2").CombinedOutput(); err != nil {
