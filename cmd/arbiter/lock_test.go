@@ -158,7 +158,8 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 // kernel signals them when their parent dies).
 func waitBotsGone(t *testing.T, mark string) {
 	t.Helper()
-	for deadline := time.Now().Add(goneWithin); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	var pause proctest.Backoff
+	for deadline := time.Now().Add(goneWithin); time.Now().Before(deadline); pause.Sleep() {
 		if len(proctest.WithEnv("RUN_MARK="+mark)) == 0 {
 			return
 		}

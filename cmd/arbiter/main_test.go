@@ -45,9 +45,10 @@ const lentDirEnv = "ARBITER_TEST_LENT_DIR"
 
 // goneWithin is how long the tests wait for processes to vanish (a killed
 // arbiter's bots, a stopped run's workers) before they fail: they poll,
-// and go on as soon as the processes are gone, so a generous wait costs
-// nothing where they are, and a loaded machine, where the kernel takes
-// its time to deliver the kills, does not fail the test.
+// at the growing pauses of a proctest.Backoff, and go on as soon as the
+// processes are gone, so a generous wait costs nothing where they are,
+// and a loaded machine, where the kernel takes its time to deliver the
+// kills, does not fail the test.
 const goneWithin = time.Minute
 
 func TestScripts(t *testing.T) {

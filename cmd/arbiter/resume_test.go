@@ -207,7 +207,9 @@ func TestKilledAdaptiveRunResumes(t *testing.T) {
 
 // killRunWhen starts `arbiter run dir -out out` and kills it with SIGKILL
 // as soon as when() holds, then waits for its bots (env RUN_MARK=mark) to
-// be gone.
+// be gone. when looks at files, which costs little, every 2 ms, so that
+// the kill comes before the run has gone much further; the bots are
+// looked for in all of /proc, at the pauses of a proctest.Backoff.
 func killRunWhen(t *testing.T, arbiter, dir, out, mark string, when func() bool) {
 	t.Helper()
 	cmd := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2")
@@ -228,11 +230,12 @@ func killRunWhen(t *testing.T, arbiter, dir, out, mark string, when func() bool)
 	}
 	<-exited
 	deadline := time.Now().Add(goneWithin)
+	var pause proctest.Backoff
 	for left := proctest.WithEnv("RUN_MARK=" + mark); len(left) > 0; left = proctest.WithEnv("RUN_MARK=" + mark) {
 		if time.Now().After(deadline) {
 			t.Fatalf("bot processes %v outlived the killed arbiter", left)
 		}
-		time.Sleep(10 * time.Millisecond)
+		pause.Sleep()
 	}
 }
 

@@ -105,6 +105,9 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	results := filepath.Join(out, engine.ResultsFile)
+	// Every 5 ms, so that the kill comes soon after the second result: a
+	// look at the file costs little, and /proc is scanned only once it
+	// has two lines, when the escapee is most likely there.
 	for lines(results) < 2 || len(proctest.WithCmdline("\x00"+mark)) == 0 {
 		select {
 		case err := <-exited:
@@ -117,7 +120,7 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 	}
 	<-exited
 	deadline := time.Now().Add(goneWithin)
-	for {
+	for pause := (proctest.Backoff{}); ; pause.Sleep() {
 		left := append(proctest.WithEnv("RUN_MARK="+mark), proctest.WithCmdline("\x00"+mark)...)
 		if len(left) == 0 {
 			break
@@ -125,7 +128,6 @@ func TestKilledRunLeavesNoEscapee(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("processes %v outlived the killed arbiter", left)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	before := lines(results)
 	if b, err := exec.Command(arbiter, "run", dir, "-out", out, "-j", "2").CombinedOutput(); err != nil {

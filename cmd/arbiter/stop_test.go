@@ -47,13 +47,14 @@ func TestJobStopIsNoFault(t *testing.T) {
 			// one after another. (Not every bot: one still starting, not
 			// yet the bot, ignores the signal as its namespace's first
 			// process, and plays on until the run stops.)
+			var pause proctest.Backoff
 			for gone := false; !gone; {
 				for _, pid := range bots {
 					if _, _, ok := proctest.Stat(pid); !ok {
 						gone = true
 					}
 				}
-				time.Sleep(time.Millisecond)
+				pause.Sleep()
 			}
 			before := lines(results)
 			for end := time.Now().Add(50 * time.Millisecond); time.Now().Before(end) && lines(results) == before; {
@@ -94,6 +95,7 @@ func TestJobStopIsNoFault(t *testing.T) {
 // liveBots waits until bots of mark are playing, and returns them.
 func liveBots(t *testing.T, mark string, exited chan error, stderr *proctest.Buffer) []int {
 	t.Helper()
+	var pause proctest.Backoff
 	for {
 		if bots := proctest.WithEnv("RUN_MARK=" + mark); len(bots) > 0 {
 			return bots
@@ -101,7 +103,7 @@ func liveBots(t *testing.T, mark string, exited chan error, stderr *proctest.Buf
 		select {
 		case err := <-exited:
 			t.Fatalf("the run ended (%v) too soon:\n%s", err, stderr)
-		case <-time.After(time.Millisecond):
+		case <-pause.After():
 		}
 	}
 }

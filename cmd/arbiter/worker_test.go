@@ -204,7 +204,7 @@ func startPinnedRun(t *testing.T, name string, n int, group bool) *markedRun {
 func noneLeft(t *testing.T, mark string) {
 	t.Helper()
 	deadline := time.Now().Add(goneWithin)
-	for {
+	for pause := (proctest.Backoff{}); ; pause.Sleep() {
 		left := append(workers(mark, 0), proctest.WithEnv("RUN_MARK="+mark)...)
 		if len(left) == 0 {
 			return
@@ -215,7 +215,6 @@ func noneLeft(t *testing.T, mark string) {
 			}
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

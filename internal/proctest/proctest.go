@@ -8,7 +8,7 @@
 // reuse it.
 //
 // StartCPU and ReportCPU give benchmarks the CPU time of the test process
-// and of its bots.
+// and of its bots. Backoff paces a test's waits for them.
 package proctest
 
 import (
@@ -26,6 +26,40 @@ import (
 // its own children a moment after they exit, so only a zombie that stays
 // is left behind.
 const zombieGrace = 2 * time.Second
+
+// The pauses of a Backoff: the first look after a millisecond, so that
+// what comes at once is seen at once; at most lastPause between looks,
+// so that a long wait costs the machine little.
+const (
+	firstPause = time.Millisecond
+	lastPause  = 32 * time.Millisecond
+)
+
+// Backoff paces a test that looks again and again for something (bots
+// playing, bots gone, a line in a file): its pauses start at a
+// millisecond and double up to 32 ms. A look at every process in /proc
+// (WithEnv, WithCmdline) reads a file of each, hundreds of them on a
+// busy host: made every millisecond or few for the seconds a test waits,
+// such looks took a large part of the tests' CPU time, most of it the
+// kernel's. The zero Backoff is ready to use; a wait that must see a
+// moment as it comes (kill a run as soon as it has written a line) looks
+// at a cheap file at its own short interval instead.
+type Backoff struct{ next time.Duration }
+
+// Pause returns how long to wait before the next look, and makes the
+// one after longer.
+func (b *Backoff) Pause() time.Duration {
+	d := max(b.next, firstPause)
+	b.next = min(2*d, lastPause)
+	return d
+}
+
+// Sleep sleeps for the next pause.
+func (b *Backoff) Sleep() { time.Sleep(b.Pause()) }
+
+// After is time.After of the next pause, for a select that also waits
+// for a process to end.
+func (b *Backoff) After() <-chan time.Time { return time.After(b.Pause()) }
 
 // pids lists the processes in /proc, except the test's own.
 func pids() []int {
@@ -120,8 +154,9 @@ func AssertGone(tb testing.TB, entry string) {
 	}
 	AssertNoEnv(tb, entry)
 	zombies := ZombieChildren()
+	var pause Backoff
 	for deadline := time.Now().Add(zombieGrace); len(zombies) > 0 && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
+		pause.Sleep()
 		var still []int
 		for _, pid := range zombies {
 			if ppid, state, ok := Stat(pid); ok && ppid == os.Getpid() && state == 'Z' {

@@ -51,11 +51,12 @@ func TestFindsMarkedAndZombies(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	var pause Backoff
 	for deadline := time.Now().Add(10 * time.Second); !slices.Contains(ZombieChildren(), pid); {
 		if time.Now().After(deadline) {
 			t.Fatalf("killed child %d never showed as a zombie", pid)
 		}
-		time.Sleep(10 * time.Millisecond)
+		pause.Sleep()
 	}
 	if ppid, state, ok := Stat(pid); !ok || ppid != os.Getpid() || state != 'Z' {
 		t.Errorf("Stat = %d %c %v, want our zombie", ppid, state, ok)
@@ -66,5 +67,20 @@ func TestFindsMarkedAndZombies(t *testing.T) {
 	}
 	if slices.Contains(ZombieChildren(), pid) {
 		t.Errorf("reaped child %d still a zombie", pid)
+	}
+}
+
+// TestBackoff: the first look comes at once, the pauses double, and they
+// stop growing at lastPause however long the wait.
+func TestBackoff(t *testing.T) {
+	var b Backoff
+	var got []time.Duration
+	for range 9 {
+		got = append(got, b.Pause())
+	}
+	ms := time.Millisecond
+	want := []time.Duration{ms, 2 * ms, 4 * ms, 8 * ms, 16 * ms, 32 * ms, 32 * ms, 32 * ms, 32 * ms}
+	if !slices.Equal(got, want) {
+		t.Errorf("pauses %v, want %v", got, want)
 	}
 }
