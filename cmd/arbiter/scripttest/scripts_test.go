@@ -1,0 +1,156 @@
+package scripttest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine"
+)
+
+// binDir holds the arbiter the scripts run, built by TestMain from this
+// module's source: `exec arbiter` finds it first on the scripts' PATH,
+// and house bots run it again as "arbiter bot ...".
+var binDir string
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "arbiter-scripttest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scripttest:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	// Mode 0755 whatever the umask: the sandbox's uid runs the house bots
+	// from this build.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "scripttest:", err)
+		return 1
+	}
+	// go test puts its Go's bin folder first on the test's PATH.
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "arbiter"), "github.com/arbiter-contests/arbiter/cmd/arbiter")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "scripttest: building arbiter:", err)
+		return 1
+	}
+	binDir = dir
+	return m.Run()
+}
+
+func TestScripts(t *testing.T) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("ROOT", root)
+			env.Setenv("REFDIR", filepath.Join(root, "engine", "rating", "testdata", "bayeselo"))
+			return nil
+		},
+		// [enforced:LIMIT] holds when this machine enforces LIMIT.
+		Condition: func(cond string) (bool, error) {
+			if limit, ok := strings.CutPrefix(cond, "enforced:"); ok {
+				return proc.Machine().Enforcement(limit).Enforced, nil
+			}
+			// [cpucounted] holds when a bot's CPU is counted (a time
+			// fault says whether it kept computing).
+			if cond == "cpucounted" {
+				return proc.Machine().CPUCounted() && proc.Machine().Sandbox, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"gamelog":     cmdGameLog,
+			"sameanswers": cmdSameAnswers,
+		},
+	})
+}
+
+// cmdGameLog prints what a match transcript says about the game, without
+// time offsets and time_left commands (which depend on the machine's
+// speed): gamelog EVENTS.JSONL OUTFILE (or events.jsonl.gz).
+func cmdGameLog(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: gamelog events.jsonl outfile")
+	}
+	f, err := engine.OpenTranscriptFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	var out bytes.Buffer
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l map[string]any
+		ts.Check(json.Unmarshal(sc.Bytes(), &l))
+		delete(l, "t")
+		if s, ok := l["send"].(string); ok && strings.HasPrefix(s, "time_left") {
+			continue
+		}
+		if l["event"] == "result" {
+			continue // carries times used
+		}
+		b, _ := json.Marshal(l)
+		out.Write(append(b, '\n'))
+	}
+	ts.Check(sc.Err())
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out.Bytes(), 0o644))
+}
+
+// cmdSameAnswers checks that the answers in a console session's output
+// (lines starting "=" or "?", quit's too, which a match reads as well)
+// are the answers seat SEAT gave in a match:
+// sameanswers EVENTS.JSONL SEAT CONSOLE_OUTPUT.
+func cmdSameAnswers(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: sameanswers events.jsonl seat console-output")
+	}
+	answer := func(l string) bool { return strings.HasPrefix(l, "=") || strings.HasPrefix(l, "?") }
+	f, err := engine.OpenTranscriptFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	var want []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l struct {
+			Seat *int    `json:"seat"`
+			Recv *string `json:"recv"`
+		}
+		ts.Check(json.Unmarshal(sc.Bytes(), &l))
+		if l.Seat != nil && l.Recv != nil && fmt.Sprint(*l.Seat) == args[1] && answer(*l.Recv) {
+			want = append(want, *l.Recv)
+		}
+	}
+	ts.Check(sc.Err())
+	var got []string
+	for _, l := range strings.Split(ts.ReadFile(args[2]), "\n") {
+		if answer(l) {
+			got = append(got, l)
+		}
+	}
+	same := slices.Equal(got, want)
+	switch {
+	case same && neg:
+		ts.Fatalf("the session gave the match's %d answers", len(want))
+	case !same && !neg:
+		ts.Fatalf("the session's answers differ from the match's:\n got %q\nwant %q", got, want)
+	}
+}
