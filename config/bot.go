@@ -259,6 +259,9 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 // the bot's sandbox, when shows is not nil, does not hold it.
 func checkInterpreter(bot *Bot, path string, shows func(string) bool, rng hcl.Range) *hcl.Diagnostic {
 	why := drivers.InterpreterProblem(path, bot.Command[0], shows)
+	if why == "" && shows == nil {
+		return crlfRisk(bot, path, rng)
+	}
 	if why == "" {
 		return nil
 	}
@@ -268,6 +271,20 @@ func checkInterpreter(bot *Bot, path string, shows func(string) bool, rng hcl.Ra
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program cannot start",
 		Detail:  fmt.Sprintf("Bot %q runs %q, which cannot start here: %s. Its matches will end in a start fault%s", bot.Name, bot.Command[0], why, end),
+		Subject: &rng}
+}
+
+// crlfRisk warns when the bot's program, the script at path, gives its
+// interpreter an argument ending in "\r" (drivers.CRLFRisk): most refuse
+// it, but it is run all the same, so its matches end in a crash, not a
+// start fault.
+func crlfRisk(bot *Bot, path string, rng hcl.Range) *hcl.Diagnostic {
+	why := drivers.CRLFRisk(path, bot.Command[0])
+	if why == "" {
+		return nil
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program may not start",
+		Detail:  fmt.Sprintf("Bot %q runs %q, which may not start: %s. If its interpreter refuses it, its matches end in a crash.", bot.Name, bot.Command[0], why),
 		Subject: &rng}
 }
 

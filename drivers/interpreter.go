@@ -48,6 +48,73 @@ func ReadShebang(path string) (sb Shebang, ok bool) {
 	return sb, true
 }
 
+// CRBreaks says whether the "\r" of a CRLF "#!" line certainly keeps the
+// script from starting: it ends the interpreter's path (a line with no
+// argument: "/bin/sh\r" does not exist), or the command env is to look
+// up ("#!/usr/bin/env python3\r", env exits 127). Not with env's -S,
+// which splits its argument at whitespace, a "\r" included, and runs
+// what it names; nor for another interpreter given an argument ending in
+// "\r" ("#!/bin/sh -e\r"), which it may or may not refuse (CRLFRisk).
+func (sb Shebang) CRBreaks() bool {
+	switch {
+	case !sb.CRLF:
+		return false
+	case sb.Arg == "":
+		return true
+	}
+	return filepath.Base(sb.Interp) == "env" && !envSplits(sb.Arg)
+}
+
+// envSplits says whether env's one argument from a "#!" line starts with
+// its -S (--split-string, as getopt lets it be shortened, or after the
+// flags -i, -v and -0 in one word).
+func envSplits(arg string) bool {
+	if strings.HasPrefix(arg, "--") {
+		return strings.HasPrefix(arg, "--s")
+	}
+	return strings.HasPrefix(arg, "-") && strings.HasPrefix(strings.TrimLeft(arg[1:], "iv0"), "S")
+}
+
+// CRLFRisk says, of the script at path (named name) whose CRLF "#!" line
+// gives an interpreter other than env an argument ending in "\r"
+// ("#!/bin/sh -e\r"), that the interpreter is given it: most refuse it
+// and the bot then exits at once, but it is no certain start fault
+// (Shebang.CRBreaks). "" for any other file.
+func CRLFRisk(path, name string) string {
+	sb, ok := ReadShebang(path)
+	if !ok || !sb.CRLF || sb.Arg == "" || filepath.Base(sb.Interp) == "env" {
+		return ""
+	}
+	name = fileName(path, name)
+	return fmt.Sprintf("its \"#!\" line (line 1 of %s) ends in a carriage return, so its interpreter %s is given %s, which most interpreters refuse (sh: \"Illegal option -\"): the file has Windows line endings (CRLF); convert it (dos2unix %s)",
+		name, pathText(sb.Interp), strconv.Quote(sb.Arg), name)
+}
+
+// fileName is name, the program at path, or, when path is a symbolic
+// link, the file it leads to, which is the one to mend: dos2unix and
+// sed -i would replace the link, or skip it. The target is named as the
+// link is, from the same folder (./dir/target), when it lies beside the
+// link, and by its absolute path otherwise.
+func fileName(path, name string) string {
+	if st, err := os.Lstat(path); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		return name
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return name
+	}
+	abs, err1 := filepath.Abs(path)
+	absTarget, err2 := filepath.Abs(target)
+	if err1 == nil && err2 == nil && strings.ContainsRune(name, '/') && filepath.Dir(abs) == filepath.Dir(absTarget) {
+		dir := name[:strings.LastIndexByte(name, '/')+1]
+		return dir + filepath.Base(absTarget)
+	}
+	if err2 == nil {
+		return absTarget
+	}
+	return target
+}
+
 // InterpreterProblem says why the program at path (absolute, or relative
 // to the working folder), named name in messages, cannot start because
 // of its "#!" line: "its interpreter /x (line 1 of ./bot) does not
@@ -59,7 +126,11 @@ func ReadShebang(path string) (sb Shebang, ok bool) {
 // An executable file that is neither a program (ELF) nor has a "#!"
 // line cannot start either ("exec format error"): that is said with
 // how to mend it (noShebang).
+//
+// A program that is a symbolic link is named by the file it leads to, the
+// one to mend.
 func InterpreterProblem(path, name string, shows func(string) bool) string {
+	name = fileName(path, name)
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 && !runnable(path) {
 		if why := bomShebang(path, name); why != "" {
 			return why
@@ -146,7 +217,7 @@ func interpreterProblem(path, name string, shows func(string) bool, depth int) s
 	if !runnable(sb.Interp) {
 		return its + " is neither a program nor a script with a \"#!\" line"
 	}
-	if sb.CRLF {
+	if sb.CRBreaks() {
 		return fmt.Sprintf("its \"#!\" line (line 1 of %s) ends in a carriage return, so its interpreter is given %s%s", name, strconv.Quote(sb.Arg), crlf)
 	}
 	return ""

@@ -27,6 +27,10 @@ func TestInterpreterProblem(t *testing.T) {
 		{"an interpreter and its argument", "#! /bin/sh -e\n", ""},
 		{"a CRLF line", "#!/bin/sh\r\n", `its interpreter "/bin/sh\r" (line 1 of ./bot) does not exist: the file has Windows line endings (CRLF); convert it (dos2unix ./bot)`},
 		{"a CRLF line with env", "#!/usr/bin/env sh\r\n", `its "#!" line (line 1 of ./bot) ends in a carriage return, so its interpreter is given "sh\r": the file has Windows line endings (CRLF)`},
+		{"a CRLF line with env -S", "#!/usr/bin/env -S sh\r\n", ""},
+		{"a CRLF line with env -S shortened", "#!/usr/bin/env --split-str=sh\r\n", ""},
+		{"a CRLF line with env and another flag", "#!/usr/bin/env -i sh\r\n", `its "#!" line (line 1 of ./bot) ends in a carriage return, so its interpreter is given "-i sh\r"`},
+		{"a CRLF line with an argument", "#!/bin/sh -e\r\n", ""},
 		{"a missing interpreter", "#!/nonexistent/interp\tx\n", "its interpreter /nonexistent/interp (line 1 of ./bot) does not exist"},
 		{"no interpreter", "#!\n", `its "#!" line (line 1 of ./bot) names no interpreter`},
 		{"a folder", "#!" + dir + "\n", "its interpreter " + dir + " (line 1 of ./bot) is a folder, not a program"},
@@ -46,5 +50,57 @@ func TestInterpreterProblem(t *testing.T) {
 				t.Errorf("InterpreterProblem = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A "\r" given to an interpreter other than env, with an argument, may
+// or may not keep the script from starting: CRLFRisk says so, where
+// InterpreterProblem says nothing.
+func TestCRLFRisk(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ line, want string }{
+		{"#!/bin/sh -e\r\n", `its "#!" line (line 1 of ./bot) ends in a carriage return, so its interpreter /bin/sh is given "-e\r", which most interpreters refuse (sh: "Illegal option -"): the file has Windows line endings (CRLF); convert it (dos2unix ./bot)`},
+		{"#!/bin/sh -e\n", ""},
+		{"#!/bin/sh\r\n", ""},
+		{"#!/usr/bin/env sh\r\n", ""},
+		{"#!/usr/bin/env -S sh\r\n", ""},
+	} {
+		bot := filepath.Join(dir, "bot")
+		if err := os.WriteFile(bot, []byte(tc.line+"echo\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := CRLFRisk(bot, "./bot"); got != tc.want {
+			t.Errorf("%q: CRLFRisk = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+// A program that is a symbolic link is named by the file it leads to,
+// the one dos2unix mends (it skips links): from the link's folder when
+// the file is beside it, by its absolute path otherwise.
+func TestInterpreterProblemNamesLinkTarget(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crenv"), []byte("#!/usr/bin/env sh\r\necho\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("crenv", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../crenv", filepath.Join(sub, "far")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, name, want string }{
+		{filepath.Join(dir, "link"), "./link", "./crenv"},
+		{filepath.Join(dir, "link"), "link", filepath.Join(dir, "crenv")},
+		{filepath.Join(sub, "far"), "./sub/far", filepath.Join(dir, "crenv")},
+	} {
+		got := InterpreterProblem(tc.path, tc.name, nil)
+		if !strings.Contains(got, "(line 1 of "+tc.want+")") || !strings.HasSuffix(got, "(dos2unix "+tc.want+")") {
+			t.Errorf("%s: InterpreterProblem = %q, want it to name %s", tc.name, got, tc.want)
+		}
 	}
 }

@@ -96,17 +96,21 @@ func startFault(args []string, dir string, err error) *Fault {
 }
 
 // crlfFault is the start fault of the program of args, run in dir, whose
-// "#!" line ends in "\r" (a file saved with Windows line endings), told
+// "#!" line ends in "\r" (a file saved with Windows line endings) that
+// certainly keeps it from starting (drivers.Shebang.CRBreaks), told
 // before it is run: the kernel gives the "\r" to the interpreter, which
 // fails as its own (/usr/bin/env: "python3\r" not found, exit status 127)
-// and would be taken for the bot crashing. nil for another program.
-// The kernel's own failure ("/bin/sh\r" does not exist) is told the same.
+// and would be taken for the bot crashing. nil for another program,
+// and for one whose "\r" may do no harm (env -S splits it off; another
+// interpreter may take "-e\r"): it runs, and fails, if it does, as
+// itself. The kernel's own failure ("/bin/sh\r" does not exist) is told
+// the same.
 func crlfFault(args []string, dir string) *Fault {
 	path := drivers.ProgramPath(args[0], dir)
 	if path == "" {
 		return nil
 	}
-	if sb, ok := drivers.ReadShebang(path); !ok || !sb.CRLF {
+	if sb, ok := drivers.ReadShebang(path); !ok || !sb.CRBreaks() {
 		return nil
 	}
 	why := drivers.InterpreterProblem(path, args[0], nil)

@@ -68,10 +68,14 @@ func TestStartFaultNamesMissingInterpreter(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Symlink("crenv", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
 	for _, prog := range []struct{ name, want string }{
 		{"crlf", `cannot start ./crlf: its interpreter "/bin/sh\r" (line 1 of ./crlf) does not exist: the file has Windows line endings (CRLF); convert it (dos2unix ./crlf)`},
 		{"missing", `cannot start ./missing: its interpreter /nonexistent/interp (line 1 of ./missing) does not exist`},
 		{"crenv", `cannot start ./crenv: its "#!" line (line 1 of ./crenv) ends in a carriage return, so its interpreter is given "sh\r": the file has Windows line endings (CRLF); convert it (dos2unix ./crenv)`},
+		{"link", `cannot start ./link: its "#!" line (line 1 of ./crenv) ends in a carriage return, so its interpreter is given "sh\r": the file has Windows line endings (CRLF); convert it (dos2unix ./crenv)`},
 		{"bom", `cannot start ./bom: the file starts with a UTF-8 byte order mark (EF BB BF) before its #! line, so its #! line is not seen: save it without one (sed -i '1s/^\xEF\xBB\xBF//' bom)`},
 		{"bare.py", `cannot start ./bare.py: the file has no #! line: add one (#!/usr/bin/env python3), or run it through its interpreter (python3 bare.py; in a bot block, command = ["python3", "bare.py"])`},
 	} {
@@ -84,6 +88,44 @@ func TestStartFaultNamesMissingInterpreter(t *testing.T) {
 				assertStartFault(t, Spec{Bot: "b", Argv: argv, Dir: dir, Limits: tc.lim}, prog.want)
 			})
 		}
+	}
+}
+
+// A "\r" at the end of a "#!" line that may do no harm is no start
+// fault: env -S splits it off with the rest of its argument, and the
+// script runs, bare and in the sandbox, for a session and for a
+// per-move run.
+func TestStartCRLFEnvSplitRuns(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := "#!/usr/bin/env -S sh\r\nread b\nprintf '= OK\\n\\n'\n"
+	if err := os.WriteFile(filepath.Join(dir, "split"), []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		lim  drivers.Limits
+	}{{"bare", drivers.Limits{}}, {"sandbox", drivers.Limits{Sandbox: &drivers.Sandbox{}}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := Spec{Bot: "b", Argv: []string{"./split"}, Dir: dir, Limits: tc.lim,
+				Clock: drivers.Clock{Move: drivers.Duration(5 * time.Second)}}
+			s, err := Start(context.Background(), spec)
+			if err != nil {
+				t.Fatalf("Start = %v, want the script to run", err)
+			}
+			answer, err := ask(s, "x")
+			s.Kill()
+			if err != nil || answer != "OK" {
+				t.Errorf("ask = %q, %v, want OK", answer, err)
+			}
+			r, err := RunOnce(context.Background(), OnceSpec{Bot: "b", Argv: spec.Argv, Dir: dir, Limits: tc.lim,
+				Stdin: "x\n", Timeout: 5 * time.Second})
+			if err != nil || r.Fault != nil || r.Line != "= OK" {
+				t.Errorf("RunOnce = %+v, %v, want the line \"= OK\"", r, err)
+			}
+		})
 	}
 }
 
