@@ -15,9 +15,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/filetail"
 )
 
 // Spec says how to start a bot and how to keep its clock.
@@ -976,21 +976,8 @@ func (s *Session) Folder() string { return s.box.Folder() }
 // file, it begins at a character (UTF-8), not with the rest of one, as a
 // fault's detail may quote it.
 func fileTail(path string, n int64) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	cut := false
-	if st, err := f.Stat(); err == nil && st.Size() > n {
-		_, _ = f.Seek(st.Size()-n, io.SeekStart)
-		cut = true
-	}
-	b, _ := io.ReadAll(io.LimitReader(f, n))
-	for i := 0; cut && i < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
-		b = b[1:]
-	}
-	return string(b)
+	tail, _ := filetail.Read(path, n)
+	return tail
 }
 
 func (s *Session) closePipes() {

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/drivers/euchre"
@@ -21,6 +20,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/internal/filetail"
 )
 
 // Site is everything the page shows but the transcripts: it is embedded in
@@ -358,28 +358,13 @@ func seatOf(line []byte) int {
 
 // readTail returns the last n bytes of a file, or "" when it is empty or
 // missing; cut from a longer file, it begins at a character (UTF-8), not
-// with the rest of one.
+// with the rest of one, after "…".
 func readTail(path string, n int64) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
+	tail, cut := filetail.Read(path, n)
+	if cut {
+		return "…" + tail
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := max(fi.Size()-n, 0)
-	b := make([]byte, fi.Size()-off)
-	k, _ := f.ReadAt(b, off)
-	b = b[:k]
-	if off == 0 {
-		return string(b)
-	}
-	for i := 0; i < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
-		b = b[1:]
-	}
-	return "…" + string(b)
+	return tail
 }
 
 // running lists the matches that have a transcript but no result: being
