@@ -995,6 +995,15 @@ func TestPageInBrowser(t *testing.T) {
 		if diff := cmp.Diff(list{[]string{"", "", "", "protocol"}, []string{"r001-g01-s1"}}, eval[list](t, ctx, matches)); diff != "" {
 			t.Errorf("opened at %s (-want +page):\n%s", hash, diff)
 		}
+		// A shared address may filter on a value no match has (yet): it
+		// is kept, as an option of its own, not dropped.
+		ctx = openPage(t, browser, dir, "#matches&fault=time")
+		if diff := cmp.Diff(list{[]string{"", "", "", "time"}, []string{}}, eval[list](t, ctx, matches)); diff != "" {
+			t.Errorf("opened at #matches&fault=time (-want +page):\n%s", diff)
+		}
+		if hash := eval[string](t, ctx, `location.hash`); hash != "#matches&fault=time" {
+			t.Errorf("opened at #matches&fault=time the address is %q", hash)
+		}
 	})
 	// A long unbroken answer echoed into a fault's detail, and into the
 	// bot's stderr, wraps: the page stays as wide as the window.

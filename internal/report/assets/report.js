@@ -305,17 +305,23 @@
   }
 
   // ---- match list ----
+  // wanted is each filter's value an address asked for (route) or the
+  // reader chose: one no match has (yet: a shared #matches&fault=time,
+  // or a live run's) is an option all the same, not dropped.
+  const wanted = {};
   function renderFilters() {
-    const keep = (sel, values) => {
+    const keep = (sel, values, key) => {
       const v = sel.value;
+      const w = wanted[key] || "";
       const fixed = $$("option", sel).filter((o) => o.value === "" || o.value === "*");
+      if (w && w !== "*" && !values.map(String).includes(w)) values = [...values, w];
       clear(sel).append(...fixed, ...values.map((x) => el("option", { text: x, attrs: { value: x } })));
       sel.value = values.map(String).includes(v) || v === "*" ? v : "";
     };
-    keep($("#f-bot"), site.stats.standings.map((s) => s.bot));
-    keep($("#f-vs"), site.stats.standings.map((s) => s.bot));
-    keep($("#f-round"), [...new Set(site.matches.map((m) => m.round))].sort((a, b) => a - b));
-    keep($("#f-fault"), [...new Set(site.matches.flatMap((m) => m.seats.map((s) => s.fault).filter(Boolean)))].sort());
+    keep($("#f-bot"), site.stats.standings.map((s) => s.bot), "bot");
+    keep($("#f-vs"), site.stats.standings.map((s) => s.bot), "vs");
+    keep($("#f-round"), [...new Set(site.matches.map((m) => m.round))].sort((a, b) => a - b), "round");
+    keep($("#f-fault"), [...new Set(site.matches.flatMap((m) => m.seats.map((s) => s.fault).filter(Boolean)))].sort(), "fault");
   }
   function renderMatches() {
     const bot = $("#f-bot").value, vs = $("#f-vs").value, round = $("#f-round").value, fault = $("#f-fault").value;
@@ -1123,7 +1129,9 @@
     }
     const tab = h.split("&")[0];
     if (tab === "matches" && Object.keys(filters).some((k) => q.has(k))) {
-      for (const [k, id] of Object.entries(filters)) $(id).value = q.get(k) || "";
+      for (const k of Object.keys(filters)) wanted[k] = q.get(k) || "";
+      renderFilters();
+      for (const [k, id] of Object.entries(filters)) $(id).value = wanted[k];
       matchesDrawn = true;
       renderMatches();
     }
@@ -1132,7 +1140,7 @@
     if (tab === "standings" && pair.length === 2) address(pairHash());
   }
   window.addEventListener("hashchange", route);
-  for (const id of Object.values(filters)) $(id).addEventListener("change", () => { renderMatches(); address(matchesHash()); });
+  for (const [k, id] of Object.entries(filters)) $(id).addEventListener("change", () => { wanted[k] = $(id).value; renderMatches(); address(matchesHash()); });
 
   function renderAll() {
     colours();
