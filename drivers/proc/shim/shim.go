@@ -380,24 +380,26 @@ func seccompInstall(noNet, noChildren, sandbox bool) error {
 	return nil
 }
 
+// The filter's instructions, return values and argument offsets.
+const (
+	ldW    = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+	ret    = unix.BPF_RET | unix.BPF_K
+	kill   = unix.SECCOMP_RET_KILL_PROCESS
+	ok     = unix.SECCOMP_RET_ALLOW
+	eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	enosy  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	enotsu = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
+	arg0   = 16 // low word of the first argument (little endian)
+	arg1   = 24 // low word of the second
+)
+
 // SeccompFilter is seccompInstall's program: the architecture check, then
 // one block per rule, each reloading the system call number.
 func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
-	const (
-		ldW    = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
-		ret    = unix.BPF_RET | unix.BPF_K
-		kill   = unix.SECCOMP_RET_KILL_PROCESS
-		ok     = unix.SECCOMP_RET_ALLOW
-		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-		eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
-		enosy  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
-		enotsu = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
-		arg0   = 16 // low word of the first argument (little endian)
-		arg1   = 24 // low word of the second
-	)
 	f := []unix.SockFilter{
 		{Code: ldW, K: 4}, // arch
 		{Code: jeq, Jt: 1, K: SeccompArch},
@@ -428,17 +430,7 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 		}
 	}
 	if sandbox {
-		for _, nr := range sandboxDenied {
-			rule(nr, unix.SockFilter{Code: ret, K: eperm})
-		}
-		// A reservation that keeps the file's size (and any other mode
-		// but a plain allocation, which RLIMIT_FSIZE bounds) takes disk
-		// at once, before a folder quota's watch can look.
-		rule(unix.SYS_FALLOCATE,
-			unix.SockFilter{Code: ldW, K: arg1},
-			unix.SockFilter{Code: jeq, Jt: 0, Jf: 1, K: 0},
-			unix.SockFilter{Code: ret, K: ok},
-			unix.SockFilter{Code: ret, K: enotsu})
+		sandboxRules(rule)
 	}
 	if noNet {
 		for _, nr := range []uint32{unix.SYS_SOCKET, unix.SYS_SOCKETPAIR} {
@@ -450,6 +442,22 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 		}
 	}
 	return append(f, unix.SockFilter{Code: ret, K: ok})
+}
+
+// sandboxRules are the sandbox's part of the filter, rule adding one
+// block for a system call.
+func sandboxRules(rule func(nr uint32, body ...unix.SockFilter)) {
+	for _, nr := range sandboxDenied {
+		rule(nr, unix.SockFilter{Code: ret, K: eperm})
+	}
+	// A reservation that keeps the file's size (and any other mode
+	// but a plain allocation, which RLIMIT_FSIZE bounds) takes disk
+	// at once, before a folder quota's watch can look.
+	rule(unix.SYS_FALLOCATE,
+		unix.SockFilter{Code: ldW, K: arg1},
+		unix.SockFilter{Code: jeq, Jt: 0, Jf: 1, K: 0},
+		unix.SockFilter{Code: ret, K: ok},
+		unix.SockFilter{Code: ret, K: enotsu})
 }
 
 // cloneNamespaces are the clone flags that make namespaces.
