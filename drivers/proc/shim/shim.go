@@ -366,7 +366,10 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 // sched_setaffinity, and fails fallocate in any mode but 0 (a plain
 // allocation) with EOPNOTSUPP, as a file system without those modes does:
 // FALLOC_FL_KEEP_SIZE reserves any amount of disk in the bot's folder
-// with no size to show for it, and RLIMIT_FSIZE does not apply.
+// with no size to show for it, and RLIMIT_FSIZE does not apply. It also
+// closes what let bots running at once signal each other through the
+// inodes they share (sandboxRules): file watches fail and locks are
+// granted without being taken.
 // Every filter fails io_uring (it can open sockets and files without the
 // system calls above) and clone3 (whose flags it cannot read; C
 // libraries then fall back to clone) with ENOSYS, and kills a system call
@@ -393,8 +396,11 @@ const (
 	eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
 	enosy  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 	enotsu = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
-	arg0   = 16 // low word of the first argument (little endian)
-	arg1   = 24 // low word of the second
+	einval = unix.SECCOMP_RET_ERRNO | uint32(unix.EINVAL)
+	// done returns 0 without making the call.
+	done = unix.SECCOMP_RET_ERRNO | 0
+	arg0 = 16 // low word of the first argument (little endian)
+	arg1 = 24 // low word of the second
 )
 
 // SeccompFilter is seccompInstall's program: the architecture check, then
@@ -450,6 +456,9 @@ func sandboxRules(rule func(nr uint32, body ...unix.SockFilter)) {
 	for _, nr := range sandboxDenied {
 		rule(nr, unix.SockFilter{Code: ret, K: eperm})
 	}
+	for _, nr := range sandboxAbsent {
+		rule(nr, unix.SockFilter{Code: ret, K: enosy})
+	}
 	// A reservation that keeps the file's size (and any other mode
 	// but a plain allocation, which RLIMIT_FSIZE bounds) takes disk
 	// at once, before a folder quota's watch can look.
@@ -458,6 +467,23 @@ func sandboxRules(rule func(nr uint32, body ...unix.SockFilter)) {
 		unix.SockFilter{Code: jeq, Jt: 0, Jf: 1, K: 0},
 		unix.SockFilter{Code: ret, K: ok},
 		unix.SockFilter{Code: ret, K: enotsu})
+	// A lock one bot holds on a file another can open is a signal
+	// between them: every lock is granted and none is taken, so F_GETLK
+	// truthfully finds none. A lease (which breaks when another opens
+	// the file) and dnotify (which tells of another's reads in a
+	// folder) fail with EINVAL, as on a kernel without them.
+	rule(unix.SYS_FLOCK, unix.SockFilter{Code: ret, K: done})
+	rule(unix.SYS_FCNTL,
+		unix.SockFilter{Code: ldW, K: arg1},
+		unix.SockFilter{Code: jeq, Jt: 6, K: unix.F_SETLK},
+		unix.SockFilter{Code: jeq, Jt: 5, K: unix.F_SETLKW},
+		unix.SockFilter{Code: jeq, Jt: 4, K: unix.F_OFD_SETLK},
+		unix.SockFilter{Code: jeq, Jt: 3, K: unix.F_OFD_SETLKW},
+		unix.SockFilter{Code: jeq, Jt: 3, K: unix.F_SETLEASE},
+		unix.SockFilter{Code: jeq, Jt: 2, K: unix.F_NOTIFY},
+		unix.SockFilter{Code: ret, K: ok},
+		unix.SockFilter{Code: ret, K: done},
+		unix.SockFilter{Code: ret, K: einval})
 }
 
 // cloneNamespaces are the clone flags that make namespaces.
