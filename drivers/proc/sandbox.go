@@ -385,7 +385,7 @@ func (p *Probe) sandboxHow() string {
 	return "a root of its own (pivot_root) holding the system's folders, its interpreter and its dir read-only, " +
 		"its working folder writable and nothing else; " + who + ", no capabilities, no_new_privs; " +
 		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts, kernel keyrings, changes of its CPU affinity, " +
-		"file watches, and granting file locks without taking them"
+		"file watches and the page cache's answers, and granting file locks without taking them"
 }
 
 // Mechanism is one thing the default sandbox is made of, for `arbiter

@@ -368,8 +368,8 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 // FALLOC_FL_KEEP_SIZE reserves any amount of disk in the bot's folder
 // with no size to show for it, and RLIMIT_FSIZE does not apply. It also
 // closes what let bots running at once signal each other through the
-// inodes they share (sandboxRules): file watches fail and locks are
-// granted without being taken.
+// inodes they share (sandboxRules): file watches fail, locks are granted
+// without being taken, and the page cache is not asked what is cached.
 // Every filter fails io_uring (it can open sockets and files without the
 // system calls above) and clone3 (whose flags it cannot read; C
 // libraries then fall back to clone) with ENOSYS, and kills a system call
@@ -401,6 +401,7 @@ const (
 	done = unix.SECCOMP_RET_ERRNO | 0
 	arg0 = 16 // low word of the first argument (little endian)
 	arg1 = 24 // low word of the second
+	arg5 = 56 // low word of the sixth
 )
 
 // SeccompFilter is seccompInstall's program: the architecture check, then
@@ -484,6 +485,16 @@ func sandboxRules(rule func(nr uint32, body ...unix.SockFilter)) {
 		unix.SockFilter{Code: ret, K: ok},
 		unix.SockFilter{Code: ret, K: done},
 		unix.SockFilter{Code: ret, K: einval})
+	// A read with RWF_NOWAIT fails at once when its page is not cached:
+	// whether another bot read it before, without timing anything. It
+	// fails as on a file without the flag's support.
+	for _, nr := range []uint32{unix.SYS_PREADV2, unix.SYS_PWRITEV2} {
+		rule(nr,
+			unix.SockFilter{Code: ldW, K: arg5},
+			unix.SockFilter{Code: jset, Jt: 0, Jf: 1, K: unix.RWF_NOWAIT},
+			unix.SockFilter{Code: ret, K: enotsu},
+			unix.SockFilter{Code: ret, K: ok})
+	}
 }
 
 // cloneNamespaces are the clone flags that make namespaces.
