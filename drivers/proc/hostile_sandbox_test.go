@@ -262,6 +262,31 @@ out.append("kept" if os.sched_getaffinity(0) == mine else "changed")
 reply(", ".join(out))
 sys.stdin.readline()
 `, want: []string{""}, check: answerIs("all refused, its own refused, kept")},
+		// A bot that reads chosen pages of a big system file leaves them in
+		// the page cache for a later bot to find: preadv2 with RWF_NOWAIT
+		// says whether a page is cached without timing, as an aio read
+		// with the flag and cachestat do. A plain read still works.
+		{name: "asking the page cache what another read", py: `import ctypes, errno, platform
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+fd = os.open(sys.executable, os.O_RDONLY)
+buf = bytearray(16)
+for what, flags in [("read", 0), ("nowait", os.RWF_NOWAIT), ("nowait hipri", os.RWF_NOWAIT | os.RWF_HIPRI)]:
+    try:
+        os.preadv(fd, [buf], 0, flags)
+        out.append(what + " done")
+    except OSError as e:
+        out.append(what + " " + errno.errorcode.get(e.errno, str(e.errno)))
+ctx = ctypes.c_ulong(0)
+io_setup = {"x86_64": 206, "aarch64": 0}[platform.machine()]
+r = libc.syscall(io_setup, 1, ctypes.byref(ctx))
+out.append("aio " + ("set up" if r == 0 else errno.errorcode.get(ctypes.get_errno(), "?")))
+rng, stat = (ctypes.c_uint64 * 2)(0, 0), (ctypes.c_uint64 * 5)()
+r = libc.syscall(451, fd, rng, stat, 0)
+out.append("cachestat " + ("done" if r == 0 else errno.errorcode.get(ctypes.get_errno(), "?")))
+reply(", ".join(out))
+sys.stdin.readline()
+`, want: []string{""}, check: answerIs("read done, nowait ENOTSUP, nowait hipri ENOTSUP, aio ENOSYS, cachestat ENOSYS")},
 		{name: "writing outside its folders", py: `out = []
 for p in [os.path.join(os.getcwd(), "escape.txt"), "/etc/escape", "/escape", "/usr/escape"]:
     try:

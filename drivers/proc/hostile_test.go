@@ -525,7 +525,7 @@ func TestHostileAsNobody(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("not root: cannot switch to another user (the suite itself already ran as this unprivileged user)")
 	}
-	cmd, dir := asNobody(t, "^(TestHostile|TestHostileSandbox|TestProbeReport|TestSpawned|TestHostileThroughShim)$", "HOSTILE_AS_NOBODY=1")
+	cmd, dir := asNobody(t, "^(TestHostile|TestHostileSandbox|TestHostileSandboxPair|TestProbeReport|TestSpawned|TestHostileThroughShim)$", "HOSTILE_AS_NOBODY=1")
 	if raceBuild { // the bots are not this binary: see botBinary
 		bots := filepath.Join(dir, "bots.test")
 		if err := copyFile(botBinary(t), bots); err != nil {

@@ -89,7 +89,8 @@ func concealedPaths() []string {
 var systemOnce = sync.OnceValue(systemOps)
 
 // systemOps are the steps that make the system's part of every root: the
-// system folders, /etc's secrets masked, /dev, /proc.
+// system folders, /etc's secrets masked, /dev, /proc with /proc/locks
+// masked.
 func systemOps() []mountOp {
 	var ops []mountOp
 	for _, d := range drivers.SystemDirs {
@@ -116,7 +117,10 @@ func systemOps() []mountOp {
 		ops = append(ops, mountOp{Kind: "link", Path: "/dev/" + name, Opts: target})
 	}
 	ops = append(ops, mountOp{Kind: "tmpfs", Path: "/dev/shm", Opts: "mode=1777,size=" + strconv.Itoa(sandboxShm)},
-		mountOp{Kind: "proc", Path: "/proc"})
+		mountOp{Kind: "proc", Path: "/proc"},
+		// Every process's file locks, other bots' among them: the
+		// filter lets a bot take none, and it need not see the host's.
+		mountOp{Kind: "mask", Path: "/proc/locks", Opts: "false"})
 	return ops
 }
 
@@ -412,7 +416,8 @@ func (p *Probe) sandboxHow() string {
 	}
 	return "a root of its own (pivot_root) holding the system's folders, its interpreter and its dir read-only, " +
 		"its working folder writable and nothing else; " + who + ", no capabilities, no_new_privs; " +
-		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts, kernel keyrings and changes of its CPU affinity"
+		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts, kernel keyrings, changes of its CPU affinity, " +
+		"file watches and the page cache's answers, and granting file locks without taking them"
 }
 
 // Mechanism is one thing the default sandbox is made of, for `arbiter

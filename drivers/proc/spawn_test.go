@@ -146,7 +146,7 @@ func TestHostileThroughShim(t *testing.T) {
 		t.Skip("needs the sandbox, amd64 or arm64, and mount_setattr (elsewhere every start goes through the shim)")
 	}
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "-test.run", "^(TestHostileSandbox|TestSandboxIdentity|TestSandboxStartFault|TestStartFaultNamesMissingInterpreter|TestStartFaultInterpreterNotInSandbox|TestOwnExecutableRunsItsImage)$", "-test.count=1")
+	cmd := exec.Command(exe, "-test.run", "^(TestHostileSandbox|TestHostileSandboxPair|TestSandboxIdentity|TestSandboxStartFault|TestStartFaultNamesMissingInterpreter|TestStartFaultInterpreterNotInSandbox|TestOwnExecutableRunsItsImage)$", "-test.count=1")
 	cmd.Env = append(os.Environ(), spawnEnv+"=shim")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "PASS") {

@@ -22,3 +22,14 @@ var sandboxDenied = []uint32{
 	unix.SYS_SWAPON, unix.SYS_SWAPOFF, unix.SYS_ACCT, unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_NAME_TO_HANDLE_AT,
 	unix.SYS_SCHED_SETAFFINITY,
 }
+
+// sandboxAbsent fail with ENOSYS in the sandbox, as on a kernel built
+// without them (arm64 has no inotify_init, only inotify_init1): watching files (inotify, fanotify), whose events
+// tell a bot which files another bot opens in a folder they share, and
+// the page cache's questions (Linux AIO's reads with RWF_NOWAIT, which a
+// filter cannot see in the iocb; cachestat), which tell what a bot
+// before it read.
+var sandboxAbsent = []uint32{
+	unix.SYS_INOTIFY_INIT1, unix.SYS_INOTIFY_ADD_WATCH, unix.SYS_FANOTIFY_INIT, unix.SYS_FANOTIFY_MARK,
+	unix.SYS_IO_SETUP, unix.SYS_CACHESTAT,
+}

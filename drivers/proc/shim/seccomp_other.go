@@ -6,4 +6,4 @@ package shim
 // probe then reports seccomp as unavailable.
 const SeccompArch = 0
 
-var forkSyscalls, sandboxDenied []uint32
+var forkSyscalls, sandboxDenied, sandboxAbsent []uint32

@@ -366,7 +366,10 @@ func landlockWritesOnlyIn(abi int, folder string) error {
 // sched_setaffinity, and fails fallocate in any mode but 0 (a plain
 // allocation) with EOPNOTSUPP, as a file system without those modes does:
 // FALLOC_FL_KEEP_SIZE reserves any amount of disk in the bot's folder
-// with no size to show for it, and RLIMIT_FSIZE does not apply.
+// with no size to show for it, and RLIMIT_FSIZE does not apply. It also
+// closes what let bots running at once signal each other through the
+// inodes they share (sandboxRules): file watches fail, locks are granted
+// without being taken, and the page cache is not asked what is cached.
 // Every filter fails io_uring (it can open sockets and files without the
 // system calls above) and clone3 (whose flags it cannot read; C
 // libraries then fall back to clone) with ENOSYS, and kills a system call
@@ -380,24 +383,30 @@ func seccompInstall(noNet, noChildren, sandbox bool) error {
 	return nil
 }
 
+// The filter's instructions, return values and argument offsets.
+const (
+	ldW    = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+	ret    = unix.BPF_RET | unix.BPF_K
+	kill   = unix.SECCOMP_RET_KILL_PROCESS
+	ok     = unix.SECCOMP_RET_ALLOW
+	eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	enosy  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	enotsu = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
+	einval = unix.SECCOMP_RET_ERRNO | uint32(unix.EINVAL)
+	// done returns 0 without making the call.
+	done = unix.SECCOMP_RET_ERRNO | 0
+	arg0 = 16 // low word of the first argument (little endian)
+	arg1 = 24 // low word of the second
+	arg5 = 56 // low word of the sixth
+)
+
 // SeccompFilter is seccompInstall's program: the architecture check, then
 // one block per rule, each reloading the system call number.
 func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
-	const (
-		ldW    = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
-		ret    = unix.BPF_RET | unix.BPF_K
-		kill   = unix.SECCOMP_RET_KILL_PROCESS
-		ok     = unix.SECCOMP_RET_ALLOW
-		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-		eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
-		enosy  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
-		enotsu = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
-		arg0   = 16 // low word of the first argument (little endian)
-		arg1   = 24 // low word of the second
-	)
 	f := []unix.SockFilter{
 		{Code: ldW, K: 4}, // arch
 		{Code: jeq, Jt: 1, K: SeccompArch},
@@ -428,17 +437,7 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 		}
 	}
 	if sandbox {
-		for _, nr := range sandboxDenied {
-			rule(nr, unix.SockFilter{Code: ret, K: eperm})
-		}
-		// A reservation that keeps the file's size (and any other mode
-		// but a plain allocation, which RLIMIT_FSIZE bounds) takes disk
-		// at once, before a folder quota's watch can look.
-		rule(unix.SYS_FALLOCATE,
-			unix.SockFilter{Code: ldW, K: arg1},
-			unix.SockFilter{Code: jeq, Jt: 0, Jf: 1, K: 0},
-			unix.SockFilter{Code: ret, K: ok},
-			unix.SockFilter{Code: ret, K: enotsu})
+		sandboxRules(rule)
 	}
 	if noNet {
 		for _, nr := range []uint32{unix.SYS_SOCKET, unix.SYS_SOCKETPAIR} {
@@ -450,6 +449,52 @@ func SeccompFilter(noNet, noChildren, sandbox bool) []unix.SockFilter {
 		}
 	}
 	return append(f, unix.SockFilter{Code: ret, K: ok})
+}
+
+// sandboxRules are the sandbox's part of the filter, rule adding one
+// block for a system call.
+func sandboxRules(rule func(nr uint32, body ...unix.SockFilter)) {
+	for _, nr := range sandboxDenied {
+		rule(nr, unix.SockFilter{Code: ret, K: eperm})
+	}
+	for _, nr := range sandboxAbsent {
+		rule(nr, unix.SockFilter{Code: ret, K: enosy})
+	}
+	// A reservation that keeps the file's size (and any other mode
+	// but a plain allocation, which RLIMIT_FSIZE bounds) takes disk
+	// at once, before a folder quota's watch can look.
+	rule(unix.SYS_FALLOCATE,
+		unix.SockFilter{Code: ldW, K: arg1},
+		unix.SockFilter{Code: jeq, Jt: 0, Jf: 1, K: 0},
+		unix.SockFilter{Code: ret, K: ok},
+		unix.SockFilter{Code: ret, K: enotsu})
+	// A lock one bot holds on a file another can open is a signal
+	// between them: every lock is granted and none is taken, so F_GETLK
+	// truthfully finds none. A lease (which breaks when another opens
+	// the file) and dnotify (which tells of another's reads in a
+	// folder) fail with EINVAL, as on a kernel without them.
+	rule(unix.SYS_FLOCK, unix.SockFilter{Code: ret, K: done})
+	rule(unix.SYS_FCNTL,
+		unix.SockFilter{Code: ldW, K: arg1},
+		unix.SockFilter{Code: jeq, Jt: 6, K: unix.F_SETLK},
+		unix.SockFilter{Code: jeq, Jt: 5, K: unix.F_SETLKW},
+		unix.SockFilter{Code: jeq, Jt: 4, K: unix.F_OFD_SETLK},
+		unix.SockFilter{Code: jeq, Jt: 3, K: unix.F_OFD_SETLKW},
+		unix.SockFilter{Code: jeq, Jt: 3, K: unix.F_SETLEASE},
+		unix.SockFilter{Code: jeq, Jt: 2, K: unix.F_NOTIFY},
+		unix.SockFilter{Code: ret, K: ok},
+		unix.SockFilter{Code: ret, K: done},
+		unix.SockFilter{Code: ret, K: einval})
+	// A read with RWF_NOWAIT fails at once when its page is not cached:
+	// whether another bot read it before, without timing anything. It
+	// fails as on a file without the flag's support.
+	for _, nr := range []uint32{unix.SYS_PREADV2, unix.SYS_PWRITEV2} {
+		rule(nr,
+			unix.SockFilter{Code: ldW, K: arg5},
+			unix.SockFilter{Code: jset, Jt: 0, Jf: 1, K: unix.RWF_NOWAIT},
+			unix.SockFilter{Code: ret, K: enotsu},
+			unix.SockFilter{Code: ret, K: ok})
+	}
 }
 
 // cloneNamespaces are the clone flags that make namespaces.
