@@ -81,17 +81,11 @@ func TestSignalWhileLoadingSaysSo(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "out")
 			cmd := exec.Command(arbiter, "run", dir, "-out", out, "-var-file", fifo)
-			var stderr proctest.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
+			stderr, exited := startWatched(t, cmd)
 			// Opening the pipe without blocking succeeds once the run has
 			// opened it to read: it is loading, and waits for the file.
 			var w *os.File
-			waitUntil(t, "reading its -var-file", exited, &stderr, func() bool {
+			waitUntil(t, "reading its -var-file", exited, stderr, func() bool {
 				f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 				if err != nil && !errors.Is(err, syscall.ENXIO) {
 					t.Fatal(err)
@@ -103,14 +97,14 @@ func TestSignalWhileLoadingSaysSo(t *testing.T) {
 			if err := syscall.Kill(cmd.Process.Pid, sig); err != nil {
 				t.Fatal(err)
 			}
-			err := endOf(t, cmd, exited, &stderr, "on "+name)
+			err := endOf(t, cmd, exited, stderr, "on "+name)
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 				t.Errorf("the run ended with %v, want exit status 1 (an interrupted run's)", err)
 			}
 			want := "arbiter run: interrupted by " + name + " while loading the configuration; nothing was run.\n"
 			if stderr.String() != want {
-				t.Errorf("stderr:\n%s\nwant:\n%s", &stderr, want)
+				t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
 			}
 			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("the results directory was made (%v)", err)
@@ -147,24 +141,18 @@ func TestSignalWhilePreparingSaysWhatIsLeft(t *testing.T) {
 	}
 	args := []string{"run", dir, "-out", out, "-match", "r001-g01-s1", "-log-level", "warn"} // one match, to go on cheaply
 	cmd := exec.Command(arbiter, args...)
-	var stderr proctest.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	stderr, exited := startWatched(t, cmd)
 	// plan.json is written just before arbiter.log is opened, which waits
 	// for a reader of the pipe: from here the run is preparing until the
 	// signal comes.
-	waitUntil(t, "writing plan.json", exited, &stderr, func() bool {
+	waitUntil(t, "writing plan.json", exited, stderr, func() bool {
 		_, err := os.Stat(filepath.Join(out, engine.PlanFile))
 		return err == nil
 	})
 	if err := syscall.Kill(cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err = endOf(t, cmd, exited, &stderr, "on SIGINT")
+	err = endOf(t, cmd, exited, stderr, "on SIGINT")
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Errorf("the run ended with %v, want exit status 1 (an interrupted run's)", err)
@@ -172,7 +160,7 @@ func TestSignalWhilePreparingSaysWhatIsLeft(t *testing.T) {
 	want := "arbiter run: interrupted by SIGINT while preparing " + out + " (locking it, fingerprinting the bots); no match was played; " +
 		out + " keeps what it holds so far, and the same command goes on from there.\n"
 	if stderr.String() != want {
-		t.Errorf("stderr:\n%s\nwant:\n%s", &stderr, want)
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
 	}
 	if err := os.Remove(logFile); err != nil {
 		t.Fatal(err)
@@ -186,7 +174,7 @@ func TestSignalWhilePreparingSaysWhatIsLeft(t *testing.T) {
 // waitUntil polls cond until it holds, as a run started by the test
 // (exited, stderr) gets to doing what step says; it fails the test if
 // the run ends first, or after a minute.
-func waitUntil(t *testing.T, step string, exited chan error, stderr *proctest.Buffer, cond func() bool) {
+func waitUntil(t *testing.T, step string, exited <-chan error, stderr *proctest.Buffer, cond func() bool) {
 	t.Helper()
 	deadline := time.After(time.Minute)
 	for !cond() {
@@ -198,4 +186,18 @@ func waitUntil(t *testing.T, step string, exited chan error, stderr *proctest.Bu
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
+}
+
+// startWatched starts cmd with its standard error kept, and returns that
+// and a channel that gets cmd's Wait error once it has exited.
+func startWatched(t *testing.T, cmd *exec.Cmd) (*proctest.Buffer, <-chan error) {
+	t.Helper()
+	stderr := new(proctest.Buffer)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return stderr, exited
 }

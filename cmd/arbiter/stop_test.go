@@ -93,7 +93,7 @@ func TestJobStopIsNoFault(t *testing.T) {
 }
 
 // liveBots waits until bots of mark are playing, and returns them.
-func liveBots(t *testing.T, mark string, exited chan error, stderr *proctest.Buffer) []int {
+func liveBots(t *testing.T, mark string, exited <-chan error, stderr *proctest.Buffer) []int {
 	t.Helper()
 	var pause proctest.Backoff
 	for {

@@ -136,34 +136,28 @@ func workers(mark string, run int) []int {
 // startMarked starts arbiter run -j 2 (and flags), in its own process
 // group when group, its workers marked with mark, and waits until results
 // has at least n lines.
-func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool, flags ...string) (*exec.Cmd, *proctest.Buffer, chan error) {
+func startMarked(t *testing.T, arbiter, dir, out, mark string, n int, group bool, flags ...string) (*exec.Cmd, *proctest.Buffer, <-chan error) {
 	t.Helper()
 	cmd := exec.Command(arbiter, append([]string{"run", dir, "-out", out, "-j", "2"}, flags...)...)
 	cmd.Env = append(os.Environ(), "WORKER_MARK="+mark)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group}
-	var stderr proctest.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	stderr, exited := startWatched(t, cmd)
 	results := filepath.Join(out, engine.ResultsFile)
 	for lines(results) < n {
 		select {
 		case err := <-exited:
-			t.Fatalf("the run ended (%v) too soon:\n%s", err, &stderr)
+			t.Fatalf("the run ended (%v) too soon:\n%s", err, stderr)
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
-	return cmd, &stderr, exited
+	return cmd, stderr, exited
 }
 
 // endOf waits for a run started by startMarked to end, and returns how it
 // ended. Only a run that hangs takes 3 minutes (the rest of a run of 32
 // matches took 28 s under the race detector on a busy host): then it
 // kills the run's process group and fails.
-func endOf(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *proctest.Buffer, when string) error {
+func endOf(t *testing.T, cmd *exec.Cmd, exited <-chan error, stderr *proctest.Buffer, when string) error {
 	t.Helper()
 	select {
 	case err := <-exited:
@@ -182,7 +176,7 @@ type markedRun struct {
 	arbiter, dir, out, mark string
 	cmd                     *exec.Cmd
 	stderr                  *proctest.Buffer
-	exited                  chan error
+	exited                  <-chan error
 	workers                 []int
 }
 
