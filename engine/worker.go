@@ -327,6 +327,17 @@ func (p *workerPool) died(w *worker, err error) error {
 	return errors.New(msg + " (the match is not counted; running the same command again resumes the run)")
 }
 
+// workerCommand is the command of a worker of executable self, given the
+// run's probe of the machine (proc.MachineEnv): a worker confines its
+// bots as the run found it could and logged, rather than as a probe of
+// its own finds, which a start that failed on a loaded machine could make
+// a machine without the sandbox.
+func workerCommand(self string) *exec.Cmd {
+	cmd := proc.Command(self, "worker")
+	cmd.Env = append(os.Environ(), proc.MachineEnviron(proc.Machine()))
+	return cmd
+}
+
 // start starts worker w pinned to its CPUs: the thread that forks has
 // them as its affinity for that moment, so the worker and every thread
 // and process it makes have them from their start.
@@ -352,7 +363,7 @@ func (p *workerPool) start(ctx context.Context, w *worker) error {
 	// proc.Command: arbiter's own image when Self is this executable, so
 	// that a worker started after an install over arbiter is still of
 	// the run's build.
-	cmd := proc.Command(p.r.Self, "worker")
+	cmd := workerCommand(p.r.Self)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if lock := heldLockOf(p.r.Out); lock != nil {
 		// The worker shares the run's lock (one open file, one flock):
@@ -675,6 +686,9 @@ func ServeWorker(in io.Reader, out, logw io.Writer, find func(string) (drivers.D
 	if hello.Lock {
 		unix.CloseOnExec(3)
 	}
+	// The run's probe (proc.MachineEnv), taken out of this process's
+	// environment before anything is started with it.
+	proc.Machine()
 	if err := sameBuild(hello.Plan.Arbiter); err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -217,5 +218,22 @@ func TestWorkerRefusesAnotherBuild(t *testing.T) {
 	}
 	if err := sameBuild(nil); err != nil {
 		t.Errorf("no build recorded: %v", err)
+	}
+}
+
+// TestWorkerGetsTheRunsProbe: a worker is started with the run's probe
+// of the machine (proc.MachineEnv), which it uses instead of probing
+// again: a probe of its own that failed on a loaded machine ran bots
+// bare that the run had said were sandboxed.
+func TestWorkerGetsTheRunsProbe(t *testing.T) {
+	cmd := workerCommand("/usr/bin/arbiter")
+	var got []string
+	for _, kv := range cmd.Env {
+		if strings.HasPrefix(kv, proc.MachineEnv+"=") {
+			got = append(got, kv)
+		}
+	}
+	if want := proc.MachineEnviron(proc.Machine()); len(got) != 1 || got[0] != want {
+		t.Errorf("the worker's environment has %q, want only %q", got, want)
 	}
 }

@@ -2,12 +2,17 @@ package proc
 
 import (
 	"bufio"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -68,12 +73,55 @@ var (
 	machine     *Probe
 )
 
+// MachineEnv holds, in a process a run starts to play its matches (`arbiter
+// worker`), the run's own probe as JSON (MachineEnviron): the worker uses
+// it instead of probing again, so that every match of a run is confined
+// as the run found and logged. A probe of its own could differ (a start
+// that failed on a loaded machine) and run bots bare that the run
+// sandboxes.
+const MachineEnv = "ARBITER_MACHINE"
+
+// MachineEnviron is the MachineEnv variable ("NAME=value") that gives a
+// process started by this one the probe p.
+func MachineEnviron(p *Probe) string {
+	b, err := json.Marshal(p)
+	if err != nil { // a Probe is plain data
+		panic(err)
+	}
+	return MachineEnv + "=" + string(b)
+}
+
 // Machine probes the machine once and returns what it found. Probing
 // starts a few short processes (this executable, in shim probe mode) to
-// try each namespace for real.
+// try each namespace for real. A process given its parent's probe in
+// MachineEnv takes that instead, and takes the variable out of its
+// environment; one whose MachineEnv cannot be read probes.
 func Machine() *Probe {
-	machineOnce.Do(func() { machine = probe() })
+	machineOnce.Do(func() {
+		if p, ok := machineFromEnv(); ok {
+			machine = p
+			return
+		}
+		machine = probe()
+	})
 	return machine
+}
+
+// machineFromEnv is the probe MachineEnv holds, if it holds one.
+func machineFromEnv() (*Probe, bool) {
+	v, ok := os.LookupEnv(MachineEnv)
+	if !ok {
+		return nil, false
+	}
+	os.Unsetenv(MachineEnv)
+	var p Probe
+	if err := json.Unmarshal([]byte(v), &p); err != nil || p.Why == nil {
+		return nil, false
+	}
+	if p.CgroupV1 == nil {
+		p.CgroupV1 = map[string]string{}
+	}
+	return &p, true
 }
 
 func probe() *Probe {
@@ -102,7 +150,7 @@ func probe() *Probe {
 	} else {
 		probeCgroups(p)
 	}
-	probeNamespaces(p)
+	faults := probeNamespaces(p)
 	for _, ns := range []struct {
 		key, name string
 		ok        *bool
@@ -111,6 +159,7 @@ func probe() *Probe {
 		if disabled[ns.key] || disabled["userns"] && !p.Root {
 			*ns.ok = false
 			p.Why[ns.name] = off
+			delete(faults, ns.name)
 		}
 	}
 
@@ -132,28 +181,48 @@ func probe() *Probe {
 	} else {
 		p.Why["seccomp"] = "prctl(PR_GET_SECCOMP): " + err.Error()
 	}
-	probeSandbox(p, disabled["sandbox"])
+	probeSandbox(p, disabled["sandbox"], faults)
 	return p
 }
 
 // probeSandbox starts this executable in the default sandbox, as a bot
-// would be started, and records whether it got there.
-func probeSandbox(p *Probe, disabled bool) {
+// would be started, and records whether it got there. faults are the
+// namespaces whose probe failed otherwise than by the machine's refusal
+// (probeNamespaces): without one the sandbox is failed, not missing.
+func probeSandbox(p *Probe, disabled bool, faults map[string]bool) {
+	needed := []string{"mount namespace", "PID namespace", "network namespace"}
+	lacking, failed := false, false
+	for i, ok := range []bool{p.MountNS, p.PIDNS, p.NetNS} {
+		lacking = lacking || !ok && !faults[needed[i]]
+		failed = failed || !ok && faults[needed[i]]
+	}
 	switch {
 	case disabled:
 		p.Why["sandbox"] = "disabled by " + DisableEnv
 		return
-	case !p.MountNS || !p.PIDNS || !p.NetNS:
-		p.Why["sandbox"] = "it needs mount, PID and network namespaces (" + p.why("mount namespace", "PID namespace", "network namespace") + ")"
+	case lacking:
+		p.Why["sandbox"] = "it needs mount, PID and network namespaces (" + p.why(needed...) + ")"
 		return
 	case !p.Seccomp:
 		p.Why["sandbox"] = "it needs seccomp (" + p.Why["seccomp"] + ")"
 		return
+	case failed:
+		p.SandboxFailed = true
+		p.Why["sandbox"] = "starting a process in its namespaces failed (" + p.why(needed...) + ")"
+		return
 	}
+	if err := retryProbe(func() error { return trySandbox(p) }); err != nil {
+		p.Sandbox, p.SandboxFailed = false, true
+		exe, _ := os.Executable()
+		p.Why["sandbox"] = fmt.Sprintf("starting a process in it failed: %v%s", err, unreachableExe(p, exe))
+	}
+}
+
+// trySandbox starts this executable in the default sandbox once.
+func trySandbox(p *Probe) error {
 	cmd, err := ownCommand()
 	if err != nil {
-		p.Why["sandbox"] = "cannot find this executable: " + err.Error()
-		return
+		return fmt.Errorf("cannot find this executable: %w", err)
 	}
 	cmd.Env = []string{shimProbeEnv + "=ns"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -162,15 +231,14 @@ func probeSandbox(p *Probe, disabled bool) {
 	p.Sandbox = true // so that prepareWith lays out a sandbox
 	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "", 0, false)
 	if err == nil {
-		err = cmd.Run()
+		err = runProbe(cmd)
 		b.Close()
 	}
 	if err != nil {
-		p.Sandbox, p.SandboxFailed = false, true
 		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out.String()), "arbiter shim: "))
-		exe, _ := os.Executable()
-		p.Why["sandbox"] = fmt.Sprintf("starting a process in it failed: %v %s%s", err, msg, unreachableExe(p, exe))
+		return fmt.Errorf("%w %s", err, msg)
 	}
+	return nil
 }
 
 // unreachableExe says, as root, when arbiter's own executable (what the
@@ -217,39 +285,23 @@ func capEff() uint64 {
 
 // probeNamespaces tries each namespace by starting this executable in it:
 // the only reliable test, since containers and sysctls deny them in many
-// ways.
-func probeNamespaces(p *Probe) {
+// ways. It returns the namespaces whose start failed otherwise than by the
+// machine's refusal (deniedStart): a fault, not a machine without them.
+func probeNamespaces(p *Probe) (faults map[string]bool) {
+	faults = map[string]bool{}
 	if _, err := ownCommand(); err != nil {
 		for _, n := range []string{"user namespace", "network namespace", "mount namespace", "PID namespace"} {
 			p.Why[n] = "cannot find this executable: " + err.Error()
 		}
-		return
+		return faults
 	}
-	try := func(flags uintptr, mount bool) error {
-		cmd, _ := ownCommand()
-		mode := "ns"
-		if mount {
-			mode = "mount"
-		}
-		cmd.Env = []string{shimProbeEnv + "=" + mode}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL}
-		if !p.Root {
-			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
-		}
-		if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
-			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: p.UID, Size: 1}}
-			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
-		}
-		out, err := cmd.CombinedOutput()
-		if err != nil && len(out) > 0 {
-			return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
-		}
-		return err
-	}
-	if err := try(syscall.CLONE_NEWUSER, false); err != nil {
+	if err := tryNamespace(p, syscall.CLONE_NEWUSER, false); err == nil {
+		p.UserNS = true
+	} else if deniedStart(err) {
 		p.Why["user namespace"] = "unprivileged user namespaces are not allowed: " + err.Error()
 	} else {
-		p.UserNS = true
+		p.Why["user namespace"] = "starting a process in one failed: " + err.Error()
+		faults["user namespace"] = true
 	}
 	need := ""
 	if !p.Root && !p.UserNS {
@@ -267,14 +319,129 @@ func probeNamespaces(p *Probe) {
 	} {
 		if need != "" {
 			p.Why[ns.name] = need
+			faults[ns.name] = faults["user namespace"]
 			continue
 		}
-		if err := try(ns.flag, ns.mount); err != nil {
-			p.Why[ns.name] = err.Error()
-		} else {
+		if err := tryNamespace(p, ns.flag, ns.mount); err == nil {
 			*ns.ok = true
+		} else {
+			p.Why[ns.name] = err.Error()
+			faults[ns.name] = !deniedStart(err)
 		}
 	}
+	for n, f := range faults {
+		if !f {
+			delete(faults, n)
+		}
+	}
+	return faults
+}
+
+// tryNamespace starts this executable in the namespaces flags (and a user
+// namespace when not root), in shim probe mode "mount" when mount, else
+// "ns", trying again a start that failed transiently (retryProbe).
+func tryNamespace(p *Probe, flags uintptr, mount bool) error {
+	return retryProbe(func() error {
+		cmd, err := ownCommand()
+		if err != nil {
+			return err
+		}
+		mode := "ns"
+		if mount {
+			mode = "mount"
+		}
+		cmd.Env = []string{shimProbeEnv + "=" + mode}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL}
+		if !p.Root {
+			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+		}
+		if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: p.UID, Size: 1}}
+			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		}
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err = runProbe(cmd)
+		if err != nil && out.Len() > 0 {
+			return fmt.Errorf("%w: %s", err, strings.TrimSpace(out.String()))
+		}
+		return err
+	})
+}
+
+// probeBackoff are the waits before each new try of a probe's start that
+// failed transiently (transientStart): len(probeBackoff)+1 tries in all.
+var probeBackoff = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond, 500 * time.Millisecond}
+
+// probeTimeout is how long a probe's process may take to end before it is
+// killed and its try counted as failed transiently.
+const probeTimeout = 10 * time.Second
+
+var errProbeTimeout = errors.New("the process did not end in time")
+
+// testHookProbeStart, when set, is called before each start of a probe's
+// process: an error it returns is that start's.
+var testHookProbeStart func() error
+
+// retryProbe runs try, a start of a probe's process, until it succeeds or
+// fails otherwise than transiently, len(probeBackoff)+1 times at most.
+func retryProbe(try func() error) error {
+	err := try()
+	for _, wait := range probeBackoff {
+		if !transientStart(err) {
+			break
+		}
+		time.Sleep(wait)
+		err = try()
+	}
+	return err
+}
+
+// transientStart reports whether err, a probe's try, failed in a way a
+// new try may not: the start itself failed for want of resources on a
+// loaded machine (EAGAIN, ENOMEM from clone) or was interrupted (EINTR),
+// or the process did not end in time.
+func transientStart(err error) bool {
+	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.ENOMEM) || errors.Is(err, syscall.EINTR) ||
+		errors.Is(err, errProbeTimeout)
+}
+
+// deniedStart reports whether err, a namespace probe's failure, says that
+// the machine does not allow the namespace: the kernel refused it (EPERM:
+// not allowed, as in a container; EINVAL: not built in; ENOSPC, EUSERS: a
+// sysctl's limit, 0 to forbid them), or the process started and found it
+// unusable (its exit status). Anything else (a start that failed
+// transiently on every try, a process killed by a signal, another error)
+// is a fault of the moment, not a machine without it.
+func deniedStart(err error) bool {
+	var exit *exec.ExitError
+	return errors.As(err, &exit) && exit.Exited() || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) ||
+		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EUSERS)
+}
+
+// runProbe starts cmd, a probe's process, and waits for its end; one that
+// has not ended after probeTimeout is killed (errProbeTimeout).
+func runProbe(cmd *exec.Cmd) error {
+	if testHookProbeStart != nil {
+		if err := testHookProbeStart(); err != nil {
+			return err
+		}
+	}
+	cmd.WaitDelay = time.Second // the output of a process left behind
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	var late atomic.Bool
+	timer := time.AfterFunc(probeTimeout, func() {
+		late.Store(true)
+		cmd.Process.Kill()
+	})
+	err := cmd.Wait()
+	timer.Stop()
+	if late.Load() {
+		return fmt.Errorf("%w (%v): %v", errProbeTimeout, probeTimeout, err)
+	}
+	return err
 }
 
 // cloneFlags are the namespaces a box with limits l is started in.

@@ -6,7 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -101,5 +104,79 @@ func TestProbeNamesUnrunnableExecutable(t *testing.T) {
 	want := fmt.Sprintf("arbiter's executable %s is mode 0700: uid 65534, the sandbox's, may not run it", exe)
 	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "sandbox_failed true") {
 		t.Errorf("the probe of an arbiter of mode 0700 does not say %q and sandbox_failed true:\n%s", want, out)
+	}
+}
+
+// TestMachineFromParent: a process given its parent's probe in
+// MachineEnv (a run's worker) uses it without probing, and takes the
+// variable out of its environment, which its bots outside the sandbox
+// inherit.
+func TestMachineFromParent(t *testing.T) {
+	saved := Machine()
+	defer func() { machine = saved }()
+	parent := &Probe{UID: 4242, Root: true, SandboxFailed: true, CgroupV1: map[string]string{},
+		Why: map[string]string{"sandbox": "the parent's marker"}}
+	t.Setenv(MachineEnv, strings.TrimPrefix(MachineEnviron(parent), MachineEnv+"="))
+	starts := 0
+	testHookProbeStart = func() error { starts++; return nil }
+	defer func() { testHookProbeStart = nil }()
+	machineOnce = sync.Once{}
+	p := Machine()
+	if p.UID != 4242 || !p.SandboxFailed || p.Why["sandbox"] != "the parent's marker" || starts != 0 {
+		t.Errorf("Machine() = %+v after %d probe starts, want the parent's probe and none", p, starts)
+	}
+	if v, ok := os.LookupEnv(MachineEnv); ok {
+		t.Errorf("%s=%s is still in the environment", MachineEnv, v)
+	}
+}
+
+// TestMachineFromParentUnreadable: a process whose MachineEnv is not a
+// probe probes the machine itself.
+func TestMachineFromParentUnreadable(t *testing.T) {
+	t.Setenv(MachineEnv, "{not json")
+	if p, ok := machineFromEnv(); ok || p != nil {
+		t.Errorf("machineFromEnv of %q = %+v, %v; want nothing", "{not json", p, ok)
+	}
+}
+
+// TestProbeRetriesTransientStart: a start of the probe's process that
+// fails for want of resources (EAGAIN from clone on a loaded machine) is
+// tried again, and the probe finds what it finds without the failures;
+// when every try fails so, the sandbox is failed, not missing: bots that
+// ask for it are not started outside it. A start the kernel does not
+// allow (EPERM) is a machine without the namespace, as before.
+func TestProbeRetriesTransientStart(t *testing.T) {
+	real := Machine()
+	t.Setenv(DisableEnv, "cgroup")
+	defer func(b []time.Duration) { probeBackoff = b; testHookProbeStart = nil }(probeBackoff)
+	probeBackoff = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
+	startFails := func(errno syscall.Errno, times int) *int {
+		n := 0
+		testHookProbeStart = func() error {
+			n++
+			if times < 0 || n <= times {
+				return &os.PathError{Op: "fork/exec", Path: "/proc/self/exe", Err: errno}
+			}
+			return nil
+		}
+		return &n
+	}
+	n := startFails(syscall.EAGAIN, 2)
+	p := probe()
+	if *n <= 2 || p.Sandbox != real.Sandbox || p.SandboxFailed != real.SandboxFailed || p.NetNS != real.NetNS || p.MountNS != real.MountNS || p.PIDNS != real.PIDNS {
+		t.Errorf("after %d starts, 2 failed with EAGAIN: %+v, want as Machine(): %+v", *n, p, real)
+	}
+	startFails(syscall.EAGAIN, -1)
+	p = probe()
+	if (real.Sandbox || real.SandboxFailed) && (p.Sandbox || !p.SandboxFailed || !strings.Contains(p.Why["sandbox"], "resource temporarily unavailable")) {
+		t.Errorf("every start failing with EAGAIN: sandbox %v, sandbox_failed %v (%s); want failed", p.Sandbox, p.SandboxFailed, p.Why["sandbox"])
+	}
+	if err := p.SandboxFailure(); (real.Sandbox || real.SandboxFailed) && err == nil {
+		t.Errorf("every start failing with EAGAIN: SandboxFailure() = nil")
+	}
+	startFails(syscall.EPERM, -1)
+	p = probe()
+	if p.Sandbox || p.SandboxFailed || p.NetNS || p.PIDNS || p.MountNS {
+		t.Errorf("every start refused with EPERM: %+v, want a machine without namespaces nor the sandbox", p)
 	}
 }
