@@ -382,25 +382,24 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 
 // outputs are the files of bot b's folder that its fingerprint, as
 // plan.json records it now, does not cover, with their hashes: those a
-// build made (BuildRecord.Outputs). The run's results directory is left
-// out.
+// build made (BuildRecord.Outputs). Only they are read, under the
+// fingerprint's caps: one past them is recorded by its mode only. The
+// run's results directory is left out.
 func (r *Runner) outputs(b *plan.Bot) []plan.FileSum {
-	covered := r.watch.covered(b)
-	fp := fingerprint.Bot(b.DirIn(r.Root), nil, map[string]string{realDir(r.Out): "a results directory of this run"})
-	var out []plan.FileSum
-	for _, f := range fp.Files {
-		if !covered[f.Path] {
-			out = append(out, f)
-		}
-	}
-	return out
+	return fingerprint.Uncovered(b.DirIn(r.Root), r.watch.covered(b), map[string]string{realDir(r.Out): "a results directory of this run"})
 }
 
 // changedOutput is the first of a build's outputs (relative to dir) that
-// is not as the build left it, or "".
+// is not as the build left it, or "". One recorded by its mode only (past
+// the fingerprint's byte cap: no SHA-256) is compared by its mode only,
+// as it was recorded.
 func changedOutput(dir string, outputs []plan.FileSum) string {
 	for _, o := range outputs {
-		if now, ok := fingerprint.File(filepath.Join(dir, filepath.FromSlash(o.Path)), o.Path); !ok || now != o {
+		read := fingerprint.File
+		if o.SHA256 == "" {
+			read = fingerprint.FileMode
+		}
+		if now, ok := read(filepath.Join(dir, filepath.FromSlash(o.Path)), o.Path); !ok || now != o {
 			return o.Path
 		}
 	}

@@ -363,3 +363,31 @@ func buildRunner(t *testing.T, root string, p *plan.Plan, allow bool) *Runner {
 	}
 	return &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, allow, hclog.NewNullLogger())}
 }
+
+// A build's output past the fingerprint's byte cap is recorded by its
+// mode alone, and compared so: not read in full and taken for replaced
+// at every run. Only the files the fingerprint does not cover are read,
+// so the covered ones do not use up the cap.
+func TestOutputsPastByteCap(t *testing.T) {
+	defer func(b int64) { fingerprint.MaxBytes = b }(fingerprint.MaxBytes)
+	fingerprint.MaxBytes = 10
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.txt": "12345678", "b.txt": "12345", "c.bin": "012345678"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := fingerprint.Uncovered(dir, map[string]bool{"a.txt": true}, nil)
+	if len(out) != 2 || out[0].Path != "b.txt" || out[0].SHA256 == "" || out[1].Path != "c.bin" || out[1].SHA256 != "" {
+		t.Fatalf("outputs %+v, want b.txt hashed and c.bin by its mode", out)
+	}
+	if changed := changedOutput(dir, out); changed != "" {
+		t.Errorf("changedOutput = %q for outputs as the build left them, want none", changed)
+	}
+	if err := os.Chmod(filepath.Join(dir, "c.bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if changed := changedOutput(dir, out); changed != "c.bin" {
+		t.Errorf("changedOutput = %q, want c.bin, whose mode changed", changed)
+	}
+}

@@ -220,6 +220,17 @@ func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerpr
 	return w.finish(command, "", "")
 }
 
+// Uncovered is what the walk of dir that Bot makes (the files and
+// directories of exclude left out) records of the files that covered (by
+// relative, slash separated path) does not hold: only those are read,
+// and count toward the caps, past which a file is recorded by its mode
+// only (FileMode).
+func Uncovered(dir string, covered map[string]bool, exclude map[string]string) []plan.FileSum {
+	w := &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude, pass: func(rel string) bool { return covered[rel] }}
+	w.walk(dir)
+	return w.fp.Files
+}
+
 // finish adds the files of command, of the class path list of the bot's
 // CLASSPATH (its env's; "" for none) and the program that runs in place
 // of the command's (see hashedWords; "" for none) to a copy of the
@@ -291,6 +302,9 @@ type walker struct {
 	// modeOnly records files by their mode only, their content not read
 	// (FileMode).
 	modeOnly bool
+	// pass, when set, says which files the walk passes over: neither
+	// read nor recorded, nor counted toward the caps (Uncovered).
+	pass func(rel string) bool
 }
 
 // name is the name under which the file or folder rel (relative to the
@@ -351,7 +365,7 @@ func (w *walker) walk(dir string) {
 			}
 			return w.enter(path, rel, d)
 		}
-		if w.leaveOut(path, rel, d) || w.at != "" && w.once(rel) {
+		if w.leaveOut(path, rel, d) || w.at != "" && w.once(rel) || w.pass != nil && w.pass(rel) {
 			return nil
 		}
 		if w.atCap() {
