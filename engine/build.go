@@ -254,8 +254,10 @@ func (r *Runner) rebuild(ctx context.Context, m *plan.Match, b *plan.Bot, bb *bo
 		mv := took[name]
 		if other := r.builds.find(name); other != nil && other != bb && other.gate == bb.gate && other.done && other.hash == mv.From {
 			other.hash, other.rec.Fingerprint = mv.To, mv.To
-			// Its verdict holds for its files as the build left them:
-			// so says its record, or the next run would build it again.
+			// Its verdict holds for its files, and its outputs, as the
+			// build left them: so says its record, or the next run would
+			// build it again (the build rewrote an output of both).
+			other.rec.Outputs = r.outputs(r.Plan.Bot(name))
 			if err := r.writeBuildRecord(name, other.rec); err != nil {
 				return err
 			}

@@ -391,3 +391,40 @@ func TestOutputsPastByteCap(t *testing.T) {
 		t.Errorf("changedOutput = %q, want c.bin, whose mode changed", changed)
 	}
 }
+
+// Two bots of one folder whose builds write the same output: the verdict
+// of the one built first holds for the folder as the other's build left
+// it, and records the outputs so, so that the next run builds neither
+// again (each finding the output not as its own build left it).
+func TestSharedFolderOutputsRefreshed(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte("play\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	build := []string{"/bin/sh", "-c", "date +%s%N > stamp"}
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "a", Command: []string{"./bot.sh"}, Dir: "bot", Build: build},
+		{Name: "b", Command: []string{"./bot.sh", "x"}, Dir: "bot", Build: build}}}
+	r := buildRunner(t, root, p, true)
+	ctx := context.Background()
+	for _, m := range []*plan.Match{{ID: "r001-g01-s1", Seats: []string{"a"}}, {ID: "r001-g02-s1", Seats: []string{"b"}}} {
+		_, release, err := r.builtFor(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+	}
+	for _, name := range []string{"a", "b"} {
+		rec, err := readBuildRecord(r.Out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed := changedOutput(dir, rec.Outputs); changed != "" {
+			t.Errorf("bot %s's verdict records %s not as the last build left it: the next run builds it again", name, changed)
+		}
+	}
+}
