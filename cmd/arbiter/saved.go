@@ -224,6 +224,15 @@ func compiledProblems(cf *configFlags, l *loaded, path string) ([]string, error)
 		return nil, err
 	}
 	var problems []string
+	for _, b := range since.saved.Bots {
+		if b.House == "" && b.Fingerprint == nil {
+			// Arbiter writes a fingerprint of every bot beside its
+			// build's: the plan was edited since, and binds nothing of
+			// this bot.
+			problems = append(problems, fmt.Sprintf("bot %q has no fingerprint in the plan, which records arbiter's build: it was edited after arbiter wrote it, "+
+				"so nothing binds what plays as that bot; compile the plan again (arbiter plan -json) and review it", b.Name))
+		}
+	}
 	for _, c := range since.changes {
 		problems = append(problems, fmt.Sprintf("changed since the plan was compiled: %s (arbiter run refuses the plan unless given -allow-changed-bots; "+
 			"compile the plan again to review the bots as they are now)", c))
