@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,6 +30,8 @@ type SincePlan struct {
 	// Added are, by bot, the files new since the plan (relative to the
 	// bot's folder as its fingerprint names them), sorted.
 	Added map[string][]string
+	// From are, by bot, the hashes the plan recorded.
+	From map[string]string
 }
 
 // CompareSincePlan compares the fingerprints a saved plan recorded
@@ -56,8 +59,7 @@ func CompareSincePlan(saved, now *plan.Plan) ([]BotChange, map[string][]string) 
 		}
 		k := slices.IndexFunc(changes, func(c BotChange) bool { return c.Bot == b.Name })
 		if k < 0 {
-			h := short(saved.Bot(b.Name).Fingerprint.Hash)
-			changes = append(changes, BotChange{Bot: b.Name, From: h, To: h})
+			changes = append(changes, BotChange{Bot: b.Name, From: short(saved.Bot(b.Name).Fingerprint.Hash), To: short(b.Fingerprint.Hash)})
 			k = len(changes) - 1
 		}
 		changes[k].Added = files
@@ -130,8 +132,7 @@ func (r *Runner) checkSincePlan(ctx context.Context) error {
 			}
 		}
 		if len(left) > 0 {
-			h := short(r.watch.hash(name))
-			changes = append(changes, BotChange{Bot: name, From: h, To: h, Added: left})
+			changes = append(changes, BotChange{Bot: name, From: short(cmp.Or(r.SincePlan.From[name], r.watch.hash(name))), To: short(r.watch.hash(name)), Added: left})
 		}
 	}
 	if len(changes) == 0 {

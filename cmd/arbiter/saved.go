@@ -302,7 +302,10 @@ func checkCompiled(since *sincePlan, path, out string, allow bool) ([]engine.Bot
 	}
 	var after *engine.SincePlan
 	if len(since.built) > 0 {
-		after = &engine.SincePlan{Plan: path, Added: since.built}
+		after = &engine.SincePlan{Plan: path, Added: since.built, From: map[string]string{}}
+		for name := range since.built {
+			after.From[name] = since.saved.Bot(name).Fingerprint.Hash
+		}
 	}
 	if len(since.changes) == 0 {
 		return nil, after, nil
