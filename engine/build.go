@@ -254,8 +254,10 @@ func (r *Runner) rebuild(ctx context.Context, m *plan.Match, b *plan.Bot, bb *bo
 		mv := took[name]
 		if other := r.builds.find(name); other != nil && other != bb && other.gate == bb.gate && other.done && other.hash == mv.From {
 			other.hash, other.rec.Fingerprint = mv.To, mv.To
-			// Its verdict holds for its files as the build left them:
-			// so says its record, or the next run would build it again.
+			// Its verdict holds for its files, and its outputs, as the
+			// build left them: so says its record, or the next run would
+			// build it again (the build rewrote an output of both).
+			other.rec.Outputs = r.outputs(r.Plan.Bot(name))
 			if err := r.writeBuildRecord(name, other.rec); err != nil {
 				return err
 			}
@@ -382,25 +384,24 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 
 // outputs are the files of bot b's folder that its fingerprint, as
 // plan.json records it now, does not cover, with their hashes: those a
-// build made (BuildRecord.Outputs). The run's results directory is left
-// out.
+// build made (BuildRecord.Outputs). Only they are read, under the
+// fingerprint's caps: one past them is recorded by its mode only. The
+// run's results directory is left out.
 func (r *Runner) outputs(b *plan.Bot) []plan.FileSum {
-	covered := r.watch.covered(b)
-	fp := fingerprint.Bot(b.DirIn(r.Root), nil, map[string]string{realDir(r.Out): "a results directory of this run"})
-	var out []plan.FileSum
-	for _, f := range fp.Files {
-		if !covered[f.Path] {
-			out = append(out, f)
-		}
-	}
-	return out
+	return fingerprint.Uncovered(b.DirIn(r.Root), r.watch.covered(b), map[string]string{realDir(r.Out): "a results directory of this run"})
 }
 
 // changedOutput is the first of a build's outputs (relative to dir) that
-// is not as the build left it, or "".
+// is not as the build left it, or "". One recorded by its mode only (past
+// the fingerprint's byte cap: no SHA-256) is compared by its mode only,
+// as it was recorded.
 func changedOutput(dir string, outputs []plan.FileSum) string {
 	for _, o := range outputs {
-		if now, ok := fingerprint.File(filepath.Join(dir, filepath.FromSlash(o.Path)), o.Path); !ok || now != o {
+		read := fingerprint.File
+		if o.SHA256 == "" {
+			read = fingerprint.FileMode
+		}
+		if now, ok := read(filepath.Join(dir, filepath.FromSlash(o.Path)), o.Path); !ok || now != o {
 			return o.Path
 		}
 	}

@@ -363,3 +363,68 @@ func buildRunner(t *testing.T, root string, p *plan.Plan, allow bool) *Runner {
 	}
 	return &Runner{Plan: p, Root: root, Out: out, builds: &builds{}, watch: newWatch(out, p, allow, hclog.NewNullLogger())}
 }
+
+// A build's output past the fingerprint's byte cap is recorded by its
+// mode alone, and compared so: not read in full and taken for replaced
+// at every run. Only the files the fingerprint does not cover are read,
+// so the covered ones do not use up the cap.
+func TestOutputsPastByteCap(t *testing.T) {
+	defer func(b int64) { fingerprint.MaxBytes = b }(fingerprint.MaxBytes)
+	fingerprint.MaxBytes = 10
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.txt": "12345678", "b.txt": "12345", "c.bin": "012345678"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := fingerprint.Uncovered(dir, map[string]bool{"a.txt": true}, nil)
+	if len(out) != 2 || out[0].Path != "b.txt" || out[0].SHA256 == "" || out[1].Path != "c.bin" || out[1].SHA256 != "" {
+		t.Fatalf("outputs %+v, want b.txt hashed and c.bin by its mode", out)
+	}
+	if changed := changedOutput(dir, out); changed != "" {
+		t.Errorf("changedOutput = %q for outputs as the build left them, want none", changed)
+	}
+	if err := os.Chmod(filepath.Join(dir, "c.bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if changed := changedOutput(dir, out); changed != "c.bin" {
+		t.Errorf("changedOutput = %q, want c.bin, whose mode changed", changed)
+	}
+}
+
+// Two bots of one folder whose builds write the same output: the verdict
+// of the one built first holds for the folder as the other's build left
+// it, and records the outputs so, so that the next run builds neither
+// again (each finding the output not as its own build left it).
+func TestSharedFolderOutputsRefreshed(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "bot")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte("play\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	build := []string{"/bin/sh", "-c", "date +%s%N > stamp"}
+	p := &plan.Plan{Bots: []plan.Bot{
+		{Name: "a", Command: []string{"./bot.sh"}, Dir: "bot", Build: build},
+		{Name: "b", Command: []string{"./bot.sh", "x"}, Dir: "bot", Build: build}}}
+	r := buildRunner(t, root, p, true)
+	ctx := context.Background()
+	for _, m := range []*plan.Match{{ID: "r001-g01-s1", Seats: []string{"a"}}, {ID: "r001-g02-s1", Seats: []string{"b"}}} {
+		_, release, err := r.builtFor(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+	}
+	for _, name := range []string{"a", "b"} {
+		rec, err := readBuildRecord(r.Out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed := changedOutput(dir, rec.Outputs); changed != "" {
+			t.Errorf("bot %s's verdict records %s not as the last build left it: the next run builds it again", name, changed)
+		}
+	}
+}

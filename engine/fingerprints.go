@@ -39,6 +39,11 @@ type BotChange struct {
 	// place of the one its command names (plan.Fingerprint.Program): a
 	// version manager's shim chooses another interpreter now.
 	Runs *ProgramChange `json:"runs,omitempty"`
+	// Added are files new since a saved plan was compiled (SincePlan),
+	// which its fingerprint does not cover: a file of the bot's folder
+	// can change what plays (a Python bot imports random.py from its
+	// folder before the standard library's).
+	Added []string `json:"added,omitempty"`
 }
 
 // ProgramChange is the program a bot ran (From) and runs now (To) in
@@ -85,6 +90,9 @@ func (c BotChange) String() string {
 	}
 	if len(c.Removed) > 0 && c.Missing == "" {
 		parts = append(parts, "removed "+shortList(c.Removed))
+	}
+	if len(c.Added) > 0 {
+		parts = append(parts, "added "+shortList(c.Added))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, fmt.Sprintf("was %s, is %s", c.From, c.To))

@@ -479,16 +479,48 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 }
 
 // carryChanges takes into a new Out the changes since the saved plan
-// they ran was compiled that the lowest shard was let play with, which
-// every shard's plan.json records alike (sameShardPlan): Out's results
-// are of the bots as changed, and rank and report say so.
+// they ran was compiled that the shards were let play with: the union
+// over every shard, by bot, since a shard records only what it found (a
+// file new since the plan that one shard's build did not write, a shard
+// killed before it recorded its change and resumed by another run).
+// Out's results are of the bots as changed, and rank and report say so.
+// The shards are taken in the order of their numbers: a bot's change is
+// the first shard's that records one, with the files the others list
+// too; the plan's file is the first shard's that names one.
 func (in *mergeInput) carryChanges() {
-	low := slices.MinFunc(in.shards, func(a, b *shardDir) int { return a.shard.K - b.shard.K })
-	changes, from := compiledChanges(low.dir)
-	for _, bot := range sortedKeys(changes) {
-		in.changes = append(in.changes, changes[bot])
+	shards := slices.Clone(in.shards)
+	slices.SortStableFunc(shards, func(a, b *shardDir) int { return a.shard.K - b.shard.K })
+	union := map[string]BotChange{}
+	for _, sh := range shards {
+		changes, from := compiledChanges(sh.dir)
+		for bot, c := range changes {
+			if have, ok := union[bot]; ok {
+				c = have.union(c)
+			}
+			union[bot] = c
+		}
+		if in.compiledFrom == "" {
+			in.compiledFrom = from
+		}
 	}
-	in.compiledFrom = from
+	for _, bot := range sortedKeys(union) {
+		in.changes = append(in.changes, union[bot])
+	}
+}
+
+// union is change c with the files that d, another shard's change of the
+// same bot, lists too, sorted.
+func (c BotChange) union(d BotChange) BotChange {
+	merge := func(a, b []string) []string {
+		out := slices.Concat(a, b)
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	c.Changed, c.Removed, c.Added = merge(c.Changed, d.Changed), merge(c.Removed, d.Removed), merge(c.Added, d.Added)
+	if c.Runs == nil {
+		c.Runs = d.Runs
+	}
+	return c
 }
 
 // compiledChanges are, by bot ("" for arbiter's build), the last change

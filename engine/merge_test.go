@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -141,5 +142,32 @@ func TestMergeShardsBuiltApart(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `Bot "cc1" has a build, and each shard records the files as its own build left them: `+
 		`if the build writes other files each time (a stamp of the time or of the machine), no two shards agree and the bot cannot be sharded`) {
 		t.Fatalf("shards built apart: %v", err)
+	}
+}
+
+// A merge into a new -out carries the changes since the saved plan that
+// any shard recorded, not only the lowest shard's: shard 0 may have
+// found none (a file new since the plan that its build wrote) or have
+// been killed before it recorded one.
+func TestCarryChangesUnion(t *testing.T) {
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	write := func(dir string, c BotChange) {
+		if err := appendChanges(dir, changeRecord{Time: "t", Changes: []BotChange{c}, Plan: "p.json"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(dirs[1], BotChange{Bot: "alice", From: "a", To: "a", Added: []string{"x.py"}})
+	write(dirs[2], BotChange{Bot: "alice", From: "a", To: "a", Added: []string{"y.py", "x.py"}})
+	write(dirs[2], BotChange{Bot: "bob", From: "b", To: "c", Changed: []string{"bot.py"}})
+	in := &mergeInput{shards: []*shardDir{{dir: dirs[2], shard: Shard{K: 2}}, {dir: dirs[0], shard: Shard{K: 0}}, {dir: dirs[1], shard: Shard{K: 1}}}}
+	in.carryChanges()
+	if in.compiledFrom != "p.json" || len(in.changes) != 2 {
+		t.Fatalf("carried %+v from %q, want alice's and bob's from p.json", in.changes, in.compiledFrom)
+	}
+	if a := in.changes[0]; a.Bot != "alice" || !slices.Equal(a.Added, []string{"x.py", "y.py"}) {
+		t.Errorf("alice's change %+v, want the files both shards list", a)
+	}
+	if b := in.changes[1]; b.Bot != "bob" || b.To != "c" {
+		t.Errorf("bob's change %+v, want shard 2's", b)
 	}
 }

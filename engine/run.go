@@ -51,6 +51,11 @@ type Runner struct {
 	Log  hclog.Logger
 	// Progress, if set, hears about every match that starts and ends.
 	Progress Progress
+	// SincePlan, when set, is what a run of a saved plan into a results
+	// directory that holds no results of it yet checks after the builds,
+	// before any match: the files new since the plan of bots with a
+	// build (see SincePlan).
+	SincePlan *SincePlan
 	// AllowChangedBots lets a run resume into a results directory whose
 	// bots or arbiter build changed (see CompareFingerprints); the change
 	// is recorded in changes.jsonl. Without it such a run is refused.
@@ -200,11 +205,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer j.Close()
-	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
-	concealFound(r.Plan)
-	// A bot folder an ended arbiter left lent is its owner's again
-	// before any match, whether or not this run builds it.
-	GiveBackLent(log.Warn)
+	r.hideAndGiveBack(log)
 	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
 	if err != nil {
 		return nil, err
@@ -212,6 +213,9 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	run := *r
 	run.Plan, run.builds, run.out, run.carry, run.watch = p, &builds{}, out, newCarry(game, r.carryFrom), newWatch(r.Out, p, r.AllowChangedBots, log)
 	r = &run
+	if err := r.checkSincePlan(ctx); err != nil {
+		return nil, err
+	}
 	if err := r.pin(log); err != nil {
 		return nil, err
 	}
@@ -263,6 +267,16 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return s.sum, err
 	}
 	return s.sum, nil
+}
+
+// hideAndGiveBack hides the results directory, and those of earlier runs
+// found in the bots' folders, from every sandboxed bot, and gives back
+// the bot folders that ended arbiters left lent: each is its owner's
+// again before any match, whether or not this run builds it.
+func (r *Runner) hideAndGiveBack(log hclog.Logger) {
+	proc.Conceal(r.Out) // no sandboxed bot sees the results, wherever they are
+	concealFound(r.Plan)
+	GiveBackLent(log.Warn)
 }
 
 // concealFound hides from every sandboxed bot the results and slurm work

@@ -58,7 +58,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sigs.preparing(*out)
-	lock, err := cf.prepareOut(l, path, *out, *allowChanged, stderr)
+	lock, after, err := cf.prepareOut(l, path, *out, *allowChanged, stderr)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
 		Only: shardOnly(slice, only), Slice: slice != nil,
-		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged, Compress: *compress,
+		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged, SincePlan: after, Compress: *compress,
 		Snapshot: func(sum *engine.Summary) error { return writeStandingsFile(*out, sum, slice) },
 	}
 	runner.CPUs, runner.Unpinned = engine.Pinning(*jobs, *pin)
@@ -303,37 +303,42 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 // then it fingerprints the bots of l as they are now, out left out. A
 // saved plan's fingerprints are what was reviewed: bots (or arbiter's
 // build) changed since it was compiled are refused, unless allow, which
-// records the change in out's changes.jsonl (see checkCompiled).
-func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr io.Writer) (*engine.DirLock, error) {
+// records the change in out's changes.jsonl (see checkCompiled). It
+// returns what the run checks after the builds (engine.SincePlan).
+func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr io.Writer) (*engine.DirLock, *engine.SincePlan, error) {
 	lock, err := engine.LockDir(out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	saved := savedFingerprints(l)
-	if err := fingerprint.Plan(l.plan, c.fingerprintOptions(l, path, out)); err != nil {
-		lock.Unlock()
-		return nil, err
-	}
-	changes, err := checkCompiled(saved, l.plan, path, out, allow)
+	since, err := compareAgain(l, l.plan, c.fingerprintOptions(l, path, out))
 	if err != nil {
 		lock.Unlock()
-		return nil, err
+		return nil, nil, err
 	}
-	// Before the log, the shard record, anything else.
-	if err := engine.StartPlanDir(out, l.plan); err != nil {
+	changes, after, err := checkCompiled(since, path, out, allow)
+	if err != nil {
 		lock.Unlock()
-		return nil, err
+		return nil, nil, err
 	}
+	// The change is recorded before plan.json records the bots as they
+	// are now: killed in between, the directory holds no plan that plays
+	// them without a note (the next run finds the same change and
+	// records it again, noted once).
 	if len(changes) > 0 {
 		for _, ch := range changes {
 			c.logger(stderr).Warn("changed since the plan was compiled; going on (-allow-changed-bots)", "plan", path, "change", ch.String())
 		}
 		if err := engine.RecordCompiledChanges(out, path, changes); err != nil {
 			lock.Unlock()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return lock, nil
+	// Before the log, the shard record, anything else.
+	if err := engine.StartPlanDir(out, l.plan); err != nil {
+		lock.Unlock()
+		return nil, nil, err
+	}
+	return lock, after, nil
 }
 
 // barTerminal reports whether fd is a terminal that can show a progress

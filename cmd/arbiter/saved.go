@@ -215,24 +215,60 @@ func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) e
 
 // compiledProblems are the changes of l's bots, and of arbiter's build,
 // since the saved plan at path was compiled, as validate reports them:
-// arbiter run refuses each (checkCompiled).
+// arbiter run refuses each (checkCompiled). Files new since the plan in
+// the folder of a bot with a build are left to the run, which tells the
+// build's own from the others only after the build.
 func compiledProblems(cf *configFlags, l *loaded, path string) ([]string, error) {
-	saved := savedFingerprints(l)
-	if saved == nil {
-		return nil, nil
-	}
-	now := *l.plan
-	now.Bots = slices.Clone(l.plan.Bots)
-	if err := fingerprint.Plan(&now, cf.fingerprintOptions(l, path)); err != nil {
+	since, err := compareCompiled(l, cf.fingerprintOptions(l, path))
+	if err != nil || since == nil {
 		return nil, err
 	}
-	_, changes, _ := engine.CompareFingerprints(saved, &now)
 	var problems []string
-	for _, c := range changes {
+	for _, b := range since.saved.Bots {
+		if b.House == "" && b.Fingerprint == nil {
+			// Arbiter writes a fingerprint of every bot beside its
+			// build's: the plan was edited since, and binds nothing of
+			// this bot.
+			problems = append(problems, fmt.Sprintf("bot %q has no fingerprint in the plan, which records arbiter's build: it was edited after arbiter wrote it, "+
+				"so nothing binds what plays as that bot; compile the plan again (arbiter plan -json) and review it", b.Name))
+		}
+	}
+	for _, c := range since.changes {
 		problems = append(problems, fmt.Sprintf("changed since the plan was compiled: %s (arbiter run refuses the plan unless given -allow-changed-bots; "+
 			"compile the plan again to review the bots as they are now)", c))
 	}
 	return problems, nil
+}
+
+// sincePlan is what a saved plan's fingerprints, compared with its bots
+// found now, say (engine.CompareSincePlan): saved, the bots and build as
+// the plan recorded them; changes, the changes since, new files of bots
+// without a build among them; built, the new files of bots with one.
+type sincePlan struct {
+	saved   *plan.Plan
+	changes []engine.BotChange
+	built   map[string][]string
+}
+
+// compareCompiled fingerprints a copy of l's plan as its bots are now
+// (with the options o) and compares it with the fingerprints that l's
+// saved plan recorded: nil for a configuration, or a plan saved without
+// fingerprints.
+func compareCompiled(l *loaded, o fingerprint.Options) (*sincePlan, error) {
+	now := *l.plan
+	now.Bots = slices.Clone(l.plan.Bots)
+	return compareAgain(l, &now, o)
+}
+
+// compareAgain is compareCompiled with now, l's plan or a copy of it,
+// fingerprinted in place.
+func compareAgain(l *loaded, now *plan.Plan, o fingerprint.Options) (*sincePlan, error) {
+	saved := savedFingerprints(l)
+	if err := fingerprint.Plan(now, o); err != nil || saved == nil {
+		return nil, err
+	}
+	changes, built := engine.CompareSincePlan(saved, now)
+	return &sincePlan{saved: saved, changes: changes, built: built}, nil
 }
 
 // savedFingerprints is a copy of the bots and build that l's saved plan
@@ -247,28 +283,37 @@ func savedFingerprints(l *loaded) *plan.Plan {
 	return &p
 }
 
-// checkCompiled compares the fingerprints a saved plan recorded when it
-// was compiled (saved; nil: none to compare) with those of its bots found
-// now (now), as a resume compares them: a recorded file changed or gone,
-// another interpreter, another build of arbiter is a change; a file new
-// since is not part of the fingerprint. The plan reviewed is what runs,
+// checkCompiled is what a saved plan's fingerprints, compared with its
+// bots found now (since; nil: none to compare), ask of a run into the
+// results directory out, as a resume compares them: a recorded file
+// changed or gone, another interpreter, another build of arbiter, and a
+// file new since the plan is a change. The plan reviewed is what runs,
 // so a change is refused, unless allow: then the changes are returned,
-// for the run to record. A results directory out whose plan.json records
-// the saved plan's fingerprints (the plan is out's own, or out was begun
-// from it) is left to the resume's comparison, which refuses the same
-// changes as changed since out was run.
-func checkCompiled(saved, now *plan.Plan, path, out string, allow bool) ([]engine.BotChange, error) {
-	if saved == nil {
-		return nil, nil
+// for the run to record, with what the run checks after the builds (the
+// new files of bots with a build). A results directory out whose
+// plan.json records the saved plan's fingerprints (the plan is out's
+// own, or out was begun from it) is left to the resume's comparison,
+// which refuses the same changes as changed since out was run: the files
+// new since then are the bots' own writing or their builds', not
+// compared (docs/fingerprints.md).
+func checkCompiled(since *sincePlan, path, out string, allow bool) ([]engine.BotChange, *engine.SincePlan, error) {
+	if since == nil || recordsFingerprints(out, since.saved) {
+		return nil, nil, nil
 	}
-	_, changes, _ := engine.CompareFingerprints(saved, now)
-	if len(changes) == 0 || recordsFingerprints(out, saved) {
-		return nil, nil
+	var after *engine.SincePlan
+	if len(since.built) > 0 {
+		after = &engine.SincePlan{Plan: path, Added: since.built, From: map[string]string{}}
+		for name := range since.built {
+			after.From[name] = since.saved.Bot(name).Fingerprint.Hash
+		}
+	}
+	if len(since.changes) == 0 {
+		return nil, after, nil
 	}
 	if !allow {
-		return nil, &compiledError{plan: path, out: out, changes: changes}
+		return nil, nil, &compiledError{plan: path, out: out, changes: since.changes}
 	}
-	return changes, nil
+	return since.changes, after, nil
 }
 
 // recordsFingerprints says whether the results directory dir's plan.json
@@ -301,6 +346,9 @@ func recordsFingerprints(dir string, p *plan.Plan) bool {
 type compiledError struct {
 	plan, out string
 	changes   []engine.BotChange
+	// shards, for arbiter slurm, is the folder of its shards' results
+	// directories: each records the change in its own.
+	shards string
 }
 
 func (e *compiledError) Error() string {
@@ -309,11 +357,40 @@ func (e *compiledError) Error() string {
 	for _, c := range e.changes {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
+	if e.shards != "" {
+		fmt.Fprintf(&b, "Restore them; or compile the plan again (arbiter plan -json) and review it; "+
+			"or give -allow-changed-bots to play the bots as they are now: each shard records the change in the %s of its results directory in %s, and the merge carries it", engine.ChangesFile, e.shards)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "Restore them; or compile the plan again (arbiter plan -json) and review it; "+
 		"or give -allow-changed-bots to play the bots as they are now and record the change in %s", filepath.Join(e.out, engine.ChangesFile))
-	if _, err := os.Stat(filepath.Join(e.out, engine.PlanFile)); err == nil {
-		// Begun from the configuration, or with the change allowed.
+	if e.recorded() {
+		// The change was allowed before: out's plan.json records the
+		// bots as they were then, and its changes.jsonl says so.
 		fmt.Fprintf(&b, ". To go on with the bots as %s records them, run its own plan: %s, with the same -root", e.out, filepath.Join(e.out, engine.PlanFile))
 	}
 	return b.String()
+}
+
+// recorded says whether e.out's changes.jsonl records each of e's bots'
+// changes from the plan (the same bot, from the same hash) against the
+// same plan file: a run given -allow-changed-bots recorded them, and
+// out's plan.json, written after, records the bots as that run played
+// them. A plan.json without that record (out begun from the
+// configuration, or a run killed before it recorded the change) is not
+// offered: its own plan would play the changed bots with no note.
+func (e *compiledError) recorded() bool {
+	if _, err := os.Stat(filepath.Join(e.out, engine.PlanFile)); err != nil {
+		return false
+	}
+	notes, err := engine.ReadChanges(e.out)
+	if err != nil {
+		return false
+	}
+	for _, c := range e.changes {
+		if !slices.ContainsFunc(notes, func(n engine.ChangeNote) bool { return n.Plan == e.plan && n.Bot == c.Bot && n.From == c.From }) {
+			return false
+		}
+	}
+	return true
 }

@@ -128,20 +128,21 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 
 // checkCompiled refuses a saved plan whose bots or arbiter's build
 // changed since it was compiled, as its shards would at their start,
-// unless j.allow (see checkCompiled).
+// unless j.allow (see checkCompiled). Each shard's results directory is
+// new, so the shards check the new files of bots with a build after
+// their builds, each its own.
 func (j *slurmJob) checkCompiled(cf *configFlags, l *loaded, path string) error {
-	saved := savedFingerprints(l)
-	if saved == nil {
-		return nil
-	}
-	now := *l.plan
-	now.Bots = slices.Clone(l.plan.Bots)
 	o := cf.fingerprintOptions(l, path, j.out)
 	o.Work = []string{j.work}
-	if err := fingerprint.Plan(&now, o); err != nil {
+	since, err := compareCompiled(l, o)
+	if err != nil {
 		return err
 	}
-	_, err := checkCompiled(saved, &now, path, j.shardDir(0, "K"), j.allow)
+	_, _, err = checkCompiled(since, path, j.shardDir(0, "K"), j.allow)
+	var ce *compiledError
+	if errors.As(err, &ce) {
+		ce.shards = filepath.Join(j.work, "shards")
+	}
 	return err
 }
 

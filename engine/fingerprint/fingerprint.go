@@ -220,6 +220,17 @@ func Bot(dir string, command []string, exclude map[string]string) *plan.Fingerpr
 	return w.finish(command, "", "")
 }
 
+// Uncovered is what the walk of dir that Bot makes (the files and
+// directories of exclude left out) records of the files that covered (by
+// relative, slash separated path) does not hold: only those are read,
+// and count toward the caps, past which a file is recorded by its mode
+// only (FileMode).
+func Uncovered(dir string, covered map[string]bool, exclude map[string]string) []plan.FileSum {
+	w := &walker{fp: &plan.Fingerprint{Dir: dir}, exclude: exclude, pass: func(rel string) bool { return covered[rel] }}
+	w.walk(dir)
+	return w.fp.Files
+}
+
 // finish adds the files of command, of the class path list of the bot's
 // CLASSPATH (its env's; "" for none) and the program that runs in place
 // of the command's (see hashedWords; "" for none) to a copy of the
@@ -291,6 +302,9 @@ type walker struct {
 	// modeOnly records files by their mode only, their content not read
 	// (FileMode).
 	modeOnly bool
+	// pass, when set, says which files the walk passes over: neither
+	// read nor recorded, nor counted toward the caps (Uncovered).
+	pass func(rel string) bool
 }
 
 // name is the name under which the file or folder rel (relative to the
@@ -351,7 +365,7 @@ func (w *walker) walk(dir string) {
 			}
 			return w.enter(path, rel, d)
 		}
-		if w.leaveOut(path, rel, d) || w.at != "" && w.once(rel) {
+		if w.leaveOut(path, rel, d) || w.at != "" && w.once(rel) || w.pass != nil && w.pass(rel) {
 			return nil
 		}
 		if w.atCap() {
@@ -1061,14 +1075,17 @@ func (w *walker) jars(dir, folder string) {
 }
 
 // ownWords is a submitted command (a bots_from player's info.txt) with
-// only the words its sandbox shows it: the program the PATH finds, and
-// what lies in dir or in the system's folders, which every bot is shown
-// (/usr/bin/python3 is hashed as a bot block's same command hashes it).
-// Another player's file that it names is not read, hashed, nor published
-// in the plan, and its changes do not change this bot's fingerprint
+// only the words whose files arbiter may read on the player's behalf:
+// the program the PATH finds, the files in dir, and the program that runs
+// when the command names it in the system's folders (/usr/bin/python3 is
+// hashed as a bot block's same command hashes it; see systemProgram).
+// Arbiter runs as whoever starts it, often root: any other file the
+// command names (/etc/shadow, another player's file, a file of /etc that
+// changes all the time) is neither read, hashed, nor published in the
+// plan, and its changes do not change this bot's fingerprint
 // (drivers.ResolveSubmitted). A program out of both, which it cannot
 // start, leaves nothing of the command. A class path list keeps the
-// entries in dir or in the system's folders.
+// entries in dir.
 func ownWords(dir string, command []string) []string {
 	lists := maps.Collect(javacmd.ClassPaths(command))
 	var out []string
@@ -1079,10 +1096,11 @@ func ownWords(dir string, command []string) []string {
 		}
 		switch {
 		case i == 0 && !strings.ContainsRune(a, '/'), i > 0 && strings.HasPrefix(a, "-"):
-		case !inOwn(a, dir) && !inSystem(a, dir):
-			if i == 0 {
-				return nil // a program it is not shown: it cannot start
-			}
+		case inOwn(a, dir):
+		case i == 0 && systemProgram(a, dir):
+		case i == 0:
+			return nil // a program it is not shown, or not everyone's: not read
+		default:
 			continue
 		}
 		out = append(out, a)
@@ -1090,25 +1108,52 @@ func ownWords(dir string, command []string) []string {
 	return out
 }
 
-// ownEntries is a class path list with only the entries that lie in dir
-// or in the system's folders.
+// ownEntries is a class path list with only the entries that lie in dir.
 func ownEntries(dir, list string) string {
 	var own []string
 	for _, e := range filepath.SplitList(list) {
-		if inOwn(e, dir) || inSystem(e, dir) {
+		if inOwn(e, dir) {
 			own = append(own, e)
 		}
 	}
 	return strings.Join(own, string(filepath.ListSeparator))
 }
 
-// inSystem says whether the path p (absolute, or relative to dir) lies
-// in the system's folders, which every sandbox shows.
-func inSystem(p, dir string) bool {
+// systemProgram says whether the program p of a submitted command
+// (absolute, or relative to dir) is one of the system's that everyone
+// may read: its links resolved, it lies in the system's folders (which
+// every sandbox shows) and not in the bots_from folder that holds dir (a
+// link in /usr to another player's file is that player's), and it is a
+// regular file readable by everyone in folders everyone may pass
+// through. Arbiter never reads with its own rights what the player
+// could not.
+func systemProgram(p, dir string) bool {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}
-	return drivers.InSystem(p)
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil || !drivers.InSystem(real) || drivers.Within(real, filepath.Dir(realPath(dir))) {
+		return false
+	}
+	return everyoneReads(real)
+}
+
+// everyoneReads says whether the real path p is a regular file that any
+// user may read: o+r, and o+x on each folder above it.
+func everyoneReads(p string) bool {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o004 == 0 {
+		return false
+	}
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
+		}
+	}
 }
 
 // inOwn says whether the path p (absolute, or relative to dir) lies in

@@ -347,12 +347,55 @@ func TestOwnWords(t *testing.T) {
 	if got := ownWords(dir, []string{"../b/bot", "x"}); got != nil {
 		t.Errorf("ownWords of a program out of the folder = %q, want nothing", got)
 	}
-	// The system's folders are shown to every bot: a program or file
-	// there is no other player's.
-	got = ownWords(dir, []string{"/usr/bin/python3", "bot.py", "/usr/share/x.py", "../../../usr/lib/y.py"})
-	want = []string{"/usr/bin/python3", "bot.py", "/usr/share/x.py", "../../../usr/lib/y.py"}
+	// The program may be the system's; the other words in the system's
+	// folders are not read on the player's behalf.
+	got = ownWords(dir, []string{"/bin/sh", "bot.sh", "/etc/shadow", "/usr/share/x.py", "-cp", "lib:/usr/share/java/x.jar"})
+	want = []string{"/bin/sh", "bot.sh", "-cp", "lib"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ownWords with system paths = %q, want %q", got, want)
+	}
+}
+
+// A submitted command's program in the system's folders is read only
+// when it really lies there (its links resolved), not in the bots_from
+// folder, and everyone may read it: arbiter, often root, does not read
+// for a player what the player could not.
+func TestSubmittedProgramEveryoneReads(t *testing.T) {
+	sys, players := t.TempDir(), t.TempDir()
+	for _, d := range []string{filepath.Dir(sys), sys} { // t.TempDir's are the user's only
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func(old []string) { drivers.SystemDirs = old }(drivers.SystemDirs)
+	drivers.SystemDirs = append(slices.Clone(drivers.SystemDirs), sys)
+	alice, bob := filepath.Join(players, "alice"), filepath.Join(players, "bob")
+	write(t, filepath.Join(alice, "bot.sh"), "echo\n", 0o644)
+	write(t, filepath.Join(bob, "secret"), "hunter2\n", 0o644)
+	write(t, filepath.Join(sys, "open"), "x\n", 0o755)
+	write(t, filepath.Join(sys, "shadow"), "root:x\n", 0o640)
+	write(t, filepath.Join(sys, "closed", "prog"), "x\n", 0o755)
+	if err := os.Chmod(filepath.Join(sys, "closed"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(bob, "secret"), filepath.Join(sys, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for prog, want := range map[string]bool{
+		"open": true, "shadow": false, "closed/prog": false, "link": false, "missing": false,
+	} {
+		command := []string{filepath.Join(sys, prog), "bot.sh"}
+		if got := ownWords(alice, command) != nil; got != want {
+			t.Errorf("ownWords(%q) keeps the command: %v, want %v", command, got, want)
+		}
+	}
+	fp := &plan.Plan{Bots: []plan.Bot{{Name: "alice", Command: []string{filepath.Join(sys, "link"), "bot.sh", filepath.Join(sys, "open")},
+		Dir: alice, Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{Submitted: true}}}}}
+	if err := Plan(fp, Options{Root: players}); err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(fp.Bots[0].Fingerprint); !slices.Equal(got, []string{"bot.sh"}) {
+		t.Errorf("files %q, want only bot.sh: a link to another player's file is not the system's", got)
 	}
 }
 
