@@ -223,6 +223,21 @@ type Carrier interface {
 	CarriesState() bool
 }
 
+// DealCarrier is a Carrier whose matches with the same seed are played on
+// the same deals (duplicate play, tournament deal "per-group" or
+// "per-round"), so that a bot's state must not pass from one of them to
+// another: what it wrote in one would be its opponents' hands in the
+// next. When KeepsDealsApart is true, a bot brings into each of its
+// matches on a seed the state it had before the first of them in plan
+// order, and its later matches on other seeds start from what the last of
+// its matches before them left. A Carrier that is not one, or whose
+// KeepsDealsApart is false (a plan written before the rule), hands a
+// bot's state from each of its matches to its next whatever their seeds.
+type DealCarrier interface {
+	Carrier
+	KeepsDealsApart() bool
+}
+
 // Recorder is the match transcript.
 type Recorder interface {
 	// Sent records a line written to a seat's bot.
