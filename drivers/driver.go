@@ -198,8 +198,9 @@ type Seat struct {
 	// State is the bot's own folder of a game that carries bots' state
 	// from match to match (Carrier), and otherwise empty. It is absolute,
 	// in the match's directory, and holds what the bot's previous match in
-	// plan order left in its State; what it holds when Play returns is
-	// what the bot's next match starts with. A bot in two seats of a match
+	// plan order left in its State (for a DealCarrier, its match before the
+	// first of its matches on the same seed); what it holds when Play
+	// returns is what the bot's next match starts with. A bot in two seats of a match
 	// has the same folder in both.
 	State string
 }

@@ -19,7 +19,9 @@ bot "py-bold" {
 game "euchre" "koth" {
   target       = 10        # game points that win a game
   first_dealer = 0         # position that deals the first hand
-  memory       = "per-bot" # one memory file a bot, kept across its matches
+  memory       = "per-bot" # one memory file a bot, kept across its matches; the
+                           # seatings on the same deals (deal below) all start from
+                           # the memory before the first, so none reveals the others' hands
   memory_bytes = 1024      # bytes: the most that file may hold
   # Per decision. The challenge had no limit and the spec's default is 1s;
   # the example's Python bots start an interpreter at every decision, which
@@ -34,7 +36,7 @@ tournament "koth" {
   format  = "round-robin" # every pair of bots...
   players = 2             # (a match is two bots: teams of two copies)
   seats   = "swap"        # ...plays both seatings...
-  deal    = "per-group"   # ...on the same deals: duplicate Euchre
+  deal    = "per-group"   # ...on the same deals: duplicate Euchre (no memory passes between them)
   rating  = "wins"        # the challenge counted games won
   seed    = 2014
 }
