@@ -167,6 +167,14 @@ func TestPerBotMemoryKeepsDuplicateDealsApart(t *testing.T) {
 					compareCarried(t, fmt.Sprintf("-j %d", jobs), want, got)
 				}
 			}
+			// A second seating replays from the memory it brought in.
+			id := "r002-g02-s2"
+			replay := configRunner(t, fmt.Sprintf(duplicateConfig, botArgv(t, "hand-spy"), deal), filepath.Join(dir, "replay"), 1)
+			replay.Only = []string{id}
+			replayed, err := replay.Replay(context.Background(), filepath.Join(dir, "1"))
+			if err != nil || len(replayed) != 1 || replayed[0].Diff != "" {
+				t.Errorf("replay of %s: %+v, %v", id, replayed, err)
+			}
 		})
 	}
 }
