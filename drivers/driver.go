@@ -198,8 +198,9 @@ type Seat struct {
 	// State is the bot's own folder of a game that carries bots' state
 	// from match to match (Carrier), and otherwise empty. It is absolute,
 	// in the match's directory, and holds what the bot's previous match in
-	// plan order left in its State; what it holds when Play returns is
-	// what the bot's next match starts with. A bot in two seats of a match
+	// plan order left in its State (for a DealCarrier, its match before the
+	// first of its matches on the same seed); what it holds when Play
+	// returns is what the bot's next match starts with. A bot in two seats of a match
 	// has the same folder in both.
 	State string
 }
@@ -221,6 +222,21 @@ type ClockTeller interface {
 // match can be replayed.
 type Carrier interface {
 	CarriesState() bool
+}
+
+// DealCarrier is a Carrier whose matches with the same seed are played on
+// the same deals (duplicate play, tournament deal "per-group" or
+// "per-round"), so that a bot's state must not pass from one of them to
+// another: what it wrote in one would be its opponents' hands in the
+// next. When KeepsDealsApart is true, a bot brings into each of its
+// matches on a seed the state it had before the first of them in plan
+// order, and its later matches on other seeds start from what the last of
+// its matches before them left. A Carrier that is not one, or whose
+// KeepsDealsApart is false (a plan written before the rule), hands a
+// bot's state from each of its matches to its next whatever their seeds.
+type DealCarrier interface {
+	Carrier
+	KeepsDealsApart() bool
 }
 
 // Recorder is the match transcript.

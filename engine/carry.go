@@ -30,6 +30,9 @@ type carry struct {
 	// starts from the state its bots brought into it there. Empty in a
 	// run, where a match starts from what each bot's previous match left.
 	from string
+	// dealsApart says that a bot's matches on the same seed (the same
+	// deals) all start from the same state (drivers.DealCarrier).
+	dealsApart bool
 	// finished hears of every match that finishes, so that a match
 	// waiting for a bot's previous one can be fed.
 	finished chan struct{}
@@ -45,7 +48,8 @@ func newCarry(game drivers.Game, from string) *carry {
 	if c, ok := game.(drivers.Carrier); !ok || !c.CarriesState() {
 		return nil
 	}
-	return &carry{from: from, finished: make(chan struct{}, 1)}
+	d, ok := game.(drivers.DealCarrier)
+	return &carry{from: from, dealsApart: ok && d.KeepsDealsApart(), finished: make(chan struct{}, 1)}
 }
 
 // notify tells a feeder waiting for a finished match that one finished.
@@ -60,15 +64,34 @@ func (c *carry) notify() {
 }
 
 // previousMatches is, for every match of ms and each of its bots, the
-// bot's match before it in ms ("" for its first).
-func previousMatches(ms []plan.Match) map[string]map[string]string {
+// match whose state the bot starts it from ("" for none): its match
+// before it in ms. With dealsApart, a bot's matches on the same seed all
+// start from its match before the first of them, so that nothing it saw
+// of those deals reaches another match on them (its opponents' hands,
+// the seats swapped); its later matches start from the last match before
+// them, whose state holds what it learnt on the deals before.
+func previousMatches(ms []plan.Match, dealsApart bool) map[string]map[string]string {
+	type botSeed struct {
+		bot  string
+		seed uint64
+	}
 	prev := make(map[string]map[string]string, len(ms))
 	last := map[string]string{}
+	before := map[botSeed]string{}
 	for i := range ms {
 		m := &ms[i]
 		byBot := make(map[string]string, len(m.Seats))
 		for _, bot := range m.Seats {
 			byBot[bot] = last[bot]
+			if !dealsApart {
+				continue
+			}
+			k := botSeed{bot, m.Seed}
+			if p, ok := before[k]; ok {
+				byBot[bot] = p
+			} else {
+				before[k] = last[bot]
+			}
 		}
 		for _, bot := range m.Seats {
 			last[bot] = m.ID
@@ -96,7 +119,7 @@ func (s *session) feedCarried(ctx context.Context, todo []*plan.Match) {
 			}
 		}
 	}
-	prev := previousMatches(ms)
+	prev := previousMatches(ms, c.dealsApart)
 	c.mu.Lock()
 	c.prev = prev
 	c.mu.Unlock()

@@ -57,6 +57,8 @@ tournament "t" {
   bots    = [bot.a, bot.b, bot.c, bot.d]
   format  = "round-robin"
   players = 2
+  seats   = "swap"
+  deal    = "per-group" # the seatings of a group start from the same memory
   seed    = 4
 }
 `

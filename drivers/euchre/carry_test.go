@@ -130,15 +130,23 @@ func carryRunner(t *testing.T, players int, out string, jobs int) *engine.Runner
 // carryRunnerD is carryRunner with bot d the testbot named d.
 func carryRunnerD(t *testing.T, players int, out string, jobs int, d string) *engine.Runner {
 	t.Helper()
-	dir := t.TempDir()
-	argv := func(name string) string {
-		var quoted []string
-		for _, a := range testbot.Argv(t, name) {
-			quoted = append(quoted, strconv.Quote(a))
-		}
-		return "[" + strings.Join(quoted, ", ") + "]"
+	return configRunner(t, fmt.Sprintf(carryConfig, botArgv(t, "counter"), players, botArgv(t, d)), out, jobs)
+}
+
+// botArgv is the command of the testbot named name, in HCL.
+func botArgv(t *testing.T, name string) string {
+	var quoted []string
+	for _, a := range testbot.Argv(t, name) {
+		quoted = append(quoted, strconv.Quote(a))
 	}
-	src := fmt.Sprintf(carryConfig, argv("counter"), players, argv(d))
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// configRunner compiles the tournament of the configuration src into a
+// runner of jobs workers writing to out.
+func configRunner(t *testing.T, src, out string, jobs int) *engine.Runner {
+	t.Helper()
+	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

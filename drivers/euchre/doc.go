@@ -7,7 +7,9 @@
 // 2, seat 1 positions 1 and 3, each position running its own copy of the
 // seat's bot (or four seats, partnered from the seed). A bot's memory
 // folder is its own across its matches, carried by the engine in plan
-// order (memory = "per-bot", the challenge's way), or private to each
+// order (memory = "per-bot", the challenge's way; matches on the same
+// deals all start from the memory before the first of them, so that none
+// tells a bot its opponents' hands), or private to each
 // position of a match ("per-position"). An invalid, late or missing
 // answer gets the phase's default and is counted against the bot; it never
 // ends the match.

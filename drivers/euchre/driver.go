@@ -42,10 +42,11 @@ type Game struct {
 }
 
 var (
-	_ drivers.Decoded   = (*Game)(nil)
-	_ drivers.Game      = (*Game)(nil)
-	_ drivers.Carrier   = (*Game)(nil)
-	_ drivers.Elsewhere = (*Game)(nil)
+	_ drivers.Decoded     = (*Game)(nil)
+	_ drivers.Game        = (*Game)(nil)
+	_ drivers.Carrier     = (*Game)(nil)
+	_ drivers.DealCarrier = (*Game)(nil)
+	_ drivers.Elsewhere   = (*Game)(nil)
 )
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
@@ -171,7 +172,7 @@ func decodeMemory(attrs hcl.Attributes, ctx *hcl.EvalContext, s *Settings) hcl.D
 	// that a run begun then resumes with memory = "per-position".
 	s.MemoryScope = scope
 	if scope == PerPosition {
-		s.MemoryScope = ""
+		s.MemoryScope, s.DealsApart = "", false
 	}
 	return nil
 }
@@ -180,6 +181,12 @@ func decodeMemory(attrs hcl.Attributes, ctx *hcl.EvalContext, s *Settings) hcl.D
 // matches (memory = "per-bot"): the engine then plays a bot's matches in
 // plan order and hands each the folder its previous one left.
 func (g *Game) CarriesState() bool { return g.settings.perBot() }
+
+// KeepsDealsApart is true when a bot's matches on the same deals all
+// start from the memory it had before the first of them
+// (Settings.DealsApart, drivers.DealCarrier): otherwise a bot that wrote
+// its hands in one seating would know its opponents' in the next.
+func (g *Game) KeepsDealsApart() bool { return g.settings.perBot() && g.settings.DealsApart }
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 	// The clock is in every match of the plan; the game's own is only a

@@ -54,8 +54,8 @@ func TestDecodeMemory(t *testing.T) {
 		if g.settings.MemoryScope != tc.scope || g.settings.Memory != tc.bytes {
 			t.Errorf("%q: memory %q of %d bytes, want %q of %d", tc.body, g.settings.MemoryScope, g.settings.Memory, tc.scope, tc.bytes)
 		}
-		if g.CarriesState() != (tc.scope == PerBot) || g.settings.Validate() != nil {
-			t.Errorf("%q: CarriesState %v", tc.body, g.CarriesState())
+		if g.CarriesState() != (tc.scope == PerBot) || g.KeepsDealsApart() != (tc.scope == PerBot) || g.settings.Validate() != nil {
+			t.Errorf("%q: CarriesState %v, KeepsDealsApart %v", tc.body, g.CarriesState(), g.KeepsDealsApart())
 		}
 	}
 }
@@ -72,6 +72,28 @@ func TestLoadOldPlanIsPerPosition(t *testing.T) {
 	}
 	if _, err := (Driver{}).LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024,"memory_scope":"shared"}`)); err == nil {
 		t.Error("an unknown memory_scope loads")
+	}
+}
+
+// A plan written before per-bot memory kept duplicate deals apart runs as
+// it was compiled: its hash says memory passes from every match to the
+// next. The rule is only for memory that passes between matches.
+func TestLoadPlanDealsApart(t *testing.T) {
+	for _, tc := range []struct {
+		settings string
+		apart    bool
+	}{
+		{`"memory_scope":"per-bot"`, false},
+		{`"memory_scope":"per-bot","memory_deals_apart":true`, true},
+		{`"memory_deals_apart":true`, false}, // per-position: nothing passes
+	} {
+		g, err := Driver{}.LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024,` + tc.settings + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.(*Game).KeepsDealsApart(); got != tc.apart {
+			t.Errorf("%s: KeepsDealsApart %v, want %v", tc.settings, got, tc.apart)
+		}
 	}
 }
 

@@ -23,6 +23,16 @@ type Settings struct {
 	// PerPosition, a fresh file for each position of each match. Empty,
 	// in a plan written before the choice existed, is PerPosition.
 	MemoryScope string `json:"memory_scope,omitempty"`
+	// DealsApart, with PerBot, keeps a bot's memory from passing between
+	// its matches on the same deals (the same seed: the seatings of a
+	// group under deal = "per-group", a round's matches under
+	// "per-round"), where what it wrote in one would be its opponents'
+	// hands in the next: each of them starts from the memory the bot had
+	// before the first of them, and the last of them in plan order passes
+	// its memory on (drivers.DealCarrier). False, in a plan written
+	// before the rule, hands memory from every match to the next.
+	// Without PerBot it means nothing (no memory passes between matches).
+	DealsApart bool `json:"memory_deals_apart,omitempty"`
 }
 
 // Memory scopes (Settings.MemoryScope).
@@ -33,7 +43,7 @@ const (
 
 // DefaultSettings are the challenge's rules.
 func DefaultSettings() Settings {
-	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot}
+	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot, DealsApart: true}
 }
 
 // perBot says whether each bot keeps one memory file across its matches.

@@ -17,10 +17,13 @@ bot "py-bold" {
 }
 
 game "euchre" "koth" {
-  target       = 10        # game points that win a game
-  first_dealer = 0         # position that deals the first hand
-  memory       = "per-bot" # one memory file a bot, kept across its matches
-  memory_bytes = 1024      # bytes: the most that file may hold
+  target       = 10 # game points that win a game
+  first_dealer = 0  # position that deals the first hand
+  # One memory file a bot, kept across its matches; the seatings on the
+  # same deals (deal below) all start from the memory before the first of
+  # them, so none tells a bot its opponents' hands.
+  memory       = "per-bot"
+  memory_bytes = 1024 # bytes: the most that file may hold
   # Per decision. The challenge had no limit and the spec's default is 1s;
   # the example's Python bots start an interpreter at every decision, which
   # on a loaded machine (or behind pyenv's python3 shim) can take most of a
@@ -34,7 +37,7 @@ tournament "koth" {
   format  = "round-robin" # every pair of bots...
   players = 2             # (a match is two bots: teams of two copies)
   seats   = "swap"        # ...plays both seatings...
-  deal    = "per-group"   # ...on the same deals: duplicate Euchre
+  deal    = "per-group"   # ...on the same deals: duplicate Euchre (no memory passes between them)
   rating  = "wins"        # the challenge counted games won
   seed    = 2014
 }
