@@ -899,6 +899,8 @@ func (w *walker) file(path, name string) {
 		case err != nil:
 		case target.IsDir():
 			w.skip("%s/: a link to a directory, not followed", name)
+		case target.Mode().IsRegular() && !w.mayFollow(path):
+			w.skip("%s: a link to a file outside the bot's folder that not everyone may read, not followed", name)
 		case target.Mode().IsRegular():
 			fi = target
 		}
@@ -914,6 +916,28 @@ func (w *walker) file(path, name string) {
 		}
 	}
 	w.fp.Files = append(w.fp.Files, f)
+}
+
+// mayFollow says whether the walk may read the file the link path leads
+// to: one in the bot's folder (or the class path folder being walked), or
+// one everyone may read. A link in a bot's folder to a file only arbiter's
+// rights can read (/etc/shadow) is not read, so that its hash is never
+// published in the plan: arbiter never reads with its own rights what the
+// bot, which runs as another user in the sandbox, could not.
+func (w *walker) mayFollow(path string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return false
+	}
+	for _, dir := range []string{w.fp.Dir, w.at} {
+		if abs, err := filepath.Abs(realPath(dir)); dir != "" && err == nil && drivers.Within(real, abs) {
+			return true
+		}
+	}
+	return w.fp.Dir == "" && w.at == "" || everyoneReads(real)
 }
 
 // Signature is what a stat of path says of it, cheaply compared to tell
