@@ -109,10 +109,7 @@ func byStrength(bots []string, strength map[string]int) []string {
 // best make the final of 6.
 func TestFibotSeason(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
-	strength := map[string]int{}
-	for i, b := range p.Bots { // an order unrelated to the names
-		strength[b.Name] = (i*7 + 3) % 24
-	}
+	strength := spreadStrength(p) // an order unrelated to the names
 	results := runStages(t, p, strength, nil)
 	pools := func(name string) [][]string {
 		t.Helper()
@@ -247,10 +244,7 @@ func TestGateRanking(t *testing.T) {
 // panicked: "player plays itself").
 func TestRankWithoutEarlierStages(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
-	strength := map[string]int{}
-	for i, b := range p.Bots {
-		strength[b.Name] = (i*7 + 3) % 24
-	}
+	strength := spreadStrength(p)
 	k := p.StageIndex("fifth")
 	results := play(p, 0, strength)
 	pr, err := stages.Make(p, k, results, nil)
@@ -399,10 +393,7 @@ func TestGateFailureOfUnstartedBot(t *testing.T) {
 // It ranks last.
 func TestDisqualifiedDoNotAdvance(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
-	strength := map[string]int{}
-	for i, b := range p.Bots {
-		strength[b.Name] = (i*7 + 3) % 24
-	}
+	strength := spreadStrength(p)
 	best := byStrength(stats.Field(p), strength)[0]
 	var results []stats.Result
 	for k := range p.Stages {
@@ -548,10 +539,7 @@ func gateThenTournament(t *testing.T, p *plan.Plan, strength map[string]int, cra
 // bounds, and no other.
 func TestTiedCutsAreFlagged(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
-	strength := map[string]int{}
-	for i, b := range p.Bots {
-		strength[b.Name] = (i*7 + 3) % 24
-	}
+	strength := spreadStrength(p)
 	pools, err := stages.Pools(p, p.StageIndex("qualification"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -589,10 +577,7 @@ func TestTiedCutsAreFlagged(t *testing.T) {
 // playoff, and no cut is named.
 func TestPlayoffDecidesCut(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
-	strength := map[string]int{}
-	for i, b := range p.Bots {
-		strength[b.Name] = (i*7 + 3) % 24
-	}
+	strength := spreadStrength(p)
 	k := p.StageIndex("qualification")
 	pools, err := stages.Pools(p, k, nil)
 	if err != nil {
@@ -639,10 +624,7 @@ func TestPlayoffDecidesCut(t *testing.T) {
 // between them is named, saying why.
 func TestUnplayedNotPlayedOff(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
-	strength := map[string]int{}
-	for i, b := range p.Bots {
-		strength[b.Name] = (i*7 + 3) % 24
-	}
+	strength := spreadStrength(p)
 	k := p.StageIndex("qualification")
 	pools, err := stages.Pools(p, k, nil)
 	if err != nil {
@@ -682,10 +664,7 @@ func TestUnplayedNotPlayedOff(t *testing.T) {
 // cut between them is named, saying why.
 func TestUnseatedTieNamed(t *testing.T) {
 	p := compileDir(t, "../../examples/fibot")
-	strength := map[string]int{}
-	for i, b := range p.Bots {
-		strength[b.Name] = (i*7 + 3) % 24
-	}
+	strength := spreadStrength(p)
 	k := p.StageIndex("qualification")
 	pools, err := stages.Pools(p, k, nil)
 	if err != nil {
@@ -710,4 +689,15 @@ func TestUnseatedTieNamed(t *testing.T) {
 	if len(cuts) != 1 || cuts[0].String() != want {
 		t.Errorf("cuts %v, want:\n%s", cuts, want)
 	}
+}
+
+// spreadStrength gives p's bots strengths spread over 0-23 by their
+// order in the plan, the same each time: a field of distinct strengths
+// with some equal, as the fibot tests want.
+func spreadStrength(p *plan.Plan) map[string]int {
+	strength := map[string]int{}
+	for i, b := range p.Bots {
+		strength[b.Name] = (i*7 + 3) % 24
+	}
+	return strength
 }
