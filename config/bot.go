@@ -192,7 +192,7 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 // machine's shared /tmp as the bot's files. Outside the sandbox it may
 // run there.
 func CheckSandboxDir(bot *Bot) *hcl.Diagnostic {
-	if bot.House != "" || evalOr(bot.Dir) != "/tmp" {
+	if bot.House != "" || !drivers.IsSandboxTmp(bot.Dir) {
 		return nil
 	}
 	why := "runs in /tmp itself"

@@ -388,6 +388,20 @@ func shimTarget(path, dir string, getenv func(string) string) string {
 	return ""
 }
 
+// IsSandboxTmp reports whether dir, its symbolic links resolved, is /tmp
+// itself, which no sandboxed bot may have as its folder: the sandbox
+// mounts the bot's private /tmp over it, so the bot would not see its
+// files there and could never start, and a run would watch all of the
+// machine's shared /tmp as the bot's files. The configuration's check
+// (config.CheckSandboxDir), a saved plan's and the sandbox's own, at the
+// bot's start, are this one.
+func IsSandboxTmp(dir string) bool {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	return filepath.Clean(dir) == "/tmp"
+}
+
 // Within reports whether path is dir or lies inside it.
 func Within(path, dir string) bool {
 	if dir == "" {

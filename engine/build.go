@@ -587,13 +587,18 @@ func buildLimits(b *plan.Bot, dir string, env []string) drivers.Limits {
 	return lim
 }
 
-// holdFolder waits until no other arbiter builds in dir
-// (proc.HoldFolder), telling warn whom it waits for, and marks it as
+// holdFolder waits until no other arbiter builds in dir, in a folder
+// that holds it or in one inside it (proc.HoldFolder), telling warn whom
+// it waits for (the pid, when the kernel shows it), and marks it as
 // this one's until release. An error is arbiter's own (a
 // *proc.SetupError naming bot b), or ctx's.
 func holdFolder(ctx context.Context, b *plan.Bot, dir string, warn func(msg string, args ...any)) (release func(), err error) {
 	release, err = proc.HoldFolder(ctx, dir, func(pid int) {
-		warn("waiting for another arbiter's build in the bot's folder to end", "bot", b.Name, "dir", dir, "pid", pid)
+		args := []any{"bot", b.Name, "dir", dir}
+		if pid > 0 {
+			args = append(args, "pid", pid)
+		}
+		warn("waiting for another arbiter's build in the bot's folder, or in a folder that holds it or that it holds, to end", args...)
 	})
 	if err != nil && ctx.Err() == nil {
 		err = &proc.SetupError{Bot: b.Name, Err: fmt.Errorf("marking its folder as built by this arbiter: %w", err)}

@@ -134,3 +134,99 @@ func jsonQuoted(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
 }
+
+// A saved plan whose bot runs in the sandbox with /tmp itself as its
+// folder (edited to dir "/tmp", to a link to it, or given a -root that
+// makes its dir /tmp) is refused before anything runs, as its
+// configuration would have been (config's "Bot directory is /tmp"),
+// naming the plan file, the bot and its dir; outside the sandbox it is
+// not. Before, validate passed it, and run watched all of the machine's
+// shared /tmp as the bot's files, to end every match in a start fault.
+func TestSavedPlanBotDirTmpRefusedInSandbox(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"t.hcl": `
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [{ cards = 1, leader = 0 }]
+  clock { total = "10s" }
+}
+bot "x" {
+  dir     = "x"
+  command = ["/bin/true"]
+}
+bot "a" { house = "planowanie/random" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.x, bot.a]
+  players = 2
+}
+`})
+	if err := os.Mkdir(filepath.Join(dir, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"plan", "-json", dir}, &out, &errs); code != 0 {
+		t.Fatalf("plan: %s", errs.String())
+	}
+	link := filepath.Join(t.TempDir(), "tmplink")
+	if err := os.Symlink("/tmp", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir, root string
+		sandbox         bool
+	}{
+		{"dir /tmp", "/tmp", "", true},
+		{"a link to /tmp", link, "", true},
+		{"root /tmp", ".", "/tmp", true},
+		{"outside the sandbox", "/tmp", "", false},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			p, err := plan.Parse(out.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Bots[0].Dir = tc.dir
+			if !tc.sandbox {
+				p.Bots[0].Limits.Sandbox = nil
+			}
+			p.Hash = p.ComputeHash()
+			var b bytes.Buffer
+			if err := p.Encode(&b, true); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "p.json")
+			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := `bot "x" runs in the sandbox with /tmp itself as its folder (dir "` + tc.dir + `"`
+			res := filepath.Join(t.TempDir(), "out")
+			runs := [][]string{{"validate", path}, {"validate", "-json", path}, {"run", path, "-out", res}}
+			if !tc.sandbox {
+				runs = runs[:1]
+			}
+			for _, args := range runs {
+				if tc.root != "" {
+					args = append(args, "-root", tc.root)
+				}
+				var stdout, stderr bytes.Buffer
+				code := run(args, &stdout, &stderr)
+				got := stdout.String() + stderr.String()
+				refused := strings.Contains(got, path+" cannot run here: "+want) || args[1] == "-json" && strings.Contains(got, jsonQuoted(want))
+				switch {
+				case tc.sandbox && (code == 0 || !refused || !strings.Contains(got, "sandbox = false")):
+					t.Errorf("arbiter %s: exit %d\n%s\nwant a refusal saying %q and what to do", strings.Join(args, " "), code, got, want)
+				case !tc.sandbox && strings.Contains(got, "/tmp itself"):
+					t.Errorf("arbiter %s refused a bot outside the sandbox in /tmp:\n%s", strings.Join(args, " "), got)
+				}
+			}
+			if _, err := os.Stat(res); !os.IsNotExist(err) {
+				t.Errorf("run made %s (%v): a refused plan writes nothing", res, err)
+			}
+		})
+	}
+}

@@ -226,7 +226,7 @@ func TestTwoArbitersBuildOneFolder(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the second run: %v\n%s", err, second)
 	}
-	if !strings.Contains(string(second), "waiting for another arbiter's build in the bot's folder to end") ||
+	if !strings.Contains(string(second), "waiting for another arbiter's build in the bot's folder") ||
 		!strings.Contains(string(second), fmt.Sprintf("pid=%d", first.Process.Pid)) {
 		t.Errorf("the second run does not say it waits for the first (pid %d):\n%s", first.Process.Pid, second)
 	}
@@ -236,6 +236,77 @@ func TestTwoArbitersBuildOneFolder(t *testing.T) {
 			t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut.String(), second)
 		}
 	}
+	noLocksLeft(t, arbiter)
+}
+
+// noLocksLeft fails the test when the arbiters of lendSetup, all ended,
+// left a lock file of their builds in their folder of records.
+func noLocksLeft(t *testing.T, arbiter string) {
+	t.Helper()
+	if left, _ := filepath.Glob(filepath.Join(lentRecords(arbiter), "[0-9]*.lock")); len(left) > 0 {
+		t.Errorf("the arbiters, all ended, left the lock files %v", left)
+	}
+}
+
+// TestTwoArbitersBuildNestedFolders runs two arbiters at once whose bots'
+// builds are in a folder and in a folder inside it (dotb and dotb/inner),
+// started in either order: the second waits for the first's build, naming
+// it, and the builds do not overlap (the outer build, which sees the
+// inner folder, records the inner build's marker if it sees it), and
+// both succeed. Before, each held the lock of its own folder only, and
+// the builds ran at once: the outer build's give-back took the inner
+// folder from under the inner build.
+func TestTwoArbitersBuildNestedFolders(t *testing.T) {
+	t.Parallel()
+	arbiter, base, dir := lendSetup(t)
+	mustRemove(t, filepath.Join(dir, "slow"))
+	inner := filepath.Join(dir, "inner")
+	if err := os.Mkdir(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	watch := "i=0; while [ $i -lt 30 ]; do [ -e inner/building ] && echo overlap >>overlap.txt; [ $i = 0 ] && : >building; sleep 0.1; i=$((i+1)); done; rm building;"
+	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then : >building; sleep 60; fi;", watch, 1))
+	mustWrite(t, filepath.Join(inner, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then : >building; sleep 60; fi;", ": >building; sleep 3; rm building;", 1))
+	src, err := os.ReadFile(filepath.Join(dir, "src.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(inner, "src.py"), string(src))
+	for i, order := range [][2]string{{dir, inner}, {inner, dir}} {
+		os.Remove(filepath.Join(dir, "overlap.txt"))
+		outs := [2]string{filepath.Join(base, fmt.Sprintf("o%d-first", i)), filepath.Join(base, fmt.Sprintf("o%d-second", i))}
+		first := exec.Command(arbiter, "run", order[0], "-out", outs[0], "-j", "1")
+		var firstOut strings.Builder
+		first.Stdout, first.Stderr = &firstOut, &firstOut
+		if err := first.Start(); err != nil {
+			t.Fatal(err)
+		}
+		building := func() bool { _, err := os.Lstat(filepath.Join(order[0], "building")); return err == nil }
+		for end := time.Now().Add(30 * time.Second); !building() && time.Now().Before(end); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		second, err := exec.Command(arbiter, "run", order[1], "-out", outs[1], "-j", "1").CombinedOutput()
+		if err := first.Wait(); err != nil {
+			t.Fatalf("the run of %s: %v\n%s", order[0], err, firstOut.String())
+		}
+		if err != nil {
+			t.Fatalf("the run of %s: %v\n%s", order[1], err, second)
+		}
+		if !strings.Contains(string(second), "waiting for another arbiter's build in the bot's folder") ||
+			!strings.Contains(string(second), fmt.Sprintf("pid=%d", first.Process.Pid)) {
+			t.Errorf("the run of %s does not say it waits for the run of %s (pid %d):\n%s", order[1], order[0], first.Process.Pid, second)
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, "overlap.txt")); err == nil {
+			t.Errorf("the builds of %s and %s ran at once (the outer build saw the inner's marker %d times)", order[0], order[1], strings.Count(string(data), "overlap"))
+		}
+		for _, o := range outs {
+			data, err := os.ReadFile(filepath.Join(o, "builds", "built.json"))
+			if err != nil || !strings.Contains(string(data), `"ok": true`) {
+				t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut.String(), second)
+			}
+		}
+	}
+	noLocksLeft(t, arbiter)
 }
 
 // lendSetup skips where a folder cannot be lent (requireLending), and is

@@ -106,7 +106,9 @@ func checkSaved(p *plan.Plan, root string) []string {
 			continue
 		}
 		dir := b.DirIn(root)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if pr := sandboxTmpProblem(b, dir); pr != "" {
+			problems = append(problems, pr)
+		} else if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			how := "relative to the root " + root + " (-root, default: the plan file's directory)"
 			if filepath.IsAbs(b.Dir) {
 				how = "an absolute path in the plan"
@@ -117,6 +119,25 @@ func checkSaved(p *plan.Plan, root string) []string {
 		}
 	}
 	return problems
+}
+
+// sandboxTmpProblem says so when bot b of a saved plan would run in the
+// sandbox in dir, its folder under the plan's root, and dir is /tmp
+// itself, or "": the rule its configuration is held to
+// (config.CheckSandboxDir), checked by the same code, before the bot's
+// folder is fingerprinted (all of the machine's /tmp) or anything is
+// written.
+func sandboxTmpProblem(b *plan.Bot, dir string) string {
+	if b.Limits == nil || b.Limits.Sandbox == nil || !drivers.IsSandboxTmp(dir) {
+		return ""
+	}
+	where := ""
+	if dir != b.Dir {
+		where = ", " + dir
+	}
+	return fmt.Sprintf("bot %q runs in the sandbox with /tmp itself as its folder (dir %q%s), where the sandbox mounts the bot's private /tmp, so it would not see its files there and could never start; "+
+		"put the bot in a folder of its own (e.g. dir = \"/tmp/%s\") or run it outside the sandbox (sandbox = false in its limits block), and compile the plan again",
+		b.Name, b.Dir, where, b.Name)
 }
 
 // houseProblem says why house bot b cannot play the plan's game, played

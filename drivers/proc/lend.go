@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -351,56 +352,173 @@ func giveBackRecord(file string) (a Abandoned, ok bool) {
 	return a, true
 }
 
-// HoldFolder waits until no other arbiter builds in dir, and marks it as
-// this one's until release: two arbiters on one machine (two shards of a
-// plan, two tournaments sharing a bot) would otherwise build in it at
-// once, and the first to end would give the folder back under the
-// other's build. The mark is an flock on a file in LentDir named for the
-// folder's device and inode, which the kernel releases when its arbiter
-// ends, however it ends; the file holds the holder's pid, for waiting
-// (told the pid, once, before it waits). Only root lends a folder, so
-// only root marks one (release does nothing otherwise). An error is
-// arbiter's own (LentDir cannot be written), or ctx's.
+// HoldFolder waits until no other arbiter builds in dir, in a folder
+// that holds it or in one inside it, and marks it as this one's until
+// release: two arbiters on one machine (two shards of a plan, two
+// tournaments sharing a bot, bots in /a and /a/b) would otherwise build
+// in it at once, and the first to end would give the folder back under
+// the other's build. The marks are flocks on files in LentDir named for
+// a folder's device and inode: a shared one for each folder that holds
+// dir, from / down, and an exclusive one for dir, so that builds of two
+// folders side by side in one go on together, and a build of a folder
+// and one of a folder inside it do not. The kernel releases them when
+// their arbiter ends, however it ends. A lock file is removed by the last
+// that releases it (holding it exclusively), before it unlocks, and one
+// taken is held only while it is still at its path: whoever took the
+// removed file takes the path's anew. So lock files do not pile up: one
+// is left only by an arbiter killed while it held it, or by two that let
+// go of a shared one at the same instant, and the next to release it
+// removes it. waiting is told, once, before it waits, the pid that holds
+// what it waits for, as the kernel lists its locks (/proc/locks; 0 when
+// the kernel shows none within a second: the holder in another pid
+// namespace). Only root lends a folder, so only root marks one (release
+// does nothing otherwise). An error is arbiter's own (LentDir cannot be
+// written), or ctx's.
 func HoldFolder(ctx context.Context, dir string, waiting func(pid int)) (release func(), err error) {
 	if os.Geteuid() != 0 {
 		return func() {}, nil
 	}
-	var st unix.Stat_t
-	if err := unix.Stat(dir, &st); err != nil {
+	real, err := filepath.Abs(dir)
+	if err == nil {
+		real, err = filepath.EvalSymlinks(real)
+	}
+	if err != nil {
 		return func() {}, nil // the build says what is wrong with its folder
 	}
 	if err := os.MkdirAll(LentDir, 0o700); err != nil {
 		return nil, err
 	}
-	name := filepath.Join(LentDir, fmt.Sprintf("%d-%d.lock", st.Dev, st.Ino))
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
+	var held []*folderLock
+	release = func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			held[i].release()
+		}
 	}
-	for told := false; ; {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
+	told := false
+	tell := func(pid int) {
+		if !told {
+			told = true
+			waiting(pid)
+		}
+	}
+	for _, d := range foldersDownTo(real) {
+		var st unix.Stat_t
+		if err := unix.Stat(d, &st); err != nil {
+			continue // gone meanwhile: the build says so, of its own
+		}
+		how := unix.LOCK_SH
+		if d == real {
+			how = unix.LOCK_EX
+		}
+		l, err := lockFolder(ctx, filepath.Join(LentDir, fmt.Sprintf("%d-%d.lock", st.Dev, st.Ino)), how, tell)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		held = append(held, l)
+	}
+	return release, nil
+}
+
+// foldersDownTo are the folders that hold dir (absolute, clean), from /
+// down, and dir last.
+func foldersDownTo(dir string) []string {
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if d == filepath.Dir(d) {
 			break
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) {
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// folderLock is a flock HoldFolder holds on the file name.
+type folderLock struct {
+	f    *os.File
+	name string
+}
+
+// holdTellAfter is how many looks of lockFolder go by, finding the lock
+// held but not its holder among the kernel's locks, before it says it
+// waits without naming one.
+const holdTellAfter = 20
+
+// lockFolder takes the flock how (shared or exclusive) on the lock file
+// name, made if it is not there, waiting until it is free: telling tell
+// the holder's pid, or 0 once holdTellAfter looks did not find it, and
+// looking again every 50 ms.
+func lockFolder(ctx context.Context, name string, how int, tell func(pid int)) (*folderLock, error) {
+	for looks := 1; ; looks++ {
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		err = unix.Flock(int(f.Fd()), how|unix.LOCK_NB)
+		switch {
+		case err == nil && atPath(f, name):
+			return &folderLock{f: f, name: name}, nil
+		case err == nil:
+			f.Close() // removed by its last holder meanwhile: take the path's
+			continue
+		case !errors.Is(err, unix.EWOULDBLOCK):
 			f.Close()
 			return nil, fmt.Errorf("locking %s: %w", name, err)
 		}
-		if !told {
-			data, _ := os.ReadFile(name)
-			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-			waiting(pid)
-			told = true
+		if pid := lockHolder(f); pid > 0 || looks >= holdTellAfter {
+			tell(pid)
 		}
+		f.Close()
 		select {
 		case <-ctx.Done():
-			f.Close()
 			return nil, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	if err := f.Truncate(0); err == nil {
-		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+}
+
+// atPath reports whether f is still the file at name.
+func atPath(f *os.File, name string) bool {
+	var held, now unix.Stat_t
+	return unix.Fstat(int(f.Fd()), &held) == nil && unix.Stat(name, &now) == nil && held.Dev == now.Dev && held.Ino == now.Ino
+}
+
+// lockHolder is the least pid of the processes /proc/locks lists as
+// holding a flock on the file f, 0 when it lists none (the holder let go
+// meanwhile, or is in a pid namespace this one does not see).
+func lockHolder(f *os.File) int {
+	var st unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) != nil {
+		return 0
 	}
-	return func() { f.Close() }, nil
+	data, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return 0
+	}
+	file := fmt.Sprintf("%02x:%02x:%d", unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)
+	least := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		// "1: FLOCK  ADVISORY  WRITE 1234 fe:00:9773059 0 EOF"; a
+		// request that waits has "->" after its number.
+		fields := strings.Fields(line)
+		if len(fields) < 6 || fields[1] != "FLOCK" || fields[5] != file {
+			continue
+		}
+		if pid, err := strconv.Atoi(fields[4]); err == nil && pid > 0 && (least == 0 || pid < least) {
+			least = pid
+		}
+	}
+	return least
+}
+
+// release removes the lock file when no other holds it (it is taken
+// exclusively: a shared lock another holds too is left to the last), then
+// lets it go. Whoever waits for it takes the removed file next, finds it
+// no longer at its path, and takes the path's anew.
+func (l *folderLock) release() {
+	if unix.Flock(int(l.f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
+		_ = os.Remove(l.name)
+	}
+	l.f.Close()
 }

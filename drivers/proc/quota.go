@@ -85,29 +85,45 @@ type quotaLook struct {
 	q       *FolderQuota
 	entries int
 	bytes   int64
-	// what is the bound passed ("more than 10 files and folders"), or
-	// the folder that could not be read with why; "" within the quota.
-	what       string
-	unreadable bool
+	// unread is the first by name of the folders that could not be read,
+	// with why ("" when all could).
+	unread, unreadRel string
 }
 
 // measure looks at dir under q and says what is over it, "" when nothing
-// is. The look stops at the first bound passed. An entry that vanished
-// while it was looked at is not counted (the bot removed it); a folder
-// that cannot be read (a bot of arbiter's own uid made it 0300) is over
-// the quota, since what it holds cannot be counted.
+// is: "more than 10 files and folders", else the folder that could not
+// be read with why, else "more than 10000000 bytes". What it says does
+// not depend on the order a directory lists its entries in: a folder
+// over its count has its count named whatever it holds, and of two
+// folders that cannot be read the first by name is. The look stops once
+// it passed the count, so a bot that made a million files costs a look
+// of Count+1 entries (and one chunk), not of the million. An entry that
+// vanished while it was looked at is not counted (the bot removed it); a
+// folder that cannot be read (a bot of arbiter's own uid made it 0300)
+// is over the quota, since what it holds cannot be counted.
 func (q *FolderQuota) measure(dir string) (what string, unreadable bool) {
 	l := &quotaLook{q: q}
 	l.dir(dir, "")
-	return l.what, l.unreadable
+	switch {
+	case l.entries > q.Count && q.Count == 1:
+		return "more than one file or folder", false
+	case l.entries > q.Count:
+		return fmt.Sprintf("more than %d files and folders", q.Count), false
+	case l.unread != "":
+		return l.unread, true
+	case l.bytes > q.Bytes:
+		return fmt.Sprintf("more than %d bytes", q.Bytes), false
+	}
+	return "", false
 }
 
 // dir counts the entries of the directory at path (rel under the root,
-// "" for the root itself) and what they hold; false once over.
+// "" for the root itself) and what they hold; false once over the count.
 func (l *quotaLook) dir(path, rel string) bool {
 	f, err := os.Open(path)
 	if err != nil {
-		return l.cannotRead(rel, err)
+		l.cannotRead(rel, err)
+		return true
 	}
 	defer f.Close()
 	for {
@@ -121,7 +137,8 @@ func (l *quotaLook) dir(path, rel string) bool {
 			return true
 		}
 		if err != nil {
-			return l.cannotRead(rel, err)
+			l.cannotRead(rel, err)
+			return true
 		}
 	}
 }
@@ -132,40 +149,37 @@ func (l *quotaLook) entry(dir, rel string, e fs.DirEntry) bool {
 	if !isGiven {
 		l.entries++
 	}
-	if e.Type().IsRegular() {
+	if l.entries > l.q.Count {
+		return false
+	}
+	if e.Type().IsRegular() && l.bytes <= l.q.Bytes {
 		if info, err := e.Info(); err == nil {
 			l.bytes += max(DiskUsage(info)-given, 0)
 		}
 	}
-	switch {
-	case l.entries > l.q.Count:
-		l.what = fmt.Sprintf("more than %d files and folders", l.q.Count)
-		if l.q.Count == 1 {
-			l.what = "more than one file or folder"
-		}
-		return false
-	case l.bytes > l.q.Bytes:
-		l.what = fmt.Sprintf("more than %d bytes", l.q.Bytes)
-		return false
-	case e.IsDir():
+	if e.IsDir() {
 		return l.dir(filepath.Join(dir, e.Name()), name)
 	}
 	return true
 }
 
-// cannotRead ends the look at a folder it cannot read, rel under the
-// root; one that vanished meanwhile is not counted.
-func (l *quotaLook) cannotRead(rel string, err error) bool {
+// cannotRead notes a folder the look cannot read, rel under the root,
+// when it comes first by name of those; one that vanished meanwhile is
+// not counted.
+func (l *quotaLook) cannotRead(rel string, err error) {
 	if errors.Is(err, fs.ErrNotExist) {
-		return true
+		return
+	}
+	rel = cmp.Or(rel, ".")
+	if l.unread != "" && l.unreadRel <= rel {
+		return
 	}
 	why := err.Error()
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		why = pe.Err.Error()
 	}
-	l.what, l.unreadable = fmt.Sprintf("%s (%s)", cmp.Or(rel, "."), why), true
-	return false
+	l.unread, l.unreadRel = fmt.Sprintf("%s (%s)", rel, why), rel
 }
 
 // over is the files fault of dir found over q by the watch while the bot

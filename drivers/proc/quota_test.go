@@ -56,6 +56,67 @@ func TestFolderQuota(t *testing.T) {
 	}
 }
 
+// TestFolderQuotaOverBothNamesTheCount: a folder over both the count and
+// the bytes has its count named, wherever the file that passes the bytes
+// comes in the directory's order (its name, its place among the files
+// made); before, the look named whichever bound it passed first. A folder
+// within its count that cannot be read is named before the bytes, the
+// first of two by name.
+func TestFolderQuotaOverBothNamesTheCount(t *testing.T) {
+	for big := range 6 {
+		for _, names := range []string{"abcdef", "fedcba", "pqrsuv"} {
+			dir, q := auctionLike(t, 0, 0)
+			for i, c := range names {
+				size := 1
+				if i == big {
+					size = 2000
+				}
+				os.WriteFile(filepath.Join(dir, "game", "p"+string(c)), make([]byte, size), 0o644)
+			}
+			if f := q.over(dir); f == nil || !strings.Contains(f.Detail, "more than 3 files and folders") {
+				t.Errorf("files %s, the %d. of 2000 bytes: fault %v, want one naming the count (more than 3 files and folders)", names, big+1, f)
+			}
+		}
+	}
+}
+
+// TestFolderQuotaUnreadableFirstByName: of two folders that cannot be
+// read, in a folder within its count but over its bytes, the look names
+// the first by name, whichever the directory lists first, and not the
+// bytes. Root reads every folder, so as root
+// TestFolderQuotaUnreadableFirstByNameAsNobody runs it as uid 65534.
+func TestFolderQuotaUnreadableFirstByName(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads any folder: TestFolderQuotaUnreadableFirstByNameAsNobody runs this as uid 65534")
+	}
+	for _, pair := range [][2]string{{"ha", "hb"}, {"k1", "k2"}, {"m1", "m2"}, {"t1", "t2"}} {
+		for _, big := range []string{"b", "n", "z"} {
+			dir, q := auctionLike(t, 0, 0)
+			q.Count = 10
+			os.WriteFile(filepath.Join(dir, "game", big), make([]byte, 2000), 0o644)
+			for _, name := range []string{pair[1], pair[0]} {
+				p := filepath.Join(dir, "game", name)
+				os.Mkdir(p, 0o300)
+				defer os.Chmod(p, 0o700)
+			}
+			if f := q.over(dir); f == nil || !strings.Contains(f.Detail, "game/"+pair[0]+" (") {
+				t.Errorf("folders %v and the file %s: fault %v, want one naming the folder game/%s, the first by name that cannot be read", pair, big, f, pair[0])
+			}
+		}
+	}
+}
+
+func TestFolderQuotaUnreadableFirstByNameAsNobody(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("not root: TestFolderQuotaUnreadableFirstByName runs as this user")
+	}
+	cmd, _ := asNobody(t, "^TestFolderQuotaUnreadableFirstByName$")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestFolderQuotaUnreadableFirstByName") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+}
+
 // BenchmarkFolderQuota is one look of the watch at a folder within its
 // quota, as an Auction bot's is most of the time.
 func BenchmarkFolderQuota(b *testing.B) {

@@ -182,7 +182,7 @@ func planSandbox(sb *drivers.Sandbox, prog, dir, writable string, env []string, 
 	// results) is not shown: such a session bot works in its /tmp.
 	hidden := false
 	real := evalOr(dir)
-	if real == "/tmp" || evalOr(writable) == "/tmp" {
+	if drivers.IsSandboxTmp(dir) || drivers.IsSandboxTmp(writable) {
 		// The bot's private /tmp is mounted over it: the bot would start
 		// in an empty folder and not find its own files.
 		return nil, faultf(drivers.FaultStart, "cannot start in the sandbox: its folder is /tmp itself, which the sandbox replaces by the bot's private /tmp, so it would not see its files there; "+

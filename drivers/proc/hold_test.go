@@ -1,0 +1,135 @@
+package proc
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// holdSetup skips where HoldFolder marks nothing (not root), points
+// LentDir at a folder of the test's own, and makes the folders a and
+// a/b under base.
+func holdSetup(t *testing.T) (base string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("not root: only root lends a folder, so only root marks one (cmd/arbiter's TestTwoArbitersBuildOneFolder is the one CI requires)")
+	}
+	base = t.TempDir()
+	was := LentDir
+	LentDir = filepath.Join(base, "lent")
+	t.Cleanup(func() { LentDir = was })
+	if err := os.MkdirAll(filepath.Join(base, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return base
+}
+
+// lockName is the lock file HoldFolder takes for the folder dir.
+func lockName(t *testing.T, dir string) string {
+	t.Helper()
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(LentDir, fmt.Sprintf("%d-%d.lock", st.Dev, st.Ino))
+}
+
+// lockHeldBy starts a process that holds an exclusive flock on the file
+// at path until the test ends, and returns its pid once it holds it.
+func lockHeldBy(t *testing.T, path string) int {
+	t.Helper()
+	cmd := exec.Command("/usr/bin/python3", "-c", `import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.flock(f, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(60)`, path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "held\n" {
+		t.Fatalf("the holder of %s: %q, %v", path, line, err)
+	}
+	return cmd.Process.Pid
+}
+
+// waitedFor is the pid HoldFolder of dir says it waits for, failing the
+// test when it gets the folder within a second.
+func waitedFor(t *testing.T, dir string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	pid := -1
+	release, err := HoldFolder(ctx, dir, func(p int) { pid = p })
+	if err == nil {
+		release()
+		t.Fatalf("HoldFolder of %s did not wait for the holder", dir)
+	}
+	return pid
+}
+
+// TestHoldFolderNamesTheHolder: the pid HoldFolder says it waits for is
+// the process that holds the folder's lock, read from the kernel's
+// locks, not a pid a previous holder left in the lock file.
+func TestHoldFolderNamesTheHolder(t *testing.T) {
+	base := holdSetup(t)
+	dir := filepath.Join(base, "a")
+	if err := os.MkdirAll(LentDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	name := lockName(t, dir)
+	if err := os.WriteFile(name, []byte("4242\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	holder := lockHeldBy(t, name)
+	if got := waitedFor(t, dir); got != holder {
+		t.Errorf("HoldFolder waited for pid %d, want the holder's %d (4242 is a previous holder's, left in the file)", got, holder)
+	}
+}
+
+// TestHoldFolderNested: an arbiter's build of a folder and another's of a
+// folder inside it (a and a/b) do not run at once, in either order, and
+// the one that waits names the other; builds of two folders side by side
+// in one (a/b and a/c) do. Once released, no lock file is left in
+// LentDir.
+func TestHoldFolderNested(t *testing.T) {
+	base := holdSetup(t)
+	a, ab, ac := filepath.Join(base, "a"), filepath.Join(base, "a", "b"), filepath.Join(base, "a", "c")
+	if err := os.Mkdir(ac, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hold := func(dir string) func() {
+		t.Helper()
+		release, err := HoldFolder(context.Background(), dir, func(int) { t.Errorf("HoldFolder of %s waited", dir) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return release
+	}
+	for _, c := range []struct{ first, second string }{{a, ab}, {ab, a}} {
+		release := hold(c.first)
+		if got := waitedFor(t, c.second); got != os.Getpid() {
+			t.Errorf("HoldFolder of %s while %s is held waited for pid %d, want this process, %d", c.second, c.first, got, os.Getpid())
+		}
+		release()
+		hold(c.second)()
+	}
+	r1, r2 := hold(ab), hold(ac)
+	r1()
+	r2()
+	left, _ := filepath.Glob(filepath.Join(LentDir, "*"))
+	if len(left) > 0 {
+		t.Errorf("left in LentDir after every hold was released: %v", left)
+	}
+}
