@@ -133,3 +133,34 @@ func TestHoldFolderNested(t *testing.T) {
 		t.Errorf("left in LentDir after every hold was released: %v", left)
 	}
 }
+
+// TestHoldFolderInsideItself: a folder that is also on its own path (a
+// bind mount of a inside a itself, dir a/b) is locked once, exclusively,
+// and HoldFolder does not wait for itself. The mount is made in a mount
+// namespace of a child: the test binary again, under unshare(1).
+func TestHoldFolderInsideItself(t *testing.T) {
+	if dir := os.Getenv("ARBITER_TEST_HOLD_LOOP"); dir != "" {
+		LentDir = filepath.Join(filepath.Dir(dir), "..", "lent")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		release, err := HoldFolder(ctx, dir, func(pid int) { t.Errorf("HoldFolder of %s waited for pid %d (this process: %d)", dir, pid, os.Getpid()) })
+		if err != nil {
+			t.Fatalf("HoldFolder of %s: %v", dir, err)
+		}
+		release()
+		return
+	}
+	base := holdSetup(t)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare(1) to make a mount namespace with")
+	}
+	a := filepath.Join(base, "a")
+	script := `mount --bind "$1" "$1/b" && exec "$2" -test.run '^TestHoldFolderInsideItself$' -test.v`
+	cmd := exec.Command(unshare, "-m", "--propagation", "private", "sh", "-c", script, "sh", a, os.Args[0])
+	cmd.Env = append(os.Environ(), "ARBITER_TEST_HOLD_LOOP="+filepath.Join(a, "b"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("HoldFolder in a folder bound inside itself: %v\n%s", err, out)
+	}
+}

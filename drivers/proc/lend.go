@@ -366,9 +366,11 @@ func giveBackRecord(file string) (a Abandoned, ok bool) {
 // that releases it (holding it exclusively), before it unlocks, and one
 // taken is held only while it is still at its path: whoever took the
 // removed file takes the path's anew. So lock files do not pile up: one
-// is left only by an arbiter killed while it held it, or by two that let
-// go of a shared one at the same instant, and the next to release it
-// removes it. waiting is told, once, before it waits, the pid that holds
+// is left only by an arbiter killed while it held it, and the next to
+// release it removes it (of two letting go of a shared one at once, the
+// kernel grants the second's exclusive lock). A build of a folder waits while builds inside it hold
+// their shared locks, one after another without a gap included: nothing
+// queues it ahead of them. waiting is told, once, before it waits, the pid that holds
 // what it waits for, as the kernel lists its locks (/proc/locks; 0 when
 // the kernel shows none within a second: the holder in another pid
 // namespace). Only root lends a folder, so only root marks one (release
@@ -394,13 +396,33 @@ func HoldFolder(ctx context.Context, dir string, waiting func(pid int)) (release
 			held[i].release()
 		}
 	}
-	told := false
-	tell := func(pid int) {
-		if !told {
-			told = true
-			waiting(pid)
+	t := &holdTeller{waiting: waiting}
+	for _, l := range folderLocks(real) {
+		f, err := lockFolder(ctx, l.name, l.how, t)
+		if err != nil {
+			release()
+			return nil, err
 		}
+		held = append(held, f)
 	}
+	return release, nil
+}
+
+// wantedLock names a lock file of HoldFolder and how it is taken.
+type wantedLock struct {
+	name string
+	how  int
+}
+
+// folderLocks are the locks HoldFolder takes for real (absolute, without
+// links), in the order it takes them: a shared one for each folder that
+// holds it, from / down, and an exclusive one for real. A folder seen
+// twice on the way (a bind mount of a folder inside itself) is locked
+// once, exclusively if real is that folder: two flocks of one process on
+// one file through two descriptors would wait for each other.
+func folderLocks(real string) []wantedLock {
+	var out []wantedLock
+	at := map[string]int{}
 	for _, d := range foldersDownTo(real) {
 		var st unix.Stat_t
 		if err := unix.Stat(d, &st); err != nil {
@@ -410,14 +432,30 @@ func HoldFolder(ctx context.Context, dir string, waiting func(pid int)) (release
 		if d == real {
 			how = unix.LOCK_EX
 		}
-		l, err := lockFolder(ctx, filepath.Join(LentDir, fmt.Sprintf("%d-%d.lock", st.Dev, st.Ino)), how, tell)
-		if err != nil {
-			release()
-			return nil, err
+		name := filepath.Join(LentDir, fmt.Sprintf("%d-%d.lock", st.Dev, st.Ino))
+		if i, seen := at[name]; seen {
+			if how == unix.LOCK_EX {
+				out[i].how = how
+			}
+			continue
 		}
-		held = append(held, l)
+		at[name] = len(out)
+		out = append(out, wantedLock{name: name, how: how})
 	}
-	return release, nil
+	return out
+}
+
+// holdTeller tells HoldFolder's waiting, once, whom it waits for.
+type holdTeller struct {
+	waiting func(pid int)
+	told    bool
+}
+
+func (t *holdTeller) tell(pid int) {
+	if !t.told {
+		t.told = true
+		t.waiting(pid)
+	}
 }
 
 // foldersDownTo are the folders that hold dir (absolute, clean), from /
@@ -446,10 +484,10 @@ type folderLock struct {
 const holdTellAfter = 20
 
 // lockFolder takes the flock how (shared or exclusive) on the lock file
-// name, made if it is not there, waiting until it is free: telling tell
-// the holder's pid, or 0 once holdTellAfter looks did not find it, and
-// looking again every 50 ms.
-func lockFolder(ctx context.Context, name string, how int, tell func(pid int)) (*folderLock, error) {
+// name, made if it is not there, waiting until it is free: telling t the
+// holder's pid, or 0 once holdTellAfter looks did not find it, and looking
+// again every 50 ms (the kernel's locks are read only until t has told).
+func lockFolder(ctx context.Context, name string, how int, t *holdTeller) (*folderLock, error) {
 	for looks := 1; ; looks++ {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
@@ -466,8 +504,10 @@ func lockFolder(ctx context.Context, name string, how int, tell func(pid int)) (
 			f.Close()
 			return nil, fmt.Errorf("locking %s: %w", name, err)
 		}
-		if pid := lockHolder(f); pid > 0 || looks >= holdTellAfter {
-			tell(pid)
+		if !t.told {
+			if pid := lockHolder(f); pid > 0 || looks >= holdTellAfter {
+				t.tell(pid)
+			}
 		}
 		f.Close()
 		select {
