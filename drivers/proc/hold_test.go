@@ -143,7 +143,9 @@ func TestHoldFolderInsideItself(t *testing.T) {
 		LentDir = filepath.Join(filepath.Dir(dir), "..", "lent")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		release, err := HoldFolder(ctx, dir, func(pid int) { t.Errorf("HoldFolder of %s waited for pid %d (this process: %d)", dir, pid, os.Getpid()) })
+		release, err := HoldFolder(ctx, dir, func(pid int) {
+			t.Errorf("HoldFolder of %s waited for pid %d (this process: %d)", dir, pid, os.Getpid())
+		})
 		if err != nil {
 			t.Fatalf("HoldFolder of %s: %v", dir, err)
 		}
