@@ -311,22 +311,45 @@ func Computed(err error) bool {
 	return NothingArrived(err) && errors.As(err, &f) && f.Computed()
 }
 
+// QueuedNote ends the detail of a time fault of a session game instead
+// of NothingArrivedNote when the command went in one write behind others
+// whose answers arrived (QueuedSilent): the bot's output does reach the
+// referee, so it flushes some answers at least. Most often the bot read
+// the whole write at once and lost the lines after the one it answered
+// (arbiter check, which knows the lines, says that); or it did not flush
+// this answer.
+const QueuedNote = "; nothing arrived after its answer to the command before it, written with it: " +
+	"it may read more than one line at a time and have lost the rest of that write, " +
+	"or it may not have flushed this answer (arbiter check shows more)"
+
 // ArrivedNote is the note that ends the detail of err, a time fault of a
-// session game: ComputedNote, NothingArrivedNote, or "".
+// session game: ComputedNote, QueuedNote, NothingArrivedNote, or "".
 func ArrivedNote(err error) string {
 	switch {
 	case Computed(err):
 		return ComputedNote
+	case QueuedSilent(err):
+		return QueuedNote
 	case NothingArrived(err):
 		return NothingArrivedNote
 	}
 	return ""
 }
 
-// NothingArrived says whether err is a time fault after which it is
-// certain that nothing at all came from the bot since the write of the
-// command it did not answer (proc's Fault.Silent), read without
+// QueuedSilent says whether err is a time fault after which nothing
+// arrived (NothingArrived) for a command written in one write behind
+// others whose answers were read (proc's Fault.Queued), read without
 // importing proc.
+func QueuedSilent(err error) bool {
+	var f interface{ QueuedSilent() bool }
+	return NothingArrived(err) && errors.As(err, &f) && f.QueuedSilent()
+}
+
+// NothingArrived says whether err is a time fault after which it is
+// certain that nothing at all came from the bot since the clock of the
+// command it did not answer started: its write, or, for one written
+// behind others, the read of the answer before it (proc's Fault.Silent),
+// read without importing proc.
 func NothingArrived(err error) bool {
 	var f interface{ NothingArrived() bool }
 	return errors.As(err, &f) && f.NothingArrived()

@@ -198,7 +198,8 @@ func TestFaultsWithProcesses(t *testing.T) {
 		{modeIllegal, drivers.FaultIllegal, 0, `^placed cell 0,-1, which is outside the 20 × 20 board on turn 1 \(its move 1\)$`},
 		{modePass, drivers.FaultIllegal, 1, `^passed, but could place stone .* on turn 2 \(its move 1\)$`},
 		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?' \(write debug output to stderr\), answering gen_move on turn 1 \(its move 1\)$`},
-		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2 \(its move 1\)$`},
+		// Written behind the play and time_left, which it answered.
+		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2 \(its move 1\); nothing arrived after its answer to the command before it, written with it: `},
 		{modeTwice, drivers.FaultProtocol, 0, `^answered gen_move with "", which is neither cells row,col nor pass on turn 3 \(its move 2\); but it has written more answers than it was sent commands`},
 		{modeCrash, drivers.FaultCrash, 0, `exited with status 3.*, answering gen_move on turn 1 \(its move 1\)$`},
 	}
@@ -258,7 +259,7 @@ func TestTurnClock(t *testing.T) {
 		detail string // regexp
 	}{
 		{1500 * time.Millisecond, drivers.FaultProtocol, `answering gen_move on turn 6 \(its move 3\)$`},
-		{800 * time.Millisecond, drivers.FaultTime, `^no answer within the [0-9.]+m?s left of its turn of 800ms, answering gen_move on turn 2 \(its move 1\)$`},
+		{800 * time.Millisecond, drivers.FaultTime, `^no answer within the [0-9.]+m?s left of its turn of 800ms, answering gen_move on turn 2 \(its move 1\); nothing arrived after its answer to the command before it`},
 	} {
 		t.Run(tt.turn.String(), func(t *testing.T) {
 			t.Parallel()

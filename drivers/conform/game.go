@@ -107,10 +107,19 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 			return fmt.Errorf("the house bot in seat %d faulted (%s: %s): the case is wrong, not the bot", i, r.Fault, r.Detail)
 		}
 		// The referee's note that nothing arrived points to check, which
-		// this is: check's own hint says more.
+		// this is: check's own hint says more. Of a command written behind
+		// others whose answers came, it is the read hint (tested.hint,
+		// which names the line answered before it): the note's other
+		// cause, an answer not flushed, is no more likely than there.
 		detail, hint := r.Detail, tested.hint
 		if d, ok := strings.CutSuffix(detail, drivers.NothingArrivedNote); ok && hint == "" {
 			detail, hint = d, "nothing arrived; "+flushHint
+		}
+		if d, ok := strings.CutSuffix(detail, drivers.QueuedNote); ok {
+			detail = d
+			if hint == "" {
+				hint = "nothing arrived after its answer to the command before it, written with it; " + flushHint
+			}
 		}
 		if d, ok := strings.CutSuffix(detail, drivers.ComputedNote); ok {
 			detail, hint = d, "nothing arrived; "+computedHint

@@ -34,10 +34,24 @@ func (p *Probe) CPUCounted() bool {
 }
 
 // busy says whether the bot's processes used the CPU for at least a
-// quarter of the time from the write of the command it is on to now, or
-// less but one of their threads wants the CPU now.
+// quarter of the time from when the clock of the command it is on
+// started to now, or less but one of their threads wants the CPU now.
 // It is false when the CPU is not counted (no cgroup of the bot's own):
 // a time fault then says what it says of a silent bot.
+//
+// The counter is read here only, when a deadline has passed: the
+// baseline is the reading the session has from around the write
+// (sentCPU, at start-up before the first), not one taken as each
+// command's clock starts, which would cost a read of the cgroup per
+// command of a write (a Planowanie play broadcast, time_left and
+// gen_move). So the CPU the bot may have used between the baseline and
+// the start of the command's clock, the answers before it in its write
+// or its start-up, is taken off at its most, the whole of the machine's
+// CPUs for all that time: what it computed for those is never counted
+// as computing for this one. The figure left is at most what the bot
+// used in its wait, and about all of it when the answers before it were
+// quick; after slow ones, a bot still computing is told by its thread
+// that wants the CPU at the deadline.
 func (s *Session) busy() bool {
 	if !s.sentCPUKnown {
 		return false
@@ -46,7 +60,8 @@ func (s *Session) busy() bool {
 	if !ok {
 		return false
 	}
-	return (used-s.sentCPU)*busyShare >= time.Since(s.sentAt) || s.box.running()
+	before := s.sentAt.Sub(s.sentCPUAt) * time.Duration(machineCPUs)
+	return (used-s.sentCPU-max(before, 0))*busyShare >= time.Since(s.sentAt) || s.box.running()
 }
 
 // running says whether a thread of the bot's processes is running or

@@ -1,11 +1,18 @@
 package proc
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+
+	"golang.org/x/sys/unix"
 )
 
 // A bot that gives no answer in time is said to have kept computing
@@ -29,6 +36,113 @@ func TestTimeFaultSaysBusy(t *testing.T) {
 			want := drivers.NothingArrivedNote
 			if tc.busy {
 				want = drivers.ComputedNote
+			}
+			if got := drivers.ArrivedNote(err); got != want {
+				t.Errorf("ArrivedNote = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// queuedBot runs the bots of TestQueuedTimeFault, which answer the first
+// command of a write ("first") and not the second: they say whether
+// they ran.
+func queuedBot(mode string, in *bufio.Scanner, reply func(string)) bool {
+	switch mode {
+	case "queuedspin": // answers the first at once, spins on the second
+		in.Scan()
+		reply("ok")
+		in.Scan()
+		for {
+		}
+	case "queuedburn": // computes for the first, sleeps on the second
+		in.Scan()
+		reply(computed())
+		in.Scan()
+		time.Sleep(time.Hour)
+	case "queuedstart": // computes as it starts, answers the first, sleeps on the second
+		cpu := computed()
+		in.Scan()
+		reply(cpu)
+		in.Scan()
+		time.Sleep(time.Hour)
+	case "queuedhold": // answers the first, keeps the answer to the second in its buffer
+		in.Scan()
+		reply("ok")
+		in.Scan()
+		held := bufio.NewWriter(os.Stdout) // never flushed
+		fmt.Fprint(held, "= held\n\n")
+		for in.Scan() {
+		}
+		time.Sleep(time.Hour)
+	default:
+		return false
+	}
+	return true
+}
+
+// computed spins for 900 ms and says how much CPU the process got for
+// it (however busy the machine), in nanoseconds.
+func computed() string {
+	var t0, t1 unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &t0)
+	for start := time.Now(); time.Since(start) < 900*time.Millisecond; {
+	}
+	_ = unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &t1)
+	return strconv.FormatInt(t1.Nano()-t0.Nano(), 10)
+}
+
+// A command written in one write behind others is judged on its own
+// wait, from when the answer before it was read: nothing of its own
+// answer arrived, whatever the answers before it (Silent, and Queued:
+// the answers before it did arrive), and the bot kept computing (Busy)
+// only for CPU it used in that wait, not for what it computed for the
+// commands before it or as it started. The note says the bot answered
+// before it, or that it kept computing. (A turn limit: what the first
+// command took is not the second's, so the second's wait is short, and
+// the CPU of the first would be more than a quarter of it.)
+func TestQueuedTimeFault(t *testing.T) {
+	for _, tc := range []struct {
+		mode         string
+		queued, busy bool
+	}{
+		{"queuedspin", true, true},
+		{"queuedburn", true, false},
+		{"queuedstart", true, false},
+		{"queuedhold", true, false},
+		{"silent", false, false}, // the write's first command: nothing arrived at all
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			s := offMoveSession(t, tc.mode, drivers.Clock{Turn: drivers.Duration(1300 * time.Millisecond)})
+			s.Send("first", "second")
+			var first string
+			err := s.Receive(func(deadline time.Time) error {
+				var err error
+				if first, err = s.ReadLine(deadline); err != nil {
+					return err
+				}
+				return readAnswer(s)(deadline)
+			})
+			waited := time.Now()
+			if tc.queued {
+				if err != nil {
+					t.Fatalf("the answer to the first command: %v", err)
+				}
+				err = s.Receive(readAnswer(s))
+			}
+			var f *Fault
+			if !errors.As(err, &f) || f.Kind != drivers.FaultTime || !f.Silent || f.Queued != tc.queued || f.Busy != tc.busy {
+				t.Fatalf("Receive = %v (%+v), want a silent time fault with Queued %v, Busy %v", err, f, tc.queued, tc.busy)
+			}
+			if cpu, err := strconv.ParseInt(strings.TrimPrefix(first, "= "), 10, 64); err == nil && time.Duration(cpu)*busyShare < time.Since(waited) {
+				t.Logf("the bot got %v of CPU before its first answer, less than a quarter of the second's wait %v: the machine is too busy for this case to tell", time.Duration(cpu), time.Since(waited))
+			}
+			want := drivers.NothingArrivedNote
+			switch {
+			case tc.busy:
+				want = drivers.ComputedNote
+			case tc.queued:
+				want = drivers.QueuedNote
 			}
 			if got := drivers.ArrivedNote(err); got != want {
 				t.Errorf("ArrivedNote = %q, want %q", got, want)

@@ -17,14 +17,23 @@ type Fault struct {
 	Kind   string // one of the drivers.Fault* kinds
 	Detail string // a sentence for results and transcripts
 	// Silent says of a time fault that not a byte was read from the bot
-	// after the write of the command it did not answer: none was there
-	// at the look after the deadline (late.go). A game says so in its
-	// detail (drivers.NothingArrivedNote).
+	// after the clock of the command it did not answer started (its
+	// write, or the read of the answer before it in the same write,
+	// Queued): none was there at the look after the deadline (late.go).
+	// A game says so in its detail (drivers.NothingArrivedNote).
 	Silent bool
+	// Queued says of a Silent time fault that its command went in one
+	// write behind others, whose answers were read: the bot's output
+	// did arrive, only nothing of this command's answer, counted from
+	// the read of the answer before it. A game says so in its detail
+	// (drivers.QueuedNote).
+	Queued bool
 	// Busy says of a Silent time fault that the bot's processes used
-	// the CPU for at least a quarter of the wait (busy.go): it was
-	// computing, not waiting for input or holding an answer it did not
-	// flush. A game says so in its detail (drivers.ComputedNote).
+	// the CPU for at least a quarter of the wait, the command's own, not
+	// counting what they used for the commands before it or to start
+	// (busy.go): it was computing, not waiting for input or holding an
+	// answer it did not flush. A game says so in its detail
+	// (drivers.ComputedNote).
 	Busy bool
 }
 
@@ -35,6 +44,9 @@ func (f *Fault) FaultKind() string { return f.Kind }
 
 // NothingArrived is Silent, for drivers.NothingArrived.
 func (f *Fault) NothingArrived() bool { return f.Silent }
+
+// QueuedSilent is Queued, for drivers.QueuedSilent.
+func (f *Fault) QueuedSilent() bool { return f.Queued }
 
 // Computed is Busy, for drivers.Computed.
 func (f *Fault) Computed() bool { return f.Busy }

@@ -79,6 +79,7 @@ func (s *Session) readLate() (string, error) {
 		}
 		f := faultf(drivers.FaultTime, "no answer within %s", s.within())
 		f.Silent = !s.heard
+		f.Queued = f.Silent && s.queued
 		f.Busy = f.Silent && s.busy()
 		return "", f
 	}

@@ -178,7 +178,7 @@ func (s *Session) chargeOffMove(now time.Time) (read bool) {
 	}
 	s.cpuKnown = false
 	// Unread, the CPU now is cpuAt and at most the allowance more.
-	s.sentCPU, s.sentCPUKnown = s.cpuAt, true
+	s.sentCPU, s.sentCPUAt, s.sentCPUKnown = s.cpuAt, s.answerAt, true
 	if now.Sub(s.answerAt)*time.Duration(machineCPUs) <= offMoveAllowance {
 		return false
 	}
@@ -187,7 +187,7 @@ func (s *Session) chargeOffMove(now time.Time) (read bool) {
 		s.sentCPUKnown = false
 		return true
 	}
-	s.sentCPU = used
+	s.sentCPU, s.sentCPUAt = used, now
 	d := used - s.cpuAt - offMoveAllowance
 	if s.limited {
 		d = min(d, s.left) // what the clock had

@@ -45,7 +45,7 @@ func offMoveBot(mode string, in *bufio.Scanner, reply func(string)) bool {
 			reply("ok")
 		}
 	default:
-		return false
+		return queuedBot(mode, in, reply)
 	}
 	return true
 }

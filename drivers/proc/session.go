@@ -75,10 +75,13 @@ type Session struct {
 	watch *limitWatch
 	// answered is how many bytes the bot wrote since the last command.
 	answered int64
-	// heard says a byte of the bot's output was read since the last
-	// write, for a time fault to say whether nothing at all arrived
-	// (Fault.Silent).
-	heard bool
+	// heard says a byte of the bot's output was read since the clock of
+	// the command it is on started (the write, or for a command queued
+	// behind others of its write, the read of the answer before it),
+	// for a time fault to say whether nothing at all arrived
+	// (Fault.Silent); queued says the command is such a one
+	// (Fault.Queued).
+	heard, queued bool
 	// earlyLeft is how many bytes still to be read were waiting in the
 	// bot's output when the last command was written; answerEarly says
 	// that the answer being read started in them, textSeen that its
@@ -106,10 +109,12 @@ type Session struct {
 	cpuKnown bool
 	offMove  time.Duration
 	answerAt time.Time // when cpuAt was read
-	// sentCPU is the CPU the bot's processes had used when the command
-	// it is on was written (at start, before any), if sentCPUKnown: a
-	// time fault says whether it computed while it waited (busy.go).
+	// sentCPU is the CPU the bot's processes had used at sentCPUAt,
+	// when the write of the command it is on was due (at start, before
+	// any), if sentCPUKnown: a time fault says whether it computed while
+	// it waited (busy.go).
 	sentCPU      time.Duration
+	sentCPUAt    time.Time
 	sentCPUKnown bool
 
 	exited  chan struct{} // closed when the process has been waited for
@@ -209,6 +214,7 @@ func Start(ctx context.Context, spec Spec) (*Session, error) {
 	}
 	s.watch = s.box.watch(s.overLimit)
 	s.sentCPU, s.sentCPUKnown = s.box.cpuUsed()
+	s.sentCPUAt = time.Now()
 	go func() {
 		awaitExit(s.cmd.Process)
 		s.waitErr = s.cmd.Wait()
@@ -543,7 +549,7 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 			s.spec.OnSend(l)
 		}
 	}
-	s.answered, s.heard = 0, false
+	s.answered, s.heard, s.queued = 0, false, false
 	if s.late != nil {
 		s.resumeAfterLate()
 	}
@@ -790,7 +796,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		s.sentAt = start.Add(elapsed)
 		s.deadline = s.budget(s.sentAt, s.next[0])
 		s.next = s.next[1:]
-		s.answered = 0
+		s.answered, s.heard, s.queued = 0, false, true
 		s.textSeen, s.answerEarly = false, false
 		if s.late != nil {
 			s.resumeAfterLate()
