@@ -363,6 +363,9 @@ func (p *Plan) stageProblems() []error {
 		if st.Split != "random" && st.Split != "seeded" {
 			bad(st, "split is %q, not \"random\" or \"seeded\"", st.Split)
 		}
+		if st.TopShort && st.Split != "seeded" {
+			bad(st, "top_short is true, but only a seeded split has it (split %q)", st.Split)
+		}
 		if st.Playoffs && (st.Gate != nil || !st.Rating.Playoffs()) {
 			bad(st, "playoffs is true, but only a stage ranked by mean place (rating \"placement\") that is not a gate plays playoffs")
 		}
