@@ -193,6 +193,10 @@ func describe(p *plan.Plan) []string {
 	if l := p.Later; l != nil {
 		if d := l.Pairing.Describe(l.From, p.Rounds); d != "" {
 			lines = append(lines, d)
+			if l.Revision < plan.PairingRevision {
+				lines = append(lines, fmt.Sprintf("The plan was made by an earlier arbiter, so its rounds are paired by revision %d of the pairing rules, as it began; a plan made now has revision %d (formats.md).",
+					l.Revision, plan.PairingRevision))
+			}
 		}
 		if l.Playoffs {
 			lines = append(lines, fmt.Sprintf("After the last round, bots tied on mean place play playoff matches among themselves (ids playoff-*, up to %d stages).", plan.MaxPlayoffs))

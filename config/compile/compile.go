@@ -105,6 +105,9 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 	clock := t.Game.Game.Clock()
 	if listing.Pairing != tournament.NoPairing || t.Rating.Playoffs() {
 		p.Later = &plan.Later{Pairing: listing.Pairing, From: listing.From, Playoffs: t.Rating.Playoffs(), Clock: clock, Variants: variants}
+		if listing.Pairing != tournament.NoPairing {
+			p.Later.Revision = plan.PairingRevision
+		}
 	}
 	p.Stop = stopRule(t)
 	seatings := len(t.Seats.Seatings(t.Players))

@@ -32,7 +32,7 @@ func compileStages(cfg *config.Config, t *config.Tournament, p *plan.Plan, varia
 	}
 	for _, s := range t.Stages {
 		ps := plan.Stage{Name: s.Name, Format: tournament.RoundRobin, Players: s.Players, Rounds: s.Rounds,
-			Seats: s.Seats, Rating: s.Rating, Pools: s.Pools, Split: s.Split, Clock: clock, Variants: slices.Clone(variants)}
+			Seats: s.Seats, Rating: s.Rating, Pools: s.Pools, Split: s.Split, TopShort: s.Split == "seeded", Clock: clock, Variants: slices.Clone(variants)}
 		for _, pick := range s.Bots {
 			pp := plan.Pick{Stage: pick.Stage, From: pick.From, To: pick.To, Admitted: pick.Admitted}
 			if pick.Bot != nil {

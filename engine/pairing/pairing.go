@@ -52,6 +52,10 @@ type PairPick struct {
 	// Gain is the variance of the leader's rating (Elo²) that games
 	// against the opponent are expected to remove (rule "rating").
 	Gain float64 `json:"gain,omitempty"`
+	// Apart (rule "rating", plans of pairing revision 1 on) says that no
+	// chain of games links the two bots' ratings, so their difference is
+	// unknown and the gain unbounded (written as 0).
+	Apart bool `json:"apart,omitempty"`
 }
 
 // quantum rounds the numbers pairing compares, so that the last bits of
@@ -106,6 +110,18 @@ const simulatedPrior = 4
 // closer rating, name), and the next group starts from the top-rated bot
 // still unassigned.
 //
+// Two bots that no chain of games links (they are in different parts
+// of the game graph, as every duel is after one round of duels) have a
+// difference that nothing has measured: the fit can shift the parts
+// against each other freely. Revision 1 of the rules (plan.Later.Revision)
+// gives such a pair an unbounded gain, the limit of a shift of each part
+// with a prior variance that grows without bound, which leaves the gains
+// within a part as they are; so a leader takes a bot of another part
+// before any of its own (the closest rated first), and the parts join. A
+// plan of revision 0 rates each part alone with no covariance between
+// parts, as rating.Covariance does, under which the difference of two
+// bots that met is the least certain and they meet again.
+//
 // A bot without a rated game has no rating: the prior alone would put it
 // at 0, mid-table, and its infinite variance would make it every
 // leader's best opponent, so that a bot that has shown nothing would
@@ -131,7 +147,7 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 		a, rest := unassigned[0], unassigned[1:]
 		cands := make([]ratingCand, len(rest))
 		for k, b := range rest {
-			cands[k] = ratingCand{b, !f.rated(b), quantum(f.gain(a, b, g)), f.met[[2]string{a, b}], math.Abs(f.key(a) - f.key(b))}
+			cands[k] = ratingCand{b, !f.rated(b), quantum(f.gain(a, b, g)), f.met[[2]string{a, b}], math.Abs(f.key(a) - f.key(b)), f.apart(a, b)}
 		}
 		slices.SortStableFunc(cands, func(x, y ratingCand) int {
 			return cmp.Or(compareBool(x.unrated, y.unrated), cmp.Compare(y.gain, x.gain),
@@ -144,7 +160,7 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 			if math.IsInf(gain, 0) {
 				gain = 0 // JSON has no infinity; Met and Unrated say why it was chosen
 			}
-			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: x.bot, Met: x.met, Gain: gain})
+			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: x.bot, Met: x.met, Gain: gain, Apart: x.apart})
 		}
 		pr.Groups = append(pr.Groups, group)
 		unassigned = slices.DeleteFunc(rest, func(b string) bool { return slices.Contains(group, b) })
@@ -159,6 +175,7 @@ type ratingCand struct {
 	gain    float64
 	met     int
 	dist    float64
+	apart   bool
 }
 
 // compareBool orders false before true.
@@ -182,6 +199,10 @@ type ratedField struct {
 	// games.
 	points, played [][]float64
 	met            map[[2]string]int
+	// part labels each bot with its part of the game graph (the index
+	// of its first member); nil under revision 0, which rates parts
+	// alone.
+	part []int
 }
 
 func rateField(p *plan.Plan, results []stats.Result) (*ratedField, error) {
@@ -202,7 +223,43 @@ func rateField(p *plan.Plan, results []stats.Result) (*ratedField, error) {
 		f.played[g.White][g.Black]++
 		f.played[g.Black][g.White]++
 	}
+	if p.Later != nil && p.Later.Revision >= 1 {
+		f.part = parts(f.played)
+	}
 	return f, nil
+}
+
+// parts labels each bot with the smallest index of the bots its games
+// link it to, directly or through others.
+func parts(played [][]float64) []int {
+	part := make([]int, len(played))
+	for i := range part {
+		part[i] = -1
+	}
+	for start := range part {
+		if part[start] >= 0 {
+			continue
+		}
+		part[start] = start
+		stack := []int{start}
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for j, n := range played[i] {
+				if n > 0 && part[j] < 0 {
+					part[j] = start
+					stack = append(stack, j)
+				}
+			}
+		}
+	}
+	return part
+}
+
+// apart says whether a and b are both rated and no chain of games links
+// them (see groupByRating); false under revision 0.
+func (f *ratedField) apart(a, b string) bool {
+	return f.part != nil && f.rated(a) && f.rated(b) && f.part[f.index[a]] != f.part[f.index[b]]
 }
 
 func (f *ratedField) rated(b string) bool { return f.fit.Rated(f.index[b]) }
@@ -227,11 +284,12 @@ func (f *ratedField) key(b string) float64 {
 }
 
 // gain is how much g games against b would shrink the variance of a's
-// rating (see groupByRating); +Inf when either is unrated.
+// rating (see groupByRating); +Inf when either is unrated or, from
+// revision 1, when no games link them.
 func (f *ratedField) gain(a, b string, g float64) float64 {
 	ia, ib := f.index[a], f.index[b]
 	vaa, vbb, vab := f.cov[ia][ia], f.cov[ib][ib], f.cov[ia][ib]
-	if math.IsInf(vaa, 0) || math.IsInf(vbb, 0) {
+	if math.IsInf(vaa, 0) || math.IsInf(vbb, 0) || f.apart(a, b) {
 		return math.Inf(1)
 	}
 	c := math.Ln10 / 400
@@ -254,6 +312,16 @@ func (f *ratedField) gain(a, b string, g float64) float64 {
 // greedy one when nothing has fewer). The search stops after
 // swissBudget steps with the best found so far, so a large field whose
 // rematches cannot all be avoided does not stall a round.
+//
+// A group short of players is completed by fill bots. Under revision 1
+// of the rules (plan.Later.Revision), as a Swiss system gives the bye, a
+// bot's matches beside fill bots so far count as meetings of each member
+// of a short group, and each group, as it is led, may be a short one
+// (a full group is tried first, so the short groups fall as low as their
+// cost allows): the fill seats go to the lowest-placed bots that have had
+// them least, and a bot that had them plays when another can take them
+// at no more meetings. Revision 0 fixed the sizes, the short groups last,
+// so the fill seats went to the last bots whatever they had had.
 func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	names, games := stats.PairwiseGames(p, results)
 	score := map[string]float64{}
@@ -263,15 +331,18 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	}
 	unassigned := p.DrawOrder(r, stats.Field(p))
 	slices.SortStableFunc(unassigned, func(a, b string) int { return cmp.Compare(score[b], score[a]) })
-	s := &swissSearch{met: meetings(results), score: score, pos: map[string]int{},
+	s := &swissSearch{met: meetings(results), score: score, pos: map[string]int{}, players: p.Players,
 		sizes: tournament.GroupSizes(len(unassigned), p.Players)}
+	if p.Later != nil && p.Later.Revision >= 1 {
+		s.fillMet = fillMeetings(s.met, p.Fill)
+	}
 	pr := &Pairing{Rule: tournament.ByScore.String()}
 	for i, b := range unassigned {
 		s.pos[b] = i
 		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Score: score[b]})
 	}
 	if len(unassigned) > 0 && len(s.sizes) > 0 {
-		s.add([]string{unassigned[0]}, unassigned[1:], 0)
+		s.open(unassigned, 0)
 	}
 	pr.Groups = s.best
 	for _, g := range pr.Groups {
@@ -282,41 +353,79 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	return pr
 }
 
+// fillMeetings counts, for every bot, its meetings with fill bots.
+func fillMeetings(met map[[2]string]int, fill []string) map[string]int {
+	out := map[string]int{}
+	for pair, n := range met {
+		if slices.Contains(fill, pair[1]) && !slices.Contains(fill, pair[0]) {
+			out[pair[0]] += n // a sum: the order of the map does not matter
+		}
+	}
+	return out
+}
+
 // swissBudget bounds the steps of a Swiss round's search (see
 // groupBySwiss).
 const swissBudget = 20000
 
 // swissSearch looks for the Swiss grouping with the fewest meetings.
 type swissSearch struct {
-	met      map[[2]string]int
-	score    map[string]float64
-	pos      map[string]int
-	sizes    []int      // of the groups, in order
+	met   map[[2]string]int
+	score map[string]float64
+	pos   map[string]int
+	// fillMet are the bots' meetings with fill bots; nil under revision
+	// 0, whose sizes are taken in order.
+	fillMet  map[string]int
+	players  int
+	sizes    []int      // of the groups still to make, largest first
 	groups   [][]string // complete so far
 	best     [][]string
 	bestCost int
 	steps    int
 }
 
-// add grows group, the next group, from unassigned; cost is the meetings
-// within the groups so far.
-func (s *swissSearch) add(group, unassigned []string, cost int) {
+// open starts the next group, led by unassigned[0], in each size a group
+// may still have: the largest first, and only it under revision 0.
+func (s *swissSearch) open(unassigned []string, cost int) {
+	for k, size := range s.sizes {
+		if k > 0 && (s.fillMet == nil || size == s.sizes[k-1]) {
+			continue
+		}
+		s.sizes = slices.Delete(s.sizes, k, k+1)
+		s.add([]string{unassigned[0]}, size, unassigned[1:], cost+s.fillCost(unassigned[0], size))
+		s.sizes = slices.Insert(s.sizes, k, size)
+	}
+}
+
+// fillCost is what b's place in a group of size adds to the meetings:
+// its meetings with fill bots when the group is short (always 0 under
+// revision 0).
+func (s *swissSearch) fillCost(b string, size int) int {
+	if size < s.players {
+		return s.fillMet[b]
+	}
+	return 0
+}
+
+// add grows group, the next group, to size from unassigned; cost is the
+// meetings within the groups so far.
+func (s *swissSearch) add(group []string, size int, unassigned []string, cost int) {
 	if s.best != nil && (cost >= s.bestCost || s.steps >= swissBudget) {
 		return
 	}
 	s.steps++
-	if len(group) == s.sizes[len(s.groups)] {
+	if len(group) == size {
 		s.groups = append(s.groups, group)
 		if len(unassigned) == 0 {
 			s.best, s.bestCost = slices.Clone(s.groups), cost
 		} else {
-			s.add([]string{unassigned[0]}, unassigned[1:], cost)
+			s.open(unassigned, cost)
 		}
 		s.groups = s.groups[:len(s.groups)-1]
 		return
 	}
 	metGroup := func(b string) int {
-		n := 0
+		n := s.fillCost(b, size)
 		for _, m := range group {
 			n += s.met[[2]string{m, b}]
 		}
@@ -331,7 +440,7 @@ func (s *swissSearch) add(group, unassigned []string, cost int) {
 	})
 	for _, c := range candidates {
 		rest := slices.DeleteFunc(slices.Clone(unassigned), func(b string) bool { return b == c })
-		s.add(append(slices.Clone(group), c), rest, cost+metGroup(c))
+		s.add(append(slices.Clone(group), c), size, rest, cost+metGroup(c))
 	}
 }
 

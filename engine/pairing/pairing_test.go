@@ -301,3 +301,177 @@ func TestGroupByRatingPutsUnratedBotsLast(t *testing.T) {
 		t.Errorf("groups %v: z should be in the last group, with the lowest-rated; picks %+v", pr.Groups, pr.Picks)
 	}
 }
+
+// TestGroupByRatingJoinsParts: after one round of duels every duel is a
+// part of the game graph of its own. The bots of a duel have a known
+// difference (they met) and the bots of two duels none: revision 1 gives
+// a difference no game links an unbounded gain, so round 2 pairs across
+// the duels and no one meets its opponent again. A plan of revision 0
+// (made before the rule) keeps the rule it was made with: each part rated
+// alone, the duels repeat.
+func TestGroupByRatingJoinsParts(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		bots  []string
+		fill  []string
+		games []string
+	}{
+		{"four bots in duels", []string{"a", "b", "c", "d"}, nil, []string{"b>c", "d>a", "c>b", "d>a"}},
+		{"five bots and a fill bot", []string{"a", "b", "c", "d", "e", "f"}, []string{"f"},
+			[]string{"b>c", "c>b", "d>a", "a>d", "e>f", "e>f"}},
+	} {
+		p, results := history(t, tc.bots, tc.games)
+		p.Fill = tc.fill
+		met := meetings(results)
+		rematches := func(pr *Pairing) int {
+			n := 0
+			for _, g := range pr.Groups {
+				for i, a := range g {
+					for _, b := range g[i+1:] {
+						if met[[2]string{a, b}] > 0 {
+							n++
+						}
+					}
+				}
+			}
+			return n
+		}
+		old, err := groupByRating(p, results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rematches(old) == 0 {
+			t.Errorf("%s: revision 0 paired %v without rematches; the test no longer shows the rule it keeps", tc.name, old.Groups)
+		}
+		p.Later.Revision = 1
+		pr, err := groupByRating(p, results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := rematches(pr); n != 0 {
+			t.Errorf("%s: revision 1 paired %v with %d rematches; picks %+v", tc.name, pr.Groups, n, pr.Picks)
+		}
+		for _, pick := range pr.Picks {
+			if !pick.Apart || pick.Met != 0 {
+				t.Errorf("%s: pick %+v, want a bot of another part, marked apart", tc.name, pick)
+			}
+		}
+	}
+}
+
+// swissRun plays rounds 1 to last of a two-player Swiss of bots and the
+// fill bot z, round 1 drawn and the rest paired, the bot listed first
+// winning every match: it returns each bot's rounds beside z and the
+// rounds' pairings.
+func swissRun(t *testing.T, bots []string, last, revision int) (map[string][]int, []*Pairing) {
+	t.Helper()
+	p := &plan.Plan{Players: 2, Seats: tournament.Swap, Deal: tournament.PerGroup, Seed: 2, Rounds: last, Fill: []string{"z"},
+		Later: &plan.Later{Pairing: tournament.ByScore, From: 2, Revision: revision}}
+	for _, b := range append(slices.Clone(bots), "z") {
+		p.Bots = append(p.Bots, plan.Bot{Name: b, House: "planowanie/random"})
+	}
+	var results []stats.Result
+	fills := map[string][]int{}
+	var paired []*Pairing
+	for r := 1; r <= last; r++ {
+		var matches []plan.Match
+		if r == 1 {
+			draw := p.DrawOrder(1, bots)
+			var groups [][]string
+			for i := 0; i < len(draw); i += 2 {
+				groups = append(groups, draw[i:min(i+2, len(draw))])
+			}
+			matches = p.RoundMatches(1, groups)
+		} else {
+			pr, err := Round(p, r, results)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paired = append(paired, pr)
+			matches = pr.Matches
+		}
+		p.Matches = append(p.Matches, matches...)
+		for _, m := range matches {
+			a, b := m.Seats[0], m.Seats[1]
+			win := slices.Index(bots, a) < slices.Index(bots, b) && a != "z" || b == "z"
+			sa, sb := 0.0, 1.0
+			if win {
+				sa, sb = 1, 0
+			}
+			results = append(results, stats.Result{Match: m.ID, Round: r, Group: m.Group, Seats: []stats.SeatResult{
+				{Bot: a, SeatResult: drivers.SeatResult{Score: sa}}, {Bot: b, SeatResult: drivers.SeatResult{Score: sb}}}})
+			if m.Shift == 1 && slices.Contains(m.Seats, "z") {
+				bot := a
+				if a == "z" {
+					bot = b
+				}
+				fills[bot] = append(fills[bot], r)
+			}
+		}
+	}
+	return fills, paired
+}
+
+// TestGroupBySwissSpreadsFill: nine bots and a fill bot, five rounds.
+// Revision 0 fixed the short group last, so the bot placed last had the
+// fill seat round after round (random2 had it in rounds 2, 3 and 4 of the
+// audit's tournament); revision 1 gives it to the lowest-placed bot that
+// has not had it, as a Swiss system gives the bye, and no bot has it
+// twice in five rounds.
+func TestGroupBySwissSpreadsFill(t *testing.T) {
+	bots := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"}
+	old, _ := swissRun(t, bots, 5, 0)
+	twice := false
+	for _, rounds := range old {
+		twice = twice || len(rounds) > 1
+	}
+	if !twice {
+		t.Errorf("revision 0 gave the fill %v, no bot twice; the test no longer shows the rule it keeps", old)
+	}
+	fills, paired := swissRun(t, bots, 5, 1)
+	for b, rounds := range fills {
+		if len(rounds) > 1 {
+			t.Errorf("%s had the fill seat in rounds %v: %v", b, rounds, fills)
+		}
+	}
+	if len(paired) != 4 {
+		t.Fatalf("%d rounds paired, want 4", len(paired))
+	}
+}
+
+// TestGroupBySwissFindsFewestMeetingsWithFill: random histories of an odd
+// field and the fill bot z. Under revision 1 a round's meetings, counting
+// the fill bot's with the bot it completes, are as few as the best of all
+// the ways to pair the field and z (the audit found a round with two
+// rematches and a repeated fill where one rematch and no repeated fill
+// was possible: revision 0 fixed the short group last).
+func TestGroupBySwissFindsFewestMeetingsWithFill(t *testing.T) {
+	bots := []string{"a", "b", "c", "d", "e", "f", "g"}
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		n := 5 + 2*int(seed%2)
+		field := append(slices.Clone(bots[:n]), "z")
+		var games []string
+		for range 2 + rng.IntN(2*n) {
+			i, j := rng.IntN(n+1), rng.IntN(n+1)
+			if i != j {
+				games = append(games, field[i]+">"+field[j])
+			}
+		}
+		if len(games) == 0 {
+			continue
+		}
+		p, results := history(t, field, games)
+		p.Fill = []string{"z"}
+		p.Later = &plan.Later{Pairing: tournament.ByScore, From: 2, Revision: 1}
+		pr := groupBySwiss(p, 2, results)
+		met := meetings(results)
+		got := 0
+		for _, g := range pr.Groups {
+			got += met[[2]string{g[0], append(g[1:], "z")[0]}]
+		}
+		if best := bestMatching(field, met); got != best {
+			t.Errorf("seed %d: history %v paired %v with %d meetings; %d is possible", seed, games, pr.Groups, got, best)
+		}
+	}
+}

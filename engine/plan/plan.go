@@ -73,6 +73,11 @@ type Later struct {
 	// out, when every round is listed).
 	Pairing tournament.Pairing `json:"pairing,omitempty"`
 	From    int                `json:"from,omitempty"`
+	// Revision is the revision of the pairing rules the rounds are
+	// paired by (package pairing): 0, left out, in a plan made before
+	// PairingRevision 1, whose rounds are paired as they were then, so
+	// that its run resumes, replays and merges as it began.
+	Revision int `json:"revision,omitempty"`
 	// Playoffs says that bots tied on mean place after all rounds play
 	// playoff matches (a rating whose Playoffs is true), up to MaxPlayoffs
 	// stages.
@@ -81,6 +86,14 @@ type Later struct {
 	Clock    drivers.Clock `json:"clock"`
 	Variants []string      `json:"variants,omitempty"`
 }
+
+// PairingRevision is the revision of the pairing rules that plans are
+// made with now (Later.Revision). Revision 1: a rating difference that no
+// game links counts as unknown, so a bot's best opponent by rating is one
+// it has no link to (rather than its only opponent again), and a Swiss
+// round's fill seats go to the bots that have had them least, wherever
+// the short groups then fall.
+const PairingRevision = 1
 
 // MaxPlayoffs is how many playoff stages may follow the rounds: bots that
 // tie after them (identical bots do, forever) stay tied.

@@ -89,6 +89,9 @@ func refusals(t *testing.T) []struct{ name, src, want string } {
 			}
 		})), `seats: seats = "swap" plays both orders of two bots, but players is 3`},
 		{"later pairing no format makes", string(rehash(func(p *Plan) { p.Later = &Later{Pairing: tournament.ByScore, From: 0} })), `later: the rounds of format groups with these settings are paired "" from round 0, not "swiss" from round 0`},
+		{"later revision unknown", string(rehash(func(p *Plan) { p.Later = &Later{Revision: 99} })),
+			"later.revision is 99, but this arbiter pairs by revisions 0 to "},
+		{"later revision without pairing", string(rehash(func(p *Plan) { p.Later = &Later{Revision: 1} })), "later.revision is 1, but the plan pairs no rounds"},
 		{"not enough fill", string(rehash(func(p *Plan) {
 			p.Rounds, p.Format, p.Seats, p.Players = 2, tournament.Swiss, tournament.Rotate, 3
 			p.Later = &Later{Pairing: tournament.ByScore, From: 2}

@@ -313,6 +313,9 @@ func (p *Plan) formatProblems(n int) []error {
 		if err := clockProblem(p.Later.Clock); err != nil {
 			errs = append(errs, fmt.Errorf("later: %w", err))
 		}
+		if err := p.Later.revisionProblem(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if later != pairing || lfrom != from {
 		errs = append(errs, fmt.Errorf("later: the rounds of format %v with these settings are paired %q from round %d, not %q from round %d",
@@ -359,6 +362,9 @@ func (p *Plan) stageProblems() []error {
 		}
 		if st.Split != "random" && st.Split != "seeded" {
 			bad(st, "split is %q, not \"random\" or \"seeded\"", st.Split)
+		}
+		if st.TopShort && st.Split != "seeded" {
+			bad(st, "top_short is true, but only a seeded split has it (split %q)", st.Split)
 		}
 		if st.Playoffs && (st.Gate != nil || !st.Rating.Playoffs()) {
 			bad(st, "playoffs is true, but only a stage ranked by mean place (rating \"placement\") that is not a gate plays playoffs")
@@ -451,4 +457,16 @@ func (p *Plan) CheckGame(g drivers.Game) error {
 		})
 	}
 	return err
+}
+
+// revisionProblem says what is wrong with l's Revision: one this arbiter
+// does not know, or one on a plan that pairs no rounds.
+func (l *Later) revisionProblem() error {
+	switch {
+	case l.Revision < 0 || l.Revision > PairingRevision:
+		return fmt.Errorf("later.revision is %d, but this arbiter pairs by revisions 0 to %d (the plan was made by another version of arbiter)", l.Revision, PairingRevision)
+	case l.Revision != 0 && l.Pairing == tournament.NoPairing:
+		return fmt.Errorf("later.revision is %d, but the plan pairs no rounds", l.Revision)
+	}
+	return nil
 }

@@ -42,3 +42,44 @@ func TestShortGroupIsDrawn(t *testing.T) {
 		t.Errorf("over 40 seeds the short group was only %v (group index: times)", short)
 	}
 }
+
+// TestSeededShortPoolsAreTheTopSeeds: a seeded split whose field does not
+// divide by its pools makes the top seeds' pools the short ones, A first
+// (stages.md): the snake's last, partial row goes to the last pools. A
+// plan made before the rule (TopShort false) keeps its snake, which ran
+// the last row from where it started, so that 7 seeds in 3 pools made A
+// the only large pool: s1, s6, s7.
+func TestSeededShortPoolsAreTheTopSeeds(t *testing.T) {
+	for _, tc := range []struct {
+		bots, pools int
+		topShort    bool
+		want        [][]int
+	}{
+		{7, 3, true, [][]int{{1, 6}, {2, 5}, {3, 4, 7}}},
+		{7, 3, false, [][]int{{1, 6, 7}, {2, 5}, {3, 4}}},
+		{5, 2, true, [][]int{{1, 4}, {2, 3, 5}}},
+		{5, 2, false, [][]int{{1, 4, 5}, {2, 3}}},
+		{7, 2, true, [][]int{{1, 4, 5}, {2, 3, 6, 7}}},
+		{23, 4, true, [][]int{{1, 8, 9, 16, 17}, {2, 7, 10, 15, 18, 23}, {3, 6, 11, 14, 19, 22}, {4, 5, 12, 13, 20, 21}}},
+		{8, 4, true, [][]int{{1, 8}, {2, 7}, {3, 6}, {4, 5}}},
+		{6, 4, true, [][]int{{1}, {2}, {3, 6}, {4, 5}}},
+	} {
+		var field []string
+		for i := 1; i <= tc.bots; i++ {
+			field = append(field, fmt.Sprintf("s%d", i))
+		}
+		p := &Plan{Seed: 1, Stages: []Stage{{Name: "groups", Pools: tc.pools, Split: "seeded", TopShort: tc.topShort}}}
+		var want [][]string
+		for _, pool := range tc.want {
+			var names []string
+			for _, s := range pool {
+				names = append(names, fmt.Sprintf("s%d", s))
+			}
+			want = append(want, names)
+		}
+		got := p.SplitPools(0, field)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d bots in %d pools (top_short %v): %v, want %v", tc.bots, tc.pools, tc.topShort, got, want)
+		}
+	}
+}

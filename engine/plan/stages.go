@@ -30,6 +30,12 @@ type Stage struct {
 	// over the order of Bots: best seed to pool A, next to B, ...).
 	Pools int    `json:"pools"`
 	Split string `json:"split"`
+	// TopShort, with Split "seeded", makes the top seeds' pools the short
+	// ones (A first) when the field does not divide by Pools: the last,
+	// partial row of the snake goes to the last pools. False in a plan
+	// made before the rule, whose snake filled the last row from where
+	// it ran, so that the top seed's pool was the only large one.
+	TopShort bool `json:"top_short,omitempty"`
 	// Bots is the field, in seeding order; a bot picked twice counts at
 	// its first pick.
 	Bots []Pick `json:"bots"`
@@ -131,11 +137,9 @@ func (p *Plan) SplitPools(k int, field []string) [][]string {
 		return nil
 	}
 	pools := make([][]string, n)
+	topShort := st.Split == "seeded" && st.TopShort
 	for i, b := range order {
-		g := i % n
-		if (i/n)%2 == 1 {
-			g = n - 1 - g
-		}
+		g := snakePool(i, n, len(order), topShort)
 		pools[g] = append(pools[g], b)
 	}
 	if st.Split == "random" && len(order)%n != 0 {
@@ -154,6 +158,26 @@ func (p *Plan) SplitPools(k int, field []string) [][]string {
 		pools = shuffled
 	}
 	return pools
+}
+
+// snakePool is the pool (0-based) of seed i (0-based) of total in n
+// pools, snake-wise: row by row of n seeds, every other row backwards.
+// With topShort the last, partial row of m seeds goes to the last m
+// pools (in the row's direction), so the top seeds' pools are the short
+// ones; otherwise it runs from where its row starts.
+func snakePool(i, n, total int, topShort bool) int {
+	row, col := i/n, i%n
+	backward := row%2 == 1
+	if m := total % n; topShort && row == total/n {
+		if backward {
+			return n - 1 - col
+		}
+		return n - m + col
+	}
+	if backward {
+		return n - 1 - col
+	}
+	return col
 }
 
 // stageDraw is the field of a stage in a random order drawn from the
@@ -284,8 +308,11 @@ func (p *Plan) DescribeStage(k int) string {
 		}
 	}
 	split := "at random"
-	if st.Split == "seeded" {
+	switch {
+	case st.Split == "seeded" && st.TopShort:
 		split = "seeded in that order, snake-wise"
+	case st.Split == "seeded":
+		split = "seeded in that order, snake-wise, by the rule of the arbiter that made the plan: short groups where the last row runs out, not the top seeds'"
 	}
 	seats := "the whole group in every match"
 	if st.Players > 0 {
