@@ -882,6 +882,9 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	}
 	for _, id := range r.Only {
 		m := index[id]
+		if why := impossibleID(p, id); m == nil && why != "" {
+			return nil, fmt.Errorf("the plan has no match %q, and this configuration makes none by that id, now or later: %s", id, why)
+		}
 		if m == nil && notMadeYet(p, id) != "" {
 			return nil, fmt.Errorf("%q is a match of %s (a run without -match makes it)", id, notMadeYet(p, id))
 		}
