@@ -131,6 +131,10 @@ type Summary struct {
 	Plan *plan.Plan
 	// Stopped is set when a stopping rule ended the tournament.
 	Stopped *stop.Stopped
+	// Seats is the game's: whether it can seat a number of bots, which
+	// tells the standings a tie whose playoff is to come from one the
+	// game cannot seat (Rank).
+	Seats func(n int) error
 }
 
 // ErrInterrupted is returned when the run was cancelled: every finished
@@ -227,7 +231,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
-		sum: &Summary{Results: prior}}
+		sum: &Summary{Results: prior, Seats: game.Seats}}
 	s.verdicts = verdictsFor(game, known, prior, out)
 	r.watch.results = s.resultCount
 	for i := range prior {
