@@ -182,6 +182,11 @@ type session struct {
 	// verdicts decides disqualifications when the game's rules do (nil
 	// otherwise).
 	verdicts *verdicts
+	// warned are the warnings of making later steps said so far: a step
+	// tried again (the next playoff of a stage whose other group's tie
+	// the game cannot seat, a listed stage's at every step) says each
+	// once (stepLog).
+	warned map[string]bool
 }
 
 // Run runs every selected match that the results directory does not hold
@@ -725,7 +730,26 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	p := &s.full
 	// Only the results of matches known so far: a resumed run already
 	// holds results of the rounds it is about to pair again.
-	return makeLater(p, stage, knownResults(p, s.sum.Results), s.game, s.log)
+	if s.warned == nil {
+		s.warned = map[string]bool{}
+	}
+	return makeLater(p, stage, knownResults(p, s.sum.Results), s.game, &stepLog{Logger: s.log, said: s.warned})
+}
+
+// stepLog is the log of making later steps: it says each warning once
+// (the same message with the same fields), however often the steps that
+// find it are made.
+type stepLog struct {
+	hclog.Logger
+	said map[string]bool
+}
+
+func (l *stepLog) Warn(msg string, args ...any) {
+	key := msg + fmt.Sprintf("%#v", args)
+	if !l.said[key] {
+		l.said[key] = true
+		l.Logger.Warn(msg, args...)
+	}
 }
 
 // makeLater pairs later stage number stage (0: the first one not listed)
