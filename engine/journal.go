@@ -452,7 +452,7 @@ func readDir(dir string, drv func(string) (drivers.Driver, bool)) (*plan.Plan, [
 	if sh, err := readShardRecord(dir); err != nil {
 		return nil, nil, nil, err
 	} else if sh != nil {
-		if err := lostStage(dir, p, *sh, len(results) > 0); err != nil {
+		if err := lostStage(dir, p, *sh, resultIDs(results)); err != nil {
 			return nil, nil, nil, err
 		}
 	}

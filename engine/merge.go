@@ -60,6 +60,8 @@ type MergeSummary struct {
 	// shards of stage Stage+1 to play; nil when the tournament is
 	// complete (or Missing is not empty).
 	Next *pairing.Pairing
+	// Seats is the game's, as Summary's.
+	Seats func(n int) error
 }
 
 // shardDir is one input of a merge.
@@ -749,7 +751,7 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (after func() error, e
 	}
 	s.stopper = stop.New(in.plan)
 	s.advanceStop()
-	sum.Plan, sum.Results, sum.Stopped = &s.full, results, s.sum.Stopped
+	sum.Plan, sum.Results, sum.Stopped, sum.Seats = &s.full, results, s.sum.Stopped, s.game.Seats
 	if s.sum.Stopped != nil {
 		return s.writeStop, nil
 	}

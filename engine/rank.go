@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
@@ -8,7 +9,8 @@ import (
 
 // Rank ranks the results of plan p as `arbiter rank`, the standings of a
 // run and the results page do: by its stages when it has any
-// (stages.Rank); a shard's (sp not nil) by its own matches alone.
+// (stages.Rank, seats the game's: nil seats any number); a shard's (sp
+// not nil) by its own matches alone.
 //
 // A shard cannot rank the tournament: a stage ranks each group on all its
 // matches, and the stages after the first are made from, and ranked by,
@@ -18,9 +20,9 @@ import (
 // results directory of its own (docs/distributed.md): its matches and
 // results, the bots it seats ranked by the plan's rating, without stage,
 // ties or grades.
-func Rank(p *plan.Plan, results []stats.Result, sp *ShardPlan) (*stats.Stats, error) {
+func Rank(p *plan.Plan, results []stats.Result, sp *ShardPlan, seats func(n int) error) (*stats.Stats, error) {
 	if sp == nil {
-		return stages.Rank(p, results)
+		return stages.Rank(p, results, seats)
 	}
 	own := make(map[string]bool, len(sp.Matches))
 	for _, id := range sp.Matches {
@@ -57,11 +59,31 @@ func Rank(p *plan.Plan, results []stats.Result, sp *ShardPlan) (*stats.Stats, er
 }
 
 // RankDir ranks the results of the results directory dir (Rank): a
-// shard's, if dir is one (sp), by its own matches.
-func RankDir(dir string, p *plan.Plan, results []stats.Result) (st *stats.Stats, sp *ShardPlan, err error) {
+// shard's, if dir is one (sp), by its own matches. drv finds the game's
+// driver (like drivers/all.Driver), whose game says which ties of a
+// plan in stages can be played off; nil when there is none.
+func RankDir(dir string, p *plan.Plan, results []stats.Result, drv func(string) (drivers.Driver, bool)) (st *stats.Stats, sp *ShardPlan, err error) {
 	if sp, err = ReadShard(dir); err != nil {
 		return nil, nil, err
 	}
-	st, err = Rank(p, results, sp)
+	seats, err := GameSeats(p, drv)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err = Rank(p, results, sp, seats)
 	return st, sp, err
+}
+
+// GameSeats is the Seats of the game of p, a plan in stages, rebuilt with
+// its driver (drv, like drivers/all.Driver); nil (any number) for a plan
+// without stages or without drv.
+func GameSeats(p *plan.Plan, drv func(string) (drivers.Driver, bool)) (func(n int) error, error) {
+	if len(p.Stages) == 0 || drv == nil {
+		return nil, nil
+	}
+	game, err := (&Runner{Plan: p, Drivers: drv}).loadGameSettings()
+	if err != nil {
+		return nil, err
+	}
+	return game.Seats, nil
 }

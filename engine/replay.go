@@ -73,6 +73,9 @@ func ReplayMatches(dir string, ids []string, round int, drv func(string) (driver
 		}
 	}
 	for _, id := range ids {
+		if why := impossibleID(p, id); p.Match(id) == nil && why != "" {
+			return nil, nil, fmt.Errorf("%s has no match %q, and its configuration makes none by that id, now or later: %s", dir, id, why)
+		}
 		if p.Match(id) == nil && notMadeYet(p, id) != "" {
 			return nil, nil, fmt.Errorf("%s has no match %q yet: it is a match of %s", dir, id, notMadeYet(p, id))
 		}

@@ -323,9 +323,9 @@ func stageDiffers(dir, name string) error {
 // stage groups finishes", "round 3, which is paired when every match
 // before it has finished"); "" for any other id.
 func notMadeYet(p *plan.Plan, id string) string {
-	for k := range p.Stages {
-		if st := &p.Stages[k]; st.Playoffs && strings.HasPrefix(id, stats.PlayoffPrefix+st.Name+"-") {
-			return fmt.Sprintf("a playoff of stage %s, which is made after the stage's matches finish when bots of a group are tied on mean place", st.Name)
+	if rest, ok := strings.CutPrefix(id, stats.PlayoffPrefix); ok {
+		if k := playoffStage(p, rest); k >= 0 && p.Stages[k].Playoffs {
+			return fmt.Sprintf("a playoff of stage %s, which is made after the stage's matches finish when bots of a group are tied on mean place", p.Stages[k].Name)
 		}
 	}
 	if k := stageOfID(p, id); k >= 0 {

@@ -131,6 +131,10 @@ type Summary struct {
 	Plan *plan.Plan
 	// Stopped is set when a stopping rule ended the tournament.
 	Stopped *stop.Stopped
+	// Seats is the game's: whether it can seat a number of bots, which
+	// tells the standings a tie whose playoff is to come from one the
+	// game cannot seat (Rank).
+	Seats func(n int) error
 }
 
 // ErrInterrupted is returned when the run was cancelled: every finished
@@ -178,6 +182,11 @@ type session struct {
 	// verdicts decides disqualifications when the game's rules do (nil
 	// otherwise).
 	verdicts *verdicts
+	// warned are the warnings of making later steps said so far: a step
+	// tried again (the next playoff of a stage whose other group's tie
+	// the game cannot seat, a listed stage's at every step) says each
+	// once (stepLog).
+	warned map[string]bool
 }
 
 // Run runs every selected match that the results directory does not hold
@@ -227,7 +236,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	s := &session{r: r, game: game, log: log, j: j, done: map[string]*Result{}, halt: make(chan struct{}),
-		sum: &Summary{Results: prior}}
+		sum: &Summary{Results: prior, Seats: game.Seats}}
 	s.verdicts = verdictsFor(game, known, prior, out)
 	r.watch.results = s.resultCount
 	for i := range prior {
@@ -721,7 +730,26 @@ func (s *session) makeNext(stage int) (*pairing.Pairing, string, error) {
 	p := &s.full
 	// Only the results of matches known so far: a resumed run already
 	// holds results of the rounds it is about to pair again.
-	return makeLater(p, stage, knownResults(p, s.sum.Results), s.game, s.log)
+	if s.warned == nil {
+		s.warned = map[string]bool{}
+	}
+	return makeLater(p, stage, knownResults(p, s.sum.Results), s.game, &stepLog{Logger: s.log, said: s.warned})
+}
+
+// stepLog is the log of making later steps: it says each warning once
+// (the same message with the same fields), however often the steps that
+// find it are made.
+type stepLog struct {
+	hclog.Logger
+	said map[string]bool
+}
+
+func (l *stepLog) Warn(msg string, args ...any) {
+	key := msg + fmt.Sprintf("%#v", args)
+	if !l.said[key] {
+		l.said[key] = true
+		l.Logger.Warn(msg, args...)
+	}
 }
 
 // makeLater pairs later stage number stage (0: the first one not listed)
@@ -882,6 +910,9 @@ func (r *Runner) selected(p *plan.Plan) ([]*plan.Match, error) {
 	}
 	for _, id := range r.Only {
 		m := index[id]
+		if why := impossibleID(p, id); m == nil && why != "" {
+			return nil, fmt.Errorf("the plan has no match %q, and this configuration makes none by that id, now or later: %s", id, why)
+		}
 		if m == nil && notMadeYet(p, id) != "" {
 			return nil, fmt.Errorf("%q is a match of %s (a run without -match makes it)", id, notMadeYet(p, id))
 		}

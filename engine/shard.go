@@ -198,8 +198,11 @@ func ReadShard(dir string) (*ShardPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(filepath.Join(dir, ResultsFile))
-	if err := lostStage(dir, p, sh, err == nil && fi.Size() > 0); err != nil {
+	results, err := readResultsFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return nil, err
+	}
+	if err := lostStage(dir, p, sh, resultIDs(results)); err != nil {
 		return nil, err
 	}
 	paired, err := loadPairings(dir, p)
@@ -219,55 +222,183 @@ func ReadShard(dir string) (*ShardPlan, error) {
 // again from them (loadStages) and must come back from the merged
 // directory the shard was run from. A shard of a stage after the last,
 // which plays nothing, has none of them (nor results): that is not a
-// loss. played says dir holds results.
-func lostStage(dir string, p *plan.Plan, sh Shard, played bool) error {
-	lost, held, err := shardLost(dir, p, sh.Stage)
+// loss. own are the ids of dir's results.
+func lostStage(dir string, p *plan.Plan, sh Shard, own []string) error {
+	ways, held, err := shardLost(dir, p, sh.Stage, own)
 	if err != nil {
 		return err
 	}
-	if len(lost) == 0 || !played && !held {
+	if len(ways) == 0 || len(own) == 0 && !held {
 		return nil
 	}
-	// A step that may be a stage's playoff or the next stage, when the
-	// results that tell which are not here: each is named.
+	// One way the steps went: every file it lacks is named. Several (a
+	// step that may be a stage's playoff or the next stage, when the
+	// results that tell which are not here): the first file each lacks.
+	lost := ways[0]
+	if len(ways) > 1 {
+		lost = nil
+		for _, w := range ways {
+			if !slices.Contains(lost, w[0]) {
+				lost = append(lost, w[0])
+			}
+		}
+	}
 	var paths, files []string
 	for _, name := range lost {
 		paths = append(paths, filepath.Join(dir, RoundsDir, name))
 		files = append(files, filepath.Join(RoundsDir, name))
 	}
-	either := func(s []string) string {
-		if len(s) == 1 {
-			return s[0]
-		}
-		return s[0] + " (or, when no tie was played off before it, " + strings.Join(s[1:], " or ") + ")"
+	alt := len(ways) > 1
+	verb, that := "is", "that file"
+	if !alt && len(lost) > 1 {
+		verb, that = "are", "those files"
 	}
-	return fmt.Errorf("%s is missing: %s holds %s (its %s), run from the pairing in that file; a shard's directory holds its own results alone, not those of the stages before its own, "+
+	return fmt.Errorf("%s %s missing: %s holds %s (its %s), run from the pairing in %s; a shard's directory holds its own results alone, not those of the stages before its own, "+
 		"so the pairing cannot be made again from them: it comes from the merged directory the shard was run from. "+
 		"Run the shard again (%s, MERGED that directory), which writes the file back and plays only what the shard has not played, "+
 		"or copy %s from the merged directory into %s",
-		either(paths), dir, sh, ShardFile, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json", nil), either(files), filepath.Join(dir, RoundsDir))
+		lostText(paths, alt), verb, dir, sh, ShardFile, that, shardAgain(dir, SavedRoot(p), sh)("MERGED/plan.json", nil), lostText(files, alt), filepath.Join(dir, RoundsDir))
 }
 
-// shardLost walks the first steps later steps of p in dir's rounds/
-// (readNext): lost are the files the first step that dir lacks may have
-// (nextNames: none when it holds them all), held says it holds some
+// lostText names the files s of rounds/: all of them ("a and b"), or,
+// when alt, one of them ("a (or, when no tie was played off before it,
+// b)" of a playoff's file and the next stage's).
+func lostText(s []string, alt bool) string {
+	switch {
+	case len(s) == 1:
+		return s[0]
+	case !alt:
+		return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	case len(s) == 2 && laterKind(filepath.Base(s[1])) == "stage":
+		return s[0] + " (or, when no tie was played off before it, " + s[1] + ")"
+	}
+	return s[0] + " (or " + strings.Join(s[1:], " or ") + ": the files left do not tell which)"
+}
+
+// shardLost finds the files of rounds/ that dir, the directory of a
+// shard of stage steps, lost: it holds its first steps later steps, the
+// last its own (PrepareShard copies them), and own are the ids of its
+// results, all of that last step. A lost playoff's file must not be
+// taken for the next stage's, which the shard also holds: ways are the
+// ways the plan's steps may have gone (lostWalk) that hold every file
+// dir holds and fit own, each with the files dir lacks of it in order
+// (none when it holds as many as it ran from). held says dir holds some
 // pairing.
-func shardLost(dir string, p *plan.Plan, steps int) (lost []string, held bool, err error) {
+func shardLost(dir string, p *plan.Plan, steps int, own []string) (ways [][]string, held bool, err error) {
+	w := &lostWalk{steps: steps, own: own, files: map[string]*pairing.Pairing{}}
+	for _, name := range stageNames(p) {
+		pr, err := readPairing(filepath.Join(dir, RoundsDir, name))
+		if err != nil {
+			return nil, false, err
+		}
+		if pr != nil {
+			w.files[name] = pr
+		}
+	}
+	if held, err = holdsPairing(dir); err != nil || len(w.files) >= steps {
+		return nil, held, err
+	}
+	known := *p
+	known.Matches = slices.Clone(p.Matches)
+	w.walk(&known, 0, nil)
+	if len(w.ways) == 0 { // no way fits (an edited file): the first gap
+		lost, err := greedyLost(dir, p, steps)
+		for _, name := range lost {
+			ways = append(ways, []string{name})
+		}
+		return ways, held, err
+	}
+	return w.ways, held, nil
+}
+
+// lostWalk is shardLost's search.
+type lostWalk struct {
+	steps int
+	own   []string
+	files map[string]*pairing.Pairing // the files dir holds, by name
+	ways  [][]string
+}
+
+// walk tries every step that may be later step number step of p, which
+// holds the matches of the steps before it (missing: the files of those
+// that dir lacks), up to the shard's own.
+func (w *lostWalk) walk(p *plan.Plan, step int, missing []string) {
+	if step == w.steps {
+		if len(missing) > 0 {
+			w.ways = append(w.ways, missing)
+		}
+		return
+	}
+	for _, s := range nextSteps(p, step) {
+		name := s.name(p)
+		next := *p
+		next.Matches = slices.Clone(p.Matches)
+		pr, gone := w.files[name], missing
+		switch {
+		case pr != nil:
+			next.Matches = append(next.Matches, pr.Matches...)
+		case len(missing)+len(w.files) >= w.steps:
+			continue // more lost than dir lacks
+		default:
+			gone = append(slices.Clone(missing), name)
+			if s.n > 0 { // a stand-in match, so that the playoff counts as made
+				st := &p.Stages[s.k]
+				next.Matches = append(next.Matches, plan.Match{ID: plan.StagePlayoffID(st.Name, 1, s.n, 1, 1), Stage: st.Name, Round: st.Rounds + s.n})
+			}
+		}
+		if step < w.steps-1 || w.ownStep(p, s, pr) {
+			w.walk(&next, step+1, gone)
+		}
+	}
+}
+
+// ownStep says whether every result of the shard (own) may be of step s
+// of p, the shard's own: a match of its file pr when dir holds it, else
+// an id of the step's form (a playoff of its stage and number, or a
+// match of its stage).
+func (w *lostWalk) ownStep(p *plan.Plan, s laterStep, pr *pairing.Pairing) bool {
+	for _, id := range w.own {
+		var ok bool
+		switch {
+		case pr != nil:
+			ok = slices.ContainsFunc(pr.Matches, func(m plan.Match) bool { return m.ID == id })
+		case s.n > 0:
+			rest, _ := strings.CutPrefix(id, stats.PlayoffPrefix)
+			_, n, _, _, parsed := parsePlayoffID(strings.TrimPrefix(rest, p.Stages[s.k].Name+"-"))
+			ok = stats.IsPlayoff(id) && playoffStage(p, rest) == s.k && parsed && n == s.n
+		default:
+			ok = !stats.IsPlayoff(id) && stageOfID(p, id) == s.k
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// greedyLost is the first step of the first steps later steps of p that
+// dir's rounds/ lacks, read in order (readNext): the files it may have
+// (nextNames).
+func greedyLost(dir string, p *plan.Plan, steps int) ([]string, error) {
 	known := *p
 	known.Matches = slices.Clone(p.Matches)
 	for step := 0; step < steps; step++ {
 		pr, _, err := readNext(dir, &known, step)
-		if err != nil {
-			return nil, false, err
+		if err != nil || pr == nil {
+			return nextNames(&known, step), err
 		}
-		if pr == nil {
-			held, err = holdsPairing(dir)
-			return nextNames(&known, step), held, err
-		}
-		held = true
 		known.Matches = append(known.Matches, pr.Matches...)
 	}
-	return nil, held, nil
+	return nil, nil
+}
+
+// resultIDs are the match ids of results.
+func resultIDs(results []Result) []string {
+	ids := make([]string, len(results))
+	for i, r := range results {
+		ids[i] = r.Match
+	}
+	return ids
 }
 
 // SavedRoot is the -root that runs p's bots from a results directory's

@@ -32,7 +32,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	var st *stats.Stats
 	m.Standings = func(sum *engine.MergeSummary) error {
 		var err error
-		if st, err = engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), nil); err != nil {
+		if st, err = engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), nil, sum.Seats); err != nil {
 			return err
 		}
 		return replaceStandings(*out, st, nil)

@@ -87,7 +87,7 @@ type standingsOptions struct{ json, cross, los bool }
 // rankDir prints the standings of results directory dir, as text
 // or JSON, with the notes of the bots that changed after some results.
 func rankDir(stdout io.Writer, dir string, p *plan.Plan, results []stats.Result, stopped *stop.Stopped, o standingsOptions) error {
-	st, sp, err := engine.RankDir(dir, p, results)
+	st, sp, err := engine.RankDir(dir, p, results, all.Driver)
 	if err != nil {
 		return err
 	}

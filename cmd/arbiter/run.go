@@ -251,7 +251,7 @@ func (c *configFlags) loadRunnableLogged(path string, stderr io.Writer) (*loaded
 // them to standings.txt in its results directory; sp is the shard the run
 // played, if it was one (see engine.Rank).
 func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary, sp *engine.ShardPlan) error {
-	st, err := engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
+	st, err := engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp, sum.Seats)
 	if err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func writeRunStandings(stdout io.Writer, out string, sum *engine.Summary, sp *en
 // writeStandingsFile rewrites standings.txt from the run so far, as the
 // engine's Snapshot while results come in.
 func writeStandingsFile(out string, sum *engine.Summary, sp *engine.ShardPlan) error {
-	st, err := engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp)
+	st, err := engine.Rank(sum.Plan, sum.Stopped.Counted(sum.Plan, sum.Results), sp, sum.Seats)
 	if err != nil {
 		return err
 	}

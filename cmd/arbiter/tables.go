@@ -95,10 +95,27 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 	for _, g := range s.NotPlayedOff {
 		fmt.Fprintf(w, "\nTied in placement, not played off: %s\n", notPlayedOffText(g))
 	}
+	writePlayoffsToCome(w, s.PlayoffsToCome)
 	writeDisqualified(w, s.Standings)
 	writeDefaults(w, s.Standings)
 	writeGateFaults(w, s.GateFaults)
 	return writeStageTables(w, s)
+}
+
+// writePlayoffsToCome says, under the standings of a tournament in
+// stages, which ties a stage's playoff is still to settle: until it is
+// played, the order of the tied bots (and what a pick or the final
+// ranking takes of them) is not final.
+func writePlayoffsToCome(w io.Writer, coming []stats.PlayoffToCome) {
+	for _, pt := range coming {
+		for _, t := range pt.Ties {
+			where := "stage " + pt.Stage
+			if t.Group != "" {
+				where += " (group " + t.Group + ")"
+			}
+			fmt.Fprintf(w, "\nTied in placement in %s, playoff %d to come: %s\n", where, pt.Playoff, strings.Join(t.Bots, ", "))
+		}
+	}
 }
 
 // writeStageTables prints, under the standings of a tournament in stages,

@@ -273,7 +273,7 @@ func (p *Plan) StagePlayoffMatches(k, n int, ties [][][]string) []Match {
 					seats[i] = members[m]
 				}
 				out = append(out, Match{
-					ID:    fmt.Sprintf("playoff-%s-%s-%d-g%02d-s%d", st.Name, PoolName(g+1), n, gi+1, s+1),
+					ID:    StagePlayoffID(st.Name, g+1, n, gi+1, s+1),
 					Round: r, Group: gi + 1, Shift: s + 1,
 					Stage: st.Name, Pool: g + 1,
 					Seed:    dealSeed(p.Seed^h.Sum64(), p.Deal, streamPlayoffs, r, gi+1, s+1),
@@ -285,6 +285,12 @@ func (p *Plan) StagePlayoffMatches(k, n int, ties [][][]string) []Match {
 		}
 	}
 	return out
+}
+
+// StagePlayoffID is the id of seating s of tie g of pool pool's playoff
+// n of stage name: playoff-<stage>-<pool>-<n>-g<tie>-s<seating>.
+func StagePlayoffID(name string, pool, n, g, s int) string {
+	return fmt.Sprintf("playoff-%s-%s-%d-g%02d-s%d", name, PoolName(pool), n, g, s)
 }
 
 // DescribeStage says in a sentence what stage k plays and who plays it.

@@ -34,16 +34,7 @@ func TiedCuts(p *plan.Plan, results []stats.Result) ([]stats.TiedCut, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range cuts {
-			i := slices.IndexFunc(out, func(o stats.TiedCut) bool {
-				return o.Stage == c.Stage && o.Group == c.Group && o.Place == c.Place
-			})
-			if i < 0 {
-				out = append(out, c)
-			} else {
-				out[i].Picks = append(out[i].Picks, c.Picks...)
-			}
-		}
+		out = mergeCuts(out, cuts)
 	}
 	last, err := lastStageTies(p, results)
 	if err != nil {
@@ -98,12 +89,31 @@ func lastStageTies(p *plan.Plan, results []stats.Result) ([]stats.TiedCut, error
 	return out, nil
 }
 
+// mergeCuts adds cuts to out, a cut that out holds (the same stage,
+// group and place) adding its picks to it: one cut bounding several
+// picks is one cut, said once.
+func mergeCuts(out, cuts []stats.TiedCut) []stats.TiedCut {
+	for _, c := range cuts {
+		i := slices.IndexFunc(out, func(o stats.TiedCut) bool {
+			return o.Stage == c.Stage && o.Group == c.Group && o.Place == c.Place
+		})
+		if i < 0 {
+			out = append(out, c)
+		} else {
+			out[i].Picks = append(slices.Clone(out[i].Picks), c.Picks...)
+		}
+	}
+	return out
+}
+
 // StageCuts are the tied cuts (TiedCuts) of the picks of stage k, which
 // results must be able to make (every result of the stages before it):
 // for each pick of places k..m, the cut above place k and the one below
 // place m of every group of the picked stage, counted as Field counts
 // them (the bots disqualified before stage k left out), where the two
-// bots beside the cut shared a rank of the picked stage's rating.
+// bots beside the cut shared a rank of the picked stage's rating. A cut
+// that bounds several of the picks is one cut naming them all, so the
+// run warns of it once.
 func StageCuts(p *plan.Plan, k int, results []stats.Result) ([]stats.TiedCut, error) {
 	var dq map[string]*stats.Disqualification
 	if k >= p.ListedStages() {
@@ -124,7 +134,7 @@ func StageCuts(p *plan.Plan, k int, results []stats.Result) ([]stats.TiedCut, er
 			for _, place := range []int{pick.From - 1, pick.To} {
 				if c, ok := tiedCut(&p.Stages[s], t, dq, place); ok {
 					c.Picks = []string{what}
-					out = append(out, c)
+					out = mergeCuts(out, []stats.TiedCut{c})
 				}
 			}
 		}

@@ -582,8 +582,10 @@ func final(p *plan.Plan, results []stats.Result) (bots, stage []string, tables [
 }
 
 // Rank computes the statistics of a plan's results, ranked by its stages
-// when it has any (Final).
-func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
+// when it has any (Final). seats says whether the game can seat a number
+// of bots (nil: any), which tells a tie whose playoff is to come
+// (PlayoffsToCome) from one the game cannot seat.
+func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats.Stats, error) {
 	s, err := stats.ComputeStats(p, results)
 	if err != nil || len(p.Stages) == 0 {
 		return s, err
@@ -599,6 +601,20 @@ func Rank(p *plan.Plan, results []stats.Result) (*stats.Stats, error) {
 		return nil, err
 	}
 	s.StagesToCome = ToCome(p, results)
+	if s.PlayoffsToCome, err = PlayoffsToCome(p, results, seats); err != nil {
+		return nil, err
+	}
+	if len(s.PlayoffsToCome) > 0 {
+		// A tie still to be played off orders no final ranking yet, and
+		// the stages after its stage are to come too.
+		s.TiedCuts = slices.DeleteFunc(s.TiedCuts, func(c stats.TiedCut) bool { return slices.Equal(c.Picks, []string{FinalRanking}) })
+		s.StagesToCome = nil
+		for k := p.StageIndex(s.PlayoffsToCome[0].Stage) + 1; k < len(p.Stages); k++ {
+			if name := p.Stages[k].Name; !slices.ContainsFunc(p.Matches, func(m plan.Match) bool { return m.Stage == name }) {
+				s.StagesToCome = append(s.StagesToCome, name)
+			}
+		}
+	}
 	return s, nil
 }
 

@@ -253,12 +253,12 @@ func TestRankWithoutEarlierStages(t *testing.T) {
 	}
 	p.Matches = append(p.Matches, pr.Matches...)
 	own := play(p, k, strength)[:1] // the shard's one match
-	if _, err := stages.Rank(p, own); err == nil || !strings.Contains(err.Error(), "stage fifth: match fifth-A-") ||
+	if _, err := stages.Rank(p, own, nil); err == nil || !strings.Contains(err.Error(), "stage fifth: match fifth-A-") ||
 		!strings.Contains(err.Error(), "needs every result of the stages before it") {
 		t.Errorf("ranking stage fifth from its own results only: %v, want an error naming the stage", err)
 	}
 	// With the results of the stages before it, the same result ranks.
-	if _, err := stages.Rank(p, append(results, own...)); err != nil {
+	if _, err := stages.Rank(p, append(results, own...), nil); err != nil {
 		t.Errorf("ranking with every earlier result: %v", err)
 	}
 }
@@ -295,7 +295,7 @@ func TestTieByName(t *testing.T) {
 	if want := []string{"corners", "greedy", "random", "quitter"}; len(pools) != 1 || !slices.Equal(pools[0], want) {
 		t.Errorf("round robin standings %v, want the tied bots by name: %v", pools, want)
 	}
-	s, err := stages.Rank(p, results)
+	s, err := stages.Rank(p, results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestDisqualifiedDoNotAdvance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := stages.Rank(p, results)
+	s, err := stages.Rank(p, results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +520,7 @@ func gateThenTournament(t *testing.T, p *plan.Plan, strength map[string]int, cra
 	}
 	p.Matches = append(p.Matches, pr.Matches...)
 	results = append(results, play(p, 1, strength)...)
-	s, err := stages.Rank(p, results)
+	s, err := stages.Rank(p, results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +547,7 @@ func TestTiedCutsAreFlagged(t *testing.T) {
 	ranked := byStrength(pools[0], strength)
 	strength[ranked[4]] = strength[ranked[3]]
 	results := runStages(t, p, strength, nil)
-	s, err := stages.Rank(p, results)
+	s, err := stages.Rank(p, results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -605,7 +605,7 @@ func TestPlayoffDecidesCut(t *testing.T) {
 	if !slices.Contains(fifth, above) || slices.Contains(fifth, below) {
 		t.Errorf("the playoff did not decide: stage fifth is %v (%s won the playoff over %s)", fifth, below, above)
 	}
-	s, err := stages.Rank(p, results)
+	s, err := stages.Rank(p, results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -700,4 +700,77 @@ func spreadStrength(p *plan.Plan) map[string]int {
 		strength[b.Name] = (i*7 + 3) % 24
 	}
 	return strength
+}
+
+// TestLastStagePlayoffToCome plays examples/fibot to the end of its
+// final's matches, its two best tied there: until their playoff is
+// played, it is to come (the headline says so, and no cut is said to
+// order the final ranking, nor the tie to be one the game cannot seat),
+// made or not; only a game that cannot seat them leaves the tie to the
+// name, and says why.
+func TestLastStagePlayoffToCome(t *testing.T) {
+	p := compileDir(t, "../../examples/fibot")
+	results := runStages(t, p, spreadStrength(p), nil)
+	k := p.StageIndex("final")
+	if n := stages.PlayoffsMade(p, k); n != 0 {
+		t.Fatalf("the final played %d playoff(s) before its tie was made", n)
+	}
+	top, err := stages.Standings(p, k, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := top[0][0], top[0][1]
+	strength := spreadStrength(p)
+	for i := range results {
+		if !strings.HasPrefix(results[i].Match, "final-") {
+			continue
+		}
+		for s := range results[i].Seats {
+			if results[i].Seats[s].Bot == a {
+				results[i].Seats[s].Score = float64(strength[b]) // as strong as b in the final
+			}
+		}
+	}
+	tie := sorted([]string{a, b})
+	rankWith := func(seats func(int) error) *stats.Stats {
+		t.Helper()
+		s, err := stages.Rank(p, results, seats)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := rankWith(nil)
+	want := []stats.PlayoffToCome{{Stage: "final", Playoff: 1, Ties: []stats.StageTie{{Bots: tie}}}}
+	if !slices.EqualFunc(s.PlayoffsToCome, want, playoffToComeEqual) {
+		t.Errorf("playoffs to come %+v, want %+v", s.PlayoffsToCome, want)
+	}
+	if !strings.HasSuffix(s.Finished(), "(playoff 1 of stage final to come)") {
+		t.Errorf("headline %q does not say the final's playoff is to come", s.Finished())
+	}
+	for _, c := range s.TiedCuts {
+		t.Errorf("cut %s named while the tie's playoff is to come", c)
+	}
+	unseatable := rankWith(func(n int) error { return fmt.Errorf("%d bots cannot play", n) })
+	if len(unseatable.PlayoffsToCome) != 0 {
+		t.Errorf("playoffs to come %+v of a game that cannot seat the tie", unseatable.PlayoffsToCome)
+	}
+	cut := fmt.Sprintf("stage final: %s over %s: tied on mean place; not played off (the game cannot seat them)", tie[0], tie[1])
+	if len(unseatable.TiedCuts) != 1 || !strings.HasPrefix(unseatable.TiedCuts[0].String(), cut) {
+		t.Errorf("cuts %v of a game that cannot seat the tie, want one: %s", unseatable.TiedCuts, cut)
+	}
+	pr, _, err := stages.Playoff(p, k, 1, results, nil)
+	if err != nil || pr == nil {
+		t.Fatalf("playoff 1 of the final: %v, %v", pr, err)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	want[0].Made = true
+	if s := rankWith(nil); !slices.EqualFunc(s.PlayoffsToCome, want, playoffToComeEqual) || len(s.TiedCuts) != 0 {
+		t.Errorf("made and not played: playoffs to come %+v, cuts %v; want %+v and none", s.PlayoffsToCome, s.TiedCuts, want)
+	}
+}
+
+func playoffToComeEqual(a, b stats.PlayoffToCome) bool {
+	return a.Stage == b.Stage && a.Playoff == b.Playoff && a.Made == b.Made &&
+		slices.EqualFunc(a.Ties, b.Ties, func(x, y stats.StageTie) bool { return x.Group == y.Group && slices.Equal(x.Bots, y.Bots) })
 }

@@ -69,6 +69,10 @@ type Stats struct {
 	// made yet, whose matches Planned does not count: they depend on who
 	// advances.
 	StagesToCome []string `json:"stages_to_come,omitempty"`
+	// PlayoffsToCome are, in a tournament played in stages, the stages'
+	// placement playoffs made and not finished, or due and not made yet:
+	// the ties they are for are not settled (package stages).
+	PlayoffsToCome []PlayoffToCome `json:"playoffs_to_come,omitempty"`
 	// RoundsToCome are, in a tournament whose later rounds are grouped
 	// from results, the first and last of those not made yet, whose
 	// matches Planned does not count either (plan.Plan.RoundsToCome).
@@ -140,6 +144,28 @@ func (c TiedCut) MarshalJSON() ([]byte, error) {
 	}{fields(c), c.String()})
 }
 
+// PlayoffToCome is playoff Playoff of stage Stage, to come: made (Made)
+// and not finished, or not made yet; Ties are the bots it plays off.
+type PlayoffToCome struct {
+	Stage   string     `json:"stage"`
+	Playoff int        `json:"playoff"`
+	Made    bool       `json:"made,omitempty"`
+	Ties    []StageTie `json:"ties"`
+}
+
+// String says the playoff as the standings' headline does: "playoff 1
+// of stage final".
+func (pt PlayoffToCome) String() string {
+	return fmt.Sprintf("playoff %d of stage %s", pt.Playoff, pt.Stage)
+}
+
+// StageTie is a tie of a group of a stage (Group: the group's name when
+// the stage has several).
+type StageTie struct {
+	Group string   `json:"group,omitempty"`
+	Bots  []string `json:"bots"`
+}
+
 // GateFault is a failure of a gate's own bot in a gate match: a fault,
 // a disqualification or an answer the game replaced by its default. The
 // match tested no one, so no bot is admitted on it.
@@ -153,13 +179,26 @@ type GateFault struct {
 // Finished says how many matches have finished, as `arbiter rank` heads
 // its standings: "12 of 12 matches finished, 6 playoff(s)" (playoffs
 // apart: Planned does not count them), "16 of 16 matches finished (stage
-// final to come)".
+// final to come)", "16 of 16 matches finished (playoff 1 of stage final
+// to come)".
 func (s *Stats) Finished() string {
 	out := fmt.Sprintf("%d of %d matches finished", s.Matches-s.Playoffs, s.Planned)
 	if s.Playoffs > 0 {
 		out += fmt.Sprintf(", %d playoff(s)", s.Playoffs)
 	}
-	return out + s.RoundsToCome.String() + ToCome(s.StagesToCome)
+	var coming []string
+	for _, pt := range s.PlayoffsToCome {
+		coming = append(coming, pt.String())
+	}
+	switch {
+	case len(coming) == 0:
+		return out + s.RoundsToCome.String() + ToCome(s.StagesToCome)
+	case len(s.StagesToCome) == 1:
+		coming = append(coming, "stage "+s.StagesToCome[0])
+	case len(s.StagesToCome) > 1:
+		coming = append(coming, "stages "+strings.Join(s.StagesToCome, ", "))
+	}
+	return out + s.RoundsToCome.String() + " (" + strings.Join(coming, ", ") + " to come)"
 }
 
 // ToCome says which stages are to come, after a count of matches that

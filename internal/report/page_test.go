@@ -184,6 +184,22 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("under the standings: %q, want %q", ties, want)
 		}
 	})
+	// A stage's playoff to come (made, none of its matches played): the
+	// summary and the lines under the standings say so, as rank does,
+	// and no cut is said to order the final ranking.
+	t.Run("playoff to come", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/pending", "")
+		summary := eval[string](t, ctx, `document.querySelector("#summary").textContent`)
+		if want := "4 of 4 matches finished (playoff 1 of stage only to come)."; !strings.Contains(summary, want) {
+			t.Errorf("the summary says %q, not %q", summary, want)
+		}
+		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != "Tied in placement in stage only, playoff 1 to come: s1, s2" {
+			t.Errorf("under the standings: %q", ties)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll(".tied-cuts li").length`); n != 0 {
+			t.Errorf("%d cut(s) said to be decided while the playoff is to come", n)
+		}
+	})
 	// The faults chart counts the answers replaced as the standings do
 	// (stats.ReplacedAnswers, which Load writes per seat): crash's four
 	// defaults when it ran and answered badly, none when it could not

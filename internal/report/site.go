@@ -137,7 +137,7 @@ func (l *loader) load() (*Site, error) {
 		s.Stages = append(s.Stages, st.Name)
 	}
 	counted := stopped.Counted(p, results)
-	st, sp, err := engine.RankDir(l.dir, p, counted)
+	st, sp, err := engine.RankDir(l.dir, p, counted, all.Driver)
 	if err != nil {
 		return nil, err
 	}

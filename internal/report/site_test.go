@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
@@ -52,7 +53,7 @@ func TestLoadStaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ranked, _, err := engine.RankDir(dir, p, results)
+	ranked, _, err := engine.RankDir(dir, p, results, all.Driver)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -168,6 +168,14 @@
         ? `${g[0]} could not play ${why}, so it ranks behind the bots of its mean place that played, without a playoff; see its faults and defaults`
         : `${g.join(", ")} could not play ${why}, so a playoff would only repeat the tie; see their faults and defaults`) }));
     }
+    // Ties a stage's playoff is still to settle, in rank's words
+    // (cmd/arbiter writePlayoffsToCome).
+    for (const pt of site.stats.playoffs_to_come || []) {
+      for (const t of pt.ties || []) {
+        const where = "stage " + pt.stage + (t.group ? ` (group ${t.group})` : "");
+        ties.append(el("li", { text: `Tied in placement in ${where}, playoff ${pt.playoff} to come: ${t.bots.join(", ")}` }));
+      }
+    }
     renderMatrix($("#crosstable"), (i, j) => {
       const c = site.stats.crosstable[i][j];
       return c.wins + c.draws + c.losses ? `${c.wins}-${c.draws}-${c.losses}` : "";
