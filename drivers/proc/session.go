@@ -593,7 +593,10 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 // a runtime timer whenever it changes, and every command has a deadline
 // of its own; the rest, if any, is written through the file under the
 // deadline. A session stopped (cancelErr) writes nothing, as it would
-// with its deadline in the past.
+// with its deadline in the past. (A command's deadline lies ahead of its
+// write by what is left of the bot's clock: a clock run out is not
+// written to, Send's spent. One that ran out in the microseconds before
+// the write is a time fault of the read that follows, not of the write.)
 func (s *Session) put(deadline time.Time) error {
 	s.wrote = 0
 	if s.inConn != nil {
