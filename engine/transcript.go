@@ -175,6 +175,29 @@ func (t *transcript) offset(at time.Time) float64 {
 	return float64(at.Sub(t.start).Microseconds()) / 1000
 }
 
+// appendMillis appends us microseconds as a number of milliseconds, byte
+// for byte as strconv.AppendFloat(b, float64(us)/1000, 'f', -1, 64) does
+// (TestAppendMillis): the integer part, then up to three decimals without
+// trailing zeros. Every line of a transcript starts with its time, and
+// the float's shortest form costs a search of its digits each time.
+// (Up to 2^43 ms, 278 years, no shorter decimal than the three-decimal
+// one rounds to the same float64, so the two agree.)
+func appendMillis(b []byte, us int64) []byte {
+	if us < 0 {
+		b, us = append(b, '-'), -us
+	}
+	b = strconv.AppendInt(b, us/1000, 10)
+	if f := us % 1000; f != 0 {
+		d := [4]byte{'.', byte('0' + f/100), byte('0' + f/10%10), byte('0' + f%10)}
+		n := len(d)
+		for d[n-1] == '0' {
+			n--
+		}
+		b = append(b, d[:n]...)
+	}
+	return b
+}
+
 func (t *transcript) failed(err error) {
 	if err != nil && t.err == nil {
 		t.err = err
@@ -185,8 +208,14 @@ func (t *transcript) failed(err error) {
 // session game's transcript (two lines for every command), so they are
 // written without encoding/json's reflection, byte for byte as it would
 // write transcriptLine (TestTranscriptLinesAsJSON).
-func (t *transcript) Sent(seat int, line string)     { t.writeLine(seat, sendKey, line, time.Now()) }
-func (t *transcript) Received(seat int, line string) { t.writeLine(seat, recvKey, line, time.Now()) }
+func (t *transcript) Sent(seat int, line string) {
+	now := time.Now()
+	t.writeLine(seat, sendKey, line, now, now)
+}
+func (t *transcript) Received(seat int, line string) {
+	now := time.Now()
+	t.writeLine(seat, recvKey, line, now, now)
+}
 
 // The keys of a session's lines, as writeLine writes them.
 const (
@@ -198,21 +227,22 @@ const (
 // line's t is when it was written or read, though a referee records it
 // later (the answers of a broadcast, seat by seat).
 func (t *transcript) SentAt(seat int, line string, at time.Time) {
-	t.writeLine(seat, sendKey, line, at)
+	t.writeLine(seat, sendKey, line, at, time.Now())
 }
 func (t *transcript) ReceivedAt(seat int, line string, at time.Time) {
-	t.writeLine(seat, recvKey, line, at)
+	t.writeLine(seat, recvKey, line, at, time.Now())
 }
 
 var _ drivers.TimedRecorder = (*transcript)(nil)
 
-func (t *transcript) writeLine(seat int, key, line string, at time.Time) {
+// writeLine writes a session's line of seat, at the time at; now is the
+// time it is written (for flushSoon).
+func (t *transcript) writeLine(seat int, key, line string, at, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	now := t.now()
 	b := t.buf[:0]
 	b = append(b, `{"t":`...)
-	b = strconv.AppendFloat(b, t.offset(at), 'f', -1, 64)
+	b = appendMillis(b, at.Sub(t.start).Microseconds())
 	timed := len(b) // what the line's time takes
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
@@ -225,7 +255,7 @@ func (t *transcript) writeLine(seat int, key, line string, at time.Time) {
 	}
 	_, err := t.w.Write(b)
 	t.failed(err)
-	t.flushSoon(now)
+	t.flushSoon(t.offset(now))
 }
 
 // keepRecv says whether seat's recv line of n bytes (without its time)

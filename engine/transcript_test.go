@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -244,5 +245,23 @@ func TestTranscriptCapsASeatsLines(t *testing.T) {
 	}
 	if !slices.Equal(events, want) {
 		t.Errorf("events:\n%s\nwant\n%s", strings.Join(events, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestAppendMillis: a line's time is written as strconv's shortest form
+// of the float milliseconds would be, over the range a transcript spans
+// and beyond.
+func TestAppendMillis(t *testing.T) {
+	cases := []int64{0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1010, 1100, 12345, 120000, 999999, 1000000,
+		-1, -999, -1000, -1234, 86_400_000_000, 1 << 40, 1<<43 - 1}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		cases = append(cases, r.Int64N(1<<43), -r.Int64N(1<<20), r.Int64N(10_000_000))
+	}
+	for _, us := range cases {
+		want := strconv.AppendFloat(nil, float64(us)/1000, 'f', -1, 64)
+		if got := appendMillis(nil, us); string(got) != string(want) {
+			t.Fatalf("%d µs: %s, want %s", us, got, want)
+		}
 	}
 }

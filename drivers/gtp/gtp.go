@@ -274,12 +274,22 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 func (m *Match) sendAndAwait(sessions []*proc.Session, lines [][]string, seat int, next []string, ncmds int) (got [][]Answer) {
 	n := len(sessions)
 	got = make([][]Answer, n)
+	held := make([][]int, n) // the lines seat i holds after each answer
 	receive := make([]func(int) Answer, n)
+	// Every seat's answers, and its held counts, in one array each: one
+	// allocation a broadcast, not one each time a seat's slice grows.
+	total := len(next)
+	for _, l := range lines {
+		total += len(l)
+	}
+	answers, counts := make([]Answer, total), make([]int, total)
 	for i, p := range m.Players {
 		sent := lines[i]
 		if i == seat {
 			sent = append(slices.Clip(sent), next...)
 		}
+		got[i], answers = answers[:0:len(sent)], answers[len(sent):]
+		held[i], counts = counts[:0:len(sent)], counts[len(sent):]
 		sessions[i].Hold()
 		receive[i] = p.(SessionPlayer).sendAll(sent)
 	}
@@ -288,7 +298,6 @@ func (m *Match) sendAndAwait(sessions []*proc.Session, lines [][]string, seat in
 	// not awaited, as they would not have been asked one after another.
 	var faultAt atomic.Int64
 	faultAt.Store(math.MaxInt64)
-	held := make([][]int, n) // the lines seat i holds after each answer
 	proc.Await(sessions, answerComplete, func(i int) {
 		k := len(got[i])
 		a := receive[i](k)

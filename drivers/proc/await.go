@@ -46,6 +46,7 @@ func Await(ss []*Session, complete func(b []byte) bool, receive func(i int), mor
 	polled := make([]int16, len(ss))
 	fds := make([]unix.PollFd, 0, len(ss))
 	waiting := make([]int, 0, len(ss))
+	var poll *outputPoll
 	for len(pending) > 0 {
 		now := time.Now()
 		wait := awaitSlice
@@ -86,42 +87,67 @@ func Await(ss []*Session, complete func(b []byte) bool, receive func(i int), mor
 		for range pending {
 			fds = append(fds, unix.PollFd{Events: unix.POLLIN})
 		}
-		pollOutputs(ss, pending, fds, wait)
+		if poll == nil {
+			poll = newOutputPoll(ss)
+		}
+		poll.poll(pending, fds, wait)
 		for k, i := range pending {
 			polled[i] = fds[k].Revents
 		}
 	}
 }
 
-// pollOutputs waits up to wait for the output pipe of any session in
+// outputPoll waits up to wait for the output pipe of any session in
 // pending to have something to read (fds[k] is pending[k]'s). Each file
 // is held open while the poll runs (a Close waits for it), so a number
 // polled is never another file's; a file already closed is reported
-// POLLNVAL, for its reader to find out.
-func pollOutputs(ss []*Session, pending []int, fds []unix.PollFd, wait time.Duration) {
-	var hold func(k int)
-	hold = func(k int) {
-		if k == len(pending) {
-			// An error (EINTR) only shortens the wait to a look again.
-			ts := unix.NsecToTimespec(max(wait, 0).Nanoseconds())
-			_, _ = unix.Ppoll(fds, &ts, nil)
-			return
-		}
-		held := false
-		if rc := ss[pending[k]].outConn; rc != nil {
-			_ = rc.Control(func(fd uintptr) {
-				held = true
-				fds[k].Fd = int32(fd)
-				hold(k + 1)
-			})
-		}
-		if !held {
-			fds[k].Fd = -1 // ignored by the poll
-			hold(k + 1)
-			fds[k].Revents = unix.POLLNVAL
-		}
+// POLLNVAL, for its reader to find out. One serves every poll of an
+// Await, its callback bound once (held), so that a poll allocates
+// nothing.
+type outputPoll struct {
+	ss      []*Session
+	pending []int
+	fds     []unix.PollFd
+	wait    time.Duration
+	k       int              // the next file to hold
+	held    func(fd uintptr) // p.hold, bound once
+}
+
+func newOutputPoll(ss []*Session) *outputPoll {
+	p := &outputPoll{ss: ss}
+	p.held = p.hold
+	return p
+}
+
+// poll polls pending's files, fds[k] for pending[k], up to wait.
+func (p *outputPoll) poll(pending []int, fds []unix.PollFd, wait time.Duration) {
+	p.pending, p.fds, p.wait, p.k = pending, fds, wait, 0
+	p.next()
+}
+
+// next holds the file of pending[k] and the ones after it, then polls.
+func (p *outputPoll) next() {
+	k := p.k
+	if k == len(p.pending) {
+		// An error (EINTR) only shortens the wait to a look again.
+		ts := unix.NsecToTimespec(max(p.wait, 0).Nanoseconds())
+		_, _ = unix.Ppoll(p.fds, &ts, nil)
+		return
 	}
-	hold(0)
+	p.k++
+	p.fds[k].Fd = -1 // ignored by the poll unless held
+	if rc := p.ss[p.pending[k]].outConn; rc != nil && rc.Control(p.held) == nil {
+		return
+	}
+	p.next()
+	p.fds[k].Revents = unix.POLLNVAL
+}
+
+// hold is Control's callback for the file of pending[k], k the one next
+// took: it polls with the file held.
+func (p *outputPoll) hold(fd uintptr) {
+	p.fds[p.k-1].Fd = int32(fd)
+	p.next()
 }
 
 type answerState int

@@ -29,11 +29,9 @@ func (s *Session) markEarly(line string) {
 		waiting += s.rest.Len()
 	}
 	if s.outConn != nil {
-		_ = s.outConn.Control(func(fd uintptr) {
-			if n, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil && n > 0 {
-				waiting += n
-			}
-		})
+		s.inq = 0
+		_ = s.outConn.Control(s.inqFn)
+		waiting += s.inq
 	}
 	if waiting > 0 && s.earlyLeft <= 0 {
 		// Output no command asked for began after the answers to the
@@ -42,6 +40,15 @@ func (s *Session) markEarly(line string) {
 	}
 	s.earlyLeft, s.lastSent = waiting, line
 	s.textSeen, s.answerEarly = false, false
+}
+
+// readInq sets s.inq to the bytes the output pipe fd holds (0 if that
+// cannot be read): markEarly's look, bound once (Session.inqFn) so that a
+// write allocates nothing for it.
+func (s *Session) readInq(fd uintptr) {
+	if n, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil && n > 0 {
+		s.inq = n
+	}
 }
 
 // readEarly notes the line b read for the answer in progress: whether

@@ -18,6 +18,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/filetail"
+	"golang.org/x/sys/unix"
 )
 
 // Spec says how to start a bot and how to keep its clock.
@@ -68,8 +69,21 @@ type Session struct {
 	out   *os.File // our end of the bot's stdout
 	// outConn is out's, for Await; nil if out has none.
 	outConn syscall.RawConn
-	r       *bufio.Reader
-	box     *Box // nil without limits
+	// inConn is in's when in is non-blocking (it takes deadlines): a
+	// write the pipe takes at once is made on it (writeNow, bound once
+	// as writeFn), and the write deadline is armed only for what has to
+	// wait. nil: every write goes through in with its deadline.
+	inConn  syscall.RawConn
+	writeFn func(fd uintptr)
+	// text is the last write's bytes, wrote how many of them writeNow
+	// wrote; inqFn is markEarly's look at the output pipe (readInq),
+	// bound once, and inq what it found.
+	text  []byte
+	wrote int
+	inqFn func(fd uintptr)
+	inq   int
+	r     *bufio.Reader
+	box   *Box // nil without limits
 	// watch reads the box's counters while the bot is waited on; nil
 	// when there is nothing to watch.
 	watch *limitWatch
@@ -271,6 +285,11 @@ func (s *Session) command() (files []*os.File, err error) {
 	s.in, s.out = inW, outR
 	s.r = bufio.NewReaderSize(outR, spec.MaxLine)
 	s.outConn, _ = outR.SyscallConn()
+	s.inqFn = s.readInq
+	if inW.SetWriteDeadline(time.Time{}) == nil { // non-blocking, polled
+		s.inConn, _ = inW.SyscallConn()
+		s.writeFn = s.writeNow
+	}
 
 	cmd := Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir
@@ -539,9 +558,9 @@ func (s *Session) Write(line string, deadline time.Time) error {
 // write writes line and the lines of more to the bot in one write, as
 // Write does one line.
 func (s *Session) write(line string, more []string, deadline time.Time) error {
-	text := line + "\n"
-	if len(more) > 0 {
-		text += strings.Join(more, "\n") + "\n"
+	s.text = append(append(s.text[:0], line...), '\n')
+	for _, l := range more {
+		s.text = append(append(s.text, l...), '\n')
 	}
 	if s.spec.OnSend != nil {
 		s.spec.OnSend(line)
@@ -561,10 +580,7 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 	if s.errSink != nil {
 		s.errMark, s.markAtPreviousWrite = s.markAtPreviousWrite, s.errSink.Written()
 	}
-	if err := s.setDeadline(s.in.SetWriteDeadline, &s.writeBy, deadline); err != nil {
-		return err
-	}
-	_, err := io.WriteString(s.in, text)
+	err := s.put(deadline)
 	if err == nil {
 		return nil
 	}
@@ -575,6 +591,51 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 		return faultf(drivers.FaultTime, "did not read its input in time (command %q)", truncate(line))
 	}
 	return s.crashed(inputClosed)
+}
+
+// put writes s.text to the bot's input by deadline. What the pipe takes
+// at once (a command is short, and a bot reads its input between
+// commands) is written without arming the write deadline, which re-arms
+// a runtime timer whenever it changes, and every command has a deadline
+// of its own; the rest, if any, is written through the file under the
+// deadline. A session stopped (cancelErr) writes nothing, as it would
+// with its deadline in the past. (A command's deadline lies ahead of its
+// write by what is left of the bot's clock: a clock run out is not
+// written to, Send's spent. One that ran out in the microseconds before
+// the write is a time fault of the read that follows, not of the write.)
+func (s *Session) put(deadline time.Time) error {
+	s.wrote = 0
+	if s.inConn != nil {
+		if err := s.cancelErr(); err != nil {
+			return err
+		}
+		_ = s.inConn.Control(s.writeFn) // closed: the file's write says so
+		if s.wrote == len(s.text) {
+			return nil
+		}
+	}
+	if err := s.setDeadline(s.in.SetWriteDeadline, &s.writeBy, deadline); err != nil {
+		return err
+	}
+	_, err := s.in.Write(s.text[s.wrote:])
+	return err
+}
+
+// writeNow writes what the input pipe takes of s.text without waiting
+// (fd is non-blocking), adding to s.wrote. A full pipe, or an error (a
+// bot that closed its input), leaves the rest to the file's write, which
+// waits or fails as it would have.
+func (s *Session) writeNow(fd uintptr) {
+	for s.wrote < len(s.text) {
+		n, err := unix.Write(int(fd), s.text[s.wrote:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return
+		}
+		s.wrote += n
+	}
 }
 
 // inputClosed is what a write to a bot that took no more input found.

@@ -607,3 +607,38 @@ func TestSessionCrashReadsStderrWrittenAfterItsAnswer(t *testing.T) {
 		t.Fatalf("fault %s (%v), want %s", got, err, drivers.FaultProcesses)
 	}
 }
+
+// TestWriteBeyondThePipe: a command longer than the pipe holds is written
+// in part at once and the rest under its deadline (Session.put): a bot
+// that reads it all gets every byte, and one that reads nothing has not
+// read its input in time.
+func TestWriteBeyondThePipe(t *testing.T) {
+	line := strings.Repeat("x", 300<<10) // more than a pipe's 64 KiB
+	t.Run("read", func(t *testing.T) {
+		s, err := Start(context.Background(), Spec{Bot: "wc", Argv: []string{"wc", "-c"}, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Kill()
+		if err := s.Write(line, time.Now().Add(10*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		s.in.Close()
+		got, err := s.ReadLine(time.Now().Add(10 * time.Second))
+		if err != nil || strings.TrimSpace(got) != strconv.Itoa(len(line)+1) {
+			t.Errorf("the bot counted %q (%v), want %d bytes", got, err, len(line)+1)
+		}
+	})
+	t.Run("unread", func(t *testing.T) {
+		s, err := Start(context.Background(), Spec{Bot: "sleeper", Argv: []string{"sleep", "30"}, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Kill()
+		err = s.Write(line, time.Now().Add(200*time.Millisecond))
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != drivers.FaultTime || !strings.HasPrefix(f.Detail, "did not read its input in time") {
+			t.Errorf("a command the bot does not read: %v, want the time fault %q", err, "did not read its input in time")
+		}
+	})
+}
