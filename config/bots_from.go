@@ -382,13 +382,46 @@ func nickSource(b *Bot) string {
 // nickProblem says what makes nick unfit for the original's result
 // files, which separate their fields with ':' (duels.txt, index:starting:
 // following:winner:message) and '#' (a replay's header, size#nick#nick#
-// legend); "" when nothing does.
+// legend), their columns with tabs (score.txt) and their records with
+// line ends; "" when nothing does.
 func nickProblem(nick string) string {
+	if r, ok := lineBreaker(nick); ok {
+		return fmt.Sprintf("holds the control character %U%s, which would break the lines and columns of the game's result files (duels.txt, score.txt), so they could not be read back; a nick is one line of printable characters", r, runeName(r))
+	}
 	switch {
 	case strings.Contains(nick, ":"):
 		return "holds ':', which separates the fields of duels.txt (index:starting:following:winner:message), so the file could not be read back"
 	case strings.Contains(nick, "#"):
 		return "holds '#', which separates the fields of a duel's replay header (size#nick#nick#...), so the replay could not be read back"
+	}
+	return ""
+}
+
+// lineBreaker is the first rune of s that ends or splits a line or a
+// column of a line-based file: a control character (tab, line feed,
+// carriage return, NUL, DEL, NEL...) or Unicode's line and paragraph
+// separators.
+func lineBreaker(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// runeName is " (a tab)" for the control characters people type by
+// mistake, "" for the others, which their code point names well enough.
+func runeName(r rune) string {
+	switch r {
+	case '\t':
+		return " (a tab)"
+	case '\n':
+		return " (a line feed)"
+	case '\r':
+		return " (a carriage return)"
+	case 0:
+		return " (NUL)"
 	}
 	return ""
 }
