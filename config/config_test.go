@@ -314,6 +314,25 @@ func TestBadClockIsNotNoClock(t *testing.T) {
 	}
 }
 
+// A duration under a millisecond, which no bot can answer within, and
+// one over Go's longest each say what is wrong rather than "must be a
+// positive duration".
+func TestDurationBounds(t *testing.T) {
+	_, diags := load("testdata/invalid/bad_duration.hcl", config.Options{})
+	want := map[int]string{
+		11: "is 1µs, but the shortest limit is 1ms",
+		12: "longer than the longest duration, 2562047h47m16.854775807s",
+	}
+	for _, d := range diags {
+		if d.Subject != nil && want[d.Subject.Start.Line] != "" && strings.Contains(d.Detail, want[d.Subject.Start.Line]) {
+			delete(want, d.Subject.Start.Line)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("diagnostics %v: missing %v", diags, want)
+	}
+}
+
 // TestBadPickSaysWhatIsWrong: top(stage.one, 0) says that n counts the
 // bots that advance, from 1, rather than "got 1 to 0", the range of
 // places it was turned into.
