@@ -7,11 +7,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
@@ -232,6 +234,11 @@ type loader struct {
 	// supported one ("gmae"), by the type meant, already reported: a
 	// reference to what they declare is not reported again.
 	misspelt map[string][]*hclsyntax.Block
+	// rejected are the labels of the blocks already reported and left
+	// out (a missing or extra label, an invalid name, an unknown game
+	// driver), by block type: a reference to what they declare is not
+	// reported again as undeclared.
+	rejected map[string][][]string
 	botsFrom []*BotsFrom
 	// stages are the stage names of the tournament being decoded.
 	stages []string
@@ -243,16 +250,21 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	l.blocks = map[string][]*hcl.Block{}
 	l.misspelt = map[string][]*hclsyntax.Block{}
+	l.rejected = map[string][][]string{}
+	labels := map[string]int{}
 	var types []string
 	for _, b := range rootSchema.Blocks {
 		types = append(types, b.Type)
+		labels[b.Type] = len(b.LabelNames)
 	}
 	for _, body := range bodies {
 		content, d := body.Content(rootSchema)
 		diags = append(diags, d...)
 		if sb, ok := body.(*hclsyntax.Body); ok && d.HasErrors() {
 			for _, b := range sb.Blocks {
-				if meant := closest(b.Type, types); meant != "" && meant != b.Type {
+				if n, ok := labels[b.Type]; ok && len(b.Labels) != n {
+					l.rejected[b.Type] = append(l.rejected[b.Type], b.Labels)
+				} else if meant := closest(b.Type, types); meant != "" && meant != b.Type {
 					l.misspelt[meant] = append(l.misspelt[meant], b)
 				}
 			}
@@ -260,6 +272,7 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 		for _, b := range content.Blocks {
 			if d := checkLabels(b); d != nil {
 				diags = append(diags, d)
+				l.rejected[b.Type] = append(l.rejected[b.Type], b.Labels)
 				continue
 			}
 			l.blocks[b.Type] = append(l.blocks[b.Type], b)
@@ -323,7 +336,7 @@ func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 	for i, label := range b.Labels {
 		if !ValidName(label) {
 			return errDiag("Invalid name",
-				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.", label, b.Type),
+				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.%s", label, b.Type, composedHint(label)),
 				b.LabelRanges[i].Ptr())
 		}
 		if len(label) > tournament.MaxNameBytes {
@@ -331,6 +344,23 @@ func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 		}
 	}
 	return nil
+}
+
+// composedHint is what to say of a name holding a combining mark (an
+// "e" followed by U+0301 rather than "é", as macOS and some editors save
+// text): the mark is what makes it invalid, though it looks like a
+// letter. "" for other names.
+func composedHint(name string) string {
+	i := strings.IndexFunc(name, func(r rune) bool { return unicode.Is(unicode.Mn, r) })
+	if i < 0 {
+		return ""
+	}
+	r := []rune(name[i:])[0]
+	nfc := norm.NFC.String(name)
+	if !ValidName(nfc) {
+		return fmt.Sprintf(" It holds the combining mark %U, a character of its own after a letter.", r)
+	}
+	return fmt.Sprintf(" It holds the combining mark %U after a letter (the decomposed form some editors and systems save) rather than the composed letter: the composed form (NFC) %q is valid; write that, in the block and in every reference to it.", r, nfc)
 }
 
 // nameTooLong refuses a name longer than tournament.MaxNameBytes.
