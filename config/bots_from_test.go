@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -510,5 +511,50 @@ func TestBotsFromLongName(t *testing.T) {
 	}
 	if !said {
 		t.Errorf("%v, want an error: Name too long", diags)
+	}
+}
+
+// A dir that is no field of players (a system folder, the folder above
+// the right one) makes an error for each of its folders: the first
+// MaxFolderDiags are reported, the rest counted in one; and neither a
+// bots_from in error nor a missing dir makes the tournament that lists
+// it say again that it lacks bots.
+func TestBotsFromWrongDir(t *testing.T) {
+	for _, tc := range []struct {
+		name, dir string
+		errors    int
+	}{
+		{"many folders without info.txt", "wrong", config.MaxFolderDiags + 1},
+		{"missing dir", "nothere", 1},
+	} {
+		dir := t.TempDir()
+		files := map[string]string{"t.hcl": `bots_from "field" { dir = "` + tc.dir + `" }
+bot "keeper" { house = "bricks/keeper" }
+game "bricks" "b" {
+  board { size = 5 }
+}
+tournament "t" {
+  game    = game.bricks.b
+  bots    = concat(bots_from.field, [bot.keeper])
+  format  = "round-robin"
+  players = 2
+}
+`}
+		for i := range 25 {
+			files[fmt.Sprintf("wrong/f%02d/", i)] = ""
+		}
+		writeFiles(t, dir, files)
+		_, diags := load(dir, config.Options{})
+		if len(diags) != tc.errors || !diags.HasErrors() {
+			t.Errorf("%s: %d diagnostics, want %d errors: %v", tc.name, len(diags), tc.errors, diags)
+		}
+		for _, d := range diags {
+			if d.Summary == "Not enough bots" {
+				t.Errorf("%s: %v, a follow-on of the bots_from's error", tc.name, d)
+			}
+		}
+		if last := diags[len(diags)-1]; tc.errors > 1 && !strings.Contains(last.Detail, "15 more folders of ") {
+			t.Errorf("%s: the last diagnostic %v does not count the 15 folders left unreported", tc.name, last)
+		}
 	}
 }

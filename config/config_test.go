@@ -86,6 +86,28 @@ func TestValidWithVariables(t *testing.T) {
 	}
 }
 
+// A -var-file that cannot be read, or parsed, or whose value is in
+// error, is the one error: the variable it may set is not also said to
+// have no value.
+func TestBadVarFileIsTheOneError(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, text, summary string }{
+		{"missing.hcl", "", "Cannot read variables file"},
+		{"cut.hcl", "seed = \n", "Invalid expression"},
+		{"ref.hcl", "seed = var.x\n", "Variables not allowed"},
+	} {
+		vf := filepath.Join(dir, tc.name)
+		if tc.text != "" {
+			os.WriteFile(vf, []byte(tc.text), 0o644)
+		}
+		_, diags := load("testdata/valid/variables.hcl", config.Options{VarFiles: []string{vf}})
+		errs := diags.Errs()
+		if len(errs) != 1 || errs[0].(*hcl.Diagnostic).Summary != tc.summary {
+			t.Errorf("%s: %v, want one error: %s", tc.name, errs, tc.summary)
+		}
+	}
+}
+
 func TestVarFile(t *testing.T) {
 	dir := t.TempDir()
 	vf := filepath.Join(dir, "prod.hcl")
