@@ -393,6 +393,18 @@ tournament "t" {
 	if strings.Contains(all, "got 1 to 0") {
 		t.Errorf("diagnostics still say \"got 1 to 0\":\n%s", all)
 	}
+	// The stage reference's value is arbiter's own object: printed, it
+	// would read "with stage.one as object with 1 attribute "stage"".
+	for _, d := range diags {
+		if d.Expression == nil || d.EvalContext == nil {
+			continue
+		}
+		for _, tr := range d.Expression.Variables() {
+			if tr.RootName() == "stage" {
+				t.Errorf("%s: the diagnostic would list the value of %s", d, tr.RootName())
+			}
+		}
+	}
 }
 
 // A directory's hidden files, editors' lock files (Emacs's .#t.hcl, a

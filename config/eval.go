@@ -214,7 +214,28 @@ func (l *loader) value(expr hcl.Expression, s scope) (cty.Value, hcl.Diagnostics
 	if !diags.HasErrors() && !v.IsWhollyKnown() {
 		return cty.DynamicVal, hcl.Diagnostics{followOn(expr.Range().Ptr())}
 	}
+	hideBlockRefs(diags)
 	return v, diags
+}
+
+// hideBlockRefs keeps the diagnostics of an expression that refers to a
+// block (stage.a, bot.x) from listing the values of its references: a
+// block reference is an object of arbiter's own making (`with stage.a
+// as object with 1 attribute "stage"`), which says nothing to the user.
+// The values of var.* and local.* are still shown when only they are
+// referred to.
+func hideBlockRefs(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		if d.Expression == nil {
+			continue
+		}
+		for _, tr := range d.Expression.Variables() {
+			if contains([]string{"stage", "bot", "bots_from", "game", "deck"}, tr.RootName()) {
+				d.Expression, d.EvalContext = nil, nil
+				break
+			}
+		}
+	}
 }
 
 // decode checks the references of a and decodes its value into dst.
