@@ -39,6 +39,11 @@ type Config struct {
 	// Unchecked names the tournament blocks left undecoded because
 	// Options.Tournament chose another.
 	Unchecked []string
+	// Unread names the files of the configuration's directory that look
+	// like configuration but were not read for their name's ending
+	// (tournament.hcl.txt, t.HCL): a configuration missing a block says
+	// where it may be.
+	Unread []string
 }
 
 // Options are the inputs of a load beside the files themselves.
@@ -87,17 +92,20 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 	}
 	files := []string{abs}
 	root := filepath.Dir(abs)
+	var diags hcl.Diagnostics
+	var unread []string
 	if info.IsDir() {
 		root = abs
 		matches := DirFiles(abs)
+		diags = append(diags, folderWarnings(abs)...)
+		unread = unreadFiles(abs)
 		if len(matches) == 0 {
-			return nil, hcl.Diagnostics{NoFiles(path)}
+			return nil, append(diags, NoFiles(path))
 		}
 		files = matches
 	}
 
 	parser := hclparse.NewParser()
-	var diags hcl.Diagnostics
 	var bodies []hcl.Body
 	for _, f := range files {
 		name := f
@@ -106,7 +114,7 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 		}
 		src, err := userfile.ReadFile(f)
 		if err != nil {
-			diags = append(diags, errDiag("Cannot read file", err.Error(), nil))
+			diags = append(diags, errDiag("Cannot read file", readProblem(f, err), nil))
 			continue
 		}
 		if d := EncodingProblem(src, name); d != nil {
@@ -119,7 +127,7 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 			bodies = append(bodies, file.Body)
 		}
 	}
-	cfg := &Config{Root: root, Files: parser.Files(), Locals: map[string]cty.Value{}}
+	cfg := &Config{Root: root, Files: parser.Files(), Locals: map[string]cty.Value{}, Unread: unread}
 	if diags.HasErrors() {
 		return cfg, diags
 	}
@@ -141,13 +149,66 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 // its *.hcl files, but those an editor or the user keeps out of sight,
 // as Terraform skips them: hidden files (".old.hcl", and Emacs's lock
 // ".#t.hcl", a symbolic link to nowhere while the file is being edited),
-// Emacs's autosaves ("#t.hcl#") and backups ("t.hcl~"). `arbiter fmt`
-// formats the same files.
+// Emacs's autosaves ("#t.hcl#") and backups ("t.hcl~"), and folders
+// (folderWarnings names them). `arbiter fmt` formats the same files.
 func DirFiles(dir string) []string {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
-	matches = slices.DeleteFunc(matches, func(f string) bool { return IgnoredFile(filepath.Base(f)) })
+	matches = slices.DeleteFunc(matches, func(f string) bool {
+		st, err := os.Stat(f)
+		return IgnoredFile(filepath.Base(f)) || err == nil && st.IsDir()
+	})
 	sort.Strings(matches)
 	return matches
+}
+
+// folderWarnings are the warnings of the folders of dir named like a
+// configuration file (x.hcl/), which are not read.
+func folderWarnings(dir string) hcl.Diagnostics {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	sort.Strings(matches)
+	var diags hcl.Diagnostics
+	for _, f := range matches {
+		if st, err := os.Stat(f); err == nil && st.IsDir() && !IgnoredFile(filepath.Base(f)) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Folder skipped",
+				Detail: fmt.Sprintf("%s is a folder, not a file: it is not read. The configuration is the .hcl files of %s; rename the folder if nothing in it is meant to be.", f, dir)})
+		}
+	}
+	return diags
+}
+
+// unreadFiles are the files of dir whose name holds ".hcl" in any case
+// but which are not read, for their ending (t.hcl.txt, t.HCL, t.hcl.bak),
+// sorted.
+func unreadFiles(dir string) []string {
+	ents, _ := os.ReadDir(dir) // sorted by name
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() && !IgnoredFile(name) && !strings.HasSuffix(name, ".hcl") && strings.Contains(strings.ToLower(name), ".hcl") {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// isAre is "a is" or "a, b are".
+func isAre(names []string) string {
+	if len(names) == 1 {
+		return names[0] + " is"
+	}
+	return strings.Join(names, ", ") + " are"
+}
+
+// readProblem says why the configuration file f could not be read: err,
+// or, for a symbolic link to nothing, the link and where it points.
+func readProblem(f string, err error) string {
+	if target, lerr := os.Readlink(f); lerr == nil && os.IsNotExist(err) {
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(f), target)
+		}
+		return fmt.Sprintf("%s is a symbolic link to %s, which does not exist. Point the link at the file, or remove it.", f, target)
+	}
+	return err.Error()
 }
 
 // NoFiles is the error of a directory, given as path, that has no
@@ -295,6 +356,9 @@ func (c *Config) Tournament(name string) (*Tournament, error) {
 	if name == "" {
 		switch len(c.Tournaments) {
 		case 0:
+			if len(c.Unread) > 0 {
+				return nil, fmt.Errorf("the configuration declares no tournament; add a tournament block (the directory's %s not read: only files ending in .hcl are)", isAre(c.Unread))
+			}
 			return nil, fmt.Errorf("the configuration declares no tournament; add a tournament block")
 		case 1:
 			return c.Tournaments[0], nil

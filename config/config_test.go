@@ -440,6 +440,39 @@ tournament "t" {
 	}
 }
 
+// A folder named x.hcl is skipped with a warning; a link to nothing is
+// an error naming where it points; and a configuration without a
+// tournament names the files left unread for their ending.
+func TestDirOddFiles(t *testing.T) {
+	path := writeConfig(t, planowanieGame)
+	dir := filepath.Dir(path)
+	if err := os.Mkdir(filepath.Join(dir, "x.hcl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tournament.hcl.txt"), []byte("tournament \"t\" {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load(dir, config.Options{})
+	if diags.HasErrors() || len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Detail, "x.hcl is a folder") {
+		t.Errorf("a folder x.hcl: %v, want one warning naming it", diags)
+	}
+	if _, err := cfg.Tournament(""); err == nil || !strings.Contains(err.Error(), "tournament.hcl.txt is not read") {
+		t.Errorf("no tournament: %v, want the unread tournament.hcl.txt named", err)
+	}
+	if err := os.Symlink("gone.hcl", filepath.Join(dir, "y.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	_, diags = load(dir, config.Options{})
+	want := filepath.Join(dir, "y.hcl") + " is a symbolic link to " + filepath.Join(dir, "gone.hcl") + ", which does not exist"
+	found := false
+	for _, d := range diags {
+		found = found || d.Severity == hcl.DiagError && strings.Contains(d.Detail, want)
+	}
+	if !found {
+		t.Errorf("a link to nothing: %v, want %q", diags, want)
+	}
+}
+
 // A var file that does not parse is shown with its source, like the
 // configuration's own files.
 func TestVarFileErrorShowsItsSource(t *testing.T) {
