@@ -44,6 +44,9 @@ type BotsFrom struct {
 	// every folder.
 	BuildIfPresent string
 	DeclRange      hcl.Range
+	// failed says that the block is in error (its dir, a player folder):
+	// its bots are not all there.
+	failed bool
 }
 
 // SkippedFolder is a player folder that bots_from { invalid = "skip" }
@@ -79,45 +82,56 @@ func (l *loader) loadBotsFrom() hcl.Diagnostics {
 		seen[bf.Name] = bf
 		l.botsFrom = append(l.botsFrom, bf)
 		l.cfg.BotsFrom = append(l.cfg.BotsFrom, bf)
-		content, d := b.Body.Content(botsFromSchema)
+		d := l.decodeBotsFrom(bf, b)
 		diags = append(diags, d...)
-		decode := l.attrDecoder(content, &diags)
-		var invalid string
-		if a, ok := decode("invalid", &invalid); ok {
-			if !slices.Contains(invalidPolicies, invalid) {
-				diags = append(diags, errDiag("Invalid invalid",
-					fmt.Sprintf("invalid must be \"error\" (an invalid player folder stops the configuration, the default) or \"skip\" (it is left out with a warning), not %q%s.", invalid, suggest(invalid, invalidPolicies)),
-					a.Expr.Range().Ptr()))
-				continue
-			}
-			bf.Skip = invalid == "skip"
-		}
-		// The players' build is a bot block's build, given to each.
-		build := &Bot{}
-		if d := decodeBuild(build, content.Attributes, decode); d.HasErrors() {
-			diags = append(diags, d...)
-			continue
-		}
-		if d := decodeBuildIfPresent(bf, build, decode); d != nil {
-			diags = append(diags, d)
-			continue
-		}
-		a, ok := content.Attributes["dir"]
-		if !ok {
-			continue
-		}
-		var dir string
-		if d := l.decode(a, scopeBot, &dir); d.HasErrors() {
-			diags = append(diags, d...)
-			continue
-		}
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(l.fileDir[b.DefRange.Filename], dir)
-		}
-		bf.Dir = filepath.Clean(dir)
-		diags = append(diags, l.readPlayers(bf, a.Expr.Range(), build)...)
-		diags = appendNonNil(diags, missingBuildFiles(bf, a.Expr.Range()))
+		// A tournament short of bots for it does not say so again.
+		bf.failed = d.HasErrors()
 	}
+	return diags
+}
+
+// decodeBotsFrom decodes the bots_from block b into bf and reads its
+// player folders.
+func (l *loader) decodeBotsFrom(bf *BotsFrom, b *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	content, d := b.Body.Content(botsFromSchema)
+	diags = append(diags, d...)
+	decode := l.attrDecoder(content, &diags)
+	var invalid string
+	if a, ok := decode("invalid", &invalid); ok {
+		if !slices.Contains(invalidPolicies, invalid) {
+			diags = append(diags, errDiag("Invalid invalid",
+				fmt.Sprintf("invalid must be \"error\" (an invalid player folder stops the configuration, the default) or \"skip\" (it is left out with a warning), not %q%s.", invalid, suggest(invalid, invalidPolicies)),
+				a.Expr.Range().Ptr()))
+			return diags
+		}
+		bf.Skip = invalid == "skip"
+	}
+	// The players' build is a bot block's build, given to each.
+	build := &Bot{}
+	if d := decodeBuild(build, content.Attributes, decode); d.HasErrors() {
+		diags = append(diags, d...)
+		return diags
+	}
+	if d := decodeBuildIfPresent(bf, build, decode); d != nil {
+		diags = append(diags, d)
+		return diags
+	}
+	a, ok := content.Attributes["dir"]
+	if !ok {
+		return diags
+	}
+	var dir string
+	if d := l.decode(a, scopeBot, &dir); d.HasErrors() {
+		diags = append(diags, d...)
+		return diags
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(l.fileDir[b.DefRange.Filename], dir)
+	}
+	bf.Dir = filepath.Clean(dir)
+	diags = append(diags, l.readPlayers(bf, a.Expr.Range(), build)...)
+	diags = appendNonNil(diags, missingBuildFiles(bf, a.Expr.Range()))
 	return diags
 }
 
@@ -210,25 +224,15 @@ func someFolders(names []string) string {
 // folders are skipped; so are, with bf.Skip, the folders that are no
 // valid player, each with a warning. Which folders those are depends on
 // the folders' files only, never on the order the system lists them in.
-func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagnostics {
+func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) (diags hcl.Diagnostics) {
 	ents, err := os.ReadDir(bf.Dir)
 	if err != nil {
 		return hcl.Diagnostics{errDiag("Cannot read player folders",
 			fmt.Sprintf("%v. dir must be a directory holding one folder per player, each with an %s.", err, InfoFile), &rng)}
 	}
-	var diags hcl.Diagnostics
-	// invalid reports a folder that is no valid player: an error, or with
-	// invalid = "skip" a warning, the folder left out.
-	invalid := func(folder, summary, why, fix string) {
-		if !bf.Skip {
-			diags = append(diags, errDiag(summary, why+" "+fix, &rng))
-			return
-		}
-		bf.Skipped = append(bf.Skipped, SkippedFolder{Folder: folder, Why: why})
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder left out",
-			Detail:  fmt.Sprintf("%s It does not play (invalid = \"skip\"); the other players do. %s", why, fix),
-			Subject: &rng})
-	}
+	rep := &folderReport{bf: bf, rng: rng}
+	invalid := rep.invalid
+	defer func() { diags = append(diags, rep.finish()...) }()
 	names := map[string]string{}
 	for _, e := range ents { // os.ReadDir sorts by name
 		if strings.HasPrefix(e.Name(), ".") {
@@ -280,7 +284,7 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 		bf.Bots = append(bf.Bots, bot)
 		l.cfg.Bots = append(l.cfg.Bots, bot)
 	}
-	if len(bf.Bots) == 0 && !diags.HasErrors() {
+	if len(bf.Bots) == 0 && !diags.HasErrors() && !rep.diags.HasErrors() {
 		left := ""
 		if len(bf.Skipped) > 0 {
 			left = fmt.Sprintf(" (%d left out as invalid: see the warnings)", len(bf.Skipped))
@@ -289,6 +293,61 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) hcl.Diagno
 			fmt.Sprintf("%s has no valid player folder%s. Put one folder per player in it, each with an %s.", bf.Dir, left, InfoFile), &rng))
 	}
 	return diags
+}
+
+// folderReport reports the player folders of bf that are no valid
+// player: an error each, or with invalid = "skip" a warning each, the
+// folder left out. Past the first MaxFolderDiags the folders are only
+// counted (a dir that is no field of players, like /usr/share, makes one
+// for each of its folders), in one diagnostic more.
+type folderReport struct {
+	bf    *BotsFrom
+	rng   hcl.Range
+	diags hcl.Diagnostics
+	more  int
+}
+
+func (r *folderReport) invalid(folder, summary, why, fix string) {
+	if r.bf.Skip {
+		r.bf.Skipped = append(r.bf.Skipped, SkippedFolder{Folder: folder, Why: why})
+	}
+	switch {
+	case len(r.diags) >= MaxFolderDiags:
+		r.more++
+	case !r.bf.Skip:
+		r.diags = append(r.diags, errDiag(summary, why+" "+fix, &r.rng))
+	default:
+		r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder left out",
+			Detail:  fmt.Sprintf("%s It does not play (invalid = \"skip\"); the other players do. %s", why, fix),
+			Subject: &r.rng})
+	}
+}
+
+// finish is the folders' diagnostics, the count of the unreported ones
+// last.
+func (r *folderReport) finish() hcl.Diagnostics {
+	if r.more > 0 {
+		return append(r.diags, moreFolders(r.bf, r.more, r.rng))
+	}
+	return r.diags
+}
+
+// MaxFolderDiags is how many player folders of one bots_from block are
+// reported one by one; the others are counted in one more diagnostic.
+const MaxFolderDiags = 10
+
+// moreFolders is the diagnostic that counts the n invalid player folders
+// of bf past the first MaxFolderDiags: an error, or with invalid = "skip"
+// a warning (those folders are in bf.Skipped all the same).
+func moreFolders(bf *BotsFrom, n int, rng hcl.Range) *hcl.Diagnostic {
+	d := errDiag("More invalid player folders",
+		fmt.Sprintf("%d more folders of %s are no valid player either (the first %d are reported above). Is dir the directory of the players' folders, each with an %s?", n, bf.Dir, MaxFolderDiags, InfoFile), &rng)
+	if bf.Skip {
+		d.Severity = hcl.DiagWarning
+		d.Summary = "More player folders left out"
+		d.Detail = fmt.Sprintf("%d more folders of %s are no valid player either and do not play (the first %d are reported above).", n, bf.Dir, MaxFolderDiags)
+	}
+	return d
 }
 
 // playerWarnings are the warnings about a player's bot, read from the
@@ -382,13 +441,46 @@ func nickSource(b *Bot) string {
 // nickProblem says what makes nick unfit for the original's result
 // files, which separate their fields with ':' (duels.txt, index:starting:
 // following:winner:message) and '#' (a replay's header, size#nick#nick#
-// legend); "" when nothing does.
+// legend), their columns with tabs (score.txt) and their records with
+// line ends; "" when nothing does.
 func nickProblem(nick string) string {
+	if r, ok := lineBreaker(nick); ok {
+		return fmt.Sprintf("holds the control character %U%s, which would break the lines and columns of the game's result files (duels.txt, score.txt), so they could not be read back; a nick is one line of printable characters", r, runeName(r))
+	}
 	switch {
 	case strings.Contains(nick, ":"):
 		return "holds ':', which separates the fields of duels.txt (index:starting:following:winner:message), so the file could not be read back"
 	case strings.Contains(nick, "#"):
 		return "holds '#', which separates the fields of a duel's replay header (size#nick#nick#...), so the replay could not be read back"
+	}
+	return ""
+}
+
+// lineBreaker is the first rune of s that ends or splits a line or a
+// column of a line-based file: a control character (tab, line feed,
+// carriage return, NUL, DEL, NEL...) or Unicode's line and paragraph
+// separators.
+func lineBreaker(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// runeName is " (a tab)" for the control characters people type by
+// mistake, "" for the others, which their code point names well enough.
+func runeName(r rune) string {
+	switch r {
+	case '\t':
+		return " (a tab)"
+	case '\n':
+		return " (a line feed)"
+	case '\r':
+		return " (a carriage return)"
+	case 0:
+		return " (NUL)"
 	}
 	return ""
 }

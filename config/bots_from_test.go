@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,8 +75,9 @@ func TestSplitCommand(t *testing.T) {
 }
 
 // TestBotsFromNicks: the original's result files name players by nick and
-// split on ':' (duels.txt) and '#' (a replay's header), so two folders
-// with one nick, and nicks holding either, are refused, each error naming
+// split on ':' (duels.txt), '#' (a replay's header), tabs (score.txt's
+// columns) and line ends, so two folders with one nick, and nicks holding
+// any of those, are refused, each error naming
 // the info.txt; a command that climbs out of its folder to a file gets a
 // warning naming it, since a sandboxed player cannot see it.
 func TestBotsFromNicks(t *testing.T) {
@@ -94,6 +96,7 @@ func TestBotsFromNicks(t *testing.T) {
 	for folder, info := range map[string]string{
 		"a": "sh run.sh\nSAME\n", "b": "sh run.sh\nSAME\n", "c": "sh run.sh\nA:B\n",
 		"d": "sh run.sh\nHASH#TAG\n", "e": "python3 ../../bb.py good\nOUTSIDE\n", "f": "sh run.sh\nFINE\n",
+		"g": "sh run.sh\nTAB\tBED\n",
 	} {
 		write(filepath.Join(players, folder, config.InfoFile), info)
 	}
@@ -113,13 +116,21 @@ tournament "t" {
 		"Duplicate player nick":          info("b"),
 		"Invalid player nick ':'":        info("c"),
 		"Invalid player nick '#'":        info("d"),
+		"Invalid player nick tab":        info("g") + " holds the control character U+0009 (a tab)",
 		"Player file outside its folder": filepath.Join(dir, "bb.py"),
 	}
 	got := map[string]string{}
 	for _, d := range diags {
 		key := d.Summary
 		if key == "Invalid player nick" {
-			key += map[bool]string{true: " ':'", false: " '#'"}[strings.Contains(d.Detail, "holds ':'")]
+			switch {
+			case strings.Contains(d.Detail, "holds ':'"):
+				key += " ':'"
+			case strings.Contains(d.Detail, "holds '#'"):
+				key += " '#'"
+			default:
+				key += " tab"
+			}
 		}
 		if _, ok := want[key]; !ok || d.Subject == nil {
 			continue
@@ -141,7 +152,7 @@ tournament "t" {
 
 // A bot block's nick names it in the same original-format files as the
 // players' nicks: a player may not take it, and it may not hold their
-// separators either.
+// separators or a line end either.
 func TestBotNickAmongPlayers(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "players", "k"), 0o755); err != nil {
@@ -159,12 +170,16 @@ bot "odd" {
   house = "bricks/random"
   nick  = "A:B"
 }
+bot "broken" {
+  house = "bricks/random"
+  nick  = "KEE\nPER"
+}
 game "bricks" "b" {
   board { size = 5 }
 }
 tournament "t" {
   game    = game.bricks.b
-  bots    = concat(bots_from.field, [bot.keeper, bot.odd])
+  bots    = concat(bots_from.field, [bot.keeper, bot.odd, bot.broken])
   players = 2
   format  = "round-robin"
 }
@@ -172,13 +187,14 @@ tournament "t" {
 		t.Fatal(err)
 	}
 	_, diags := load(dir, config.Options{})
-	var dup, odd bool
+	var dup, odd, broken bool
 	for _, d := range diags {
 		dup = dup || d.Summary == "Duplicate player nick" && strings.Contains(d.Detail, `bot "keeper"`)
 		odd = odd || d.Summary == "Invalid nick" && strings.Contains(d.Detail, "holds ':'") && d.Subject != nil && d.Subject.Start.Line == 8
+		broken = broken || d.Summary == "Invalid nick" && strings.Contains(d.Detail, "U+000A (a line feed)") && d.Subject != nil && d.Subject.Start.Line == 12
 	}
-	if !dup || !odd {
-		t.Errorf("diagnostics %v: want the player's KEEPER refused as bot keeper's nick, and A:B refused at line 8", diags)
+	if !dup || !odd || !broken {
+		t.Errorf("diagnostics %v: want the player's KEEPER refused as bot keeper's nick, A:B refused at line 8 and a nick with a line feed at line 12", diags)
 	}
 }
 
@@ -495,5 +511,50 @@ func TestBotsFromLongName(t *testing.T) {
 	}
 	if !said {
 		t.Errorf("%v, want an error: Name too long", diags)
+	}
+}
+
+// A dir that is no field of players (a system folder, the folder above
+// the right one) makes an error for each of its folders: the first
+// MaxFolderDiags are reported, the rest counted in one; and neither a
+// bots_from in error nor a missing dir makes the tournament that lists
+// it say again that it lacks bots.
+func TestBotsFromWrongDir(t *testing.T) {
+	for _, tc := range []struct {
+		name, dir string
+		errors    int
+	}{
+		{"many folders without info.txt", "wrong", config.MaxFolderDiags + 1},
+		{"missing dir", "nothere", 1},
+	} {
+		dir := t.TempDir()
+		files := map[string]string{"t.hcl": `bots_from "field" { dir = "` + tc.dir + `" }
+bot "keeper" { house = "bricks/keeper" }
+game "bricks" "b" {
+  board { size = 5 }
+}
+tournament "t" {
+  game    = game.bricks.b
+  bots    = concat(bots_from.field, [bot.keeper])
+  format  = "round-robin"
+  players = 2
+}
+`}
+		for i := range 25 {
+			files[fmt.Sprintf("wrong/f%02d/", i)] = ""
+		}
+		writeFiles(t, dir, files)
+		_, diags := load(dir, config.Options{})
+		if len(diags) != tc.errors || !diags.HasErrors() {
+			t.Errorf("%s: %d diagnostics, want %d errors: %v", tc.name, len(diags), tc.errors, diags)
+		}
+		for _, d := range diags {
+			if d.Summary == "Not enough bots" {
+				t.Errorf("%s: %v, a follow-on of the bots_from's error", tc.name, d)
+			}
+		}
+		if last := diags[len(diags)-1]; tc.errors > 1 && !strings.Contains(last.Detail, "15 more folders of ") {
+			t.Errorf("%s: the last diagnostic %v does not count the 15 folders left unreported", tc.name, last)
+		}
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
@@ -37,6 +39,11 @@ type Config struct {
 	// Unchecked names the tournament blocks left undecoded because
 	// Options.Tournament chose another.
 	Unchecked []string
+	// Unread names the files of the configuration's directory that look
+	// like configuration but were not read for their name's ending
+	// (tournament.hcl.txt, t.HCL): a configuration missing a block says
+	// where it may be.
+	Unread []string
 }
 
 // Options are the inputs of a load beside the files themselves.
@@ -85,17 +92,20 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 	}
 	files := []string{abs}
 	root := filepath.Dir(abs)
+	var diags hcl.Diagnostics
+	var unread []string
 	if info.IsDir() {
 		root = abs
 		matches := DirFiles(abs)
+		diags = append(diags, folderWarnings(abs)...)
+		unread = unreadFiles(abs)
 		if len(matches) == 0 {
-			return nil, hcl.Diagnostics{NoFiles(path)}
+			return nil, append(diags, NoFiles(path))
 		}
 		files = matches
 	}
 
 	parser := hclparse.NewParser()
-	var diags hcl.Diagnostics
 	var bodies []hcl.Body
 	for _, f := range files {
 		name := f
@@ -104,7 +114,7 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 		}
 		src, err := userfile.ReadFile(f)
 		if err != nil {
-			diags = append(diags, errDiag("Cannot read file", err.Error(), nil))
+			diags = append(diags, errDiag("Cannot read file", readProblem(f, err), nil))
 			continue
 		}
 		if d := EncodingProblem(src, name); d != nil {
@@ -117,7 +127,7 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 			bodies = append(bodies, file.Body)
 		}
 	}
-	cfg := &Config{Root: root, Files: parser.Files(), Locals: map[string]cty.Value{}}
+	cfg := &Config{Root: root, Files: parser.Files(), Locals: map[string]cty.Value{}, Unread: unread}
 	if diags.HasErrors() {
 		return cfg, diags
 	}
@@ -139,13 +149,66 @@ func Load(path string, opts Options) (*Config, hcl.Diagnostics) {
 // its *.hcl files, but those an editor or the user keeps out of sight,
 // as Terraform skips them: hidden files (".old.hcl", and Emacs's lock
 // ".#t.hcl", a symbolic link to nowhere while the file is being edited),
-// Emacs's autosaves ("#t.hcl#") and backups ("t.hcl~"). `arbiter fmt`
-// formats the same files.
+// Emacs's autosaves ("#t.hcl#") and backups ("t.hcl~"), and folders
+// (folderWarnings names them). `arbiter fmt` formats the same files.
 func DirFiles(dir string) []string {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
-	matches = slices.DeleteFunc(matches, func(f string) bool { return IgnoredFile(filepath.Base(f)) })
+	matches = slices.DeleteFunc(matches, func(f string) bool {
+		st, err := os.Stat(f)
+		return IgnoredFile(filepath.Base(f)) || err == nil && st.IsDir()
+	})
 	sort.Strings(matches)
 	return matches
+}
+
+// folderWarnings are the warnings of the folders of dir named like a
+// configuration file (x.hcl/), which are not read.
+func folderWarnings(dir string) hcl.Diagnostics {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	sort.Strings(matches)
+	var diags hcl.Diagnostics
+	for _, f := range matches {
+		if st, err := os.Stat(f); err == nil && st.IsDir() && !IgnoredFile(filepath.Base(f)) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Folder skipped",
+				Detail: fmt.Sprintf("%s is a folder, not a file: it is not read. The configuration is the .hcl files of %s; rename the folder if nothing in it is meant to be.", f, dir)})
+		}
+	}
+	return diags
+}
+
+// unreadFiles are the files of dir whose name holds ".hcl" in any case
+// but which are not read, for their ending (t.hcl.txt, t.HCL, t.hcl.bak),
+// sorted.
+func unreadFiles(dir string) []string {
+	ents, _ := os.ReadDir(dir) // sorted by name
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() && !IgnoredFile(name) && !strings.HasSuffix(name, ".hcl") && strings.Contains(strings.ToLower(name), ".hcl") {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// isAre is "a is" or "a, b are".
+func isAre(names []string) string {
+	if len(names) == 1 {
+		return names[0] + " is"
+	}
+	return strings.Join(names, ", ") + " are"
+}
+
+// readProblem says why the configuration file f could not be read: err,
+// or, for a symbolic link to nothing, the link and where it points.
+func readProblem(f string, err error) string {
+	if target, lerr := os.Readlink(f); lerr == nil && os.IsNotExist(err) {
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(f), target)
+		}
+		return fmt.Sprintf("%s is a symbolic link to %s, which does not exist. Point the link at the file, or remove it.", f, target)
+	}
+	return err.Error()
 }
 
 // NoFiles is the error of a directory, given as path, that has no
@@ -232,6 +295,11 @@ type loader struct {
 	// supported one ("gmae"), by the type meant, already reported: a
 	// reference to what they declare is not reported again.
 	misspelt map[string][]*hclsyntax.Block
+	// rejected are the labels of the blocks already reported and left
+	// out (a missing or extra label, an invalid name, an unknown game
+	// driver), by block type: a reference to what they declare is not
+	// reported again as undeclared.
+	rejected map[string][][]string
 	botsFrom []*BotsFrom
 	// stages are the stage names of the tournament being decoded.
 	stages []string
@@ -243,16 +311,21 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	l.blocks = map[string][]*hcl.Block{}
 	l.misspelt = map[string][]*hclsyntax.Block{}
+	l.rejected = map[string][][]string{}
+	labels := map[string]int{}
 	var types []string
 	for _, b := range rootSchema.Blocks {
 		types = append(types, b.Type)
+		labels[b.Type] = len(b.LabelNames)
 	}
 	for _, body := range bodies {
 		content, d := body.Content(rootSchema)
 		diags = append(diags, d...)
 		if sb, ok := body.(*hclsyntax.Body); ok && d.HasErrors() {
 			for _, b := range sb.Blocks {
-				if meant := closest(b.Type, types); meant != "" && meant != b.Type {
+				if n, ok := labels[b.Type]; ok && len(b.Labels) != n {
+					l.rejected[b.Type] = append(l.rejected[b.Type], b.Labels)
+				} else if meant := closest(b.Type, types); meant != "" && meant != b.Type {
 					l.misspelt[meant] = append(l.misspelt[meant], b)
 				}
 			}
@@ -260,6 +333,7 @@ func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {
 		for _, b := range content.Blocks {
 			if d := checkLabels(b); d != nil {
 				diags = append(diags, d)
+				l.rejected[b.Type] = append(l.rejected[b.Type], b.Labels)
 				continue
 			}
 			l.blocks[b.Type] = append(l.blocks[b.Type], b)
@@ -282,6 +356,9 @@ func (c *Config) Tournament(name string) (*Tournament, error) {
 	if name == "" {
 		switch len(c.Tournaments) {
 		case 0:
+			if len(c.Unread) > 0 {
+				return nil, fmt.Errorf("the configuration declares no tournament; add a tournament block (the directory's %s not read: only files ending in .hcl are)", isAre(c.Unread))
+			}
 			return nil, fmt.Errorf("the configuration declares no tournament; add a tournament block")
 		case 1:
 			return c.Tournaments[0], nil
@@ -323,7 +400,7 @@ func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 	for i, label := range b.Labels {
 		if !ValidName(label) {
 			return errDiag("Invalid name",
-				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.", label, b.Type),
+				fmt.Sprintf("%q cannot name a %s: use letters, digits, underscores and dashes, starting with a letter.%s", label, b.Type, composedHint(label)),
 				b.LabelRanges[i].Ptr())
 		}
 		if len(label) > tournament.MaxNameBytes {
@@ -331,6 +408,23 @@ func checkLabels(b *hcl.Block) *hcl.Diagnostic {
 		}
 	}
 	return nil
+}
+
+// composedHint is what to say of a name holding a combining mark (an
+// "e" followed by U+0301 rather than "é", as macOS and some editors save
+// text): the mark is what makes it invalid, though it looks like a
+// letter. "" for other names.
+func composedHint(name string) string {
+	i := strings.IndexFunc(name, func(r rune) bool { return unicode.Is(unicode.Mn, r) })
+	if i < 0 {
+		return ""
+	}
+	r := []rune(name[i:])[0]
+	nfc := norm.NFC.String(name)
+	if !ValidName(nfc) {
+		return fmt.Sprintf(" It holds the combining mark %U, a character of its own after a letter.", r)
+	}
+	return fmt.Sprintf(" It holds the combining mark %U after a letter (the decomposed form some editors and systems save) rather than the composed letter: the composed form (NFC) %q is valid; write that, in the block and in every reference to it.", r, nfc)
 }
 
 // nameTooLong refuses a name longer than tournament.MaxNameBytes.

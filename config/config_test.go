@@ -86,6 +86,28 @@ func TestValidWithVariables(t *testing.T) {
 	}
 }
 
+// A -var-file that cannot be read, or parsed, or whose value is in
+// error, is the one error: the variable it may set is not also said to
+// have no value.
+func TestBadVarFileIsTheOneError(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, text, summary string }{
+		{"missing.hcl", "", "Cannot read variables file"},
+		{"cut.hcl", "seed = \n", "Invalid expression"},
+		{"ref.hcl", "seed = var.x\n", "Variables not allowed"},
+	} {
+		vf := filepath.Join(dir, tc.name)
+		if tc.text != "" {
+			os.WriteFile(vf, []byte(tc.text), 0o644)
+		}
+		_, diags := load("testdata/valid/variables.hcl", config.Options{VarFiles: []string{vf}})
+		errs := diags.Errs()
+		if len(errs) != 1 || errs[0].(*hcl.Diagnostic).Summary != tc.summary {
+			t.Errorf("%s: %v, want one error: %s", tc.name, errs, tc.summary)
+		}
+	}
+}
+
 func TestVarFile(t *testing.T) {
 	dir := t.TempDir()
 	vf := filepath.Join(dir, "prod.hcl")
@@ -314,6 +336,25 @@ func TestBadClockIsNotNoClock(t *testing.T) {
 	}
 }
 
+// A duration under a millisecond, which no bot can answer within, and
+// one over Go's longest each say what is wrong rather than "must be a
+// positive duration".
+func TestDurationBounds(t *testing.T) {
+	_, diags := load("testdata/invalid/bad_duration.hcl", config.Options{})
+	want := map[int]string{
+		11: "is 1µs, but the shortest limit is 1ms",
+		12: "longer than the longest duration, 2562047h47m16.854775807s",
+	}
+	for _, d := range diags {
+		if d.Subject != nil && want[d.Subject.Start.Line] != "" && strings.Contains(d.Detail, want[d.Subject.Start.Line]) {
+			delete(want, d.Subject.Start.Line)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("diagnostics %v: missing %v", diags, want)
+	}
+}
+
 // TestBadPickSaysWhatIsWrong: top(stage.one, 0) says that n counts the
 // bots that advance, from 1, rather than "got 1 to 0", the range of
 // places it was turned into.
@@ -352,6 +393,18 @@ tournament "t" {
 	if strings.Contains(all, "got 1 to 0") {
 		t.Errorf("diagnostics still say \"got 1 to 0\":\n%s", all)
 	}
+	// The stage reference's value is arbiter's own object: printed, it
+	// would read "with stage.one as object with 1 attribute "stage"".
+	for _, d := range diags {
+		if d.Expression == nil || d.EvalContext == nil {
+			continue
+		}
+		for _, tr := range d.Expression.Variables() {
+			if tr.RootName() == "stage" {
+				t.Errorf("%s: the diagnostic would list the value of %s", d, tr.RootName())
+			}
+		}
+	}
 }
 
 // A directory's hidden files, editors' lock files (Emacs's .#t.hcl, a
@@ -384,6 +437,39 @@ tournament "t" {
 	}
 	if got := config.DirFiles(dir); len(got) != 1 || filepath.Base(got[0]) != "t.hcl" {
 		t.Errorf("DirFiles = %v, want t.hcl alone", got)
+	}
+}
+
+// A folder named x.hcl is skipped with a warning; a link to nothing is
+// an error naming where it points; and a configuration without a
+// tournament names the files left unread for their ending.
+func TestDirOddFiles(t *testing.T) {
+	path := writeConfig(t, planowanieGame)
+	dir := filepath.Dir(path)
+	if err := os.Mkdir(filepath.Join(dir, "x.hcl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tournament.hcl.txt"), []byte("tournament \"t\" {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := load(dir, config.Options{})
+	if diags.HasErrors() || len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Detail, "x.hcl is a folder") {
+		t.Errorf("a folder x.hcl: %v, want one warning naming it", diags)
+	}
+	if _, err := cfg.Tournament(""); err == nil || !strings.Contains(err.Error(), "tournament.hcl.txt is not read") {
+		t.Errorf("no tournament: %v, want the unread tournament.hcl.txt named", err)
+	}
+	if err := os.Symlink("gone.hcl", filepath.Join(dir, "y.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	_, diags = load(dir, config.Options{})
+	want := filepath.Join(dir, "y.hcl") + " is a symbolic link to " + filepath.Join(dir, "gone.hcl") + ", which does not exist"
+	found := false
+	for _, d := range diags {
+		found = found || d.Severity == hcl.DiagError && strings.Contains(d.Detail, want)
+	}
+	if !found {
+		t.Errorf("a link to nothing: %v, want %q", diags, want)
 	}
 }
 

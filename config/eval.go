@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -128,6 +129,10 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 			continue
 		}
 		kind, known := l.declared(root)
+		if !contains(known, name) && l.rejectedDeclares(root, tr) {
+			diags = append(diags, followOn(&nameRange))
+			continue
+		}
 		misspelt := !contains(known, name) && l.misspeltDeclares(blockTypes[root], name)
 		if misspelt && root != "game" {
 			diags = append(diags, followOn(&nameRange))
@@ -151,7 +156,7 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 					games = append(games, g.Name)
 				}
 			}
-			if !contains(games, gname) && l.misspeltDeclares("game", name, gname) {
+			if !contains(games, gname) && (l.misspeltDeclares("game", name, gname) || l.rejectedDeclares(root, tr)) {
 				diags = append(diags, followOn(&grange))
 			} else if !contains(games, gname) {
 				diags = append(diags, errDiag("Unknown game",
@@ -209,7 +214,28 @@ func (l *loader) value(expr hcl.Expression, s scope) (cty.Value, hcl.Diagnostics
 	if !diags.HasErrors() && !v.IsWhollyKnown() {
 		return cty.DynamicVal, hcl.Diagnostics{followOn(expr.Range().Ptr())}
 	}
+	hideBlockRefs(diags)
 	return v, diags
+}
+
+// hideBlockRefs keeps the diagnostics of an expression that refers to a
+// block (stage.a, bot.x) from listing the values of its references: a
+// block reference is an object of arbiter's own making (`with stage.a
+// as object with 1 attribute "stage"`), which says nothing to the user.
+// The values of var.* and local.* are still shown when only they are
+// referred to.
+func hideBlockRefs(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		if d.Expression == nil {
+			continue
+		}
+		for _, tr := range d.Expression.Variables() {
+			if contains([]string{"stage", "bot", "bots_from", "game", "deck"}, tr.RootName()) {
+				d.Expression, d.EvalContext = nil, nil
+				break
+			}
+		}
+	}
 }
 
 // decode checks the references of a and decodes its value into dst.
@@ -254,6 +280,30 @@ func (l *loader) misspeltDeclares(typ string, labels ...string) bool {
 		}
 		if len(b.Labels) >= len(labels) && slices.Equal(b.Labels[:len(labels)], labels) {
 			return true
+		}
+	}
+	return false
+}
+
+// rejectedDeclares reports whether the reference tr may name a block
+// already reported and left out (loader.rejected): a bot, deck or
+// bots_from whose label is the reference's name, a game one of whose
+// labels is the reference's driver or name (a misspelt driver, a
+// missing label: which label was meant cannot be told). Names are
+// compared composed (NFC), so that a name refused for its combining mark
+// covers a reference written either way.
+func (l *loader) rejectedDeclares(root string, tr hcl.Traversal) bool {
+	var names []string
+	for i := 1; i <= 2 && (i == 1 || root == "game"); i++ {
+		if name, _, ok := attrStep(tr, i); ok {
+			names = append(names, norm.NFC.String(name))
+		}
+	}
+	for _, labels := range l.rejected[blockTypes[root]] {
+		for i, label := range labels {
+			if (i == 0 || root == "game") && contains(names, norm.NFC.String(label)) {
+				return true
+			}
 		}
 	}
 	return false

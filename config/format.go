@@ -134,6 +134,9 @@ func (t *Tournament) problem(p tournament.Problem) *hcl.Diagnostic {
 	if p.Attr == "" || subject == nil {
 		subject = t.DeclRange.Ptr()
 	}
+	if t.short[p.Attr] {
+		return followOn(subject)
+	}
 	return errDiag(p.Summary, p.Detail, subject)
 }
 

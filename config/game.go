@@ -34,6 +34,7 @@ func (l *loader) loadGames() hcl.Diagnostics {
 			diags = append(diags, errDiag("Unknown game driver",
 				fmt.Sprintf("There is no driver %q%s. Available drivers: %s.", g.Driver, suggest(g.Driver, l.opts.DriverNames), listOrNone(l.opts.DriverNames)),
 				b.LabelRanges[0].Ptr()))
+			l.rejected["game"] = append(l.rejected["game"], b.Labels)
 			continue
 		}
 		dup := false

@@ -54,6 +54,10 @@ type Tournament struct {
 	Stages []*Stage
 	// Grades label bands of the final ranking, narrowest first.
 	Grades []Grade
+	// short are the bot list attributes (bots, fill) that name a
+	// bots_from block in error: a list short of bots for it is a
+	// follow-on, not a mistake of its own.
+	short map[string]bool
 }
 
 var tournamentSchema = &hcl.BodySchema{
@@ -79,6 +83,28 @@ var tournamentSchema = &hcl.BodySchema{
 		{Type: "grades"},
 		LimitsBlock,
 	},
+}
+
+// shortLists are the attributes among attrs, bots and fill, that refer
+// to a bots_from block in error (BotsFrom.failed).
+func (l *loader) shortLists(attrs hcl.Attributes) map[string]bool {
+	short := map[string]bool{}
+	for _, name := range []string{"bots", "fill"} {
+		a, ok := attrs[name]
+		if !ok {
+			continue
+		}
+		for _, tr := range a.Expr.Variables() {
+			from, _, ok := attrStep(tr, 1)
+			if !ok || tr.RootName() != "bots_from" {
+				continue
+			}
+			for _, bf := range l.botsFrom {
+				short[name] = short[name] || bf.Name == from && bf.failed
+			}
+		}
+	}
+	return short
 }
 
 func (l *loader) loadTournaments() hcl.Diagnostics {
@@ -126,6 +152,7 @@ func (l *loader) decodeTournamentBlock(b *hcl.Block) (t *Tournament, diags hcl.D
 				"game must refer to a game block, like game.planowanie.itpw.", rangePtr(t.Ranges["game"])))
 		}
 	}
+	t.short = l.shortLists(content.Attributes)
 	var d hcl.Diagnostics
 	t.Bots, d = l.botList(vals, "bots", t.Ranges)
 	diags = append(diags, d...)

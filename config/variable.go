@@ -70,8 +70,13 @@ func (l *loader) loadVariables() hcl.Diagnostics {
 			diags = append(diags, v.setRaw(val, "the environment variable "+k)...)
 		}
 	}
+	// A -var-file that cannot be read or parsed may have set any
+	// variable: one left without a value is then no mistake of its own.
+	unread := false
 	for _, path := range l.opts.VarFiles {
-		diags = append(diags, l.loadVarFile(path)...)
+		d, ok := l.loadVarFile(path)
+		diags = append(diags, d...)
+		unread = unread || !ok
 	}
 	for _, arg := range l.opts.Vars {
 		name, val, ok := strings.Cut(arg, "=")
@@ -91,6 +96,11 @@ func (l *loader) loadVariables() hcl.Diagnostics {
 
 	for _, v := range vars {
 		if v.Value == cty.NilVal {
+			if v.Default == cty.NilVal && unread {
+				diags = append(diags, followOn(v.DeclRange.Ptr()))
+				v.Value = cty.DynamicVal
+				continue
+			}
 			if v.Default == cty.NilVal {
 				diags = append(diags, errDiag("No value for required variable",
 					fmt.Sprintf("Variable %q has no default. Set it with -var %s=VALUE, a -var-file, or the environment variable %s%s.", v.Name, v.Name, EnvPrefix, v.Name),
@@ -291,21 +301,26 @@ func (l *loader) explainVars(diags hcl.Diagnostics, bodies []hcl.Body) {
 	}
 }
 
-func (l *loader) loadVarFile(path string) hcl.Diagnostics {
+// loadVarFile sets the variables a -var-file gives; ok is false when the
+// file could not be read or parsed, so that what it sets is not known.
+func (l *loader) loadVarFile(path string) (diags hcl.Diagnostics, ok bool) {
 	src, err := userfile.ReadFile(path)
 	if err != nil {
-		return hcl.Diagnostics{errDiag("Cannot read variables file", fmt.Sprintf("%v. Check the -var-file path.", err), nil)}
+		return hcl.Diagnostics{errDiag("Cannot read variables file", fmt.Sprintf("%v. Check the -var-file path.", err), nil)}, false
 	}
 	if d := EncodingProblem(src, path); d != nil {
-		return hcl.Diagnostics{d}
+		return hcl.Diagnostics{d}, false
 	}
 	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	// Before any error: its message shows the line it is on.
 	l.cfg.Files[path] = f
 	if diags.HasErrors() {
-		return diags
+		return diags, false
 	}
 	attrs, diags := f.Body.JustAttributes()
+	if diags.HasErrors() {
+		return diags, false
+	}
 	for name, attr := range attrs {
 		v := l.cfg.Variables[name]
 		if v == nil {
@@ -315,9 +330,11 @@ func (l *loader) loadVarFile(path string) hcl.Diagnostics {
 		}
 		val, d := attr.Expr.Value(nil)
 		diags = append(diags, d...)
-		if !d.HasErrors() {
-			diags = append(diags, v.set(val, path, attr.Expr.Range().Ptr())...)
+		if d.HasErrors() {
+			v.Value = cty.DynamicVal // in error: not its default, and not missing
+			continue
 		}
+		diags = append(diags, v.set(val, path, attr.Expr.Range().Ptr())...)
 	}
-	return diags
+	return diags, true
 }

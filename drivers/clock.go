@@ -2,6 +2,8 @@ package drivers
 
 import (
 	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -77,23 +79,53 @@ func DecodeWait(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, h
 	return decodeDuration(a, ctx, doc, true)
 }
 
+// MinDuration is the shortest clock limit, 1 ms. A bot's answer
+// crosses two pipes and a scheduler's wake-up: under a millisecond no bot
+// can answer, even a compiled one that does nothing, so such a limit
+// faults every seat on its first message. It is refused where it is
+// written, not found out match by match.
+const MinDuration = time.Millisecond
+
+// maxDuration is the longest duration Go's time package holds, about
+// 292 years.
+const maxDuration = time.Duration(math.MaxInt64)
+
 func decodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string, zero bool) (Duration, hcl.Diagnostics) {
 	var s string
 	if diags := gohcl.DecodeExpression(a.Expr, ctx, &s); diags.HasErrors() {
 		return 0, diags
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 || (d == 0 && !zero) {
+	var detail string
+	switch {
+	case err != nil && tooLong(s):
+		detail = fmt.Sprintf("%s (%s) is %q, longer than the longest duration, %v (about 292 years).", a.Name, doc, s, maxDuration)
+	case err != nil || d < 0 || (d == 0 && !zero):
 		want := "a positive duration like \"5m\", \"90s\" or \"500ms\""
 		if zero {
 			want = "a duration like \"1.5s\" or \"500ms\", or \"0s\" for none"
 		}
-		return 0, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid duration",
-			Detail:   fmt.Sprintf("%s (%s) must be %s, not %q.", a.Name, doc, want, s),
-			Subject:  a.Expr.Range().Ptr(),
-		}}
+		detail = fmt.Sprintf("%s (%s) must be %s, not %q.", a.Name, doc, want, s)
+	case d > 0 && d < MinDuration:
+		detail = fmt.Sprintf("%s (%s) is %v, but the shortest limit is %v: a bot's answer crosses two pipes and a wake-up, which take longer, so every bot would fault on its first message.", a.Name, doc, d, MinDuration)
+	default:
+		return Duration(d), nil
 	}
-	return Duration(d), nil
+	return 0, hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid duration",
+		Detail:   detail,
+		Subject:  a.Expr.Range().Ptr(),
+	}}
+}
+
+// tooLong reports whether s is a duration that time.ParseDuration
+// refuses only for its size: s with its number made small parses.
+func tooLong(s string) bool {
+	digits := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if digits <= 0 {
+		return false
+	}
+	_, err := time.ParseDuration("1" + s[digits:])
+	return err == nil && !strings.HasPrefix(s, "-")
 }

@@ -85,12 +85,25 @@ type DefaultLimiter interface {
 // match by match.
 const MinMemory = 1 << 20
 
+// MinOutput is the smallest output limit, 64 B. An answer is a line of
+// a game's protocol with its line end (and, in the GTP-like games, the
+// "= " before it and the empty line after it): a move, a bid, a card, a
+// placement, the bot's name. Under 64 B a bot could not give the answers
+// the games ask for, so the limit faults every bot on its first one.
+const MinOutput = 64
+
+// MinFiles is the smallest files limit, 4 KiB. The bot's folder is a
+// tmpfs that counts what it holds in pages of 4 KiB: under a page, the
+// first byte a bot writes to a file puts it over its limit.
+const MinFiles = 4 << 10
+
 // LimitProblem is what is wrong with one limit: its name (as in a limits
 // block) and a sentence that says how to fix it.
 type LimitProblem struct{ Limit, Detail string }
 
 // Problems lists what keeps l from being limits a bot can run under: a
-// memory limit below MinMemory, a size or count below zero, a cpu limit
+// memory limit below MinMemory, an output limit below MinOutput, a files
+// limit below MinFiles, a size or count below zero, a cpu limit
 // that is neither "match" nor a positive duration, a required limit that
 // does not exist. The configuration reports them at its limits blocks'
 // attributes, and a saved plan's check for each of its bots: one rule
@@ -114,6 +127,14 @@ func (l Limits) Problems() []LimitProblem {
 		if c.n < 0 {
 			add(c.name, "%s is %d, below 0: leave %s out for no limit", c.name, c.n, c.name)
 		}
+	}
+	if l.Output > 0 && l.Output < MinOutput {
+		add(LimitOutput, "output is %s, but the smallest output limit is %s: an answer is a line of the game's protocol with its line end (a move, a bid, a card, a placement, the bot's name), and under %s every bot would fault on its first one",
+			FormatSize(l.Output), FormatSize(MinOutput), FormatSize(MinOutput))
+	}
+	if l.Files > 0 && l.Files < MinFiles {
+		add(LimitFiles, "files is %s, but the smallest files limit is %s: the bot's folder counts what it holds in pages of %s, so under one page the first byte a bot writes to a file puts it over",
+			FormatSize(l.Files), FormatSize(MinFiles), FormatSize(MinFiles))
 	}
 	if l.CPU != "" && l.CPU != "match" {
 		if d, err := time.ParseDuration(l.CPU); err != nil || d <= 0 {

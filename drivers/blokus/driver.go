@@ -104,6 +104,8 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		if _, err := g.settings.Rules(0); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid game",
 				Detail: drivers.Sentence(err.Error()), Subject: body.MissingItemRange().Ptr()})
+		} else {
+			diags = append(diags, checkStarts(g.settings, boardBlock)...)
 		}
 	}
 	// A clock in error is reported as such, not as no clock.
@@ -135,6 +137,66 @@ func checkBoard(s board.Spec, b *hcl.Block) hcl.Diagnostics {
 			Subject: board.AttrRange(b, "random")})
 	}
 	return diags
+}
+
+// checkStarts refuses a board on which the game cannot start
+// (startProblems), at the board's filled cells or its size.
+func checkStarts(s Settings, b *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, p := range startProblems(s) {
+		subject := board.AttrRange(b, "filled", "map")
+		if p.coincide {
+			subject = board.AttrRange(b, "size", "rows", "cols", "map")
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: p.summary,
+			Detail: drivers.Sentence(p.detail), Subject: subject})
+	}
+	return diags
+}
+
+// startProblem is a reason the game cannot start on a board.
+type startProblem struct {
+	summary, detail string
+	coincide        bool
+}
+
+// startProblems are the reasons the game of s cannot start: the two start
+// cells one cell (a 1 × 1 board), or a player who can lay no stone of the
+// set on its start cell between the board's fixed cells (a domino walling
+// in a corner), who would pass on every turn. Random cells are drawn per
+// match and only take cells away, so a board that passes with its fixed
+// cells may still be walled in by a draw; one that fails fails in every
+// match.
+func startProblems(s Settings) []startProblem {
+	if s.Board.Rows == 1 && s.Board.Cols == 1 {
+		return []startProblem{{"Start cells coincide",
+			"on a 1 × 1 board both players start on the one cell [0, 0] (bottom left and top right are the same); a Blokus board needs at least 2 cells, like rows = 1 and cols = 2", true}}
+	}
+	r, err := NewRules(s.Board.Rows, s.Board.Cols, fixedCells(s.Board), s.Stones)
+	if err != nil {
+		return nil // the rules' own check reports it
+	}
+	pos := NewPosition(r)
+	var out []startProblem
+	for pl := range 2 {
+		if pos.HasMove(pl) {
+			continue
+		}
+		st := r.Start(pl)
+		out = append(out, startProblem{summary: "No legal first move on this board",
+			detail: fmt.Sprintf("player %d starts on the cell [%d, %d] (column, row), but no stone of the set fits there between the board's filled cells: the player could only pass, and every match would be decided before it began; free the cells next to the start, or add a stone that fits",
+				pl+1, st.Col, st.Row)})
+	}
+	return out
+}
+
+// fixedCells are the cells s fills in every match, in the rules' terms.
+func fixedCells(s board.Spec) []Cell {
+	out := make([]Cell, 0, len(s.Filled))
+	for _, c := range s.Filled {
+		out = append(out, Cell{Row: c.Y, Col: c.X})
+	}
+	return out
 }
 
 func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {

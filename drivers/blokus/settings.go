@@ -1,6 +1,7 @@
 package blokus
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -57,6 +58,11 @@ func (s Settings) Validate() error {
 	if free := s.Board.Rows*s.Board.Cols - len(s.Board.Filled) - 2; s.Board.Random > 0 && s.Board.Random > free {
 		return fmt.Errorf("random is %d, but the board has only %d free cells besides the start cells", s.Board.Random, free)
 	}
-	_, err := s.Rules(0)
-	return err
+	if _, err := s.Rules(0); err != nil {
+		return err
+	}
+	if p := startProblems(s); len(p) > 0 {
+		return errors.New(p[0].detail)
+	}
+	return nil
 }

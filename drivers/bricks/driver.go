@@ -2,6 +2,7 @@ package bricks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -75,6 +76,9 @@ func (s Settings) Validate() error {
 			return fmt.Errorf("filled cell %s is off the board or listed twice", c)
 		}
 		seen[c] = true
+	}
+	if problem := noFirstMove(s.Size, s.Filled); problem != "" {
+		return errors.New(problem)
 	}
 	l := s.Limits
 	if l.Startup <= 0 || l.Move <= 0 || l.Delay < 0 || l.Silence < l.Move || l.Silence < l.Startup {
@@ -169,7 +173,23 @@ func (g *Game) decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
 	g.settings.Size = n
 	g.settings.Board = spec
 	g.settings.Filled = spec.Cells(seed)
+	if problem := noFirstMove(n, g.settings.Filled); problem != "" {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No legal first move on this board",
+			Detail:  drivers.Sentence(problem) + " Fill fewer cells (filled, map or random).",
+			Subject: board.AttrRange(b, "random", "filled", "map")})
+	}
 	return diags
+}
+
+// noFirstMove says why no domino fits on the n×n board with filled
+// cells, so that the first player loses every duel before it began; ""
+// when one fits. The random cells are drawn when the configuration is
+// read (from the board's seed), so the board every duel plays is known.
+func noFirstMove(n int, filled []board.Cell) string {
+	if NewBoard(n, filled).HasMove() {
+		return ""
+	}
+	return fmt.Sprintf("no legal first move on this board: of its %d cells %d are filled, and no two free cells are side by side, so no domino fits and the first player would lose every duel without a move", n*n, len(filled))
 }
 
 func (g *Game) decodeClock(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {

@@ -2,6 +2,7 @@ package bricks
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -107,4 +108,31 @@ func TestLoadGameRejectsBadSettings(t *testing.T) {
 			t.Errorf("LoadGame(%s) accepted it", raw)
 		}
 	}
+}
+
+// TestNoFirstMove: the board, random cells included, is fixed when the
+// configuration is read, so a board on which no domino fits (every cell
+// filled, or one free cell left) is refused at its board block, and in a
+// plan read back, rather than lost by the first player in every duel.
+func TestNoFirstMove(t *testing.T) {
+	for _, tc := range []struct{ name, board string }{
+		{"every cell filled", "board {\n  size = 3\n  filled = [[0,0],[1,0],[2,0],[0,1],[1,1],[2,1],[0,2],[1,2],[2,2]]\n}\n"},
+		{"one free cell", "board {\n  size = 5\n  random = 24\n}\n"},
+		{"no two free cells side by side", "board {\n  size = 3\n  filled = [[1,0],[0,1],[2,1],[1,2]]\n}\n"},
+	} {
+		f, diags := hclsyntax.ParseConfig([]byte(tc.board), "game.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		_, diags = Driver{}.DecodeGame(f.Body, &hcl.EvalContext{})
+		if len(diags) != 1 || diags[0].Summary != "No legal first move on this board" || diags[0].Subject == nil || diags[0].Subject.Start.Line != 3 {
+			t.Errorf("%s: %v, want one error at line 3: no legal first move", tc.name, diags)
+		}
+	}
+	raw := `{"size":3,"filled":[[1,0],[0,1],[2,1],[1,2]],"board":{"rows":3,"cols":3,"filled":[[1,0],[0,1],[2,1],[1,2]]},"limits":{"startup":"1s","move":"1s","silence":"5s"}}`
+	if _, err := (Driver{}).LoadGame(json.RawMessage(raw)); err == nil || !strings.Contains(err.Error(), "no legal first move") {
+		t.Errorf("LoadGame of a board with no move: %v", err)
+	}
+	// One domino's room is enough.
+	decode(t, "board {\n  size = 3\n  filled = [[1,0],[0,1],[2,1],[2,2]]\n}\n")
 }

@@ -8,5 +8,7 @@ game "planowanie" "g" {
   clock {
     total = "5 minutes" # ERROR: Invalid duration
     move  = "-1s"       # ERROR: Invalid duration
+    turn  = "1us"       # ERROR: Invalid duration
+    startup = "2562048h" # ERROR: Invalid duration
   }
 }

@@ -34,9 +34,23 @@ bot "d" {
     memory = "1MiB"
   }
 }
+bot "e" {
+  house = "planowanie/random"
+  limits {
+    output = "63B"  # ERROR: Invalid output limit
+    files  = "1B"   # ERROR: Invalid files limit
+  }
+}
+bot "f" {
+  house = "planowanie/random"
+  limits {
+    output = "64B"
+    files  = "4KiB"
+  }
+}
 tournament "t" {
   game    = game.planowanie.g
-  bots    = [bot.a, bot.b, bot.c, bot.d]
+  bots    = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f]
   players = 2
   limits {
     files    = "10XB"             # ERROR: Invalid files limit
