@@ -23,6 +23,12 @@ import (
 // and house bots run it again as "arbiter bot ...".
 var binDir string
 
+// sources are the files of this module the build of arbiter read, found
+// by TestMain; TestScripts looks at each so that go test's cache knows
+// them: it keeps a result only while the files a test looked at are
+// unchanged, and a build in a child process is out of its sight.
+var sources []string
+
 func TestMain(m *testing.M) {
 	os.Exit(buildAndRun(m))
 }
@@ -48,10 +54,40 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	binDir = dir
+	if sources, err = moduleSources(); err != nil {
+		fmt.Fprintln(os.Stderr, "scripttest: listing arbiter's sources:", err)
+		return 1
+	}
 	return m.Run()
 }
 
+// moduleSources are the Go and embedded files of this module's packages
+// that arbiter is built from, and go.mod and go.sum.
+func moduleSources() ([]string, error) {
+	list := exec.Command("go", "list", "-deps", "-f",
+		`{{if and .Module .Module.Main}}{{range .GoFiles}}{{$.Dir}}/{{.}}
+{{end}}{{range .EmbedFiles}}{{$.Dir}}/{{.}}
+{{end}}{{.Module.GoMod}}
+{{end}}`, "github.com/arbiter-contests/arbiter/cmd/arbiter")
+	list.Stderr = os.Stderr
+	out, err := list.Output()
+	if err != nil {
+		return nil, err
+	}
+	files := slices.DeleteFunc(strings.Split(string(out), "\n"), func(f string) bool { return f == "" })
+	for _, f := range slices.Clone(files) {
+		if strings.HasSuffix(f, "go.mod") {
+			files = append(files, strings.TrimSuffix(f, ".mod")+".sum")
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
 func TestScripts(t *testing.T) {
+	for _, f := range sources {
+		os.Stat(f) // for go test's cache (sources)
+	}
 	root, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
