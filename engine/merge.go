@@ -272,10 +272,9 @@ func (m *Merge) check() (*mergeInput, error) {
 	if err := m.readOut(in, ref); err != nil {
 		return nil, err
 	}
-	stageMs, err := StageMatches(in.plan, in.paired, in.stage)
+	stageMs, err := m.stageMatches(in, ref)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the shards are of stage %d, but %s has %d later stage(s) paired: merge the shards of every earlier stage into it first",
-			ref.dir, in.stage, m.Out, len(in.paired))
+		return nil, err
 	}
 	var problems []string
 	for _, sd := range shards {
@@ -311,6 +310,31 @@ func (m *Merge) check() (*mergeInput, error) {
 	return in, nil
 }
 
+// stageMatches are the matches of the shards' stage. A stage after the
+// last one of a tournament that Out holds complete (every stage it made
+// merged, and no later one to make, or stopped) has none: its shards
+// played nothing (PlanShard's Finished), and merging them changes
+// nothing, as arbiter slurm's chain, which holds a job for every stage
+// that may come, merges them. A stage after one not merged yet is
+// refused.
+func (m *Merge) stageMatches(in *mergeInput, ref *shardDir) ([]plan.Match, error) {
+	ms, err := StageMatches(in.plan, in.paired, in.stage)
+	if err == nil {
+		return ms, nil
+	}
+	if !in.newPlan {
+		complete, cerr := Complete(m.Out, m.Drivers)
+		if cerr != nil {
+			return nil, cerr
+		}
+		if complete {
+			return nil, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: the shards are of stage %d, but %s has %d later stage(s) paired: merge the shards of every earlier stage into it first",
+		ref.dir, in.stage, m.Out, len(in.paired))
+}
+
 // noteWhere logs each bot that the shards ran from different
 // directories, with the same files, and which of them Out records.
 func (m *Merge) noteWhere(in *mergeInput) {
@@ -341,7 +365,7 @@ func (m *Merge) noteWhere(in *mergeInput) {
 // holds results of (or the shards' stage), as the merge of that stage
 // left them, and what is missing is that stage's.
 func (in *mergeInput) since() {
-	in.latest = in.stage
+	in.latest = min(in.stage, len(in.paired)) // a stage after the last: the last
 	for s := len(in.paired); s > in.stage; s-- {
 		if slices.ContainsFunc(in.paired[s-1].Matches, func(mt plan.Match) bool { _, ok := in.results[mt.ID]; return ok }) {
 			in.latest = s
@@ -611,7 +635,7 @@ func holdsPairing(dir string) (bool, error) {
 // copied with it) is Out's: its results must be matches of Out's pairing
 // all the same (checkResults), as they are of the pairing it holds.
 func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
-	for i := 0; i < in.stage; i++ {
+	for i := 0; i < min(in.stage, len(in.paired)); i++ {
 		name := pairingName(in.plan, in.paired[i])
 		path := filepath.Join(sd.dir, RoundsDir, name)
 		b, err := os.ReadFile(path)
