@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -166,7 +167,8 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // once submitted (or only their merge, after every shard played): a work
 // directory that is not arbiter's alone or was written for another
 // -shards, an -out that cannot be made, a work or results directory of
-// another plan or kind. (With -submit, checkQueued follows.)
+// another plan or kind, a -shards whose shards would refuse to start
+// for the state the game carries from match to match. (With -submit, checkQueued follows.)
 func (j *slurmJob) check(p *plan.Plan, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
@@ -191,6 +193,9 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 		}
 	}
 	if err := engine.CheckMergeOut(j.out); err != nil {
+		return err
+	}
+	if err := engine.CheckCarriedShards(p, j.shards, all.Driver); err != nil {
 		return err
 	}
 	return j.checkShards()
