@@ -195,6 +195,9 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	if err := engine.CheckMergeOut(j.out); err != nil {
 		return err
 	}
+	if err := j.checkBots(p); err != nil {
+		return err
+	}
 	if err := engine.CheckCarriedShards(p, j.shards, all.Driver); err != nil {
 		return err
 	}
@@ -337,11 +340,26 @@ func (j *slurmJob) checkShards() error {
 	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
 		return nil
 	}
-	var used []string // what says a job of it was submitted
+	used, err := j.submitted()
+	if err != nil || len(used) == 0 {
+		return err // nothing submitted: written again
+	}
+	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
+		"its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards. "+
+		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
+		"(or remove %s if none of its jobs is queued or ran)",
+		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
+}
+
+// submitted is what says that a job of the work directory was submitted
+// (by arbiter slurm -submit or by hand with submit.sh): a shard
+// directory, a log, jobs.json; none when it was only written.
+func (j *slurmJob) submitted() ([]string, error) {
+	var used []string
 	for _, d := range []string{"shards", "logs"} {
 		names, err := os.ReadDir(filepath.Join(j.work, d))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+			return nil, err
 		}
 		if len(names) > 0 {
 			used = append(used, d+"/")
@@ -350,14 +368,51 @@ func (j *slurmJob) checkShards() error {
 	if _, err := os.Lstat(filepath.Join(j.work, fingerprint.SlurmJobsFile)); !errors.Is(err, os.ErrNotExist) {
 		used = append(used, fingerprint.SlurmJobsFile)
 	}
-	if len(used) == 0 {
-		return nil // nothing submitted: written again
+	return used, nil
+}
+
+// checkBots refuses, before anything is written, bots (or arbiter's
+// build) other than those the plan.json of a work directory whose jobs
+// were submitted records, or of an -out that holds merged results: the
+// plan.json written now would record them, and every shard that played
+// (its plan.json records the bots as they were), and the merges into
+// -out, would refuse to go on with them, on the cluster, one job after
+// another. A work directory written but never submitted is written again.
+func (j *slurmJob) checkBots(p *plan.Plan) error {
+	used, err := j.submitted()
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
-		"its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards. "+
-		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
-		"(or remove %s if none of its jobs is queued or ran)",
-		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
+	var refused []string // the directories whose plan.json records others
+	var changes []engine.BotChange
+	for _, d := range []string{j.work, j.out} {
+		if d == j.work && len(used) == 0 || d == j.out && !fileExists(filepath.Join(d, engine.ResultsFile)) {
+			continue
+		}
+		recorded, err := engine.ReadPlan(d)
+		if err != nil || recorded.Hash != p.Hash {
+			continue // none, or another plan's, which check refuses
+		}
+		if _, ch, _ := engine.CompareFingerprints(recorded, p); len(ch) > 0 {
+			refused = append(refused, filepath.Join(d, engine.PlanFile))
+			if changes == nil {
+				changes = ch
+			}
+		}
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the bots or arbiter changed since %s recorded them, and shards played them so (%s):\n", strings.Join(refused, " and "),
+		cmp.Or(strings.Join(used, ", "), "the results in "+j.out))
+	for _, c := range changes {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	fmt.Fprintf(&b, "Every shard that played, and every merge of them into %s, would refuse the bots as they are now, one job after another. "+
+		"Restore them and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
+		"(or remove %s and %s if none of their jobs is queued)", j.out, j.work, j.out)
+	return errors.New(b.String())
 }
 
 // checkMakeable refuses an -out that cannot be written, or made, here:
