@@ -509,6 +509,7 @@ func (j *slurmJob) write(p *plan.Plan) error {
 func (j *slurmJob) submitScript() string {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# Submits every stage: its shards after the merge before, its merge after its shards.\nset -e\ncd \"$(dirname \"$0\")\"\ndep=\n")
+	b.WriteString(j.queuedScript())
 	b.WriteString("# record ID JOB: jobs.json lists the jobs submitted, for arbiter slurm.\nrec=\nrecord() {\n" +
 		"  rec=\"$rec${rec:+,}\n  {\\\"what\\\": \\\"$2\\\", \\\"id\\\": \\\"${1%%;*}\\\", \\\"name\\\": \\\"$3\\\"}\"\n" +
 		"  printf '[%s\\n]\\n' \"$rec\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n}\n")
@@ -525,6 +526,42 @@ func (j *slurmJob) submitScript() string {
 		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
 	}
 	return b.String()
+}
+
+// queuedScript is the part of submit.sh that refuses, as -submit does
+// (lockWork, checkQueued), to submit while an arbiter slurm -submit of
+// the work directory holds its lock, or while a job that jobs.json
+// records (by -submit or an earlier submit.sh) is still queued or
+// running: a second chain would run the same shards at once, and its
+// jobs.json would name only the new jobs. A job Slurm no longer knows has
+// ended, and so has one whose id now names a job of another name. It
+// writes nothing in the work directory: anything else there would make
+// it another's (checkWork).
+func (j *slurmJob) queuedScript() string {
+	var names []string
+	for s := 0; s < j.stages; s++ {
+		names = append(names, shell.Word(j.jobName("s", s)), shell.Word(j.jobName("m", s)))
+	}
+	var terminalStates []string
+	for st := range terminal {
+		terminalStates = append(terminalStates, st)
+	}
+	slices.Sort(terminalStates)
+	return "# Refused while arbiter slurm -submit runs (it holds the lock of slurm.json), or while a job in jobs.json is queued or running.\n" +
+		"if command -v flock >/dev/null 2>&1; then\n  exec 9<slurm.json\n  rc=0; flock -n -E 75 9 || rc=$?\n" +
+		"  if [ \"$rc\" = 75 ]; then\n    echo \"submit.sh: an arbiter slurm -submit of $PWD is running (it holds the lock of slurm.json while it submits and waits for its jobs): wait for it to end, or stop it, and run this again\" >&2\n    exit 1\n  fi\nfi\n" +
+		"if [ -s jobs.json ]; then\n  ids=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' jobs.json | tr '\\n' ,)\n  ids=${ids%,}\n  list=$(printf '%s' \"$ids\" | tr , ' ')\n" +
+		"  if [ -n \"$ids\" ]; then\n    rc=0; q=$(squeue -h -r -t all -j \"$ids\" -o '%F|%K|%T|%j' 2>&1) || rc=$?\n" +
+		"    if [ \"$rc\" != 0 ]; then\n      case \"$q\" in\n      *'Invalid job id specified'*) q= ;;\n" +
+		"      *) echo \"submit.sh: squeue: $q. The jobs jobs.json records ($list) may still be queued or running, and a second submission would run the same shards at once. " +
+		"Run this again once Slurm answers; or cancel them (scancel $list), or remove $PWD/jobs.json if they are known to have ended, and run this again\" >&2\n        exit 1 ;;\n      esac\n    fi\n" +
+		"    live=$(printf '%s\\n' \"$q\" | while IFS='|' read -r id task state name; do\n" +
+		"      case \"$state\" in ''|" + strings.Join(terminalStates, "|") + ") continue ;; esac\n" +
+		"      t=_$task; case \"$task\" in ''|N/A) t= ;; esac\n" +
+		"      case \"$name\" in " + strings.Join(names, "|") + ") echo \"  job $id$t: $state\" ;; esac\n" +
+		"    done)\n" +
+		"    if [ -n \"$live\" ]; then\n      echo \"submit.sh: jobs that an earlier submission of $PWD submitted (jobs.json) are still queued or running, and a second submission would run the same shards at once. " +
+		"Wait for them to end, or cancel them (scancel $list) and run this again: it resumes\" >&2\n      printf '%s\\n' \"$live\" >&2\n      exit 1\n    fi\n  fi\nfi\n"
 }
 
 func (j *slurmJob) script(kind string, stage int) string {
