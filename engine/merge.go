@@ -297,9 +297,10 @@ func (m *Merge) check() (*mergeInput, error) {
 	if len(in.missing) > 0 && !m.Partial {
 		for k := 0; k < ref.shard.N; k++ {
 			if dir := seen[k]; dir != "" {
+				why := unfinished(dir)
 				for _, id := range ShardMatches(stageMs, k, ref.shard.N) {
 					if _, ok := in.results[id]; !ok {
-						gaps = append(gaps, fmt.Sprintf("%s has no result of match %s (its shard is unfinished: run it again to resume)", dir, id))
+						gaps = append(gaps, fmt.Sprintf("%s has no result of match %s (%s)", dir, id, why))
 					}
 				}
 			}
@@ -333,6 +334,21 @@ func (m *Merge) stageMatches(in *mergeInput, ref *shardDir) ([]plan.Match, error
 	}
 	return nil, fmt.Errorf("%s: the shards are of stage %d, but %s has %d later stage(s) paired: merge the shards of every earlier stage into it first",
 		ref.dir, in.stage, m.Out, len(in.paired))
+}
+
+// unfinished says why the shard in dir lacks results of its matches:
+// still running (a run holds its lock: running it again would be
+// refused), or stopped early, when running it again resumes it.
+func unfinished(dir string) string {
+	locked, h := lockedBy(dir)
+	switch {
+	case !locked:
+		return "its shard is unfinished: run it again to resume"
+	case h == nil:
+		return "its shard is still running: a process holds its lock; merge again once it has ended"
+	}
+	return fmt.Sprintf("its shard is still running: locked by pid %d on %s since %s; merge again once it has ended",
+		h.PID, h.Host, h.Since.Format("2006-01-02 15:04:05 MST"))
 }
 
 // noteWhere logs each bot that the shards ran from different
