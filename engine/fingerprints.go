@@ -115,6 +115,9 @@ type ChangedError struct {
 	Changes []BotChange
 	// Replay: the refusal is of a replay, which records nothing in Dir.
 	Replay bool
+	// Shard is set when Dir is a shard's (its shard.json): its results
+	// of two versions would not merge, -allow-changed-bots or not.
+	Shard *Shard
 }
 
 func (e *ChangedError) Error() string {
@@ -138,9 +141,26 @@ func (e *ChangedError) Error() string {
 		return b.String()
 	}
 
+	if e.Shard != nil {
+		b.WriteString(shardChangedAdvice(e.Dir, *e.Shard))
+		return b.String()
+	}
 	fmt.Fprintf(&b, "Restore them, use another -out directory, or give -allow-changed-bots to go on and record the change in %s",
 		filepath.Join(e.Dir, ChangesFile))
 	return b.String()
+}
+
+// shardChangedAdvice is how to go on when the bots changed since the
+// shard sh in dir played some of its matches: its results of the other
+// files stay in it, so the merge would refuse it (foreignFingerprint,
+// sameShardPlan) with -allow-changed-bots too, which a shard is not
+// given for such a change.
+func shardChangedAdvice(dir string, sh Shard) string {
+	return fmt.Sprintf("%s holds %s, whose results were played with the bots as its plan.json records them, and the merge takes a shard's results only "+
+		"when all of them, and every other shard's, were played with the same files (-allow-changed-bots does not go on here: the shard would hold results of both versions). "+
+		"Restore the bots as they were and run the shard again (as its Slurm job does when submitted again): it resumes; "+
+		"or, to play the bots as they are now, run the stage's every shard again, each into a new -out directory, and merge those into a new -out directory",
+		dir, sh)
 }
 
 // missing says whether a bot's folder is not there at all.
@@ -378,7 +398,14 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 	if len(changes) == 0 && len(moved) == 0 {
 		return now, nil
 	}
-	if ce := (&ChangedError{Dir: dir, Changes: changes}); len(changes) > 0 && !allow || ce.missing() {
+	sh, err := readShardRecord(dir)
+	if err != nil {
+		return nil, err
+	}
+	if sh != nil && results > 0 {
+		allow = false // see shardChangedAdvice
+	}
+	if ce := (&ChangedError{Dir: dir, Changes: changes, Shard: sh}); len(changes) > 0 && !allow || ce.missing() {
 		// A bot without its folder would only fault at every start.
 		return nil, ce
 	}

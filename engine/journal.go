@@ -130,18 +130,55 @@ func RunAgain(out, root string, flags ...string) Again {
 // compiled in, as its fingerprints record it (SavedRoot). The saved plan
 // may come from another configuration folder than this run's, whose
 // -root would then find none of its bots' files.
+//
+// A root whose bots' folders hold the files by name, but not as the
+// fingerprints record them (another copy of the configuration folder,
+// edited since), would have the plan refused as changed since it was
+// compiled: the recorded root is taken instead when its files are the
+// recorded ones.
 func CarryRoot(saved *plan.Plan, root, planPath string) string {
 	here := root
 	if here == "" {
 		here = filepath.Dir(planPath)
 	}
-	if saved == nil || saved.RunsIn(here) {
+	if saved == nil {
 		return root
 	}
-	if rec, err := saved.BotRoot(); err == nil && rec != "" {
+	rec, err := saved.BotRoot()
+	known := err == nil && rec != ""
+	if !saved.RunsIn(here) {
+		if known {
+			return rec
+		}
+		return root
+	}
+	if known && !sameDir(rec, here) && !holdsRecorded(saved, here) && saved.RunsIn(rec) && holdsRecorded(saved, rec) {
 		return rec
 	}
 	return root
+}
+
+// holdsRecorded says whether the folders of p's bots with relative dirs,
+// under root, hold the files their fingerprints record relative to them
+// as recorded (content, mode, link), the way a resume compares them
+// (rehash).
+func holdsRecorded(p *plan.Plan, root string) bool {
+	for i := range p.Bots {
+		b := &p.Bots[i]
+		if b.House != "" || b.Fingerprint == nil || filepath.IsAbs(filepath.FromSlash(b.Dir)) {
+			continue
+		}
+		dir := b.DirIn(root)
+		for _, f := range b.Fingerprint.Files {
+			if filepath.IsAbs(f.Path) {
+				continue
+			}
+			if now, ok := rehash(filepath.Join(dir, filepath.FromSlash(f.Path)), f); !ok || now != f {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // DiffLines is what differs from plan old (called from) to plan p

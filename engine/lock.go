@@ -310,3 +310,19 @@ func readHolder(f *os.File) *Holder {
 	}
 	return &h
 }
+
+// lockedBy says whether a process holds the lock of results directory
+// dir now (a run writing into it, such as a shard still playing), and
+// who, as far as its lock file tells (nil when it does not). It asks
+// with a shared lock that it gives up at once, and holds none.
+func lockedBy(dir string) (bool, *Holder) {
+	f, err := os.Open(filepath.Join(dir, LockFile))
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close() // gives the shared lock up, when taken
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	return true, readHolder(f)
+}

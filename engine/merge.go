@@ -272,10 +272,9 @@ func (m *Merge) check() (*mergeInput, error) {
 	if err := m.readOut(in, ref); err != nil {
 		return nil, err
 	}
-	stageMs, err := StageMatches(in.plan, in.paired, in.stage)
+	stageMs, err := m.stageMatches(in, ref)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the shards are of stage %d, but %s has %d later stage(s) paired: merge the shards of every earlier stage into it first",
-			ref.dir, in.stage, m.Out, len(in.paired))
+		return nil, err
 	}
 	var problems []string
 	for _, sd := range shards {
@@ -298,9 +297,10 @@ func (m *Merge) check() (*mergeInput, error) {
 	if len(in.missing) > 0 && !m.Partial {
 		for k := 0; k < ref.shard.N; k++ {
 			if dir := seen[k]; dir != "" {
+				why := unfinished(dir)
 				for _, id := range ShardMatches(stageMs, k, ref.shard.N) {
 					if _, ok := in.results[id]; !ok {
-						gaps = append(gaps, fmt.Sprintf("%s has no result of match %s (its shard is unfinished: run it again to resume)", dir, id))
+						gaps = append(gaps, fmt.Sprintf("%s has no result of match %s (%s)", dir, id, why))
 					}
 				}
 			}
@@ -309,6 +309,46 @@ func (m *Merge) check() (*mergeInput, error) {
 	}
 	in.since()
 	return in, nil
+}
+
+// stageMatches are the matches of the shards' stage. A stage after the
+// last one of a tournament that Out holds complete (every stage it made
+// merged, and no later one to make, or stopped) has none: its shards
+// played nothing (PlanShard's Finished), and merging them changes
+// nothing, as arbiter slurm's chain, which holds a job for every stage
+// that may come, merges them. A stage after one not merged yet is
+// refused.
+func (m *Merge) stageMatches(in *mergeInput, ref *shardDir) ([]plan.Match, error) {
+	ms, err := StageMatches(in.plan, in.paired, in.stage)
+	if err == nil {
+		return ms, nil
+	}
+	if !in.newPlan {
+		complete, cerr := Complete(m.Out, m.Drivers)
+		if cerr != nil {
+			return nil, cerr
+		}
+		if complete {
+			return nil, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: the shards are of stage %d, but %s has %d later stage(s) paired: merge the shards of every earlier stage into it first",
+		ref.dir, in.stage, m.Out, len(in.paired))
+}
+
+// unfinished says why the shard in dir lacks results of its matches:
+// still running (a run holds its lock: running it again would be
+// refused), or stopped early, when running it again resumes it.
+func unfinished(dir string) string {
+	locked, h := lockedBy(dir)
+	switch {
+	case !locked:
+		return "its shard is unfinished: run it again to resume"
+	case h == nil:
+		return "its shard is still running: a process holds its lock; merge again once it has ended"
+	}
+	return fmt.Sprintf("its shard is still running: locked by pid %d on %s since %s; merge again once it has ended",
+		h.PID, h.Host, h.Since.Format("2006-01-02 15:04:05 MST"))
 }
 
 // noteWhere logs each bot that the shards ran from different
@@ -341,7 +381,7 @@ func (m *Merge) noteWhere(in *mergeInput) {
 // holds results of (or the shards' stage), as the merge of that stage
 // left them, and what is missing is that stage's.
 func (in *mergeInput) since() {
-	in.latest = in.stage
+	in.latest = min(in.stage, len(in.paired)) // a stage after the last: the last
 	for s := len(in.paired); s > in.stage; s-- {
 		if slices.ContainsFunc(in.paired[s-1].Matches, func(mt plan.Match) bool { _, ok := in.results[mt.ID]; return ok }) {
 			in.latest = s
@@ -611,7 +651,7 @@ func holdsPairing(dir string) (bool, error) {
 // copied with it) is Out's: its results must be matches of Out's pairing
 // all the same (checkResults), as they are of the pairing it holds.
 func (in *mergeInput) take(sd *shardDir, stageMs []plan.Match) []string {
-	for i := 0; i < in.stage; i++ {
+	for i := 0; i < min(in.stage, len(in.paired)); i++ {
 		name := pairingName(in.plan, in.paired[i])
 		path := filepath.Join(sd.dir, RoundsDir, name)
 		b, err := os.ReadFile(path)

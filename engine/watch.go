@@ -47,6 +47,9 @@ type watch struct {
 	bots     map[string]*watched
 	// results says how many results the directory holds now.
 	results func() int
+	// shard is set when dir is a shard's: a change is refused, also with
+	// -allow-changed-bots (see shardChangedAdvice).
+	shard *Shard
 }
 
 // watched is one bot's files as last checked, and how many times it
@@ -78,6 +81,9 @@ type version struct {
 // by rule, see compareBot) gets the one it has now.
 func newWatch(dir string, p *plan.Plan, allow bool, log hclog.Logger) *watch {
 	w := &watch{dir: dir, allow: allow, log: log, recorded: p, bots: map[string]*watched{}, results: func() int { return 0 }}
+	if sh, _ := readShardRecord(dir); sh != nil {
+		w.shard, w.allow = sh, false
+	}
 	for i := range p.Bots {
 		b := &p.Bots[i]
 		if b.Fingerprint == nil {
@@ -117,6 +123,8 @@ type ChangedDuringRunError struct {
 	// Again: the match played a second time (-allow-changed-bots) and the
 	// bot changed once more: it rewrites its own files as it plays.
 	Again bool
+	// Shard is set when Dir is a shard's, which goes on with no change.
+	Shard *Shard
 }
 
 func (e *ChangedDuringRunError) Error() string {
@@ -135,6 +143,10 @@ func (e *ChangedDuringRunError) Error() string {
 	}
 	if e.Again {
 		fmt.Fprintf(&b, "The results so far are kept in %s. Let the bot write files with new names (the match id is in ARBITER_MATCH), or outside its directory", e.Dir)
+		return b.String()
+	}
+	if e.Shard != nil {
+		fmt.Fprintf(&b, "The shard stops; its results so far are kept. %s", shardChangedAdvice(e.Dir, *e.Shard))
 		return b.String()
 	}
 	fmt.Fprintf(&b, "The run stops; the results so far are kept in %s, each with the hashes of the bots it was played with. "+
@@ -196,7 +208,7 @@ func (w *watch) after(m *plan.Match, v version) ([]BotChange, error) {
 		}
 	}
 	if len(changes) > 0 && !w.allow {
-		return changes, &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: true}
+		return changes, &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: true, Shard: w.shard}
 	}
 	return changes, nil
 }
@@ -332,7 +344,7 @@ func rehash(path string, f plan.FileSum) (plan.FileSum, bool) {
 // change unrecorded.
 func (w *watch) changed(m *plan.Match, changes []BotChange, during bool) error {
 	if !w.allow {
-		return &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: during}
+		return &ChangedDuringRunError{Dir: w.dir, Match: m.ID, Changes: changes, During: during, Shard: w.shard}
 	}
 	for _, c := range changes {
 		w.log.Warn("a bot changed while the run went on; going on with it as it is now (-allow-changed-bots)", "match", m.ID, "change", c.String())

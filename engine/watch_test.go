@@ -135,6 +135,38 @@ func TestWatchAllowedRecordsTheChange(t *testing.T) {
 	}
 }
 
+// A shard's directory goes on with no change, -allow-changed-bots or
+// not: its results after the change would carry another hash than those
+// before it, and the merge takes neither (foreignFingerprint). The
+// refusal says what works for a shard.
+func TestWatchShardRefusesAllowedChange(t *testing.T) {
+	p, dir, out := watchedBot(t, map[string]string{"bot.sh": "play\n"})
+	if err := os.WriteFile(filepath.Join(out, ShardFile), []byte(`{"shard": 0, "of": 2, "stage": 0}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := newWatch(out, p, true, hclog.NewNullLogger())
+	m := &plan.Match{ID: "r002-g01-s1", Seats: []string{"alice"}}
+	if err := os.WriteFile(filepath.Join(dir, "bot.sh"), []byte("play better\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.before(m)
+	var ce *ChangedDuringRunError
+	if !errors.As(err, &ce) || ce.Shard == nil {
+		t.Fatalf("before: %v; want the change refused, as a shard's", err)
+	}
+	for _, want := range []string{"holds shard 0/2 of stage 0", "-allow-changed-bots does not go on here", "run the shard again"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the refusal does not say %q: %v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "run again with -allow-changed-bots") {
+		t.Errorf("the refusal offers -allow-changed-bots to a shard: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, ChangesFile)); err == nil {
+		t.Fatal("a change refused was recorded in changes.jsonl")
+	}
+}
+
 // BenchmarkWatchCheck is the cost of a check of a bot of 200 files that
 // did not change: what every match pays twice per bot.
 func BenchmarkWatchCheck(b *testing.B) {

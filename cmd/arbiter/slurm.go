@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -166,7 +167,8 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // once submitted (or only their merge, after every shard played): a work
 // directory that is not arbiter's alone or was written for another
 // -shards, an -out that cannot be made, a work or results directory of
-// another plan or kind. (With -submit, checkQueued follows.)
+// another plan or kind, a -shards whose shards would refuse to start
+// for the state the game carries from match to match. (With -submit, checkQueued follows.)
 func (j *slurmJob) check(p *plan.Plan, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
@@ -191,6 +193,12 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 		}
 	}
 	if err := engine.CheckMergeOut(j.out); err != nil {
+		return err
+	}
+	if err := j.checkBots(p); err != nil {
+		return err
+	}
+	if err := engine.CheckCarriedShards(p, j.shards, all.Driver); err != nil {
 		return err
 	}
 	return j.checkShards()
@@ -332,11 +340,26 @@ func (j *slurmJob) checkShards() error {
 	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
 		return nil
 	}
-	var used []string // what says a job of it was submitted
+	used, err := j.submitted()
+	if err != nil || len(used) == 0 {
+		return err // nothing submitted: written again
+	}
+	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
+		"its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards. "+
+		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
+		"(or remove %s if none of its jobs is queued or ran)",
+		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
+}
+
+// submitted is what says that a job of the work directory was submitted
+// (by arbiter slurm -submit or by hand with submit.sh): a shard
+// directory, a log, jobs.json; none when it was only written.
+func (j *slurmJob) submitted() ([]string, error) {
+	var used []string
 	for _, d := range []string{"shards", "logs"} {
 		names, err := os.ReadDir(filepath.Join(j.work, d))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+			return nil, err
 		}
 		if len(names) > 0 {
 			used = append(used, d+"/")
@@ -345,14 +368,51 @@ func (j *slurmJob) checkShards() error {
 	if _, err := os.Lstat(filepath.Join(j.work, fingerprint.SlurmJobsFile)); !errors.Is(err, os.ErrNotExist) {
 		used = append(used, fingerprint.SlurmJobsFile)
 	}
-	if len(used) == 0 {
-		return nil // nothing submitted: written again
+	return used, nil
+}
+
+// checkBots refuses, before anything is written, bots (or arbiter's
+// build) other than those the plan.json of a work directory whose jobs
+// were submitted records, or of an -out that holds merged results: the
+// plan.json written now would record them, and every shard that played
+// (its plan.json records the bots as they were), and the merges into
+// -out, would refuse to go on with them, on the cluster, one job after
+// another. A work directory written but never submitted is written again.
+func (j *slurmJob) checkBots(p *plan.Plan) error {
+	used, err := j.submitted()
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
-		"its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards. "+
-		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
-		"(or remove %s if none of its jobs is queued or ran)",
-		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
+	var refused []string // the directories whose plan.json records others
+	var changes []engine.BotChange
+	for _, d := range []string{j.work, j.out} {
+		if d == j.work && len(used) == 0 || d == j.out && !fileExists(filepath.Join(d, engine.ResultsFile)) {
+			continue
+		}
+		recorded, err := engine.ReadPlan(d)
+		if err != nil || recorded.Hash != p.Hash {
+			continue // none, or another plan's, which check refuses
+		}
+		if _, ch, _ := engine.CompareFingerprints(recorded, p); len(ch) > 0 {
+			refused = append(refused, filepath.Join(d, engine.PlanFile))
+			if changes == nil {
+				changes = ch
+			}
+		}
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the bots or arbiter changed since %s recorded them, and shards played them so (%s):\n", strings.Join(refused, " and "),
+		cmp.Or(strings.Join(used, ", "), "the results in "+j.out))
+	for _, c := range changes {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	fmt.Fprintf(&b, "Every shard that played, and every merge of them into %s, would refuse the bots as they are now, one job after another. "+
+		"Restore them and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
+		"(or remove %s and %s if none of their jobs is queued)", j.out, j.work, j.out)
+	return errors.New(b.String())
 }
 
 // checkMakeable refuses an -out that cannot be written, or made, here:
@@ -449,6 +509,7 @@ func (j *slurmJob) write(p *plan.Plan) error {
 func (j *slurmJob) submitScript() string {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# Submits every stage: its shards after the merge before, its merge after its shards.\nset -e\ncd \"$(dirname \"$0\")\"\ndep=\n")
+	b.WriteString(j.queuedScript())
 	b.WriteString("# record ID JOB: jobs.json lists the jobs submitted, for arbiter slurm.\nrec=\nrecord() {\n" +
 		"  rec=\"$rec${rec:+,}\n  {\\\"what\\\": \\\"$2\\\", \\\"id\\\": \\\"${1%%;*}\\\", \\\"name\\\": \\\"$3\\\"}\"\n" +
 		"  printf '[%s\\n]\\n' \"$rec\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n}\n")
@@ -465,6 +526,42 @@ func (j *slurmJob) submitScript() string {
 		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
 	}
 	return b.String()
+}
+
+// queuedScript is the part of submit.sh that refuses, as -submit does
+// (lockWork, checkQueued), to submit while an arbiter slurm -submit of
+// the work directory holds its lock, or while a job that jobs.json
+// records (by -submit or an earlier submit.sh) is still queued or
+// running: a second chain would run the same shards at once, and its
+// jobs.json would name only the new jobs. A job Slurm no longer knows has
+// ended, and so has one whose id now names a job of another name. It
+// writes nothing in the work directory: anything else there would make
+// it another's (checkWork).
+func (j *slurmJob) queuedScript() string {
+	var names []string
+	for s := 0; s < j.stages; s++ {
+		names = append(names, shell.Word(j.jobName("s", s)), shell.Word(j.jobName("m", s)))
+	}
+	var terminalStates []string
+	for st := range terminal {
+		terminalStates = append(terminalStates, st)
+	}
+	slices.Sort(terminalStates)
+	return "# Refused while arbiter slurm -submit runs (it holds the lock of slurm.json), or while a job in jobs.json is queued or running.\n" +
+		"if command -v flock >/dev/null 2>&1; then\n  exec 9<slurm.json\n  rc=0; flock -n -E 75 9 || rc=$?\n" +
+		"  if [ \"$rc\" = 75 ]; then\n    echo \"submit.sh: an arbiter slurm -submit of $PWD is running (it holds the lock of slurm.json while it submits and waits for its jobs): wait for it to end, or stop it, and run this again\" >&2\n    exit 1\n  fi\nfi\n" +
+		"if [ -s jobs.json ]; then\n  ids=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' jobs.json | tr '\\n' ,)\n  ids=${ids%,}\n  list=$(printf '%s' \"$ids\" | tr , ' ')\n" +
+		"  if [ -n \"$ids\" ]; then\n    rc=0; q=$(squeue -h -r -t all -j \"$ids\" -o '%F|%K|%T|%j' 2>&1) || rc=$?\n" +
+		"    if [ \"$rc\" != 0 ]; then\n      case \"$q\" in\n      *'Invalid job id specified'*) q= ;;\n" +
+		"      *) echo \"submit.sh: squeue: $q. The jobs jobs.json records ($list) may still be queued or running, and a second submission would run the same shards at once. " +
+		"Run this again once Slurm answers; or cancel them (scancel $list), or remove $PWD/jobs.json if they are known to have ended, and run this again\" >&2\n        exit 1 ;;\n      esac\n    fi\n" +
+		"    live=$(printf '%s\\n' \"$q\" | while IFS='|' read -r id task state name; do\n" +
+		"      case \"$state\" in ''|" + strings.Join(terminalStates, "|") + ") continue ;; esac\n" +
+		"      t=_$task; case \"$task\" in ''|N/A) t= ;; esac\n" +
+		"      case \"$name\" in " + strings.Join(names, "|") + ") echo \"  job $id$t: $state\" ;; esac\n" +
+		"    done)\n" +
+		"    if [ -n \"$live\" ]; then\n      echo \"submit.sh: jobs that an earlier submission of $PWD submitted (jobs.json) are still queued or running, and a second submission would run the same shards at once. " +
+		"Wait for them to end, or cancel them (scancel $list) and run this again: it resumes\" >&2\n      printf '%s\\n' \"$live\" >&2\n      exit 1\n    fi\n  fi\nfi\n"
 }
 
 func (j *slurmJob) script(kind string, stage int) string {

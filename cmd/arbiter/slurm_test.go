@@ -34,6 +34,7 @@ func TestSlurm(t *testing.T) {
 	t.Run("shards", st.shards)
 	t.Run("stages", st.stages)
 	t.Run("failed-shard", st.failedShard)
+	t.Run("empty-stages", st.emptyStages)
 }
 
 // requireSlurm skips (or fails under CI) unless a Slurm controller
@@ -280,6 +281,31 @@ func (st *slurmTest) stages(t *testing.T) {
 	sameRun(t, one, out)
 	if n := len(readDirNames(t, filepath.Join(out, "rounds"))); n != 2 {
 		t.Fatalf("%d rounds paired, want 2 (rounds 2 and 3)", n)
+	}
+}
+
+// emptyStages: placement plays its ties off in up to 3 playoff stages,
+// which arbiter slurm writes jobs for; here one is played, and the
+// shards of the two after it play nothing. Their merges once failed
+// ("merge the shards of every earlier stage into it first"), so Slurm
+// cancelled the later stages and -submit exited 1.
+func (st *slurmTest) emptyStages(t *testing.T) {
+	one := filepath.Join(st.dir, "placement-one")
+	st.arbiter(t, true, "run", st.conf, "-tournament", "placement", "-out", one, "-j", "2")
+	out := filepath.Join(st.dir, "placement")
+	got := st.arbiter(t, true, "slurm", st.conf, "-tournament", "placement", "-out", out, "-shards", "2", "-submit")
+	st.cancelLater(got)
+	for _, want := range []string{"Wrote 4 stage(s) of 2 shard(s)", "Stage 3: shards job", "Every job completed."} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("arbiter slurm -submit does not say %q:\n%s", want, got)
+		}
+	}
+	sameRun(t, one, out)
+	for _, s := range []string{"2", "3"} {
+		log := readFile(t, filepath.Join(out+".slurm", "logs", "stage"+s+"-merge.log"))
+		if !strings.Contains(log, "Merged 2 shard(s) of stage "+s) || !strings.Contains(log, "The tournament is complete.") {
+			t.Fatalf("stage %s's merge does not say the tournament is complete:\n%s", s, log)
+		}
 	}
 }
 

@@ -49,3 +49,16 @@ tournament "rating" {
   }
   seed = 5
 }
+
+# Placement with its ties played off: up to 3 playoff stages, which
+# arbiter slurm writes jobs for; those not needed play nothing and their
+# merges say the tournament is complete.
+tournament "placement" {
+  game    = game.planowanie.tiny
+  bots    = [bot.random1, bot.random2, bot.greedy1, bot.greedy2]
+  format  = "round-robin"
+  players = 2
+  seats   = "swap"
+  rating  = "placement"
+  seed    = 3
+}
