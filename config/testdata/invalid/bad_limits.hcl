@@ -34,9 +34,16 @@ bot "d" {
     memory = "1MiB"
   }
 }
+bot "e" {
+  house = "planowanie/random"
+  limits {
+    sandbox  = false
+    required = ["sandbox"] # ERROR: Invalid required limit
+  }
+}
 tournament "t" {
   game    = game.planowanie.g
-  bots    = [bot.a, bot.b, bot.c, bot.d]
+  bots    = [bot.a, bot.b, bot.c, bot.d, bot.e]
   players = 2
   limits {
     files    = "10XB"             # ERROR: Invalid files limit
