@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -105,6 +106,9 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 		if dir == "" {
 			diags = append(diags, errDiag("Invalid bot directory", "dir is empty; leave it out to use the directory of this file.", dirAttr.Expr.Range().Ptr()))
 			hasDir = false
+		} else if strings.ContainsRune(dir, 0) {
+			diags = append(diags, errDiag("Invalid bot directory", fmt.Sprintf("dir %q holds NUL, which no path on any system can hold: the bot could never start. Remove the \\u0000.", dir), dirAttr.Expr.Range().Ptr()))
+			hasDir = false
 		} else if filepath.IsAbs(dir) {
 			bot.Dir = filepath.Clean(dir)
 		} else {
@@ -137,6 +141,8 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 	case hasCmd && strings.TrimSpace(bot.Command[0]) == "":
 		diags = append(diags, errDiag("Missing bot command",
 			fmt.Sprintf("The program of bot %q (the first element of command) is empty.", bot.Name), cmdAttr.Expr.Range().Ptr()))
+	case hasCmd && nulArg(cmdAttr, bot.Command) != nil:
+		diags = append(diags, nulArg(cmdAttr, bot.Command))
 	case hasHouse:
 		diags = append(diags, l.checkHouse(bot.House, houseAttr.Expr.Range())...)
 	case hasDir && houseAttr == nil:
@@ -158,6 +164,25 @@ func appendNonNil(diags hcl.Diagnostics, d *hcl.Diagnostic) hcl.Diagnostics {
 		return diags
 	}
 	return append(diags, d)
+}
+
+// nulArg refuses the first element of a command (or build) list that
+// holds NUL: no process can be started with it, so every match of the
+// bot would end in a start fault. It points at the element when the list
+// is written out, else at the whole expression; nil when none holds NUL.
+func nulArg(a *hcl.Attribute, args []string) *hcl.Diagnostic {
+	for i, arg := range args {
+		if !strings.ContainsRune(arg, 0) {
+			continue
+		}
+		rng := a.Expr.Range()
+		if list, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok && len(list.Exprs) == len(args) {
+			rng = list.Exprs[i].Range()
+		}
+		return errDiag("Invalid "+a.Name,
+			fmt.Sprintf("Element %d of %s, %q, holds NUL, which no program's arguments can hold: the bot could never start. Remove the \\u0000.", i+1, a.Name, arg), &rng)
+	}
+	return nil
 }
 
 // checkDir warns when the bot's working directory is not a directory on
@@ -340,6 +365,8 @@ func decodeBuild(bot *Bot, attrs hcl.Attributes, decode func(string, any) (*hcl.
 			diags = append(diags, errDiag("Invalid build", "build is empty; give the program and its arguments, e.g. [\"javac\", \"Bot.java\"], or leave it out.", a.Expr.Range().Ptr()))
 		case attrs["house"] != nil:
 			diags = append(diags, errDiag("Invalid build", fmt.Sprintf("Bot %q is built into arbiter (house); only a command bot has a build.", bot.Name), a.NameRange.Ptr()))
+		default:
+			diags = appendNonNil(diags, nulArg(a, bot.Build))
 		}
 	}
 	var timeout string
