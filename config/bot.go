@@ -207,7 +207,8 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 		where += fmt.Sprintf(" (%s)", bot.Dir)
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory not found",
-		Detail:  fmt.Sprintf("Bot %q runs in the directory %s, which %s; its matches will end in a start fault. Create it before the run, or fix dir (a relative dir is relative to the file that declares the bot).", bot.Name, where, problem),
+		Detail: fmt.Sprintf("Bot %q runs in the directory %s, which %s; its matches will end in a start fault. Create it before the run, or fix dir (a relative dir is relative to the folder of the file that declares the bot, as named: a symbolic link's own folder).%s",
+			bot.Name, where, problem, linkHint(bot.DeclRange.Filename, bot.Dir)),
 		Subject: &rng}
 }
 
@@ -245,7 +246,8 @@ func evalOr(p string) string {
 // program of its dir that is not there yet is not warned of; one that is
 // there is checked all the same (its "#!" line, a "\r" or a byte order
 // mark are the file's, which a build that makes something else does not
-// mend).
+// mend). A program that is there and a known interpreter has the file
+// it runs checked too (checkScript).
 func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	prog := bot.Command[0]
 	onPath := !strings.ContainsRune(prog, '/')
@@ -260,7 +262,10 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 		_, err = os.Stat(path)
 	}
 	if err == nil {
-		return checkInterpreter(bot, path, nil, rng)
+		if d := checkInterpreter(bot, path, nil, rng); d != nil {
+			return d
+		}
+		return checkScript(bot, rng)
 	}
 	if !onPath && len(bot.Build) > 0 {
 		return nil
