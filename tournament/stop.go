@@ -38,7 +38,7 @@ func CheckSPRT(elo0, elo1, alpha, beta float64, model string) []Problem {
 	}{{"elo0", elo0}, {"elo1", elo1}} {
 		if math.IsNaN(e.v) || math.IsInf(e.v, 0) || math.Abs(e.v) > MaxSPRTElo {
 			out = append(out, Problem{Attr: e.attr, Summary: "Invalid " + e.attr,
-				Detail: fmt.Sprintf("%s must be a number from %d to %d, not %s: the models' log-likelihood ratio is not a number beyond them, and a larger difference needs no sequential test.", e.attr, -MaxSPRTElo, MaxSPRTElo, number(e.v))})
+				Detail: fmt.Sprintf("%s must be a number from %d to %d, not %s: far beyond that range the logistic model's expected score rounds to 1 and its log-likelihood ratio is not a number, and a larger difference (a 99.7%% score) needs no sequential test.", e.attr, -MaxSPRTElo, MaxSPRTElo, number(e.v))})
 		}
 	}
 	if len(out) == 0 && elo0 >= elo1 {
