@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -105,6 +106,9 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 		if dir == "" {
 			diags = append(diags, errDiag("Invalid bot directory", "dir is empty; leave it out to use the directory of this file.", dirAttr.Expr.Range().Ptr()))
 			hasDir = false
+		} else if strings.ContainsRune(dir, 0) {
+			diags = append(diags, errDiag("Invalid bot directory", fmt.Sprintf("dir %q holds NUL, which no path on any system can hold: the bot could never start. Remove the \\u0000.", dir), dirAttr.Expr.Range().Ptr()))
+			hasDir = false
 		} else if filepath.IsAbs(dir) {
 			bot.Dir = filepath.Clean(dir)
 		} else {
@@ -137,6 +141,8 @@ func (l *loader) decodeBotBlock(b *hcl.Block) (*Bot, hcl.Diagnostics) {
 	case hasCmd && strings.TrimSpace(bot.Command[0]) == "":
 		diags = append(diags, errDiag("Missing bot command",
 			fmt.Sprintf("The program of bot %q (the first element of command) is empty.", bot.Name), cmdAttr.Expr.Range().Ptr()))
+	case hasCmd && nulArg(cmdAttr, bot.Command) != nil:
+		diags = append(diags, nulArg(cmdAttr, bot.Command))
 	case hasHouse:
 		diags = append(diags, l.checkHouse(bot.House, houseAttr.Expr.Range())...)
 	case hasDir && houseAttr == nil:
@@ -158,6 +164,25 @@ func appendNonNil(diags hcl.Diagnostics, d *hcl.Diagnostic) hcl.Diagnostics {
 		return diags
 	}
 	return append(diags, d)
+}
+
+// nulArg refuses the first element of a command (or build) list that
+// holds NUL: no process can be started with it, so every match of the
+// bot would end in a start fault. It points at the element when the list
+// is written out, else at the whole expression; nil when none holds NUL.
+func nulArg(a *hcl.Attribute, args []string) *hcl.Diagnostic {
+	for i, arg := range args {
+		if !strings.ContainsRune(arg, 0) {
+			continue
+		}
+		rng := a.Expr.Range()
+		if list, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok && len(list.Exprs) == len(args) {
+			rng = list.Exprs[i].Range()
+		}
+		return errDiag("Invalid "+a.Name,
+			fmt.Sprintf("Element %d of %s, %q, holds NUL, which no program's arguments can hold: the bot could never start. Remove the \\u0000.", i+1, a.Name, arg), &rng)
+	}
+	return nil
 }
 
 // checkDir warns when the bot's working directory is not a directory on
@@ -182,7 +207,8 @@ func checkDir(bot *Bot, dir string, rng hcl.Range) *hcl.Diagnostic {
 		where += fmt.Sprintf(" (%s)", bot.Dir)
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bot directory not found",
-		Detail:  fmt.Sprintf("Bot %q runs in the directory %s, which %s; its matches will end in a start fault. Create it before the run, or fix dir (a relative dir is relative to the file that declares the bot).", bot.Name, where, problem),
+		Detail: fmt.Sprintf("Bot %q runs in the directory %s, which %s; its matches will end in a start fault. Create it before the run, or fix dir (a relative dir is relative to the folder of the file that declares the bot, as named: a symbolic link's own folder).%s",
+			bot.Name, where, problem, linkHint(bot.DeclRange.Filename, bot.Dir)),
 		Subject: &rng}
 }
 
@@ -220,7 +246,8 @@ func evalOr(p string) string {
 // program of its dir that is not there yet is not warned of; one that is
 // there is checked all the same (its "#!" line, a "\r" or a byte order
 // mark are the file's, which a build that makes something else does not
-// mend).
+// mend). A program that is there and a known interpreter has the file
+// it runs checked too (checkScript).
 func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	prog := bot.Command[0]
 	onPath := !strings.ContainsRune(prog, '/')
@@ -235,7 +262,10 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 		_, err = os.Stat(path)
 	}
 	if err == nil {
-		return checkInterpreter(bot, path, nil, rng)
+		if d := checkInterpreter(bot, path, nil, rng); d != nil {
+			return d
+		}
+		return checkScript(bot, rng)
 	}
 	if !onPath && len(bot.Build) > 0 {
 		return nil
@@ -340,6 +370,8 @@ func decodeBuild(bot *Bot, attrs hcl.Attributes, decode func(string, any) (*hcl.
 			diags = append(diags, errDiag("Invalid build", "build is empty; give the program and its arguments, e.g. [\"javac\", \"Bot.java\"], or leave it out.", a.Expr.Range().Ptr()))
 		case attrs["house"] != nil:
 			diags = append(diags, errDiag("Invalid build", fmt.Sprintf("Bot %q is built into arbiter (house); only a command bot has a build.", bot.Name), a.NameRange.Ptr()))
+		default:
+			diags = appendNonNil(diags, nulArg(a, bot.Build))
 		}
 	}
 	var timeout string

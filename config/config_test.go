@@ -577,3 +577,101 @@ func TestTooManyMatchesSaysMaxMatchesDoesNotLiftIt(t *testing.T) {
 		t.Errorf("diags = %v, want one saying max_matches does not lift the cap", diags)
 	}
 }
+
+// A known interpreter's script that is not in the bot's dir is warned of
+// at the command, as a missing program is: every match would crash. Code
+// or a module given to the interpreter, an option's value, and a script
+// a build may make are not.
+func TestMissingScriptWarns(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`bot "missing" {
+  command = ["/usr/bin/python3", "simple.py"]
+}
+bot "there" {
+  command = ["/usr/bin/python3", "t.hcl"]
+}
+bot "option" {
+  command = ["/usr/bin/python3", "-W", "ignore", "-u", "sub/bot.py"]
+}
+bot "code" {
+  command = ["/usr/bin/python3", "-c", "print(1)"]
+}
+bot "module" {
+  command = ["/usr/bin/python3", "-m", "mybot"]
+}
+bot "shell" {
+  command = ["/bin/sh", "-e", "run.sh"]
+}
+bot "built" {
+  command = ["/usr/bin/python3", "gen.py"]
+  build   = ["/bin/sh", "-c", "echo > gen.py"]
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.missing, bot.there, bot.option, bot.code, bot.module, bot.shell, bot.built]
+  players = 7
+}
+`)
+	_, diags := load(path, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := []string{"11: Script not found", "17: Script not found", "26: Script not found"}
+	if diff := cmp.Diff(want, warnings(diags)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s\nall: %v", diff, diags)
+	}
+	if d := diags[0].Detail; !strings.Contains(d, `"missing"`) || !strings.Contains(d, filepath.Join(filepath.Dir(path), "simple.py")) {
+		t.Errorf("detail %q does not name the bot and the file looked for", d)
+	}
+}
+
+// Relative paths of a configuration file that is a symbolic link are
+// taken from the link's folder (docs/configuration.md); when the folder
+// of the file it links to has what is missing, the warning says so.
+func TestLinkedFileResolvesFromTheLink(t *testing.T) {
+	root := t.TempDir()
+	real, conf := filepath.Join(root, "real"), filepath.Join(root, "conf")
+	for _, d := range []string{filepath.Join(real, "bots"), conf} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := planowanieGame + `bot "script" {
+  command = ["/usr/bin/python3", "bots/simple.py"]
+}
+bot "folder" {
+  command = ["./bot"]
+  dir     = "bots"
+}
+bot "a" { house = "planowanie/random" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.script, bot.folder, bot.a]
+  players = 3
+}
+`
+	for name, data := range map[string]string{"t.hcl": src, "bots/simple.py": "print(1)\n", "bots/bot": "#!/bin/sh\n"} {
+		if err := os.WriteFile(filepath.Join(real, name), []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../real/t.hcl", filepath.Join(conf, "t.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(real, config.Options{})
+	if len(warnings(diags)) != 0 || diags.HasErrors() {
+		t.Fatalf("the file itself: %v", diags)
+	}
+	_, diags = load(conf, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := []string{"11: Script not found", "15: Bot directory not found"}
+	if diff := cmp.Diff(want, warnings(diags)); diff != "" {
+		t.Fatalf("warnings (-want +got):\n%s\nall: %v", diff, diags)
+	}
+	for _, d := range diags {
+		if !strings.Contains(d.Detail, "is a symbolic link to "+filepath.Join(real, "t.hcl")) || !strings.Contains(d.Detail, filepath.Join(real, "bots")) {
+			t.Errorf("%s: %q does not say where the link leads and what is there", d.Summary, d.Detail)
+		}
+	}
+}

@@ -39,7 +39,9 @@ type Limits struct {
 	// SandboxMode is the sandbox attribute: "on", "off" or "required".
 	SandboxMode string
 	// Set holds the names of the attributes the block sets.
-	Set       map[string]bool
+	Set map[string]bool
+	// Ranges holds the range of each attribute's value, by name.
+	Ranges    map[string]hcl.Range
 	DeclRange hcl.Range
 }
 
@@ -73,9 +75,10 @@ func (l *loader) limitsOf(blocks hcl.Blocks, s scope) (*Limits, hcl.Diagnostics)
 }
 
 func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnostics) {
-	lim := &Limits{Set: map[string]bool{}, DeclRange: b.DefRange}
+	lim := &Limits{Set: map[string]bool{}, Ranges: map[string]hcl.Range{}, DeclRange: b.DefRange}
 	content, diags := b.Body.Content(limitsSchema)
 	for name, a := range content.Attributes {
+		lim.Ranges[name] = a.Expr.Range()
 		v, d := l.value(a.Expr, s)
 		diags = append(diags, d...)
 		if d.HasErrors() {
@@ -146,7 +149,60 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 			diags = append(diags, errDiag("Invalid "+p.Limit+" limit", drivers.Sentence(p.Detail), a.Expr.Range().Ptr()))
 		}
 	}
-	return lim, diags
+	return lim, appendNonNil(diags, lim.sandboxContradiction())
+}
+
+// sandboxContradiction refuses a block that says sandbox = false and
+// requires the sandbox: the requirement would be dropped without a word.
+func (lim *Limits) sandboxContradiction() *hcl.Diagnostic {
+	if !lim.Set["sandbox"] || lim.SandboxMode != "off" || !contains(lim.Required, drivers.LimitSandbox) {
+		return nil
+	}
+	return errDiag("Invalid required limit",
+		fmt.Sprintf("required lists \"sandbox\", but this block says sandbox = false (%s): a bot cannot be both required to run in the sandbox and run outside it. "+
+			"Take \"sandbox\" out of required to run outside the sandbox, or sandbox = false out to require it.", lim.Ranges["sandbox"].String()),
+		rangePtr(lim.Ranges["required"]))
+}
+
+// requiresSandbox says whether lim requires the sandbox (sandbox =
+// "required", or "sandbox" in required), and the range of the attribute
+// that does.
+func (lim *Limits) requiresSandbox() (hcl.Range, bool) {
+	switch {
+	case lim == nil:
+		return hcl.Range{}, false
+	case lim.Set["sandbox"] && lim.SandboxMode == "required":
+		return lim.Ranges["sandbox"], true
+	case contains(lim.Required, drivers.LimitSandbox):
+		return lim.Ranges["required"], true
+	}
+	return hcl.Range{}, false
+}
+
+// checkSandboxDropped warns of each bot of tournament t whose limits
+// block says sandbox = false when t's requires the sandbox: the bot's
+// block overrides the tournament's (sandbox-default.md), so the bot runs
+// outside the sandbox, which the organiser may not have meant.
+func checkSandboxDropped(t *Tournament, bots []*Bot) hcl.Diagnostics {
+	where, ok := t.Limits.requiresSandbox()
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	done := map[*Bot]bool{}
+	for _, b := range bots {
+		if b == nil || done[b] || b.Limits == nil || !b.Limits.Set["sandbox"] || b.Limits.SandboxMode != "off" {
+			continue
+		}
+		done[b] = true
+		rng := b.Limits.Ranges["sandbox"]
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Required sandbox dropped for a bot",
+			Detail: fmt.Sprintf("Tournament %q requires the sandbox (%s), but bot %q says sandbox = false, which overrides it: %s runs outside the sandbox, in the machine's world. "+
+				"The tournament's requirement still makes run refuse a machine without the sandbox. Leave sandbox = false out of bot %q to run it in the sandbox.",
+				t.Name, where.String(), b.Name, b.Name, b.Name),
+			Subject: &rng})
+	}
+	return diags
 }
 
 // requiredLimits decodes the required attribute of a limits block, a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -150,6 +151,38 @@ tournament "t" {
 	for _, b := range tr.Bots {
 		if diff := cmp.Diff(want[b.Name], config.BotLimits(tr, b)); diff != "" {
 			t.Errorf("bot %s limits (-want +got):\n%s", b.Name, diff)
+		}
+	}
+}
+
+// A bot block's sandbox = false overrides a tournament's requirement of
+// the sandbox, in either spelling: the bot runs outside it, which
+// validate says at the bot's sandbox attribute, naming the line that
+// required it.
+func TestBotDroppingRequiredSandboxWarns(t *testing.T) {
+	for _, req := range []string{`sandbox = "required"`, `required = ["sandbox"]`} {
+		path := writeConfig(t, planowanieGame+`bot "a" { house = "planowanie/random" }
+bot "b" {
+  house = "planowanie/random"
+  limits { sandbox = false }
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  limits { `+req+` }
+}
+`)
+		_, diags := load(path, config.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		want := []string{"13: Required sandbox dropped for a bot"}
+		if diff := cmp.Diff(want, warnings(diags)); diff != "" {
+			t.Fatalf("%s: warnings (-want +got):\n%s\nall: %v", req, diff, diags)
+		}
+		if d := diags[len(diags)-1].Detail; !strings.Contains(d, `bot "b"`) || !strings.Contains(d, "t.hcl:19,") {
+			t.Errorf("%s: detail %q does not name the bot and the tournament's line", req, d)
 		}
 	}
 }

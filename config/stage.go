@@ -175,18 +175,7 @@ func (l *loader) decodeStage(t *Tournament, b *hcl.Block, index int) (*Stage, hc
 	diags = append(diags, choiceAttr(vals, "rating", s.Ranges, tournament.Ratings, &s.Rating)...)
 	format := tournament.RoundRobin
 	diags = append(diags, choiceAttr(vals, "format", s.Ranges, []tournament.Format{tournament.RoundRobin}, &format)...)
-	if a, ok := content.Attributes["bots"]; ok {
-		var d hcl.Diagnostics
-		s.Bots, d = l.stagePicks(a.Expr, index)
-		diags = append(diags, d...)
-	} else if index == 0 {
-		for _, bot := range t.Bots {
-			s.Bots = append(s.Bots, StagePick{Bot: bot, Range: t.Ranges["bots"]})
-		}
-	} else {
-		diags = append(diags, errDiag("Stage without bots",
-			"Every stage after the first says who plays in it, like bots = [top(stage.qualification, 4)].", b.DefRange.Ptr()))
-	}
+	diags = append(diags, l.decodeStageBots(t, s, b, content)...)
 	s.Split = Splits[1]
 	if s.static() {
 		s.Split = Splits[0]
@@ -220,6 +209,30 @@ func (l *loader) decodeStage(t *Tournament, b *hcl.Block, index int) (*Stage, hc
 		}
 	}
 	return s, diags
+}
+
+// decodeStageBots decodes the field of stage s, block b: its bots, or
+// for the first stage the tournament's by default. A field that is
+// given empty is an error: the stage would play no match.
+func (l *loader) decodeStageBots(t *Tournament, s *Stage, b *hcl.Block, content *hcl.BodyContent) hcl.Diagnostics {
+	a, ok := content.Attributes["bots"]
+	switch {
+	case ok:
+		var d hcl.Diagnostics
+		s.Bots, d = l.stagePicks(a.Expr, s.Index)
+		if len(s.Bots) == 0 && !d.HasErrors() {
+			d = append(d, errDiag("Stage without bots",
+				fmt.Sprintf("Stage %s's bots is empty, so the stage would play no match. List who plays in it, like bots = [top(stage.qualification, 4)] or [bot.alice, bot.bob], or remove the stage.", s.Name), a.Expr.Range().Ptr()))
+		}
+		return d
+	case s.Index == 0:
+		for _, bot := range t.Bots {
+			s.Bots = append(s.Bots, StagePick{Bot: bot, Range: t.Ranges["bots"]})
+		}
+		return nil
+	}
+	return hcl.Diagnostics{errDiag("Stage without bots",
+		"Every stage after the first says who plays in it, like bots = [top(stage.qualification, 4)].", b.DefRange.Ptr())}
 }
 
 // seatsProblem is a seat design's problem with the stage's groups, at the
@@ -414,12 +427,31 @@ func checkAdvancing(t *Tournament) hcl.Diagnostics {
 					fmt.Sprintf("Stage %s seats a whole group in every match (it sets no players), and its groups can have %d bots. ", s.Name, n)))
 			}
 		}
+		diags = appendNonNil(diags, s.noMatch(most[k]))
 		if s.Pools > most[k] && most[k] > 0 {
 			diags = append(diags, errDiag("More groups than bots",
 				fmt.Sprintf("Stage %s splits at most %d bot(s) into %d groups.", s.Name, most[k], s.Pools), rangePtr(s.Ranges["groups"])))
 		}
 	}
 	return diags
+}
+
+// noMatch refuses a stage whose largest group, of a field of at most
+// most bots, is smaller than its players: no group could seat a match,
+// and the stage would rank its bots by the random draw alone. A gate
+// plays its field against its own bots, not in groups.
+func (s *Stage) noMatch(most int) *hcl.Diagnostic {
+	n := (most + s.Pools - 1) / s.Pools
+	if s.Gate != nil || most == 0 || s.Players <= n {
+		return nil
+	}
+	subject := rangePtr(s.Ranges["players"])
+	if subject == nil {
+		subject = s.DeclRange.Ptr()
+	}
+	return errDiag("Stage plays no match",
+		fmt.Sprintf("Stage %s splits at most %d bot(s) into %d group(s), of at most %d bot(s): no group of %d can seat %d players, so this stage would play no match. "+
+			"Set players to at most %d, or fewer groups.", s.Name, most, s.Pools, n, n, s.Players, n), subject)
 }
 
 func stageNames(t *Tournament) []string {

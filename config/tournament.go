@@ -273,11 +273,13 @@ func (l *loader) checkHouseGames(t *Tournament) hcl.Diagnostics {
 
 // checkBotsOf checks the bots of tournament t against its game: house
 // bots of another game, nicks its files could not tell apart, names it
-// cannot use (checkBotNamesUsed), Java bots.
+// cannot use (checkBotNamesUsed), bots out of a sandbox it requires
+// (checkSandboxDropped), Java bots.
 func (l *loader) checkBotsOf(t *Tournament) hcl.Diagnostics {
 	bots := allBots(t)
 	diags := append(l.checkHouseGames(t), checkNicks(t, bots)...)
 	diags = append(diags, checkBotNamesUsed(t, bots)...)
+	diags = append(diags, checkSandboxDropped(t, bots)...)
 	return append(diags, l.checkJava(t, bots)...)
 }
 

@@ -17,8 +17,16 @@ var SPRTModels = []string{"normalized", "logistic", "bayesian"}
 // of one half decides nothing.
 const MaxSPRTError = 0.5
 
+// MaxSPRTElo bounds an SPRT's elo0 and elo1 (inclusive, either sign):
+// the logistic model's expected score rounds to 1 a few thousand Elo out
+// and its LLR is then NaN, and a difference of more than 1000 Elo (a
+// 99.7% score) needs no sequential test. Every model's LLR is a number
+// within it (rating.MaxSPRTElo, the same bound).
+const MaxSPRTElo = 1000
+
 // CheckSPRT lists what keeps an SPRT's hypotheses and error rates from
-// being a test: elo0 must be below elo1, alpha and beta between 0 and
+// being a test: elo0 and elo1 must be numbers from -MaxSPRTElo to
+// MaxSPRTElo, elo0 below elo1, alpha and beta between 0 and
 // MaxSPRTError (exclusive), the model one of SPRTModels ("" is the
 // default). The configuration reports each problem at its attribute of
 // the sprt block; a saved plan's check names stop.sprt.<attr>.
@@ -28,9 +36,9 @@ func CheckSPRT(elo0, elo1, alpha, beta float64, model string) []Problem {
 		attr string
 		v    float64
 	}{{"elo0", elo0}, {"elo1", elo1}} {
-		if math.IsNaN(e.v) || math.IsInf(e.v, 0) {
+		if math.IsNaN(e.v) || math.IsInf(e.v, 0) || math.Abs(e.v) > MaxSPRTElo {
 			out = append(out, Problem{Attr: e.attr, Summary: "Invalid " + e.attr,
-				Detail: fmt.Sprintf("%s must be a number, not %s.", e.attr, number(e.v))})
+				Detail: fmt.Sprintf("%s must be a number from %d to %d, not %s: far beyond that range the logistic model's expected score rounds to 1 and its log-likelihood ratio is not a number, and a larger difference (a 99.7%% score) needs no sequential test.", e.attr, -MaxSPRTElo, MaxSPRTElo, number(e.v))})
 		}
 	}
 	if len(out) == 0 && elo0 >= elo1 {

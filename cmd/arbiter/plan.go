@@ -58,7 +58,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 			p.Tournament, p.Game.Driver, p.Game.Name, p.Rounds, p.Players, p.Seats, p.Deal, p.Seed)
 	}
 	writeGameSettings(stdout, p)
-	fmt.Fprintf(stdout, "Clock per bot: %s%s. %d match(es). Plan hash %s\n", describeClock(l.matches), clockMeaning(p), l.count, p.Hash)
+	fmt.Fprintf(stdout, "Clock per bot: %s%s. %d match(es). Plan hash %s\n", describeClock(p, l.matches), clockMeaning(p), l.count, p.Hash)
 	for _, line := range describe(p) {
 		fmt.Fprintln(stdout, line)
 	}
@@ -117,17 +117,19 @@ func clockMeaning(p *plan.Plan) string {
 	return ""
 }
 
-// describeClock is the clock of the first match in words.
-func describeClock(ms plan.Seq) string {
-	clock := "unlimited"
-	if ms == nil {
-		return clock
+// describeClock is the clock of the first match in words, or, when none
+// is listed (a stage's field or a round known only during the run, or
+// no match at all), the clock the plan gives its later matches and
+// stages: the game's.
+func describeClock(p *plan.Plan, ms plan.Seq) string {
+	clock := p.GameClock()
+	if ms != nil {
+		ms(func(m *plan.Match) bool {
+			clock = m.Clock
+			return false
+		})
 	}
-	ms(func(m *plan.Match) bool {
-		clock = m.Clock.String()
-		return false
-	})
-	return clock
+	return clock.String()
 }
 
 // writeMatches prints the table of matches, aligned as a tabwriter with a

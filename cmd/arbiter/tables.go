@@ -322,9 +322,12 @@ func writeHeadToHead(w io.Writer, h *stats.HeadToHead) error {
 	if model == "" {
 		model = "normalized"
 	}
+	decision := map[rating.Decision]string{rating.Continue: "continue", rating.AcceptH0: "H0 accepted", rating.AcceptH1: "H1 accepted"}[h.Test.Decision]
+	if math.IsNaN(h.Test.LLR) {
+		decision = "no decision: the LLR is not a number"
+	}
 	fmt.Fprintf(&b, "SPRT:   %s Elo [%g, %g], alpha %g, beta %g: LLR %s (%s, %s), %s\n",
-		model, h.SPRT.Elo0, h.SPRT.Elo1, h.SPRT.Alpha, h.SPRT.Beta, fixed(h.Test.LLR), fixed(h.Test.Lower), fixed(h.Test.Upper),
-		map[rating.Decision]string{rating.Continue: "continue", rating.AcceptH0: "H0 accepted", rating.AcceptH1: "H1 accepted"}[h.Test.Decision])
+		model, h.SPRT.Elo0, h.SPRT.Elo1, h.SPRT.Alpha, h.SPRT.Beta, fixed(h.Test.LLR), fixed(h.Test.Lower), fixed(h.Test.Upper), decision)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

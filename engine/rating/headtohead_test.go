@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -182,6 +183,9 @@ func TestSPRTValidate(t *testing.T) {
 		{"alpha 0.7", SPRT{Elo0: 0, Elo1: 10, Alpha: 0.7, Beta: 0.05}, false},
 		{"elo1 infinite", SPRT{Elo0: 0, Elo1: math.Inf(1), Alpha: 0.05, Beta: 0.05}, false},
 		{"elo0 NaN", SPRT{Elo0: math.NaN(), Elo1: 5, Alpha: 0.05, Beta: 0.05}, false},
+		{"elo1 beyond the models", SPRT{Elo0: 0, Elo1: 1e30, Alpha: 0.05, Beta: 0.05}, false},
+		{"elo0 beyond the models", SPRT{Elo0: -1000.5, Elo1: 0, Alpha: 0.05, Beta: 0.05}, false},
+		{"the widest bounds", SPRT{Elo0: -1000, Elo1: 1000, Alpha: 0.05, Beta: 0.05}, true},
 	}
 	for _, tt := range tests {
 		if err := tt.s.Validate(); (err == nil) != tt.ok {
@@ -197,5 +201,36 @@ func TestFiniteNegativeZero(t *testing.T) {
 	}
 	if Finite(math.Inf(-1)) != nil || Finite(math.NaN()) != nil {
 		t.Error("Finite of an infinity or NaN is not nil")
+	}
+}
+
+// Within the bounds Validate takes, every model's LLR is a number, for
+// trinomial and pentanomial counts alike: far from 0 the normalized
+// model's fixed point from the uniform distribution cannot start (its
+// LLR was NaN, and an SPRT on it went on for ever), and bounds at the
+// limit must not make any model's NaN either.
+func TestSPRTLLRIsANumberWithinBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	count := func(n int) int { return r.IntN(2) * r.IntN(n) }
+	bounds := [][2]float64{{0, 250}, {-MaxSPRTElo, MaxSPRTElo}, {MaxSPRTElo - 0.01, MaxSPRTElo}, {-MaxSPRTElo, 1 - MaxSPRTElo}, {0, 5}}
+	for range 300 {
+		e0 := (r.Float64()*2 - 1) * MaxSPRTElo
+		bounds = append(bounds, [2]float64{e0, e0 + r.Float64()*(MaxSPRTElo-e0)})
+	}
+	for i, b := range bounds {
+		c := WDL{W: count(300), D: count(300), L: count(300)}
+		p := Penta{WW: count(100), WD: count(100), WL: count(100), DD: count(100), LD: count(100), LL: count(100)}
+		for _, m := range []string{ModelNormalized, ModelLogistic, ModelBayesian} {
+			s := SPRT{Elo0: b[0], Elo1: b[1], Alpha: 0.05, Beta: 0.05, Model: m}
+			if err := s.Validate(); err != nil {
+				t.Fatalf("%d: %v", i, err)
+			}
+			if v := s.LLR(c); math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("%s [%g, %g] %+v: LLR = %v", m, b[0], b[1], c, v)
+			}
+			if v := s.LLRPenta(p); math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("%s [%g, %g] %+v: LLR = %v", m, b[0], b[1], p, v)
+			}
+		}
 	}
 }

@@ -49,12 +49,17 @@ type SPRTResult struct {
 	Decision Decision `json:"decision"`
 }
 
-// Validate reports parameters fastchess refuses (SPRT::isValid).
+// MaxSPRTElo bounds Elo0 and Elo1, either sign (tournament.MaxSPRTElo):
+// within it every model's LLR is a number.
+const MaxSPRTElo = 1000
+
+// Validate reports parameters fastchess refuses (SPRT::isValid), and
+// bounds beyond MaxSPRTElo.
 func (s SPRT) Validate() error {
 	// As the configuration's stop { sprt } block checks them.
 	switch {
-	case math.IsInf(s.Elo0, 0) || math.IsNaN(s.Elo0) || math.IsInf(s.Elo1, 0) || math.IsNaN(s.Elo1):
-		return fmt.Errorf("sprt: elo0 and elo1 must be finite numbers, got %v and %v", s.Elo0, s.Elo1)
+	case !(math.Abs(s.Elo0) <= MaxSPRTElo && math.Abs(s.Elo1) <= MaxSPRTElo):
+		return fmt.Errorf("sprt: elo0 and elo1 must be numbers from %d to %d, got %v and %v", -MaxSPRTElo, MaxSPRTElo, s.Elo0, s.Elo1)
 	case !(s.Elo0 < s.Elo1):
 		return fmt.Errorf("sprt: elo0 (%v) must be less than elo1 (%v)", s.Elo0, s.Elo1)
 	case !(s.Alpha > 0 && s.Alpha < 0.5):
@@ -204,50 +209,124 @@ func llrLogistic(total float64, scores, probs []float64, s0, s1 float64) float64
 // normalised score (μ - ½)/σ is t0 and t1 (fastchess's getLLR_normalized,
 // after section 4.1 of Van den Bergh, "Comments on normalized Elo"): a
 // fixed-point iteration from the uniform distribution, at most 10 steps,
-// each solving equation 4.9 for θ.
+// each solving equation 4.9 for θ. Far from the uniform distribution's t
+// of 0 (a normalised Elo of about ±230 for pairs, ±340 for games), the
+// uniform start has every φ of one sign, equation 4.9 no root, and
+// fastchess's fitted distribution negative entries, whose logarithm is
+// NaN; the iteration then starts again from a distribution that has the
+// t sought (normalizedStart), where the φ of both signs always give
+// equation 4.9 its root, and goes on until it converges.
 func llrNormalized(total float64, scores, probs []float64, t0, t1 float64) float64 {
-	n := len(scores)
-	mle := func(muRef, t float64) []float64 {
-		p := make([]float64, n)
-		for i := range p {
-			p[i] = 1 / float64(n)
+	mle := func(t float64) []float64 {
+		p := uniform(len(scores))
+		if normalizedSteps(scores, probs, p, t, 10) {
+			return p
 		}
-		phi := make([]float64, n)
-		for range 10 {
-			mu := mean(scores, p)
-			variance := 0.0
-			for i := range scores {
-				variance += p[i] * (scores[i] - mu) * (scores[i] - mu)
-			}
-			sigma := math.Sqrt(variance)
-			for i, a := range scores {
-				z := (a - mu) / sigma
-				phi[i] = a - muRef - 0.5*t*sigma*(1+z*z)
-			}
-			u, v := phi[0], phi[0]
-			for _, f := range phi {
-				u, v = min(u, f), max(v, f)
-			}
-			theta := itp(func(x float64) float64 {
-				r := 0.0
-				for i := range phi {
-					r += probs[i] * phi[i] / (1 + x*phi[i])
-				}
-				return r
-			}, -1/v, -1/u, math.Inf(1), math.Inf(-1), 0.1, 2, 0.99, 1e-7)
-			maxDiff := 0.0
-			for i := range p {
-				np := probs[i] / (1 + theta*phi[i])
-				maxDiff = max(maxDiff, math.Abs(np-p[i]))
-				p[i] = np
-			}
-			if maxDiff < 1e-4 {
-				break
-			}
-		}
+		p = normalizedStart(scores, t)
+		normalizedSteps(scores, probs, p, t, 1000)
 		return p
 	}
-	return llr(total, probs, mle(0.5, t0), mle(0.5, t1))
+	return llr(total, probs, mle(t0), mle(t1))
+}
+
+func uniform(n int) []float64 {
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = 1 / float64(n)
+	}
+	return p
+}
+
+// normalizedSteps takes up to steps steps of llrNormalized's iteration
+// from p, in place, until no entry moves by 1e-4, and reports whether
+// every entry of the distribution it ends with is positive: a
+// distribution the LLR can take the logarithm of.
+func normalizedSteps(scores, probs, p []float64, t float64, steps int) bool {
+	n := len(scores)
+	phi := make([]float64, n)
+	for range steps {
+		mu := mean(scores, p)
+		variance := 0.0
+		for i := range scores {
+			variance += p[i] * (scores[i] - mu) * (scores[i] - mu)
+		}
+		sigma := math.Sqrt(variance)
+		for i, a := range scores {
+			z := (a - mu) / sigma
+			phi[i] = a - 0.5 - 0.5*t*sigma*(1+z*z)
+		}
+		u, v := phi[0], phi[0]
+		for _, f := range phi {
+			u, v = min(u, f), max(v, f)
+		}
+		if !(u < 0 && v > 0) {
+			return false // equation 4.9 has no root from here
+		}
+		theta := itp(func(x float64) float64 {
+			r := 0.0
+			for i := range phi {
+				r += probs[i] * phi[i] / (1 + x*phi[i])
+			}
+			return r
+		}, -1/v, -1/u, math.Inf(1), math.Inf(-1), 0.1, 2, 0.99, 1e-7)
+		maxDiff := 0.0
+		for i := range p {
+			np := probs[i] / (1 + theta*phi[i])
+			maxDiff = max(maxDiff, math.Abs(np-p[i]))
+			p[i] = np
+		}
+		if !(maxDiff >= 1e-4) {
+			break
+		}
+	}
+	for _, x := range p {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizedStart is a distribution over scores (symmetric about ½, as
+// a game's and a pair's are) whose normalised score (μ - ½)/σ is t: the
+// uniform distribution mixed with all of its weight on the highest score
+// (t > 0) or the lowest (t < 0), in the proportion, found by bisection,
+// that makes it t. The uniform one has t = 0, and t grows without bound
+// as the mix nears the one score.
+func normalizedStart(scores []float64, t float64) []float64 {
+	n := len(scores)
+	end := n - 1
+	if t < 0 {
+		end = 0
+	}
+	mix := func(e float64) []float64 {
+		p := uniform(n)
+		for i := range p {
+			p[i] *= e
+		}
+		p[end] += 1 - e
+		return p
+	}
+	tOf := func(e float64) float64 {
+		p := mix(e)
+		mu := mean(scores, p)
+		variance := 0.0
+		for i := range scores {
+			variance += p[i] * (scores[i] - mu) * (scores[i] - mu)
+		}
+		return math.Abs(mu-0.5) / math.Sqrt(variance)
+	}
+	// |t| falls as e, the uniform share, rises from 0 to 1.
+	lo, hi := 0.0, 1.0
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tOf(mid) > math.Abs(t) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return mix(hi)
 }
 
 // itp finds a root of f in [a, b] to within eps with the ITP method
@@ -261,7 +340,12 @@ func itp(f func(float64) float64, a, b, fa, fb, k1, k2, n0, eps float64) float64
 		fa, fb = fb, fa
 	}
 	nMax := math.Ceil(math.Log2(math.Abs(b-a)/(2*eps))) + n0
-	for i := 0; math.Abs(b-a) > 2*eps; i++ {
+	// ITP ends within nMax steps in exact arithmetic; in floating point
+	// an end far from 0 (a root bracketed up to 1e20) may have no
+	// neighbour within 2·eps, and the loop would never end: it stops
+	// after as many steps again, with the bracket as narrow as the
+	// numbers allow.
+	for i := 0; math.Abs(b-a) > 2*eps && !(float64(i) > 2*nMax+64); i++ {
 		xHalf := (a + b) / 2
 		r := eps*math.Pow(2, nMax-float64(i)) - (b-a)/2
 		delta := k1 * math.Pow(b-a, k2)

@@ -48,9 +48,16 @@ bot "f" {
     files  = "4KiB"
   }
 }
+bot "g" {
+  house = "planowanie/random"
+  limits {
+    sandbox  = false
+    required = ["sandbox"] # ERROR: Invalid required limit
+  }
+}
 tournament "t" {
   game    = game.planowanie.g
-  bots    = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f]
+  bots    = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g]
   players = 2
   limits {
     files    = "10XB"             # ERROR: Invalid files limit

@@ -98,3 +98,14 @@ tournament "noplayers" { # ERROR: Missing required argument
   bots  = [bot.a, bot.b]
   seats = "swap"
 }
+tournament "far" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+  stop {
+    sprt {
+      elo0 = -1e30 # ERROR: Invalid elo0
+      elo1 = 1001 # ERROR: Invalid elo1
+    }
+  }
+}

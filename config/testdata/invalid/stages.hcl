@@ -168,3 +168,20 @@ tournament "gate_twice" {
     }
   }
 }
+
+tournament "no_match" {
+  game  = game.auction.g
+  bots  = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g, bot.h]
+  seats = "fixed"
+  stage "a" {
+    groups  = 2
+    players = 6 # ERROR: Stage plays no match
+  }
+  stage "b" {
+    bots    = [top(stage.a, 2)]
+    players = 5 # ERROR: Stage plays no match
+  }
+  stage "c" {
+    bots = [] # ERROR: Stage without bots
+  }
+}

@@ -87,6 +87,52 @@ def penta(model, elo0, elo1, ll, ld, wl, dd, wd, ww):
     return llr(total, probs, mle_logistic(scores, probs, lscore(elo0)), mle_logistic(scores, probs, lscore(elo1)))
 
 
+def ll_direct(probs, t):
+    # The largest log-likelihood of a distribution over (0, 1/2, 1) with
+    # (mu - 1/2)/sigma = t, found without the fixed point: for each draw
+    # rate on a grid, then refined around the best, the win rate that
+    # makes it t (bisection: t rises with it), so it also holds where the
+    # fixed point from the uniform distribution cannot start.
+    def at(pd):
+        def r(pw):
+            pl = 1 - pd - pw
+            mu = pw + 0.5 * pd
+            var = pw * (1 - mu) ** 2 + pd * (0.5 - mu) ** 2 + pl * mu ** 2
+            return (mu - 0.5) / math.sqrt(var)
+        lo, hi = 1e-300, 1 - pd - 1e-15
+        if not r(lo) <= t <= r(hi):
+            return -math.inf
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if r(mid) < t:
+                lo = mid
+            else:
+                hi = mid
+        pw = (lo + hi) / 2
+        pl = 1 - pd - pw
+        if pl <= 0:
+            return -math.inf
+        return probs[0] * math.log(pl) + probs[1] * math.log(pd) + probs[2] * math.log(pw)
+    n = 2000
+    best = max(range(1, n), key=lambda k: at(k / n))
+    lo, hi = (best - 1) / n, (best + 1) / n
+    for _ in range(200):  # golden-section refinement
+        a, b = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
+        if at(a) < at(b):
+            lo = a
+        else:
+            hi = b
+    return at((lo + hi) / 2)
+
+
+def wdl_direct(elo0, elo1, w, d, l):
+    L, D, W = reg(l), reg(d), reg(w)
+    total = L + D + W
+    probs = [L / total, D / total, W / total]
+    k = 800 / LN10
+    return total * (ll_direct(probs, elo1 / k) - ll_direct(probs, elo0 / k))
+
+
 def main():
     for model, e0, e1, (w, d, l) in [
         ("normalized", 0, 5, (76, 123, 89)),
@@ -97,6 +143,11 @@ def main():
     ]:
         v = wdl(model, e0, e1, w, d, l)
         print(f'\t{{SPRT{{Elo0: {e0}, Elo1: {e1}, Alpha: 0.05, Beta: 0.05, Model: "{model}"}}, '
+              f'&WDL{{W: {w}, D: {d}, L: {l}}}, nil, {v:.6f}, 1e-3}},')
+    # Bounds far from 0, where the fixed point needs another start.
+    for e0, e1, (w, d, l) in [(0, 250, (139, 7, 54)), (0, 1000, (139, 7, 54)), (-1000, 0, (10, 2, 8)), (0, 400, (1, 0, 0))]:
+        v = wdl_direct(e0, e1, w, d, l)
+        print(f'\t{{SPRT{{Elo0: {e0}, Elo1: {e1}, Alpha: 0.05, Beta: 0.05, Model: "normalized"}}, '
               f'&WDL{{W: {w}, D: {d}, L: {l}}}, nil, {v:.6f}, 1e-3}},')
     for model, e0, e1, c in [
         ("normalized", 0, 5, (3, 20, 40, 30, 25, 6)),
