@@ -599,15 +599,17 @@ func (s *Session) write(line string, more []string, deadline time.Time) error {
 // a runtime timer whenever it changes, and every command has a deadline
 // of its own; the rest, if any, is written through the file under the
 // deadline. A session stopped (cancelErr) writes nothing, as it would
-// with its deadline in the past. (A command's deadline lies ahead of its
-// write by what is left of the bot's clock: a clock run out is not
-// written to, Send's spent. One that ran out in the microseconds before
-// the write is a time fault of the read that follows, not of the write.)
+// with its deadline in the past; nor does a deadline already past (a
+// clock read, not a timer): the command would reach the bot, and an
+// answer in the pipe at the read's first look would be taken as in time.
 func (s *Session) put(deadline time.Time) error {
 	s.wrote = 0
 	if s.inConn != nil {
 		if err := s.cancelErr(); err != nil {
 			return err
+		}
+		if !deadline.IsZero() && !time.Now().Before(deadline) {
+			return os.ErrDeadlineExceeded
 		}
 		_ = s.inConn.Control(s.writeFn) // closed: the file's write says so
 		if s.wrote == len(s.text) {

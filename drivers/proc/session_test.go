@@ -608,6 +608,31 @@ func TestSessionCrashReadsStderrWrittenAfterItsAnswer(t *testing.T) {
 	}
 }
 
+// TestWriteAfterDeadline: a command whose deadline has passed is not
+// written, even one the pipe would take at once (Session.put's direct
+// write): the write is the time fault, and the bot (cat) never sees the
+// command, so no answer to it can wait in the pipe and be taken for one
+// in time by a read whose first look comes late.
+func TestWriteAfterDeadline(t *testing.T) {
+	s, err := Start(context.Background(), Spec{Bot: "cat", Argv: []string{"cat"}, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Kill()
+	err = s.Write("late", time.Now().Add(-time.Second))
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != drivers.FaultTime || !strings.HasPrefix(f.Detail, "did not read its input in time") {
+		t.Fatalf("a write past its deadline: %v, want the time fault %q", err, "did not read its input in time")
+	}
+	if err := s.Write("next", time.Now().Add(10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ReadLine(time.Now().Add(10 * time.Second))
+	if err != nil || got != "next" {
+		t.Errorf("the bot's first line: %q (%v), want %q: the late command reached it", got, err, "next")
+	}
+}
+
 // TestWriteBeyondThePipe: a command longer than the pipe holds is written
 // in part at once and the rest under its deadline (Session.put): a bot
 // that reads it all gets every byte, and one that reads nothing has not
