@@ -285,7 +285,7 @@ func lostText(s []string, alt bool) string {
 // (none when it holds as many as it ran from). held says dir holds some
 // pairing.
 func shardLost(dir string, p *plan.Plan, steps int, own []string) (ways [][]string, held bool, err error) {
-	w := &lostWalk{steps: steps, own: own, files: map[string]*pairing.Pairing{}}
+	w := &lostWalk{steps: steps, own: own, files: map[string]*pairing.Pairing{}, seen: map[string]bool{}}
 	for _, name := range stageNames(p) {
 		pr, err := readPairing(filepath.Join(dir, RoundsDir, name))
 		if err != nil {
@@ -301,7 +301,7 @@ func shardLost(dir string, p *plan.Plan, steps int, own []string) (ways [][]stri
 	known := *p
 	known.Matches = slices.Clone(p.Matches)
 	w.walk(&known, 0, nil)
-	if len(w.ways) == 0 { // no way fits (an edited file): the first gap
+	if len(w.ways) == 0 || w.looks > lostLooks { // no way fits (an edited file), or too many to try: the first gap
 		lost, err := greedyLost(dir, p, steps)
 		for _, name := range lost {
 			ways = append(ways, []string{name})
@@ -311,12 +311,20 @@ func shardLost(dir string, p *plan.Plan, steps int, own []string) (ways [][]stri
 	return w.ways, held, nil
 }
 
+// lostLooks bounds lostWalk's search: the ways a plan's steps may go
+// grow as the factorial of its stages' playoffs (static stages whose
+// playoffs interleave), so past this many steps tried shardLost names
+// the first gap instead (greedyLost).
+const lostLooks = 4096
+
 // lostWalk is shardLost's search.
 type lostWalk struct {
 	steps int
 	own   []string
 	files map[string]*pairing.Pairing // the files dir holds, by name
 	ways  [][]string
+	seen  map[string]bool // ways by the files they lack: one of each
+	looks int             // steps tried
 }
 
 // walk tries every step that may be later step number step of p, which
@@ -324,12 +332,16 @@ type lostWalk struct {
 // that dir lacks), up to the shard's own.
 func (w *lostWalk) walk(p *plan.Plan, step int, missing []string) {
 	if step == w.steps {
-		if len(missing) > 0 {
+		if key := strings.Join(missing, "\x00"); len(missing) > 0 && !w.seen[key] {
+			w.seen[key] = true
 			w.ways = append(w.ways, missing)
 		}
 		return
 	}
 	for _, s := range nextSteps(p, step) {
+		if w.looks++; w.looks > lostLooks {
+			return
+		}
 		name := s.name(p)
 		next := *p
 		next.Matches = slices.Clone(p.Matches)
