@@ -54,7 +54,8 @@ type PairPick struct {
 	Gain float64 `json:"gain,omitempty"`
 	// Apart (rule "rating", plans of pairing revision 1 on) says that no
 	// chain of games links the two bots' ratings, so their difference is
-	// unknown and the gain unbounded (written as 0).
+	// unknown and the gain unbounded: such a pick has no gain in JSON
+	// (nor has one whose opponent is unrated, PairBasis.Unrated).
 	Apart bool `json:"apart,omitempty"`
 }
 
@@ -158,7 +159,9 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 			group = append(group, x.bot)
 			gain := x.gain
 			if math.IsInf(gain, 0) {
-				gain = 0 // JSON has no infinity; Met and Unrated say why it was chosen
+				// JSON has no infinity: the pick has no gain, and Apart
+				// (or the opponent's Unrated in the basis) says why.
+				gain = 0
 			}
 			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: x.bot, Met: x.met, Gain: gain, Apart: x.apart})
 		}
