@@ -463,3 +463,35 @@ func TestFillIsNotDrawnWithTheField(t *testing.T) {
 		t.Errorf("house bots in bots: no round of 30 has four entrants together, want about one in 7")
 	}
 }
+
+// TestTopShortOnlyWherePoolsCanBeShort: a seeded stage records the rule
+// for which pools are short (top_short) only when its pools can differ in
+// size, so that a plan whose stages have one pool, or a field of named
+// bots that divides by its pools, hashes as it did before the rule and a
+// run begun then resumes with its usual command.
+func TestTopShortOnlyWherePoolsCanBeShort(t *testing.T) {
+	p := compile(t, eight, eightBots+`
+		players = 2
+		stage "single"  { split = "seeded" }
+		stage "even"    {
+			bots   = [bot.a, bot.b, bot.c, bot.d]
+			split  = "seeded"
+			groups = 2
+		}
+		stage "uneven"  {
+			bots   = [bot.a, bot.b, bot.c, bot.d, bot.e]
+			split  = "seeded"
+			groups = 2
+		}
+		stage "final"   { bots = [top(stage.single, 2)] }
+		stage "later"   {
+			bots   = [top(stage.single, 4)]
+			groups = 2
+		}`)
+	want := map[string]bool{"single": false, "even": false, "uneven": true, "final": false, "later": true}
+	for _, st := range p.Stages {
+		if st.TopShort != want[st.Name] {
+			t.Errorf("stage %s (%d pools, split %s): top_short %v, want %v", st.Name, st.Pools, st.Split, st.TopShort, want[st.Name])
+		}
+	}
+}

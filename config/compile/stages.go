@@ -32,7 +32,7 @@ func compileStages(cfg *config.Config, t *config.Tournament, p *plan.Plan, varia
 	}
 	for _, s := range t.Stages {
 		ps := plan.Stage{Name: s.Name, Format: tournament.RoundRobin, Players: s.Players, Rounds: s.Rounds,
-			Seats: s.Seats, Rating: s.Rating, Pools: s.Pools, Split: s.Split, TopShort: s.Split == "seeded", Clock: clock, Variants: slices.Clone(variants)}
+			Seats: s.Seats, Rating: s.Rating, Pools: s.Pools, Split: s.Split, Clock: clock, Variants: slices.Clone(variants)}
 		for _, pick := range s.Bots {
 			pp := plan.Pick{Stage: pick.Stage, From: pick.From, To: pick.To, Admitted: pick.Admitted}
 			if pick.Bot != nil {
@@ -41,6 +41,10 @@ func compileStages(cfg *config.Config, t *config.Tournament, p *plan.Plan, varia
 			}
 			ps.Bots = append(ps.Bots, pp)
 		}
+		// The rule for which pools are short is recorded only where pools
+		// can be short, so that a plan with none hashes as it did before
+		// the rule.
+		ps.TopShort = ps.Split == "seeded" && ps.MayBeUneven()
 		if s.Gate != nil {
 			ps.Format = tournament.Gauntlet
 			ps.Gate = &plan.Gate{Against: botNames(s.Gate.Against), Games: s.Gate.Games}

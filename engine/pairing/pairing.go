@@ -54,7 +54,8 @@ type PairPick struct {
 	Gain float64 `json:"gain,omitempty"`
 	// Apart (rule "rating", plans of pairing revision 1 on) says that no
 	// chain of games links the two bots' ratings, so their difference is
-	// unknown and the gain unbounded (written as 0).
+	// unknown and the gain unbounded: such a pick has no gain in JSON
+	// (nor has one whose opponent is unrated, PairBasis.Unrated).
 	Apart bool `json:"apart,omitempty"`
 }
 
@@ -158,7 +159,9 @@ func groupByRating(p *plan.Plan, results []stats.Result) (*Pairing, error) {
 			group = append(group, x.bot)
 			gain := x.gain
 			if math.IsInf(gain, 0) {
-				gain = 0 // JSON has no infinity; Met and Unrated say why it was chosen
+				// JSON has no infinity: the pick has no gain, and Apart
+				// (or the opponent's Unrated in the basis) says why.
+				gain = 0
 			}
 			pr.Picks = append(pr.Picks, PairPick{Leader: a, Opponent: x.bot, Met: x.met, Gain: gain, Apart: x.apart})
 		}
@@ -320,7 +323,10 @@ func (f *ratedField) gain(a, b string, g float64) float64 {
 // (a full group is tried first, so the short groups fall as low as their
 // cost allows): the fill seats go to the lowest-placed bots that have had
 // them least, and a bot that had them plays when another can take them
-// at no more meetings. Revision 0 fixed the sizes, the short groups last,
+// at no more meetings. In duels the fill seat, the bye, is given first
+// (byeFirst) and the rest paired by the search, which on a large field
+// could run out of steps before it tried another place for the short
+// group. Revision 0 fixed the sizes, the short groups last,
 // so the fill seats went to the last bots whatever they had had.
 func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	names, games := stats.PairwiseGames(p, results)
@@ -333,24 +339,63 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	slices.SortStableFunc(unassigned, func(a, b string) int { return cmp.Compare(score[b], score[a]) })
 	s := &swissSearch{met: meetings(results), score: score, pos: map[string]int{}, players: p.Players,
 		sizes: tournament.GroupSizes(len(unassigned), p.Players)}
-	if p.Later != nil && p.Later.Revision >= 1 {
-		s.fillMet = fillMeetings(s.met, p.Fill)
-	}
 	pr := &Pairing{Rule: tournament.ByScore.String()}
 	for i, b := range unassigned {
 		s.pos[b] = i
 		pr.Basis = append(pr.Basis, PairBasis{Bot: b, Score: score[b]})
 	}
-	if len(unassigned) > 0 && len(s.sizes) > 0 {
-		s.open(unassigned, 0)
+	if p.Later != nil && p.Later.Revision >= 1 {
+		s.fillMet = fillMeetings(s.met, p.Fill)
 	}
-	pr.Groups = s.best
+	switch {
+	case s.fillMet != nil && p.Players == 2 && len(unassigned)%2 == 1:
+		pr.Groups = s.byeFirst(unassigned)
+	case len(unassigned) > 0 && len(s.sizes) > 0:
+		s.open(unassigned, 0)
+		pr.Groups = s.best
+	}
 	for _, g := range pr.Groups {
 		for _, b := range g[1:] {
 			pr.Picks = append(pr.Picks, PairPick{Leader: g[0], Opponent: b, Met: s.met[[2]string{g[0], b}]})
 		}
 	}
 	return pr
+}
+
+// byeFirst groups an odd field of duels (revision 1) as a Swiss system
+// gives the bye: the fill seat goes first to one of the bots that have
+// had it least, the lowest-placed of them whose absence lets the rest
+// pair with the fewest meetings, and the rest are paired by the search.
+// Those bots are tried from the bottom up until the rest pair with no
+// meeting again or swissByeBudget steps have been spent (the first tried
+// always gets its whole search); of equal meetings the lower-placed bye
+// is taken. The bye's group comes last.
+func (s *swissSearch) byeFirst(order []string) [][]string {
+	least := s.fillMet[order[0]]
+	for _, b := range order {
+		least = min(least, s.fillMet[b])
+	}
+	var best [][]string
+	bestCost, steps := 0, 0
+	for _, bye := range slices.Backward(order) {
+		if s.fillMet[bye] != least {
+			continue
+		}
+		rest := slices.DeleteFunc(slices.Clone(order), func(b string) bool { return b == bye })
+		t := &swissSearch{met: s.met, score: s.score, pos: s.pos, players: s.players,
+			sizes: tournament.GroupSizes(len(rest), s.players)}
+		if len(rest) > 0 {
+			t.open(rest, 0)
+		}
+		steps += t.steps
+		if best == nil || t.bestCost < bestCost {
+			best, bestCost = append(t.best, []string{bye}), t.bestCost
+		}
+		if bestCost == 0 || steps >= swissByeBudget {
+			break
+		}
+	}
+	return best
 }
 
 // fillMeetings counts, for every bot, its meetings with fill bots.
@@ -367,6 +412,9 @@ func fillMeetings(met map[[2]string]int, fill []string) map[string]int {
 // swissBudget bounds the steps of a Swiss round's search (see
 // groupBySwiss).
 const swissBudget = 20000
+
+// swissByeBudget bounds the steps spent on trying byes (see byeFirst).
+const swissByeBudget = 4 * swissBudget
 
 // swissSearch looks for the Swiss grouping with the fewest meetings.
 type swissSearch struct {

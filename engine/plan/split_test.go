@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -80,6 +81,43 @@ func TestSeededShortPoolsAreTheTopSeeds(t *testing.T) {
 		got := p.SplitPools(0, field)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%d bots in %d pools (top_short %v): %v, want %v", tc.bots, tc.pools, tc.topShort, got, want)
+		}
+	}
+}
+
+// TestOldSnakeSaidOnlyWherePoolsCanBeShort: arbiter plan names the rule of
+// an earlier arbiter for a seeded stage without top_short only when its
+// pools can differ in size; one pool, or a field of named bots that
+// divides by its pools, is split alike under either rule.
+func TestOldSnakeSaidOnlyWherePoolsCanBeShort(t *testing.T) {
+	named := func(n int) []Pick {
+		var picks []Pick
+		for i := 1; i <= n; i++ {
+			picks = append(picks, Pick{Bot: fmt.Sprintf("s%d", i)})
+		}
+		return picks
+	}
+	picked := []Pick{{Stage: "first", From: 1, To: 2}}
+	for _, tc := range []struct {
+		pools    int
+		bots     []Pick
+		topShort bool
+		old      bool
+	}{
+		{1, picked, false, false},
+		{1, named(7), false, false},
+		{3, named(6), false, false},
+		{3, named(7), false, true},
+		{3, named(7), true, false},
+		{2, picked, false, true},
+		{2, picked, true, false},
+	} {
+		p := &Plan{Seed: 1, Stages: []Stage{
+			{Name: "first", Pools: 1, Split: "seeded", Bots: named(7)},
+			{Name: "next", Pools: tc.pools, Split: "seeded", TopShort: tc.topShort, Bots: tc.bots}}}
+		said := p.DescribeStage(1)
+		if got := strings.Contains(said, "earlier arbiter") || strings.Contains(said, "arbiter that made the plan"); got != tc.old {
+			t.Errorf("%d pools of %v, top_short %v: %q; names the old rule: %v, want %v", tc.pools, tc.bots, tc.topShort, said, got, tc.old)
 		}
 	}
 }

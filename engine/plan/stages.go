@@ -86,6 +86,27 @@ func (s *Stage) Static() bool {
 	return true
 }
 
+// MayBeUneven says whether the stage's pools can differ in size, so that
+// which of them are short matters: more than one pool, and a field of
+// named bots that does not divide by them, or a field picked from
+// earlier stages, whose size is known only when they have finished.
+func (s *Stage) MayBeUneven() bool {
+	if s.Pools <= 1 {
+		return false
+	}
+	if !s.Static() {
+		return true
+	}
+	var field []string
+	for _, pick := range s.Bots {
+		if !slices.Contains(field, pick.Bot) {
+			field = append(field, pick.Bot)
+		}
+	}
+	n := min(s.Pools, len(field))
+	return n > 1 && len(field)%n != 0
+}
+
 // MakesLater says whether the run makes matches from results that the
 // plan cannot list: later stages, rounds paired by rating or score, or
 // placement playoffs.
@@ -315,9 +336,9 @@ func (p *Plan) DescribeStage(k int) string {
 	}
 	split := "at random"
 	switch {
-	case st.Split == "seeded" && st.TopShort:
+	case st.Split == "seeded" && (st.TopShort || !st.MayBeUneven()):
 		split = "seeded in that order, snake-wise"
-	case st.Split == "seeded":
+	case st.Split == "seeded" && st.MayBeUneven():
 		split = "seeded in that order, snake-wise, by the rule of the arbiter that made the plan: short groups where the last row runs out, not the top seeds'"
 	}
 	seats := "the whole group in every match"
