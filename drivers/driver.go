@@ -311,16 +311,26 @@ func Computed(err error) bool {
 	return NothingArrived(err) && errors.As(err, &f) && f.Computed()
 }
 
+// QueuedArrived is what a time fault of a session game says happened
+// when the command went in one write behind others whose answers arrived
+// (QueuedSilent): the bot's output does reach the referee, so it flushes
+// some answers at least, but nothing came after its answer to the command
+// before this one. QueuedNote and arbiter check's hint start with it.
+const QueuedArrived = "nothing arrived after its answer to the command before it, written with it"
+
 // QueuedNote ends the detail of a time fault of a session game instead
 // of NothingArrivedNote when the command went in one write behind others
-// whose answers arrived (QueuedSilent): the bot's output does reach the
-// referee, so it flushes some answers at least. Most often the bot read
-// the whole write at once and lost the lines after the one it answered
-// (arbiter check, which knows the lines, says that); or it did not flush
-// this answer.
-const QueuedNote = "; nothing arrived after its answer to the command before it, written with it: " +
-	"it may read more than one line at a time and have lost the rest of that write, " +
-	"or it may not have flushed this answer (arbiter check shows more)"
+// whose answers arrived (QueuedSilent). The referee cannot tell why, so
+// it hedges every cause, as NothingArrivedNote does: the bot was still
+// at it (slow, sleeping, waiting on a child, or, where its CPU is not
+// counted, in a loop), answered into its own buffer without flushing it,
+// or never read the command, having read the whole write at once and
+// lost the lines after the one it answered (arbiter check, which knows
+// the lines, says which).
+const QueuedNote = "; " + QueuedArrived + ": it may not have finished this one in time; " +
+	"if it answered it, it may not have flushed the answer; " +
+	"if it never read it, it may read more than one line at a time and have lost the rest of that write " +
+	"(arbiter check shows more)"
 
 // ArrivedNote is the note that ends the detail of err, a time fault of a
 // session game: ComputedNote, QueuedNote, NothingArrivedNote, or "".

@@ -199,7 +199,7 @@ func TestFaultsWithProcesses(t *testing.T) {
 		{modePass, drivers.FaultIllegal, 1, `^passed, but could place stone .* on turn 2 \(its move 1\)$`},
 		{modeGarbage, drivers.FaultProtocol, 0, `^answered "I would rather not" to "gen_move": a response must start with '=' or '\?' \(write debug output to stderr\), answering gen_move on turn 1 \(its move 1\)$`},
 		// Written behind the play and time_left, which it answered.
-		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2 \(its move 1\); nothing arrived after its answer to the command before it, written with it: `},
+		{modeSlow, drivers.FaultTime, 1, `, answering gen_move on turn 2 \(its move 1\); nothing arrived after its answer to the command before it, written with it: it may not have finished this one in time; `},
 		{modeTwice, drivers.FaultProtocol, 0, `^answered gen_move with "", which is neither cells row,col nor pass on turn 3 \(its move 2\); but it has written more answers than it was sent commands`},
 		{modeCrash, drivers.FaultCrash, 0, `exited with status 3.*, answering gen_move on turn 1 \(its move 1\)$`},
 	}

@@ -118,7 +118,7 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 		if d, ok := strings.CutSuffix(detail, drivers.QueuedNote); ok {
 			detail = d
 			if hint == "" {
-				hint = "nothing arrived after its answer to the command before it, written with it; " + flushHint
+				hint = drivers.QueuedArrived + "; " + flushHint
 			}
 		}
 		if d, ok := strings.CutSuffix(detail, drivers.ComputedNote); ok {

@@ -39,19 +39,17 @@ func (p *Probe) CPUCounted() bool {
 // It is false when the CPU is not counted (no cgroup of the bot's own):
 // a time fault then says what it says of a silent bot.
 //
-// The counter is read here only, when a deadline has passed: the
-// baseline is the reading the session has from around the write
-// (sentCPU, at start-up before the first), not one taken as each
-// command's clock starts, which would cost a read of the cgroup per
-// command of a write (a Planowanie play broadcast, time_left and
-// gen_move). So the CPU the bot may have used between the baseline and
-// the start of the command's clock, the answers before it in its write
-// or its start-up, is taken off at its most, the whole of the machine's
-// CPUs for all that time: what it computed for those is never counted
-// as computing for this one. The figure left is at most what the bot
-// used in its wait, and about all of it when the answers before it were
-// quick; after slow ones, a bot still computing is told by its thread
-// that wants the CPU at the deadline.
+// The baseline is sentCPU, read at sentCPUAt: around the write, at
+// start-up before the first, or as the clock of a command written behind
+// others started (rebaseSentCPU). The CPU the bot may have used between
+// the baseline and the start of the command's clock is taken off at its
+// most, the whole of the machine's CPUs for all that time: what it
+// computed for the commands before it is never counted as computing for
+// this one, and what is left is at most what the bot used in its wait.
+// Since that time is at most offMoveAllowance of CPU (rebaseSentCPU
+// reads the counter anew after a longer one), what is left is about all
+// the bot used in its wait. A bot's start-up that runs on after the
+// first write counts toward that write's first command: it is the bot's.
 func (s *Session) busy() bool {
 	if !s.sentCPUKnown {
 		return false
@@ -62,6 +60,28 @@ func (s *Session) busy() bool {
 	}
 	before := s.sentAt.Sub(s.sentCPUAt) * time.Duration(machineCPUs)
 	return (used-s.sentCPU-max(before, 0))*busyShare >= time.Since(s.sentAt) || s.box.running()
+}
+
+// rebaseSentCPU reads the CPU the bot's processes have used as the clock
+// of a command written behind others starts (sentAt, as the answer
+// before it was read), for busy's baseline, when the baseline it has is
+// too old for busy to take off what the bot may have used since
+// (offMoveAllowance at most, on all the machine's CPUs): after a slow
+// answer before it, that would be more than its whole wait. Quick
+// answers before it, as a play's and a time_left's mostly are, cost no
+// read of the cgroup.
+func (s *Session) rebaseSentCPU() {
+	if !s.sentCPUKnown || s.sentAt.Sub(s.sentCPUAt)*time.Duration(machineCPUs) <= offMoveAllowance {
+		return
+	}
+	start := time.Now()
+	used, ok := s.box.cpuUsed()
+	if !ok {
+		s.sentCPUKnown = false
+		return
+	}
+	s.sentCPU, s.sentCPUAt = used, time.Now()
+	s.sentAt = s.sentAt.Add(s.sentCPUAt.Sub(start)) // the read is arbiter's time, not the bot's
 }
 
 // running says whether a thread of the bot's processes is running or

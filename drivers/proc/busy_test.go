@@ -66,6 +66,15 @@ func queuedBot(mode string, in *bufio.Scanner, reply func(string)) bool {
 		reply(cpu)
 		in.Scan()
 		time.Sleep(time.Hour)
+	case "queuedduty": // computes 600 ms for the first, then a third of the time on the second
+		in.Scan()
+		spin(600 * time.Millisecond)
+		reply("ok")
+		in.Scan()
+		for {
+			spinCPU(15 * time.Millisecond)
+			time.Sleep(30 * time.Millisecond)
+		}
 	case "queuedhold": // answers the first, keeps the answer to the second in its buffer
 		in.Scan()
 		reply("ok")
@@ -90,6 +99,22 @@ func computed() string {
 	}
 	_ = unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &t1)
 	return strconv.FormatInt(t1.Nano()-t0.Nano(), 10)
+}
+
+// spin computes for d of the wall clock.
+func spin(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// spinCPU computes until the process has had d more of the CPU: a bot
+// that wants the CPU for d, however long the machine makes it wait.
+func spinCPU(d time.Duration) {
+	var t0, t unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &t0)
+	for t = t0; time.Duration(t.Nano()-t0.Nano()) < d; {
+		_ = unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &t)
+	}
 }
 
 // A command written in one write behind others is judged on its own
@@ -148,5 +173,43 @@ func TestQueuedTimeFault(t *testing.T) {
 				t.Errorf("ArrivedNote = %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// A bot that computes for a third of the wait of a command written
+// behind another that it took 600 ms to answer kept computing (Busy):
+// the CPU it may have used before the command's clock started is not
+// taken off at its most, the whole of the machine's CPUs for the 600 ms
+// (more than the bot uses in the wait, on two CPUs or more), but read
+// as the clock starts (rebaseSentCPU). Several runs, since a thread that
+// wants the CPU at the deadline says Busy anyway about half the time; a
+// run where the machine, busy with other work, gave the bot less than a
+// quarter of its wait cannot tell, and says so.
+func TestQueuedBusyAfterSlowAnswer(t *testing.T) {
+	told := 0
+	for i := range 5 {
+		s := offMoveSession(t, "queuedduty", drivers.Clock{Move: drivers.Duration(time.Second)})
+		s.Send("first", "second")
+		if err := s.Receive(readAnswer(s)); err != nil {
+			t.Fatalf("run %d: the answer to the first command: %v", i, err)
+		}
+		before, _ := s.box.cpuUsed()
+		err := s.Receive(readAnswer(s))
+		used, _ := s.box.cpuUsed()
+		used -= before
+		wait := time.Since(s.sentAt)
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != drivers.FaultTime || !f.Silent || !f.Queued {
+			t.Fatalf("run %d: Receive = %v, want a silent queued time fault", i, err)
+		}
+		if used*busyShare < wait*11/10 {
+			t.Logf("run %d: the bot got %v of CPU in its wait of %v, not clearly a quarter: the machine is too busy for this run to tell", i, used, wait)
+		} else if told++; !f.Busy {
+			t.Errorf("run %d: %v: not Busy, for a bot that used %v of CPU in its wait of %v", i, err, used, wait)
+		}
+		s.Kill()
+	}
+	if told == 0 {
+		t.Skip("the machine was too busy in every run for the bot to get a quarter of its wait")
 	}
 }

@@ -30,10 +30,11 @@ type Fault struct {
 	Queued bool
 	// Busy says of a Silent time fault that the bot's processes used
 	// the CPU for at least a quarter of the wait, the command's own, not
-	// counting what they used for the commands before it or to start
-	// (busy.go): it was computing, not waiting for input or holding an
-	// answer it did not flush. A game says so in its detail
-	// (drivers.ComputedNote).
+	// counting what they used before its clock started, for the commands
+	// before it in its write, say (busy.go; a start-up that runs on after
+	// the first write counts toward that write's first command): it was
+	// computing, not waiting for input or holding an answer it did not
+	// flush. A game says so in its detail (drivers.ComputedNote).
 	Busy bool
 }
 

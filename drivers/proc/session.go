@@ -125,8 +125,9 @@ type Session struct {
 	answerAt time.Time // when cpuAt was read
 	// sentCPU is the CPU the bot's processes had used at sentCPUAt,
 	// when the write of the command it is on was due (at start, before
-	// any), if sentCPUKnown: a time fault says whether it computed while
-	// it waited (busy.go).
+	// any), or as its clock started, for one written behind others after
+	// a slow answer (rebaseSentCPU), if sentCPUKnown: a time fault says
+	// whether it computed while it waited (busy.go).
 	sentCPU      time.Duration
 	sentCPUAt    time.Time
 	sentCPUKnown bool
@@ -857,6 +858,7 @@ func (s *Session) Receive(read func(deadline time.Time) error) error {
 		// The next command has waited in the bot's input: its clock
 		// starts as this answer was done with.
 		s.sentAt = start.Add(elapsed)
+		s.rebaseSentCPU()
 		s.deadline = s.budget(s.sentAt, s.next[0])
 		s.next = s.next[1:]
 		s.answered, s.heard, s.queued = 0, false, true
