@@ -675,3 +675,38 @@ tournament "t" {
 		}
 	}
 }
+
+// Limits that some bots run under are warned of, not refused: a Bricks
+// move of 8 bytes fits output = "16B", a bot that writes no file runs
+// under files = "1KiB" (docs/sandbox.md). Only an output under the
+// shortest answer of any game, 2 B, is an error (testdata/invalid).
+func TestSmallLimitsWarn(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`bot "a" {
+  house = "planowanie/random"
+  limits {
+    output = "16B"
+    files  = "1KiB"
+  }
+}
+bot "b" {
+  house = "planowanie/random"
+  limits {
+    output = "64B"
+    files  = "4KiB"
+  }
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+}
+`)
+	_, diags := load(path, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := []string{"13: Small output limit", "14: Small files limit"}
+	if diff := cmp.Diff(want, warnings(diags)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s\nall: %v", diff, diags)
+	}
+}
