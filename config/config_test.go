@@ -440,6 +440,19 @@ tournament "t" {
 	}
 }
 
+// A directory whose only configuration-like file ends otherwise
+// (tournament.hcl.txt) is told so, not only that it has no .hcl files.
+func TestNoFilesNamesUnread(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tournament.hcl.txt"), []byte("tournament \"t\" {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir, config.Options{})
+	if len(diags) != 1 || diags[0].Summary != "No configuration files" || !strings.Contains(diags[0].Detail, "tournament.hcl.txt is not read") {
+		t.Errorf("%v, want one error naming the unread tournament.hcl.txt", diags)
+	}
+}
+
 // A folder named x.hcl is skipped with a warning; a link to nothing is
 // an error naming where it points; and a configuration without a
 // tournament names the files left unread for their ending.
