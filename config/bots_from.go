@@ -230,9 +230,9 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) (diags hcl
 		return hcl.Diagnostics{errDiag("Cannot read player folders",
 			fmt.Sprintf("%v. dir must be a directory holding one folder per player, each with an %s.", err, InfoFile), &rng)}
 	}
-	rep := &folderReport{bf: bf, rng: rng}
+	// The folders' diagnostics go with the others, in folder order.
+	rep := &folderReport{bf: bf, rng: rng, out: &diags}
 	invalid := rep.invalid
-	defer func() { diags = append(diags, rep.finish()...) }()
 	names := map[string]string{}
 	for _, e := range ents { // os.ReadDir sorts by name
 		if strings.HasPrefix(e.Name(), ".") {
@@ -284,7 +284,8 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) (diags hcl
 		bf.Bots = append(bf.Bots, bot)
 		l.cfg.Bots = append(l.cfg.Bots, bot)
 	}
-	if len(bf.Bots) == 0 && !diags.HasErrors() && !rep.diags.HasErrors() {
+	rep.finish()
+	if len(bf.Bots) == 0 && !diags.HasErrors() {
 		left := ""
 		if len(bf.Skipped) > 0 {
 			left = fmt.Sprintf(" (%d left out as invalid: see the warnings)", len(bf.Skipped))
@@ -296,15 +297,16 @@ func (l *loader) readPlayers(bf *BotsFrom, rng hcl.Range, build *Bot) (diags hcl
 }
 
 // folderReport reports the player folders of bf that are no valid
-// player: an error each, or with invalid = "skip" a warning each, the
-// folder left out. Past the first MaxFolderDiags the folders are only
-// counted (a dir that is no field of players, like /usr/share, makes one
-// for each of its folders), in one diagnostic more.
+// player into out: an error each, or with invalid = "skip" a warning
+// each, the folder left out. Past the first MaxFolderDiags the folders
+// are only counted (a dir that is no field of players, like /usr/share,
+// makes one for each of its folders), in one diagnostic more.
 type folderReport struct {
-	bf    *BotsFrom
-	rng   hcl.Range
-	diags hcl.Diagnostics
-	more  int
+	bf       *BotsFrom
+	rng      hcl.Range
+	out      *hcl.Diagnostics
+	reported int
+	more     int
 }
 
 func (r *folderReport) invalid(folder, summary, why, fix string) {
@@ -312,24 +314,25 @@ func (r *folderReport) invalid(folder, summary, why, fix string) {
 		r.bf.Skipped = append(r.bf.Skipped, SkippedFolder{Folder: folder, Why: why})
 	}
 	switch {
-	case len(r.diags) >= MaxFolderDiags:
+	case r.reported >= MaxFolderDiags:
 		r.more++
+		return
 	case !r.bf.Skip:
-		r.diags = append(r.diags, errDiag(summary, why+" "+fix, &r.rng))
+		*r.out = append(*r.out, errDiag(summary, why+" "+fix, &r.rng))
 	default:
-		r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder left out",
+		*r.out = append(*r.out, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Player folder left out",
 			Detail:  fmt.Sprintf("%s It does not play (invalid = \"skip\"); the other players do. %s", why, fix),
 			Subject: &r.rng})
 	}
+	r.reported++
 }
 
-// finish is the folders' diagnostics, the count of the unreported ones
-// last.
-func (r *folderReport) finish() hcl.Diagnostics {
+// finish adds the count of the unreported folders, after the folders'
+// own diagnostics.
+func (r *folderReport) finish() {
 	if r.more > 0 {
-		return append(r.diags, moreFolders(r.bf, r.more, r.rng))
+		*r.out = append(*r.out, moreFolders(r.bf, r.more, r.rng))
 	}
-	return r.diags
 }
 
 // MaxFolderDiags is how many player folders of one bots_from block are

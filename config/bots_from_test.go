@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -320,6 +321,34 @@ func TestBotsFromSkipRefuses(t *testing.T) {
 		if !said {
 			t.Errorf("%s: %v, want an error saying %q", tt.invalid, diags, tt.want)
 		}
+	}
+}
+
+// Under invalid = "skip" the folders left out are warned of before the
+// error "No player folders" that says "see the warnings", in folder
+// order.
+func TestBotsFromSkipWarnsFirst(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"players/a/": "",
+		"players/b/": "",
+		"t.hcl": `bots_from "field" {
+  dir     = "players"
+  invalid = "skip"
+}
+`})
+	_, diags := load(dir, config.Options{})
+	var got []string
+	for _, d := range diags {
+		switch d.Summary {
+		case "Player folder left out":
+			got = append(got, filepath.Base(strings.SplitN(d.Detail, ":", 2)[0]))
+		case "No player folders":
+			got = append(got, d.Summary)
+		}
+	}
+	if want := []string{"a", "b", "No player folders"}; !slices.Equal(got, want) {
+		t.Errorf("diagnostics in order %q, want %q", got, want)
 	}
 }
 

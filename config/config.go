@@ -213,10 +213,22 @@ func readProblem(f string, err error) string {
 
 // NoFiles is the error of a directory, given as path, that has no
 // configuration files (DirFiles): Load's, and arbiter fmt's, which
-// formats the files Load would load.
+// formats the files Load would load. It names the files that look like
+// configuration but end otherwise (tournament.hcl.txt, t.HCL).
 func NoFiles(path string) *hcl.Diagnostic {
-	return errDiag("No configuration files",
-		fmt.Sprintf("The directory %s has no .hcl files (hidden files, editors' lock files and backups are skipped: names starting with \".\" or \"#\", or ending in \"~\"). Put the tournament's configuration in files ending in .hcl.", path), nil)
+	detail := fmt.Sprintf("The directory %s has no .hcl files (hidden files, editors' lock files and backups are skipped: names starting with \".\" or \"#\", or ending in \"~\"). Put the tournament's configuration in files ending in .hcl.", path)
+	if unread := unreadFiles(path); len(unread) > 0 {
+		detail = fmt.Sprintf("The directory %s has no .hcl files: its %s not read, as only files ending in .hcl are. Rename %s to end in .hcl.", path, isAre(unread), itThem(unread))
+	}
+	return errDiag("No configuration files", detail, nil)
+}
+
+// itThem is "it" for one name, "them" for more.
+func itThem(names []string) string {
+	if len(names) == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // IgnoredFile reports whether a directory's file called name is left

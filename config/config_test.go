@@ -440,6 +440,19 @@ tournament "t" {
 	}
 }
 
+// A directory whose only configuration-like file ends otherwise
+// (tournament.hcl.txt) is told so, not only that it has no .hcl files.
+func TestNoFilesNamesUnread(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tournament.hcl.txt"), []byte("tournament \"t\" {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir, config.Options{})
+	if len(diags) != 1 || diags[0].Summary != "No configuration files" || !strings.Contains(diags[0].Detail, "tournament.hcl.txt is not read") {
+		t.Errorf("%v, want one error naming the unread tournament.hcl.txt", diags)
+	}
+}
+
 // A folder named x.hcl is skipped with a warning; a link to nothing is
 // an error naming where it points; and a configuration without a
 // tournament names the files left unread for their ending.
@@ -673,5 +686,40 @@ tournament "t" {
 		if !strings.Contains(d.Detail, "is a symbolic link to "+filepath.Join(real, "t.hcl")) || !strings.Contains(d.Detail, filepath.Join(real, "bots")) {
 			t.Errorf("%s: %q does not say where the link leads and what is there", d.Summary, d.Detail)
 		}
+	}
+}
+
+// Limits that some bots run under are warned of, not refused: a Bricks
+// move of 8 bytes fits output = "16B", a bot that writes no file runs
+// under files = "1KiB" (docs/sandbox.md). Only an output under the
+// shortest answer of any game, 2 B, is an error (testdata/invalid).
+func TestSmallLimitsWarn(t *testing.T) {
+	path := writeConfig(t, planowanieGame+`bot "a" {
+  house = "planowanie/random"
+  limits {
+    output = "16B"
+    files  = "1KiB"
+  }
+}
+bot "b" {
+  house = "planowanie/random"
+  limits {
+    output = "64B"
+    files  = "4KiB"
+  }
+}
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.a, bot.b]
+  players = 2
+}
+`)
+	_, diags := load(path, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := []string{"13: Small output limit", "14: Small files limit"}
+	if diff := cmp.Diff(want, warnings(diags)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s\nall: %v", diff, diags)
 	}
 }

@@ -129,7 +129,7 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 			continue
 		}
 		kind, known := l.declared(root)
-		if !contains(known, name) && l.rejectedDeclares(root, tr) {
+		if !contains(known, name) && closest(name, known) == "" && l.rejectedDeclares(root, tr) {
 			diags = append(diags, followOn(&nameRange))
 			continue
 		}
@@ -156,7 +156,7 @@ func (l *loader) checkRefs(expr hcl.Expression, s scope) hcl.Diagnostics {
 					games = append(games, g.Name)
 				}
 			}
-			if !contains(games, gname) && (l.misspeltDeclares("game", name, gname) || l.rejectedDeclares(root, tr)) {
+			if !contains(games, gname) && (l.misspeltDeclares("game", name, gname) || closest(gname, games) == "" && l.rejectedDeclares(root, tr)) {
 				diags = append(diags, followOn(&grange))
 			} else if !contains(games, gname) {
 				diags = append(diags, errDiag("Unknown game",
@@ -289,7 +289,10 @@ func (l *loader) misspeltDeclares(typ string, labels ...string) bool {
 // already reported and left out (loader.rejected): a bot, deck or
 // bots_from whose label is the reference's name, a game one of whose
 // labels is the reference's driver or name (a misspelt driver, a
-// missing label: which label was meant cannot be told). Names are
+// missing label: which label was meant cannot be told). Its callers ask
+// only for a name that is no typo of a declared one (closest): a
+// reference game.bricks.mian beside game "bricks" "main" is reported
+// with its "did you mean", even when a game "bricks" lacks its name. Names are
 // compared composed (NFC), so that a name refused for its combining mark
 // covers a reference written either way.
 func (l *loader) rejectedDeclares(root string, tr hcl.Traversal) bool {

@@ -142,14 +142,28 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 			lim.Set[name] = true
 		}
 	}
-	// What no bot can run under, by the rule a saved plan is checked by;
-	// an attribute already in error is not reported again.
+	diags = append(diags, lim.ruleDiags(content)...)
+	return lim, appendNonNil(diags, lim.sandboxContradiction())
+}
+
+// ruleDiags reports the limits set in content that no bot can run
+// under, by the rule a saved plan is checked by (an attribute already in
+// error is not reported again), and warns of those some bots cannot
+// (drivers.Limits.Warnings), which a saved plan is not refused for.
+func (lim *Limits) ruleDiags(content *hcl.BodyContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	for _, p := range lim.Limits.Problems() {
 		if a := content.Attributes[p.Limit]; a != nil && lim.Set[p.Limit] {
 			diags = append(diags, errDiag("Invalid "+p.Limit+" limit", drivers.Sentence(p.Detail), a.Expr.Range().Ptr()))
 		}
 	}
-	return lim, appendNonNil(diags, lim.sandboxContradiction())
+	for _, p := range lim.Limits.Warnings() {
+		if a := content.Attributes[p.Limit]; a != nil && lim.Set[p.Limit] {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Small " + p.Limit + " limit",
+				Detail: drivers.Sentence(p.Detail), Subject: a.Expr.Range().Ptr()})
+		}
+	}
+	return diags
 }
 
 // sandboxContradiction refuses a block that says sandbox = false and

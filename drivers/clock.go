@@ -59,7 +59,11 @@ func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, schema *hcl.BodySchema) (Cl
 		{"startup", &c.Startup, "the allowance for a bot's start"},
 	} {
 		if a, ok := content.Attributes[f.name]; ok {
-			d, dd := DecodeDuration(a, ctx, f.doc)
+			decode := DecodeDuration
+			if f.name == "startup" {
+				decode = DecodeAllowance
+			}
+			d, dd := decode(a, ctx, f.doc)
 			diags = append(diags, dd...)
 			*f.dst = d
 		}
@@ -68,16 +72,33 @@ func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, schema *hcl.BodySchema) (Cl
 }
 
 // DecodeDuration decodes an attribute holding a duration string like
-// "5m" or "500ms"; doc says what the duration is for, in error messages.
+// "5m" or "500ms", a limit on an answer: positive and at least
+// MinDuration. doc says what the duration is for, in error messages.
 func DecodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, hcl.Diagnostics) {
-	return decodeDuration(a, ctx, doc, false)
+	return decodeDuration(a, ctx, doc, answerLimit)
+}
+
+// DecodeAllowance is DecodeDuration for an allowance added to a limit
+// (a clock's startup), which cannot fault a bot: positive, with no floor.
+func DecodeAllowance(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, hcl.Diagnostics) {
+	return decodeDuration(a, ctx, doc, allowance)
 }
 
 // DecodeWait is DecodeDuration for a wait that may be none, "0s" (a
-// delay rather than a limit).
+// delay rather than a limit, with no floor).
 func DecodeWait(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, hcl.Diagnostics) {
-	return decodeDuration(a, ctx, doc, true)
+	return decodeDuration(a, ctx, doc, wait)
 }
+
+// durationKind is what a decoded duration is for, which says what it
+// may be.
+type durationKind int
+
+const (
+	answerLimit durationKind = iota // positive, at least MinDuration
+	allowance                       // positive
+	wait                            // 0 or more
+)
 
 // MinDuration is the shortest clock limit, 1 ms. A bot's answer
 // crosses two pipes and a scheduler's wake-up: under a millisecond no bot
@@ -86,11 +107,15 @@ func DecodeWait(a *hcl.Attribute, ctx *hcl.EvalContext, doc string) (Duration, h
 // written, not found out match by match.
 const MinDuration = time.Millisecond
 
+// MinDurationWhy says why a limit is at least MinDuration, in messages.
+const MinDurationWhy = "a bot's answer crosses two pipes and a wake-up, which take longer, so every bot would fault on its first message"
+
 // maxDuration is the longest duration Go's time package holds, about
 // 292 years.
 const maxDuration = time.Duration(math.MaxInt64)
 
-func decodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string, zero bool) (Duration, hcl.Diagnostics) {
+func decodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string, kind durationKind) (Duration, hcl.Diagnostics) {
+	zero := kind == wait
 	var s string
 	if diags := gohcl.DecodeExpression(a.Expr, ctx, &s); diags.HasErrors() {
 		return 0, diags
@@ -106,8 +131,8 @@ func decodeDuration(a *hcl.Attribute, ctx *hcl.EvalContext, doc string, zero boo
 			want = "a duration like \"1.5s\" or \"500ms\", or \"0s\" for none"
 		}
 		detail = fmt.Sprintf("%s (%s) must be %s, not %q.", a.Name, doc, want, s)
-	case d > 0 && d < MinDuration:
-		detail = fmt.Sprintf("%s (%s) is %v, but the shortest limit is %v: a bot's answer crosses two pipes and a wake-up, which take longer, so every bot would fault on its first message.", a.Name, doc, d, MinDuration)
+	case kind == answerLimit && d < MinDuration:
+		detail = fmt.Sprintf("%s (%s) is %v, but the shortest limit is %v: %s.", a.Name, doc, d, MinDuration, MinDurationWhy)
 	default:
 		return Duration(d), nil
 	}

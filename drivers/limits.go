@@ -85,25 +85,32 @@ type DefaultLimiter interface {
 // match by match.
 const MinMemory = 1 << 20
 
-// MinOutput is the smallest output limit, 64 B. An answer is a line of
-// a game's protocol with its line end (and, in the GTP-like games, the
-// "= " before it and the empty line after it): a move, a bid, a card, a
-// placement, the bot's name. Under 64 B a bot could not give the answers
-// the games ask for, so the limit faults every bot on its first one.
-const MinOutput = 64
+// MinOutput is the smallest output limit, 2 B: the shortest answer of
+// any game's protocol is one character and its line end (a bid of "0", a
+// Bricks "OK" is longer), so under 2 B every bot faults on its first.
+const MinOutput = 2
 
-// MinFiles is the smallest files limit, 4 KiB. The bot's folder is a
-// tmpfs that counts what it holds in pages of 4 KiB: under a page, the
-// first byte a bot writes to a file puts it over its limit.
-const MinFiles = 4 << 10
+// OutputWarning is the output limit under which validate warns, 64 B: an
+// answer is a line of the game's protocol with its line end (and, in
+// the GTP-like games, the "= " before it and the empty line after it), a
+// move, a bid, a card, a placement, the bot's name. A Bricks move of 8
+// bytes fits a limit of 16 B, so a smaller limit is no error, but it is
+// likely a mistake for a game with longer answers.
+const OutputWarning = 64
+
+// FilesWarning is the files limit under which validate warns, 4 KiB.
+// The bot's folder is a tmpfs that counts what it holds in pages of
+// 4 KiB: under a page, the first byte a bot writes to a file puts it
+// over its limit, but a bot that writes no file runs.
+const FilesWarning = 4 << 10
 
 // LimitProblem is what is wrong with one limit: its name (as in a limits
 // block) and a sentence that says how to fix it.
 type LimitProblem struct{ Limit, Detail string }
 
 // Problems lists what keeps l from being limits a bot can run under: a
-// memory limit below MinMemory, an output limit below MinOutput, a files
-// limit below MinFiles, a size or count below zero, a cpu limit
+// memory limit below MinMemory, an output limit below MinOutput, a size
+// or count below zero, a cpu limit
 // that is neither "match" nor a positive duration, a required limit that
 // does not exist. The configuration reports them at its limits blocks'
 // attributes, and a saved plan's check for each of its bots: one rule
@@ -129,12 +136,8 @@ func (l Limits) Problems() []LimitProblem {
 		}
 	}
 	if l.Output > 0 && l.Output < MinOutput {
-		add(LimitOutput, "output is %s, but the smallest output limit is %s: an answer is a line of the game's protocol with its line end (a move, a bid, a card, a placement, the bot's name), and under %s every bot would fault on its first one",
-			FormatSize(l.Output), FormatSize(MinOutput), FormatSize(MinOutput))
-	}
-	if l.Files > 0 && l.Files < MinFiles {
-		add(LimitFiles, "files is %s, but the smallest files limit is %s: the bot's folder counts what it holds in pages of %s, so under one page the first byte a bot writes to a file puts it over",
-			FormatSize(l.Files), FormatSize(MinFiles), FormatSize(MinFiles))
+		add(LimitOutput, "output is %s, but the smallest output limit is %s: the shortest answer of any game is one character and its line end, so every bot would fault on its first",
+			FormatSize(l.Output), FormatSize(MinOutput))
 	}
 	if l.CPU != "" && l.CPU != "match" {
 		if d, err := time.ParseDuration(l.CPU); err != nil || d <= 0 {
@@ -145,6 +148,23 @@ func (l Limits) Problems() []LimitProblem {
 		if !slices.Contains(LimitNames, r) {
 			add("required", "%q is not a limit; limits: %s", r, strings.Join(LimitNames, ", "))
 		}
+	}
+	return out
+}
+
+// Warnings lists the limits of l that some bots can run under but
+// likely not all: an output limit below OutputWarning, a files limit
+// below FilesWarning. validate warns of them at their attributes; a saved
+// plan is not refused for them (its bots may well have run under them).
+func (l Limits) Warnings() []LimitProblem {
+	var out []LimitProblem
+	if l.Output >= MinOutput && l.Output < OutputWarning {
+		out = append(out, LimitProblem{LimitOutput, fmt.Sprintf("output is %s, under %s: an answer is a line of the game's protocol with its line end (a move, a bid, a card, a placement, the bot's name, and in the GTP-like games \"= \" before it and an empty line after it), so a bot whose answer is longer faults on it; a Bricks move (8 bytes) fits",
+			FormatSize(l.Output), FormatSize(OutputWarning))})
+	}
+	if l.Files > 0 && l.Files < FilesWarning {
+		out = append(out, LimitProblem{LimitFiles, fmt.Sprintf("files is %s, under %s: the bot's folder counts what it holds in pages of %s, so the first byte a bot writes to a file puts it over; only a bot that writes no file runs under it",
+			FormatSize(l.Files), FormatSize(FilesWarning), FormatSize(FilesWarning))})
 	}
 	return out
 }

@@ -54,7 +54,11 @@ func decodeClock(b *hcl.Block, ctx *hcl.EvalContext, g *Game) hcl.Diagnostics {
 		{"startup", &g.clock.Startup, "the allowance for a bot's start, added to the move limit of its first run in a match"},
 	} {
 		if a, ok := content.Attributes[f.name]; ok {
-			d, dd := drivers.DecodeDuration(a, ctx, f.doc)
+			decode := drivers.DecodeDuration
+			if f.name == "startup" {
+				decode = drivers.DecodeAllowance // added to move: no floor
+			}
+			d, dd := decode(a, ctx, f.doc)
 			diags = append(diags, dd...)
 			*f.dst = d
 		}

@@ -145,6 +145,9 @@ func checkStarts(s Settings, b *hcl.Block) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, p := range startProblems(s) {
 		subject := board.AttrRange(b, "filled", "map")
+		if p.drawn {
+			subject = board.AttrRange(b, "random")
+		}
 		if p.coincide {
 			subject = board.AttrRange(b, "size", "rows", "cols", "map")
 		}
@@ -154,40 +157,57 @@ func checkStarts(s Settings, b *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
-// startProblem is a reason the game cannot start on a board.
+// startProblem is a reason the game cannot start on a board; drawn says
+// that the board's seeded random cells, not its fixed ones, wall in the
+// start.
 type startProblem struct {
 	summary, detail string
-	coincide        bool
+	coincide, drawn bool
 }
 
 // startProblems are the reasons the game of s cannot start: the two start
 // cells one cell (a 1 × 1 board), or a player who can lay no stone of the
-// set on its start cell between the board's fixed cells (a domino walling
-// in a corner), who would pass on every turn. Random cells are drawn per
-// match and only take cells away, so a board that passes with its fixed
-// cells may still be walled in by a draw; one that fails fails in every
-// match.
+// set on its start cell between the board's filled cells (a domino
+// walling in a corner), who would pass on every turn. With board.seed
+// set, the random cells are the same in every match and are judged with
+// the fixed ones; without it they are drawn per match from its seed and
+// only take cells away, so a board that passes with its fixed cells may
+// still be walled in by a draw, and one that fails fails in every match.
 func startProblems(s Settings) []startProblem {
 	if s.Board.Rows == 1 && s.Board.Cols == 1 {
-		return []startProblem{{"Start cells coincide",
-			"on a 1 × 1 board both players start on the one cell [0, 0] (bottom left and top right are the same); a Blokus board needs at least 2 cells, like rows = 1 and cols = 2", true}}
+		return []startProblem{{summary: "Start cells coincide",
+			detail: "on a 1 × 1 board both players start on the one cell [0, 0] (bottom left and top right are the same); a Blokus board needs at least 2 cells, like rows = 1 and cols = 2", coincide: true}}
 	}
-	r, err := NewRules(s.Board.Rows, s.Board.Cols, fixedCells(s.Board), s.Stones)
-	if err != nil {
-		return nil // the rules' own check reports it
-	}
-	pos := NewPosition(r)
 	var out []startProblem
-	for pl := range 2 {
-		if pos.HasMove(pl) {
+	for pl, walled := range walledStarts(s, fixedCells(s.Board)) {
+		drawn := false
+		if !walled && s.Board.Seed != nil && s.Board.Random > 0 {
+			walled, drawn = walledStarts(s, s.Filled(0))[pl], true
+		}
+		if !walled {
 			continue
 		}
-		st := r.Start(pl)
-		out = append(out, startProblem{summary: "No legal first move on this board",
-			detail: fmt.Sprintf("player %d starts on the cell [%d, %d] (column, row), but no stone of the set fits there between the board's filled cells: the player could only pass, and every match would be decided before it began; free the cells next to the start, or add a stone that fits",
-				pl+1, st.Col, st.Row)})
+		st := [2]Cell{{Row: s.Board.Rows - 1, Col: 0}, {Row: 0, Col: s.Board.Cols - 1}}[pl]
+		cells := "the board's filled cells"
+		if drawn {
+			cells = fmt.Sprintf("the board's filled cells and the %d random ones that seed = %d draws for every match", s.Board.Random, *s.Board.Seed)
+		}
+		out = append(out, startProblem{summary: "No legal first move on this board", drawn: drawn,
+			detail: fmt.Sprintf("player %d starts on the cell [%d, %d] (column, row), but no stone of the set fits there between %s: the player could only pass, and every match would be decided before it began; free the cells next to the start, or add a stone that fits",
+				pl+1, st.Col, st.Row, cells)})
 	}
 	return out
+}
+
+// walledStarts says for each player whether it can lay no stone of s's
+// set on its start cell on the board with filled cells.
+func walledStarts(s Settings, filled []Cell) [2]bool {
+	r, err := NewRules(s.Board.Rows, s.Board.Cols, filled, s.Stones)
+	if err != nil {
+		return [2]bool{} // the rules' own check reports it
+	}
+	pos := NewPosition(r)
+	return [2]bool{!pos.HasMove(0), !pos.HasMove(1)}
 }
 
 // fixedCells are the cells s fills in every match, in the rules' terms.

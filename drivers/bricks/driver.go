@@ -2,7 +2,6 @@ package bricks
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -77,12 +76,17 @@ func (s Settings) Validate() error {
 		}
 		seen[c] = true
 	}
-	if problem := noFirstMove(s.Size, s.Filled); problem != "" {
-		return errors.New(problem)
-	}
 	l := s.Limits
 	if l.Startup <= 0 || l.Move <= 0 || l.Delay < 0 || l.Silence < l.Move || l.Silence < l.Startup {
 		return fmt.Errorf("limits %+v: all must be positive and silence at least move and startup", l)
+	}
+	for _, d := range []struct {
+		name string
+		v    drivers.Duration
+	}{{"startup", l.Startup}, {"move", l.Move}, {"silence", l.Silence}} {
+		if d.v < drivers.Duration(drivers.MinDuration) {
+			return fmt.Errorf("limits: %s is %v, but the shortest limit is %v: %s", d.name, time.Duration(d.v), drivers.MinDuration, drivers.MinDurationWhy)
+		}
 	}
 	return nil
 }
@@ -174,22 +178,24 @@ func (g *Game) decodeBoard(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {
 	g.settings.Board = spec
 	g.settings.Filled = spec.Cells(seed)
 	if problem := noFirstMove(n, g.settings.Filled); problem != "" {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No legal first move on this board",
-			Detail:  drivers.Sentence(problem) + " Fill fewer cells (filled, map or random).",
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No legal first move on this board",
+			Detail:  drivers.Sentence(problem) + " Fill fewer cells (filled, map or random) if that is not what you meant.",
 			Subject: board.AttrRange(b, "random", "filled", "map")})
 	}
 	return diags
 }
 
 // noFirstMove says why no domino fits on the n×n board with filled
-// cells, so that the first player loses every duel before it began; ""
-// when one fits. The random cells are drawn when the configuration is
-// read (from the board's seed), so the board every duel plays is known.
+// cells, so that the first player loses every duel normally, without a
+// move (docs/protocols/bricks.md); "" when one fits. The random cells
+// are drawn when the configuration is read (from the board's seed), so
+// the board every duel plays is known. It is a warning, not an error:
+// the protocol plays such a board to its documented end.
 func noFirstMove(n int, filled []board.Cell) string {
 	if NewBoard(n, filled).HasMove() {
 		return ""
 	}
-	return fmt.Sprintf("no legal first move on this board: of its %d cells %d are filled, and no two free cells are side by side, so no domino fits and the first player would lose every duel without a move", n*n, len(filled))
+	return fmt.Sprintf("of the board's %d cells %d are filled, and no two free cells are side by side, so no domino fits: the first player loses every duel normally, without a move", n*n, len(filled))
 }
 
 func (g *Game) decodeClock(b *hcl.Block, ctx *hcl.EvalContext) hcl.Diagnostics {

@@ -109,6 +109,8 @@ func refusals(t *testing.T) []struct{ name, src, want string } {
 			p.Matches[0].Seats[1], p.Matches[1].Seats[0] = "../b", "../b"
 		})), `bot "../b": its name is not letters`},
 		{"memory too small", string(rehash(func(p *Plan) { p.Bots[1].Limits = &drivers.Limits{Memory: 400} })), `bot "b": limits.memory: memory is 400B, but the smallest memory limit is 1MiB`},
+		{"output too small", string(rehash(func(p *Plan) { p.Bots[1].Limits = &drivers.Limits{Output: 1} })), `bot "b": limits.output: output is 1B, but the smallest output limit is 2B`},
+		{"move under the clock floor", string(rehash(func(p *Plan) { p.Matches[1].Clock.Move = drivers.Duration(500e3) })), "its clock's move is 500µs, but the shortest limit is 1ms"},
 		{"tournament a path", string(rehash(func(p *Plan) { p.Tournament = "../t" })), `tournament "../t" is not a name`},
 		{"tournament name too long", string(rehash(func(p *Plan) { p.Tournament = strings.Repeat("t", tournament.MaxNameBytes+1) })), `bytes, but a name has at most 200`},
 		{"bot name too long", string(rehash(func(p *Plan) {
@@ -201,5 +203,19 @@ func TestDirIn(t *testing.T) {
 		if got := (&Bot{Dir: tt.dir}).DirIn("/r"); got != tt.want {
 			t.Errorf("dir %q in /r: %q, want %q", tt.dir, got, tt.want)
 		}
+	}
+}
+
+// A saved plan is not refused for limits validate only warns of (an
+// output under 64 B, files under 4 KiB: bots have run under them), nor
+// for a startup allowance under the clock floor, which cannot fault a
+// bot.
+func TestParseTakesWarnedLimits(t *testing.T) {
+	p := testPlan()
+	p.Bots[1].Limits = &drivers.Limits{Output: 16, Files: 1 << 10}
+	p.Matches[0].Clock.Startup = drivers.Duration(500e3)
+	p.Hash = p.ComputeHash()
+	if _, err := Parse(encode(t, p)); err != nil {
+		t.Errorf("Parse: %v, want the plan taken", err)
 	}
 }

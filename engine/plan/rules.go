@@ -109,14 +109,21 @@ func (c *matchCheck) match(m *Match) error {
 	return clockProblem(m.Clock)
 }
 
-// clockProblem says what is wrong with a clock, or nil.
+// clockProblem says what is wrong with a clock, or nil: a limit below
+// 0, or an answer limit (total, move, turn) below drivers.MinDuration,
+// which validate refuses too. startup is an allowance added to a limit,
+// which cannot fault a bot, so it has no floor.
 func clockProblem(c drivers.Clock) error {
 	for _, d := range []struct {
-		name string
-		v    drivers.Duration
-	}{{"total", c.Total}, {"move", c.Move}, {"turn", c.Turn}, {"startup", c.Startup}} {
+		name  string
+		v     drivers.Duration
+		limit bool
+	}{{"total", c.Total, true}, {"move", c.Move, true}, {"turn", c.Turn, true}, {"startup", c.Startup, false}} {
 		if d.v < 0 {
 			return fmt.Errorf("its clock's %s is negative (%v)", d.name, time.Duration(d.v))
+		}
+		if d.limit && d.v > 0 && d.v < drivers.Duration(drivers.MinDuration) {
+			return fmt.Errorf("its clock's %s is %v, but the shortest limit is %v: %s", d.name, time.Duration(d.v), drivers.MinDuration, drivers.MinDurationWhy)
 		}
 	}
 	return nil

@@ -37,14 +37,14 @@ bot "d" {
 bot "e" {
   house = "planowanie/random"
   limits {
-    output = "63B"  # ERROR: Invalid output limit
-    files  = "1B"   # ERROR: Invalid files limit
+    output = "1B"   # ERROR: Invalid output limit
+    files  = "1B"   # a warning only: a bot that writes no file runs
   }
 }
 bot "f" {
   house = "planowanie/random"
   limits {
-    output = "64B"
+    output = "16B"  # a warning only: a Bricks move fits
     files  = "4KiB"
   }
 }

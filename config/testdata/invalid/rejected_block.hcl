@@ -31,3 +31,17 @@ tournament "v" {
   bots    = [bot.a, bot.c]          # ERROR: Unknown bot
   players = 2
 }
+# A block missing its name does not hide a typo of a declared one.
+game "bricks" { # ERROR: Missing name for game
+  board { size = 5 }
+}
+game "bricks" "main" {
+  board { size = 5 }
+}
+bot "k" { house = "bricks/keeper" }
+bot "r" { house = "bricks/random" }
+tournament "w" {
+  game    = game.bricks.mian # ERROR: Unknown game
+  bots    = [bot.k, bot.r]
+  players = 2
+}
