@@ -548,6 +548,8 @@ func readInfo(folder string) (command []string, nick, problem string) {
 		return nil, "", fmt.Sprintf("line 1 of its %s: %v", InfoFile, err)
 	case len(command) == 0:
 		return nil, "", fmt.Sprintf("line 1 of its %s (the command) is empty", InfoFile)
+	case slices.ContainsFunc(command, func(w string) bool { return strings.ContainsRune(w, 0) }):
+		return nil, "", fmt.Sprintf("line 1 of its %s (the command) holds NUL, which no program's arguments can hold: the player could never start; remove it", InfoFile)
 	case strings.TrimSpace(lines[1]) == "":
 		return nil, "", fmt.Sprintf("line 2 of its %s (the nick) is empty", InfoFile)
 	}

@@ -235,6 +235,7 @@ func TestBotsFromSkipInvalid(t *testing.T) {
 			"players/oneline/info.txt": "sh run.sh\n",
 			"players/upper/Info.txt":   "sh run.sh\nUPPER\n",
 			"players/colon/info.txt":   "sh run.sh\nA:B\n",
+			"players/nul/info.txt":     "sh run\x00.sh\nNUL\n",
 			"players/zdenek_empty/":    "",
 			"players/.hidden/":         "",
 			"t.hcl": `bots_from "field" {
@@ -253,7 +254,7 @@ tournament "t" {
 `})
 		cfg, diags := load(dir, config.Options{})
 		players := filepath.Join(dir, "players")
-		bad := []string{"colon", "empty", "oneline", "upper", "zdenek_empty"}
+		bad := []string{"colon", "empty", "nul", "oneline", "upper", "zdenek_empty"}
 		var errs, left []string
 		for _, d := range diags {
 			switch {
@@ -275,7 +276,7 @@ tournament "t" {
 		if len(left) != len(bad) {
 			t.Fatalf("skip: warnings %q, want one for each of %v", left, bad)
 		}
-		whys := []string{"holds ':'", "it has no info.txt", "has 1 line(s), not 2", "it has no info.txt (it has Info.txt", "it has no info.txt"}
+		whys := []string{"holds ':'", "it has no info.txt", "line 1 of its info.txt (the command) holds NUL", "has 1 line(s), not 2", "it has no info.txt (it has Info.txt", "it has no info.txt"}
 		for i, folder := range bad {
 			if !strings.Contains(left[i], filepath.Join(players, folder)) || !strings.Contains(left[i], whys[i]) {
 				t.Errorf("warning %d %q: want it to name %s and say %q", i, left[i], folder, whys[i])

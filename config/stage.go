@@ -449,9 +449,16 @@ func (s *Stage) noMatch(most int) *hcl.Diagnostic {
 	if subject == nil {
 		subject = s.DeclRange.Ptr()
 	}
+	whose, groups := "", ", or fewer groups"
+	if s.Ranges["players"].Filename == "" {
+		whose = " (the tournament's players)"
+	}
+	if s.Pools == 1 {
+		groups = ""
+	}
 	return errDiag("Stage plays no match",
-		fmt.Sprintf("Stage %s splits at most %d bot(s) into %d group(s), of at most %d bot(s): no group of %d can seat %d players, so this stage would play no match. "+
-			"Set players to at most %d, or fewer groups.", s.Name, most, s.Pools, n, n, s.Players, n), subject)
+		fmt.Sprintf("Stage %s splits at most %d bot(s) into %d group(s), of at most %d bot(s): no group of %d can seat %d players%s, so this stage would play no match. "+
+			"Set players to at most %d%s.", s.Name, most, s.Pools, n, n, s.Players, whose, n, groups), subject)
 }
 
 func stageNames(t *Tournament) []string {

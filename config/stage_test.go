@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/config"
@@ -51,5 +52,47 @@ tournament "t" {
 		if len(got) != 2 || got[0] != tt.want[0] || got[1] != tt.want[1] {
 			t.Errorf("%q: stages' players %v, want %v", tt.players, got, tt.want)
 		}
+	}
+}
+
+// A stage of one group whose players, the tournament's, exceed the bots
+// it can have says where players comes from and offers no fewer groups.
+func TestStagePlaysNoMatchNamesTournamentPlayers(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"t.hcl": `
+bot "a" { house = "auction/random" }
+bot "b" { house = "auction/share" }
+bot "c" { house = "auction/square" }
+bot "d" { house = "auction/neighbour" }
+bot "e" { house = "auction/random" }
+bot "f" { house = "auction/share" }
+game "auction" "g" {
+  board "small" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+tournament "t" {
+  game    = game.auction.g
+  bots    = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f]
+  players = 3
+  stage "groups" {
+    groups = 2
+  }
+  stage "final" {
+    bots = [top(stage.groups, 1)]
+  }
+}
+`})
+	_, diags := load(dir, config.Options{})
+	var detail string
+	for _, d := range diags {
+		if d.Summary == "Stage plays no match" {
+			detail = d.Detail
+		}
+	}
+	if !strings.Contains(detail, "seat 3 players (the tournament's players)") || !strings.Contains(detail, "at most 2.") || strings.Contains(detail, "fewer groups") {
+		t.Errorf("detail %q: want it to say players is the tournament's and offer only fewer players", detail)
 	}
 }

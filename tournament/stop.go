@@ -41,7 +41,39 @@ func CheckSPRT(elo0, elo1, alpha, beta float64, model string) []Problem {
 				Detail: fmt.Sprintf("%s must be a number from %d to %d, not %s: far beyond that range the logistic model's expected score rounds to 1 and its log-likelihood ratio is not a number, and a larger difference (a 99.7%% score) needs no sequential test.", e.attr, -MaxSPRTElo, MaxSPRTElo, number(e.v))})
 		}
 	}
-	if len(out) == 0 && elo0 >= elo1 {
+	return append(out, checkSPRTRest(out, elo0, elo1, alpha, beta, model)...)
+}
+
+// CheckSavedSPRT lists what keeps a saved plan's SPRT from running: as
+// CheckSPRT, but its bounds only need be numbers, elo0 below elo1, at
+// which the model's LLR is a number (the logistic and bayesian models'
+// expected score short of 0 and 1). A plan saved before bounds beyond
+// ±MaxSPRTElo were refused still runs and resumes.
+func CheckSavedSPRT(elo0, elo1, alpha, beta float64, model string) []Problem {
+	var out []Problem
+	for _, e := range []struct {
+		attr string
+		v    float64
+	}{{"elo0", elo0}, {"elo1", elo1}} {
+		score := 1 / (1 + math.Pow(10, -e.v/400))
+		switch {
+		case math.IsNaN(e.v) || math.IsInf(e.v, 0):
+			out = append(out, Problem{Attr: e.attr, Summary: "Invalid " + e.attr,
+				Detail: fmt.Sprintf("%s must be a number, not %s.", e.attr, number(e.v))})
+		case (model == "logistic" || model == "bayesian") && !(score > 0 && score < 1):
+			out = append(out, Problem{Attr: e.attr, Summary: "Invalid " + e.attr,
+				Detail: fmt.Sprintf("%s is %s, at which the %s model's expected score rounds to %s and its log-likelihood ratio is not a number: give a bound from %d to %d.", e.attr, number(e.v), model, number(score), -MaxSPRTElo, MaxSPRTElo)})
+		}
+	}
+	return append(out, checkSPRTRest(out, elo0, elo1, alpha, beta, model)...)
+}
+
+// checkSPRTRest lists CheckSPRT's problems but the bounds' range: elo0
+// below elo1 (when the bounds had no problem, found), the error rates
+// and the model.
+func checkSPRTRest(found []Problem, elo0, elo1, alpha, beta float64, model string) []Problem {
+	var out []Problem
+	if len(found) == 0 && elo0 >= elo1 {
 		out = append(out, Problem{Attr: "elo1", Summary: "Invalid SPRT bounds",
 			Detail: fmt.Sprintf("elo0 (%s) must be less than elo1 (%s): H0 is the smaller Elo difference, H1 the larger.", number(elo0), number(elo1))})
 	}

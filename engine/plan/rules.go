@@ -19,7 +19,7 @@ import (
 // fault named. Where the configuration has a rule for the same setting,
 // the plan is held to the same code: the formats' and seat designs'
 // checks and their listing's sizes (tournament.Format.Check, Fits,
-// Pairing; SeatDesign.Check), the stopping rules (tournament.CheckSPRT,
+// Pairing; SeatDesign.Check), the stopping rules (tournament.CheckSavedSPRT,
 // CheckStop), names (tournament.ValidName) and limits
 // (drivers.Limits.Problems). What the game's driver says of the settings
 // is CheckGame's.
@@ -245,7 +245,7 @@ func (p *Plan) stopProblems() []error {
 		return errs
 	}
 	sp := s.SPRT
-	for _, pr := range tournament.CheckSPRT(sp.Elo0, sp.Elo1, sp.Alpha, sp.Beta, sp.Model) {
+	for _, pr := range tournament.CheckSavedSPRT(sp.Elo0, sp.Elo1, sp.Alpha, sp.Beta, sp.Model) {
 		errs = append(errs, fmt.Errorf("stop.sprt.%s: %s", pr.Attr, pr.Detail))
 	}
 	field := p.field()
