@@ -72,7 +72,8 @@ func ComputeHeadToHead(p *plan.Plan, results []Result, a, b string, sprt rating.
 	if a == b {
 		return nil, fmt.Errorf("a head-to-head needs two different bots, got %q twice", a)
 	}
-	if err := sprt.Validate(); err != nil {
+	// The plan's bounds, or -sprt's, which parseSPRT held to Validate.
+	if err := sprt.ValidateSaved(); err != nil {
 		return nil, err
 	}
 	var games []duelGame

@@ -386,6 +386,25 @@ func TestHeadToHeadPairing(t *testing.T) {
 	}
 }
 
+// TestHeadToHeadSavedBounds: a plan saved before SPRT bounds beyond
+// ±1000 Elo were refused keeps its bounds, and its head-to-head (rank
+// -vs) still computes with them; bounds at which the model's LLR cannot
+// be a number are refused.
+func TestHeadToHeadSavedBounds(t *testing.T) {
+	p := testPlan(tournament.BayesElo, "a", "b")
+	results := []stats.Result{match("r1-s1", 11, "a:3", "b:1"), match("r2-s1", 12, "b:3", "a:1")}
+	for _, model := range []string{rating.ModelNormalized, rating.ModelLogistic} {
+		sprt := rating.SPRT{Elo0: 0, Elo1: 1200, Alpha: 0.05, Beta: 0.05, Model: model}
+		if _, err := stats.ComputeHeadToHead(p, results, "a", "b", sprt); err != nil {
+			t.Errorf("%s model, a saved plan's elo1 = 1200: %v", model, err)
+		}
+	}
+	sprt := rating.SPRT{Elo0: 0, Elo1: 1e6, Alpha: 0.05, Beta: 0.05, Model: rating.ModelLogistic}
+	if _, err := stats.ComputeHeadToHead(p, results, "a", "b", sprt); err == nil {
+		t.Error("logistic model, elo1 = 1e6 (its expected score rounds to 1): accepted")
+	}
+}
+
 // TestAllHeadToHeads: the head-to-heads of a whole field, made in one
 // pass, are ComputeHeadToHead's of every pair that met, in the order of
 // the bots given, and leave out the pairs that never met.
