@@ -79,7 +79,8 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if j.work, err = filepath.Abs(j.work); err != nil {
 		return err
 	}
-	if err := j.checkCompiled(&cf, l, path); err != nil {
+	now, err := j.checkCompiled(&cf, l, path)
+	if err != nil {
 		return err
 	}
 	if l.cfg != nil {
@@ -88,16 +89,15 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		// are the configuration's, so that the shards leave out the files
 		// a run of the configuration does (a saved plan is written as it
 		// was).
-		// The work and results directories are arbiter's, also when they
-		// lie in a bot's dir and a work directory of an earlier arbiter
-		// does not carry its marker yet.
+		// The work and results directories are arbiter's, also in a bot's
+		// dir with a work directory of an earlier arbiter unmarked yet.
 		o := cf.fingerprintOptions(l, path, j.out)
 		o.Work = []string{j.work}
 		if err := fingerprint.Plan(l.plan, o); err != nil {
 			return err
 		}
 	}
-	if err := j.check(l.plan, l.root); err != nil {
+	if err := j.check(l.plan, now, l.cfg == nil, l.root); err != nil {
 		return err
 	}
 	// Held until the jobs end (with -submit), or until the scripts are
@@ -131,20 +131,24 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 // changed since it was compiled, as its shards would at their start,
 // unless j.allow (see checkCompiled). Each shard's results directory is
 // new, so the shards check the new files of bots with a build after
-// their builds, each its own.
-func (j *slurmJob) checkCompiled(cf *configFlags, l *loaded, path string) error {
+// their builds, each its own. It returns a copy of l's plan with the
+// bots fingerprinted as they are now, as a shard finds them, for
+// checkBots: a saved plan's own fingerprints are the ones it recorded.
+func (j *slurmJob) checkCompiled(cf *configFlags, l *loaded, path string) (*plan.Plan, error) {
 	o := cf.fingerprintOptions(l, path, j.out)
 	o.Work = []string{j.work}
-	since, err := compareCompiled(l, o)
+	now := *l.plan
+	now.Bots = slices.Clone(l.plan.Bots)
+	since, err := compareAgain(l, &now, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	_, _, err = checkCompiled(since, path, j.shardDir(0, "K"), j.allow)
 	var ce *compiledError
 	if errors.As(err, &ce) {
 		ce.shards = filepath.Join(j.work, "shards")
 	}
-	return err
+	return &now, err
 }
 
 // warnIdle warns when stage 0 of p has fewer units than -shards: the
@@ -169,7 +173,7 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // -shards, an -out that cannot be made, a work or results directory of
 // another plan or kind, a -shards whose shards would refuse to start
 // for the state the game carries from match to match. (With -submit, checkQueued follows.)
-func (j *slurmJob) check(p *plan.Plan, root string) error {
+func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
 	// cannot be, nor can a line break on a line.
@@ -195,7 +199,7 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	if err := engine.CheckMergeOut(j.out); err != nil {
 		return err
 	}
-	if err := j.checkBots(p); err != nil {
+	if err := j.checkBots(now, saved); err != nil {
 		return err
 	}
 	if err := engine.CheckCarriedShards(p, j.shards, all.Driver); err != nil {
@@ -372,28 +376,31 @@ func (j *slurmJob) submitted() ([]string, error) {
 }
 
 // checkBots refuses, before anything is written, bots (or arbiter's
-// build) other than those the plan.json of a work directory whose jobs
-// were submitted records, or of an -out that holds merged results: the
-// plan.json written now would record them, and every shard that played
-// (its plan.json records the bots as they were), and the merges into
+// build) as they are now (now, fingerprinted as a shard finds them)
+// other than those recorded by the results of shards that played: the
+// plan.json of each shard directory of a work directory whose jobs were
+// submitted, the plan.json of an -out that holds merged results, and,
+// for a configuration (not saved), the work directory's plan.json, which
+// the one written now would replace. Every shard that played (its
+// plan.json records the bots as it played them), and the merges into
 // -out, would refuse to go on with them, on the cluster, one job after
-// another. A work directory written but never submitted is written again.
-func (j *slurmJob) checkBots(p *plan.Plan) error {
+// another. A saved plan's own plan.json is written as it was, so with
+// -allow-changed-bots the bots it records may differ from what the
+// shards played; the shards' are compared. A work directory written but
+// never submitted is written again.
+func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 	used, err := j.submitted()
 	if err != nil {
 		return err
 	}
-	var refused []string // the directories whose plan.json records others
+	var refused []string // the plan.json files that record others
 	var changes []engine.BotChange
-	for _, d := range []string{j.work, j.out} {
-		if d == j.work && len(used) == 0 || d == j.out && !fileExists(filepath.Join(d, engine.ResultsFile)) {
-			continue
-		}
+	for _, d := range j.playedDirs(used, saved) {
 		recorded, err := engine.ReadPlan(d)
-		if err != nil || recorded.Hash != p.Hash {
+		if err != nil || recorded.Hash != now.Hash {
 			continue // none, or another plan's, which check refuses
 		}
-		if _, ch, _ := engine.CompareFingerprints(recorded, p); len(ch) > 0 {
+		if _, ch, _ := engine.CompareFingerprints(recorded, now); len(ch) > 0 {
 			refused = append(refused, filepath.Join(d, engine.PlanFile))
 			if changes == nil {
 				changes = ch
@@ -404,7 +411,7 @@ func (j *slurmJob) checkBots(p *plan.Plan) error {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the bots or arbiter changed since %s recorded them, and shards played them so (%s):\n", strings.Join(refused, " and "),
+	fmt.Fprintf(&b, "the bots or arbiter changed since %s recorded them, and shards played them so (%s):\n", shortList(refused),
 		cmp.Or(strings.Join(used, ", "), "the results in "+j.out))
 	for _, c := range changes {
 		fmt.Fprintf(&b, "  %s\n", c)
@@ -413,6 +420,37 @@ func (j *slurmJob) checkBots(p *plan.Plan) error {
 		"Restore them and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
 		"(or remove %s and %s if none of their jobs is queued)", j.out, j.work, j.out)
 	return errors.New(b.String())
+}
+
+// playedDirs are the results directories whose plan.json checkBots
+// compares, in a fixed order: the work directory (unless saved) and its
+// shard directories, once its jobs were submitted (used, from
+// submitted), and -out once it holds merged results.
+func (j *slurmJob) playedDirs(used []string, saved bool) []string {
+	var dirs []string
+	if len(used) > 0 {
+		if !saved {
+			dirs = append(dirs, j.work)
+		}
+		shards, _ := filepath.Glob(filepath.Join(j.work, "shards", "*", engine.PlanFile))
+		slices.Sort(shards)
+		for _, f := range shards {
+			dirs = append(dirs, filepath.Dir(f))
+		}
+	}
+	if fileExists(filepath.Join(j.out, engine.ResultsFile)) {
+		dirs = append(dirs, j.out)
+	}
+	return dirs
+}
+
+// shortList joins names with "and", naming the first two of more than
+// three and how many more.
+func shortList(names []string) string {
+	if len(names) > 3 {
+		return fmt.Sprintf("%s, %s and %d more", names[0], names[1], len(names)-2)
+	}
+	return strings.Join(names, " and ")
 }
 
 // checkMakeable refuses an -out that cannot be written, or made, here:
