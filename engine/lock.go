@@ -237,16 +237,19 @@ func heldLockOf(dir string) *os.File {
 	return heldHere.keys[fileKey{uint64(st.Dev), st.Ino}]
 }
 
-// lockOrWait takes f's lock, or fails at once with EWOULDBLOCK when
-// another process holds it; unless that holder is a run that died on
-// this machine, whose worker processes share its lock until they have
-// abandoned their matches: then it waits for them, up to orphanWait.
+// lockOrWait takes f's lock, or fails with EWOULDBLOCK when another
+// process holds it; unless that holder is a run that died on this
+// machine, whose worker processes share its lock until they have
+// abandoned their matches: then it waits for them, up to orphanWait. A
+// holder that has not written its details is waited for briefly first
+// (waitNamed).
 func lockOrWait(f *os.File) error {
 	err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
 	if !errors.Is(err, syscall.EWOULDBLOCK) {
 		return err
 	}
-	if h := readHolder(f); h == nil || h.alive() {
+	h, err := waitNamed(f)
+	if h == nil || h.alive() {
 		return err
 	}
 
@@ -257,6 +260,30 @@ func lockOrWait(f *os.File) error {
 		}
 	}
 	return err
+}
+
+// unnamedWait is how long lockOrWait retries a lock whose holder has
+// not written its details.
+var unnamedWait = time.Second
+
+// waitNamed is the holder of f's lock, which f could not take, once it
+// has written its details. A holder without them is either a run that
+// has just taken the lock and is writing them, or another process's
+// probe (lockedBy: the merge asking whether a shard still runs), which
+// holds a shared lock for an instant: so it retries the lock, backing off
+// from 1ms, up to unnamedWait, until it takes it (nil holder, nil error)
+// or the holder names itself; then the holder and EWOULDBLOCK.
+func waitNamed(f *os.File) (*Holder, error) {
+	h, err := readHolder(f), error(syscall.EWOULDBLOCK)
+	for wait, waited := time.Millisecond, time.Duration(0); h == nil && waited < unnamedWait; wait = min(2*wait, 100*time.Millisecond) {
+		time.Sleep(wait)
+		waited += wait
+		if err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, err
+		}
+		h = readHolder(f)
+	}
+	return h, err
 }
 
 // alive says whether the holder may still run: it is on another machine
