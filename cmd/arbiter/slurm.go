@@ -227,8 +227,8 @@ func (j *slurmJob) lockWork(p *plan.Plan, log hclog.Logger) (unlock func(), err 
 		f.Close()
 		switch {
 		case errors.Is(err, unix.EWOULDBLOCK):
-			return nil, fmt.Errorf("another arbiter slurm -submit of %s is running (it holds the lock of %s while it submits and waits for its jobs): "+
-				"wait for it to end, or stop it, and run this again; its jobs are in %s", j.work, path, filepath.Join(j.work, fingerprint.SlurmJobsFile))
+			return nil, fmt.Errorf("another arbiter slurm, or submit.sh, of %s holds the lock of %s (%s): "+
+				"wait for it to end, or stop it, and run this again; its jobs are in %s", j.work, path, lockHolders, filepath.Join(j.work, fingerprint.SlurmJobsFile))
 		case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EOPNOTSUPP), errors.Is(err, unix.ENOLCK), errors.Is(err, unix.EINVAL):
 			log.Warn(fmt.Sprintf("the file system of %s cannot lock it (%v): going on without the lock, so nothing stops another arbiter slurm of %s "+
 				"running at once; run one at a time", path, err, j.work))
@@ -258,6 +258,10 @@ func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unl
 	}
 	return unlock, nil
 }
+
+// lockHolders says who holds the lock of a work directory's slurm.json,
+// and when: the lock file names no holder.
+const lockHolders = "arbiter slurm -submit holds it while it submits and waits for its jobs, arbiter slurm while it writes the scripts, submit.sh while it submits"
 
 // flockWork is unix.Flock; a test stands in a file system without flock.
 var flockWork = unix.Flock
@@ -567,8 +571,8 @@ func (j *slurmJob) submitScript() string {
 }
 
 // queuedScript is the part of submit.sh that refuses, as -submit does
-// (lockWork, checkQueued), to submit while an arbiter slurm -submit of
-// the work directory holds its lock, or while a job that jobs.json
+// (lockWork, checkQueued), to submit while another arbiter slurm, or
+// submit.sh, of the work directory holds its lock, or while a job that jobs.json
 // records (by -submit or an earlier submit.sh) is still queued or
 // running: a second chain would run the same shards at once, and its
 // jobs.json would name only the new jobs. A job Slurm no longer knows has
@@ -585,9 +589,12 @@ func (j *slurmJob) queuedScript() string {
 		terminalStates = append(terminalStates, st)
 	}
 	slices.Sort(terminalStates)
-	return "# Refused while arbiter slurm -submit runs (it holds the lock of slurm.json), or while a job in jobs.json is queued or running.\n" +
-		"if command -v flock >/dev/null 2>&1; then\n  exec 9<slurm.json\n  rc=0; flock -n -E 75 9 || rc=$?\n" +
-		"  if [ \"$rc\" = 75 ]; then\n    echo \"submit.sh: an arbiter slurm -submit of $PWD is running (it holds the lock of slurm.json while it submits and waits for its jobs): wait for it to end, or stop it, and run this again\" >&2\n    exit 1\n  fi\nfi\n" +
+	return "# Refused while another arbiter slurm, or submit.sh, holds the lock of slurm.json, or while a job in jobs.json is queued or running.\n" +
+		"# flock -n exits 1 when the lock is held (every util-linux; -E is newer), other statuses when it cannot lock.\n" +
+		"if command -v flock >/dev/null 2>&1; then\n  exec 9<slurm.json\n  rc=0; err=$(flock -n 9 2>&1) || rc=$?\n  case \"$rc\" in\n  0) ;;\n" +
+		"  1) echo \"submit.sh: another arbiter slurm, or submit.sh, of $PWD holds the lock of slurm.json (" + lockHolders + "): wait for it to end, or stop it, and run this again\" >&2\n    exit 1 ;;\n" +
+		"  *) echo \"submit.sh: warning: flock cannot lock slurm.json (exit status $rc: $err): going on without the lock, so nothing stops another arbiter slurm, or submit.sh, of $PWD running at once; run one at a time\" >&2 ;;\n" +
+		"  esac\nfi\n" +
 		"if [ -s jobs.json ]; then\n  ids=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' jobs.json | tr '\\n' ,)\n  ids=${ids%,}\n  list=$(printf '%s' \"$ids\" | tr , ' ')\n" +
 		"  if [ -n \"$ids\" ]; then\n    rc=0; q=$(squeue -h -r -t all -j \"$ids\" -o '%F|%K|%T|%j' 2>&1) || rc=$?\n" +
 		"    if [ \"$rc\" != 0 ]; then\n      case \"$q\" in\n      *'Invalid job id specified'*) q= ;;\n" +
@@ -739,7 +746,7 @@ func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 }
 
 // checkQueued refuses to submit while a job that an earlier arbiter
-// slurm -submit of this work directory submitted (its jobs.json) is still
+// slurm -submit, or submit.sh, of this work directory submitted (its jobs.json) is still
 // queued or running: a second chain would run the same shards at once.
 // A job Slurm no longer knows has ended, and so has one whose id now
 // names another job (ids start over after Slurm's state is reset). When
@@ -766,7 +773,7 @@ func (j *slurmJob) checkQueued() error {
 	}
 	tasks, err := queuedTasks(ids, 3)
 	if err != nil {
-		return fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
+		return fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
 			"Run this again once Slurm answers; or cancel them (scancel %s), or remove %s if they are known to have ended, and run this again: it resumes",
 			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(ids, " "), path)
 	}
@@ -785,7 +792,7 @@ func (j *slurmJob) checkQueued() error {
 	if len(live) == 0 {
 		return nil
 	}
-	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
+	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
 		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(liveIDs, " ")), live)
 }
 
