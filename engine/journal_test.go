@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 const journalTour = `
@@ -77,7 +78,8 @@ func TestLockedDirectoryIsRefused(t *testing.T) {
 	if !errors.As(err, &le) || le.Holder == nil || le.Holder.PID != os.Getpid() {
 		t.Fatalf("second LockDir: %v; want a LockedError naming pid %d", err, os.Getpid())
 	}
-	if !strings.Contains(err.Error(), strings.Join(os.Args, " ")) {
+	// As a shell reads it back: a -test.run with a "|" in it is quoted.
+	if !strings.Contains(err.Error(), shell.Line(os.Args...)) {
 		t.Errorf("refusal %q does not name the holder's command", err)
 	}
 	assertUntouched(t, before, contentsOf(t, out))

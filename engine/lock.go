@@ -65,17 +65,9 @@ type LockedError struct {
 func (e *LockedError) Error() string {
 	dir := filepath.Clean(e.Dir)
 	if e.Orphaned {
-		what := "Find them with \"pgrep -f '" + e.workerName() + " worker'\" and stop them"
-		if len(e.Workers) > 0 {
-			pids := make([]string, len(e.Workers))
-			for i, pid := range e.Workers {
-				pids[i] = strconv.Itoa(pid)
-			}
-			what = fmt.Sprintf("They are process(es) %s: stop them (kill %s)", strings.Join(pids, ", "), strings.Join(pids, " "))
-		}
 		return fmt.Sprintf("%s is still in use by the worker processes of a run that ended (%s): "+
 			"they end once their matches are abandoned, and did not within %s. %s, then run again",
-			dir, e.Holder, orphanWait, what)
+			dir, e.Holder, orphanWait, stopWorkers(e.Holder, e.Workers))
 	}
 	who := "another process (which has not written its details yet)"
 	if e.Holder != nil {
@@ -85,13 +77,24 @@ func (e *LockedError) Error() string {
 		"Wait for it to end (or stop it), or use another -out directory", dir, who)
 }
 
-// workerName is the name the holder's workers run under: its own
-// executable's, which need not be "arbiter".
-func (e *LockedError) workerName() string {
-	if e.Holder == nil || len(e.Holder.Command) == 0 {
-		return "arbiter"
+// stopWorkers says how to stop the worker processes of the run h that
+// ended, which still hold its lock: the processes found (workers, from
+// lockHolders), or, when /proc did not tell, how to find them by the
+// name they run under: h's own executable's, which need not be
+// "arbiter".
+func stopWorkers(h *Holder, workers []int) string {
+	if len(workers) == 0 {
+		name := "arbiter"
+		if h != nil && len(h.Command) > 0 {
+			name = filepath.Base(h.Command[0])
+		}
+		return "Find them with \"pgrep -f '" + name + " worker'\" and stop them"
 	}
-	return filepath.Base(e.Holder.Command[0])
+	pids := make([]string, len(workers))
+	for i, pid := range workers {
+		pids[i] = strconv.Itoa(pid)
+	}
+	return fmt.Sprintf("They are process(es) %s: stop them (kill %s)", strings.Join(pids, ", "), strings.Join(pids, " "))
 }
 
 // lockHolders lists the processes, but this one, that have the file key
@@ -237,16 +240,19 @@ func heldLockOf(dir string) *os.File {
 	return heldHere.keys[fileKey{uint64(st.Dev), st.Ino}]
 }
 
-// lockOrWait takes f's lock, or fails at once with EWOULDBLOCK when
-// another process holds it; unless that holder is a run that died on
-// this machine, whose worker processes share its lock until they have
-// abandoned their matches: then it waits for them, up to orphanWait.
+// lockOrWait takes f's lock, or fails with EWOULDBLOCK when another
+// process holds it; unless that holder is a run that died on this
+// machine, whose worker processes share its lock until they have
+// abandoned their matches: then it waits for them, up to orphanWait. A
+// holder that has not written its details is waited for briefly first
+// (waitNamed).
 func lockOrWait(f *os.File) error {
 	err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
 	if !errors.Is(err, syscall.EWOULDBLOCK) {
 		return err
 	}
-	if h := readHolder(f); h == nil || h.alive() {
+	h, err := waitNamed(f)
+	if h == nil || h.alive() {
 		return err
 	}
 
@@ -257,6 +263,30 @@ func lockOrWait(f *os.File) error {
 		}
 	}
 	return err
+}
+
+// unnamedWait is how long lockOrWait retries a lock whose holder has
+// not written its details.
+var unnamedWait = time.Second
+
+// waitNamed is the holder of f's lock, which f could not take, once it
+// has written its details. A holder without them is either a run that
+// has just taken the lock and is writing them, or another process's
+// probe (lockedBy: the merge asking whether a shard still runs), which
+// holds a shared lock for an instant: so it retries the lock, backing off
+// from 1ms, up to unnamedWait, until it takes it (nil holder, nil error)
+// or the holder names itself; then the holder and EWOULDBLOCK.
+func waitNamed(f *os.File) (*Holder, error) {
+	h, err := readHolder(f), error(syscall.EWOULDBLOCK)
+	for wait, waited := time.Millisecond, time.Duration(0); h == nil && waited < unnamedWait; wait = min(2*wait, 100*time.Millisecond) {
+		time.Sleep(wait)
+		waited += wait
+		if err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, err
+		}
+		h = readHolder(f)
+	}
+	return h, err
 }
 
 // alive says whether the holder may still run: it is on another machine
@@ -313,16 +343,23 @@ func readHolder(f *os.File) *Holder {
 
 // lockedBy says whether a process holds the lock of results directory
 // dir now (a run writing into it, such as a shard still playing), and
-// who, as far as its lock file tells (nil when it does not). It asks
-// with a shared lock that it gives up at once, and holds none.
-func lockedBy(dir string) (bool, *Holder) {
+// who, as far as its lock file tells (nil when it does not); with a
+// holder that has ended on this machine, the processes it left that
+// hold the lock (its workers, lockHolders). It asks with a shared lock
+// that it gives up at once, and holds none.
+func lockedBy(dir string) (locked bool, h *Holder, left []int) {
 	f, err := os.Open(filepath.Join(dir, LockFile))
 	if err != nil {
-		return false, nil
+		return false, nil, nil
 	}
 	defer f.Close() // gives the shared lock up, when taken
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
-		return false, nil
+		return false, nil, nil
 	}
-	return true, readHolder(f)
+	if h = readHolder(f); h != nil && !h.alive() {
+		if key, err := keyOf(f); err == nil {
+			left = lockHolders(key)
+		}
+	}
+	return true, h, left
 }

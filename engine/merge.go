@@ -338,17 +338,23 @@ func (m *Merge) stageMatches(in *mergeInput, ref *shardDir) ([]plan.Match, error
 
 // unfinished says why the shard in dir lacks results of its matches:
 // still running (a run holds its lock: running it again would be
-// refused), or stopped early, when running it again resumes it.
+// refused), stopped early, when running it again resumes it, or ended
+// on this machine with processes it left (its workers) still holding
+// its lock, which running it again waits for, or is refused by.
 func unfinished(dir string) string {
-	locked, h := lockedBy(dir)
+	locked, h, left := lockedBy(dir)
+	since := func() string { return h.Since.Format("2006-01-02 15:04:05 MST") }
 	switch {
 	case !locked:
 		return "its shard is unfinished: run it again to resume"
 	case h == nil:
 		return "its shard is still running: a process holds its lock; merge again once it has ended"
+	case !h.alive():
+		return fmt.Sprintf("its shard is unfinished, and held by leftover processes of a run that ended (pid %d on %s since %s): "+
+			"they end once their matches are abandoned. %s if they do not, then run the shard again to resume",
+			h.PID, h.Host, since(), stopWorkers(h, left))
 	}
-	return fmt.Sprintf("its shard is still running: locked by pid %d on %s since %s; merge again once it has ended",
-		h.PID, h.Host, h.Since.Format("2006-01-02 15:04:05 MST"))
+	return fmt.Sprintf("its shard is still running: locked by pid %d on %s since %s; merge again once it has ended", h.PID, h.Host, since())
 }
 
 // noteWhere logs each bot that the shards ran from different

@@ -79,7 +79,8 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if j.work, err = filepath.Abs(j.work); err != nil {
 		return err
 	}
-	if err := j.checkCompiled(&cf, l, path); err != nil {
+	now, err := j.checkCompiled(&cf, l, path)
+	if err != nil {
 		return err
 	}
 	if l.cfg != nil {
@@ -88,16 +89,15 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		// are the configuration's, so that the shards leave out the files
 		// a run of the configuration does (a saved plan is written as it
 		// was).
-		// The work and results directories are arbiter's, also when they
-		// lie in a bot's dir and a work directory of an earlier arbiter
-		// does not carry its marker yet.
+		// The work and results directories are arbiter's, also in a bot's
+		// dir with a work directory of an earlier arbiter unmarked yet.
 		o := cf.fingerprintOptions(l, path, j.out)
 		o.Work = []string{j.work}
 		if err := fingerprint.Plan(l.plan, o); err != nil {
 			return err
 		}
 	}
-	if err := j.check(l.plan, l.root); err != nil {
+	if err := j.check(l.plan, now, l.cfg == nil, l.root); err != nil {
 		return err
 	}
 	// Held until the jobs end (with -submit), or until the scripts are
@@ -131,20 +131,24 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 // changed since it was compiled, as its shards would at their start,
 // unless j.allow (see checkCompiled). Each shard's results directory is
 // new, so the shards check the new files of bots with a build after
-// their builds, each its own.
-func (j *slurmJob) checkCompiled(cf *configFlags, l *loaded, path string) error {
+// their builds, each its own. It returns a copy of l's plan with the
+// bots fingerprinted as they are now, as a shard finds them, for
+// checkBots: a saved plan's own fingerprints are the ones it recorded.
+func (j *slurmJob) checkCompiled(cf *configFlags, l *loaded, path string) (*plan.Plan, error) {
 	o := cf.fingerprintOptions(l, path, j.out)
 	o.Work = []string{j.work}
-	since, err := compareCompiled(l, o)
+	now := *l.plan
+	now.Bots = slices.Clone(l.plan.Bots)
+	since, err := compareAgain(l, &now, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	_, _, err = checkCompiled(since, path, j.shardDir(0, "K"), j.allow)
 	var ce *compiledError
 	if errors.As(err, &ce) {
 		ce.shards = filepath.Join(j.work, "shards")
 	}
-	return err
+	return &now, err
 }
 
 // warnIdle warns when stage 0 of p has fewer units than -shards: the
@@ -169,7 +173,7 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // -shards, an -out that cannot be made, a work or results directory of
 // another plan or kind, a -shards whose shards would refuse to start
 // for the state the game carries from match to match. (With -submit, checkQueued follows.)
-func (j *slurmJob) check(p *plan.Plan, root string) error {
+func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
 	// cannot be, nor can a line break on a line.
@@ -195,7 +199,7 @@ func (j *slurmJob) check(p *plan.Plan, root string) error {
 	if err := engine.CheckMergeOut(j.out); err != nil {
 		return err
 	}
-	if err := j.checkBots(p); err != nil {
+	if err := j.checkBots(now, saved); err != nil {
 		return err
 	}
 	if err := engine.CheckCarriedShards(p, j.shards, all.Driver); err != nil {
@@ -223,8 +227,8 @@ func (j *slurmJob) lockWork(p *plan.Plan, log hclog.Logger) (unlock func(), err 
 		f.Close()
 		switch {
 		case errors.Is(err, unix.EWOULDBLOCK):
-			return nil, fmt.Errorf("another arbiter slurm -submit of %s is running (it holds the lock of %s while it submits and waits for its jobs): "+
-				"wait for it to end, or stop it, and run this again; its jobs are in %s", j.work, path, filepath.Join(j.work, fingerprint.SlurmJobsFile))
+			return nil, fmt.Errorf("another arbiter slurm, or submit.sh, of %s holds the lock of %s (%s): "+
+				"wait for it to end, or stop it, and run this again; its jobs are in %s", j.work, path, lockHolders, filepath.Join(j.work, fingerprint.SlurmJobsFile))
 		case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EOPNOTSUPP), errors.Is(err, unix.ENOLCK), errors.Is(err, unix.EINVAL):
 			log.Warn(fmt.Sprintf("the file system of %s cannot lock it (%v): going on without the lock, so nothing stops another arbiter slurm of %s "+
 				"running at once; run one at a time", path, err, j.work))
@@ -254,6 +258,10 @@ func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unl
 	}
 	return unlock, nil
 }
+
+// lockHolders says who holds the lock of a work directory's slurm.json,
+// and when: the lock file names no holder.
+const lockHolders = "arbiter slurm -submit holds it while it submits and waits for its jobs, arbiter slurm while it writes the scripts, submit.sh while it submits"
 
 // flockWork is unix.Flock; a test stands in a file system without flock.
 var flockWork = unix.Flock
@@ -372,28 +380,31 @@ func (j *slurmJob) submitted() ([]string, error) {
 }
 
 // checkBots refuses, before anything is written, bots (or arbiter's
-// build) other than those the plan.json of a work directory whose jobs
-// were submitted records, or of an -out that holds merged results: the
-// plan.json written now would record them, and every shard that played
-// (its plan.json records the bots as they were), and the merges into
+// build) as they are now (now, fingerprinted as a shard finds them)
+// other than those recorded by the results of shards that played: the
+// plan.json of each shard directory of a work directory whose jobs were
+// submitted, the plan.json of an -out that holds merged results, and,
+// for a configuration (not saved), the work directory's plan.json, which
+// the one written now would replace. Every shard that played (its
+// plan.json records the bots as it played them), and the merges into
 // -out, would refuse to go on with them, on the cluster, one job after
-// another. A work directory written but never submitted is written again.
-func (j *slurmJob) checkBots(p *plan.Plan) error {
+// another. A saved plan's own plan.json is written as it was, so with
+// -allow-changed-bots the bots it records may differ from what the
+// shards played; the shards' are compared. A work directory written but
+// never submitted is written again.
+func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 	used, err := j.submitted()
 	if err != nil {
 		return err
 	}
-	var refused []string // the directories whose plan.json records others
+	var refused []string // the plan.json files that record others
 	var changes []engine.BotChange
-	for _, d := range []string{j.work, j.out} {
-		if d == j.work && len(used) == 0 || d == j.out && !fileExists(filepath.Join(d, engine.ResultsFile)) {
-			continue
-		}
+	for _, d := range j.playedDirs(used, saved) {
 		recorded, err := engine.ReadPlan(d)
-		if err != nil || recorded.Hash != p.Hash {
+		if err != nil || recorded.Hash != now.Hash {
 			continue // none, or another plan's, which check refuses
 		}
-		if _, ch, _ := engine.CompareFingerprints(recorded, p); len(ch) > 0 {
+		if _, ch, _ := engine.CompareFingerprints(recorded, now); len(ch) > 0 {
 			refused = append(refused, filepath.Join(d, engine.PlanFile))
 			if changes == nil {
 				changes = ch
@@ -404,7 +415,7 @@ func (j *slurmJob) checkBots(p *plan.Plan) error {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the bots or arbiter changed since %s recorded them, and shards played them so (%s):\n", strings.Join(refused, " and "),
+	fmt.Fprintf(&b, "the bots or arbiter changed since %s recorded them, and shards played them so (%s):\n", shortList(refused),
 		cmp.Or(strings.Join(used, ", "), "the results in "+j.out))
 	for _, c := range changes {
 		fmt.Fprintf(&b, "  %s\n", c)
@@ -413,6 +424,37 @@ func (j *slurmJob) checkBots(p *plan.Plan) error {
 		"Restore them and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
 		"(or remove %s and %s if none of their jobs is queued)", j.out, j.work, j.out)
 	return errors.New(b.String())
+}
+
+// playedDirs are the results directories whose plan.json checkBots
+// compares, in a fixed order: the work directory (unless saved) and its
+// shard directories, once its jobs were submitted (used, from
+// submitted), and -out once it holds merged results.
+func (j *slurmJob) playedDirs(used []string, saved bool) []string {
+	var dirs []string
+	if len(used) > 0 {
+		if !saved {
+			dirs = append(dirs, j.work)
+		}
+		shards, _ := filepath.Glob(filepath.Join(j.work, "shards", "*", engine.PlanFile))
+		slices.Sort(shards)
+		for _, f := range shards {
+			dirs = append(dirs, filepath.Dir(f))
+		}
+	}
+	if fileExists(filepath.Join(j.out, engine.ResultsFile)) {
+		dirs = append(dirs, j.out)
+	}
+	return dirs
+}
+
+// shortList joins names with "and", naming the first two of more than
+// three and how many more.
+func shortList(names []string) string {
+	if len(names) > 3 {
+		return fmt.Sprintf("%s, %s and %d more", names[0], names[1], len(names)-2)
+	}
+	return strings.Join(names, " and ")
 }
 
 // checkMakeable refuses an -out that cannot be written, or made, here:
@@ -529,8 +571,8 @@ func (j *slurmJob) submitScript() string {
 }
 
 // queuedScript is the part of submit.sh that refuses, as -submit does
-// (lockWork, checkQueued), to submit while an arbiter slurm -submit of
-// the work directory holds its lock, or while a job that jobs.json
+// (lockWork, checkQueued), to submit while another arbiter slurm, or
+// submit.sh, of the work directory holds its lock, or while a job that jobs.json
 // records (by -submit or an earlier submit.sh) is still queued or
 // running: a second chain would run the same shards at once, and its
 // jobs.json would name only the new jobs. A job Slurm no longer knows has
@@ -547,9 +589,12 @@ func (j *slurmJob) queuedScript() string {
 		terminalStates = append(terminalStates, st)
 	}
 	slices.Sort(terminalStates)
-	return "# Refused while arbiter slurm -submit runs (it holds the lock of slurm.json), or while a job in jobs.json is queued or running.\n" +
-		"if command -v flock >/dev/null 2>&1; then\n  exec 9<slurm.json\n  rc=0; flock -n -E 75 9 || rc=$?\n" +
-		"  if [ \"$rc\" = 75 ]; then\n    echo \"submit.sh: an arbiter slurm -submit of $PWD is running (it holds the lock of slurm.json while it submits and waits for its jobs): wait for it to end, or stop it, and run this again\" >&2\n    exit 1\n  fi\nfi\n" +
+	return "# Refused while another arbiter slurm, or submit.sh, holds the lock of slurm.json, or while a job in jobs.json is queued or running.\n" +
+		"# flock -n exits 1 when the lock is held (every util-linux; -E is newer), other statuses when it cannot lock.\n" +
+		"if command -v flock >/dev/null 2>&1; then\n  exec 9<slurm.json\n  rc=0; err=$(flock -n 9 2>&1) || rc=$?\n  case \"$rc\" in\n  0) ;;\n" +
+		"  1) echo \"submit.sh: another arbiter slurm, or submit.sh, of $PWD holds the lock of slurm.json (" + lockHolders + "): wait for it to end, or stop it, and run this again\" >&2\n    exit 1 ;;\n" +
+		"  *) echo \"submit.sh: warning: flock cannot lock slurm.json (exit status $rc: $err): going on without the lock, so nothing stops another arbiter slurm, or submit.sh, of $PWD running at once; run one at a time\" >&2 ;;\n" +
+		"  esac\nfi\n" +
 		"if [ -s jobs.json ]; then\n  ids=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' jobs.json | tr '\\n' ,)\n  ids=${ids%,}\n  list=$(printf '%s' \"$ids\" | tr , ' ')\n" +
 		"  if [ -n \"$ids\" ]; then\n    rc=0; q=$(squeue -h -r -t all -j \"$ids\" -o '%F|%K|%T|%j' 2>&1) || rc=$?\n" +
 		"    if [ \"$rc\" != 0 ]; then\n      case \"$q\" in\n      *'Invalid job id specified'*) q= ;;\n" +
@@ -701,7 +746,7 @@ func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 }
 
 // checkQueued refuses to submit while a job that an earlier arbiter
-// slurm -submit of this work directory submitted (its jobs.json) is still
+// slurm -submit, or submit.sh, of this work directory submitted (its jobs.json) is still
 // queued or running: a second chain would run the same shards at once.
 // A job Slurm no longer knows has ended, and so has one whose id now
 // names another job (ids start over after Slurm's state is reset). When
@@ -728,7 +773,7 @@ func (j *slurmJob) checkQueued() error {
 	}
 	tasks, err := queuedTasks(ids, 3)
 	if err != nil {
-		return fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
+		return fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
 			"Run this again once Slurm answers; or cancel them (scancel %s), or remove %s if they are known to have ended, and run this again: it resumes",
 			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(ids, " "), path)
 	}
@@ -747,7 +792,7 @@ func (j *slurmJob) checkQueued() error {
 	if len(live) == 0 {
 		return nil
 	}
-	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
+	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
 		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(liveIDs, " ")), live)
 }
 
