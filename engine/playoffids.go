@@ -49,17 +49,8 @@ func impossibleID(p *plan.Plan, id string) string {
 }
 
 // playoffStage is the index of the stage whose playoffs' ids, without
-// "playoff-", begin as rest does (the longest name, should one stage's
-// name begin another's), or -1.
-func playoffStage(p *plan.Plan, rest string) int {
-	at := -1
-	for k := range p.Stages {
-		if strings.HasPrefix(rest, p.Stages[k].Name+"-") && (at < 0 || len(p.Stages[k].Name) > len(p.Stages[at].Name)) {
-			at = k
-		}
-	}
-	return at
-}
+// "playoff-", begin as rest does: a stage's match ids' form (stageOfID).
+func playoffStage(p *plan.Plan, rest string) int { return stageOfID(p, rest) }
 
 // parsePlayoffID parses <group>-<playoff>-g<tie>-s<seating>, the tail of
 // a stage's playoff id, written as StagePlayoffMatches writes it.
