@@ -3,6 +3,8 @@ package rating
 import (
 	"fmt"
 	"math"
+
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 // SPRT is a sequential probability ratio test between two hypotheses
@@ -57,28 +59,9 @@ const MaxSPRTElo = 1000
 // bounds beyond MaxSPRTElo.
 func (s SPRT) Validate() error {
 	// As the configuration's stop { sprt } block checks them.
-	if !(math.Abs(s.Elo0) <= MaxSPRTElo && math.Abs(s.Elo1) <= MaxSPRTElo) {
-		return fmt.Errorf("sprt: elo0 and elo1 must be numbers from %d to %d, got %v and %v", -MaxSPRTElo, MaxSPRTElo, s.Elo0, s.Elo1)
-	}
-	return s.ValidateSaved()
-}
-
-// ValidateSaved is Validate for bounds a saved plan holds, as a saved
-// plan's check takes them (tournament.CheckSavedSPRT): a plan saved
-// before bounds beyond ±MaxSPRTElo were refused still runs, so its
-// bounds need only be finite and, for the logistic and bayesian models,
-// give an expected score short of 0 and 1.
-func (s SPRT) ValidateSaved() error {
-	for _, e := range []float64{s.Elo0, s.Elo1} {
-		score := 1 / (1 + math.Pow(10, -e/400))
-		switch {
-		case math.IsNaN(e) || math.IsInf(e, 0):
-			return fmt.Errorf("sprt: elo0 and elo1 must be numbers, got %v and %v", s.Elo0, s.Elo1)
-		case (s.Model == ModelLogistic || s.Model == ModelBayesian) && !(score > 0 && score < 1):
-			return fmt.Errorf("sprt: at %v Elo the %s model's expected score rounds to %v: give bounds from %d to %d", e, s.Model, score, -MaxSPRTElo, MaxSPRTElo)
-		}
-	}
 	switch {
+	case !(math.Abs(s.Elo0) <= MaxSPRTElo && math.Abs(s.Elo1) <= MaxSPRTElo):
+		return fmt.Errorf("sprt: elo0 and elo1 must be numbers from %d to %d, got %v and %v", -MaxSPRTElo, MaxSPRTElo, s.Elo0, s.Elo1)
 	case !(s.Elo0 < s.Elo1):
 		return fmt.Errorf("sprt: elo0 (%v) must be less than elo1 (%v)", s.Elo0, s.Elo1)
 	case !(s.Alpha > 0 && s.Alpha < 0.5):
@@ -90,6 +73,18 @@ func (s SPRT) ValidateSaved() error {
 	case "", "normalized", "logistic", "bayesian":
 	default:
 		return fmt.Errorf("sprt: model must be normalized, logistic or bayesian, got %q", s.Model)
+	}
+	return nil
+}
+
+// ValidateSaved is Validate for bounds a saved plan holds, as a saved
+// plan's check takes them (tournament.CheckSavedSPRT): a plan saved
+// before bounds beyond ±MaxSPRTElo were refused still runs, so its
+// bounds need only be finite and, for the logistic and bayesian models,
+// give an expected score short of 0 and 1.
+func (s SPRT) ValidateSaved() error {
+	if problems := tournament.CheckSavedSPRT(s.Elo0, s.Elo1, s.Alpha, s.Beta, s.Model); len(problems) > 0 {
+		return fmt.Errorf("sprt: %s", problems[0].Detail)
 	}
 	return nil
 }
