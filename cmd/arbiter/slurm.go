@@ -172,7 +172,8 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // directory that is not arbiter's alone or was written for another
 // -shards, an -out that cannot be made, a work or results directory of
 // another plan or kind, a -shards whose shards would refuse to start
-// for the state the game carries from match to match. (With -submit, checkQueued follows.)
+// for the state the game carries from match to match in a stage known
+// now (stage 0, and those -out holds paired). (With -submit, checkQueued follows.)
 func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
@@ -202,7 +203,7 @@ func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
 	if err := j.checkBots(now, saved); err != nil {
 		return err
 	}
-	if err := engine.CheckCarriedShards(p, j.shards, all.Driver); err != nil {
+	if err := engine.CheckCarriedShards(p, j.out, j.shards, all.Driver); err != nil {
 		return err
 	}
 	return j.checkShards()
