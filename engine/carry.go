@@ -314,12 +314,15 @@ func copyFile(from, to string) error {
 	return out.Close()
 }
 
-// CheckCarriedShards refuses to shard stage 0 of plan p into n shards
-// when its game carries each bot's state from match to match and a
-// shard would hold a match whose bot's previous match another shard
-// holds: that shard refuses at its start (feedCarried), so a chain of
-// such shards (arbiter slurm) is certain to fail. drv loads the game.
-func CheckCarriedShards(p *plan.Plan, n int, drv func(string) (drivers.Driver, bool)) error {
+// CheckCarriedShards refuses to shard plan p into n shards when its
+// game carries each bot's state from match to match and a shard of a
+// stage known now would hold a match whose bot's previous match in that
+// stage another shard holds: that shard refuses at its start
+// (feedCarried), so a chain of such shards (arbiter slurm) is certain to
+// fail. The stages known are stage 0 (the listed matches) and those
+// paired in dir, the results directory (rounds/) the chain merges into,
+// which holds none when it is new. drv loads the game.
+func CheckCarriedShards(p *plan.Plan, dir string, n int, drv func(string) (drivers.Driver, bool)) error {
 	if n < 2 {
 		return nil
 	}
@@ -331,21 +334,40 @@ func CheckCarriedShards(p *plan.Plan, n int, drv func(string) (drivers.Driver, b
 	if c == nil {
 		return nil
 	}
-	ms, _ := StageMatches(p, nil, 0)
+	paired, err := loadPairings(dir, p)
+	if err != nil {
+		return err
+	}
+	for stage := 0; stage <= len(paired); stage++ {
+		ms, err := StageMatches(p, paired, stage)
+		if err != nil {
+			return err
+		}
+		if err := carriedApart(ms, stage, n, c.dealsApart); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// carriedApart refuses the matches ms of stage stage in n shards when a
+// shard would hold a match whose bot's previous match of ms another
+// shard holds (CheckCarriedShards).
+func carriedApart(ms []plan.Match, stage, n int, dealsApart bool) error {
 	owner := make(map[string]int, len(ms))
 	for k := 0; k < n; k++ {
 		for _, id := range ShardMatches(ms, k, n) {
 			owner[id] = k
 		}
 	}
-	prev := previousMatches(ms, c.dealsApart)
+	prev := previousMatches(ms, dealsApart)
 	for _, m := range ms {
 		for _, bot := range slices.Sorted(maps.Keys(prev[m.ID])) {
 			if q := prev[m.ID][bot]; q != "" && owner[q] != owner[m.ID] {
-				return fmt.Errorf("-shards %d: match %s starts from the state bot %s left after match %s, which shard %d/%d of stage 0 plays, not shard %d/%d, which holds %s: "+
-					"the game carries each bot's state from match to match, so a bot's matches are played in plan order, and shard %d/%d would refuse to start; "+
+				return fmt.Errorf("-shards %d: in stage %d, match %s starts from the state bot %s left after match %s, which shard %d/%d of stage %d plays, not shard %d/%d, which holds %s: "+
+					"the game carries each bot's state from match to match, so a bot's matches are played in plan order, and shard %d/%d of stage %d would refuse to start; "+
 					"a shard cannot play a match whose bots' earlier matches are in another shard: shard such a tournament with memory = \"per-position\", or run it on one machine",
-					n, m.ID, bot, q, owner[q], n, owner[m.ID], n, m.ID, owner[m.ID], n)
+					n, stage, m.ID, bot, q, owner[q], n, stage, owner[m.ID], n, m.ID, owner[m.ID], n, stage)
 			}
 		}
 	}

@@ -51,7 +51,8 @@ type MergeSummary struct {
 	Missing []string
 	// Latest is the latest stage Out holds results of: Stage, or a later
 	// one when the shards of an earlier stage are merged again. Plan,
-	// Results, Missing and Next are Out's as of that stage.
+	// Results, Missing and Next are Out's as of that stage; Plan holds
+	// Next's matches too.
 	Latest  int
 	Plan    *plan.Plan
 	Results []Result
@@ -814,6 +815,14 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (after func() error, e
 		return nil, err
 	}
 	sum.Next = next
+	if next != nil {
+		// The next stage is made: its matches are known, and the
+		// standings count them and say what is still to come, as a
+		// run's and arbiter rank's of Out do.
+		known := s.full
+		known.Matches = append(slices.Clone(s.full.Matches), next.Matches...)
+		sum.Plan = &known
+	}
 	if write == nil {
 		return nothing, nil
 	}

@@ -294,3 +294,25 @@ func TestInterruptedSaysWhatWasSelected(t *testing.T) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}
 }
+
+// TestInterruptedSaysPlayoffToCome: a staged run interrupted while a
+// stage's playoff is made and not finished says that playoff is to come,
+// before the stages after it, as the standings' headline does.
+func TestInterruptedSaysPlayoffToCome(t *testing.T) {
+	staged := &engine.Summary{Results: make([]engine.Result, 2)}
+	staged.Plan = &plan.Plan{Stages: []plan.Stage{
+		{Name: "groups", Rounds: 1, Playoffs: true, Bots: []plan.Pick{{Bot: "a"}, {Bot: "b"}, {Bot: "c"}}},
+		{Name: "final", Bots: []plan.Pick{{Stage: "groups", From: 1, To: 2}}},
+	}}
+	for i := range 2 {
+		id := fmt.Sprintf("groups-A-r001-g0%d-s1", i+1)
+		staged.Plan.Matches = append(staged.Plan.Matches, plan.Match{ID: id, Stage: "groups", Round: 1, Shift: 1, Seats: []string{"a", "b", "c"}})
+		staged.Results[i].Match = id
+	}
+	staged.Plan.Matches = append(staged.Plan.Matches, plan.Match{ID: "playoff-groups-1-A-r002-g01-s1", Stage: "groups", Round: 2, Shift: 1, Seats: []string{"b", "c"}})
+	var stderr bytes.Buffer
+	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
+	if want := "Interrupted: 2 of 3 matches (playoff 1 of stage groups, stage final to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("said %q, want %q", stderr.String(), want)
+	}
+}

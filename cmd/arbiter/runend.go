@@ -322,6 +322,13 @@ func (e *runEnd) saved(sum *engine.Summary) string {
 	if sum.Plan.Stop == nil {
 		coming = sum.Plan.RoundsToCome().String()
 	}
+	// The playoffs and stages to come, as the standings' headline says
+	// them. A playoff that cannot be made from the results is the next
+	// run's error to report: this line then names the stages alone.
+	playoffs, later, err := stages.Coming(sum.Plan, sum.Results, sum.Seats)
+	if err != nil {
+		playoffs, later = nil, stages.ToCome(sum.Plan, sum.Results)
+	}
 	return fmt.Sprintf("%d of %d matches%s%s are", len(sum.Results), len(sum.Plan.Matches),
-		coming, stats.ToCome(stages.ToCome(sum.Plan, sum.Results)))
+		coming, stats.Coming(playoffs, later))
 }

@@ -172,7 +172,8 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // directory that is not arbiter's alone or was written for another
 // -shards, an -out that cannot be made, a work or results directory of
 // another plan or kind, a -shards whose shards would refuse to start
-// for the state the game carries from match to match. (With -submit, checkQueued follows.)
+// for the state the game carries from match to match in a stage known
+// now (stage 0, and those -out holds paired). (With -submit, checkQueued follows.)
 func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
@@ -202,7 +203,7 @@ func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
 	if err := j.checkBots(now, saved); err != nil {
 		return err
 	}
-	if err := engine.CheckCarriedShards(p, j.shards, all.Driver); err != nil {
+	if err := engine.CheckCarriedShards(p, j.out, j.shards, all.Driver); err != nil {
 		return err
 	}
 	return j.checkShards()
@@ -560,10 +561,12 @@ func (j *slurmJob) submitScript() string {
 		n, _ := json.Marshal(name)
 		return fmt.Sprintf("%s %s", shell.Word(string(w[1:len(w)-1])), shell.Word(string(n[1:len(n)-1])))
 	}
+	// sbatch runs without the lock's descriptor (9<&-): what it leaves
+	// running would hold the lock once submit.sh has ended.
 	for s := 0; s < j.stages; s++ {
-		fmt.Fprintf(&b, "a=$(sbatch --parsable $dep %s)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
+		fmt.Fprintf(&b, "a=$(sbatch --parsable $dep %s 9<&-)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
 			filepath.Base(j.script("shards", s)), job(fmt.Sprintf("stage %d shards", s), j.jobName("s", s)), s)
-		fmt.Fprintf(&b, "m=$(sbatch --parsable --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s)\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
+		fmt.Fprintf(&b, "m=$(sbatch --parsable --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s 9<&-)\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
 			filepath.Base(j.script("merge", s)), job(fmt.Sprintf("stage %d merge", s), j.jobName("m", s)), s)
 		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
 	}

@@ -600,22 +600,33 @@ func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats
 	if s.TiedCuts, err = TiedCuts(p, results); err != nil {
 		return nil, err
 	}
-	s.StagesToCome = ToCome(p, results)
-	if s.PlayoffsToCome, err = PlayoffsToCome(p, results, seats); err != nil {
+	if s.PlayoffsToCome, s.StagesToCome, err = Coming(p, results, seats); err != nil {
 		return nil, err
 	}
 	if len(s.PlayoffsToCome) > 0 {
-		// A tie still to be played off orders no final ranking yet, and
-		// the stages after its stage are to come too.
+		// A tie still to be played off orders no final ranking yet.
 		s.TiedCuts = slices.DeleteFunc(s.TiedCuts, func(c stats.TiedCut) bool { return slices.Equal(c.Picks, []string{FinalRanking}) })
-		s.StagesToCome = nil
-		for k := p.StageIndex(s.PlayoffsToCome[0].Stage) + 1; k < len(p.Stages); k++ {
-			if name := p.Stages[k].Name; !slices.ContainsFunc(p.Matches, func(m plan.Match) bool { return m.Stage == name }) {
-				s.StagesToCome = append(s.StagesToCome, name)
-			}
-		}
 	}
 	return s, nil
+}
+
+// Coming are what is to come of p, a plan in stages, after results: the
+// playoffs (PlayoffsToCome) and the stages not made yet (ToCome); with a
+// playoff to come, every stage after its stage that p holds no match of.
+// seats is as for PlayoffsToCome. The standings' headline and an
+// interrupted run's last line say them (stats.Coming).
+func Coming(p *plan.Plan, results []stats.Result, seats func(n int) error) ([]stats.PlayoffToCome, []string, error) {
+	playoffs, err := PlayoffsToCome(p, results, seats)
+	if err != nil || len(playoffs) == 0 {
+		return playoffs, ToCome(p, results), err
+	}
+	var later []string
+	for k := p.StageIndex(playoffs[0].Stage) + 1; k < len(p.Stages); k++ {
+		if name := p.Stages[k].Name; !slices.ContainsFunc(p.Matches, func(m plan.Match) bool { return m.Stage == name }) {
+			later = append(later, name)
+		}
+	}
+	return playoffs, later, nil
 }
 
 // ToCome are the later stages of p, which holds the stages made so far,

@@ -186,19 +186,27 @@ func (s *Stats) Finished() string {
 	if s.Playoffs > 0 {
 		out += fmt.Sprintf(", %d playoff(s)", s.Playoffs)
 	}
+	return out + s.RoundsToCome.String() + Coming(s.PlayoffsToCome, s.StagesToCome)
+}
+
+// Coming says which playoffs and stages are to come, after a count of
+// matches: " (playoff 1 of stage final to come)", " (playoff 1 of stage
+// a, stage b to come)", ToCome(stages) when no playoff is.
+func Coming(playoffs []PlayoffToCome, stages []string) string {
+	if len(playoffs) == 0 {
+		return ToCome(stages)
+	}
 	var coming []string
-	for _, pt := range s.PlayoffsToCome {
+	for _, pt := range playoffs {
 		coming = append(coming, pt.String())
 	}
 	switch {
-	case len(coming) == 0:
-		return out + s.RoundsToCome.String() + ToCome(s.StagesToCome)
-	case len(s.StagesToCome) == 1:
-		coming = append(coming, "stage "+s.StagesToCome[0])
-	case len(s.StagesToCome) > 1:
-		coming = append(coming, "stages "+strings.Join(s.StagesToCome, ", "))
+	case len(stages) == 1:
+		coming = append(coming, "stage "+stages[0])
+	case len(stages) > 1:
+		coming = append(coming, "stages "+strings.Join(stages, ", "))
 	}
-	return out + s.RoundsToCome.String() + " (" + strings.Join(coming, ", ") + " to come)"
+	return " (" + strings.Join(coming, ", ") + " to come)"
 }
 
 // ToCome says which stages are to come, after a count of matches that
