@@ -238,7 +238,7 @@ func withHint(err error, lines []string, k int) error {
 	}
 	hint := conform.FlushHint
 	if k > 0 && strings.HasPrefix(f.Detail, "no answer within ") {
-		hint = conform.ReadHint(strconv.Quote(lines[k-1]))
+		hint = conform.ReadHint(err, strconv.Quote(lines[k-1]))
 	}
 	return fmt.Errorf("%w; %s", err, hint)
 }
