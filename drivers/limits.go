@@ -90,6 +90,13 @@ const MinMemory = 1 << 20
 // Bricks "OK" is longer), so under 2 B every bot faults on its first.
 const MinOutput = 2
 
+// MinCPU is the smallest cpu limit, 1s. The kernel enforces a process's
+// CPU time limit (RLIMIT_CPU) in whole seconds, so a shorter one would
+// be enforced as a second all the same, while its fault named the
+// shorter one; a limit of a fraction of a second is a mistake for a
+// duration of another unit ("100ms" meant as "100s").
+const MinCPU = time.Second
+
 // OutputWarning is the output limit under which validate warns, 64 B: an
 // answer is a line of the game's protocol with its line end (and, in
 // the GTP-like games, the "= " before it and the empty line after it), a
@@ -111,7 +118,7 @@ type LimitProblem struct{ Limit, Detail string }
 // Problems lists what keeps l from being limits a bot can run under: a
 // memory limit below MinMemory, an output limit below MinOutput, a size
 // or count below zero, a cpu limit
-// that is neither "match" nor a positive duration, a required limit that
+// that is neither "match" nor a duration of at least MinCPU, a required limit that
 // does not exist. The configuration reports them at its limits blocks'
 // attributes, and a saved plan's check for each of its bots: one rule
 // for both.
@@ -142,6 +149,8 @@ func (l Limits) Problems() []LimitProblem {
 	if l.CPU != "" && l.CPU != "match" {
 		if d, err := time.ParseDuration(l.CPU); err != nil || d <= 0 {
 			add(LimitCPU, "cpu must be \"match\" (the match's total clock) or a positive duration like \"30s\", not %q", l.CPU)
+		} else if d < MinCPU {
+			add(LimitCPU, "the cpu limit is %q, but the smallest is %s of CPU time per process (a duration: \"1s\", \"30s\", \"2m\"): the kernel enforces it in whole seconds (see docs/sandbox.md)", l.CPU, MinCPU)
 		}
 	}
 	for _, r := range l.Required {

@@ -141,6 +141,9 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	if b == nil {
 		return "", seat, nil, noBot(l, botName)
 	}
+	if err := savedBotProblem(path, b, l.root); err != nil {
+		return "", seat, nil, err
+	}
 	seat.Bot, seat.Nick = b.Name, b.Name
 	if b.Limits != nil {
 		seat.Limits = *b.Limits
@@ -155,6 +158,20 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
 	}
 	return l.plan.Game.Driver, seat, l.plan, buildForCheck(b, seat.Dir, stderr, cf.logger(stderr).Warn)
+}
+
+// savedBotProblem is run's refusal of a saved plan (checkSaved) of bot
+// b, checked on its own, when path is a saved plan whose bot b would run
+// in the sandbox with /tmp itself as its folder (under root): told
+// before it starts, not as the start fault of every case.
+func savedBotProblem(path string, b *plan.Bot, root string) error {
+	if !isPlanFile(path) || b.House != "" {
+		return nil
+	}
+	if pr := sandboxTmpProblem(b, b.DirIn(root)); pr != "" {
+		return savedError(path, []string{pr})
+	}
+	return nil
 }
 
 // planPlayers are the numbers of players the matches of p have, in

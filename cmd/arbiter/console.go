@@ -228,17 +228,21 @@ func consoleWrite(s *proc.Session, lines []string, gtp bool, write func(string))
 
 // withHint is err, the fault of the answer to lines[k] (written with the
 // lines of lines), with what the bot most likely did when it is a time
-// fault: as check says, it did not flush, or, when it answered an
-// earlier line of the same write, it lost the rest of the write.
+// fault: as run's fault says (drivers.ArrivedNote), it kept computing;
+// or as check says, it did not flush, or, when it answered an earlier
+// line of the same write, it lost the rest of the write (or was slow).
 func withHint(err error, lines []string, k int) error {
 	var f *proc.Fault
 	if !errors.As(err, &f) || f.Kind != drivers.FaultTime ||
 		!(strings.HasPrefix(f.Detail, "no answer within ") || strings.HasPrefix(f.Detail, "no full answer within ")) {
 		return err
 	}
+	if drivers.Computed(err) {
+		return fmt.Errorf("%w%s", err, drivers.ArrivedNote(err))
+	}
 	hint := conform.FlushHint
 	if k > 0 && strings.HasPrefix(f.Detail, "no answer within ") {
-		hint = conform.ReadHint(strconv.Quote(lines[k-1]))
+		hint = conform.ReadHint(err, strconv.Quote(lines[k-1]))
 	}
 	return fmt.Errorf("%w; %s", err, hint)
 }

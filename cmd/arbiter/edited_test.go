@@ -139,9 +139,11 @@ func jsonQuoted(s string) string {
 // folder (edited to dir "/tmp", to a link to it, or given a -root that
 // makes its dir /tmp) is refused before anything runs, as its
 // configuration would have been (config's "Bot directory is /tmp"),
-// naming the plan file, the bot and its dir; outside the sandbox it is
-// not. Before, validate passed it, and run watched all of the machine's
-// shared /tmp as the bot's files, to end every match in a start fault.
+// naming the plan file, the bot and its dir, by validate, run and check
+// -bot; outside the sandbox it is not. Before, validate passed it, and
+// run watched all of the machine's shared /tmp as the bot's files, to end
+// every match in a start fault (check -bot, until it too checked, gave
+// the start fault).
 func TestSavedPlanBotDirTmpRefusedInSandbox(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"t.hcl": `
@@ -206,6 +208,9 @@ tournament "t" {
 			want := `bot "x" runs in the sandbox with /tmp itself as its folder (dir "` + tc.dir + `"`
 			res := filepath.Join(t.TempDir(), "out")
 			runs := [][]string{{"validate", path}, {"validate", "-json", path}, {"run", path, "-out", res}}
+			if tc.root == "" { // check takes no -root
+				runs = append(runs, []string{"check", "-bot", "x", path})
+			}
 			if !tc.sandbox {
 				runs = runs[:1]
 			}
@@ -228,5 +233,51 @@ tournament "t" {
 				t.Errorf("run made %s (%v): a refused plan writes nothing", res, err)
 			}
 		})
+	}
+}
+
+// A replay whose -root makes a bot's folder /tmp itself, the bot in the
+// sandbox, is refused before anything runs or is fingerprinted, with the
+// message run gives a saved plan (sandboxTmpProblem), naming the results
+// directory's plan: before, the replay watched all of the machine's /tmp
+// as the bot's files and replayed the match into a start fault.
+func TestReplayBotDirTmpRefusedInSandbox(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"t.hcl": `
+deck "d" {
+  ranks = "23456789TJQKA"
+  suits = "CDHS"
+}
+game "planowanie" "g" {
+  deck  = deck.d
+  deals = [{ cards = 1, leader = 0 }]
+  clock { total = "10s" }
+}
+bot "x" {
+  command = ["arbiter", "bot", "planowanie/random"]
+}
+bot "a" { house = "planowanie/random" }
+tournament "t" {
+  game    = game.planowanie.g
+  bots    = [bot.x, bot.a]
+  players = 2
+}
+`})
+	res := filepath.Join(t.TempDir(), "res")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", filepath.Join(dir, "t.hcl"), "-out", res, "-j", "1"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	matches, err := os.ReadDir(filepath.Join(res, "matches"))
+	if err != nil || len(matches) == 0 {
+		t.Fatalf("run recorded no match (%v)", err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code := run([]string{"replay", "-root", "/tmp", res, matches[0].Name()}, &stdout, &stderr)
+	got := stdout.String() + stderr.String()
+	want := filepath.Join(res, "plan.json") + ` cannot run here: bot "x" runs in the sandbox with /tmp itself as its folder (dir ".", /tmp)`
+	if code == 0 || !strings.Contains(got, want) || !strings.Contains(got, "sandbox = false") {
+		t.Errorf("replay -root /tmp: exit %d\n%s\nwant a refusal saying %q and what to do", code, got, want)
 	}
 }

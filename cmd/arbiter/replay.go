@@ -89,6 +89,9 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 	if *root, err = rootDir(*root, dflt); err != nil {
 		return nil, err
 	}
+	if problems := sandboxTmpProblems(recorded, *root); len(problems) > 0 {
+		return nil, savedError(filepath.Join(dir, engine.PlanFile), problems)
+	}
 	if err := botDirsThere(recorded, *root, given); err != nil {
 		return nil, err
 	}
@@ -109,6 +112,23 @@ func replayPlan(dir, out string, root *string, allow bool) (*plan.Plan, error) {
 		return nil, &engine.ChangedError{Dir: dir, Changes: changes, Replay: true}
 	}
 	return p, nil
+}
+
+// sandboxTmpProblems are run's refusals of a saved plan's bots that
+// would run in the sandbox with /tmp itself as their folder under root
+// (sandboxTmpProblem), for a replay: told before all of /tmp is
+// fingerprinted as a bot's files, or the match replayed into a start
+// fault.
+func sandboxTmpProblems(p *plan.Plan, root string) []string {
+	var problems []string
+	for i := range p.Bots {
+		if b := &p.Bots[i]; b.House == "" {
+			if pr := sandboxTmpProblem(b, b.DirIn(root)); pr != "" {
+				problems = append(problems, pr)
+			}
+		}
+	}
+	return problems
 }
 
 // botDirsThere refuses a replay whose bots' dirs are not there under root

@@ -250,27 +250,50 @@ const computedHint = "it kept computing without answering: an endless loop, or a
 const FlushHint = flushHint
 
 // ReadHint is readHint, for arbiter console.
-func ReadHint(after string) string { return readHint(after) }
+func ReadHint(err error, after string) string { return readHint(err, after) }
 
-// readHint is what a bot most often does that answered a command and
+// readHint is what a bot most likely did that answered a command and
 // then nothing while the commands written with it wait (after, a quoted
-// command it answered in the same write): it read more than one line at
-// once into a buffer it then dropped, so the rest of the write is gone.
-func readHint(after string) string {
-	return "it answered " + after + ", written in the same write as this one, then nothing: " +
+// command it answered in the same write), err the time fault of the one
+// it did not answer. Most often it read more than one line at once into
+// a buffer it then dropped, so the rest of the write is gone; but when
+// the referee saw the command still in the pipe, or read from it by a
+// bot that was not waiting for more input (drivers.SlownessOf), it was
+// slow, and the hint says so with the CPU it used when that is known.
+func readHint(err error, after string) string {
+	answered := "it answered " + after + ", written in the same write as this one, then "
+	sl, _ := drivers.SlownessOf(err)
+	switch sl.Input {
+	case drivers.InputUnread:
+		return answered + "had not read this command when the time ran out: it was slow, " +
+			"still busy after that answer (sleeping, waiting or computing)" + spent(sl)
+	case drivers.InputTaken:
+		return answered + "read this command and did not answer it in time: it was slow " +
+			"(sleeping, waiting on something other than its input, or computing)" + spent(sl)
+	}
+	return answered + "nothing: " +
 		"it probably reads more than one line at a time and drops what it read beyond the first line, " +
 		"so it lost the rest of the referee's write " + readerFix
 }
 
+// spent says how much CPU a slow bot used in its wait, when known.
+func spent(sl drivers.Slowness) string {
+	if !sl.CPUKnown {
+		return ""
+	}
+	return fmt.Sprintf("; it used %s of CPU in its %s wait", sl.CPU.Round(time.Millisecond), sl.Wait.Round(time.Millisecond))
+}
+
 // writeHint is readHint for lines[k], the k-th of lines written in one
-// write, when its answer never came: the bot answered lines[k-1], so it
-// read that write, and most likely lost the rest of it. "" for the
-// write's first line (k == 0), which the bot may simply not have read.
-func writeHint(lines []string, k int) string {
+// write, when its answer never came (err, its time fault): the bot
+// answered lines[k-1], so it read that write, and most likely lost the
+// rest of it. "" for the write's first line (k == 0), which the bot may
+// simply not have read.
+func writeHint(lines []string, k int, err error) string {
 	if k == 0 {
 		return ""
 	}
-	return readHint(quote(lines[k-1]))
+	return readHint(err, quote(lines[k-1]))
 }
 
 // lostHint is flushHint for a command written after a line that wants no

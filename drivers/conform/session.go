@@ -139,7 +139,7 @@ func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 			continue
 		}
 		hint := s.hint(lines[i])
-		if h := writeHint(lines, i); h != "" {
+		if h := writeHint(lines, i, a.Err); h != "" {
 			hint = h
 		}
 		return nil, explainHint(a.Err, quote(lines[i]), s.move, hint)

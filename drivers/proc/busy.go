@@ -51,15 +51,27 @@ func (p *Probe) CPUCounted() bool {
 // the bot used in its wait. A bot's start-up that runs on after the
 // first write counts toward that write's first command: it is the bot's.
 func (s *Session) busy() bool {
-	if !s.sentCPUKnown {
-		return false
-	}
-	used, ok := s.box.cpuUsed()
+	used, ok := s.waitCPU()
 	if !ok {
 		return false
 	}
+	return used*busyShare >= time.Since(s.sentAt) || s.box.running()
+}
+
+// waitCPU is the CPU the bot's processes used since the clock of the
+// command it is on started, as busy counts it (it may be below zero
+// when the time before that clock is taken off at its most); ok is
+// false when it is not counted.
+func (s *Session) waitCPU() (time.Duration, bool) {
+	if !s.sentCPUKnown {
+		return 0, false
+	}
+	used, ok := s.box.cpuUsed()
+	if !ok {
+		return 0, false
+	}
 	before := s.sentAt.Sub(s.sentCPUAt) * time.Duration(machineCPUs)
-	return (used-s.sentCPU-max(before, 0))*busyShare >= time.Since(s.sentAt) || s.box.running()
+	return used - s.sentCPU - max(before, 0), true
 }
 
 // rebaseSentCPU reads the CPU the bot's processes have used as the clock

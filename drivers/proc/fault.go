@@ -36,6 +36,10 @@ type Fault struct {
 	// computing, not waiting for input or holding an answer it did not
 	// flush. A game says so in its detail (drivers.ComputedNote).
 	Busy bool
+	// Slow says of a Silent time fault what the bot had done with its
+	// input, and the CPU it used in its wait (input.go), for arbiter
+	// check to tell a bot that lost the lines of a write from a slow one.
+	Slow drivers.Slowness
 }
 
 func (f *Fault) Error() string { return f.Kind + ": " + f.Detail }
@@ -51,6 +55,9 @@ func (f *Fault) QueuedSilent() bool { return f.Queued }
 
 // Computed is Busy, for drivers.Computed.
 func (f *Fault) Computed() bool { return f.Busy }
+
+// Slowness is Slow, for drivers.SlownessOf.
+func (f *Fault) Slowness() drivers.Slowness { return f.Slow }
 
 // FaultDetail is the sentence without the kind.
 func (f *Fault) FaultDetail() string { return f.Detail }

@@ -81,6 +81,9 @@ func (s *Session) readLate() (string, error) {
 		f.Silent = !s.heard
 		f.Queued = f.Silent && s.queued
 		f.Busy = f.Silent && s.busy()
+		if f.Silent {
+			f.Slow = s.slowness()
+		}
 		return "", f
 	}
 	line := strings.TrimRight(string(b), "\r\n")

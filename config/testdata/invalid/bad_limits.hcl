@@ -48,6 +48,18 @@ bot "f" {
     files  = "4KiB"
   }
 }
+bot "h" {
+  house = "planowanie/random"
+  limits {
+    cpu = "100us"   # ERROR: Invalid cpu limit
+  }
+}
+bot "i" {
+  house = "planowanie/random"
+  limits {
+    cpu = "1s"      # the smallest: the kernel counts CPU time in whole seconds
+  }
+}
 bot "g" {
   house = "planowanie/random"
   limits {
@@ -57,7 +69,7 @@ bot "g" {
 }
 tournament "t" {
   game    = game.planowanie.g
-  bots    = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g]
+  bots    = [bot.a, bot.b, bot.c, bot.d, bot.e, bot.f, bot.g, bot.h, bot.i]
   players = 2
   limits {
     files    = "10XB"             # ERROR: Invalid files limit
