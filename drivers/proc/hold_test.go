@@ -166,3 +166,44 @@ func TestHoldFolderInsideItself(t *testing.T) {
 		t.Fatalf("HoldFolder in a folder bound inside itself: %v\n%s", err, out)
 	}
 }
+
+// TestHoldFolderSweepsStaleLocks: a lock file left by an arbiter killed
+// while it held it, for a folder no build takes again (removed since),
+// is removed by a later arbiter's first build once it is older than
+// staleLockAge and no one holds it; a held one, a young one and files
+// that are not HoldFolder's stay.
+func TestHoldFolderSweepsStaleLocks(t *testing.T) {
+	base := holdSetup(t)
+	if err := os.MkdirAll(LentDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * staleLockAge)
+	file := func(name string, mtime time.Time) string {
+		p := filepath.Join(LentDir, name)
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	stale := file("64768-99999991.lock", old)
+	young := file("64768-99999992.lock", time.Now())
+	held := file("64768-99999993.lock", old)
+	other := file("record.json", old)
+	lockHeldBy(t, held)
+	if err := os.Chtimes(held, old, old); err != nil { // the holder's open kept the times; be sure
+		t.Fatal(err)
+	}
+	release, err := HoldFolder(context.Background(), filepath.Join(base, "a"), func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	for p, want := range map[string]bool{stale: false, young: true, held: true, other: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: there after the sweep = %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+}

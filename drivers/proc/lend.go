@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -368,7 +370,8 @@ func giveBackRecord(file string) (a Abandoned, ok bool) {
 // removed file takes the path's anew. So lock files do not pile up: one
 // is left only by an arbiter killed while it held it, and the next to
 // release it removes it (of two letting go of a shared one at once, the
-// kernel grants the second's exclusive lock). A build of a folder waits while builds inside it hold
+// kernel grants the second's exclusive lock), or, for a folder no build
+// takes again, sweepLocks. A build of a folder waits while builds inside it hold
 // their shared locks, one after another without a gap included: nothing
 // queues it ahead of them. waiting is told, once, before it waits, the pid that holds
 // what it waits for, as the kernel lists its locks (/proc/locks; 0 when
@@ -390,6 +393,7 @@ func HoldFolder(ctx context.Context, dir string, waiting func(pid int)) (release
 	if err := os.MkdirAll(LentDir, 0o700); err != nil {
 		return nil, err
 	}
+	sweepLocks(LentDir, time.Now())
 	var held []*folderLock
 	release = func() {
 		for i := len(held) - 1; i >= 0; i-- {
@@ -515,6 +519,61 @@ func lockFolder(ctx context.Context, name string, how int, t *holdTeller) (*fold
 			return nil, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// staleLockAge is how old a lock file of HoldFolder must be for
+// sweepLocks to remove it when no one holds it.
+const staleLockAge = time.Hour
+
+// swept are the lock folders sweepLocks has swept in this process.
+var swept struct {
+	sync.Mutex
+	dirs map[string]bool
+}
+
+// lockFileName matches the names of HoldFolder's lock files.
+var lockFileName = regexp.MustCompile(`^[0-9]+-[0-9]+\.lock$`)
+
+// sweepLocks removes, once a process for each lock folder, the lock files
+// of HoldFolder that no one holds and that are older than staleLockAge.
+// Release removes a lock file left by an arbiter killed while it held it
+// only when a build takes that folder's lock again; the lock of a folder
+// removed since (a test's, a bot's old checkout) would stay for good.
+// Removing one is safe as release's own removal is: it is held
+// exclusively while it is removed, and whoever opened it meanwhile finds
+// it no longer at its path (atPath) and takes the path's anew. The age
+// keeps the sweep off the locks of builds going on, which would otherwise
+// find the sweep holding one and say they wait for it.
+func sweepLocks(dir string, now time.Time) {
+	swept.Lock()
+	if swept.dirs[dir] {
+		swept.Unlock()
+		return
+	}
+	if swept.dirs == nil {
+		swept.dirs = map[string]bool{}
+	}
+	swept.dirs[dir] = true
+	swept.Unlock()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if !lockFileName.MatchString(e.Name()) || err != nil || !info.Mode().IsRegular() || now.Sub(info.ModTime()) < staleLockAge {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		f, err := os.OpenFile(name, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && atPath(f, name) {
+			_ = os.Remove(name)
+		}
+		f.Close()
 	}
 }
 
