@@ -46,8 +46,8 @@ type BotChange struct {
 	Resolves *Resolution `json:"resolves,omitempty"`
 	// Unused are files of the recorded fingerprint that are still there
 	// but no longer part of the bot's: outside its folder, a file its
-	// command no longer names nor runs (its program resolves to another,
-	// Resolves); in its folder, one a rule leaves out now (see the
+	// command no longer uses (but the one its program resolved to, which
+	// Resolves names); in its folder, one a rule leaves out now (see the
 	// fingerprint's skipped list). Neither is removed.
 	Unused []string `json:"unused,omitempty"`
 	// Added are files new since a saved plan was compiled (SincePlan),
@@ -323,8 +323,8 @@ func compareBot(old, now *plan.Fingerprint, name string) (*plan.Fingerprint, Bot
 	}
 	recorded := map[string]bool{}
 	for _, f := range old.Files {
-		if other && f.Path == old.Program {
-			continue
+		if other && f.Path == old.Program || c.Resolves != nil && f.Path == c.Resolves.From && stillThere(f.Path, "") {
+			continue // Runs or Resolves names it (one gone is removed too)
 		}
 		recorded[f.Path] = true
 		g, ok := current[f.Path]

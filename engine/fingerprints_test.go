@@ -209,10 +209,10 @@ func TestCompareResolution(t *testing.T) {
 	}{
 		{"shim first, then the plain one", viaShim, direct,
 			`bot "e": python3, the program its command names, now resolves on PATH to ` + plain.Path + `, was ` + shim.Path +
-				` (a version manager's shim, which ran ` + interp.Path + `): PATH differs, or a file on it came or went; no longer uses ` + shim.Path + ` (still there)`},
+				` (a version manager's shim, which ran ` + interp.Path + `): PATH differs, or a file on it came or went`},
 		{"the plain one first, then the shim", direct, viaShim,
 			`bot "e": python3, the program its command names, now resolves on PATH to ` + shim.Path + ` (a version manager's shim, which runs ` + interp.Path + `), was ` + plain.Path +
-				`: PATH differs, or a file on it came or went; no longer uses ` + plain.Path + ` (still there)`},
+				`: PATH differs, or a file on it came or went`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,8 +222,8 @@ func TestCompareResolution(t *testing.T) {
 			if len(changes) != 1 || changes[0].String() != tc.want {
 				t.Fatalf("changes %q, want %q", changes, tc.want)
 			}
-			if len(changes[0].Removed) != 0 {
-				t.Errorf("removed %v: each file is still there", changes[0].Removed)
+			if len(changes[0].Removed)+len(changes[0].Unused) != 0 {
+				t.Errorf("removed %v, unused %v: each file is still there, and the change names it", changes[0].Removed, changes[0].Unused)
 			}
 		})
 	}
