@@ -45,3 +45,44 @@ func TestDocsHCLParses(t *testing.T) {
 		t.Fatal("no ```hcl block found in the docs")
 	}
 }
+
+// botVariable is a variable that arbiter puts in a bot's environment, as
+// the code of every game's bots (packages drivers and drivers/proc) sets
+// it: "ARBITER_X=".
+var botVariable = regexp.MustCompile(`"(ARBITER_[A-Z_]+)=`)
+
+// TestDocsNameBotVariables: every variable that arbiter puts in the
+// environment of every game's bots is named in configuration.md, where a
+// bot's environment is described: a bot author who sees one there learns
+// what it is for (and which must never seed a bot's play).
+func TestDocsNameBotVariables(t *testing.T) {
+	doc, err := os.ReadFile("../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../drivers/*.go")
+	proc, _ := filepath.Glob("../drivers/proc/*.go")
+	seen := map[string]bool{}
+	for _, file := range append(files, proc...) {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range botVariable.FindAllSubmatch(src, -1) {
+			name := string(m[1])
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			if !strings.Contains(string(doc), "`"+name+"`") {
+				t.Errorf("%s sets %s in a bot's environment, which docs/configuration.md does not name", file, name)
+			}
+		}
+	}
+	if !seen["ARBITER_SEED"] || !seen["ARBITER_TOKEN"] {
+		t.Errorf("found %v: the scan no longer finds where the variables are set", seen)
+	}
+}

@@ -39,6 +39,17 @@ type BotChange struct {
 	// place of the one its command names (plan.Fingerprint.Program): a
 	// version manager's shim chooses another interpreter now.
 	Runs *ProgramChange `json:"runs,omitempty"`
+	// Resolves is set when the program its command names (a word looked
+	// up on PATH) resolves to another file than recorded: PATH differs,
+	// or a file on it came or went. Runs is then set too when what runs
+	// in the program's place differs, and String says both in one.
+	Resolves *Resolution `json:"resolves,omitempty"`
+	// Unused are files of the recorded fingerprint that are still there
+	// but no longer part of the bot's: outside its folder, a file its
+	// command no longer uses (but the one its program resolved to, which
+	// Resolves names); in its folder, one a rule leaves out now (see the
+	// fingerprint's skipped list). Neither is removed.
+	Unused []string `json:"unused,omitempty"`
 	// Added are files new since a saved plan was compiled (SincePlan),
 	// which its fingerprint does not cover: a file of the bot's folder
 	// can change what plays (a Python bot imports random.py from its
@@ -63,6 +74,29 @@ func (r ProgramChange) String() string {
 	return fmt.Sprintf("runs %s, was %s", r.To, r.From)
 }
 
+// Resolution is the file that the program a bot's command names resolved
+// to on PATH (From) and resolves to now (To), and for each the program a
+// version manager's shim ran in its place, or runs now ("" for none: the
+// file itself runs).
+type Resolution struct {
+	Name     string `json:"name"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	FromRuns string `json:"from_runs,omitempty"`
+	ToRuns   string `json:"to_runs,omitempty"`
+}
+
+func (r Resolution) String() string {
+	to, from := r.To, r.From
+	if r.ToRuns != "" {
+		to += fmt.Sprintf(" (a version manager's shim, which runs %s)", r.ToRuns)
+	}
+	if r.FromRuns != "" {
+		from += fmt.Sprintf(" (a version manager's shim, which ran %s)", r.FromRuns)
+	}
+	return fmt.Sprintf("%s, the program its command names, now resolves on PATH to %s, was %s: PATH differs, or a file on it came or went", r.Name, to, from)
+}
+
 // BotMove is a bot whose files are the ones recorded, in another
 // directory: the configuration's folder (or a saved plan's -root) moved.
 type BotMove struct {
@@ -82,7 +116,10 @@ func (c BotChange) String() string {
 		// Its files in the folder are all gone: not listed one by one.
 		parts = append(parts, fmt.Sprintf("its folder %s is not there (moved or removed?), nor any of its files", c.Missing))
 	}
-	if c.Runs != nil {
+	switch {
+	case c.Resolves != nil:
+		parts = append(parts, c.Resolves.String())
+	case c.Runs != nil:
 		parts = append(parts, c.Runs.String())
 	}
 	if len(c.Changed) > 0 {
@@ -94,10 +131,37 @@ func (c BotChange) String() string {
 	if len(c.Added) > 0 {
 		parts = append(parts, "added "+shortList(c.Added))
 	}
+	if outside, in := c.unused(); len(outside) > 0 || len(in) > 0 {
+		parts = append(parts, unusedPhrase(outside, in))
+	}
 	if len(parts) == 0 {
 		parts = append(parts, fmt.Sprintf("was %s, is %s", c.From, c.To))
 	}
 	return fmt.Sprintf("bot %q: %s", c.Bot, strings.Join(parts, "; "))
+}
+
+// unused splits c.Unused into the files outside the bot's folder
+// (absolute paths) and those in it.
+func (c BotChange) unused() (outside, in []string) {
+	for _, f := range c.Unused {
+		if filepath.IsAbs(f) {
+			outside = append(outside, f)
+		} else {
+			in = append(in, f)
+		}
+	}
+	return outside, in
+}
+
+func unusedPhrase(outside, in []string) string {
+	var parts []string
+	if len(outside) > 0 {
+		parts = append(parts, "no longer uses "+shortList(outside)+" (still there)")
+	}
+	if len(in) > 0 {
+		parts = append(parts, "no longer hashes "+shortList(in)+" (still there, left out now)")
+	}
+	return strings.Join(parts, "; ")
 }
 
 func shortList(names []string) string {
@@ -198,7 +262,7 @@ func CompareFingerprints(recorded, now *plan.Plan) (*plan.Plan, []BotChange, map
 		if b.House != "" {
 			continue // a house bot changes with arbiter's build, reported above
 		}
-		fp, c, add := compareBot(old.Fingerprint, b.Fingerprint)
+		fp, c, add := compareBot(old.Fingerprint, b.Fingerprint, pathWord(b.Command))
 		b.Fingerprint = fp
 		if fp.Hash != old.Fingerprint.Hash {
 			c.Bot = b.Name
@@ -211,10 +275,36 @@ func CompareFingerprints(recorded, now *plan.Plan) (*plan.Plan, []BotChange, map
 	return &out, changes, added
 }
 
+// pathWord is the program command names when it is looked up on PATH
+// (a word without a slash), or "".
+func pathWord(command []string) string {
+	if len(command) == 0 || command[0] == "" || strings.ContainsRune(command[0], '/') {
+		return ""
+	}
+	return command[0]
+}
+
+// resolved is the file that fp records the program name (pathWord) as
+// resolved to on PATH: its file outside the bot's folder by that name
+// that is not the program run in its place (a shim's interpreter), or ""
+// for none.
+func resolved(fp *plan.Fingerprint, name string) string {
+	if name == "" {
+		return ""
+	}
+	for _, f := range fp.Files {
+		if filepath.IsAbs(f.Path) && filepath.Base(f.Path) == name && f.Path != fp.Program {
+			return f.Path
+		}
+	}
+	return ""
+}
+
 // compareBot compares one bot's fingerprints: the one to go on with covers
 // the recorded files as they are now, and the program the bot runs now
-// (plan.Fingerprint.Program) in place of the one it ran.
-func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []string) {
+// (plan.Fingerprint.Program) in place of the one it ran. name is the
+// program its command names when looked up on PATH (pathWord).
+func compareBot(old, now *plan.Fingerprint, name string) (*plan.Fingerprint, BotChange, []string) {
 	c := BotChange{From: short(old.Hash)}
 	current := map[string]plan.FileSum{}
 	for _, f := range now.Files {
@@ -228,10 +318,13 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 	if other {
 		c.Runs = &ProgramChange{From: old.Program, To: now.Program}
 	}
+	if from, to := resolved(old, name), resolved(now, name); from != "" && to != "" && from != to {
+		c.Resolves = &Resolution{Name: name, From: from, To: to, FromRuns: old.Program, ToRuns: now.Program}
+	}
 	recorded := map[string]bool{}
 	for _, f := range old.Files {
-		if other && f.Path == old.Program {
-			continue
+		if other && f.Path == old.Program || c.Resolves != nil && f.Path == c.Resolves.From && stillThere(f.Path, "") {
+			continue // Runs or Resolves names it (one gone is removed too)
 		}
 		recorded[f.Path] = true
 		g, ok := current[f.Path]
@@ -241,6 +334,9 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 			g, ok = fingerprint.File(path, f.Path)
 		}
 		switch {
+		case !ok && stillThere(f.Path, now.Dir):
+			c.Unused = append(c.Unused, f.Path)
+			continue
 		case !ok:
 			c.Removed = append(c.Removed, f.Path)
 			continue
@@ -267,6 +363,19 @@ func compareBot(old, now *plan.Fingerprint) (*plan.Fingerprint, BotChange, []str
 		}
 	}
 	return &fp, c, added
+}
+
+// stillThere says whether the recorded file path (absolute, or relative
+// to the bot's folder dir) exists now.
+func stillThere(path, dir string) bool {
+	if !filepath.IsAbs(path) {
+		if dir == "" {
+			return false
+		}
+		path = filepath.Join(dir, filepath.FromSlash(path))
+	}
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // moves are the bots of now whose files are those recorded but in

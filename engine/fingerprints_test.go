@@ -170,12 +170,68 @@ func TestMissingFolderKeepsItsFiles(t *testing.T) {
 		{Path: "/usr/lib/x.py", Mode: "-rw-r--r--", SHA256: "bb"},
 	}}
 	now := &plan.Fingerprint{Dir: gone, Files: []plan.FileSum{{Path: "/usr/lib/x.py", Mode: "-rw-r--r--", SHA256: "cc"}}}
-	_, c, _ := compareBot(old, now)
+	_, c, _ := compareBot(old, now, "")
 	c.Bot = "py"
 	if c.Missing != gone || !slices.Equal(c.Removed, []string{"bot.py"}) || !slices.Equal(c.Changed, []string{"/usr/lib/x.py"}) {
 		t.Errorf("change %+v", c)
 	}
 	if s := c.String(); !strings.Contains(s, "its folder "+gone+" is not there") || !strings.Contains(s, "changed /usr/lib/x.py") {
 		t.Errorf("String %q", s)
+	}
+}
+
+// The program a bot's command names resolves on PATH to another file
+// than recorded (PATH's order changed): the change names both files, and
+// the shim's interpreter on the side that had one, and says none of them
+// was removed, for they are all still there.
+func TestCompareResolution(t *testing.T) {
+	dir := t.TempDir()
+	file := func(path string) plan.FileSum {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, ok := fingerprint.File(path, path)
+		if !ok {
+			t.Fatalf("%s not read", path)
+		}
+		return f
+	}
+	bot := plan.FileSum{Path: "bot.py", Mode: "-rw-r--r--", SHA256: "01"}
+	shim, interp, plain := file(dir+"/shims/python3"), file(dir+"/versions/1/bin/python3"), file(dir+"/usr/bin/python3")
+	viaShim, direct := ran(interp.Path, bot, shim, interp), external(bot, plain)
+	cases := []struct {
+		name     string
+		old, now *plan.Fingerprint
+		want     string
+	}{
+		{"shim first, then the plain one", viaShim, direct,
+			`bot "e": python3, the program its command names, now resolves on PATH to ` + plain.Path + `, was ` + shim.Path +
+				` (a version manager's shim, which ran ` + interp.Path + `): PATH differs, or a file on it came or went`},
+		{"the plain one first, then the shim", direct, viaShim,
+			`bot "e": python3, the program its command names, now resolves on PATH to ` + shim.Path + ` (a version manager's shim, which runs ` + interp.Path + `), was ` + plain.Path +
+				`: PATH differs, or a file on it came or went`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recorded := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3", "bot.py"}, Fingerprint: tc.old}}}
+			now := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3", "bot.py"}, Fingerprint: tc.now}}}
+			_, changes, _ := CompareFingerprints(recorded, now)
+			if len(changes) != 1 || changes[0].String() != tc.want {
+				t.Fatalf("changes %q, want %q", changes, tc.want)
+			}
+			if len(changes[0].Removed)+len(changes[0].Unused) != 0 {
+				t.Errorf("removed %v, unused %v: each file is still there, and the change names it", changes[0].Removed, changes[0].Unused)
+			}
+		})
+	}
+	// A file gone is still removed.
+	gone := plan.FileSum{Path: dir + "/gone/python3", Mode: "-rwxr-xr-x", SHA256: "09"}
+	recorded := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3"}, Fingerprint: external(bot, gone)}}}
+	now := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3"}, Fingerprint: direct}}}
+	if _, changes, _ := CompareFingerprints(recorded, now); len(changes) != 1 || !slices.Equal(changes[0].Removed, []string{gone.Path}) {
+		t.Errorf("changes %+v", changes)
 	}
 }

@@ -566,8 +566,12 @@ func (c BotChange) union(d BotChange) BotChange {
 		return slices.Compact(out)
 	}
 	c.Changed, c.Removed, c.Added = merge(c.Changed, d.Changed), merge(c.Removed, d.Removed), merge(c.Added, d.Added)
+	c.Unused = merge(c.Unused, d.Unused)
 	if c.Runs == nil {
 		c.Runs = d.Runs
+	}
+	if c.Resolves == nil {
+		c.Resolves = d.Resolves
 	}
 	return c
 }

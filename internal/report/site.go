@@ -62,7 +62,8 @@ type Site struct {
 	HeadToHead []*stats.HeadToHead `json:"head_to_head"`
 	// History is every bot's rating after each round.
 	History History `json:"history"`
-	// Matches are the finished matches, in the order they finished.
+	// Matches are the finished matches, in plan order (byPlan), not in
+	// the order they finished, which differs with -j.
 	Matches []Match `json:"matches"`
 	// Running are matches with a transcript but no result yet.
 	Running []string `json:"running,omitempty"`
@@ -157,12 +158,38 @@ func (l *loader) load() (*Site, error) {
 		return nil, err
 	}
 	done := map[string]bool{}
-	for _, r := range results {
+	for _, r := range byPlan(p, results) {
 		done[r.Match] = true
 		s.Matches = append(s.Matches, l.match(r, p.Game.Driver, &s.Skipped))
 	}
 	s.Running = running(l.dir, done)
 	return s, nil
+}
+
+// byPlan is results in the order the plan lists their matches, those of
+// rounds and stages paired during the run after (as ReadDirWith appends
+// them to p), not in the order they finished, which differs with -j: so
+// the page's data, embedded in report.html, is the same from run to run.
+// A match the plan does not list comes last, by id.
+func byPlan(p *plan.Plan, results []engine.Result) []engine.Result {
+	order := make(map[string]int, len(p.Matches))
+	for i, m := range p.Matches {
+		order[m.ID] = i
+	}
+	pos := func(id string) int {
+		if i, ok := order[id]; ok {
+			return i
+		}
+		return len(p.Matches)
+	}
+	out := slices.Clone(results)
+	slices.SortStableFunc(out, func(a, b engine.Result) int {
+		if c := cmp.Compare(pos(a.Match), pos(b.Match)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Match, b.Match)
+	})
+	return out
 }
 
 // tornLine says whether results.jsonl ends in a line that is not a

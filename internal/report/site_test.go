@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,5 +169,49 @@ func TestHistoryHasNoPointBeforeFirstGame(t *testing.T) {
 	c := h.Elo[2]
 	if len(c) != 2 || c[0] != nil || c[1] == nil {
 		t.Errorf("c's Elo by round: %v, want no point in round 1 and one in round 2", c)
+	}
+}
+
+// TestMatchesInPlanOrder: the page lists the finished matches in plan
+// order (paired rounds, stages and playoffs as the run paired them), not
+// in the order results.jsonl holds them, which is the order they finished
+// in and differs with -j: the page's data is the same either way.
+func TestMatchesInPlanOrder(t *testing.T) {
+	for _, name := range []string{"placement", "staged"} {
+		t.Run(name, func(t *testing.T) {
+			dir := copyResults(t, name)
+			path := filepath.Join(dir, engine.ResultsFile)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+			var want []string
+			for _, l := range lines {
+				var r struct{ Match string }
+				if err := json.Unmarshal([]byte(l), &r); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, r.Match) // testdata's lines are in plan order
+			}
+			// As -j 2 might have finished them: each pair the other way.
+			for i := 0; i+1 < len(lines); i += 2 {
+				lines[i], lines[i+1] = strings.TrimSuffix(lines[i+1], "\n")+"\n", strings.TrimSuffix(lines[i], "\n")+"\n"
+			}
+			if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range s.Matches {
+				got = append(got, m.Match)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("matches (-plan order +page):\n%s", diff)
+			}
+		})
 	}
 }
