@@ -118,3 +118,28 @@ func ordered(rec *events, seat int) bool {
 	}
 	return false
 }
+
+// TestCheckAnswerThenCrash: arbiter check holds a bot to the same rule:
+// a failing exit after a valid answer fails the case, except for a game
+// from a plan written before the rule.
+func TestCheckAnswerThenCrash(t *testing.T) {
+	var ordering drivers.CheckCase
+	for _, c := range (Driver{}).CheckCases() {
+		if c.Name == "ordering" {
+			ordering = c
+		}
+	}
+	bot := drivers.Seat{Bot: "answercrash", Command: bad(t, "answercrash", Ordering), Dir: t.TempDir()}
+	for _, old := range []bool{false, true} {
+		s := DefaultSettings()
+		s.CrashAfterAnswer = !old
+		opt := drivers.CheckOptions{Move: drivers.Duration(3 * time.Second), Game: &Game{settings: s}}
+		err := ordering.Run(context.Background(), bot, opt, nopRecorder{})
+		switch {
+		case old && err != nil:
+			t.Errorf("old rule: %v, want a pass (the answer o stands)", err)
+		case !old && (err == nil || !strings.Contains(err.Error(), `it exited with status 1 after printing "o": the game counts that as a crash`)):
+			t.Errorf("new rule: %v, want a failure saying the bot exited with status 1 after its answer", err)
+		}
+	}
+}
