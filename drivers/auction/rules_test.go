@@ -136,6 +136,14 @@ func TestParseBid(t *testing.T) {
 		{"two numbers", "3 4", 40, 0, "not a whole number"},
 		{"empty", "", 40, 0, "empty"},
 		{"blank", "   ", 40, 0, "empty"},
+		{"a tab and a carriage return", "\t5\r", 40, 5, ""},
+		{"zeros only", "000", 40, 0, ""},
+		{"padded with zeros past the capital's width", "0000000000000000000000040", 40, 40, ""},
+		{"a decimal point", "2.0", 40, 0, "not a whole number"},
+		{"an exponent", "2e1", 40, 0, "not a whole number"},
+		{"a thousands separator", "1,000", 40, 0, "not a whole number"},
+		{"another script's digits", "٣", 40, 0, "not a whole number"},
+		{"minus zero", "-0", 40, 0, "negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

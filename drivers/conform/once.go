@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -17,6 +18,21 @@ import (
 // no line in the answer time, crashes or cannot start fails.
 func Once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
 	argv []string, dir, stdin string, env ...string) (string, time.Duration, error) {
+	return once(ctx, bot, opt, rec, argv, dir, stdin, false, env...)
+}
+
+// OnceExiting is Once for a game whose rules make a failing exit after the
+// answer a crash (Euchre's): a bot that exits with a failing status, or
+// dies by a signal arbiter did not send, after printing its line fails
+// too. Arbiter's own kill, of a bot still running after its grace, does
+// not.
+func OnceExiting(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+	argv []string, dir, stdin string, env ...string) (string, time.Duration, error) {
+	return once(ctx, bot, opt, rec, argv, dir, stdin, true, env...)
+}
+
+func once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+	argv []string, dir, stdin string, exiting bool, env ...string) (string, time.Duration, error) {
 	if stdin != "" {
 		for _, l := range strings.Split(strings.TrimSuffix(stdin, "\n"), "\n") {
 			rec.Sent(0, l)
@@ -44,5 +60,18 @@ func Once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 		return "", reply.Used, Failf("printed no answer: %s", reply.Fault.Detail)
 	}
 	rec.Received(0, reply.Line)
+	if exiting && reply.Exit != 0 && !reply.Killed {
+		return reply.Line, reply.Used, Failf("%s after printing %q: the game counts that as a crash, and its answer is not used",
+			exitWords(reply.Exit), reply.Line)
+	}
 	return reply.Line, reply.Used, nil
+}
+
+// exitWords says how a process with exit status status (128+n: signal n)
+// ended.
+func exitWords(status int) string {
+	if status > 128 {
+		return "it was killed by signal " + syscall.Signal(status-128).String()
+	}
+	return fmt.Sprintf("it exited with status %d", status)
 }

@@ -85,7 +85,12 @@ func (cp checkPos) decide(ctx context.Context, bot drivers.Seat, opt drivers.Che
 // decideTimed is decide that also returns the time the run took.
 func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
 	ph Phase, input string, judge func(string) string) (string, time.Duration, error) {
-	line, used, err := conform.Once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
+	s, _ := rules(opt)
+	once := conform.Once
+	if s.CrashAfterAnswer {
+		once = conform.OnceExiting
+	}
+	line, used, err := once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
 	if ph == Trick {
 		return "", used, err
 	}
@@ -99,7 +104,6 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 	if problem := judge(a); problem != "" {
 		return a, used, conform.Failf("%s", problem)
 	}
-	s, _ := rules(opt)
 	if p, err := checkMemory(cp.dir, s.Memory); err != nil {
 		return a, used, err
 	} else if p != "" {

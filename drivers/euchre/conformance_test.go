@@ -30,6 +30,7 @@ func TestConformance(t *testing.T) {
 		Faults: []drivertest.Fault{
 			{Name: "crash", Bot: bad(t, "crash", Ordering), Kind: drivers.FaultCrash},
 			{Name: "signal", Bot: bad(t, "signal", Alone), Kind: drivers.FaultCrash},
+			{Name: "crash_after_answer", Bot: bad(t, "answercrash", Ordering), Kind: drivers.FaultCrash},
 			{Name: "hang", Bot: bad(t, "hang", Ordering), Kind: drivers.FaultTime},
 			{Name: "garbage", Bot: bad(t, "garbage", Turn), Kind: drivers.FaultIllegal},
 			{Name: "empty", Bot: bad(t, "empty", Alone), Kind: drivers.FaultProtocol},

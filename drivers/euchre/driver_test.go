@@ -97,6 +97,30 @@ func TestLoadPlanDealsApart(t *testing.T) {
 	}
 }
 
+// A plan written before a failing exit after the answer was a crash
+// (no crash_after_answer) takes the answer, as it was played; a new game
+// block has the rule.
+func TestLoadPlanCrashAfterAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		settings string
+		crash    bool
+	}{
+		{`"memory_scope":"per-bot","memory_deals_apart":true`, false},
+		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true`, true},
+	} {
+		g, err := Driver{}.LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024,` + tc.settings + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.(*Game).settings.CrashAfterAnswer; got != tc.crash {
+			t.Errorf("%s: CrashAfterAnswer %v, want %v", tc.settings, got, tc.crash)
+		}
+	}
+	if !DefaultSettings().CrashAfterAnswer {
+		t.Error("a new game block does not have the crash-after-answer rule")
+	}
+}
+
 // The house bots play a match the same whether the two positions of a
 // team share one memory file (per-bot) or have one each.
 func TestHouseBotsShareMemory(t *testing.T) {

@@ -34,6 +34,8 @@ type run struct {
 	// Quota bounds what the bot writes in Dir during the run (its memory
 	// rule), so that it cannot fill the disk before checkMemory.
 	Quota *proc.FolderQuota
+	// CrashAfterAnswer is Settings.CrashAfterAnswer.
+	CrashAfterAnswer bool
 }
 
 // ran is how a run went: the first line of output, the time it took, and
@@ -256,7 +258,8 @@ func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) 
 	r, err := runDecision(ctx, run{Bot: ps.bot, Argv: ps.argv, Dir: ps.memory, Env: ps.env,
 		Stdin: input, Timeout: timeout, Within: within, Stderr: ps.stderr, Limits: ps.limits, NoStart: ps.noStart,
 		Quota: &proc.FolderQuota{Count: 1, Bytes: d.g.settings.Memory,
-			Rule: fmt.Sprintf("one file of at most %d bytes (memory_bytes)", d.g.settings.Memory)}})
+			Rule: fmt.Sprintf("one file of at most %d bytes (memory_bytes)", d.g.settings.Memory)},
+		CrashAfterAnswer: d.g.settings.CrashAfterAnswer})
 	d.used[ps.seat] += r.Used
 	if ctx.Err() != nil {
 		return "", ""

@@ -82,6 +82,8 @@ func badBot(mode string, phase Phase) {
 			proctest.WriteMiBs(fmt.Sprintf("m%d", i), 5)
 		}
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
+	case "answercrash", "answersignal", "answerlinger", "answerchatty":
+		answerThen(mode, phase)
 	case "escape":
 		// A valid answer, leaving a process behind that escaped the group.
 		esc := exec.Command("sleep", "600")

@@ -33,6 +33,15 @@ type Settings struct {
 	// before the rule, hands memory from every match to the next.
 	// Without PerBot it means nothing (no memory passes between matches).
 	DealsApart bool `json:"memory_deals_apart,omitempty"`
+	// CrashAfterAnswer makes a bot that exits with a failing status, or
+	// dies by a signal arbiter did not send, after printing its answer a
+	// crash (the spec's): the phase's default is used, not the answer,
+	// and a trick message so ended is a fault too. Arbiter's own kill
+	// after the grace an answered bot has to exit is not the bot's crash.
+	// False, in a plan written before the rule, takes the answer and
+	// ignores how the bot ended, so that such a plan resumes and replays
+	// as it was played.
+	CrashAfterAnswer bool `json:"crash_after_answer,omitempty"`
 }
 
 // Memory scopes (Settings.MemoryScope).
@@ -43,7 +52,7 @@ const (
 
 // DefaultSettings are the challenge's rules.
 func DefaultSettings() Settings {
-	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot, DealsApart: true}
+	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot, DealsApart: true, CrashAfterAnswer: true}
 }
 
 // perBot says whether each bot keeps one memory file across its matches.

@@ -78,6 +78,13 @@ type Reply struct {
 	// Exit is the exit status; 128+n when a signal n ended the process
 	// (137 for a bot killed after its grace); -1 when it never started.
 	Exit int
+	// Killed is true when arbiter's own kill ended the process: it had
+	// not exited by the end of its time, of its grace after an answer,
+	// or when a limit or a stop ended the run, and SIGKILL (137) is how
+	// it ended. A failing status or any other signal, or a SIGKILL from
+	// elsewhere (the kernel's OOM killer, the bot itself) before that, is
+	// the bot's own end.
+	Killed bool
 	// Used is the time from the start of the process to its first line,
 	// or to its exit, or to the time-out.
 	Used time.Duration
@@ -249,6 +256,7 @@ func (r *onceRun) verdict(reply Reply) Reply {
 		over = r.box.Check()
 	}
 	reply.Exit = r.finish(reply.Fault == nil && over == nil)
+	reply.Killed = r.killed && reply.Exit == 128+int(syscall.SIGKILL)
 	if reply.Fault == nil && r.noLine {
 		// It exited without a line: say how.
 		if reply.Exit != 0 {
@@ -399,6 +407,9 @@ type onceRun struct {
 	over   atomic.Pointer[Fault]
 	quota  *quotaWatch // nil without a quota
 	noLine bool        // the bot exited, or its output ended, without any output
+	// killed is set by finish: the bot's main process had not exited
+	// when arbiter killed its group.
+	killed bool
 	// mu orders deadline changes against stop, whose past deadline no
 	// later change may undo.
 	mu sync.Mutex
@@ -660,9 +671,11 @@ func room(buf []byte, limit int) []byte {
 // own; then its process group is killed while its leader is still
 // unreaped, the leader is reaped, and, if any process escaped the group,
 // every process carrying the token is killed and reaped. It returns the
-// exit status.
+// exit status. Its output is closed only after the kill: a bot that
+// writes more after its answer (a debug line flushed at exit) gets no
+// EPIPE or SIGPIPE from arbiter's closing it, which would end it, by a
+// race, as if by a failure of its own.
 func (r *onceRun) finish(answered bool) int {
-	r.out.Close()
 	pid := r.cmd.Process.Pid
 	if answered && !r.hasExited() {
 		t := time.NewTimer(r.spec.Grace)
@@ -672,8 +685,10 @@ func (r *onceRun) finish(answered bool) int {
 		}
 		t.Stop()
 	}
+	r.killed = !r.hasExited()
 	r.box.Kill()
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	r.out.Close()
 	<-r.exited
 	// Before the leader is reaped: the watch kills the group by its id.
 	r.quota.stop()
