@@ -317,6 +317,9 @@ type loader struct {
 	stages []string
 	// javaWarned are the bots checkJava warned of already.
 	javaWarned map[*Bot]bool
+	// jvmWarned are the bots warned of the JVM options a small process
+	// limit needs (checkThreads, or checkJava's fix) already.
+	jvmWarned map[*Bot]bool
 }
 
 func (l *loader) load(bodies []hcl.Body) hcl.Diagnostics {

@@ -193,3 +193,91 @@ tournament "u" {
 		t.Errorf("warnings of %v, want none (an absolute CLASSPATH, an @argfile)", warned)
 	}
 }
+
+// TestJavaWithoutThreadOptions: a java command that has its class path
+// but not the JVM options a small process limit needs (Auction's 16, a
+// limits block's) is warned of at its bot's block, naming the options it
+// lacks; one that gives them (in its command or JAVA_TOOL_OPTIONS), or
+// runs under a roomy limit, is not.
+func TestJavaWithoutThreadOptions(t *testing.T) {
+	const cfg = `
+bot "plain" {
+  dir     = "j"
+  command = ["java", "-cp", ".", "Bot"]
+}
+bot "half" {
+  dir     = "j"
+  command = ["java", "-XX:+UseSerialGC", "-cp", ".", "Bot"]
+}
+bot "flags" {
+  dir     = "j"
+  command = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-cp", ".", "Bot"]
+}
+bot "envflags" {
+  dir     = "j"
+  env     = { JAVA_TOOL_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1" }
+  command = ["java", "-cp", ".", "Bot"]
+}
+bot "roomy" {
+  dir     = "j"
+  command = ["java", "-cp", ".", "Bot"]
+  limits { processes = 64 }
+}
+bot "euchre" {
+  dir     = "j"
+  command = ["java", "-cp", ".", "Bot"]
+}
+game "auction" "a" {
+  board "s" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+game "euchre" "e" {}
+tournament "t" {
+  game    = game.auction.a
+  bots    = [bot.plain, bot.half, bot.flags, bot.envflags, bot.roomy]
+  players = 5
+}
+tournament "u" {
+  game    = game.euchre.e
+  bots    = [bot.euchre, bot.flags]
+  players = 2
+  format  = "round-robin"
+}
+`
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "j"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir, config.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("errors: %v", diags)
+	}
+	warned := map[string]string{}
+	for _, d := range diags {
+		if d.Summary == "JVM without the options of a small process limit" {
+			name, _, _ := strings.Cut(strings.TrimPrefix(d.Detail, `Bot "`), `"`)
+			warned[name] = d.Detail
+			if d.Subject == nil || d.Subject.Filename != filepath.Join(dir, "t.hcl") || d.Subject.Start.Line == 0 {
+				t.Errorf("warning of %s at %v, want its bot block in t.hcl", name, d.Subject)
+			}
+		}
+	}
+	for bot, want := range map[string]string{
+		"plain": `"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"`,
+		"half":  `its limit of 16 processes and threads: give "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1" before the class`,
+	} {
+		if !strings.Contains(warned[bot], want) {
+			t.Errorf("bot %s: warning %q, want one with %s", bot, warned[bot], want)
+		}
+		delete(warned, bot)
+	}
+	if len(warned) > 0 {
+		t.Errorf("warnings of %v, want none (the options given, a roomy limit, Euchre's 64)", warned)
+	}
+}

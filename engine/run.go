@@ -23,6 +23,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
+	"github.com/arbiter-contests/arbiter/internal/filetail"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
 
@@ -1062,7 +1063,8 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	for i, s := range out.Seats {
 		res.Seats = append(res.Seats, SeatResult{Bot: m.Seats[i], SeatResult: s})
 		if s.Fault != "" {
-			log.Warn("bot fault", "seat", i, "bot", m.Seats[i], "fault", s.Fault, "detail", s.Detail)
+			log.Warn("bot fault", append([]any{"seat", i, "bot", m.Seats[i], "fault", s.Fault, "detail", s.Detail},
+				faultStderr(st.seats[i].Stderr, s.Fault)...)...)
 		}
 		if n := stats.ReplacedAnswers(s); n > 0 {
 			// The match went on with the game's defaults; without a word
@@ -1110,6 +1112,35 @@ func warnUntranscribed(out string, prior []Result, log hclog.Logger) {
 	log.Warn(fmt.Sprintf("finished matches without their transcript (%s missing): their results stand; "+
 		"arbiter replay %s MATCH -out DIR2 plays one again and writes its transcript in DIR2", TranscriptFile, out),
 		"count", n, "matches", names)
+}
+
+// stderrEndMost is the most bytes of a crashed bot's last stderr line
+// that its "bot fault" log line quotes.
+const stderrEndMost = 200
+
+// faultStderr are the fields a "bot fault" log line adds for the fault
+// of the given kind of a bot whose stderr went to the file at path:
+// stderr, the file, when the bot wrote to it, and for a crash
+// stderr_end, its last line that holds more than spaces (a traceback's
+// last line says what went wrong; the log quotes it with Go's escapes
+// when it holds a control character). Only the log says them: what a
+// bot writes to stderr is not part of the match's record (the fault's
+// detail, its transcript), which a replay compares and the bot's stderr
+// need not repeat.
+func faultStderr(path, kind string) []any {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		return nil
+	}
+	fields := []any{"stderr", path}
+	if kind == drivers.FaultCrash {
+		if end := filetail.LastLine(path, stderrEndMost); end != "" {
+			fields = append(fields, "stderr_end", end)
+		}
+	}
+	return fields
 }
 
 // StderrFile is the file of a match's directory that the stderr of the

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"strconv"
 	"strings"
 
+	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/rating"
 	"github.com/arbiter-contests/arbiter/engine/stats"
@@ -98,6 +101,7 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 	writePlayoffsToCome(w, s.PlayoffsToCome)
 	writeDisqualified(w, s.Standings)
 	writeDefaults(w, s.Standings)
+	writeFaults(w, s.Standings)
 	writeGateFaults(w, s.GateFaults)
 	return writeStageTables(w, s)
 }
@@ -170,6 +174,38 @@ func writeDefaults(w io.Writer, st []stats.Standing) {
 			}
 		}
 		fmt.Fprintln(w, "; see results.jsonl and the matches' default events.")
+	}
+}
+
+// writeFaults says, under the standings, where each bot that lost
+// matches by its own faults first did and why, and where that match's
+// stderr of it is: the Faults column gives only a count. A bot that
+// never ran there (a start or build fault) has no stderr to read. The
+// file named is the engine's (engine.StderrFile); the only game that
+// names its own, Euchre (a file per position), has no fault but those.
+// What the bot wrote there is not quoted: the standings are the results'
+// alone (a merged tournament's too), and the run's log quotes a crash's
+// last stderr line.
+func writeFaults(w io.Writer, st []stats.Standing) {
+	first := true
+	for _, s := range st {
+		f := s.FirstFault
+		if s.Faults == 0 || f == nil {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "Faults: %s: lost %s by its own faults; the first in match %s, %s: %s", s.Bot,
+			plural(s.Faults, "match"), f.Match, f.Fault, f.Detail)
+		if f.Fault != drivers.FaultStart && f.Fault != engine.FaultBuild {
+			fmt.Fprintf(w, "; its stderr is %s", path.Join("matches", f.Match, engine.StderrFile(f.Seat, s.Bot)))
+			if f.Fault == drivers.FaultCrash {
+				fmt.Fprint(w, " (the run's log quotes its last line)")
+			}
+		}
+		fmt.Fprintln(w, "; see results.jsonl.")
 	}
 }
 

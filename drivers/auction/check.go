@@ -79,7 +79,7 @@ func bid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec dr
 		rec.Event("note", f.name+"/state: "+l)
 	}
 	argv := append(drivers.ResolveArgv(bot.Command, bot.Dir), f.name, string(Letter(seat)))
-	line, used, err := conform.Once(ctx, bot, opt, rec, argv, f.cwd, "", "ARBITER_PREFIX="+f.prefix)
+	line, used, err := conform.Once(ctx, bot, opt, rec, argv, f.cwd, "", "ARBITER_PREFIX="+f.prefix, "ARBITER_BOT_DIR="+bot.Dir)
 	if err != nil {
 		return 0, used, err
 	}

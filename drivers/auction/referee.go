@@ -182,7 +182,9 @@ func play(ctx context.Context, m *drivers.Match, s Settings, b Board, pos *Posit
 		}
 		r.folders = append(r.folders, f)
 		r.argv = append(r.argv, append(drivers.ResolveArgv(seat.Command, seat.Dir), folderName, letter))
-		r.env = append(r.env, append(slices.Clip(seat.Env), "ARBITER_PREFIX="+prefix))
+		// The bot runs in its seat's folder, not its dir: ARBITER_BOT_DIR
+		// leads it to its own files, as Euchre's bots.
+		r.env = append(r.env, append(slices.Clip(seat.Env), "ARBITER_PREFIX="+prefix, "ARBITER_BOT_DIR="+seat.Dir))
 	}
 	ev := BoardEvent{Board: b.Name, Cols: b.Cols, Rows: b.Rows, Capital: b.Capital}
 	for i := range n {

@@ -542,12 +542,48 @@ func (b *Box) counters() *Fault {
 	}
 	b.cgMu.Unlock()
 	if n := oom; n > 0 && b.lim.Memory > 0 {
-		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes", Size(b.lim.Memory), n)
+		return faultf(drivers.FaultMemory, "went over its memory limit of %s: the kernel killed %d of its processes%s", Size(b.lim.Memory), n, b.jvmMemoryHint())
 	}
 	if n := pids; n > 0 && b.lim.Processes > 0 {
-		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)", b.lim.Processes, n)
+		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (%d refused)%s", b.lim.Processes, n, b.jvmThreadsHint())
 	}
 	return nil
+}
+
+// jvmMemoryHint is what a JVM over its memory limit is told, "" for
+// another program: in the sandbox, which shows no cgroup files, the JVM
+// cannot see the limit and sizes its heap from the machine's memory, so
+// it goes over the limit before it collects its garbage; a maximum heap
+// of three quarters of the limit leaves room for its code, threads and
+// metaspace. A command that gives a maximum heap is told to make it
+// smaller.
+func (b *Box) jvmMemoryHint() string {
+	if !b.jvm {
+		return ""
+	}
+	heap := fmt.Sprintf(`"-Xmx%dm"`, max(1, b.lim.Memory*3/4>>20))
+	switch {
+	case b.jvmHeap != "":
+		return fmt.Sprintf(": the JVM's heap (%s) and what it holds beside it (its code, threads, metaspace) must fit in the limit; give it a smaller maximum heap, e.g. %s", b.jvmHeap, heap)
+	case b.sandboxed:
+		return fmt.Sprintf(": a JVM cannot see this limit in the sandbox and sizes its heap from the machine's memory; give it a maximum heap well under the limit, e.g. %s before the class in its command", heap)
+	}
+	return fmt.Sprintf(": give the JVM a maximum heap well under the limit, e.g. %s before the class in its command", heap)
+}
+
+// jvmThreadsHint is what a JVM over its process limit is told, "" for
+// another program or a command that gives javacmd.ThreadFlags already:
+// the options that keep its own threads (its garbage collector's, its
+// compilers') within a small limit.
+func (b *Box) jvmThreadsHint() string {
+	if !b.jvm || len(b.jvmMissing) == 0 {
+		return ""
+	}
+	q := make([]string, len(b.jvmMissing))
+	for i, f := range b.jvmMissing {
+		q[i] = strconv.Quote(f)
+	}
+	return fmt.Sprintf(": a JVM's own threads (its garbage collector's, its compilers') go over a small limit; give %s before the class in its command", strings.Join(q, ", "))
 }
 
 // watchEvery is how often a bot's cgroup counters are read while it is

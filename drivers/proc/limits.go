@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/javacmd"
 )
 
 // Box confines one bot process to its limits with the strongest
@@ -68,6 +69,13 @@ type Box struct {
 	countersAt time.Time
 	killed     bool // Kill ran
 	pidNS      bool // the bot is PID 1 of its own PID namespace
+	// jvm says the program run is the java launcher (as written, or as
+	// the sandbox resolved it): its limit faults say what to give it.
+	// jvmHeap is the maximum heap its command gives ("" if none),
+	// jvmMissing the ThreadFlags it does not give.
+	jvm        bool
+	jvmHeap    string
+	jvmMissing []string
 	// netns is the network namespace lent to the bot (nil: none, or a
 	// new one of its own); Close gives it back.
 	netns     *netNS
@@ -216,6 +224,10 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	if err != nil {
 		b.Close()
 		return nil, err
+	}
+	if b.jvm = javacmd.JVM(cfg.Path); b.jvm {
+		b.jvmHeap = javacmd.MaxHeap(cfg.Args, env)
+		b.jvmMissing = javacmd.MissingThreadFlags(append([]string{cfg.Path}, cfg.Args[1:]...), env)
 	}
 	if lim.NoNetwork() && p.Seccomp {
 		b.seccomp, cfg.Seccomp = true, true

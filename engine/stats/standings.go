@@ -48,6 +48,17 @@ type Standing struct {
 	Defaults       int           `json:"defaults,omitempty"`
 	DefaultMatches int           `json:"default_matches,omitempty"`
 	FirstDefault   *FirstDefault `json:"first_default,omitempty"`
+	// FirstFault is the first of the Faults in plan order: its match,
+	// the bot's seat there, its kind and detail.
+	FirstFault *FirstFault `json:"first_fault,omitempty"`
+}
+
+// FirstFault is where a bot first lost a match by its own fault, and why.
+type FirstFault struct {
+	Match  string `json:"match"`
+	Seat   int    `json:"seat"`
+	Fault  string `json:"fault"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // FirstDefault is where a bot first got a default answer, and why.

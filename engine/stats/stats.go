@@ -245,7 +245,8 @@ type tally struct {
 	matches                  []int
 	defaults, defaultMatches []int // answers replaced by defaults, all matches
 	firstDefault             map[int]*FirstDefault
-	points                   []float64 // sums
+	firstFault               map[int]*FirstFault // of the regular matches
+	points                   []float64           // sums
 	faults, wins, normalWins []int
 	placeSum, placeSq        []float64
 	// unplayed counts the regular matches in which the bot could not play
@@ -260,6 +261,7 @@ func newTally(p *plan.Plan, results []Result) *tally {
 		matches: make([]int, n), points: make([]float64, n),
 		faults: make([]int, n), wins: make([]int, n), normalWins: make([]int, n),
 		placeSum: make([]float64, n), placeSq: make([]float64, n), unplayed: make([]int, n),
+		firstFault: map[int]*FirstFault{},
 	}
 	for i, b := range p.Bots {
 		t.names = append(t.names, b.Name)
@@ -299,6 +301,9 @@ func newTally(p *plan.Plan, results []Result) *tally {
 			t.placeSq[i] += places[s] * places[s]
 			if seat.Fault != "" {
 				t.faults[i]++
+				if t.firstFault[i] == nil {
+					t.firstFault[i] = &FirstFault{Match: r.Match, Seat: s, Fault: seat.Fault, Detail: seat.Detail}
+				}
 			}
 			if seat.Fault == drivers.FaultStart || seat.Fault == faultBuild || seat.AllDefaults {
 				t.unplayed[i]++
@@ -549,7 +554,8 @@ func (t *tally) standings(p *plan.Plan, r *rating.Ratings) []Standing {
 	for i, n := range t.names {
 		st[i] = Standing{Bot: n, Elo: elo[i], Plus: plus[i], Minus: minus[i], Fill: fill[n], Disqualified: t.dq[i],
 			Matches: t.matches[i], Faults: t.faults[i], Wins: t.wins[i], NormalWins: t.normalWins[i],
-			Defaults: t.defaults[i], DefaultMatches: t.defaultMatches[i], FirstDefault: t.firstDefault[i]}
+			Defaults: t.defaults[i], DefaultMatches: t.defaultMatches[i], FirstDefault: t.firstDefault[i],
+			FirstFault: t.firstFault[i]}
 		if t.matches[i] > 0 {
 			st[i].Points = t.points[i] / float64(t.matches[i])
 			st[i].Place = t.place(i)

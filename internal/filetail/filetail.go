@@ -5,6 +5,7 @@ package filetail
 
 import (
 	"os"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -32,4 +33,32 @@ func Read(path string, n int64) (tail string, cut bool) {
 		b = b[1:]
 	}
 	return string(b), true
+}
+
+// lastLineFrom is how much of a file's end LastLine reads to find its
+// last line: a line longer is cut, at a character, from its start.
+const lastLineFrom = 4096
+
+// LastLine is the last line of the file at path that holds more than
+// spaces (a traceback's last line says what went wrong), without its
+// surrounding spaces, cut to at most most bytes at a character with
+// "..." after; "" when there is none or the file cannot be read.
+func LastLine(path string, most int) string {
+	tail, _ := Read(path, lastLineFrom)
+	lines := strings.Split(tail, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" {
+			continue
+		}
+		if len(line) <= most {
+			return line
+		}
+		cut := most
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		return line[:cut] + "..."
+	}
+	return ""
 }

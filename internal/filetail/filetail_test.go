@@ -30,3 +30,29 @@ func TestReadCutsAtACharacter(t *testing.T) {
 		t.Errorf("Read of a missing file = %q, %v", got, cut)
 	}
 }
+
+func TestLastLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		text string
+		most int
+		want string
+	}{
+		{"Traceback (most recent call last):\nValueError: boom\n\n  \r\n", 40, "ValueError: boom"},
+		{"no newline at the end", 40, "no newline at the end"},
+		{"", 40, ""},
+		{"\n \n", 40, ""},
+		{"x\n" + strings.Repeat("é", 20) + "\n", 11, strings.Repeat("é", 5) + "..."},
+	} {
+		path := filepath.Join(dir, "stderr")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := LastLine(path, c.most); got != c.want {
+			t.Errorf("LastLine(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+	if got := LastLine(filepath.Join(dir, "missing"), 11); got != "" {
+		t.Errorf("LastLine of a missing file = %q, want \"\"", got)
+	}
+}

@@ -144,3 +144,80 @@ func Wildcard(entry string) (dir string, ok bool) {
 func ClassPathJar(name string) bool {
 	return strings.HasSuffix(name, ".jar") || strings.HasSuffix(name, ".JAR")
 }
+
+// ThreadFlags are the JVM options that keep one JVM within a small
+// process limit (Auction's 16 processes and threads): one garbage
+// collector thread, one compiler thread of the first tier only. A
+// default JVM starts a dozen or more threads of its own before the bot's
+// main, more on a machine of many cores.
+var ThreadFlags = []string{"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"}
+
+// SmallProcesses is the process limit under which a default JVM, with
+// its garbage collector's and compilers' threads, may fail to start or
+// go over the limit: ThreadFlags are needed below it.
+const SmallProcesses = 32
+
+// JVM says whether the program at path (as run, or as the sandbox
+// resolved it) is the java launcher.
+func JVM(path string) bool {
+	return filepath.Base(path) == "java"
+}
+
+// MissingThreadFlags are the ThreadFlags that a java command does not
+// give, in ThreadFlags' order: neither among its words nor in the JVM's
+// option variables of env (JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS; NAME=value
+// entries). None for a command that is not java's or that reads options
+// from an @argfile (what it holds is unknown).
+func MissingThreadFlags(command, env []string) []string {
+	if len(command) == 0 || !JVM(command[0]) {
+		return nil
+	}
+	given := map[string]bool{}
+	for _, a := range command[1:] {
+		if strings.HasPrefix(a, "@") {
+			return nil
+		}
+		given[a] = true
+	}
+	for _, e := range env {
+		for _, name := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="} {
+			if v, ok := strings.CutPrefix(e, name); ok {
+				for _, w := range strings.Fields(v) {
+					given[w] = true
+				}
+			}
+		}
+	}
+	var missing []string
+	for _, f := range ThreadFlags {
+		if !given[f] {
+			missing = append(missing, f)
+		}
+	}
+	return missing
+}
+
+// MaxHeap is the maximum heap option a java command line (its program
+// first) or the JVM's option variables of env give: the last
+// -Xmx, -XX:MaxHeapSize= or -XX:MaxRAM= word; "" without one.
+func MaxHeap(args, env []string) string {
+	heap := ""
+	take := func(words []string) {
+		for _, w := range words {
+			if strings.HasPrefix(w, "-Xmx") || strings.HasPrefix(w, "-XX:MaxHeapSize=") || strings.HasPrefix(w, "-XX:MaxRAM=") {
+				heap = w
+			}
+		}
+	}
+	for _, e := range env {
+		for _, name := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="} {
+			if v, ok := strings.CutPrefix(e, name); ok {
+				take(strings.Fields(v))
+			}
+		}
+	}
+	if len(args) > 1 {
+		take(args[1:])
+	}
+	return heap
+}

@@ -126,3 +126,37 @@ func TestWildcard(t *testing.T) {
 		}
 	}
 }
+
+func TestMissingThreadFlags(t *testing.T) {
+	all := ThreadFlags
+	for _, c := range []struct {
+		command, env, want []string
+	}{
+		{[]string{"java", "-cp", ".", "Bot"}, nil, all},
+		{[]string{"/usr/lib/jvm/bin/java", "-XX:+UseSerialGC", "-cp", ".", "Bot"}, nil, all[1:]},
+		{append(append([]string{"java"}, all...), "-cp", ".", "Bot"), nil, nil},
+		{[]string{"java", "-cp", ".", "Bot"}, []string{"JAVA_TOOL_OPTIONS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1", "JDK_JAVA_OPTIONS=-XX:CICompilerCount=1"}, nil},
+		{[]string{"java", "@jvm.args", "Bot"}, nil, nil},
+		{[]string{"python3", "bot.py"}, nil, nil},
+	} {
+		if got := MissingThreadFlags(c.command, c.env); !slices.Equal(got, c.want) {
+			t.Errorf("MissingThreadFlags(%q, %q) = %q, want %q", c.command, c.env, got, c.want)
+		}
+	}
+}
+
+func TestMaxHeap(t *testing.T) {
+	for _, c := range []struct {
+		args, env []string
+		want      string
+	}{
+		{[]string{"java", "-cp", ".", "Bot"}, nil, ""},
+		{[]string{"java", "-Xmx300m", "-cp", ".", "Bot"}, nil, "-Xmx300m"},
+		{[]string{"java", "-cp", ".", "Bot"}, []string{"JAVA_TOOL_OPTIONS=-XX:MaxRAM=400m"}, "-XX:MaxRAM=400m"},
+		{[]string{"java", "-XX:MaxHeapSize=64m", "Bot"}, []string{"JDK_JAVA_OPTIONS=-Xmx1g"}, "-XX:MaxHeapSize=64m"},
+	} {
+		if got := MaxHeap(c.args, c.env); got != c.want {
+			t.Errorf("MaxHeap(%q, %q) = %q, want %q", c.args, c.env, got, c.want)
+		}
+	}
+}

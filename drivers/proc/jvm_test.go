@@ -1,0 +1,102 @@
+package proc
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-contests/arbiter/drivers"
+)
+
+// hogJava keeps 100 MiB live and makes 8 GiB of garbage in 4 MiB arrays:
+// a JVM that sizes its heap from the machine's memory, not from the
+// bot's limit, goes over a limit of 200 MiB long before it collects.
+const hogJava = `public class Hog {
+  public static void main(String[] a) {
+    byte[][] live = new byte[100][];
+    for (int i = 0; i < 100; i++) live[i] = new byte[1 << 20];
+    long sum = 0;
+    for (int i = 0; i < 2000; i++) { byte[] g = new byte[4 << 20]; g[i % 100] = 1; sum += g[0]; }
+    System.out.println("OK " + sum + " " + live.length);
+  }
+}
+`
+
+// javaBot compiles hogJava in a new folder and gives the java launcher
+// and that folder; it skips the test without java and javac, or where
+// the sandbox or the cgroup counter of limit is missing.
+func javaBot(t *testing.T, limit string) (java, dir string) {
+	t.Helper()
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on the PATH")
+	}
+	javac, err := exec.LookPath("javac")
+	if err != nil {
+		t.Skip("no javac on the PATH")
+	}
+	m := Machine()
+	if !m.Sandbox || !countedByCgroup(m, limit) {
+		t.Skipf("no sandbox, or %s is not counted by a cgroup here", limit)
+	}
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Hog.java"), []byte(hogJava), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(javac, "-d", dir, filepath.Join(dir, "Hog.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	return java, dir
+}
+
+// TestJVMOverMemoryLimitIsTold: in the sandbox a JVM cannot see its
+// memory limit (no cgroup files), sizes its heap from the machine's
+// memory and is killed at the limit while it makes garbage: the memory
+// fault says so and gives the -Xmx to put in the command.
+func TestJVMOverMemoryLimitIsTold(t *testing.T) {
+	java, dir := javaBot(t, drivers.LimitMemory)
+	argv := []string{java, "-cp", ".", "Hog"}
+	lim := drivers.Limits{Memory: 200 << 20}
+	sb := drivers.ResolveSandbox(argv, dir, nil)
+	lim.Sandbox = &sb
+	r, err := RunOnce(context.Background(), OnceSpec{Bot: "hog", Argv: argv, Dir: dir, Timeout: time.Minute,
+		Limits: lim, Stderr: filepath.Join(dir, "stderr")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fault == nil || r.Fault.Kind != drivers.FaultMemory {
+		t.Fatalf("reply %+v (fault %v), want a memory fault", r, r.Fault)
+	}
+	for _, want := range []string{"a JVM cannot see this limit in the sandbox", `"-Xmx150m"`} {
+		if !strings.Contains(r.Fault.Detail, want) {
+			t.Errorf("fault %q: want it to say %s", r.Fault.Detail, want)
+		}
+	}
+}
+
+// TestJVMOverProcessLimitIsTold: a default JVM's own threads go over a
+// small process limit (Auction's 16): the processes fault names the
+// options that keep them within it.
+func TestJVMOverProcessLimitIsTold(t *testing.T) {
+	java, dir := javaBot(t, drivers.LimitProcesses)
+	argv := []string{java, "-cp", ".", "Hog"}
+	lim := drivers.Limits{Processes: 16}
+	sb := drivers.ResolveSandbox(argv, dir, nil)
+	lim.Sandbox = &sb
+	r, err := RunOnce(context.Background(), OnceSpec{Bot: "hog", Argv: argv, Dir: dir, Timeout: time.Minute,
+		Limits: lim, Stderr: filepath.Join(dir, "stderr")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fault == nil || r.Fault.Kind != drivers.FaultProcesses {
+		t.Fatalf("reply %+v (fault %v), want a processes fault", r, r.Fault)
+	}
+	want := `"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"`
+	if !strings.Contains(r.Fault.Detail, want) {
+		t.Errorf("fault %q: want it to name %s", r.Fault.Detail, want)
+	}
+}
