@@ -262,6 +262,9 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 		_, err = os.Stat(path)
 	}
 	if err == nil {
+		if d := checkExecutable(bot, path, rng); d != nil {
+			return d
+		}
 		if d := checkInterpreter(bot, path, nil, rng); d != nil {
 			return d
 		}
@@ -280,6 +283,34 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program not found",
 		Detail:  fmt.Sprintf("Bot %q runs %q, which is not found here (%v); its matches will end in a start fault. Install it or fix the command.", bot.Name, bot.Command[0], err),
+		Subject: &rng}
+}
+
+// checkExecutable warns when the bot's program, found at path, is a
+// directory or a file without an execute bit: exec refuses either, so
+// every match of the bot would end in a start fault. A build may make it
+// one that runs.
+func checkExecutable(bot *Bot, path string, rng hcl.Range) *hcl.Diagnostic {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	prog := bot.Command[0]
+	var why string
+	switch {
+	case fi.IsDir():
+		why = "it is a directory, not a program; name the program in it, or its interpreter and script (command = [\"python3\", \"main.py\"])"
+	case fi.Mode().Perm()&0o111 == 0:
+		why = fmt.Sprintf("it is not executable (mode %v); make it executable (chmod +x %s), or name its interpreter before it (command = [\"sh\", %q])", fi.Mode().Perm(), prog, prog)
+	default:
+		return nil
+	}
+	end := "."
+	if len(bot.Build) > 0 {
+		end = " unless its build makes it a program that runs."
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program cannot start",
+		Detail:  fmt.Sprintf("Bot %q runs %q, which cannot start here: %s. Its matches will end in a start fault%s", bot.Name, prog, why, end),
 		Subject: &rng}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 	"github.com/arbiter-contests/arbiter/internal/userfile"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
@@ -429,12 +430,14 @@ func checkNicks(t *Tournament, bots []*Bot) hcl.Diagnostics {
 	return diags
 }
 
-// nickSource says where bot b's nick is set: line 2 of its info.txt, its
-// bot block's nick, or its name when it has no nick.
+// nickSource says where bot b's nick is set: line 2 of its info.txt (its
+// path quoted for the shell, shell.Word, as a line break in a folder's
+// name would otherwise split the message), its bot block's nick, or its
+// name when it has no nick.
 func nickSource(b *Bot) string {
 	switch {
 	case b.Submitted:
-		return "on line 2 of " + filepath.Join(b.Dir, InfoFile)
+		return "on line 2 of " + shell.Word(filepath.Join(b.Dir, InfoFile))
 	case b.Nick == "":
 		return fmt.Sprintf("of bot %q (%s), which has no nick and is named by its name", b.Name, b.DeclRange)
 	}

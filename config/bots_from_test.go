@@ -151,6 +151,41 @@ tournament "t" {
 	}
 }
 
+// TestDuplicateNickQuotesPaths: the duplicate nick's error quotes the
+// info.txt paths it names for the shell, as the lock's refusal quotes its
+// holder's command line, so a line break in a folder's name does not
+// split the message into what reads as two.
+func TestDuplicateNickQuotesPaths(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sea\nson")
+	for _, folder := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(dir, "players", folder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "players", folder, config.InfoFile), []byte("sh run.sh\nSAME\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := "bots_from \"field\" { dir = \"players\" }\ngame \"bricks\" \"b\" {\n  board { size = 5 }\n}\n" +
+		"tournament \"t\" {\n  game    = game.bricks.b\n  bots    = bots_from.field\n  players = 2\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir, config.Options{})
+	for _, d := range diags {
+		if d.Summary != "Duplicate player nick" {
+			continue
+		}
+		for _, folder := range []string{"a", "b"} {
+			want := "'" + filepath.Join(dir, "players", folder, config.InfoFile) + "'"
+			if !strings.Contains(d.Detail, want) {
+				t.Errorf("detail %q does not name %q", d.Detail, want)
+			}
+		}
+		return
+	}
+	t.Fatalf("no duplicate nick error: %v", diags)
+}
+
 // A bot block's nick names it in the same original-format files as the
 // players' nicks: a player may not take it, and it may not hold their
 // separators or a line end either.

@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -342,6 +343,23 @@ func ArrivedNote(err error) string {
 		return QueuedNote
 	case NothingArrived(err):
 		return NothingArrivedNote
+	}
+	return ""
+}
+
+// WithoutLineEnd says that only partial arrived of an answer, without
+// its line's end: what a bot that does not end or flush its line sends.
+func WithoutLineEnd(partial string) string {
+	return fmt.Sprintf("only %q arrived, without its line's end", partial)
+}
+
+// Partial is what arrived, without its line's end, of the answer that
+// err, a time fault, did not get whole (proc's Fault.Partial), read
+// without importing proc; "" when nothing did.
+func Partial(err error) string {
+	var f interface{ PartialLine() string }
+	if errors.As(err, &f) {
+		return f.PartialLine()
 	}
 	return ""
 }

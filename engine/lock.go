@@ -61,9 +61,11 @@ type LockedError struct {
 }
 
 // Error names the directory cleaned (as -out gave it, without a "./" or
-// a trailing slash to read past).
+// a trailing slash to read past), quoted as the holder's command line is
+// (shell.Word): a space, a quote or a line break in it does not blur where
+// it ends.
 func (e *LockedError) Error() string {
-	dir := filepath.Clean(e.Dir)
+	dir := shell.Word(filepath.Clean(e.Dir))
 	if e.Orphaned {
 		return fmt.Sprintf("%s is still in use by the worker processes of a run that ended (%s): "+
 			"they end once their matches are abandoned, and did not within %s. %s, then run again",

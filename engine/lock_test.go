@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -33,5 +34,19 @@ func TestLockProbeDoesNotRefuseATaker(t *testing.T) {
 		if err := l.Unlock(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestLockedErrorQuotesDir: the refusal quotes the directory as it
+// quotes the holder's command line, so a line break in its name does not
+// read as the end of the message.
+func TestLockedErrorQuotesDir(t *testing.T) {
+	for _, e := range []*LockedError{{Dir: "res\nults/"}, {Dir: "res\nults", Orphaned: true}} {
+		if got := e.Error(); !strings.HasPrefix(got, "'res\nults' is ") {
+			t.Errorf("Error() = %q, want it to begin with the directory quoted, 'res\\nults'", got)
+		}
+	}
+	if got := (&LockedError{Dir: "./out/"}).Error(); !strings.HasPrefix(got, "out is in use by ") {
+		t.Errorf("Error() = %q, want a plain directory as it is", got)
 	}
 }

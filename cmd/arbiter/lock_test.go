@@ -112,7 +112,8 @@ func TestSecondRunIntoADirectoryIsRefused(t *testing.T) {
 		t.Errorf("second run exited with %d (%v), want 1; it said:\n%s", code, err, msg)
 	}
 	t.Logf("second run: %s", msg)
-	want := fmt.Sprintf("arbiter run: %s is in use by process %d on ", out, first.Process.Pid)
+	// The directory quoted as the command line is (a space, a quote).
+	want := fmt.Sprintf("arbiter run: %s is in use by process %d on ", shell.Word(out), first.Process.Pid)
 	// The holder's own first word is as it was started (here "arbiter").
 	line := " " + shell.Line(first.Args[1:]...) + ");"
 	if !strings.Contains(string(msg), want) || !strings.Contains(string(msg), line) {

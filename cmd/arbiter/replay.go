@@ -50,6 +50,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *out != "" {
+		if err := checkOutHoldsNoBot(*out, p, *root); err != nil {
+			return err
+		}
+	}
 	into := *out
 	if into == "" {
 		if into, err = os.MkdirTemp("", "arbiter-replay-"); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/internal/report"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 func cmdReport(args []string, stdout, stderr io.Writer) error {
@@ -32,9 +33,12 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Wrote %s (%s, %d matches)", w.Page, size(w.Bytes), len(w.Site.Matches))
+	// The paths quoted for the shell (shell.Word), as the lock's message
+	// quotes its holder's command line: a line break in one would read as
+	// the end of the message.
+	fmt.Fprintf(stdout, "Wrote %s (%s, %d matches)", shell.Word(w.Page), size(w.Bytes), len(w.Site.Matches))
 	if w.Folder != "" {
-		fmt.Fprintf(stdout, "; transcripts in %s (%s), keep them beside the page", w.Folder, size(w.FolderBytes))
+		fmt.Fprintf(stdout, "; transcripts in %s (%s), keep them beside the page", shell.Word(w.Folder), size(w.FolderBytes))
 	}
 	fmt.Fprintln(stdout, ".")
 	for _, s := range w.Site.Warnings {

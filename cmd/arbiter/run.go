@@ -15,6 +15,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
@@ -306,11 +307,17 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 // records the change in out's changes.jsonl (see checkCompiled). It
 // returns what the run checks after the builds (engine.SincePlan).
 func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr io.Writer) (*engine.DirLock, *engine.SincePlan, error) {
+	if err := checkOutHoldsNoBot(out, l.plan, l.root); err != nil {
+		return nil, nil, err
+	}
 	lock, err := engine.LockDir(out)
 	if err != nil {
 		return nil, nil, err
 	}
 	since, err := compareAgain(l, l.plan, c.fingerprintOptions(l, path, out))
+	if err == nil {
+		err = checkOutHoldsNoBot(out, l.plan, l.root) // now with the files of the bots' commands
+	}
 	if err != nil {
 		lock.Unlock()
 		return nil, nil, err
@@ -339,6 +346,14 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr
 		return nil, nil, err
 	}
 	return lock, after, nil
+}
+
+// checkOutHoldsNoBot refuses a results directory out that is, or holds,
+// a bot's folder or a file its command names: the sandbox covers the
+// results directory with an empty folder, hiding them from the bot, and
+// fingerprints leave it out as arbiter's.
+func checkOutHoldsNoBot(out string, p *plan.Plan, root string) error {
+	return checkHoldsNoBot("-out", out, p, root, "the results directory is arbiter's alone: the sandbox hides it from the bots (the bot would not find its own files) and it is never part of a bot's fingerprint; choose another -out")
 }
 
 // barTerminal reports whether fd is a terminal that can show a progress

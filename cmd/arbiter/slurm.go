@@ -304,27 +304,8 @@ func (j *slurmJob) mark(p *plan.Plan) []byte {
 // Once marked (slurm.json), a work directory is left out of every bot's
 // fingerprint, so a bot's code in it would never be hashed.
 func checkWork(work string, p *plan.Plan, root string) error {
-	real := realOrSelf(work)
-	for i := range p.Bots {
-		b := &p.Bots[i]
-		if b.House != "" {
-			continue
-		}
-		dir := b.DirIn(root)
-		if b.Fingerprint != nil && b.Fingerprint.Dir != "" {
-			dir = b.Fingerprint.Dir
-		}
-		if abs, err := filepath.Abs(dir); err == nil && drivers.Within(realOrSelf(abs), real) {
-			return fmt.Errorf("-work %s is, or holds, the folder of bot %q (%s): the work directory is arbiter's alone and never part of a bot's fingerprint; choose another -work", work, b.Name, abs)
-		}
-		if b.Fingerprint == nil {
-			continue
-		}
-		for _, f := range b.Fingerprint.Files {
-			if filepath.IsAbs(f.Path) && drivers.Within(realOrSelf(f.Path), real) {
-				return fmt.Errorf("-work %s holds %s, a file of bot %q's command: the work directory is arbiter's alone and never part of a bot's fingerprint; choose another -work", work, f.Path, b.Name)
-			}
-		}
+	if err := checkHoldsNoBot("-work", work, p, root, "the work directory is arbiter's alone and never part of a bot's fingerprint; choose another -work"); err != nil {
+		return err
 	}
 	if foreign := fingerprint.SlurmForeign(work); len(foreign) > 0 {
 		return fmt.Errorf("-work %s holds what arbiter slurm does not write there (%s): a work directory is arbiter's alone and never part of a bot's fingerprint; choose a new or empty folder", work, shortNames(foreign))
@@ -498,6 +479,40 @@ func realOrSelf(path string) string {
 		return real
 	}
 	return path
+}
+
+// checkHoldsNoBot refuses a directory of arbiter's, given with flag, that
+// is, or holds, the folder of a bot of p (root: where p's relative bot
+// dirs are), or a file its command names outside that folder, saying why
+// the directory must be arbiter's alone. Files are known once p's bots
+// are fingerprinted; before, only the folders are checked.
+func checkHoldsNoBot(flag, dir string, p *plan.Plan, root, why string) error {
+	real := realOrSelf(dir)
+	if abs, err := filepath.Abs(real); err == nil {
+		real = abs
+	}
+	for i := range p.Bots {
+		b := &p.Bots[i]
+		if b.House != "" {
+			continue
+		}
+		bdir := b.DirIn(root)
+		if b.Fingerprint != nil && b.Fingerprint.Dir != "" {
+			bdir = b.Fingerprint.Dir
+		}
+		if abs, err := filepath.Abs(bdir); err == nil && drivers.Within(realOrSelf(abs), real) {
+			return fmt.Errorf("%s %s is, or holds, the folder of bot %q (%s): %s", flag, dir, b.Name, abs, why)
+		}
+		if b.Fingerprint == nil {
+			continue
+		}
+		for _, f := range b.Fingerprint.Files {
+			if filepath.IsAbs(f.Path) && drivers.Within(realOrSelf(f.Path), real) {
+				return fmt.Errorf("%s %s holds %s, a file of bot %q's command: %s", flag, dir, f.Path, b.Name, why)
+			}
+		}
+	}
+	return nil
 }
 
 // shortNames lists a few names, saying how many more there are.

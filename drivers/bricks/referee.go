@@ -351,9 +351,13 @@ func (d *duel) silent(seat int, err error, last, where string) error {
 		}
 		// The original's DeadlockProtector: its replay's last line says so.
 		msg := fmt.Sprintf("Player %s does not answer within %s!", nick, seconds(d.s.Limits.Silence))
-		note := drivers.ArrivedNote(err)
+		silence := time.Duration(d.s.Limits.Silence)
+		if p := drivers.Partial(err); p != "" {
+			return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE",
+				fmt.Sprintf("no full answer within the silence limit of %v, %s: %s", silence, where, drivers.WithoutLineEnd(p)), msg)
+		}
 		return d.fault(seat, CodeSilent, kind, "DEADLOCKNORESPONSE",
-			fmt.Sprintf("no answer within the silence limit of %v, %s%s", time.Duration(d.s.Limits.Silence), where, note), msg)
+			fmt.Sprintf("no answer within the silence limit of %v, %s%s", silence, where, drivers.ArrivedNote(err)), msg)
 	case drivers.FaultCrash:
 		// A process that exits or closes its output: arbiter sees it at
 		// once, the original read end-of-file until its DeadlockProtector

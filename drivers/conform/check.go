@@ -362,9 +362,11 @@ func explainHint(err error, what string, move time.Duration, hint string) error 
 		}
 		for _, prefix := range []string{"no full answer within ", "no full line within "} {
 			if rest, ok := strings.CutPrefix(d, prefix); ok {
-				if limit, partial, ok := strings.Cut(rest, " (partial line "); ok {
-					return fmt.Errorf("no complete answer to %s within %s: only %s arrived, without its line's end; %s",
-						what, seeMove(limit), strings.TrimSuffix(partial, ")"), flushHint)
+				// "… within LIMIT: only "OK" arrived, without its line's end"
+				// (drivers.WithoutLineEnd).
+				if limit, arrived, ok := strings.Cut(rest, ": "); ok {
+					return fmt.Errorf("no complete answer to %s within %s: %s; %s",
+						what, seeMove(limit), arrived, flushHint)
 				}
 			}
 		}

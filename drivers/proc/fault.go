@@ -40,6 +40,11 @@ type Fault struct {
 	// input, and the CPU it used in its wait (input.go), for arbiter
 	// check to tell a bot that lost the lines of a write from a slow one.
 	Slow drivers.Slowness
+	// Partial is, of a time fault, what arrived of the answer without
+	// its line's end (clipped as details clip it); "" when nothing did.
+	// A game that words the fault its own way says it
+	// (drivers.WithoutLineEnd).
+	Partial string
 }
 
 func (f *Fault) Error() string { return f.Kind + ": " + f.Detail }
@@ -58,6 +63,18 @@ func (f *Fault) Computed() bool { return f.Busy }
 
 // Slowness is Slow, for drivers.SlownessOf.
 func (f *Fault) Slowness() drivers.Slowness { return f.Slow }
+
+// PartialLine is Partial, for drivers.Partial.
+func (f *Fault) PartialLine() string { return f.Partial }
+
+// partialf is a time fault: no full answer (what) within limit, only
+// partial, which arrived without its line's end.
+func partialf(what, limit, partial string) *Fault {
+	p := truncate(partial)
+	f := faultf(drivers.FaultTime, "no full %s within %s: %s", what, limit, drivers.WithoutLineEnd(p))
+	f.Partial = p
+	return f
+}
 
 // FaultDetail is the sentence without the kind.
 func (f *Fault) FaultDetail() string { return f.Detail }

@@ -75,7 +75,7 @@ func (s *Session) readLate() (string, error) {
 		s.late = bytes.NewReader(bytes.Clone(b))
 		s.r.Reset(s.late)
 		if len(b) > 0 {
-			return "", faultf(drivers.FaultTime, "no full answer within %s (partial line %q)", s.within(), truncate(string(b)))
+			return "", partialf("answer", s.within(), string(b))
 		}
 		f := faultf(drivers.FaultTime, "no answer within %s", s.within())
 		f.Silent = !s.heard

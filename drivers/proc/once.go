@@ -623,7 +623,7 @@ func (r *onceRun) read() Reply {
 		used := time.Since(r.start)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			if len(buf) > 0 {
-				return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no full line within %s (partial line %q)", r.within(), truncate(string(buf)))}
+				return Reply{Used: used, Fault: partialf("line", r.within(), string(buf))}
 			}
 			return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %s", r.within())}
 		}

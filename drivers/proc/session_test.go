@@ -231,7 +231,7 @@ func TestFaults(t *testing.T) {
 	}{
 		{"silent", drivers.Clock{Total: drivers.Duration(200 * time.Millisecond)}, 1, drivers.FaultTime, "no answer within its clock of 200ms"},
 		{"silent", drivers.Clock{Move: drivers.Duration(100 * time.Millisecond)}, 1, drivers.FaultTime, "no answer within its move limit of 100ms"},
-		{"partial", drivers.Clock{Total: drivers.Duration(200 * time.Millisecond)}, 1, drivers.FaultTime, "partial line"},
+		{"partial", drivers.Clock{Total: drivers.Duration(200 * time.Millisecond)}, 1, drivers.FaultTime, "only \"= 1\" arrived, without its line's end"},
 		{"crash", drivers.Clock{}, 2, drivers.FaultCrash, "exited with status 3"},
 		{"flood", drivers.Clock{}, 1, drivers.FaultOutput, "longer than"},
 	}

@@ -26,9 +26,7 @@ func Diff(old, p *Plan) []string {
 	} else {
 		d.value("", a, b)
 	}
-	if line := matchesDiff(old.Matches, p.Matches); line != "" {
-		d.lines = append(d.lines, line)
-	}
+	d.lines = append(d.lines, matchesDiff(old.Matches, p.Matches)...)
 	return d.lines
 }
 
@@ -231,15 +229,25 @@ func where(o *object) string {
 	return ""
 }
 
-// matchesDiff is a line on how the listed matches differ, by id: how many
-// there are, and which were added, removed or changed (the first few).
-func matchesDiff(a, b []Match) string {
+// fewFields is how many changes to the matches' fields are named, when
+// every changed match has the same ones; other changes (a seed changed,
+// which changes every match's seed differently) are told by the count
+// line alone.
+const fewFields = 3
+
+// matchesDiff is how the listed matches differ: the changes to their
+// fields, when every changed match has the same few, each named once in
+// the plan file's words with how many matches have it
+// ("matches[*].clock.total: 5m0s → 4m0s (80 matches)"); then a line by id: how many matches there are, and which
+// were added, removed or changed (the first few).
+func matchesDiff(a, b []Match) []string {
 	byID := make(map[string]*Match, len(a))
 	for i := range a {
 		byID[a[i].ID] = &a[i]
 	}
 	in := make(map[string]bool, len(b))
 	var added, removed, changed []string
+	var pairs [][2]*Match
 	for i := range b {
 		m := &b[i]
 		in[m.ID] = true
@@ -247,6 +255,7 @@ func matchesDiff(a, b []Match) string {
 			added = append(added, m.ID)
 		} else if !sameMatch(o, m) {
 			changed = append(changed, m.ID)
+			pairs = append(pairs, [2]*Match{o, m})
 		}
 	}
 	for i := range a {
@@ -255,7 +264,7 @@ func matchesDiff(a, b []Match) string {
 		}
 	}
 	if len(added)+len(removed)+len(changed) == 0 {
-		return ""
+		return nil
 	}
 	var parts []string
 	for _, s := range []struct {
@@ -266,7 +275,48 @@ func matchesDiff(a, b []Match) string {
 			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(s.ids), s.what, firstIDs(s.ids, 2)))
 		}
 	}
-	return fmt.Sprintf("matches: %d → %d, %s", len(a), len(b), strings.Join(parts, ", "))
+	return append(changedFields(pairs), fmt.Sprintf("matches: %d → %d, %s", len(a), len(b), strings.Join(parts, ", ")))
+}
+
+// changedFields names the changes to the fields of the matches paired
+// (old, new), in the plan file's order, with how many matches have them,
+// when every pair has the same ones and they are at most fewFields; nil
+// otherwise.
+func changedFields(pairs [][2]*Match) []string {
+	var same []string
+	for i, pr := range pairs {
+		ta, errA := matchTree(pr[0])
+		tb, errB := matchTree(pr[1])
+		if errA != nil || errB != nil {
+			return nil
+		}
+		var d differ
+		d.value("matches[*]", ta, tb)
+		if i > 0 && !slices.Equal(d.lines, same) || len(d.lines) > fewFields {
+			return nil
+		}
+		same = d.lines
+	}
+	lines := make([]string, len(same))
+	for i, l := range same {
+		lines[i] = fmt.Sprintf("%s (%d %s)", l, len(pairs), plural(len(pairs), "match", "matches"))
+	}
+	return lines
+}
+
+func matchTree(m *Match) (any, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return tree(b)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func sameMatch(a, b *Match) bool {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 func diffBase() *Plan {
@@ -18,8 +21,8 @@ func diffBase() *Plan {
 			{Name: "keeper", House: "bricks/keeper"},
 		},
 		Matches: []Match{
-			{ID: "r1", Round: 1, Group: 1, Shift: 1, Seed: 1, Seats: []string{"alice", "keeper"}},
-			{ID: "r2", Round: 2, Group: 1, Shift: 1, Seed: 2, Seats: []string{"keeper", "alice"}},
+			{ID: "r1", Round: 1, Group: 1, Shift: 1, Seed: 1, Seats: []string{"alice", "keeper"}, Clock: drivers.Clock{Total: drivers.Duration(5 * time.Minute)}},
+			{ID: "r2", Round: 2, Group: 1, Shift: 1, Seed: 2, Seats: []string{"keeper", "alice"}, Clock: drivers.Clock{Total: drivers.Duration(5 * time.Minute)}},
 		},
 	}
 }
@@ -72,6 +75,18 @@ func TestDiff(t *testing.T) {
 			p.Seed = 8
 			p.Matches[0].Seed, p.Matches[1].Seed = 3, 4
 		}, []string{"seed: 777 → 8", "matches: 2 → 2, 2 changed (r1, r2)"}},
+		{"a clock changed in every match: the change named once", func(p *Plan) {
+			for i := range p.Matches {
+				p.Matches[i].Clock.Total = drivers.Duration(4 * time.Minute)
+			}
+		}, []string{"matches[*].clock.total: 5m0s → 4m0s (2 matches)", "matches: 2 → 2, 2 changed (r1, r2)"}},
+		{"a clock changed in one match alone", func(p *Plan) {
+			p.Matches[1].Clock.Move = drivers.Duration(time.Second)
+		}, []string{"matches[*].clock.move added: 1s (1 match)", "matches: 2 → 2, 1 changed (r2)"}},
+		{"different changes in the matches: the count line alone", func(p *Plan) {
+			p.Matches[0].Clock.Total = drivers.Duration(time.Minute)
+			p.Matches[1].Clock.Total = drivers.Duration(2 * time.Minute)
+		}, []string{"matches: 2 → 2, 2 changed (r1, r2)"}},
 		{"matches added, with the first few named", func(p *Plan) {
 			p.Rounds = 5
 			for _, id := range []string{"r3", "r4", "r5"} {
