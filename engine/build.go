@@ -488,7 +488,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	lim := buildLimits(b, dir, botEnv)
 	cmd.Env = append(proc.HostEnviron(lim), botEnv...)
-	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)})
+	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)}, buildCache(b, dir, warn))
 	if err != nil {
 		var f *proc.Fault
 		if !errors.As(err, &f) {
