@@ -335,23 +335,39 @@ func madeFiles(before, after map[string]bool, old *BuildRecord) []string {
 }
 
 // build runs bot b's build, unless the verdict kept in the results
-// directory is of the same command and fingerprint fp: the bot's hash
-// before the build. The verdict records the hash that built says the bot
-// has after it.
+// directory holds for it (kept). The verdict records the hash that built
+// says the bot has after it.
 func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func() (string, error)) (BuildRecord, error) {
-	dir := filepath.Join(r.Out, BuildsDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return BuildRecord{}, err
+	rec, old := r.kept(b, fp)
+	if rec != nil {
+		return *rec, nil
 	}
-	file := fileName(b.Name)
-	old, _ := readBuildRecord(r.Out, b.Name)
+	return r.buildAnew(ctx, b, old, built)
+}
+
+// kept is the verdict kept in the results directory of bot b's last build
+// when it holds for b as it is now: of the same command and fingerprint
+// fp (the bot's hash before the build), its outputs as it left them; else
+// nil, and old is the verdict kept (nil for none).
+func (r *Runner) kept(b *plan.Bot, fp string) (rec, old *BuildRecord) {
+	old, _ = readBuildRecord(r.Out, b.Name)
 	if old != nil && fp != "" && old.Fingerprint == fp && strings.Join(old.Command, "\x00") == strings.Join(b.Build, "\x00") {
 		changed := changedOutput(b.DirIn(r.Root), old.Outputs)
 		if changed == "" {
 			r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", old.OK)
-			return *old, nil
+			return old, old
 		}
 		r.logger().Warn("a file the bot's build left is not as it left it (replaced or removed): built again", "bot", b.Name, "file", changed)
+	}
+	return nil, old
+}
+
+// buildAnew runs bot b's build and records its verdict; old is the one
+// kept before, nil for none.
+func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, built func() (string, error)) (BuildRecord, error) {
+	dir, file := filepath.Join(r.Out, BuildsDir), fileName(b.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return BuildRecord{}, err
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
 	rec := BuildRecord{Bot: b.Name, Command: b.Build}
@@ -488,7 +504,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	lim := buildLimits(b, dir, botEnv)
 	cmd.Env = append(proc.HostEnviron(lim), botEnv...)
-	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)})
+	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)}, buildCache(b, dir, warn))
 	if err != nil {
 		var f *proc.Fault
 		if !errors.As(err, &f) {

@@ -21,6 +21,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers/conform"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/hashicorp/go-hclog"
 )
 
 // cmdCheck runs a game's conformance cases against one bot:
@@ -157,7 +158,12 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	} else {
 		seat.Command, seat.Dir = slices.Clone(b.Command), b.DirIn(l.root)
 	}
-	return l.plan.Game.Driver, seat, l.plan, buildForCheck(b, seat.Dir, stderr, cf.logger(stderr).Warn)
+	// Its own lines say whether it builds: the log, only what goes wrong.
+	logger := cf.logger(stderr)
+	if logger.GetLevel() < hclog.Warn {
+		logger.SetLevel(hclog.Warn)
+	}
+	return l.plan.Game.Driver, seat, l.plan, buildForCheck(cf, l, path, b.Name, stderr, logger)
 }
 
 // savedBotProblem is run's refusal of a saved plan (checkSaved) of bot
@@ -233,26 +239,31 @@ func commandLimits(game string, argv []string, dir string, env []string, sandbox
 	return lim
 }
 
-// buildForCheck builds a bot of a configuration that has a build, as a
-// run would, before it is checked; warn is told of the folders of ended
-// arbiters' builds it gives back first (engine.GiveBackLent).
-func buildForCheck(b *plan.Bot, dir string, stderr io.Writer, warn func(msg string, args ...any)) error {
+// buildForCheck builds bot name of l's plan (loaded from path) if it has
+// a build, as a run would, before it is checked: unless its last build
+// for check or console holds for it as it is now (engine.BuildOutside),
+// which it says. logger is told of the folders of ended arbiters' builds
+// it gives back first (engine.GiveBackLent).
+func buildForCheck(cf *configFlags, l *loaded, path, name string, stderr io.Writer, logger hclog.Logger) error {
+	b := l.plan.Bot(name)
 	if len(b.Build) == 0 {
 		return nil
 	}
-	log, err := os.CreateTemp("", "arbiter-check-build-*.log")
+	announce := func() { fmt.Fprintf(stderr, "building %s: %s\n", b.Name, strings.Join(b.Build, " ")) }
+	built, err := engine.BuildOutside(context.Background(), l.plan, name, cf.fingerprintOptions(l, path), logger, announce)
 	if err != nil {
 		return err
 	}
-	log.Close()
-	defer os.Remove(log.Name())
-	fmt.Fprintf(stderr, "building %s: %s\n", b.Name, strings.Join(b.Build, " "))
-	detail, err := engine.Build(context.Background(), b, dir, log.Name(), warn)
-	if err != nil || detail == "" {
-		return err
+	rec := built.Record
+	if built.Kept {
+		fmt.Fprintf(stderr, "not building %s: unchanged since its last build (fingerprint %s), whose verdict is kept in %s\n",
+			b.Name, rec.Fingerprint, built.Verdict)
 	}
-	out, _ := os.ReadFile(log.Name())
-	return fmt.Errorf("bot %s: %s:\n%s", b.Name, detail, strings.TrimSpace(string(out)))
+	if rec.OK {
+		return nil
+	}
+	out, _ := os.ReadFile(built.Log)
+	return fmt.Errorf("bot %s: %s; the build's output, kept in %s:\n%s", b.Name, rec.Detail, built.Log, strings.TrimSpace(string(out)))
 }
 
 // commandPath makes a command given as a relative path (./bot) absolute,

@@ -59,7 +59,8 @@ type Box struct {
 	// noChildren says the seccomp filter refuses the bot's forks
 	// (children = false, where seccomp is available).
 	noChildren bool
-	build      bool // a bot's build (PrepareBuild)
+	build      bool   // a bot's build (PrepareBuild)
+	cache      string // a build's cache folder, shown at BuildCache
 	// lent is the bot's dir lent to the sandbox's uid for a build (nil:
 	// none); Close gives it back.
 	lent *lending
@@ -115,14 +116,18 @@ func Prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, erro
 // the sandbox it is the one writable folder; as root, its folders and
 // files are lent to the sandbox's uid for the build, recorded in LentDir,
 // and Close gives them back).
-// The build runs under BuildLimits(lim).
-func PrepareBuild(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
+// The build runs under BuildLimits(lim). cache, when not "", is the
+// build's cache folder (BuildCache), kept by arbiter between builds of
+// the bot: in the sandbox, it is shown writable at BuildCache (the
+// private /tmp's .cache, $HOME/.cache, where Go, pip and ccache keep
+// theirs); as root, its folders are the sandbox's uid's.
+func PrepareBuild(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, cache string) (*Box, error) {
 	lim = BuildLimits(lim)
 	if lim.Memory == 0 && lim.CPU == "" && lim.Processes == 0 && !lim.NoNetwork() && lim.Files == 0 && lim.FileCount == 0 &&
 		cmd.Dir == "" && lim.Sandbox == nil && !lim.NoChildren() {
 		return nil, nil
 	}
-	return prepareWith(Machine(), cmd, lim, clock, cmd.Dir, 0, true)
+	return prepareWith(Machine(), cmd, lim, clock, cmd.Dir, 0, &buildConfig{cache: cache})
 }
 
 // Build floors: what a compiler may need beyond what a bot needs to play.
@@ -158,12 +163,17 @@ func prepare(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable st
 		writable == "" && lim.Sandbox == nil && !lim.NoChildren() {
 		return nil, nil
 	}
-	return prepareWith(Machine(), cmd, lim, clock, writable, fileSize, false)
+	return prepareWith(Machine(), cmd, lim, clock, writable, fileSize, nil)
+}
+
+// buildConfig is what a bot's build has beside a bot (PrepareBuild).
+type buildConfig struct {
+	cache string // its cache folder, "" for none
 }
 
 // prepareWith is prepare on the machine p found; build is set for a
 // bot's build (PrepareBuild).
-func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string, fileSize int64, build bool) (*Box, error) {
+func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock, writable string, fileSize int64, build *buildConfig) (*Box, error) {
 	if cmd.Err != nil {
 		return nil, startFault(cmd.Args, cmd.Dir, cmd.Err)
 	}
@@ -182,7 +192,10 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 			return nil, err
 		}
 	}
-	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1, build: build}
+	b := &Box{lim: lim, probe: p, cmd: cmd, folderFD: -1, build: build != nil}
+	if build != nil {
+		b.cache = build.cache
+	}
 	var err error
 	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}
 	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{Resource: res, Value: v}) }
@@ -448,6 +461,12 @@ func (b *Box) sandbox(cfg *shimConfig, prog, writable string, env []string) ([]s
 	}
 	opts += ",size=" + strconv.FormatInt(size, 10)
 	ops := append(sp.root.Ops, mountOp{Kind: "tmpfs", Path: "/tmp", Opts: opts})
+	if b.build && b.cache != "" {
+		if b.probe.Root {
+			chownTree(b.cache, uid, gid)
+		}
+		ops = append(ops, mountOp{Kind: "rw", Path: BuildCache, Src: b.cache})
+	}
 	sort.SliceStable(ops, func(i, j int) bool { return ops[i].Path < ops[j].Path })
 	sp.root.Ops = ops
 	cfg.Root = &sp.root

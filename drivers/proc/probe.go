@@ -229,7 +229,7 @@ func trySandbox(p *Probe) error {
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	p.Sandbox = true // so that prepareWith lays out a sandbox
-	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "", 0, false)
+	b, err := prepareWith(p, cmd, drivers.Limits{Sandbox: &drivers.Sandbox{}}, drivers.Clock{}, "", 0, nil)
 	if err == nil {
 		err = runProbe(cmd)
 		b.Close()

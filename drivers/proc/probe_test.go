@@ -67,7 +67,7 @@ func TestSandboxFailureRefuses(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command("/bin/true")
-			b, err := prepareWith(c.p, cmd, drivers.Limits{Sandbox: c.sandbox}, drivers.Clock{}, "", 0, false)
+			b, err := prepareWith(c.p, cmd, drivers.Limits{Sandbox: c.sandbox}, drivers.Clock{}, "", 0, nil)
 			if b != nil {
 				b.Close()
 			}

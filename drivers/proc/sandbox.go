@@ -49,6 +49,12 @@ const (
 	buildTmp = 1 << 30
 )
 
+// BuildCache is where a sandboxed build sees its cache folder
+// (PrepareBuild): $HOME/.cache, its HOME being its private /tmp, which is
+// where Go (GOCACHE), pip and ccache keep their caches unless told
+// otherwise.
+const BuildCache = "/tmp/.cache"
+
 // mountOp is one step of building a sandbox's root, done by the shim in
 // order; rootConfig is the sandbox part of the shim's configuration.
 type (

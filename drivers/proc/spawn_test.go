@@ -254,7 +254,7 @@ func TestSpawnedCommandRefusesPlainStart(t *testing.T) {
 	cmd := exec.Command(botBinary(t))
 	cmd.Dir = t.TempDir()
 	readable(t, cmd.Dir)
-	b, err := PrepareBuild(cmd, defaultLimits(), drivers.Clock{Move: 5 * sec})
+	b, err := PrepareBuild(cmd, defaultLimits(), drivers.Clock{Move: 5 * sec}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
