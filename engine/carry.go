@@ -394,6 +394,16 @@ func CheckCarriedShards(p *plan.Plan, dir string, n int, drv func(string) (drive
 	return nil
 }
 
+// stageLabel names stage stage, whose matches are ms: "stage 1 (b)" for
+// a stage of a tournament in stages, "stage 1" for a round or playoff
+// (its matches name no stage).
+func stageLabel(stage int, ms []plan.Match) string {
+	if len(ms) > 0 && ms[0].Stage != "" {
+		return fmt.Sprintf("stage %d (%s)", stage, ms[0].Stage)
+	}
+	return fmt.Sprintf("stage %d", stage)
+}
+
 // carriedApart refuses the matches ms of stage stage in n shards when a
 // shard would hold a match whose bot's previous match of ms another
 // shard holds (CheckCarriedShards).
@@ -408,10 +418,10 @@ func carriedApart(ms []plan.Match, stage, n int, dealsApart bool) error {
 	for _, m := range ms {
 		for _, bot := range slices.Sorted(maps.Keys(prev[m.ID])) {
 			if q := prev[m.ID][bot]; q != "" && owner[q] != owner[m.ID] {
-				return fmt.Errorf("-shards %d: in stage %d, match %s starts from the state bot %s left after match %s, which shard %d/%d of stage %d plays, not shard %d/%d, which holds %s: "+
+				return fmt.Errorf("-shards %d: in %s, match %s starts from the state bot %s left after match %s, which shard %d/%d of stage %d plays, not shard %d/%d, which holds %s: "+
 					"the game carries each bot's state from match to match, so a bot's matches are played in plan order, and shard %d/%d of stage %d would refuse to start; "+
 					"a shard cannot play a match whose bots' earlier matches are in another shard: shard such a tournament with memory = \"per-position\", or run it on one machine",
-					n, stage, m.ID, bot, q, owner[q], n, stage, owner[m.ID], n, m.ID, owner[m.ID], n, stage)
+					n, stageLabel(stage, ms), m.ID, bot, q, owner[q], n, stage, owner[m.ID], n, m.ID, owner[m.ID], n, stage)
 			}
 		}
 	}
