@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
@@ -36,6 +37,14 @@ type carry struct {
 	// finished hears of every match that finishes, so that a match
 	// waiting for a bot's previous one can be fed.
 	finished chan struct{}
+	// earlierDir is, for a shard of a stage after 0, the merged results
+	// directory its stage was paired in (Runner.Earlier), and earlier
+	// the matches of the stages before the shard's that it holds
+	// results of: each is done, the state its bots left in
+	// earlierDir/matches/<id>/state/<bot> (merge copies a match's
+	// directory whole).
+	earlierDir string
+	earlier    map[string]bool
 
 	mu sync.Mutex
 	// prev is, by match and bot, the bot's previous match in plan order
@@ -50,6 +59,32 @@ func newCarry(game drivers.Game, from string) *carry {
 	}
 	d, ok := game.(drivers.DealCarrier)
 	return &carry{from: from, dealsApart: ok && d.KeepsDealsApart(), finished: make(chan struct{}, 1)}
+}
+
+// earlierStages reads, for a shard of a stage after 0, which matches of
+// the stages before its own the merged results directory dir (its stage
+// paired there) holds results of; paired are the shard's stages after 0,
+// its own last. Nothing when c is nil (the game carries nothing) or dir
+// is "" (not such a shard).
+func (c *carry) earlierStages(dir string, paired []*pairing.Pairing) error {
+	if c == nil || dir == "" || len(paired) == 0 {
+		return nil
+	}
+	results, err := readResultsFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return err
+	}
+	own := map[string]bool{}
+	for _, m := range paired[len(paired)-1].Matches {
+		own[m.ID] = true
+	}
+	c.earlierDir, c.earlier = dir, map[string]bool{}
+	for _, r := range results {
+		if !own[r.Match] {
+			c.earlier[r.Match] = true
+		}
+	}
+	return nil
 }
 
 // notify tells a feeder waiting for a finished match that one finished.
@@ -109,9 +144,10 @@ func previousMatches(ms []plan.Match, dealsApart bool) map[string]map[string]str
 func (s *session) feedCarried(ctx context.Context, todo []*plan.Match) {
 	c := s.r.carry
 	// The matches a run plays: those the stopping rule's max_matches
-	// leaves out pass nothing on (a selection plays its own).
+	// leaves out pass nothing on (a selection plays its own; a shard of a
+	// later stage follows from the earlier stages as the run does).
 	ms := s.full.Matches
-	if len(s.r.Only) == 0 && !s.r.Slice {
+	if len(s.r.Only) == 0 && !s.r.Slice || c.earlierDir != "" {
 		ms = nil
 		for i := range s.full.Matches {
 			if within(s.full.Stop, i, &s.full.Matches[i]) {
@@ -130,7 +166,7 @@ func (s *session) feedCarried(ctx context.Context, todo []*plan.Match) {
 	s.mu.Lock()
 	for _, m := range todo {
 		for _, bot := range slices.Sorted(maps.Keys(prev[m.ID])) {
-			if p := prev[m.ID][bot]; p != "" && !fed[p] && s.done[p] == nil {
+			if p := prev[m.ID][bot]; p != "" && !fed[p] && s.done[p] == nil && !c.earlier[p] {
 				if s.firstErr == nil {
 					how, need := fmt.Sprintf("run %s too", p), p
 					if s.r.Slice {
@@ -186,7 +222,7 @@ func (s *session) readyCarried(m *plan.Match, prev map[string]string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range prev {
-		if p != "" && s.done[p] == nil {
+		if p != "" && s.done[p] == nil && !s.r.carry.earlier[p] {
 			return false
 		}
 	}
@@ -242,6 +278,14 @@ func (c *carry) source(out, id, bot string) (string, error) {
 	c.mu.Unlock()
 	if p == "" {
 		return "", nil
+	}
+	if c.earlier[p] {
+		src := filepath.Join(c.earlierDir, MatchesDir, p, StateDir, bot)
+		if _, err := os.Stat(src); err != nil {
+			return "", fmt.Errorf("match %s starts from the state bot %s left after match %s of an earlier stage, which the merged results directory %s should hold (%w): "+
+				"merge copies each match's directory whole; run the shard from the plan.json of the directory its stage was paired in", id, bot, p, c.earlierDir, err)
+		}
+		return src, nil
 	}
 	src := filepath.Join(out, MatchesDir, p, StateDir, bot)
 	if _, err := os.Stat(src); err != nil {
@@ -350,6 +394,16 @@ func CheckCarriedShards(p *plan.Plan, dir string, n int, drv func(string) (drive
 	return nil
 }
 
+// stageLabel names stage stage, whose matches are ms: "stage 1 (b)" for
+// a stage of a tournament in stages, "stage 1" for a round or playoff
+// (its matches name no stage).
+func stageLabel(stage int, ms []plan.Match) string {
+	if len(ms) > 0 && ms[0].Stage != "" {
+		return fmt.Sprintf("stage %d (%s)", stage, ms[0].Stage)
+	}
+	return fmt.Sprintf("stage %d", stage)
+}
+
 // carriedApart refuses the matches ms of stage stage in n shards when a
 // shard would hold a match whose bot's previous match of ms another
 // shard holds (CheckCarriedShards).
@@ -364,10 +418,10 @@ func carriedApart(ms []plan.Match, stage, n int, dealsApart bool) error {
 	for _, m := range ms {
 		for _, bot := range slices.Sorted(maps.Keys(prev[m.ID])) {
 			if q := prev[m.ID][bot]; q != "" && owner[q] != owner[m.ID] {
-				return fmt.Errorf("-shards %d: in stage %d, match %s starts from the state bot %s left after match %s, which shard %d/%d of stage %d plays, not shard %d/%d, which holds %s: "+
+				return fmt.Errorf("-shards %d: in %s, match %s starts from the state bot %s left after match %s, which shard %d/%d of stage %d plays, not shard %d/%d, which holds %s: "+
 					"the game carries each bot's state from match to match, so a bot's matches are played in plan order, and shard %d/%d of stage %d would refuse to start; "+
 					"a shard cannot play a match whose bots' earlier matches are in another shard: shard such a tournament with memory = \"per-position\", or run it on one machine",
-					n, stage, m.ID, bot, q, owner[q], n, stage, owner[m.ID], n, m.ID, owner[m.ID], n, stage)
+					n, stageLabel(stage, ms), m.ID, bot, q, owner[q], n, stage, owner[m.ID], n, m.ID, owner[m.ID], n, stage)
 			}
 		}
 	}

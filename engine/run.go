@@ -46,6 +46,11 @@ type Runner struct {
 	// Slice says that Only is the whole selection even when it is empty:
 	// a shard (see Shard) may have no match to play.
 	Slice bool
+	// Earlier is, for a shard of a stage after 0, the merged results
+	// directory its stage was paired in (ShardPlan.From): in a game that
+	// carries its bots' state, a bot's first match of the stage starts
+	// from the state its last match of an earlier stage left there.
+	Earlier string
 	// Self is the arbiter executable, which runs house bots as
 	// `Self bot <driver>/<name>`.
 	Self string
@@ -311,7 +316,9 @@ func (r *Runner) engineLog() hclog.Logger {
 
 // known is the plan with the rounds paired so far (in rounds/), whose
 // matches the results so far must all be. A stage whose file is missing
-// is made again from the results and written (loadStages).
+// is made again from the results and written (loadStages). A shard of a
+// later stage learns which earlier matches its bots' state follows from
+// (carry.earlierStages).
 func (r *Runner) known(prior []Result, game drivers.Game, log hclog.Logger) ([]*pairing.Pairing, *plan.Plan, error) {
 	sf, err := loadStages(r.Out, r.Plan, prior, game)
 	if err != nil {
@@ -333,6 +340,9 @@ func (r *Runner) known(prior []Result, game drivers.Game, log hclog.Logger) ([]*
 		known.Matches = append(known.Matches, pr.Matches...)
 	}
 	if err := checkResults(&known, prior, filepath.Join(r.Out, ResultsFile)); err != nil {
+		return nil, nil, err
+	}
+	if err := r.carry.earlierStages(r.Earlier, paired); err != nil {
 		return nil, nil, err
 	}
 	return paired, &known, nil

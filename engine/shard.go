@@ -139,6 +139,10 @@ type ShardPlan struct {
 	// Finished is set for a stage after the last one: the tournament is
 	// complete (or stopped) and the shard has nothing to play.
 	Finished bool
+	// From is, for a stage after 0, the merged results directory the
+	// stage was paired in, which holds the stages before it: a game that
+	// carries its bots' state starts them from there (Runner.Earlier).
+	From string
 }
 
 // PlanShard works out shard sh of plan p. For a stage after 0, from is
@@ -170,7 +174,12 @@ func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Dr
 		}
 		paired = paired[:sh.Stage]
 	}
-	return shardOf(p, paired, sh)
+	sp, err := shardOf(p, paired, sh)
+	if err != nil || sh.Stage == 0 {
+		return sp, err
+	}
+	sp.From = from
+	return sp, nil
 }
 
 // shardOf is what shard sh plays of p, whose stages before sh's are

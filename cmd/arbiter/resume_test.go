@@ -316,3 +316,26 @@ func TestInterruptedSaysPlayoffToCome(t *testing.T) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}
 }
+
+// TestInterruptedSaysDueStageToCome: a staged run interrupted after the
+// last match of stage a, before stage b is made, says b and c are to
+// come, as rank does (it once said "2 of 2 matches are finished", as if
+// the tournament were over).
+func TestInterruptedSaysDueStageToCome(t *testing.T) {
+	staged := &engine.Summary{Results: make([]engine.Result, 2)}
+	staged.Plan = &plan.Plan{Stages: []plan.Stage{
+		{Name: "a", Rounds: 1, Bots: []plan.Pick{{Bot: "x"}, {Bot: "y"}}},
+		{Name: "b", Bots: []plan.Pick{{Stage: "a", From: 1, To: 2}}},
+		{Name: "c", Bots: []plan.Pick{{Stage: "b", From: 1, To: 2}}},
+	}}
+	for i := range 2 {
+		id := fmt.Sprintf("a-A-r001-g01-s%d", i+1)
+		staged.Plan.Matches = append(staged.Plan.Matches, plan.Match{ID: id, Stage: "a", Round: 1, Group: 1, Shift: i + 1, Seats: []string{"x", "y"}})
+		staged.Results[i].Match = id
+	}
+	var stderr bytes.Buffer
+	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
+	if want := "Interrupted: 2 of 2 matches (stages b, c to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("said %q, want %q", stderr.String(), want)
+	}
+}

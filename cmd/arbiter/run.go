@@ -87,7 +87,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	runner := &engine.Runner{
 		Plan: l.plan, Drivers: all.Driver, Root: l.root, Out: *out, Jobs: *jobs,
-		Only: shardOnly(slice, only), Slice: slice != nil,
+		Only: shardOnly(slice, only), Slice: slice != nil, Earlier: shardFrom(slice),
 		Self: selfPath(), Log: log, Progress: progress, AllowChangedBots: *allowChanged, SincePlan: after, Compress: *compress,
 		Snapshot: func(sum *engine.Summary) error { return writeStandingsFile(*out, sum, slice) },
 	}

@@ -88,6 +88,15 @@ func prepareShard(out string, p *plan.Plan, sp *engine.ShardPlan, root string) e
 	return engine.PrepareShard(out, p, sp, root)
 }
 
+// shardFrom is the merged results directory whose stages before the
+// shard's its matches follow from ("" for none: not a shard, or stage 0).
+func shardFrom(sp *engine.ShardPlan) string {
+	if sp == nil {
+		return ""
+	}
+	return sp.From
+}
+
 // shardOnly is the match ids a run plays: the shard's when it is one.
 func shardOnly(sp *engine.ShardPlan, only []string) []string {
 	if sp == nil {

@@ -620,35 +620,41 @@ func Coming(p *plan.Plan, results []stats.Result, seats func(n int) error) ([]st
 	if err != nil || len(playoffs) == 0 {
 		return playoffs, ToCome(p, results), err
 	}
-	var later []string
-	for k := p.StageIndex(playoffs[0].Stage) + 1; k < len(p.Stages); k++ {
-		if name := p.Stages[k].Name; !slices.ContainsFunc(p.Matches, func(m plan.Match) bool { return m.Stage == name }) {
-			later = append(later, name)
-		}
-	}
-	return playoffs, later, nil
+	return playoffs, unmade(p, p.StageIndex(playoffs[0].Stage)+1), nil
 }
 
 // ToCome are the later stages of p, which holds the stages made so far,
 // that are not made yet: their matches, which depend on who advances,
-// are not in p and not counted in its matches. A stage without a match
-// in p is made, with none, once every match before it has its result.
+// are not in p and not counted in its matches. While a match of p has no
+// result, every later stage p holds no match of; once all have, the
+// stages after the last one p holds a match of: the next is due, and a
+// run interrupted before it made it says so, as rank, which makes it,
+// does.
 func ToCome(p *plan.Plan, results []stats.Result) []string {
-	has := map[string]bool{}
-	for _, m := range p.Matches {
-		has[m.Stage] = true
-	}
 	done := make(map[string]bool, len(results))
 	for _, r := range results {
 		done[r.Match] = true
 	}
-	finished := true
+	from := p.ListedStages()
 	for _, m := range p.Matches {
-		finished = finished && done[m.ID]
+		if !done[m.ID] {
+			return unmade(p, p.ListedStages())
+		}
+		from = max(from, p.StageIndex(m.Stage)+1)
+	}
+	return unmade(p, from)
+}
+
+// unmade are the stages of p from the from-th on that p holds no match
+// of, in order.
+func unmade(p *plan.Plan, from int) []string {
+	has := map[string]bool{}
+	for _, m := range p.Matches {
+		has[m.Stage] = true
 	}
 	var out []string
-	for k := p.ListedStages(); k < len(p.Stages); k++ {
-		if name := p.Stages[k].Name; !has[name] && (len(out) > 0 || !finished) {
+	for k := from; k < len(p.Stages); k++ {
+		if name := p.Stages[k].Name; !has[name] {
 			out = append(out, name)
 		}
 	}
