@@ -238,10 +238,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		b.Close()
 		return nil, err
 	}
-	if b.jvm = javacmd.JVM(cfg.Path); b.jvm {
-		b.jvmHeap = javacmd.MaxHeap(cfg.Args, env)
-		b.jvmMissing = javacmd.MissingThreadFlags(append([]string{cfg.Path}, cfg.Args[1:]...), env)
-	}
+	b.noteJVM(&cfg, env)
 	if lim.NoNetwork() && p.Seccomp {
 		b.seccomp, cfg.Seccomp = true, true
 	}
@@ -253,6 +250,16 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		return nil, err
 	}
 	return b, nil
+}
+
+// noteJVM notes whether the bot's program is a JVM, and what of a heap
+// and the small-limit thread options its command gives it, for its
+// memory and process faults to say.
+func (b *Box) noteJVM(cfg *shimConfig, env []string) {
+	if b.jvm = javacmd.JVM(cfg.Path); b.jvm {
+		b.jvmHeap = javacmd.MaxHeap(cfg.Args, env)
+		b.jvmMissing = javacmd.MissingThreadFlags(append([]string{cfg.Path}, cfg.Args[1:]...), env)
+	}
 }
 
 // launcher sets how the bot starts: spawned (see spawnable), or through
