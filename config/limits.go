@@ -147,12 +147,13 @@ func (l *loader) decodeLimitsBlock(b *hcl.Block, s scope) (*Limits, hcl.Diagnost
 }
 
 // ruleDiags reports the limits set in content that no bot can run
-// under, by the rule a saved plan is checked by (an attribute already in
-// error is not reported again), and warns of those some bots cannot
+// under, by the rule a saved plan is checked by, and a cpu limit under
+// drivers.MinCPU, which a saved plan is only warned of (an attribute
+// already in error is not reported again), and warns of those some bots cannot
 // (drivers.Limits.Warnings), which a saved plan is not refused for.
 func (lim *Limits) ruleDiags(content *hcl.BodyContent) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, p := range lim.Limits.Problems() {
+	for _, p := range lim.Limits.ConfigProblems() {
 		if a := content.Attributes[p.Limit]; a != nil && lim.Set[p.Limit] {
 			diags = append(diags, errDiag("Invalid "+p.Limit+" limit", drivers.Sentence(p.Detail), a.Expr.Range().Ptr()))
 		}

@@ -16,18 +16,22 @@ type Input int
 
 const (
 	// InputUnknown: the referee could not tell (no look at the bot's
-	// threads, or one of them waited in poll or select, which may be on
-	// its input).
+	// threads, or not asked to look: proc.Spec.Explain; a thread in poll
+	// or select, which may be on its input; a thread in a read of it
+	// while another slept or ran, which may be a reader thread handing
+	// the lines to a slow one).
 	InputUnknown Input = iota
-	// InputUnread: bytes of what was written were still in the pipe; the
-	// bot had not read the command.
+	// InputUnread: the pipe held more than the lines written after the
+	// command; the bot had not read the command.
 	InputUnread
-	// InputWaiting: the pipe was empty and a thread of the bot waited in
-	// a read of it: it read the command and wanted more input.
+	// InputWaiting: the pipe held no more than the lines after the
+	// command and a thread of the bot waited in a read of it, the others
+	// waiting on a lock or a child if on anything: it read the command
+	// and wanted more input.
 	InputWaiting
-	// InputTaken: the pipe was empty and no thread of the bot was reading
-	// it: it read the command and was at something else (sleeping,
-	// waiting on a child or a file, computing).
+	// InputTaken: the pipe held no more than the lines after the command
+	// and no thread of the bot was reading it: it read the command and
+	// was at something else (sleeping, waiting on a file, computing).
 	InputTaken
 )
 

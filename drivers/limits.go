@@ -90,11 +90,13 @@ const MinMemory = 1 << 20
 // Bricks "OK" is longer), so under 2 B every bot faults on its first.
 const MinOutput = 2
 
-// MinCPU is the smallest cpu limit, 1s. The kernel enforces a process's
-// CPU time limit (RLIMIT_CPU) in whole seconds, so a shorter one would
-// be enforced as a second all the same, while its fault named the
-// shorter one; a limit of a fraction of a second is a mistake for a
-// duration of another unit ("100ms" meant as "100s").
+// MinCPU is the smallest cpu limit a configuration may set, 1s. The
+// kernel enforces a process's CPU time limit (RLIMIT_CPU) in whole
+// seconds, so a shorter one is enforced as a second all the same; a
+// limit of a fraction of a second is a mistake for a duration of another
+// unit ("100ms" meant as "100s"). A saved plan with a shorter one (an
+// earlier arbiter compiled it) is not refused: its bots run under 1s,
+// with a warning (CPUWarning), and a fault at the limit says so.
 const MinCPU = time.Second
 
 // OutputWarning is the output limit under which validate warns, 64 B: an
@@ -117,9 +119,8 @@ type LimitProblem struct{ Limit, Detail string }
 
 // Problems lists what keeps l from being limits a bot can run under: a
 // memory limit below MinMemory, an output limit below MinOutput, a size
-// or count below zero, a cpu limit
-// that is neither "match" nor a duration of at least MinCPU, a required limit that
-// does not exist. The configuration reports them at its limits blocks'
+// or count below zero, a cpu limit that is neither "match" nor a
+// positive duration, a required limit that does not exist. The configuration reports them at its limits blocks'
 // attributes, and a saved plan's check for each of its bots: one rule
 // for both.
 func (l Limits) Problems() []LimitProblem {
@@ -149,8 +150,6 @@ func (l Limits) Problems() []LimitProblem {
 	if l.CPU != "" && l.CPU != "match" {
 		if d, err := time.ParseDuration(l.CPU); err != nil || d <= 0 {
 			add(LimitCPU, "cpu must be \"match\" (the match's total clock) or a positive duration like \"30s\", not %q", l.CPU)
-		} else if d < MinCPU {
-			add(LimitCPU, "the cpu limit is %q, but the smallest is %s of CPU time per process (a duration: \"1s\", \"30s\", \"2m\"): the kernel enforces it in whole seconds (see docs/sandbox.md)", l.CPU, MinCPU)
 		}
 	}
 	for _, r := range l.Required {
@@ -159,6 +158,33 @@ func (l Limits) Problems() []LimitProblem {
 		}
 	}
 	return out
+}
+
+// ConfigProblems is Problems and a cpu limit under MinCPU: what a
+// configuration may not set, though a saved plan may have it
+// (CPUWarning).
+func (l Limits) ConfigProblems() []LimitProblem {
+	out := l.Problems()
+	if d, ok := l.subSecondCPU(); ok {
+		out = append(out, LimitProblem{LimitCPU, fmt.Sprintf("the cpu limit is %q, but the smallest is %s of CPU time per process (a duration: \"1s\", \"30s\", \"2m\"): the kernel enforces it in whole seconds, so %v would be enforced as %s (see docs/sandbox.md)", l.CPU, MinCPU, d, MinCPU)})
+	}
+	return out
+}
+
+// CPUWarning is what a saved plan's cpu limit under MinCPU is warned of,
+// as its bots run: that it is enforced as MinCPU. "" for another limit.
+func (l Limits) CPUWarning() string {
+	if _, ok := l.subSecondCPU(); !ok {
+		return ""
+	}
+	return fmt.Sprintf("the cpu limit is %q, under %s: the kernel enforces it in whole seconds, so it is enforced as %s (a configuration may no longer set it: see docs/sandbox.md)", l.CPU, MinCPU, MinCPU)
+}
+
+// subSecondCPU is the cpu limit when it is a positive duration under
+// MinCPU.
+func (l Limits) subSecondCPU() (time.Duration, bool) {
+	d, err := time.ParseDuration(l.CPU)
+	return d, l.CPU != "match" && err == nil && d > 0 && d < MinCPU
 }
 
 // Warnings lists the limits of l that some bots can run under but

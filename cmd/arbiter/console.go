@@ -79,7 +79,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	env = lastWins(append(append(bot.Env, extra...), env...))
 	s, err := proc.Start(context.Background(), proc.Spec{Bot: bot.Bot, Argv: bot.Command, Dir: bot.Dir,
 		Stderr: errPath, Limits: bot.Limits, Env: env,
-		Clock: drivers.Clock{Move: drivers.Duration(*move)}})
+		Clock: drivers.Clock{Move: drivers.Duration(*move)}, Explain: true})
 	if err != nil {
 		os.Remove(errPath)
 		return err

@@ -94,6 +94,9 @@ func printPinning(w io.Writer, jobs int) {
 // here, and fails when a limit some bot requires cannot be.
 func checkLimits(p *plan.Plan, log hclog.Logger) error {
 	warnOutside(p, log)
+	for _, w := range cpuWarnings(p) {
+		log.Warn(w)
+	}
 	used := map[string]bool{}
 	required := map[string][]string{} // limit → bots requiring it
 	for _, b := range p.Bots {

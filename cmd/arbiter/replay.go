@@ -55,6 +55,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	for _, w := range cpuWarnings(p) {
+		fmt.Fprintf(stderr, "arbiter replay: %s\n", w)
+	}
 	into := *out
 	if into == "" {
 		if into, err = os.MkdirTemp("", "arbiter-replay-"); err != nil {

@@ -123,3 +123,20 @@ func warnOutside(p *plan.Plan, log hclog.Logger) {
 	sort.Strings(outside)
 	log.Warn("bots run outside the sandbox (sandbox = false)", "bots", strings.Join(outside, ", "), "allows", proc.SandboxMissing)
 }
+
+// cpuWarnings are the warnings of the plan's cpu limits under a second
+// (drivers.Limits.CPUWarning), in the plan's order of bots: a saved plan
+// an earlier arbiter compiled may have them, and they are enforced as a
+// second.
+func cpuWarnings(p *plan.Plan) []string {
+	var out []string
+	for _, b := range p.Bots {
+		if b.Limits == nil {
+			continue
+		}
+		if w := b.Limits.CPUWarning(); w != "" {
+			out = append(out, "bot "+b.Name+": "+w)
+		}
+	}
+	return out
+}

@@ -255,13 +255,18 @@ func ReadHint(err error, after string) string { return readHint(err, after) }
 // readHint is what a bot most likely did that answered a command and
 // then nothing while the commands written with it wait (after, a quoted
 // command it answered in the same write), err the time fault of the one
-// it did not answer. Most often it read more than one line at once into
-// a buffer it then dropped, so the rest of the write is gone; but when
-// the referee saw the command still in the pipe, or read from it by a
-// bot that was not waiting for more input (drivers.SlownessOf), it was
-// slow, and the hint says so with the CPU it used when that is known.
+// it did not answer. When the referee saw the bot waiting in a read of
+// its emptied input (drivers.SlownessOf), it read more than one line at
+// once into a buffer it then dropped, so the rest of the write is gone;
+// when it saw the command still in the pipe, or read from it by a bot
+// doing something else than reading, it was slow, and the hint says so
+// with the CPU it used when that is known. When it could not tell (a
+// thread reading the input while another was at something else, a
+// thread in poll or select), the hint names both.
 func readHint(err error, after string) string {
 	answered := "it answered " + after + ", written in the same write as this one, then "
+	lost := "reads more than one line at a time and drops what it read beyond the first line, " +
+		"so it lost the rest of the referee's write " + readerFix
 	sl, _ := drivers.SlownessOf(err)
 	switch sl.Input {
 	case drivers.InputUnread:
@@ -270,10 +275,12 @@ func readHint(err error, after string) string {
 	case drivers.InputTaken:
 		return answered + "read this command and did not answer it in time: it was slow " +
 			"(sleeping, waiting on something other than its input, or computing)" + spent(sl)
+	case drivers.InputWaiting:
+		return answered + "nothing: it probably " + lost
 	}
-	return answered + "nothing: " +
-		"it probably reads more than one line at a time and drops what it read beyond the first line, " +
-		"so it lost the rest of the referee's write " + readerFix
+	return answered + "nothing, and the referee could not tell why: either it " + lost +
+		"; or it read this command and was slow on it (a thread that reads the input and hands the lines to " +
+		"another that was still at work, say)" + spent(sl)
 }
 
 // spent says how much CPU a slow bot used in its wait, when known.

@@ -39,7 +39,7 @@ func StartClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	}
 	s, err := proc.Start(ctx, proc.Spec{
 		Bot: bot.Bot, Argv: bot.Command, Dir: bot.Dir, Env: bot.Env, Stderr: bot.Stderr,
-		Clock: clock, Limits: bot.Limits, Setup: gtp.Setup,
+		Clock: clock, Limits: bot.Limits, Setup: gtp.Setup, Explain: true,
 		OnSend: func(l string) { rec.Sent(0, l) }, OnRecv: func(l string, _ time.Time) { rec.Received(0, l) },
 	})
 	if err != nil {

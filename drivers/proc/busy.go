@@ -111,22 +111,9 @@ func (b *Box) running() bool {
 }
 
 // running says whether a thread of the cgroup's processes is in state R.
-// The cgroup's thread list is in the PID namespace of whoever reads it:
-// arbiter's, as /proc is.
 func (c *cgroup) running() bool {
-	dirs := c.dirs()
-	if len(dirs) == 0 {
-		return false
-	}
-	file := "tasks"
-	if c.v2 {
-		file = "cgroup.threads"
-	}
-	list, err := os.ReadFile(filepath.Join(dirs[0], file))
-	if err != nil {
-		return false
-	}
-	for i, tid := range strings.Fields(string(list)) {
+	list, _ := c.threadIDs()
+	for i, tid := range list {
 		if i == maxBusyThreads {
 			break
 		}
@@ -135,6 +122,25 @@ func (c *cgroup) running() bool {
 		}
 	}
 	return false
+}
+
+// threadIDs are the ids of the threads of the cgroup's processes; ok is
+// false when they cannot be read. The list is in the PID namespace of
+// whoever reads it: arbiter's, as /proc is.
+func (c *cgroup) threadIDs() ([]string, bool) {
+	dirs := c.dirs()
+	if len(dirs) == 0 {
+		return nil, false
+	}
+	file := "tasks"
+	if c.v2 {
+		file = "cgroup.threads"
+	}
+	list, err := os.ReadFile(filepath.Join(dirs[0], file))
+	if err != nil {
+		return nil, false
+	}
+	return strings.Fields(string(list)), true
 }
 
 // threadRunning says whether thread tid is in state R: /proc/TID/stat's

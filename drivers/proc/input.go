@@ -2,7 +2,6 @@ package proc
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -13,17 +12,23 @@ import (
 
 // slowness is what a silent time fault found of the bot (Fault.Slow):
 // its input (input), its wait for the command and the CPU it used in it.
+// Only a session that explains its faults looks (Spec.Explain): the
+// look reads /proc for each of the bot's threads.
 func (s *Session) slowness() drivers.Slowness {
+	if !s.spec.Explain {
+		return drivers.Slowness{}
+	}
 	sl := drivers.Slowness{Input: s.input(), Wait: time.Since(s.sentAt)}
 	sl.CPU, sl.CPUKnown = s.waitCPU()
 	sl.CPU = max(sl.CPU, 0)
 	return sl
 }
 
-// input says what the bot had done with its input: bytes still in the
-// pipe (FIONREAD, which a pipe answers on its write end too) are a
-// command it had not read; an empty pipe with a thread of the bot in a
-// read of it, one it read while it wants more.
+// input says what the bot had done with its input. Bytes in the pipe
+// (FIONREAD, which a pipe answers on its write end too) beyond those of
+// the lines written after the command (the rest of its write, less what
+// of it is not written yet) are the command's: the bot had not read it.
+// Otherwise the bot's threads say (threadsInput).
 func (s *Session) input() drivers.Input {
 	rc, err := s.in.SyscallConn()
 	if err != nil {
@@ -37,94 +42,138 @@ func (s *Session) input() drivers.Input {
 	}); err != nil || serr != nil || ierr != nil {
 		return drivers.InputUnknown
 	}
-	if n > 0 {
+	if n > s.bytesAfter() {
 		return drivers.InputUnread
 	}
-	pipe := "pipe:[" + strconv.FormatUint(st.Ino, 10) + "]"
-	seen, maybe := false, false
-	for i, tid := range s.threads() {
+	tids, ok := s.threads()
+	if !ok {
+		return drivers.InputUnknown
+	}
+	return threadsInput(tids, "pipe:["+strconv.FormatUint(st.Ino, 10)+"]")
+}
+
+// bytesAfter is how many bytes of the last write, the lines after the
+// command being answered (s.next), the pipe holds when the bot has read
+// the command and nothing more: those written of them.
+func (s *Session) bytesAfter() int {
+	after := 0
+	for _, l := range s.next {
+		after += len(l) + 1
+	}
+	return max(after-(len(s.text)-s.wrote), 0)
+}
+
+// threadsInput says from what the threads tids were doing whether the
+// bot waits for more input (pipe, its stdin). A thread in a read of the
+// pipe with none other doing anything is the bot waiting for input it
+// lost; with another sleeping or running (a reader thread that hands
+// lines to a slow one, say), it cannot be told from a slow bot, nor can
+// a bot with a thread in poll or select, whose fds are not shown:
+// InputUnknown. Threads waiting on a lock (futex) or on a child (wait4,
+// waitid: a shell around the bot) do nothing of their own; with no
+// thread reading and one at something else, the bot read the command
+// and was busy with it (InputTaken).
+func threadsInput(tids []string, pipe string) drivers.Input {
+	reading, other, polling := false, false, false
+	for i, tid := range tids {
 		if i == maxBusyThreads {
 			break
 		}
-		in, ok := threadInput(tid, pipe)
-		switch {
-		case !ok:
-		case in == drivers.InputWaiting:
-			return drivers.InputWaiting
-		case in == drivers.InputUnknown:
-			maybe = true
-		default:
-			seen = true
+		switch threadDoing(tid, pipe) {
+		case doingRead:
+			reading = true
+		case doingPoll:
+			polling = true
+		case doingOther:
+			other = true
 		}
 	}
-	if maybe || !seen {
+	switch {
+	case reading && !other && !polling:
+		return drivers.InputWaiting
+	case reading || polling || !other:
 		return drivers.InputUnknown
 	}
 	return drivers.InputTaken
 }
 
-// threads are the ids of the bot's threads: its cgroup's, or without
-// one the threads of its first process (a bot it started is not seen).
-func (s *Session) threads() []string {
-	if list := s.box.threads(); list != nil {
-		return list
-	}
-	dirs, err := os.ReadDir("/proc/" + strconv.Itoa(s.cmd.Process.Pid) + "/task")
+// What a thread is doing (threadDoing).
+const (
+	doingNothing = iota // gone, not to be looked at, or waiting on a lock or a child
+	doingRead           // in a read of the bot's input
+	doingPoll           // in poll, select or epoll, on fds not shown
+	doingOther          // running, or sleeping in another call
+)
+
+// threadDoing says what thread tid is doing, from /proc/TID/syscall:
+// the number of the call it is blocked in, then its first argument (for
+// a read, the fd: pipe when its link in /proc/TID/fd is the bot's
+// input), or "running".
+func threadDoing(tid, pipe string) int {
+	b, err := os.ReadFile("/proc/" + tid + "/syscall")
 	if err != nil {
-		return nil
+		return doingNothing
 	}
-	out := make([]string, len(dirs))
-	for i, d := range dirs {
-		out[i] = d.Name()
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return doingOther // "running"
 	}
-	return out
+	nr, err := strconv.Atoi(f[0])
+	if err != nil || nr < 0 {
+		return doingOther // stopped outside a call
+	}
+	switch {
+	case nr == unix.SYS_FUTEX || nr == unix.SYS_FUTEX_WAITV || nr == unix.SYS_WAIT4 || nr == unix.SYS_WAITID:
+		return doingNothing
+	case nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64:
+		fd, err := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 32)
+		if link, lerr := os.Readlink("/proc/" + tid + "/fd/" + strconv.FormatUint(fd, 10)); err == nil && lerr == nil && link == pipe {
+			return doingRead
+		}
+	case isPollCall(nr):
+		return doingPoll
+	}
+	return doingOther
 }
 
-// threads are the ids of the threads of the box's cgroup, nil without one.
-func (b *Box) threads() []string {
+// threads are the ids of the bot's threads: its cgroup's, or without one
+// those of its first process and its descendants (/proc/PID/task/TID/
+// children). ok is false when they cannot be listed.
+func (s *Session) threads() ([]string, bool) {
+	if list, ok := s.box.threads(); ok {
+		return list, true
+	}
+	var out []string
+	pids := []string{strconv.Itoa(s.cmd.Process.Pid)}
+	for len(pids) > 0 && len(out) < maxBusyThreads {
+		pid := pids[0]
+		pids = pids[1:]
+		dirs, err := os.ReadDir("/proc/" + pid + "/task")
+		if err != nil {
+			return nil, false
+		}
+		for _, d := range dirs {
+			out = append(out, d.Name())
+			children, err := os.ReadFile("/proc/" + pid + "/task/" + d.Name() + "/children")
+			if err != nil {
+				return nil, false // gone since, or no such file in this kernel
+			}
+			pids = append(pids, strings.Fields(string(children))...)
+		}
+	}
+	return out, true
+}
+
+// threads are the ids of the threads of the box's cgroup; ok is false
+// without one.
+func (b *Box) threads() ([]string, bool) {
 	if b == nil || b.cg == nil {
-		return nil
+		return nil, false
 	}
 	b.cgMu.Lock()
 	defer b.cgMu.Unlock()
-	dirs := b.cg.dirs()
-	if b.closed || len(dirs) == 0 {
-		return nil
+	if b.closed {
+		return nil, false
 	}
-	file := "tasks"
-	if b.cg.v2 {
-		file = "cgroup.threads"
-	}
-	list, err := os.ReadFile(filepath.Join(dirs[0], file))
-	if err != nil {
-		return nil
-	}
-	return strings.Fields(string(list))
-}
-
-// threadInput says of thread tid whether it waits in a read of pipe (its
-// /proc/TID/syscall: the call's number, then its first argument, the
-// fd), may be waiting on it (in poll, select or epoll, whose fds are not
-// shown: InputUnknown), or neither (InputTaken); ok is false for a
-// thread that cannot be looked at (gone, or not arbiter's to look at).
-func threadInput(tid, pipe string) (in drivers.Input, ok bool) {
-	b, err := os.ReadFile("/proc/" + tid + "/syscall")
-	if err != nil {
-		return drivers.InputUnknown, false
-	}
-	f := strings.Fields(string(b))
-	if len(f) >= 2 {
-		nr, _ := strconv.Atoi(f[0])
-		if nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64 {
-			fd, err := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 32)
-			if link, lerr := os.Readlink("/proc/" + tid + "/fd/" + strconv.FormatUint(fd, 10)); err == nil && lerr == nil && link == pipe {
-				return drivers.InputWaiting, true
-			}
-		}
-	}
-	wchan, _ := os.ReadFile("/proc/" + tid + "/wchan")
-	if w := string(wchan); strings.Contains(w, "poll") || strings.Contains(w, "select") {
-		return drivers.InputUnknown, true
-	}
-	return drivers.InputTaken, true
+	return b.cg.threadIDs()
 }

@@ -58,6 +58,13 @@ type Spec struct {
 	// commands share the allowance. Nil: the allowance is the first
 	// exchange's alone.
 	Setup func(cmd string) bool
+	// Explain has a time fault after which nothing arrived record what
+	// the bot had done with its input (Fault.Slow), for a hint that
+	// tells a bot that lost its input from a slow one: arbiter check and
+	// console, which give it, set it. The look reads /proc for each of
+	// the bot's threads, which a tournament, whose faults give no such
+	// hint, does not pay for.
+	Explain bool
 }
 
 // Session is a running bot.
@@ -620,7 +627,8 @@ func (s *Session) put(deadline time.Time) error {
 	if err := s.setDeadline(s.in.SetWriteDeadline, &s.writeBy, deadline); err != nil {
 		return err
 	}
-	_, err := s.in.Write(s.text[s.wrote:])
+	n, err := s.in.Write(s.text[s.wrote:])
+	s.wrote += n
 	return err
 }
 

@@ -208,11 +208,12 @@ func TestDirIn(t *testing.T) {
 
 // A saved plan is not refused for limits validate only warns of (an
 // output under 64 B, files under 4 KiB: bots have run under them), nor
-// for a startup allowance under the clock floor, which cannot fault a
-// bot.
+// for a cpu limit under a second, which validate refuses but an earlier
+// arbiter compiled and ran (enforced as a second), nor for a startup
+// allowance under the clock floor, which cannot fault a bot.
 func TestParseTakesWarnedLimits(t *testing.T) {
 	p := testPlan()
-	p.Bots[1].Limits = &drivers.Limits{Output: 16, Files: 1 << 10}
+	p.Bots[1].Limits = &drivers.Limits{Output: 16, Files: 1 << 10, CPU: "500ms"}
 	p.Matches[0].Clock.Startup = drivers.Duration(500e3)
 	p.Hash = p.ComputeHash()
 	if _, err := Parse(encode(t, p)); err != nil {

@@ -1,0 +1,14 @@
+package proc
+
+import "golang.org/x/sys/unix"
+
+// isPollCall says whether system call nr waits on fds it does not show
+// in /proc/TID/syscall: poll, select, epoll (arm64 has only their p
+// forms).
+func isPollCall(nr int) bool {
+	switch nr {
+	case unix.SYS_PPOLL, unix.SYS_PSELECT6, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,16 @@
+//go:build !amd64 && !arm64
+
+package proc
+
+import "golang.org/x/sys/unix"
+
+// isPollCall says whether system call nr waits on fds it does not show
+// in /proc/TID/syscall: poll, select, epoll, in the forms every Linux
+// architecture has.
+func isPollCall(nr int) bool {
+	switch nr {
+	case unix.SYS_PPOLL, unix.SYS_PSELECT6, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
+		return true
+	}
+	return false
+}
