@@ -585,10 +585,7 @@ const outOfStepWait = time.Second
 // be told the same.)
 // "" when p wrote nothing more, and for a player that cannot tell.
 func OutOfStepNote(p any, cmd, text string) string {
-	w, ok := p.(interface {
-		WroteMore(complete func([]byte) bool, grace time.Duration) bool
-	})
-	if !ok || !w.WroteMore(wholeResponse, outOfStepWait) {
+	if !WroteMore(p) {
 		return ""
 	}
 	const more = "; but it has written more answers than it was sent commands (another whole response followed this one): "
@@ -600,6 +597,18 @@ func OutOfStepNote(p any, cmd, text string) string {
 	return more +
 		"its answers are out of step since an earlier command it answered twice, so this answer was most likely meant for the command before; " +
 		"each command gets exactly one response"
+}
+
+// WroteMore says whether p has written a further whole response beyond
+// those read (SessionPlayer.WroteMore, waiting up to outOfStepWait),
+// asked when every command written to p has had its answer read: then p
+// has written more answers than it was sent commands. False for a player
+// that cannot tell.
+func WroteMore(p any) bool {
+	w, ok := p.(interface {
+		WroteMore(complete func([]byte) bool, grace time.Duration) bool
+	})
+	return ok && w.WroteMore(wholeResponse, outOfStepWait)
 }
 
 // AnsweredEarly is the session's (proc.Session.AnsweredEarly).
