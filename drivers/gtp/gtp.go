@@ -217,19 +217,16 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 // What is recorded: every seat's lines sent, in seat order; then its
 // lines received, seat by seat; then the verdicts. When a player is not
 // a bot process, it is TellAll for each command in turn, and Gen asks as
-// usual.
+// usual; except that a Pipeliner among them (arbiter check's bot under
+// test, whose opponents are house bots in its process) gets the commands
+// in one write, as a bot process gets them in a match (tellAllEach).
 func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) string) error {
 	if m.ahead != nil {
 		panic(fmt.Sprintf("gtp: a broadcast while seat %d's decision asked ahead is not taken", m.ahead.seat))
 	}
 	sessions := sessionsOf(m.Players)
 	if sessions == nil {
-		for _, cmd := range cmds {
-			if err := m.tellAll(cmd); err != nil {
-				return err
-			}
-		}
-		return nil
+		return m.tellAllEach(cmds)
 	}
 	if m.Ctx.Err() != nil {
 		return ErrOver
@@ -261,6 +258,52 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 	}
 	if seat >= 0 {
 		m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][len(cmds):]}
+	}
+	return nil
+}
+
+// tellAllEach is TellAllBefore when not every player is a bot process:
+// a Pipeliner gets every command of the broadcast in one write (AskAll),
+// so that a bot that takes one read for one command loses the rest of
+// the write here as it does in a match; the other players are asked each
+// command in turn. The verdicts are TellAllBefore's, command by command;
+// the decision is then Gen's, asked as usual.
+func (m *Match) tellAllEach(cmds []func(seat int) string) error {
+	if len(cmds) == 1 {
+		return m.tellAll(cmds[0])
+	}
+	n := len(m.Players)
+	lines := make([][]string, n)
+	got := make([][]Answer, n)
+	for i, p := range m.Players {
+		for _, cmd := range cmds {
+			lines[i] = append(lines[i], cmd(i))
+		}
+		if pl, ok := p.(Pipeliner); ok && m.Ctx.Err() == nil {
+			got[i] = pl.AskAll(lines[i]...)
+			continue
+		}
+		for _, line := range lines[i] {
+			a := Answer{Err: ErrOver} // asks nothing once cancelled, like Ask
+			if m.Ctx.Err() == nil {
+				a.get(func() (bool, string, error) { return p.Ask(line) })
+			}
+			got[i] = append(got[i], a)
+			if a.Err != nil {
+				break
+			}
+		}
+	}
+	for k := range cmds {
+		err := m.verdicts(func(i int) (string, Answer, bool) {
+			if k >= len(got[i]) {
+				return "", Answer{}, false
+			}
+			return lines[i][k], got[i][k], true
+		})
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
