@@ -302,6 +302,30 @@ const NothingArrivedNote = "; nothing arrived: if it answered, it may not have f
 // wait (Computed): it did not sit waiting with an unflushed answer.
 const ComputedNote = "; it kept computing without answering: an endless loop, or a search too slow for the clock"
 
+// WaitingNote ends the detail of a time fault of a session game instead
+// of NothingArrivedNote when the bot had read all that was written and a
+// thread of it was waiting in a read of its input (Waiting): it wants
+// more input before it answers, most often because it reads to the end of
+// its input, which never comes while the referee waits for its answer.
+const WaitingNote = "; nothing arrived: " + WaitingCause
+
+// WaitingCause is what WaitingNote and arbiter check say of a bot that
+// waited for more input without answering.
+const WaitingCause = "it had read everything sent and was waiting for more input; it must answer each line " +
+	"before it reads the next (Python's sys.stdin.read() and readlines() read to the end of the input, " +
+	"which does not come while the referee waits for the answer)"
+
+// Waiting says whether err is a time fault after which nothing arrived
+// from a bot that had read all that was written, the command's write
+// alone, and waited in a read of its input for more (SlownessOf's
+// InputWaiting), read without importing proc. A command written behind
+// others whose answers arrived (QueuedSilent) is not: there the bot most
+// likely lost the rest of the write.
+func Waiting(err error) bool {
+	sl, ok := SlownessOf(err)
+	return ok && sl.Input == InputWaiting && !QueuedSilent(err)
+}
+
 // Computed says whether err is a time fault after which nothing arrived
 // (NothingArrived) from a bot whose processes used the CPU for at least
 // a quarter of its wait (proc's Fault.Busy), read without importing
@@ -334,13 +358,16 @@ const QueuedNote = "; " + QueuedArrived + ": it may not have finished this one i
 	"(arbiter check shows more)"
 
 // ArrivedNote is the note that ends the detail of err, a time fault of a
-// session game: ComputedNote, QueuedNote, NothingArrivedNote, or "".
+// session game: ComputedNote, QueuedNote, WaitingNote, NothingArrivedNote,
+// or "".
 func ArrivedNote(err error) string {
 	switch {
 	case Computed(err):
 		return ComputedNote
 	case QueuedSilent(err):
 		return QueuedNote
+	case Waiting(err):
+		return WaitingNote
 	case NothingArrived(err):
 		return NothingArrivedNote
 	}

@@ -240,7 +240,7 @@ func withHint(err error, lines []string, k int) error {
 	if drivers.Computed(err) {
 		return fmt.Errorf("%w%s", err, drivers.ArrivedNote(err))
 	}
-	hint := conform.FlushHint
+	hint := conform.SilentHint(err)
 	if k > 0 && strings.HasPrefix(f.Detail, "no answer within ") {
 		hint = conform.ReadHint(err, strconv.Quote(lines[k-1]))
 	}

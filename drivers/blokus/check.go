@@ -19,7 +19,7 @@ import (
 // against the house bot greedy, one of them under the game's clock.
 func (Driver) CheckCases() []drivers.CheckCase {
 	return []drivers.CheckCase{
-		{Name: "setup", Doc: "answers set_board, set_player and set_stones, refuses an unknown command with '?', and exits after quit", Run: checkSetup},
+		{Name: "setup", Doc: "answers set_board, set_player and set_stones, refuses an unknown command with '?', answers each command once (not its arguments too), and exits after quit", Run: checkSetup},
 		{Name: "first-move", Doc: "as player 1, covers its start cell (bottom-left) with its first stone", Run: checkFirst(1)},
 		{Name: "second-first", Doc: "as player 2, after player 1's move, covers its start cell (top-right)", Run: checkFirst(2)},
 		{Name: "one-move", Doc: "on a 2 × 3 board where one placement is legal, plays it", Run: checkOneMove},
@@ -120,7 +120,7 @@ func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	if ok {
 		return conform.Failf("answered %q to the unknown command \"frobnicate 1 2\": answer '?' to a command you do not know", strings.TrimSpace("= "+text))
 	}
-	return s.QuitGTP()
+	return s.QuitOnce()
 }
 
 func checkFirst(me int) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {

@@ -213,7 +213,7 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 		Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
 		// Every answer may take up to the silence limit; the codes
 		// T and K are told apart from the time it took (see ask).
-		Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits, NoStart: seat.Unbuilt,
+		Clock: drivers.Clock{Move: d.s.Limits.Silence}, Limits: seat.Limits, NoStart: seat.Unbuilt, Explain: true,
 		OnSend: func(line string) {
 			if !d.stopping {
 				d.m.Record.Sent(i, line)

@@ -213,7 +213,7 @@ func eventText(data any) string {
 // (game.go), where the note's guess may be the wrong one (a write's
 // lines the bot lost, not an answer it did not flush).
 func withoutArrivedNote(detail string) string {
-	for _, note := range []string{drivers.NothingArrivedNote, drivers.QueuedNote, drivers.ComputedNote} {
+	for _, note := range []string{drivers.NothingArrivedNote, drivers.QueuedNote, drivers.ComputedNote, drivers.WaitingNote} {
 		if d, ok := strings.CutSuffix(detail, note); ok {
 			return d
 		}
@@ -246,8 +246,26 @@ const flushHint = "if it did answer, it may not have flushed its output: Python 
 const computedHint = "it kept computing without answering: an endless loop, or a search too slow for the clock " +
 	"(a search should look at the time it has left and answer with the best it found by then)"
 
-// FlushHint is flushHint, for arbiter console.
-const FlushHint = flushHint
+// silentHint is hint, what most likely kept the answer of err, a time
+// fault after which nothing arrived, from the referee, or what the
+// referee found instead: that the bot kept computing, or, for a flush
+// hint, that it had read all that was written and waited for more input
+// (drivers.Waiting): not an unflushed answer, but a bot that reads to
+// the end of its input or more lines than were sent. What follows the
+// flush hint (everyHint) stays.
+func silentHint(err error, hint string) string {
+	if drivers.Computed(err) {
+		return computedHint
+	}
+	rest, ok := strings.CutPrefix(hint, flushHint)
+	if drivers.Waiting(err) && ok && !strings.HasPrefix(rest, lostMark) {
+		return drivers.WaitingCause + rest
+	}
+	return hint
+}
+
+// SilentHint is silentHint of the flush hint, for arbiter console.
+func SilentHint(err error) string { return silentHint(err, flushHint) }
 
 // ReadHint is readHint, for arbiter console.
 func ReadHint(err error, after string) string { return readHint(err, after) }
@@ -307,9 +325,12 @@ func writeHint(lines []string, k int, err error) string {
 // answer (before, quoted): the bot may have read both at once and lost
 // the command.
 func lostHint(before string) string {
-	return flushHint + "; or it reads more than one line at a time and lost this command with the line " +
+	return flushHint + lostMark + "lost this command with the line " +
 		before + " before it " + readerFix
 }
+
+// lostMark follows flushHint in lostHint.
+const lostMark = "; or it reads more than one line at a time and "
 
 // readerFix is how a bot stops losing lines the referee writes together.
 const readerFix = "(a new Scanner or BufferedReader per command in Java, a new BufReader per command in Rust): " +
@@ -362,9 +383,7 @@ func explainHint(err error, what string, move time.Duration, hint string) error 
 			return limit
 		}
 		if limit, ok := strings.CutPrefix(d, noAnswer); ok {
-			if drivers.Computed(err) {
-				hint = computedHint
-			}
+			hint = silentHint(err, hint)
 			return fmt.Errorf("no answer to %s within %s: nothing arrived; %s", what, seeMove(limit), hint)
 		}
 		for _, prefix := range []string{"no full answer within ", "no full line within "} {

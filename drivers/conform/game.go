@@ -121,6 +121,9 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 				hint = drivers.QueuedArrived + "; " + flushHint
 			}
 		}
+		if d, ok := strings.CutSuffix(detail, drivers.WaitingNote); ok {
+			detail, hint = d, "nothing arrived; "+drivers.WaitingCause
+		}
 		if d, ok := strings.CutSuffix(detail, drivers.ComputedNote); ok {
 			detail, hint = d, "nothing arrived; "+computedHint
 		}

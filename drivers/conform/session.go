@@ -54,7 +54,11 @@ func (s *Session) Close() { s.S.Kill() }
 // Ask sends a GTP-like command and returns the answer; ok is false for
 // '?'. A gen_* command ends the bot's turn, as in a match.
 func (s *Session) Ask(cmd string) (ok bool, text string, err error) {
+	before := s.S.AnsweredEarly()
 	ok, text, err = gtp.Ask(s.S, cmd)
+	if err == nil && !before && s.S.AnsweredEarly() {
+		return false, "", s.outOfStep(quote(cmd))
+	}
 	if strings.HasPrefix(cmd, "gen_") {
 		s.S.EndTurn()
 	}
@@ -133,9 +137,13 @@ func (s *Session) Script(cmds ...string) error {
 // answer after one written with it did is most likely lost to a bot that
 // reads more than one line at a time, not to a missing flush.
 func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
+	before := s.S.AnsweredEarly()
 	answers := gtp.SessionPlayer{S: s.S}.AskAll(lines...)
 	for i, a := range answers {
 		if a.Err == nil {
+			if !before && s.S.AnsweredEarly() {
+				return nil, s.outOfStep(quote(lines[i]))
+			}
 			continue
 		}
 		hint := s.hint(lines[i])
@@ -146,6 +154,44 @@ func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 	}
 	s.unanswered = ""
 	return answers, nil
+}
+
+// QuitOnce sends quit, as QuitGTP does, and fails the case when a whole
+// answer follows quit's (gtp.WroteMore): the bot wrote more answers than
+// it was sent commands, however late its extra answers came (an answer
+// already in its output when its command was written fails at once, in
+// Ask). It then wants the bot to end, as QuitGTP.
+func (s *Session) QuitOnce() error {
+	if err := s.Tell("quit"); err != nil {
+		return err
+	}
+	if gtp.WroteMore(gtp.SessionPlayer{S: s.S}) {
+		return s.outOfStep("")
+	}
+	return s.Ends("quit")
+}
+
+// outOfStep fails a case in which the answer read for what (a quoted
+// command) was already in the bot's output when it was written
+// (proc.Session.AnsweredEarly: certain, not timed): the bot wrote more
+// answers than it was sent commands, which a tournament's referee takes
+// for the answers to the commands after, so that from then on every
+// answer is another command's. Most often the bot answered a command and
+// then each of its arguments as a command of its own.
+// what "" is the bot that wrote a further whole answer after its answer
+// to quit, the last command sent (QuitOnce).
+func (s *Session) outOfStep(what string) error {
+	evidence := "another whole answer followed its answer to \"quit\", the last command sent"
+	if what != "" {
+		evidence = fmt.Sprintf("the answer read for %s was in its output before %s was written", what, what)
+		if after, _ := s.S.EarlyAnswer(); after != "" {
+			evidence += fmt.Sprintf(" (its output went on after its answer to %s)", quote(after))
+		}
+	}
+	return Failf("%s: it wrote more answers than it was sent commands; "+
+		"each command gets exactly one answer, so read a command's whole line, its arguments too (a bot that reads words, "+
+		"C++ cin >> word or Java Scanner.next(), answers each argument of a command it does not read in full as a command)",
+		evidence)
 }
 
 // Line writes one line of a line protocol and reads the answer line.

@@ -217,19 +217,16 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 // What is recorded: every seat's lines sent, in seat order; then its
 // lines received, seat by seat; then the verdicts. When a player is not
 // a bot process, it is TellAll for each command in turn, and Gen asks as
-// usual.
+// usual; except that a Pipeliner among them (arbiter check's bot under
+// test, whose opponents are house bots in its process) gets the commands
+// in one write, as a bot process gets them in a match (tellAllEach).
 func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) string) error {
 	if m.ahead != nil {
 		panic(fmt.Sprintf("gtp: a broadcast while seat %d's decision asked ahead is not taken", m.ahead.seat))
 	}
 	sessions := sessionsOf(m.Players)
 	if sessions == nil {
-		for _, cmd := range cmds {
-			if err := m.tellAll(cmd); err != nil {
-				return err
-			}
-		}
-		return nil
+		return m.tellAllEach(cmds)
 	}
 	if m.Ctx.Err() != nil {
 		return ErrOver
@@ -261,6 +258,52 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 	}
 	if seat >= 0 {
 		m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][len(cmds):]}
+	}
+	return nil
+}
+
+// tellAllEach is TellAllBefore when not every player is a bot process:
+// a Pipeliner gets every command of the broadcast in one write (AskAll),
+// so that a bot that takes one read for one command loses the rest of
+// the write here as it does in a match; the other players are asked each
+// command in turn. The verdicts are TellAllBefore's, command by command;
+// the decision is then Gen's, asked as usual.
+func (m *Match) tellAllEach(cmds []func(seat int) string) error {
+	if len(cmds) == 1 {
+		return m.tellAll(cmds[0])
+	}
+	n := len(m.Players)
+	lines := make([][]string, n)
+	got := make([][]Answer, n)
+	for i, p := range m.Players {
+		for _, cmd := range cmds {
+			lines[i] = append(lines[i], cmd(i))
+		}
+		if pl, ok := p.(Pipeliner); ok && m.Ctx.Err() == nil {
+			got[i] = pl.AskAll(lines[i]...)
+			continue
+		}
+		for _, line := range lines[i] {
+			a := Answer{Err: ErrOver} // asks nothing once cancelled, like Ask
+			if m.Ctx.Err() == nil {
+				a.get(func() (bool, string, error) { return p.Ask(line) })
+			}
+			got[i] = append(got[i], a)
+			if a.Err != nil {
+				break
+			}
+		}
+	}
+	for k := range cmds {
+		err := m.verdicts(func(i int) (string, Answer, bool) {
+			if k >= len(got[i]) {
+				return "", Answer{}, false
+			}
+			return lines[i][k], got[i][k], true
+		})
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -585,10 +628,7 @@ const outOfStepWait = time.Second
 // be told the same.)
 // "" when p wrote nothing more, and for a player that cannot tell.
 func OutOfStepNote(p any, cmd, text string) string {
-	w, ok := p.(interface {
-		WroteMore(complete func([]byte) bool, grace time.Duration) bool
-	})
-	if !ok || !w.WroteMore(wholeResponse, outOfStepWait) {
+	if !WroteMore(p) {
 		return ""
 	}
 	const more = "; but it has written more answers than it was sent commands (another whole response followed this one): "
@@ -600,6 +640,18 @@ func OutOfStepNote(p any, cmd, text string) string {
 	return more +
 		"its answers are out of step since an earlier command it answered twice, so this answer was most likely meant for the command before; " +
 		"each command gets exactly one response"
+}
+
+// WroteMore says whether p has written a further whole response beyond
+// those read (SessionPlayer.WroteMore, waiting up to outOfStepWait),
+// asked when every command written to p has had its answer read: then p
+// has written more answers than it was sent commands. False for a player
+// that cannot tell.
+func WroteMore(p any) bool {
+	w, ok := p.(interface {
+		WroteMore(complete func([]byte) bool, grace time.Duration) bool
+	})
+	return ok && w.WroteMore(wholeResponse, outOfStepWait)
 }
 
 // AnsweredEarly is the session's (proc.Session.AnsweredEarly).
@@ -752,7 +804,7 @@ func Start(ctx context.Context, m *drivers.Match) (Sessions, *drivers.Outcome, e
 			defer wg.Done()
 			ss[i], errs[i] = proc.Start(ctx, proc.Spec{
 				Bot: seat.Bot, Argv: seat.Command, Dir: seat.Dir, Env: seat.Env, Stderr: seat.Stderr,
-				Clock: m.Clock, Limits: seat.Limits, NoStart: seat.Unbuilt, Setup: Setup,
+				Clock: m.Clock, Limits: seat.Limits, NoStart: seat.Unbuilt, Setup: Setup, Explain: true,
 				OnSend: func(line string) { m.Record.Sent(i, line) },
 				OnRecv: func(line string, at time.Time) { drivers.RecordReceived(m.Record, i, line, at) },
 			})

@@ -17,7 +17,7 @@ import (
 // bot most often gets wrong, and whole games against the house bots.
 func (Driver) CheckCases() []drivers.CheckCase {
 	return []drivers.CheckCase{
-		{Name: "setup", Doc: "answers set_deck, set_players and set_game, ignores an empty line, refuses an unknown command with '?', and exits after quit", Run: checkSetup},
+		{Name: "setup", Doc: "answers set_deck, set_players and set_game, ignores an empty line, refuses an unknown command with '?', answers each command once (not its arguments too), and exits after quit", Run: checkSetup},
 		{Name: "declare", Doc: "declares a whole number between 0 and the cards in hand", Run: checkDeclare},
 		{Name: "lead", Doc: "leads a card from its hand", Run: checkLead},
 		{Name: "follow-suit", Doc: "with one card of the led suit, plays it (a hand with one legal move); the lead's play comes with time_left and gen_move in one go, as the referee writes them", Run: checkFollow},
@@ -111,7 +111,7 @@ func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	if ok {
 		return conform.Failf("answered %q to the unknown command \"frobnicate 1 2\": answer '?' to a command you do not know", strings.TrimSpace("= "+text))
 	}
-	return s.QuitGTP()
+	return s.QuitOnce()
 }
 
 func checkDeclare(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {

@@ -312,19 +312,21 @@ func TestRefereeTranscript(t *testing.T) {
 		t.Fatalf("hands (-want +got):\n%s", diff)
 	}
 	want := []string{
-		"0 set_deck 123 ab", "1 set_deck 123 ab",
-		"0 set_players 2 0", "1 set_players 2 1",
-		"0 set_game 2 1 1 2 0", "1 set_game 2 1 1 2 0",
+		// A broadcast of several commands goes to each player in one
+		// write (the scripted players take them at once, AskAll), seat
+		// after seat.
+		"0 set_deck 123 ab", "0 set_players 2 0", "0 set_game 2 1 1 2 0",
+		"1 set_deck 123 ab", "1 set_players 2 1", "1 set_game 2 1 1 2 0",
 		// deal 1: one card each, seat 1 leads
 		"0 set_cards 1 1a", "1 set_cards 1 3a",
 		"0 time_left 1234", "0 gen_declare", "1 gen_declare",
-		"0 declare 0 0", "1 declare 0 0", "0 declare 1 0", "1 declare 1 0",
+		"0 declare 0 0", "0 declare 1 0", "1 declare 0 0", "1 declare 1 0",
 		"1 gen_move", "0 play 1 3a", "1 play 1 3a",
 		"0 time_left 1234", "0 gen_move", "0 play 0 1a", "1 play 0 1a",
 		// deal 2: seat 0 leads and wins the first trick with a trump
 		"0 set_cards 2 3a 2b", "1 set_cards 2 1b 3b",
 		"0 time_left 1234", "0 gen_declare", "1 gen_declare",
-		"0 declare 0 0", "1 declare 0 0", "0 declare 1 0", "1 declare 1 0",
+		"0 declare 0 0", "0 declare 1 0", "1 declare 0 0", "1 declare 1 0",
 		"0 time_left 1234", "0 gen_move", "0 play 0 3a", "1 play 0 3a",
 		"1 gen_move", "0 play 1 1b", "1 play 1 1b",
 		"0 time_left 1234", "0 gen_move", "0 play 0 2b", "1 play 0 2b",

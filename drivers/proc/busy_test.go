@@ -20,7 +20,9 @@ import (
 // or want the CPU at the deadline (an endless loop, however busy the
 // machine is with other work), and not when it sat waiting (a bot that does not
 // answer, or holds an answer it did not flush): the game's detail then
-// says "an endless loop", not "it may not have flushed its output".
+// says "an endless loop", not "it may not have flushed its output", nor,
+// as it says of the silent bot, waiting in a read of its input with the
+// command read, that it waited for more input.
 func TestTimeFaultSaysBusy(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
@@ -33,7 +35,8 @@ func TestTimeFaultSaysBusy(t *testing.T) {
 			if !errors.As(err, &f) || f.Kind != drivers.FaultTime || !f.Silent || f.Busy != tc.busy {
 				t.Fatalf("Exchange = %v (%+v), want a silent time fault with Busy %v", err, f, tc.busy)
 			}
-			want := drivers.NothingArrivedNote
+			// The silent bot read the command and waits for more input.
+			want := drivers.WaitingNote
 			if tc.busy {
 				want = drivers.ComputedNote
 			}
@@ -162,7 +165,8 @@ func TestQueuedTimeFault(t *testing.T) {
 			if cpu, err := strconv.ParseInt(strings.TrimPrefix(first, "= "), 10, 64); err == nil && time.Duration(cpu)*busyShare < time.Since(waited) {
 				t.Logf("the bot got %v of CPU before its first answer, less than a quarter of the second's wait %v: the machine is too busy for this case to tell", time.Duration(cpu), time.Since(waited))
 			}
-			want := drivers.NothingArrivedNote
+			// The silent bot read the write and waits for more input.
+			want := drivers.WaitingNote
 			switch {
 			case tc.busy:
 				want = drivers.ComputedNote

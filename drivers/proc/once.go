@@ -73,7 +73,8 @@ type OnceSpec struct {
 // Reply is what one run of a bot produced.
 type Reply struct {
 	// Line is the bot's first line of output without its line ending, or
-	// all its output when it exited without printing a newline.
+	// all its output when it exited, or its time ran out, without a
+	// newline: an answer is complete when it is flushed.
 	Line string
 	// Exit is the exit status; 128+n when a signal n ended the process
 	// (137 for a bot killed after its grace); -1 when it never started.
@@ -85,7 +86,8 @@ type Reply struct {
 	// elsewhere (the kernel's OOM killer, the bot itself) before that, is
 	// the bot's own end.
 	Killed bool
-	// Used is the time from the start of the process to its first line,
+	// Used is the time from the start of the process to its first line
+	// (to the arrival of its last byte, for output without a line end),
 	// or to its exit, or to the time-out.
 	Used time.Duration
 	// Fault is nil when the bot printed a line in time (what the line
@@ -558,18 +560,25 @@ func (r *onceRun) hasExited() bool {
 // machine does.
 var testHookRead func(r *onceRun)
 
-// read reads up to the first newline, at most MaxOutput bytes.
+// read reads up to the first newline, at most MaxOutput bytes. Output
+// without a line end is the answer when the bot exits or its time runs
+// out: it was complete when it was flushed, and its time is when it
+// arrived (partialAnswer).
 func (r *onceRun) read() Reply {
 	if testHookRead != nil {
 		testHookRead(r)
 	}
 	limit := r.spec.MaxOutput + 1
 	buf := make([]byte, 0, min(512, limit))
+	var arrived time.Time // when the last of buf was read
 	for {
 		buf = room(buf, limit)
 		from := len(buf)
 		n, err := r.out.Read(buf[from:cap(buf)])
 		buf = buf[:from+n]
+		if n > 0 {
+			arrived = time.Now()
+		}
 		if reply, ok := r.lineIn(buf, from, false); ok {
 			return reply
 		}
@@ -583,52 +592,62 @@ func (r *onceRun) read() Reply {
 			return Reply{Used: time.Since(r.start), Fault: f}
 		}
 		exitedInTime := errors.Is(err, os.ErrDeadlineExceeded) && r.hasExited() && (r.deadline.IsZero() || r.exitAt.Before(r.deadline))
-		if exitedInTime {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
 			// Everything the bot wrote before it exited is in the pipe,
 			// but its deadline may have come before this reader took it
 			// (a starved reader, whose read then fails without looking):
 			// take it now, without waiting for a descendant that may
-			// hold the pipe open.
+			// hold the pipe open. A line already in the pipe at the first
+			// look after the deadline is in time, however late this
+			// reader ran (late.go).
 			from = len(buf)
 			buf = drainFile(r.out, buf, limit)
-			if reply, ok := r.lineIn(buf, from, true); ok {
-				return reply
+			if len(buf) > from {
+				arrived = time.Now()
 			}
-		}
-		if !exitedInTime && errors.Is(err, os.ErrDeadlineExceeded) {
-			// A line already in the pipe at the first look after the
-			// deadline is in time, however late this reader ran (late.go).
-			from = len(buf)
-			buf = drainFile(r.out, buf, limit)
-			if reply, ok := r.lineIn(buf, from, false); ok && reply.Fault == nil {
-				if r.spec.Timeout > 0 {
+			if reply, ok := r.lineIn(buf, from, exitedInTime); ok {
+				if !exitedInTime && r.spec.Timeout > 0 {
 					reply.Used = min(reply.Used, r.spec.Timeout)
 				}
 				return reply
 			}
 		}
+		if len(buf) > 0 && (errors.Is(err, io.EOF) || errors.Is(err, os.ErrDeadlineExceeded)) {
+			return r.partialAnswer(buf, arrived)
+		}
 		if errors.Is(err, io.EOF) || exitedInTime {
-			// Output ended, or the bot exited in time and only a
-			// descendant holds its output open: what it printed is its
-			// line.
+			// Output ended without any, or the bot exited in time and only
+			// a descendant holds its output open.
 			used := time.Since(r.start)
 			if r.hasExited() {
 				used = r.exitAt.Sub(r.start)
 			}
-			if len(buf) == 0 {
-				r.noLine = true
-			}
-			return Reply{Line: strings.TrimSuffix(string(buf), "\r"), Used: used}
+			r.noLine = true
+			return Reply{Used: used}
 		}
 		used := time.Since(r.start)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			if len(buf) > 0 {
-				return Reply{Used: used, Fault: partialf("line", r.within(), string(buf))}
-			}
 			return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %s", r.within())}
 		}
 		return Reply{Used: used, Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
 	}
+}
+
+// partialAnswer is the reply of output buf without a line end whose last
+// byte this reader took at arrived, once the bot's output has ended, it
+// has exited or its time has run out: the answer, complete when flushed.
+// Its time is when it arrived, not more than the bot's exit (it wrote it
+// before, however late a starved reader took it) or its time-out (output
+// in the pipe at the first look after the deadline is in time).
+func (r *onceRun) partialAnswer(buf []byte, arrived time.Time) Reply {
+	used := arrived.Sub(r.start)
+	if r.hasExited() {
+		used = min(used, r.exitAt.Sub(r.start))
+	}
+	if r.spec.Timeout > 0 {
+		used = min(used, r.spec.Timeout)
+	}
+	return Reply{Line: strings.TrimSuffix(string(buf), "\r"), Used: used}
 }
 
 // lineIn looks for the end of the first line in buf[from:] (buf before

@@ -65,6 +65,9 @@ func runOnceBot(mode string) {
 	case "nothing":
 	case "noeol":
 		os.Stdout.WriteString("12")
+	case "noeolsleep": // flushes its answer without a line end, then works on
+		os.Stdout.WriteString("12")
+		time.Sleep(time.Duration(len(os.Getenv("ONCE_SLEEP"))) * time.Second)
 	case "hang": // no answer; a setsid grandchild holds stdout open
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", os.Stdout))
 		time.Sleep(time.Hour)
@@ -177,6 +180,34 @@ func TestRunOnceReplies(t *testing.T) {
 			}
 			if r.Used <= 0 || r.Used >= spec.Timeout {
 				t.Errorf("used %v, want between 0 and the time-out %v", r.Used, spec.Timeout)
+			}
+			assertNoLeftovers(t, mark)
+		})
+	}
+}
+
+// An answer flushed without a line end is complete at its flush: a bot
+// that works on after it, past its time or to an exit after it, answered
+// when it flushed, as the protocols of the per-move games say.
+func TestRunOnceAnswerWithoutLineEnd(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		sleep   string // its length is the seconds the bot works on
+		timeout time.Duration
+	}{
+		{"works on past its time", "xxxx", time.Second},
+		{"exits after its time would have been up", "xx", 10 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			spec, mark := onceSpec(t, "noeolsleep")
+			spec.Env = append(spec.Env, "ONCE_SLEEP="+tt.sleep)
+			spec.Timeout, spec.Grace = tt.timeout, 100*time.Millisecond
+			r := runOnce(t, spec)
+			if r.Line != "12" || r.Fault != nil {
+				t.Errorf("line %q fault %v, want \"12\" and no fault", r.Line, r.Fault)
+			}
+			if r.Used <= 0 || r.Used >= 900*time.Millisecond {
+				t.Errorf("used %v, want the time to its flush, well under a second", r.Used)
 			}
 			assertNoLeftovers(t, mark)
 		})

@@ -60,10 +60,13 @@ type Spec struct {
 	Setup func(cmd string) bool
 	// Explain has a time fault after which nothing arrived record what
 	// the bot had done with its input (Fault.Slow), for a hint that
-	// tells a bot that lost its input from a slow one: arbiter check and
-	// console, which give it, set it. The look reads /proc for each of
-	// the bot's threads, which a tournament, whose faults give no such
-	// hint, does not pay for.
+	// tells a bot that lost its input, or waits for more of it, from a
+	// slow one: arbiter check and console, and the session games'
+	// referees, whose fault details say when the bot waited for more
+	// input, set it. The look reads /proc for each of the bot's threads:
+	// some microseconds a thread, paid only at a time fault, which has
+	// already waited out a limit. A session without it (a test's, a
+	// benchmark's) does not look.
 	Explain bool
 }
 
