@@ -29,7 +29,7 @@ type BotChange struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	// Changed and Removed are files of the bot's fingerprint whose mode or
-	// content differ now, or that are gone.
+	// content differ now, or that are gone (or a directory now).
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	// Missing is the directory the bot would run in now when it is not
@@ -411,7 +411,8 @@ func replaced(path, program string, c BotChange) bool {
 }
 
 // stillThere says whether the recorded file path (absolute, or relative
-// to the bot's folder dir) exists now.
+// to the bot's folder dir) is there now, still a file (or a link, as a
+// fingerprint records one): a directory in its place replaced it.
 func stillThere(path, dir string) bool {
 	if !filepath.IsAbs(path) {
 		if dir == "" {
@@ -419,8 +420,8 @@ func stillThere(path, dir string) bool {
 		}
 		path = filepath.Join(dir, filepath.FromSlash(path))
 	}
-	_, err := os.Lstat(path)
-	return err == nil
+	fi, err := os.Lstat(path)
+	return err == nil && !fi.IsDir()
 }
 
 // moves are the bots of now whose files are those recorded but in

@@ -307,3 +307,25 @@ func TestCompareResolutionKept(t *testing.T) {
 		t.Errorf("recorded without Resolved: changes %v, hash %s", changes, kept.Hash)
 	}
 }
+
+// A recorded file that became a directory is removed, not still there:
+// in the bot's folder and outside it alike.
+func TestCompareFileNowDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"bot/x.py", "lib/util.py"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := plan.FileSum{Path: "x.py", Mode: "-rw-r--r--", SHA256: "01"}
+	util := plan.FileSum{Path: filepath.Join(dir, "lib/util.py"), Mode: "-rw-r--r--", SHA256: "02"}
+	old := external(x, util)
+	now := &plan.Fingerprint{Dir: filepath.Join(dir, "bot")}
+	now.Hash = fingerprint.Hash(now)
+	recorded := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3", "x.py"}, Fingerprint: old}}}
+	p := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3", "x.py"}, Fingerprint: now}}}
+	_, changes, _ := CompareFingerprints(recorded, p)
+	if len(changes) != 1 || !slices.Equal(changes[0].Removed, []string{"x.py", util.Path}) || len(changes[0].Unused) > 0 {
+		t.Fatalf("changes %+v", changes)
+	}
+}
