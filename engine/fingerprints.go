@@ -29,7 +29,7 @@ type BotChange struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	// Changed and Removed are files of the bot's fingerprint whose mode or
-	// content differ now, or that are gone.
+	// content differ now, or that are gone (or a directory now).
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	// Missing is the directory the bot would run in now when it is not
@@ -75,9 +75,10 @@ func (r ProgramChange) String() string {
 }
 
 // Resolution is the file that the program a bot's command names resolved
-// to on PATH (From) and resolves to now (To), and for each the program a
-// version manager's shim ran in its place, or runs now ("" for none: the
-// file itself runs).
+// to on PATH (From) and resolves to now (To), each an absolute path, or
+// a path relative to the bot's folder for a file of it, and for each the
+// program a version manager's shim ran in its place, or runs now ("" for
+// none: the file itself runs).
 type Resolution struct {
 	Name     string `json:"name"`
 	From     string `json:"from"`
@@ -87,7 +88,7 @@ type Resolution struct {
 }
 
 func (r Resolution) String() string {
-	to, from := r.To, r.From
+	to, from := ownFile(r.To), ownFile(r.From)
 	if r.ToRuns != "" {
 		to += fmt.Sprintf(" (a version manager's shim, which runs %s)", r.ToRuns)
 	}
@@ -95,6 +96,15 @@ func (r Resolution) String() string {
 		from += fmt.Sprintf(" (a version manager's shim, which ran %s)", r.FromRuns)
 	}
 	return fmt.Sprintf("%s, the program its command names, now resolves on PATH to %s, was %s: PATH differs, or a file on it came or went", r.Name, to, from)
+}
+
+// ownFile says which file path of a Resolution is: an absolute path as
+// it is, one relative to the bot's folder as the bot's own.
+func ownFile(path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return "the bot's own " + path + " (in its folder)"
 }
 
 // BotMove is a bot whose files are the ones recorded, in another
@@ -285,12 +295,16 @@ func pathWord(command []string) string {
 }
 
 // resolved is the file that fp records the program name (pathWord) as
-// resolved to on PATH: its file outside the bot's folder by that name
-// that is not the program run in its place (a shim's interpreter), or ""
-// for none.
+// resolved to on PATH, or "" for none: the file of the bot's folder it
+// names (plan.Fingerprint.Resolved), else its file outside the bot's
+// folder by that name that is not the program run in its place (a shim's
+// interpreter), as a fingerprint recorded before Resolved says it.
 func resolved(fp *plan.Fingerprint, name string) string {
 	if name == "" {
 		return ""
+	}
+	if fp.Resolved != "" {
+		return fp.Resolved
 	}
 	for _, f := range fp.Files {
 		if filepath.IsAbs(f.Path) && filepath.Base(f.Path) == name && f.Path != fp.Program {
@@ -302,8 +316,9 @@ func resolved(fp *plan.Fingerprint, name string) string {
 
 // compareBot compares one bot's fingerprints: the one to go on with covers
 // the recorded files as they are now, and the program the bot runs now
-// (plan.Fingerprint.Program) in place of the one it ran. name is the
-// program its command names when looked up on PATH (pathWord).
+// (plan.Fingerprint.Program) in place of the one it ran, and the file
+// the program its command names resolves to now (name, a word looked up
+// on PATH: pathWord) in place of the one it resolved to.
 func compareBot(old, now *plan.Fingerprint, name string) (*plan.Fingerprint, BotChange, []string) {
 	c := BotChange{From: short(old.Hash)}
 	current := map[string]plan.FileSum{}
@@ -312,18 +327,25 @@ func compareBot(old, now *plan.Fingerprint, name string) (*plan.Fingerprint, Bot
 	}
 	fp := *now
 	fp.Files = nil
-	// Another program run is a change whatever its file holds; the file
-	// of the one it ran is no longer the bot's, the one it runs now is.
-	other := old.Program != now.Program
-	if other {
+	// Another program run, or another file resolved to, is a change
+	// whatever its file holds; the file of the one it ran is no longer
+	// the bot's (unless it still is otherwise), the one it runs now is.
+	runsNow := map[string]bool{}
+	if old.Program != now.Program {
 		c.Runs = &ProgramChange{From: old.Program, To: now.Program}
+		runsNow[now.Program] = true
 	}
-	if from, to := resolved(old, name), resolved(now, name); from != "" && to != "" && from != to {
-		c.Resolves = &Resolution{Name: name, From: from, To: to, FromRuns: old.Program, ToRuns: now.Program}
+	c.Resolves = resolution(old, now, name)
+	if c.Resolves != nil {
+		runsNow[c.Resolves.To] = true
+	} else if resolved(old, name) == "" {
+		// Recorded without saying where it resolved (before Resolved,
+		// or not found then): goes on as recorded, as a new file does.
+		fp.Resolved = ""
 	}
 	recorded := map[string]bool{}
 	for _, f := range old.Files {
-		if other && f.Path == old.Program || c.Resolves != nil && f.Path == c.Resolves.From && stillThere(f.Path, "") {
+		if _, kept := current[f.Path]; !kept && replaced(f.Path, old.Program, c) {
 			continue // Runs or Resolves names it (one gone is removed too)
 		}
 		recorded[f.Path] = true
@@ -349,7 +371,7 @@ func compareBot(old, now *plan.Fingerprint, name string) (*plan.Fingerprint, Bot
 	for _, f := range now.Files {
 		switch {
 		case recorded[f.Path]:
-		case other && f.Path == now.Program:
+		case runsNow[f.Path]:
 			fp.Files = append(fp.Files, f)
 		default:
 			added = append(added, f.Path)
@@ -365,8 +387,32 @@ func compareBot(old, now *plan.Fingerprint, name string) (*plan.Fingerprint, Bot
 	return &fp, c, added
 }
 
+// resolution is the change of the file that the program name (pathWord)
+// resolves to on PATH from old to now, or nil when it is the same one, or
+// when either does not say.
+func resolution(old, now *plan.Fingerprint, name string) *Resolution {
+	from, to := resolved(old, name), resolved(now, name)
+	if from == "" || to == "" || from == to {
+		return nil
+	}
+	return &Resolution{Name: name, From: from, To: to, FromRuns: old.Program, ToRuns: now.Program}
+}
+
+// replaced says whether the recorded file path, which the bot's files no
+// longer hold, is one that change c names in place of another: the
+// program run in place of the command's (program) when it runs another
+// now, and the file the command's program resolved to when that is
+// another now and the old one is still there (one gone is removed).
+func replaced(path, program string, c BotChange) bool {
+	if c.Runs != nil && path == program {
+		return true
+	}
+	return c.Resolves != nil && path == c.Resolves.From && filepath.IsAbs(path) && stillThere(path, "")
+}
+
 // stillThere says whether the recorded file path (absolute, or relative
-// to the bot's folder dir) exists now.
+// to the bot's folder dir) is there now, still a file (or a link, as a
+// fingerprint records one): a directory in its place replaced it.
 func stillThere(path, dir string) bool {
 	if !filepath.IsAbs(path) {
 		if dir == "" {
@@ -374,8 +420,8 @@ func stillThere(path, dir string) bool {
 		}
 		path = filepath.Join(dir, filepath.FromSlash(path))
 	}
-	_, err := os.Lstat(path)
-	return err == nil
+	fi, err := os.Lstat(path)
+	return err == nil && !fi.IsDir()
 }
 
 // moves are the bots of now whose files are those recorded but in

@@ -235,3 +235,97 @@ func TestCompareResolution(t *testing.T) {
 		t.Errorf("changes %+v", changes)
 	}
 }
+
+// After a change of the file the program resolves to, the fingerprint to
+// go on with holds the one it resolves to now: compared again, it is no
+// change and no new file, and an edit of it is a change. A file that the
+// command names beside the one it resolved to is still compared. One of
+// the bot's folder that the program resolves to is a resolution too, and
+// a fingerprint recorded without saying where the program resolved (an
+// earlier arbiter's) goes on with it as no change.
+func TestCompareResolutionKept(t *testing.T) {
+	dir := t.TempDir()
+	file := func(path, content string) plan.FileSum {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, ok := fingerprint.File(path, path)
+		if !ok {
+			t.Fatalf("%s not read", path)
+		}
+		return f
+	}
+	compare := func(command []string, old, now *plan.Fingerprint) (*plan.Fingerprint, []BotChange, []string) {
+		recorded := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: command, Fingerprint: old}}}
+		p := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: command, Fingerprint: now}}}
+		out, changes, added := CompareFingerprints(recorded, p)
+		return out.Bots[0].Fingerprint, changes, added["e"]
+	}
+	a, b := file(dir+"/a/play", "#!/bin/sh\n"), file(dir+"/b/play", "#!/bin/sh\n")
+	kept, changes, added := compare([]string{"play"}, external(a), external(b))
+	if len(changes) != 1 || changes[0].Resolves == nil || len(added) > 0 {
+		t.Fatalf("changes %v, added %v", changes, added)
+	}
+	if !slices.Contains(kept.Files, b) {
+		t.Fatalf("the fingerprint to go on with %+v does not hold %s", kept.Files, b.Path)
+	}
+	if _, changes, added := compare([]string{"play"}, kept, external(b)); len(changes)+len(added) > 0 {
+		t.Errorf("compared again: changes %v, added %v", changes, added)
+	}
+	edited := file(dir+"/b/play", "#!/bin/sh\necho edited\n")
+	if _, changes, _ := compare([]string{"play"}, kept, external(edited)); len(changes) != 1 || !slices.Equal(changes[0].Changed, []string{b.Path}) {
+		t.Errorf("b/play edited: changes %v", changes)
+	}
+
+	// The command names b/play too, which it resolved to and no longer
+	// does: still the bot's, and compared.
+	both := []string{"play", b.Path}
+	if _, changes, _ := compare(both, external(b), external(a, edited)); len(changes) != 1 || !slices.Equal(changes[0].Changed, []string{b.Path}) {
+		t.Errorf("b/play named by the command, edited: changes %v", changes)
+	}
+
+	own := plan.FileSum{Path: "play", Mode: "-rwxr-xr-x", SHA256: "07"}
+	inFolder := &plan.Fingerprint{Files: []plan.FileSum{own}, Resolved: "play"}
+	inFolder.Hash = fingerprint.Hash(inFolder)
+	if inFolder.Hash == fingerprint.Sum(inFolder.Files) {
+		t.Errorf("the hash does not cover which file the program resolves to")
+	}
+	_, changes, _ = compare([]string{"play"}, inFolder, external(own, a))
+	want := `bot "e": play, the program its command names, now resolves on PATH to ` + a.Path + `, was the bot's own play (in its folder): PATH differs, or a file on it came or went`
+	if len(changes) != 1 || changes[0].String() != want {
+		t.Errorf("changes %q, want %q", changes, want)
+	}
+	_, changes, _ = compare([]string{"play"}, external(own, a), inFolder)
+	want = `bot "e": play, the program its command names, now resolves on PATH to the bot's own play (in its folder), was ` + a.Path + `: PATH differs, or a file on it came or went`
+	if len(changes) != 1 || changes[0].String() != want {
+		t.Errorf("changes %q, want %q", changes, want)
+	}
+	if kept, changes, _ := compare([]string{"play"}, external(own), inFolder); len(changes) > 0 || kept.Hash != fingerprint.Sum([]plan.FileSum{own}) {
+		t.Errorf("recorded without Resolved: changes %v, hash %s", changes, kept.Hash)
+	}
+}
+
+// A recorded file that became a directory is removed, not still there:
+// in the bot's folder and outside it alike.
+func TestCompareFileNowDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"bot/x.py", "lib/util.py"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := plan.FileSum{Path: "x.py", Mode: "-rw-r--r--", SHA256: "01"}
+	util := plan.FileSum{Path: filepath.Join(dir, "lib/util.py"), Mode: "-rw-r--r--", SHA256: "02"}
+	old := external(x, util)
+	now := &plan.Fingerprint{Dir: filepath.Join(dir, "bot")}
+	now.Hash = fingerprint.Hash(now)
+	recorded := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3", "x.py"}, Fingerprint: old}}}
+	p := &plan.Plan{Bots: []plan.Bot{{Name: "e", Command: []string{"python3", "x.py"}, Fingerprint: now}}}
+	_, changes, _ := CompareFingerprints(recorded, p)
+	if len(changes) != 1 || !slices.Equal(changes[0].Removed, []string{"x.py", util.Path}) || len(changes[0].Unused) > 0 {
+		t.Fatalf("changes %+v", changes)
+	}
+}

@@ -73,6 +73,9 @@ func ParseBid(line string, capital int) (bid int, problem string) {
 	switch {
 	case s == "":
 		return 0, "answered with an empty line"
+	case s[0] == '-' && len(s) > 1 && strings.Trim(s[1:], "0") == "":
+		// -0 is no negative number, but no bid either.
+		return 0, fmt.Sprintf("answered %q: a bid is written without a sign", truncate(s))
 	case s[0] == '-' && len(s) > 1 && strings.Trim(s[1:], "0123456789") == "":
 		return 0, fmt.Sprintf("bid %s, which is negative", truncate(s))
 	case strings.Trim(s, "0123456789") != "" && strings.IndexFunc(s, unicode.IsLetter) >= 0:

@@ -143,7 +143,8 @@ func TestParseBid(t *testing.T) {
 		{"an exponent", "2e1", 40, 0, "not a whole number"},
 		{"a thousands separator", "1,000", 40, 0, "not a whole number"},
 		{"another script's digits", "٣", 40, 0, "not a whole number"},
-		{"minus zero", "-0", 40, 0, "negative"},
+		{"minus zero", "-0", 40, 0, `answered "-0": a bid is written without a sign`},
+		{"minus zeros", "-00", 40, 0, "without a sign"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -62,16 +61,7 @@ func once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 	rec.Received(0, reply.Line)
 	if exiting && reply.Exit != 0 && !reply.Killed {
 		return reply.Line, reply.Used, Failf("%s after printing %q: the game counts that as a crash, and its answer is not used",
-			exitWords(reply.Exit), reply.Line)
+			proc.DescribeExit(reply.Exit), reply.Line)
 	}
 	return reply.Line, reply.Used, nil
-}
-
-// exitWords says how a process with exit status status (128+n: signal n)
-// ended.
-func exitWords(status int) string {
-	if status > 128 {
-		return "it was killed by signal " + syscall.Signal(status-128).String()
-	}
-	return fmt.Sprintf("it exited with status %d", status)
 }

@@ -138,7 +138,7 @@ func TestCheckAnswerThenCrash(t *testing.T) {
 		switch {
 		case old && err != nil:
 			t.Errorf("old rule: %v, want a pass (the answer o stands)", err)
-		case !old && (err == nil || !strings.Contains(err.Error(), `it exited with status 1 after printing "o": the game counts that as a crash`)):
+		case !old && (err == nil || !strings.Contains(err.Error(), `exited with status 1 after printing "o": the game counts that as a crash`)):
 			t.Errorf("new rule: %v, want a failure saying the bot exited with status 1 after its answer", err)
 		}
 	}

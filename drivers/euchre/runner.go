@@ -3,7 +3,6 @@ package euchre
 import (
 	"context"
 	"fmt"
-	"syscall"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 
@@ -31,16 +30,7 @@ func runDecision(ctx context.Context, r run) (ran, error) {
 	case r.CrashAfterAnswer && rep.Exit != 0 && !rep.Killed:
 		out.Kind = drivers.FaultCrash
 		out.Problem = fmt.Sprintf("%s: %s after printing %q, which was not used",
-			drivers.FaultCrash, describeExit(rep.Exit), clip(rep.Line))
+			drivers.FaultCrash, proc.DescribeExit(rep.Exit), clip(rep.Line))
 	}
 	return out, err
-}
-
-// describeExit says how a process with exit status status (128+n: signal
-// n) ended.
-func describeExit(status int) string {
-	if status > 128 {
-		return "killed by signal " + syscall.Signal(status-128).String()
-	}
-	return fmt.Sprintf("exited with status %d", status)
 }

@@ -262,7 +262,7 @@ func (r *onceRun) verdict(reply Reply) Reply {
 	if reply.Fault == nil && r.noLine {
 		// It exited without a line: say how.
 		if reply.Exit != 0 {
-			reply.Fault = faultf(drivers.FaultCrash, "%s without printing a line", describeExit(reply.Exit))
+			reply.Fault = faultf(drivers.FaultCrash, "%s without printing a line", DescribeExit(reply.Exit))
 		} else {
 			reply.Fault = faultf(drivers.FaultProtocol, "exited without printing anything")
 		}
@@ -894,8 +894,10 @@ func fileSize(path string) int64 {
 	return fi.Size()
 }
 
-// describeExit says how an exit status came about.
-func describeExit(status int) string {
+// DescribeExit says how a process with exit status status (128+n: killed
+// by signal n) ended, as a phrase without a subject: "exited with status
+// 1", "killed by signal killed".
+func DescribeExit(status int) string {
 	if status > 128 {
 		return "killed by signal " + syscall.Signal(status-128).String()
 	}

@@ -259,7 +259,7 @@ func (w *walker) finish(command []string, classPath, program string) *plan.Finge
 
 // Sum is the hash of a list of files: "sha256:<hex>" of one line per file.
 func Sum(files []plan.FileSum) string {
-	return sum("", files)
+	return sum("", "", files)
 }
 
 // Hash is the hash of fingerprint fp's files and of the program that runs
@@ -267,13 +267,20 @@ func Sum(files []plan.FileSum) string {
 // runs its command's own program, so that a fingerprint without one
 // hashes as it always did.
 func Hash(fp *plan.Fingerprint) string {
-	return sum(fp.Program, fp.Files)
+	return sum(fp.Program, fp.Resolved, fp.Files)
 }
 
-func sum(program string, files []plan.FileSum) string {
+// sum hashes files, and the program that runs in place of the command's
+// and the file of the bot's folder the command's program resolved to
+// when set: each only then, so that a fingerprint without them hashes
+// as it did before they were recorded.
+func sum(program, resolved string, files []plan.FileSum) string {
 	h := sha256.New()
 	if program != "" {
 		fmt.Fprintf(h, "runs %q\n", program)
+	}
+	if resolved != "" {
+		fmt.Fprintf(h, "resolves to %q\n", resolved)
 	}
 	for _, f := range files {
 		fmt.Fprintf(h, "%s %q %s %q\n", f.Mode, f.Path, f.SHA256, f.Link)
@@ -1002,6 +1009,9 @@ func (w *walker) command(dir string, command []string) {
 		}
 		path = filepath.Clean(path)
 		if inside(path, dir) {
+			if i == 0 && !filepath.IsAbs(a) && !strings.ContainsRune(a, '/') {
+				w.resolvedIn(dir, path) // found on PATH
+			}
 			continue // hashed with the directory
 		}
 		fi, err := os.Stat(path)
@@ -1014,6 +1024,14 @@ func (w *walker) command(dir string, command []string) {
 		}
 		w.once(path)
 		w.file(path, path)
+	}
+}
+
+// resolvedIn records the file path of the folder dir as the one that the
+// command's program, a bare word, resolved to on PATH (Resolved).
+func (w *walker) resolvedIn(dir, path string) {
+	if rel, err := filepath.Rel(dir, path); err == nil {
+		w.fp.Resolved = filepath.ToSlash(rel)
 	}
 }
 

@@ -37,6 +37,15 @@ type Fingerprint struct {
 	// same command may run another interpreter when PYENV_VERSION, a
 	// .python-version or the manager's global version says another.
 	Program string `json:"program,omitempty"`
+	// Resolved is the file of Dir (relative, slash separated) that the
+	// program the bot's command names by a bare word resolved to on PATH,
+	// when it lies in Dir: Files hold it as one of Dir's, which does not
+	// say that it is the one that runs, and Hash covers which file it is.
+	// A program resolved outside Dir is not named here: it is the file of
+	// Files outside Dir by that name (see engine's compareBot), as a
+	// fingerprint recorded before this field says it too, and so hashes
+	// as it always did.
+	Resolved string `json:"resolved,omitempty"`
 	// Skipped says what was left out of Files and why, one line each.
 	Skipped []string `json:"skipped,omitempty"`
 	// Config are the configuration's files (its .hcl files and -var-files)
