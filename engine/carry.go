@@ -16,6 +16,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stats"
 )
 
 // StateDir is the folder of a match's directory that holds the bots'
@@ -387,27 +388,31 @@ func CheckCarriedShards(p *plan.Plan, dir string, n int, drv func(string) (drive
 		if err != nil {
 			return err
 		}
-		if err := carriedApart(ms, stage, n, c.dealsApart); err != nil {
+		if err := carriedApart(p, ms, stage, n, c.dealsApart); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// stageLabel names stage stage, whose matches are ms: "stage 1 (b)" for
-// a stage of a tournament in stages, "stage 1" for a round or playoff
-// (its matches name no stage).
-func stageLabel(stage int, ms []plan.Match) string {
-	if len(ms) > 0 && ms[0].Stage != "" {
-		return fmt.Sprintf("stage %d (%s)", stage, ms[0].Stage)
+// stageLabel names stage stage of p, whose matches are ms: "stage 1 (b)"
+// for a stage of a tournament in stages, "stage 2 (playoff 1 of stage
+// a)" for a playoff of one, "stage 1" for a round or a playoff of a
+// single tournament (its matches name no stage).
+func stageLabel(p *plan.Plan, stage int, ms []plan.Match) string {
+	if len(ms) == 0 || ms[0].Stage == "" {
+		return fmt.Sprintf("stage %d", stage)
 	}
-	return fmt.Sprintf("stage %d", stage)
+	if k := p.StageIndex(ms[0].Stage); k >= 0 && stats.IsPlayoff(ms[0].ID) {
+		return fmt.Sprintf("stage %d (playoff %d of stage %s)", stage, ms[0].Round-p.Stages[k].Rounds, ms[0].Stage)
+	}
+	return fmt.Sprintf("stage %d (%s)", stage, ms[0].Stage)
 }
 
 // carriedApart refuses the matches ms of stage stage in n shards when a
 // shard would hold a match whose bot's previous match of ms another
-// shard holds (CheckCarriedShards).
-func carriedApart(ms []plan.Match, stage, n int, dealsApart bool) error {
+// shard holds (CheckCarriedShards); p names the stage.
+func carriedApart(p *plan.Plan, ms []plan.Match, stage, n int, dealsApart bool) error {
 	owner := make(map[string]int, len(ms))
 	for k := 0; k < n; k++ {
 		for _, id := range ShardMatches(ms, k, n) {
@@ -421,7 +426,7 @@ func carriedApart(ms []plan.Match, stage, n int, dealsApart bool) error {
 				return fmt.Errorf("-shards %d: in %s, match %s starts from the state bot %s left after match %s, which shard %d/%d of stage %d plays, not shard %d/%d, which holds %s: "+
 					"the game carries each bot's state from match to match, so a bot's matches are played in plan order, and shard %d/%d of stage %d would refuse to start; "+
 					"a shard cannot play a match whose bots' earlier matches are in another shard: shard such a tournament with memory = \"per-position\", or run it on one machine",
-					n, stageLabel(stage, ms), m.ID, bot, q, owner[q], n, stage, owner[m.ID], n, m.ID, owner[m.ID], n, stage)
+					n, stageLabel(p, stage, ms), m.ID, bot, q, owner[q], n, stage, owner[m.ID], n, m.ID, owner[m.ID], n, stage)
 			}
 		}
 	}

@@ -50,3 +50,29 @@ func TestPreviousMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestStageLabel: a refused shard names the stage it speaks of: a stage
+// of a tournament in stages by its name, a playoff of one as that
+// stage's playoff (not as the stage), a single tournament's round or
+// playoff by number alone.
+func TestStageLabel(t *testing.T) {
+	p := &plan.Plan{Stages: []plan.Stage{{Name: "a", Rounds: 2}, {Name: "b", Rounds: 1}}}
+	st := p.StagePlayoffMatches(0, 1, [][][]string{{{"x", "y"}}})
+	if len(st) == 0 {
+		t.Fatal("no playoff match made")
+	}
+	for _, tc := range []struct {
+		stage int
+		ms    []plan.Match
+		want  string
+	}{
+		{1, []plan.Match{{ID: "b-A-r001-g01-s1", Stage: "b", Round: 1}}, "stage 1 (b)"},
+		{1, st, "stage 1 (playoff 1 of stage a)"},
+		{2, []plan.Match{{ID: "playoff-1-g01-s1", Round: 3}}, "stage 2"},
+		{0, nil, "stage 0"},
+	} {
+		if got := stageLabel(p, tc.stage, tc.ms); got != tc.want {
+			t.Errorf("stageLabel(%d, %v) = %q, want %q", tc.stage, tc.ms, got, tc.want)
+		}
+	}
+}

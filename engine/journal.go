@@ -504,7 +504,7 @@ func readDir(dir string, drv func(string) (drivers.Driver, bool)) (*plan.Plan, [
 		return nil, nil, nil, err
 	}
 	for _, pr := range sf.paired {
-		p.Matches = append(p.Matches, pr.Matches...)
+		addLater(p, pr)
 	}
 	if err := checkResults(p, results, path); err != nil {
 		if len(sf.differs) > 0 { // the stage file, not the results

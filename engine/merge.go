@@ -395,9 +395,9 @@ func (in *mergeInput) since() {
 			break
 		}
 	}
-	in.known.Matches = slices.Clone(in.plan.Matches)
+	in.known.Matches, in.known.Made = slices.Clone(in.plan.Matches), nil
 	for _, pr := range in.paired[:in.latest] {
-		in.known.Matches = append(in.known.Matches, pr.Matches...)
+		addLater(&in.known, pr)
 	}
 	if in.latest == in.stage {
 		return
@@ -477,9 +477,9 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 		return err
 	}
 	in.known = *in.plan
-	in.known.Matches = slices.Clone(in.plan.Matches)
+	in.known.Matches, in.known.Made = slices.Clone(in.plan.Matches), nil
 	for _, pr := range in.paired {
-		in.known.Matches = append(in.known.Matches, pr.Matches...)
+		addLater(&in.known, pr)
 	}
 	if err := checkResults(&in.known, results, path); err != nil {
 		return err
@@ -824,7 +824,8 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (after func() error, e
 		// standings count them and say what is still to come, as a
 		// run's and arbiter rank's of Out do.
 		known := s.full
-		known.Matches = append(slices.Clone(s.full.Matches), next.Matches...)
+		known.Matches, known.Made = slices.Clone(s.full.Matches), slices.Clone(s.full.Made)
+		addLater(&known, next)
 		sum.Plan = &known
 	}
 	if write == nil {

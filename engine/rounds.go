@@ -15,6 +15,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -101,6 +102,16 @@ func ReadStopped(dir string) (*stop.Stopped, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, StopFile), err)
 	}
 	return &s, nil
+}
+
+// addLater adds pr, a later step made, to p, which holds the steps
+// before it: its matches, and, for a stage, its name (plan.Plan.Made),
+// so that a stage made without a match is not read as to come.
+func addLater(p *plan.Plan, pr *pairing.Pairing) {
+	p.Matches = append(p.Matches, pr.Matches...)
+	if pr.Rule == stages.Rule {
+		p.Made = append(p.Made, pr.Stage)
+	}
 }
 
 // stageFiles are the later stages of a plan in stages as loadStages

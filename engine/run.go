@@ -412,7 +412,7 @@ func (s *session) stages(ctx context.Context, paired []*pairing.Pairing) error {
 		}
 		s.mu.Lock()
 		from := len(s.full.Matches)
-		s.full.Matches = append(s.full.Matches, pr.Matches...)
+		addLater(&s.full, pr)
 		s.sum.Planned += len(pr.Matches)
 		skipped := s.count(pr.Matches)
 		s.sum.Skipped += skipped

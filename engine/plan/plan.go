@@ -63,6 +63,12 @@ type Plan struct {
 	// Grades label bands of the final ranking (nil: none).
 	Grades  []Grade `json:"grades,omitempty"`
 	Matches []Match `json:"matches"`
+	// Made names, in order, the later stages made so far that Matches
+	// holds, those without a match too (a gate that admitted too few
+	// bots, a field the game cannot seat): what is made is not to come.
+	// Not saved: the engine names each stage as it adds its matches; a
+	// stage Matches holds a match of is made, named or not.
+	Made []string `json:"-"`
 }
 
 // Later is how the engine makes the matches that a plan cannot list. The

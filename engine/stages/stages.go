@@ -612,7 +612,7 @@ func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats
 
 // Coming are what is to come of p, a plan in stages, after results: the
 // playoffs (PlayoffsToCome) and the stages not made yet (ToCome); with a
-// playoff to come, every stage after its stage that p holds no match of.
+// playoff to come, every stage after its stage that is not made.
 // seats is as for PlayoffsToCome. The standings' headline and an
 // interrupted run's last line say them (stats.Coming).
 func Coming(p *plan.Plan, results []stats.Result, seats func(n int) error) ([]stats.PlayoffToCome, []string, error) {
@@ -625,11 +625,11 @@ func Coming(p *plan.Plan, results []stats.Result, seats func(n int) error) ([]st
 
 // ToCome are the later stages of p, which holds the stages made so far,
 // that are not made yet: their matches, which depend on who advances,
-// are not in p and not counted in its matches. While a match of p has no
-// result, every later stage p holds no match of; once all have, the
-// stages after the last one p holds a match of: the next is due, and a
-// run interrupted before it made it says so, as rank, which makes it,
-// does.
+// are not in p and not counted in its matches. A stage is made once p
+// holds a match of it or names it (p.Made: made without a match). While
+// a match of p has no result, every later stage not made; once all
+// have, the stages after the last one made: the next is due, and a run
+// interrupted before it made it says so, as rank, which makes it, does.
 func ToCome(p *plan.Plan, results []stats.Result) []string {
 	done := make(map[string]bool, len(results))
 	for _, r := range results {
@@ -642,19 +642,25 @@ func ToCome(p *plan.Plan, results []stats.Result) []string {
 		}
 		from = max(from, p.StageIndex(m.Stage)+1)
 	}
+	for _, name := range p.Made {
+		from = max(from, p.StageIndex(name)+1)
+	}
 	return unmade(p, from)
 }
 
-// unmade are the stages of p from the from-th on that p holds no match
-// of, in order.
+// unmade are the stages of p from the from-th on that are not made (p
+// holds no match of them and does not name them in Made), in order.
 func unmade(p *plan.Plan, from int) []string {
-	has := map[string]bool{}
+	made := map[string]bool{}
 	for _, m := range p.Matches {
-		has[m.Stage] = true
+		made[m.Stage] = true
+	}
+	for _, name := range p.Made {
+		made[name] = true
 	}
 	var out []string
 	for k := from; k < len(p.Stages); k++ {
-		if name := p.Stages[k].Name; !has[name] {
+		if name := p.Stages[k].Name; !made[name] {
 			out = append(out, name)
 		}
 	}

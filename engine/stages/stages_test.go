@@ -774,3 +774,48 @@ func playoffToComeEqual(a, b stats.PlayoffToCome) bool {
 	return a.Stage == b.Stage && a.Playoff == b.Playoff && a.Made == b.Made &&
 		slices.EqualFunc(a.Ties, b.Ties, func(x, y stats.StageTie) bool { return x.Group == y.Group && slices.Equal(x.Bots, y.Bots) })
 }
+
+// TestEmptyStageMadeNotToCome: a gate that admits one bot makes the next
+// stage without a match. Until it is made (an interrupted run), it is to
+// come; once made (plan.Plan.Made names it), it is not, though the plan
+// holds no match of it, and the standings name no stage to come.
+func TestEmptyStageMadeNotToCome(t *testing.T) {
+	p := compileDir(t, "../../examples/blokus/gate")
+	var results []stats.Result
+	for _, m := range p.Matches {
+		r := stats.Result{Match: m.ID, Round: m.Round, Group: m.Group, Seed: m.Seed}
+		for _, b := range m.Seats {
+			s := stats.SeatResult{Bot: b}
+			if b != "corners" && b != "course" {
+				s.Fault = "crash"
+			}
+			r.Seats = append(r.Seats, s)
+		}
+		results = append(results, r)
+	}
+	if got, err := stages.Admitted(p, 0, results); err != nil || !slices.Equal(got, []string{"corners"}) {
+		t.Fatalf("admitted %v (%v), want [corners]", got, err)
+	}
+	if got := stages.ToCome(p, results); !slices.Equal(got, []string{"tournament"}) {
+		t.Errorf("before the stage is made, to come: %v, want [tournament]", got)
+	}
+	pr, err := stages.Make(p, 1, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pr.Matches) != 0 {
+		t.Fatalf("a stage of one bot has matches: %v", pr.Matches)
+	}
+	p.Matches = append(p.Matches, pr.Matches...)
+	p.Made = append(p.Made, pr.Stage)
+	if got := stages.ToCome(p, results); len(got) != 0 {
+		t.Errorf("made without a match, to come: %v, want none", got)
+	}
+	s, err := stages.Rank(p, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.StagesToCome) != 0 || len(s.PlayoffsToCome) != 0 {
+		t.Errorf("standings: stages to come %v, playoffs %v, want none", s.StagesToCome, s.PlayoffsToCome)
+	}
+}
