@@ -7,13 +7,17 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 // Bot is a `bot "name"` block: either a house bot built into arbiter or a
@@ -287,31 +291,90 @@ func checkProgram(bot *Bot, rng hcl.Range) *hcl.Diagnostic {
 }
 
 // checkExecutable warns when the bot's program, found at path, is a
-// directory or a file without an execute bit: exec refuses either, so
-// every match of the bot would end in a start fault. A build may make it
-// one that runs.
+// directory or a file this user may not execute (access(2)): exec
+// refuses either, so every match of the bot would end in a start fault.
+// A build may make it one that runs.
 func checkExecutable(bot *Bot, path string, rng hcl.Range) *hcl.Diagnostic {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil
 	}
-	prog := bot.Command[0]
-	var why string
 	switch {
 	case fi.IsDir():
-		why = "it is a directory, not a program; name the program in it, or its interpreter and script (command = [\"python3\", \"main.py\"])"
-	case fi.Mode().Perm()&0o111 == 0:
-		why = fmt.Sprintf("it is not executable (mode %v); make it executable (chmod +x %s), or name its interpreter before it (command = [\"sh\", %q])", fi.Mode().Perm(), prog, prog)
-	default:
-		return nil
+		return cannotStart(bot, "it is a directory, not a program; name the program in it, or its interpreter and script ("+interpreterHint(bot, "python3", "main.py")+")", rng)
+	case unix.Access(path, unix.X_OK) != nil:
+		return cannotStart(bot, fmt.Sprintf("it is not executable (mode %v); make it executable (chmod +x %s), or name its interpreter before it (%s)", fi.Mode().Perm(), shell.Word(hintPath(path)), interpreterHint(bot, "sh", bot.Command[0])), rng)
 	}
+	return nil
+}
+
+// cannotStart is the warning that the bot's program cannot start, why.
+func cannotStart(bot *Bot, why string, rng hcl.Range) *hcl.Diagnostic {
 	end := "."
 	if len(bot.Build) > 0 {
 		end = " unless its build makes it a program that runs."
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Program cannot start",
-		Detail:  fmt.Sprintf("Bot %q runs %q, which cannot start here: %s. Its matches will end in a start fault%s", bot.Name, prog, why, end),
+		Detail:  fmt.Sprintf("Bot %q runs %q, which cannot start here: %s. Its matches will end in a start fault%s", bot.Name, bot.Command[0], why, end),
 		Subject: &rng}
+}
+
+// interpreterHint is how to run script with interpreter, in the bot's
+// words: a bots_from player's info.txt line 1, or a command attribute.
+func interpreterHint(bot *Bot, interpreter, script string) string {
+	if bot.Submitted {
+		return fmt.Sprintf("%s %s on line 1 of %s", interpreter, script, shell.Word(hintPath(filepath.Join(bot.Dir, InfoFile))))
+	}
+	return fmt.Sprintf("command = [%q, %q]", interpreter, script)
+}
+
+// hintPath is path as the user can type it where arbiter runs: relative
+// to the working directory when it lies in it, else absolute.
+func hintPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && filepath.IsLocal(rel) {
+			return rel
+		}
+	}
+	return abs
+}
+
+// CheckSandboxProgram warns when the bot's program runs in the sandbox
+// sb as another user than this one (SandboxUID, when arbiter runs as
+// root) who may not execute it, nor read it when it is a "#!" script:
+// the file's owner bits count when that user owns it, its other bits
+// otherwise. A program this user may not run either was warned of at
+// load (checkExecutable).
+func CheckSandboxProgram(bot *Bot, sb *drivers.Sandbox) *hcl.Diagnostic {
+	if sb == nil || bot.House != "" || len(bot.Command) == 0 || os.Geteuid() != 0 {
+		return nil
+	}
+	path := drivers.ProgramPath(bot.Command[0], bot.Dir)
+	fi, err := os.Stat(path)
+	if path == "" || err != nil || fi.IsDir() || unix.Access(path, unix.X_OK) != nil {
+		return nil
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	need, bits, whose := os.FileMode(0o1), "o", "others"
+	if st.Uid == proc.SandboxUID {
+		need, bits, whose = 0o100, "u", "its owner"
+	}
+	what := "x"
+	if _, script := drivers.ReadShebang(path); script {
+		need, what = need|need<<2, "rx"
+	}
+	if fi.Mode().Perm()&need == need {
+		return nil
+	}
+	return cannotStart(bot, fmt.Sprintf("the sandbox runs it as uid %d, who may not run it (mode %v, which %s need %s for); make it runnable by %s (chmod %s+%s %s)",
+		proc.SandboxUID, fi.Mode().Perm(), whose, what, whose, bits, what, shell.Word(hintPath(path))), bot.DeclRange)
 }
 
 // checkInterpreter warns when the bot's program, the script at path, cannot

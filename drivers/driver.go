@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
@@ -374,10 +375,22 @@ func ArrivedNote(err error) string {
 	return ""
 }
 
+// partialMost is how many bytes of a partial answer WithoutLineEnd shows.
+const partialMost = 80
+
 // WithoutLineEnd says that only partial arrived of an answer, without
-// its line's end: what a bot that does not end or flush its line sends.
+// its line's end: quoted as it arrived (a lone "\r" included), its first
+// partialMost bytes at most, cut at the start of a UTF-8 character, the
+// clip said after the quotes.
 func WithoutLineEnd(partial string) string {
-	return fmt.Sprintf("only %q arrived, without its line's end", partial)
+	if len(partial) <= partialMost {
+		return fmt.Sprintf("only %q arrived, without its line's end", partial)
+	}
+	cut := partialMost
+	for i := 1; i < utf8.UTFMax && cut > 0 && !utf8.RuneStart(partial[cut]); i++ {
+		cut--
+	}
+	return fmt.Sprintf("only %q (clipped at %d bytes) arrived, without its line's end", partial[:cut], cut)
 }
 
 // Partial is what arrived, without its line's end, of the answer that

@@ -24,6 +24,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if *out == "" || len(dirs) == 0 {
 		return fmt.Errorf("usage: arbiter merge -out DIR [-partial] SHARD_DIR...")
 	}
+	if err := checkMergeOut(*out, dirs[0]); err != nil {
+		return err
+	}
 	cf := configFlags{logLevel: *logLevel}
 	m := &engine.Merge{Out: *out, Shards: dirs, Partial: *partial, Drivers: all.Driver, Log: cf.logger(stderr)}
 	// standings.txt is written before results.jsonl (the merge's last
@@ -74,4 +77,18 @@ func rootFlag(p *plan.Plan) string {
 		return ""
 	}
 	return " -root " + shell.Word(root)
+}
+
+// checkMergeOut refuses, before anything is written, a merge's -out that
+// is, or holds, a bot's folder or a file of its command, as run's -out
+// is: the next stage's shards run from it. The bots are those of the
+// plan.json of shard, with the folders its run's fingerprints recorded; a shard
+// without one is left to the merge's own checks.
+func checkMergeOut(out, shard string) error {
+	p, err := engine.ReadPlan(shard)
+	if err != nil {
+		return nil
+	}
+	root, _ := p.BotRoot() // the recorded fingerprints' folders count first
+	return checkOutHoldsNoBot(out, p, root)
 }

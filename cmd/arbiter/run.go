@@ -12,12 +12,14 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
 
+	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
+	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -299,19 +301,20 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 	return atomicfile.Write(filepath.Join(out, "standings.txt"), b.Bytes(), 0o644)
 }
 
-// prepareOut locks the results directory out, before anything is written
-// there, so that a second run into it is refused having touched nothing;
-// then it fingerprints the bots of l as they are now, out left out. A
-// saved plan's fingerprints are what was reviewed: bots (or arbiter's
-// build) changed since it was compiled are refused, unless allow, which
-// records the change in out's changes.jsonl (see checkCompiled). It
-// returns what the run checks after the builds (engine.SincePlan).
+// prepareOut fingerprints the bots of l as they are now, out left out,
+// which reads and writes nothing of out, and refuses an out that holds a
+// bot's folder or a file of its command; then it locks out, before
+// anything is written there, so that a second run into it is refused
+// having touched nothing. A saved plan's fingerprints are what was
+// reviewed: bots (or arbiter's build) changed since it was compiled are
+// refused, unless allow, which records the change in out's changes.jsonl
+// (see checkCompiled). It returns what the run checks after the builds
+// (engine.SincePlan).
 func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr io.Writer) (*engine.DirLock, *engine.SincePlan, error) {
 	if err := checkOutHoldsNoBot(out, l.plan, l.root); err != nil {
 		return nil, nil, err
 	}
-	lock, err := engine.LockDir(out)
-	if err != nil {
+	if err := checkNotInBotsFrom("-out", out, l.cfg); err != nil {
 		return nil, nil, err
 	}
 	since, err := compareAgain(l, l.plan, c.fingerprintOptions(l, path, out))
@@ -319,7 +322,10 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr
 		err = checkOutHoldsNoBot(out, l.plan, l.root) // now with the files of the bots' commands
 	}
 	if err != nil {
-		lock.Unlock()
+		return nil, nil, err
+	}
+	lock, err := engine.LockDir(out)
+	if err != nil {
 		return nil, nil, err
 	}
 	changes, after, err := checkCompiled(since, path, out, allow)
@@ -354,6 +360,29 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr
 // fingerprints leave it out as arbiter's.
 func checkOutHoldsNoBot(out string, p *plan.Plan, root string) error {
 	return checkHoldsNoBot("-out", out, p, root, "the results directory is arbiter's alone: the sandbox hides it from the bots (the bot would not find its own files) and it is never part of a bot's fingerprint; choose another -out")
+}
+
+// checkNotInBotsFrom refuses a directory of arbiter's, given with flag,
+// that lies directly in the folder of a bots_from block of cfg (nil: a
+// saved plan, none): every folder there is read as a player, and one
+// without an info.txt makes the configuration invalid from then on. A
+// hidden folder (its name begins with a dot) is not read as a player.
+func checkNotInBotsFrom(flag, dir string, cfg *config.Config) error {
+	if cfg == nil {
+		return nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil || strings.HasPrefix(filepath.Base(abs), ".") {
+		return nil
+	}
+	parent := realOrSelf(filepath.Dir(abs))
+	for _, bf := range cfg.BotsFrom {
+		if realOrSelf(bf.Dir) == parent {
+			return fmt.Errorf("%s %s lies in %s, the folder of bots_from %q, where every folder is read as a player (and this one would hold no %s, making the configuration invalid): choose another %s, or one whose name begins with a dot",
+				flag, shell.Word(dir), shell.Word(parent), bf.Name, config.InfoFile, flag)
+		}
+	}
+	return nil
 }
 
 // barTerminal reports whether fd is a terminal that can show a progress

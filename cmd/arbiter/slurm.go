@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/sys/unix"
 
+	"github.com/arbiter-contests/arbiter/config"
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
@@ -97,7 +98,7 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := j.check(l.plan, now, l.cfg == nil, l.root); err != nil {
+	if err := j.check(l.plan, now, l.cfg, l.root); err != nil {
 		return err
 	}
 	// Held until the jobs end (with -submit), or until the scripts are
@@ -173,15 +174,26 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // -shards, an -out that cannot be made, a work or results directory of
 // another plan or kind, a -shards whose shards would refuse to start
 // for the state the game carries from match to match in a stage known
-// now (stage 0, and those -out holds paired). (With -submit, checkQueued follows.)
-func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
+// now (stage 0, and those -out holds paired), an -out or -work in a
+// bots_from folder of cfg (the configuration; nil for a saved plan).
+// (With -submit, checkQueued follows.)
+func (j *slurmJob) check(p, now *plan.Plan, cfg *config.Config, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
 	// cannot be, nor can a line break on a line.
 	if strings.ContainsAny(j.work, "\"\n") {
 		return fmt.Errorf("-work %q: the job scripts name their logs in it on #SBATCH lines, in double quotes, which cannot hold a double quote or a line break: choose a -work directory without them", j.work)
 	}
+	for _, d := range []struct{ flag, dir string }{{"-out", j.out}, {"-work", j.work}} {
+		if err := checkNotInBotsFrom(d.flag, d.dir, cfg); err != nil {
+			return err
+		}
+	}
 	if err := checkWork(j.work, p, root); err != nil {
+		return err
+	}
+	// The merge jobs write -out, and the next stage's shards run from it.
+	if err := checkOutHoldsNoBot(j.out, p, root); err != nil {
 		return err
 	}
 	if err := checkMakeable(j.out); err != nil {
@@ -200,7 +212,7 @@ func (j *slurmJob) check(p, now *plan.Plan, saved bool, root string) error {
 	if err := engine.CheckMergeOut(j.out); err != nil {
 		return err
 	}
-	if err := j.checkBots(now, saved); err != nil {
+	if err := j.checkBots(now, cfg == nil); err != nil {
 		return err
 	}
 	if err := engine.CheckCarriedShards(p, j.out, j.shards, all.Driver); err != nil {
@@ -501,14 +513,14 @@ func checkHoldsNoBot(flag, dir string, p *plan.Plan, root, why string) error {
 			bdir = b.Fingerprint.Dir
 		}
 		if abs, err := filepath.Abs(bdir); err == nil && drivers.Within(realOrSelf(abs), real) {
-			return fmt.Errorf("%s %s is, or holds, the folder of bot %q (%s): %s", flag, dir, b.Name, abs, why)
+			return fmt.Errorf("%s %s is, or holds, the folder of bot %q (%s): %s", flag, shell.Word(dir), b.Name, shell.Word(realOrSelf(abs)), why)
 		}
 		if b.Fingerprint == nil {
 			continue
 		}
 		for _, f := range b.Fingerprint.Files {
 			if filepath.IsAbs(f.Path) && drivers.Within(realOrSelf(f.Path), real) {
-				return fmt.Errorf("%s %s holds %s, a file of bot %q's command: %s", flag, dir, f.Path, b.Name, why)
+				return fmt.Errorf("%s %s holds %s, a file of bot %q's command: %s", flag, shell.Word(dir), shell.Word(realOrSelf(f.Path)), b.Name, why)
 			}
 		}
 	}

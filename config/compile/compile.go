@@ -73,7 +73,9 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 		if lim := config.BotLimits(t, b); !lim.IsZero() {
 			pb.Limits = &lim
 			diags = append(diags, hiddenLinks(b, lim.Sandbox)...)
-			if d := config.CheckSandboxInterpreter(b, lim.Sandbox); d != nil {
+			if d := config.CheckSandboxProgram(b, lim.Sandbox); d != nil {
+				diags = append(diags, d)
+			} else if d := config.CheckSandboxInterpreter(b, lim.Sandbox); d != nil {
 				diags = append(diags, d)
 			}
 			if d := config.CheckSandboxDir(b); d != nil && lim.Sandbox != nil {

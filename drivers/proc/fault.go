@@ -41,7 +41,8 @@ type Fault struct {
 	// check to tell a bot that lost the lines of a write from a slow one.
 	Slow drivers.Slowness
 	// Partial is, of a time fault, what arrived of the answer without
-	// its line's end (clipped as details clip it); "" when nothing did.
+	// its line's end, as it arrived (WithoutLineEnd clips what it
+	// shows); "" when nothing did.
 	// A game that words the fault its own way says it
 	// (drivers.WithoutLineEnd).
 	Partial string
@@ -70,9 +71,8 @@ func (f *Fault) PartialLine() string { return f.Partial }
 // partialf is a time fault: no full answer (what) within limit, only
 // partial, which arrived without its line's end.
 func partialf(what, limit, partial string) *Fault {
-	p := truncate(partial)
-	f := faultf(drivers.FaultTime, "no full %s within %s: %s", what, limit, drivers.WithoutLineEnd(p))
-	f.Partial = p
+	f := faultf(drivers.FaultTime, "no full %s within %s: %s", what, limit, drivers.WithoutLineEnd(partial))
+	f.Partial = partial
 	return f
 }
 

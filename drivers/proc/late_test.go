@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,5 +162,14 @@ func TestReadOnKeepsThePartialLine(t *testing.T) {
 	line, err := s.ReadLine(time.Now().Add(20 * time.Second))
 	if err != nil || line != "= partial" {
 		t.Fatalf("after ReadOn: %q, %v; want \"= partial\"", line, err)
+	}
+}
+
+// TestPartialKeepsItsBytes checks that a time fault's partial answer is
+// kept as it arrived: a lone "\r" is no line's end.
+func TestPartialKeepsItsBytes(t *testing.T) {
+	f := partialf("answer", "1s", "OK\r")
+	if f.Partial != "OK\r" || !strings.Contains(f.Detail, `only "OK\r" arrived`) {
+		t.Errorf("partialf of \"OK\\r\": Partial %q, Detail %s", f.Partial, f.Detail)
 	}
 }

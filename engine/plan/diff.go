@@ -229,15 +229,15 @@ func where(o *object) string {
 	return ""
 }
 
-// fewFields is how many changes to the matches' fields are named, when
-// every changed match has the same ones; other changes (a seed changed,
-// which changes every match's seed differently) are told by the count
-// line alone.
+// fewFields is how many different changes to one field of the matches
+// are named, each with how many matches have it; a field changed in more
+// ways (a seed changed, which changes every match's seed differently) is
+// told by the count line alone.
 const fewFields = 3
 
 // matchesDiff is how the listed matches differ: the changes to their
-// fields, when every changed match has the same few, each named once in
-// the plan file's words with how many matches have it
+// fields that several matches share (see changedFields), each named once
+// in the plan file's words with how many matches have it
 // ("matches[*].clock.total: 5m0s → 4m0s (80 matches)"); then a line by id: how many matches there are, and which
 // were added, removed or changed (the first few).
 func matchesDiff(a, b []Match) []string {
@@ -279,12 +279,15 @@ func matchesDiff(a, b []Match) []string {
 }
 
 // changedFields names the changes to the fields of the matches paired
-// (old, new), in the plan file's order, with how many matches have them,
-// when every pair has the same ones and they are at most fewFields; nil
-// otherwise.
+// (old, new), in the plan file's order, each once with how many matches
+// have it. A field's changes are named when they are few (at most
+// fewFields) and shared: one change, or fewer changes than the matches
+// changed there. A field changed otherwise (a seed, different in every
+// match) differs from match to match and is left to the count line.
 func changedFields(pairs [][2]*Match) []string {
-	var same []string
-	for i, pr := range pairs {
+	var order []string        // the lines, in the order first met
+	count := map[string]int{} // matches per line
+	for _, pr := range pairs {
 		ta, errA := matchTree(pr[0])
 		tb, errB := matchTree(pr[1])
 		if errA != nil || errB != nil {
@@ -292,16 +295,36 @@ func changedFields(pairs [][2]*Match) []string {
 		}
 		var d differ
 		d.value("matches[*]", ta, tb)
-		if i > 0 && !slices.Equal(d.lines, same) || len(d.lines) > fewFields {
-			return nil
+		for _, l := range d.lines {
+			if count[l] == 0 {
+				order = append(order, l)
+			}
+			count[l]++
 		}
-		same = d.lines
 	}
-	lines := make([]string, len(same))
-	for i, l := range same {
-		lines[i] = fmt.Sprintf("%s (%d %s)", l, len(pairs), plural(len(pairs), "match", "matches"))
+	kinds := map[string]int{}   // distinct lines per field
+	matches := map[string]int{} // matches changed per field
+	for _, l := range order {
+		kinds[linePath(l)]++
+		matches[linePath(l)] += count[l]
+	}
+	var lines []string
+	for _, l := range order {
+		f := linePath(l)
+		if k := kinds[f]; k == 1 || k <= fewFields && k < matches[f] {
+			lines = append(lines, fmt.Sprintf("%s (%d %s)", l, count[l], plural(count[l], "match", "matches")))
+		}
 	}
 	return lines
+}
+
+// linePath is the path of the field a differ line is about: what comes
+// before its first colon or space.
+func linePath(line string) string {
+	if i := strings.IndexAny(line, ": "); i >= 0 {
+		return line[:i]
+	}
+	return line
 }
 
 func matchTree(m *Match) (any, error) {

@@ -197,3 +197,49 @@ func TestDiffPathNames(t *testing.T) {
 		t.Errorf("Diff (-want +got):\n%s", d)
 	}
 }
+
+// TestDiffMatchFields checks that a change to the matches' fields is
+// named whatever else changed in them: each change that several matches
+// share, with how many, and not what differs from match to match (a
+// seed), which the count line tells.
+func TestDiffMatchFields(t *testing.T) {
+	four := func() *Plan {
+		p := diffBase()
+		p.Matches = append(p.Matches,
+			Match{ID: "r3", Round: 3, Group: 1, Shift: 1, Seed: 5, Seats: []string{"alice", "keeper"}, Clock: drivers.Clock{Total: drivers.Duration(5 * time.Minute)}},
+			Match{ID: "r4", Round: 4, Group: 1, Shift: 1, Seed: 6, Seats: []string{"keeper", "alice"}, Clock: drivers.Clock{Total: drivers.Duration(5 * time.Minute)}})
+		return p
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(p *Plan)
+		want   []string
+	}{
+		{"the seed and every clock", func(p *Plan) {
+			p.Seed = 8
+			for i := range p.Matches {
+				p.Matches[i].Seed = uint64(100 + i)
+				p.Matches[i].Clock.Total = drivers.Duration(4 * time.Minute)
+			}
+		}, []string{"seed: 777 → 8", "matches[*].clock.total: 5m0s → 4m0s (4 matches)", "matches: 4 → 4, 4 changed (r1, r2 and 2 more)"}},
+		{"clocks changed by different amounts", func(p *Plan) {
+			for i := range p.Matches {
+				p.Matches[i].Clock.Total = drivers.Duration(time.Duration(3+i%2) * time.Minute)
+			}
+		}, []string{"matches[*].clock.total: 5m0s → 3m0s (2 matches)", "matches[*].clock.total: 5m0s → 4m0s (2 matches)", "matches: 4 → 4, 4 changed (r1, r2 and 2 more)"}},
+		{"a clock in some matches, the seats in others", func(p *Plan) {
+			p.Matches[0].Clock.Total = drivers.Duration(4 * time.Minute)
+			p.Matches[1].Clock.Total = drivers.Duration(4 * time.Minute)
+			p.Matches[2].Seats = []string{"keeper", "alice"}
+			p.Matches[3].Seats = []string{"alice", "keeper"}
+		}, []string{"matches[*].clock.total: 5m0s → 4m0s (2 matches)", "matches: 4 → 4, 4 changed (r1, r2 and 2 more)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := four()
+			tc.change(p)
+			if d := cmp.Diff(tc.want, Diff(four(), p)); d != "" {
+				t.Errorf("Diff (-want +got):\n%s", d)
+			}
+		})
+	}
+}
