@@ -1133,7 +1133,9 @@ const stderrEndMost = 200
 // stderr, the file, when the bot wrote to it, and for a crash
 // stderr_end, its last line that holds more than spaces (a traceback's
 // last line says what went wrong; the log quotes it with Go's escapes
-// when it holds a control character). Only the log says them: what a
+// when it holds a control character), or stderr_cut when the file ends
+// with the arbiter's note that it reached its cap (proc.StderrCutNote),
+// whose last line is then not the bot's. Only the log says them: what a
 // bot writes to stderr is not part of the match's record (the fault's
 // detail, its transcript), which a replay compares and the bot's stderr
 // need not repeat.
@@ -1146,7 +1148,12 @@ func faultStderr(path, kind string) []any {
 	}
 	fields := []any{"stderr", path}
 	if kind == drivers.FaultCrash {
-		if end := filetail.LastLine(path, stderrEndMost); end != "" {
+		switch end := filetail.LastLine(path, stderrEndMost); {
+		case proc.IsStderrCutNote(end):
+			// The arbiter's note, not the bot's: its last lines were
+			// dropped at the file's cap.
+			fields = append(fields, "stderr_cut", true)
+		case end != "":
 			fields = append(fields, "stderr_end", end)
 		}
 	}

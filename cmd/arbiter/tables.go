@@ -183,9 +183,9 @@ func writeDefaults(w io.Writer, st []stats.Standing) {
 // never ran there (a start or build fault) has no stderr to read. The
 // file named is the engine's (engine.StderrFile); the only game that
 // names its own, Euchre (a file per position), has no fault but those.
-// What the bot wrote there is not quoted: the standings are the results'
-// alone (a merged tournament's too), and the run's log quotes a crash's
-// last stderr line.
+// What the bot wrote there is not quoted, nor whether it wrote anything:
+// the standings are the results' alone (a merged tournament's too), and
+// the run's log quotes a crash's last stderr line when there is one.
 func writeFaults(w io.Writer, st []stats.Standing) {
 	first := true
 	for _, s := range st {
@@ -197,12 +197,15 @@ func writeFaults(w io.Writer, st []stats.Standing) {
 			fmt.Fprintln(w)
 			first = false
 		}
-		fmt.Fprintf(w, "Faults: %s: lost %s by its own faults; the first in match %s, %s: %s", s.Bot,
-			plural(s.Faults, "match"), f.Match, f.Fault, f.Detail)
+		fmt.Fprintf(w, "Faults: %s: lost %s by its own faults; the first in match %s, %s", s.Bot,
+			plural(s.Faults, "match"), f.Match, f.Fault)
+		if f.Detail != "" {
+			fmt.Fprintf(w, ": %s", f.Detail)
+		}
 		if f.Fault != drivers.FaultStart && f.Fault != engine.FaultBuild {
 			fmt.Fprintf(w, "; its stderr is %s", path.Join("matches", f.Match, engine.StderrFile(f.Seat, s.Bot)))
 			if f.Fault == drivers.FaultCrash {
-				fmt.Fprint(w, " (the run's log quotes its last line)")
+				fmt.Fprint(w, " (the run's log quotes its last line, if it wrote one)")
 			}
 		}
 		fmt.Fprintln(w, "; see results.jsonl.")

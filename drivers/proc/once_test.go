@@ -774,3 +774,24 @@ func TestExplainStderrOnlyForACrash(t *testing.T) {
 		}
 	}
 }
+
+// TestStderrCutNote: a stderr file cut at its cap ends with the note
+// IsStderrCutNote knows (the engine's fault line says the file was cut
+// rather than quote it), and a line of the bot's own is no such note.
+func TestStderrCutNote(t *testing.T) {
+	spec, _ := onceSpec(t, "stderr")
+	spec.Stderr = filepath.Join(t.TempDir(), "stderr")
+	spec.MaxStderr = 150
+	runOnce(t, spec)
+	runOnce(t, spec)
+	b, _ := os.ReadFile(spec.Stderr)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if last := lines[len(lines)-1]; !IsStderrCutNote(last) || last != StderrCutNote(150) {
+		t.Errorf("the cut file's last line %q is not StderrCutNote(150)", last)
+	}
+	for _, line := range []string{"[arbiter: stderr truncated at x bytes]", "[arbiter: stderr truncated at 5 bytes] more", "e"} {
+		if IsStderrCutNote(line) {
+			t.Errorf("IsStderrCutNote(%q) = true", line)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -43,6 +45,27 @@ func stderrFailed(ctx context.Context) func(error) {
 // (check, console) says that a bot's stderr file could not be written.
 var stderrLostNotices io.Writer = os.Stderr
 
+// stderrCutPrefix begins StderrCutNote.
+const stderrCutPrefix = "[arbiter: stderr truncated at "
+
+// StderrCutNote is the line the arbiter ends a bot's stderr file with
+// when the bot wrote more than the file's cap of max bytes: the rest was
+// dropped, so the line before it is not the bot's last.
+func StderrCutNote(max int64) string {
+	return fmt.Sprintf("%s%d bytes]", stderrCutPrefix, max)
+}
+
+// IsStderrCutNote reports whether line (without its newline) is a
+// StderrCutNote, of any cap.
+func IsStderrCutNote(line string) bool {
+	rest, ok := strings.CutPrefix(line, stderrCutPrefix)
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(rest, " bytes]"), 10, 64)
+	return err == nil && line == StderrCutNote(n)
+}
+
 // stderrSink is where a bot's stderr pipe is drained to: the file, up to
 // max bytes, then a note that it was cut; never an error to the pipe.
 type stderrSink struct {
@@ -76,7 +99,7 @@ func (w *stderrSink) Write(p []byte) (int, error) {
 	w.written.Add(int64(n))
 	if err == nil && len(b) < len(p) {
 		w.full = true
-		n, err = fmt.Fprintf(w.f, "\n[arbiter: stderr truncated at %d bytes]\n", w.max)
+		n, err = fmt.Fprintf(w.f, "\n%s\n", StderrCutNote(w.max))
 		w.written.Add(int64(n))
 	}
 	w.fail(err)
