@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,6 +56,27 @@ type BuildRecord struct {
 	// are so: a built file replaced or removed between two runs is built
 	// again from the files the fingerprint covers, never played.
 	Outputs []plan.FileSum `json:"outputs,omitempty"`
+	// Setup is the hash of what the build ran with beside the bot's files
+	// (buildSetup): a verdict is kept only while it is the same.
+	Setup string `json:"setup,omitempty"`
+}
+
+// buildSetup is the hash of what bot b's build runs with beside its
+// files: its command, its environment, its limits and its timeout. A
+// change to any of them can change what the build makes, or whether it
+// succeeds, so a verdict of a build with another is not kept.
+func buildSetup(b *plan.Bot) string {
+	data, err := json.Marshal(struct {
+		Command []string          `json:"command"`
+		Env     map[string]string `json:"env,omitempty"`
+		Limits  *drivers.Limits   `json:"limits,omitempty"`
+		Timeout drivers.Duration  `json:"timeout,omitempty"`
+	}{b.Build, b.Env, b.Limits, b.BuildTimeout})
+	if err != nil {
+		panic(fmt.Sprintf("bot %s's build setup: %v", b.Name, err)) // plain data: cannot fail
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // builds holds, for each bot that has a build, its build's verdict for
@@ -346,12 +369,14 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 }
 
 // kept is the verdict kept in the results directory of bot b's last build
-// when it holds for b as it is now: of the same command and fingerprint
-// fp (the bot's hash before the build), its outputs as it left them; else
-// nil, and old is the verdict kept (nil for none).
+// when it holds for b as it is now: of the same command, environment,
+// limits and timeout (buildSetup) and fingerprint fp (the bot's hash
+// before the build), its outputs as it left them; else nil, and old is
+// the verdict kept (nil for none).
 func (r *Runner) kept(b *plan.Bot, fp string) (rec, old *BuildRecord) {
 	old, _ = readBuildRecord(r.Out, b.Name)
-	if old != nil && fp != "" && old.Fingerprint == fp && strings.Join(old.Command, "\x00") == strings.Join(b.Build, "\x00") {
+	if old != nil && fp != "" && old.Fingerprint == fp && strings.Join(old.Command, "\x00") == strings.Join(b.Build, "\x00") &&
+		old.Setup == buildSetup(b) {
 		changed := changedOutput(b.DirIn(r.Root), old.Outputs)
 		if changed == "" {
 			r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", old.OK)
@@ -370,11 +395,12 @@ func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, b
 		return BuildRecord{}, err
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
-	rec := BuildRecord{Bot: b.Name, Command: b.Build}
+	rec := BuildRecord{Bot: b.Name, Command: b.Build, Setup: buildSetup(b)}
 	botDir := b.DirIn(r.Root)
 	before := dirFiles(botDir)
 	start := time.Now()
-	detail, err := runBuild(ctx, b, botDir, filepath.Join(dir, file+".log"), r.logger().Warn)
+	log := filepath.Join(dir, file+".log")
+	detail, err := runBuild(ctx, b, botDir, log, buildCache(b, r.held, r.logger().Warn), r.logger().Warn)
 	rec.ElapsedMS = time.Since(start).Milliseconds()
 	rec.Made = madeFiles(before, dirFiles(botDir), old)
 	if err != nil {
@@ -391,7 +417,11 @@ func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, b
 	}
 	rec.Outputs = r.outputs(b)
 	rec.OK, rec.Detail = detail == "", detail
-	if !rec.OK {
+	if !rec.OK && r.outside {
+		// Its command says so itself, naming the log by its full path:
+		// there is no results directory for it to be relative to.
+		rec.Detail = fmt.Sprintf("%s (its output is in %s)", detail, log)
+	} else if !rec.OK {
 		rec.Detail = fmt.Sprintf("%s (its output is in %s)", detail, filepath.Join(BuildsDir, file+".log"))
 		r.logger().Warn("build failed", "bot", b.Name, "detail", rec.Detail)
 	}
@@ -439,13 +469,6 @@ type nopLog struct{}
 func (nopLog) Info(string, ...any) {}
 func (nopLog) Warn(string, ...any) {}
 
-// Build runs bot b's build in dir as a run does (see runBuild), its output
-// to log, what it gives back of other arbiters' builds to warn: for
-// commands that need a bot built outside a run (arbiter check).
-func Build(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg string, args ...any)) (detail string, err error) {
-	return runBuild(ctx, b, dir, log, warn)
-}
-
 // GiveBackLent gives back the bot folders that arbiters which ended
 // during a build (killed, or the machine stopped) left lent to the
 // sandbox's uid (proc.GiveBackAbandoned), and tells warn of each. Every
@@ -476,8 +499,10 @@ func envList(env map[string]string) []string {
 // confinement as the bot: proc.Prepare), its stdout and stderr to log,
 // within the bot's build timeout. detail says why the build failed, or is
 // empty; err is the arbiter's own failure or ctx's. Folders that ended
-// arbiters left lent are given back first (GiveBackLent, to warn).
-func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg string, args ...any)) (detail string, err error) {
+// arbiters left lent are given back first (GiveBackLent, to warn). cache,
+// when not "", is the build's cache folder kept between builds
+// (buildCache); a run's builds have none.
+func runBuild(ctx context.Context, b *plan.Bot, dir, log, cache string, warn func(msg string, args ...any)) (detail string, err error) {
 	out, err := os.Create(log)
 	if err != nil {
 		return "", err
@@ -504,7 +529,7 @@ func runBuild(ctx context.Context, b *plan.Bot, dir, log string, warn func(msg s
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	lim := buildLimits(b, dir, botEnv)
 	cmd.Env = append(proc.HostEnviron(lim), botEnv...)
-	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)}, buildCache(b, dir, warn))
+	box, err := proc.PrepareBuild(cmd, lim, drivers.Clock{Total: drivers.Duration(timeout)}, cache)
 	if err != nil {
 		var f *proc.Fault
 		if !errors.As(err, &f) {

@@ -34,7 +34,7 @@ func TestBuildKilledFromOutside(t *testing.T) {
 			if tc.name == "killed" {
 				go killFromOutside(t, "sleep\x0029.817\x00")
 			}
-			detail, err := runBuild(context.Background(), b, dir, log, func(string, ...any) {})
+			detail, err := runBuild(context.Background(), b, dir, log, "", func(string, ...any) {})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,32 +4,54 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
+	"syscall"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 // BuildState is the folder where arbiter, as root, keeps a folder of its
-// own for each bot it builds in the sandbox (buildState): the build's
-// cache, and the verdict of the builds that arbiter check makes. Another
-// user's are in their cache folder (os.UserCacheDir), under
-// arbiter/builds.
+// own for each bot that arbiter check or console builds (buildState): the
+// build's cache, and the verdict of its last build. Another user's are in
+// their cache folder (os.UserCacheDir), under arbiter/builds. StateDirEnv
+// names another folder for both.
 var BuildState = "/var/lib/arbiter/builds"
+
+// StateDirEnv is the environment variable that, when set, names the
+// folder of the bots' folders of arbiter's state instead of BuildState or
+// the user's cache folder.
+const StateDirEnv = "ARBITER_STATE_DIR"
 
 // BuildCacheCap is how much a bot's build cache may hold: a build that
 // finds it holding more starts from an empty one, which its own build
 // then fills again with only what it uses.
 var BuildCacheCap int64 = 1 << 30
 
+// StateMaxAge is how long a bot's folder of arbiter's state stays unused
+// (no check or console has built the bot) before the next one that makes
+// a state removes it (pruneStates).
+var StateMaxAge = 30 * 24 * time.Hour
+
 // stateDirFile, in a bot's folder of arbiter's state, names the bot's
-// folder: once that is gone, so is the state (pruneStates).
-const stateDirFile = "dir"
+// folder; it is written anew at each use, so its time is the state's
+// last use. stateLockFile is the file a command that uses the state
+// holds a lock on (heldState).
+const (
+	stateDirFile  = "dir"
+	stateLockFile = "lock"
+)
 
 // buildStateRoot is the folder of the bots' folders of arbiter's state.
 func buildStateRoot() (string, error) {
+	if d := os.Getenv(StateDirEnv); d != "" {
+		return d, nil
+	}
 	if os.Geteuid() == 0 {
 		return BuildState, nil
 	}
@@ -53,41 +75,89 @@ func buildState(name, dir string) (string, error) {
 	return filepath.Join(root, fileName(name)+"-"+hex.EncodeToString(sum[:8])), nil
 }
 
-// ownState is buildState(name, dir), made if need be, and tied to dir
-// (stateDirFile); the states of bots whose folder is gone are removed
-// first.
-func ownState(name, dir string) (string, error) {
+// heldState is a bot's folder of arbiter's state, locked by this process
+// until release: no other arbiter uses it, empties its cache or removes
+// it meanwhile.
+type heldState struct {
+	dir  string
+	lock *os.File
+}
+
+func (h *heldState) release() { h.lock.Close() }
+
+// holdState is buildState(name, dir), made if need be, locked (waiting
+// for another arbiter that holds it) and tied to dir (stateDirFile); the
+// states unused for StateMaxAge are removed first.
+func holdState(name, dir string) (*heldState, error) {
 	state, err := buildState(name, dir)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	pruneStates(filepath.Dir(state))
-	if err := os.MkdirAll(state, 0o700); err != nil {
-		return "", err
+	root := filepath.Dir(state)
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, err
 	}
 	// Its root stays arbiter's own: only the bot's build is shown its
 	// cache, and no other user reaches it.
-	if err := os.Chmod(filepath.Dir(state), 0o700); err != nil {
-		return "", err
+	if err := os.Chmod(root, 0o700); err != nil {
+		return nil, err
 	}
-	return state, os.WriteFile(filepath.Join(state, stateDirFile), []byte(realDir(dir)+"\n"), 0o600)
+	pruneStates(root)
+	lock, err := lockState(state)
+	if err != nil {
+		return nil, err
+	}
+	h := &heldState{dir: state, lock: lock}
+	if err := atomicfile.Write(filepath.Join(state, stateDirFile), []byte(realDir(dir)+"\n"), 0o600); err != nil {
+		h.release()
+		return nil, err
+	}
+	return h, nil
 }
 
-// buildCache is the cache folder of bot b's build in dir, made if need
-// be, "" when the build has none: one outside the sandbox keeps its
-// caches where its user's programs do. A cache over BuildCacheCap is
-// emptied first. A cache that cannot be made is not the bot's failure:
-// warn is told, and the build runs without one.
-func buildCache(b *plan.Bot, dir string, warn func(msg string, args ...any)) string {
-	if b.Limits == nil || b.Limits.Sandbox == nil {
+// lockState makes folder state and takes the lock of its lock file,
+// waiting for another holder. A pruner may have removed the folder
+// between the two: the lock then held is of a file no longer there, and
+// it is taken again on the folder made anew.
+func lockState(state string) (*os.File, error) {
+	path := filepath.Join(state, stateLockFile)
+	for {
+		if err := os.MkdirAll(state, 0o700); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := flock(f, syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		held, herr := f.Stat()
+		now, nerr := os.Stat(path)
+		if herr == nil && nerr == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		f.Close()
+		if herr != nil {
+			return nil, herr
+		}
+	}
+}
+
+// buildCache is the cache folder of bot b's build in the state held,
+// made if need be, "" when the build has none: one outside the sandbox
+// keeps its caches where its user's programs do. A cache over
+// BuildCacheCap is emptied first. A cache that cannot be made is not the
+// bot's failure: warn is told, and the build runs without one.
+func buildCache(b *plan.Bot, held *heldState, warn func(msg string, args ...any)) string {
+	if held == nil || b.Limits == nil || b.Limits.Sandbox == nil {
 		return ""
 	}
-	state, err := ownState(b.Name, dir)
-	if err != nil {
-		warn("the bot's build runs without a cache kept between builds", "bot", b.Name, "error", err)
-		return ""
-	}
-	cache := filepath.Join(state, "cache")
+	cache := filepath.Join(held.dir, "cache")
 	if n := folderSize(cache); n > BuildCacheCap {
 		warn("the bot's build cache holds more than its cap: emptied", "bot", b.Name, "cache", cache, "bytes", n, "cap", BuildCacheCap)
 		if err := os.RemoveAll(cache); err != nil {
@@ -116,20 +186,44 @@ func folderSize(dir string) int64 {
 	return n
 }
 
-// pruneStates removes the bots' folders of arbiter's state in root whose
-// bot folder is gone (the folders of a contest removed, a test's), so that
-// their caches do not stay for ever.
+// pruneStates removes the bots' folders of arbiter's state in root that
+// no arbiter holds (heldState) and that have not been used for
+// StateMaxAge, so that their caches do not stay for ever. Whether the
+// bot's folder is still there decides nothing: another mount namespace
+// (a job's private /tmp, a container) may not see a folder in use.
 func pruneStates(root string) {
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
-		state := filepath.Join(root, e.Name())
-		data, err := os.ReadFile(filepath.Join(state, stateDirFile))
-		if err != nil {
-			continue
+		if e.IsDir() {
+			pruneState(root, e.Name())
 		}
-		if _, err := os.Lstat(strings.TrimSuffix(string(data), "\n")); !errors.Is(err, fs.ErrNotExist) {
-			continue
+	}
+}
+
+// pruneState removes state name of root if it is unheld and unused for
+// StateMaxAge: renamed out of the way under its lock first, so that an
+// arbiter that waits for that lock finds it gone and makes it anew
+// (lockState).
+func pruneState(root, name string) {
+	state := filepath.Join(root, name)
+	lock, err := os.OpenFile(filepath.Join(state, stateLockFile), os.O_RDWR, 0)
+	if err == nil {
+		defer lock.Close()
+		if flock(lock, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			return
 		}
-		_ = os.RemoveAll(state) // what stays is tried again at the next build
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	used, err := os.Stat(filepath.Join(state, stateDirFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		used, err = os.Stat(state)
+	}
+	if err != nil || time.Since(used.ModTime()) < StateMaxAge {
+		return
+	}
+	gone := filepath.Join(root, ".gone-"+name+"-"+strconv.Itoa(os.Getpid()))
+	if os.Rename(state, gone) == nil {
+		_ = os.RemoveAll(gone) // what stays is tried again at the next build
 	}
 }

@@ -6,11 +6,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
+	"github.com/hashicorp/go-hclog"
 )
 
 // keepStates points the bots' folders of arbiter's state at a folder of
@@ -30,20 +35,27 @@ func keepStates(t *testing.T) string {
 	return root
 }
 
-// A Go bot's build in the sandbox keeps Go's cache between builds: the
-// second build finds the first one's (its $HOME/.cache holds go-build),
-// and a build from the cache is the build from scratch, byte for byte,
-// while a changed source is built again.
-func TestBuildCacheKeptBetweenBuilds(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go here")
-	}
+// needSandbox skips a test of the sandboxed build's cache where there is
+// no sandbox (CI has one).
+func needSandbox(t *testing.T) {
+	t.Helper()
 	if !proc.Machine().Sandbox {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("CI runs the tests with the sandbox, but here it is not")
 		}
 		t.Skip("no sandbox here: a build outside it keeps its caches where its user's programs do")
 	}
+}
+
+// A Go bot's build for check or console keeps Go's cache between builds:
+// the second build finds the first one's (its $HOME/.cache holds
+// go-build), and a build from the cache is the build from scratch, byte
+// for byte, while a changed source is built again.
+func TestBuildCacheKeptBetweenBuilds(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go here")
+	}
+	needSandbox(t)
 	keepStates(t)
 	dir := filepath.Join(t.TempDir(), "bot")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -62,7 +74,12 @@ func TestBuildCacheKeptBetweenBuilds(t *testing.T) {
 		t.Helper()
 		write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\""+says+"\") }\n")
 		log := filepath.Join(t.TempDir(), "build.log")
-		detail, err := Build(context.Background(), b, dir, log, t.Logf)
+		held, err := holdState(b.Name, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		detail, err := runBuild(context.Background(), b, dir, log, buildCache(b, held, t.Logf), t.Logf)
+		held.release()
 		if err != nil || detail != "" {
 			out, _ := os.ReadFile(log)
 			t.Fatalf("build: %v %s\n%s", err, detail, out)
@@ -104,9 +121,89 @@ func TestBuildCacheKeptBetweenBuilds(t *testing.T) {
 	}
 }
 
+// poisonBot is a bot whose build makes what its cache says: a build can
+// leave in its cache what a later build takes, which no file of the bot
+// holds (as a build that rewrites Go's cache entries can).
+func poisonBot(t *testing.T) (p *plan.Plan, root string) {
+	t.Helper()
+	root = t.TempDir()
+	dir := filepath.Join(root, "b")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := `if [ -f "$HOME/.cache/evil" ]; then echo evil; else echo clean; fi >bot.txt; mkdir -p "$HOME/.cache"; echo x >"$HOME/.cache/evil"` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "build.sh"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &plan.Plan{Bots: []plan.Bot{{Name: "b", Dir: "b", Command: []string{"cat", "bot.txt"}, Build: []string{"sh", "build.sh"},
+		Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{}}}}}, root
+}
+
+// runLikeBuild builds bot b of p as a run does (Runner.build), its
+// results in out, and returns what the build made.
+func runLikeBuild(t *testing.T, p *plan.Plan, root, out string) string {
+	t.Helper()
+	o := fingerprint.Options{Root: root, Results: []string{out}}
+	taken := func() *plan.Plan {
+		one := *p
+		one.Bots = slices.Clone(p.Bots)
+		if err := fingerprint.Plan(&one, o); err != nil {
+			t.Fatal(err)
+		}
+		return &one
+	}
+	r := &Runner{Plan: taken(), Root: root, Out: out}
+	b := &r.Plan.Bots[0]
+	rec, err := r.build(context.Background(), b, b.Fingerprint.Hash, func() (string, error) {
+		b.Fingerprint = taken().Bots[0].Fingerprint
+		return b.Fingerprint.Hash, nil
+	})
+	if err != nil || !rec.OK {
+		t.Fatalf("run's build: %v %+v", err, rec)
+	}
+	made, _ := os.ReadFile(filepath.Join(root, "b", "bot.txt"))
+	return string(made)
+}
+
+// A build for check or console may leave in its kept cache what makes a
+// later build make what no file of the bot holds; a run's build never
+// takes that cache (it starts from an empty one), nor a file that such a
+// build made in place of the run's own.
+func TestBuildCachePoisonedNotTakenByRun(t *testing.T) {
+	needSandbox(t)
+	keepStates(t)
+	p, root := poisonBot(t)
+	out := filepath.Join(t.TempDir(), "results")
+	if got := runLikeBuild(t, p, root, out); got != "clean\n" {
+		t.Fatalf("the run's first build made %q", got)
+	}
+	check := func(rebuild bool) string {
+		t.Helper()
+		built, err := BuildOutside(context.Background(), p, "b", fingerprint.Options{Root: root}, rebuild, hclog.NewNullLogger(), func() {})
+		defer built.Close()
+		if err != nil || !built.Record.OK {
+			t.Fatalf("check's build: %v %+v", err, built.Record)
+		}
+		made, _ := os.ReadFile(filepath.Join(root, "b", "bot.txt"))
+		return string(made)
+	}
+	if got := check(false); got != "clean\n" {
+		t.Fatalf("check's first build made %q", got)
+	}
+	if got := check(true); got != "evil\n" {
+		t.Fatalf("check's build from its kept cache made %q: the test proves nothing", got)
+	}
+	if got := runLikeBuild(t, p, root, out); got != "clean\n" {
+		t.Fatalf("a run took what a build from check's kept cache made: %q", got)
+	}
+	if got := runLikeBuild(t, p, root, filepath.Join(t.TempDir(), "again")); got != "clean\n" {
+		t.Fatalf("a run's build into another results directory made %q", got)
+	}
+}
+
 // Each bot has a folder of its own, by name and folder; a cache over
-// BuildCacheCap is emptied before the build; the folder of a bot whose
-// folder is gone is removed at the next build.
+// BuildCacheCap is emptied before the build; a bot's build outside the
+// sandbox has no cache.
 func TestBuildCacheFolders(t *testing.T) {
 	keepStates(t)
 	a, c := t.TempDir(), t.TempDir()
@@ -124,7 +221,12 @@ func TestBuildCacheFolders(t *testing.T) {
 	b := &plan.Bot{Name: "alice", Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{}}}
 	warned := 0
 	warn := func(string, ...any) { warned++ }
-	cache := buildCache(b, a, warn)
+	held, err := holdState(b.Name, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.release()
+	cache := buildCache(b, held, warn)
 	if cache == "" || warned > 0 {
 		t.Fatalf("no cache made (%d warnings)", warned)
 	}
@@ -133,20 +235,122 @@ func TestBuildCacheFolders(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cache, "big"), []byte("more than ten bytes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if buildCache(b, a, warn) != cache || warned != 1 {
+	if buildCache(b, held, warn) != cache || warned != 1 {
 		t.Fatalf("a cache over its cap: %d warnings, want 1", warned)
 	}
 	if _, err := os.Stat(filepath.Join(cache, "big")); err == nil {
 		t.Fatal("a cache over its cap was not emptied")
 	}
-	if err := os.RemoveAll(a); err != nil {
+	if buildCache(&plan.Bot{Name: "bare"}, held, warn) != "" {
+		t.Fatal("a build outside the sandbox was given a cache")
+	}
+}
+
+// A state is removed only when no arbiter holds it and it has not been
+// used for StateMaxAge, whether or not its bot's folder is seen (another
+// mount namespace may not see a folder in use); a state's dir file is
+// never seen empty while it is rewritten.
+func TestBuildCachePrune(t *testing.T) {
+	root := keepStates(t)
+	gone := filepath.Join(t.TempDir(), "gone") // never made: as another namespace sees it
+	old := time.Now().Add(-2 * StateMaxAge)
+	age := func(state string) {
+		t.Helper()
+		for _, f := range []string{filepath.Join(state, stateDirFile), state} {
+			if err := os.Chtimes(f, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	exists := func(state string) bool {
+		_, err := os.Stat(state)
+		return err == nil
+	}
+	fresh, err := holdState("fresh", gone)
+	if err != nil {
 		t.Fatal(err)
 	}
-	buildCache(&plan.Bot{Name: "carol", Limits: b.Limits}, c, warn)
-	if _, err := os.Stat(filepath.Dir(cache)); err == nil {
-		t.Fatal("the state of a bot whose folder is gone stays")
+	fresh.release()
+	held, err := holdState("held", gone)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if buildCache(&plan.Bot{Name: "bare"}, c, warn) != "" {
-		t.Fatal("a build outside the sandbox was given a cache")
+	defer held.release()
+	age(held.dir)
+	stale, err := holdState("stale", gone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.release()
+	age(stale.dir)
+	pruneStates(root)
+	if !exists(fresh.dir) {
+		t.Fatal("a state used just now, its bot's folder not seen, was removed")
+	}
+	if !exists(held.dir) {
+		t.Fatal("a state held by an arbiter was removed")
+	}
+	if exists(stale.dir) {
+		t.Fatal("a state unheld and unused for StateMaxAge stays")
+	}
+	// Its dir file rewritten again and again, a reader never sees it
+	// empty or missing.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 2000 {
+			if err := atomicfile.Write(filepath.Join(held.dir, stateDirFile), []byte(gone+"\n"), 0o600); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if data, err := os.ReadFile(filepath.Join(held.dir, stateDirFile)); err != nil || string(data) != gone+"\n" {
+			t.Fatalf("the dir file read as %q (%v) while rewritten", data, err)
+		}
+	}
+}
+
+// An arbiter waiting for a state that a pruner removes under its lock
+// holds the state made anew, not a lock of a file no longer there.
+func TestBuildCacheLockAfterPrune(t *testing.T) {
+	root := keepStates(t)
+	dir := t.TempDir()
+	first, err := holdState("b", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan *heldState)
+	go func() {
+		h, err := holdState("b", dir)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- h
+	}()
+	// The pruner's removal, done by the holder: renamed away, then gone.
+	time.Sleep(100 * time.Millisecond)
+	if err := os.Rename(first.dir, filepath.Join(root, ".gone-test")); err != nil {
+		t.Fatal(err)
+	}
+	first.release()
+	second := <-got
+	if second == nil {
+		return
+	}
+	defer second.release()
+	held, err := second.lock.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := os.Stat(filepath.Join(second.dir, stateLockFile))
+	if err != nil || !os.SameFile(held, now) {
+		t.Fatalf("the lock held is not the state's lock file (%v)", err)
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
@@ -19,18 +20,34 @@ type BuiltOutside struct {
 	// Log is the file that holds the build's output, Verdict the one
 	// that holds Record.
 	Log, Verdict string
+	// temp is the temporary folder that holds them when the bot has no
+	// folder of arbiter's state (Close removes it).
+	temp string
+}
+
+// Close removes the build's temporary folder, if it has one: its Log and
+// Verdict are gone then.
+func (b BuiltOutside) Close() error {
+	if b.temp == "" {
+		return nil
+	}
+	return os.RemoveAll(b.temp)
 }
 
 // BuildOutside builds bot name of p, its dir relative to o.Root, for a
-// command that needs it built outside a run (arbiter check, console),
-// as a run builds it (Runner.build: kept, else buildAnew): unless the verdict of its last
-// build outside a run holds for it as it is now (the same command, its
+// command that needs it built outside a run (arbiter check, console), as
+// a run builds it (Runner.build: kept, else buildAnew): unless rebuild is
+// false and the verdict of its last build outside a run holds for it as
+// it is now (the same command, environment, limits and timeout, its
 // fingerprint taken as o says the same, its build's outputs as it left
-// them: Runner.kept). That verdict is kept in the bot's folder of
-// arbiter's state (buildState), beside its build cache, so that no
-// results directory is needed; announce is called just before a build
-// runs.
-func BuildOutside(ctx context.Context, p *plan.Plan, name string, o fingerprint.Options, log hclog.Logger, announce func()) (BuiltOutside, error) {
+// them: Runner.kept) and is a success. A failed build is always run
+// again. That verdict is kept in the bot's folder of arbiter's state
+// (holdState), locked while it builds, beside its build cache, which a
+// sandboxed build is given: a run never takes that cache, nor this
+// verdict. Where no such folder can be made (a HOME that cannot be
+// written), the bot is built in a temporary folder, without a cache, and
+// log is told. announce is called just before a build runs.
+func BuildOutside(ctx context.Context, p *plan.Plan, name string, o fingerprint.Options, rebuild bool, log hclog.Logger, announce func()) (BuiltOutside, error) {
 	b := p.Bot(name)
 	if b == nil {
 		return BuiltOutside{}, p.UnknownBot(name)
@@ -47,15 +64,22 @@ func BuildOutside(ctx context.Context, p *plan.Plan, name string, o fingerprint.
 	if err != nil {
 		return BuiltOutside{}, err
 	}
-	state, err := ownState(name, ob.DirIn(o.Root))
-	if err != nil {
-		return BuiltOutside{}, fmt.Errorf("the folder where arbiter keeps bot %s's builds: %w", name, err)
+	r := &Runner{Plan: &plan.Plan{Bots: []plan.Bot{*ob}}, Root: o.Root, Log: log, outside: true}
+	var out BuiltOutside
+	if held, herr := holdState(name, ob.DirIn(o.Root)); herr == nil {
+		defer held.release()
+		r.held, r.Out = held, filepath.Join(held.dir, "check")
+	} else {
+		if out.temp, err = os.MkdirTemp("", "arbiter-build-*"); err != nil {
+			return BuiltOutside{}, err
+		}
+		log.Warn("no folder to keep the bot's builds in: built in a temporary folder, without a cache, its verdict not kept", "bot", name, "error", herr)
+		r.Out = out.temp
 	}
-	r := &Runner{Plan: &plan.Plan{Bots: []plan.Bot{*ob}}, Root: o.Root, Out: filepath.Join(state, "check"), Log: log}
 	ob = &r.Plan.Bots[0]
-	out := BuiltOutside{Log: filepath.Join(r.Out, BuildsDir, fileName(name)+".log"), Verdict: filepath.Join(r.Out, BuildsDir, fileName(name)+".json")}
+	out.Log, out.Verdict = filepath.Join(r.Out, BuildsDir, fileName(name)+".log"), filepath.Join(r.Out, BuildsDir, fileName(name)+".json")
 	rec, old := r.kept(ob, ob.Fingerprint.Hash)
-	if rec != nil {
+	if rec != nil && rec.OK && !rebuild {
 		out.Record, out.Kept = *rec, true
 		return out, nil
 	}

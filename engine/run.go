@@ -97,6 +97,13 @@ type Runner struct {
 	carryFrom string
 	// watch is set by Run: the bots' files, checked around every match.
 	watch *watch
+	// outside is set by BuildOutside, for a build of arbiter check or
+	// console: its verdict says where its output is by its full path,
+	// and held, when set, is the bot's folder of arbiter's state, whose
+	// cache the build is given. A run's builds have none: they start
+	// from an empty cache.
+	outside bool
+	held    *heldState
 }
 
 // Progress follows a run.

@@ -36,6 +36,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", ".", "working directory of COMMAND")
 	botName := fs.String("bot", "", "check this bot of the configuration at PATH, under the rules of its tournament's game, instead of a COMMAND")
 	sandbox := fs.Bool("sandbox", true, "run COMMAND in the sandbox under the game's default limits, as a tournament runs a bot without a limits block (-sandbox=false: bare, as a bot with sandbox = false; -bot takes the bot's own limits)")
+	rebuild := fs.Bool("rebuild", false, "with -bot: build the bot even when it is unchanged since its last build for check or console")
 	var only, env listFlag
 	fs.Var(&only, "case", "run only this case (repeatable)")
 	fs.Var(&env, "env", "add K=V to the bot's environment (repeatable), e.g. ARBITER_PREFIX=tym42 for Auction")
@@ -49,7 +50,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	game, bot, p, err := checkTarget(&cf, pos, command, *botName, *dir, stderr)
+	if *rebuild && *botName == "" {
+		return usageError("-rebuild goes with -bot: a COMMAND is not built")
+	}
+	game, bot, p, err := checkTarget(&cf, pos, command, *botName, *dir, *rebuild, stderr)
 	if err != nil {
 		return err
 	}
@@ -102,7 +106,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 // checkTarget is the game and the bot that check was asked to check,
 // and the plan of the configuration the bot is from (nil for a bot given
 // by its command).
-func checkTarget(cf *configFlags, pos, command []string, botName, dir string, stderr io.Writer) (string, drivers.Seat, *plan.Plan, error) {
+// With rebuild, a bot with a build is built even when its last build's
+// verdict holds for it.
+func checkTarget(cf *configFlags, pos, command []string, botName, dir string, rebuild bool, stderr io.Writer) (string, drivers.Seat, *plan.Plan, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", drivers.Seat{}, nil, err
@@ -163,7 +169,7 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, st
 	if logger.GetLevel() < hclog.Warn {
 		logger.SetLevel(hclog.Warn)
 	}
-	return l.plan.Game.Driver, seat, l.plan, buildForCheck(cf, l, path, b.Name, stderr, logger)
+	return l.plan.Game.Driver, seat, l.plan, buildForCheck(cf, l, path, b.Name, rebuild, stderr, logger)
 }
 
 // savedBotProblem is run's refusal of a saved plan (checkSaved) of bot
@@ -240,17 +246,19 @@ func commandLimits(game string, argv []string, dir string, env []string, sandbox
 }
 
 // buildForCheck builds bot name of l's plan (loaded from path) if it has
-// a build, as a run would, before it is checked: unless its last build
-// for check or console holds for it as it is now (engine.BuildOutside),
-// which it says. logger is told of the folders of ended arbiters' builds
-// it gives back first (engine.GiveBackLent).
-func buildForCheck(cf *configFlags, l *loaded, path, name string, stderr io.Writer, logger hclog.Logger) error {
+// a build, as a run would, before it is checked: unless rebuild is false
+// and its last build for check or console succeeded and holds for it as
+// it is now (engine.BuildOutside), which it says. logger is told of the
+// folders of ended arbiters' builds it gives back first
+// (engine.GiveBackLent).
+func buildForCheck(cf *configFlags, l *loaded, path, name string, rebuild bool, stderr io.Writer, logger hclog.Logger) error {
 	b := l.plan.Bot(name)
 	if len(b.Build) == 0 {
 		return nil
 	}
 	announce := func() { fmt.Fprintf(stderr, "building %s: %s\n", b.Name, strings.Join(b.Build, " ")) }
-	built, err := engine.BuildOutside(context.Background(), l.plan, name, cf.fingerprintOptions(l, path), logger, announce)
+	built, err := engine.BuildOutside(context.Background(), l.plan, name, cf.fingerprintOptions(l, path), rebuild, logger, announce)
+	defer built.Close()
 	if err != nil {
 		return err
 	}
@@ -263,7 +271,7 @@ func buildForCheck(cf *configFlags, l *loaded, path, name string, stderr io.Writ
 		return nil
 	}
 	out, _ := os.ReadFile(built.Log)
-	return fmt.Errorf("bot %s: %s; the build's output, kept in %s:\n%s", b.Name, rec.Detail, built.Log, strings.TrimSpace(string(out)))
+	return fmt.Errorf("bot %s: %s:\n%s", b.Name, rec.Detail, strings.TrimSpace(string(out)))
 }
 
 // commandPath makes a command given as a relative path (./bot) absolute,

@@ -45,6 +45,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "a match's directory (RESULTS/matches/ID): send the bot what that match sent the seat of -seat, the lines it wrote together in one write, instead of reading lines")
 	seat := fs.Int("seat", -1, "with -from: the seat (0, 1, ...) whose input to send")
 	botName := fs.String("bot", "", "talk to this bot of the configuration at PATH as its tournament runs it (its game, dir, env and limits), instead of a COMMAND")
+	rebuild := fs.Bool("rebuild", false, "with -bot: build the bot even when it is unchanged since its last build for check or console")
 	var extra listFlag
 	fs.Var(&extra, "env", "add K=V to the bot's environment (repeatable)")
 	var cf configFlags
@@ -57,7 +58,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	name, bot, err := consoleTarget(&cf, fs, pos, command, *botName, *sandbox, stderr)
+	name, bot, err := consoleTarget(&cf, fs, pos, command, *botName, *sandbox, *rebuild, stderr)
 	if err != nil {
 		return err
 	}
@@ -65,9 +66,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", name)
 	}
-	seatGiven := false
-	fs.Visit(func(f *flag.Flag) { seatGiven = seatGiven || f.Name == "seat" })
-	recorded, env, err := consoleFrom(name, *from, *seat, seatGiven, game.gtp)
+	recorded, env, err := consoleFrom(name, *from, *seat, flagSet(fs, "seat"), game.gtp)
 	if err != nil {
 		return err
 	}
@@ -123,7 +122,10 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 // the current directory under the game's default limits (or bare), or
 // with -bot a bot of the configuration at pos (check's -bot: its dir,
 // env, limits and build), without the ARBITER_* check gives it.
-func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, botName string, sandbox bool, stderr io.Writer) (string, drivers.Seat, error) {
+func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, botName string, sandbox, rebuild bool, stderr io.Writer) (string, drivers.Seat, error) {
+	if botName == "" && rebuild {
+		return "", drivers.Seat{}, usageError("-rebuild goes with -bot: a COMMAND is not built")
+	}
 	if botName == "" {
 		if len(pos) != 1 || len(command) == 0 {
 			return "", drivers.Seat{}, fmt.Errorf("usage: arbiter console GAME [-from MATCH_DIR -seat N] -- COMMAND ARGS... (or: arbiter console -bot NAME [-from MATCH_DIR -seat N] [PATH])")
@@ -135,7 +137,7 @@ func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, bot
 	if flagSet(fs, "sandbox") {
 		return "", drivers.Seat{}, usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
 	}
-	game, seat, _, err := checkTarget(cf, pos, command, botName, ".", stderr)
+	game, seat, _, err := checkTarget(cf, pos, command, botName, ".", rebuild, stderr)
 	if err != nil {
 		return "", seat, err
 	}

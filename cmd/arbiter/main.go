@@ -58,10 +58,10 @@ Usage:
   arbiter bot      GAME/NAME [ARG ...] | -list run a built-in bot on stdin/stdout, or list them
   arbiter fmt      [-check] [PATH]             format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
-  arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [PATH]
+  arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
                    [-move D] [-timeout D] [-dir DIR] [-env K=V] [-sandbox=false]
                                                run a bot through its game's conformance cases
-  arbiter console  GAME [-sandbox=false] -- COMMAND ARGS... | -bot NAME [PATH]
+  arbiter console  GAME [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
                    [-from MATCH_DIR -seat N] [-move D] [-env K=V]
                                                talk to a bot: type protocol lines, see answers and times
   arbiter init     GAME [DIR]                  write a tournament with starter bots (Python, C++, Java)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine"
 )
 
 // The test binary is also the arbiter: the tests run it as the "arbiter"
@@ -17,7 +19,7 @@ import (
 // Where lentDirEnv is set, that arbiter records the folders it lends in
 // it instead of in proc.LentDir (see lendSetup).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(ownState{m}, map[string]func(){
 		"arbiter": func() {
 			if dir := os.Getenv(lentDirEnv); dir != "" {
 				proc.LentDir = dir
@@ -25,6 +27,25 @@ func TestMain(m *testing.M) {
 			os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 		},
 	})
+}
+
+// ownState runs the tests with the bots' folders of arbiter's state
+// (check's and console's builds, engine.StateDirEnv) in a folder of their
+// own, removed after them, not in the machine's.
+type ownState struct{ m *testing.M }
+
+func (o ownState) Run() int {
+	if os.Getenv(engine.StateDirEnv) != "" {
+		return o.m.Run()
+	}
+	dir, err := os.MkdirTemp("", "arbiter-test-state-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv(engine.StateDirEnv, dir)
+	return o.m.Run()
 }
 
 // lentDirEnv names the folder where the test binary, run as arbiter,

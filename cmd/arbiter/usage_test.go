@@ -195,6 +195,8 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 		{[]string{"console", "bricks", "-seat", "1", "--", "cat"}, "-seat goes with -from"},
 		{[]string{"console", "bricks", "-from", "m", "--", "cat"}, "-from needs -seat"},
 		{[]string{"console", "-bot", "a", "-sandbox=false", "."}, "-sandbox goes with a COMMAND"},
+		{[]string{"console", "bricks", "-rebuild", "--", "cat"}, "-rebuild goes with -bot"},
+		{[]string{"check", "bricks", "-rebuild", "--", "cat"}, "-rebuild goes with -bot"},
 		{[]string{"rank", dir, "-export-pgn", pgn, "-crosstable", "-los"}, ""},
 		{[]string{"rank", dir, "-json"}, ""},
 		{[]string{"rank", dir, "-json", "-crosstable=false", "-los=false"}, ""}, // a switch given as false asks for nothing

@@ -98,6 +98,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("ROOT", root)
+			// The bots' folders of arbiter's state (check's and console's
+			// builds), the test's own, not the machine's.
+			env.Setenv("ARBITER_STATE_DIR", filepath.Join(env.WorkDir, ".arbiter-state"))
 			env.Setenv("REFDIR", filepath.Join(root, "engine", "rating", "testdata", "bayeselo"))
 			return nil
 		},
