@@ -1,9 +1,11 @@
 // Package javacmd reads a java command line: which main class it names,
-// whether it gives that class a class path, and what that class path
-// holds. The configuration's checks (package config), the verdicts on a
-// bot that failed (package proc), the sandbox, which shows the class
-// path's folders and files (package drivers), and the bots' fingerprints,
-// which hash them (package fingerprint), need it.
+// whether it gives that class a class path, what that class path holds,
+// and which JVM options it gives (the words before its class; those
+// after are the bot's arguments). The configuration's checks (package
+// config), the verdicts on a bot that failed (package proc), the
+// sandbox, which shows the class path's folders and files (package
+// drivers), and the bots' fingerprints, which hash them (package
+// fingerprint), need it.
 package javacmd
 
 import (
