@@ -38,9 +38,10 @@ func (l *loader) checkJava(t *Tournament, bots []*Bot) hcl.Diagnostics {
 // main class without a class path: java looks for the class in the
 // folder the game runs it in, where it is not, and every answer fails
 // ("Could not find or load main class"). A CLASSPATH in the bot's env
-// silences the warning only when it names an absolute path. The JVM
-// options suggested for a small process limit follow the bot's limits
-// (BotLimits).
+// silences the warning only when it names an absolute path. The command
+// suggested is the bot's own with "-cp ." before the class, and with the
+// JVM options a small process limit needs (following the bot's limits:
+// BotLimits) that neither it nor the bot's env gives.
 func (l *loader) checkClassPath(t *Tournament, b *Bot) *hcl.Diagnostic {
 	el, ok := t.Game.Game.(drivers.Elsewhere)
 	if !ok || l.javaWarned[b] || javacmd.AbsoluteClassPath(b.Env["CLASSPATH"]) {
@@ -54,11 +55,15 @@ func (l *loader) checkClassPath(t *Tournament, b *Bot) *hcl.Diagnostic {
 		l.javaWarned = map[*Bot]bool{}
 	}
 	l.javaWarned[b] = true
-	fix, flags := append([]string{b.Command[0]}, "-cp", ".", class), ""
-	if n := BotLimits(t, b).Processes; n > 0 && n < javacmd.SmallProcesses {
-		fix = append(append([]string{b.Command[0]}, javacmd.ThreadFlags...), "-cp", ".", class)
-		flags = fmt.Sprintf(" (the -XX options keep the JVM's threads within the bot's limit of %d processes and threads)", n)
+	var missing []string
+	n := BotLimits(t, b).Processes
+	if n > 0 && n < javacmd.SmallProcesses {
+		missing = javacmd.MissingThreadFlags(b.Command, jvmEnv(b))
 		l.threadsWarned(b)
+	}
+	fix, flags := classPathFix(b, missing...), ""
+	if len(missing) > 0 {
+		flags = fmt.Sprintf(" (the -XX options keep the JVM's threads within the bot's limit of %d processes and threads)", n)
 	}
 	rng := b.DeclRange
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Java class without a class path",
@@ -78,22 +83,39 @@ func (l *loader) checkThreads(t *Tournament, b *Bot) *hcl.Diagnostic {
 	if n <= 0 || n >= javacmd.SmallProcesses || l.jvmWarned[b] {
 		return nil
 	}
-	env := make([]string, 0, len(b.Env))
-	for _, k := range []string{"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"} {
-		if v, ok := b.Env[k]; ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	missing := javacmd.MissingThreadFlags(b.Command, env)
+	missing := javacmd.MissingThreadFlags(b.Command, jvmEnv(b))
 	if len(missing) == 0 {
 		return nil
 	}
 	l.threadsWarned(b)
 	rng := b.DeclRange
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "JVM without the options of a small process limit",
-		Detail: fmt.Sprintf("Bot %q runs %q, whose JVM starts threads of its own (its garbage collector's, its compilers'), by default more than its limit of %d processes and threads: give %s before the class in its command (as the Java starter of arbiter init auction does), or every move may fail with \"tried to have more than %d processes and threads at once\" (a processes fault).",
+		Detail: fmt.Sprintf("Bot %q runs %q, whose JVM starts threads of its own (its garbage collector's, its compilers'), by default more than its limit of %d processes and threads: give %s before the class in its command, or every move may fail with \"tried to have more than %d processes and threads at once\" (a processes fault).",
 			b.Name, strings.Join(b.Command, " "), n, strings.TrimSuffix(strings.TrimPrefix(hclList(missing), "["), "]"), n),
 		Subject: &rng}
+}
+
+// classPathFix is b's command, which names its main class without a
+// class path, with "-cp ." and the JVM options flags added before the
+// class: the options and arguments it gives stay.
+func classPathFix(b *Bot, flags ...string) []string {
+	opts, _ := javacmd.Options(b.Command, nil)
+	class := 1 + len(opts) // the index of the class: Options ends there
+	fix := append(append([]string{}, b.Command[:class]...), flags...)
+	fix = append(fix, "-cp", ".")
+	return append(fix, b.Command[class:]...)
+}
+
+// jvmEnv is the JVM's option variables of b's env, as NAME=value
+// entries.
+func jvmEnv(b *Bot) []string {
+	var env []string
+	for _, k := range []string{"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"} {
+		if v, ok := b.Env[k]; ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 // threadsWarned records that b was warned of the JVM options it lacks.

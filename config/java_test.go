@@ -139,6 +139,19 @@ bot "tight" {
   dir     = "j"
   command = ["java", "Bot"]
 }
+bot "heap" {
+  dir     = "j"
+  command = ["java", "-Xmx75m", "Bot", "-v"]
+}
+bot "tiered" {
+  dir     = "j"
+  command = ["java", "-XX:TieredStopAtLevel=1", "Bot"]
+}
+bot "envflags" {
+  dir     = "j"
+  env     = { JAVA_TOOL_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1" }
+  command = ["java", "Bot"]
+}
 game "auction" "a" {
   board "s" {
     cols    = 5
@@ -158,6 +171,11 @@ tournament "u" {
   players = 2
   format  = "round-robin"
   limits { processes = 16 }
+}
+tournament "v" {
+  game    = game.auction.a
+  bots    = [bot.heap, bot.tiered, bot.envflags]
+  players = 3
 }
 `
 	dir := t.TempDir()
@@ -183,6 +201,11 @@ tournament "u" {
 		"cpdot": flags, // Auction's default of 16
 		"roomy": `command = ["java", "-cp", ".", "Bot"]`,
 		"tight": flags + " (the -XX options keep the JVM's threads within the bot's limit of 16 ",
+		// The command's own options and arguments stay; only what it
+		// lacks is added, before the class.
+		"heap":     `command = ["java", "-Xmx75m", ` + flags[:len(flags)-1] + `, "-v"] (the -XX options`,
+		"tiered":   `command = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:CICompilerCount=1", "-cp", ".", "Bot"] (the -XX options`,
+		"envflags": `command = ["java", "-cp", ".", "Bot"].`,
 	} {
 		if !strings.Contains(warned[bot], want) {
 			t.Errorf("bot %s: warning %q, want one with %s", bot, warned[bot], want)
@@ -274,6 +297,11 @@ tournament "u" {
 	} {
 		if !strings.Contains(warned[bot], want) {
 			t.Errorf("bot %s: warning %q, want one with %s", bot, warned[bot], want)
+		}
+		// A processes limit of any game's may be small: the warning
+		// names none.
+		if strings.Contains(warned[bot], "auction") {
+			t.Errorf("bot %s: warning %q names Auction, want words true of any game", bot, warned[bot])
 		}
 		delete(warned, bot)
 	}

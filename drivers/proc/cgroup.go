@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/internal/javacmd"
 )
 
 // Bots' cgroups are named arbiter.<arbiter pid>.<sequence>, beside one
@@ -556,13 +557,16 @@ func (b *Box) counters() *Fault {
 // it goes over the limit before it collects its garbage; a maximum heap
 // of three quarters of the limit leaves room for its code, threads and
 // metaspace. A command that gives a maximum heap is told to make it
-// smaller.
+// smaller; one that gives the JVM's memory (-XX:MaxRAM=), a quarter of
+// which is its heap by default, is told so and to give a heap.
 func (b *Box) jvmMemoryHint() string {
 	if !b.jvm {
 		return ""
 	}
 	heap := fmt.Sprintf(`"-Xmx%dm"`, max(1, b.lim.Memory*3/4>>20))
 	switch {
+	case javacmd.MaxRAM(b.jvmHeap):
+		return fmt.Sprintf(": the JVM takes its memory to be what %s says and by default makes its heap a quarter of it; that heap and what the JVM holds beside it (its code, threads, metaspace) must fit in the limit; give it a maximum heap well under the limit, e.g. %s", b.jvmHeap, heap)
 	case b.jvmHeap != "":
 		return fmt.Sprintf(": the JVM's heap (%s) and what it holds beside it (its code, threads, metaspace) must fit in the limit; give it a smaller maximum heap, e.g. %s", b.jvmHeap, heap)
 	case b.sandboxed:

@@ -100,3 +100,25 @@ func TestJVMOverProcessLimitIsTold(t *testing.T) {
 		t.Errorf("fault %q: want it to name %s", r.Fault.Detail, want)
 	}
 }
+
+// TestJVMMemoryHintNamesWhatTheCommandGives: a command's -Xmx is its
+// heap, to make smaller; its -XX:MaxRAM= is the memory the JVM takes
+// itself to have, a quarter of which is its heap by default, not a heap;
+// the bot's own arguments after its class are neither.
+func TestJVMMemoryHintNamesWhatTheCommandGives(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		want, not string
+	}{
+		{[]string{"java", "-Xmx300m", "-cp", ".", "Bot"}, `the JVM's heap (-Xmx300m)`, "MaxRAM"},
+		{[]string{"java", "-XX:MaxRAM=400m", "-cp", ".", "Bot"}, "what -XX:MaxRAM=400m says and by default makes its heap a quarter of it", "the JVM's heap ("},
+		{[]string{"java", "-cp", ".", "Bot", "-Xmx300m"}, "give the JVM a maximum heap well under the limit", "-Xmx300m"},
+	} {
+		b := &Box{lim: drivers.Limits{Memory: 200 << 20}}
+		b.noteJVM(&shimConfig{Path: "/usr/bin/java", Args: c.args}, nil)
+		hint := b.jvmMemoryHint()
+		if !strings.Contains(hint, c.want) || strings.Contains(hint, c.not) || !strings.Contains(hint, `"-Xmx150m"`) {
+			t.Errorf("%q: hint %q, want it to say %q and -Xmx150m, not %q", c.args, hint, c.want, c.not)
+		}
+	}
+}

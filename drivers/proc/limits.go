@@ -72,7 +72,8 @@ type Box struct {
 	pidNS      bool // the bot is PID 1 of its own PID namespace
 	// jvm says the program run is the java launcher (as written, or as
 	// the sandbox resolved it): its limit faults say what to give it.
-	// jvmHeap is the maximum heap its command gives ("" if none),
+	// jvmHeap is the option its command gives that sizes its heap
+	// ("" if none; see javacmd.MaxHeap),
 	// jvmMissing the ThreadFlags it does not give.
 	jvm        bool
 	jvmHeap    string
@@ -257,8 +258,9 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 // memory and process faults to say.
 func (b *Box) noteJVM(cfg *shimConfig, env []string) {
 	if b.jvm = javacmd.JVM(cfg.Path); b.jvm {
-		b.jvmHeap = javacmd.MaxHeap(cfg.Args, env)
-		b.jvmMissing = javacmd.MissingThreadFlags(append([]string{cfg.Path}, cfg.Args[1:]...), env)
+		command := append([]string{cfg.Path}, cfg.Args[1:]...)
+		b.jvmHeap = javacmd.MaxHeap(command, env)
+		b.jvmMissing = javacmd.MissingThreadFlags(command, env)
 	}
 }
 

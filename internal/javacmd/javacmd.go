@@ -1,15 +1,18 @@
 // Package javacmd reads a java command line: which main class it names,
-// whether it gives that class a class path, and what that class path
-// holds. The configuration's checks (package config), the verdicts on a
-// bot that failed (package proc), the sandbox, which shows the class
-// path's folders and files (package drivers), and the bots' fingerprints,
-// which hash them (package fingerprint), need it.
+// whether it gives that class a class path, what that class path holds,
+// and which JVM options it gives (the words before its class; those
+// after are the bot's arguments). The configuration's checks (package
+// config), the verdicts on a bot that failed (package proc), the
+// sandbox, which shows the class path's folders and files (package
+// drivers), and the bots' fingerprints, which hash them (package
+// fingerprint), need it.
 package javacmd
 
 import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -54,33 +57,101 @@ func EnvClassPath(env []string) string {
 // command's files are relative to: a first argument naming a file there
 // (Bot.java, bot.jar) is not a class.
 func MainClass(command []string, dir string) string {
-	if len(command) < 2 || filepath.Base(command[0]) != "java" {
+	if len(command) < 2 || !JVM(command[0]) {
 		return ""
 	}
+	w := walk(command)
+	if w.argfile || w.noClass || w.end == len(command) {
+		return ""
+	}
+	a := command[w.end]
+	if strings.HasPrefix(a, "-") || strings.HasSuffix(a, ".java") || strings.ContainsRune(a, '/') {
+		return "" // -jar, -m, --module=: no class of its own
+	}
+	if _, err := os.Stat(filepath.Join(dir, a)); err == nil {
+		return ""
+	}
+	return a
+}
+
+// launch is what walk reads of a java command.
+type launch struct {
+	// end is the index of the word that ends the JVM's options: the main
+	// class, a source file, -jar, -m, --module or --module=MODULE (the
+	// words after it are the jar's, module's or class's, then the
+	// bot's arguments); len(command) when no word does.
+	end int
+	// argfile says that end is an @argfile's index: it holds options and
+	// maybe the class, and what it holds is unknown.
+	argfile bool
+	// noClass says that an option before end gives the class path,
+	// names a source file's version (--source) or describes a module
+	// and exits (-d): the word at end is no class looked up without a
+	// class path.
+	noClass bool
+}
+
+// walk reads the JVM options of a java command (its program first).
+func walk(command []string) launch {
+	var w launch
 	for i := 1; i < len(command); i++ {
 		a := command[i]
 		switch {
 		case strings.HasPrefix(a, "@"):
-			return "" // an argument file: what it holds is unknown
-		case classPathOption(a) || strings.HasPrefix(a, "--class-path=") ||
-			a == "-jar" || a == "-m" || a == "--module" || strings.HasPrefix(a, "--module=") || strings.HasPrefix(a, "--source"):
-			return ""
-		case a == "-d" || a == "--describe-module":
-			return "" // describes a module and exits: no class is run
+			w.end, w.argfile = i, true
+			return w
+		case a == "-jar" || a == "-m" || a == "--module" || strings.HasPrefix(a, "--module="):
+			w.end = i
+			return w
+		case classPathOption(a) || a == "--source" || a == "-d" || a == "--describe-module":
+			w.noClass = true
+			i++ // its value is the next word
+		case strings.HasPrefix(a, "--class-path=") || strings.HasPrefix(a, "--source=") || strings.HasPrefix(a, "--describe-module="):
+			w.noClass = true
 		case valueOptions[a]:
 			i++ // an option with a value
 		case strings.HasPrefix(a, "-"):
 		default:
-			if strings.HasSuffix(a, ".java") || strings.ContainsRune(a, '/') {
-				return ""
-			}
-			if _, err := os.Stat(filepath.Join(dir, a)); err == nil {
-				return ""
-			}
-			return a
+			w.end = i
+			return w
 		}
 	}
-	return ""
+	w.end = len(command)
+	return w
+}
+
+// Options are the JVM options of a java command (its program first) and
+// of the JVM's option variables of env (NAME=value entries; of each name
+// the last one counts, as for exec), in the order the JVM reads them,
+// where the last of an option counts: JAVA_TOOL_OPTIONS's words,
+// JDK_JAVA_OPTIONS's, then the command's words before its main class,
+// source file, -jar or -m (the words after those are the program's and
+// the bot's arguments, not the JVM's). ok is false for a command that is
+// not java's, or whose options cannot be read: an @argfile among them
+// or in JDK_JAVA_OPTIONS holds options in a file.
+func Options(command, env []string) (opts []string, ok bool) {
+	if len(command) == 0 || !JVM(command[0]) {
+		return nil, false
+	}
+	for _, name := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="} {
+		v := ""
+		for _, e := range env {
+			if s, ok := strings.CutPrefix(e, name); ok {
+				v = s
+			}
+		}
+		for _, word := range strings.Fields(v) {
+			if name == "JDK_JAVA_OPTIONS=" && strings.HasPrefix(word, "@") {
+				return nil, false
+			}
+			opts = append(opts, word)
+		}
+	}
+	w := walk(command)
+	if w.argfile {
+		return nil, false
+	}
+	return append(opts, command[1:w.end]...), true
 }
 
 // classPathOption says whether a is an option whose value, the next
@@ -164,60 +235,49 @@ func JVM(path string) bool {
 }
 
 // MissingThreadFlags are the ThreadFlags that a java command does not
-// give, in ThreadFlags' order: neither among its words nor in the JVM's
-// option variables of env (JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS; NAME=value
-// entries). None for a command that is not java's or that reads options
-// from an @argfile (what it holds is unknown).
+// give, in ThreadFlags' order: neither among its JVM options nor in the
+// JVM's option variables of env (see Options). None for a command that
+// is not java's or whose options cannot be read.
 func MissingThreadFlags(command, env []string) []string {
-	if len(command) == 0 || !JVM(command[0]) {
+	opts, ok := Options(command, env)
+	if !ok {
 		return nil
-	}
-	given := map[string]bool{}
-	for _, a := range command[1:] {
-		if strings.HasPrefix(a, "@") {
-			return nil
-		}
-		given[a] = true
-	}
-	for _, e := range env {
-		for _, name := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="} {
-			if v, ok := strings.CutPrefix(e, name); ok {
-				for _, w := range strings.Fields(v) {
-					given[w] = true
-				}
-			}
-		}
 	}
 	var missing []string
 	for _, f := range ThreadFlags {
-		if !given[f] {
+		if !slices.Contains(opts, f) {
 			missing = append(missing, f)
 		}
 	}
 	return missing
 }
 
-// MaxHeap is the maximum heap option a java command line (its program
-// first) or the JVM's option variables of env give: the last
-// -Xmx, -XX:MaxHeapSize= or -XX:MaxRAM= word; "" without one.
-func MaxHeap(args, env []string) string {
-	heap := ""
-	take := func(words []string) {
-		for _, w := range words {
-			if strings.HasPrefix(w, "-Xmx") || strings.HasPrefix(w, "-XX:MaxHeapSize=") || strings.HasPrefix(w, "-XX:MaxRAM=") {
-				heap = w
-			}
+// MaxHeap is the JVM option that sizes the heap of a java command (its
+// program first) and of the JVM's option variables of env (see
+// Options): the last -Xmx or -XX:MaxHeapSize= among them; without one,
+// the last -XX:MaxRAM=, the memory the JVM takes itself to have (see
+// MaxRAM); "" without either, or for a command whose options cannot be
+// read.
+func MaxHeap(command, env []string) string {
+	opts, _ := Options(command, env)
+	heap, ram := "", ""
+	for _, w := range opts {
+		switch {
+		case strings.HasPrefix(w, "-Xmx") || strings.HasPrefix(w, "-XX:MaxHeapSize="):
+			heap = w
+		case MaxRAM(w):
+			ram = w
 		}
 	}
-	for _, e := range env {
-		for _, name := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="} {
-			if v, ok := strings.CutPrefix(e, name); ok {
-				take(strings.Fields(v))
-			}
-		}
-	}
-	if len(args) > 1 {
-		take(args[1:])
+	if heap == "" {
+		return ram
 	}
 	return heap
+}
+
+// MaxRAM says whether the JVM option w gives the memory the JVM takes
+// itself to have (-XX:MaxRAM=), not its heap: the heap it sizes by
+// default is a quarter of it.
+func MaxRAM(w string) bool {
+	return strings.HasPrefix(w, "-XX:MaxRAM=")
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -138,6 +139,16 @@ func TestMissingThreadFlags(t *testing.T) {
 		{[]string{"java", "-cp", ".", "Bot"}, []string{"JAVA_TOOL_OPTIONS=-XX:+UseSerialGC -XX:TieredStopAtLevel=1", "JDK_JAVA_OPTIONS=-XX:CICompilerCount=1"}, nil},
 		{[]string{"java", "@jvm.args", "Bot"}, nil, nil},
 		{[]string{"python3", "bot.py"}, nil, nil},
+		// The words after the class, the jar or the module are the bot's
+		// arguments, not the JVM's options, and an @ among them is one.
+		{append([]string{"java", "-cp", ".", "Bot"}, all...), nil, all},
+		{append([]string{"java", "-jar", "bot.jar"}, all...), nil, all},
+		{append([]string{"java", "-m", "bot/bot.Main"}, all...), nil, all},
+		{append([]string{"java", "Bot.java"}, all...), nil, all},
+		{[]string{"java", "-jar", "bot.jar", "@moves.txt"}, nil, all},
+		{[]string{"java", "-cp", ".", "Bot"}, []string{"JDK_JAVA_OPTIONS=@jvm.args"}, nil},
+		// Of two entries of one variable the last counts.
+		{[]string{"java", "-cp", ".", "Bot"}, []string{"JAVA_TOOL_OPTIONS=" + strings.Join(all, " "), "JAVA_TOOL_OPTIONS=-Xss1m"}, all},
 	} {
 		if got := MissingThreadFlags(c.command, c.env); !slices.Equal(got, c.want) {
 			t.Errorf("MissingThreadFlags(%q, %q) = %q, want %q", c.command, c.env, got, c.want)
@@ -153,10 +164,45 @@ func TestMaxHeap(t *testing.T) {
 		{[]string{"java", "-cp", ".", "Bot"}, nil, ""},
 		{[]string{"java", "-Xmx300m", "-cp", ".", "Bot"}, nil, "-Xmx300m"},
 		{[]string{"java", "-cp", ".", "Bot"}, []string{"JAVA_TOOL_OPTIONS=-XX:MaxRAM=400m"}, "-XX:MaxRAM=400m"},
+		// A heap option sizes the heap whatever -XX:MaxRAM= says.
+		{[]string{"java", "-Xmx300m", "-XX:MaxRAM=400m", "Bot"}, nil, "-Xmx300m"},
+		// The bot's arguments are not the JVM's options.
+		{[]string{"java", "-cp", ".", "Bot", "-Xmx300m"}, nil, ""},
+		{[]string{"java", "-Xmx64m", "-jar", "bot.jar", "-Xmx300m"}, nil, "-Xmx64m"},
+		{[]string{"java", "-Xmx64m", "-jar", "bot.jar", "@moves.txt"}, nil, "-Xmx64m"},
+		{[]string{"java", "@jvm.args", "-Xmx64m", "Bot"}, nil, ""},
+		{[]string{"java", "-cp", ".", "Bot"}, []string{"JDK_JAVA_OPTIONS=-Xmx1g", "JDK_JAVA_OPTIONS=-Xss1m"}, ""},
 		{[]string{"java", "-XX:MaxHeapSize=64m", "Bot"}, []string{"JDK_JAVA_OPTIONS=-Xmx1g"}, "-XX:MaxHeapSize=64m"},
 	} {
 		if got := MaxHeap(c.args, c.env); got != c.want {
 			t.Errorf("MaxHeap(%q, %q) = %q, want %q", c.args, c.env, got, c.want)
+		}
+	}
+}
+
+// A java command's options are the words before its class, source file,
+// jar or module, after those of JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS
+// (the last entry of each); an @argfile among them makes them unknown.
+func TestOptions(t *testing.T) {
+	for _, c := range []struct {
+		command, env, want []string
+		ok                 bool
+	}{
+		{[]string{"java", "-Xmx64m", "-cp", ".", "Bot", "-Xss1m"}, nil, []string{"-Xmx64m", "-cp", "."}, true},
+		{[]string{"java", "-p", "mods", "-m", "bot/bot.Main", "-v"}, nil, []string{"-p", "mods"}, true},
+		{[]string{"java", "--module=bot/bot.Main", "-v"}, nil, nil, true},
+		{[]string{"java", "--source", "17", "Bot.java", "-v"}, nil, []string{"--source", "17"}, true},
+		{[]string{"java", "-d", "java.base"}, nil, []string{"-d", "java.base"}, true},
+		{[]string{"java", "-Xss1m"}, []string{"JDK_JAVA_OPTIONS=-Xmx1g", "JAVA_TOOL_OPTIONS=-Xmx2g -Xss2m", "JAVA_TOOL_OPTIONS=-Xmx3g"},
+			[]string{"-Xmx3g", "-Xmx1g", "-Xss1m"}, true},
+		{[]string{"java", "-Xss1m", "@jvm.args", "Bot"}, nil, nil, false},
+		{[]string{"java", "Bot", "@moves.txt"}, nil, nil, true},
+		{[]string{"java", "Bot"}, []string{"JDK_JAVA_OPTIONS=@jvm.args"}, nil, false},
+		{[]string{"python3", "-Xmx1g"}, nil, nil, false},
+		{nil, nil, nil, false},
+	} {
+		if got, ok := Options(c.command, c.env); !slices.Equal(got, c.want) || ok != c.ok {
+			t.Errorf("Options(%q, %q) = %q, %v, want %q, %v", c.command, c.env, got, ok, c.want, c.ok)
 		}
 	}
 }
