@@ -243,18 +243,8 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 		next = m.decision(seat, gen)
 	}
 	got := m.sendAndAwait(sessions, lines, seat, next, len(cmds))
-	for k := range cmds {
-		err := m.verdicts(func(i int) (string, Answer, bool) {
-			// A seat has every answer up to the first command that
-			// faulted (sendAndAwait), so this is only a safeguard.
-			if k >= len(got[i]) {
-				return "", Answer{}, false
-			}
-			return lines[i][k], got[i][k], true
-		})
-		if err != nil {
-			return err
-		}
+	if err := m.verdictsEach(lines, got, len(cmds)); err != nil {
+		return err
 	}
 	if seat >= 0 {
 		m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][len(cmds):]}
@@ -294,7 +284,14 @@ func (m *Match) tellAllEach(cmds []func(seat int) string) error {
 			}
 		}
 	}
-	for k := range cmds {
+	return m.verdictsEach(lines, got, len(cmds))
+}
+
+// verdictsEach gives the verdicts of a broadcast of n commands, command
+// by command: seat i was sent lines[i] and answered got[i]. A seat has
+// every answer up to its first that faulted, and none after it.
+func (m *Match) verdictsEach(lines [][]string, got [][]Answer, n int) error {
+	for k := range n {
 		err := m.verdicts(func(i int) (string, Answer, bool) {
 			if k >= len(got[i]) {
 				return "", Answer{}, false
