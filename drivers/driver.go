@@ -375,6 +375,21 @@ func ArrivedNote(err error) string {
 	return ""
 }
 
+// WithoutArrivedNote is a fault's detail without the note that ends it
+// (ArrivedNote: NothingArrivedNote, QueuedNote, ComputedNote or
+// WaitingNote). The note says what the bot was doing at its time-out, as
+// its state in /proc showed it then, which a rerun of the same match may
+// see otherwise: a replay compares details without it, and arbiter check,
+// which the note points to, says more in its stead.
+func WithoutArrivedNote(detail string) string {
+	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote} {
+		if d, ok := strings.CutSuffix(detail, note); ok {
+			return d
+		}
+	}
+	return detail
+}
+
 // partialMost is how many bytes of a partial answer WithoutLineEnd shows.
 const partialMost = 80
 

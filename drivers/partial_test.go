@@ -20,3 +20,19 @@ func TestWithoutLineEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutArrivedNote checks that every note on what a bot was doing
+// at its time-out is stripped from the end of a detail, and nothing else.
+func TestWithoutArrivedNote(t *testing.T) {
+	const d = "no answer within 1s"
+	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote} {
+		if got := WithoutArrivedNote(d + note); got != d {
+			t.Errorf("WithoutArrivedNote(%q) = %q, want %q", d+note, got, d)
+		}
+	}
+	for _, keep := range []string{d, d + ": " + WithoutLineEnd("1"), NothingArrivedNote + "; and more"} {
+		if got := WithoutArrivedNote(keep); got != keep {
+			t.Errorf("WithoutArrivedNote(%q) = %q, want it unchanged", keep, got)
+		}
+	}
+}

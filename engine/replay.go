@@ -346,11 +346,11 @@ func readTranscript(path string) ([]string, error) {
 // measured are the names of the fields of events that hold a time
 // measured while the match ran, in milliseconds, wherever they are in an
 // event's data: the result's elapsed_ms and seats' time_ms and
-// off_move_ms, the used_ms of an Auction overrun. A replay on the same machine measures them
+// off_move_ms, the used_ms and arrived_ms of an Auction overrun. A replay on the same machine measures them
 // again a few milliseconds off, so they are no difference; a limit
 // (limit_ms) is the configuration's and is compared. A driver that
 // records a measured time names it so (docs/drivers.md).
-var measured = map[string]bool{"elapsed_ms": true, "time_ms": true, "off_move_ms": true, "used_ms": true}
+var measured = map[string]bool{"elapsed_ms": true, "time_ms": true, "off_move_ms": true, "used_ms": true, "arrived_ms": true}
 
 // untimed is a transcript line without what depends on the machine's speed.
 func untimed(b []byte) (string, error) {
@@ -370,13 +370,17 @@ func untimed(b []byte) (string, error) {
 }
 
 // unmeasured removes the measured fields from an event's data, at any
-// depth.
+// depth, and from a fault's detail the note on what the bot was doing at
+// its time-out (drivers.WithoutArrivedNote), which the bot's state in
+// /proc at that moment decided.
 func unmeasured(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
 			if measured[k] {
 				delete(v, k)
+			} else if d, ok := x.(string); ok && k == "detail" {
+				v[k] = drivers.WithoutArrivedNote(d)
 			} else {
 				unmeasured(x)
 			}

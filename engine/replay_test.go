@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/drivers"
 )
 
 // Transcripts are compared apart from timings: line offsets, time_left
@@ -84,6 +87,45 @@ func TestCompareTranscriptsMeasuredTimes(t *testing.T) {
 	}{
 		{"another time used", overrun(1299, 1000), ""},
 		{"another limit", overrun(1328, 900), "line 2 differs"},
+	} {
+		_, diff, err := CompareTranscripts(recorded, write(c.name, `{"t":0.2,"event":"match","data":{"id":"m","seed":1}}`, c.line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.diff == "" && diff != "" || c.diff != "" && !strings.HasPrefix(diff, c.diff) {
+			t.Errorf("%s: diff %q, want %q", c.name, diff, c.diff)
+		}
+	}
+}
+
+// A fault's detail ends in a note on what the bot was doing at its
+// time-out (drivers.ArrivedNote), which its state in /proc at that moment
+// decided: a replay that sees it otherwise does not differ, but one whose
+// detail differs before the note does.
+func TestCompareTranscriptsFaultNotes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	fault := func(detail string) string {
+		b, err := json.Marshal(map[string]any{"t": 1.5, "event": "fault", "data": map[string]any{"seat": 0, "kind": "time", "detail": detail}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	const d = "no answer within 1s"
+	recorded := write("a.jsonl", `{"t":0.1,"event":"match","data":{"id":"m","seed":1}}`, fault(d+drivers.ComputedNote))
+	for _, c := range []struct {
+		name, line, diff string
+	}{
+		{"another note", fault(d + drivers.WaitingNote), ""},
+		{"no note", fault(d), ""},
+		{"another detail", fault("no answer within 2s" + drivers.ComputedNote), "line 2 differs"},
 	} {
 		_, diff, err := CompareTranscripts(recorded, write(c.name, `{"t":0.2,"event":"match","data":{"id":"m","seed":1}}`, c.line))
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/conform"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/internal/shell"
 	"github.com/arbiter-contests/arbiter/tournament"
 )
@@ -71,30 +72,30 @@ func after(players, rounds, capital int) (*Position, []byte) {
 
 // bid runs the bot as seat with p and log and judges its bid; the bot
 // may keep files (folder is its seat folder, made by the caller or here).
-func bid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, f *seatFolder, p *Position, log []byte, seat int) (int, time.Duration, error) {
+func bid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, f *seatFolder, p *Position, log []byte, seat int) (int, proc.Reply, error) {
 	if err := f.prepare(p.State(), log); err != nil {
-		return 0, 0, err
+		return 0, proc.Reply{}, err
 	}
 	for _, l := range strings.Split(strings.TrimSpace(string(p.State())), "\n") {
 		rec.Event("note", f.name+"/state: "+l)
 	}
 	argv := append(drivers.ResolveArgv(bot.Command, bot.Dir), f.name, string(Letter(seat)))
-	line, used, err := conform.Once(ctx, bot, opt, rec, argv, f.cwd, "", "ARBITER_PREFIX="+f.prefix, "ARBITER_BOT_DIR="+bot.Dir)
+	line, reply, err := conform.Once(ctx, bot, opt, rec, argv, f.cwd, "", "ARBITER_PREFIX="+f.prefix, "ARBITER_BOT_DIR="+bot.Dir)
 	if err != nil {
-		return 0, used, err
+		return 0, reply, err
 	}
 	b, problem := ParseBid(line, p.Capital[seat])
 	if problem != "" {
-		return 0, used, conform.Failf("%s (player %c; a bid is a whole number from 0 to your capital)", problem, Letter(seat))
+		return 0, reply, conform.Failf("%s (player %c; a bid is a whole number from 0 to your capital)", problem, Letter(seat))
 	}
 	problems, err := f.check()
 	if err != nil {
-		return 0, used, err
+		return 0, reply, err
 	}
 	if len(problems) > 0 {
-		return 0, used, conform.Failf("%s%s", strings.Join(problems, "; "), prefixHint(bot, opt, f))
+		return 0, reply, conform.Failf("%s%s", strings.Join(problems, "; "), prefixHint(bot, opt, f))
 	}
-	return b, used, nil
+	return b, reply, nil
 }
 
 // prefixHint is what ends a failure in which the bot made files without
@@ -265,10 +266,10 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	}
 	defer done()
 	p, log := after(4, 5, 1000)
-	_, used, err := bid(ctx, bot, opt, rec, f, p, log, 3)
-	if _, move := rules(opt); err == nil && used > move {
-		err = conform.Failf("took %s to bid, over the move limit of %s (in a tournament a late bid is an overrun, a later one a bid of 0)",
-			used.Round(time.Millisecond), move)
+	_, reply, err := bid(ctx, bot, opt, rec, f, p, log, 3)
+	if _, move := rules(opt); err == nil && reply.Used > move {
+		err = conform.Failf("took %s to bid, over the move limit of %s (in a tournament a late bid is an overrun, a later one a bid of 0)%s",
+			reply.Used.Round(time.Millisecond), move, reply.LateNote())
 	}
 	return err
 }

@@ -96,11 +96,15 @@ type (
 	// first run) but within the tolerated overrun: it was used, and counts
 	// against the bot's tolerance (SeatResult.Overruns). A time-out beyond
 	// the overrun is a "default" event of kind "time" and counts too.
+	// ArrivedMS is set for a bid without a line end, timed at the bot's
+	// exit: when it had arrived (proc.Reply.Arrived), measured as UsedMS
+	// is.
 	OverrunEvent struct {
-		Round   int   `json:"round"`
-		Seat    int   `json:"seat"`
-		UsedMS  int64 `json:"used_ms"`
-		LimitMS int64 `json:"limit_ms"`
+		Round     int   `json:"round"`
+		Seat      int   `json:"seat"`
+		UsedMS    int64 `json:"used_ms"`
+		LimitMS   int64 `json:"limit_ms"`
+		ArrivedMS int64 `json:"arrived_ms,omitempty"`
 	}
 	// OutEvent ("out") is a seat whose bot was disqualified before the
 	// first match (drivers.Seat.Out): it is not run, and bids 0 in every
@@ -373,7 +377,8 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 		drivers.RecordReceived(r.m.Record, i, a.reply.Line, a.started.Add(a.reply.Used))
 		if a.reply.Used > a.limit {
 			r.results[i].Overruns++
-			r.m.Record.Event("overrun", OverrunEvent{Round: round, Seat: i, UsedMS: a.reply.Used.Milliseconds(), LimitMS: a.limit.Milliseconds()})
+			r.m.Record.Event("overrun", OverrunEvent{Round: round, Seat: i, UsedMS: a.reply.Used.Milliseconds(), LimitMS: a.limit.Milliseconds(),
+				ArrivedMS: a.reply.Arrived.Milliseconds()})
 		}
 		var problem string
 		bid, problem = ParseBid(a.reply.Line, r.pos.Capital[i])

@@ -200,25 +200,11 @@ func eventText(data any) string {
 	}
 	switch {
 	case e.Kind != "":
-		return fmt.Sprintf("seat %d, %s: %s", *e.Seat, e.Kind, withoutArrivedNote(e.Detail))
+		return fmt.Sprintf("seat %d, %s: %s", *e.Seat, e.Kind, drivers.WithoutArrivedNote(e.Detail))
 	case e.Command != "":
 		return fmt.Sprintf("seat %d answered %q to %q", *e.Seat, e.Answer, e.Command)
 	}
 	return string(b)
-}
-
-// withoutArrivedNote is a referee's fault detail without the note that
-// says nothing arrived (drivers.ArrivedNote): the note points to check,
-// which this is, and a case's failure says what it means for the bot
-// (game.go), where the note's guess may be the wrong one (a write's
-// lines the bot lost, not an answer it did not flush).
-func withoutArrivedNote(detail string) string {
-	for _, note := range []string{drivers.NothingArrivedNote, drivers.QueuedNote, drivers.ComputedNote, drivers.WaitingNote} {
-		if d, ok := strings.CutSuffix(detail, note); ok {
-			return d
-		}
-	}
-	return detail
 }
 
 // Tail is the last n lines.

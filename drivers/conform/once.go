@@ -12,11 +12,12 @@ import (
 
 // Once runs a per-move bot once: argv (already resolved against the bot's
 // dir) with extra arguments, in dir, stdin written to it; it returns the
-// first line of its output. The run is recorded in rec: its arguments or
+// first line of its output, and the run's reply (its time: Used, and for
+// an answer without a line end its LateNote). The run is recorded in rec: its arguments or
 // input as sent lines, its answer as a received line. A bot that prints
 // no line in the answer time, crashes or cannot start fails.
 func Once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
-	argv []string, dir, stdin string, env ...string) (string, time.Duration, error) {
+	argv []string, dir, stdin string, env ...string) (string, proc.Reply, error) {
 	return once(ctx, bot, opt, rec, argv, dir, stdin, false, env...)
 }
 
@@ -26,12 +27,12 @@ func Once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 // too. Arbiter's own kill, of a bot still running after its grace, does
 // not.
 func OnceExiting(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
-	argv []string, dir, stdin string, env ...string) (string, time.Duration, error) {
+	argv []string, dir, stdin string, env ...string) (string, proc.Reply, error) {
 	return once(ctx, bot, opt, rec, argv, dir, stdin, true, env...)
 }
 
 func once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
-	argv []string, dir, stdin string, exiting bool, env ...string) (string, time.Duration, error) {
+	argv []string, dir, stdin string, exiting bool, env ...string) (string, proc.Reply, error) {
 	if stdin != "" {
 		for _, l := range strings.Split(strings.TrimSuffix(stdin, "\n"), "\n") {
 			rec.Sent(0, l)
@@ -44,24 +45,28 @@ func once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 		Timeout: time.Duration(opt.Move), Stderr: bot.Stderr, Limits: bot.Limits,
 	})
 	if err != nil {
-		return "", reply.Used, explain(err, "its run", time.Duration(opt.Move))
+		return "", reply, explain(err, "its run", time.Duration(opt.Move))
 	}
 	if reply.Fault != nil {
 		rec.Received(0, fmt.Sprintf("(no answer: %s)", reply.Fault.Detail))
 		switch reply.Fault.Kind {
 		case drivers.FaultTime:
-			return "", reply.Used, Failf("printed no answer within %s (see -move); %s", time.Duration(opt.Move), flushHint)
+			if p := reply.Fault.Partial; p != "" {
+				return "", reply, Failf("printed no full answer within %s (see -move): %s; an answer is complete only when its line ends or the bot exits",
+					time.Duration(opt.Move), drivers.WithoutLineEnd(p))
+			}
+			return "", reply, Failf("printed no answer within %s (see -move); %s", time.Duration(opt.Move), flushHint)
 		case drivers.FaultProtocol:
-			return "", reply.Used, Failf("exited without printing an answer")
+			return "", reply, Failf("exited without printing an answer")
 		case drivers.FaultStart:
-			return "", reply.Used, Failf("could not be started: %s", reply.Fault.Detail)
+			return "", reply, Failf("could not be started: %s", reply.Fault.Detail)
 		}
-		return "", reply.Used, Failf("printed no answer: %s", reply.Fault.Detail)
+		return "", reply, Failf("printed no answer: %s", reply.Fault.Detail)
 	}
 	rec.Received(0, reply.Line)
 	if exiting && reply.Exit != 0 && !reply.Killed {
-		return reply.Line, reply.Used, Failf("%s after printing %q: the game counts that as a crash, and its answer is not used",
+		return reply.Line, reply, Failf("%s after printing %q: the game counts that as a crash, and its answer is not used",
 			proc.DescribeExit(reply.Exit), reply.Line)
 	}
-	return reply.Line, reply.Used, nil
+	return reply.Line, reply, nil
 }

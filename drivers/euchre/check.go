@@ -12,6 +12,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/conform"
 	core "github.com/arbiter-contests/arbiter/drivers/house/euchre"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 )
 
 // CheckCases is the conformance suite of Euchre bots (../shared/games/
@@ -82,34 +83,35 @@ func (cp checkPos) decide(ctx context.Context, bot drivers.Seat, opt drivers.Che
 	return a, err
 }
 
-// decideTimed is decide that also returns the time the run took.
+// decideTimed is decide that also returns the run's reply: the time it
+// took, and its LateNote.
 func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
-	ph Phase, input string, judge func(string) string) (string, time.Duration, error) {
+	ph Phase, input string, judge func(string) string) (string, proc.Reply, error) {
 	s, _ := rules(opt)
 	once := conform.Once
 	if s.CrashAfterAnswer {
 		once = conform.OnceExiting
 	}
-	line, used, err := once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
+	line, reply, err := once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
 	if ph == Trick {
-		return "", used, err
+		return "", reply, err
 	}
 	if err != nil {
-		return "", used, err
+		return "", reply, err
 	}
 	a := Normalize(line)
 	if a == "" {
-		return "", used, conform.Failf("printed an empty line; the %s phase needs an answer", ph)
+		return "", reply, conform.Failf("printed an empty line; the %s phase needs an answer", ph)
 	}
 	if problem := judge(a); problem != "" {
-		return a, used, conform.Failf("%s", problem)
+		return a, reply, conform.Failf("%s", problem)
 	}
 	if p, err := checkMemory(cp.dir, s.Memory); err != nil {
-		return a, used, err
+		return a, reply, err
 	} else if p != "" {
-		return a, used, conform.Failf("%s", p)
+		return a, reply, conform.Failf("%s", p)
 	}
-	return a, used, nil
+	return a, reply, nil
 }
 
 func cardsOf(s string) []Card {
@@ -201,12 +203,12 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	defer done()
 	h := cardsOf("9c,js,ah,qd,kh")
 	spades, _ := ParseSuit("s")
-	_, used, err := cp.decideTimed(ctx, bot, opt, rec, Turn, Input(h, 3, 1, Turn, "s", ""), func(a string) string {
+	_, reply, err := cp.decideTimed(ctx, bot, opt, rec, Turn, Input(h, 3, 1, Turn, "s", ""), func(a string) string {
 		return checkPlay(a, h, h, spades, NoCard) // any card of the hand leads
 	})
-	if _, move := rules(opt); err == nil && used > move {
-		err = conform.Failf("took %s to answer, over the move limit of %s (in a tournament the answer would get the phase's default)",
-			used.Round(time.Millisecond), move)
+	if _, move := rules(opt); err == nil && reply.Used > move {
+		err = conform.Failf("took %s to answer, over the move limit of %s (in a tournament the answer would get the phase's default)%s",
+			reply.Used.Round(time.Millisecond), move, reply.LateNote())
 	}
 	return err
 }

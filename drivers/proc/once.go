@@ -73,8 +73,8 @@ type OnceSpec struct {
 // Reply is what one run of a bot produced.
 type Reply struct {
 	// Line is the bot's first line of output without its line ending, or
-	// all its output when it exited, or its time ran out, without a
-	// newline: an answer is complete when it is flushed.
+	// all its output when its output ended or it exited in time without
+	// a newline: an answer without a line end is complete only then.
 	Line string
 	// Exit is the exit status; 128+n when a signal n ended the process
 	// (137 for a bot killed after its grace); -1 when it never started.
@@ -86,10 +86,14 @@ type Reply struct {
 	// elsewhere (the kernel's OOM killer, the bot itself) before that, is
 	// the bot's own end.
 	Killed bool
-	// Used is the time from the start of the process to its first line
-	// (to the arrival of its last byte, for output without a line end),
-	// or to its exit, or to the time-out.
+	// Used is the time from the start of the process to its first line,
+	// or to its exit (for output without a line end too: it is complete
+	// then), or to the time-out.
 	Used time.Duration
+	// Arrived is, of an answer without a line end, the time from the
+	// start of the process to the arrival of its last byte, at most Used;
+	// zero for a line. It decides nothing: LateNote says it.
+	Arrived time.Duration
 	// Fault is nil when the bot printed a line in time (what the line
 	// means is the game's business) and kept within its limits and its
 	// folder's quota until its processes were gone; otherwise why there
@@ -561,9 +565,10 @@ func (r *onceRun) hasExited() bool {
 var testHookRead func(r *onceRun)
 
 // read reads up to the first newline, at most MaxOutput bytes. Output
-// without a line end is the answer when the bot exits or its time runs
-// out: it was complete when it was flushed, and its time is when it
-// arrived (partialAnswer).
+// without a line end is the answer only once it is all there: when the
+// bot's output ends or the bot exits in time, timed then (partialAnswer);
+// at a deadline with the bot still running it is a time fault that
+// quotes it, however much of it arrived by then.
 func (r *onceRun) read() Reply {
 	if testHookRead != nil {
 		testHookRead(r)
@@ -612,42 +617,52 @@ func (r *onceRun) read() Reply {
 				return reply
 			}
 		}
-		if len(buf) > 0 && (errors.Is(err, io.EOF) || errors.Is(err, os.ErrDeadlineExceeded)) {
-			return r.partialAnswer(buf, arrived)
-		}
 		if errors.Is(err, io.EOF) || exitedInTime {
-			// Output ended without any, or the bot exited in time and only
-			// a descendant holds its output open.
-			used := time.Since(r.start)
-			if r.hasExited() {
-				used = r.exitAt.Sub(r.start)
-			}
-			r.noLine = true
-			return Reply{Used: used}
+			// Output ended, or the bot exited in time and only a
+			// descendant holds its output open: what it printed is its
+			// answer.
+			return r.partialAnswer(buf, arrived)
 		}
 		used := time.Since(r.start)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if len(buf) > 0 {
+				return Reply{Used: used, Fault: partialf("answer", r.within(), string(buf))}
+			}
 			return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %s", r.within())}
 		}
 		return Reply{Used: used, Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
 	}
 }
 
-// partialAnswer is the reply of output buf without a line end whose last
-// byte this reader took at arrived, once the bot's output has ended, it
-// has exited or its time has run out: the answer, complete when flushed.
-// Its time is when it arrived, not more than the bot's exit (it wrote it
-// before, however late a starved reader took it) or its time-out (output
-// in the pipe at the first look after the deadline is in time).
+// partialAnswer is the reply of output buf without a line end, whose last
+// byte this reader took at arrived, once the bot's output has ended or
+// it has exited in time: the answer (none when buf is empty), timed to
+// the bot's exit, or to now when it has not exited (its output ended
+// first). Arrived says when its last byte came, for a late answer's note
+// (LateNote), not more than the exit: it wrote it before, however late a
+// starved reader took it.
 func (r *onceRun) partialAnswer(buf []byte, arrived time.Time) Reply {
-	used := arrived.Sub(r.start)
+	used := time.Since(r.start)
 	if r.hasExited() {
-		used = min(used, r.exitAt.Sub(r.start))
+		used = r.exitAt.Sub(r.start)
 	}
-	if r.spec.Timeout > 0 {
-		used = min(used, r.spec.Timeout)
+	if len(buf) == 0 {
+		r.noLine = true
+		return Reply{Used: used}
 	}
-	return Reply{Line: strings.TrimSuffix(string(buf), "\r"), Used: used}
+	return Reply{Line: strings.TrimSuffix(string(buf), "\r"), Used: used, Arrived: min(arrived.Sub(r.start), used)}
+}
+
+// LateNote is what a message that finds the reply's answer late (Used
+// over the move limit) adds for an answer without a line end (Arrived
+// set): when it had arrived, and that such an answer is complete only
+// when the bot exits; "" for a line.
+func (r Reply) LateNote() string {
+	if r.Arrived <= 0 || r.Fault != nil {
+		return ""
+	}
+	return fmt.Sprintf("; its answer %q had arrived at %s without a line end: an answer is complete only when its line ends or the bot exits",
+		truncate(r.Line), r.Arrived.Round(time.Millisecond))
 }
 
 // lineIn looks for the end of the first line in buf[from:] (buf before

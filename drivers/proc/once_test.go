@@ -68,6 +68,10 @@ func runOnceBot(mode string) {
 	case "noeolsleep": // flushes its answer without a line end, then works on
 		os.Stdout.WriteString("12")
 		time.Sleep(time.Duration(len(os.Getenv("ONCE_SLEEP"))) * time.Second)
+	case "noeolmore": // flushes "1", works on, then ends its line: "100"
+		os.Stdout.WriteString("1")
+		time.Sleep(time.Duration(len(os.Getenv("ONCE_SLEEP"))) * time.Second)
+		os.Stdout.WriteString("00\n")
 	case "hang": // no answer; a setsid grandchild holds stdout open
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", os.Stdout))
 		time.Sleep(time.Hour)
@@ -186,28 +190,41 @@ func TestRunOnceReplies(t *testing.T) {
 	}
 }
 
-// An answer flushed without a line end is complete at its flush: a bot
-// that works on after it, past its time or to an exit after it, answered
-// when it flushed, as the protocols of the per-move games say.
+// Output without a line end is the answer only when the bot's output
+// ends or it exits in time, and it is timed then, as the original
+// contests read a strategy's output at its exit: at a deadline with the
+// bot still running it is a time fault that quotes what arrived (a bot
+// that flushed "1" and would have ended its line "100" later did not bid
+// 1), and an answer that is late by its exit says when it had arrived.
 func TestRunOnceAnswerWithoutLineEnd(t *testing.T) {
 	for _, tt := range []struct {
-		name    string
-		sleep   string // its length is the seconds the bot works on
-		timeout time.Duration
+		name, mode string
+		sleep      string // its length is the seconds the bot works on
+		timeout    time.Duration
+		line       string
+		fault      string // in the time fault's detail; "" for none
+		exitAt     time.Duration
 	}{
-		{"works on past its time", "xxxx", time.Second},
-		{"exits after its time would have been up", "xx", 10 * time.Second},
+		{"a line ended past its time", "noeolmore", "xx", time.Second, "", `no full answer within 1s: only "1" arrived, without its line's end`, 0},
+		{"exits in time", "noeol", "", 10 * time.Second, "12", "", 0},
+		{"exits after working on", "noeolsleep", "x", 10 * time.Second, "12", "", time.Second},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			spec, mark := onceSpec(t, "noeolsleep")
+			spec, mark := onceSpec(t, tt.mode)
 			spec.Env = append(spec.Env, "ONCE_SLEEP="+tt.sleep)
 			spec.Timeout, spec.Grace = tt.timeout, 100*time.Millisecond
 			r := runOnce(t, spec)
-			if r.Line != "12" || r.Fault != nil {
-				t.Errorf("line %q fault %v, want \"12\" and no fault", r.Line, r.Fault)
-			}
-			if r.Used <= 0 || r.Used >= 900*time.Millisecond {
-				t.Errorf("used %v, want the time to its flush, well under a second", r.Used)
+			switch {
+			case tt.fault != "":
+				if r.Fault == nil || r.Fault.Kind != drivers.FaultTime || !strings.Contains(r.Fault.Detail, tt.fault) || r.Fault.Partial != "1" {
+					t.Errorf("line %q fault %v, want a time fault with %s", r.Line, r.Fault, tt.fault)
+				}
+			case r.Line != tt.line || r.Fault != nil:
+				t.Errorf("line %q fault %v, want %q and no fault", r.Line, r.Fault, tt.line)
+			case r.Used < tt.exitAt || r.Arrived <= 0 || r.Arrived > r.Used || r.Arrived >= 900*time.Millisecond:
+				t.Errorf("used %v, arrived %v: want the time to its exit (at least %v), and the arrival before it", r.Used, r.Arrived, tt.exitAt)
+			case !strings.Contains(r.LateNote(), `; its answer "12" had arrived at `) || !strings.HasSuffix(r.LateNote(), "complete only when its line ends or the bot exits"):
+				t.Errorf("late note %q", r.LateNote())
 			}
 			assertNoLeftovers(t, mark)
 		})
