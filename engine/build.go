@@ -375,8 +375,11 @@ func (r *Runner) build(ctx context.Context, b *plan.Bot, fp string, built func()
 // the verdict kept (nil for none).
 func (r *Runner) kept(b *plan.Bot, fp string) (rec, old *BuildRecord) {
 	old, _ = readBuildRecord(r.Out, b.Name)
+	// A verdict an arbiter before buildSetup kept has no setup: in a
+	// results directory, whose plan's hash covers the bot's environment
+	// and limits, they are those of its build, so it holds.
 	if old != nil && fp != "" && old.Fingerprint == fp && strings.Join(old.Command, "\x00") == strings.Join(b.Build, "\x00") &&
-		old.Setup == buildSetup(b) {
+		(old.Setup == buildSetup(b) || old.Setup == "") {
 		changed := changedOutput(b.DirIn(r.Root), old.Outputs)
 		if changed == "" {
 			r.logger().Info("bot unchanged since its build, not built again", "bot", b.Name, "ok", old.OK)

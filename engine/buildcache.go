@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"syscall"
 	"time"
@@ -98,9 +99,12 @@ func holdState(name, dir string) (*heldState, error) {
 		return nil, err
 	}
 	// Its root stays arbiter's own: only the bot's build is shown its
-	// cache, and no other user reaches it.
-	if err := os.Chmod(root, 0o700); err != nil {
-		return nil, err
+	// cache, and no other user reaches it. A folder the user named
+	// (StateDirEnv) keeps its mode: it may be theirs for more than this.
+	if os.Getenv(StateDirEnv) == "" {
+		if err := os.Chmod(root, 0o700); err != nil {
+			return nil, err
+		}
 	}
 	pruneStates(root)
 	lock, err := lockState(state)
@@ -194,11 +198,16 @@ func folderSize(dir string) int64 {
 func pruneStates(root string) {
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
-		if e.IsDir() {
+		if e.IsDir() && stateName.MatchString(e.Name()) {
 			pruneState(root, e.Name())
 		}
 	}
 }
+
+// stateName matches the names buildState gives the bots' folders of
+// arbiter's state: nothing else in their root is ever removed (a root
+// named by StateDirEnv may hold the user's own folders).
+var stateName = regexp.MustCompile(`^.+-[0-9a-f]{16}$`)
 
 // pruneState removes state name of root if it is unheld and unused for
 // StateMaxAge: renamed out of the way under its lock first, so that an
@@ -215,10 +224,8 @@ func pruneState(root, name string) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
+	// Only a folder arbiter made and used: it names its bot's folder.
 	used, err := os.Stat(filepath.Join(state, stateDirFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		used, err = os.Stat(state)
-	}
 	if err != nil || time.Since(used.ModTime()) < StateMaxAge {
 		return
 	}

@@ -283,7 +283,26 @@ func TestBuildCachePrune(t *testing.T) {
 	}
 	stale.release()
 	age(stale.dir)
+	// Folders arbiter did not make (a root named by ARBITER_STATE_DIR may
+	// be the user's own folder) stay, however old: one named otherwise,
+	// and one named like a state but without its dir file.
+	var theirs []string
+	for _, name := range []string{"photos-2025", "notes-0123456789abcdef"} {
+		d := filepath.Join(root, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(d, old, old); err != nil {
+			t.Fatal(err)
+		}
+		theirs = append(theirs, d)
+	}
 	pruneStates(root)
+	for _, d := range theirs {
+		if !exists(d) {
+			t.Fatalf("%s, not a state arbiter made, was removed", filepath.Base(d))
+		}
+	}
 	if !exists(fresh.dir) {
 		t.Fatal("a state used just now, its bot's folder not seen, was removed")
 	}
