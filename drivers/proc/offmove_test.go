@@ -67,6 +67,7 @@ func offMoveSession(t *testing.T, mode string, clock drivers.Clock, env ...strin
 	readable(t, spec.Dir)
 	spec.Limits = defaultLimits()
 	spec.Env = append(spec.Env, env...)
+	spec.Explain = true // as the session games' referees and check ask
 	s := start(t, spec)
 	t.Cleanup(func() { s.Kill() })
 	if s.box == nil || s.box.cg == nil || s.box.cg.usageFile == nil || s.box.cg.weightFile == nil {
