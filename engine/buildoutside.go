@@ -25,6 +25,10 @@ type BuiltOutside struct {
 	temp string
 }
 
+// Temporary reports whether Log and Verdict are in a temporary folder,
+// gone once Close has run: a message made after must not name them.
+func (b BuiltOutside) Temporary() bool { return b.temp != "" }
+
 // Close removes the build's temporary folder, if it has one: its Log and
 // Verdict are gone then.
 func (b BuiltOutside) Close() error {

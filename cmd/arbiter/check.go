@@ -271,7 +271,11 @@ func buildForCheck(cf *configFlags, l *loaded, path, name string, rebuild bool, 
 		return nil
 	}
 	out, _ := os.ReadFile(built.Log)
-	return fmt.Errorf("bot %s: %s:\n%s", b.Name, rec.Detail, strings.TrimSpace(string(out)))
+	detail := rec.Detail
+	if built.Temporary() { // its log is removed on return: the output below is all of it
+		detail = strings.TrimSuffix(detail, " (its output is in "+built.Log+")")
+	}
+	return fmt.Errorf("bot %s: %s:\n%s", b.Name, detail, strings.TrimSpace(string(out)))
 }
 
 // commandPath makes a command given as a relative path (./bot) absolute,
