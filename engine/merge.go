@@ -21,6 +21,7 @@ import (
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stop"
 	"github.com/arbiter-contests/arbiter/internal/shell"
 )
@@ -58,9 +59,14 @@ type MergeSummary struct {
 	Results []Result
 	Stopped *stop.Stopped
 	// Next is the later stage paired from the merged results, for the
-	// shards of stage Stage+1 to play; nil when the tournament is
-	// complete (or Missing is not empty).
+	// shards of stage Latest+1+len(Empty) to play; nil when the
+	// tournament is complete (or Missing is not empty).
 	Next *pairing.Pairing
+	// Empty are the stages made before Next without a match (stages
+	// Latest+1, ...: a gate admitted fewer bots than a match seats),
+	// whose shards play nothing: the merge made the step after each, as
+	// a run does. Next may be such a stage too, the last one.
+	Empty []*pairing.Pairing
 	// Seats is the game's, as Summary's.
 	Seats func(n int) error
 }
@@ -814,24 +820,49 @@ func (m *Merge) finish(in *mergeInput, sum *MergeSummary) (after func() error, e
 			return nothing, nil // an earlier stage was merged partially
 		}
 	}
-	next, write, err := s.nextStage(in.latest, in.paired) // as it is when paired already
+	steps, writes, err := s.nextSteps(in.latest, in.paired)
 	if err != nil {
 		return nil, err
 	}
-	sum.Next = next
-	if next != nil {
-		// The next stage is made: its matches are known, and the
+	if len(steps) > 0 {
+		// The next steps are made: their matches are known, and the
 		// standings count them and say what is still to come, as a
 		// run's and arbiter rank's of Out do.
-		known := s.full
-		known.Matches, known.Made = slices.Clone(s.full.Matches), slices.Clone(s.full.Made)
-		addLater(&known, next)
-		sum.Plan = &known
+		sum.Next, sum.Empty = steps[len(steps)-1], steps[:len(steps)-1]
+		sum.Plan = &s.full
 	}
-	if write == nil {
-		return nothing, nil
+	return func() error {
+		for _, write := range writes {
+			if err := write(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}
+
+// nextSteps makes the next step after stage (as nextStage), and, while
+// the one made is a stage without a match (a gate admitted fewer bots
+// than a match seats), the step after it too, as a run makes them one
+// after the other: such a stage's shards have nothing to play, and the
+// merge leaves no step due that arbiter rank of Out would make. Each
+// step made is added to s.full; writes write those not written yet.
+func (s *session) nextSteps(stage int, paired []*pairing.Pairing) (steps []*pairing.Pairing, writes []func() error, err error) {
+	s.full.Matches, s.full.Made = slices.Clone(s.full.Matches), slices.Clone(s.full.Made)
+	for ; ; stage++ {
+		next, write, err := s.nextStage(stage, paired) // as it is when paired already
+		if err != nil || next == nil {
+			return steps, writes, err
+		}
+		steps = append(steps, next)
+		if write != nil {
+			writes = append(writes, write)
+		}
+		addLater(&s.full, next)
+		if len(next.Matches) > 0 || next.Rule != stages.Rule {
+			return steps, writes, nil
+		}
 	}
-	return write, nil
 }
 
 // newMergeSession is a session over finished results, to pair, report

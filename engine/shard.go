@@ -167,8 +167,7 @@ func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Dr
 				return nil, err
 			}
 			if !complete {
-				return nil, fmt.Errorf("stage %d is not paired yet in %s (it has %d later stage(s)): merge the shards of stage %d into it first",
-					sh.Stage, from, len(paired), sh.Stage-1)
+				return nil, notPairedYet(sh.Stage, from, len(paired))
 			}
 			return &ShardPlan{Shard: sh, Finished: true}, nil
 		}
@@ -180,6 +179,19 @@ func PlanShard(p *plan.Plan, sh Shard, from string, drv func(string) (drivers.Dr
 	}
 	sp.From = from
 	return sp, nil
+}
+
+// notPairedYet refuses a shard of stage, which from, holding paired
+// later stages and not complete, has not paired yet. The merge that
+// pairs it is that of the stage before it; the next merge due is that of
+// the last stage paired, which pairs the step after it, and so on.
+func notPairedYet(stage int, from string, paired int) error {
+	then := ""
+	if stage-1 > paired {
+		then = fmt.Sprintf(", then those of each stage after it as it is paired, up to stage %d (once the tournament is complete, a later stage plays nothing)", stage-1)
+	}
+	return fmt.Errorf("stage %d is not paired yet in %s (it has %d later stage(s)): merge the shards of stage %d into it first%s",
+		stage, from, paired, paired, then)
 }
 
 // shardOf is what shard sh plays of p, whose stages before sh's are

@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 	"github.com/arbiter-contests/arbiter/internal/shell"
@@ -52,19 +53,33 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	case sum.Stopped != nil:
 		fmt.Fprintf(stdout, "Stopped (%s): %s.\n", sum.Stopped.Rule, sum.Stopped.Reason)
 	case sum.Next != nil:
-		what := fmt.Sprintf("%s round %d", sum.Next.Rule, sum.Next.Round)
-		if k := sum.Plan.StageIndex(sum.Next.Stage); k >= 0 && sum.Next.Rule == "playoff" {
-			what = fmt.Sprintf("playoff %d of stage %s", sum.Next.Round-sum.Plan.Stages[k].Rounds, sum.Next.Stage)
-		} else if sum.Next.Stage != "" { // a stage of a tournament in stages has no round
-			what = "stage " + sum.Next.Stage
+		step := sum.Latest + 1
+		for _, pr := range sum.Empty {
+			fmt.Fprintf(stdout, "Stage %d is paired (%s, 0 match(es)): its shards play nothing.\n", step, stepName(sum.Plan, pr))
+			step++
+		}
+		if len(sum.Next.Matches) == 0 { // the last step: nothing is to come
+			fmt.Fprintf(stdout, "Stage %d is paired (%s, 0 match(es)): its shards play nothing.\nThe tournament is complete.\n", step, stepName(sum.Plan, sum.Next))
+			break
 		}
 		fmt.Fprintf(stdout, "Stage %d is paired (%s, %d match(es)): run its shards with\n  arbiter run %s%s -shard K/N -stage %d -out SHARD_DIR\n",
-			sum.Latest+1, what, len(sum.Next.Matches), shell.Word(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), sum.Latest+1)
+			step, stepName(sum.Plan, sum.Next), len(sum.Next.Matches), shell.Word(filepath.Join(*out, engine.PlanFile)), rootFlag(sum.Plan), step)
 	default:
 		fmt.Fprintln(stdout, "The tournament is complete.")
 	}
 	fmt.Fprintln(stdout)
 	return writeRanking(stdout, st, nil)
+}
+
+// stepName names a later step pr of p, as the merge says it is paired:
+// "swiss round 3", "playoff 1 of stage final", "stage final".
+func stepName(p *plan.Plan, pr *pairing.Pairing) string {
+	if k := p.StageIndex(pr.Stage); k >= 0 && pr.Rule == "playoff" {
+		return fmt.Sprintf("playoff %d of stage %s", pr.Round-p.Stages[k].Rounds, pr.Stage)
+	} else if pr.Stage != "" { // a stage of a tournament in stages has no round
+		return "stage " + pr.Stage
+	}
+	return fmt.Sprintf("%s round %d", pr.Rule, pr.Round)
 }
 
 // rootFlag is the -root that runs the bots of p, merged from shards, where

@@ -297,7 +297,8 @@ func TestInterruptedSaysWhatWasSelected(t *testing.T) {
 
 // TestInterruptedSaysPlayoffToCome: a staged run interrupted while a
 // stage's playoff is made and not finished says that playoff is to come,
-// before the stages after it, as the standings' headline does.
+// before the stages after it, as the standings' headline does, and counts
+// the playoff matches apart from the others, as it does.
 func TestInterruptedSaysPlayoffToCome(t *testing.T) {
 	staged := &engine.Summary{Results: make([]engine.Result, 2)}
 	staged.Plan = &plan.Plan{Stages: []plan.Stage{
@@ -312,7 +313,17 @@ func TestInterruptedSaysPlayoffToCome(t *testing.T) {
 	staged.Plan.Matches = append(staged.Plan.Matches, plan.Match{ID: "playoff-groups-1-A-r002-g01-s1", Stage: "groups", Round: 2, Shift: 1, Seats: []string{"b", "c"}})
 	var stderr bytes.Buffer
 	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
-	if want := "Interrupted: 2 of 3 matches (playoff 1 of stage groups, stage final to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+	if want := "Interrupted: 2 of 2 matches and 0 of 1 playoff match(es) (playoff 1 of stage groups, stage final to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("said %q, want %q", stderr.String(), want)
+	}
+	// The playoff finished, the final not made: the counts are those of
+	// the standings' headline ("2 of 2 matches finished, 1 playoff(s)"),
+	// which once were 3 of 3 matches, the playoff counted in both.
+	staged.Results = append(staged.Results, engine.Result{})
+	staged.Results[2].Match = staged.Plan.Matches[2].ID
+	stderr.Reset()
+	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
+	if want := "Interrupted: 2 of 2 matches and 1 of 1 playoff match(es) "; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}
 }

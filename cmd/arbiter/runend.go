@@ -310,7 +310,9 @@ func (e *runEnd) logFinished(log hclog.Logger, sum *engine.Summary) {
 
 // saved is how many of the run's matches are finished: a shard or a
 // -match run counts its own matches, not the plan's; the plan's leave
-// out its stages not made yet.
+// out its stages not made yet, and count the playoffs made apart, as the
+// standings do ("16 of 16 matches and 0 of 1 playoff match(es) (playoff
+// 1 of stage groups, stage final to come) are").
 func (e *runEnd) saved(sum *engine.Summary) string {
 	switch {
 	case e.sp != nil:
@@ -329,6 +331,27 @@ func (e *runEnd) saved(sum *engine.Summary) string {
 	if err != nil {
 		playoffs, later = nil, stages.ToCome(sum.Plan, sum.Results)
 	}
-	return fmt.Sprintf("%d of %d matches%s%s are", len(sum.Results), len(sum.Plan.Matches),
-		coming, stats.Coming(playoffs, later))
+	done, planned, playoffsDone, playoffsMade := countApart(sum)
+	apart := ""
+	if playoffsMade > 0 {
+		apart = fmt.Sprintf(" and %d of %d playoff match(es)", playoffsDone, playoffsMade)
+	}
+	return fmt.Sprintf("%d of %d matches%s%s%s are", done, planned, coming, apart, stats.Coming(playoffs, later))
+}
+
+// countApart counts the finished and known matches of sum's plan as the
+// standings do (stats.Stats.Finished): the playoffs made so far apart
+// from the other matches, the stages' or the rounds' (planned).
+func countApart(sum *engine.Summary) (done, planned, playoffsDone, playoffs int) {
+	for _, m := range sum.Plan.Matches {
+		if stats.IsPlayoff(m.ID) {
+			playoffs++
+		}
+	}
+	for _, r := range sum.Results {
+		if stats.IsPlayoff(r.Match) {
+			playoffsDone++
+		}
+	}
+	return len(sum.Results) - playoffsDone, len(sum.Plan.Matches) - playoffs, playoffsDone, playoffs
 }

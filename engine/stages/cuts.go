@@ -10,21 +10,19 @@ import (
 )
 
 // TiedCuts are the cuts of the picks of places (places(), top(),
-// winners()) of every stage of p made so far (listed, or with matches in
-// p) that fell between two bots the picked stage's rating left tied, and
-// its playoffs did not separate (identical bots, bots that could not play,
-// ties the game cannot seat, a stage ranked by a rating without playoffs):
-// Elo, then name, decided which one the pick took. A cut that bounds
-// several picks is one TiedCut naming them all. Once every match of p has
+// winners()) of every stage of p made so far (listed, or made, with
+// matches in p or without: p.Made) that fell between two bots the picked
+// stage's rating left tied, and its playoffs did not separate (identical
+// bots, bots that could not play, ties the game cannot seat, a stage
+// ranked by a rating without playoffs): Elo, then name, decided which one
+// the pick took. A cut that bounds several picks is one TiedCut naming
+// them all. Once every match of p has
 // its result and no stage is to come, the ties left in the last stage,
 // which order the final ranking (and so the grades), are listed too,
 // with the pick "the final ranking". They come in the order of the
 // picked stages, then group, then place.
 func TiedCuts(p *plan.Plan, results []stats.Result) ([]stats.TiedCut, error) {
-	made := map[string]bool{}
-	for _, m := range p.Matches {
-		made[m.Stage] = true
-	}
+	made := madeStages(p)
 	var out []stats.TiedCut
 	for k := range p.Stages {
 		if k >= p.ListedStages() && !made[p.Stages[k].Name] {

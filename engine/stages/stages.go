@@ -491,9 +491,9 @@ func Matches(p *plan.Plan, k int, pools [][]string, seats func(n int) error) ([]
 // of the last stage reached first, then those that went no further than
 // the stage before it, and so on; within a stage by place, then group (all
 // group winners, then all runners-up, ...), a gate's admitted bots before
-// the others. A stage is reached when it is listed or has been made with
-// matches. The gates' own bots, and bots of no stage reached, come last,
-// with no stage. stage[i] is the stage that ranks bots[i]. results must
+// the others. A stage is reached when it is listed or has been made, with
+// matches or without (p.Made). The gates' own bots, and bots of no stage
+// reached, come last, with no stage. stage[i] is the stage that ranks bots[i]. results must
 // hold every result of the stages reached but the last (see Standings).
 func Final(p *plan.Plan, results []stats.Result) (bots, stage []string, err error) {
 	bots, stage, _, err = final(p, results)
@@ -503,10 +503,7 @@ func Final(p *plan.Plan, results []stats.Result) (bots, stage []string, err erro
 // final is Final, with the standings of the pools that placed bots
 // (stats.StageTable), from the last stage reached to the first.
 func final(p *plan.Plan, results []stats.Result) (bots, stage []string, tables []stats.StageTable, err error) {
-	made := map[string]bool{}
-	for _, m := range p.Matches {
-		made[m.Stage] = true
-	}
+	made := madeStages(p)
 	placed := map[string]bool{}
 	add := func(b, s string) {
 		if !placed[b] {
@@ -648,9 +645,9 @@ func ToCome(p *plan.Plan, results []stats.Result) []string {
 	return unmade(p, from)
 }
 
-// unmade are the stages of p from the from-th on that are not made (p
-// holds no match of them and does not name them in Made), in order.
-func unmade(p *plan.Plan, from int) []string {
+// madeStages are the names of the stages p holds a match of or names in
+// Made (made without a match), and "" when it holds a match of no stage.
+func madeStages(p *plan.Plan) map[string]bool {
 	made := map[string]bool{}
 	for _, m := range p.Matches {
 		made[m.Stage] = true
@@ -658,6 +655,13 @@ func unmade(p *plan.Plan, from int) []string {
 	for _, name := range p.Made {
 		made[name] = true
 	}
+	return made
+}
+
+// unmade are the stages of p from the from-th on that are not made (p
+// holds no match of them and does not name them in Made), in order.
+func unmade(p *plan.Plan, from int) []string {
+	made := madeStages(p)
 	var out []string
 	for k := from; k < len(p.Stages); k++ {
 		if name := p.Stages[k].Name; !made[name] {

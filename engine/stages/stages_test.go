@@ -778,7 +778,8 @@ func playoffToComeEqual(a, b stats.PlayoffToCome) bool {
 // TestEmptyStageMadeNotToCome: a gate that admits one bot makes the next
 // stage without a match. Until it is made (an interrupted run), it is to
 // come; once made (plan.Plan.Made names it), it is not, though the plan
-// holds no match of it, and the standings name no stage to come.
+// holds no match of it, and the standings name no stage to come and
+// rank the bot it admitted by it.
 func TestEmptyStageMadeNotToCome(t *testing.T) {
 	p := compileDir(t, "../../examples/blokus/gate")
 	var results []stats.Result
@@ -817,5 +818,20 @@ func TestEmptyStageMadeNotToCome(t *testing.T) {
 	}
 	if len(s.StagesToCome) != 0 || len(s.PlayoffsToCome) != 0 {
 		t.Errorf("standings: stages to come %v, playoffs %v, want none", s.StagesToCome, s.PlayoffsToCome)
+	}
+	// The admitted bot reached the stage, which ranks it: the Stage
+	// column says so (it once said the gate, as if it had gone no
+	// further), while the bots turned away stay the gate's.
+	for _, row := range s.Standings {
+		want := "brute"
+		switch row.Bot {
+		case "corners":
+			want = "tournament"
+		case "course":
+			want = ""
+		}
+		if row.Stage != want {
+			t.Errorf("standings: %s in stage %q, want %q", row.Bot, row.Stage, want)
+		}
 	}
 }
