@@ -25,24 +25,31 @@ import (
 // lateness by it; writing on past the deadline gains it nothing.
 
 // drainFile appends to buf what the pipe f holds now, up to limit bytes in
-// all, without waiting for more and whatever f's read deadline.
-func drainFile(f *os.File, buf []byte, limit int) []byte {
+// all, without waiting for more and whatever f's read deadline. ended
+// says that the drain reached the end of the output: every writer had
+// closed the pipe, so the bot will write nothing more.
+func drainFile(f *os.File, buf []byte, limit int) (_ []byte, ended bool) {
 	rc, err := f.SyscallConn()
 	if err != nil {
-		return buf
+		return buf, false
 	}
 	_ = rc.Control(func(fd uintptr) {
 		for len(buf) < limit {
 			buf = room(buf, limit)
-			// The pipe is non-blocking (os.Pipe): EAGAIN when empty.
+			// The pipe is non-blocking (os.Pipe): EAGAIN when empty, 0
+			// bytes at its end.
 			n, err := unix.Read(int(fd), buf[len(buf):cap(buf)])
+			if err == unix.EINTR {
+				continue
+			}
 			if err != nil || n <= 0 {
+				ended = err == nil && n == 0
 				return
 			}
 			buf = buf[:len(buf)+n]
 		}
 	})
-	return buf
+	return buf, ended
 }
 
 // takeLate is ReadLine's first look after a deadline that passed with
@@ -53,7 +60,7 @@ func drainFile(f *os.File, buf []byte, limit int) []byte {
 func (s *Session) takeLate(partial []byte) {
 	s.answered -= int64(len(partial)) // read again from the snapshot
 	limit := len(partial) + int(max(s.spec.Limits.Output-s.answered, 0)) + 1
-	data := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
+	data, _ := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
 	s.late = bytes.NewReader(data)
 	s.r.Reset(s.late)
 }
