@@ -93,8 +93,9 @@ type Reply struct {
 	// deadline, and a later look is arbiter's delay.
 	Used time.Duration
 	// Arrived is, of an answer without a line end, the time from the
-	// start of the process to the arrival of its last byte, at most Used;
-	// zero for a line. It decides nothing: LateNote says it.
+	// start of the process to the arrival of its last byte, at most Used,
+	// and more than zero (a byte arrives after the start, if within its
+	// first microseconds); zero for a line. It decides nothing: LateNote says it.
 	Arrived time.Duration
 	// Fault is nil when the bot printed a line in time (what the line
 	// means is the game's business) and kept within its limits and its
