@@ -56,11 +56,12 @@ func drainFile(f *os.File, buf []byte, limit int) (_ []byte, ended bool) {
 // partial read: partial and what the pipe holds now (up to what the
 // output limit leaves, and one byte more to see it passed) become the
 // only source of the command's answer until the next Write (see
-// resumeAfterLate).
+// resumeAfterLate), and whether the output had ended by then is noted.
 func (s *Session) takeLate(partial []byte) {
 	s.answered -= int64(len(partial)) // read again from the snapshot
 	limit := len(partial) + int(max(s.spec.Limits.Output-s.answered, 0)) + 1
-	data, _ := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
+	data, ended := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
+	s.lateEnded = ended
 	s.late = bytes.NewReader(data)
 	s.r.Reset(s.late)
 }
@@ -76,6 +77,10 @@ func (s *Session) readLate() (string, error) {
 		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))
 	case errors.Is(err, bufio.ErrBufferFull):
 		return "", faultf(drivers.FaultOutput, "wrote a line longer than %d bytes", s.spec.MaxLine)
+	case err != nil && s.lateEnded:
+		// The output had ended by the look: a crash, as a reader in time
+		// finds it, however late this one ran.
+		return "", s.outputEnded(b)
 	case err != nil:
 		// Left unread, for a reader that waits on (ReadOn).
 		s.answered -= int64(len(b))

@@ -249,3 +249,40 @@ func waitDeadlinePassed(f *os.File) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A session bot whose output had ended by the first look after the
+// deadline crashed, as a reader in time finds it, however late arbiter's
+// reader ran: the look's drain reaches the end of the output.
+func TestLateLookSeesTheOutputEnd(t *testing.T) {
+	for _, c := range []struct {
+		mode   string
+		before int // commands answered in time first
+		detail string
+	}{
+		{"crash", 1, "output ended (exited with status 3)"},
+		{"partialexit", 0, `output ended in the middle of a line "= 1" (exited with status 3)`},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			s := start(t, botSpec(t, c.mode, drivers.Clock{}))
+			defer s.Kill()
+			for range c.before {
+				if err := s.Write("x", time.Time{}); err != nil {
+					t.Fatal(err)
+				}
+				for _, w := range []string{"= ok", ""} {
+					if line, err := s.ReadLine(time.Now().Add(20 * time.Second)); line != w || err != nil {
+						t.Fatalf("read %q (%v), want %q", line, err, w)
+					}
+				}
+			}
+			if err := s.Write("genmove", time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			<-s.exited
+			_, err := s.ReadLine(time.Now().Add(-time.Second))
+			if f, ok := err.(*Fault); !ok || f.Kind != drivers.FaultCrash || f.Detail != c.detail {
+				t.Fatalf("ReadLine past its deadline after the bot's exit: %v, want a crash: %s", err, c.detail)
+			}
+		})
+	}
+}
