@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
@@ -223,4 +224,26 @@ func registerSlow() {
 		fmt.Println(args[1])
 		return 0
 	})
+}
+
+// An overrun's arrived_ms is recorded for every bid without a line end,
+// one that had arrived within its first millisecond too (0 is when it
+// came, not "a line"), and only for those.
+func TestOverrunArrivedMS(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		reply proc.Reply
+		want  string
+	}{
+		{"a line", proc.Reply{Line: "5", Used: 1200 * time.Millisecond}, `{"round":3,"seat":1,"used_ms":1200,"limit_ms":1000}`},
+		{"no line end, arrived at 0 ms", proc.Reply{Line: "5", Used: 1200 * time.Millisecond, Arrived: 400 * time.Microsecond},
+			`{"round":3,"seat":1,"used_ms":1200,"limit_ms":1000,"arrived_ms":0}`},
+		{"no line end, arrived at 12 ms", proc.Reply{Line: "5", Used: 1200 * time.Millisecond, Arrived: 12 * time.Millisecond},
+			`{"round":3,"seat":1,"used_ms":1200,"limit_ms":1000,"arrived_ms":12}`},
+	} {
+		b, err := json.Marshal(overrunEvent(3, 1, c.reply, time.Second))
+		if err != nil || string(b) != c.want {
+			t.Errorf("%s: %s (%v), want %s", c.name, b, err, c.want)
+		}
+	}
 }

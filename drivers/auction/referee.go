@@ -97,14 +97,14 @@ type (
 	// against the bot's tolerance (SeatResult.Overruns). A time-out beyond
 	// the overrun is a "default" event of kind "time" and counts too.
 	// ArrivedMS is set for a bid without a line end, timed at the bot's
-	// exit: when it had arrived (proc.Reply.Arrived), measured as UsedMS
-	// is.
+	// exit, and only for one: when it had arrived (proc.Reply.Arrived),
+	// measured as UsedMS is; 0 when it came within the first millisecond.
 	OverrunEvent struct {
-		Round     int   `json:"round"`
-		Seat      int   `json:"seat"`
-		UsedMS    int64 `json:"used_ms"`
-		LimitMS   int64 `json:"limit_ms"`
-		ArrivedMS int64 `json:"arrived_ms,omitempty"`
+		Round     int    `json:"round"`
+		Seat      int    `json:"seat"`
+		UsedMS    int64  `json:"used_ms"`
+		LimitMS   int64  `json:"limit_ms"`
+		ArrivedMS *int64 `json:"arrived_ms,omitempty"`
 	}
 	// OutEvent ("out") is a seat whose bot was disqualified before the
 	// first match (drivers.Seat.Out): it is not run, and bids 0 in every
@@ -123,6 +123,16 @@ type (
 		Left   []int     `json:"capital"`
 	}
 )
+
+// overrunEvent is the "overrun" event of seat i's reply in round, an
+// answer taken after its move limit.
+func overrunEvent(round, i int, reply proc.Reply, limit time.Duration) OverrunEvent {
+	e := OverrunEvent{Round: round, Seat: i, UsedMS: reply.Used.Milliseconds(), LimitMS: limit.Milliseconds()}
+	if reply.Arrived > 0 { // a bid without a line end (a line's is zero)
+		e.ArrivedMS = ptr(reply.Arrived.Milliseconds())
+	}
+	return e
+}
 
 // FilesKind is the DefaultEvent kind of a file rule violation.
 const FilesKind = "files"
@@ -377,8 +387,7 @@ func (r *referee) bid(round, i int, a answer) (int, error) {
 		drivers.RecordReceived(r.m.Record, i, a.reply.Line, a.started.Add(a.reply.Used))
 		if a.reply.Used > a.limit {
 			r.results[i].Overruns++
-			r.m.Record.Event("overrun", OverrunEvent{Round: round, Seat: i, UsedMS: a.reply.Used.Milliseconds(), LimitMS: a.limit.Milliseconds(),
-				ArrivedMS: a.reply.Arrived.Milliseconds()})
+			r.m.Record.Event("overrun", overrunEvent(round, i, a.reply, a.limit))
 		}
 		var problem string
 		bid, problem = ParseBid(a.reply.Line, r.pos.Capital[i])

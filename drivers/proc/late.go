@@ -25,35 +25,43 @@ import (
 // lateness by it; writing on past the deadline gains it nothing.
 
 // drainFile appends to buf what the pipe f holds now, up to limit bytes in
-// all, without waiting for more and whatever f's read deadline.
-func drainFile(f *os.File, buf []byte, limit int) []byte {
+// all, without waiting for more and whatever f's read deadline. ended
+// says that the drain reached the end of the output: every writer had
+// closed the pipe, so the bot will write nothing more.
+func drainFile(f *os.File, buf []byte, limit int) (_ []byte, ended bool) {
 	rc, err := f.SyscallConn()
 	if err != nil {
-		return buf
+		return buf, false
 	}
 	_ = rc.Control(func(fd uintptr) {
 		for len(buf) < limit {
 			buf = room(buf, limit)
-			// The pipe is non-blocking (os.Pipe): EAGAIN when empty.
+			// The pipe is non-blocking (os.Pipe): EAGAIN when empty, 0
+			// bytes at its end.
 			n, err := unix.Read(int(fd), buf[len(buf):cap(buf)])
+			if err == unix.EINTR {
+				continue
+			}
 			if err != nil || n <= 0 {
+				ended = err == nil && n == 0
 				return
 			}
 			buf = buf[:len(buf)+n]
 		}
 	})
-	return buf
+	return buf, ended
 }
 
 // takeLate is ReadLine's first look after a deadline that passed with
 // partial read: partial and what the pipe holds now (up to what the
 // output limit leaves, and one byte more to see it passed) become the
 // only source of the command's answer until the next Write (see
-// resumeAfterLate).
+// resumeAfterLate), and whether the output had ended by then is noted.
 func (s *Session) takeLate(partial []byte) {
 	s.answered -= int64(len(partial)) // read again from the snapshot
 	limit := len(partial) + int(max(s.spec.Limits.Output-s.answered, 0)) + 1
-	data := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
+	data, ended := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
+	s.lateEnded = ended
 	s.late = bytes.NewReader(data)
 	s.r.Reset(s.late)
 }
@@ -69,6 +77,10 @@ func (s *Session) readLate() (string, error) {
 		return "", faultf(drivers.FaultOutput, "wrote more than %s for one answer", Size(s.spec.Limits.Output))
 	case errors.Is(err, bufio.ErrBufferFull):
 		return "", faultf(drivers.FaultOutput, "wrote a line longer than %d bytes", s.spec.MaxLine)
+	case err != nil && s.lateEnded:
+		// The output had ended by the look: a crash, as a reader in time
+		// finds it, however late this one ran.
+		return "", s.outputEnded(b)
 	case err != nil:
 		// Left unread, for a reader that waits on (ReadOn).
 		s.answered -= int64(len(b))

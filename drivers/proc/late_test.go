@@ -173,3 +173,116 @@ func TestPartialKeepsItsBytes(t *testing.T) {
 		t.Errorf("partialf of \"OK\\r\": Partial %q, Detail %s", f.Partial, f.Detail)
 	}
 }
+
+// A per-move answer without a line end whose bot exited before the
+// deadline is the answer, however late arbiter's goroutines run: the one
+// that reads the output and the one that watches for the bot's exit are
+// both held back past the deadline, as on a starved machine, in either
+// order. One whose bot still runs at the first look after the deadline
+// is a time fault.
+func TestRunOnceStarvedReaderAndWatcher(t *testing.T) {
+	cases := []struct {
+		name, mode string
+		sleep      string        // its length is the seconds the bot works on after "12"
+		seen       bool          // the reader looks after the watcher noted the exit
+		hold       time.Duration // how long past the deadline the watcher is held
+		line       string        // "" for a time fault
+	}{
+		{"exit noted after the deadline", "noeol", "", true, 50 * time.Millisecond, "12"},
+		{"exit not yet noted", "noeol", "", false, time.Second, "12"},
+		{"exit not yet noted, a grandchild holds the output", "noeolhold", "", false, time.Second, "12"},
+		{"still running at the deadline", "noeolsleep", "xxxxx", false, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			testHookExit = func(r *onceRun) { time.Sleep(time.Until(r.deadline) + c.hold) }
+			testHookRead = func(r *onceRun) {
+				if c.line != "" {
+					waitZombie(r.cmd.Process.Pid)
+				} else {
+					waitInPipe(t, r.out, len("12"))
+				}
+				if c.seen {
+					<-r.exited
+				}
+				waitDeadlinePassed(r.out)
+			}
+			defer func() { testHookExit, testHookRead = nil, nil }()
+			spec, mark := onceSpec(t, c.mode)
+			spec.Env = append(spec.Env, "ONCE_SLEEP="+c.sleep)
+			spec.Timeout, spec.Grace = time.Second, 20*time.Millisecond
+			r := runOnce(t, spec)
+			switch {
+			case c.line == "" && (r.Fault == nil || r.Fault.Kind != drivers.FaultTime || r.Fault.Partial != "12"):
+				t.Errorf("reply %q (fault %v), want a time fault that quotes \"12\"", r.Line, r.Fault)
+			case c.line != "" && (r.Line != c.line || r.Fault != nil):
+				t.Errorf("reply %q (fault %v), want %q", r.Line, r.Fault, c.line)
+			case c.line != "" && (r.Used <= 0 || r.Used > spec.Timeout || r.Arrived <= 0 || r.Arrived > r.Used):
+				t.Errorf("used %v, arrived %v: want both within its time-out of %v", r.Used, r.Arrived, spec.Timeout)
+			}
+			assertNoLeftovers(t, mark)
+		})
+	}
+}
+
+// waitZombie waits until the process pid has exited, leaving it unreaped.
+func waitZombie(pid int) {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err != nil && err != unix.EINTR || err == nil && info.Signo != 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// waitDeadlinePassed waits until the read deadline of f has expired for
+// Go's poller: a raw read whose function reads nothing checks the
+// deadline and takes no byte out of the pipe.
+func waitDeadlinePassed(f *os.File) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		panic(err) // a pipe always has one
+	}
+	for rc.Read(func(uintptr) bool { return true }) == nil {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// A session bot whose output had ended by the first look after the
+// deadline crashed, as a reader in time finds it, however late arbiter's
+// reader ran: the look's drain reaches the end of the output.
+func TestLateLookSeesTheOutputEnd(t *testing.T) {
+	for _, c := range []struct {
+		mode   string
+		before int // commands answered in time first
+		detail string
+	}{
+		{"crash", 1, "output ended (exited with status 3)"},
+		{"partialexit", 0, `output ended in the middle of a line "= 1" (exited with status 3)`},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			s := start(t, botSpec(t, c.mode, drivers.Clock{}))
+			defer s.Kill()
+			for range c.before {
+				if err := s.Write("x", time.Time{}); err != nil {
+					t.Fatal(err)
+				}
+				for _, w := range []string{"= ok", ""} {
+					if line, err := s.ReadLine(time.Now().Add(20 * time.Second)); line != w || err != nil {
+						t.Fatalf("read %q (%v), want %q", line, err, w)
+					}
+				}
+			}
+			if err := s.Write("genmove", time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			<-s.exited
+			_, err := s.ReadLine(time.Now().Add(-time.Second))
+			if f, ok := err.(*Fault); !ok || f.Kind != drivers.FaultCrash || f.Detail != c.detail {
+				t.Fatalf("ReadLine past its deadline after the bot's exit: %v, want a crash: %s", err, c.detail)
+			}
+		})
+	}
+}

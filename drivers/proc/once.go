@@ -88,11 +88,14 @@ type Reply struct {
 	Killed bool
 	// Used is the time from the start of the process to its first line,
 	// or to its exit (for output without a line end too: it is complete
-	// then), or to the time-out.
+	// then), or to the time-out. An answer taken (no Fault) is charged at
+	// most Timeout: it was complete at arbiter's first look after the
+	// deadline, and a later look is arbiter's delay.
 	Used time.Duration
 	// Arrived is, of an answer without a line end, the time from the
-	// start of the process to the arrival of its last byte, at most Used;
-	// zero for a line. It decides nothing: LateNote says it.
+	// start of the process to the arrival of its last byte, at most Used,
+	// and more than zero (a byte arrives after the start, if within its
+	// first microseconds); zero for a line. It decides nothing: LateNote says it.
 	Arrived time.Duration
 	// Fault is nil when the bot printed a line in time (what the line
 	// means is the game's business) and kept within its limits and its
@@ -539,6 +542,9 @@ func (r *onceRun) watchExit() {
 			break
 		}
 	}
+	if testHookExit != nil {
+		testHookExit(r)
+	}
 	r.exitAt = time.Now()
 	close(r.exited)
 	// Output the bot wrote is in the pipe already; only a descendant still
@@ -564,15 +570,34 @@ func (r *onceRun) hasExited() bool {
 // machine does.
 var testHookRead func(r *onceRun)
 
+// testHookExit, when a test sets it, runs when the bot's exit is seen,
+// before it is noted: it holds the watcher of the exit back, as a starved
+// machine does.
+var testHookExit func(r *onceRun)
+
 // read reads up to the first newline, at most MaxOutput bytes. Output
 // without a line end is the answer only once it is all there: when the
 // bot's output ends or the bot exits in time, timed then (partialAnswer);
 // at a deadline with the bot still running it is a time fault that
-// quotes it, however much of it arrived by then.
+// quotes it, however much of it arrived by then. An answer taken is
+// charged at most the time-out: it was complete at arbiter's first look
+// after the deadline at the latest (lateLook), and when a starved reader
+// took it later, or the poller's timer fired late, the delay is
+// arbiter's.
 func (r *onceRun) read() Reply {
 	if testHookRead != nil {
 		testHookRead(r)
 	}
+	reply := r.readAnswer()
+	if reply.Fault == nil && r.spec.Timeout > 0 {
+		reply.Used = min(reply.Used, r.spec.Timeout)
+		reply.Arrived = min(reply.Arrived, reply.Used)
+	}
+	return reply
+}
+
+// readAnswer is read without its cap on the time charged.
+func (r *onceRun) readAnswer() Reply {
 	limit := r.spec.MaxOutput + 1
 	buf := make([]byte, 0, min(512, limit))
 	var arrived time.Time // when the last of buf was read
@@ -596,49 +621,75 @@ func (r *onceRun) read() Reply {
 		if f := r.over.Load(); f != nil {
 			return Reply{Used: time.Since(r.start), Fault: f}
 		}
-		exitedInTime := errors.Is(err, os.ErrDeadlineExceeded) && r.hasExited() && (r.deadline.IsZero() || r.exitAt.Before(r.deadline))
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// Everything the bot wrote before it exited is in the pipe,
-			// but its deadline may have come before this reader took it
-			// (a starved reader, whose read then fails without looking):
-			// take it now, without waiting for a descendant that may
-			// hold the pipe open. A line already in the pipe at the first
-			// look after the deadline is in time, however late this
-			// reader ran (late.go).
-			from = len(buf)
-			buf = drainFile(r.out, buf, limit)
-			if len(buf) > from {
-				arrived = time.Now()
-			}
-			if reply, ok := r.lineIn(buf, from, exitedInTime); ok {
-				if !exitedInTime && r.spec.Timeout > 0 {
-					reply.Used = min(reply.Used, r.spec.Timeout)
-				}
-				return reply
-			}
-		}
-		if errors.Is(err, io.EOF) || exitedInTime {
-			// Output ended, or the bot exited in time and only a
-			// descendant holds its output open: what it printed is its
-			// answer.
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return r.lateLook(buf, arrived, limit)
+		case errors.Is(err, io.EOF):
+			// Output ended: what it printed is its answer.
 			return r.partialAnswer(buf, arrived)
 		}
-		used := time.Since(r.start)
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			if len(buf) > 0 {
-				return Reply{Used: used, Fault: partialf("answer", r.within(), string(buf))}
-			}
-			return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %s", r.within())}
+		return Reply{Used: time.Since(r.start), Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
+	}
+}
+
+// lateLook is read's first look after a read deadline passed: the run's
+// time-out, or the end of the grace after the bot's exit (watchExit).
+// Go's poller fails a read whose deadline has passed without looking at
+// the pipe, and on a starved machine this reader, and the watcher of the
+// bot's exit, may run well after the deadline: so the verdict is what
+// the pipe and the kernel show at this look, whichever of arbiter's
+// goroutines ran first. A line in the pipe is the answer (late.go); so
+// is output without a line end when the bot had exited by this look (as
+// the kernel says, whether or not the watcher has seen it: everything it
+// wrote is in the pipe then, and a descendant that holds the pipe open
+// is not waited for) or when the drain reached the end of its output.
+// Output still incomplete here, its bot running, is a time fault, however
+// much of it had arrived.
+func (r *onceRun) lateLook(buf []byte, arrived time.Time, limit int) Reply {
+	// Before the drain: output written after the look at the exit
+	// would be missing from an answer taken for it.
+	exitedInTime := r.hasExited() && (r.deadline.IsZero() || r.exitAt.Before(r.deadline))
+	exited := exitedInTime || r.exitedNow()
+	from := len(buf)
+	buf, ended := drainFile(r.out, buf, limit)
+	if len(buf) > from {
+		arrived = time.Now()
+	}
+	if reply, ok := r.lineIn(buf, from, exitedInTime); ok {
+		return reply
+	}
+	if exited || ended {
+		return r.partialAnswer(buf, arrived)
+	}
+	used := time.Since(r.start)
+	if len(buf) > 0 {
+		return Reply{Used: used, Fault: partialf("answer", r.within(), string(buf))}
+	}
+	return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %s", r.within())}
+}
+
+// exitedNow says whether the bot's main process has exited, as the
+// kernel says it now: the watcher (watchExit) may not have run since.
+// The process is left unreaped.
+func (r *onceRun) exitedNow() bool {
+	if r.hasExited() {
+		return true
+	}
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, r.cmd.Process.Pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return err == nil && info.Signo != 0
 		}
-		return Reply{Used: used, Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
 	}
 }
 
 // partialAnswer is the reply of output buf without a line end, whose last
 // byte this reader took at arrived, once the bot's output has ended or
-// it has exited in time: the answer (none when buf is empty), timed to
-// the bot's exit, or to now when it has not exited (its output ended
-// first). Arrived says when its last byte came, for a late answer's note
+// it has exited in time (by the first look after its deadline at the
+// latest, lateLook): the answer (none when buf is empty), timed to the
+// bot's exit as the watcher saw it, or to now when it has not seen it
+// (read caps either at the time-out). Arrived says when its last byte came, for a late answer's note
 // (LateNote), not more than the exit: it wrote it before, however late a
 // starved reader took it.
 func (r *onceRun) partialAnswer(buf []byte, arrived time.Time) Reply {

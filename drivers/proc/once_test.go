@@ -72,6 +72,9 @@ func runOnceBot(mode string) {
 		os.Stdout.WriteString("1")
 		time.Sleep(time.Duration(len(os.Getenv("ONCE_SLEEP"))) * time.Second)
 		os.Stdout.WriteString("00\n")
+	case "noeolhold": // prints "12" without a newline and exits; a setsid grandchild holds stdout open
+		os.Stdout.WriteString("12")
+		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", os.Stdout))
 	case "hang": // no answer; a setsid grandchild holds stdout open
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", spawn("linger", os.Stdout))
 		time.Sleep(time.Hour)
@@ -623,16 +626,7 @@ func TestRunOnceStarvedReader(t *testing.T) {
 	held := 0
 	testHookRead = func(r *onceRun) {
 		<-r.exited
-		rc, err := r.out.SyscallConn()
-		if err != nil {
-			panic(err) // a pipe always has one
-		}
-		// Wait until the deadline has expired for the poller: a raw read
-		// whose function reads nothing checks the deadline and takes no
-		// byte out of the pipe.
-		for rc.Read(func(uintptr) bool { return true }) == nil {
-			time.Sleep(time.Millisecond)
-		}
+		waitDeadlinePassed(r.out)
 		held++
 	}
 	defer func() { testHookRead = nil }()

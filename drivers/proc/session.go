@@ -180,6 +180,9 @@ type Session struct {
 	// late is the snapshot of the pipe taken at the first look after the
 	// current command's deadline (late.go); nil otherwise.
 	late *bytes.Reader
+	// lateEnded says that the drain of that look reached the end of the
+	// output: the bot will write nothing more.
+	lateEnded bool
 	// rest is what a snapshot left, which r reads before the pipe
 	// (resumeAfterLate); nil if r reads the pipe alone.
 	rest *bytes.Reader
@@ -680,15 +683,22 @@ func (s *Session) ReadLine(deadline time.Time) (string, error) {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			s.takeLate(b) // the first look after the deadline (late.go)
 			return s.readLate()
-		case len(b) > 0:
-			return "", s.crashed(fmt.Sprintf("output ended in the middle of a line %q", truncate(string(b))))
 		default:
-			return "", s.crashed("output ended")
+			return "", s.outputEnded(b)
 		}
 	}
 	line := strings.TrimRight(string(b), "\r\n")
 	s.deliver(line)
 	return line, nil
+}
+
+// outputEnded is the crash fault of a bot whose output ended after b,
+// the part of a line it wrote last.
+func (s *Session) outputEnded(b []byte) error {
+	if len(b) > 0 {
+		return s.crashed(fmt.Sprintf("output ended in the middle of a line %q", truncate(string(b))))
+	}
+	return s.crashed("output ended")
 }
 
 // heldLine is a line read while the session holds its lines, and when.

@@ -126,6 +126,11 @@ func runBot(mode string) {
 		fmt.Fprint(out, "= 1")
 		out.Flush()
 		time.Sleep(time.Hour)
+	case "partialexit": // a partial line, then exits 3
+		in.Scan()
+		fmt.Fprint(out, "= 1")
+		out.Flush()
+		os.Exit(3)
 	case "stubborn": // ignores SIGTERM and quit, leaves a setsid grandchild
 		signal.Ignore(syscall.SIGTERM)
 		cmd := exec.Command(os.Args[0])

@@ -197,20 +197,11 @@ func TestLateReaderKeepsAnswer(t *testing.T) {
 // only after the deadline; its time is charged up to the limit.
 func TestRunOnceStarvedReaderBotRunning(t *testing.T) {
 	testHookRead = func(r *onceRun) {
-		rc, err := r.out.SyscallConn()
-		if err != nil {
-			panic(err)
-		}
 		// First the line in the pipe (the bot's start may take long on a
 		// busy machine; the limit leaves it seconds), then the deadline
-		// passed for the poller: a raw read whose function reads nothing
-		// fails.
-		for have := 0; have == 0; time.Sleep(time.Millisecond) {
-			_ = rc.Control(func(fd uintptr) { have, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
-		}
-		for rc.Read(func(uintptr) bool { return true }) == nil {
-			time.Sleep(time.Millisecond)
-		}
+		// passed for the poller.
+		waitInPipe(t, r.out, 1)
+		waitDeadlinePassed(r.out)
 	}
 	defer func() { testHookRead = nil }()
 	spec, mark := onceSpec(t, "stay")
