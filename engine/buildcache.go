@@ -215,27 +215,38 @@ var stateName = regexp.MustCompile(`^.+-[0-9a-f]{16}$`)
 // pruneState removes state name of root if it is unheld, unused for
 // StateMaxAge and no arbiter runs its bot's files (stateUseFile): renamed
 // out of the way under its lock first, so that an arbiter that waits for
-// that lock finds it gone and makes it anew (lockState).
+// that lock finds it gone and makes it anew (lockState). Its age is
+// looked at before the lock is tried, so that the states in use are not
+// locked, not even for an instant (an arbiter taking one would say it
+// waits), and again under the lock, under which holdState marks a use. A
+// state without a lock file (of an arbiter before those files) is given
+// one: holdState's lock is of that same file, so the two never hold the
+// state at once.
 func pruneState(root, name string) {
 	state := filepath.Join(root, name)
-	lock, err := os.OpenFile(filepath.Join(state, stateLockFile), os.O_RDWR, 0)
-	if err == nil {
-		defer lock.Close()
-		if flock(lock, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-			return
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if !unusedState(state) {
 		return
 	}
-	// Only a folder arbiter made and used: it names its bot's folder.
-	used, err := os.Stat(filepath.Join(state, stateDirFile))
-	if err != nil || time.Since(used.ModTime()) < StateMaxAge || stateRun(state) {
+	lock, err := os.OpenFile(filepath.Join(state, stateLockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer lock.Close()
+	if flock(lock, syscall.LOCK_EX|syscall.LOCK_NB) != nil || !proc.AtPath(lock, filepath.Join(state, stateLockFile)) ||
+		!unusedState(state) || stateRun(state) {
 		return
 	}
 	gone := filepath.Join(root, ".gone-"+name+"-"+strconv.Itoa(os.Getpid()))
 	if os.Rename(state, gone) == nil {
 		_ = os.RemoveAll(gone) // what stays is tried again at the next build
 	}
+}
+
+// unusedState says whether state is a folder arbiter made and used (it
+// names its bot's folder: stateDirFile) and unused for StateMaxAge.
+func unusedState(state string) bool {
+	used, err := os.Stat(filepath.Join(state, stateDirFile))
+	return err == nil && time.Since(used.ModTime()) >= StateMaxAge
 }
 
 // stateRun says whether an arbiter runs the files of state's bot

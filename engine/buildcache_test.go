@@ -3,10 +3,12 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -387,5 +389,53 @@ func TestBuildCacheLockAfterPrune(t *testing.T) {
 	now, err := os.Stat(filepath.Join(second.dir, stateLockFile))
 	if err != nil || !os.SameFile(held, now) {
 		t.Fatalf("the lock held is not the state's lock file (%v)", err)
+	}
+}
+
+// A state without a lock file (kept by an arbiter before those files),
+// old enough to be pruned, is not pruned by one arbiter while another
+// takes it: the pruner locks the file the taker locks. Before, a pruner
+// that found no lock file renamed the folder away however it was held
+// meanwhile, so the taker built in a folder no longer its state. The
+// two race for it many times over.
+func TestBuildCachePruneLockless(t *testing.T) {
+	root := keepStates(t)
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * StateMaxAge)
+	for i := range 1000 {
+		name := fmt.Sprintf("b%d", i)
+		state, err := buildState(name, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(state, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(state, stateDirFile), []byte(dir+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(filepath.Join(state, stateDirFile), old, old); err != nil {
+			t.Fatal(err)
+		}
+		var pruners sync.WaitGroup
+		for range 3 {
+			pruners.Add(1)
+			go func() {
+				defer pruners.Done()
+				pruneStates(root)
+			}()
+		}
+		held, err := holdState(context.Background(), name, dir, nil)
+		pruners.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !proc.AtPath(held.lock, filepath.Join(state, stateLockFile)) {
+			t.Fatalf("round %d: the state was pruned while held (its lock is no longer at its path)", i)
+		}
+		held.release()
+		if err := os.RemoveAll(state); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
