@@ -6,11 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // checkLockConfig is a bot whose build and program wait for the test:
@@ -56,28 +56,14 @@ read stop
 // startedCheck is an arbiter check started in the background, its
 // stderr read as it comes.
 type startedCheck struct {
-	cmd    *exec.Cmd
-	mu     sync.Mutex
-	stderr strings.Builder
-	stdout strings.Builder
-}
-
-func (c *startedCheck) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.stderr.Write(p)
-}
-
-func (c *startedCheck) err() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.stderr.String()
+	cmd            *exec.Cmd
+	stderr, stdout proctest.Buffer
 }
 
 // waitSays waits up to a minute until the check's stderr says what.
 func (c *startedCheck) waitSays(what string) bool {
 	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		if strings.Contains(c.err(), what) {
+		if strings.Contains(c.stderr.String(), what) {
 			return true
 		}
 	}
@@ -124,7 +110,7 @@ func TestTwoChecksOfOneBot(t *testing.T) {
 	start := func(args ...string) *startedCheck {
 		t.Helper()
 		c := &startedCheck{cmd: exec.Command(arbiter, append([]string{"check", "-bot", "b", "-move", "60s", "-case", "ok"}, append(args, base)...)...)}
-		c.cmd.Env, c.cmd.Stderr, c.cmd.Stdout = env, c, &c.stdout
+		c.cmd.Env, c.cmd.Stderr, c.cmd.Stdout = env, &c.stderr, &c.stdout
 		if err := c.cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +134,7 @@ func TestTwoChecksOfOneBot(t *testing.T) {
 	passed := func(c *startedCheck, which string) {
 		t.Helper()
 		if err := c.cmd.Wait(); err != nil || !strings.Contains(c.stdout.String(), "1 of 1 cases passed") {
-			t.Fatalf("the %s check: %v\n%s%s", which, err, c.err(), c.stdout.String())
+			t.Fatalf("the %s check: %v\n%s%s", which, err, c.stderr.String(), c.stdout.String())
 		}
 	}
 
@@ -162,11 +148,11 @@ func TestTwoChecksOfOneBot(t *testing.T) {
 	mustWrite(t, mark("go"), "")
 	passed(first, "first")
 	passed(second, "second")
-	if !said || !strings.Contains(second.err(), fmt.Sprintf("pid=%d", first.cmd.Process.Pid)) || strings.Count(second.err(), "waiting for") != 1 {
-		t.Errorf("the second check does not say once that it waits for the first's build (pid %d):\n%s", first.cmd.Process.Pid, second.err())
+	if !said || !strings.Contains(second.stderr.String(), fmt.Sprintf("pid=%d", first.cmd.Process.Pid)) || strings.Count(second.stderr.String(), "waiting for") != 1 {
+		t.Errorf("the second check does not say once that it waits for the first's build (pid %d):\n%s", first.cmd.Process.Pid, second.stderr.String())
 	}
-	if n := builds(); n != 1 || !strings.Contains(second.err(), "not building b: unchanged since its last build") {
-		t.Errorf("the bot was built %d times, want once: the second check did not take the first's verdict:\n%s", n, second.err())
+	if n := builds(); n != 1 || !strings.Contains(second.stderr.String(), "not building b: unchanged since its last build") {
+		t.Errorf("the bot was built %d times, want once: the second check did not take the first's verdict:\n%s", n, second.stderr.String())
 	}
 
 	// A -rebuild while the first check's case runs the bot.
@@ -181,8 +167,8 @@ func TestTwoChecksOfOneBot(t *testing.T) {
 	mustWrite(t, mark("stop"), "")
 	passed(first, "first")
 	passed(second, "second, with -rebuild,")
-	if !said || !strings.Contains(second.err(), fmt.Sprintf("pid=%d", first.cmd.Process.Pid)) {
-		t.Errorf("the check with -rebuild does not say it waits for the first, which runs the bot (pid %d):\n%s", first.cmd.Process.Pid, second.err())
+	if !said || !strings.Contains(second.stderr.String(), fmt.Sprintf("pid=%d", first.cmd.Process.Pid)) {
+		t.Errorf("the check with -rebuild does not say it waits for the first, which runs the bot (pid %d):\n%s", first.cmd.Process.Pid, second.stderr.String())
 	}
 	if data, err := os.ReadFile(filepath.Join(base, "b", "overlap.log")); err == nil || during != 0 || builds()-before != 1 {
 		t.Errorf("the -rebuild built while the first check's case ran the bot (%d builds during it, %d in all, want 0 and 1; overlaps: %q)", during, builds()-before, data)
