@@ -101,7 +101,7 @@ func BuildOutside(ctx context.Context, p *plan.Plan, name string, o fingerprint.
 		out.use, err = useState(ctx, held, syscall.LOCK_SH, nil)
 		return out, err
 	}
-	if out.use, err = useState(ctx, held, syscall.LOCK_EX, waitingFor(log.Warn, name,
+	if out.use, err = useState(ctx, held, syscall.LOCK_EX, waitingFor(r.logger().Warn, name,
 		"waiting for the other arbiter checks and consoles that run the bot's files to end before building it again")); err != nil {
 		return out, err
 	}
