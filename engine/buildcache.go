@@ -1,10 +1,10 @@
 package engine
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arbiter-contests/arbiter/drivers/proc"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
@@ -42,10 +43,16 @@ var StateMaxAge = 30 * 24 * time.Hour
 // stateDirFile, in a bot's folder of arbiter's state, names the bot's
 // folder; it is written anew at each use, so its time is the state's
 // last use. stateLockFile is the file a command that uses the state
-// holds a lock on (heldState).
+// holds a lock on (heldState). stateUseFile is the file whose lock a
+// command that runs the bot's files as its build left them holds, shared,
+// for as long as it runs them (check's cases, console's session), and
+// its build exclusively, so that no build rewrites the files under
+// another's cases: either is taken only under the state's lock
+// (heldState.use).
 const (
 	stateDirFile  = "dir"
 	stateLockFile = "lock"
+	stateUseFile  = "use"
 )
 
 // buildStateRoot is the folder of the bots' folders of arbiter's state.
@@ -77,8 +84,8 @@ func buildState(name, dir string) (string, error) {
 }
 
 // heldState is a bot's folder of arbiter's state, locked by this process
-// until release: no other arbiter uses it, empties its cache or removes
-// it meanwhile.
+// until release: no other arbiter uses it, builds the bot for check or
+// console, empties its cache or removes it meanwhile.
 type heldState struct {
 	dir  string
 	lock *os.File
@@ -86,10 +93,22 @@ type heldState struct {
 
 func (h *heldState) release() { h.lock.Close() }
 
+// use takes the lock of the state's use file (stateUseFile), how
+// (syscall.LOCK_SH or LOCK_EX), for as long as the file returned is open;
+// told is told once, before it waits, the pid of the arbiter it waits
+// for (proc.WaitLock). h is held: so no other arbiter takes that lock,
+// either way, until h's release; an exclusive lock waits only for the
+// arbiters that run the bot's files, and one held converts to shared at
+// once.
+func (h *heldState) use(ctx context.Context, how int, told func(pid int)) (*os.File, error) {
+	return proc.WaitLock(ctx, filepath.Join(h.dir, stateUseFile), how, &proc.LockWaiter{Waiting: told})
+}
+
 // holdState is buildState(name, dir), made if need be, locked (waiting
-// for another arbiter that holds it) and tied to dir (stateDirFile); the
-// states unused for StateMaxAge are removed first.
-func holdState(name, dir string) (*heldState, error) {
+// for another arbiter that holds it, whose pid told is told once first)
+// and tied to dir (stateDirFile); the states unused for StateMaxAge are
+// removed first.
+func holdState(ctx context.Context, name, dir string, told func(pid int)) (*heldState, error) {
 	state, err := buildState(name, dir)
 	if err != nil {
 		return nil, err
@@ -107,7 +126,7 @@ func holdState(name, dir string) (*heldState, error) {
 		}
 	}
 	pruneStates(root)
-	lock, err := lockState(state)
+	lock, err := lockState(ctx, state, &proc.LockWaiter{Waiting: told})
 	if err != nil {
 		return nil, err
 	}
@@ -120,34 +139,17 @@ func holdState(name, dir string) (*heldState, error) {
 }
 
 // lockState makes folder state and takes the lock of its lock file,
-// waiting for another holder. A pruner may have removed the folder
-// between the two: the lock then held is of a file no longer there, and
-// it is taken again on the folder made anew.
-func lockState(state string) (*os.File, error) {
-	path := filepath.Join(state, stateLockFile)
+// waiting for another holder (telling t). A pruner may have removed the
+// folder meanwhile: the lock is then taken again on the folder made anew
+// (proc.WaitLock takes only the file at its path).
+func lockState(ctx context.Context, state string, t *proc.LockWaiter) (*os.File, error) {
 	for {
 		if err := os.MkdirAll(state, 0o700); err != nil {
 			return nil, err
 		}
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := flock(f, syscall.LOCK_EX); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		held, herr := f.Stat()
-		now, nerr := os.Stat(path)
-		if herr == nil && nerr == nil && os.SameFile(held, now) {
-			return f, nil
-		}
-		f.Close()
-		if herr != nil {
-			return nil, herr
+		f, err := proc.WaitLock(ctx, filepath.Join(state, stateLockFile), syscall.LOCK_EX, t)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return f, err
 		}
 	}
 }
@@ -191,10 +193,11 @@ func folderSize(dir string) int64 {
 }
 
 // pruneStates removes the bots' folders of arbiter's state in root that
-// no arbiter holds (heldState) and that have not been used for
-// StateMaxAge, so that their caches do not stay for ever. Whether the
-// bot's folder is still there decides nothing: another mount namespace
-// (a job's private /tmp, a container) may not see a folder in use.
+// no arbiter holds (heldState), nor runs the bot of, and that have not
+// been used for StateMaxAge, so that their caches do not stay for ever.
+// Whether the bot's folder is still there decides nothing: another mount
+// namespace (a job's private /tmp, a container) may not see a folder in
+// use.
 func pruneStates(root string) {
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
@@ -209,28 +212,50 @@ func pruneStates(root string) {
 // named by StateDirEnv may hold the user's own folders).
 var stateName = regexp.MustCompile(`^.+-[0-9a-f]{16}$`)
 
-// pruneState removes state name of root if it is unheld and unused for
-// StateMaxAge: renamed out of the way under its lock first, so that an
-// arbiter that waits for that lock finds it gone and makes it anew
-// (lockState).
+// pruneState removes state name of root if it is unheld, unused for
+// StateMaxAge and no arbiter runs its bot's files (stateUseFile): renamed
+// out of the way under its lock first, so that an arbiter that waits for
+// that lock finds it gone and makes it anew (lockState). Its age is
+// looked at before the lock is tried, so that the states in use are not
+// locked, not even for an instant (an arbiter taking one would say it
+// waits), and again under the lock, under which holdState marks a use. A
+// state without a lock file (of an arbiter before those files) is given
+// one: holdState's lock is of that same file, so the two never hold the
+// state at once.
 func pruneState(root, name string) {
 	state := filepath.Join(root, name)
-	lock, err := os.OpenFile(filepath.Join(state, stateLockFile), os.O_RDWR, 0)
-	if err == nil {
-		defer lock.Close()
-		if flock(lock, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-			return
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if !unusedState(state) {
 		return
 	}
-	// Only a folder arbiter made and used: it names its bot's folder.
-	used, err := os.Stat(filepath.Join(state, stateDirFile))
-	if err != nil || time.Since(used.ModTime()) < StateMaxAge {
+	lock, err := os.OpenFile(filepath.Join(state, stateLockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer lock.Close()
+	if flock(lock, syscall.LOCK_EX|syscall.LOCK_NB) != nil || !proc.AtPath(lock, filepath.Join(state, stateLockFile)) ||
+		!unusedState(state) || stateRun(state) {
 		return
 	}
 	gone := filepath.Join(root, ".gone-"+name+"-"+strconv.Itoa(os.Getpid()))
 	if os.Rename(state, gone) == nil {
 		_ = os.RemoveAll(gone) // what stays is tried again at the next build
 	}
+}
+
+// unusedState says whether state is a folder arbiter made and used (it
+// names its bot's folder: stateDirFile) and unused for StateMaxAge.
+func unusedState(state string) bool {
+	used, err := os.Stat(filepath.Join(state, stateDirFile))
+	return err == nil && time.Since(used.ModTime()) >= StateMaxAge
+}
+
+// stateRun says whether an arbiter runs the files of state's bot
+// (heldState.use) now.
+func stateRun(state string) bool {
+	f, err := os.Open(filepath.Join(state, stateUseFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return flock(f, syscall.LOCK_EX|syscall.LOCK_NB) != nil
 }

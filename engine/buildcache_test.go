@@ -3,10 +3,13 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -74,7 +77,7 @@ func TestBuildCacheKeptBetweenBuilds(t *testing.T) {
 		t.Helper()
 		write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\""+says+"\") }\n")
 		log := filepath.Join(t.TempDir(), "build.log")
-		held, err := holdState(b.Name, dir)
+		held, err := holdState(context.Background(), b.Name, dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +224,7 @@ func TestBuildCacheFolders(t *testing.T) {
 	b := &plan.Bot{Name: "alice", Limits: &drivers.Limits{Sandbox: &drivers.Sandbox{}}}
 	warned := 0
 	warn := func(string, ...any) { warned++ }
-	held, err := holdState(b.Name, a)
+	held, err := holdState(context.Background(), b.Name, a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,8 +249,8 @@ func TestBuildCacheFolders(t *testing.T) {
 	}
 }
 
-// A state is removed only when no arbiter holds it and it has not been
-// used for StateMaxAge, whether or not its bot's folder is seen (another
+// A state is removed only when no arbiter holds it or runs its bot's
+// files and it has not been used for StateMaxAge, whether or not its bot's folder is seen (another
 // mount namespace may not see a folder in use); a state's dir file is
 // never seen empty while it is rewritten.
 func TestBuildCachePrune(t *testing.T) {
@@ -266,23 +269,35 @@ func TestBuildCachePrune(t *testing.T) {
 		_, err := os.Stat(state)
 		return err == nil
 	}
-	fresh, err := holdState("fresh", gone)
+	fresh, err := holdState(context.Background(), "fresh", gone, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fresh.release()
-	held, err := holdState("held", gone)
+	held, err := holdState(context.Background(), "held", gone, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.release()
 	age(held.dir)
-	stale, err := holdState("stale", gone)
+	stale, err := holdState(context.Background(), "stale", gone, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stale.release()
 	age(stale.dir)
+	// A check that runs the bot's files holds the use lock alone.
+	running, err := holdState(context.Background(), "running", gone, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	use, err := running.use(context.Background(), syscall.LOCK_SH, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer use.Close()
+	running.release()
+	age(running.dir)
 	// Folders arbiter did not make (a root named by ARBITER_STATE_DIR may
 	// be the user's own folder) stay, however old: one named otherwise,
 	// and one named like a state but without its dir file.
@@ -308,6 +323,9 @@ func TestBuildCachePrune(t *testing.T) {
 	}
 	if !exists(held.dir) {
 		t.Fatal("a state held by an arbiter was removed")
+	}
+	if !exists(running.dir) {
+		t.Fatal("a state whose bot's files a check runs was removed")
 	}
 	if exists(stale.dir) {
 		t.Fatal("a state unheld and unused for StateMaxAge stays")
@@ -341,13 +359,13 @@ func TestBuildCachePrune(t *testing.T) {
 func TestBuildCacheLockAfterPrune(t *testing.T) {
 	root := keepStates(t)
 	dir := t.TempDir()
-	first, err := holdState("b", dir)
+	first, err := holdState(context.Background(), "b", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan *heldState)
 	go func() {
-		h, err := holdState("b", dir)
+		h, err := holdState(context.Background(), "b", dir, nil)
 		if err != nil {
 			t.Error(err)
 		}
@@ -371,5 +389,53 @@ func TestBuildCacheLockAfterPrune(t *testing.T) {
 	now, err := os.Stat(filepath.Join(second.dir, stateLockFile))
 	if err != nil || !os.SameFile(held, now) {
 		t.Fatalf("the lock held is not the state's lock file (%v)", err)
+	}
+}
+
+// A state without a lock file (kept by an arbiter before those files),
+// old enough to be pruned, is not pruned by one arbiter while another
+// takes it: the pruner locks the file the taker locks. Before, a pruner
+// that found no lock file renamed the folder away however it was held
+// meanwhile, so the taker built in a folder no longer its state. The
+// two race for it many times over.
+func TestBuildCachePruneLockless(t *testing.T) {
+	root := keepStates(t)
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * StateMaxAge)
+	for i := range 1000 {
+		name := fmt.Sprintf("b%d", i)
+		state, err := buildState(name, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(state, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(state, stateDirFile), []byte(dir+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(filepath.Join(state, stateDirFile), old, old); err != nil {
+			t.Fatal(err)
+		}
+		var pruners sync.WaitGroup
+		for range 3 {
+			pruners.Add(1)
+			go func() {
+				defer pruners.Done()
+				pruneStates(root)
+			}()
+		}
+		held, err := holdState(context.Background(), name, dir, nil)
+		pruners.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !proc.AtPath(held.lock, filepath.Join(state, stateLockFile)) {
+			t.Fatalf("round %d: the state was pruned while held (its lock is no longer at its path)", i)
+		}
+		held.release()
+		if err := os.RemoveAll(state); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

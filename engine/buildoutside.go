@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
@@ -23,15 +24,22 @@ type BuiltOutside struct {
 	// temp is the temporary folder that holds them when the bot has no
 	// folder of arbiter's state (Close removes it).
 	temp string
+	// use holds the lock of the state's use file (heldState.use) until
+	// Close: no check or console builds the bot meanwhile.
+	use *os.File
 }
 
 // Temporary reports whether Log and Verdict are in a temporary folder,
 // gone once Close has run: a message made after must not name them.
 func (b BuiltOutside) Temporary() bool { return b.temp != "" }
 
-// Close removes the build's temporary folder, if it has one: its Log and
-// Verdict are gone then.
+// Close lets another check or console build the bot again, and removes
+// the build's temporary folder, if it has one: its Log and Verdict are
+// gone then.
 func (b BuiltOutside) Close() error {
+	if b.use != nil {
+		b.use.Close()
+	}
 	if b.temp == "" {
 		return nil
 	}
@@ -46,15 +54,28 @@ func (b BuiltOutside) Close() error {
 // fingerprint taken as o says the same, its build's outputs as it left
 // them: Runner.kept) and is a success. A failed build is always run
 // again. That verdict is kept in the bot's folder of arbiter's state
-// (holdState), locked while it builds, beside its build cache, which a
-// sandboxed build is given: a run never takes that cache, nor this
-// verdict. Where no such folder can be made (a HOME that cannot be
-// written), the bot is built in a temporary folder, without a cache, and
-// log is told. announce is called just before a build runs.
+// (holdState), beside its build cache, which a sandboxed build is given:
+// a run never takes that cache, nor this verdict. The state is held while
+// the bot's fingerprint is taken and it builds, so another check or
+// console of the bot waits, saying so on log, and then takes this
+// build's verdict if it holds; and the bot's files are not built again
+// while the caller runs them, until Close (heldState.use). Where no such
+// folder can be made (a HOME that cannot be written), the bot is built
+// in a temporary folder, without a cache, and log is told. announce is
+// called just before a build runs.
 func BuildOutside(ctx context.Context, p *plan.Plan, name string, o fingerprint.Options, rebuild bool, log hclog.Logger, announce func()) (BuiltOutside, error) {
 	b := p.Bot(name)
 	if b == nil {
 		return BuiltOutside{}, p.UnknownBot(name)
+	}
+	r := &Runner{Root: o.Root, Log: log, outside: true}
+	var out BuiltOutside
+	held, err := r.holdOutside(ctx, &out, name, b.DirIn(o.Root))
+	if err != nil {
+		return BuiltOutside{}, err
+	}
+	if held != nil {
+		defer held.release()
 	}
 	taken := func() (*plan.Bot, error) {
 		one := *p
@@ -64,28 +85,25 @@ func BuildOutside(ctx context.Context, p *plan.Plan, name string, o fingerprint.
 		}
 		return &one.Bots[0], nil
 	}
+	// Taken once the state is held, not before: a build another arbiter
+	// ran meanwhile has left the bot as its verdict says.
 	ob, err := taken()
 	if err != nil {
+		out.Close()
 		return BuiltOutside{}, err
 	}
-	r := &Runner{Plan: &plan.Plan{Bots: []plan.Bot{*ob}}, Root: o.Root, Log: log, outside: true}
-	var out BuiltOutside
-	if held, herr := holdState(name, ob.DirIn(o.Root)); herr == nil {
-		defer held.release()
-		r.held, r.Out = held, filepath.Join(held.dir, "check")
-	} else {
-		if out.temp, err = os.MkdirTemp("", "arbiter-build-*"); err != nil {
-			return BuiltOutside{}, err
-		}
-		log.Warn("no folder to keep the bot's builds in: built in a temporary folder, without a cache, its verdict not kept", "bot", name, "error", herr)
-		r.Out = out.temp
-	}
+	r.Plan = &plan.Plan{Bots: []plan.Bot{*ob}}
 	ob = &r.Plan.Bots[0]
 	out.Log, out.Verdict = filepath.Join(r.Out, BuildsDir, fileName(name)+".log"), filepath.Join(r.Out, BuildsDir, fileName(name)+".json")
 	rec, old := r.kept(ob, ob.Fingerprint.Hash)
 	if rec != nil && rec.OK && !rebuild {
 		out.Record, out.Kept = *rec, true
-		return out, nil
+		out.use, err = useState(ctx, held, syscall.LOCK_SH, nil)
+		return out, err
+	}
+	if out.use, err = useState(ctx, held, syscall.LOCK_EX, waitingFor(r.logger().Warn, name,
+		"waiting for the other arbiter checks and consoles that run the bot's files to end before building it again")); err != nil {
+		return out, err
 	}
 	announce()
 	// What the build rewrote among the files its fingerprint covers is
@@ -99,5 +117,54 @@ func BuildOutside(ctx context.Context, p *plan.Plan, name string, o fingerprint.
 		ob.Fingerprint = after.Fingerprint
 		return ob.Fingerprint.Hash, nil
 	})
+	if out.use != nil && err == nil {
+		// Shared again before the state is let go: no other build
+		// comes between.
+		err = flock(out.use, syscall.LOCK_SH)
+	}
 	return out, err
+}
+
+// holdOutside holds the state of bot name, its folder dir (holdState),
+// for r's build outside a run, which keeps its verdict there; where no
+// state can be made, r keeps it in a temporary folder (out's, nil
+// state). An error is only ctx's, or the temporary folder's.
+func (r *Runner) holdOutside(ctx context.Context, out *BuiltOutside, name, dir string) (*heldState, error) {
+	held, err := holdState(ctx, name, dir, waitingFor(r.logger().Warn, name,
+		"waiting for another arbiter check or console of the bot, which builds it or looks whether it must be built"))
+	if err == nil {
+		r.held, r.Out = held, filepath.Join(held.dir, "check")
+		return held, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	r.logger().Warn("no folder to keep the bot's builds in: built in a temporary folder, without a cache, its verdict not kept", "bot", name, "error", err)
+	if out.temp, err = os.MkdirTemp("", "arbiter-build-*"); err != nil {
+		return nil, err
+	}
+	r.Out = out.temp
+	return nil, nil
+}
+
+// useState takes the lock of held's use file how (heldState.use); none
+// where there is no state (nil held).
+func useState(ctx context.Context, held *heldState, how int, told func(pid int)) (*os.File, error) {
+	if held == nil {
+		return nil, nil
+	}
+	return held.use(ctx, how, told)
+}
+
+// waitingFor is what a build outside a run tells warn when it waits for
+// a lock of bot name's state that another arbiter holds, pid (0: not
+// known): msg.
+func waitingFor(warn func(msg string, args ...any), name, msg string) func(pid int) {
+	return func(pid int) {
+		args := []any{"bot", name}
+		if pid > 0 {
+			args = append(args, "pid", pid)
+		}
+		warn(msg, args...)
+	}
 }

@@ -53,10 +53,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if *rebuild && *botName == "" {
 		return usageError("-rebuild goes with -bot: a COMMAND is not built")
 	}
-	game, bot, p, err := checkTarget(&cf, pos, command, *botName, *dir, *rebuild, stderr)
+	// The bot's files as its build left them: not built again by
+	// another check until its cases have run.
+	game, bot, p, release, err := checkTarget(&cf, pos, command, *botName, *dir, *rebuild, stderr)
 	if err != nil {
 		return err
 	}
+	defer release()
 	bot.Env = append(bot.Env, env...)
 	if *botName == "" {
 		bot.Limits = commandLimits(game, bot.Command, bot.Dir, bot.Env, *sandbox)
@@ -107,49 +110,50 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 // and the plan of the configuration the bot is from (nil for a bot given
 // by its command).
 // With rebuild, a bot with a build is built even when its last build's
-// verdict holds for it.
-func checkTarget(cf *configFlags, pos, command []string, botName, dir string, rebuild bool, stderr io.Writer) (string, drivers.Seat, *plan.Plan, error) {
+// verdict holds for it. No other check or console builds the bot until
+// release, which is never nil (buildForCheck).
+func checkTarget(cf *configFlags, pos, command []string, botName, dir string, rebuild bool, stderr io.Writer) (game string, seat drivers.Seat, p *plan.Plan, release func(), err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", drivers.Seat{}, nil, err
+		return "", drivers.Seat{}, nil, nil, err
 	}
 	if botName == "" {
 		if st, err := os.Stat(abs); err != nil {
-			return "", drivers.Seat{}, nil, fmt.Errorf("-dir: %w", err)
+			return "", drivers.Seat{}, nil, nil, fmt.Errorf("-dir: %w", err)
 		} else if !st.IsDir() {
-			return "", drivers.Seat{}, nil, fmt.Errorf("-dir: %s is not a folder", abs)
+			return "", drivers.Seat{}, nil, nil, fmt.Errorf("-dir: %s is not a folder", abs)
 		}
 	}
-	seat := drivers.Seat{Bot: "bot", Nick: "bot", Dir: abs, Command: command,
+	seat = drivers.Seat{Bot: "bot", Nick: "bot", Dir: abs, Command: command,
 		Env: drivers.BotEnv("check", 0, 1)}
 	if botName == "" {
 		if len(pos) > 1 && len(command) == 0 {
 			// The command's words came as arguments of check itself.
-			return "", seat, nil, fmt.Errorf("the bot's command goes after --: arbiter check %s -- %s", pos[0], strings.Join(pos[1:], " "))
+			return "", seat, nil, nil, fmt.Errorf("the bot's command goes after --: arbiter check %s -- %s", pos[0], strings.Join(pos[1:], " "))
 		}
 		if len(pos) != 1 || len(command) == 0 {
-			return "", seat, nil, fmt.Errorf("usage: arbiter check GAME -- COMMAND ARGS... (or: arbiter check -bot NAME [PATH])")
+			return "", seat, nil, nil, fmt.Errorf("usage: arbiter check GAME -- COMMAND ARGS... (or: arbiter check -bot NAME [PATH])")
 		}
 		seat.Command[0] = commandPath(command[0], abs)
-		return pos[0], seat, nil, nil
+		return pos[0], seat, nil, func() {}, nil
 	}
 	if len(command) > 0 {
-		return "", seat, nil, fmt.Errorf("give a bot by -bot NAME or by -- COMMAND, not both")
+		return "", seat, nil, nil, fmt.Errorf("give a bot by -bot NAME or by -- COMMAND, not both")
 	}
 	path, err := onePath(pos)
 	if err != nil {
-		return "", seat, nil, err
+		return "", seat, nil, nil, err
 	}
 	l, err := cf.load(path, stderr)
 	if err != nil {
-		return "", seat, nil, err
+		return "", seat, nil, nil, err
 	}
 	b := l.plan.Bot(botName)
 	if b == nil {
-		return "", seat, nil, noBot(l, botName)
+		return "", seat, nil, nil, noBot(l, botName)
 	}
 	if err := savedBotProblem(path, b, l.root); err != nil {
-		return "", seat, nil, err
+		return "", seat, nil, nil, err
 	}
 	seat.Bot, seat.Nick = b.Name, b.Name
 	if b.Limits != nil {
@@ -169,7 +173,8 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, re
 	if logger.GetLevel() < hclog.Warn {
 		logger.SetLevel(hclog.Warn)
 	}
-	return l.plan.Game.Driver, seat, l.plan, buildForCheck(cf, l, path, b.Name, rebuild, stderr, logger)
+	release, err = buildForCheck(cf, l, path, b.Name, rebuild, stderr, logger)
+	return l.plan.Game.Driver, seat, l.plan, release, err
 }
 
 // savedBotProblem is run's refusal of a saved plan (checkSaved) of bot
@@ -248,34 +253,36 @@ func commandLimits(game string, argv []string, dir string, env []string, sandbox
 // buildForCheck builds bot name of l's plan (loaded from path) if it has
 // a build, as a run would, before it is checked: unless rebuild is false
 // and its last build for check or console succeeded and holds for it as
-// it is now (engine.BuildOutside), which it says. logger is told of the
-// folders of ended arbiters' builds it gives back first
-// (engine.GiveBackLent).
-func buildForCheck(cf *configFlags, l *loaded, path, name string, rebuild bool, stderr io.Writer, logger hclog.Logger) error {
+// it is now (engine.BuildOutside), which it says. No other check or
+// console builds the bot again until release (which is never nil): the
+// caller runs the bot's files until then. logger is told of the folders
+// of ended arbiters' builds it gives back first (engine.GiveBackLent),
+// and of another check or console of the bot that it waits for.
+func buildForCheck(cf *configFlags, l *loaded, path, name string, rebuild bool, stderr io.Writer, logger hclog.Logger) (release func(), err error) {
 	b := l.plan.Bot(name)
 	if len(b.Build) == 0 {
-		return nil
+		return func() {}, nil
 	}
 	announce := func() { fmt.Fprintf(stderr, "building %s: %s\n", b.Name, strings.Join(b.Build, " ")) }
 	built, err := engine.BuildOutside(context.Background(), l.plan, name, cf.fingerprintOptions(l, path), rebuild, logger, announce)
+	if err == nil && built.Record.OK {
+		if built.Kept {
+			fmt.Fprintf(stderr, "not building %s: unchanged since its last build (fingerprint %s), whose verdict is kept in %s\n",
+				b.Name, built.Record.Fingerprint, built.Verdict)
+		}
+		return func() { built.Close() }, nil
+	}
 	defer built.Close()
 	if err != nil {
-		return err
+		return func() {}, err
 	}
 	rec := built.Record
-	if built.Kept {
-		fmt.Fprintf(stderr, "not building %s: unchanged since its last build (fingerprint %s), whose verdict is kept in %s\n",
-			b.Name, rec.Fingerprint, built.Verdict)
-	}
-	if rec.OK {
-		return nil
-	}
 	out, _ := os.ReadFile(built.Log)
 	detail := rec.Detail
 	if built.Temporary() { // its log is removed on return: the output below is all of it
 		detail = strings.TrimSuffix(detail, " (its output is in "+built.Log+")")
 	}
-	return fmt.Errorf("bot %s: %s:\n%s", b.Name, detail, strings.TrimSpace(string(out)))
+	return func() {}, fmt.Errorf("bot %s: %s:\n%s", b.Name, detail, strings.TrimSpace(string(out)))
 }
 
 // commandPath makes a command given as a relative path (./bot) absolute,

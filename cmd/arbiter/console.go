@@ -58,10 +58,11 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	name, bot, err := consoleTarget(&cf, fs, pos, command, *botName, *sandbox, *rebuild, stderr)
+	name, bot, release, err := consoleTarget(&cf, fs, pos, command, *botName, *sandbox, *rebuild, stderr)
 	if err != nil {
 		return err
 	}
+	defer release() // the bot not built again meanwhile
 	game, ok := consoleCommands[name]
 	if !ok {
 		return fmt.Errorf("console talks to bots of the session games (planowanie, blokus, bricks); %q is not one (per-move bots read their input once: try arbiter check)", name)
@@ -121,30 +122,32 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 // consoleTarget is the game and the bot console talks to: a COMMAND in
 // the current directory under the game's default limits (or bare), or
 // with -bot a bot of the configuration at pos (check's -bot: its dir,
-// env, limits and build), without the ARBITER_* check gives it.
-func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, botName string, sandbox, rebuild bool, stderr io.Writer) (string, drivers.Seat, error) {
+// env, limits and build), without the ARBITER_* check gives it. No check
+// or console builds the bot again until release, which is never nil
+// (buildForCheck).
+func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, botName string, sandbox, rebuild bool, stderr io.Writer) (string, drivers.Seat, func(), error) {
 	if botName == "" && rebuild {
-		return "", drivers.Seat{}, usageError("-rebuild goes with -bot: a COMMAND is not built")
+		return "", drivers.Seat{}, nil, usageError("-rebuild goes with -bot: a COMMAND is not built")
 	}
 	if botName == "" {
 		if len(pos) != 1 || len(command) == 0 {
-			return "", drivers.Seat{}, fmt.Errorf("usage: arbiter console GAME [-from MATCH_DIR -seat N] -- COMMAND ARGS... (or: arbiter console -bot NAME [-from MATCH_DIR -seat N] [PATH])")
+			return "", drivers.Seat{}, nil, fmt.Errorf("usage: arbiter console GAME [-from MATCH_DIR -seat N] -- COMMAND ARGS... (or: arbiter console -bot NAME [-from MATCH_DIR -seat N] [PATH])")
 		}
 		dir, _ := os.Getwd()
 		argv := append([]string{commandPath(command[0], dir)}, command[1:]...)
-		return pos[0], drivers.Seat{Bot: "bot", Command: argv, Dir: dir, Limits: commandLimits(pos[0], argv, dir, nil, sandbox)}, nil
+		return pos[0], drivers.Seat{Bot: "bot", Command: argv, Dir: dir, Limits: commandLimits(pos[0], argv, dir, nil, sandbox)}, func() {}, nil
 	}
 	if flagSet(fs, "sandbox") {
-		return "", drivers.Seat{}, usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
+		return "", drivers.Seat{}, nil, usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
 	}
-	game, seat, _, err := checkTarget(cf, pos, command, botName, ".", rebuild, stderr)
+	game, seat, _, release, err := checkTarget(cf, pos, command, botName, ".", rebuild, stderr)
 	if err != nil {
-		return "", seat, err
+		return "", seat, nil, err
 	}
 	checks := drivers.BotEnv("check", 0, 1)
 	seat.Env = slices.DeleteFunc(seat.Env, func(kv string) bool { return slices.Contains(checks, kv) })
 	seat.Limits = seat.Limits.WithBotDir(seat.Dir)
-	return game, seat, nil
+	return game, seat, release, nil
 }
 
 // tempPath is the path of a new empty temporary file.

@@ -400,7 +400,7 @@ func HoldFolder(ctx context.Context, dir string, waiting func(pid int)) (release
 			held[i].release()
 		}
 	}
-	t := &holdTeller{waiting: waiting}
+	t := &LockWaiter{Waiting: waiting}
 	for _, l := range folderLocks(real) {
 		f, err := lockFolder(ctx, l.name, l.how, t)
 		if err != nil {
@@ -449,16 +449,21 @@ func folderLocks(real string) []wantedLock {
 	return out
 }
 
-// holdTeller tells HoldFolder's waiting, once, whom it waits for.
-type holdTeller struct {
-	waiting func(pid int)
+// LockWaiter tells Waiting, once, whom a wait for a lock (WaitLock)
+// waits for: HoldFolder's one for all the folders it locks, arbiter's
+// build state one for each of its locks (engine.holdState). A nil
+// Waiting is told nothing.
+type LockWaiter struct {
+	Waiting func(pid int)
 	told    bool
 }
 
-func (t *holdTeller) tell(pid int) {
+func (t *LockWaiter) tell(pid int) {
 	if !t.told {
 		t.told = true
-		t.waiting(pid)
+		if t.Waiting != nil {
+			t.Waiting(pid)
+		}
 	}
 }
 
@@ -488,10 +493,27 @@ type folderLock struct {
 const holdTellAfter = 20
 
 // lockFolder takes the flock how (shared or exclusive) on the lock file
-// name, made if it is not there, waiting until it is free: telling t the
-// holder's pid, or 0 once holdTellAfter looks did not find it, and looking
-// again every 50 ms (the kernel's locks are read only until t has told).
-func lockFolder(ctx context.Context, name string, how int, t *holdTeller) (*folderLock, error) {
+// name (WaitLock).
+func lockFolder(ctx context.Context, name string, how int, t *LockWaiter) (*folderLock, error) {
+	f, err := WaitLock(ctx, name, how, t)
+	if err != nil {
+		return nil, err
+	}
+	return &folderLock{f: f, name: name}, nil
+}
+
+// WaitLock takes the flock how (unix.LOCK_SH or LOCK_EX) on the lock
+// file name, made if it is not there, waiting until it is free: telling t
+// (which may be nil) the holder's pid, or 0 once holdTellAfter looks did
+// not find it, and looking again every 50 ms (the kernel's locks are read
+// only until t has told). The file it returns, which holds the lock until
+// closed, is the one at name: one removed (or moved) by its holder
+// meanwhile is left for the one at its path. An error is the file's (not
+// there, when its folder is gone), the lock's, or ctx's.
+func WaitLock(ctx context.Context, name string, how int, t *LockWaiter) (*os.File, error) {
+	if t == nil {
+		t = &LockWaiter{}
+	}
 	for looks := 1; ; looks++ {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
@@ -499,8 +521,8 @@ func lockFolder(ctx context.Context, name string, how int, t *holdTeller) (*fold
 		}
 		err = unix.Flock(int(f.Fd()), how|unix.LOCK_NB)
 		switch {
-		case err == nil && atPath(f, name):
-			return &folderLock{f: f, name: name}, nil
+		case err == nil && AtPath(f, name):
+			return f, nil
 		case err == nil:
 			f.Close() // removed by its last holder meanwhile: take the path's
 			continue
@@ -542,7 +564,7 @@ var lockFileName = regexp.MustCompile(`^[0-9]+-[0-9]+\.lock$`)
 // removed since (a test's, a bot's old checkout) would stay for good.
 // Removing one is safe as release's own removal is: it is held
 // exclusively while it is removed, and whoever opened it meanwhile finds
-// it no longer at its path (atPath) and takes the path's anew. The age
+// it no longer at its path (AtPath) and takes the path's anew. The age
 // keeps the sweep off the locks of builds going on, which would otherwise
 // find the sweep holding one and say they wait for it.
 func sweepLocks(dir string, now time.Time) {
@@ -570,15 +592,15 @@ func sweepLocks(dir string, now time.Time) {
 		if err != nil {
 			continue
 		}
-		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && atPath(f, name) {
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && AtPath(f, name) {
 			_ = os.Remove(name)
 		}
 		f.Close()
 	}
 }
 
-// atPath reports whether f is still the file at name.
-func atPath(f *os.File, name string) bool {
+// AtPath reports whether f is still the file at name.
+func AtPath(f *os.File, name string) bool {
 	var held, now unix.Stat_t
 	return unix.Fstat(int(f.Fd()), &held) == nil && unix.Stat(name, &now) == nil && held.Dev == now.Dev && held.Ino == now.Ino
 }
