@@ -107,14 +107,7 @@ func TestGoBotInput(t *testing.T) {
 			s := start(t, spec)
 			defer s.Kill()
 			s.Send("first", "second")
-			var first string
-			err := s.Receive(func(deadline time.Time) error {
-				var err error
-				if first, err = s.ReadLine(deadline); err != nil {
-					return err
-				}
-				return readAnswer(s)(deadline)
-			})
+			first, err := receiveFirst(s)
 			if err != nil || !strings.HasSuffix(first, "first") {
 				t.Fatalf("the answer to the first command: %q, %v", first, err)
 			}
