@@ -53,6 +53,20 @@ func javaBot(t *testing.T, limit string) (java, dir string) {
 	return java, dir
 }
 
+// runHog runs argv, the JVM of javaBot's dir, once in the sandbox under
+// lim.
+func runHog(t *testing.T, argv []string, dir string, lim drivers.Limits) Reply {
+	t.Helper()
+	sb := drivers.ResolveSandbox(argv, dir, nil)
+	lim.Sandbox = &sb
+	r, err := RunOnce(context.Background(), OnceSpec{Bot: "hog", Argv: argv, Dir: dir, Timeout: time.Minute,
+		Limits: lim, Stderr: filepath.Join(dir, "stderr")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestJVMOverMemoryLimitIsTold: in the sandbox a JVM cannot see its
 // memory limit (no cgroup files), sizes its heap from the machine's
 // memory and is killed at the limit while it makes garbage: the memory
@@ -66,14 +80,7 @@ func TestJVMOverMemoryLimitIsTold(t *testing.T) {
 		{"/bin/sh", "-c", java + " -cp . Hog"},
 		{"/bin/sh", "-c", "exec " + java + " -cp . Hog"},
 	} {
-		lim := drivers.Limits{Memory: 200 << 20}
-		sb := drivers.ResolveSandbox(argv, dir, nil)
-		lim.Sandbox = &sb
-		r, err := RunOnce(context.Background(), OnceSpec{Bot: "hog", Argv: argv, Dir: dir, Timeout: time.Minute,
-			Limits: lim, Stderr: filepath.Join(dir, "stderr")})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := runHog(t, argv, dir, drivers.Limits{Memory: 200 << 20})
 		if r.Fault == nil || r.Fault.Kind != drivers.FaultMemory {
 			t.Fatalf("%q: reply %+v (fault %v), want a memory fault", argv, r, r.Fault)
 		}
@@ -90,15 +97,7 @@ func TestJVMOverMemoryLimitIsTold(t *testing.T) {
 // options that keep them within it.
 func TestJVMOverProcessLimitIsTold(t *testing.T) {
 	java, dir := javaBot(t, drivers.LimitProcesses)
-	argv := []string{java, "-cp", ".", "Hog"}
-	lim := drivers.Limits{Processes: 16}
-	sb := drivers.ResolveSandbox(argv, dir, nil)
-	lim.Sandbox = &sb
-	r, err := RunOnce(context.Background(), OnceSpec{Bot: "hog", Argv: argv, Dir: dir, Timeout: time.Minute,
-		Limits: lim, Stderr: filepath.Join(dir, "stderr")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runHog(t, []string{java, "-cp", ".", "Hog"}, dir, drivers.Limits{Processes: 16})
 	if r.Fault == nil || r.Fault.Kind != drivers.FaultProcesses {
 		t.Fatalf("reply %+v (fault %v), want a processes fault", r, r.Fault)
 	}
