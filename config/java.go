@@ -74,7 +74,8 @@ func (l *loader) checkClassPath(t *Tournament, b *Bot) *hcl.Diagnostic {
 
 // checkThreads warns of a Java bot of tournament t whose process limit
 // (BotLimits) is one a default JVM's own threads go over
-// (javacmd.SmallProcesses: Auction's 16) and whose command, or the JVM's
+// (javacmd.SmallProcesses: Auction's 16) and whose command (or the java
+// command of its shell's -c script: javacmd.Wrapped), or the JVM's
 // option variables of its env, do not give the options that keep them
 // within it (javacmd.ThreadFlags): it would fail every move with a
 // processes fault.
@@ -83,7 +84,11 @@ func (l *loader) checkThreads(t *Tournament, b *Bot) *hcl.Diagnostic {
 	if n <= 0 || n >= javacmd.SmallProcesses || l.jvmWarned[b] {
 		return nil
 	}
-	missing := javacmd.MissingThreadFlags(b.Command, jvmEnv(b))
+	command := b.Command
+	if wrapped := javacmd.Wrapped(command); wrapped != nil {
+		command = wrapped // sh -c "java ..."
+	}
+	missing := javacmd.MissingThreadFlags(command, jvmEnv(b))
 	if len(missing) == 0 {
 		return nil
 	}

@@ -220,8 +220,9 @@ tournament "v" {
 // TestJavaWithoutThreadOptions: a java command that has its class path
 // but not the JVM options a small process limit needs (Auction's 16, a
 // limits block's) is warned of at its bot's block, naming the options it
-// lacks; one that gives them (in its command or JAVA_TOOL_OPTIONS), or
-// runs under a roomy limit, is not.
+// lacks (of a shell's -c script that is java's command, those that
+// command lacks); one that gives them (in its command or
+// JAVA_TOOL_OPTIONS), or runs under a roomy limit, is not.
 func TestJavaWithoutThreadOptions(t *testing.T) {
 	const cfg = `
 bot "plain" {
@@ -231,6 +232,10 @@ bot "plain" {
 bot "half" {
   dir     = "j"
   command = ["java", "-XX:+UseSerialGC", "-cp", ".", "Bot"]
+}
+bot "shell" {
+  dir     = "j"
+  command = ["sh", "-c", "exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp . Bot"]
 }
 bot "flags" {
   dir     = "j"
@@ -263,6 +268,11 @@ tournament "t" {
   bots    = [bot.plain, bot.half, bot.flags, bot.envflags, bot.roomy]
   players = 5
 }
+tournament "v" {
+  game    = game.auction.a
+  bots    = [bot.shell, bot.flags]
+  players = 2
+}
 tournament "u" {
   game    = game.euchre.e
   bots    = [bot.euchre, bot.flags]
@@ -294,6 +304,7 @@ tournament "u" {
 	for bot, want := range map[string]string{
 		"plain": `"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"`,
 		"half":  `its limit of 16 processes and threads: give "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1" before the class`,
+		"shell": `give "-XX:CICompilerCount=1" before the class`, // the java command of its sh -c script
 	} {
 		if !strings.Contains(warned[bot], want) {
 			t.Errorf("bot %s: warning %q, want one with %s", bot, warned[bot], want)

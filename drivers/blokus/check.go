@@ -55,42 +55,53 @@ func stoneArgs(stones []Stone) string {
 }
 
 // checkBegin starts the bot on a rows × cols board with stones as player
-// me (1 or 2) and returns the position the referee keeps.
-func checkBegin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, rows, cols, me int, stones []Stone) (*conform.Session, *Position, error) {
+// me (1 or 2) and returns the position the referee keeps and the set-up's
+// commands, which it has not written: the referee writes them in one
+// write, with player 1's time_left and gen_move when me is 1 (checkGen).
+func checkBegin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, rows, cols, me int, stones []Stone) (*conform.Session, *Position, []string, error) {
 	r, err := NewRules(rows, cols, nil, stones)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	s, err := conform.StartClock(ctx, bot, opt, setupClock(opt), rec)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	if err := s.Script(fmt.Sprintf("set_board %d %d", rows, cols), "set_player "+strconv.Itoa(me), stoneArgs(stones)); err != nil {
-		s.Close()
-		return nil, nil, err
-	}
-	return s, NewPosition(r), nil
+	setup := []string{fmt.Sprintf("set_board %d %d", rows, cols), "set_player " + strconv.Itoa(me), stoneArgs(stones)}
+	return s, NewPosition(r), setup, nil
 }
 
-// checkPlay applies a placement of player pl (0-based) and tells the bot.
-func checkPlay(s *conform.Session, p *Position, pl int, cells []Cell) error {
+// checkPlay applies a placement of player pl (0-based) and returns the
+// play that tells the bot, which the referee writes with the next
+// player's time_left and gen_move (checkGen).
+func checkPlay(p *Position, pl int, cells []Cell) (string, error) {
 	m, problem := p.Check(pl, cells)
 	if problem != "" {
-		return fmt.Errorf("the case is wrong: %s", problem)
+		return "", fmt.Errorf("the case is wrong: %s", problem)
 	}
 	p.Apply(pl, m)
-	return s.Tell(fmt.Sprintf("play %d %s", pl+1, FormatCells(cells)))
+	return fmt.Sprintf("play %d %s", pl+1, FormatCells(cells)), nil
 }
 
-// checkGen asks the bot (player pl) for a move and judges it.
-func checkGen(s *conform.Session, p *Position, pl int) (pass bool, err error) {
-	if err := s.Tell("time_left 60000"); err != nil {
-		return false, err
-	}
-	text, err := s.Gen("gen_move")
+// checkGen asks the bot (player pl) for a move and judges it, as a case's
+// last question: before (the set-up, or the play before the bot's turn),
+// time_left and gen_move go in one write, as the referee writes them; then
+// quit (conform.Session.QuitOnce), which fails a bot that wrote anything
+// after its move, as a match's next command would take it for its answer.
+func checkGen(s *conform.Session, p *Position, pl int, before ...string) (pass bool, err error) {
+	text, err := s.TellGen(append(before, "time_left 60000", "gen_move")...)
 	if err != nil {
 		return false, err
 	}
+	pass, err = judgeMove(p, pl, text)
+	if err != nil {
+		return pass, err
+	}
+	return pass, s.QuitOnce()
+}
+
+// judgeMove judges the bot's answer text to gen_move as player pl.
+func judgeMove(p *Position, pl int, text string) (pass bool, err error) {
 	if strings.EqualFold(text, "pass") {
 		if alt, ok := p.FirstMove(pl); ok {
 			return true, conform.Failf("passed, but could place a stone on %s", FormatCells(p.Rules().Cells(alt)))
@@ -107,12 +118,26 @@ func checkGen(s *conform.Session, p *Position, pl int) (pass bool, err error) {
 	return false, nil
 }
 
+// playAfter writes player 2's set-up in one write, as the referee writes
+// it when player 1 is the one to move, and returns player 1's move of
+// cells (checkPlay), to be written with player 2's time_left and gen_move.
+func playAfter(s *conform.Session, p *Position, setup []string, cells []Cell) ([]string, error) {
+	if err := s.Script(setup...); err != nil {
+		return nil, err
+	}
+	play, err := checkPlay(p, 0, cells)
+	return []string{play}, err
+}
+
 func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, _, err := checkBegin(ctx, bot, opt, rec, 10, 10, 1, checkStones())
+	s, _, setup, err := checkBegin(ctx, bot, opt, rec, 10, 10, 1, checkStones())
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if err := s.Script(setup...); err != nil {
+		return err
+	}
 	ok, text, err := s.Ask("frobnicate 1 2")
 	if err != nil {
 		return err
@@ -125,28 +150,28 @@ func checkSetup(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 
 func checkFirst(me int) func(context.Context, drivers.Seat, drivers.CheckOptions, drivers.Recorder) error {
 	return func(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-		s, p, err := checkBegin(ctx, bot, opt, rec, 7, 9, me, checkStones())
+		s, p, before, err := checkBegin(ctx, bot, opt, rec, 7, 9, me, checkStones())
 		if err != nil {
 			return err
 		}
 		defer s.Close()
 		if me == 2 {
-			if err := checkPlay(s, p, 0, []Cell{{Row: 6, Col: 0}, {Row: 5, Col: 0}, {Row: 5, Col: 1}}); err != nil {
+			if before, err = playAfter(s, p, before, []Cell{{Row: 6, Col: 0}, {Row: 5, Col: 0}, {Row: 5, Col: 1}}); err != nil {
 				return err
 			}
 		}
-		_, err = checkGen(s, p, me-1)
+		_, err = checkGen(s, p, me-1, before...)
 		return err
 	}
 }
 
 func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s, p, err := checkBegin(ctx, bot, opt, rec, 2, 3, 1, []Stone{{Name: "1", Cells: []Point{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 2, Y: 0}}}})
+	s, p, setup, err := checkBegin(ctx, bot, opt, rec, 2, 3, 1, []Stone{{Name: "1", Cells: []Point{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 2, Y: 0}}}})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	_, err = checkGen(s, p, 0)
+	_, err = checkGen(s, p, 0, setup...)
 	return err
 }
 
@@ -164,26 +189,23 @@ func checkBlocked(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 		return err
 	}
 	defer s.Close()
-	err = s.Script("set_board 5 5", "set_player 1", stoneArgs(stones),
+	_, err = checkGen(s, NewPosition(r), 0, "set_board 5 5", "set_player 1", stoneArgs(stones),
 		fmt.Sprintf("set_blocked %d %s", len(blocked), FormatCells(blocked)))
-	if err != nil {
-		return err
-	}
-	_, err = checkGen(s, NewPosition(r), 0)
 	return err
 }
 
 func checkPass(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
 	v5 := Stone{Name: "1", Cells: Normalise([]Point{{X: 0, Y: 0}, {X: 0, Y: 1}, {X: 0, Y: 2}, {X: 1, Y: 0}, {X: 2, Y: 0}})}
-	s, p, err := checkBegin(ctx, bot, opt, rec, 3, 3, 2, []Stone{v5, {Name: "2", Cells: []Point{{X: 0, Y: 0}}}})
+	s, p, setup, err := checkBegin(ctx, bot, opt, rec, 3, 3, 2, []Stone{v5, {Name: "2", Cells: []Point{{X: 0, Y: 0}}}})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if err := checkPlay(s, p, 0, []Cell{{Row: 2, Col: 0}, {Row: 1, Col: 0}, {Row: 0, Col: 0}, {Row: 0, Col: 1}, {Row: 0, Col: 2}}); err != nil {
+	play, err := playAfter(s, p, setup, []Cell{{Row: 2, Col: 0}, {Row: 1, Col: 0}, {Row: 0, Col: 0}, {Row: 0, Col: 1}, {Row: 0, Col: 2}})
+	if err != nil {
 		return err
 	}
-	pass, err := checkGen(s, p, 1)
+	pass, err := checkGen(s, p, 1, play...)
 	if err == nil && !pass {
 		err = conform.Failf("placed a stone where none fits")
 	}

@@ -138,8 +138,9 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 // gamePlayer is the bot under test as a full game's player: the
 // referee's gtp.SessionPlayer, which also keeps the hint a scripted case
 // would give (writeHint) when the referee's write of several commands
-// (time_left with gen_move) ends the game with no answer to one after
-// the first: the bot answered the first and lost the rest of the write.
+// (a play with time_left and gen_move, as a match writes them: see
+// gtp.Match.TellAllBefore) ends the game with no answer to one after the
+// first: the bot answered the first and lost the rest of the write.
 type gamePlayer struct {
 	gtp.SessionPlayer
 	// hint is writeHint for the last write, when its answers ended with

@@ -156,11 +156,16 @@ func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 	return answers, nil
 }
 
-// QuitOnce sends quit, as QuitGTP does, and fails the case when a whole
+// QuitOnce ends every scripted case of a GTP-like game right after its
+// last question, where a match would write its next command: quit's
+// answer must be one (a line of debug output written after the last
+// answer fails here, as the next command would take it for its answer).
+// It sends quit, wants an answer, and fails the case when a whole
 // answer follows quit's (gtp.WroteMore): the bot wrote more answers than
 // it was sent commands, however late its extra answers came (an answer
 // already in its output when its command was written fails at once, in
-// Ask). It then wants the bot to end, as QuitGTP.
+// Ask). It then wants the bot to end: its output closes within the
+// answer time (Ends).
 func (s *Session) QuitOnce() error {
 	if err := s.Tell("quit"); err != nil {
 		return err
@@ -220,15 +225,6 @@ func (s *Session) Send(line string) error {
 	}
 	s.unanswered = quote(line)
 	return nil
-}
-
-// QuitGTP sends quit, wants an answer, then wants the bot to end: its
-// output closes within the answer time.
-func (s *Session) QuitGTP() error {
-	if err := s.Tell("quit"); err != nil {
-		return err
-	}
-	return s.Ends("quit")
 }
 
 // Ends gives the bot the answer time to exit after the command after,

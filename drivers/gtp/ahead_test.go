@@ -126,6 +126,47 @@ func TestTellAllBeforeInProcess(t *testing.T) {
 	}
 }
 
+// batched is scripted as a Pipeliner (arbiter check's bot under test
+// among house bots): it records each write, the commands it got at once.
+type batched struct {
+	scripted
+	writes *[][]string
+}
+
+func (p batched) AskAll(cmds ...string) []Answer {
+	*p.writes = append(*p.writes, cmds)
+	var answers []Answer
+	for _, cmd := range cmds {
+		ok, text, err := p.Ask(cmd)
+		answers = append(answers, Answer{OK: ok, Text: text, Err: err})
+	}
+	return answers
+}
+
+// TestTellAllBeforePipeliner: among players that are not bot processes,
+// a Pipeliner asked for the next decision gets the broadcast's command
+// with the decision's time_left and gen_move in one write, as a bot
+// process does in a match, and Gen takes their answers without asking;
+// a Pipeliner not asked gets the broadcast's command alone.
+func TestTellAllBeforePipeliner(t *testing.T) {
+	var writes, others [][]string
+	asked := scripted{"play": {OK: true}, "time_left": {OK: true}, "gen_move": {OK: true, Text: "AS"}}
+	m := NewMatch(t.Context(), []Player{asked, batched{asked, &writes}, batched{asked, &others}}, nopRec{})
+	if err := m.TellAllBefore(1, "gen_move", func(int) string { return "play 0 AS" }); err != nil {
+		t.Fatalf("TellAllBefore = %v", err)
+	}
+	want := [][]string{{"play 0 AS", "time_left 1000", "gen_move"}}
+	if !slices.EqualFunc(writes, want, slices.Equal) {
+		t.Errorf("seat 1's writes %q, want %q", writes, want)
+	}
+	if text, err := m.Gen(1, "gen_move"); err != nil || text != "AS" || len(writes) != 1 {
+		t.Errorf("Gen = %q, %v after writes %q; want the answer asked ahead", text, err, writes)
+	}
+	if want := [][]string{{"play 0 AS"}}; !slices.EqualFunc(others, want, slices.Equal) {
+		t.Errorf("seat 2's writes %q, want %q", others, want)
+	}
+}
+
 // TestTellAllBeforeSeveral: several commands to every seat go out in one
 // write each and are judged command by command, each in seat order, as
 // TellAll one after another would: seat 1's refusal of the first command

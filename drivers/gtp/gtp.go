@@ -219,14 +219,15 @@ func (m *Match) TellAll(cmd func(seat int) string) error {
 // a bot process, it is TellAll for each command in turn, and Gen asks as
 // usual; except that a Pipeliner among them (arbiter check's bot under
 // test, whose opponents are house bots in its process) gets the commands
-// in one write, as a bot process gets them in a match (tellAllEach).
+// in one write, with the decision's when it is seat, as a bot process
+// gets them in a match (tellAllEach).
 func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) string) error {
 	if m.ahead != nil {
 		panic(fmt.Sprintf("gtp: a broadcast while seat %d's decision asked ahead is not taken", m.ahead.seat))
 	}
 	sessions := sessionsOf(m.Players)
 	if sessions == nil {
-		return m.tellAllEach(cmds)
+		return m.tellAllEach(seat, gen, cmds)
 	}
 	if m.Ctx.Err() != nil {
 		return ErrOver
@@ -254,37 +255,65 @@ func (m *Match) TellAllBefore(seat int, gen string, cmds ...func(seat int) strin
 
 // tellAllEach is TellAllBefore when not every player is a bot process:
 // a Pipeliner gets every command of the broadcast in one write (AskAll),
-// so that a bot that takes one read for one command loses the rest of
-// the write here as it does in a match; the other players are asked each
-// command in turn. The verdicts are TellAllBefore's, command by command;
-// the decision is then Gen's, asked as usual.
-func (m *Match) tellAllEach(cmds []func(seat int) string) error {
-	if len(cmds) == 1 {
+// the decision's commands after them when it is seat (asked ahead, as
+// TellAllBefore asks a bot process), so that a bot that takes one read
+// for one command loses the rest of the write here as it does in a
+// match, and one that breaks only on a play written with time_left and
+// gen_move breaks here too; the other players are asked each command in
+// turn. The verdicts are TellAllBefore's, command by command; the
+// decision is then Gen's, asked as usual when seat is not a Pipeliner.
+func (m *Match) tellAllEach(seat int, gen string, cmds []func(seat int) string) error {
+	var asker Pipeliner
+	if seat >= 0 {
+		asker, _ = m.Players[seat].(Pipeliner)
+	}
+	if len(cmds) == 1 && asker == nil {
 		return m.tellAll(cmds[0])
 	}
 	n := len(m.Players)
 	lines := make([][]string, n)
 	got := make([][]Answer, n)
+	var next []string
 	for i, p := range m.Players {
 		for _, cmd := range cmds {
 			lines[i] = append(lines[i], cmd(i))
 		}
 		if pl, ok := p.(Pipeliner); ok && m.Ctx.Err() == nil {
-			got[i] = pl.AskAll(lines[i]...)
+			sent := lines[i]
+			if i == seat {
+				next = m.decision(seat, gen)
+				sent = append(slices.Clip(sent), next...)
+			}
+			got[i] = pl.AskAll(sent...)
 			continue
 		}
-		for _, line := range lines[i] {
-			a := Answer{Err: ErrOver} // asks nothing once cancelled, like Ask
-			if m.Ctx.Err() == nil {
-				a.get(func() (bool, string, error) { return p.Ask(line) })
-			}
-			got[i] = append(got[i], a)
-			if a.Err != nil {
-				break
-			}
+		got[i] = m.askEach(p, lines[i])
+	}
+	if err := m.verdictsEach(lines, got, len(cmds)); err != nil {
+		return err
+	}
+	if next != nil {
+		m.ahead = &ahead{seat: seat, cmds: next, answers: got[seat][len(cmds):]}
+	}
+	return nil
+}
+
+// askEach asks p each line in turn, up to the first answer with an
+// error; once the match is cancelled it asks nothing, and the answer's
+// error is ErrOver, as Ask's.
+func (m *Match) askEach(p Player, lines []string) []Answer {
+	var got []Answer
+	for _, line := range lines {
+		a := Answer{Err: ErrOver}
+		if m.Ctx.Err() == nil {
+			a.get(func() (bool, string, error) { return p.Ask(line) })
+		}
+		got = append(got, a)
+		if a.Err != nil {
+			break
 		}
 	}
-	return m.verdictsEach(lines, got, len(cmds))
+	return got
 }
 
 // verdictsEach gives the verdicts of a broadcast of n commands, command
@@ -549,20 +578,7 @@ func (m *Match) askAll(seat int, cmds []string) []Answer {
 	if p, ok := m.Players[seat].(Pipeliner); ok && len(cmds) > 1 && m.Ctx.Err() == nil {
 		return p.AskAll(cmds...)
 	}
-	answers := make([]Answer, 0, len(cmds))
-	for _, cmd := range cmds {
-		var a Answer
-		if m.Ctx.Err() != nil {
-			a.Err = ErrOver
-		} else {
-			a.OK, a.Text, a.Err = m.Players[seat].Ask(cmd)
-		}
-		answers = append(answers, a)
-		if a.Err != nil {
-			break
-		}
-	}
-	return answers
+	return m.askEach(m.Players[seat], cmds)
 }
 
 func (m *Match) quote(s string) string {

@@ -120,7 +120,7 @@ func checkDeclare(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 		return err
 	}
 	defer s.Close()
-	return s.QuitGTP()
+	return s.QuitOnce()
 }
 
 // move asks for a card and checks it against hand and the led suit.
@@ -139,6 +139,16 @@ func move(s *conform.Session, held string, led byte, before ...string) (Card, er
 	return c, nil
 }
 
+// lastMove is move as a case's last question: then quit (QuitOnce),
+// which fails a bot that wrote anything after its card, as a match's next
+// command would take it for its answer.
+func lastMove(s *conform.Session, held string, led byte, before ...string) error {
+	if _, err := move(s, held, led, before...); err != nil {
+		return err
+	}
+	return s.QuitOnce()
+}
+
 func checkLead(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
 	seat := min(2, players(opt)-1)
 	s, err := begin(ctx, bot, opt, rec, players(opt), seat, seat, "3D QH 7S", true)
@@ -146,8 +156,7 @@ func checkLead(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 		return err
 	}
 	defer s.Close()
-	_, err = move(s, "3D QH 7S", 0)
-	return err
+	return lastMove(s, "3D QH 7S", 0)
 }
 
 func checkFollow(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
@@ -156,8 +165,7 @@ func checkFollow(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions
 		return err
 	}
 	defer s.Close()
-	_, err = move(s, "7H 2D AS 3C", 'S', "play 0 KS")
-	return err
+	return lastMove(s, "7H 2D AS 3C", 'S', "play 0 KS")
 }
 
 func checkVoid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
@@ -176,8 +184,7 @@ func checkVoid(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 			return err
 		}
 	}
-	_, err = move(s, "7H 2D 3C", 'S', plays[len(plays)-1])
-	return err
+	return lastMove(s, "7H 2D 3C", 'S', plays[len(plays)-1])
 }
 
 // checkLastTrick plays a 2-card deal for two: the bot (seat 0, leading)
@@ -219,7 +226,7 @@ func checkLastTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOpti
 	if err != nil {
 		return err
 	}
-	return s.QuitGTP()
+	return s.QuitOnce()
 }
 
 func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
@@ -239,7 +246,7 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	if _, problem := checkCard(TournamentDeck(), text, hand(TournamentDeck(), "5C 5D 5H 5S 6C"), 0); problem != "" {
 		return conform.Failf("%s", problem)
 	}
-	return nil
+	return s.QuitOnce()
 }
 
 // players is the number of players the cases of one deal seat: the

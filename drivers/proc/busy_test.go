@@ -143,14 +143,7 @@ func TestQueuedTimeFault(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			s := offMoveSession(t, tc.mode, drivers.Clock{Turn: drivers.Duration(1300 * time.Millisecond)})
 			s.Send("first", "second")
-			var first string
-			err := s.Receive(func(deadline time.Time) error {
-				var err error
-				if first, err = s.ReadLine(deadline); err != nil {
-					return err
-				}
-				return readAnswer(s)(deadline)
-			})
+			first, err := receiveFirst(s)
 			waited := time.Now()
 			if tc.queued {
 				if err != nil {

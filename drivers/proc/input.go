@@ -49,7 +49,7 @@ func (s *Session) input() drivers.Input {
 	if !ok {
 		return drivers.InputUnknown
 	}
-	return threadsInput(tids, "pipe:["+strconv.FormatUint(st.Ino, 10)+"]")
+	return threadsInput(tids, st.Ino)
 }
 
 // bytesAfter is how many bytes of the last write, the lines after the
@@ -68,18 +68,22 @@ func (s *Session) bytesAfter() int {
 // pipe with none other doing anything is the bot waiting for input it
 // lost; with another sleeping or running (a reader thread that hands
 // lines to a slow one, say), it cannot be told from a slow bot, nor can
-// a bot with a thread in poll or select, whose fds are not shown:
-// InputUnknown. Threads waiting on a lock (futex) or on a child (wait4,
-// waitid: a shell around the bot) do nothing of their own; with no
-// thread reading and one at something else, the bot read the command
-// and was busy with it (InputTaken).
-func threadsInput(tids []string, pipe string) drivers.Input {
+// a bot with a thread in poll or select, whose fds are not shown, or in
+// an epoll that watches its input: InputUnknown. Threads waiting on a
+// lock (futex), on a child (wait4, waitid: a shell around the bot) or in
+// an epoll without a time-out that does not watch its input (an idle
+// thread of the Go runtime) do nothing of their own; with no thread
+// reading and one at something else (an epoll with a time-out is a
+// sleep: the Go runtime's time.Sleep), the bot read the command and was
+// busy with it (InputTaken). ino is the input pipe's inode.
+func threadsInput(tids []string, ino uint64) drivers.Input {
 	reading, other, polling := false, false, false
+	in := pipeInput{link: "pipe:[" + strconv.FormatUint(ino, 10) + "]", ino: ino}
 	for i, tid := range tids {
 		if i == maxBusyThreads {
 			break
 		}
-		switch threadDoing(tid, pipe) {
+		switch threadDoing(tid, in) {
 		case doingRead:
 			reading = true
 		case doingPoll:
@@ -105,11 +109,18 @@ const (
 	doingOther          // running, or sleeping in another call
 )
 
+// pipeInput is the bot's input as a thread's files show it: the link of
+// its fd in /proc/TID/fd, and its inode, which an epoll's fdinfo names.
+type pipeInput struct {
+	link string
+	ino  uint64
+}
+
 // threadDoing says what thread tid is doing, from /proc/TID/syscall:
-// the number of the call it is blocked in, then its first argument (for
-// a read, the fd: pipe when its link in /proc/TID/fd is the bot's
-// input), or "running".
-func threadDoing(tid, pipe string) int {
+// the number of the call it is blocked in, then its arguments (for a
+// read, the fd: the input when its link in /proc/TID/fd is the bot's
+// input; for an epoll, epollDoing), or "running".
+func threadDoing(tid string, in pipeInput) int {
 	b, err := os.ReadFile("/proc/" + tid + "/syscall")
 	if err != nil {
 		return doingNothing
@@ -127,13 +138,65 @@ func threadDoing(tid, pipe string) int {
 		return doingNothing
 	case nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64:
 		fd, err := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 32)
-		if link, lerr := os.Readlink("/proc/" + tid + "/fd/" + strconv.FormatUint(fd, 10)); err == nil && lerr == nil && link == pipe {
+		if link, lerr := os.Readlink("/proc/" + tid + "/fd/" + strconv.FormatUint(fd, 10)); err == nil && lerr == nil && link == in.link {
 			return doingRead
 		}
+	case isEpollCall(nr):
+		return epollDoing(tid, nr, f, in.ino)
 	case isPollCall(nr):
 		return doingPoll
 	}
 	return doingOther
+}
+
+// epollDoing says what thread tid, blocked in epoll call nr with the
+// fields f of /proc/TID/syscall, is doing. The epoll's fdinfo lists the
+// files it watches, each with its inode: one of them the input (ino), or
+// a list that cannot be read, is a wait that may be on the input
+// (doingPoll). Otherwise the thread does not wait on the input: without
+// a time-out (epoll_wait's -1, epoll_pwait2's NULL) it is idle, as the Go
+// runtime's threads are with nothing to run (doingNothing); with one it
+// sleeps (doingOther), as the Go runtime does for time.Sleep.
+func epollDoing(tid string, nr int, f []string, ino uint64) int {
+	if len(f) < 5 {
+		return doingPoll
+	}
+	epfd, err := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 32)
+	if err != nil {
+		return doingPoll
+	}
+	info, err := os.ReadFile("/proc/" + tid + "/fdinfo/" + strconv.FormatUint(epfd, 10))
+	if err != nil || watches(string(info), ino) {
+		return doingPoll
+	}
+	timeout, err := strconv.ParseUint(strings.TrimPrefix(f[4], "0x"), 16, 64)
+	if err != nil {
+		return doingPoll
+	}
+	if nr == unix.SYS_EPOLL_PWAIT2 && timeout == 0 || nr != unix.SYS_EPOLL_PWAIT2 && int32(uint32(timeout)) < 0 {
+		return doingNothing
+	}
+	return doingOther
+}
+
+// watches says whether an epoll's fdinfo (its "tfd: ... ino:HEX" lines)
+// lists a file of inode ino; true for a line it cannot read.
+func watches(fdinfo string, ino uint64) bool {
+	for _, line := range strings.Split(fdinfo, "\n") {
+		if !strings.HasPrefix(line, "tfd:") {
+			continue
+		}
+		_, hex, ok := strings.Cut(line, " ino:")
+		if !ok {
+			return true
+		}
+		hex, _, _ = strings.Cut(hex, " ")
+		n, err := strconv.ParseUint(hex, 16, 64)
+		if err != nil || n == ino {
+			return true
+		}
+	}
+	return false
 }
 
 // threads are the ids of the bot's threads: its cgroup's, or without one

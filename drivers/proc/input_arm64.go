@@ -12,3 +12,13 @@ func isPollCall(nr int) bool {
 	}
 	return false
 }
+
+// isEpollCall says whether system call nr is an epoll wait, whose fds its
+// fdinfo shows (epollDoing).
+func isEpollCall(nr int) bool {
+	switch nr {
+	case unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
+		return true
+	}
+	return false
+}

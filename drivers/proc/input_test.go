@@ -1,7 +1,11 @@
 package proc
 
 import (
+	"bufio"
 	"errors"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +52,73 @@ func TestBytesAfter(t *testing.T) {
 		if got := s.bytesAfter(); got != tc.want {
 			t.Errorf("next %q, wrote %d: bytesAfter = %d, want %d", tc.next, tc.wrote, got, tc.want)
 		}
+	}
+}
+
+// inputBot runs the Go bots of TestGoBotInput, reporting whether mode is
+// one of them.
+func inputBot(mode string, in *bufio.Scanner, reply func(string)) bool {
+	switch mode {
+	case "gosleep": // answers the first command, sleeps on the second
+		in.Scan()
+		reply("first")
+		in.Scan()
+		time.Sleep(time.Hour)
+	case "golost", "golostticker": // answers a write's first line, loses the rest
+		if mode == "golostticker" {
+			go func() {
+				for {
+					time.Sleep(10 * time.Millisecond)
+				}
+			}()
+		}
+		buf := make([]byte, 4096)
+		for {
+			if n, err := os.Stdin.Read(buf); n == 0 || err != nil {
+				return true
+			}
+			reply("first")
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// A Go bot's idle threads wait in epoll (the runtime's netpoller, which
+// watches only its own files) and in futex, and time.Sleep is an epoll
+// with a time-out: a Go bot that read the second command of a write and
+// slept on it was slow (InputTaken), not "cannot tell"; one that read the
+// whole write and waits for more input lost the rest of it
+// (InputWaiting), and one that does so while a goroutine wakes on a timer
+// is never called slow.
+func TestGoBotInput(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want []drivers.Input
+	}{
+		{"gosleep", []drivers.Input{drivers.InputTaken}},
+		{"golost", []drivers.Input{drivers.InputWaiting}},
+		{"golostticker", []drivers.Input{drivers.InputWaiting, drivers.InputUnknown}},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			spec := botSpec(t, tc.mode, drivers.Clock{Move: drivers.Duration(700 * time.Millisecond)})
+			spec.Explain = true
+			s := start(t, spec)
+			defer s.Kill()
+			s.Send("first", "second")
+			first, err := receiveFirst(s)
+			if err != nil || !strings.HasSuffix(first, "first") {
+				t.Fatalf("the answer to the first command: %q, %v", first, err)
+			}
+			err = s.Receive(readAnswer(s))
+			var f *Fault
+			if !errors.As(err, &f) || !f.Silent {
+				t.Fatalf("Receive = %v, want a silent time fault", err)
+			}
+			if !slices.Contains(tc.want, f.Slow.Input) {
+				t.Errorf("Slow.Input = %v, want one of %v", f.Slow.Input, tc.want)
+			}
+		})
 	}
 }

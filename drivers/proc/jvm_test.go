@@ -53,14 +53,10 @@ func javaBot(t *testing.T, limit string) (java, dir string) {
 	return java, dir
 }
 
-// TestJVMOverMemoryLimitIsTold: in the sandbox a JVM cannot see its
-// memory limit (no cgroup files), sizes its heap from the machine's
-// memory and is killed at the limit while it makes garbage: the memory
-// fault says so and gives the -Xmx to put in the command.
-func TestJVMOverMemoryLimitIsTold(t *testing.T) {
-	java, dir := javaBot(t, drivers.LimitMemory)
-	argv := []string{java, "-cp", ".", "Hog"}
-	lim := drivers.Limits{Memory: 200 << 20}
+// runHog runs argv, the JVM of javaBot's dir, once in the sandbox under
+// lim.
+func runHog(t *testing.T, argv []string, dir string, lim drivers.Limits) Reply {
+	t.Helper()
 	sb := drivers.ResolveSandbox(argv, dir, nil)
 	lim.Sandbox = &sb
 	r, err := RunOnce(context.Background(), OnceSpec{Bot: "hog", Argv: argv, Dir: dir, Timeout: time.Minute,
@@ -68,12 +64,30 @@ func TestJVMOverMemoryLimitIsTold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Fault == nil || r.Fault.Kind != drivers.FaultMemory {
-		t.Fatalf("reply %+v (fault %v), want a memory fault", r, r.Fault)
-	}
-	for _, want := range []string{"a JVM cannot see this limit in the sandbox", `"-Xmx150m"`} {
-		if !strings.Contains(r.Fault.Detail, want) {
-			t.Errorf("fault %q: want it to say %s", r.Fault.Detail, want)
+	return r
+}
+
+// TestJVMOverMemoryLimitIsTold: in the sandbox a JVM cannot see its
+// memory limit (no cgroup files), sizes its heap from the machine's
+// memory and is killed at the limit while it makes garbage: the memory
+// fault says so and gives the -Xmx to put in the command. A JVM run by
+// a shell's -c script that is java's command (javacmd.Wrapped), with
+// exec or without (the shell then waits for it), is told the same.
+func TestJVMOverMemoryLimitIsTold(t *testing.T) {
+	java, dir := javaBot(t, drivers.LimitMemory)
+	for _, argv := range [][]string{
+		{java, "-cp", ".", "Hog"},
+		{"/bin/sh", "-c", java + " -cp . Hog"},
+		{"/bin/sh", "-c", "exec " + java + " -cp . Hog"},
+	} {
+		r := runHog(t, argv, dir, drivers.Limits{Memory: 200 << 20})
+		if r.Fault == nil || r.Fault.Kind != drivers.FaultMemory {
+			t.Fatalf("%q: reply %+v (fault %v), want a memory fault", argv, r, r.Fault)
+		}
+		for _, want := range []string{"a JVM cannot see this limit in the sandbox", `"-Xmx150m"`} {
+			if !strings.Contains(r.Fault.Detail, want) {
+				t.Errorf("%q: fault %q: want it to say %s", argv, r.Fault.Detail, want)
+			}
 		}
 	}
 }
@@ -83,15 +97,7 @@ func TestJVMOverMemoryLimitIsTold(t *testing.T) {
 // options that keep them within it.
 func TestJVMOverProcessLimitIsTold(t *testing.T) {
 	java, dir := javaBot(t, drivers.LimitProcesses)
-	argv := []string{java, "-cp", ".", "Hog"}
-	lim := drivers.Limits{Processes: 16}
-	sb := drivers.ResolveSandbox(argv, dir, nil)
-	lim.Sandbox = &sb
-	r, err := RunOnce(context.Background(), OnceSpec{Bot: "hog", Argv: argv, Dir: dir, Timeout: time.Minute,
-		Limits: lim, Stderr: filepath.Join(dir, "stderr")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runHog(t, []string{java, "-cp", ".", "Hog"}, dir, drivers.Limits{Processes: 16})
 	if r.Fault == nil || r.Fault.Kind != drivers.FaultProcesses {
 		t.Fatalf("reply %+v (fault %v), want a processes fault", r, r.Fault)
 	}
@@ -113,9 +119,14 @@ func TestJVMMemoryHintNamesWhatTheCommandGives(t *testing.T) {
 		{[]string{"java", "-Xmx300m", "-cp", ".", "Bot"}, `the JVM's heap (-Xmx300m)`, "MaxRAM"},
 		{[]string{"java", "-XX:MaxRAM=400m", "-cp", ".", "Bot"}, "what -XX:MaxRAM=400m says and by default makes its heap a quarter of it", "the JVM's heap ("},
 		{[]string{"java", "-cp", ".", "Bot", "-Xmx300m"}, "give the JVM a maximum heap well under the limit", "-Xmx300m"},
+		{[]string{"sh", "-c", "exec java -Xmx300m -cp . Bot"}, `the JVM's heap (-Xmx300m)`, "MaxRAM"},
 	} {
 		b := &Box{lim: drivers.Limits{Memory: 200 << 20}}
-		b.noteJVM(&shimConfig{Path: "/usr/bin/java", Args: c.args}, nil)
+		path := "/usr/bin/java"
+		if c.args[0] == "sh" {
+			path = "/bin/sh"
+		}
+		b.noteJVM(&shimConfig{Path: path, Args: c.args}, nil)
 		hint := b.jvmMemoryHint()
 		if !strings.Contains(hint, c.want) || strings.Contains(hint, c.not) || !strings.Contains(hint, `"-Xmx150m"`) {
 			t.Errorf("%q: hint %q, want it to say %q and -Xmx150m, not %q", c.args, hint, c.want, c.not)

@@ -253,12 +253,16 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	return b, nil
 }
 
-// noteJVM notes whether the bot's program is a JVM, and what of a heap
-// and the small-limit thread options its command gives it, for its
+// noteJVM notes whether the bot's program is a JVM, or a shell whose -c
+// script is java's simple command (javacmd.Wrapped), and what of a heap
+// and the small-limit thread options that command gives it, for its
 // memory and process faults to say.
 func (b *Box) noteJVM(cfg *shimConfig, env []string) {
-	if b.jvm = javacmd.JVM(cfg.Path); b.jvm {
-		command := append([]string{cfg.Path}, cfg.Args[1:]...)
+	command := append([]string{cfg.Path}, cfg.Args[1:]...)
+	if !javacmd.JVM(cfg.Path) {
+		command = javacmd.Wrapped(command)
+	}
+	if b.jvm = command != nil; b.jvm {
 		b.jvmHeap = javacmd.MaxHeap(command, env)
 		b.jvmMissing = javacmd.MissingThreadFlags(command, env)
 	}

@@ -185,6 +185,19 @@ func readAnswer(s *Session) func(time.Time) error {
 	}
 }
 
+// receiveFirst receives the answer to the first command of a write: its
+// first line, and the error of reading it to its end.
+func receiveFirst(s *Session) (first string, err error) {
+	err = s.Receive(func(deadline time.Time) error {
+		var err error
+		if first, err = s.ReadLine(deadline); err != nil {
+			return err
+		}
+		return readAnswer(s)(deadline)
+	})
+	return first, err
+}
+
 // pinThreads puts every thread of the test on cpu, so that the bots it
 // starts share that one CPU; restore puts them back.
 func pinThreads(t *testing.T, cpu int) (restore func()) {

@@ -162,7 +162,7 @@ func runBot(mode string) {
 			reply(in.Text())
 		}
 	default:
-		if !offMoveBot(mode, in, reply) {
+		if !offMoveBot(mode, in, reply) && !inputBot(mode, in, reply) {
 			hostileBot(mode, in, reply)
 		}
 	}

@@ -206,3 +206,33 @@ func TestOptions(t *testing.T) {
 		}
 	}
 }
+
+// A shell's -c script that is java's simple command is read as the java
+// command (after exec too); a script with anything a shell expands, a
+// list or a redirection, or that runs another program, is not.
+func TestWrapped(t *testing.T) {
+	for _, c := range []struct {
+		command []string
+		want    []string
+	}{
+		{[]string{"sh", "-c", "java -Xmx100m -cp . Bot"}, []string{"java", "-Xmx100m", "-cp", ".", "Bot"}},
+		{[]string{"/bin/bash", "-c", `exec /usr/bin/java -cp 'my dir' "Bot" a\ b`}, []string{"/usr/bin/java", "-cp", "my dir", "Bot", "a b"}},
+		{[]string{"dash", "-c", "  java   Bot  "}, []string{"java", "Bot"}},
+		{[]string{"sh", "-c", "java -cp $HOME Bot"}, nil},
+		{[]string{"sh", "-c", `java -cp "$HOME" Bot`}, nil},
+		{[]string{"sh", "-c", "cd bot; java Bot"}, nil},
+		{[]string{"sh", "-c", "java Bot > log"}, nil},
+		{[]string{"sh", "-c", "JAVA_TOOL_OPTIONS=-Xmx1g java Bot"}, nil},
+		{[]string{"sh", "-c", "java -cp 'lib/*' Bot"}, []string{"java", "-cp", "lib/*", "Bot"}},
+		{[]string{"sh", "-c", "java -cp lib/* Bot"}, nil},
+		{[]string{"sh", "-c", "python3 bot.py"}, nil},
+		{[]string{"sh", "-c", "java 'Bot"}, nil},
+		{[]string{"sh", "run.sh"}, nil},
+		{[]string{"./run.sh"}, nil},
+		{[]string{"java", "Bot"}, nil},
+	} {
+		if got := Wrapped(c.command); !slices.Equal(got, c.want) {
+			t.Errorf("Wrapped(%q) = %q, want %q", c.command, got, c.want)
+		}
+	}
+}
