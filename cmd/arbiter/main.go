@@ -43,8 +43,8 @@ Usage:
   arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C]
                    [-work W] [-root DIR] [-allow-changed-bots] [-submit]
                                                run the plan as Slurm jobs: shards, then merges
-  arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
-                   [-j N] [-pin=false] [-root DIR] [-allow-changed-bots]
+  arbiter replay   DIR MATCH... | DIR -round N
+                   [-out DIR2] [-j N] [-pin=false] [-root DIR] [-allow-changed-bots]
                                                play finished matches again and
                                                compare them with their transcripts
   arbiter rank     DIR [-json | [-crosstable] [-los]] [-export-pgn FILE]
@@ -56,7 +56,7 @@ Usage:
   arbiter report   DIR [-o FILE]               write the results page (one HTML file)
   arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
   arbiter bot      GAME/NAME [ARG ...] | -list run a built-in bot on stdin/stdout, or list them
-  arbiter fmt      [-check] [PATH]             format HCL files
+  arbiter fmt      [-check] [PATH...]          format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
   arbiter check    GAME [-dir DIR] [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
                    [-json] [-case NAME] [-move D] [-timeout D] [-env K=V]
