@@ -50,8 +50,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *rebuild && *botName == "" {
-		return usageError("-rebuild goes with -bot: a COMMAND is not built")
+	if err := targetFlagsApart(fs, *botName != "", *rebuild); err != nil {
+		return err
 	}
 	// The bot's files as its build left them: not built again by
 	// another check until its cases have run.
@@ -63,8 +63,6 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	bot.Env = append(bot.Env, env...)
 	if *botName == "" {
 		bot.Limits = commandLimits(game, bot.Command, bot.Dir, bot.Env, *sandbox)
-	} else if flagSet(fs, "sandbox") {
-		return usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
 	}
 	bot.Limits = bot.Limits.WithBotDir(bot.Dir) // as a run seats it (per-move bots run in a game's folder)
 	drv, ok := all.Driver(game)
@@ -374,6 +372,32 @@ func skippedCases(results []conform.Result) int {
 }
 
 // flagSet says whether the command line set flag name.
+// targetFlagsApart refuses, as a usage error, a flag of check or console
+// that the bot's form does not use, rather than leave it unused: with
+// -bot (byBot), a COMMAND's -dir and -sandbox (the configuration gives
+// the bot's dir and limits); with a COMMAND, -rebuild (given true) and
+// the configuration's -var, -var-file and -tournament.
+func targetFlagsApart(fs *flag.FlagSet, byBot, rebuild bool) error {
+	if byBot {
+		if flagSet(fs, "dir") {
+			return usageError("-dir goes with a COMMAND: a bot given by -bot runs in its own dir, as the configuration says")
+		}
+		if flagSet(fs, "sandbox") {
+			return usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
+		}
+		return nil
+	}
+	if rebuild {
+		return usageError("-rebuild goes with -bot: a COMMAND is not built")
+	}
+	for _, name := range []string{"var", "var-file", "tournament"} {
+		if flagSet(fs, name) {
+			return usageError("-%s goes with -bot NAME: it sets the configuration the bot is read from, and a COMMAND has none", name)
+		}
+	}
+	return nil
+}
+
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })

@@ -126,8 +126,8 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 // or console builds the bot again until release, which is never nil
 // (buildForCheck).
 func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, botName string, sandbox, rebuild bool, stderr io.Writer) (string, drivers.Seat, func(), error) {
-	if botName == "" && rebuild {
-		return "", drivers.Seat{}, nil, usageError("-rebuild goes with -bot: a COMMAND is not built")
+	if err := targetFlagsApart(fs, botName != "", rebuild); err != nil {
+		return "", drivers.Seat{}, nil, err
 	}
 	if botName == "" {
 		if len(pos) != 1 || len(command) == 0 {
@@ -136,9 +136,6 @@ func consoleTarget(cf *configFlags, fs *flag.FlagSet, pos, command []string, bot
 		dir, _ := os.Getwd()
 		argv := append([]string{commandPath(command[0], dir)}, command[1:]...)
 		return pos[0], drivers.Seat{Bot: "bot", Command: argv, Dir: dir, Limits: commandLimits(pos[0], argv, dir, nil, sandbox)}, func() {}, nil
-	}
-	if flagSet(fs, "sandbox") {
-		return "", drivers.Seat{}, nil, usageError("-sandbox goes with a COMMAND: a bot given by -bot runs under its own limits, sandbox included, as the configuration says")
 	}
 	game, seat, _, release, err := checkTarget(cf, pos, command, botName, ".", rebuild, stderr)
 	if err != nil {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/arbiter-contests/arbiter/internal/starters"
 )
@@ -11,12 +13,14 @@ import (
 // cmdInit writes a ready tournament for a game with starter bots.
 func cmdInit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("init", stderr)
+	usage := "usage: arbiter init GAME [DIR] (DIR defaults to GAME); games: " + strings.Join(starters.Games(), ", ")
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), usage) } // init has no flags to list
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) < 1 || len(pos) > 2 {
-		return fmt.Errorf("usage: arbiter init GAME [DIR]; games: %v", starters.Games())
+		return errors.New(usage)
 	}
 	dir := pos[0]
 	if len(pos) == 2 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -216,4 +217,18 @@ func runArbiter(t *testing.T, args ...string) (int, string) {
 		t.Fatalf("arbiter %s: %v", strings.Join(args, " "), err)
 	}
 	return 0, string(out)
+}
+
+// arbiter init -h says what init takes, GAME [DIR], and the games it has
+// starters for, as every other command's -h lists its flags; init has
+// none, and printed only "Usage of arbiter init:".
+func TestInitHelpNamesGames(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"init", "-h"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("arbiter init -h: exit %d, stderr %q", code, stderr.String())
+	}
+	want := "arbiter init GAME [DIR] (DIR defaults to GAME); games: " + strings.Join(starters.Games(), ", ")
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("arbiter init -h printed %q; want %q", stderr.String(), want)
+	}
 }

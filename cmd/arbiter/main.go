@@ -43,8 +43,8 @@ Usage:
   arbiter slurm    [PATH] -out DIR -shards N [-partition P] [-time T] [-cpus C]
                    [-work W] [-root DIR] [-allow-changed-bots] [-submit]
                                                run the plan as Slurm jobs: shards, then merges
-  arbiter replay   DIR MATCH... [-out DIR2] | DIR -round N
-                   [-j N] [-pin=false] [-root DIR] [-allow-changed-bots]
+  arbiter replay   DIR MATCH... | DIR -round N
+                   [-out DIR2] [-j N] [-pin=false] [-root DIR] [-allow-changed-bots]
                                                play finished matches again and
                                                compare them with their transcripts
   arbiter rank     DIR [-json | [-crosstable] [-los]] [-export-pgn FILE]
@@ -56,10 +56,10 @@ Usage:
   arbiter report   DIR [-o FILE]               write the results page (one HTML file)
   arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
   arbiter bot      GAME/NAME [ARG ...] | -list run a built-in bot on stdin/stdout, or list them
-  arbiter fmt      [-check] [PATH]             format HCL files
+  arbiter fmt      [-check] [PATH...]          format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
-  arbiter check    GAME [-json] [-case NAME] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
-                   [-move D] [-timeout D] [-dir DIR] [-env K=V] [-sandbox=false]
+  arbiter check    GAME [-dir DIR] [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
+                   [-json] [-case NAME] [-move D] [-timeout D] [-env K=V]
                                                run a bot through its game's conformance cases
   arbiter console  GAME [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
                    [-from MATCH_DIR -seat N] [-move D] [-env K=V]
@@ -71,8 +71,9 @@ directory), or a saved plan: a .json file written by "arbiter plan -json"
 or a results directory's plan.json, which runs without the configuration;
 its relative bot dirs are relative to -root (default: the plan file's
 directory). validate, plan, run, slurm, check and console also take -var NAME=VALUE,
--var-file FILE, -tournament NAME (configurations only), -log-level LEVEL
-and -log-json; merge and replay also take -log-level LEVEL.
+-var-file FILE, -tournament NAME (configurations only, so not check's or
+console's COMMAND), -log-level LEVEL and -log-json; merge and replay also
+take -log-level LEVEL.
 Run "arbiter COMMAND -h" for a command's flags. Exit status: 0 on success,
 1 on an invalid configuration or a failure, 2 without a command, with an
 unknown one, with a flag the command does not take or cannot parse, or

@@ -33,7 +33,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) < 1 || len(pos) == 1 && *round == 0 || len(pos) > 1 && *round != 0 {
-		return fmt.Errorf("usage: arbiter replay DIR MATCH... [-out DIR2], or arbiter replay DIR -round N")
+		return fmt.Errorf("usage: arbiter replay DIR MATCH... [-out DIR2], or arbiter replay DIR -round N [-out DIR2]")
 	}
 	if *jobs < 1 {
 		return fmt.Errorf("-j must be at least 1")

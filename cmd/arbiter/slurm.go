@@ -515,16 +515,41 @@ func checkHoldsNoBot(flag, dir string, p *plan.Plan, root, why string) error {
 		if abs, err := filepath.Abs(bdir); err == nil && drivers.Within(realOrSelf(abs), real) {
 			return fmt.Errorf("%s %s is, or holds, the folder of bot %q (%s): %s", flag, shell.Word(dir), b.Name, shell.Word(realOrSelf(abs)), why)
 		}
-		if b.Fingerprint == nil {
-			continue
-		}
-		for _, f := range b.Fingerprint.Files {
-			if filepath.IsAbs(f.Path) && drivers.Within(realOrSelf(f.Path), real) {
-				return fmt.Errorf("%s %s holds %s, a file of bot %q's command: %s", flag, shell.Word(dir), shell.Word(realOrSelf(f.Path)), b.Name, why)
-			}
+		if f := commandFileIn(b, bdir, real); f != "" {
+			return fmt.Errorf("%s %s holds %s, a file of bot %q's command: %s", flag, shell.Word(dir), shell.Word(f), b.Name, why)
 		}
 	}
 	return nil
+}
+
+// commandFileIn is a file that bot b's command names (a word of it, by
+// its path from the bot's folder bdir, or an absolute one) or that its
+// fingerprint records outside that folder, which lies in the directory
+// real; "" when there is none. A results directory in the bot's folder
+// is left out of its fingerprint, so the files of its command there
+// (-out bots, for a command python3 bots/simple.py) are found by the
+// command's words.
+func commandFileIn(b *plan.Bot, bdir, real string) string {
+	for _, w := range b.Command {
+		path := w
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(bdir, w)
+		}
+		if abs, err := filepath.Abs(path); err == nil {
+			if _, err := os.Lstat(abs); err == nil && drivers.Within(realOrSelf(abs), real) {
+				return realOrSelf(abs)
+			}
+		}
+	}
+	if b.Fingerprint == nil {
+		return ""
+	}
+	for _, f := range b.Fingerprint.Files {
+		if filepath.IsAbs(f.Path) && drivers.Within(realOrSelf(f.Path), real) {
+			return realOrSelf(f.Path)
+		}
+	}
+	return ""
 }
 
 // shortNames lists a few names, saying how many more there are.

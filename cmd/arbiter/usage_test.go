@@ -173,8 +173,9 @@ func TestUsageExitStatus(t *testing.T) {
 // error (exit 2) that names them, as an unknown flag is: rank's three
 // forms (DIR, DIR -vs A,B, -pgn FILE) each take their own flags, -json
 // already holds what -crosstable and -los add; run's -stage goes with
-// -shard, console's -seat with -from. Every combination the usage text
-// gives is taken.
+// -shard, console's -seat with -from; check's and console's -dir and
+// -sandbox with a COMMAND, their -rebuild and configuration flags with
+// -bot. Every combination the usage text gives is taken.
 func TestFlagsThatDoNotGoTogether(t *testing.T) {
 	dir := filepath.Join("..", "..", "engine", "testdata", "field12")
 	pgn := filepath.Join(t.TempDir(), "field12.pgn")
@@ -197,6 +198,11 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 		{[]string{"console", "-bot", "a", "-sandbox=false", "."}, "-sandbox goes with a COMMAND"},
 		{[]string{"console", "bricks", "-rebuild", "--", "cat"}, "-rebuild goes with -bot"},
 		{[]string{"check", "bricks", "-rebuild", "--", "cat"}, "-rebuild goes with -bot"},
+		{[]string{"check", "-bot", "a", "-dir", "/tmp", "."}, "-dir goes with a COMMAND"}, // it was left unused
+		{[]string{"check", "-bot", "a", "-sandbox=false", "."}, "-sandbox goes with a COMMAND"},
+		{[]string{"check", "bricks", "-var", "n=1", "--", "cat"}, "-var goes with -bot NAME"},
+		{[]string{"check", "bricks", "-tournament", "t", "--", "cat"}, "-tournament goes with -bot NAME"},
+		{[]string{"console", "bricks", "-var-file", "v.hcl", "--", "cat"}, "-var-file goes with -bot NAME"},
 		{[]string{"rank", dir, "-export-pgn", pgn, "-crosstable", "-los"}, ""},
 		{[]string{"rank", dir, "-json"}, ""},
 		{[]string{"rank", dir, "-json", "-crosstable=false", "-los=false"}, ""}, // a switch given as false asks for nothing

@@ -14,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 	"text/template"
 )
 
@@ -52,7 +53,7 @@ func Games() []string {
 // written, relative to dir.
 func Write(game, dir string) ([]string, error) {
 	if _, err := fs.Stat(files, game); err != nil {
-		return nil, fmt.Errorf("no starters for game %q; games: %v", game, Games())
+		return nil, fmt.Errorf("no starters for game %q; games: %s", game, strings.Join(Games(), ", "))
 	}
 	var names []string
 	err := fs.WalkDir(files, game, func(p string, d fs.DirEntry, err error) error {
