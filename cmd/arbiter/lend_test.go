@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
@@ -201,42 +202,122 @@ func mustRemove(t *testing.T, path string) {
 // TestTwoArbitersBuildOneFolder runs two arbiters (two results
 // directories, as two shards of a plan or two tournaments sharing a bot)
 // whose bot's build is in one folder: the second waits for the first's
-// build, saying for whom, and both builds succeed. Before, the first to
-// end gave the folder back under the other's build, which then could not
-// write its program ("Permission denied"), a build fault.
+// build, saying for whom, the builds do not overlap (a build that starts
+// while the file building of another is there records it), and both
+// succeed. Before, the first to end gave the folder back under the
+// other's build, which then could not write its program ("Permission
+// denied"), a build fault.
 func TestTwoArbitersBuildOneFolder(t *testing.T) {
 	t.Parallel()
 	arbiter, base, dir := lendSetup(t)
 	mustRemove(t, filepath.Join(dir, "slow"))
-	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then : >building; sleep 60; fi;", "sleep 2;", 1))
-	first := exec.Command(arbiter, "run", dir, "-out", filepath.Join(base, "o1"), "-j", "1")
-	var firstOut strings.Builder
-	first.Stdout, first.Stderr = &firstOut, &firstOut
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
+	build := "[ -e building ] && echo overlap >>overlap.txt; : >building; while [ -e hold ]; do sleep 0.05; done; rm building;"
+	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, lendSlowStep, build, 1))
+	outs := [2]string{filepath.Join(base, "o1"), filepath.Join(base, "o2")}
+	firstOut, second := runWhileHeld(t, arbiter, [2]string{dir, outs[0]}, [2]string{dir, outs[1]}, []string{filepath.Join(dir, "hold")}, filepath.Join(dir, "overlap.txt"))
+	if data, err := os.ReadFile(filepath.Join(dir, "overlap.txt")); err == nil {
+		t.Errorf("the two builds of %s ran at once (a build started beside the other %d times)", dir, strings.Count(string(data), "overlap"))
 	}
-	lent := func() bool { return owners(t, dir, ".")["."] == fmt.Sprintf("%d:%d", proc.SandboxUID, proc.SandboxUID) }
-	for end := time.Now().Add(30 * time.Second); !lent() && time.Now().Before(end); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	second, err := exec.Command(arbiter, "run", dir, "-out", filepath.Join(base, "o2"), "-j", "1").CombinedOutput()
-	if err := first.Wait(); err != nil {
-		t.Fatalf("the first run: %v\n%s", err, firstOut.String())
-	}
-	if err != nil {
-		t.Fatalf("the second run: %v\n%s", err, second)
-	}
-	if !strings.Contains(string(second), "waiting for another arbiter's build in the bot's folder") ||
-		!strings.Contains(string(second), fmt.Sprintf("pid=%d", first.Process.Pid)) {
-		t.Errorf("the second run does not say it waits for the first (pid %d):\n%s", first.Process.Pid, second)
-	}
-	for _, o := range []string{"o1", "o2"} {
-		data, err := os.ReadFile(filepath.Join(base, o, "builds", "built.json"))
+	for _, o := range outs {
+		data, err := os.ReadFile(filepath.Join(o, "builds", "built.json"))
 		if err != nil || !strings.Contains(string(data), `"ok": true`) {
-			t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut.String(), second)
+			t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut, second)
 		}
 	}
 	noLocksLeft(t, arbiter)
+}
+
+// lendSlowStep is the step of lendConfig's build that the tests of two
+// arbiters replace with their own.
+const lendSlowStep = "if [ -e slow ]; then : >building; sleep 60; fi;"
+
+// heldWithin is how long runWhileHeld waits for each arbiter to get to
+// its build (a start that loaded machines were seen to take seconds
+// over) before it fails the test.
+const heldWithin = 2 * time.Minute
+
+// runWhileHeld runs arbiter on first (its bot's folder and its results
+// directory), whose build waits while the files holds are there, and,
+// once that build has made the file building in its folder, arbiter on
+// second; it removes holds, letting the builds end, only when the second
+// says it waits for another arbiter's build, or its build has run beside
+// the first's (the file overlap is there), or it has ended, or after
+// heldWithin. So the second finds the first's build running however long
+// it takes to start: a sleep in the first build, which the second must
+// outlast, was outlasted on a loaded machine. It fails the test unless
+// both runs succeed and the second says it waits for the first, naming
+// its pid; it returns both runs' output.
+func runWhileHeld(t *testing.T, arbiter string, first, second [2]string, holds []string, overlap string) (firstOut, secondOut string) {
+	t.Helper()
+	for _, h := range holds {
+		mustWrite(t, h, "")
+	}
+	var outs [2]proctest.Buffer
+	var errs [2]error
+	var runs [2]*exec.Cmd
+	var ended [2]chan struct{}
+	defer func() {
+		for _, h := range holds {
+			os.Remove(h)
+		}
+		for _, e := range ended {
+			if e != nil {
+				<-e
+			}
+		}
+	}()
+	for i, a := range [2][2]string{first, second} {
+		runs[i] = exec.Command(arbiter, "run", a[0], "-out", a[1], "-j", "1")
+		runs[i].Stdout, runs[i].Stderr = &outs[i], &outs[i]
+		if err := runs[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+		ended[i] = make(chan struct{})
+		go func() { errs[i] = runs[i].Wait(); close(ended[i]) }()
+		if i == 1 {
+			break
+		}
+		if !waitHeld(ended[0], func() bool { return exists(filepath.Join(first[0], "building")) }) {
+			t.Fatalf("the run of %s did not start its build within %v:\n%s", first[0], heldWithin, outs[0].String())
+		}
+	}
+	waitHeld(ended[1], func() bool {
+		return strings.Contains(outs[1].String(), "waiting for another arbiter's build in the bot's folder") || exists(overlap)
+	})
+	for _, h := range holds {
+		os.Remove(h)
+	}
+	<-ended[0]
+	<-ended[1]
+	firstOut, secondOut = outs[0].String(), outs[1].String()
+	if errs[0] != nil {
+		t.Fatalf("the run of %s: %v\n%s", first[0], errs[0], firstOut)
+	}
+	if errs[1] != nil {
+		t.Fatalf("the run of %s: %v\n%s", second[0], errs[1], secondOut)
+	}
+	if !strings.Contains(secondOut, "waiting for another arbiter's build in the bot's folder") ||
+		!strings.Contains(secondOut, fmt.Sprintf("pid=%d", runs[0].Process.Pid)) {
+		t.Errorf("the run of %s does not say it waits for the run of %s (pid %d):\n%s", second[0], first[0], runs[0].Process.Pid, secondOut)
+	}
+	return firstOut, secondOut
+}
+
+// waitHeld waits, at the pauses of a proctest.Backoff, until done is
+// true, or ended is closed, or heldWithin has passed; it says whether
+// done became true.
+func waitHeld(ended <-chan struct{}, done func() bool) bool {
+	var pause proctest.Backoff
+	for deadline := time.After(heldWithin); !done(); {
+		select {
+		case <-ended:
+			return done()
+		case <-deadline:
+			return false
+		case <-pause.After():
+		}
+	}
+	return true
 }
 
 // noLocksLeft fails the test when the arbiters of lendSetup, all ended,
@@ -252,9 +333,9 @@ func noLocksLeft(t *testing.T, arbiter string) {
 // builds are in a folder and in a folder inside it (dotb and dotb/inner),
 // started in either order: the second waits for the first's build, naming
 // it, and the builds do not overlap (the outer build, which sees the
-// inner folder, records the inner build's marker if it sees it), and
-// both succeed. Before, each held the lock of its own folder only, and
-// the builds ran at once: the outer build's give-back took the inner
+// inner folder, records the inner build's marker whenever it sees it),
+// and both succeed. Before, each held the lock of its own folder only,
+// and the builds ran at once: the outer build's give-back took the inner
 // folder from under the inner build.
 func TestTwoArbitersBuildNestedFolders(t *testing.T) {
 	t.Parallel()
@@ -264,45 +345,27 @@ func TestTwoArbitersBuildNestedFolders(t *testing.T) {
 	if err := os.Mkdir(inner, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	watch := "i=0; while [ $i -lt 30 ]; do [ -e inner/building ] && echo overlap >>overlap.txt; [ $i = 0 ] && : >building; sleep 0.1; i=$((i+1)); done; rm building;"
-	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then : >building; sleep 60; fi;", watch, 1))
-	mustWrite(t, filepath.Join(inner, "t.hcl"), strings.Replace(lendConfig, "if [ -e slow ]; then : >building; sleep 60; fi;", ": >building; sleep 3; rm building;", 1))
+	seen := "[ -e inner/building ] && echo overlap >>overlap.txt;"
+	outer := ": >building; while [ -e hold ]; do " + seen + " sleep 0.05; done; " + seen + " rm building;"
+	mustWrite(t, filepath.Join(dir, "t.hcl"), strings.Replace(lendConfig, lendSlowStep, outer, 1))
+	mustWrite(t, filepath.Join(inner, "t.hcl"), strings.Replace(lendConfig, lendSlowStep, ": >building; while [ -e hold ]; do sleep 0.05; done; rm building;", 1))
 	src, err := os.ReadFile(filepath.Join(dir, "src.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustWrite(t, filepath.Join(inner, "src.py"), string(src))
+	holds := []string{filepath.Join(dir, "hold"), filepath.Join(inner, "hold")}
 	for i, order := range [][2]string{{dir, inner}, {inner, dir}} {
 		os.Remove(filepath.Join(dir, "overlap.txt"))
 		outs := [2]string{filepath.Join(base, fmt.Sprintf("o%d-first", i)), filepath.Join(base, fmt.Sprintf("o%d-second", i))}
-		first := exec.Command(arbiter, "run", order[0], "-out", outs[0], "-j", "1")
-		var firstOut strings.Builder
-		first.Stdout, first.Stderr = &firstOut, &firstOut
-		if err := first.Start(); err != nil {
-			t.Fatal(err)
-		}
-		building := func() bool { _, err := os.Lstat(filepath.Join(order[0], "building")); return err == nil }
-		for end := time.Now().Add(30 * time.Second); !building() && time.Now().Before(end); {
-			time.Sleep(10 * time.Millisecond)
-		}
-		second, err := exec.Command(arbiter, "run", order[1], "-out", outs[1], "-j", "1").CombinedOutput()
-		if err := first.Wait(); err != nil {
-			t.Fatalf("the run of %s: %v\n%s", order[0], err, firstOut.String())
-		}
-		if err != nil {
-			t.Fatalf("the run of %s: %v\n%s", order[1], err, second)
-		}
-		if !strings.Contains(string(second), "waiting for another arbiter's build in the bot's folder") ||
-			!strings.Contains(string(second), fmt.Sprintf("pid=%d", first.Process.Pid)) {
-			t.Errorf("the run of %s does not say it waits for the run of %s (pid %d):\n%s", order[1], order[0], first.Process.Pid, second)
-		}
+		firstOut, second := runWhileHeld(t, arbiter, [2]string{order[0], outs[0]}, [2]string{order[1], outs[1]}, holds, filepath.Join(dir, "overlap.txt"))
 		if data, err := os.ReadFile(filepath.Join(dir, "overlap.txt")); err == nil {
 			t.Errorf("the builds of %s and %s ran at once (the outer build saw the inner's marker %d times)", order[0], order[1], strings.Count(string(data), "overlap"))
 		}
 		for _, o := range outs {
 			data, err := os.ReadFile(filepath.Join(o, "builds", "built.json"))
 			if err != nil || !strings.Contains(string(data), `"ok": true`) {
-				t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut.String(), second)
+				t.Errorf("%s: the build failed (%v):\n%s\nfirst run:\n%s\nsecond run:\n%s", o, err, data, firstOut, second)
 			}
 		}
 	}
