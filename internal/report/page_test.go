@@ -1048,6 +1048,28 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the page is %d px wide in a window of %d", w[0], w[1])
 		}
 	})
+	// A bot's name may be 200 bytes without a break: every tab stays as
+	// wide as the window, and the replay's seats table and card boxes as
+	// wide as their place, so that the answers, clock and fault beside
+	// the name are in sight.
+	t.Run("long-bot-name", func(t *testing.T) {
+		dir := longBotName(t, "fault-planowanie", "qmark", "q"+strings.Repeat("very_long_name_", 13))
+		for _, hash := range []string{"", "#matches", "#match=r001-g01-s1&step=1000"} {
+			ctx := openPage(t, browser, dir, hash)
+			if hash != "" && hash != "#matches" {
+				waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+				if w := eval[[]int](t, ctx, `(() => { const s = document.querySelector("#replay-seats"); return [s.scrollWidth, s.clientWidth]; })()`); w[0] > w[1] {
+					t.Errorf("the replay's seats table is %d px wide in its %d px", w[0], w[1])
+				}
+				if n := eval[int](t, ctx, `[...document.querySelectorAll(".hand-box")].filter((b) => b.scrollWidth > b.clientWidth).length`); n > 0 {
+					t.Errorf("%d seat box(es) are narrower than what they hold", n)
+				}
+			}
+			if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+20 {
+				t.Errorf("page%s: %d px wide in a window of %d", hash, w[0], w[1])
+			}
+		}
+	})
 	// A transcript whose seat's lines reached the cap has a
 	// transcript_cut event before its result: the replay says what was
 	// left out, not that it skipped an event.
@@ -1435,4 +1457,32 @@ func waitFor(t *testing.T, cond func() bool, timeout time.Duration, what string)
 			t.Fatalf("%s: not within %v", what, timeout)
 		}
 	}
+}
+
+// longBotName copies results directory name of testdata with bot from
+// renamed long: in the plan, the results, the transcripts and the names
+// of the stderr files.
+func longBotName(t *testing.T, name, bot, long string) string {
+	t.Helper()
+	dir := copyResults(t, name)
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, bytes.ReplaceAll(b, []byte(`"`+bot+`"`), []byte(`"`+long+`"`)), 0o644); err != nil {
+			return err
+		}
+		if base := filepath.Base(path); strings.HasSuffix(base, "-"+bot+".stderr") {
+			return os.Rename(path, filepath.Join(filepath.Dir(path), strings.TrimSuffix(base, bot+".stderr")+long+".stderr"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -743,7 +743,7 @@
       v.append(el("table", { cls: "data", attrs: { id: "auction-players" } },
         el("thead", {}, el("tr", {}, ["player", "bot", "bid this round", "capital", "cells", "largest region"].map((h) => el("th", { text: h })))),
         el("tbody", {}, m.seats.map((seat, i) => el("tr", { cls: s.winner === i && s.bids ? "won" : "" },
-          el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.letters[i] || String(i)), el("td", { text: seat.bot }),
+          el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.letters[i] || String(i)), el("td", { cls: "name", text: seat.bot }),
           el("td", { text: s.bids ? s.bids[i] : "" }), el("td", { text: s.capital[i] }), el("td", { text: region.cells[i] }), el("td", { text: region.size[i] }))))));
       if (s.history.length > 1) {
         const box = el("div", { cls: "chart", attrs: { id: "auction-capital" } });
@@ -1071,7 +1071,7 @@
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
         return el("tr", { cls: st.seat === i ? "active" : "" },
-          el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
+          el("td", { text: i }), el("td", { cls: "name" }, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
           el("td", { text: st.answers[i] || 0 }), clock(s, i),
           el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
             f.length && m.stderr && m.stderr[i] ? el("details", { attrs: { open: "" } }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
