@@ -66,6 +66,9 @@ const standingsTable = `(() => {
     rows: [...t.querySelectorAll("tbody tr")].map((tr) => Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent]))) };
 })()`
 
+// seatsWidth is the width of the replay's seats table, and of its place.
+const seatsWidth = `(() => { const s = document.querySelector("#replay-seats"); return [s.scrollWidth, s.clientWidth]; })()`
+
 type standingsView struct {
 	Heads []string            `json:"heads"`
 	Rows  []map[string]string `json:"rows"`
@@ -1048,6 +1051,18 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the page is %d px wide in a window of %d", w[0], w[1])
 		}
 	})
+	// The seats table of a game that runs a process per move, with its
+	// faults and the clocks said to be the match's, fits its place in a
+	// window of 1300 px: the faults were cut off at its right.
+	for _, game := range []string{"auction", "euchre"} {
+		t.Run("seats-fit-"+game, func(t *testing.T) {
+			ctx := openPage(t, browser, filepath.Join("testdata", game), "#match=r001-g01-s1&step=1000")
+			waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+			if w := eval[[]int](t, ctx, seatsWidth); w[0] > w[1] {
+				t.Errorf("the replay's seats table is %d px wide in its %d px", w[0], w[1])
+			}
+		})
+	}
 	// A bot's name may be 200 bytes without a break: every tab stays as
 	// wide as the window, and the replay's seats table and card boxes as
 	// wide as their place, so that the answers, clock and fault beside
@@ -1058,7 +1073,7 @@ func TestPageInBrowser(t *testing.T) {
 			ctx := openPage(t, browser, dir, hash)
 			if hash != "" && hash != "#matches" {
 				waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
-				if w := eval[[]int](t, ctx, `(() => { const s = document.querySelector("#replay-seats"); return [s.scrollWidth, s.clientWidth]; })()`); w[0] > w[1] {
+				if w := eval[[]int](t, ctx, seatsWidth); w[0] > w[1] {
 					t.Errorf("the replay's seats table is %d px wide in its %d px", w[0], w[1])
 				}
 				if n := eval[int](t, ctx, `[...document.querySelectorAll(".hand-box")].filter((b) => b.scrollWidth > b.clientWidth).length`); n > 0 {

@@ -1065,8 +1065,10 @@
     // whole match, when there was any.
     const offMove = (s) => s.off_move_ms ? el("div", { cls: "off-move", text: `+ ${fmt(s.off_move_ms)} ms off move (match total)`,
       title: "CPU this bot's processes used while it was not on move, charged to its clock at its next commands: part of the result's time_ms, which the clock above, timed from the transcript, does not hold (the result's off_move_ms)." }) : null;
-    const clock = (s, i) => perMove ? el("td", { title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." }, `${fmt(s.time_ms)} ms (match total)`, offMove(s))
-      : el("td", {}, `${fmt(st.clock[i])} ms`, offMove(s));
+    // "(match total)" may go under the milliseconds when the seats are short of room.
+    const clock = (s, i) => perMove ? el("td", { cls: "clock", title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." },
+      el("span", { text: `${fmt(s.time_ms)} ms` }), " ", el("span", { text: "(match total)" }), offMove(s))
+      : el("td", { cls: "clock" }, `${fmt(st.clock[i])} ms`, offMove(s));
     clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
