@@ -1063,6 +1063,45 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		})
 	}
+	// A seat's answers replaced for one reason again and again are one
+	// line of its faults, with how many times: not a line each.
+	t.Run("repeated-defaults", func(t *testing.T) {
+		b, err := os.ReadFile("testdata/euchre/matches/r001-g01-s1/events.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{}
+		for _, line := range strings.Split(string(b), "\n") {
+			var ev struct {
+				Event string `json:"event"`
+				Data  struct {
+					Seat   int    `json:"seat"`
+					Reason string `json:"reason"`
+				} `json:"data"`
+			}
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Event == "default" && ev.Data.Seat == 1 {
+				want["default: "+ev.Data.Reason]++
+			}
+		}
+		ctx := openPage(t, browser, "testdata/euchre", "#match=r001-g01-s1&step=1000")
+		waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+		got := eval[[]string](t, ctx, `[...document.querySelectorAll("#replay-seats tbody tr")[1].children[4].querySelectorAll(":scope > div")].map((d) => d.textContent)`)
+		var lines []string
+		for reason, n := range want {
+			if n > 1 {
+				reason += fmt.Sprintf(" (%d times)", n)
+			}
+			lines = append(lines, reason)
+		}
+		slices.Sort(lines)
+		slices.Sort(got)
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasSuffix(l, "times)") }) {
+			t.Fatalf("no reason of seat 1's default answers comes twice: %q", lines)
+		}
+		if diff := cmp.Diff(lines, got); diff != "" {
+			t.Errorf("seat 1's faults at the last step (-want +got):\n%s", diff)
+		}
+	})
 	// A bot's name may be 200 bytes without a break: every tab stays as
 	// wide as the window, and the replay's seats table and card boxes as
 	// wide as their place, so that the answers, clock and fault beside

@@ -1069,13 +1069,16 @@
     const clock = (s, i) => perMove ? el("td", { cls: "clock", title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." },
       el("span", { text: `${fmt(s.time_ms)} ms` }), " ", el("span", { text: "(match total)" }), offMove(s))
       : el("td", { cls: "clock" }, `${fmt(st.clock[i])} ms`, offMove(s));
+    // A seat's answers replaced for one reason round after round (an
+    // Auction bot that crashes every round) are one line, counted.
+    const counted = (texts) => [...texts.reduce((seen, t) => seen.set(t, (seen.get(t) || 0) + 1), new Map())];
     clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
         return el("tr", { cls: st.seat === i ? "active" : "" },
           el("td", { text: i }), el("td", { cls: "name" }, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
           el("td", { text: st.answers[i] || 0 }), clock(s, i),
-          el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
+          el("td", { cls: f.length ? "fault" : "" }, counted(f.map((x) => `${x.kind}: ${x.detail || ""}`)).map(([text, n]) => el("div", { text: n > 1 ? `${text} (${n} times)` : text })),
             f.length && m.stderr && m.stderr[i] ? el("details", { attrs: { open: "" } }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
       })));
     const box = clear($("#replay-lines"));
