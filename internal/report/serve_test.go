@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -382,4 +383,52 @@ func TestServeStageFileChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("the stage file removed")
+}
+
+// TestServeReloadPause: while the results change all the time (a run
+// of thousands of short matches), a reload that takes long is followed
+// by a pause of reloadPause times as long before the next, not by Poll:
+// the server reloaded, and rated again, back to back, taking a CPU from
+// the run. The load is made slower by the test's hook, within the time
+// the server measures; timers never fire early, so the gaps hold on a
+// loaded machine too.
+func TestServeReloadPause(t *testing.T) {
+	dir := copyResults(t, "planowanie")
+	results := filepath.Join(dir, engine.ResultsFile)
+	const slow = 40 * time.Millisecond
+	s := NewServer(dir)
+	s.Poll = 5 * time.Millisecond
+	var mu sync.Mutex
+	var ends []time.Time
+	s.loaded = func() {
+		time.Sleep(slow)
+		mu.Lock()
+		ends = append(ends, time.Now())
+		mu.Unlock()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.watch(ctx) }()
+	// The results change every few milliseconds, as in a run.
+	at := time.Now()
+	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		at = at.Add(time.Second)
+		if err := os.Chtimes(results, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ends) < 3 {
+		t.Fatalf("%d reloads in 1.5 s of results changing", len(ends))
+	}
+	// Between the ends of two reloads: the pause after the first, at
+	// least reloadPause × slow, and the second, at least slow.
+	for i := 1; i < len(ends); i++ {
+		if gap := ends[i].Sub(ends[i-1]); gap < (reloadPause+1)*slow {
+			t.Errorf("reloads %d and %d ended %v apart; a reload of %v or more is followed by a pause of %d times as long", i, i+1, gap, slow, reloadPause)
+		}
+	}
 }
