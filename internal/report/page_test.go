@@ -1122,6 +1122,11 @@ func TestPageInBrowser(t *testing.T) {
 			if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+20 {
 				t.Errorf("page%s: %d px wide in a window of %d", hash, w[0], w[1])
 			}
+			if hash == "#matches" {
+				if n := eval[int](t, ctx, `[...document.querySelectorAll("#match-table tbody td:first-child a")].filter((a) => a.getClientRects().length > 1).length`); n > 0 {
+					t.Errorf("%d match id(s) broken over lines", n)
+				}
+			}
 		}
 	})
 	// A transcript whose seat's lines reached the cap has a
