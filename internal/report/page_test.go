@@ -1063,6 +1063,30 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		})
 	}
+	// A live page whose server stops (run -serve at the run's end) says
+	// it is not live any more, instead of reconnecting for ever.
+	t.Run("serve-stopped", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); NewServer(copyResults(t, "planowanie")).Serve(sctx, ln) }()
+		t.Cleanup(func() { stop(); <-done })
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate("http://"+ln.Addr().String()+"/"), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#live").textContent.startsWith("live")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatal(err)
+		}
+		stop()
+		<-done
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.stopped === "1" && document.querySelector("#live").textContent.startsWith("not live")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Errorf("the server stopped, and the page says %q: %v", eval[string](t, ctx, `document.querySelector("#live").textContent`), err)
+		}
+	})
 	// A seat's answers replaced for one reason again and again are one
 	// line of its faults, with how many times: not a line each.
 	t.Run("repeated-defaults", func(t *testing.T) {

@@ -1194,6 +1194,13 @@
         badge.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
         document.body.dataset.updates = String((+document.body.dataset.updates || 0) + 1);
       });
+      // The server stops with the run (run -serve), or when it is
+      // stopped: the page keeps the last results, and says they are.
+      es.addEventListener("stopped", () => {
+        es.close();
+        badge.textContent = `not live: the server stopped at ${new Date().toLocaleTimeString()} (the run ended, or was stopped); these are the last results it served`;
+        document.body.dataset.stopped = "1";
+      });
       es.onerror = () => { badge.textContent = "live · reconnecting…"; };
       es.onopen = () => { badge.textContent = "live"; };
     };
