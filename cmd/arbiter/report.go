@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/internal/report"
 	"github.com/arbiter-contests/arbiter/internal/shell"
 )
@@ -28,6 +30,8 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	}
 	if *out == "" {
 		*out = filepath.Join(pos[0], "report.html")
+	} else if err := checkReportOut(pos[0], *out); err != nil {
+		return err
 	}
 	w, err := report.Write(pos[0], *out)
 	if err != nil {
@@ -48,6 +52,36 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "skipped: %s\n", s)
 	}
 	return nil
+}
+
+// checkReportOut refuses a page named by a folder, and one that would
+// be written over, or among, the files of the results directory it
+// shows, which arbiter reads (-o DIR/plan.json made the plan a page and
+// the directory unreadable): there the page is an .html file outside
+// its matches and rounds folders, such as the default DIR/report.html.
+func checkReportOut(dir, out string) error {
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return fmt.Errorf("-o %s is a folder: the page is one file; name it, such as %s",
+			shell.Word(out), shell.Word(filepath.Join(out, "report.html")))
+	}
+	real, err1 := realAbs(dir)
+	page, err2 := realAbs(filepath.Dir(out))
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	page = filepath.Join(page, filepath.Base(out))
+	if !within(page, real) {
+		return nil
+	}
+	rel, _ := filepath.Rel(real, page)
+	top, _, _ := strings.Cut(rel, string(filepath.Separator))
+	ext := strings.ToLower(filepath.Ext(page))
+	if (ext == ".html" || ext == ".htm") && top != engine.MatchesDir && top != engine.RoundsDir {
+		return nil
+	}
+	return fmt.Errorf("-o %s is inside the results directory %s, among the files arbiter reads and writes there (its plan, results, logs, matches and rounds): "+
+		"name an .html file outside its %s and %s folders, such as %s (the default), or a file elsewhere",
+		shell.Word(out), shell.Word(dir), engine.MatchesDir, engine.RoundsDir, shell.Word(filepath.Join(dir, "report.html")))
 }
 
 func size(n int64) string {

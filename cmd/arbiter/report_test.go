@@ -767,3 +767,45 @@ func TestRunServeOnABusyAddress(t *testing.T) {
 		t.Errorf("the failed run made %s (%v)", results, err)
 	}
 }
+
+// TestReportOutInsideResults: report -o refuses a folder, and a page
+// written over or among the results directory's own files (-o
+// DIR/plan.json made the plan a page, and the directory unreadable),
+// leaving them as they were; an .html file there, or a file elsewhere,
+// is written.
+func TestReportOutInsideResults(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "res")
+	if err := os.CopyFS(dir, os.DirFS("../../internal/report/testdata/planowanie")); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string][]byte{}
+	for _, f := range []string{engine.PlanFile, engine.ResultsFile, filepath.Join(engine.MatchesDir, "r001-g01-s1", "events.jsonl")} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[f] = b
+	}
+	for _, out := range []string{"plan.json", "results.jsonl", "stopped.json", "", "matches/r001-g01-s1/events.jsonl", "matches/x.html", "rounds/x.html"} {
+		var stdout, stderr bytes.Buffer
+		page := filepath.Join(dir, out)
+		if code := run([]string{"report", dir, "-o", page}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "-o "+page+" is") {
+			t.Errorf("report -o %s: exit %d, %s%s; want it refused, naming it", page, code, stdout.String(), stderr.String())
+		}
+	}
+	for f, b := range before {
+		if got, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("%s changed (%v)", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, engine.StopFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("report wrote %s: %v", engine.StopFile, err)
+	}
+	for _, page := range []string{filepath.Join(dir, "site", "index.html"), filepath.Join(t.TempDir(), "page")} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"report", dir, "-o", page}, &stdout, &stderr); code != 0 {
+			t.Errorf("report -o %s: exit %d: %s", page, code, stderr.String())
+		}
+	}
+}

@@ -66,6 +66,9 @@ const standingsTable = `(() => {
     rows: [...t.querySelectorAll("tbody tr")].map((tr) => Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent]))) };
 })()`
 
+// seatsWidth is the width of the replay's seats table, and of its place.
+const seatsWidth = `(() => { const s = document.querySelector("#replay-seats"); return [s.scrollWidth, s.clientWidth]; })()`
+
 type standingsView struct {
 	Heads []string            `json:"heads"`
 	Rows  []map[string]string `json:"rows"`
@@ -1048,6 +1051,108 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the page is %d px wide in a window of %d", w[0], w[1])
 		}
 	})
+	// The seats table of a game that runs a process per move, with its
+	// faults and the clocks said to be the match's, fits its place in a
+	// window of 1300 px: the faults were cut off at its right.
+	for _, game := range []string{"auction", "euchre"} {
+		t.Run("seats-fit-"+game, func(t *testing.T) {
+			ctx := openPage(t, browser, filepath.Join("testdata", game), "#match=r001-g01-s1&step=1000")
+			waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+			if w := eval[[]int](t, ctx, seatsWidth); w[0] > w[1] {
+				t.Errorf("the replay's seats table is %d px wide in its %d px", w[0], w[1])
+			}
+		})
+	}
+	// A live page whose server stops (run -serve at the run's end) says
+	// it is not live any more, instead of reconnecting for ever.
+	t.Run("serve-stopped", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); NewServer(copyResults(t, "planowanie")).Serve(sctx, ln) }()
+		t.Cleanup(func() { stop(); <-done })
+		ctx := browsertest.Tab(t, browser, time.Minute)
+		if err := chromedp.Do(ctx, chromedp.Navigate("http://"+ln.Addr().String()+"/"), chromedp.WaitReady("body[data-ready]")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#live").textContent.startsWith("live")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatal(err)
+		}
+		stop()
+		<-done
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.stopped === "1" && document.querySelector("#live").textContent.startsWith("not live")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Errorf("the server stopped, and the page says %q: %v", eval[string](t, ctx, `document.querySelector("#live").textContent`), err)
+		}
+	})
+	// A seat's answers replaced for one reason again and again are one
+	// line of its faults, with how many times: not a line each.
+	t.Run("repeated-defaults", func(t *testing.T) {
+		b, err := os.ReadFile("testdata/euchre/matches/r001-g01-s1/events.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{}
+		for _, line := range strings.Split(string(b), "\n") {
+			var ev struct {
+				Event string `json:"event"`
+				Data  struct {
+					Seat   int    `json:"seat"`
+					Reason string `json:"reason"`
+				} `json:"data"`
+			}
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Event == "default" && ev.Data.Seat == 1 {
+				want["default: "+ev.Data.Reason]++
+			}
+		}
+		ctx := openPage(t, browser, "testdata/euchre", "#match=r001-g01-s1&step=1000")
+		waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+		got := eval[[]string](t, ctx, `[...document.querySelectorAll("#replay-seats tbody tr")[1].children[4].querySelectorAll(":scope > div")].map((d) => d.textContent)`)
+		var lines []string
+		for reason, n := range want {
+			if n > 1 {
+				reason += fmt.Sprintf(" (%d times)", n)
+			}
+			lines = append(lines, reason)
+		}
+		slices.Sort(lines)
+		slices.Sort(got)
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasSuffix(l, "times)") }) {
+			t.Fatalf("no reason of seat 1's default answers comes twice: %q", lines)
+		}
+		if diff := cmp.Diff(lines, got); diff != "" {
+			t.Errorf("seat 1's faults at the last step (-want +got):\n%s", diff)
+		}
+	})
+	// A bot's name may be 200 bytes without a break: every tab stays as
+	// wide as the window, and the replay's seats table and card boxes as
+	// wide as their place, so that the answers, clock and fault beside
+	// the name are in sight.
+	t.Run("long-bot-name", func(t *testing.T) {
+		dir := longBotName(t, "fault-planowanie", "qmark", "q"+strings.Repeat("very_long_name_", 13))
+		for _, hash := range []string{"", "#matches", "#match=r001-g01-s1&step=1000"} {
+			ctx := openPage(t, browser, dir, hash)
+			if hash != "" && hash != "#matches" {
+				waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+				if w := eval[[]int](t, ctx, seatsWidth); w[0] > w[1] {
+					t.Errorf("the replay's seats table is %d px wide in its %d px", w[0], w[1])
+				}
+				if n := eval[int](t, ctx, `[...document.querySelectorAll(".hand-box")].filter((b) => b.scrollWidth > b.clientWidth).length`); n > 0 {
+					t.Errorf("%d seat box(es) are narrower than what they hold", n)
+				}
+			}
+			if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+20 {
+				t.Errorf("page%s: %d px wide in a window of %d", hash, w[0], w[1])
+			}
+			if hash == "#matches" {
+				if n := eval[int](t, ctx, `[...document.querySelectorAll("#match-table tbody td:first-child a")].filter((a) => a.getClientRects().length > 1).length`); n > 0 {
+					t.Errorf("%d match id(s) broken over lines", n)
+				}
+			}
+		}
+	})
 	// A transcript whose seat's lines reached the cap has a
 	// transcript_cut event before its result: the replay says what was
 	// left out, not that it skipped an event.
@@ -1435,4 +1540,32 @@ func waitFor(t *testing.T, cond func() bool, timeout time.Duration, what string)
 			t.Fatalf("%s: not within %v", what, timeout)
 		}
 	}
+}
+
+// longBotName copies results directory name of testdata with bot from
+// renamed long: in the plan, the results, the transcripts and the names
+// of the stderr files.
+func longBotName(t *testing.T, name, bot, long string) string {
+	t.Helper()
+	dir := copyResults(t, name)
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, bytes.ReplaceAll(b, []byte(`"`+bot+`"`), []byte(`"`+long+`"`)), 0o644); err != nil {
+			return err
+		}
+		if base := filepath.Base(path); strings.HasSuffix(base, "-"+bot+".stderr") {
+			return os.Rename(path, filepath.Join(filepath.Dir(path), strings.TrimSuffix(base, bot+".stderr")+long+".stderr"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

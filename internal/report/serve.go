@@ -22,8 +22,9 @@ import (
 
 // Server serves the page of a results directory and tells open pages when
 // it changes: GET / is the page, GET /events a stream of server-sent
-// events (one "site" event with the page's data now, and one after every
-// change of results.jsonl), GET /transcripts/ID.js a match's transcript
+// events (one "site" event with the page's data now, one after every
+// change of results.jsonl, and, when the server stops, one with the
+// results as they are then if they changed, and a "stopped" event), GET /transcripts/ID.js a match's transcript
 // as the page loads it, and GET /transcripts/ID.jsonl its lines as they
 // are, with Range requests, as a live page follows a match being played.
 type Server struct {
@@ -39,6 +40,14 @@ type Server struct {
 	lastErr error
 	stamp   string
 
+	// stopping is closed when Serve's context is done, after a last
+	// look at the directory.
+	stopping chan struct{}
+
+	// loaded, when not nil, is called after every load of the
+	// directory, within the time it takes (a test's hook).
+	loaded func()
+
 	// loopbackOnly is set when the server listens on a loopback address:
 	// it then answers requests for loopback names alone (see
 	// loopbackHost).
@@ -48,7 +57,7 @@ type Server struct {
 // NewServer serves dir, which need not hold results yet: a run may be
 // about to start writing it.
 func NewServer(dir string) *Server {
-	return &Server{dir: dir, Poll: 500 * time.Millisecond, loader: newLoader(dir), changed: make(chan struct{})}
+	return &Server{dir: dir, Poll: 500 * time.Millisecond, loader: newLoader(dir), changed: make(chan struct{}), stopping: make(chan struct{})}
 }
 
 // Listen opens addr and serves until ctx is done; ready, when not nil,
@@ -76,6 +85,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go s.watch(ctx)
 	go func() {
 		<-ctx.Done()
+		// The results as they are at the end (those the run wrote since
+		// the last look), then the event streams say the server stops.
+		s.refresh()
+		close(s.stopping)
 		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		srv.Shutdown(sctx)
@@ -87,15 +100,27 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// reloadPause is how long, in reloads, the server waits after a
+// reload before it looks at the directory again, when that is longer
+// than Poll: the results of thousands of matches, read and rated again
+// on every change (0.2 s each at 3,200 short Planowanie matches), would
+// otherwise take most of a CPU from the run writing them.
+const reloadPause = 4
+
 // watch reloads the directory whenever the files the page is made of
-// change (stampOf), at most every Poll.
+// change (stampOf), at most every Poll, and after a reload that took d
+// no sooner than reloadPause × d.
 func (s *Server) watch(ctx context.Context) {
-	t := time.NewTicker(s.Poll)
-	defer t.Stop()
 	for {
-		s.refresh()
+		start := time.Now()
+		wait := s.Poll
+		if s.refresh() {
+			wait = max(wait, reloadPause*time.Since(start))
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
 		case <-t.C:
 		}
@@ -126,26 +151,31 @@ func stampOf(dir string) string {
 	return b.String()
 }
 
-func (s *Server) refresh() {
+// refresh reloads the directory when its files changed, and says
+// whether it did.
+func (s *Server) refresh() bool {
 	stamp := stampOf(s.dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if stamp == s.stamp && (s.site != nil || s.lastErr != nil) {
-		return
+		return false
 	}
 	s.stamp = stamp
 	site, err := s.loader.load()
+	if s.loaded != nil {
+		s.loaded()
+	}
 	if err != nil {
 		if s.lastErr == nil || s.lastErr.Error() != err.Error() {
 			s.lastErr = err
 			s.bump()
 		}
-		return
+		return true
 	}
 	b, err := json.Marshal(site)
 	if err != nil {
 		s.lastErr = err
-		return
+		return true
 	}
 	// Results readable again tell the pages so, even when they are
 	// those the pages show.
@@ -154,6 +184,7 @@ func (s *Server) refresh() {
 		s.lastErr = nil
 		s.bump()
 	}
+	return true
 }
 
 func (s *Server) bump() {
@@ -256,6 +287,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		fl.Flush()
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.stopping:
+			// The last results first, if the page has not had them.
+			if b, err, _ := s.current(); err == nil && b != nil && !bytes.Equal(b, sent) {
+				fmt.Fprintf(w, "event: site\ndata: %s\n\n", b)
+			}
+			fmt.Fprint(w, "event: stopped\ndata: \n\n")
+			fl.Flush()
 			return
 		case <-changed:
 		case <-time.After(15 * time.Second):

@@ -14,8 +14,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,15 +118,23 @@ func firstEvent(t *testing.T, s *Server) string {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	ev, err := readEvent(bufio.NewReader(resp.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// readEvent reads the next server-sent event of an /events stream.
+func readEvent(r *bufio.Reader) (string, error) {
 	var ev strings.Builder
-	r := bufio.NewReader(resp.Body)
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
-			t.Fatalf("reading /events: %v (so far %q)", err, ev.String())
+			return ev.String(), fmt.Errorf("reading /events: %v (so far %q)", err, ev.String())
 		}
 		if line == "\n" && ev.Len() > 0 {
-			return ev.String()
+			return ev.String(), nil
 		}
 		ev.WriteString(line)
 	}
@@ -382,4 +392,92 @@ func TestServeStageFileChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("the stage file removed")
+}
+
+// TestServeReloadPause: while the results change all the time (a run
+// of thousands of short matches), a reload that takes long is followed
+// by a pause of reloadPause times as long before the next, not by Poll:
+// the server reloaded, and rated again, back to back, taking a CPU from
+// the run. The load is made slower by the test's hook, within the time
+// the server measures; timers never fire early, so the gaps hold on a
+// loaded machine too.
+func TestServeReloadPause(t *testing.T) {
+	dir := copyResults(t, "planowanie")
+	results := filepath.Join(dir, engine.ResultsFile)
+	const slow = 40 * time.Millisecond
+	s := NewServer(dir)
+	s.Poll = 5 * time.Millisecond
+	var mu sync.Mutex
+	var ends []time.Time
+	s.loaded = func() {
+		time.Sleep(slow)
+		mu.Lock()
+		ends = append(ends, time.Now())
+		mu.Unlock()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.watch(ctx) }()
+	// The results change every few milliseconds, as in a run.
+	at := time.Now()
+	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		at = at.Add(time.Second)
+		if err := os.Chtimes(results, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ends) < 3 {
+		t.Fatalf("%d reloads in 1.5 s of results changing", len(ends))
+	}
+	// Between the ends of two reloads: the pause after the first, at
+	// least reloadPause × slow, and the second, at least slow.
+	for i := 1; i < len(ends); i++ {
+		if gap := ends[i].Sub(ends[i-1]); gap < (reloadPause+1)*slow {
+			t.Errorf("reloads %d and %d ended %v apart; a reload of %v or more is followed by a pause of %d times as long", i, i+1, gap, slow, reloadPause)
+		}
+	}
+}
+
+// TestServeStopped: when the server stops (run -serve at the end of the
+// run), an open page gets the results as they are then, which it had
+// not had yet (the watcher had not looked since they changed), and a
+// "stopped" event; the stream ended without either, and the page went
+// on saying it was live, reconnecting.
+func TestServeStopped(t *testing.T) {
+	dir := copyResults(t, "planowanie")
+	s := NewServer(dir)
+	s.Poll = time.Hour // no look at the directory but the first and the last
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	if ev, err := readEvent(r); err != nil || !strings.HasPrefix(ev, "event: site\n") {
+		t.Fatalf("the first event is %.100q (%v)", ev, err)
+	}
+	// Results the page has not had (as a run's last).
+	editFile(t, filepath.Join(dir, engine.ResultsFile), func(s string) string {
+		return regexp.MustCompile(`"elapsed_ms":\d+`).ReplaceAllString(s, `"elapsed_ms":987654`)
+	})
+	cancel()
+	ev, err := readEvent(r)
+	if err != nil || !strings.HasPrefix(ev, "event: site\n") || !strings.Contains(ev, `"elapsed_ms":987654`) {
+		t.Errorf("the event after the server stops is %.100q (%v), want the last results", ev, err)
+	}
+	if ev, err := readEvent(r); err != nil || ev != "event: stopped\ndata: \n" {
+		t.Errorf("then %.100q (%v), want the stopped event", ev, err)
+	}
 }

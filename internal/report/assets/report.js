@@ -743,7 +743,7 @@
       v.append(el("table", { cls: "data", attrs: { id: "auction-players" } },
         el("thead", {}, el("tr", {}, ["player", "bot", "bid this round", "capital", "cells", "largest region"].map((h) => el("th", { text: h })))),
         el("tbody", {}, m.seats.map((seat, i) => el("tr", { cls: s.winner === i && s.bids ? "won" : "" },
-          el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.letters[i] || String(i)), el("td", { text: seat.bot }),
+          el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.letters[i] || String(i)), el("td", { cls: "name", text: seat.bot }),
           el("td", { text: s.bids ? s.bids[i] : "" }), el("td", { text: s.capital[i] }), el("td", { text: region.cells[i] }), el("td", { text: region.size[i] }))))));
       if (s.history.length > 1) {
         const box = el("div", { cls: "chart", attrs: { id: "auction-capital" } });
@@ -1065,15 +1065,20 @@
     // whole match, when there was any.
     const offMove = (s) => s.off_move_ms ? el("div", { cls: "off-move", text: `+ ${fmt(s.off_move_ms)} ms off move (match total)`,
       title: "CPU this bot's processes used while it was not on move, charged to its clock at its next commands: part of the result's time_ms, which the clock above, timed from the transcript, does not hold (the result's off_move_ms)." }) : null;
-    const clock = (s, i) => perMove ? el("td", { title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." }, `${fmt(s.time_ms)} ms (match total)`, offMove(s))
-      : el("td", {}, `${fmt(st.clock[i])} ms`, offMove(s));
+    // "(match total)" may go under the milliseconds when the seats are short of room.
+    const clock = (s, i) => perMove ? el("td", { cls: "clock", title: "This game runs a process per move and its transcript does not time each one: this is the clock the seat used in the whole match (the result's time_ms)." },
+      el("span", { text: `${fmt(s.time_ms)} ms` }), " ", el("span", { text: "(match total)" }), offMove(s))
+      : el("td", { cls: "clock" }, `${fmt(st.clock[i])} ms`, offMove(s));
+    // A seat's answers replaced for one reason round after round (an
+    // Auction bot that crashes every round) are one line, counted.
+    const counted = (texts) => [...texts.reduce((seen, t) => seen.set(t, (seen.get(t) || 0) + 1), new Map())];
     clear($("#replay-seats")).append(el("thead", {}, el("tr", {}, ["seat", "bot", "answers", "clock used", "fault"].map((h) => el("th", { text: h })))),
       el("tbody", {}, m.seats.map((s, i) => {
         const f = st.faults.filter((x) => x.seat === i);
         return el("tr", { cls: st.seat === i ? "active" : "" },
-          el("td", { text: i }), el("td", {}, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
+          el("td", { text: i }), el("td", { cls: "name" }, el("span", { cls: "swatch", style: { background: seatColour(i) } }), s.bot),
           el("td", { text: st.answers[i] || 0 }), clock(s, i),
-          el("td", { cls: f.length ? "fault" : "" }, f.map((x) => el("div", { text: `${x.kind}: ${x.detail || ""}` })),
+          el("td", { cls: f.length ? "fault" : "" }, counted(f.map((x) => `${x.kind}: ${x.detail || ""}`)).map(([text, n]) => el("div", { text: n > 1 ? `${text} (${n} times)` : text })),
             f.length && m.stderr && m.stderr[i] ? el("details", { attrs: { open: "" } }, el("summary", { text: "stderr (end)" }), el("pre", { cls: "stderr", text: m.stderr[i] })) : null));
       })));
     const box = clear($("#replay-lines"));
@@ -1188,6 +1193,13 @@
         }
         badge.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
         document.body.dataset.updates = String((+document.body.dataset.updates || 0) + 1);
+      });
+      // The server stops with the run (run -serve), or when it is
+      // stopped: the page keeps the last results, and says they are.
+      es.addEventListener("stopped", () => {
+        es.close();
+        badge.textContent = `not live: the server stopped at ${new Date().toLocaleTimeString()} (the run ended, or was stopped); these are the last results it served`;
+        document.body.dataset.stopped = "1";
       });
       es.onerror = () => { badge.textContent = "live · reconnecting…"; };
       es.onopen = () => { badge.textContent = "live"; };
