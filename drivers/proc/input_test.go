@@ -86,7 +86,7 @@ func inputBot(mode string, in *bufio.Scanner, reply func(string)) bool {
 		for {
 			events := make([]unix.EpollEvent, 1)
 			for n := 0; n == 0; {
-				n, _ = unix.EpollWait(ep, events, 200)
+				n, _ = unix.EpollWait(ep, events, 10000) // wakes only for input: never seen running
 			}
 			if n, err := unix.Read(0, buf); n <= 0 || err != nil {
 				return true
