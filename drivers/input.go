@@ -18,7 +18,7 @@ const (
 	// InputUnknown: the referee could not tell (no look at the bot's
 	// threads, or not asked to look: proc.Spec.Explain; a thread in poll
 	// or select, which may be on its input, or in an epoll that watches
-	// it; a thread in a read of it
+	// it or another epoll; a thread in a read of it
 	// while another slept or ran, which may be a reader thread handing
 	// the lines to a slow one).
 	InputUnknown Input = iota

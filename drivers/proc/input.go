@@ -151,9 +151,9 @@ func threadDoing(tid string, in pipeInput) int {
 
 // epollDoing says what thread tid, blocked in epoll call nr with the
 // fields f of /proc/TID/syscall, is doing. The epoll's fdinfo lists the
-// files it watches, each with its inode: one of them the input (ino), or
-// a list that cannot be read, is a wait that may be on the input
-// (doingPoll). Otherwise the thread does not wait on the input: without
+// files it watches, each with its inode: one of them the input (ino),
+// another epoll, or a list that cannot be read, is a wait that may be on
+// the input (doingPoll, see watches). Otherwise the thread does not wait on the input: without
 // a time-out (epoll_wait's -1, epoll_pwait2's NULL) it is idle, as the Go
 // runtime's threads are with nothing to run (doingNothing); with one it
 // sleeps (doingOther), as the Go runtime does for time.Sleep.
@@ -166,7 +166,7 @@ func epollDoing(tid string, nr int, f []string, ino uint64) int {
 		return doingPoll
 	}
 	info, err := os.ReadFile("/proc/" + tid + "/fdinfo/" + strconv.FormatUint(epfd, 10))
-	if err != nil || watches(string(info), ino) {
+	if err != nil || watches(tid, string(info), ino) {
 		return doingPoll
 	}
 	timeout, err := strconv.ParseUint(strings.TrimPrefix(f[4], "0x"), 16, 64)
@@ -179,20 +179,28 @@ func epollDoing(tid string, nr int, f []string, ino uint64) int {
 	return doingOther
 }
 
-// watches says whether an epoll's fdinfo (its "tfd: ... ino:HEX" lines)
-// lists a file of inode ino; true for a line it cannot read.
-func watches(fdinfo string, ino uint64) bool {
+// watches says whether the epoll of thread tid whose fdinfo is given
+// (its "tfd: FD ... ino:HEX" lines) may wait on a file of inode ino: it
+// lists that file, or another epoll (whose own files its inode does not
+// tell: every epoll, eventfd and timerfd shares one), or a line or file
+// it cannot read.
+func watches(tid, fdinfo string, ino uint64) bool {
 	for _, line := range strings.Split(fdinfo, "\n") {
-		if !strings.HasPrefix(line, "tfd:") {
+		fd, ok := strings.CutPrefix(line, "tfd:")
+		if !ok {
 			continue
 		}
-		_, hex, ok := strings.Cut(line, " ino:")
+		fd, rest, _ := strings.Cut(strings.TrimLeft(fd, " \t"), " ")
+		_, hex, ok := strings.Cut(rest, " ino:")
 		if !ok {
 			return true
 		}
 		hex, _, _ = strings.Cut(hex, " ")
 		n, err := strconv.ParseUint(hex, 16, 64)
 		if err != nil || n == ino {
+			return true
+		}
+		if link, err := os.Readlink("/proc/" + tid + "/fd/" + fd); err != nil || link == "anon_inode:[eventpoll]" {
 			return true
 		}
 	}

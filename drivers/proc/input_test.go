@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"golang.org/x/sys/unix"
 )
 
 // A time fault records what the bot did with its input only for a
@@ -79,10 +80,43 @@ func inputBot(mode string, in *bufio.Scanner, reply func(string)) bool {
 			}
 			reply("first")
 		}
+	case "epollflat", "epollnested": // as golost, each read after an epoll with a time-out
+		ep := inputEpoll(mode == "epollnested")
+		buf := make([]byte, 4096)
+		for {
+			events := make([]unix.EpollEvent, 1)
+			for n := 0; n == 0; {
+				n, _ = unix.EpollWait(ep, events, 10000) // wakes only for input: never seen running
+			}
+			if n, err := unix.Read(0, buf); n <= 0 || err != nil {
+				return true
+			}
+			reply("first")
+		}
 	default:
 		return false
 	}
 	return true
+}
+
+// inputEpoll is an epoll that waits for the bot's input, as a C or
+// Python bot's select loop has: one that watches it, or (nested) one
+// that watches an epoll that watches it.
+func inputEpoll(nested bool) int {
+	watch := func(fd int) int {
+		ep, err := unix.EpollCreate1(0)
+		if err == nil {
+			err = unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)})
+		}
+		if err != nil {
+			panic(err)
+		}
+		return ep
+	}
+	if nested {
+		return watch(watch(0))
+	}
+	return watch(0)
 }
 
 // A Go bot's idle threads wait in epoll (the runtime's netpoller, which
@@ -91,7 +125,9 @@ func inputBot(mode string, in *bufio.Scanner, reply func(string)) bool {
 // slept on it was slow (InputTaken), not "cannot tell"; one that read the
 // whole write and waits for more input lost the rest of it
 // (InputWaiting), and one that does so while a goroutine wakes on a timer
-// is never called slow.
+// is never called slow; nor is one that waits for its input in an epoll
+// with a time-out, even one that watches it through another epoll (a
+// select loop's, as a C or Python bot has).
 func TestGoBotInput(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
@@ -100,6 +136,8 @@ func TestGoBotInput(t *testing.T) {
 		{"gosleep", []drivers.Input{drivers.InputTaken}},
 		{"golost", []drivers.Input{drivers.InputWaiting}},
 		{"golostticker", []drivers.Input{drivers.InputWaiting, drivers.InputUnknown}},
+		{"epollflat", []drivers.Input{drivers.InputUnknown}},
+		{"epollnested", []drivers.Input{drivers.InputUnknown}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			spec := botSpec(t, tc.mode, drivers.Clock{Move: drivers.Duration(700 * time.Millisecond)})
