@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
@@ -331,27 +332,29 @@ func (e *runEnd) saved(sum *engine.Summary) string {
 	if err != nil {
 		playoffs, later = nil, stages.ToCome(sum.Plan, sum.Results)
 	}
-	done, planned, playoffsDone, playoffsMade := countApart(sum)
-	apart := ""
-	if playoffsMade > 0 {
-		apart = fmt.Sprintf(" and %d of %d playoff match(es)", playoffsDone, playoffsMade)
-	}
+	done, planned, apart := countApart(sum.Plan, sum.Results)
 	return fmt.Sprintf("%d of %d matches%s%s%s are", done, planned, coming, apart, stats.Coming(playoffs, later))
 }
 
-// countApart counts the finished and known matches of sum's plan as the
-// standings do (stats.Stats.Finished): the playoffs made so far apart
-// from the other matches, the stages' or the rounds' (planned).
-func countApart(sum *engine.Summary) (done, planned, playoffsDone, playoffs int) {
-	for _, m := range sum.Plan.Matches {
+// countApart counts the finished and known matches of p, results its
+// results, as the standings do (stats.Stats.Finished): the playoffs made
+// so far apart from the other matches, the stages' or the rounds'
+// (planned); apart says the playoffs' count, " and 1 of 2 playoff
+// match(es)", when p has any.
+func countApart(p *plan.Plan, results []engine.Result) (done, planned int, apart string) {
+	playoffs, playoffsDone := 0, 0
+	for _, m := range p.Matches {
 		if stats.IsPlayoff(m.ID) {
 			playoffs++
 		}
 	}
-	for _, r := range sum.Results {
+	for _, r := range results {
 		if stats.IsPlayoff(r.Match) {
 			playoffsDone++
 		}
 	}
-	return len(sum.Results) - playoffsDone, len(sum.Plan.Matches) - playoffs, playoffsDone, playoffs
+	if playoffs > 0 {
+		apart = fmt.Sprintf(" and %d of %d playoff match(es)", playoffsDone, playoffs)
+	}
+	return len(results) - playoffsDone, len(p.Matches) - playoffs, apart
 }
