@@ -54,6 +54,24 @@ func (r *transcript) Event(kind string, data any) {
 	}
 }
 
+// playRecorded plays m by g with a transcript as its recorder, and
+// returns the outcome, the transcript and the seats of the fault events
+// in the order recorded.
+func playRecorded(t *testing.T, g *Game, m *drivers.Match) (*drivers.Outcome, *transcript, []int) {
+	t.Helper()
+	rec := &transcript{}
+	m.Record = rec
+	out, err := g.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	for _, f := range rec.faults {
+		seen = append(seen, f.Seat)
+	}
+	return out, rec, seen
+}
+
 // TestSeveralFaultsAtOnce: bots whose answers to the same command are
 // faults each get their own fault, detail and fault event (in seat
 // order) and share the last places; every other seat is first, as the
@@ -72,8 +90,6 @@ func TestSeveralFaultsAtOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(10 * time.Second)}}
 			m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
-			rec := &transcript{}
-			m.Record = rec
 			var faulty []int
 			for i, dead := range tc.dead {
 				if dead {
@@ -81,14 +97,7 @@ func TestSeveralFaultsAtOnce(t *testing.T) {
 					faulty = append(faulty, i)
 				}
 			}
-			out, err := g.Play(context.Background(), m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var seen []int
-			for _, f := range rec.faults {
-				seen = append(seen, f.Seat)
-			}
+			out, rec, seen := playRecorded(t, g, m)
 			if !slices.Equal(seen, faulty) {
 				t.Errorf("fault events for seats %v, want %v", seen, faulty)
 			}
@@ -172,16 +181,9 @@ func TestDeclarationsTogether(t *testing.T) {
 			s.DeclarationsTogether = tc.together
 			g := &Game{settings: s, clock: drivers.Clock{Total: drivers.Duration(10 * time.Second)}}
 			m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
-			rec := &transcript{}
-			m.Record = rec
 			m.Seats[1].Command, m.Seats[3].Command = overBot(t), overBot(t)
-			out, err := g.Play(context.Background(), m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var seen []int
+			out, rec, seen := playRecorded(t, g, m)
 			for _, f := range rec.faults {
-				seen = append(seen, f.Seat)
 				if f.Kind != drivers.FaultIllegal || !strings.HasPrefix(f.Detail, "declared 99, ") {
 					t.Errorf("seat %d: fault %s %q, want its illegal declaration", f.Seat, f.Kind, f.Detail)
 				}
