@@ -269,7 +269,7 @@ func (Driver) CheckClock(opt drivers.CheckOptions) string {
 }
 
 func checkTwoPlayers(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	s := Settings{Deck: TournamentDeck(), Deals: []DealSpec{{Cards: 1, Leader: 1}, {Cards: 5, Leader: 0}, {Cards: 13, Leader: 1}}}
+	s := Settings{Deck: TournamentDeck(), Deals: []DealSpec{{Cards: 1, Leader: 1}, {Cards: 5, Leader: 0}, {Cards: 13, Leader: 1}}, DeclarationsTogether: true}
 	return conform.FullGame(ctx, bot, opt, drivers.Clock{}, rec, 2, 0, 7, greedyBot(), func(p []gtp.Player, rec drivers.Recorder) *drivers.Outcome {
 		return Referee(ctx, s, 7, p, rec)
 	})

@@ -56,7 +56,7 @@ type dealValue struct {
 
 func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, hcl.Diagnostics) {
 	content, diags := body.Content(gameSchema)
-	g := &Game{}
+	g := &Game{settings: Settings{DeclarationsTogether: true}}
 	if a, ok := content.Attributes["deck"]; ok {
 		g.deckRange = a.Expr.Range()
 		v, d := a.Expr.Value(ctx)

@@ -2,6 +2,7 @@ package planowanie
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/drivers/gtp"
@@ -51,6 +54,24 @@ func (r *transcript) Event(kind string, data any) {
 	}
 }
 
+// playRecorded plays m by g with a transcript as its recorder, and
+// returns the outcome, the transcript and the seats of the fault events
+// in the order recorded.
+func playRecorded(t *testing.T, g *Game, m *drivers.Match) (*drivers.Outcome, *transcript, []int) {
+	t.Helper()
+	rec := &transcript{}
+	m.Record = rec
+	out, err := g.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	for _, f := range rec.faults {
+		seen = append(seen, f.Seat)
+	}
+	return out, rec, seen
+}
+
 // TestSeveralFaultsAtOnce: bots whose answers to the same command are
 // faults each get their own fault, detail and fault event (in seat
 // order) and share the last places; every other seat is first, as the
@@ -69,8 +90,6 @@ func TestSeveralFaultsAtOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(10 * time.Second)}}
 			m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
-			rec := &transcript{}
-			m.Record = rec
 			var faulty []int
 			for i, dead := range tc.dead {
 				if dead {
@@ -78,14 +97,7 @@ func TestSeveralFaultsAtOnce(t *testing.T) {
 					faulty = append(faulty, i)
 				}
 			}
-			out, err := g.Play(context.Background(), m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var seen []int
-			for _, f := range rec.faults {
-				seen = append(seen, f.Seat)
-			}
+			out, rec, seen := playRecorded(t, g, m)
 			if !slices.Equal(seen, faulty) {
 				t.Errorf("fault events for seats %v, want %v", seen, faulty)
 			}
@@ -131,5 +143,89 @@ func TestSeveralStartFaults(t *testing.T) {
 	}
 	if !strings.Contains(out.Seats[2].Detail, "no-such-bot-2") {
 		t.Errorf("seat 2's detail %q does not name its own command", out.Seats[2].Detail)
+	}
+}
+
+// overBot writes a bot that answers every command and declares 99 tricks,
+// more than any deal has cards, and returns its command.
+func overBot(t *testing.T) []string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "over.sh")
+	script := "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n" +
+		"    '') ;;\n    gen_declare) printf '= 99\\n\\n' ;;\n    quit) printf '=\\n\\n'; exit 0 ;;\n" +
+		"    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return []string{path}
+}
+
+// TestDeclarationsTogether: declarations are made together, so every seat
+// whose declaration of a deal is illegal has its own fault and they share
+// the last places, whatever their seats; before, the first of them in
+// seat order ended the match and the others, never asked, were winners.
+// A plan written before the rule (DeclarationsTogether false) still ends
+// at the first, and so resumes and replays as it was played.
+func TestDeclarationsTogether(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		together bool
+		faulty   []int
+		places   []float64
+	}{
+		{"together", true, []int{1, 3}, []float64{1, 3.5, 1, 3.5}},
+		{"plan before the rule", false, []int{1}, []float64{1, 4, 1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Tournament()
+			s.DeclarationsTogether = tc.together
+			g := &Game{settings: s, clock: drivers.Clock{Total: drivers.Duration(10 * time.Second)}}
+			m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
+			m.Seats[1].Command, m.Seats[3].Command = overBot(t), overBot(t)
+			out, rec, seen := playRecorded(t, g, m)
+			for _, f := range rec.faults {
+				if f.Kind != drivers.FaultIllegal || !strings.HasPrefix(f.Detail, "declared 99, ") {
+					t.Errorf("seat %d: fault %s %q, want its illegal declaration", f.Seat, f.Kind, f.Detail)
+				}
+			}
+			if !slices.Equal(seen, tc.faulty) {
+				t.Errorf("fault events for seats %v, want %v", seen, tc.faulty)
+			}
+			for i, st := range out.Seats {
+				if st.Place != tc.places[i] {
+					t.Errorf("seat %d: place %v, want %v (fault %q)", i, st.Place, tc.places[i], st.Fault)
+				}
+			}
+		})
+	}
+}
+
+// A game block has the rule of declarations made together; a plan written
+// before it (no declarations_together) does not, and plays as it did.
+func TestLoadPlanDeclarationsTogether(t *testing.T) {
+	f, diags := hclparse.NewParser().ParseHCL([]byte(`deck = { ranks = "23456789TJQKA", suits = "CDHS" }
+deals = [{ cards = 1, leader = 0 }]
+`), "t.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	d, diags := Driver{}.DecodeGame(f.Body, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if !d.(*Game).settings.DeclarationsTogether {
+		t.Error("a game block: DeclarationsTogether false, want true")
+	}
+	for _, tc := range []struct {
+		extra    string
+		together bool
+	}{{``, false}, {`,"declarations_together":true`, true}} {
+		g, err := Driver{}.LoadGame(json.RawMessage(`{"deck":{"ranks":"23456789TJQKA","suits":"CDHS"},"deals":[{"cards":1,"leader":0}]` + tc.extra + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.(*Game).settings.DeclarationsTogether; got != tc.together {
+			t.Errorf("plan settings %q: DeclarationsTogether %v, want %v", tc.extra, got, tc.together)
+		}
 	}
 }

@@ -193,19 +193,24 @@ func (m *match) dealHands(k int, spec DealSpec) ([][]Card, error) {
 // declare asks every player, in seat order, for its declaration of deal
 // k, records them, and tells them all to every player: the declarations
 // go to all players at once, in seat order of the declarer, with the
-// leader's first gen_move.
+// leader's first gen_move. With Settings.DeclarationsTogether a faulty
+// declaration ends the match only once every seat has declared.
 func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 	declared := make([]int, len(m.Players))
+	var over error
 	for i := range m.Players {
-		text, err := m.Gen(i, "gen_declare")
+		l, err := m.declaration(i, spec)
 		if err != nil {
-			return nil, err
-		}
-		l, problem := parseDeclaration(text, spec.Cards)
-		if problem != "" {
-			return nil, m.AnswerFault(i, drivers.FaultIllegal, problem+m.Where)
+			if !m.s.DeclarationsTogether || m.Ctx.Err() != nil {
+				return nil, err
+			}
+			over = err // the seats after it declare too
+			continue
 		}
 		declared[i] = l
+	}
+	if over != nil {
+		return nil, over
 	}
 	m.Rec.Event("declare", DeclareEvent{Deal: k + 1, Declared: slices.Clone(declared)})
 	tell := make([]func(int) string, len(declared))
@@ -217,6 +222,20 @@ func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 		return nil, err
 	}
 	return declared, nil
+}
+
+// declaration asks seat i for its declaration in a deal of spec and
+// judges it: an error is the fault it recorded (or the match's end).
+func (m *match) declaration(i int, spec DealSpec) (int, error) {
+	text, err := m.Gen(i, "gen_declare")
+	if err != nil {
+		return 0, err
+	}
+	l, problem := parseDeclaration(text, spec.Cards)
+	if problem != "" {
+		return 0, m.AnswerFault(i, drivers.FaultIllegal, problem+m.Where)
+	}
+	return l, nil
 }
 
 // trick plays trick t of deal k, led by leader: each player in turn is

@@ -176,12 +176,22 @@ type DealSpec struct {
 type Settings struct {
 	Deck  Deck       `json:"deck"`
 	Deals []DealSpec `json:"deals"`
+	// DeclarationsTogether judges a deal's declarations together, as the
+	// rules make them ("without seeing the others ... revealed
+	// together"): a seat whose declaration is a fault does not end the
+	// match before the seats after it have declared, so every seat whose
+	// declaration in that deal is one has its own fault and they share
+	// the last places. False, in a plan written before the rule, ends the
+	// match at the first such seat in seat order (the seats after it, not
+	// asked, are winners), so that such a plan resumes and replays as it
+	// was played.
+	DeclarationsTogether bool `json:"declarations_together,omitempty"`
 }
 
 // Tournament is the ITPW tournament game for 4 players: 13 deals of 1 to 13
 // cards, the leader moving one seat clockwise every deal.
 func Tournament() Settings {
-	s := Settings{Deck: TournamentDeck()}
+	s := Settings{Deck: TournamentDeck(), DeclarationsTogether: true}
 	for i := range 13 {
 		s.Deals = append(s.Deals, DealSpec{Cards: i + 1, Leader: i % 4})
 	}
