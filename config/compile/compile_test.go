@@ -163,7 +163,7 @@ func TestSeedsStableWhenTournamentGrows(t *testing.T) {
 // TestPlanGolden pins the plan of a small tournament byte for byte: seeds
 // and groups come from math/rand/v2's PCG, whose output is specified, and
 // our own shuffle, so this must hold on every machine and Go release.
-// Refresh with go test ./engine/plan -update only when a change is meant.
+// Refresh with go test ./config/compile -update only when a change is meant.
 func TestPlanGolden(t *testing.T) {
 	p := compile(t, []string{"a", "b", "c", "d", "e", "f1"}, `bots = [bot.a, bot.b, bot.c, bot.d, bot.e]
 		fill = [bot.f1]
