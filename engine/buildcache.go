@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,17 +44,28 @@ var StateMaxAge = 30 * 24 * time.Hour
 // stateDirFile, in a bot's folder of arbiter's state, names the bot's
 // folder; it is written anew at each use, so its time is the state's
 // last use. stateLockFile is the file a command that uses the state
-// holds a lock on (heldState). stateUseFile is the file whose lock a
-// command that runs the bot's files as its build left them holds, shared,
-// for as long as it runs them (check's cases, console's session), and
-// its build exclusively, so that no build rewrites the files under
-// another's cases: either is taken only under the state's lock
-// (heldState.use).
+// holds a lock on (heldState). useSuffix ends the name of a file in the
+// states' root (useFile), one for each bots' folder, whose lock a command
+// that runs a bot's files as its build left them holds, shared, for as
+// long as it runs them (check's cases, console's session), and a build of
+// a bot of that folder exclusively, so that no build rewrites the files
+// under another's cases, whichever of the folder's bots it builds: either
+// is taken only under the lock of the bot's state (heldState.use).
 const (
 	stateDirFile  = "dir"
 	stateLockFile = "lock"
-	stateUseFile  = "use"
+	useSuffix     = ".use"
 )
+
+// useFile is the use file (useSuffix) in root of the bots' folder real
+// (realDir): named by a hash of it, as no state is (stateName).
+func useFile(root, real string) string {
+	sum := sha256.Sum256([]byte(real))
+	return filepath.Join(root, hex.EncodeToString(sum[:8])+useSuffix)
+}
+
+// useName matches the names of the use files (useFile).
+var useName = regexp.MustCompile(`^[0-9a-f]{16}\.use$`)
 
 // buildStateRoot is the folder of the bots' folders of arbiter's state.
 func buildStateRoot() (string, error) {
@@ -89,19 +101,26 @@ func buildState(name, dir string) (string, error) {
 type heldState struct {
 	dir  string
 	lock *os.File
+	// useFile is the use file of the bot's folder (useFile).
+	useFile string
 }
 
 func (h *heldState) release() { h.lock.Close() }
 
-// use takes the lock of the state's use file (stateUseFile), how
-// (syscall.LOCK_SH or LOCK_EX), for as long as the file returned is open;
-// told is told once, before it waits, the pid of the arbiter it waits
-// for (proc.WaitLock). h is held: so no other arbiter takes that lock,
-// either way, until h's release; an exclusive lock waits only for the
-// arbiters that run the bot's files, and one held converts to shared at
-// once.
+// use takes the lock of the use file of the bot's folder (useFile), how
+// (syscall.LOCK_SH or LOCK_EX), for as long as the file returned is open,
+// and marks its use (its time: pruneStates); told is told once, before it
+// waits, the pid of the arbiter it waits for (proc.WaitLock). h is held:
+// so no other arbiter of this bot takes that lock, either way, until h's
+// release; an exclusive lock waits only for the arbiters that run the
+// files of the folder's bots, and one held converts to shared at once.
 func (h *heldState) use(ctx context.Context, how int, told func(pid int)) (*os.File, error) {
-	return proc.WaitLock(ctx, filepath.Join(h.dir, stateUseFile), how, &proc.LockWaiter{Waiting: told})
+	f, err := proc.WaitLock(ctx, h.useFile, how, &proc.LockWaiter{Waiting: told})
+	if err == nil {
+		now := time.Now()
+		_ = os.Chtimes(h.useFile, now, now)
+	}
+	return f, err
 }
 
 // holdState is buildState(name, dir), made if need be, locked (waiting
@@ -130,8 +149,9 @@ func holdState(ctx context.Context, name, dir string, told func(pid int)) (*held
 	if err != nil {
 		return nil, err
 	}
-	h := &heldState{dir: state, lock: lock}
-	if err := atomicfile.Write(filepath.Join(state, stateDirFile), []byte(realDir(dir)+"\n"), 0o600); err != nil {
+	real := realDir(dir)
+	h := &heldState{dir: state, lock: lock, useFile: useFile(root, real)}
+	if err := atomicfile.Write(filepath.Join(state, stateDirFile), []byte(real+"\n"), 0o600); err != nil {
 		h.release()
 		return nil, err
 	}
@@ -194,16 +214,38 @@ func folderSize(dir string) int64 {
 
 // pruneStates removes the bots' folders of arbiter's state in root that
 // no arbiter holds (heldState), nor runs the bot of, and that have not
-// been used for StateMaxAge, so that their caches do not stay for ever.
-// Whether the bot's folder is still there decides nothing: another mount
-// namespace (a job's private /tmp, a container) may not see a folder in
-// use.
+// been used for StateMaxAge, so that their caches do not stay for ever,
+// and the use files (useFile) unheld and unused as long. Whether the
+// bot's folder is still there decides nothing: another mount namespace
+// (a job's private /tmp, a container) may not see a folder in use.
 func pruneStates(root string) {
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
-		if e.IsDir() && stateName.MatchString(e.Name()) {
+		switch {
+		case e.IsDir() && stateName.MatchString(e.Name()):
 			pruneState(root, e.Name())
+		case e.Type().IsRegular() && useName.MatchString(e.Name()):
+			pruneUse(filepath.Join(root, e.Name()))
 		}
+	}
+}
+
+// pruneUse removes use file name (useFile) if it is unused for
+// StateMaxAge and unheld: under its lock, so that an arbiter that opened
+// it meanwhile finds it no longer at its path and takes the path's anew
+// (proc.WaitLock). Its age is looked at first, so that the files in use
+// are not locked, not even for an instant.
+func pruneUse(name string) {
+	if st, err := os.Stat(name); err != nil || time.Since(st.ModTime()) < StateMaxAge {
+		return
+	}
+	f, err := os.OpenFile(name, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if flock(f, syscall.LOCK_EX|syscall.LOCK_NB) == nil && proc.AtPath(f, name) {
+		_ = os.Remove(name)
 	}
 }
 
@@ -213,7 +255,7 @@ func pruneStates(root string) {
 var stateName = regexp.MustCompile(`^.+-[0-9a-f]{16}$`)
 
 // pruneState removes state name of root if it is unheld, unused for
-// StateMaxAge and no arbiter runs its bot's files (stateUseFile): renamed
+// StateMaxAge and no arbiter runs its bot's files (stateRun): renamed
 // out of the way under its lock first, so that an arbiter that waits for
 // that lock finds it gone and makes it anew (lockState). Its age is
 // looked at before the lock is tried, so that the states in use are not
@@ -249,10 +291,14 @@ func unusedState(state string) bool {
 	return err == nil && time.Since(used.ModTime()) >= StateMaxAge
 }
 
-// stateRun says whether an arbiter runs the files of state's bot
-// (heldState.use) now.
+// stateRun says whether an arbiter runs the files of state's bot, or of
+// another bot of its folder (heldState.use), now.
 func stateRun(state string) bool {
-	f, err := os.Open(filepath.Join(state, stateUseFile))
+	real, err := os.ReadFile(filepath.Join(state, stateDirFile))
+	if err != nil {
+		return false
+	}
+	f, err := os.Open(useFile(filepath.Dir(state), strings.TrimSuffix(string(real), "\n")))
 	if err != nil {
 		return false
 	}

@@ -286,8 +286,9 @@ func TestBuildCachePrune(t *testing.T) {
 	}
 	stale.release()
 	age(stale.dir)
-	// A check that runs the bot's files holds the use lock alone.
-	running, err := holdState(context.Background(), "running", gone, nil)
+	// A check that runs the bot's files holds the use lock alone (its
+	// bot in a folder of its own: the use lock is the folder's).
+	running, err := holdState(context.Background(), "running", filepath.Join(gone, "running"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,6 +299,17 @@ func TestBuildCachePrune(t *testing.T) {
 	defer use.Close()
 	running.release()
 	age(running.dir)
+	// Use files unused as long: one unheld, of a folder no longer
+	// checked, and the one held.
+	unheld := filepath.Join(root, "0123456789abcdef"+useSuffix)
+	if err := os.WriteFile(unheld, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{unheld, running.useFile} {
+		if err := os.Chtimes(f, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// Folders arbiter did not make (a root named by ARBITER_STATE_DIR may
 	// be the user's own folder) stay, however old: one named otherwise,
 	// and one named like a state but without its dir file.
@@ -329,6 +341,9 @@ func TestBuildCachePrune(t *testing.T) {
 	}
 	if exists(stale.dir) {
 		t.Fatal("a state unheld and unused for StateMaxAge stays")
+	}
+	if exists(unheld) || !exists(running.useFile) {
+		t.Fatalf("of the use files unused for StateMaxAge, the unheld one stays (%v) or the held one is removed (%v)", exists(unheld), !exists(running.useFile))
 	}
 	// Its dir file rewritten again and again, a reader never sees it
 	// empty or missing.
@@ -438,4 +453,51 @@ func TestBuildCachePruneLockless(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// Two bots of one folder share its use lock: a build of one (which
+// rewrites the folder's files) waits while a check or console runs the
+// other's, saying for whom; a bot of another folder does not wait.
+// Before, each state had its own, so a check of the second bot rebuilt
+// the folder under the first's cases.
+func TestBuildCacheUseSharedFolder(t *testing.T) {
+	keepStates(t)
+	dir, other := t.TempDir(), t.TempDir()
+	hold := func(name, dir string) *heldState {
+		t.Helper()
+		h, err := holdState(context.Background(), name, dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(h.release)
+		return h
+	}
+	b, c, d := hold("b", dir), hold("c", dir), hold("d", other)
+	running, err := b.use(context.Background(), syscall.LOCK_SH, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A context already ended: the lock is taken if it is free, and not
+	// waited for if it is not.
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	told := -1
+	if f, err := c.use(ended, syscall.LOCK_EX, func(pid int) { told = pid }); err == nil {
+		f.Close()
+		t.Fatal("a build of bot c took its folder's use lock while a check ran bot b of that folder")
+	}
+	if told != os.Getpid() {
+		t.Errorf("bot c's build was told it waits for pid %d, want %d, which runs bot b", told, os.Getpid())
+	}
+	f, err := d.use(ended, syscall.LOCK_EX, nil)
+	if err != nil {
+		t.Fatalf("a build of a bot of another folder waits for bot b's check: %v", err)
+	}
+	f.Close()
+	running.Close()
+	f, err = c.use(ended, syscall.LOCK_EX, nil)
+	if err != nil {
+		t.Fatalf("bot c's build waits once bot b's check has ended: %v", err)
+	}
+	f.Close()
 }

@@ -24,8 +24,9 @@ type BuiltOutside struct {
 	// temp is the temporary folder that holds them when the bot has no
 	// folder of arbiter's state (Close removes it).
 	temp string
-	// use holds the lock of the state's use file (heldState.use) until
-	// Close: no check or console builds the bot meanwhile.
+	// use holds the lock of the use file of the bot's folder
+	// (heldState.use) until Close: no check or console builds a bot of
+	// that folder meanwhile.
 	use *os.File
 }
 
@@ -33,7 +34,8 @@ type BuiltOutside struct {
 // gone once Close has run: a message made after must not name them.
 func (b BuiltOutside) Temporary() bool { return b.temp != "" }
 
-// Close lets another check or console build the bot again, and removes
+// Close lets another check or console build the bot (or another of its
+// folder) again, and removes
 // the build's temporary folder, if it has one: its Log and Verdict are
 // gone then.
 func (b BuiltOutside) Close() error {
@@ -59,7 +61,8 @@ func (b BuiltOutside) Close() error {
 // the bot's fingerprint is taken and it builds, so another check or
 // console of the bot waits, saying so on log, and then takes this
 // build's verdict if it holds; and the bot's files are not built again
-// while the caller runs them, until Close (heldState.use). Where no such
+// while the caller runs them, until Close, by a check or console of any
+// bot of its folder (heldState.use). Where no such
 // folder can be made (a HOME that cannot be written), the bot is built
 // in a temporary folder, without a cache, and log is told. announce is
 // called just before a build runs.

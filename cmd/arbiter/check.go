@@ -268,6 +268,12 @@ func buildForCheck(cf *configFlags, l *loaded, path, name string, rebuild bool, 
 			fmt.Fprintf(stderr, "not building %s: unchanged since its last build (fingerprint %s), whose verdict is kept in %s\n",
 				b.Name, built.Record.Fingerprint, built.Verdict)
 		}
+		if built.Temporary() {
+			// Nothing to hold: its folder goes now, not left behind by a
+			// check or console ended by a signal.
+			built.Close()
+			return func() {}, nil
+		}
 		return func() { built.Close() }, nil
 	}
 	defer built.Close()

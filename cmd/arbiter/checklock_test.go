@@ -70,21 +70,16 @@ func (c *startedCheck) waitSays(what string) bool {
 	return false
 }
 
-// TestTwoChecksOfOneBot runs two checks of one bot at once. While the
-// first builds it, the second says it waits, naming the first's pid,
-// then takes its verdict: the bot is built once. While the first's case
-// runs the bot, a second with -rebuild says it waits for it, and builds
-// only once the bot has ended. Before, the second waited without a word,
-// compared the fingerprint it took before waiting (of the bot during the
-// first's build) and built again, and a -rebuild rewrote the bot's files
-// while the first's case ran them.
-func TestTwoChecksOfOneBot(t *testing.T) {
-	t.Parallel()
+// checkLockFolder is the arbiter to test and a folder holding
+// checkLockConfig, its bot b (with checkLockBuild and checkLockBot) and
+// its marks, removed at the test's end.
+func checkLockFolder(t *testing.T) (arbiter, base string) {
+	t.Helper()
 	arbiter, err := exec.LookPath("arbiter")
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := os.MkdirTemp("", "arbiter-checklock-")
+	base, err = os.MkdirTemp("", "arbiter-checklock-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,26 +101,54 @@ func TestTwoChecksOfOneBot(t *testing.T) {
 	mustWrite(t, filepath.Join(base, "t.hcl"), checkLockConfig)
 	mustWrite(t, filepath.Join(base, "b", "build.sh"), checkLockBuild)
 	mustWrite(t, filepath.Join(base, "b", "bot.in"), checkLockBot)
+	return arbiter, base
+}
+
+// startCheckOf starts arbiter check of bot b of base's configuration
+// (checkLockFolder), its case ok, in env, with args.
+func startCheckOf(t *testing.T, arbiter, base string, env []string, args ...string) *startedCheck {
+	t.Helper()
+	c := &startedCheck{cmd: exec.Command(arbiter, append([]string{"check", "-bot", "b", "-move", "60s", "-case", "ok"}, append(args, base)...)...)}
+	c.cmd.Env, c.cmd.Stderr, c.cmd.Stdout = env, &c.stderr, &c.stdout
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// waitThere waits up to a minute for path to be made.
+func waitThere(t *testing.T, path string) {
+	t.Helper()
+	there := func() bool { _, err := os.Stat(path); return err == nil }
+	for end := time.Now().Add(time.Minute); !there() && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !there() {
+		t.Fatalf("%s not made within a minute", path)
+	}
+}
+
+// TestTwoChecksOfOneBot runs two checks of one bot at once. While the
+// first builds it, the second says it waits, naming the first's pid,
+// then takes its verdict: the bot is built once. While the first's case
+// runs the bot, a second with -rebuild says it waits for it, and builds
+// only once the bot has ended. Before, the second waited without a word,
+// compared the fingerprint it took before waiting (of the bot during the
+// first's build) and built again, and a -rebuild rewrote the bot's files
+// while the first's case ran them.
+func TestTwoChecksOfOneBot(t *testing.T) {
+	t.Parallel()
+	arbiter, base := checkLockFolder(t)
+	marks := filepath.Join(base, "marks")
 	env := append(os.Environ(), engine.StateDirEnv+"="+filepath.Join(base, "state"), lentDirEnv+"="+filepath.Join(base, "lent"))
 	start := func(args ...string) *startedCheck {
 		t.Helper()
-		c := &startedCheck{cmd: exec.Command(arbiter, append([]string{"check", "-bot", "b", "-move", "60s", "-case", "ok"}, append(args, base)...)...)}
-		c.cmd.Env, c.cmd.Stderr, c.cmd.Stdout = env, &c.stderr, &c.stdout
-		if err := c.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return c
+		return startCheckOf(t, arbiter, base, env, args...)
 	}
 	mark := func(name string) string { return filepath.Join(marks, name) }
-	there := func(name string) bool { _, err := os.Stat(filepath.Join(base, name)); return err == nil }
 	waitFor := func(name string) {
 		t.Helper()
-		for end := time.Now().Add(time.Minute); !there(name) && time.Now().Before(end); {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if !there(name) {
-			t.Fatalf("%s not made within a minute", name)
-		}
+		waitThere(t, filepath.Join(base, name))
 	}
 	builds := func() int {
 		data, _ := os.ReadFile(filepath.Join(base, "b", "builds.log"))
@@ -172,5 +195,32 @@ func TestTwoChecksOfOneBot(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(base, "b", "overlap.log")); err == nil || during != 0 || builds()-before != 1 {
 		t.Errorf("the -rebuild built while the first check's case ran the bot (%d builds during it, %d in all, want 0 and 1; overlaps: %q)", during, builds()-before, data)
+	}
+}
+
+// A check built in a temporary folder (no folder of arbiter's state can
+// be made) has removed it before its cases run: nothing holds the bot's
+// files there, and a check or console ended by a signal meanwhile would
+// leave it behind. Before, it stayed until the cases had run.
+func TestCheckTemporaryBuildGone(t *testing.T) {
+	t.Parallel()
+	arbiter, base := checkLockFolder(t)
+	tmp := filepath.Join(base, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(base, "marks", "go"), "")
+	// A state root under a file: none can be made.
+	env := append(os.Environ(), "TMPDIR="+tmp, engine.StateDirEnv+"="+filepath.Join(base, "t.hcl", "state"),
+		lentDirEnv+"="+filepath.Join(base, "lent"))
+	c := startCheckOf(t, arbiter, base, env)
+	waitThere(t, filepath.Join(base, "marks", "running"))
+	left, _ := filepath.Glob(filepath.Join(tmp, "arbiter-build-*"))
+	mustWrite(t, filepath.Join(base, "marks", "stop"), "")
+	if err := c.cmd.Wait(); err != nil || !strings.Contains(c.stderr.String(), "built in a temporary folder") {
+		t.Fatalf("the check: %v\n%s%s", err, c.stderr.String(), c.stdout.String())
+	}
+	if len(left) > 0 {
+		t.Errorf("the temporary folder of the bot's build stays while its case runs: %q", left)
 	}
 }
