@@ -377,7 +377,6 @@ func skippedCases(results []conform.Result) int {
 	return n
 }
 
-// flagSet says whether the command line set flag name.
 // targetFlagsApart refuses, as a usage error, a flag of check or console
 // that the bot's form does not use, rather than leave it unused: with
 // -bot (byBot), a COMMAND's -dir and -sandbox (the configuration gives
@@ -404,6 +403,7 @@ func targetFlagsApart(fs *flag.FlagSet, byBot, rebuild bool) error {
 	return nil
 }
 
+// flagSet says whether the command line set flag name.
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })

@@ -536,8 +536,8 @@ func commandFileIn(b *plan.Bot, bdir, real string) string {
 			path = filepath.Join(bdir, w)
 		}
 		if abs, err := filepath.Abs(path); err == nil {
-			if _, err := os.Lstat(abs); err == nil && drivers.Within(realOrSelf(abs), real) {
-				return realOrSelf(abs)
+			if f := fileIn(abs, real); f != "" {
+				return f
 			}
 		}
 	}
@@ -548,6 +548,23 @@ func commandFileIn(b *plan.Bot, bdir, real string) string {
 		if filepath.IsAbs(f.Path) && drivers.Within(realOrSelf(f.Path), real) {
 			return realOrSelf(f.Path)
 		}
+	}
+	return ""
+}
+
+// fileIn is the file at path abs, when there is one, that lies in the
+// directory real: the file as named, its folder's links resolved (a link
+// there is hidden with real, wherever it leads), or else the file it
+// leads to; "" when neither does.
+func fileIn(abs, real string) string {
+	if _, err := os.Lstat(abs); err != nil {
+		return ""
+	}
+	if named := filepath.Join(realOrSelf(filepath.Dir(abs)), filepath.Base(abs)); drivers.Within(named, real) {
+		return named
+	}
+	if target := realOrSelf(abs); drivers.Within(target, real) {
+		return target
 	}
 	return ""
 }
