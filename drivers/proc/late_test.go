@@ -192,12 +192,15 @@ func TestRunOnceStarvedReaderAndWatcher(t *testing.T) {
 		{"exit not yet noted", "noeol", "", false, time.Second, "12"},
 		{"exit not yet noted, a grandchild holds the output", "noeolhold", "", false, time.Second, "12"},
 		{"still running at the deadline", "noeolsleep", "xxxxx", false, 0, ""},
+		// Ended by a signal after the deadline (as the CPU limit ends a
+		// bot that computes on), before the late look: not an answer.
+		{"killed after the deadline", "noeolkill", "xx", false, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			testHookExit = func(r *onceRun) { time.Sleep(time.Until(r.deadline) + c.hold) }
 			testHookRead = func(r *onceRun) {
-				if c.line != "" {
+				if c.line != "" || c.mode == "noeolkill" {
 					waitZombie(r.cmd.Process.Pid)
 				} else {
 					waitInPipe(t, r.out, len("12"))

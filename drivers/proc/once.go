@@ -649,7 +649,10 @@ func (r *onceRun) lateLook(buf []byte, arrived time.Time, limit int) Reply {
 	// Before the drain: output written after the look at the exit
 	// would be missing from an answer taken for it.
 	exitedInTime := r.hasExited() && (r.deadline.IsZero() || r.exitAt.Before(r.deadline))
-	exited := exitedInTime || r.exitedNow()
+	exited, killed := exitedInTime, false
+	if !exitedInTime {
+		exited, killed = r.exitedNow()
+	}
 	from := len(buf)
 	buf, ended := drainFile(r.out, buf, limit)
 	if len(buf) > from {
@@ -658,7 +661,12 @@ func (r *onceRun) lateLook(buf []byte, arrived time.Time, limit int) Reply {
 	if reply, ok := r.lineIn(buf, from, exitedInTime); ok {
 		return reply
 	}
-	if exited || ended {
+	// A bot a signal ended, not seen to end by the deadline, did not
+	// finish its answer: most likely the CPU limit (always past the
+	// deadline) or arbiter's own kill ended it still computing. Its output
+	// is a time fault's quote, however late this look came (a limit that
+	// ended it is named by verdict).
+	if (exited || ended) && !killed {
 		return r.partialAnswer(buf, arrived)
 	}
 	used := time.Since(r.start)
@@ -668,21 +676,23 @@ func (r *onceRun) lateLook(buf []byte, arrived time.Time, limit int) Reply {
 	return Reply{Used: used, Fault: faultf(drivers.FaultTime, "no answer within %s", r.within())}
 }
 
-// exitedNow says whether the bot's main process has exited, as the
-// kernel says it now: the watcher (watchExit) may not have run since.
-// The process is left unreaped.
-func (r *onceRun) exitedNow() bool {
-	if r.hasExited() {
-		return true
-	}
+// exitedNow says whether the bot's main process has ended, as the
+// kernel says it now (the watcher, watchExit, may not have run since),
+// and whether a signal ended it. The process is left unreaped.
+func (r *onceRun) exitedNow() (exited, bySignal bool) {
 	for {
 		var info unix.Siginfo
 		err := unix.Waitid(unix.P_PID, r.cmd.Process.Pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
 		if err != unix.EINTR {
-			return err == nil && info.Signo != 0
+			exited = err == nil && info.Signo != 0
+			return exited, exited && info.Code != cldExited
 		}
 	}
 }
+
+// cldExited is siginfo's si_code of a child that exited by itself
+// (CLD_EXITED in <signal.h>; CLD_KILLED and CLD_DUMPED are a signal's).
+const cldExited = 1
 
 // partialAnswer is the reply of output buf without a line end, whose last
 // byte this reader took at arrived, once the bot's output has ended or

@@ -68,6 +68,10 @@ func runOnceBot(mode string) {
 	case "noeolsleep": // flushes its answer without a line end, then works on
 		os.Stdout.WriteString("12")
 		time.Sleep(time.Duration(len(os.Getenv("ONCE_SLEEP"))) * time.Second)
+	case "noeolkill": // flushes its answer without a line end, works on, and a signal ends it
+		os.Stdout.WriteString("12")
+		time.Sleep(time.Duration(len(os.Getenv("ONCE_SLEEP"))) * time.Second)
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	case "noeolmore": // flushes "1", works on, then ends its line: "100"
 		os.Stdout.WriteString("1")
 		time.Sleep(time.Duration(len(os.Getenv("ONCE_SLEEP"))) * time.Second)
