@@ -45,9 +45,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	done, known, apart := countApart(sum.Plan, sum.Results)
-	fmt.Fprintf(stdout, "Merged %d shard(s) of stage %d into %s: %d new result(s), %d merged before; %d of %d known matches%s finished.\n",
-		len(dirs), sum.Stage, *out, sum.Added, sum.Already, done, known, apart)
+	// Counted in the words of the standings' headline, printed below.
+	fmt.Fprintf(stdout, "Merged %d shard(s) of stage %d into %s: %d new result(s), %d merged before; %s.\n",
+		len(dirs), sum.Stage, *out, sum.Added, sum.Already, st.Finished())
 	switch {
 	case len(sum.Missing) > 0:
 		fmt.Fprintf(stdout, "Partial: %d match(es) of stage %d have no result yet; merge again when their shards have run.\n", len(sum.Missing), sum.Latest)

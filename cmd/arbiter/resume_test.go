@@ -262,9 +262,9 @@ func TestInterruptedSaysWhatWasSelected(t *testing.T) {
 		picked bool
 		want   string
 	}{
-		{nil, false, "Interrupted: 18 of 80 matches are finished and saved in out."},
-		{sp, false, "Interrupted: 18 of the 40 matches of shard 0/2 of stage 0 are finished and saved in out."},
-		{nil, true, "Interrupted: 18 of the 40 matches named by -match are finished and saved in out."},
+		{nil, false, "Interrupted: 18 of 80 matches finished; saved in out."},
+		{sp, false, "Interrupted: 18 of the 40 matches of shard 0/2 of stage 0 finished; saved in out."},
+		{nil, true, "Interrupted: 18 of the 40 matches named by -match finished; saved in out."},
 	} {
 		var stderr bytes.Buffer
 		e := &runEnd{stderr: &stderr, out: "out", sp: c.sp, picked: c.picked}
@@ -290,7 +290,7 @@ func TestInterruptedSaysWhatWasSelected(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
-	if want := "Interrupted: 2 of 4 matches (stage final to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+	if want := "Interrupted: 2 of 4 matches finished (stage final to come); saved in out."; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}
 }
@@ -313,7 +313,7 @@ func TestInterruptedSaysPlayoffToCome(t *testing.T) {
 	staged.Plan.Matches = append(staged.Plan.Matches, plan.Match{ID: "playoff-groups-1-A-r002-g01-s1", Stage: "groups", Round: 2, Shift: 1, Seats: []string{"b", "c"}})
 	var stderr bytes.Buffer
 	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
-	if want := "Interrupted: 2 of 2 matches and 0 of 1 playoff match(es) (playoff 1 of stage groups, stage final to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+	if want := "Interrupted: 2 of 2 matches finished (playoff 1 of stage groups, stage final to come); saved in out."; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}
 	// The playoff finished, the final not made: the counts are those of
@@ -323,7 +323,7 @@ func TestInterruptedSaysPlayoffToCome(t *testing.T) {
 	staged.Results[2].Match = staged.Plan.Matches[2].ID
 	stderr.Reset()
 	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
-	if want := "Interrupted: 2 of 2 matches and 1 of 1 playoff match(es) "; !strings.HasPrefix(stderr.String(), want) {
+	if want := "Interrupted: 2 of 2 matches finished, 1 playoff(s) "; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}
 }
@@ -346,7 +346,7 @@ func TestInterruptedSaysDueStageToCome(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
-	if want := "Interrupted: 2 of 2 matches (stages b, c to come) are finished and saved in out."; !strings.HasPrefix(stderr.String(), want) {
+	if want := "Interrupted: 2 of 2 matches finished (stages b, c to come); saved in out."; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
 	}
 }

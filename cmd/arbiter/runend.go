@@ -15,7 +15,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/engine"
-	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
@@ -251,7 +250,7 @@ func (e *runEnd) finish(sum *engine.Summary, err error) error {
 		if e.by != nil {
 			how += " by " + signalName(e.by)
 		}
-		msg := fmt.Sprintf("%s: %s finished and saved in %s. Run the same command again to resume.", how, e.saved(sum), e.out)
+		msg := fmt.Sprintf("%s: %s; saved in %s. Run the same command again to resume.", how, e.saved(sum), e.out)
 		fmt.Fprintln(e.stderr, msg)
 		log.Warn("the run ended: " + msg)
 		return errReported
@@ -268,10 +267,10 @@ func (e *runEnd) finish(sum *engine.Summary, err error) error {
 		log.Error("the run ended: it failed", "error", err.Error())
 		return err
 	}
-	resume := fmt.Sprintf("%s finished and saved in %s; once the cause is fixed, run the same command again to resume", e.saved(sum), e.out)
+	resume := fmt.Sprintf("%s; saved in %s; once the cause is fixed, run the same command again to resume", e.saved(sum), e.out)
 	if u := (*engine.UnplayedError)(nil); errors.As(err, &u) {
 		// The same command would be refused again.
-		resume = fmt.Sprintf("%s finished and saved in %s; the same command is refused again: ", e.saved(sum), e.out)
+		resume = fmt.Sprintf("%s; saved in %s; the same command is refused again: ", e.saved(sum), e.out)
 		if u.Need != "" {
 			resume += fmt.Sprintf("add -match %s to the command (or run without -match)", u.Need)
 		} else {
@@ -310,20 +309,27 @@ func (e *runEnd) logFinished(log hclog.Logger, sum *engine.Summary) {
 }
 
 // saved is how many of the run's matches are finished: a shard or a
-// -match run counts its own matches, not the plan's; the plan's leave
-// out its stages not made yet, and count the playoffs made apart, as the
-// standings do ("16 of 16 matches and 0 of 1 playoff match(es) (playoff
-// 1 of stage groups, stage final to come) are").
+// -match run counts its own matches, not the plan's; the plan's are
+// counted in the words of the standings' headline (stats.Stats.Finished),
+// which `arbiter rank`, the results page and a merge use too: its stages
+// not made yet left out, the playoffs finished counted apart ("16 of 16
+// matches finished, 1 playoff(s) (playoff 2 of stage groups, stage final
+// to come)").
 func (e *runEnd) saved(sum *engine.Summary) string {
 	switch {
 	case e.sp != nil:
-		return fmt.Sprintf("%d of the %d matches of %s are", sum.Skipped+sum.Finished, sum.Planned, e.sp.Shard)
+		return fmt.Sprintf("%d of the %d matches of %s finished", sum.Skipped+sum.Finished, sum.Planned, e.sp.Shard)
 	case e.picked:
-		return fmt.Sprintf("%d of the %d matches named by -match are", sum.Skipped+sum.Finished, sum.Planned)
+		return fmt.Sprintf("%d of the %d matches named by -match finished", sum.Skipped+sum.Finished, sum.Planned)
 	}
-	coming := ""
+	count := &stats.Stats{Matches: len(sum.Results), Planned: stats.RegularMatches(sum.Plan)}
+	for _, r := range sum.Results {
+		if stats.IsPlayoff(r.Match) {
+			count.Playoffs++
+		}
+	}
 	if sum.Plan.Stop == nil {
-		coming = sum.Plan.RoundsToCome().String()
+		count.RoundsToCome = sum.Plan.RoundsToCome()
 	}
 	// The playoffs and stages to come, as the standings' headline says
 	// them. A playoff that cannot be made from the results is the next
@@ -332,29 +338,6 @@ func (e *runEnd) saved(sum *engine.Summary) string {
 	if err != nil {
 		playoffs, later = nil, stages.ToCome(sum.Plan, sum.Results)
 	}
-	done, planned, apart := countApart(sum.Plan, sum.Results)
-	return fmt.Sprintf("%d of %d matches%s%s%s are", done, planned, coming, apart, stats.Coming(playoffs, later))
-}
-
-// countApart counts the finished and known matches of p, results its
-// results, as the standings do (stats.Stats.Finished): the playoffs made
-// so far apart from the other matches, the stages' or the rounds'
-// (planned); apart says the playoffs' count, " and 1 of 2 playoff
-// match(es)", when p has any.
-func countApart(p *plan.Plan, results []engine.Result) (done, planned int, apart string) {
-	playoffs, playoffsDone := 0, 0
-	for _, m := range p.Matches {
-		if stats.IsPlayoff(m.ID) {
-			playoffs++
-		}
-	}
-	for _, r := range results {
-		if stats.IsPlayoff(r.Match) {
-			playoffsDone++
-		}
-	}
-	if playoffs > 0 {
-		apart = fmt.Sprintf(" and %d of %d playoff match(es)", playoffsDone, playoffs)
-	}
-	return len(results) - playoffsDone, len(p.Matches) - playoffs, apart
+	count.PlayoffsToCome, count.StagesToCome = playoffs, later
+	return count.Finished()
 }

@@ -35,7 +35,7 @@ func TestInterruptedRunLogsWhy(t *testing.T) {
 			}
 			err := endOf(t, cmd, exited, stderr, "on "+name)
 			noneLeft(t, mark)
-			said := regexp.MustCompile(`Interrupted by ` + name + `: (\d+) of 32 matches are finished and saved in ` + regexp.QuoteMeta(out) + `\. Run the same command again to resume\.`)
+			said := regexp.MustCompile(`Interrupted by ` + name + `: (\d+) of 32 matches finished; saved in ` + regexp.QuoteMeta(out) + `\. Run the same command again to resume\.`)
 			m := said.FindStringSubmatch(stderr.String())
 			if err == nil || m == nil {
 				t.Fatalf("the run ended with %v, saying:\n%s\nwant %s", err, stderr, said)

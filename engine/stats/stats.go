@@ -455,7 +455,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 	los := r.LOS()
 	s := &Stats{
 		Tournament: p.Tournament, Plan: p.Hash, Rating: p.Rating,
-		Matches: len(results), Playoffs: len(t.playoffs), Planned: regularMatches(p),
+		Matches: len(results), Playoffs: len(t.playoffs), Planned: RegularMatches(p),
 		Standings:  make([]Standing, len(order)),
 		Crosstable: make([][]rating.WDL, len(order)),
 		LOS:        make(LOSMatrix, len(order)),
@@ -635,8 +635,8 @@ func ranked(st []Standing, groups [][]int, elo []float64) []int {
 	return order
 }
 
-// regularMatches counts the plan's matches that are not playoffs.
-func regularMatches(p *plan.Plan) int {
+// RegularMatches counts the plan's matches that are not playoffs (Planned).
+func RegularMatches(p *plan.Plan) int {
 	n := 0
 	for _, m := range p.Matches {
 		if !IsPlayoff(m.ID) {

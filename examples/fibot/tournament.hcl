@@ -28,14 +28,19 @@
 # "Pokud bude mít více strategií stejné průměrné pořadí, proběhne doplňující
 # zápas" (a tie on mean place is settled by an extra match): each stage plays
 # off the ties of its groups (playoff-<stage>-<group>-<k>-*, up to 3 per
-# stage) before the next stage picks from it. With seed 2008, tym17 and
-# tym19 tie at the 4th place of qualification group A: tym19 wins their
-# playoff and goes to the final tournament, tym17 to the group of 5th places
-# (by name it would have been the other way round); tym12 and tym15 play for
-# group A's win, tym02 and tym24 for group C's. Bots no playoff separates
-# (identical bots) go by Elo, then name, and the run's log, arbiter rank and
-# standings.txt name each cut of a pick decided so ("Cuts no playoff
-# settled"; docs/stages.md).
+# stage) before the next stage picks from it. With seed 2008 (and the house
+# bots' bids as this arbiter seeds them; `grep playoff` the run's
+# arbiter.log), qualification group B has two ties: tym06 and tym23 at the
+# 2nd place (tym06 wins their playoff), and tym18 and tym22 at the 4th:
+# tym18 wins and goes to the final tournament, tym22 to the group of 5th
+# places, which it wins, so it reaches the final groups all the same. In
+# group D, tym04 and tym20 tie at the 3rd place: their first playoff is a
+# draw, tym04 wins the second. tym02 and tym03 play off the qualification
+# final's win, each of the 3 final groups plays off ties, and the final's
+# tie at the top goes to tym06 by its playoff (by Elo it would have been
+# tym16's). Bots no playoff separates (identical bots) go by Elo, then name,
+# and the run's log, arbiter rank and standings.txt name each cut of a pick
+# decided so ("Cuts no playoff settled"; docs/stages.md).
 
 bot "tym01" { house = "auction/random" }
 bot "tym02" { house = "auction/share" }

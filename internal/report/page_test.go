@@ -1153,6 +1153,101 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		}
 	})
+	// Rounds are whole: the x axes of the rating, time and Auction
+	// capital charts step by whole rounds (they once read 0.5, 1.5 or
+	// 1.2 with few rounds), at any width the page gives them.
+	t.Run("whole-rounds", func(t *testing.T) {
+		for _, c := range []struct{ dir, hash, charts string }{
+			{"testdata/fault-planowanie", "#charts", "#chart-rating, #chart-time"}, // one round
+			{"testdata/placement", "#charts", "#chart-rating, #chart-time"},
+			{"testdata/auction", "#match=r001-g01-s1&step=1000", "#auction-capital"},
+		} {
+			for _, w := range []int64{360, 1200} {
+				ctx := openPage(t, browser, c.dir, c.hash)
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Reload(), chromedp.WaitReady("body[data-ready]")); err != nil {
+					t.Fatal(err)
+				}
+				if strings.HasPrefix(c.hash, "#match") {
+					waitStep(t, ctx, eval[int](t, ctx, `+document.querySelector("#r-slider").max`))
+				}
+				ticks := eval[map[string][]string](t, ctx, fmt.Sprintf(`Object.fromEntries([...document.querySelectorAll(%q)].map((c) => [c.id, JSON.parse(c.querySelector(".uplot").dataset.xTicks || "[]")]))`, c.charts))
+				if len(ticks) != strings.Count(c.charts, "#") {
+					t.Fatalf("%s%s: charts %v, want %s", c.dir, c.hash, ticks, c.charts)
+				}
+				for id, labels := range ticks {
+					if len(labels) == 0 {
+						t.Errorf("%s, %d px: %s has no x ticks", c.dir, w, id)
+					}
+					for _, l := range labels {
+						if _, err := strconv.Atoi(l); err != nil {
+							t.Errorf("%s, %d px: %s's x ticks are %q, not whole rounds", c.dir, w, id, labels)
+							break
+						}
+					}
+				}
+			}
+		}
+	})
+	// Long names under the faults chart's bars are cut to the width of
+	// a bar's place, so they do not run into each other; the legend
+	// names the bot of the bar under the pointer in full.
+	t.Run("faults-chart-long-names", func(t *testing.T) {
+		dir := copyResults(t, "fault-planowanie")
+		for _, bot := range []string{"random", "qmark", "greedy", "slowquit"} {
+			renameBot(t, dir, bot, bot+"_"+strings.Repeat("very_long_name_", 3))
+		}
+		ctx := openPage(t, browser, dir, "#charts")
+		type fit struct {
+			Labels []string  `json:"labels"`
+			Widths []float64 `json:"widths"`
+			Slot   float64   `json:"slot"`
+			Hover  string    `json:"hover"`
+		}
+		got := eval[fit](t, ctx, `(() => {
+  const u = document.querySelector("#chart-faults .uplot"), over = u.querySelector(".u-over");
+  const labels = JSON.parse(u.dataset.xTicks || "[]");
+  const m = document.createElement("canvas").getContext("2d");
+  m.font = "12px system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif";
+  const r = over.getBoundingClientRect();
+  over.dispatchEvent(new MouseEvent("mousemove", { clientX: r.left + r.width / labels.length * 1.5, clientY: r.top + r.height / 2, bubbles: true }));
+  return { labels, widths: labels.map((l) => m.measureText(l).width), slot: r.width / labels.length,
+    hover: u.querySelector(".u-legend .u-series:first-child .u-value").textContent };
+})()`)
+		site, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Labels) != len(site.Stats.Standings) {
+			t.Fatalf("the faults chart's bots are %q, want %d", got.Labels, len(site.Stats.Standings))
+		}
+		for i, l := range got.Labels {
+			if got.Widths[i] > got.Slot {
+				t.Errorf("the label %q is %.0f px wide under a bar's %.0f px", l, got.Widths[i], got.Slot)
+			}
+			if strings.HasSuffix(l, "…") && got.Widths[i] < got.Slot/2 {
+				t.Errorf("the label %q is cut to %.0f px of a bar's %.0f px", l, got.Widths[i], got.Slot)
+			}
+			if b := site.Stats.Standings[i].Bot; !strings.HasPrefix(b, strings.TrimSuffix(l, "…")) {
+				t.Errorf("the label %q is not bot %s's name cut", l, b)
+			}
+		}
+		if want := site.Stats.Standings[1].Bot; got.Hover != want {
+			t.Errorf("the legend names %q for the second bar, want %q", got.Hover, want)
+		}
+	})
+	// An address's head-to-head of a bot not in the tournament, or of a
+	// bot with itself, says so, not that the two have not played.
+	t.Run("head-to-head-address", func(t *testing.T) {
+		for hash, want := range map[string]string{
+			"#h2h=greedy1,nobody":  "There is no bot named nobody in this tournament. Pick two of its bots in the standings.",
+			"#h2h=greedy1,greedy1": "greedy1 is named twice: pick two different bots in the standings.",
+		} {
+			ctx := openPage(t, browser, "testdata/placement", hash)
+			if got := eval[string](t, ctx, `document.querySelector("#h2h").textContent`); got != want {
+				t.Errorf("%s: %q, want %q", hash, got, want)
+			}
+		}
+	})
 	// A transcript whose seat's lines reached the cap has a
 	// transcript_cut event before its result: the replay says what was
 	// left out, not that it skipped an event.
@@ -1548,6 +1643,13 @@ func waitFor(t *testing.T, cond func() bool, timeout time.Duration, what string)
 func longBotName(t *testing.T, name, bot, long string) string {
 	t.Helper()
 	dir := copyResults(t, name)
+	renameBot(t, dir, bot, long)
+	return dir
+}
+
+// renameBot renames bot to long throughout results directory dir.
+func renameBot(t *testing.T, dir, bot, long string) {
+	t.Helper()
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -1567,5 +1669,4 @@ func longBotName(t *testing.T, name, bot, long string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }

@@ -203,6 +203,14 @@
     const box = clear($("#h2h"));
     if (pair.length !== 2) return;
     let [a, b] = pair;
+    // An address (#h2h=A,B) may name any two: say what is wrong with it.
+    const known = new Set(site.stats.standings.map((s) => s.bot));
+    const unknown = pair.filter((x) => !known.has(x));
+    if (unknown.length) {
+      box.append(el("p", { text: unknown.map((x) => `There is no bot named ${x} in this tournament.`).join(" ") + " Pick two of its bots in the standings." }));
+      return;
+    }
+    if (a === b) { box.append(el("p", { text: `${a} is named twice: pick two different bots in the standings.` })); return; }
     let h = (site.head_to_head || []).find((x) => x.a === a && x.b === b);
     let flip = false;
     if (!h) { h = (site.head_to_head || []).find((x) => x.a === b && x.b === a); flip = true; }
@@ -240,6 +248,23 @@
   let charts = [];
   let chartsDrawn = false;
   function width(e) { return Math.max(320, Math.min(1000, e.clientWidth || 900)); }
+  // shown keeps the labels of a chart's x axis as it drew them on its
+  // canvas, in the chart's data-x-ticks (JSON), where they can be read.
+  function shown(u, labels) { u.root.dataset.xTicks = JSON.stringify(labels); return labels; }
+  // roundAxis is an x axis of rounds, which are whole: its ticks step by
+  // whole rounds (1, 2, 5, 10, ...), never 0.5 or 1.2.
+  const wholeSteps = [1, 2, 5].flatMap((k) => [1, 10, 100, 1000, 10000, 100000].map((d) => k * d)).sort((a, b) => a - b);
+  const roundAxis = () => ({ label: "round", incrs: wholeSteps, values: (u, splits) => shown(u, splits.map((v) => String(v))) });
+  // fitLabel cuts a bot's name to the px it has under its bar, with "…";
+  // the legend names the bar's bot in full as the pointer is on it.
+  const measure = document.createElement("canvas").getContext("2d");
+  function fitLabel(name, px) {
+    measure.font = "12px system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif";
+    if (measure.measureText(name).width <= px) return name;
+    let n = name.length;
+    while (n > 1 && measure.measureText(name.slice(0, n) + "…").width > px) n--;
+    return name.slice(0, n) + "…";
+  }
   function drawCharts() {
     for (const c of charts) c.destroy();
     charts = [];
@@ -250,7 +275,7 @@
     const box1 = clear($("#chart-rating"));
     if (h.rounds.length) {
       charts.push(new uPlot({ width: width(box1), height: 280, scales: { x: { time: false } }, series: series(h.bots),
-        axes: [{ label: "round" }, { label: "Elo" }] }, [h.rounds, ...h.elo], box1));
+        axes: [roundAxis(), { label: "Elo" }] }, [h.rounds, ...h.elo], box1));
     } else box1.append(el("p", { cls: "hint", text: "no finished round yet" }));
 
     // time per answer: sum of clock over sum of answers, per bot and round
@@ -267,7 +292,7 @@
     const tdata = [rounds, ...bots.map((b, i) => rounds.map((r, j) => asum[i][j] ? tsum[i][j] / asum[i][j] : null))];
     const box2 = clear($("#chart-time"));
     if (rounds.length) charts.push(new uPlot({ width: width(box2), height: 280, scales: { x: { time: false } }, series: series(bots),
-      axes: [{ label: "round" }, { label: "ms per answer" }] }, tdata, box2));
+      axes: [roundAxis(), { label: "ms per answer" }] }, tdata, box2));
 
     // faults by kind, stacked bars per bot
     const kinds = [];
@@ -292,7 +317,7 @@
           label: k, fill: palette[(i + 3) % palette.length], stroke: palette[(i + 3) % palette.length], paths: bars, points: { show: false },
           value: (u, v, si, idx) => idx === null ? "" : raw[si - 1][idx],
         }))),
-        axes: [{ splits: () => xs, values: (u, sp) => sp.map((i) => bots[i] ?? "") }, { label: "count" }],
+        axes: [{ splits: () => xs, values: (u, sp) => shown(u, sp.map((i) => fitLabel(bots[i] ?? "", u.bbox.width / uPlot.pxRatio / bots.length - 8))) }, { label: "count" }],
       }, [xs, ...stacked], box3));
     }
 
@@ -751,7 +776,7 @@
         const xs = s.history.map((_, i) => i);
         replayChart = new uPlot({ width: 480, height: 200, scales: { x: { time: false } },
           series: [{ label: "round" }].concat(m.seats.map((seat, i) => ({ label: `${s.letters[i] || i} ${seat.bot}`, stroke: seatColour(i), width: 2 }))),
-          axes: [{ label: "round" }, { label: "capital" }] }, [xs, ...m.seats.map((_, i) => s.history.map((c) => c[i]))], box);
+          axes: [roundAxis(), { label: "capital" }] }, [xs, ...m.seats.map((_, i) => s.history.map((c) => c[i]))], box);
       }
       const next = s.queue.slice(s.round, s.round + 8);
       if (next.length) v.append(el("p", { cls: "hint", text: `next cells: ${next.join(" ")}` }));
