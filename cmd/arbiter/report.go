@@ -65,7 +65,7 @@ func checkReportOut(dir, out string) error {
 			shell.Word(out), shell.Word(filepath.Join(out, "report.html")))
 	}
 	real, err1 := realAbs(dir)
-	page, err2 := realAbs(filepath.Dir(out))
+	page, err2 := realAbsToBe(filepath.Dir(out))
 	if err1 != nil || err2 != nil {
 		return nil
 	}

@@ -794,6 +794,24 @@ func TestReportOutInsideResults(t *testing.T) {
 			t.Errorf("report -o %s: exit %d, %s%s; want it refused, naming it", page, code, stdout.String(), stderr.String())
 		}
 	}
+	// Through a link to DIR, into a folder not made yet: the page made a
+	// match folder, which the results then showed as a match cut off.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{"matches/zz/x.html", "rounds/zz/x.html"} {
+		var stdout, stderr bytes.Buffer
+		page := filepath.Join(link, out)
+		if code := run([]string{"report", dir, "-o", page}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "-o "+page+" is") {
+			t.Errorf("report -o %s: exit %d, %s%s; want it refused, naming it", page, code, stdout.String(), stderr.String())
+		}
+	}
+	for _, f := range []string{filepath.Join(engine.MatchesDir, "zz"), filepath.Join(engine.RoundsDir, "zz")} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("report made %s: %v", f, err)
+		}
+	}
 	for f, b := range before {
 		if got, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !bytes.Equal(got, b) {
 			t.Errorf("%s changed (%v)", f, err)

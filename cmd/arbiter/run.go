@@ -198,6 +198,29 @@ func realAbs(path string) (string, error) {
 	return filepath.Abs(path)
 }
 
+// realAbsToBe is path absolute with the links of its longest existing
+// part resolved, and the rest, which a write would make, as it is:
+// through a link to a directory, a folder not made yet is still that
+// directory's, as realAbs cannot see.
+func realAbsToBe(path string) (string, error) {
+	abs := path
+	if !filepath.IsAbs(abs) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		abs = wd + string(filepath.Separator) + path
+	}
+	// Not cleaned: a ".." after a link is the parent of where it leads.
+	parts := strings.Split(abs, string(filepath.Separator))
+	for n := len(parts); n > 1; n-- {
+		if real, err := filepath.EvalSymlinks(strings.Join(parts[:n], string(filepath.Separator))); err == nil {
+			return filepath.Join(append([]string{real}, parts[n:]...)...), nil
+		}
+	}
+	return filepath.Clean(abs), nil
+}
+
 // sameFile says whether a and b are the same existing file.
 func sameFile(a, b string) bool {
 	fa, errA := os.Stat(a)
