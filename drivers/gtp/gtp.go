@@ -98,7 +98,8 @@ type Match struct {
 
 	// Faulty is the seats whose faults ended the match, in seat order:
 	// one, or several whose answers to the same command of a broadcast
-	// were faults (TellAll); empty while the match goes on.
+	// were faults (TellAll), or to decisions a game judges together
+	// (Planowanie's declarations); empty while the match goes on.
 	Faulty []int
 	// Results has one entry per seat; Fault records the fault in it.
 	Results []drivers.SeatResult
@@ -596,6 +597,17 @@ func (m *Match) Fault(seat int, kind, detail string) error {
 	m.Results[seat].Detail = detail
 	m.Rec.Event("fault", FaultEvent{Seat: seat, Kind: kind, Detail: detail})
 	return ErrOver
+}
+
+// Kill ends seat's bot at once when it is a process, as the end of the
+// match ends a faulty bot (Sessions.Kill): for a seat whose fault does not
+// end the match before other seats are asked (Planowanie's declarations,
+// made together), so that what the bot still runs (a time-out's work,
+// children a crash left) takes nothing from their clocks.
+func (m *Match) Kill(seat int) {
+	if sp, ok := m.Players[seat].(SessionPlayer); ok {
+		sp.S.Kill()
+	}
 }
 
 // AnswerFault is Fault for seat's answer to the decision Gen asked,

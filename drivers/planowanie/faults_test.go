@@ -229,3 +229,37 @@ deals = [{ cards = 1, leader = 0 }]
 		}
 	}
 }
+
+// TestDeclarationFaultEndsItsBot: a bot whose declaration is a fault
+// (here a time-out, the bot still at work) is ended before the seats
+// after it are asked for theirs, as it would have been had its fault
+// ended the match at once: what it still runs takes nothing from their
+// clocks. Seat 1 declares an impossible 99 if seat 0's process is still
+// there when seat 1 is asked.
+func TestDeclarationFaultEndsItsBot(t *testing.T) {
+	dir := t.TempDir()
+	pid := filepath.Join(dir, "pid0")
+	slow := filepath.Join(dir, "slow.sh")
+	peek := filepath.Join(dir, "peek.sh")
+	answer := "    '') ;;\n    quit) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
+	loop := "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n"
+	for path, script := range map[string]string{
+		slow: loop + "    gen_declare) echo $$ >" + pid + "; exec sleep 600 ;;\n" + answer,
+		peek: loop + "    gen_declare) if kill -0 \"$(cat " + pid + ")\" 2>/dev/null; then printf '= 99\\n\\n'; else printf '= 0\\n\\n'; fi ;;\n" + answer,
+	} {
+		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Game{settings: Tournament(), clock: drivers.Clock{Total: drivers.Duration(5 * time.Second)}}
+	m := processMatch(t, 1, "greedy", "greedy", "greedy", "greedy")
+	m.Clock = g.clock
+	m.Seats[0].Command, m.Seats[1].Command = []string{slow}, []string{peek}
+	out, _, seen := playRecorded(t, g, m)
+	if !slices.Equal(seen, []int{0}) {
+		t.Errorf("fault events for seats %v, want [0] (seat 1: %s %q)", seen, out.Seats[1].Fault, out.Seats[1].Detail)
+	}
+	if out.Seats[0].Fault != drivers.FaultTime {
+		t.Errorf("seat 0: fault %s %q, want a time-out", out.Seats[0].Fault, out.Seats[0].Detail)
+	}
+}

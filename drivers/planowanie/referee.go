@@ -72,7 +72,9 @@ type (
 // finished before the fault (the deal in progress scores nothing).
 // When several bots' answers to the same command (one all seats are told
 // at once) are faults, each of them gets its own and they share the last
-// places. The bots that did not fault are still sent quit.
+// places; so do the seats whose declarations of a deal are faults, with
+// Settings.DeclarationsTogether (see declare). The bots that did not
+// fault are still sent quit.
 //
 // time_left is sent before gen_declare and gen_move only to a player whose
 // Left reports a limited clock: there is no honest number to send for an
@@ -204,7 +206,10 @@ func (m *match) declare(k int, spec DealSpec) ([]int, error) {
 			if !m.s.DeclarationsTogether || m.Ctx.Err() != nil {
 				return nil, err
 			}
-			over = err // the seats after it declare too
+			// Judged, the bot is ended, so that what it still runs
+			// takes nothing from the seats after it, which declare too.
+			m.Kill(i)
+			over = err
 			continue
 		}
 		declared[i] = l
