@@ -45,7 +45,7 @@ func (random) begin(*Board) {}
 // choose draws among the legal moves in Moves' order.
 func (r random) choose(b *Board) Move {
 	x := b.index()
-	return x.nth(b, r.rng.IntN(x.legal(0)), 0)
+	return x.nth(b, r.rng.IntN(x.legal()), -1)
 }
 
 // keeper plays to win the last move.

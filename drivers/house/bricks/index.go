@@ -14,9 +14,10 @@ type moveIndex struct {
 	// free cells beside the domino, or -1 when the move is not legal.
 	score []int8
 	// count is the legal moves with each score (0 to 6), per block of
-	// blockSlots slots and in all.
-	count [][7]int32
-	total [7]int
+	// blockSlots slots and in all; legalIn the legal moves per block.
+	count   [][7]int32
+	legalIn []int32
+	total   [7]int
 	// asym holds the cells that differ from their mirror image; at is
 	// each cell's place in it plus one, 0 when not in it.
 	asym []int32
@@ -25,7 +26,7 @@ type moveIndex struct {
 
 // blockSlots is how many move slots a block of the index counts: the
 // k-th move is found by skipping whole blocks, then reading one.
-const blockSlots = 512
+const blockSlots = 1024
 
 // index is b's move index, made on first use.
 func (b *Board) index() *moveIndex {
@@ -33,7 +34,7 @@ func (b *Board) index() *moveIndex {
 		return b.idx
 	}
 	n := b.N
-	x := &moveIndex{score: make([]int8, 2*n*n), count: make([][7]int32, (2*n*n+blockSlots-1)/blockSlots), at: make([]int32, n*n)}
+	x := &moveIndex{score: make([]int8, 2*n*n), count: make([][7]int32, (2*n*n+blockSlots-1)/blockSlots), legalIn: make([]int32, (2*n*n+blockSlots-1)/blockSlots), at: make([]int32, n*n)}
 	b.idx = x
 	for s := range x.score {
 		x.score[s] = -1
@@ -66,10 +67,12 @@ func (x *moveIndex) rescore(b *Board, s int) {
 		if old >= 0 {
 			x.count[s/blockSlots][old]--
 			x.total[old]--
+			x.legalIn[s/blockSlots]--
 		}
 		if score >= 0 {
 			x.count[s/blockSlots][score]++
 			x.total[score]++
+			x.legalIn[s/blockSlots]++
 		}
 		x.score[s] = score
 	}
@@ -123,29 +126,29 @@ func (x *moveIndex) placed(b *Board, c Cell) {
 	x.reflect(b, (n-1-c.Y)*n+n-1-c.X)
 }
 
-// legal is how many moves are legal with a score of at least min.
-func (x *moveIndex) legal(min int) int {
+// legal is how many moves are legal.
+func (x *moveIndex) legal() int {
 	k := 0
-	for s := min; s < len(x.total); s++ {
-		k += x.total[s]
+	for _, t := range x.total {
+		k += t
 	}
 	return k
 }
 
 // nth is the k-th move (from 0), in Moves' order, among the legal moves
-// with a score of at least min.
-func (x *moveIndex) nth(b *Board, k, min int) Move {
+// with the given score, or among all the legal moves when score is -1.
+func (x *moveIndex) nth(b *Board, k, score int) Move {
 	for blk := range x.count {
-		in := 0
-		for s := min; s < 7; s++ {
-			in += int(x.count[blk][s])
+		in := int(x.legalIn[blk])
+		if score >= 0 {
+			in = int(x.count[blk][score])
 		}
 		if k >= in {
 			k -= in
 			continue
 		}
 		for s := blk * blockSlots; ; s++ {
-			if int(x.score[s]) >= min {
+			if got := int(x.score[s]); got >= 0 && (score < 0 || got == score) {
 				if k == 0 {
 					return b.slotMove(s)
 				}
