@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/arbiter-contests/arbiter/drivers/house"
+	"github.com/arbiter-contests/arbiter/drivers/house/grid"
 )
 
 // HouseBots lists the bots built into arbiter for Bricks, sorted by name.
@@ -41,9 +42,10 @@ type random struct{ rng *rand.Rand }
 
 func (random) begin(*Board) {}
 
+// choose draws among the legal moves in Moves' order.
 func (r random) choose(b *Board) Move {
-	moves := b.Moves()
-	return moves[r.rng.IntN(len(moves))]
+	x := b.index()
+	return x.nth(b, r.rng.IntN(x.legal()), -1)
 }
 
 // keeper plays to win the last move.
@@ -70,8 +72,7 @@ func (k *keeper) begin(*Board) {}
 
 func (k *keeper) choose(b *Board) Move {
 	k.limit = k.tried + keeperBudget
-	moves := b.Moves()
-	if m, ok := k.mirror(b, moves); ok {
+	if m, ok := k.mirror(b); ok {
 		return m
 	}
 	if m, ok := k.solve(b); ok {
@@ -79,79 +80,49 @@ func (k *keeper) choose(b *Board) Move {
 	}
 	// No known win: take the move that removes the most moves (its own
 	// included), which hastens the endgame the solver can read; ties at
-	// random.
-	best, bestN := []Move(nil), -1
-	for _, m := range moves {
-		n := 0
-		for _, c := range m {
-			for _, nb := range neighbours(c) {
-				if b.Free(nb) && nb != m[0] && nb != m[1] {
-					n++
-				}
-			}
-		}
-		switch {
-		case n > bestN:
-			best, bestN = []Move{m}, n
-		case n == bestN:
-			best = append(best, m)
-		}
-	}
-	return best[k.rng.IntN(len(best))]
+	// random, drawn among them in Moves' order.
+	x := b.index()
+	best := x.best()
+	return x.nth(b, k.rng.IntN(x.total[best]), best)
 }
 
 // mirror finds a move after which the board is symmetric through its
 // centre and no domino can ever cover the centre cell: from there, answering
 // every move with its mirror image wins, since a mirrored move is always
-// free and the mirror player makes the last move.
-func (k *keeper) mirror(b *Board, moves []Move) (Move, bool) {
+// free and the mirror player makes the last move. One domino changes the
+// symmetry of its own two cells and of their mirror images, so the board
+// must have exactly four cells that differ from their mirror image: two
+// free, whose images are filled, and the move fills those two.
+func (k *keeper) mirror(b *Board) (Move, bool) {
+	x := b.index()
+	if len(x.asym) != 4 {
+		return Move{}, false
+	}
 	n := b.N
-	filled := func(c Cell) bool { return !b.Free(c) }
-	mirror := func(c Cell) Cell { return Cell{X: n - 1 - c.X, Y: n - 1 - c.Y} }
-	asym := 0
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			if c := (Cell{X: x, Y: y}); filled(c) != filled(mirror(c)) {
-				asym++
-			}
+	var m Move
+	free := 0
+	for _, i := range x.asym {
+		if c := (Cell{X: int(i) % n, Y: int(i) / n}); b.Free(c) {
+			m[free] = c
+			free++
 		}
 	}
-	if asym > 4 {
-		return Move{}, false // one domino changes at most four cells' symmetry
+	if grid.Compare(m[1], m[0]) < 0 {
+		m[0], m[1] = m[1], m[0] // Moves' order: the left or upper cell first
+	}
+	if b.Check(m) != "" || m[0] == (Cell{X: n - 1 - m[1].X, Y: n - 1 - m[1].Y}) {
+		return Move{}, false // not a domino, or its own mirror image
 	}
 	center := Cell{X: n / 2, Y: n / 2}
-	for _, m := range moves {
-		a := asym
-		for _, c := range m {
-			mc := mirror(c)
-			if mc == m[0] || mc == m[1] {
-				a = -1 // covers the centre
-				break
-			}
-			// c becomes filled: the pair (c, mc) and (mc, c) flip.
-			if filled(mc) {
-				a -= 2
-			} else {
-				a += 2
-			}
-		}
-		if a != 0 {
-			continue
-		}
-		dead := filled(center)
-		if !dead {
-			dead = true
-			for _, nb := range neighbours(center) {
-				if b.Free(nb) && nb != m[0] && nb != m[1] {
-					dead = false
-				}
-			}
-		}
-		if dead {
-			return m, true
+	if !b.Free(center) {
+		return m, true
+	}
+	for _, nb := range neighbours(center) {
+		if b.Free(nb) && nb != m[0] && nb != m[1] {
+			return Move{}, false
 		}
 	}
-	return Move{}, false
+	return m, true
 }
 
 // region is a connected set of free cells within its bounding box of w×h
@@ -171,47 +142,52 @@ type place struct {
 // the player to move), when every region of the board is small enough to
 // evaluate within the budget.
 func (k *keeper) solve(b *Board) (Move, bool) {
-	places, ok := boardRegions(b)
-	if !ok {
+	rs := b.regions()
+	if !rs.allSmall(b) {
 		return Move{}, false
 	}
-	gs := make([]uint8, len(places))
-	total := uint8(0)
-	for i, p := range places {
-		g, ok := k.grundy(p.r)
+	// The values not known yet, in the regions' order: the budget may
+	// run out on one, and the memo is filled as they are evaluated.
+	rs.sortPending()
+	for i, id := range rs.pending {
+		g, ok := k.grundy(rs.list[id].p.r)
 		if !ok {
+			rs.pending = rs.pending[i:]
 			return Move{}, false
 		}
-		gs[i] = g
-		total ^= g
+		rs.setG(id, g)
 	}
-	if total == 0 {
+	rs.pending = rs.pending[:0]
+	if rs.total == 0 {
 		return Move{}, false // lost against perfect play
 	}
-	for i, p := range places {
-		want := total ^ gs[i]
-		var found *Move
-		ok := p.r.dominoes(func(a, c int) bool {
-			x, ok := k.after(p.r, a, c)
-			if !ok {
-				return false
-			}
-			if x == want {
-				w := int(p.r.w)
-				m := Move{{X: p.x0 + a%w, Y: p.y0 + a/w}, {X: p.x0 + c%w, Y: p.y0 + c/w}}
-				found = &m
-				return false
-			}
-			return true
-		})
-		if found != nil {
-			return *found, true
+	var m Move
+	found := false
+	rs.each(func(r *regionRec) bool {
+		var more bool
+		m, found, more = k.winIn(r.p, rs.total^r.g)
+		return more
+	})
+	return m, found
+}
+
+// winIn looks in the region at p for a move after which the region's
+// value is want; more says to look on in the next region: no move was
+// found and the budget is not spent.
+func (k *keeper) winIn(p place, want uint8) (m Move, found, more bool) {
+	ok := p.r.dominoes(func(a, c int) bool {
+		x, ok := k.after(p.r, a, c)
+		if !ok {
+			return false
 		}
-		if !ok && k.tried >= k.limit {
-			return Move{}, false
+		if x == want {
+			w := int(p.r.w)
+			m, found = Move{{X: p.x0 + a%w, Y: p.y0 + a/w}, {X: p.x0 + c%w, Y: p.y0 + c/w}}, true
+			return false
 		}
-	}
-	return Move{}, false
+		return true
+	})
+	return m, found, !found && (ok || k.tried < k.limit)
 }
 
 // after is the Grundy value of region r once cells a and c are filled;
@@ -325,52 +301,46 @@ func normalize(w int, comp uint64) region {
 	return region{w: uint8(nw), h: uint8(maxY - minY + 1), mask: out}
 }
 
-// boardRegions cuts the free cells of b into regions; ok is false when a
-// region does not fit in 64 cells.
-func boardRegions(b *Board) ([]place, bool) {
-	n := b.N
-	seen := make([]bool, n*n)
-	var out []place
-	var stack []Cell
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			start := Cell{X: x, Y: y}
-			if seen[y*n+x] || !b.Free(start) {
-				continue
+// flood finds the regions of a board's free cells, one at a time.
+type flood struct {
+	b *Board
+	// seen marks the cells of the current flood: those equal to gen.
+	seen         []uint32
+	gen          uint32
+	stack, cells []Cell
+}
+
+// region floods the free cells connected to start, which it marks seen,
+// and returns them as a place and their number; ok is false as soon as
+// the cells flooded span a box of more than 64 cells, as the whole
+// region then does.
+func (f *flood) region(start Cell) (p place, size int, ok bool) {
+	n := f.b.N
+	f.gen++
+	f.seen[start.Y*n+start.X] = f.gen
+	f.stack, f.cells = append(f.stack[:0], start), f.cells[:0]
+	minX, minY, maxX, maxY := start.X, start.Y, start.X, start.Y
+	for len(f.stack) > 0 {
+		c := f.stack[len(f.stack)-1]
+		f.stack = f.stack[:len(f.stack)-1]
+		f.cells = append(f.cells, c)
+		minX, minY, maxX, maxY = min(minX, c.X), min(minY, c.Y), max(maxX, c.X), max(maxY, c.Y)
+		if (maxX-minX+1)*(maxY-minY+1) > 64 {
+			return place{}, 0, false
+		}
+		for _, nb := range neighbours(c) {
+			if f.b.Free(nb) && f.seen[nb.Y*n+nb.X] != f.gen {
+				f.seen[nb.Y*n+nb.X] = f.gen
+				f.stack = append(f.stack, nb)
 			}
-			var cells []Cell
-			seen[y*n+x] = true
-			stack = append(stack[:0], start)
-			for len(stack) > 0 {
-				c := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				cells = append(cells, c)
-				for _, nb := range neighbours(c) {
-					if b.Free(nb) && !seen[nb.Y*n+nb.X] {
-						seen[nb.Y*n+nb.X] = true
-						stack = append(stack, nb)
-					}
-				}
-			}
-			if len(cells) < 2 {
-				continue
-			}
-			minX, minY, maxX, maxY := n, n, -1, -1
-			for _, c := range cells {
-				minX, minY, maxX, maxY = min(minX, c.X), min(minY, c.Y), max(maxX, c.X), max(maxY, c.Y)
-			}
-			w, h := maxX-minX+1, maxY-minY+1
-			if w*h > 64 {
-				return nil, false
-			}
-			var mask uint64
-			for _, c := range cells {
-				mask |= 1 << ((c.Y-minY)*w + c.X - minX)
-			}
-			out = append(out, place{r: region{w: uint8(w), h: uint8(h), mask: mask}, x0: minX, y0: minY})
 		}
 	}
-	return out, true
+	w := maxX - minX + 1
+	var mask uint64
+	for _, c := range f.cells {
+		mask |= 1 << ((c.Y-minY)*w + c.X - minX)
+	}
+	return place{r: region{w: uint8(w), h: uint8(maxY - minY + 1), mask: mask}, x0: minX, y0: minY}, len(f.cells), true
 }
 
 // Keeper is the house bot keeper in process, for a conformance check that

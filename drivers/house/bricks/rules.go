@@ -70,6 +70,10 @@ type Board struct {
 	// keeps a whole game's checks linear in the cells, not quadratic,
 	// which matters on a 999×999 board.
 	scan int
+	// idx is the house bots' move index, nil until they ask (index.go).
+	idx *moveIndex
+	// rs is keeper's regions, nil until it asks (regions.go).
+	rs *regionSet
 }
 
 // NewBoard is an n×n board with cells filled. The cells must be on the
@@ -125,6 +129,14 @@ func (b *Board) Check(m Move) string {
 func (b *Board) Place(m Move) {
 	for _, c := range m {
 		b.filled[c.Y*b.N+c.X] = true
+	}
+	for _, c := range m {
+		if b.idx != nil {
+			b.idx.placed(b, c)
+		}
+		if b.rs != nil {
+			b.rs.placed(b, c)
+		}
 	}
 }
 
