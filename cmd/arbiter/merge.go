@@ -45,9 +45,11 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Counted in the words of the standings' headline, printed below.
+	// In the words of the standings' headline, printed below, but of all
+	// the results merged: a stopping rule's standings leave out those
+	// after the stop.
 	fmt.Fprintf(stdout, "Merged %d shard(s) of stage %d into %s: %d new result(s), %d merged before; %s.\n",
-		len(dirs), sum.Stage, *out, sum.Added, sum.Already, st.Finished())
+		len(dirs), sum.Stage, *out, sum.Added, sum.Already, finishedOf(sum.Plan, sum.Results, sum.Seats))
 	switch {
 	case len(sum.Missing) > 0:
 		fmt.Fprintf(stdout, "Partial: %d match(es) of stage %d have no result yet; merge again when their shards have run.\n", len(sum.Missing), sum.Latest)

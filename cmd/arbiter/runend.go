@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
 )
@@ -310,11 +311,7 @@ func (e *runEnd) logFinished(log hclog.Logger, sum *engine.Summary) {
 
 // saved is how many of the run's matches are finished: a shard or a
 // -match run counts its own matches, not the plan's; the plan's are
-// counted in the words of the standings' headline (stats.Stats.Finished),
-// which `arbiter rank`, the results page and a merge use too: its stages
-// not made yet left out, the playoffs finished counted apart ("16 of 16
-// matches finished, 1 playoff(s) (playoff 2 of stage groups, stage final
-// to come)").
+// counted by finishedOf.
 func (e *runEnd) saved(sum *engine.Summary) string {
 	switch {
 	case e.sp != nil:
@@ -322,21 +319,34 @@ func (e *runEnd) saved(sum *engine.Summary) string {
 	case e.picked:
 		return fmt.Sprintf("%d of the %d matches named by -match finished", sum.Skipped+sum.Finished, sum.Planned)
 	}
-	count := &stats.Stats{Matches: len(sum.Results), Planned: stats.RegularMatches(sum.Plan)}
-	for _, r := range sum.Results {
+	return finishedOf(sum.Plan, sum.Results, sum.Seats)
+}
+
+// finishedOf counts results, the finished matches of p, in the words of
+// the standings' headline (stats.Stats.Finished), which `arbiter rank`
+// and the results page use too: the stages of p not made yet left out,
+// the playoffs finished counted apart ("16 of 16 matches finished, 1
+// playoff(s) (playoff 2 of stage groups, stage final to come)"). Unlike
+// the standings of a tournament that a stopping rule ended, it counts
+// every result, those after the stop too: an interrupted run's and a
+// merge's (whose shards played the stage's matches after the stop) say
+// how many are saved. seats is as for stages.Coming.
+func finishedOf(p *plan.Plan, results []engine.Result, seats func(n int) error) string {
+	count := &stats.Stats{Matches: len(results), Planned: stats.RegularMatches(p)}
+	for _, r := range results {
 		if stats.IsPlayoff(r.Match) {
 			count.Playoffs++
 		}
 	}
-	if sum.Plan.Stop == nil {
-		count.RoundsToCome = sum.Plan.RoundsToCome()
+	if p.Stop == nil {
+		count.RoundsToCome = p.RoundsToCome()
 	}
 	// The playoffs and stages to come, as the standings' headline says
 	// them. A playoff that cannot be made from the results is the next
 	// run's error to report: this line then names the stages alone.
-	playoffs, later, err := stages.Coming(sum.Plan, sum.Results, sum.Seats)
+	playoffs, later, err := stages.Coming(p, results, seats)
 	if err != nil {
-		playoffs, later = nil, stages.ToCome(sum.Plan, sum.Results)
+		playoffs, later = nil, stages.ToCome(p, results)
 	}
 	count.PlayoffsToCome, count.StagesToCome = playoffs, later
 	return count.Finished()
