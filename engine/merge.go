@@ -501,14 +501,16 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 // from what Out's plan op records to what the shards' plans record, when
 // every shard was let play with them (-allow-changed-bots): its
 // changes.jsonl records each as a change since the plan it ran was
-// compiled, from op's fingerprint (RecordCompiledChanges). Nil when a
-// shard was not, or the plans differ otherwise.
+// compiled, from op's fingerprint (RecordCompiledChanges); a house bot
+// changes with arbiter's build, which the change records alone. Nil when
+// a shard was not, or the plans differ otherwise.
 func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 	var out []BotChange
 	for i, sd := range shards {
 		allowed, _ := compiledChanges(sd.dir)
 		var found []BotChange
-		if op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter {
+		rebuilt := op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter
+		if rebuilt {
 			c, ok := allowed[""]
 			if !ok || c.From != op.Arbiter.ID() {
 				return nil
@@ -519,6 +521,9 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 			b, ob := &sd.plan.Bots[k], op.Bot(sd.plan.Bots[k].Name)
 			if ob == nil || b.Fingerprint == nil || ob.Fingerprint == nil || b.Fingerprint.Hash == ob.Fingerprint.Hash {
 				continue
+			}
+			if rebuilt && b.House != "" && ob.House == b.House {
+				continue // a house bot changes with arbiter's build, whose change is allowed above
 			}
 			c, ok := allowed[b.Name]
 			if !ok || c.From != short(ob.Fingerprint.Hash) {

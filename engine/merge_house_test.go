@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// TestAllowedChangesHouseBots: a shard of a merged plan that a newer
+// arbiter played with -allow-changed-bots records the change of arbiter's
+// build alone, as every run does, and its house bots' fingerprints change
+// with the build: the merge takes it (it refused every plan with a house
+// bot, naming each house bot as run with other files). An external bot
+// changed without a recorded change is still refused.
+func TestAllowedChangesHouseBots(t *testing.T) {
+	old := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	now := &plan.Arbiter{Version: "(devel)", Executable: "sha256:n3w"}
+	bots := func(a *plan.Arbiter, ext string) []plan.Bot {
+		return []plan.Bot{
+			{Name: "greedy", House: "planowanie/greedy", Fingerprint: fingerprint.House("planowanie/greedy", a)},
+			{Name: "py", Command: []string{"python3", "bot.py"}, Fingerprint: &plan.Fingerprint{Hash: ext}},
+		}
+	}
+	op := &plan.Plan{Arbiter: old, Bots: bots(old, "sha256:py")}
+	dir := t.TempDir()
+	change := BotChange{From: old.ID(), To: now.ID()}
+	if err := appendChanges(dir, changeRecord{Changes: []BotChange{change}, Plan: "m/plan.json"}); err != nil {
+		t.Fatal(err)
+	}
+	shard := &shardDir{dir: dir, plan: plan.Plan{Arbiter: now, Bots: bots(now, "sha256:py")}}
+	got := allowedChanges([]*shardDir{shard}, op)
+	if len(got) != 1 || got[0].Bot != "" || got[0].From != change.From || got[0].To != change.To {
+		t.Fatalf("allowedChanges = %+v, want the change of arbiter's build alone", got)
+	}
+	shard.plan.Bots = bots(now, "sha256:py2")
+	if got := allowedChanges([]*shardDir{shard}, op); got != nil {
+		t.Fatalf("allowedChanges with a changed bot not recorded = %+v, want nil", got)
+	}
+}
