@@ -225,6 +225,10 @@ func playedWith(dir string, ids []string, p *plan.Plan, drv func(string) (driver
 			if b == nil || b.Fingerprint == nil || b.Fingerprint.Hash == res.Fingerprints[bot] {
 				continue
 			}
+			if b.House != "" { // a house bot changes with arbiter's build alone
+				return fmt.Errorf("match %s was played with another arbiter's build (its house bot %q was %s, is %s now; see %s); give -allow-changed-bots to replay it with arbiter as it is now",
+					res.Match, bot, short(res.Fingerprints[bot]), short(b.Fingerprint.Hash), filepath.Join(dir, ChangesFile))
+			}
 			return fmt.Errorf("match %s was played with bot %q %s, which is %s now (see %s); give -allow-changed-bots to replay it with the bot as it is now",
 				res.Match, bot, short(res.Fingerprints[bot]), short(b.Fingerprint.Hash), filepath.Join(dir, ChangesFile))
 		}
