@@ -933,7 +933,11 @@ func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, 
 // would not help, the shard's results of the other files staying.
 func sameShardPlan(ref, sd *shardDir) error {
 	err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of")
-	if err != nil && sd.plan.Hash == ref.plan.Hash {
+	if err != nil && sd.plan.Hash != ref.plan.Hash {
+		return fmt.Errorf("%w\nRun that shard again from the plan of %s, into a new -out directory (%s), and merge that in its place",
+			err, ref.dir, shardCommand(ref, sd.shard))
+	}
+	if err != nil {
 		if built := builtApart(ref, sd); len(built) > 0 {
 			who := "Bot " + built[0] + " has"
 			if len(built) > 1 {
@@ -949,6 +953,20 @@ func sameShardPlan(ref, sd *shardDir) error {
 			"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
 	}
 	return err
+}
+
+// shardCommand is the command that runs shard sh of ref's plan into a
+// new directory.
+func shardCommand(ref *shardDir, sh Shard) string {
+	run := "arbiter run " + shell.Word(filepath.Join(ref.dir, PlanFile))
+	if root := SavedRoot(&ref.plan); root != "" {
+		run += " -root " + shell.Word(root)
+	}
+	run += fmt.Sprintf(" -shard %d/%d", sh.K, sh.N)
+	if sh.Stage > 0 {
+		run += fmt.Sprintf(" -stage %d", sh.Stage)
+	}
+	return run + " -out NEW_DIR"
 }
 
 // builtApart names, quoted, the bots with a build whose files differ
