@@ -1042,11 +1042,15 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 	_ = json.Unmarshal(a, &bots)
 	_ = json.Unmarshal(b, &botsB)
 	var diffs []string
+	rebuilt := !bytes.Equal(ma["arbiter"], mb["arbiter"])
 	for i := range bots.Bots {
 		if i >= len(botsB.Bots) {
 			break
 		}
 		ba, bb := &bots.Bots[i], &botsB.Bots[i]
+		if rebuilt && ba.House != "" && bb.House == ba.House {
+			continue // a house bot changes with arbiter's build, named below
+		}
 		if d := fingerprintDiff(dirA, ba.Fingerprint, dirB, bb.Fingerprint); d != "" {
 			diffs = append(diffs, fmt.Sprintf("bot %q %s", ba.Name, d))
 		}
@@ -1057,7 +1061,11 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if k != "bots" && !bytes.Equal(ma[k], mb[k]) {
+		switch {
+		case k == "arbiter" && rebuilt:
+			diffs = append(diffs, fmt.Sprintf("arbiter's build differs (it referees every match and plays the house bots): %s in %s, %s in %s",
+				arbiterID(ma[k]), dirA, arbiterID(mb[k]), dirB))
+		case k != "bots" && !bytes.Equal(ma[k], mb[k]):
 			diffs = append(diffs, fmt.Sprintf("%q differs", k))
 		}
 	}
@@ -1065,6 +1073,16 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 		return "their formatting differs"
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// arbiterID is the build that a plan's arbiter object raw records, or
+// "none".
+func arbiterID(raw json.RawMessage) string {
+	var a plan.Arbiter
+	if len(raw) == 0 || json.Unmarshal(raw, &a) != nil {
+		return "none"
+	}
+	return a.ID()
 }
 
 // fingerprintDiff says how bot fingerprints a (recorded in dirA) and b

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
@@ -36,5 +37,28 @@ func TestAllowedChangesHouseBots(t *testing.T) {
 	shard.plan.Bots = bots(now, "sha256:py2")
 	if got := allowedChanges([]*shardDir{shard}, op); got != nil {
 		t.Fatalf("allowedChanges with a changed bot not recorded = %+v, want nil", got)
+	}
+}
+
+// TestPlanDiffHouseBots: shards that two builds of arbiter played differ
+// in the build, which is named, and not in each house bot as a bot run
+// with other files (a season's 24 house bots were named one by one,
+// the build last as "arbiter" differs).
+func TestPlanDiffHouseBots(t *testing.T) {
+	old := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	now := &plan.Arbiter{Version: "(devel)", Executable: "sha256:n3w"}
+	raw := func(a *plan.Arbiter) []byte {
+		b, err := json.Marshal(&plan.Plan{Arbiter: a, Bots: []plan.Bot{
+			{Name: "greedy", House: "planowanie/greedy", Fingerprint: fingerprint.House("planowanie/greedy", a)},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	got := planDiff("s0", raw(old), "s1", raw(now))
+	want := "arbiter's build differs (it referees every match and plays the house bots): (devel) executable 0ld in s0, (devel) executable n3w in s1"
+	if got != want {
+		t.Fatalf("planDiff = %q, want %q", got, want)
 	}
 }
