@@ -501,14 +501,16 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 // from what Out's plan op records to what the shards' plans record, when
 // every shard was let play with them (-allow-changed-bots): its
 // changes.jsonl records each as a change since the plan it ran was
-// compiled, from op's fingerprint (RecordCompiledChanges). Nil when a
-// shard was not, or the plans differ otherwise.
+// compiled, from op's fingerprint (RecordCompiledChanges); a house bot
+// changes with arbiter's build, which the change records alone. Nil when
+// a shard was not, or the plans differ otherwise.
 func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 	var out []BotChange
 	for i, sd := range shards {
 		allowed, _ := compiledChanges(sd.dir)
 		var found []BotChange
-		if op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter {
+		rebuilt := op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter
+		if rebuilt {
 			c, ok := allowed[""]
 			if !ok || c.From != op.Arbiter.ID() {
 				return nil
@@ -519,6 +521,9 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 			b, ob := &sd.plan.Bots[k], op.Bot(sd.plan.Bots[k].Name)
 			if ob == nil || b.Fingerprint == nil || ob.Fingerprint == nil || b.Fingerprint.Hash == ob.Fingerprint.Hash {
 				continue
+			}
+			if rebuilt && b.House != "" && ob.House == b.House {
+				continue // a house bot changes with arbiter's build, whose change is allowed above
 			}
 			c, ok := allowed[b.Name]
 			if !ok || c.From != short(ob.Fingerprint.Hash) {
@@ -928,7 +933,11 @@ func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, 
 // would not help, the shard's results of the other files staying.
 func sameShardPlan(ref, sd *shardDir) error {
 	err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of")
-	if err != nil && sd.plan.Hash == ref.plan.Hash {
+	if err != nil && sd.plan.Hash != ref.plan.Hash {
+		return fmt.Errorf("%w\nRun that shard again from the plan of %s, into a new -out directory (%s), and merge that in its place",
+			err, ref.dir, shardCommand(ref, sd.shard))
+	}
+	if err != nil {
 		if built := builtApart(ref, sd); len(built) > 0 {
 			who := "Bot " + built[0] + " has"
 			if len(built) > 1 {
@@ -944,6 +953,20 @@ func sameShardPlan(ref, sd *shardDir) error {
 			"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
 	}
 	return err
+}
+
+// shardCommand is the command that runs shard sh of ref's plan into a
+// new directory.
+func shardCommand(ref *shardDir, sh Shard) string {
+	run := "arbiter run " + shell.Word(filepath.Join(ref.dir, PlanFile))
+	if root := SavedRoot(&ref.plan); root != "" {
+		run += " -root " + shell.Word(root)
+	}
+	run += fmt.Sprintf(" -shard %d/%d", sh.K, sh.N)
+	if sh.Stage > 0 {
+		run += fmt.Sprintf(" -stage %d", sh.Stage)
+	}
+	return run + " -out NEW_DIR"
 }
 
 // builtApart names, quoted, the bots with a build whose files differ
@@ -1019,11 +1042,15 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 	_ = json.Unmarshal(a, &bots)
 	_ = json.Unmarshal(b, &botsB)
 	var diffs []string
+	rebuilt := !bytes.Equal(ma["arbiter"], mb["arbiter"])
 	for i := range bots.Bots {
 		if i >= len(botsB.Bots) {
 			break
 		}
 		ba, bb := &bots.Bots[i], &botsB.Bots[i]
+		if rebuilt && ba.House != "" && bb.House == ba.House {
+			continue // a house bot changes with arbiter's build, named below
+		}
 		if d := fingerprintDiff(dirA, ba.Fingerprint, dirB, bb.Fingerprint); d != "" {
 			diffs = append(diffs, fmt.Sprintf("bot %q %s", ba.Name, d))
 		}
@@ -1034,7 +1061,11 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if k != "bots" && !bytes.Equal(ma[k], mb[k]) {
+		switch {
+		case k == "arbiter" && rebuilt:
+			diffs = append(diffs, fmt.Sprintf("arbiter's build differs (it referees every match and plays the house bots): %s in %s, %s in %s",
+				arbiterID(ma[k]), dirA, arbiterID(mb[k]), dirB))
+		case k != "bots" && !bytes.Equal(ma[k], mb[k]):
 			diffs = append(diffs, fmt.Sprintf("%q differs", k))
 		}
 	}
@@ -1042,6 +1073,16 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 		return "their formatting differs"
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// arbiterID is the build that a plan's arbiter object raw records, or
+// "none".
+func arbiterID(raw json.RawMessage) string {
+	var a plan.Arbiter
+	if len(raw) == 0 || json.Unmarshal(raw, &a) != nil {
+		return "none"
+	}
+	return a.ID()
 }
 
 // fingerprintDiff says how bot fingerprints a (recorded in dirA) and b

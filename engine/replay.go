@@ -35,6 +35,12 @@ type Replayed struct {
 	// Err says why the transcripts could not be compared (a recorded one
 	// that is cut short or not JSON lines); Diff is then empty.
 	Err error
+	// Refingerprinted is set when the transcripts differ in the bots'
+	// fingerprints alone, which the result event records and which a
+	// replay with -allow-changed-bots plays as they are now (a match an
+	// earlier arbiter played, whose house bots change with its build);
+	// Diff is then empty.
+	Refingerprinted bool
 }
 
 // ReplayMatches checks that the matches ids of the results directory dir
@@ -136,17 +142,62 @@ func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 	// read does not hide what the others say.
 	var out []Replayed
 	for _, id := range r.Only {
-		rec, again := transcriptPath(from, id), transcriptPath(r.Out, id)
-		rp := Replayed{Match: id}
-		if !fileExists(rec) {
-			rp.Missing = rec
-			rp.Diff, rp.Err = compareResult(results[id], again)
-		} else {
-			rp.Lines, rp.Diff, rp.Err = CompareTranscripts(rec, again)
-		}
-		out = append(out, rp)
+		out = append(out, r.compareReplayed(from, id, results[id]))
 	}
 	return out, nil
+}
+
+// compareReplayed compares match id's transcript replayed into r.Out
+// with the one recorded in from, or with its recorded result when the
+// transcript is gone. With r.AllowChangedBots, transcripts that differ
+// in the bots' fingerprints alone are Refingerprinted.
+func (r *Runner) compareReplayed(from, id string, recorded *Result) Replayed {
+	rec, again := transcriptPath(from, id), transcriptPath(r.Out, id)
+	rp := Replayed{Match: id}
+	if !fileExists(rec) {
+		rp.Missing = rec
+		rp.Diff, rp.Err = compareResult(recorded, again)
+		return rp
+	}
+	rp.Lines, rp.Diff, rp.Err = CompareTranscripts(rec, again)
+	if rp.Diff != "" && r.AllowChangedBots && sameButFingerprints(rec, again) {
+		rp.Diff, rp.Refingerprinted = "", true
+	}
+	return rp
+}
+
+// sameButFingerprints reports whether the transcripts recorded and
+// replayed are the same, timings aside, but for the fingerprints that
+// their result events record.
+func sameButFingerprints(recorded, replayed string) bool {
+	a, err := readTranscript(recorded)
+	if err != nil {
+		return false
+	}
+	b, err := readTranscript(replayed)
+	if err != nil || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && unfingerprinted(a[i]) != unfingerprinted(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// unfingerprinted is an untimed result line without its fingerprints;
+// any other line is itself.
+func unfingerprinted(line string) string {
+	var l map[string]any
+	if json.Unmarshal([]byte(line), &l) != nil || l["event"] != "result" {
+		return line
+	}
+	if d, ok := l["data"].(map[string]any); ok {
+		delete(d, "fingerprints")
+	}
+	b, _ := json.Marshal(l)
+	return string(b)
 }
 
 // compareResult compares a match's recorded result (its results.jsonl
@@ -224,6 +275,10 @@ func playedWith(dir string, ids []string, p *plan.Plan, drv func(string) (driver
 			b := p.Bot(bot)
 			if b == nil || b.Fingerprint == nil || b.Fingerprint.Hash == res.Fingerprints[bot] {
 				continue
+			}
+			if b.House != "" { // a house bot changes with arbiter's build alone
+				return fmt.Errorf("match %s was played with another arbiter's build (its house bot %q was %s, is %s now; see %s); give -allow-changed-bots to replay it with arbiter as it is now",
+					res.Match, bot, short(res.Fingerprints[bot]), short(b.Fingerprint.Hash), filepath.Join(dir, ChangesFile))
 			}
 			return fmt.Errorf("match %s was played with bot %q %s, which is %s now (see %s); give -allow-changed-bots to replay it with the bot as it is now",
 				res.Match, bot, short(res.Fingerprints[bot]), short(b.Fingerprint.Hash), filepath.Join(dir, ChangesFile))

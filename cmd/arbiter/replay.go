@@ -181,6 +181,9 @@ func reportReplay(w io.Writer, replayed []engine.Replayed, kept string) error {
 				continue
 			}
 			fmt.Fprintf(w, "%s: no recorded transcript to compare against (%s is missing; %s); its result is the recorded one (timings aside)\n", r.Match, r.Missing, where)
+		case r.Refingerprinted:
+			fmt.Fprintf(w, "%s: identical to the recorded transcript (%d lines, timings aside) but for the fingerprints its result records: "+
+				"-allow-changed-bots played the bots and arbiter as they are now\n", r.Match, r.Lines)
 		case r.Diff == "":
 			fmt.Fprintf(w, "%s: identical to the recorded transcript (%d lines, timings aside)\n", r.Match, r.Lines)
 		default:

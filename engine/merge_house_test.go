@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
+	"github.com/arbiter-contests/arbiter/engine/plan"
+)
+
+// TestAllowedChangesHouseBots: a shard of a merged plan that a newer
+// arbiter played with -allow-changed-bots records the change of arbiter's
+// build alone, as every run does, and its house bots' fingerprints change
+// with the build: the merge takes it (it refused every plan with a house
+// bot, naming each house bot as run with other files). An external bot
+// changed without a recorded change is still refused.
+func TestAllowedChangesHouseBots(t *testing.T) {
+	old := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	now := &plan.Arbiter{Version: "(devel)", Executable: "sha256:n3w"}
+	bots := func(a *plan.Arbiter, ext string) []plan.Bot {
+		return []plan.Bot{
+			{Name: "greedy", House: "planowanie/greedy", Fingerprint: fingerprint.House("planowanie/greedy", a)},
+			{Name: "py", Command: []string{"python3", "bot.py"}, Fingerprint: &plan.Fingerprint{Hash: ext}},
+		}
+	}
+	op := &plan.Plan{Arbiter: old, Bots: bots(old, "sha256:py")}
+	dir := t.TempDir()
+	change := BotChange{From: old.ID(), To: now.ID()}
+	if err := appendChanges(dir, changeRecord{Changes: []BotChange{change}, Plan: "m/plan.json"}); err != nil {
+		t.Fatal(err)
+	}
+	shard := &shardDir{dir: dir, plan: plan.Plan{Arbiter: now, Bots: bots(now, "sha256:py")}}
+	got := allowedChanges([]*shardDir{shard}, op)
+	if len(got) != 1 || got[0].Bot != "" || got[0].From != change.From || got[0].To != change.To {
+		t.Fatalf("allowedChanges = %+v, want the change of arbiter's build alone", got)
+	}
+	shard.plan.Bots = bots(now, "sha256:py2")
+	if got := allowedChanges([]*shardDir{shard}, op); got != nil {
+		t.Fatalf("allowedChanges with a changed bot not recorded = %+v, want nil", got)
+	}
+}
+
+// TestPlanDiffHouseBots: shards that two builds of arbiter played differ
+// in the build, which is named, and not in each house bot as a bot run
+// with other files (a season's 24 house bots were named one by one,
+// the build last as "arbiter" differs).
+func TestPlanDiffHouseBots(t *testing.T) {
+	old := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	now := &plan.Arbiter{Version: "(devel)", Executable: "sha256:n3w"}
+	raw := func(a *plan.Arbiter) []byte {
+		b, err := json.Marshal(&plan.Plan{Arbiter: a, Bots: []plan.Bot{
+			{Name: "greedy", House: "planowanie/greedy", Fingerprint: fingerprint.House("planowanie/greedy", a)},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	got := planDiff("s0", raw(old), "s1", raw(now))
+	want := "arbiter's build differs (it referees every match and plays the house bots): (devel) executable 0ld in s0, (devel) executable n3w in s1"
+	if got != want {
+		t.Fatalf("planDiff = %q, want %q", got, want)
+	}
+}
