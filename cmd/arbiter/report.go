@@ -112,9 +112,13 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 }
 
 // startServe serves the results page of dir on ln (see listenServe) while a run writes
-// it; the returned function stops the server and waits for it.
+// it; the returned function stops the server and waits for it. Only that
+// function stops it, not ctx (the run's, which a signal cancels at
+// once): the server's last look at dir, whose results the open pages get
+// before they are told it stops, is to come after the run has written
+// all it leaves there.
 func startServe(ctx context.Context, dir string, ln net.Listener, log hclog.Logger) func() {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	log.Info("serving the results page", "url", "http://"+ln.Addr().String()+"/")
 	go func() {

@@ -22,9 +22,11 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/internal/report"
 )
 
 // Small tournaments of house bots, one per game: a few matches each, so
@@ -692,32 +694,8 @@ func TestServeLive(t *testing.T) {
 // run plays.
 func TestRunServe(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	cfg := strings.Replace(reportConfigs["planowanie"], "rounds  = 2", "rounds  = 20", 1)
-	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	results := filepath.Join(dir, "results")
-	path, _ := exec.LookPath("arbiter")
-	var stderr bytes.Buffer
-	run := exec.Command(path, "run", dir, "-out", results, "-j", "1", "-serve", "127.0.0.1:0")
-	run.Stderr = &stderr
-	if err := run.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run, _, stderr, url := startRunServe(t, 20)
 	defer run.Wait()
-	addr := regexp.MustCompile(`url=(http://\S+/)`)
-	var url string
-	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		b, _ := os.ReadFile(filepath.Join(results, engine.LogFile))
-		if m := addr.FindSubmatch(b); m != nil {
-			url = string(m[1])
-		}
-	}
-	if url == "" {
-		run.Process.Kill()
-		t.Fatalf("arbiter run -serve logged no address:\n%s", stderr.Bytes())
-	}
 	// The server may answer before the run has written its plan (503, a
 	// page that reloads itself); then the page.
 	var body []byte
@@ -742,6 +720,189 @@ func TestRunServe(t *testing.T) {
 	if _, err := http.Get(url); err == nil {
 		t.Errorf("the page is still served after the run ended")
 	}
+}
+
+// startRunServe starts arbiter run -serve of reportConfigs' Planowanie
+// tournament, played for rounds rounds, and waits for the address of its
+// page (servedURL); the run writes results, and its stderr.
+func startRunServe(t *testing.T, rounds int) (run *exec.Cmd, results string, stderr *bytes.Buffer, url string) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := strings.Replace(reportConfigs["planowanie"], "rounds  = 2", fmt.Sprintf("rounds  = %d", rounds), 1)
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results = filepath.Join(dir, "results")
+	path, _ := exec.LookPath("arbiter")
+	stderr = &bytes.Buffer{}
+	run = exec.Command(path, "run", dir, "-out", results, "-j", "1", "-serve", "127.0.0.1:0")
+	run.Stderr = stderr
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return run, results, stderr, servedURL(t, run, results, stderr)
+}
+
+// servedURL is the address of the page that run, an arbiter run -serve
+// into results, logs that it serves; the test fails (killing run) when
+// it logs none within 20 s.
+func servedURL(t *testing.T, run *exec.Cmd, results string, stderr *bytes.Buffer) string {
+	t.Helper()
+	addr := regexp.MustCompile(`url=(http://\S+/)`)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(filepath.Join(results, engine.LogFile))
+		if m := addr.FindSubmatch(b); m != nil {
+			return string(m[1])
+		}
+	}
+	run.Process.Kill()
+	t.Fatalf("arbiter run -serve logged no address:\n%s", stderr.Bytes())
+	return ""
+}
+
+// TestRunServeInterrupted: a run -serve that SIGINT ends tells an open
+// page that the server stops, after sending it the results the run left
+// on disk, those a server opened on the directory afterwards sends. The
+// run exited without waiting for the event streams (srv.Serve returns
+// as Shutdown begins): the page got no "stopped" event, its last
+// results those of an earlier look.
+func TestRunServeInterrupted(t *testing.T) {
+	t.Parallel()
+	run, results, stderr, url := startRunServe(t, 1000)
+	defer run.Wait()
+	client := &http.Client{Timeout: 2 * time.Minute}
+	resp, err := client.Get(url + "events")
+	if err != nil {
+		run.Process.Kill()
+		t.Fatalf("GET %sevents while the run plays: %v", url, err)
+	}
+	defer resp.Body.Close()
+	events := bufio.NewReader(resp.Body)
+	// Once the page has a match's result, stop the run as Ctrl-C does.
+	var last, site string
+	for !strings.HasPrefix(site, "event: site\n") || !strings.Contains(site, `"elapsed_ms":`) {
+		if site, err = nextEvent(events); err != nil {
+			run.Process.Kill()
+			t.Fatal(err)
+		}
+	}
+	if err := run.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		ev, err := nextEvent(events)
+		if err != nil {
+			break
+		}
+		if last = ev; strings.HasPrefix(ev, "event: site\n") {
+			site = ev
+		}
+	}
+	if err := run.Wait(); err == nil || !strings.Contains(stderr.String(), "Interrupted by SIGINT") {
+		t.Fatalf("arbiter run -serve, interrupted: %v\n%s", err, stderr.Bytes())
+	}
+	if last != "event: stopped\ndata: \n" {
+		t.Errorf("the event stream ended with %.100q, not the stopped event", last)
+	}
+	if want := firstSite(t, results); site != want {
+		t.Errorf("the page's last results are not those the run left:\n%.300s\nwant\n%.300s", site, want)
+	}
+}
+
+// TestStartServeAfterItsContext: run -serve's server, whose context a
+// signal cancels at once, looks at the results a last time when the run
+// has ended (its returned stop), not at the signal: what the run writes
+// while it ends is on the page. It looked at the signal and stopped.
+func TestStartServeAfterItsContext(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "res")
+	if err := os.CopyFS(dir, os.DirFS("../../internal/report/testdata/planowanie")); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, signal := context.WithCancel(context.Background())
+	stop := startServe(ctx, dir, ln, hclog.NewNullLogger())
+	resp, err := http.Get("http://" + ln.Addr().String() + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := bufio.NewReader(resp.Body)
+	if ev, err := nextEvent(events); err != nil || !strings.HasPrefix(ev, "event: site\n") {
+		t.Fatalf("the first event is %.100q (%v)", ev, err)
+	}
+	signal()
+	// The run goes on ending: the page follows what it writes, and gets
+	// its last results when it has ended.
+	elapsed := func(ms string) {
+		t.Helper()
+		path := filepath.Join(dir, engine.ResultsFile)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = regexp.MustCompile(`"elapsed_ms":\d+`).ReplaceAll(b, []byte(`"elapsed_ms":`+ms))
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	elapsed("111111")
+	if ev, err := nextEvent(events); err != nil || !strings.HasPrefix(ev, "event: site\n") || !strings.Contains(ev, `"elapsed_ms":111111`) {
+		stop()
+		t.Fatalf("the event after the signal is %.100q (%v), want the results written since", ev, err)
+	}
+	elapsed("987654")
+	stop()
+	ev, err := nextEvent(events)
+	if err != nil || !strings.HasPrefix(ev, "event: site\n") || !strings.Contains(ev, `"elapsed_ms":987654`) {
+		t.Errorf("the event after the run's end is %.100q (%v), want its last results", ev, err)
+	}
+	if ev, err := nextEvent(events); err != nil || ev != "event: stopped\ndata: \n" {
+		t.Errorf("then %.100q (%v), want the stopped event", ev, err)
+	}
+}
+
+// nextEvent reads the next event of an event stream: its lines, up to
+// the empty line that ends it.
+func nextEvent(r *bufio.Reader) (string, error) {
+	var ev []byte
+	for {
+		line, err := r.ReadBytes('\n')
+		switch {
+		case err != nil:
+			return string(ev), fmt.Errorf("reading the events: %w (after %q)", err, ev)
+		case len(line) > 1 || len(ev) == 0:
+			ev = append(ev, line...)
+		default:
+			return string(ev), nil
+		}
+	}
+}
+
+// firstSite is the first results event that a server of dir sends.
+func firstSite(t *testing.T, dir string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- report.NewServer(dir).Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	ev, err := nextEvent(bufio.NewReader(resp.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
 
 // TestRunServeOnABusyAddress: run -serve on an address in use fails

@@ -83,7 +83,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go s.watch(ctx)
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		<-ctx.Done()
 		// The results as they are at the end (those the run wrote since
 		// the last look), then the event streams say the server stops.
@@ -97,6 +99,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	// srv.Serve returns as soon as Shutdown begins: Serve returns once
+	// the event streams have said the server stops, which a program that
+	// exits at once (run -serve at its end) cut before.
+	<-stopped
 	return nil
 }
 
