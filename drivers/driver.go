@@ -80,6 +80,14 @@ type Game interface {
 	Play(ctx context.Context, m *Match) (*Outcome, error)
 }
 
+// Earlier is a Game that can say which of its rules a plan saved by an
+// earlier arbiter plays by where a plan made now would not (a setting
+// the saved plan lacks, so its run resumes and replays as it began): a
+// sentence each, for `arbiter plan`; none for a plan made now.
+type Earlier interface {
+	EarlierRules() []string
+}
+
 // EntryChecker is a Game with rules for what a bot may submit (a
 // contest's cap on its files and their size), checked for every bot
 // that is not a house bot before the first match of a run: a bot that

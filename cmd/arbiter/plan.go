@@ -62,6 +62,11 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	for _, line := range describe(p) {
 		fmt.Fprintln(stdout, line)
 	}
+	if g, ok := planGame(p).(drivers.Earlier); ok {
+		for _, line := range g.EarlierRules() {
+			fmt.Fprintln(stdout, line)
+		}
+	}
 	fmt.Fprintf(stdout, "\nArbiter: %s\n", p.Arbiter.ID())
 	fmt.Fprint(stdout, "Bots and their fingerprints:\n")
 	for _, b := range p.Bots {
@@ -103,18 +108,24 @@ func writeGameSettings(w io.Writer, p *plan.Plan) {
 // clockMeaning is what the plan's clock is, when its game says it is not
 // its move limit (drivers.ClockTeller), in parentheses; else "".
 func clockMeaning(p *plan.Plan) string {
-	d, ok := all.Driver(p.Game.Driver)
-	if !ok {
-		return ""
-	}
-	g, err := d.LoadGame(p.Game.Settings)
-	if err != nil {
-		return ""
-	}
-	if t, ok := g.(drivers.ClockTeller); ok {
+	if t, ok := planGame(p).(drivers.ClockTeller); ok {
 		return " (" + t.ClockMeaning() + ")"
 	}
 	return ""
+}
+
+// planGame is the plan's game as its driver rebuilds it, or nil when it
+// cannot (the plan's check has said why).
+func planGame(p *plan.Plan) drivers.Game {
+	d, ok := all.Driver(p.Game.Driver)
+	if !ok {
+		return nil
+	}
+	g, err := d.LoadGame(p.Game.Settings)
+	if err != nil {
+		return nil
+	}
+	return g
 }
 
 // describeClock is the clock of the first match in words, or, when none

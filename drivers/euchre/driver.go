@@ -207,6 +207,15 @@ func (g *Game) RunsIn() string { return "its memory folder (ARBITER_MEMORY_DIR)"
 
 func (g *Game) Settings() any { return g.settings }
 
+// EarlierRules names the rule of a plan saved before an answer followed
+// by a crash was a crash (drivers.Earlier).
+func (g *Game) EarlierRules() []string {
+	if g.settings.CrashAfterAnswer {
+		return nil
+	}
+	return []string{"The plan was made by an earlier arbiter, so a bot that printed a legal answer and then exited with a failing status, or died by a signal arbiter did not send, has its answer used, as it began; a plan made now takes that as a crash (crash_after_answer, docs/games/euchre.md)."}
+}
+
 func (g *Game) Clock() drivers.Clock { return g.clock }
 
 // Seats accepts two seats, each a team whose bot plays both of its

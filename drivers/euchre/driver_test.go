@@ -115,6 +115,10 @@ func TestLoadPlanCrashAfterAnswer(t *testing.T) {
 		if got := g.(*Game).settings.CrashAfterAnswer; got != tc.crash {
 			t.Errorf("%s: CrashAfterAnswer %v, want %v", tc.settings, got, tc.crash)
 		}
+		// arbiter plan says the old rule of an old plan only.
+		if said := len(g.(*Game).EarlierRules()) > 0; said == tc.crash {
+			t.Errorf("%s: EarlierRules %q", tc.settings, g.(*Game).EarlierRules())
+		}
 	}
 	if !DefaultSettings().CrashAfterAnswer {
 		t.Error("a new game block does not have the crash-after-answer rule")

@@ -297,6 +297,15 @@ func (Driver) LoadGame(raw json.RawMessage) (drivers.Game, error) {
 
 func (g *Game) Settings() any { return g.settings }
 
+// EarlierRules names the rule of a plan saved before a deal's
+// declarations were judged together (drivers.Earlier).
+func (g *Game) EarlierRules() []string {
+	if g.settings.DeclarationsTogether {
+		return nil
+	}
+	return []string{"The plan was made by an earlier arbiter, so the first faulty declaration in seat order ends a match before the seats after it declare, as it began; a plan made now judges a deal's declarations together (declarations_together, docs/games/planowanie.md)."}
+}
+
 func (g *Game) Clock() drivers.Clock { return g.clock }
 
 // Seats is nil when n bots can play every deal.
