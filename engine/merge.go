@@ -934,8 +934,12 @@ func samePlan(dirA string, rawA []byte, a *plan.Plan, dirB string, rawB []byte, 
 func sameShardPlan(ref, sd *shardDir) error {
 	err := samePlan(ref.dir, ref.planJSON, &ref.plan, sd.dir, sd.planJSON, &sd.plan, "a shard of")
 	if err != nil && sd.plan.Hash != ref.plan.Hash {
-		return fmt.Errorf("%w\nRun that shard again from the plan of %s, into a new -out directory (%s), and merge that in its place",
-			err, ref.dir, shardCommand(ref, sd.shard))
+		which, run := "that shard again", shardCommand(ref, sd.shard)
+		if sd.shard.N != ref.shard.N || sd.shard.Stage != ref.shard.Stage {
+			which = fmt.Sprintf("the shard K of the %d of stage %d that the others lack", ref.shard.N, ref.shard.Stage)
+		}
+		return fmt.Errorf("%w\nRun %s from the plan of %s, into a new -out directory (%s), and merge that in its place",
+			err, which, ref.dir, run)
 	}
 	if err != nil {
 		if built := builtApart(ref, sd); len(built) > 0 {
@@ -956,15 +960,20 @@ func sameShardPlan(ref, sd *shardDir) error {
 }
 
 // shardCommand is the command that runs shard sh of ref's plan into a
-// new directory.
+// new directory: of ref's stage and number of shards, K standing for
+// sh's number when sh is of others.
 func shardCommand(ref *shardDir, sh Shard) string {
 	run := "arbiter run " + shell.Word(filepath.Join(ref.dir, PlanFile))
 	if root := SavedRoot(&ref.plan); root != "" {
 		run += " -root " + shell.Word(root)
 	}
-	run += fmt.Sprintf(" -shard %d/%d", sh.K, sh.N)
-	if sh.Stage > 0 {
-		run += fmt.Sprintf(" -stage %d", sh.Stage)
+	k := "K"
+	if sh.N == ref.shard.N && sh.Stage == ref.shard.Stage {
+		k = strconv.Itoa(sh.K)
+	}
+	run += fmt.Sprintf(" -shard %s/%d", k, ref.shard.N)
+	if ref.shard.Stage > 0 {
+		run += fmt.Sprintf(" -stage %d", ref.shard.Stage)
 	}
 	return run + " -out NEW_DIR"
 }

@@ -149,14 +149,14 @@ func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 
 // compareReplayed compares match id's transcript replayed into r.Out
 // with the one recorded in from, or with its recorded result when the
-// transcript is gone. With r.AllowChangedBots, transcripts that differ
-// in the bots' fingerprints alone are Refingerprinted.
+// transcript is gone. With r.AllowChangedBots, transcripts (or results)
+// that differ in the bots' fingerprints alone are Refingerprinted.
 func (r *Runner) compareReplayed(from, id string, recorded *Result) Replayed {
 	rec, again := transcriptPath(from, id), transcriptPath(r.Out, id)
 	rp := Replayed{Match: id}
 	if !fileExists(rec) {
 		rp.Missing = rec
-		rp.Diff, rp.Err = compareResult(recorded, again)
+		rp.Diff, rp.Refingerprinted, rp.Err = compareResult(recorded, again, r.AllowChangedBots)
 		return rp
 	}
 	rp.Lines, rp.Diff, rp.Err = CompareTranscripts(rec, again)
@@ -203,13 +203,38 @@ func unfingerprinted(line string) string {
 // compareResult compares a match's recorded result (its results.jsonl
 // line) with the result event of its replayed transcript, timings and
 // verdicts aside (a verdict depends on the matches before it, which a
-// replay does not play). It returns the difference, empty when there is
-// none.
-func compareResult(recorded *Result, replayed string) (string, error) {
+// replay does not play), and with allowChanged the fingerprints it
+// records (a replay with -allow-changed-bots plays the bots as they are
+// now). It returns the difference, empty when there is none, and whether
+// the fingerprints alone differ, which are then no difference.
+func compareResult(recorded *Result, replayed string, allowChanged bool) (string, bool, error) {
 	if recorded == nil {
-		return "", fmt.Errorf("no recorded result to compare with")
+		return "", false, fmt.Errorf("no recorded result to compare with")
 	}
-	lines, err := readTranscript(replayed)
+	again, err := resultLine(replayed)
+	if err != nil {
+		return "", false, err
+	}
+	b, err := json.Marshal(transcriptLine{Event: "result", Data: recorded})
+	if err != nil {
+		return "", false, err
+	}
+	was, err := untimed(b)
+	if err != nil {
+		return "", false, err
+	}
+	if was, again = unjudged(was), unjudged(again); was == again {
+		return "", false, nil
+	}
+	if allowChanged && unfingerprinted(was) == unfingerprinted(again) {
+		return "", true, nil
+	}
+	return fmt.Sprintf("its result differs from the recorded one:\n  recorded: %s\n  replayed: %s", clip(was), clip(again)), false, nil
+}
+
+// resultLine is the untimed result event of the transcript at path.
+func resultLine(path string) (string, error) {
+	lines, err := readTranscript(path)
 	if err != nil {
 		return "", err
 	}
@@ -221,20 +246,9 @@ func compareResult(recorded *Result, replayed string) (string, error) {
 		}
 	}
 	if again == "" {
-		return "", fmt.Errorf("%s has no result", replayed)
+		return "", fmt.Errorf("%s has no result", path)
 	}
-	b, err := json.Marshal(transcriptLine{Event: "result", Data: recorded})
-	if err != nil {
-		return "", err
-	}
-	was, err := untimed(b)
-	if err != nil {
-		return "", err
-	}
-	if was, again = unjudged(was), unjudged(again); was != again {
-		return fmt.Sprintf("its result differs from the recorded one:\n  recorded: %s\n  replayed: %s", clip(was), clip(again)), nil
-	}
-	return "", nil
+	return again, nil
 }
 
 // unjudged is an untimed result line without the seats' verdicts.

@@ -180,7 +180,11 @@ func reportReplay(w io.Writer, replayed []engine.Replayed, kept string) error {
 				fmt.Fprintf(w, "%s: no recorded transcript to compare against (%s is missing; %s); %s\n", r.Match, r.Missing, where, r.Diff)
 				continue
 			}
-			fmt.Fprintf(w, "%s: no recorded transcript to compare against (%s is missing; %s); its result is the recorded one (timings aside)\n", r.Match, r.Missing, where)
+			same := "its result is the recorded one (timings aside)"
+			if r.Refingerprinted {
+				same += " but for the fingerprints it records: -allow-changed-bots played the bots and arbiter as they are now"
+			}
+			fmt.Fprintf(w, "%s: no recorded transcript to compare against (%s is missing; %s); %s\n", r.Match, r.Missing, where, same)
 		case r.Refingerprinted:
 			fmt.Fprintf(w, "%s: identical to the recorded transcript (%d lines, timings aside) but for the fingerprints its result records: "+
 				"-allow-changed-bots played the bots and arbiter as they are now\n", r.Match, r.Lines)
