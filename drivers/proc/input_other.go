@@ -1,4 +1,4 @@
-//go:build !amd64 && !arm64
+//go:build !amd64
 
 package proc
 
@@ -6,7 +6,7 @@ import "golang.org/x/sys/unix"
 
 // isPollCall says whether system call nr waits on fds it does not show
 // in /proc/TID/syscall: poll, select, epoll, in the forms every Linux
-// architecture has.
+// architecture has (arm64 has only these).
 func isPollCall(nr int) bool {
 	switch nr {
 	case unix.SYS_PPOLL, unix.SYS_PSELECT6, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
