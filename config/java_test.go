@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/arbiter-contests/arbiter/config"
 )
 
@@ -178,19 +180,8 @@ tournament "v" {
   players = 3
 }
 `
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "j"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, diags := load(dir, config.Options{})
-	if diags.HasErrors() {
-		t.Fatalf("errors: %v", diags)
-	}
 	warned := map[string]string{}
-	for _, d := range diags {
+	for _, d := range javaWarnings(t, cfg) {
 		if d.Summary == "Java class without a class path" {
 			name, _, _ := strings.Cut(strings.TrimPrefix(d.Detail, `Bot "`), `"`)
 			warned[name] = d.Detail
@@ -280,23 +271,12 @@ tournament "u" {
   format  = "round-robin"
 }
 `
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "j"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, diags := load(dir, config.Options{})
-	if diags.HasErrors() {
-		t.Fatalf("errors: %v", diags)
-	}
 	warned := map[string]string{}
-	for _, d := range diags {
+	for _, d := range javaWarnings(t, cfg) {
 		if d.Summary == "JVM without the options of a small process limit" {
 			name, _, _ := strings.Cut(strings.TrimPrefix(d.Detail, `Bot "`), `"`)
 			warned[name] = d.Detail
-			if d.Subject == nil || d.Subject.Filename != filepath.Join(dir, "t.hcl") || d.Subject.Start.Line == 0 {
+			if d.Subject == nil || filepath.Base(d.Subject.Filename) != "t.hcl" || d.Subject.Start.Line == 0 {
 				t.Errorf("warning of %s at %v, want its bot block in t.hcl", name, d.Subject)
 			}
 		}
@@ -319,4 +299,23 @@ tournament "u" {
 	if len(warned) > 0 {
 		t.Errorf("warnings of %v, want none (the options given, a roomy limit, Euchre's 64)", warned)
 	}
+}
+
+// javaWarnings loads cfg as t.hcl in a folder of its own (with an empty
+// folder j for the bots' dir) and returns its diagnostics, failing the
+// test on an error.
+func javaWarnings(t *testing.T, cfg string) hcl.Diagnostics {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "j"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := load(dir, config.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("errors: %v", diags)
+	}
+	return diags
 }
