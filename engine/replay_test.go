@@ -14,14 +14,7 @@ import (
 // Transcripts are compared apart from timings: line offsets, time_left
 // milliseconds and the times of the result; anything else is a difference.
 func TestCompareTranscripts(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, lines ...string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := linesWriter(t)
 	recorded := write("a.jsonl",
 		`{"t":0.1,"event":"match","data":{"id":"m","seed":1}}`,
 		`{"t":1.5,"seat":0,"send":"time_left 29987"}`,
@@ -70,14 +63,7 @@ func TestCompareTranscripts(t *testing.T) {
 // an Auction overrun, is a timing too (it made every replay of a match
 // with an overrun differ); a limit the configuration set is compared.
 func TestCompareTranscriptsMeasuredTimes(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, lines ...string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := linesWriter(t)
 	overrun := func(used, limit int) string {
 		return fmt.Sprintf(`{"t":1328.6,"event":"overrun","data":{"round":1,"seat":0,"used_ms":%d,"limit_ms":%d}}`, used, limit)
 	}
@@ -88,13 +74,7 @@ func TestCompareTranscriptsMeasuredTimes(t *testing.T) {
 		{"another time used", overrun(1299, 1000), ""},
 		{"another limit", overrun(1328, 900), "line 2 differs"},
 	} {
-		_, diff, err := CompareTranscripts(recorded, write(c.name, `{"t":0.2,"event":"match","data":{"id":"m","seed":1}}`, c.line))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.diff == "" && diff != "" || c.diff != "" && !strings.HasPrefix(diff, c.diff) {
-			t.Errorf("%s: diff %q, want %q", c.name, diff, c.diff)
-		}
+		wantDiff(t, recorded, write(c.name, `{"t":0.2,"event":"match","data":{"id":"m","seed":1}}`, c.line), c.name, c.diff)
 	}
 }
 
@@ -103,14 +83,7 @@ func TestCompareTranscriptsMeasuredTimes(t *testing.T) {
 // decided: a replay that sees it otherwise does not differ, but one whose
 // detail differs before the note does.
 func TestCompareTranscriptsFaultNotes(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, lines ...string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := linesWriter(t)
 	fault := func(detail string) string {
 		b, err := json.Marshal(map[string]any{"t": 1.5, "event": "fault", "data": map[string]any{"seat": 0, "kind": "time", "detail": detail}})
 		if err != nil {
@@ -127,13 +100,7 @@ func TestCompareTranscriptsFaultNotes(t *testing.T) {
 		{"no note", fault(d), ""},
 		{"another detail", fault("no answer within 2s" + drivers.ComputedNote), "line 2 differs"},
 	} {
-		_, diff, err := CompareTranscripts(recorded, write(c.name, `{"t":0.2,"event":"match","data":{"id":"m","seed":1}}`, c.line))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.diff == "" && diff != "" || c.diff != "" && !strings.HasPrefix(diff, c.diff) {
-			t.Errorf("%s: diff %q, want %q", c.name, diff, c.diff)
-		}
+		wantDiff(t, recorded, write(c.name, `{"t":0.2,"event":"match","data":{"id":"m","seed":1}}`, c.line), c.name, c.diff)
 	}
 }
 
@@ -156,5 +123,31 @@ func TestCompareTranscriptsShowsWhereALongLineDiffers(t *testing.T) {
 	}
 	if !strings.Contains(diff, `"score":20}]}`) || !strings.Contains(diff, `"score":21}]}`) || !strings.Contains(diff, "  recorded: …") {
 		t.Errorf("the difference is not shown:\n%s", diff)
+	}
+}
+
+// linesWriter returns a function that writes lines, each ended, to a file
+// name in a folder of the test's, and returns its path.
+func linesWriter(t *testing.T) func(name string, lines ...string) string {
+	dir := t.TempDir()
+	return func(name string, lines ...string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+}
+
+// wantDiff compares the transcripts recorded and replayed: the difference
+// must begin with diff, or be none when diff is "".
+func wantDiff(t *testing.T, recorded, replayed, name, diff string) {
+	t.Helper()
+	_, got, err := CompareTranscripts(recorded, replayed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff == "" && got != "" || diff != "" && !strings.HasPrefix(got, diff) {
+		t.Errorf("%s: diff %q, want %q", name, got, diff)
 	}
 }
