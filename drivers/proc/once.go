@@ -877,20 +877,25 @@ func anyAdopted() bool {
 // its list was read, and the threads must be the same before and after.
 func adoptedFromChildren() (adopted, ok bool) {
 	self := os.Getpid()
-	tids := threads()
+	task, err := unix.Open("/proc/self/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false, false
+	}
+	defer unix.Close(task)
+	buf := make([]byte, 4096)
+	tids := threads(task, buf)
 	if len(tids) == 0 {
 		return false, false
 	}
-	buf := make([]byte, 4096)
 	var listed []int
 	for _, tid := range tids {
-		b, err := os.ReadFile("/proc/self/task/" + tid + "/children")
-		if err != nil {
+		b, ok := readAt(task, tid+"/children", &buf)
+		if !ok {
 			return false, false
 		}
 		from := len(listed)
-		for _, f := range strings.Fields(string(b)) {
-			pid, err := strconv.Atoi(f)
+		for f := range bytes.FieldsSeq(b) {
+			pid, err := strconv.Atoi(string(f))
 			if err != nil {
 				return false, false
 			}
@@ -902,7 +907,7 @@ func adoptedFromChildren() (adopted, ok bool) {
 			}
 		}
 	}
-	if !slices.Equal(threads(), tids) {
+	if !slices.Equal(threads(task, buf), tids) {
 		return false, false
 	}
 	children.Lock()
@@ -919,25 +924,74 @@ func adoptedFromChildren() (adopted, ok bool) {
 	return false, true
 }
 
-// threads are the arbiter's threads' ids, in the kernel's order.
-func threads() []string {
-	f, err := os.Open("/proc/self/task")
-	if err != nil {
+// threads are the ids of the threads in the folder task (the arbiter's
+// /proc/self/task, open), in the kernel's order, read with buf; nil when
+// they cannot be read.
+func threads(task int, buf []byte) []string {
+	if _, err := unix.Seek(task, 0, io.SeekStart); err != nil {
 		return nil
 	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil
+	var names []string
+	for {
+		n, err := unix.ReadDirent(task, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil
+		}
+		if n == 0 {
+			return names
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
 	}
-	return names
 }
+
+// readAt reads the whole of the small /proc file name, relative to the
+// folder dir, into *buf, grown as needed, with raw system calls: after
+// every per-move run while other bots run, anyAdopted reads one such file
+// per thread, and procfs's walk of a whole path and os.ReadFile's extra
+// calls were most of what it cost.
+func readAt(dir int, name string, buf *[]byte) ([]byte, bool) {
+	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	n := 0
+	for {
+		if n == len(*buf) {
+			*buf = append(*buf, make([]byte, len(*buf))...)
+		}
+		m, err := unix.Read(fd, (*buf)[n:])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return nil, false
+		case m == 0:
+			return (*buf)[:n], true
+		}
+		n += m
+	}
+}
+
+// procFolder is /proc, opened once for the arbiter's life: parentOf's
+// files are opened relative to it, sparing procfs the lookup of "/proc"
+// for each (-1, and so every look fails, if /proc cannot be opened).
+var procFolder = sync.OnceValue(func() int {
+	fd, err := unix.Open("/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+})
 
 // parentOf reads the parent pid of pid from /proc/<pid>/stat into buf,
 // without the allocations of os.ReadFile: it runs for every process on the
 // machine after every move.
 func parentOf(pid int, buf []byte) (int, bool) {
-	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Openat(procFolder(), strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return 0, false
 	}
