@@ -314,7 +314,15 @@ func (f *ratedField) gain(a, b string, g float64) float64 {
 // meetings within groups: the first found with the fewest is taken (the
 // greedy one when nothing has fewer). The search stops after
 // swissBudget steps with the best found so far, so a large field whose
-// rematches cannot all be avoided does not stall a round.
+// rematches cannot all be avoided does not stall a round. From revision
+// 2 of the rules (plan.Later.Revision) duels are paired with no such
+// bound (matched): the fewest meetings a round can have are those of a
+// minimum-cost perfect matching, which Edmonds' blossom algorithm finds
+// in polynomial time, so each leader takes the first candidate in the
+// order of preference with which the rest can still pair with that few,
+// and the pairing is the one the search would take if it ran to its end.
+// Revision 1 keeps the bound, and on a large field paired rematches that
+// another pairing avoided (61 bots: from about round 19).
 //
 // A group short of players is completed by fill bots. Under revision 1
 // of the rules (plan.Later.Revision), as a Swiss system gives the bye, a
@@ -326,7 +334,8 @@ func (f *ratedField) gain(a, b string, g float64) float64 {
 // at no more meetings. In duels the fill seat, the bye, is given first
 // (byeFirst) and the rest paired by the search, which on a large field
 // could run out of steps before it tried another place for the short
-// group. Revision 0 fixed the sizes, the short groups last,
+// group (from revision 2 the fewest meetings each bye leaves are known,
+// byeMatched). Revision 0 fixed the sizes, the short groups last,
 // so the fill seats went to the last bots whatever they had had.
 func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	names, games := stats.PairwiseGames(p, results)
@@ -347,9 +356,12 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	if p.Later != nil && p.Later.Revision >= 1 {
 		s.fillMet = fillMeetings(s.met, p.Fill)
 	}
+	s.matching = p.Later != nil && p.Later.Revision >= 2 && p.Players == 2
 	switch {
 	case s.fillMet != nil && p.Players == 2 && len(unassigned)%2 == 1:
 		pr.Groups = s.byeFirst(unassigned)
+	case s.matching && len(unassigned)%2 == 0:
+		pr.Groups = s.matched(unassigned)
 	case len(unassigned) > 0 && len(s.sizes) > 0:
 		s.open(unassigned, 0)
 		pr.Groups = s.best
@@ -362,7 +374,7 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 	return pr
 }
 
-// byeFirst groups an odd field of duels (revision 1) as a Swiss system
+// byeFirst groups an odd field of duels (revision 1 on) as a Swiss system
 // gives the bye: the fill seat goes first to one of the bots that have
 // had it least, the lowest-placed of them whose absence lets the rest
 // pair with the fewest meetings, and the rest are paired by the search.
@@ -374,6 +386,9 @@ func (s *swissSearch) byeFirst(order []string) [][]string {
 	least := s.fillMet[order[0]]
 	for _, b := range order {
 		least = min(least, s.fillMet[b])
+	}
+	if s.matching {
+		return s.byeMatched(order, least)
 	}
 	var best [][]string
 	bestCost, steps := 0, 0
@@ -396,6 +411,28 @@ func (s *swissSearch) byeFirst(order []string) [][]string {
 		}
 	}
 	return best
+}
+
+// byeMatched gives the bye as byeFirst does, but knowing (revision 2)
+// the fewest meetings each bye leaves from the matching of the rest, so
+// with no bound: of the bots that have had the fill seat least, the
+// lowest-placed of those whose absence leaves the fewest meetings.
+func (s *swissSearch) byeMatched(order []string, least int) [][]string {
+	var rest []string
+	bye, fewest, found := "", 0, false
+	for _, b := range slices.Backward(order) {
+		if s.fillMet[b] != least {
+			continue
+		}
+		without := slices.DeleteFunc(slices.Clone(order), func(x string) bool { return x == b })
+		if f, _ := s.fewest(without); !found || f < fewest {
+			rest, bye, fewest, found = without, b, f, true
+		}
+		if fewest == 0 {
+			break
+		}
+	}
+	return append(s.matched(rest), []string{bye})
 }
 
 // fillMeetings counts, for every bot, its meetings with fill bots.
@@ -423,7 +460,10 @@ type swissSearch struct {
 	pos   map[string]int
 	// fillMet are the bots' meetings with fill bots; nil under revision
 	// 0, whose sizes are taken in order.
-	fillMet  map[string]int
+	fillMet map[string]int
+	// matching says that duels are paired by matched, exactly (revision
+	// 2), rather than by the bounded search.
+	matching bool
 	players  int
 	sizes    []int      // of the groups still to make, largest first
 	groups   [][]string // complete so far
@@ -479,17 +519,86 @@ func (s *swissSearch) add(group []string, size int, unassigned []string, cost in
 		}
 		return n
 	}
-	a := group[0]
+	for _, c := range s.preferred(group[0], unassigned, metGroup) {
+		rest := slices.DeleteFunc(slices.Clone(unassigned), func(b string) bool { return b == c })
+		s.add(append(slices.Clone(group), c), size, rest, cost+metGroup(c))
+	}
+}
+
+// preferred orders the bots a group led by a may take next: fewest
+// meetings with the group (metGroup), then the score closest to a's, then
+// the place.
+func (s *swissSearch) preferred(a string, unassigned []string, metGroup func(string) int) []string {
 	candidates := slices.Clone(unassigned)
 	slices.SortFunc(candidates, func(x, y string) int {
 		return cmp.Or(cmp.Compare(metGroup(x), metGroup(y)),
 			cmp.Compare(math.Abs(s.score[x]-s.score[a]), math.Abs(s.score[y]-s.score[a])),
 			cmp.Compare(s.pos[x], s.pos[y]))
 	})
-	for _, c := range candidates {
-		rest := slices.DeleteFunc(slices.Clone(unassigned), func(b string) bool { return b == c })
-		s.add(append(slices.Clone(group), c), size, rest, cost+metGroup(c))
+	return candidates
+}
+
+// fewest is the fewest meetings that the duels of an even field can
+// have, the cost of a minimum-cost perfect matching, and that matching
+// (each bot's partner).
+func (s *swissSearch) fewest(field []string) (int, map[string]string) {
+	mate, n := minCostMatching(len(field), func(i, j int) int { return s.met[[2]string{field[i], field[j]}] })
+	partners := make(map[string]string, len(field))
+	for i, j := range mate {
+		partners[field[i]] = field[j]
 	}
+	return n, partners
+}
+
+// matched pairs an even field of duels (revision 2) as the search would
+// with no bound on its steps: of the pairings with the fewest meetings,
+// the first in the order of preference. Each leader takes the first
+// candidate (preferred) with which the rest can still pair with the
+// fewest meetings, as the matching of the rest shows.
+func (s *swissSearch) matched(order []string) [][]string {
+	var groups [][]string
+	target, partners := s.fewest(order)
+	for len(order) > 0 {
+		var group []string
+		group, order, target, partners = s.partner(order, target, partners)
+		groups = append(groups, group)
+	}
+	return groups
+}
+
+// partner pairs order[0] with the first candidate (preferred) with which
+// the rest can still pair with target meetings in all, partners being
+// such a pairing of order, and returns the pair, the bots left, the
+// fewest meetings they can pair with and a pairing of them with that
+// few.
+func (s *swissSearch) partner(order []string, target int, partners map[string]string) ([]string, []string, int, map[string]string) {
+	a, rest := order[0], order[1:]
+	met := func(x, y string) int { return s.met[[2]string{x, y}] }
+	for _, c := range s.preferred(a, rest, func(b string) int { return met(a, b) }) {
+		if met(a, c) > target {
+			continue
+		}
+		others := slices.DeleteFunc(slices.Clone(rest), func(b string) bool { return b == c })
+		// The rest cannot pair with fewer than target−met(a, c) (a
+		// with c and that would be fewer than target), so partners
+		// with a's and c's partners paired together, if no more,
+		// show it is the fewest without a matching.
+		pa, pc := partners[a], partners[c]
+		if pa == c || met(a, c)+target-met(a, pa)-met(c, pc)+met(pa, pc) == target {
+			delete(partners, a)
+			delete(partners, c)
+			if pa != c {
+				partners[pa], partners[pc] = pc, pa
+			}
+			return []string{a, c}, others, target - met(a, c), partners
+		}
+		if f, fp := s.fewest(others); met(a, c)+f == target {
+			return []string{a, c}, others, f, fp
+		}
+	}
+	// A pairing of target meetings exists (fewest found one), so some
+	// partner of a is in one.
+	panic(fmt.Sprintf("pairing: no partner of %s leaves a pairing of %d meetings", a, target))
 }
 
 // rules group the field for round r by each pairing rule.

@@ -365,6 +365,16 @@ func TestGroupByRatingJoinsParts(t *testing.T) {
 // rounds' pairings.
 func swissRun(t *testing.T, bots []string, last, revision int) (map[string][]int, []*Pairing) {
 	t.Helper()
+	fills, paired, _ := swissPlay(t, bots, last, revision, func(a, b string) bool {
+		return slices.Index(bots, a) < slices.Index(bots, b)
+	})
+	return fills, paired
+}
+
+// swissPlay is swissRun with the winner of each match but the fill bot's
+// given by a beats b; it returns the results too.
+func swissPlay(t *testing.T, bots []string, last, revision int, beats func(a, b string) bool) (map[string][]int, []*Pairing, []stats.Result) {
+	t.Helper()
 	p := &plan.Plan{Players: 2, Seats: tournament.Swap, Deal: tournament.PerGroup, Seed: 2, Rounds: last, Fill: []string{"z"},
 		Later: &plan.Later{Pairing: tournament.ByScore, From: 2, Revision: revision}}
 	for _, b := range append(slices.Clone(bots), "z") {
@@ -393,7 +403,7 @@ func swissRun(t *testing.T, bots []string, last, revision int) (map[string][]int
 		p.Matches = append(p.Matches, matches...)
 		for _, m := range matches {
 			a, b := m.Seats[0], m.Seats[1]
-			win := slices.Index(bots, a) < slices.Index(bots, b) && a != "z" || b == "z"
+			win := a != "z" && beats(a, b) || b == "z"
 			sa, sb := 0.0, 1.0
 			if win {
 				sa, sb = 1, 0
@@ -409,7 +419,7 @@ func swissRun(t *testing.T, bots []string, last, revision int) (map[string][]int
 			}
 		}
 	}
-	return fills, paired
+	return fills, paired, results
 }
 
 // TestGroupBySwissSpreadsFill: nine bots and a fill bot, five rounds.

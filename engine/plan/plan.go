@@ -81,8 +81,9 @@ type Later struct {
 	From    int                `json:"from,omitempty"`
 	// Revision is the revision of the pairing rules the rounds are
 	// paired by (package pairing): 0, left out, in a plan made before
-	// PairingRevision 1, whose rounds are paired as they were then, so
-	// that its run resumes, replays and merges as it began.
+	// PairingRevision 1, and a plan made before a later revision keeps
+	// its own, whose rounds are paired as they were then, so that its
+	// run resumes, replays and merges as it began.
 	Revision int `json:"revision,omitempty"`
 	// Playoffs says that bots tied on mean place after all rounds play
 	// playoff matches (a rating whose Playoffs is true), up to MaxPlayoffs
@@ -98,8 +99,11 @@ type Later struct {
 // game links counts as unknown, so a bot's best opponent by rating is one
 // it has no link to (rather than its only opponent again), and a Swiss
 // round's fill seats go to the bots that have had them least, wherever
-// the short groups then fall.
-const PairingRevision = 1
+// the short groups then fall. Revision 2: a Swiss round of duels has the
+// fewest meetings possible, found by a matching rather than a search
+// bounded in its steps, which on a large field could stop with
+// rematches that another pairing avoids.
+const PairingRevision = 2
 
 // MaxPlayoffs is how many playoff stages may follow the rounds: bots that
 // tie after them (identical bots do, forever) stay tied.
