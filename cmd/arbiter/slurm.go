@@ -27,7 +27,6 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/atomicfile"
-	"github.com/arbiter-contests/arbiter/internal/javacmd"
 	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
@@ -524,7 +523,7 @@ func checkHoldsNoBot(flag, dir string, p *plan.Plan, root, why string) error {
 }
 
 // commandFileIn is a file that bot b's command names (a path a word of
-// it may name, see wordPaths, from the bot's folder bdir, or an absolute
+// it may name, see drivers.WordPaths, from the bot's folder bdir, or an absolute
 // one) or that its fingerprint records outside that folder, which lies
 // in the directory real; "" when there is none. A results directory in
 // the bot's folder is left out of its fingerprint, so the files of its
@@ -532,7 +531,7 @@ func checkHoldsNoBot(flag, dir string, p *plan.Plan, root, why string) error {
 // found by the command's words.
 func commandFileIn(b *plan.Bot, bdir, real string) string {
 	for _, w := range b.Command {
-		for _, path := range wordPaths(w) {
+		for _, path := range drivers.WordPaths(w) {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(bdir, path)
 			}
@@ -552,33 +551,6 @@ func commandFileIn(b *plan.Bot, bdir, real string) string {
 		}
 	}
 	return ""
-}
-
-// wordPaths are the paths that a word of a bot's command may name: the
-// word, the value it gives after its first "=" (--model=dir/w.bin,
-// -Dlib=native), and the entries of a list joined by ':' in either
-// (-cp bin:lib/x.jar, -javaagent:agent.jar), a Java wildcard entry
-// (lib/*) by its folder. A word that names no file costs nothing: only
-// a path that is there, in the directory looked at, counts. An option
-// whose value follows its letter in one word (-Ilib) is not read: its
-// value cannot be told from a flag (-cp would name "p").
-func wordPaths(w string) []string {
-	forms := []string{w}
-	if _, v, ok := strings.Cut(w, "="); ok {
-		forms = append(forms, v)
-	}
-	out := []string{w}
-	for _, f := range forms {
-		for _, e := range filepath.SplitList(f) {
-			if dir, ok := javacmd.Wildcard(e); ok {
-				e = dir
-			}
-			if e != "" && e != w {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
 }
 
 // fileIn is the file at path abs, when there is one, that lies in the

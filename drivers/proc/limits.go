@@ -799,7 +799,11 @@ func (b *Box) execFault(e error) *Fault {
 	if b.sandboxed {
 		shows = b.shows
 	}
-	if why := interpreterFault(path, args[0], e, shows); why != "" {
+	why := interpreterFault(path, args[0], e, shows)
+	if why == "" {
+		why = hiddenLinkFault(path, b.cmd.Dir, e, shows)
+	}
+	if why != "" {
 		return faultf(drivers.FaultStart, "cannot start %s: %s", strings.Join(args, " "), why)
 	}
 	return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(args, " "), e)
