@@ -75,7 +75,8 @@ func (l *loader) checkClassPath(t *Tournament, b *Bot) *hcl.Diagnostic {
 // checkThreads warns of a Java bot of tournament t whose process limit
 // (BotLimits) is one a default JVM's own threads go over
 // (javacmd.SmallProcesses: Auction's 16) and whose command (or the java
-// command of its shell's -c script: javacmd.Wrapped), or the JVM's
+// command of its shell's -c script or wrapper script: javacmd.Launched),
+// or the JVM's
 // option variables of its env, do not give the options that keep them
 // within it (javacmd.ThreadFlags): it would fail every move with a
 // processes fault.
@@ -84,19 +85,20 @@ func (l *loader) checkThreads(t *Tournament, b *Bot) *hcl.Diagnostic {
 	if n <= 0 || n >= javacmd.SmallProcesses || l.jvmWarned[b] {
 		return nil
 	}
-	command := b.Command
-	if wrapped := javacmd.Wrapped(command); wrapped != nil {
-		command = wrapped // sh -c "java ..."
-	}
+	command, script := javacmd.Launched(b.Command, b.Dir) // java ..., sh -c "java ...", ./run.sh
 	missing := javacmd.MissingThreadFlags(command, jvmEnv(b))
 	if len(missing) == 0 {
 		return nil
 	}
 	l.threadsWarned(b)
 	rng := b.DeclRange
+	where := "its command"
+	if script != "" {
+		where = "the java command of " + script
+	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "JVM without the options of a small process limit",
-		Detail: fmt.Sprintf("Bot %q runs %q, whose JVM starts threads of its own (its garbage collector's, its compilers'), by default more than its limit of %d processes and threads: give %s before the class in its command, or every move may fail with \"tried to have more than %d processes and threads at once\" (a processes fault).",
-			b.Name, strings.Join(b.Command, " "), n, strings.TrimSuffix(strings.TrimPrefix(hclList(missing), "["), "]"), n),
+		Detail: fmt.Sprintf("Bot %q runs %q, whose JVM starts threads of its own (its garbage collector's, its compilers'), by default more than its limit of %d processes and threads: give %s before the class in %s, or every move may fail with \"tried to have more than %d processes and threads at once\" (a processes fault).",
+			b.Name, strings.Join(b.Command, " "), n, strings.TrimSuffix(strings.TrimPrefix(hclList(missing), "["), "]"), where, n),
 		Subject: &rng}
 }
 

@@ -211,8 +211,9 @@ tournament "v" {
 // TestJavaWithoutThreadOptions: a java command that has its class path
 // but not the JVM options a small process limit needs (Auction's 16, a
 // limits block's) is warned of at its bot's block, naming the options it
-// lacks (of a shell's -c script that is java's command, those that
-// command lacks); one that gives them (in its command or
+// lacks (of a shell's -c script or a wrapper script that is java's
+// command, those that command lacks; a script with any other line is not
+// read); one that gives them (in its command or
 // JAVA_TOOL_OPTIONS), or runs under a roomy limit, is not.
 func TestJavaWithoutThreadOptions(t *testing.T) {
 	const cfg = `
@@ -231,6 +232,14 @@ bot "shell" {
 bot "flags" {
   dir     = "j"
   command = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-cp", ".", "Bot"]
+}
+bot "script" {
+  dir     = "j"
+  command = ["./run.sh", "-XX:TieredStopAtLevel=1"]
+}
+bot "unread" {
+  dir     = "j"
+  command = ["./set.sh"]
 }
 bot "envflags" {
   dir     = "j"
@@ -261,7 +270,7 @@ tournament "t" {
 }
 tournament "v" {
   game    = game.auction.a
-  bots    = [bot.shell, bot.flags]
+  bots    = [bot.shell, bot.flags, bot.script, bot.unread]
   players = 2
 }
 tournament "u" {
@@ -272,7 +281,8 @@ tournament "u" {
 }
 `
 	warned := map[string]string{}
-	for _, d := range javaWarnings(t, cfg) {
+	for _, d := range javaWarnings(t, cfg, "run.sh", "#!/bin/sh\nexec java -XX:+UseSerialGC -cp . Bot \"$@\"\n",
+		"set.sh", "#!/bin/sh\nset -x\nexec java -cp . Bot\n") {
 		if d.Summary == "JVM without the options of a small process limit" {
 			name, _, _ := strings.Cut(strings.TrimPrefix(d.Detail, `Bot "`), `"`)
 			warned[name] = d.Detail
@@ -285,6 +295,9 @@ tournament "u" {
 		"plain": `"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"`,
 		"half":  `its limit of 16 processes and threads: give "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1" before the class`,
 		"shell": `give "-XX:CICompilerCount=1" before the class`, // the java command of its sh -c script
+		// the java command of its wrapper script, with the script's
+		// arguments after it (not JVM options there: after the class)
+		"script": `give "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1" before the class in the java command of `,
 	} {
 		if !strings.Contains(warned[bot], want) {
 			t.Errorf("bot %s: warning %q, want one with %s", bot, warned[bot], want)
@@ -304,11 +317,16 @@ tournament "u" {
 // javaWarnings loads cfg as t.hcl in a folder of its own (with an empty
 // folder j for the bots' dir) and returns its diagnostics, failing the
 // test on an error.
-func javaWarnings(t *testing.T, cfg string) hcl.Diagnostics {
+func javaWarnings(t *testing.T, cfg string, files ...string) hcl.Diagnostics {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "j"), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(files); i += 2 { // name, text: the bots' files in j
+		if err := os.WriteFile(filepath.Join(dir, "j", files[i]), []byte(files[i+1]), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)

@@ -452,17 +452,89 @@ func HiddenLinks(dir string, s Sandbox) []Link {
 		if d.Type()&os.ModeSymlink == 0 {
 			return nil
 		}
-		target := evalSymlinks(p)
-		if target == "" {
-			return nil
-		}
-		if !s.Shows(target, dir) && !Within(target, real) {
-			out = append(out, Link{Path: p, Target: target})
-		} else if through := s.walkHidden(p, dir); through != "" {
-			out = append(out, Link{Path: p, Target: target, Through: through})
+		if l, ok := s.hiddenLink(p, dir, real); ok {
+			out = append(out, l)
 		}
 		return nil
 	})
+	return out
+}
+
+// hiddenLink is the link at p, in the folder dir of a bot (real: dir,
+// its links resolved), when it leads out of dir to an existing file
+// that the bot's sandbox s does not show, or on its way through a
+// folder s does not show.
+func (s Sandbox) hiddenLink(p, dir, real string) (Link, bool) {
+	target := evalSymlinks(p)
+	switch {
+	case target == "":
+		return Link{}, false
+	case !s.Shows(target, dir) && !Within(target, real):
+		return Link{Path: p, Target: target}, true
+	}
+	if through := s.walkHidden(p, dir); through != "" {
+		return Link{Path: p, Target: target, Through: through}, true
+	}
+	return Link{}, false
+}
+
+// CommandLinks are the symbolic links of the folder dir that command
+// names, as a file or as a folder on a file's way (bot.py, lib/x.jar
+// with lib a link; its program by a path with a slash, its arguments
+// and the paths inside them, see WordPaths), which lead out of dir to
+// what the sandbox s of a bot in dir does not show (as HiddenLinks
+// finds them, without looking through the whole folder).
+func CommandLinks(command []string, dir string, s Sandbox) []Link {
+	dir = filepath.Clean(dir)
+	real := cmp.Or(evalSymlinks(dir), dir)
+	seen := map[string]bool{}
+	var out []Link
+	for i, w := range command {
+		if i == 0 && !strings.Contains(w, "/") {
+			continue // looked up on PATH, not in dir
+		}
+		for _, p := range WordPaths(w) {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			for ; p != dir && Within(p, dir) && !seen[p]; p = filepath.Dir(p) {
+				seen[p] = true
+				if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					continue
+				}
+				if l, ok := s.hiddenLink(p, dir, real); ok {
+					out = append(out, l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// WordPaths are the paths that a word of a bot's command may name: the
+// word, the value it gives after its first "=" (--model=dir/w.bin,
+// -Dlib=native), and the entries of a list joined by ':' in either
+// (-cp bin:lib/x.jar, -javaagent:agent.jar), a Java wildcard entry
+// (lib/*) by its folder. A word may name no file at all: only a path
+// that is there counts for what looks at them. An option whose value
+// follows its letter in one word (-Ilib) is not read: its value cannot
+// be told from a flag (-cp would name "p").
+func WordPaths(w string) []string {
+	forms := []string{w}
+	if _, v, ok := strings.Cut(w, "="); ok {
+		forms = append(forms, v)
+	}
+	out := []string{w}
+	for _, f := range forms {
+		for _, e := range filepath.SplitList(f) {
+			if dir, ok := javacmd.Wildcard(e); ok {
+				e = dir
+			}
+			if e != "" && e != w {
+				out = append(out, e)
+			}
+		}
+	}
 	return out
 }
 

@@ -522,22 +522,23 @@ func checkHoldsNoBot(flag, dir string, p *plan.Plan, root, why string) error {
 	return nil
 }
 
-// commandFileIn is a file that bot b's command names (a word of it, by
-// its path from the bot's folder bdir, or an absolute one) or that its
-// fingerprint records outside that folder, which lies in the directory
-// real; "" when there is none. A results directory in the bot's folder
-// is left out of its fingerprint, so the files of its command there
-// (-out bots, for a command python3 bots/simple.py) are found by the
-// command's words.
+// commandFileIn is a file that bot b's command names (a path a word of
+// it may name, see drivers.WordPaths, from the bot's folder bdir, or an absolute
+// one) or that its fingerprint records outside that folder, which lies
+// in the directory real; "" when there is none. A results directory in
+// the bot's folder is left out of its fingerprint, so the files of its
+// command there (-out bots, for a command python3 bots/simple.py) are
+// found by the command's words.
 func commandFileIn(b *plan.Bot, bdir, real string) string {
 	for _, w := range b.Command {
-		path := w
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(bdir, w)
-		}
-		if abs, err := filepath.Abs(path); err == nil {
-			if f := fileIn(abs, real); f != "" {
-				return f
+		for _, path := range drivers.WordPaths(w) {
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(bdir, path)
+			}
+			if abs, err := filepath.Abs(path); err == nil {
+				if f := fileIn(abs, real); f != "" {
+					return f
+				}
 			}
 		}
 	}

@@ -197,24 +197,30 @@ func tooMany(t *config.Tournament, many *tournament.TooManyMatches) *hcl.Diagnos
 		Subject: rangePtr(t.Ranges["bots"])}
 }
 
-// hiddenLinks warns of the symbolic links of a player's folder that
-// lead out of it to what its sandbox sb (nil: none) does not show
-// (drivers.HiddenLinks): the player's listing shows the file, but every
-// match it plays would end in its failing to open it.
+// hiddenLinks warns of the symbolic links of a player's folder, or
+// those an organiser's bot's command names in its folder
+// (drivers.CommandLinks: its folder may be large, dir = "."), that lead
+// out of it to what its sandbox sb (nil: none) does not show
+// (drivers.HiddenLinks): the listing shows the file, but every match it
+// plays would end in its failing to open it, or to start.
 func hiddenLinks(b *config.Bot, sb *drivers.Sandbox) hcl.Diagnostics {
-	if sb == nil || !b.Submitted {
+	if sb == nil || b.House != "" {
 		return nil
 	}
+	links, summary, named, fix := drivers.CommandLinks(b.Command, b.Dir, *sb), "Link out of a bot's folder", "its command names %s, a symbolic link", ", name the file by its own path in the command (the sandbox shows the files the organiser's command names)"
+	if b.Submitted {
+		links, summary, named, fix = drivers.HiddenLinks(b.Dir, *sb), "Link out of a player's folder", "%s is a symbolic link", ""
+	}
 	var diags hcl.Diagnostics
-	for _, l := range drivers.HiddenLinks(b.Dir, *sb) {
+	for _, l := range links {
 		link, _ := os.Readlink(l.Path)
 		where := fmt.Sprintf("which leads to %s, outside the bot's folder %s", l.Target, b.Dir)
 		if l.Through != "" {
 			where = fmt.Sprintf("which goes through %s, outside the bot's folder %s, on its way to %s", l.Through, b.Dir, l.Target)
 		}
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Link out of a player's folder",
-			Detail: fmt.Sprintf("Bot %q: %s is a symbolic link to %s, %s. In the sandbox (the default) a bot sees only its own folder, the system's folders and the interpreters on PATH, so the link will not be visible inside the sandbox: the bot cannot open it, and a match that needs it ends in a fault. Copy the file into %s, or run the tournament with limits { sandbox = false }.",
-				b.Name, l.Path, link, where, b.Dir),
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary,
+			Detail: fmt.Sprintf("Bot %q: "+named+" to %s, %s. In the sandbox (the default) a bot sees only its own folder, the system's folders and the interpreters on PATH, so the link will not be visible inside the sandbox: the bot cannot open it, and a match that needs it ends in a fault. Copy the file into %s%s, or run the tournament with limits { sandbox = false }.",
+				b.Name, l.Path, link, where, b.Dir, fix),
 			Subject: b.DeclRange.Ptr()})
 	}
 	return diags

@@ -157,6 +157,28 @@ func crlfFault(args []string, dir string) *Fault {
 	return faultf(drivers.FaultStart, "cannot start %s: %s", strings.Join(args, " "), why)
 }
 
+// hiddenLinkFault is why the program at path, in the bot's folder dir,
+// could not be exec'd for err (its file not found) in the sandbox, whose
+// shows says what it holds: path is a symbolic link that leads out of
+// dir to a file the sandbox does not show, so that the bot sees the
+// link and nothing at its end. "" otherwise, and out of the sandbox
+// (shows nil).
+func hiddenLinkFault(path, dir string, err error, shows func(string) bool) string {
+	if shows == nil || dir == "" || !errors.Is(err, syscall.ENOENT) || !drivers.Within(path, dir) {
+		return ""
+	}
+	if fi, lerr := os.Lstat(path); lerr != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return ""
+	}
+	target, terr := filepath.EvalSymlinks(path)
+	if terr != nil || shows(target) {
+		return ""
+	}
+	text, _ := os.Readlink(path)
+	return fmt.Sprintf("%s is a symbolic link to %s, which leads to %s, outside the bot's folder %s: the sandbox shows a bot its own folder, the system's folders and what its command needs, not where a link of its folder leads, so the link leads nowhere there; copy the file into the bot's folder, or name it by its own path in the bot block's command",
+		path, text, target, dir)
+}
+
 // interpreterFault is why the program at path (named name) could not be
 // exec'd for err, when its "#!" line is to blame: the kernel says "no
 // such file or directory" (or "exec format error", "permission denied")

@@ -72,13 +72,20 @@ func runHog(t *testing.T, argv []string, dir string, lim drivers.Limits) Reply {
 // memory and is killed at the limit while it makes garbage: the memory
 // fault says so and gives the -Xmx to put in the command. A JVM run by
 // a shell's -c script that is java's command (javacmd.Wrapped), with
-// exec or without (the shell then waits for it), is told the same.
+// exec or without (the shell then waits for it), or by a wrapper script
+// of its folder whose one command is java's (javacmd.Script), is told
+// the same.
 func TestJVMOverMemoryLimitIsTold(t *testing.T) {
 	java, dir := javaBot(t, drivers.LimitMemory)
+	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n# the bot\nexec "+java+" -cp . Hog \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, argv := range [][]string{
 		{java, "-cp", ".", "Hog"},
 		{"/bin/sh", "-c", java + " -cp . Hog"},
 		{"/bin/sh", "-c", "exec " + java + " -cp . Hog"},
+		{"./run.sh"},
+		{"/bin/sh", "run.sh"},
 	} {
 		r := runHog(t, argv, dir, drivers.Limits{Memory: 200 << 20})
 		if r.Fault == nil || r.Fault.Kind != drivers.FaultMemory {

@@ -254,14 +254,16 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 }
 
 // noteJVM notes whether the bot's program is a JVM, or a shell whose -c
-// script is java's simple command (javacmd.Wrapped), and what of a heap
-// and the small-limit thread options that command gives it, for its
-// memory and process faults to say.
+// script, or a wrapper script whose one command, is java's simple
+// command (javacmd.Launched), and what of a heap and the small-limit
+// thread options that command gives it, for its memory and process
+// faults to say.
 func (b *Box) noteJVM(cfg *shimConfig, env []string) {
-	command := append([]string{cfg.Path}, cfg.Args[1:]...)
-	if !javacmd.JVM(cfg.Path) {
-		command = javacmd.Wrapped(command)
+	dir := ""
+	if b.cmd != nil {
+		dir = b.cmd.Dir
 	}
+	command, _ := javacmd.Launched(append([]string{cfg.Path}, cfg.Args[1:]...), dir)
 	if b.jvm = command != nil; b.jvm {
 		b.jvmHeap = javacmd.MaxHeap(command, env)
 		b.jvmMissing = javacmd.MissingThreadFlags(command, env)
@@ -799,7 +801,11 @@ func (b *Box) execFault(e error) *Fault {
 	if b.sandboxed {
 		shows = b.shows
 	}
-	if why := interpreterFault(path, args[0], e, shows); why != "" {
+	why := interpreterFault(path, args[0], e, shows)
+	if why == "" {
+		why = hiddenLinkFault(path, b.cmd.Dir, e, shows)
+	}
+	if why != "" {
 		return faultf(drivers.FaultStart, "cannot start %s: %s", strings.Join(args, " "), why)
 	}
 	return faultf(drivers.FaultStart, "cannot start %s: %v", strings.Join(args, " "), e)

@@ -236,3 +236,67 @@ func TestWrapped(t *testing.T) {
 		}
 	}
 }
+
+// A wrapper script of the bot's whose one command is java's simple
+// command (after exec, ending in "$@" or not) is read as the java
+// command, run by itself (its "#!" line a shell's, through env or not)
+// or by a shell (sh run.sh); a script with another line that a shell
+// runs (a variable, a cd, a second command), an expansion, another "#!"
+// line or none (run by itself), is not.
+func TestScript(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"run.sh":   "#!/bin/sh\n# the bot\n\nexec java -Xmx100m -cp . Bot \"$@\"\n",
+		"env.sh":   "#!/usr/bin/env bash\njava -cp 'my dir' Bot\n",
+		"bare.sh":  "exec java -cp . Bot\n",
+		"set.sh":   "#!/bin/sh\nX=1\nexec java -cp . Bot\n",
+		"cd.sh":    "#!/bin/sh\ncd bin\nexec java -cp . Bot\n",
+		"two.sh":   "#!/bin/sh\njava -cp . Bot\njava -cp . Bot\n",
+		"var.sh":   "#!/bin/sh\nexec java $OPTS -cp . Bot\n",
+		"args.sh":  "#!/bin/sh\nexec java \"$@\" -cp . Bot\n",
+		"more.sh":  "#!/bin/sh\nexec java -cp . \\\n  Bot\n",
+		"py.sh":    "#!/usr/bin/python3\nexec java -cp . Bot\n",
+		"flag.sh":  "#!/bin/sh -e\nexec java -cp . Bot\n",
+		"crlf.sh":  "#!/bin/sh\r\nexec java -cp . Bot\r\n",
+		"other.sh": "#!/bin/sh\nexec python3 bot.py\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		command []string
+		want    []string
+	}{
+		{[]string{"./run.sh", "a"}, []string{"java", "-Xmx100m", "-cp", ".", "Bot", "a"}},
+		{[]string{filepath.Join(dir, "run.sh")}, []string{"java", "-Xmx100m", "-cp", ".", "Bot"}},
+		{[]string{"sh", "run.sh", "a", "b"}, []string{"java", "-Xmx100m", "-cp", ".", "Bot", "a", "b"}},
+		{[]string{"./env.sh", "a"}, []string{"java", "-cp", "my dir", "Bot"}},
+		{[]string{"bash", "./bare.sh"}, []string{"java", "-cp", ".", "Bot"}},
+		{[]string{"./bare.sh"}, nil}, // no "#!": exec fails
+		{[]string{"sh", "-e", "run.sh"}, nil},
+		{[]string{"run.sh"}, nil}, // looked up on PATH
+		{[]string{"./missing.sh"}, nil},
+		{[]string{"./set.sh"}, nil},
+		{[]string{"./cd.sh"}, nil},
+		{[]string{"./two.sh"}, nil},
+		{[]string{"./var.sh"}, nil},
+		{[]string{"./args.sh"}, nil},
+		{[]string{"./more.sh"}, nil},
+		{[]string{"./py.sh"}, nil},
+		{[]string{"./flag.sh"}, nil},
+		{[]string{"./crlf.sh"}, nil},
+		{[]string{"./other.sh"}, nil},
+	} {
+		got, script := Script(c.command, dir)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Script(%q) = %q, want %q", c.command, got, c.want)
+		}
+		if (script != "") != (c.want != nil) {
+			t.Errorf("Script(%q) names the script %q", c.command, script)
+		}
+	}
+	if got, _ := Launched([]string{"./run.sh"}, dir); len(got) == 0 || got[0] != "java" {
+		t.Errorf("Launched(./run.sh) = %q, want its java command", got)
+	}
+}
