@@ -501,7 +501,8 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 // from what Out's plan op records to what the shards' plans record, when
 // every shard was let play with them (-allow-changed-bots): its
 // changes.jsonl records each as a change since the plan it ran was
-// compiled, from op's fingerprint (RecordCompiledChanges); a house bot
+// compiled, from op's fingerprint to the one the shard's plan records
+// (RecordCompiledChanges); a house bot
 // changes with arbiter's build, which the change records alone. Nil when
 // a shard was not, or the plans differ otherwise.
 func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
@@ -512,7 +513,7 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 		rebuilt := op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter
 		if rebuilt {
 			c, ok := allowed[""]
-			if !ok || c.From != op.Arbiter.ID() {
+			if !ok || c.From != op.Arbiter.ID() || c.To != sd.plan.Arbiter.ID() {
 				return nil
 			}
 			found = append(found, c)
@@ -526,7 +527,7 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 				continue // a house bot changes with arbiter's build, whose change is allowed above
 			}
 			c, ok := allowed[b.Name]
-			if !ok || c.From != short(ob.Fingerprint.Hash) {
+			if !ok || c.From != short(ob.Fingerprint.Hash) || c.To != short(b.Fingerprint.Hash) {
 				return nil
 			}
 			found = append(found, c)

@@ -62,3 +62,41 @@ func TestPlanDiffHouseBots(t *testing.T) {
 		t.Fatalf("planDiff = %q, want %q", got, want)
 	}
 }
+
+// TestAllowedChangesTo: a shard's recorded change is taken only as the
+// change to what the shard's plan.json records: a change from Out's
+// fingerprint to another (a record of another run into the directory,
+// or edited) let a shard of other bots, or of another build of arbiter,
+// merge as if its change were recorded.
+func TestAllowedChangesTo(t *testing.T) {
+	old := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	now := &plan.Arbiter{Version: "(devel)", Executable: "sha256:n3w"}
+	bots := func(ext string) []plan.Bot {
+		return []plan.Bot{{Name: "py", Command: []string{"python3", "bot.py"}, Fingerprint: &plan.Fingerprint{Hash: ext}}}
+	}
+	cases := []struct {
+		name    string
+		arbiter *plan.Arbiter
+		bot     string
+		change  BotChange
+		want    bool
+	}{
+		{"bot as recorded", old, "sha256:py2", BotChange{Bot: "py", From: "sha256:py", To: "sha256:py2"}, true},
+		{"bot to another", old, "sha256:py3", BotChange{Bot: "py", From: "sha256:py", To: "sha256:py2"}, false},
+		{"build as recorded", now, "sha256:py", BotChange{From: old.ID(), To: now.ID()}, true},
+		{"build to another", now, "sha256:py", BotChange{From: old.ID(), To: (&plan.Arbiter{Version: "(devel)", Executable: "sha256:0th3r"}).ID()}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := appendChanges(dir, changeRecord{Changes: []BotChange{tc.change}, Plan: "m/plan.json"}); err != nil {
+				t.Fatal(err)
+			}
+			shard := &shardDir{dir: dir, plan: plan.Plan{Arbiter: tc.arbiter, Bots: bots(tc.bot)}}
+			got := allowedChanges([]*shardDir{shard}, &plan.Plan{Arbiter: old, Bots: bots("sha256:py")})
+			if (got != nil) != tc.want {
+				t.Fatalf("allowedChanges = %+v, want taken %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -130,13 +131,14 @@ func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 	if _, err := run.Run(ctx); err != nil {
 		return nil, err
 	}
-	_, recorded, _, err := ReadDirWith(from, r.Drivers)
+	// The recorded results as written, to be compared as written.
+	recorded, lines, err := readRaw(filepath.Join(from, ResultsFile))
 	if err != nil {
 		return nil, err
 	}
-	results := map[string]*Result{}
+	results := map[string][]byte{}
 	for i := range recorded {
-		results[recorded[i].Match] = &recorded[i]
+		results[recorded[i].Match] = lines[i]
 	}
 	// Each match is compared on its own: one transcript that cannot be
 	// read does not hide what the others say.
@@ -151,7 +153,7 @@ func (r *Runner) Replay(ctx context.Context, from string) ([]Replayed, error) {
 // with the one recorded in from, or with its recorded result when the
 // transcript is gone. With r.AllowChangedBots, transcripts (or results)
 // that differ in the bots' fingerprints alone are Refingerprinted.
-func (r *Runner) compareReplayed(from, id string, recorded *Result) Replayed {
+func (r *Runner) compareReplayed(from, id string, recorded []byte) Replayed {
 	rec, again := transcriptPath(from, id), transcriptPath(r.Out, id)
 	rp := Replayed{Match: id}
 	if !fileExists(rec) {
@@ -190,7 +192,7 @@ func sameButFingerprints(recorded, replayed string) bool {
 // any other line is itself.
 func unfingerprinted(line string) string {
 	var l map[string]any
-	if json.Unmarshal([]byte(line), &l) != nil || l["event"] != "result" {
+	if decodeAsWritten([]byte(line), &l) != nil || l["event"] != "result" {
 		return line
 	}
 	if d, ok := l["data"].(map[string]any); ok {
@@ -201,13 +203,13 @@ func unfingerprinted(line string) string {
 }
 
 // compareResult compares a match's recorded result (its results.jsonl
-// line) with the result event of its replayed transcript, timings and
+// line, as written) with the result event of its replayed transcript, timings and
 // verdicts aside (a verdict depends on the matches before it, which a
 // replay does not play), and with allowChanged the fingerprints it
 // records (a replay with -allow-changed-bots plays the bots as they are
 // now). It returns the difference, empty when there is none, and whether
 // the fingerprints alone differ, which are then no difference.
-func compareResult(recorded *Result, replayed string, allowChanged bool) (string, bool, error) {
+func compareResult(recorded []byte, replayed string, allowChanged bool) (string, bool, error) {
 	if recorded == nil {
 		return "", false, fmt.Errorf("no recorded result to compare with")
 	}
@@ -215,7 +217,7 @@ func compareResult(recorded *Result, replayed string, allowChanged bool) (string
 	if err != nil {
 		return "", false, err
 	}
-	b, err := json.Marshal(transcriptLine{Event: "result", Data: recorded})
+	b, err := json.Marshal(transcriptLine{Event: "result", Data: json.RawMessage(recorded)})
 	if err != nil {
 		return "", false, err
 	}
@@ -254,7 +256,7 @@ func resultLine(path string) (string, error) {
 // unjudged is an untimed result line without the seats' verdicts.
 func unjudged(line string) string {
 	var l map[string]any
-	if json.Unmarshal([]byte(line), &l) != nil {
+	if decodeAsWritten([]byte(line), &l) != nil {
 		return line
 	}
 	if d, ok := l["data"].(map[string]any); ok {
@@ -424,7 +426,7 @@ var measured = map[string]bool{"elapsed_ms": true, "time_ms": true, "off_move_ms
 // untimed is a transcript line without what depends on the machine's speed.
 func untimed(b []byte) (string, error) {
 	var l map[string]any
-	if err := json.Unmarshal(b, &l); err != nil {
+	if err := decodeAsWritten(b, &l); err != nil {
 		return "", err
 	}
 	delete(l, "t")
@@ -459,6 +461,20 @@ func unmeasured(v any) {
 			unmeasured(x)
 		}
 	}
+}
+
+// decodeAsWritten decodes the JSON value b into v with its numbers as
+// written (json.Number), which encode again as the same text: a replay
+// compares what was written, and a float64 would make a uint64 seed, or
+// any number, the same as another that differs beyond its precision.
+// A line that is not one JSON value gets json.Unmarshal's error.
+func decodeAsWritten(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(v) != nil || len(bytes.TrimSpace(b[dec.InputOffset():])) > 0 {
+		return json.Unmarshal(b, v)
+	}
+	return nil
 }
 
 // timeLeftUntimed is the command s with the milliseconds of a time_left

@@ -151,3 +151,60 @@ func wantDiff(t *testing.T, recorded, replayed, name, diff string) {
 		t.Errorf("%s: diff %q, want %q", name, got, diff)
 	}
 }
+
+// Numbers are compared as written, not as the float64 they parse to: a
+// seed or score that differs beyond float64's precision (a uint64 seed's
+// last digits) differs, and -0 is not 0; the same number written the
+// same does not differ.
+func TestCompareTranscriptsNumbersAsWritten(t *testing.T) {
+	write := linesWriter(t)
+	match := func(seed string) string { return `{"t":0.1,"event":"match","data":{"id":"m","seed":` + seed + `}}` }
+	result := func(score string) string {
+		return `{"t":9,"event":"result","data":{"match":"m","seats":[{"bot":"a","score":` + score + `,"time_ms":12}]}}`
+	}
+	recorded := write("a.jsonl", match("18446744073709551615"), result("9007199254740993"))
+	for _, c := range []struct {
+		name, match, result, diff string
+	}{
+		{"same", match("18446744073709551615"), result("9007199254740993"), ""},
+		{"another seed beyond float64", match("18446744073709551614"), result("9007199254740993"), "line 1 differs"},
+		{"another score beyond float64", match("18446744073709551615"), result("9007199254740992"), "line 2 differs"},
+	} {
+		wantDiff(t, recorded, write(c.name, c.match, c.result), c.name, c.diff)
+	}
+	wantDiff(t, write("zero", result("0")), write("minus zero", result("-0")), "-0", "line 1 differs")
+}
+
+// A match without its recorded transcript compares its replayed result
+// with its results.jsonl line as written, and with -allow-changed-bots
+// the fingerprints alone are no difference, numbers still compared as
+// written.
+func TestCompareResultNumbersAsWritten(t *testing.T) {
+	write := linesWriter(t)
+	line := func(seed, fp string) string {
+		return `{"match":"m","round":1,"group":1,"seed":` + seed + `,"seats":[{"bot":"a","score":1,"fault":"","time_ms":3}],"elapsed_ms":5,"fingerprints":{"a":"` + fp + `"}}`
+	}
+	replayed := write("replayed.jsonl", `{"t":9,"event":"result","data":`+line("18446744073709551615", "sha256:new")+`}`)
+	for _, c := range []struct {
+		name, recorded string
+		diff, refp     bool
+	}{
+		{"same", line("18446744073709551615", "sha256:new"), false, false},
+		{"fingerprints alone", line("18446744073709551615", "sha256:old"), false, true},
+		{"another seed beyond float64", line("18446744073709551614", "sha256:new"), true, false},
+		{"another seed and fingerprints", line("18446744073709551614", "sha256:old"), true, false},
+	} {
+		diff, refp, err := compareResult([]byte(c.recorded), replayed, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (diff != "") != c.diff || refp != c.refp {
+			t.Errorf("%s: diff %q, refingerprinted %v; want a difference %v, refingerprinted %v", c.name, diff, refp, c.diff, c.refp)
+		}
+	}
+	a := write("a.jsonl", `{"t":9,"event":"result","data":`+line("18446744073709551615", "sha256:new")+`}`)
+	b := write("b.jsonl", `{"t":9,"event":"result","data":`+line("18446744073709551614", "sha256:old")+`}`)
+	if sameButFingerprints(a, b) {
+		t.Errorf("transcripts whose seeds differ beyond float64 are the same but for their fingerprints")
+	}
+}

@@ -22,8 +22,8 @@ func (Driver) CheckCases() []drivers.CheckCase {
 	return []drivers.CheckCase{
 		{Name: "ok", Doc: "answers OK to an empty board, then exits after STOP", Run: checkOK},
 		{Name: "ok-clock", Doc: "answers OK within the start-up limit, the board sent after the wake-up delay (clock { startup, delay }: the original's 1 s after 1.5 s unless the configuration sets others)", Run: checkOKTime},
-		{Name: "start", Doc: "answers START on a board with filled cells with a legal domino", Run: checkStart},
-		{Name: "reply", Doc: "as second player, answers the opponent's move with a legal domino", Run: checkReply},
+		{Name: "start", Doc: "answers START on a board with filled cells with a legal domino, then the other player's move", Run: checkStart},
+		{Name: "reply", Doc: "as second player, answers the opponent's move with a legal domino, then its next move", Run: checkReply},
 		{Name: "one-move", Doc: "on a board where one domino fits, plays it (a position with one legal move)", Run: checkOneMove},
 		{Name: "clock", Doc: "answers a move within the move limit (clock { move }: the original's 0.5 s unless the configuration sets another)", Run: checkMoveTime},
 		{Name: "game-first", Doc: "plays a whole duel on 7×7 against the house bot keeper, starting", Run: checkGame(0)},
@@ -119,6 +119,9 @@ func moveWithin(s *conform.Session, b *Board, line string, limit time.Duration) 
 	if err != nil {
 		return Move{}, err
 	}
+	if _, early := s.S.EarlyAnswer(); early {
+		return Move{}, conform.Failf("%s", earlyMove(line, answer))
+	}
 	mv, ok := ParseMove(answer)
 	if !ok {
 		return mv, conform.Failf("answered %q to %q, which is not a move like 1x2_2x2 (column x row, cells joined by _; write debug output to stderr)", answer, line)
@@ -128,6 +131,27 @@ func moveWithin(s *conform.Session, b *Board, line string, limit time.Duration) 
 	}
 	b.Place(mv)
 	return mv, nil
+}
+
+// goOn ends a case after the bot's move on b as a duel goes on from
+// there: the other player's move (the first that fits), whose answer
+// must be a move the bot wrote after it was sent (what the bot wrote
+// after its last answer, a line of debug output or its move again, would
+// be taken for it), then STOP. When no domino fits after the bot's move
+// the duel is over: STOP alone, and nothing after the move is judged, as
+// a duel does not judge it.
+func goOn(s *conform.Session, b *Board) error {
+	if b.HasMove() {
+		mv := b.Moves()[0]
+		b.Place(mv)
+		if !b.HasMove() {
+			return stop(s) // the other player's move ends the duel: the bot is not sent it
+		}
+		if _, err := moveOn(s, b, mv.String()); err != nil {
+			return fmt.Errorf("%w (the other player's move after the bot's, as a duel goes on)", err)
+		}
+	}
+	return stop(s)
 }
 
 func stop(s *conform.Session) error {
@@ -152,8 +176,10 @@ func checkStart(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 		return err
 	}
 	defer s.Close()
-	_, err = moveOn(s, b, "START")
-	return err
+	if _, err := moveOn(s, b, "START"); err != nil {
+		return err
+	}
+	return goOn(s, b)
 }
 
 func checkReply(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
@@ -167,7 +193,7 @@ func checkReply(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	if _, err := moveOn(s, b, first.String()); err != nil {
 		return err
 	}
-	return stop(s)
+	return goOn(s, b)
 }
 
 func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
@@ -185,8 +211,10 @@ func checkOneMove(ctx context.Context, bot drivers.Seat, opt drivers.CheckOption
 		return err
 	}
 	defer s.Close()
-	_, err = moveOn(s, b, "START")
-	return err
+	if _, err := moveOn(s, b, "START"); err != nil {
+		return err
+	}
+	return goOn(s, b)
 }
 
 // checkOKTime sends the board as a duel does, after the wake-up delay,
@@ -209,8 +237,10 @@ func checkMoveTime(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptio
 		return err
 	}
 	defer s.Close()
-	_, err = moveWithin(s, b, "START", time.Duration(caseLimits(opt).Move))
-	return err
+	if _, err := moveWithin(s, b, "START", time.Duration(caseLimits(opt).Move)); err != nil {
+		return err
+	}
+	return goOn(s, b)
 }
 
 // checkGame plays a whole duel with the bot in seat (0 starts) against

@@ -31,7 +31,7 @@ import (
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
 	for _, mode := range []string{modeFirst, modeNotOK, modeEager, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
-		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger, modeBoot, modeSigned} {
+		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger, modeBoot, modeSigned, modeChatty, modeTwice} {
 		testbot.Register(mode, func([]string) int { return runTestBot(mode) })
 	}
 	testbot.Main(m)
@@ -55,6 +55,8 @@ const (
 	modeHog      = "hog"      // allocates memory without end at its first move   (D, verdict memory)
 	modeStubborn = "stubborn" // plays, but ignores STOP and SIGTERM and leaves a setsid grandchild
 	modeLinger   = "linger"   // the stubborn bot's grandchild
+	modeChatty   = "chatty"   // plays, then writes a line of debug output after each move (P in a duel going on)
+	modeTwice    = "twice"    // plays, writing each move twice in one write (P in a duel going on)
 )
 
 // slowSleep is over the tests' move and start-up limits (1s) and under
@@ -163,6 +165,12 @@ func runTestBot(mode string) int {
 			say("  " + m.String() + " \r")
 		case modeSigned:
 			say(fmt.Sprintf("+%dx%02d_%dx%d", m[0].X, m[0].Y, m[1].X, m[1].Y))
+		case modeChatty:
+			say(m.String())
+			time.Sleep(50 * time.Millisecond)
+			say("thinking done")
+		case modeTwice:
+			say(m.String() + "\n" + m.String())
 		default:
 			say(m.String())
 		}

@@ -311,14 +311,20 @@ func answerWithin(s *proc.Session, line string, limit time.Duration) (answer str
 // not the one the protocol wants there, as for "READY" to the board);
 // the original, reading whatever line came next, took such a move.
 func (d *duel) early(seat int, cmd, answer, where string) error {
+	return d.fault(seat, CodeProtocol, drivers.FaultProtocol, answer, earlyMove(cmd, answer)+", "+where,
+		fmt.Sprintf("Player %s -> Player %s gave \"%s\" before it was asked for a move!", d.nicks[seat], d.nicks[seat], answer))
+}
+
+// earlyMove says that answer, a player's move, was in its output before
+// cmd (START or the other player's move) was written: a duel's fault
+// (early), and check's.
+func earlyMove(cmd, answer string) string {
 	asked := "START"
 	if cmd != "START" {
 		asked = "the other player's move " + cmd
 	}
-	return d.fault(seat, CodeProtocol, drivers.FaultProtocol, answer,
-		fmt.Sprintf("wrote %q before it was sent %s (it was in its output already when that was written), so it answers nothing the referee asked: "+
-			"a player moves only after reading START or the other player's move (debug output goes to stderr), %s", answer, asked, where),
-		fmt.Sprintf("Player %s -> Player %s gave \"%s\" before it was asked for a move!", d.nicks[seat], d.nicks[seat], answer))
+	return fmt.Sprintf("wrote %q before it was sent %s (it was in its output already when that was written), so it answers nothing the referee asked: "+
+		"a player moves only after reading START or the other player's move (debug output goes to stderr)", answer, asked)
 }
 
 // isTimeFault says whether err is a bot's time fault.

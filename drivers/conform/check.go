@@ -237,18 +237,33 @@ const computedHint = "it kept computing without answering: an endless loop, or a
 // referee found instead: that the bot kept computing, or, for a flush
 // hint, that it had read all that was written and waited for more input
 // (drivers.Waiting): not an unflushed answer, but a bot that reads to
-// the end of its input or more lines than were sent. What follows the
-// flush hint (everyHint) stays.
+// the end of its input or more lines than were sent; or, for a command
+// that asks for no move (the flush hint with everyHint: play, set_*),
+// that it read the command and was at something other than reading
+// (sleeping, waiting, computing where its CPU is not counted): it was
+// slow on a command whose answer takes no thought, as readHint says of
+// a command written behind others. What follows the flush hint
+// (everyHint) stays.
 func silentHint(err error, hint string) string {
 	if drivers.Computed(err) {
 		return computedHint
 	}
 	rest, ok := strings.CutPrefix(hint, flushHint)
-	if drivers.Waiting(err) && ok && !strings.HasPrefix(rest, lostMark) {
+	if !ok || strings.HasPrefix(rest, lostMark) {
+		return hint
+	}
+	sl, _ := drivers.SlownessOf(err)
+	switch {
+	case drivers.Waiting(err):
 		return drivers.WaitingCause + rest
+	case sl.Input == drivers.InputTaken && rest == "; "+everyHint:
+		return "it " + takenSlow + spent(sl) + rest
 	}
 	return hint
 }
+
+// takenSlow says that a bot read a command and was slow on it.
+const takenSlow = "read this command and did not answer it in time: it was slow (sleeping, waiting on something other than its input, or computing)"
 
 // SilentHint is silentHint of the flush hint, for arbiter console.
 func SilentHint(err error) string { return silentHint(err, flushHint) }
@@ -277,8 +292,7 @@ func readHint(err error, after string) string {
 		return answered + "had not read this command when the time ran out: it was slow, " +
 			"still busy after that answer (sleeping, waiting or computing)" + spent(sl)
 	case drivers.InputTaken:
-		return answered + "read this command and did not answer it in time: it was slow " +
-			"(sleeping, waiting on something other than its input, or computing)" + spent(sl)
+		return answered + takenSlow + spent(sl)
 	case drivers.InputWaiting:
 		return answered + "nothing: it probably " + lost
 	}

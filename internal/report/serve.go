@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"html"
 	"io"
 	"io/fs"
@@ -141,8 +142,18 @@ func stampOf(dir string) string {
 			fmt.Fprintf(&b, "%s:%d:%d;", name, fi.Size(), fi.ModTime().UnixNano())
 		}
 	}
+	// The set of match folders, by name (os.ReadDir sorts them): one
+	// gone and another come between two looks changes the matches
+	// without a result, as a count would not see. What is in a folder is
+	// not looked at: the page follows a match being played by its
+	// transcript's lines (serveTranscriptLines), and a finished match's
+	// files do not change.
 	if entries, err := os.ReadDir(filepath.Join(dir, engine.MatchesDir)); err == nil {
-		fmt.Fprintf(&b, "matches:%d;", len(entries))
+		h := fnv.New64a()
+		for _, e := range entries {
+			io.WriteString(h, e.Name()+"/")
+		}
+		fmt.Fprintf(&b, "matches:%d:%x;", len(entries), h.Sum64())
 	}
 	// The stages and rounds paired (read as they are, or made again when
 	// their file is missing): a stage file edited or removed changes the

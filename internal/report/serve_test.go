@@ -481,3 +481,34 @@ func TestServeStopped(t *testing.T) {
 		t.Errorf("then %.100q (%v), want the stopped event", ev, err)
 	}
 }
+
+// TestServeMatchFoldersReplaced: the server sees the set of match
+// folders change when one goes and another comes between two looks (a
+// cut-off match's folder removed as another match starts): it counted
+// them, and kept listing the gone one as without a result, and not the
+// new one.
+func TestServeMatchFoldersReplaced(t *testing.T) {
+	dir := runningCopy(t, 50)
+	s := NewServer(dir)
+	running := func() []string {
+		t.Helper()
+		s.refresh()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		var site Site
+		if err := json.Unmarshal(s.site, &site); err != nil {
+			t.Fatal(err, s.lastErr)
+		}
+		return site.Running
+	}
+	if got := running(); !slices.Equal(got, []string{"r001-g01-s9"}) {
+		t.Fatalf("running %q, want the match being played", got)
+	}
+	matches := filepath.Join(dir, engine.MatchesDir)
+	if err := os.Rename(filepath.Join(matches, "r001-g01-s9"), filepath.Join(matches, "r001-g01-s8")); err != nil {
+		t.Fatal(err)
+	}
+	if got := running(); !slices.Equal(got, []string{"r001-g01-s8"}) {
+		t.Fatalf("after r001-g01-s9's folder went and r001-g01-s8's came, the server lists %q without a result", got)
+	}
+}
