@@ -136,7 +136,7 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, re
 		return pos[0], seat, nil, func() {}, nil
 	}
 	if len(command) > 0 {
-		return "", seat, nil, nil, fmt.Errorf("give a bot by -bot NAME or by -- COMMAND, not both")
+		return "", seat, nil, nil, usageError("give a bot by -bot NAME or by -- COMMAND, not both")
 	}
 	path, err := onePath(pos)
 	if err != nil {

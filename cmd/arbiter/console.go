@@ -295,7 +295,7 @@ func consoleIO(stdout io.Writer, cmds []string) (read func() (string, error), wr
 func consoleFrom(game, from string, seat int, seatGiven, gtp bool) (recorded [][]string, env []string, err error) {
 	switch {
 	case seatGiven && seat < 0:
-		return nil, nil, fmt.Errorf("-seat %d: a seat is 0, 1, ...", seat)
+		return nil, nil, usageError("-seat %d: a seat is 0, 1, ...", seat)
 	case from != "" && !seatGiven:
 		return nil, nil, usageError("-from needs -seat: the seat (0, 1, ...) whose input to send")
 	case from == "" && seatGiven:

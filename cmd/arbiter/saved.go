@@ -53,7 +53,7 @@ func (c *configFlags) checkPlan(path string) (*loaded, error) {
 
 func (c *configFlags) readPlan(path string, read func(string) (*plan.Plan, int, error)) (*loaded, error) {
 	if len(c.vars) > 0 || len(c.varFiles) > 0 || c.tournament != "" {
-		return nil, fmt.Errorf("%s is a saved plan, already compiled: -var, -var-file and -tournament apply to an HCL configuration only", path)
+		return nil, usageError("%s is a saved plan, already compiled: -var, -var-file and -tournament apply to an HCL configuration only", path)
 	}
 	p, n, err := read(path)
 	if err != nil {
@@ -220,7 +220,7 @@ func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) e
 	}
 	switch {
 	case len(problems) > 0 && asJSON:
-		return errReported
+		return reportedAs(err)
 	case err != nil:
 		return err
 	case len(problems) > 0:
