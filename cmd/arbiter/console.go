@@ -49,7 +49,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	var extra listFlag
 	fs.Var(&extra, "env", "add K=V to the bot's environment (repeatable)")
 	var cf configFlags
-	cf.register(fs)
+	cf.registerBot(fs)
 	before, command := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		before, command = args[:i], args[i+1:]

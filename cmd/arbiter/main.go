@@ -59,10 +59,10 @@ Usage:
   arbiter fmt      [-check] [PATH...]          format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
   arbiter check    GAME [-dir DIR] [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
-                   [-json] [-case NAME] [-move D] [-timeout D] [-env K=V]
+                   [-root DIR] [-json] [-case NAME] [-move D] [-timeout D] [-env K=V]
                                                run a bot through its game's conformance cases
   arbiter console  GAME [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
-                   [-from MATCH_DIR -seat N] [-move D] [-env K=V]
+                   [-root DIR] [-from MATCH_DIR -seat N] [-move D] [-env K=V]
                                                talk to a bot: type protocol lines, see answers and times
   arbiter init     GAME [DIR]                  write a tournament with starter bots (Python, C++, Java)
 
