@@ -943,6 +943,7 @@ func sameShardPlan(ref, sd *shardDir) error {
 			err, which, ref.dir, run)
 	}
 	if err != nil {
+		w := apartWords(ref, sd)
 		if built := builtApart(ref, sd); len(built) > 0 {
 			who := "Bot " + built[0] + " has"
 			if len(built) > 1 {
@@ -951,13 +952,32 @@ func sameShardPlan(ref, sd *shardDir) error {
 			return fmt.Errorf("%w. %s a build, and each shard records the files as its own build left them: "+
 				"if the build writes other files each time (a stamp of the time or of the machine), no two shards agree and the bot cannot be sharded: "+
 				"make its build write the same files each time, or write what differs outside the bot's folder, then run every shard again, "+
-				"each into a new -out directory. Otherwise run the shards that ran other files again, each into a new -out directory, "+
-				"with the files the others ran", err, who)
+				"each into a new -out directory. Otherwise run %s again, each into a new -out directory, "+
+				"with %s", err, who, w.again, w.ran)
 		}
-		return fmt.Errorf("%w. The shards of one merge must have run the same files: run the shards that ran other files again, "+
-			"each into a new -out directory, with the files the others ran (or every shard with the files as they are now, and merge into a new -out)", err)
+		return fmt.Errorf("%w. The shards of one merge must have %s: run %s again, "+
+			"each into a new -out directory, with %s (or every shard with %s, and merge into a new -out)", err, w.must, w.again, w.ran, w.now)
 	}
 	return err
+}
+
+// apartWords are the words of sameShardPlan's refusal for what shards of
+// one plan ran apart: the bots' files, arbiter's build (planDiff names
+// it, and not the house bots that change with it), or both.
+func apartWords(ref, sd *shardDir) (w struct{ must, again, ran, now string }) {
+	diffs, rebuilt := planDiffs(ref.dir, ref.planJSON, sd.dir, sd.planJSON)
+	switch {
+	case rebuilt && len(diffs) == 1:
+		w.must, w.again = "been run by the same build of arbiter", "the shards another build ran"
+		w.ran, w.now = "the build the others ran", "arbiter as it is now"
+	case rebuilt:
+		w.must, w.again = "run the same files, by the same build of arbiter", "the shards that ran other files or another build"
+		w.ran, w.now = "the files and the build the others ran", "the files and arbiter as they are now"
+	default:
+		w.must, w.again = "run the same files", "the shards that ran other files"
+		w.ran, w.now = "the files the others ran", "the files as they are now"
+	}
+	return w
 }
 
 // shardCommand is the command that runs shard sh of ref's plan into a
@@ -1041,9 +1061,20 @@ func sameButWhere(a, b []byte) bool {
 // dirA and dirB: the fields outside the hash (the bots' fingerprints, the
 // arbiter).
 func planDiff(dirA string, a []byte, dirB string, b []byte) string {
+	diffs, _ := planDiffs(dirA, a, dirB, b)
+	if len(diffs) == 0 {
+		return "their formatting differs"
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// planDiffs are planDiff's differences, one a bot or a top-level key of
+// the plan ("one of them does not parse" alone when one does not);
+// rebuilt says whether arbiter's build is one of them.
+func planDiffs(dirA string, a []byte, dirB string, b []byte) (diffs []string, rebuilt bool) {
 	var ma, mb map[string]json.RawMessage
 	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
-		return "one of them does not parse"
+		return []string{"one of them does not parse"}, false
 	}
 	var bots struct {
 		Bots []plan.Bot `json:"bots"`
@@ -1051,8 +1082,7 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 	var botsB = bots
 	_ = json.Unmarshal(a, &bots)
 	_ = json.Unmarshal(b, &botsB)
-	var diffs []string
-	rebuilt := !bytes.Equal(ma["arbiter"], mb["arbiter"])
+	rebuilt = !bytes.Equal(ma["arbiter"], mb["arbiter"])
 	for i := range bots.Bots {
 		if i >= len(botsB.Bots) {
 			break
@@ -1079,10 +1109,7 @@ func planDiff(dirA string, a []byte, dirB string, b []byte) string {
 			diffs = append(diffs, fmt.Sprintf("%q differs", k))
 		}
 	}
-	if len(diffs) == 0 {
-		return "their formatting differs"
-	}
-	return strings.Join(diffs, "; ")
+	return diffs, rebuilt
 }
 
 // arbiterID is the build that a plan's arbiter object raw records, or

@@ -171,3 +171,39 @@ func TestCarryChangesUnion(t *testing.T) {
 		t.Errorf("bob's change %+v, want shard 2's", b)
 	}
 }
+
+// Shards that two builds of arbiter ran (their house bots changing with
+// it) are refused for the build, which the refusal says is what to run
+// them again with, not for files the others ran; shards apart in both
+// say both.
+func TestMergeShardsRunByTwoBuilds(t *testing.T) {
+	mk := func(exe, py string) *shardDir {
+		a := &plan.Arbiter{Version: "(devel)", Executable: exe}
+		files := []plan.FileSum{{Path: "bot.py", Mode: "-rw-r--r--", SHA256: py}}
+		p := plan.Plan{Version: 1, Hash: strings.Repeat("ab", 32), Tournament: "t", Arbiter: a, Bots: []plan.Bot{
+			{Name: "greedy", House: "planowanie/greedy", Fingerprint: fingerprint.House("planowanie/greedy", a)},
+			{Name: "py", Command: []string{"python3", "bot.py"}, Dir: "py", Fingerprint: &plan.Fingerprint{Hash: fingerprint.Sum(files), Files: files}},
+		}}
+		raw, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &shardDir{dir: t.TempDir(), planJSON: raw, plan: p}
+	}
+	for _, tc := range []struct {
+		name, py, want string
+	}{
+		{"the build alone", "aaaa", "The shards of one merge must have been run by the same build of arbiter: run the shards another build ran again, " +
+			"each into a new -out directory, with the build the others ran (or every shard with arbiter as it is now, and merge into a new -out)"},
+		{"the build and files", "bbbb", "The shards of one merge must have run the same files, by the same build of arbiter: " +
+			"run the shards that ran other files or another build again, each into a new -out directory, " +
+			"with the files and the build the others ran (or every shard with the files and arbiter as they are now, and merge into a new -out)"},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			err := sameShardPlan(mk("sha256:0ld", "aaaa"), mk("sha256:n3w", tc.py))
+			if err == nil || !strings.Contains(err.Error(), "arbiter's build differs") || !strings.HasSuffix(err.Error(), tc.want) {
+				t.Fatalf("shards of two builds: %v\nwant it to end %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -41,7 +41,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&only, "case", "run only this case (repeatable)")
 	fs.Var(&env, "env", "add K=V to the bot's environment (repeatable), e.g. ARBITER_PREFIX=tym42 for Auction")
 	var cf configFlags
-	cf.register(fs)
+	cf.registerBot(fs)
 	before, command := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		before, command = args[:i], args[i+1:]
@@ -136,7 +136,7 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, re
 		return pos[0], seat, nil, func() {}, nil
 	}
 	if len(command) > 0 {
-		return "", seat, nil, nil, fmt.Errorf("give a bot by -bot NAME or by -- COMMAND, not both")
+		return "", seat, nil, nil, usageError("give a bot by -bot NAME or by -- COMMAND, not both")
 	}
 	path, err := onePath(pos)
 	if err != nil {
@@ -176,14 +176,16 @@ func checkTarget(cf *configFlags, pos, command []string, botName, dir string, re
 }
 
 // savedBotProblem is run's refusal of a saved plan (checkSaved) of bot
-// b, checked on its own, when path is a saved plan whose bot b would run
-// in the sandbox with /tmp itself as its folder (under root): told
-// before it starts, not as the start fault of every case.
+// b, checked on its own, when path is a saved plan whose bot b cannot
+// run in its dir under root (-root, default: the plan file's directory):
+// /tmp itself in the sandbox, a dir that is not there or holds none of
+// its files. It is told before the bot starts, not as the start fault
+// of every case.
 func savedBotProblem(path string, b *plan.Bot, root string) error {
 	if !isPlanFile(path) || b.House != "" {
 		return nil
 	}
-	if pr := sandboxTmpProblem(b, b.DirIn(root)); pr != "" {
+	if pr := savedDirProblem(b, root); pr != "" {
 		return savedError(path, []string{pr})
 	}
 	return nil
@@ -381,7 +383,8 @@ func skippedCases(results []conform.Result) int {
 // that the bot's form does not use, rather than leave it unused: with
 // -bot (byBot), a COMMAND's -dir and -sandbox (the configuration gives
 // the bot's dir and limits); with a COMMAND, -rebuild (given true) and
-// the configuration's -var, -var-file and -tournament.
+// the configuration's -var, -var-file and -tournament, and a saved
+// plan's -root.
 func targetFlagsApart(fs *flag.FlagSet, byBot, rebuild bool) error {
 	if byBot {
 		if flagSet(fs, "dir") {
@@ -399,6 +402,9 @@ func targetFlagsApart(fs *flag.FlagSet, byBot, rebuild bool) error {
 		if flagSet(fs, name) {
 			return usageError("-%s goes with -bot NAME: it sets the configuration the bot is read from, and a COMMAND has none", name)
 		}
+	}
+	if flagSet(fs, "root") {
+		return usageError("-root goes with -bot NAME and a saved plan: it is where the plan's relative bot dirs are, and a COMMAND has no plan")
 	}
 	return nil
 }

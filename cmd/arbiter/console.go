@@ -49,7 +49,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) error {
 	var extra listFlag
 	fs.Var(&extra, "env", "add K=V to the bot's environment (repeatable)")
 	var cf configFlags
-	cf.register(fs)
+	cf.registerBot(fs)
 	before, command := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		before, command = args[:i], args[i+1:]
@@ -295,7 +295,7 @@ func consoleIO(stdout io.Writer, cmds []string) (read func() (string, error), wr
 func consoleFrom(game, from string, seat int, seatGiven, gtp bool) (recorded [][]string, env []string, err error) {
 	switch {
 	case seatGiven && seat < 0:
-		return nil, nil, fmt.Errorf("-seat %d: a seat is 0, 1, ...", seat)
+		return nil, nil, usageError("-seat %d: a seat is 0, 1, ...", seat)
 	case from != "" && !seatGiven:
 		return nil, nil, usageError("-from needs -seat: the seat (0, 1, ...) whose input to send")
 	case from == "" && seatGiven:

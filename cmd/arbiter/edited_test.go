@@ -207,10 +207,7 @@ tournament "t" {
 			}
 			want := `bot "x" runs in the sandbox with /tmp itself as its folder (dir "` + tc.dir + `"`
 			res := filepath.Join(t.TempDir(), "out")
-			runs := [][]string{{"validate", path}, {"validate", "-json", path}, {"run", path, "-out", res}}
-			if tc.root == "" { // check takes no -root
-				runs = append(runs, []string{"check", "-bot", "x", path})
-			}
+			runs := [][]string{{"validate", path}, {"validate", "-json", path}, {"run", path, "-out", res}, {"check", "-bot", "x", path}}
 			if !tc.sandbox {
 				runs = runs[:1]
 			}

@@ -59,10 +59,10 @@ Usage:
   arbiter fmt      [-check] [PATH...]          format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
   arbiter check    GAME [-dir DIR] [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
-                   [-json] [-case NAME] [-move D] [-timeout D] [-env K=V]
+                   [-root DIR] [-json] [-case NAME] [-move D] [-timeout D] [-env K=V]
                                                run a bot through its game's conformance cases
   arbiter console  GAME [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]
-                   [-from MATCH_DIR -seat N] [-move D] [-env K=V]
+                   [-root DIR] [-from MATCH_DIR -seat N] [-move D] [-env K=V]
                                                talk to a bot: type protocol lines, see answers and times
   arbiter init     GAME [DIR]                  write a tournament with starter bots (Python, C++, Java)
 
@@ -76,8 +76,9 @@ console's COMMAND), -log-level LEVEL and -log-json; merge and replay also
 take -log-level LEVEL.
 Run "arbiter COMMAND -h" for a command's flags. Exit status: 0 on success,
 1 on an invalid configuration or a failure, 2 without a command, with an
-unknown one, with a flag the command does not take or cannot parse, or
-with flags that do not go together (rank DIR -advantage 5).
+unknown one, with a flag the command does not take or cannot parse, with
+a flag's value out of its range (-j 0), or with flags that do not go
+together (rank DIR -advantage 5, run CONF -root X).
 `
 
 // errReported means the error was already printed (diagnostics).
@@ -147,6 +148,16 @@ func (e flagError) Unwrap() error { return e.err }
 // a script whose flags the command would not use does not pass. The
 // message names the flags.
 func usageError(format string, a ...any) error { return flagError{fmt.Errorf(format, a...)} }
+
+// reportedAs is errReported for err, already printed (as validate -json
+// prints it), keeping its exit status: 2 when err (possibly nil) is a
+// usage error.
+func reportedAs(err error) error {
+	if errors.As(err, new(flagError)) {
+		return flagError{errReported}
+	}
+	return errReported
+}
 
 // parseFlags parses flags that may stand before, between or after the
 // positional arguments (arbiter run examples/x -out dir), which the flag

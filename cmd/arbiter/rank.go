@@ -41,7 +41,7 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	}
 	if *pgnIn != "" {
 		if len(pos) > 0 {
-			return fmt.Errorf("give either -pgn FILE or a results directory, not both")
+			return usageError("give either -pgn FILE or a results directory, not both")
 		}
 		opt := def
 		opt.Advantage, opt.DrawElo, opt.Prior = *adv, *drawElo, *prior
@@ -280,7 +280,7 @@ func exportPGN(path string, p *plan.Plan, results []stats.Result) error {
 func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag, model string) (*stats.HeadToHead, error) {
 	a, b, ok := strings.Cut(vs, ",")
 	if !ok || strings.Contains(b, ",") {
-		return nil, fmt.Errorf("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", vs)
+		return nil, usageError("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", vs)
 	}
 	sprt := stats.DefaultSPRT(p)
 	if sprtFlag != "" {
@@ -324,15 +324,18 @@ func parseSPRT(s, model string) (rating.SPRT, error) {
 	sprt := rating.SPRT{Alpha: 0.05, Beta: 0.05, Model: model}
 	fields := strings.Split(s, ",")
 	if len(fields) != 2 && len(fields) != 4 {
-		return sprt, fmt.Errorf("-sprt takes ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, like -sprt 0,5; got %q", s)
+		return sprt, usageError("-sprt takes ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, like -sprt 0,5; got %q", s)
 	}
 	dst := []*float64{&sprt.Elo0, &sprt.Elo1, &sprt.Alpha, &sprt.Beta}
 	for i, f := range fields {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil {
-			return sprt, fmt.Errorf("-sprt %q: %q is not a number", s, f)
+			return sprt, usageError("-sprt %q: %q is not a number", s, f)
 		}
 		*dst[i] = v
 	}
-	return sprt, sprt.Validate()
+	if err := sprt.Validate(); err != nil {
+		return sprt, usageError("%w", err) // a value out of its range, as -advantage's
+	}
+	return sprt, nil
 }

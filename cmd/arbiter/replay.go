@@ -32,11 +32,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) < 1 || len(pos) == 1 && *round == 0 || len(pos) > 1 && *round != 0 {
+	if len(pos) > 1 && *round != 0 {
+		return usageError("-round goes without MATCH ids: give either MATCH... or -round N")
+	}
+	if len(pos) < 1 || len(pos) == 1 && *round == 0 {
 		return fmt.Errorf("usage: arbiter replay DIR MATCH... [-out DIR2], or arbiter replay DIR -round N [-out DIR2]")
 	}
 	if *jobs < 1 {
-		return fmt.Errorf("-j must be at least 1")
+		return usageError("-j must be at least 1")
 	}
 	dir := pos[0]
 	ids, warnings, err := engine.ReplayMatches(dir, pos[1:], *round, all.Driver)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/arbiter-contests/arbiter/drivers/all"
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/proctest"
@@ -325,6 +327,66 @@ func TestInterruptedSaysPlayoffToCome(t *testing.T) {
 	(&runEnd{stderr: &stderr, out: "out"}).finish(staged, engine.ErrInterrupted)
 	if want := "Interrupted: 2 of 2 matches finished, 1 playoff(s) "; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("said %q, want %q", stderr.String(), want)
+	}
+}
+
+// TestSinglePlayoffToCome: a tournament without stages whose placement
+// tie is to be played off, the playoff due or made and not finished, says
+// so in the standings' headline (rank, the results page) and in an
+// interrupted run's line, as a tournament in stages says its playoffs to
+// come; both said "12 of 12 matches finished", as if it were over. The
+// placement tournament of examples/formats ties greedy1 and greedy2
+// through its three playoffs.
+func TestSinglePlayoffToCome(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", filepath.Join("..", "..", "examples", "formats"), "-tournament", "placement", "-out", out, "-j", "1"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr.String())
+	}
+	full, results, _, err := engine.ReadDirWith(out, all.Driver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// upTo is the plan with playoffs 1 to n made, and its results but
+	// those of the matches left out.
+	upTo := func(n int, left ...string) (*plan.Plan, []engine.Result) {
+		p := *full
+		p.Matches = slices.DeleteFunc(slices.Clone(full.Matches), func(m plan.Match) bool { return m.Round > full.Rounds+n })
+		var rs []engine.Result
+		for _, r := range results {
+			if slices.ContainsFunc(p.Matches, func(m plan.Match) bool { return m.ID == r.Match }) && !slices.Contains(left, r.Match) {
+				rs = append(rs, r)
+			}
+		}
+		return &p, rs
+	}
+	for _, tc := range []struct {
+		name string
+		n    int
+		left []string
+		want string
+	}{
+		{"due", 0, nil, "12 of 12 matches finished (playoff 1 to come)"},
+		{"made, half played", 1, []string{"playoff-1-g01-s1"}, "12 of 12 matches finished, 1 playoff(s) (playoff 1 to come)"},
+		{"third due", 2, nil, "12 of 12 matches finished, 4 playoff(s) (playoff 3 to come)"},
+		{"over", 3, nil, "12 of 12 matches finished, 6 playoff(s)"},
+		{"a round match left", 0, []string{"r001-g01-s1"}, "11 of 12 matches finished"},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			p, rs := upTo(tc.n, tc.left...)
+			st, err := engine.Rank(p, rs, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Finished(); got != tc.want {
+				t.Errorf("the standings' headline says %q, want %q", got, tc.want)
+			}
+			var stderr bytes.Buffer
+			(&runEnd{stderr: &stderr, out: "out"}).finish(&engine.Summary{Plan: p, Results: rs}, engine.ErrInterrupted)
+			if want := "Interrupted: " + tc.want + "; saved in out."; !strings.HasPrefix(stderr.String(), want) {
+				t.Errorf("said %q, want %q", stderr.String(), want)
+			}
+		})
 	}
 }
 

@@ -45,7 +45,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *jobs < 1 {
-		return fmt.Errorf("-j must be at least 1")
+		return usageError("-j must be at least 1")
 	}
 	l, err := cf.loadRunnable(path, stderr)
 	if err != nil {

@@ -26,6 +26,13 @@ func isPlanFile(path string) bool {
 	return strings.EqualFold(filepath.Ext(path), ".json")
 }
 
+// registerBot adds the flags of check's and console's -bot NAME [PATH]:
+// the configuration's, and a saved plan's -root.
+func (c *configFlags) registerBot(fs *flag.FlagSet) {
+	c.register(fs)
+	c.registerRoot(fs)
+}
+
 // registerRoot adds -root, the directory that a saved plan's relative bot
 // dirs are relative to.
 func (c *configFlags) registerRoot(fs *flag.FlagSet) {
@@ -53,7 +60,7 @@ func (c *configFlags) checkPlan(path string) (*loaded, error) {
 
 func (c *configFlags) readPlan(path string, read func(string) (*plan.Plan, int, error)) (*loaded, error) {
 	if len(c.vars) > 0 || len(c.varFiles) > 0 || c.tournament != "" {
-		return nil, fmt.Errorf("%s is a saved plan, already compiled: -var, -var-file and -tournament apply to an HCL configuration only", path)
+		return nil, usageError("%s is a saved plan, already compiled: -var, -var-file and -tournament apply to an HCL configuration only", path)
 	}
 	p, n, err := read(path)
 	if err != nil {
@@ -105,20 +112,29 @@ func checkSaved(p *plan.Plan, root string) []string {
 			}
 			continue
 		}
-		dir := b.DirIn(root)
-		if pr := sandboxTmpProblem(b, dir); pr != "" {
-			problems = append(problems, pr)
-		} else if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			how := "relative to the root " + root + " (-root, default: the plan file's directory)"
-			if filepath.IsAbs(b.Dir) {
-				how = "an absolute path in the plan"
-			}
-			problems = append(problems, fmt.Sprintf("bot %q runs in %s (dir %q, %s), which is not a directory here", b.Name, dir, b.Dir, how))
-		} else if pr := filesAbsent(b, dir); pr != "" {
+		if pr := savedDirProblem(b, root); pr != "" {
 			problems = append(problems, pr)
 		}
 	}
 	return problems
+}
+
+// savedDirProblem says why bot b of a saved plan, not a house bot,
+// cannot run in its dir under root, or "": /tmp itself in the sandbox,
+// a dir that is not there, or one that holds none of its files.
+func savedDirProblem(b *plan.Bot, root string) string {
+	dir := b.DirIn(root)
+	if pr := sandboxTmpProblem(b, dir); pr != "" {
+		return pr
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		how := "relative to the root " + root + " (-root, default: the plan file's directory)"
+		if filepath.IsAbs(b.Dir) {
+			how = "an absolute path in the plan"
+		}
+		return fmt.Sprintf("bot %q runs in %s (dir %q, %s), which is not a directory here", b.Name, dir, b.Dir, how)
+	}
+	return filesAbsent(b, dir)
 }
 
 // sandboxTmpProblem says so when bot b of a saved plan would run in the
@@ -220,7 +236,7 @@ func validatePlan(cf *configFlags, path string, asJSON bool, stdout io.Writer) e
 	}
 	switch {
 	case len(problems) > 0 && asJSON:
-		return errReported
+		return reportedAs(err)
 	case err != nil:
 		return err
 	case len(problems) > 0:

@@ -51,19 +51,19 @@ func (f *shardFlags) plan(path string, p *plan.Plan, only []string, stderr io.Wr
 		return nil, nil
 	}
 	if len(only) > 0 {
-		return nil, fmt.Errorf("-shard and -match do not go together")
+		return nil, usageError("-shard and -match do not go together")
 	}
 	sh, err := engine.ParseShard(f.shard)
 	if err != nil {
-		return nil, err
+		return nil, usageError("%v", err)
+	}
+	if f.stage > 0 && !isPlanFile(path) {
+		return nil, usageError("-stage %d needs the plan.json of the results directory its stage was paired in, not %s", f.stage, path)
 	}
 	if f.stage < 0 || f.stage >= engine.Stages(p) {
 		return nil, fmt.Errorf("-stage %d: this plan runs in stages 0 to %d", f.stage, engine.Stages(p)-1)
 	}
 	sh.Stage = f.stage
-	if f.stage > 0 && !isPlanFile(path) {
-		return nil, fmt.Errorf("-stage %d needs the plan.json of the results directory its stage was paired in, not %s", f.stage, path)
-	}
 	sp, err := engine.PlanShard(p, sh, filepath.Dir(path), all.Driver)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -51,21 +52,14 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("slurm", stderr)
 	var cf configFlags
 	j := &slurmJob{}
-	fs.StringVar(&j.out, "out", "", "the merged results directory (required)")
-	fs.StringVar(&j.work, "work", "", "where the job scripts, logs and shard directories go (default: DIR.slurm beside -out)")
-	fs.IntVar(&j.shards, "shards", 0, "shards per stage: the array job's size (required)")
-	fs.StringVar(&j.partition, "partition", "", "the Slurm partition (default: the cluster's default)")
-	fs.StringVar(&j.time, "time", "", "each job's time limit, in sbatch's --time format (default: the partition's)")
-	fs.IntVar(&j.cpus, "cpus", 1, "CPUs per shard; the shard runs as many matches at once")
-	fs.BoolVar(&j.allow, "allow-changed-bots", false, "run a saved plan whose bots or arbiter changed since it was compiled: its stage 0 shards play them as they are now, each recording the change")
-	submit := fs.Bool("submit", false, "submit the jobs with sbatch and wait for the last merge, reporting every job's final state")
+	submit := j.register(fs)
 	cf.registerRoot(fs)
 	path, err := cf.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if j.out == "" || j.shards < 1 || j.cpus < 1 {
-		return fmt.Errorf("-out DIR and -shards N (at least 1) are required, and -cpus is at least 1")
+	if err := j.checkFlags(fs); err != nil {
+		return err
 	}
 	l, err := cf.loadRunnableLogged(path, stderr)
 	if err != nil {
@@ -126,6 +120,30 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return waitSlurm(jobs, stdout)
+}
+
+// register adds slurm's flags of the job to fs; it returns -submit.
+func (j *slurmJob) register(fs *flag.FlagSet) *bool {
+	fs.StringVar(&j.out, "out", "", "the merged results directory (required)")
+	fs.StringVar(&j.work, "work", "", "where the job scripts, logs and shard directories go (default: DIR.slurm beside -out)")
+	fs.IntVar(&j.shards, "shards", 0, "shards per stage: the array job's size (required)")
+	fs.StringVar(&j.partition, "partition", "", "the Slurm partition (default: the cluster's default)")
+	fs.StringVar(&j.time, "time", "", "each job's time limit, in sbatch's --time format (default: the partition's)")
+	fs.IntVar(&j.cpus, "cpus", 1, "CPUs per shard; the shard runs as many matches at once")
+	fs.BoolVar(&j.allow, "allow-changed-bots", false, "run a saved plan whose bots or arbiter changed since it was compiled: its stage 0 shards play them as they are now, each recording the change")
+	return fs.Bool("submit", false, "submit the jobs with sbatch and wait for the last merge, reporting every job's final state")
+}
+
+// checkFlags refuses a -shards or -cpus below 1 (a usage error, as run's
+// -j 0), and a missing -out or -shards.
+func (j *slurmJob) checkFlags(fs *flag.FlagSet) error {
+	if (j.shards < 1 && flagSet(fs, "shards")) || j.cpus < 1 {
+		return usageError("-shards and -cpus are at least 1")
+	}
+	if j.out == "" || j.shards < 1 {
+		return fmt.Errorf("-out DIR and -shards N are required")
+	}
+	return nil
 }
 
 // checkCompiled refuses a saved plan whose bots or arbiter's build

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -175,10 +176,15 @@ func TestUsageExitStatus(t *testing.T) {
 // already holds what -crosstable and -los add; run's -stage goes with
 // -shard, console's -seat with -from; check's and console's -dir and
 // -sandbox with a COMMAND, their -rebuild and configuration flags with
-// -bot. Every combination the usage text gives is taken.
+// -bot; -root goes with a saved plan, -var, -var-file and -tournament
+// with a configuration, run's -shard not with -match, replay's -round
+// not with MATCH ids. So is a flag's value out of its range (-j 0,
+// -seat -1, -sprt 5,0). Every combination the usage text gives is taken.
 func TestFlagsThatDoNotGoTogether(t *testing.T) {
 	dir := filepath.Join("..", "..", "engine", "testdata", "field12")
 	pgn := filepath.Join(t.TempDir(), "field12.pgn")
+	conf := filepath.Join("..", "..", "examples", "bricks")
+	saved := filepath.Join(t.TempDir(), "plan.json") // refused before it is read
 	for _, tt := range []struct {
 		args []string
 		says string // "" for a combination that is taken (exit 0)
@@ -203,6 +209,28 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 		{[]string{"check", "bricks", "-var", "n=1", "--", "cat"}, "-var goes with -bot NAME"},
 		{[]string{"check", "bricks", "-tournament", "t", "--", "cat"}, "-tournament goes with -bot NAME"},
 		{[]string{"console", "bricks", "-var-file", "v.hcl", "--", "cat"}, "-var-file goes with -bot NAME"},
+		{[]string{"run", conf, "-root", "."}, "-root is for a saved plan"},
+		{[]string{"validate", conf, "-root", "."}, "-root is for a saved plan"},
+		{[]string{"slurm", conf, "-out", "o", "-shards", "2", "-root", "."}, "-root is for a saved plan"},
+		{[]string{"check", "-bot", "simple", "-root", ".", conf}, "-root is for a saved plan"},
+		{[]string{"check", "bricks", "-root", ".", "--", "cat"}, "-root goes with -bot NAME and a saved plan"},
+		{[]string{"console", "bricks", "-root", ".", "--", "cat"}, "-root goes with -bot NAME and a saved plan"},
+		{[]string{"run", saved, "-var", "n=1"}, "is a saved plan, already compiled: -var, -var-file and -tournament apply to an HCL configuration only"},
+		{[]string{"validate", saved, "-tournament", "t"}, "is a saved plan, already compiled"},
+		{[]string{"run", conf, "-shard", "0/2", "-match", "r001-g01-s1"}, "-shard and -match do not go together"},
+		{[]string{"run", conf, "-shard", "0"}, `-shard "0": expected K/N`},
+		{[]string{"run", conf, "-shard", "0/2", "-stage", "1"}, "-stage 1 needs the plan.json of the results directory"},
+		{[]string{"run", conf, "-j", "0"}, "-j must be at least 1"},
+		{[]string{"replay", dir, "-j", "0", "r001"}, "-j must be at least 1"},
+		{[]string{"replay", dir, "r001", "-round", "1"}, "-round goes without MATCH ids"},
+		{[]string{"slurm", conf, "-out", "o", "-shards", "0"}, "-shards and -cpus are at least 1"},
+		{[]string{"slurm", conf, "-out", "o", "-shards", "2", "-cpus", "0"}, "-shards and -cpus are at least 1"},
+		{[]string{"rank", dir, "-pgn", pgn}, "give either -pgn FILE or a results directory, not both"},
+		{[]string{"rank", dir, "-vs", "bot-10"}, "-vs takes two bot names"},
+		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-sprt", "0,x"}, `-sprt "0,x": "x" is not a number`},
+		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-sprt", "5,0"}, "sprt: elo0 (5) must be less than elo1 (0)"},
+		{[]string{"check", "-bot", "simple", conf, "--", "cat"}, "give a bot by -bot NAME or by -- COMMAND, not both"},
+		{[]string{"console", "bricks", "-from", "m", "-seat", "-2", "--", "cat"}, "-seat -2: a seat is 0, 1, ..."},
 		{[]string{"rank", dir, "-export-pgn", pgn, "-crosstable", "-los"}, ""},
 		{[]string{"rank", dir, "-json"}, ""},
 		{[]string{"rank", dir, "-json", "-crosstable=false", "-los=false"}, ""}, // a switch given as false asks for nothing
@@ -247,5 +275,31 @@ func TestDurationFlagsPositive(t *testing.T) {
 				t.Errorf("stderr = %q, want %q", stderr.String(), tc.want)
 			}
 		})
+	}
+}
+
+// validate -json prints a refusal of flags that do not go together as
+// it prints any refusal, one JSON object on stdout, and exits 2 as
+// validate without -json does.
+func TestValidateJSONUsageError(t *testing.T) {
+	conf := filepath.Join("..", "..", "examples", "bricks")
+	saved := filepath.Join(t.TempDir(), "plan.json")
+	for _, tt := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"validate", "-json", conf, "-root", "."}, "-root is for a saved plan"},
+		{[]string{"validate", "-json", saved, "-var", "n=1"}, "is a saved plan, already compiled"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(tt.args, &out, &errb)
+		var res struct {
+			Valid       bool
+			Diagnostics []struct{ Detail string }
+		}
+		err := json.Unmarshal(out.Bytes(), &res)
+		if code != 2 || err != nil || res.Valid || len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Detail, tt.says) || errb.Len() > 0 {
+			t.Errorf("arbiter %q: exit %d, stdout %q (%v), stderr %q; want exit 2 and one diagnostic %q on stdout alone", tt.args, code, out.String(), err, errb.String(), tt.says)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -37,7 +36,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		if err := writeJSON(stdout, jsonDiags(hcl.Diagnostics{d})); err != nil {
 			return err
 		}
-		return errReported
+		return reportedAs(err)
 	}
 	if cf.root != "" {
 		return fail("Invalid option", errRootWithConfig)
@@ -138,7 +137,7 @@ type jsonResult struct {
 }
 
 // errRootWithConfig refuses -root with a configuration.
-var errRootWithConfig = errors.New("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
+var errRootWithConfig = usageError("-root is for a saved plan (a .json file); the bot dirs of a configuration are relative to its own directory")
 
 // errDiagOf is a command's error as a diagnostic without a place: its
 // message as the detail, a sentence.

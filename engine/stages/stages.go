@@ -584,8 +584,12 @@ func final(p *plan.Plan, results []stats.Result) (bots, stage []string, tables [
 // (PlayoffsToCome) from one the game cannot seat.
 func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats.Stats, error) {
 	s, err := stats.ComputeStats(p, results)
-	if err != nil || len(p.Stages) == 0 {
+	if err != nil {
 		return s, err
+	}
+	if len(p.Stages) == 0 {
+		s.PlayoffToCome = stats.NextPlayoff(p, results, seats)
+		return s, nil
 	}
 	bots, stage, tables, err := final(p, results)
 	if err != nil {

@@ -103,6 +103,46 @@ func PlacementTies(p *plan.Plan, results []Result) [][]string {
 	return ties
 }
 
+// NextPlayoff is the placement playoff of p, a tournament without
+// stages, that is to come after results, as the run makes it: made (p
+// holds it) with a match that has no result, or due: every match of p
+// has its result, no round is left to pair, fewer than plan.MaxPlayoffs
+// were made and a tie (PlacementTies) is left that seats can seat (nil:
+// any). 0 when none is, also while a regular match has no result: the
+// ties are not known yet.
+func NextPlayoff(p *plan.Plan, results []Result, seats func(n int) error) int {
+	if len(p.Stages) > 0 || p.Later == nil || !p.Later.Playoffs {
+		return 0
+	}
+	done := make(map[string]bool, len(results))
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	made := 0
+	for _, m := range p.Matches {
+		if IsPlayoff(m.ID) {
+			made = max(made, m.Round-p.Rounds)
+		}
+	}
+	for _, m := range p.Matches {
+		if !done[m.ID] {
+			if IsPlayoff(m.ID) {
+				return made
+			}
+			return 0
+		}
+	}
+	if p.RoundsToCome() != nil || made >= plan.MaxPlayoffs {
+		return 0
+	}
+	for _, g := range PlacementTies(p, results) {
+		if seats == nil || seats(len(g)) == nil {
+			return made + 1
+		}
+	}
+	return 0
+}
+
 // tie says that group g of byPlacement is a tie that a playoff could
 // break or that the standings report: two bots or more that played
 // matches, neither fill bots (which only complete groups, and are never

@@ -73,6 +73,10 @@ type Stats struct {
 	// placement playoffs made and not finished, or due and not made yet:
 	// the ties they are for are not settled (package stages).
 	PlayoffsToCome []PlayoffToCome `json:"playoffs_to_come,omitempty"`
+	// PlayoffToCome is, in a tournament without stages, the number of its
+	// placement playoff to come, 0 when none is (NextPlayoff); Ties are
+	// the bots it plays off.
+	PlayoffToCome int `json:"playoff_to_come,omitempty"`
 	// RoundsToCome are, in a tournament whose later rounds are grouped
 	// from results, the first and last of those not made yet, whose
 	// matches Planned does not count either (plan.Plan.RoundsToCome).
@@ -154,8 +158,11 @@ type PlayoffToCome struct {
 }
 
 // String says the playoff as the standings' headline does: "playoff 1
-// of stage final".
+// of stage final", "playoff 1" of a tournament without stages.
 func (pt PlayoffToCome) String() string {
+	if pt.Stage == "" {
+		return fmt.Sprintf("playoff %d", pt.Playoff)
+	}
 	return fmt.Sprintf("playoff %d of stage %s", pt.Playoff, pt.Stage)
 }
 
@@ -180,13 +187,17 @@ type GateFault struct {
 // its standings: "12 of 12 matches finished, 6 playoff(s)" (playoffs
 // apart: Planned does not count them), "16 of 16 matches finished (stage
 // final to come)", "16 of 16 matches finished (playoff 1 of stage final
-// to come)".
+// to come)", "12 of 12 matches finished (playoff 1 to come)".
 func (s *Stats) Finished() string {
 	out := fmt.Sprintf("%d of %d matches finished", s.Matches-s.Playoffs, s.Planned)
 	if s.Playoffs > 0 {
 		out += fmt.Sprintf(", %d playoff(s)", s.Playoffs)
 	}
-	return out + s.RoundsToCome.String() + Coming(s.PlayoffsToCome, s.StagesToCome)
+	coming := s.PlayoffsToCome
+	if s.PlayoffToCome > 0 {
+		coming = append(slices.Clip(coming), PlayoffToCome{Playoff: s.PlayoffToCome})
+	}
+	return out + s.RoundsToCome.String() + Coming(coming, s.StagesToCome)
 }
 
 // Coming says which playoffs and stages are to come, after a count of

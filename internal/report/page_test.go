@@ -1189,8 +1189,10 @@ func TestPageInBrowser(t *testing.T) {
 		}
 	})
 	// Long names under the faults chart's bars are cut to the width of
-	// a bar's place, so they do not run into each other; the legend
-	// names the bot of the bar under the pointer in full.
+	// a bar's place, so they do not run into each other, measured in the
+	// font uPlot draws the axis with (the page measured them in a copy of
+	// it, written out again); the legend names the bot of the bar under
+	// the pointer in full.
 	t.Run("faults-chart-long-names", func(t *testing.T) {
 		dir := copyResults(t, "fault-planowanie")
 		for _, bot := range []string{"random", "qmark", "greedy", "slowquit"} {
@@ -1202,17 +1204,25 @@ func TestPageInBrowser(t *testing.T) {
 			Widths []float64 `json:"widths"`
 			Slot   float64   `json:"slot"`
 			Hover  string    `json:"hover"`
+			Font   string    `json:"font"`
+			Fitted string    `json:"fitted"`
 		}
 		got := eval[fit](t, ctx, `(() => {
   const u = document.querySelector("#chart-faults .uplot"), over = u.querySelector(".u-over");
   const labels = JSON.parse(u.dataset.xTicks || "[]");
+  const probe = new uPlot({ width: 200, height: 100, series: [{}], axes: [{}, {}] }, [[]], document.createElement("div"));
+  const font = probe.axes[0].font[0];
+  probe.destroy();
   const m = document.createElement("canvas").getContext("2d");
-  m.font = "12px system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif";
+  m.font = font;
   const r = over.getBoundingClientRect();
   over.dispatchEvent(new MouseEvent("mousemove", { clientX: r.left + r.width / labels.length * 1.5, clientY: r.top + r.height / 2, bubbles: true }));
-  return { labels, widths: labels.map((l) => m.measureText(l).width), slot: r.width / labels.length,
-    hover: u.querySelector(".u-legend .u-series:first-child .u-value").textContent };
+  return { labels, widths: labels.map((l) => m.measureText(l).width / uPlot.pxRatio), slot: r.width / labels.length,
+    hover: u.querySelector(".u-legend .u-series:first-child .u-value").textContent, font, fitted: u.dataset.xFont || "" };
 })()`)
+		if got.Fitted != got.Font {
+			t.Errorf("the faults chart fitted its labels in the font %q, not %q, which its axis draws them in", got.Fitted, got.Font)
+		}
 		site, err := Load(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -255,15 +255,26 @@
   // whole rounds (1, 2, 5, 10, ...), never 0.5 or 1.2.
   const wholeSteps = [1, 2, 5].flatMap((k) => [1, 10, 100, 1000, 10000, 100000].map((d) => k * d)).sort((a, b) => a - b);
   const roundAxis = () => ({ label: "round", incrs: wholeSteps, values: (u, splits) => shown(u, splits.map((v) => String(v))) });
-  // fitLabel cuts a bot's name to the px it has under its bar, with "…";
-  // the legend names the bar's bot in full as the pointer is on it.
+  // fitLabel cuts a bot's name to the px it has under its bar, with "…",
+  // measured in the font that axis (a uPlot axis) draws it with, in the
+  // canvas's pixels (uPlot.pxRatio to a CSS px): uPlot's own font, not a
+  // copy of it that could differ. The legend names the bar's bot in full
+  // as the pointer is on it.
   const measure = document.createElement("canvas").getContext("2d");
-  function fitLabel(name, px) {
-    measure.font = "12px system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif";
-    if (measure.measureText(name).width <= px) return name;
+  function fitLabel(name, px, axis) {
+    measure.font = axis.font[0];
+    const room = px * uPlot.pxRatio;
+    if (measure.measureText(name).width <= room) return name;
     let n = name.length;
-    while (n > 1 && measure.measureText(name.slice(0, n) + "…").width > px) n--;
+    while (n > 1 && measure.measureText(name.slice(0, n) + "…").width > room) n--;
     return name.slice(0, n) + "…";
+  }
+  // fitLabels are the labels of u's x axis at splits sp, each bot's
+  // name fitted under its bar; the chart keeps the font they were fitted
+  // in, in its data-x-font, where it can be read.
+  function fitLabels(u, sp, bots) {
+    u.root.dataset.xFont = u.axes[0].font[0];
+    return shown(u, sp.map((i) => fitLabel(bots[i] ?? "", u.bbox.width / uPlot.pxRatio / bots.length - 8, u.axes[0])));
   }
   function drawCharts() {
     for (const c of charts) c.destroy();
@@ -317,7 +328,7 @@
           label: k, fill: palette[(i + 3) % palette.length], stroke: palette[(i + 3) % palette.length], paths: bars, points: { show: false },
           value: (u, v, si, idx) => idx === null ? "" : raw[si - 1][idx],
         }))),
-        axes: [{ splits: () => xs, values: (u, sp) => shown(u, sp.map((i) => fitLabel(bots[i] ?? "", u.bbox.width / uPlot.pxRatio / bots.length - 8))) }, { label: "count" }],
+        axes: [{ splits: () => xs, values: (u, sp) => fitLabels(u, sp, bots) }, { label: "count" }],
       }, [xs, ...stacked], box3));
     }
 
