@@ -48,3 +48,21 @@ func userName(uid int) string {
 	}
 	return s
 }
+
+// OwnerWarning says, when the results directory dir belongs to another
+// user than the one arbiter runs as (root resuming a user's run), that
+// what this run writes will be this user's, which that user's own
+// resume cannot replace; "" otherwise.
+func OwnerWarning(dir string) string {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	me := os.Geteuid()
+	if !ok || int(st.Uid) == me {
+		return ""
+	}
+	return fmt.Sprintf("the results directory %s belongs to %s, and arbiter runs as %s: the matches this run begins are written as %s, and a resume as the directory's owner stops at any of them this run leaves unfinished (permission denied): run it as its owner, or give it to one user (chown -R)",
+		dir, userName(int(st.Uid)), userName(me), userName(me))
+}

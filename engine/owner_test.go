@@ -82,3 +82,22 @@ func TestLockDirOfAnotherUser(t *testing.T) {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
 	}
 }
+
+// TestOwnerWarning: root running in a results directory of another
+// user's is warned that the matches it begins will be root's; in its own
+// directory it is not.
+func TestOwnerWarning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot give a folder to uid 65534 to stand for another user's")
+	}
+	dir := t.TempDir()
+	if w := OwnerWarning(dir); w != "" {
+		t.Errorf("a results directory of its own: warned %q", w)
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if w := OwnerWarning(dir); !strings.Contains(w, "belongs to uid 65534") || !strings.Contains(w, "arbiter runs as uid 0") {
+		t.Errorf("a results directory of uid 65534's: warned %q, want whose it is and who arbiter runs as", w)
+	}
+}
