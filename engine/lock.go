@@ -169,7 +169,7 @@ func LockDir(dir string) (*DirLock, error) {
 	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, err
+		return nil, OwnerHint(err)
 	}
 	key, err := keyOf(f)
 	if err != nil {

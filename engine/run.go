@@ -976,10 +976,10 @@ type staged struct {
 func (r *Runner) stageMatch(m *plan.Match, fps map[string]string, verdicts map[string]BuildRecord) (*staged, error) {
 	dir := filepath.Join(r.Out, MatchesDir, m.ID)
 	if err := os.RemoveAll(dir); err != nil {
-		return nil, err
+		return nil, OwnerHint(err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, OwnerHint(err)
 	}
 	st := &staged{dir: dir, fingerprints: fps}
 	for i, name := range m.Seats {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-contests/arbiter/internal/javacmd"
 	"github.com/arbiter-contests/arbiter/internal/starters"
 )
 
@@ -231,4 +232,58 @@ func TestInitHelpNamesGames(t *testing.T) {
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("arbiter init -h printed %q; want %q", stderr.String(), want)
 	}
+}
+
+// TestInitJavaStartersSizeTheirHeap: every game's Java starter gives its
+// JVM a maximum heap under the bot's memory limit, as authors.md asks of
+// every Java bot. Without one a JVM sizes its heap from the machine's
+// memory; where the limit is RLIMIT_DATA (arbiter not root, no cgroup)
+// such a JVM could not even start when not pinned to one CPU (check,
+// console, run -pin=false): "os::commit_memory ... failed", its "#"
+// report on stdout taken for a protocol fault.
+func TestInitJavaStartersSizeTheirHeap(t *testing.T) {
+	for _, game := range starters.Games() {
+		dir := t.TempDir()
+		if code, out := runArbiter(t, "init", game, dir); code != 0 {
+			t.Fatalf("init %s: %s", game, out)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"plan", "-json", dir}, &stdout, &stderr); code != 0 {
+			t.Fatalf("plan -json of init %s: %s", game, stderr.String())
+		}
+		var p struct {
+			Bots []struct {
+				Name    string   `json:"name"`
+				Command []string `json:"command"`
+				Limits  struct {
+					Memory int64 `json:"memory"`
+				} `json:"limits"`
+			} `json:"bots"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range p.Bots {
+			if b.Name != "java" {
+				continue
+			}
+			heap := javacmd.MaxHeap(b.Command, nil)
+			if n := jvmSize(strings.TrimPrefix(heap, "-Xmx")); n == 0 || n*4 > b.Limits.Memory*3 {
+				t.Errorf("init %s: the Java starter's command %q gives the heap %q, want one of at most three quarters of its memory limit of %d bytes", game, b.Command, heap, b.Limits.Memory)
+			}
+		}
+	}
+}
+
+// jvmSize is the bytes of a JVM option's size ("300m"), 0 if it is none.
+func jvmSize(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	unit := map[byte]int64{'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30}[s[len(s)-1]|0x20]
+	n, err := strconv.ParseInt(s[:len(s)-1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n * unit
 }

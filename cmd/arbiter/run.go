@@ -351,6 +351,9 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr
 	if err != nil {
 		return nil, nil, err
 	}
+	if w := engine.OwnerWarning(out); w != "" {
+		c.logger(stderr).Warn(w)
+	}
 	changes, after, err := checkCompiled(since, path, out, allow)
 	if err != nil {
 		lock.Unlock()

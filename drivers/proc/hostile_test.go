@@ -252,6 +252,15 @@ signal.pause()
 		{name: "fork bomb, any enforcement", py: "while True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
 			limits: drivers.Limits{Processes: 16}, clock: move, needs: []string{drivers.LimitProcesses},
 			want: []string{drivers.FaultProcesses, drivers.FaultTime}},
+		// A bot that dies of a thread refused at its process limit gets
+		// the processes verdict whatever enforces the limit: counted by a
+		// pids cgroup, or under RLIMIT_NPROC (not root, no cgroup) read
+		// from what its runtime says as it dies, as root's would be.
+		{name: "threads past the process limit, dying of it", py: `import threading, time
+for i in range(32):
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+`, limits: drivers.Limits{Processes: 8}, clock: drivers.Clock{Total: 20 * sec}, needs: []string{drivers.LimitProcesses},
+			want: []string{drivers.FaultProcesses}},
 		// CPU time comes slower than wall time on a busy machine: a
 		// longer clock, to tell its limit from its clock.
 		{name: "CPU burner past its limit without answering", mode: "spin",

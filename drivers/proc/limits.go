@@ -55,6 +55,7 @@ type Box struct {
 	cpu         time.Duration           // RLIMIT_CPU, 0 if none
 	fileSize    int64                   // a per-move quota's RLIMIT_FSIZE, 0 if none
 	data        bool                    // memory is only RLIMIT_DATA
+	nproc       bool                    // processes is only RLIMIT_NPROC
 	seccomp     bool
 	// noChildren says the seccomp filter refuses the bot's forks
 	// (children = false, where seccomp is available).
@@ -214,7 +215,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	userNS := false
 	if lim.Processes > 0 && (b.cg == nil || b.cg.pids == "") && p.nprocWorks() {
 		b.rl(unix.RLIMIT_NPROC, uint64(lim.Processes))
-		userNS = true
+		b.nproc, userNS = true, true
 	}
 	if err := b.cpuLimit(clock); err != nil {
 		b.Close()
@@ -627,10 +628,15 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 		return faultf(drivers.FaultFiles, "wrote a file over %d bytes, the most any file of its may hold while it runs (its folder's quota, at least 1MiB; RLIMIT_FSIZE): killed", b.fileSize-1)
 	case b.cpu > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL && cpu >= b.cpu-time.Second):
 		return b.cpuFault(cpu)
-	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
-		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
 	case crash && b.noChildren && (ws.Signaled() || ws.ExitStatus() != 0) && forkRefused(stderrTail):
 		return faultf(drivers.FaultProcesses, "tried to start another program, which this game forbids (children = false; its stderr says a new process was refused): do the work in the bot's own process (in a shell script each grep, cut, sed or $(...) starts one: use the shell's read, case and $((...)) instead)")
+	case crash && b.nproc && (ws.Signaled() || ws.ExitStatus() != 0) && taskRefused(stderrTail):
+		// (After the seccomp filter's refusals of children, which come
+		// first, and before the memory evidence: a JVM says its thread
+		// was refused with an OutOfMemoryError.)
+		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (its stderr says a new thread or process was refused: RLIMIT_NPROC)%s", b.lim.Processes, b.jvmThreadsHint())
+	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
+		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
 	}
 	return nil
 }
@@ -663,6 +669,36 @@ func forkRefused(stderr string) bool {
 		return false
 	}
 	for _, s := range []string{"fork", "cannot run program", "subprocess", "spawn"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// taskRefused recognises how common runtimes fail when RLIMIT_NPROC
+// refuses a new thread or process (EAGAIN from clone): the evidence
+// under RLIMIT_NPROC, which has no kernel counter (a pids cgroup counts
+// the refusals instead). Python says "can't start new thread" (3.13:
+// "can't create new thread"), and "[Errno 11] Resource temporarily
+// unavailable" from os.fork or subprocess; bash "fork: retry: Resource
+// temporarily unavailable", dash "Cannot fork"; Java "unable to create
+// native thread" (or "new native thread"); Go "failed to create new OS
+// thread" or "pthread_create failed: Resource temporarily unavailable";
+// C++'s std::thread a std::system_error "Resource temporarily
+// unavailable" (which names no thread: it is taken only beside one of
+// these words, as EAGAIN is also a non-blocking read's).
+func taskRefused(stderr string) bool {
+	stderr = strings.ToLower(stderr)
+	for _, s := range []string{"can't start new thread", "can't create new thread", "cannot fork", "create native thread", "create new native thread", "failed to create new os thread"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	if !strings.Contains(stderr, "resource temporarily unavailable") {
+		return false
+	}
+	for _, s := range []string{"fork", "thread", "spawn", "subprocess", "cannot run program", "system_error"} {
 		if strings.Contains(stderr, s) {
 			return true
 		}

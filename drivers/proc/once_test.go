@@ -718,6 +718,26 @@ func TestForkRefused(t *testing.T) {
 	}
 }
 
+// TestTaskRefused: what runtimes say when RLIMIT_NPROC refuses a thread
+// or a process, and EAGAIN that is not such a refusal.
+func TestTaskRefused(t *testing.T) {
+	for stderr, want := range map[string]bool{
+		"RuntimeError: can't start new thread\n":                  true,
+		"RuntimeError: can't create new thread\n":                 true,
+		"bot.sh: fork: retry: Resource temporarily unavailable\n": true,
+		"  File \"bot.py\", line 3, in <module>\n    pid = os.fork()\nBlockingIOError: [Errno 11] Resource temporarily unavailable\n":                                                                                                 true,
+		"[0.010s][warning][os,thread] Failed to start thread \"GC Thread#1\" - pthread_create failed (EAGAIN)\njava.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached": true,
+		"runtime: failed to create new OS thread (have 7 already; errno=11)\n":                                                                                                                                                        true,
+		"terminate called after throwing an instance of 'std::system_error'\n  what():  Resource temporarily unavailable\n":                                                                                                           true,
+		"BlockingIOError: [Errno 11] Resource temporarily unavailable\n":                                                                                                                                                              false,
+		"MemoryError\n": false,
+	} {
+		if got := taskRefused(stderr); got != want {
+			t.Errorf("taskRefused(%q) = %v, want %v", stderr, got, want)
+		}
+	}
+}
+
 // TestRunOnceJavaClassNotFound: a JVM that cannot find the bot's main
 // class is a crash that says so and how to fix it: a class named without
 // -cp, run outside the bot's dir, needs "-cp", "."; a class with its
@@ -776,10 +796,12 @@ func TestExplainStderrOnlyForACrash(t *testing.T) {
 	if err := cmd.Run(); err == nil {
 		t.Fatal("sh survived its SIGKILL")
 	}
-	box := &Box{lim: drivers.Limits{Memory: 64 << 20}, data: true, noChildren: true}
+	box := &Box{lim: drivers.Limits{Memory: 64 << 20, Processes: 8}, data: true, nproc: true, noChildren: true}
 	for tail, want := range map[string]string{
-		"./bot.sh: 2: Cannot fork\n": drivers.FaultProcesses,
-		"MemoryError\n":              drivers.FaultMemory,
+		"./bot.sh: 2: Cannot fork\n":           drivers.FaultProcesses,
+		"MemoryError\n":                        drivers.FaultMemory,
+		"RuntimeError: can't start new thread": drivers.FaultProcesses,
+		"java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached": drivers.FaultProcesses,
 	} {
 		if f := box.Explain(drivers.FaultCrash, cmd.ProcessState, tail); f == nil || f.Kind != want {
 			t.Errorf("a crash whose stderr says %q: fault %v, want %s", tail, f, want)

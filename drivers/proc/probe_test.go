@@ -180,3 +180,37 @@ func TestProbeRetriesTransientStart(t *testing.T) {
 		t.Errorf("every start refused with EPERM: %+v, want a machine without namespaces nor the sandbox", p)
 	}
 }
+
+// TestSandboxWithoutCgroups: what doctor says a bot can do without
+// cgroups follows the machine: as a user who is not root, with user and
+// PID namespaces, processes are RLIMIT_NPROC's and die with the PID
+// namespace (it said "not counted as root" and "found by token" to every
+// user); root's are not counted; without a user namespace a user's are
+// not counted either, and are found by token.
+func TestSandboxWithoutCgroups(t *testing.T) {
+	for _, c := range []struct {
+		p         Probe
+		want, not []string
+	}{
+		{Probe{UserNS: true, PIDNS: true}, []string{"RLIMIT_NPROC in a user namespace", "die with its PID namespace"}, []string{"processes are not counted", "token"}},
+		{Probe{Root: true, PIDNS: true}, []string{"root is exempt", "die with its PID namespace"}, []string{"token"}},
+		{Probe{}, []string{"not counted (RLIMIT_NPROC needs a user namespace)", "found by token"}, []string{"PID namespace"}},
+	} {
+		without := ""
+		for _, m := range c.p.SandboxMechanisms() {
+			if strings.HasPrefix(m.Name, "cgroups") {
+				without = m.Without
+			}
+		}
+		for _, w := range c.want {
+			if !strings.Contains(without, w) {
+				t.Errorf("root %v, user namespace %v, PID namespace %v: without cgroups %q, want it to say %q", c.p.Root, c.p.UserNS, c.p.PIDNS, without, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(without, w) {
+				t.Errorf("root %v, user namespace %v, PID namespace %v: without cgroups %q, should not say %q", c.p.Root, c.p.UserNS, c.p.PIDNS, without, w)
+			}
+		}
+	}
+}

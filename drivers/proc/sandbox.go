@@ -454,9 +454,28 @@ func (p *Probe) SandboxMechanisms() []Mechanism {
 		{"seccomp", p.Seccomp, p.Why["seccomp"],
 			"it can make namespaces of its own and mount in them, open internet sockets where only the namespace stands in the way and, in a VM, vsock sockets to its host (no namespace closes those), and leave the CPUs its match was pinned to"},
 		{"cgroups (memory and pids)", cg, p.why("cgroup v2", "cgroup v1 memory", "cgroup v1 pids"),
-			"memory is only RLIMIT_DATA per process, processes are not counted as root; its processes are found by token, not killed as a group"},
+			p.withoutCgroups()},
 		{"the sandbox, tried for real", p.Sandbox, p.Why["sandbox"], SandboxMissing},
 	}
+}
+
+// withoutCgroups says what a bot can do without cgroups, on this machine:
+// its processes counted by RLIMIT_NPROC in its user namespace (not root)
+// or not at all (root, or no user namespace), and reaped by its PID
+// namespace or else found by token.
+func (p *Probe) withoutCgroups() string {
+	procs := "processes are not counted (root is exempt from RLIMIT_NPROC)"
+	switch {
+	case p.nprocWorks():
+		procs = "processes are only RLIMIT_NPROC in a user namespace of its own"
+	case !p.Root:
+		procs = "processes are not counted (RLIMIT_NPROC needs a user namespace)"
+	}
+	reap := "its processes are found by token, not killed as a group"
+	if p.PIDNS {
+		reap = "its processes die with its PID namespace"
+	}
+	return "memory is only RLIMIT_DATA per process, " + procs + "; a fork or allocation refused in a child of a bot that never answers is not counted (its verdict is its clock); " + reap
 }
 
 // bound are the paths of binds that show the host's files (ro, rw).

@@ -26,7 +26,7 @@ var files embed.FS
 var Languages = []Language{
 	{Dir: "python", Command: []string{"python3", "bot.py"}},
 	{Dir: "cpp", Build: []string{"g++", "-O2", "-o", "bot", "bot.cpp"}, Command: []string{"./bot"}},
-	{Dir: "java", Build: []string{"javac", "Bot.java"}, Command: []string{"java", "-cp", ".", "Bot"}},
+	{Dir: "java", Build: []string{"javac", "Bot.java"}, Command: []string{"java", "-Xmx300m", "-cp", ".", "Bot"}},
 }
 
 // Language is one starter.

@@ -17,8 +17,9 @@ bot "java" {
   dir     = "java"
   build   = ["javac", "Bot.java"]
   # The contest allows 16 tasks (processes and threads) a bot: a JVM with
-  # its default collector and compilers has more, these keep it at 13.
-  command = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-cp", ".", "Bot"]
+  # its default collector and compilers has more, these keep it at 13;
+  # -Xmx75m keeps its heap under its memory limit of 100MiB.
+  command = ["java", "-Xmx75m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-cp", ".", "Bot"]
 }
 
 game "auction" "fibot" {

@@ -15,7 +15,7 @@ bot "cpp" {
 bot "java" {
   dir     = "java"
   build   = ["javac", "Bot.java"]
-  command = ["java", "-cp", ".", "Bot"]
+  command = ["java", "-Xmx300m", "-cp", ".", "Bot"] # a heap under its memory limit of 400MiB
 }
 
 game "blokus" "course" {

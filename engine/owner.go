@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// OwnerHint adds to err, a refusal (EACCES, EPERM) of a file of a results
+// directory, whose the file or the folder holding it is when that is
+// another user than the one arbiter runs as: a results directory that two
+// users ran (root resumed a user's run, or the reverse) holds files the
+// other cannot replace, and a bare "permission denied" does not say so.
+// Any other error is returned as it is.
+func OwnerHint(err error) error {
+	var pe *fs.PathError
+	if !errors.Is(err, fs.ErrPermission) || !errors.As(err, &pe) {
+		return err
+	}
+	me := os.Geteuid()
+	// A file is removed or made by its folder's leave: look at the folder
+	// when the file itself is this user's.
+	for _, p := range []string{pe.Path, filepath.Dir(pe.Path)} {
+		fi, serr := os.Lstat(p)
+		if serr != nil {
+			continue
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok || int(st.Uid) == me {
+			continue
+		}
+		return fmt.Errorf("%w (%s belongs to %s, and arbiter runs as %s: another user's run wrote it; run as that user, or give the results directory to this one, e.g. chown -R)",
+			err, p, userName(int(st.Uid)), userName(me))
+	}
+	return err
+}
+
+// userName is "uid N (name)", or "uid N" for a uid without a name here.
+func userName(uid int) string {
+	s := "uid " + strconv.Itoa(uid)
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+		s += " (" + u.Username + ")"
+	}
+	return s
+}
+
+// OwnerWarning says, when the results directory dir belongs to another
+// user than the one arbiter runs as (root resuming a user's run), that
+// what this run writes will be this user's, which that user's own
+// resume cannot replace; "" otherwise.
+func OwnerWarning(dir string) string {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	me := os.Geteuid()
+	if !ok || int(st.Uid) == me {
+		return ""
+	}
+	return fmt.Sprintf("the results directory %s belongs to %s, and arbiter runs as %s: the matches this run begins are written as %s, and a resume as the directory's owner stops at any of them this run leaves unfinished (permission denied): run it as its owner, or give it to one user (chown -R)",
+		dir, userName(int(st.Uid)), userName(me), userName(me))
+}

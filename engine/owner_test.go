@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestOwnerHint: a refusal of a file in a folder of another user's (a
+// match folder a run as root left in a user's results directory, which
+// that user's resume must replace) says whose the folder is and that
+// arbiter runs as another; a refusal among this user's own files, and any
+// other error, is left as it is.
+func TestOwnerHint(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot give a folder to uid 65534 to stand for another user's")
+	}
+	dir := t.TempDir()
+	theirs := filepath.Join(dir, "theirs")
+	if err := os.Mkdir(theirs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	refused := func(path string) error {
+		return &fs.PathError{Op: "unlinkat", Path: path, Err: syscall.EACCES}
+	}
+	err := OwnerHint(refused(filepath.Join(theirs, "seat0-a.stderr")))
+	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), theirs+" belongs to uid 65534") || !strings.Contains(err.Error(), "arbiter runs as uid 0") {
+		t.Errorf("a refusal in uid 65534's folder: %v, want it to say whose the folder is and who arbiter runs as", err)
+	}
+	for _, e := range []error{refused(filepath.Join(dir, "mine")), &fs.PathError{Op: "open", Path: theirs, Err: syscall.ENOSPC}} {
+		if got := OwnerHint(e); got != e {
+			t.Errorf("OwnerHint(%v) = %v, want it unchanged", e, got)
+		}
+	}
+}
+
+// TestLockDirOfAnotherUser: a user who runs arbiter on a results
+// directory a run as root made (its lock file root's) is told whose it
+// is, not only "permission denied". The test, as root, runs a copy of
+// itself as uid 65534 on a folder of root's.
+func TestLockDirOfAnotherUser(t *testing.T) {
+	if dir := os.Getenv("ENGINE_TEST_OTHERS_DIR"); dir != "" {
+		_, err := LockDir(dir)
+		if err == nil || !strings.Contains(err.Error(), "belongs to uid 0") || !strings.Contains(err.Error(), "arbiter runs as uid 65534") {
+			t.Fatalf("LockDir of root's results directory as uid 65534: %v, want it to say whose the directory is", err)
+		}
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot run a process as uid 65534")
+	}
+	dir := t.TempDir()
+	for d := dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+	results := filepath.Join(dir, "results")
+	l, err := LockDir(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
+	exe, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "engine.test")
+	if err := os.WriteFile(bin, exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run", "^TestLockDirOfAnotherUser$", "-test.count=1")
+	cmd.Env = []string{"ENGINE_TEST_OTHERS_DIR=" + results, "PATH=/usr/bin:/bin", "HOME=/"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+}
+
+// TestOwnerWarning: root running in a results directory of another
+// user's is warned that the matches it begins will be root's; in its own
+// directory it is not.
+func TestOwnerWarning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot give a folder to uid 65534 to stand for another user's")
+	}
+	dir := t.TempDir()
+	if w := OwnerWarning(dir); w != "" {
+		t.Errorf("a results directory of its own: warned %q", w)
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if w := OwnerWarning(dir); !strings.Contains(w, "belongs to uid 65534") || !strings.Contains(w, "arbiter runs as uid 0") {
+		t.Errorf("a results directory of uid 65534's: warned %q, want whose it is and who arbiter runs as", w)
+	}
+}
