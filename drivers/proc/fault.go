@@ -159,24 +159,45 @@ func crlfFault(args []string, dir string) *Fault {
 
 // hiddenLinkFault is why the program at path, in the bot's folder dir,
 // could not be exec'd for err (its file not found) in the sandbox, whose
-// shows says what it holds: path is a symbolic link that leads out of
-// dir to a file the sandbox does not show, so that the bot sees the
-// link and nothing at its end. "" otherwise, and out of the sandbox
-// (shows nil).
+// shows says what it holds: path, or a folder on its way below dir
+// (./lib/bot, lib a link), is a symbolic link that leads out of dir to
+// a file the sandbox does not show, so that the bot sees the link and
+// nothing at its end. "" otherwise, and out of the sandbox (shows nil).
 func hiddenLinkFault(path, dir string, err error, shows func(string) bool) string {
 	if shows == nil || dir == "" || !errors.Is(err, syscall.ENOENT) || !drivers.Within(path, dir) {
 		return ""
 	}
-	if fi, lerr := os.Lstat(path); lerr != nil || fi.Mode()&os.ModeSymlink == 0 {
+	link := firstLink(path, dir)
+	if link == "" {
 		return ""
 	}
-	target, terr := filepath.EvalSymlinks(path)
+	target, terr := filepath.EvalSymlinks(link)
 	if terr != nil || shows(target) {
 		return ""
 	}
-	text, _ := os.Readlink(path)
+	text, _ := os.Readlink(link)
 	return fmt.Sprintf("%s is a symbolic link to %s, which leads to %s, outside the bot's folder %s: the sandbox shows a bot its own folder, the system's folders and what its command needs, not where a link of its folder leads, so the link leads nowhere there; copy the file into the bot's folder, or name it by its own path in the bot block's command",
-		path, text, target, dir)
+		link, text, target, dir)
+}
+
+// firstLink is the first symbolic link on the way from the folder dir to
+// path in it (path itself at the end), as the kernel walks it; "" when
+// there is none.
+func firstLink(path, dir string) string {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == "." {
+		return ""
+	}
+	p := dir
+	for _, c := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, c)
+		if fi, err := os.Lstat(p); err != nil {
+			return ""
+		} else if fi.Mode()&os.ModeSymlink != 0 {
+			return p
+		}
+	}
+	return ""
 }
 
 // interpreterFault is why the program at path (named name) could not be

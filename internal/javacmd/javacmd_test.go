@@ -242,7 +242,7 @@ func TestWrapped(t *testing.T) {
 // command, run by itself (its "#!" line a shell's, through env or not)
 // or by a shell (sh run.sh); a script with another line that a shell
 // runs (a variable, a cd, a second command), an expansion, another "#!"
-// line or none (run by itself), is not.
+// line or none (run by itself), or one reached through a link, is not.
 func TestScript(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
@@ -263,6 +263,15 @@ func TestScript(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A folder of the bot's that is a link (to another folder holding a
+	// plain run.sh, here its own) is not followed, as the script itself
+	// is not when it is one.
+	if err := os.Symlink(".", filepath.Join(dir, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("run.sh", filepath.Join(dir, "link.sh")); err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		command []string
@@ -287,6 +296,10 @@ func TestScript(t *testing.T) {
 		{[]string{"./flag.sh"}, nil},
 		{[]string{"./crlf.sh"}, nil},
 		{[]string{"./other.sh"}, nil},
+		{[]string{"./link.sh"}, nil},
+		{[]string{"./lib/run.sh"}, nil},
+		{[]string{"sh", "lib/run.sh"}, nil},
+		{[]string{filepath.Join(dir, "lib", "run.sh")}, nil},
 	} {
 		got, script := Script(c.command, dir)
 		if !slices.Equal(got, c.want) {

@@ -5,7 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // shells are the programs whose -c script Wrapped reads.
@@ -129,7 +130,7 @@ func Script(command []string, dir string) (java []string, script string) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
-	text, ok := readScript(path)
+	text, ok := readScript(path, dir)
 	if !ok {
 		return nil, ""
 	}
@@ -149,11 +150,13 @@ func Script(command []string, dir string) (java []string, script string) {
 }
 
 // readScript is the text of the file at path, when it is a regular file
-// (not a link: arbiter, maybe root, reads it for a bot's folder) of at
-// most maxScript bytes without a "\r" (a Windows line ending, which a
-// shell would take as part of the last word).
-func readScript(path string) (string, bool) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+// reached through no symbolic link below the bot's folder dir (from "/"
+// when path lies outside it: arbiter, maybe root, reads it for a bot's
+// folder, see openNoLinks) of at most maxScript bytes without a "\r" (a
+// Windows line ending, which a shell would take as part of the last
+// word).
+func readScript(path, dir string) (string, bool) {
+	f, err := openNoLinks(path, dir)
 	if err != nil {
 		return "", false
 	}
@@ -166,6 +169,38 @@ func readScript(path string) (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// openNoLinks opens the file at path for reading, one component at a
+// time from dir when path lies in it (dir itself may be reached through
+// a link: the organiser's), else from "/" (relative to the working
+// folder for a relative path outside any dir), following no symbolic
+// link on the way nor at its end, and not blocking on a FIFO.
+func openNoLinks(path, dir string) (*os.File, error) {
+	base, rel := "/", filepath.Clean(path)
+	if r, err := filepath.Rel(dir, rel); dir != "" && err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+		base, rel = dir, r
+	} else if !filepath.IsAbs(rel) {
+		base = "."
+	}
+	fd, err := unix.Open(base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	parts := strings.Split(strings.TrimPrefix(rel, "/"), "/")
+	for i, c := range parts {
+		flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		if i == len(parts)-1 {
+			flags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
+		}
+		next, err := unix.Openat(fd, c, flags, 0)
+		unix.Close(fd)
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		fd = next
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // scriptCommand is the one line of a script's text that is neither
