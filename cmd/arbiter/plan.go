@@ -206,9 +206,9 @@ func describe(p *plan.Plan) []string {
 	if l := p.Later; l != nil {
 		if d := l.Pairing.Describe(l.From, p.Rounds); d != "" {
 			lines = append(lines, d)
-			if l.Revision < plan.PairingRevision {
+			if now := plan.RevisionFor(l.Pairing, p.Players); l.Revision < now {
 				lines = append(lines, fmt.Sprintf("The plan was made by an earlier arbiter, so its rounds are paired by revision %d of the pairing rules, as it began; a plan made now has revision %d (formats.md).",
-					l.Revision, plan.PairingRevision))
+					l.Revision, now))
 			}
 		}
 		if l.Playoffs {

@@ -108,7 +108,7 @@ func Stream(cfg *config.Config, t *config.Tournament) (p *plan.Plan, ms plan.Seq
 	if listing.Pairing != tournament.NoPairing || t.Rating.Playoffs() {
 		p.Later = &plan.Later{Pairing: listing.Pairing, From: listing.From, Playoffs: t.Rating.Playoffs(), Clock: clock, Variants: variants}
 		if listing.Pairing != tournament.NoPairing {
-			p.Later.Revision = plan.PairingRevision
+			p.Later.Revision = plan.RevisionFor(listing.Pairing, p.Players)
 		}
 	}
 	p.Stop = stopRule(t)

@@ -495,3 +495,25 @@ func TestTopShortOnlyWherePoolsCanBeShort(t *testing.T) {
 		}
 	}
 }
+
+// TestPairingRevisionOnlyWhereItChanges: a plan is made with the latest
+// revision of the pairing rules that changed how its rounds are paired.
+// Revision 2 changed only Swiss duels, so a plan paired by rating, or a
+// Swiss in groups of four, is of revision 1 as the arbiter before it made
+// it, and its configuration compiled again resumes that arbiter's results.
+func TestPairingRevisionOnlyWhereItChanges(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want int
+	}{
+		{"players = 4\nrounds = 5\ngroups { random_rounds = 2 }", 1},
+		{"players = 2\nseats = \"swap\"\nrounds = 5\ngroups { random_rounds = 2 }", 1},
+		{"format = \"swiss\"\nplayers = 4\nrounds = 4", 1},
+		{"format = \"swiss\"\nplayers = 2\nseats = \"swap\"\nrounds = 4", plan.PairingRevision},
+	} {
+		p := compile(t, eight, eightBots+"\n"+c.body)
+		if p.Later == nil || p.Later.Revision != c.want {
+			t.Errorf("%s: later = %+v, want revision %d", c.body, p.Later, c.want)
+		}
+	}
+}

@@ -94,8 +94,8 @@ type Later struct {
 	Variants []string      `json:"variants,omitempty"`
 }
 
-// PairingRevision is the revision of the pairing rules that plans are
-// made with now (Later.Revision). Revision 1: a rating difference that no
+// PairingRevision is the latest revision of the pairing rules
+// (Later.Revision); RevisionFor says which a plan is made with now. Revision 1: a rating difference that no
 // game links counts as unknown, so a bot's best opponent by rating is one
 // it has no link to (rather than its only opponent again), and a Swiss
 // round's fill seats go to the bots that have had them least, wherever
@@ -104,6 +104,19 @@ type Later struct {
 // bounded in its steps, which on a large field could stop with
 // rematches that another pairing avoids.
 const PairingRevision = 2
+
+// RevisionFor is the revision that a plan pairing its rounds by pairing
+// in groups of players is made with now: the latest that changed how
+// such rounds are paired. Revision 2 changed only Swiss duels, so a plan
+// paired by rating, or a Swiss in larger groups, is made with revision
+// 1 as before it, and its configuration compiled again after an upgrade
+// is the plan its results directory holds.
+func RevisionFor(pairing tournament.Pairing, players int) int {
+	if pairing == tournament.ByScore && players == 2 {
+		return PairingRevision
+	}
+	return 1
+}
 
 // MaxPlayoffs is how many playoff stages may follow the rounds: bots that
 // tie after them (identical bots do, forever) stay tied.
