@@ -502,18 +502,18 @@ func (m *Merge) readOut(in *mergeInput, ref *shardDir) error {
 // every shard was let play with them (-allow-changed-bots): its
 // changes.jsonl records each as a change since the plan it ran was
 // compiled, from op's fingerprint to the one the shard's plan records
-// (RecordCompiledChanges); a house bot
+// (RecordCompiledChanges; not necessarily its last: recordedChange); a house bot
 // changes with arbiter's build, which the change records alone. Nil when
 // a shard was not, or the plans differ otherwise.
 func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 	var out []BotChange
 	for i, sd := range shards {
-		allowed, _ := compiledChanges(sd.dir)
+		records := compiledRecords(sd.dir)
 		var found []BotChange
 		rebuilt := op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter
 		if rebuilt {
-			c, ok := allowed[""]
-			if !ok || c.From != op.Arbiter.ID() || c.To != sd.plan.Arbiter.ID() {
+			c, ok := recordedChange(records, "", op.Arbiter.ID(), sd.plan.Arbiter.ID())
+			if !ok {
 				return nil
 			}
 			found = append(found, c)
@@ -526,8 +526,8 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 			if rebuilt && b.House != "" && ob.House == b.House {
 				continue // a house bot changes with arbiter's build, whose change is allowed above
 			}
-			c, ok := allowed[b.Name]
-			if !ok || c.From != short(ob.Fingerprint.Hash) || c.To != short(b.Fingerprint.Hash) {
+			c, ok := recordedChange(records, b.Name, short(ob.Fingerprint.Hash), short(b.Fingerprint.Hash))
+			if !ok {
 				return nil
 			}
 			found = append(found, c)
@@ -592,22 +592,49 @@ func (c BotChange) union(d BotChange) BotChange {
 // since a saved plan was compiled that dir's changes.jsonl records, and
 // that plan's file, as the last such record names it.
 func compiledChanges(dir string) (map[string]BotChange, string) {
-	b, err := os.ReadFile(filepath.Join(dir, ChangesFile))
-	if err != nil {
-		return nil, ""
-	}
 	out, from := map[string]BotChange{}, ""
-	for _, line := range strings.Split(string(b), "\n") {
-		var rec changeRecord
-		if json.Unmarshal([]byte(line), &rec) != nil || rec.Plan == "" {
-			continue
-		}
+	for _, rec := range compiledRecords(dir) {
 		for _, c := range rec.Changes {
 			out[c.Bot] = c
 		}
 		from = rec.Plan
 	}
 	return out, from
+}
+
+// compiledRecords are the records of dir's changes.jsonl of changes
+// since a saved plan was compiled (those that name the plan), in order.
+func compiledRecords(dir string) []changeRecord {
+	b, err := os.ReadFile(filepath.Join(dir, ChangesFile))
+	if err != nil {
+		return nil
+	}
+	var out []changeRecord
+	for _, line := range strings.Split(string(b), "\n") {
+		var rec changeRecord
+		if json.Unmarshal([]byte(line), &rec) != nil || rec.Plan == "" {
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// recordedChange is the last of records that changes bot ("" for
+// arbiter's build) from from to to. Not the last change of bot alone: a
+// run refused after it recorded its change (a finished shard run again
+// with the bot changed again, its results of one version) leaves a
+// change to files no result was played with after the one its results
+// were.
+func recordedChange(records []changeRecord, bot, from, to string) (BotChange, bool) {
+	for i := len(records) - 1; i >= 0; i-- {
+		for _, c := range records[i].Changes {
+			if c.Bot == bot && c.From == from && c.To == to {
+				return c, true
+			}
+		}
+	}
+	return BotChange{}, false
 }
 
 // otherBotsError is err, of shards of stage whose plan.json records

@@ -100,3 +100,26 @@ func TestAllowedChangesTo(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowedChangesRefusedRun: a finished shard run again with its bot
+// changed once more is refused, but its change was recorded first (from
+// the plan's fingerprint to the bot as it is now, which no result was
+// played with): the change its results were played with, recorded
+// before, is the one taken, not the last, which refused the shard.
+func TestAllowedChangesRefusedRun(t *testing.T) {
+	arb := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	bots := func(ext string) []plan.Bot {
+		return []plan.Bot{{Name: "py", Command: []string{"python3", "bot.py"}, Fingerprint: &plan.Fingerprint{Hash: ext}}}
+	}
+	dir := t.TempDir()
+	for _, to := range []string{"sha256:py2", "sha256:py3"} {
+		if err := appendChanges(dir, changeRecord{Changes: []BotChange{{Bot: "py", From: "sha256:py", To: to}}, Plan: "m/plan.json"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shard := &shardDir{dir: dir, plan: plan.Plan{Arbiter: arb, Bots: bots("sha256:py2")}}
+	got := allowedChanges([]*shardDir{shard}, &plan.Plan{Arbiter: arb, Bots: bots("sha256:py")})
+	if len(got) != 1 || got[0].To != "sha256:py2" {
+		t.Fatalf("allowedChanges = %+v, want the change to sha256:py2 its plan records", got)
+	}
+}
