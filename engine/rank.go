@@ -61,7 +61,7 @@ func Rank(p *plan.Plan, results []stats.Result, sp *ShardPlan, seats func(n int)
 // RankDir ranks the results of the results directory dir (Rank): a
 // shard's, if dir is one (sp), by its own matches. drv finds the game's
 // driver (like drivers/all.Driver), whose game says which ties of a
-// plan in stages can be played off; nil when there is none.
+// plan that plays playoffs can be played off; nil when there is none.
 func RankDir(dir string, p *plan.Plan, results []stats.Result, drv func(string) (drivers.Driver, bool)) (st *stats.Stats, sp *ShardPlan, err error) {
 	if sp, err = ReadShard(dir); err != nil {
 		return nil, nil, err
@@ -74,11 +74,13 @@ func RankDir(dir string, p *plan.Plan, results []stats.Result, drv func(string) 
 	return st, sp, err
 }
 
-// GameSeats is the Seats of the game of p, a plan in stages, rebuilt with
-// its driver (drv, like drivers/all.Driver); nil (any number) for a plan
-// without stages or without drv.
+// GameSeats is the Seats of the game of p, a plan that plays playoffs
+// (in stages, or placement playoffs after its rounds), rebuilt with its
+// driver (drv, like drivers/all.Driver); nil (any number) for a plan
+// without playoffs or without drv.
 func GameSeats(p *plan.Plan, drv func(string) (drivers.Driver, bool)) (func(n int) error, error) {
-	if len(p.Stages) == 0 || drv == nil {
+	playoffs := len(p.Stages) > 0 || p.Later != nil && p.Later.Playoffs
+	if !playoffs || drv == nil {
 		return nil, nil
 	}
 	game, err := (&Runner{Plan: p, Drivers: drv}).loadGameSettings()

@@ -349,6 +349,6 @@ func finishedOf(p *plan.Plan, results []engine.Result, seats func(n int) error) 
 		playoffs, later = nil, stages.ToCome(p, results)
 	}
 	count.PlayoffsToCome, count.StagesToCome = playoffs, later
-	count.PlayoffToCome = stats.NextPlayoff(p, results, seats)
+	count.PlayoffToCome = stages.NextPlayoff(p, results, seats)
 	return count.Finished()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
 )
 
 // Rule is the rule name of a stage's record in rounds/.
@@ -588,7 +589,7 @@ func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats
 		return s, err
 	}
 	if len(p.Stages) == 0 {
-		s.PlayoffToCome = stats.NextPlayoff(p, results, seats)
+		s.PlayoffToCome = NextPlayoff(p, results, seats)
 		return s, nil
 	}
 	bots, stage, tables, err := final(p, results)
@@ -609,6 +610,16 @@ func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats
 		s.TiedCuts = slices.DeleteFunc(s.TiedCuts, func(c stats.TiedCut) bool { return slices.Equal(c.Picks, []string{FinalRanking}) })
 	}
 	return s, nil
+}
+
+// NextPlayoff is stats.NextPlayoff of p, a tournament without stages,
+// after results: 0 when its stopping rule ended it on them (stop.Ends),
+// which leaves a tie in placement reported, not played off.
+func NextPlayoff(p *plan.Plan, results []stats.Result, seats func(n int) error) int {
+	if stop.Ends(p, results) {
+		return 0
+	}
+	return stats.NextPlayoff(p, results, seats)
 }
 
 // Coming are what is to come of p, a plan in stages, after results: the

@@ -106,6 +106,22 @@ func (s *Stopper) Advance(full *plan.Plan, done map[string]*stats.Result) *Stopp
 	return nil
 }
 
+// Ends says whether p's stopping rule ends the tournament on results, as
+// the run decides it (Advance, over the matches in plan order): a run
+// that stopped makes nothing more, not the placement playoff its
+// regular matches would have called for.
+func Ends(p *plan.Plan, results []stats.Result) bool {
+	s := New(p)
+	if s == nil {
+		return false
+	}
+	done := make(map[string]*stats.Result, len(results))
+	for i := range results {
+		done[results[i].Match] = &results[i]
+	}
+	return s.Advance(p, done) != nil
+}
+
 func bound(st *SPRTState) float64 {
 	if st.Decision == rating.AcceptH0 {
 		return st.Lower
