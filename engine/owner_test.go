@@ -54,13 +54,7 @@ func TestLockDirOfAnotherUser(t *testing.T) {
 		}
 		return
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("not root: cannot run a process as uid 65534")
-	}
-	dir := t.TempDir()
-	for d := dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
-	}
+	dir := nobodysDir(t)
 	results := filepath.Join(dir, "results")
 	l, err := LockDir(results)
 	if err != nil {
@@ -68,6 +62,20 @@ func TestLockDirOfAnotherUser(t *testing.T) {
 	}
 	l.Unlock()
 	runAsNobody(t, dir, "^TestLockDirOfAnotherUser$", "ENGINE_TEST_OTHERS_DIR="+results)
+}
+
+// nobodysDir is a folder of the test's that uid 65534 may read, for
+// runAsNobody; it skips the test when it does not run as root.
+func nobodysDir(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot run a process as uid 65534")
+	}
+	dir := t.TempDir()
+	for d := dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+	return dir
 }
 
 // runAsNobody runs the test run of a copy of this test binary, put in
@@ -126,13 +134,7 @@ func TestOwnerWarningAsAUser(t *testing.T) {
 		}
 		return
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("not root: cannot run a process as uid 65534")
-	}
-	dir := t.TempDir()
-	for d := dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
-	}
+	dir := nobodysDir(t)
 	roots, others := filepath.Join(dir, "roots"), filepath.Join(dir, "others")
 	for _, d := range []string{roots, others} {
 		if err := os.Mkdir(d, 0o777); err != nil {
