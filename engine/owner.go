@@ -52,7 +52,9 @@ func userName(uid int) string {
 // OwnerWarning says, when the results directory dir belongs to another
 // user than the one arbiter runs as (root resuming a user's run), that
 // what this run writes will be this user's, which that user's own
-// resume cannot replace; "" otherwise.
+// resume cannot replace; "" otherwise, and for a directory of root's
+// (a user running where root let it write), whose resume as root
+// replaces any file.
 func OwnerWarning(dir string) string {
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -60,7 +62,7 @@ func OwnerWarning(dir string) string {
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	me := os.Geteuid()
-	if !ok || int(st.Uid) == me {
+	if !ok || int(st.Uid) == me || st.Uid == 0 {
 		return ""
 	}
 	return fmt.Sprintf("the results directory %s belongs to %s, and arbiter runs as %s: the matches this run begins are written as %s, and a resume as the directory's owner stops at any of them this run leaves unfinished (permission denied): run it as its owner, or give it to one user (chown -R)",

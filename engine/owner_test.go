@@ -54,6 +54,20 @@ func TestLockDirOfAnotherUser(t *testing.T) {
 		}
 		return
 	}
+	dir := nobodysDir(t)
+	results := filepath.Join(dir, "results")
+	l, err := LockDir(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
+	runAsNobody(t, dir, "^TestLockDirOfAnotherUser$", "ENGINE_TEST_OTHERS_DIR="+results)
+}
+
+// nobodysDir is a folder of the test's that uid 65534 may read, for
+// runAsNobody; it skips the test when it does not run as root.
+func nobodysDir(t *testing.T) string {
+	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("not root: cannot run a process as uid 65534")
 	}
@@ -61,12 +75,14 @@ func TestLockDirOfAnotherUser(t *testing.T) {
 	for d := dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
 		os.Chmod(d, 0o755)
 	}
-	results := filepath.Join(dir, "results")
-	l, err := LockDir(results)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Unlock()
+	return dir
+}
+
+// runAsNobody runs the test run of a copy of this test binary, put in
+// dir (a folder of the test's that uid 65534 may read), as uid 65534 with
+// env, and fails the test if it fails.
+func runAsNobody(t *testing.T, dir, run string, env ...string) {
+	t.Helper()
 	exe, err := os.ReadFile(os.Args[0])
 	if err != nil {
 		t.Fatal(err)
@@ -75,8 +91,8 @@ func TestLockDirOfAnotherUser(t *testing.T) {
 	if err := os.WriteFile(bin, exe, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run", "^TestLockDirOfAnotherUser$", "-test.count=1")
-	cmd.Env = []string{"ENGINE_TEST_OTHERS_DIR=" + results, "PATH=/usr/bin:/bin", "HOME=/"}
+	cmd := exec.Command(bin, "-test.run", run, "-test.count=1")
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=/"}, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
@@ -100,4 +116,33 @@ func TestOwnerWarning(t *testing.T) {
 	if w := OwnerWarning(dir); !strings.Contains(w, "belongs to uid 65534") || !strings.Contains(w, "arbiter runs as uid 0") {
 		t.Errorf("a results directory of uid 65534's: warned %q, want whose it is and who arbiter runs as", w)
 	}
+}
+
+// TestOwnerWarningAsAUser: a user who is not root, running in a results
+// directory of root's (root let it write there), is not warned: root's
+// resume replaces any file of its; in a directory of another user's it
+// is. The test, as root, runs a copy of itself as uid 65534 on a folder
+// of root's and one of uid 65533's.
+func TestOwnerWarningAsAUser(t *testing.T) {
+	if dirs := os.Getenv("ENGINE_TEST_OWNER_DIRS"); dirs != "" {
+		roots, others, _ := strings.Cut(dirs, ":")
+		if w := OwnerWarning(roots); w != "" {
+			t.Errorf("uid 65534 in a results directory of root's: warned %q", w)
+		}
+		if w := OwnerWarning(others); !strings.Contains(w, "belongs to uid 65533") || !strings.Contains(w, "arbiter runs as uid 65534") {
+			t.Errorf("uid 65534 in a results directory of uid 65533's: warned %q, want whose it is and who arbiter runs as", w)
+		}
+		return
+	}
+	dir := nobodysDir(t)
+	roots, others := filepath.Join(dir, "roots"), filepath.Join(dir, "others")
+	for _, d := range []string{roots, others} {
+		if err := os.Mkdir(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chown(others, 65533, 65533); err != nil {
+		t.Fatal(err)
+	}
+	runAsNobody(t, dir, "^TestOwnerWarningAsAUser$", "ENGINE_TEST_OWNER_DIRS="+roots+":"+others)
 }

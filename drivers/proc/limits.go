@@ -634,7 +634,7 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 		// (After the seccomp filter's refusals of children, which come
 		// first, and before the memory evidence: a JVM says its thread
 		// was refused with an OutOfMemoryError.)
-		return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (its stderr says a new thread or process was refused: RLIMIT_NPROC)%s", b.lim.Processes, b.jvmThreadsHint())
+		return b.taskFault(stderrTail)
 	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
 		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
 	}
@@ -704,6 +704,29 @@ func taskRefused(stderr string) bool {
 		}
 	}
 	return false
+}
+
+// taskFault is the verdict of a bot that died of a thread or process
+// refused under RLIMIT_NPROC (taskRefused). Under RLIMIT_DATA too, a
+// refused thread need not be its process limit: every thread's stack is
+// counted in its data (Python's default is 8 MiB) and glibc says EAGAIN
+// when it cannot map one, as clone does at RLIMIT_NPROC, so a bot of a
+// few threads whose memory is nearly used is refused one the same way:
+// then the detail names both limits, not a number of tasks it may never
+// have had.
+func (b *Box) taskFault(stderr string) *Fault {
+	if b.data && threadRefused(stderr) {
+		return faultf(drivers.FaultProcesses, "a new thread was refused (its stderr says so): more than %d processes and threads at once (RLIMIT_NPROC), or no room for the thread's stack under its memory limit of %s (RLIMIT_DATA, which counts every thread's stack)%s",
+			b.lim.Processes, Size(b.lim.Memory), b.jvmThreadsHint())
+	}
+	return faultf(drivers.FaultProcesses, "tried to have more than %d processes and threads at once (its stderr says a new thread or process was refused: RLIMIT_NPROC)%s", b.lim.Processes, b.jvmThreadsHint())
+}
+
+// threadRefused says whether the refusal taskRefused found is of a
+// thread (rather than of a fork, which RLIMIT_DATA does not refuse).
+func threadRefused(stderr string) bool {
+	stderr = strings.ToLower(stderr)
+	return strings.Contains(stderr, "thread") || strings.Contains(stderr, "system_error")
 }
 
 // outOfMemory recognises how common runtimes die when an allocation

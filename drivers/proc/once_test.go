@@ -738,6 +738,38 @@ func TestTaskRefused(t *testing.T) {
 	}
 }
 
+// TestTaskFaultThreadUnderData: under RLIMIT_DATA a refused thread may
+// be its stack refused at the memory limit (a Python bot of 3 threads
+// whose memory is nearly used says "can't start new thread" as one at
+// RLIMIT_NPROC does): the detail names both limits, never only a number
+// of tasks the bot may not have had; a refused fork, which RLIMIT_DATA
+// does not refuse, and a thread without RLIMIT_DATA name RLIMIT_NPROC.
+func TestTaskFaultThreadUnderData(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "exit 1")
+	if err := cmd.Run(); err == nil {
+		t.Fatal("sh exited 0")
+	}
+	both := &Box{lim: drivers.Limits{Memory: 64 << 20, Processes: 64}, data: true, nproc: true}
+	nproc := &Box{lim: drivers.Limits{Processes: 64}, nproc: true}
+	thread := "  File \"/usr/lib/python3.11/threading.py\", line 957, in start\n    _start_new_thread(self._bootstrap, ())\nRuntimeError: can't start new thread\n"
+	fork := "BlockingIOError: [Errno 11] Resource temporarily unavailable: os.fork()\n"
+	for _, c := range []struct {
+		box       *Box
+		tail      string
+		want, not string
+	}{
+		{both, thread, "its memory limit of 64MiB (RLIMIT_DATA", "tried to have more than"},
+		{both, "java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached", "RLIMIT_DATA", "tried to have more than"},
+		{both, fork, "tried to have more than 64 processes", "RLIMIT_DATA"},
+		{nproc, thread, "tried to have more than 64 processes", "RLIMIT_DATA"},
+	} {
+		f := c.box.Explain(drivers.FaultCrash, cmd.ProcessState, c.tail)
+		if f == nil || f.Kind != drivers.FaultProcesses || !strings.Contains(f.Detail, c.want) || strings.Contains(f.Detail, c.not) {
+			t.Errorf("memory only RLIMIT_DATA %v, stderr %q: fault %v, want processes saying %q, not %q", c.box.data, c.tail, f, c.want, c.not)
+		}
+	}
+}
+
 // TestRunOnceJavaClassNotFound: a JVM that cannot find the bot's main
 // class is a crash that says so and how to fix it: a class named without
 // -cp, run outside the bot's dir, needs "-cp", "."; a class with its
