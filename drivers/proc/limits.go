@@ -695,12 +695,21 @@ func taskRefused(stderr string) bool {
 			return true
 		}
 	}
-	if !strings.Contains(stderr, "resource temporarily unavailable") {
-		return false
-	}
-	for _, s := range []string{"fork", "thread", "spawn", "subprocess", "cannot run program", "system_error"} {
-		if strings.Contains(stderr, s) {
-			return true
+	// EAGAIN is also a non-blocking read's or write's: it counts only
+	// with a call that makes a task on its own line or the two before
+	// (the traceback's last call, C++'s "what():" under its exception),
+	// and Python's header of an exception raised in a thread names no
+	// call.
+	lines := strings.Split(stderr, "\n")
+	for i, line := range lines {
+		if !strings.Contains(line, "resource temporarily unavailable") {
+			continue
+		}
+		near := strings.ReplaceAll(strings.Join(lines[max(0, i-2):i+1], "\n"), "exception in thread", "")
+		for _, s := range []string{"fork", "thread", "spawn", "subprocess", "cannot run program", "system_error"} {
+			if strings.Contains(near, s) {
+				return true
+			}
 		}
 	}
 	return false

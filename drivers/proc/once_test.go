@@ -731,6 +731,10 @@ func TestTaskRefused(t *testing.T) {
 		"terminate called after throwing an instance of 'std::system_error'\n  what():  Resource temporarily unavailable\n":                                                                                                           true,
 		"BlockingIOError: [Errno 11] Resource temporarily unavailable\n":                                                                                                                                                              false,
 		"MemoryError\n": false,
+		// EAGAIN of a non-blocking read, in a thread or after a word
+		// that names a task far above it, is no refused task.
+		"Exception in thread Thread-1:\nTraceback (most recent call last):\n  File \"bot.py\", line 5, in run\n    data = os.read(fd, 100)\nBlockingIOError: [Errno 11] Resource temporarily unavailable\n": false,
+		"debug: worker thread ready\nmove 3\nmove 4\nBlockingIOError: [Errno 11] Resource temporarily unavailable\n":                                                                                        false,
 	} {
 		if got := taskRefused(stderr); got != want {
 			t.Errorf("taskRefused(%q) = %v, want %v", stderr, got, want)
