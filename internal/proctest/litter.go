@@ -32,14 +32,22 @@ func Litter(dir, names string, kinds []byte) error {
 }
 
 // litterOne makes path as k says: k%8 picks a directory, a symbolic link
-// out or to its own folder, a FIFO, a set-user-ID file, a read-only
-// directory holding a file, or else a regular file of 10*(k/8) bytes.
+// out of the folder (to a file beside it) or to its own folder, a FIFO, a
+// set-user-ID file, a read-only directory holding a file, or else a
+// regular file of 10*(k/8) bytes.
 func litterOne(path string, k byte) error {
 	switch k % 8 {
 	case 1:
 		return os.Mkdir(path, 0o755)
 	case 2:
-		return os.Symlink("/etc/passwd", path)
+		// Out of the folder, to a file of the test's own: never a file of
+		// the machine's (the fuzz targets run as root, and a check that
+		// followed the link would write there).
+		out := filepath.Join(filepath.Dir(filepath.Dir(path)), "outside")
+		if err := os.WriteFile(out, []byte("outside"), 0o644); err != nil {
+			return err
+		}
+		return os.Symlink(out, path)
 	case 3:
 		return syscall.Mkfifo(path, 0o644)
 	case 4:
