@@ -77,7 +77,7 @@ func TestParseShard(t *testing.T) {
 // (ReadPlan): its first round listed, the others paired during the run.
 func swissPlan() *plan.Plan {
 	return &plan.Plan{Tournament: "t", Game: plan.Game{Driver: "g"}, Format: tournament.Swiss, Seats: tournament.Fixed, Players: 2, Rounds: 3,
-		Later: &plan.Later{Pairing: tournament.ByScore, From: 2},
+		Later:   &plan.Later{Pairing: tournament.ByScore, From: 2},
 		Bots:    []plan.Bot{{Name: "a", Command: []string{"./a"}}, {Name: "b", House: "g/random"}},
 		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Shift: 1, Seats: []string{"a", "b"}}}}
 }

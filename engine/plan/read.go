@@ -52,11 +52,14 @@ func (p *Plan) checkMatches() *matchCheck {
 }
 
 // Runnable checks what Parse checks of a plan's content, but not its
-// version or hash: a plan read as it was written, in a results
-// directory, is one every reader can go through (seats and players that
-// agree, rounds within bounds), or the error says what is not.
+// version or hash, nor its tournament's and bots' names, which readers
+// only show: a plan read as it was written, in a results directory, is
+// one every reader can go through (seats and players that agree, rounds
+// within bounds), or the error says what is not.
 func (p *Plan) Runnable() error {
-	if err := p.check(p.checkMatches()); err != nil {
+	mc := p.checkMatches()
+	mc.shown = true
+	if err := p.check(mc); err != nil {
 		return fmt.Errorf("not a runnable plan: %w", err)
 	}
 	return nil
