@@ -81,7 +81,7 @@ type tournamentRun struct {
 }
 
 // selfPath is the test binary, which is also every bot.
-func selfPath(t *testing.T) string {
+func selfPath(t testing.TB) string {
 	t.Helper()
 	self, err := filepath.Abs(os.Args[0])
 	if err != nil {

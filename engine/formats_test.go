@@ -39,7 +39,7 @@ tournament "t" {
 // runner compiles a tournament of the fake game numbers (turns turns)
 // between house bots and returns a
 // Runner for it writing into out.
-func runner(t *testing.T, turns int, tournament, out string, jobs int) *engine.Runner {
+func runner(t testing.TB, turns int, tournament, out string, jobs int) *engine.Runner {
 	t.Helper()
 	dir := t.TempDir()
 	src := fmt.Sprintf(formatsBase, turns, tournament)

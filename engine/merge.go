@@ -924,6 +924,9 @@ func readShardDir(dir string) (*shardDir, error) {
 	if err := json.Unmarshal(sd.planJSON, &sd.plan); err != nil {
 		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, PlanFile), err)
 	}
+	if err := sd.plan.Runnable(); err != nil {
+		return nil, fmt.Errorf("%s: %w (an edited or damaged file?)", filepath.Join(dir, PlanFile), err)
+	}
 	rec, err := readShardRecord(dir)
 	switch {
 	case err != nil:

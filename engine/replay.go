@@ -540,7 +540,8 @@ func clip(s string) string {
 }
 
 // ReadPlan reads the plan.json of a results directory, as written: without
-// the rounds paired during the run.
+// the rounds paired during the run. It refuses one that is no runnable
+// plan (plan.Plan.Runnable), which its readers could not go through.
 func ReadPlan(dir string) (*plan.Plan, error) {
 	b, err := os.ReadFile(filepath.Join(dir, PlanFile))
 	if err != nil {
@@ -549,6 +550,9 @@ func ReadPlan(dir string) (*plan.Plan, error) {
 	var p plan.Plan
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, PlanFile), err)
+	}
+	if err := p.Runnable(); err != nil {
+		return nil, fmt.Errorf("%s: %w (an edited or damaged file?)", filepath.Join(dir, PlanFile), err)
 	}
 	return &p, nil
 }

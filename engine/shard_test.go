@@ -72,6 +72,16 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
+// swissPlan is a runnable plan of a Swiss tournament of 3 rounds between
+// bots a and b, as readers of a results directory want its plan.json
+// (ReadPlan): its first round listed, the others paired during the run.
+func swissPlan() *plan.Plan {
+	return &plan.Plan{Tournament: "t", Game: plan.Game{Driver: "g"}, Format: tournament.Swiss, Seats: tournament.Fixed, Players: 2, Rounds: 3,
+		Later:   &plan.Later{Pairing: tournament.ByScore, From: 2},
+		Bots:    []plan.Bot{{Name: "a", Command: []string{"./a"}}, {Name: "b", House: "g/random"}},
+		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Shift: 1, Seats: []string{"a", "b"}}}}
+}
+
 // TestReadShardLostStage: a shard's directory that lacks a pairing of
 // the stages it was run from is refused, saying the file is missing and
 // where it comes from, when it holds results or other pairings of them;
@@ -80,9 +90,8 @@ func TestParseShard(t *testing.T) {
 func TestReadShardLostStage(t *testing.T) {
 	// Bot a's dir is relative: the command to run the shard again needs
 	// the -root its fingerprint records, as merge's does.
-	p := &plan.Plan{Tournament: "t", Rounds: 3, Later: &plan.Later{Pairing: tournament.ByScore, From: 2},
-		Bots:    []plan.Bot{{Name: "a", Dir: "bots/a", Fingerprint: &plan.Fingerprint{Dir: "/conf dir/bots/a", Root: "/conf dir"}}, {Name: "b", House: "g/random"}},
-		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Seats: []string{"a", "b"}}}}
+	p := swissPlan()
+	p.Bots[0].Dir, p.Bots[0].Fingerprint = "bots/a", &plan.Fingerprint{Dir: "/conf dir/bots/a", Root: "/conf dir"}
 	round := func(r int) []byte {
 		id := fmt.Sprintf("r%03d-g01-s1", r)
 		return mustIndent(&pairing.Pairing{Round: r, Rule: "swiss", Groups: [][]string{{"a", "b"}},
@@ -135,8 +144,7 @@ func TestReadShardLostStage(t *testing.T) {
 // range (a copied or edited file) is refused by its reader, naming the
 // file, where it made the readers panic.
 func TestReadShardBadRecord(t *testing.T) {
-	p := &plan.Plan{Tournament: "t", Rounds: 3, Later: &plan.Later{Pairing: tournament.ByScore, From: 2},
-		Matches: []plan.Match{{ID: "r001-g01-s1", Round: 1, Group: 1, Seats: []string{"a", "b"}}}}
+	p := swissPlan()
 	for _, c := range []struct {
 		name, rec, want string
 	}{

@@ -36,14 +36,33 @@ func Parse(b []byte) (*Plan, error) {
 	if dec.More() {
 		return nil, errMore
 	}
-	mc := newMatchCheck(&p)
-	for i := range p.Matches {
-		mc.add(&p.Matches[i])
-	}
-	if err := p.verify(p.ComputeHash(), mc); err != nil {
+	if err := p.verify(p.ComputeHash(), p.checkMatches()); err != nil {
 		return nil, err
 	}
 	return &p, nil
+}
+
+// checkMatches checks p's matches in order.
+func (p *Plan) checkMatches() *matchCheck {
+	mc := newMatchCheck(p)
+	for i := range p.Matches {
+		mc.add(&p.Matches[i])
+	}
+	return mc
+}
+
+// Runnable checks what Parse checks of a plan's content, but not its
+// version or hash, nor its tournament's and bots' names, which readers
+// only show: a plan read as it was written, in a results directory, is
+// one every reader can go through (seats and players that agree, rounds
+// within bounds), or the error says what is not.
+func (p *Plan) Runnable() error {
+	mc := p.checkMatches()
+	mc.shown = true
+	if err := p.check(mc); err != nil {
+		return fmt.Errorf("not a runnable plan: %w", err)
+	}
+	return nil
 }
 
 var errMore = fmt.Errorf("not a plan: more follows the plan's JSON object")

@@ -38,6 +38,9 @@ type matchCheck struct {
 	ids    map[[16]byte]struct{}
 	n      int
 	err    error
+	// shown: the tournament's and the bots' names are only shown, not
+	// checked (Runnable).
+	shown bool
 }
 
 func newMatchCheck(p *Plan) *matchCheck {
@@ -156,10 +159,10 @@ func (p *Plan) check(mc *matchCheck) error {
 	if mc.n == 0 {
 		bad("it lists no matches")
 	}
-	if !tournament.ValidName(p.Tournament) {
+	if !mc.shown && !tournament.ValidName(p.Tournament) {
 		bad("tournament %q is not a name (letters, digits, - and _, starting with a letter): it names the results directory", p.Tournament)
 	}
-	if len(p.Tournament) > tournament.MaxNameBytes {
+	if !mc.shown && len(p.Tournament) > tournament.MaxNameBytes {
 		bad("tournament %.20q... has %d bytes, but a name has at most %d: it names the results directory", p.Tournament, len(p.Tournament), tournament.MaxNameBytes)
 	}
 	bots := map[string]bool{}
@@ -168,7 +171,7 @@ func (p *Plan) check(mc *matchCheck) error {
 			bad("bot %q is listed twice", b.Name)
 		}
 		bots[b.Name] = true
-		errs = append(errs, botProblems(&b)...)
+		errs = append(errs, botProblems(&b, mc.shown)...)
 	}
 	for _, names := range [][]string{p.Fill, p.Candidates} {
 		for _, n := range names {
@@ -200,16 +203,17 @@ func (p *Plan) check(mc *matchCheck) error {
 	return errors.Join(errs...)
 }
 
-// botProblems are what is wrong with bot b of a plan.
-func botProblems(b *Bot) []error {
+// botProblems are what is wrong with bot b of a plan, its name aside when
+// it is only shown.
+func botProblems(b *Bot, shown bool) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("bot %q: "+format, append([]any{b.Name}, args...)...))
 	}
-	if !tournament.ValidName(b.Name) {
+	if !shown && !tournament.ValidName(b.Name) {
 		bad("its name is not letters, digits, - and _, starting with a letter: a bot's name is part of its files' names")
 	}
-	if len(b.Name) > tournament.MaxNameBytes {
+	if !shown && len(b.Name) > tournament.MaxNameBytes {
 		bad("its name has %d bytes, but a name has at most %d: a bot's name is part of its files' names", len(b.Name), tournament.MaxNameBytes)
 	}
 	switch {
