@@ -513,10 +513,13 @@ func byBuild(dir, bot string, files []string) (made, other []string) {
 // the results directory dir, whose plan.json openJournal has checked or
 // written. It returns the plan to run: p with the fingerprints to go on
 // with. Changes are refused unless allow; allowed, they are logged,
-// appended to changes.jsonl and written to plan.json.
-func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.Logger) (*plan.Plan, error) {
+// appended to changes.jsonl and written to plan.json. taken is called
+// once the bots as they are now are taken, before plan.json records them:
+// the run records then the changes since its saved plan was compiled
+// (Runner.recordSincePlan), which a refusal here must not leave.
+func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.Logger, taken func() error) (*plan.Plan, error) {
 	if p.Arbiter == nil {
-		return p, nil // a plan without fingerprints: nothing to compare
+		return p, taken() // a plan without fingerprints: nothing to compare
 	}
 	planPath := filepath.Join(dir, PlanFile)
 	b, err := os.ReadFile(planPath)
@@ -535,6 +538,9 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 	recorded.Arbiter, recorded.Bots = part.Arbiter, part.Bots
 	if recorded.Arbiter == nil {
 		log.Info("fingerprints recorded for the first time: the results before this run were made by an arbiter that did not record them", "results", results)
+		if err := taken(); err != nil {
+			return nil, err
+		}
 		return p, writeFileAtomic(planPath, mustIndent(p))
 	}
 	now, changes, added := CompareFingerprints(&recorded, p)
@@ -551,7 +557,7 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 	}
 	moved := moves(&recorded, now)
 	if len(changes) == 0 && len(moved) == 0 {
-		return now, nil
+		return now, taken()
 	}
 	sh, err := readShardRecord(dir)
 	if err != nil {
@@ -572,6 +578,9 @@ func reconcileBots(dir string, p *plan.Plan, allow bool, results int, log hclog.
 			"bot", mv.Bot, "was", mv.From, "is", mv.To)
 	}
 	if err := appendChanges(dir, changeRecord{Time: time.Now().UTC().Format(time.RFC3339), Results: results, Changes: changes, Moved: moved}); err != nil {
+		return nil, err
+	}
+	if err := taken(); err != nil {
 		return nil, err
 	}
 	return now, writeFileAtomic(planPath, mustIndent(now))

@@ -253,7 +253,15 @@ func openJournal(dir string, p *plan.Plan, root string) (*journal, []Result, err
 // that has its mark but no plan.json yet (a merge killed between the
 // two), for the run to refuse (PrepareRun, PrepareShard): the next merge
 // would find a plan.json there that it did not write.
-func StartPlanDir(dir string, p *plan.Plan) error {
+//
+// Before it writes plan.json, it records since's changes since the saved
+// plan was compiled (SincePlan.Changes; since may be nil), and leaves
+// them nil: killed in between, the directory holds no plan that plays
+// the bots as changed without a note (the next run finds the same change
+// and records it again, noted once). A directory that holds a plan.json
+// already is resumed: Run records them once the resume's comparison took
+// the bots as they are now, which may refuse them.
+func StartPlanDir(dir string, p *plan.Plan, since *SincePlan) error {
 	planPath := filepath.Join(dir, PlanFile)
 	if _, err := os.Lstat(planPath); !errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -263,6 +271,12 @@ func StartPlanDir(dir string, p *plan.Plan) error {
 	}
 	if merge, _ := IsMergeDir(dir); merge {
 		return nil
+	}
+	if since != nil && len(since.Changes) > 0 {
+		if err := RecordCompiledChanges(dir, since.Plan, since.Changes); err != nil {
+			return err
+		}
+		since.Changes = nil
 	}
 	return writeFileAtomic(planPath, mustIndent(p))
 }

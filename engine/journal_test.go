@@ -202,7 +202,7 @@ func TestStartPlanDir(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := engine.StartPlanDir(out, r.Plan); err != nil {
+	if err := engine.StartPlanDir(out, r.Plan, nil); err != nil {
 		t.Fatal(err)
 	}
 	early, err := os.ReadFile(filepath.Join(out, engine.PlanFile))
@@ -218,7 +218,7 @@ func TestStartPlanDir(t *testing.T) {
 	if err := os.Remove(filepath.Join(out, engine.PlanFile)); err != nil {
 		t.Fatal(err)
 	}
-	if err := engine.StartPlanDir(out, r.Plan); err != nil {
+	if err := engine.StartPlanDir(out, r.Plan, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, engine.PlanFile)); !errors.Is(err, os.ErrNotExist) {

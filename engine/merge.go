@@ -545,6 +545,8 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 // file new since the plan that one shard's build did not write, a shard
 // killed before it recorded its change and resumed by another run).
 // Out's results are of the bots as changed, and rank and report say so.
+// A shard's change of a bot is the one it recorded to the files its
+// results were played with (playedChanges), not necessarily its last.
 // The shards are taken in the order of their numbers: a bot's change is
 // the first shard's that records one, with the files the others list
 // too; the plan's file is the first shard's that names one.
@@ -553,7 +555,7 @@ func (in *mergeInput) carryChanges() {
 	slices.SortStableFunc(shards, func(a, b *shardDir) int { return a.shard.K - b.shard.K })
 	union := map[string]BotChange{}
 	for _, sh := range shards {
-		changes, from := compiledChanges(sh.dir)
+		changes, from := playedChanges(sh)
 		for bot, c := range changes {
 			if have, ok := union[bot]; ok {
 				c = have.union(c)
@@ -588,18 +590,36 @@ func (c BotChange) union(d BotChange) BotChange {
 	return c
 }
 
-// compiledChanges are, by bot ("" for arbiter's build), the last change
-// since a saved plan was compiled that dir's changes.jsonl records, and
-// that plan's file, as the last such record names it.
-func compiledChanges(dir string) (map[string]BotChange, string) {
+// playedChanges are, by bot ("" for arbiter's build), the changes since
+// a saved plan was compiled that the shard sd's changes.jsonl records to
+// the files its plan.json records, those its results were played with:
+// the last such of each bot, and the plan's file as the last record that
+// holds one names it. A change to other files is left out: an arbiter
+// before the revision that records a change once the resume check took
+// the files recorded it before the check refused the run, and no result
+// was played with them (see recordedChange).
+func playedChanges(sd *shardDir) (map[string]BotChange, string) {
 	out, from := map[string]BotChange{}, ""
-	for _, rec := range compiledRecords(dir) {
+	for _, rec := range compiledRecords(sd.dir) {
 		for _, c := range rec.Changes {
-			out[c.Bot] = c
+			if to, ok := shardHolds(&sd.plan, c.Bot); !ok || c.To == to {
+				out[c.Bot], from = c, rec.Plan
+			}
 		}
-		from = rec.Plan
 	}
 	return out, from
+}
+
+// shardHolds is the fingerprint, as a change records it, of bot ("" for
+// arbiter's build) that p records; false when p records none.
+func shardHolds(p *plan.Plan, bot string) (string, bool) {
+	if bot == "" {
+		return p.Arbiter.ID(), p.Arbiter != nil
+	}
+	if b := p.Bot(bot); b != nil && b.Fingerprint != nil {
+		return short(b.Fingerprint.Hash), true
+	}
+	return "", false
 }
 
 // compiledRecords are the records of dir's changes.jsonl of changes

@@ -123,3 +123,33 @@ func TestAllowedChangesRefusedRun(t *testing.T) {
 		t.Fatalf("allowedChanges = %+v, want the change to sha256:py2 its plan records", got)
 	}
 }
+
+// TestCarryChangesRefusedRun: into a new Out, a shard's change since the
+// plan is the one it recorded to the files its plan records, those its
+// results were played with, not a later one an earlier arbiter's run,
+// refused by the resume's comparison, recorded to files no result was
+// played with.
+func TestCarryChangesRefusedRun(t *testing.T) {
+	arb := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	bots := func(hash string) []plan.Bot {
+		return []plan.Bot{{Name: "py", Command: []string{"python3", "bot.py"}, Fingerprint: &plan.Fingerprint{Hash: hash}}}
+	}
+	var shards []*shardDir
+	for k, later := range []string{"sha256:py3", ""} {
+		dir := t.TempDir()
+		for _, to := range []string{"sha256:py2", later} {
+			if to == "" {
+				continue
+			}
+			if err := appendChanges(dir, changeRecord{Changes: []BotChange{{Bot: "py", From: "sha256:py", To: to, Changed: []string{"bot.py"}}}, Plan: "p.json"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		shards = append(shards, &shardDir{dir: dir, shard: Shard{K: k, N: 2}, plan: plan.Plan{Arbiter: arb, Bots: bots("sha256:py2")}})
+	}
+	in := &mergeInput{shards: shards}
+	in.carryChanges()
+	if len(in.changes) != 1 || in.changes[0].To != "sha256:py2" || in.compiledFrom != "p.json" {
+		t.Fatalf("carryChanges = %#v from %q, want the change to sha256:py2 the shards' plans record, from p.json", in.changes, in.compiledFrom)
+	}
+}

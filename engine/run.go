@@ -60,7 +60,8 @@ type Runner struct {
 	// SincePlan, when set, is what a run of a saved plan into a results
 	// directory that holds no results of it yet checks after the builds,
 	// before any match: the files new since the plan of bots with a
-	// build (see SincePlan).
+	// build; and the changes since the plan found before them, which the
+	// run records once the resume's comparison took them (see SincePlan).
 	SincePlan *SincePlan
 	// AllowChangedBots lets a run resume into a results directory whose
 	// bots or arbiter build changed (see CompareFingerprints); the change
@@ -228,7 +229,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	defer j.Close()
 	r.hideAndGiveBack(log)
-	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log)
+	p, err := reconcileBots(r.Out, r.Plan, r.AllowChangedBots, len(prior), log, r.recordSincePlan)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,16 @@ type SincePlan struct {
 	Added map[string][]string
 	// From are, by bot, the hashes the plan recorded.
 	From map[string]string
+	// Changes are the changes since the plan found before the builds
+	// (CompareSincePlan), which the run was let go on with: recorded in
+	// changes.jsonl (RecordCompiledChanges) once the directory's
+	// plan.json records the bots as they are now, so that a run refused
+	// before records none, and no record names files no result is played
+	// with. StartPlanDir records them as it writes a new plan.json, and
+	// leaves them nil; Run records those left once the resume's
+	// comparison (reconcileBots) took the bots as they are now, before
+	// plan.json records them.
+	Changes []BotChange
 }
 
 // CompareSincePlan compares the fingerprints a saved plan recorded
@@ -89,6 +99,21 @@ func (e *SincePlanError) Error() string {
 	fmt.Fprintf(&b, "Remove them; or compile the plan again (arbiter plan -json) and review it; "+
 		"or give -allow-changed-bots to play the bots as they are now and record the change in %s", filepath.Join(e.Out, ChangesFile))
 	return b.String()
+}
+
+// recordSincePlan records, and says, the changes since the saved plan
+// found before the builds that StartPlanDir did not (SincePlan.Changes),
+// once the resume's comparison took the bots as they are now
+// (reconcileBots, before plan.json records them): the run goes on with
+// them.
+func (r *Runner) recordSincePlan() error {
+	if r.SincePlan == nil || len(r.SincePlan.Changes) == 0 {
+		return nil
+	}
+	for _, c := range r.SincePlan.Changes {
+		r.logger().Warn("changed since the plan was compiled; going on (-allow-changed-bots)", "plan", r.SincePlan.Plan, "change", c.String())
+	}
+	return RecordCompiledChanges(r.Out, r.SincePlan.Plan, r.SincePlan.Changes)
 }
 
 // checkSincePlan builds, before any match, each bot of r.SincePlan (its

@@ -331,7 +331,8 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 // having touched nothing. A saved plan's fingerprints are what was
 // reviewed: bots (or arbiter's build) changed since it was compiled are
 // refused, unless allow, which records the change in out's changes.jsonl
-// (see checkCompiled). It returns what the run checks after the builds
+// as plan.json records the bots as they are now (see checkCompiled). It
+// returns what the run records and checks after the builds
 // (engine.SincePlan).
 func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr io.Writer) (*engine.DirLock, *engine.SincePlan, error) {
 	if err := checkOutHoldsNoBot(out, l.plan, l.root); err != nil {
@@ -354,28 +355,29 @@ func (c *configFlags) prepareOut(l *loaded, path, out string, allow bool, stderr
 	if w := engine.OwnerWarning(out); w != "" {
 		c.logger(stderr).Warn(w)
 	}
-	changes, after, err := checkCompiled(since, path, out, allow)
+	after, err := checkCompiled(since, path, out, allow)
 	if err != nil {
 		lock.Unlock()
 		return nil, nil, err
 	}
-	// The change is recorded before plan.json records the bots as they
-	// are now: killed in between, the directory holds no plan that plays
-	// them without a note (the next run finds the same change and
-	// records it again, noted once).
-	if len(changes) > 0 {
+	var changes []engine.BotChange
+	if after != nil {
+		changes = after.Changes
+	}
+	// Before the log, the shard record, anything else. The change is
+	// recorded, and said, as plan.json records the bots as they are now:
+	// a new one right after it (StartPlanDir), one out holds once the
+	// resume's comparison took them (the run, engine.SincePlan), so that
+	// a run refused there records no change to files no result is played
+	// with.
+	if err := engine.StartPlanDir(out, l.plan, after); err != nil {
+		lock.Unlock()
+		return nil, nil, err
+	}
+	if after != nil && after.Changes == nil {
 		for _, ch := range changes {
 			c.logger(stderr).Warn("changed since the plan was compiled; going on (-allow-changed-bots)", "plan", path, "change", ch.String())
 		}
-		if err := engine.RecordCompiledChanges(out, path, changes); err != nil {
-			lock.Unlock()
-			return nil, nil, err
-		}
-	}
-	// Before the log, the shard record, anything else.
-	if err := engine.StartPlanDir(out, l.plan); err != nil {
-		lock.Unlock()
-		return nil, nil, err
 	}
 	return lock, after, nil
 }

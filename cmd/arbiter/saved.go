@@ -325,32 +325,30 @@ func savedFingerprints(l *loaded) *plan.Plan {
 // results directory out, as a resume compares them: a recorded file
 // changed or gone, another interpreter, another build of arbiter, and a
 // file new since the plan is a change. The plan reviewed is what runs,
-// so a change is refused, unless allow: then the changes are returned,
-// for the run to record, with what the run checks after the builds (the
-// new files of bots with a build). A results directory out whose
+// so a change is refused, unless allow: then it returns what the run
+// records once out's plan.json records the bots as they are now (its
+// Changes, see engine.SincePlan) and checks after the builds (the new
+// files of bots with a build). A results directory out whose
 // plan.json records the saved plan's fingerprints (the plan is out's
 // own, or out was begun from it) is left to the resume's comparison,
 // which refuses the same changes as changed since out was run: the files
 // new since then are the bots' own writing or their builds', not
 // compared (docs/fingerprints.md).
-func checkCompiled(since *sincePlan, path, out string, allow bool) ([]engine.BotChange, *engine.SincePlan, error) {
+func checkCompiled(since *sincePlan, path, out string, allow bool) (*engine.SincePlan, error) {
 	if since == nil || recordsFingerprints(out, since.saved) {
-		return nil, nil, nil
+		return nil, nil
 	}
-	var after *engine.SincePlan
-	if len(since.built) > 0 {
-		after = &engine.SincePlan{Plan: path, Added: since.built, From: map[string]string{}}
-		for name := range since.built {
-			after.From[name] = since.saved.Bot(name).Fingerprint.Hash
-		}
+	if len(since.changes) > 0 && !allow {
+		return nil, &compiledError{plan: path, out: out, changes: since.changes}
 	}
-	if len(since.changes) == 0 {
-		return nil, after, nil
+	if len(since.built) == 0 && len(since.changes) == 0 {
+		return nil, nil
 	}
-	if !allow {
-		return nil, nil, &compiledError{plan: path, out: out, changes: since.changes}
+	after := &engine.SincePlan{Plan: path, Added: since.built, From: map[string]string{}, Changes: since.changes}
+	for name := range since.built {
+		after.From[name] = since.saved.Bot(name).Fingerprint.Hash
 	}
-	return since.changes, after, nil
+	return after, nil
 }
 
 // recordsFingerprints says whether the results directory dir's plan.json

@@ -162,7 +162,7 @@ func (j *slurmJob) checkCompiled(cf *configFlags, l *loaded, path string) (*plan
 	if err != nil {
 		return nil, err
 	}
-	_, _, err = checkCompiled(since, path, j.shardDir(0, "K"), j.allow)
+	_, err = checkCompiled(since, path, j.shardDir(0, "K"), j.allow)
 	var ce *compiledError
 	if errors.As(err, &ce) {
 		ce.shards = filepath.Join(j.work, "shards")

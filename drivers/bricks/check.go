@@ -25,7 +25,7 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "start", Doc: "answers START on a board with filled cells with a legal domino, then the other player's move", Run: checkStart},
 		{Name: "reply", Doc: "as second player, answers the opponent's move with a legal domino, then its next move", Run: checkReply},
 		{Name: "one-move", Doc: "on a board where one domino fits, plays it (a position with one legal move)", Run: checkOneMove},
-		{Name: "clock", Doc: "answers a move within the move limit (clock { move }: the original's 0.5 s unless the configuration sets another)", Run: checkMoveTime},
+		{Name: "clock", Doc: "answers START with a move within the move limit (clock { move }: the original's 0.5 s unless the configuration sets another), then the other player's move", Run: checkMoveTime},
 		{Name: "game-first", Doc: "plays a whole duel on 7×7 against the house bot keeper, starting", Run: checkGame(0)},
 		{Name: "game-second", Doc: "plays a whole duel on 9×9 with filled cells against the house bot keeper, second", Run: checkGame(1)},
 	}

@@ -42,6 +42,8 @@ func TestCheckAfterLastMove(t *testing.T) {
 				t.Errorf("%s, bot %s: %v, want a pass", name, tc.mode, err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("%s, bot %s: %v, want a failure saying %q", name, tc.mode, err, tc.want)
+			case err != nil && strings.Contains(err.Error(), "referee"):
+				t.Errorf("%s, bot %s: %v, names a referee, which arbiter check is not", name, tc.mode, err)
 			}
 		}
 	}

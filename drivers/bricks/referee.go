@@ -317,13 +317,14 @@ func (d *duel) early(seat int, cmd, answer, where string) error {
 
 // earlyMove says that answer, a player's move, was in its output before
 // cmd (START or the other player's move) was written: a duel's fault
-// (early), and check's.
+// (early), and check's, so worded for both (nothing names the referee,
+// which arbiter check is not).
 func earlyMove(cmd, answer string) string {
 	asked := "START"
 	if cmd != "START" {
 		asked = "the other player's move " + cmd
 	}
-	return fmt.Sprintf("wrote %q before it was sent %s (it was in its output already when that was written), so it answers nothing the referee asked: "+
+	return fmt.Sprintf("wrote %q before it was sent %s (it was in its output already when that was written), so it answers nothing it was asked: "+
 		"a player moves only after reading START or the other player's move (debug output goes to stderr)", answer, asked)
 }
 
