@@ -345,6 +345,41 @@ func Computed(err error) bool {
 	return NothingArrived(err) && errors.As(err, &f) && f.Computed()
 }
 
+// TakenSlow is what TakenNote and arbiter check say of a bot that read
+// a command and did not answer it in time, at something other than
+// reading its input (InputTaken).
+const TakenSlow = "read this command and did not answer it in time: it was slow (sleeping, waiting on something other than its input, or computing)"
+
+// TakenNote ends the detail of a time fault of a session game instead
+// of NothingArrivedNote when the command asks for no move (play, set_*,
+// not gen_*) and the bot had read it, the lines written with it after it
+// alone left in its input, and was at something other than reading
+// (Taken): it was slow on a command whose answer, "=", takes no thought,
+// not holding an answer it did not flush (CommandNote).
+const TakenNote = "; nothing arrived: it " + TakenSlow
+
+// Taken says whether err is a time fault after which nothing arrived
+// from a bot that had read the command and was at something other than
+// reading its input (SlownessOf's InputTaken).
+func Taken(err error) bool {
+	sl, ok := SlownessOf(err)
+	return ok && sl.Input == InputTaken
+}
+
+// CommandNote is ArrivedNote of err, the time fault of a command,
+// asksMove saying whether the command asks for a move (gen_*): of one
+// that asks for none and that the bot had read (Taken), TakenNote rather
+// than NothingArrivedNote, as arbiter check says of it. A command that
+// asks for a move keeps NothingArrivedNote, as check keeps its flush
+// hint.
+func CommandNote(err error, asksMove bool) string {
+	note := ArrivedNote(err)
+	if note == NothingArrivedNote && !asksMove && Taken(err) {
+		return TakenNote
+	}
+	return note
+}
+
 // QueuedArrived is what a time fault of a session game says happened
 // when the command went in one write behind others whose answers arrived
 // (QueuedSilent): the bot's output does reach the referee, so it flushes
@@ -368,7 +403,7 @@ const QueuedNote = "; " + QueuedArrived + ": it may not have finished this one i
 
 // ArrivedNote is the note that ends the detail of err, a time fault of a
 // session game: ComputedNote, QueuedNote, WaitingNote, NothingArrivedNote,
-// or "".
+// or "" (CommandNote adds TakenNote).
 func ArrivedNote(err error) string {
 	switch {
 	case Computed(err):
@@ -384,13 +419,13 @@ func ArrivedNote(err error) string {
 }
 
 // WithoutArrivedNote is a fault's detail without the note that ends it
-// (ArrivedNote: NothingArrivedNote, QueuedNote, ComputedNote or
-// WaitingNote). The note says what the bot was doing at its time-out, as
+// (CommandNote: NothingArrivedNote, QueuedNote, ComputedNote,
+// WaitingNote or TakenNote). The note says what the bot was doing at its time-out, as
 // its state in /proc showed it then, which a rerun of the same match may
 // see otherwise: a replay compares details without it, and arbiter check,
 // which the note points to, says more in its stead.
 func WithoutArrivedNote(detail string) string {
-	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote} {
+	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote, TakenNote} {
 		if d, ok := strings.CutSuffix(detail, note); ok {
 			return d
 		}

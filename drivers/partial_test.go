@@ -25,7 +25,7 @@ func TestWithoutLineEnd(t *testing.T) {
 // at its time-out is stripped from the end of a detail, and nothing else.
 func TestWithoutArrivedNote(t *testing.T) {
 	const d = "no answer within 1s"
-	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote} {
+	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote, TakenNote} {
 		if got := WithoutArrivedNote(d + note); got != d {
 			t.Errorf("WithoutArrivedNote(%q) = %q, want %q", d+note, got, d)
 		}

@@ -74,17 +74,21 @@ func RankDir(dir string, p *plan.Plan, results []stats.Result, drv func(string) 
 	return st, sp, err
 }
 
-// GameSeats is the Seats of the game of p, a plan that plays playoffs
-// (in stages, or placement playoffs after its rounds), rebuilt with its
-// driver (drv, like drivers/all.Driver); nil (any number) for a plan
-// without playoffs or without drv.
+// GameSeats is the Seats of the game of p, rebuilt with its driver (drv,
+// like drivers/all.Driver); nil (any number) without drv. A plan without
+// stages is ranked without its game, which only tells its ties the game
+// cannot seat (stats.Stats.Unseated) from those a playoff is to break:
+// when its game does not load, its seats are nil too, as they were
+// before they told that.
 func GameSeats(p *plan.Plan, drv func(string) (drivers.Driver, bool)) (func(n int) error, error) {
-	playoffs := len(p.Stages) > 0 || p.Later != nil && p.Later.Playoffs
-	if !playoffs || drv == nil {
+	if drv == nil {
 		return nil, nil
 	}
 	game, err := (&Runner{Plan: p, Drivers: drv}).loadGameSettings()
-	if err != nil {
+	switch {
+	case err != nil && len(p.Stages) == 0:
+		return nil, nil
+	case err != nil:
 		return nil, err
 	}
 	return game.Seats, nil

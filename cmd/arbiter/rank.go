@@ -39,6 +39,9 @@ func cmdRank(args []string, stdout, stderr io.Writer) error {
 	if err := checkRankFlags(fs); err != nil {
 		return err
 	}
+	if err := checkHeadToHeadFlags(*vs, *sprtFlag, *sprtModel); err != nil {
+		return err // before DIR is read: a usage error exits 2 whatever DIR is
+	}
 	if *pgnIn != "" {
 		if len(pos) > 0 {
 			return usageError("give either -pgn FILE or a results directory, not both")
@@ -278,25 +281,61 @@ func exportPGN(path string, p *plan.Plan, results []stats.Result) error {
 // and -sprt-model; what they leave out is the plan's stop { sprt }
 // block's, if it has one (stats.DefaultSPRT).
 func headToHead(p *plan.Plan, results []stats.Result, vs, sprtFlag, model string) (*stats.HeadToHead, error) {
-	a, b, ok := strings.Cut(vs, ",")
-	if !ok || strings.Contains(b, ",") {
-		return nil, usageError("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", vs)
+	a, b, err := parseVs(vs)
+	if err != nil {
+		return nil, err
 	}
 	sprt := stats.DefaultSPRT(p)
 	if sprtFlag != "" {
-		var err error
 		if sprt, err = parseSPRT(sprtFlag, sprt.Model); err != nil {
 			return nil, err
 		}
 	}
-	switch model {
-	case "":
-	case rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian:
-		sprt.Model = model
-	default:
-		return nil, usageError("-sprt-model %q: must be %s, %s or %s", model, rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian)
+	if err := checkSPRTModel(model); err != nil {
+		return nil, err
 	}
-	return stats.ComputeHeadToHead(p, results, strings.TrimSpace(a), strings.TrimSpace(b), sprt)
+	if model != "" {
+		sprt.Model = model
+	}
+	return stats.ComputeHeadToHead(p, results, a, b, sprt)
+}
+
+// checkHeadToHeadFlags checks the values of -vs, -sprt and -sprt-model
+// (those given) before the results directory is read, so that a
+// malformed one is the usage error (exit 2) whatever the directory: the
+// bots' names and the tournament's own test are headToHead's to take.
+func checkHeadToHeadFlags(vs, sprtFlag, model string) error {
+	if vs == "" {
+		return nil // checkRankFlags refuses -sprt and -sprt-model without -vs
+	}
+	if _, _, err := parseVs(vs); err != nil {
+		return err
+	}
+	if sprtFlag != "" {
+		if _, err := parseSPRT(sprtFlag, ""); err != nil {
+			return err
+		}
+	}
+	return checkSPRTModel(model)
+}
+
+// parseVs reads -vs A,B: the two bots' names, trimmed.
+func parseVs(vs string) (a, b string, err error) {
+	a, b, ok := strings.Cut(vs, ",")
+	if !ok || strings.Contains(b, ",") {
+		return "", "", usageError("-vs takes two bot names separated by a comma, like -vs greedy,random; got %q", vs)
+	}
+	return strings.TrimSpace(a), strings.TrimSpace(b), nil
+}
+
+// checkSPRTModel refuses a -sprt-model that names no model ("": the
+// default).
+func checkSPRTModel(model string) error {
+	switch model {
+	case "", rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian:
+		return nil
+	}
+	return usageError("-sprt-model %q: must be %s, %s or %s", model, rating.ModelNormalized, rating.ModelLogistic, rating.ModelBayesian)
 }
 
 // rankJSON is what rank -json prints: the statistics and, when a stopping

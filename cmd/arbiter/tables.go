@@ -95,6 +95,9 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 			fmt.Fprintf(w, "\nTied in placement, needs a playoff: %s\n", strings.Join(g, ", "))
 		}
 	}
+	for _, g := range s.Unseated {
+		fmt.Fprintf(w, "\nTied in placement, not played off: %s\n", unseatedText(g))
+	}
 	for _, g := range s.NotPlayedOff {
 		fmt.Fprintf(w, "\nTied in placement, not played off: %s\n", notPlayedOffText(g))
 	}
@@ -402,6 +405,13 @@ func counted(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// unseatedText says why group g of stats.Stats.Unseated, bots tied in
+// placement, was not played off (the results page says it in the same
+// words).
+func unseatedText(g []string) string {
+	return fmt.Sprintf("%s: the game cannot seat %d bots in one match, so the tie stands", strings.Join(g, ", "), len(g))
 }
 
 // notPlayedOffText says why group g of stats.Stats.NotPlayedOff, bots

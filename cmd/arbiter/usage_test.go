@@ -185,6 +185,7 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 	pgn := filepath.Join(t.TempDir(), "field12.pgn")
 	conf := filepath.Join("..", "..", "examples", "bricks")
 	saved := filepath.Join(t.TempDir(), "plan.json") // refused before it is read
+	missing := filepath.Join(t.TempDir(), "no-such-results")
 	for _, tt := range []struct {
 		args []string
 		says string // "" for a combination that is taken (exit 0)
@@ -229,6 +230,12 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 		{[]string{"rank", dir, "-vs", "bot-10"}, "-vs takes two bot names"},
 		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-sprt", "0,x"}, `-sprt "0,x": "x" is not a number`},
 		{[]string{"rank", dir, "-vs", "bot-10,bot-11", "-sprt", "5,0"}, "sprt: elo0 (5) must be less than elo1 (0)"},
+		// Flag values are checked before the directory is read: a
+		// missing one would exit 1 first.
+		{[]string{"rank", missing, "-vs", "bot-10"}, "-vs takes two bot names"},
+		{[]string{"rank", missing, "-vs", "a,b", "-sprt", "5,0"}, "sprt: elo0 (5) must be less than elo1 (0)"},
+		{[]string{"rank", missing, "-vs", "a,b", "-sprt", "0,x"}, `-sprt "0,x": "x" is not a number`},
+		{[]string{"rank", missing, "-vs", "a,b", "-sprt-model", "elo"}, `-sprt-model "elo": must be`},
 		{[]string{"check", "-bot", "simple", conf, "--", "cat"}, "give a bot by -bot NAME or by -- COMMAND, not both"},
 		{[]string{"console", "bricks", "-from", "m", "-seat", "-2", "--", "cat"}, "-seat -2: a seat is 0, 1, ..."},
 		{[]string{"rank", dir, "-export-pgn", pgn, "-crosstable", "-los"}, ""},

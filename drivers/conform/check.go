@@ -257,13 +257,10 @@ func silentHint(err error, hint string) string {
 	case drivers.Waiting(err):
 		return drivers.WaitingCause + rest
 	case sl.Input == drivers.InputTaken && rest == "; "+everyHint:
-		return "it " + takenSlow + spent(sl) + rest
+		return "it " + drivers.TakenSlow + spent(sl) + rest
 	}
 	return hint
 }
-
-// takenSlow says that a bot read a command and was slow on it.
-const takenSlow = "read this command and did not answer it in time: it was slow (sleeping, waiting on something other than its input, or computing)"
 
 // SilentHint is silentHint of the flush hint, for arbiter console.
 func SilentHint(err error) string { return silentHint(err, flushHint) }
@@ -292,7 +289,7 @@ func readHint(err error, after string) string {
 		return answered + "had not read this command when the time ran out: it was slow, " +
 			"still busy after that answer (sleeping, waiting or computing)" + spent(sl)
 	case drivers.InputTaken:
-		return answered + takenSlow + spent(sl)
+		return answered + drivers.TakenSlow + spent(sl)
 	case drivers.InputWaiting:
 		return answered + "nothing: it probably " + lost
 	}

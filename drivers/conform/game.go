@@ -124,6 +124,9 @@ func FullGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, c
 		if d, ok := strings.CutSuffix(detail, drivers.WaitingNote); ok {
 			detail, hint = d, "nothing arrived; "+drivers.WaitingCause
 		}
+		if d, ok := strings.CutSuffix(detail, drivers.TakenNote); ok {
+			detail, hint = d, "nothing arrived; it "+drivers.TakenSlow
+		}
 		if d, ok := strings.CutSuffix(detail, drivers.ComputedNote); ok {
 			detail, hint = d, "nothing arrived; "+computedHint
 		}

@@ -155,7 +155,7 @@ func (m *Match) failed(seat int, cmd string, err error) error {
 		return ErrOver
 	}
 	name, _, _ := strings.Cut(cmd, " ")
-	note := drivers.ArrivedNote(err)
+	note := drivers.CommandNote(err, strings.HasPrefix(name, "gen_"))
 	return m.Fault(seat, FaultKind(err), fmt.Sprintf("%s, answering %s%s%s", FaultDetail(err), name, m.Where, note))
 }
 

@@ -637,8 +637,34 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 		return b.taskFault(stderrTail)
 	case crash && b.data && (ws.Signaled() || ws.ExitStatus() != 0) && outOfMemory(stderrTail):
 		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA)", Size(b.lim.Memory))
+	case b.jvmReportsMemory(found) && (ws.Signaled() || ws.ExitStatus() != 0) && jvmOutOfMemory(stderrTail):
+		return faultf(drivers.FaultMemory, "ran out of memory under its limit of %s (RLIMIT_DATA): the JVM could not commit the memory it asked for "+
+			"and ended with its fatal error report, whose '#' lines on its output are no answer%s", Size(b.lim.Memory), b.jvmMemoryHint())
 	}
 	return nil
+}
+
+// jvmReportsMemory says whether a fault of kind found may be a JVM's
+// failure to get memory under RLIMIT_DATA (which has no kernel counter):
+// the bot is a JVM under a memory limit enforced by RLIMIT_DATA alone,
+// and the fault a crash, or a protocol fault, since the JVM prints its
+// fatal error report ("#" lines: "There is insufficient memory for the
+// Java Runtime Environment to continue") on its output, where the
+// referee reads it as an answer. Explain takes the JVM's own report on
+// its stderr (jvmOutOfMemory) as the evidence, as a crash's stderr is.
+func (b *Box) jvmReportsMemory(found string) bool {
+	return b.data && b.jvm && (found == drivers.FaultCrash || found == drivers.FaultProtocol)
+}
+
+// jvmOutOfMemory recognises a HotSpot JVM's report, on stderr, of memory
+// it could not get: its warning that os::commit_memory failed with
+// ENOMEM (errno=12, which it words "Not enough space" or "Cannot
+// allocate memory"), or its fatal error report when written to stderr
+// (-XX:+DisplayVMOutputToStderr).
+func jvmOutOfMemory(stderr string) bool {
+	stderr = strings.ToLower(stderr)
+	return strings.Contains(stderr, "os::commit_memory") && strings.Contains(stderr, "errno=12") ||
+		strings.Contains(stderr, "insufficient memory for the java runtime environment")
 }
 
 // cpuFault is the verdict of a process the kernel killed at its CPU

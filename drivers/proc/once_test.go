@@ -868,3 +868,47 @@ func TestStderrCutNote(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainJVMMemoryReport: a JVM that could not commit its memory
+// under RLIMIT_DATA prints its fatal error report's '#' lines on its
+// output, which the referee reads as a wrong answer (a protocol fault),
+// and exits 1: its warning on stderr that os::commit_memory failed with
+// ENOMEM makes that, and the crash it may be, a memory fault. Only of a
+// JVM under RLIMIT_DATA alone, that ended, and never of a time-out: a
+// program other than java that prints the same is not relabelled.
+func TestExplainJVMMemoryReport(t *testing.T) {
+	exited := func(code string) *os.ProcessState {
+		cmd := exec.Command("/bin/sh", "-c", "exit "+code)
+		_ = cmd.Run()
+		return cmd.ProcessState
+	}
+	failed, clean := exited("1"), exited("0")
+	const report = "OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(0x00007ff32b5d0000, 6225920, 0) failed; error='Not enough space' (errno=12)\n"
+	jvm := &Box{lim: drivers.Limits{Memory: 64 << 20}, data: true, jvm: true}
+	for _, kind := range []string{drivers.FaultProtocol, drivers.FaultCrash} {
+		f := jvm.Explain(kind, failed, report)
+		if f == nil || f.Kind != drivers.FaultMemory || !strings.Contains(f.Detail, "ran out of memory under its limit of 64MiB (RLIMIT_DATA)") || !strings.Contains(f.Detail, `"-Xmx48m"`) {
+			t.Errorf("a JVM's %s fault with its commit_memory report: %v, want a memory fault with a heap to give", kind, f)
+		}
+	}
+	if f := jvm.Explain(drivers.FaultProtocol, failed, "# There is insufficient memory for the Java Runtime Environment to continue.\n"); f == nil || f.Kind != drivers.FaultMemory {
+		t.Errorf("a JVM's fatal error report on stderr: %v, want a memory fault", f)
+	}
+	for name, tc := range map[string]struct {
+		box        *Box
+		kind, tail string
+		ps         *os.ProcessState
+	}{
+		"not a JVM":          {&Box{lim: drivers.Limits{Memory: 64 << 20}, data: true}, drivers.FaultProtocol, report, failed},
+		"memory by a cgroup": {&Box{lim: drivers.Limits{Memory: 64 << 20}, jvm: true}, drivers.FaultProtocol, report, failed},
+		"a time-out":         {jvm, drivers.FaultTime, report, failed},
+		"still running":      {jvm, drivers.FaultProtocol, report, nil},
+		"exited 0":           {jvm, drivers.FaultProtocol, report, clean},
+		"no report":          {jvm, drivers.FaultProtocol, "Exception in thread \"main\" java.lang.NullPointerException\n", failed},
+		"another errno":      {jvm, drivers.FaultProtocol, "os::commit_memory(0x0, 4096, 0) failed; error='Permission denied' (errno=13)\n", failed},
+	} {
+		if f := tc.box.Explain(tc.kind, tc.ps, tc.tail); f != nil {
+			t.Errorf("%s: relabelled %v", name, f)
+		}
+	}
+}

@@ -1034,7 +1034,9 @@ func (s *Session) verdict(err error) error {
 		return err
 	}
 	var ps *os.ProcessState
-	if f.Kind == drivers.FaultCrash {
+	if f.Kind == drivers.FaultCrash || s.box.jvmReportsMemory(f.Kind) {
+		// (A JVM that could not get its memory under RLIMIT_DATA prints
+		// its fatal error report, read as a wrong answer, and exits.)
 		select {
 		case <-s.exited:
 			ps = s.cmd.ProcessState

@@ -582,7 +582,8 @@ func final(p *plan.Plan, results []stats.Result) (bots, stage []string, tables [
 // Rank computes the statistics of a plan's results, ranked by its stages
 // when it has any (Final). seats says whether the game can seat a number
 // of bots (nil: any), which tells a tie whose playoff is to come
-// (PlayoffsToCome) from one the game cannot seat.
+// (PlayoffsToCome, PlayoffToCome, Ties) from one the game cannot seat
+// (Unseated).
 func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats.Stats, error) {
 	s, err := stats.ComputeStats(p, results)
 	if err != nil {
@@ -590,6 +591,7 @@ func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats
 	}
 	if len(p.Stages) == 0 {
 		s.PlayoffToCome = NextPlayoff(p, results, seats)
+		s.SetUnseated(seats)
 		return s, nil
 	}
 	bots, stage, tables, err := final(p, results)

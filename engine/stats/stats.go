@@ -42,6 +42,12 @@ type Stats struct {
 	// PlayoffsOver says that no further playoff will break Ties: the
 	// most a tournament plays (plan.MaxPlayoffs) have been played.
 	PlayoffsOver bool `json:"playoffs_over,omitempty"`
+	// Unseated are the groups of bots tied in placement, in a tournament
+	// without stages, that its game cannot seat in one match (three bots
+	// of a two-player game, say): no playoff is played for them, the run
+	// warns "tie not played off", and the tie stands. They are not in
+	// Ties (SetUnseated).
+	Unseated [][]string `json:"ties_unseated,omitempty"`
 	// NotPlayedOff are the groups of bots tied in placement that no
 	// playoff is played for: none of them could play (couldNotPlay: every
 	// regular match a start or build fault, or every answer replaced by
@@ -505,6 +511,26 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 		s.PlayoffsOver = len(s.Ties) > 0 && lastPlayoffDone(p, results)
 	}
 	return s, nil
+}
+
+// SetUnseated moves out of Ties, into Unseated, the groups that seats
+// (the game's Seats; nil: any number) refuses, which the run never plays
+// off (engine makeLater): their tie stands. PlayoffsOver then speaks of
+// the ties left.
+func (s *Stats) SetUnseated(seats func(n int) error) {
+	if seats == nil {
+		return
+	}
+	var ties [][]string
+	for _, g := range s.Ties {
+		if seats(len(g)) != nil {
+			s.Unseated = append(s.Unseated, g)
+		} else {
+			ties = append(ties, g)
+		}
+	}
+	s.Ties = ties
+	s.PlayoffsOver = s.PlayoffsOver && len(ties) > 0
 }
 
 // faultBuild is the verdict of a seat whose bot's build failed

@@ -187,6 +187,15 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("under the standings: %q, want %q", ties, want)
 		}
 	})
+	// A tie the game cannot seat (three bots of two-player Blokus) is
+	// never played off: the page says the tie stands, in rank's words.
+	t.Run("unseated", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/unseated", "")
+		want := "Tied in placement, not played off: a, b, c: the game cannot seat 3 bots in one match, so the tie stands"
+		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != want {
+			t.Errorf("under the standings: %q, want %q", ties, want)
+		}
+	})
 	// A stage's playoff to come (made, none of its matches played): the
 	// summary and the lines under the standings say so, as rank does,
 	// and no cut is said to order the final ranking.

@@ -160,6 +160,11 @@
     for (const g of site.stats.ties || []) {
       ties.append(el("li", { text: (site.stats.playoffs_over ? "Still tied in placement after the last playoff: " : "Tied in placement, needs a playoff: ") + g.join(", ") }));
     }
+    // Ties the game cannot seat, never played off, in rank's words
+    // (cmd/arbiter unseatedText).
+    for (const g of site.stats.ties_unseated || []) {
+      ties.append(el("li", { text: `Tied in placement, not played off: ${g.join(", ")}: the game cannot seat ${g.length} bots in one match, so the tie stands` }));
+    }
     // Bots that could not play, ranked behind those of their mean place
     // that played, in rank's words (cmd/arbiter notPlayedOffText).
     const why = "(in every match a start or build fault, or every answer replaced by the game's default)";
