@@ -7,6 +7,20 @@ import (
 	"github.com/arbiter-contests/arbiter/config"
 )
 
+// threeBots are the bots and game of a tournament of these tests.
+const threeBots = `
+bot "a" { house = "auction/random" }
+bot "b" { house = "auction/share" }
+bot "c" { house = "auction/square" }
+game "auction" "g" {
+  board "small" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+`
+
 // A stage without players takes the tournament's, when it sets one, and
 // seats whole groups (0) otherwise; a gate without either plays duels
 // (docs/stages.md, docs/configuration.md).
@@ -19,17 +33,7 @@ func TestStagePlayersDefault(t *testing.T) {
 		{"", []int{0, 2}},
 	} {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"t.hcl": `
-bot "a" { house = "auction/random" }
-bot "b" { house = "auction/share" }
-bot "c" { house = "auction/square" }
-game "auction" "g" {
-  board "small" {
-    cols    = 5
-    rows    = 5
-    capital = 40
-  }
-}
+		writeFiles(t, dir, map[string]string{"t.hcl": threeBots + `
 tournament "t" {
   game = game.auction.g
   bots = [bot.a, bot.b, bot.c]
@@ -112,17 +116,7 @@ func TestStageRefusesTournamentOnly(t *testing.T) {
 		{"seed = 3", "A stage takes no seed: the tournament's seed is every stage's; set it on the tournament"},
 	} {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"t.hcl": `
-bot "a" { house = "auction/random" }
-bot "b" { house = "auction/share" }
-bot "c" { house = "auction/square" }
-game "auction" "g" {
-  board "small" {
-    cols    = 5
-    rows    = 5
-    capital = 40
-  }
-}
+		src := threeBots + `
 tournament "t" {
   game = game.auction.g
   bots = [bot.a, bot.b]
@@ -130,11 +124,13 @@ tournament "t" {
     ` + tt.line + `
   }
 }
-`})
+`
+		writeFiles(t, dir, map[string]string{"t.hcl": src})
+		line := strings.Count(src[:strings.Index(src, tt.line)], "\n") + 1
 		_, diags := load(dir, config.Options{})
 		if len(diags) != 1 || diags[0].Summary != "Not in a stage" || !strings.Contains(diags[0].Detail, tt.says) ||
-			diags[0].Subject == nil || diags[0].Subject.Start.Line != 16 {
-			t.Errorf("%s: %v, want one error at line 16 saying %q", tt.line, diags, tt.says)
+			diags[0].Subject == nil || diags[0].Subject.Start.Line != line {
+			t.Errorf("%s: %v, want one error at line %d saying %q", tt.line, diags, line, tt.says)
 		}
 	}
 }
