@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -60,7 +62,61 @@ var (
 		Blocks: []hcl.BlockHeaderSchema{{Type: "gate"}},
 	}
 	gateSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "against"}, {Name: "games"}}}
+	// notInStageAttrs and notInStageBlocks are the tournament's
+	// attributes and blocks that a stage does not take, with why: read
+	// with stageSchema (stageContentSchema) so that each is refused
+	// saying so, not as HCL's unknown argument (docs/stages.md).
+	notInStageAttrs = map[string]string{
+		"fill":  "a tournament in stages has no fill bots",
+		"order": roundRobinOnly,
+		"deal":  "the tournament's deal is every stage's; set it on the tournament",
+		"seed":  "the tournament's seed is every stage's; set it on the tournament",
+	}
+	notInStageBlocks = map[string]string{
+		"stop":     "a tournament in stages has no stopping rule",
+		"gauntlet": roundRobinOnly,
+		"groups":   roundRobinOnly + " (groups = N splits its field)",
+		"swiss":    roundRobinOnly,
+	}
+	stageContentSchema = withNotInStage(stageSchema)
 )
+
+const roundRobinOnly = "every stage is a round robin within its groups"
+
+// withNotInStage is schema with notInStageAttrs and notInStageBlocks.
+func withNotInStage(schema *hcl.BodySchema) *hcl.BodySchema {
+	out := &hcl.BodySchema{Attributes: slices.Clone(schema.Attributes), Blocks: slices.Clone(schema.Blocks)}
+	for _, name := range slices.Sorted(maps.Keys(notInStageAttrs)) {
+		out.Attributes = append(out.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	for _, name := range slices.Sorted(maps.Keys(notInStageBlocks)) {
+		out.Blocks = append(out.Blocks, hcl.BlockHeaderSchema{Type: name})
+	}
+	return out
+}
+
+// refuseNotInStage refuses, at its line, each attribute and block of
+// content that a stage does not take, and takes it out of content.
+func refuseNotInStage(content *hcl.BodyContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	refuse := func(what, why string, at hcl.Range) {
+		diags = append(diags, errDiag("Not in a stage", fmt.Sprintf("A stage takes no %s: %s (see docs/stages.md).", what, why), at.Ptr()))
+	}
+	for _, name := range slices.Sorted(maps.Keys(content.Attributes)) {
+		if why, ok := notInStageAttrs[name]; ok {
+			refuse(name, why, content.Attributes[name].NameRange)
+			delete(content.Attributes, name)
+		}
+	}
+	content.Blocks = slices.DeleteFunc(content.Blocks, func(b *hcl.Block) bool {
+		why, ok := notInStageBlocks[b.Type]
+		if ok {
+			refuse(b.Type+" block", why, b.DefRange)
+		}
+		return ok
+	})
+	return diags
+}
 
 // stageRef is the value of stage.NAME.
 func stageRef(name string) cty.Value {
@@ -154,8 +210,9 @@ func (l *loader) decodeStage(t *Tournament, b *hcl.Block, index int) (*Stage, hc
 		diags = append(diags, errDiag("Invalid stage name",
 			fmt.Sprintf("%q cannot name a stage: it names its matches and files, so use lower-case letters, digits and _, starting with a letter (at most 40), and not \"playoff\".", s.Name), b.LabelRanges[0].Ptr()))
 	}
-	content, d := b.Body.Content(stageSchema)
+	content, d := b.Body.Content(stageContentSchema)
 	diags = append(diags, d...)
+	diags = append(diags, refuseNotInStage(content)...)
 	vals := map[string]cty.Value{}
 	for name, a := range content.Attributes {
 		s.Ranges[name] = a.Expr.Range()

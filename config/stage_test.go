@@ -7,6 +7,20 @@ import (
 	"github.com/arbiter-contests/arbiter/config"
 )
 
+// threeBots are the bots and game of a tournament of these tests.
+const threeBots = `
+bot "a" { house = "auction/random" }
+bot "b" { house = "auction/share" }
+bot "c" { house = "auction/square" }
+game "auction" "g" {
+  board "small" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+`
+
 // A stage without players takes the tournament's, when it sets one, and
 // seats whole groups (0) otherwise; a gate without either plays duels
 // (docs/stages.md, docs/configuration.md).
@@ -19,17 +33,7 @@ func TestStagePlayersDefault(t *testing.T) {
 		{"", []int{0, 2}},
 	} {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"t.hcl": `
-bot "a" { house = "auction/random" }
-bot "b" { house = "auction/share" }
-bot "c" { house = "auction/square" }
-game "auction" "g" {
-  board "small" {
-    cols    = 5
-    rows    = 5
-    capital = 40
-  }
-}
+		writeFiles(t, dir, map[string]string{"t.hcl": threeBots + `
 tournament "t" {
   game = game.auction.g
   bots = [bot.a, bot.b, bot.c]
@@ -94,5 +98,39 @@ tournament "t" {
 	}
 	if !strings.Contains(detail, "seat 3 players (the tournament's players)") || !strings.Contains(detail, "at most 2.") || strings.Contains(detail, "fewer groups") {
 		t.Errorf("detail %q: want it to say players is the tournament's and offer only fewer players", detail)
+	}
+}
+
+// What a tournament in stages has once for every stage, or not at all
+// (docs/stages.md, "Not (yet) in stages"), is refused in a stage saying
+// so at its line, not as a block or argument HCL does not know: a stop
+// rule, fill bots, another format, a deal or seed of its own.
+func TestStageRefusesTournamentOnly(t *testing.T) {
+	for _, tt := range []struct{ line, says string }{
+		{"stop { max_matches = 3 }", "A stage takes no stop block: a tournament in stages has no stopping rule"},
+		{"fill = [bot.c]", "A stage takes no fill: a tournament in stages has no fill bots"},
+		{"swiss {}", "A stage takes no swiss block: every stage is a round robin within its groups"},
+		{"groups {}", "A stage takes no groups block: every stage is a round robin within its groups"},
+		{"order = \"random\"", "A stage takes no order: every stage is a round robin within its groups"},
+		{"deal = \"per-match\"", "A stage takes no deal: the tournament's deal is every stage's; set it on the tournament"},
+		{"seed = 3", "A stage takes no seed: the tournament's seed is every stage's; set it on the tournament"},
+	} {
+		dir := t.TempDir()
+		src := threeBots + `
+tournament "t" {
+  game = game.auction.g
+  bots = [bot.a, bot.b]
+  stage "q" {
+    ` + tt.line + `
+  }
+}
+`
+		writeFiles(t, dir, map[string]string{"t.hcl": src})
+		line := strings.Count(src[:strings.Index(src, tt.line)], "\n") + 1
+		_, diags := load(dir, config.Options{})
+		if len(diags) != 1 || diags[0].Summary != "Not in a stage" || !strings.Contains(diags[0].Detail, tt.says) ||
+			diags[0].Subject == nil || diags[0].Subject.Start.Line != line {
+			t.Errorf("%s: %v, want one error at line %d saying %q", tt.line, diags, line, tt.says)
+		}
 	}
 }

@@ -76,7 +76,7 @@ func ReplayMatches(dir string, ids []string, round int, drv func(string) (driver
 			return nil, nil, fmt.Errorf("%s is %s, which plays no match of round %d: replay the round from the shard that played it, or from the merged results", dir, shard.Shard, round)
 		}
 		if len(ids) == 0 {
-			return nil, nil, fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; a round paired during the run is known once it was paired)", dir, round, p.Rounds)
+			return nil, nil, fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; a round paired during the run is known once it was paired)", dir, round, lastRound(p))
 		}
 	}
 	for _, id := range ids {
@@ -537,6 +537,21 @@ func clip(s string) string {
 		return s
 	}
 	return s[:most] + "…"
+}
+
+// lastRound is the last round of p, a results directory's plan with the
+// rounds paired so far: that of its rounds, of its stages' (round N of
+// a tournament in stages is round N of every stage) or of a match paired
+// after them (a playoff k is round rounds+k), whichever is last.
+func lastRound(p *plan.Plan) int {
+	last := p.Rounds
+	for _, st := range p.Stages {
+		last = max(last, st.Rounds)
+	}
+	for _, m := range p.Matches {
+		last = max(last, m.Round)
+	}
+	return last
 }
 
 // ReadPlan reads the plan.json of a results directory, as written: without

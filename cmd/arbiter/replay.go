@@ -32,6 +32,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if flagSet(fs, "round") && *round < 1 {
+		// Else -round 0 or -1 read as no -round: nothing, or the MATCH
+		// ids given, replayed.
+		return usageError("-round %d: a round is 1, 2, ...", *round)
+	}
 	if len(pos) > 1 && *round != 0 {
 		return usageError("-round goes without MATCH ids: give either MATCH... or -round N")
 	}

@@ -224,6 +224,9 @@ func TestFlagsThatDoNotGoTogether(t *testing.T) {
 		{[]string{"run", conf, "-j", "0"}, "-j must be at least 1"},
 		{[]string{"replay", dir, "-j", "0", "r001"}, "-j must be at least 1"},
 		{[]string{"replay", dir, "r001", "-round", "1"}, "-round goes without MATCH ids"},
+		{[]string{"replay", dir, "-round", "-1"}, "-round -1: a round is 1, 2, ..."}, // it replayed nothing, exit 0
+		{[]string{"replay", dir, "-round", "0"}, "-round 0: a round is 1, 2, ..."},
+		{[]string{"replay", dir, "r001", "-round", "0"}, "-round 0: a round is 1, 2, ..."}, // it replayed r001
 		{[]string{"slurm", conf, "-out", "o", "-shards", "0"}, "-shards and -cpus are at least 1"},
 		{[]string{"slurm", conf, "-out", "o", "-shards", "2", "-cpus", "0"}, "-shards and -cpus are at least 1"},
 		{[]string{"rank", dir, "-pgn", pgn}, "give either -pgn FILE or a results directory, not both"},

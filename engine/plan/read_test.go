@@ -3,11 +3,13 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/tournament"
@@ -126,6 +128,36 @@ func refusals(t *testing.T) []struct{ name, src, want string } {
 			}
 		})), `seats: `},
 		{"stage of no stage", string(rehash(func(p *Plan) { p.Matches[0].Stage = "final" })), `it belongs to stage "final", but the plan has no stages`},
+	}
+}
+
+// stagedPlan is testPlan played as one stage of its two bots.
+func stagedPlan() *Plan {
+	p := testPlan()
+	p.Stages = []Stage{{Name: "s", Format: tournament.RoundRobin, Players: 2, Rounds: 1, Seats: tournament.Swap,
+		Pools: 1, Split: "random", Bots: []Pick{{Bot: "a"}, {Bot: "b"}}, Clock: drivers.Clock{Total: drivers.Duration(time.Minute)}}}
+	for i := range p.Matches {
+		p.Matches[i].ID, p.Matches[i].Stage, p.Matches[i].Pool = fmt.Sprintf("s-A-r001-g01-s%d", i+1), "s", 1
+	}
+	p.Hash = p.ComputeHash()
+	return p
+}
+
+// TestStagedPlanRefusesStop: a tournament in stages has no stopping rule
+// (its configuration refuses a stop block), so a plan that holds both,
+// which no arbiter compiled, is refused as it is read, rather than run
+// to a stop that ends the tournament while its headline says its next
+// stage is to come.
+func TestStagedPlanRefusesStop(t *testing.T) {
+	if _, err := Parse(encode(t, stagedPlan())); err != nil {
+		t.Fatalf("a plan in stages without a stop: %v", err)
+	}
+	p := stagedPlan()
+	p.Stop = &Stop{MaxMatches: 1}
+	p.Hash = p.ComputeHash()
+	_, err := Parse(encode(t, p))
+	if want := "stop: a tournament in stages has no stopping rule"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a plan in stages with a stop: %v, want an error saying %q", err, want)
 	}
 }
 

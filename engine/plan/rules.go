@@ -195,6 +195,11 @@ func (p *Plan) check(mc *matchCheck) error {
 		}
 	}
 	errs = append(errs, p.stopProblems()...)
+	if len(p.Stages) > 0 && p.Stop != nil {
+		// No run could end such a tournament as its stages say: a stop
+		// would leave the stages and playoffs to come unplayed.
+		errs = append(errs, errors.New("stop: a tournament in stages has no stopping rule, as its configuration takes no stop block (docs/stages.md)"))
+	}
 	if len(p.Stages) > 0 {
 		errs = append(errs, p.stageProblems()...)
 	} else if len(errs) == 0 {
