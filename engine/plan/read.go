@@ -36,15 +36,17 @@ func Parse(b []byte) (*Plan, error) {
 	if dec.More() {
 		return nil, errMore
 	}
-	if err := p.verify(p.ComputeHash(), p.checkMatches()); err != nil {
+	if err := p.verify(p.ComputeHash(), p.checkMatches(false)); err != nil {
 		return nil, err
 	}
 	return &p, nil
 }
 
-// checkMatches checks p's matches in order.
-func (p *Plan) checkMatches() *matchCheck {
+// checkMatches checks p's matches in order, as a plan only read when read
+// (matchCheck.read).
+func (p *Plan) checkMatches(read bool) *matchCheck {
 	mc := newMatchCheck(p)
+	mc.read = read
 	for i := range p.Matches {
 		mc.add(&p.Matches[i])
 	}
@@ -52,13 +54,13 @@ func (p *Plan) checkMatches() *matchCheck {
 }
 
 // Runnable checks what Parse checks of a plan's content, but not its
-// version or hash, nor its tournament's and bots' names, which readers
-// only show: a plan read as it was written, in a results directory, is
-// one every reader can go through (seats and players that agree, rounds
-// within bounds), or the error says what is not.
+// version or hash, nor the rules of what may be run (matchCheck.read),
+// which an earlier arbiter may have written and run by: a plan read as it
+// was written, in a results directory, is one every reader can go through
+// (seats and players that agree, rounds within bounds), or the error says
+// what is not.
 func (p *Plan) Runnable() error {
-	mc := p.checkMatches()
-	mc.shown = true
+	mc := p.checkMatches(true)
 	if err := p.check(mc); err != nil {
 		return fmt.Errorf("not a runnable plan: %w", err)
 	}

@@ -38,9 +38,13 @@ type matchCheck struct {
 	ids    map[[16]byte]struct{}
 	n      int
 	err    error
-	// shown: the tournament's and the bots' names are only shown, not
-	// checked (Runnable).
-	shown bool
+	// read: the plan is only read, from a results directory that an
+	// arbiter of this version or an earlier one wrote and ran (Runnable):
+	// what its readers go through is checked, but not the rules of what
+	// may be run, which later versions have tightened (names, which are
+	// only shown; the bots' commands and limits; clocks; a stage's seat
+	// design, whose groups are seated by its ForGroup).
+	read bool
 }
 
 func newMatchCheck(p *Plan) *matchCheck {
@@ -109,6 +113,9 @@ func (c *matchCheck) match(m *Match) error {
 	case m.Group < 1 || m.Shift < 1:
 		return fmt.Errorf("its group is %d and its shift %d, but both count from 1", m.Group, m.Shift)
 	}
+	if c.read {
+		return nil
+	}
 	return clockProblem(m.Clock)
 }
 
@@ -159,10 +166,10 @@ func (p *Plan) check(mc *matchCheck) error {
 	if mc.n == 0 {
 		bad("it lists no matches")
 	}
-	if !mc.shown && !tournament.ValidName(p.Tournament) {
+	if !mc.read && !tournament.ValidName(p.Tournament) {
 		bad("tournament %q is not a name (letters, digits, - and _, starting with a letter): it names the results directory", p.Tournament)
 	}
-	if !mc.shown && len(p.Tournament) > tournament.MaxNameBytes {
+	if !mc.read && len(p.Tournament) > tournament.MaxNameBytes {
 		bad("tournament %.20q... has %d bytes, but a name has at most %d: it names the results directory", p.Tournament, len(p.Tournament), tournament.MaxNameBytes)
 	}
 	bots := map[string]bool{}
@@ -171,7 +178,9 @@ func (p *Plan) check(mc *matchCheck) error {
 			bad("bot %q is listed twice", b.Name)
 		}
 		bots[b.Name] = true
-		errs = append(errs, botProblems(&b, mc.shown)...)
+		if !mc.read {
+			errs = append(errs, botProblems(&b)...)
+		}
 	}
 	for _, names := range [][]string{p.Fill, p.Candidates} {
 		for _, n := range names {
@@ -201,24 +210,23 @@ func (p *Plan) check(mc *matchCheck) error {
 		errs = append(errs, errors.New("stop: a tournament in stages has no stopping rule, as its configuration takes no stop block (docs/stages.md)"))
 	}
 	if len(p.Stages) > 0 {
-		errs = append(errs, p.stageProblems()...)
+		errs = append(errs, p.stageProblems(mc.read)...)
 	} else if len(errs) == 0 {
-		errs = append(errs, p.formatProblems(mc.n)...)
+		errs = append(errs, p.formatProblems(mc)...)
 	}
 	return errors.Join(errs...)
 }
 
-// botProblems are what is wrong with bot b of a plan, its name aside when
-// it is only shown.
-func botProblems(b *Bot, shown bool) []error {
+// botProblems are what is wrong with bot b of a plan.
+func botProblems(b *Bot) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("bot %q: "+format, append([]any{b.Name}, args...)...))
 	}
-	if !shown && !tournament.ValidName(b.Name) {
+	if !tournament.ValidName(b.Name) {
 		bad("its name is not letters, digits, - and _, starting with a letter: a bot's name is part of its files' names")
 	}
-	if !shown && len(b.Name) > tournament.MaxNameBytes {
+	if len(b.Name) > tournament.MaxNameBytes {
 		bad("its name has %d bytes, but a name has at most %d: a bot's name is part of its files' names", len(b.Name), tournament.MaxNameBytes)
 	}
 	switch {
@@ -282,8 +290,9 @@ func (p *Plan) field() []string {
 }
 
 // formatProblems are what keeps the plan's format, seat design and
-// listed matches (n of them) from being what its settings make.
-func (p *Plan) formatProblems(n int) []error {
+// listed matches (mc's) from being what its settings make.
+func (p *Plan) formatProblems(mc *matchCheck) []error {
+	n := mc.n
 	if p.Players < 1 || p.Players > tournament.MaxPlayers {
 		return []error{fmt.Errorf("players is %d, but it is a whole number from 1 to %d", p.Players, tournament.MaxPlayers)}
 	}
@@ -326,7 +335,7 @@ func (p *Plan) formatProblems(n int) []error {
 	lfrom := 0
 	if p.Later != nil {
 		later, lfrom, playoffs = p.Later.Pairing, p.Later.From, p.Later.Playoffs
-		if err := clockProblem(p.Later.Clock); err != nil {
+		if err := clockProblem(p.Later.Clock); err != nil && !mc.read {
 			errs = append(errs, fmt.Errorf("later: %w", err))
 		}
 		if err := p.Later.revisionProblem(); err != nil {
@@ -350,8 +359,9 @@ func (p *Plan) formatProblems(n int) []error {
 	return errs
 }
 
-// stageProblems are what is wrong with the plan's stages.
-func (p *Plan) stageProblems() []error {
+// stageProblems are what is wrong with the plan's stages; read as
+// matchCheck's.
+func (p *Plan) stageProblems(read bool) []error {
 	var errs []error
 	bad := func(st *Stage, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("stage %q: "+format, append([]any{st.Name}, args...)...))
@@ -385,12 +395,12 @@ func (p *Plan) stageProblems() []error {
 		if st.Playoffs && (st.Gate != nil || !st.Rating.Playoffs()) {
 			bad(st, "playoffs is true, but only a stage ranked by mean place (rating \"placement\") that is not a gate plays playoffs")
 		}
-		if st.Players > 0 {
+		if st.Players > 0 && !read {
 			if pr := st.Seats.Check(st.Players); pr != nil {
 				bad(st, "%s", pr.Detail)
 			}
 		}
-		if err := clockProblem(st.Clock); err != nil {
+		if err := clockProblem(st.Clock); err != nil && !read {
 			bad(st, "%v", err)
 		}
 		if len(st.Bots) == 0 {
