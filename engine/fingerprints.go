@@ -681,7 +681,15 @@ func ReadChanges(dir string) ([]ChangeNote, error) {
 	// (see watch.changed): killed in between, the next run records the
 	// same change again. It is the same when the bot's change before it
 	// was that one too: a bot changed again changes from what it became.
-	last := map[string]BotChange{}
+	// A change since a saved plan was compiled is compared with the last
+	// of those, and a resume's with the last of the others: a resume of a
+	// saved plan records one of each before plan.json, so killed after
+	// both, the next run records the two again, one after the other.
+	type track struct {
+		bot      string
+		compiled bool
+	}
+	last := map[track]BotChange{}
 	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -691,8 +699,9 @@ func ReadChanges(dir string) ([]ChangeNote, error) {
 			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
 		for _, c := range rec.Changes {
-			again := last[c.Bot].From == c.From && last[c.Bot].To == c.To
-			last[c.Bot] = c
+			k := track{c.Bot, rec.Plan != ""}
+			again := last[k].From == c.From && last[k].To == c.To
+			last[k] = c
 			if (rec.Results > 0 || rec.Plan != "") && !again {
 				out = append(out, ChangeNote{Bot: c.Bot, After: rec.Results, From: c.From, To: c.To, Match: rec.Match, Plan: rec.Plan})
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
@@ -512,7 +513,7 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 		var found []BotChange
 		rebuilt := op.Arbiter != nil && sd.plan.Arbiter != nil && *op.Arbiter != *sd.plan.Arbiter
 		if rebuilt {
-			c, ok := recordedChange(records, "", op.Arbiter.ID(), sd.plan.Arbiter.ID())
+			c, ok := recordedChange(records, "", op.Arbiter.ID(), &sd.plan)
 			if !ok {
 				return nil
 			}
@@ -526,7 +527,7 @@ func allowedChanges(shards []*shardDir, op *plan.Plan) []BotChange {
 			if rebuilt && b.House != "" && ob.House == b.House {
 				continue // a house bot changes with arbiter's build, whose change is allowed above
 			}
-			c, ok := recordedChange(records, b.Name, short(ob.Fingerprint.Hash), short(b.Fingerprint.Hash))
+			c, ok := recordedChange(records, b.Name, short(ob.Fingerprint.Hash), &sd.plan)
 			if !ok {
 				return nil
 			}
@@ -602,7 +603,7 @@ func playedChanges(sd *shardDir) (map[string]BotChange, string) {
 	out, from := map[string]BotChange{}, ""
 	for _, rec := range compiledRecords(sd.dir) {
 		for _, c := range rec.Changes {
-			if to, ok := shardHolds(&sd.plan, c.Bot); !ok || c.To == to {
+			if changedTo(&sd.plan, c) {
 				out[c.Bot], from = c, rec.Plan
 			}
 		}
@@ -610,16 +611,30 @@ func playedChanges(sd *shardDir) (map[string]BotChange, string) {
 	return out, from
 }
 
-// shardHolds is the fingerprint, as a change records it, of bot ("" for
-// arbiter's build) that p records; false when p records none.
-func shardHolds(p *plan.Plan, bot string) (string, bool) {
-	if bot == "" {
-		return p.Arbiter.ID(), p.Arbiter != nil
+// changedTo says whether the change c, of a bot ("" for arbiter's
+// build) since a saved plan, is to what p, a shard's plan.json, records:
+// true when p records no fingerprint of it. A change that found files
+// new since the plan (Added, of a bot without a build) is to the hash of
+// the files the plan recorded (CompareSincePlan hashes them as
+// compareBot does), while p records every file the bot had: it is to p's
+// when p's fingerprint without its Added files hashes to it.
+func changedTo(p *plan.Plan, c BotChange) bool {
+	if c.Bot == "" {
+		return p.Arbiter == nil || c.To == p.Arbiter.ID()
 	}
-	if b := p.Bot(bot); b != nil && b.Fingerprint != nil {
-		return short(b.Fingerprint.Hash), true
+	b := p.Bot(c.Bot)
+	if b == nil || b.Fingerprint == nil {
+		return true
 	}
-	return "", false
+	if c.To == short(b.Fingerprint.Hash) {
+		return true
+	}
+	if len(c.Added) == 0 {
+		return false
+	}
+	kept := *b.Fingerprint
+	kept.Files = slices.DeleteFunc(slices.Clone(kept.Files), func(f plan.FileSum) bool { return slices.Contains(c.Added, f.Path) })
+	return c.To == short(fingerprint.Hash(&kept))
 }
 
 // compiledRecords are the records of dir's changes.jsonl of changes
@@ -641,15 +656,16 @@ func compiledRecords(dir string) []changeRecord {
 }
 
 // recordedChange is the last of records that changes bot ("" for
-// arbiter's build) from from to to. Not the last change of bot alone: a
+// arbiter's build) from from to what the shard's plan p records
+// (changedTo). Not the last change of bot alone: a
 // run refused after it recorded its change (a finished shard run again
 // with the bot changed again, its results of one version) leaves a
 // change to files no result was played with after the one its results
 // were.
-func recordedChange(records []changeRecord, bot, from, to string) (BotChange, bool) {
+func recordedChange(records []changeRecord, bot, from string, p *plan.Plan) (BotChange, bool) {
 	for i := len(records) - 1; i >= 0; i-- {
 		for _, c := range records[i].Changes {
-			if c.Bot == bot && c.From == from && c.To == to {
+			if c.Bot == bot && c.From == from && changedTo(p, c) {
 				return c, true
 			}
 		}

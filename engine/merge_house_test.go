@@ -153,3 +153,52 @@ func TestCarryChangesRefusedRun(t *testing.T) {
 		t.Fatalf("carryChanges = %#v from %q, want the change to sha256:py2 the shards' plans record, from p.json", in.changes, in.compiledFrom)
 	}
 }
+
+// TestChangesWithAddedFiles: a bot changed since the plan in a recorded
+// file and by a file new since it (no build) is recorded to the hash of
+// its recorded files (CompareSincePlan, as compareBot hashes them), while
+// the shard's plan.json records every file it has now: the merge takes
+// that change as the one the shard's results were played with, into a
+// new Out (carryChanges dropped it: the merged results, of the bot as
+// changed, had no changes.jsonl and rank no note) and into Out
+// (allowedChanges refused the shard as run with other files).
+func TestChangesWithAddedFiles(t *testing.T) {
+	arb := &plan.Arbiter{Version: "(devel)", Executable: "sha256:0ld"}
+	fp := func(files ...plan.FileSum) *plan.Fingerprint {
+		f := &plan.Fingerprint{Files: files}
+		f.Hash = fingerprint.Hash(f)
+		return f
+	}
+	bot := func(f *plan.Fingerprint) *plan.Plan {
+		return &plan.Plan{Arbiter: arb, Bots: []plan.Bot{{Name: "sh", Command: []string{"./bot.sh"}, Fingerprint: f}}}
+	}
+	saved := bot(fp(plan.FileSum{Path: "bot.sh", Mode: "-rwxr-xr-x", SHA256: "1"}))
+	now := bot(fp(plan.FileSum{Path: "bot.sh", Mode: "-rwxr-xr-x", SHA256: "2"}, plan.FileSum{Path: "extra.txt", Mode: "-rw-r--r--", SHA256: "3"}))
+	changes, _ := CompareSincePlan(saved, now)
+	if len(changes) != 1 || len(changes[0].Added) != 1 {
+		t.Fatalf("CompareSincePlan = %+v, want one change that adds extra.txt", changes)
+	}
+	var shards []*shardDir
+	for k := range 2 {
+		dir := t.TempDir()
+		if err := appendChanges(dir, changeRecord{Changes: changes, Plan: "p.json"}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, &shardDir{dir: dir, shard: Shard{K: k, N: 2}, plan: *now})
+	}
+	in := &mergeInput{shards: shards}
+	in.carryChanges()
+	if len(in.changes) != 1 || in.changes[0].To != changes[0].To {
+		t.Errorf("carryChanges = %+v, want the change %+v", in.changes, changes[0])
+	}
+	if got := allowedChanges(shards, saved); len(got) != 1 || got[0].To != changes[0].To {
+		t.Errorf("allowedChanges = %+v, want the change %+v", got, changes[0])
+	}
+	now.Bots[0].Fingerprint = fp(plan.FileSum{Path: "bot.sh", Mode: "-rwxr-xr-x", SHA256: "4"}, plan.FileSum{Path: "extra.txt", Mode: "-rw-r--r--", SHA256: "3"})
+	for _, sd := range shards {
+		sd.plan = *now
+	}
+	if got := allowedChanges(shards, saved); got != nil {
+		t.Errorf("allowedChanges of a shard whose bot.sh is another than the change's = %+v, want nil", got)
+	}
+}

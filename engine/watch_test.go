@@ -242,12 +242,23 @@ func TestReadChangesOnceWhenRecordedAgain(t *testing.T) {
 	out := t.TempDir()
 	c := BotChange{Bot: "alice", From: "sha256:aaaaaaaaaaaa", To: "sha256:bbbbbbbbbbbb", Changed: []string{"bot.sh"}}
 	back := BotChange{Bot: "alice", From: c.To, To: c.From, Changed: []string{"bot.sh"}}
-	for _, rec := range []changeRecord{
+	got := recordedNotes(t, out, []changeRecord{
 		{Time: "t1", Results: 4, Changes: []BotChange{c}, Match: "r002-g01-s1"},
 		{Time: "t2", Results: 5, Changes: []BotChange{c}}, // the resume's
 		{Time: "t3", Results: 6, Changes: []BotChange{back}},
 		{Time: "t4", Results: 7, Changes: []BotChange{c}}, // changed again: noted
-	} {
+	}, func(n ChangeNote) string { return fmt.Sprintf("%d %s %s", n.After, n.To, n.Match) })
+	want := "4 sha256:bbbbbbbbbbbb r002-g01-s1|6 sha256:aaaaaaaaaaaa |7 sha256:bbbbbbbbbbbb "
+	if got != want {
+		t.Fatalf("notes %q, want %q", got, want)
+	}
+}
+
+// recordedNotes appends records to out's changes.jsonl and says the
+// notes ReadChanges lists, each as say puts it, joined by "|".
+func recordedNotes(t *testing.T, out string, records []changeRecord, say func(ChangeNote) string) string {
+	t.Helper()
+	for _, rec := range records {
 		if err := appendChanges(out, rec); err != nil {
 			t.Fatal(err)
 		}
@@ -258,11 +269,28 @@ func TestReadChangesOnceWhenRecordedAgain(t *testing.T) {
 	}
 	var got []string
 	for _, n := range notes {
-		got = append(got, fmt.Sprintf("%d %s %s", n.After, n.To, n.Match))
+		got = append(got, say(n))
 	}
-	want := "4 sha256:bbbbbbbbbbbb r002-g01-s1|6 sha256:aaaaaaaaaaaa |7 sha256:bbbbbbbbbbbb "
-	if strings.Join(got, "|") != want {
-		t.Fatalf("notes %q, want %q", strings.Join(got, "|"), want)
+	return strings.Join(got, "|")
+}
+
+// A run of a saved plan resumed with a bot changed again records two
+// changes, the resume's (from what plan.json records) and the one since
+// the plan was compiled, before plan.json: killed after both, the resume
+// records both again, and each is noted once (rank listed both twice, as
+// if the bot had changed twice more).
+func TestReadChangesOnceWhenBothRecordedAgain(t *testing.T) {
+	out := t.TempDir()
+	v1, v2, v3 := "sha256:111111111111", "sha256:222222222222", "sha256:333333333333"
+	compiled := func(results int, from, to string) changeRecord {
+		return changeRecord{Results: results, Changes: []BotChange{{Bot: "alice", From: from, To: to}}, Plan: "p.json"}
+	}
+	resumed := changeRecord{Results: 1, Changes: []BotChange{{Bot: "alice", From: v2, To: v3}}}
+	got := recordedNotes(t, out, []changeRecord{compiled(0, v1, v2), resumed, compiled(1, v1, v3), resumed, compiled(1, v1, v3)},
+		func(n ChangeNote) string { return fmt.Sprintf("%d %s %s %s", n.After, n.From, n.To, n.Plan) })
+	want := "0 " + v1 + " " + v2 + " p.json|1 " + v2 + " " + v3 + " |1 " + v1 + " " + v3 + " p.json"
+	if got != want {
+		t.Fatalf("notes %q, want %q", got, want)
 	}
 }
 
