@@ -64,8 +64,9 @@ var (
 	gateSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "against"}, {Name: "games"}}}
 	// notInStageAttrs and notInStageBlocks are the tournament's
 	// attributes and blocks that a stage does not take, with why: read
-	// with stageSchema (stageContentSchema) so that each is refused
-	// saying so, not as HCL's unknown argument (docs/stages.md).
+	// (notInStageSchema) before stageSchema so that each is refused
+	// saying so, not as HCL's unknown argument, while a misspelt
+	// argument is offered only the names a stage takes (docs/stages.md).
 	notInStageAttrs = map[string]string{
 		"fill":  "a tournament in stages has no fill bots",
 		"order": roundRobinOnly,
@@ -78,14 +79,14 @@ var (
 		"groups":   roundRobinOnly + " (groups = N splits its field)",
 		"swiss":    roundRobinOnly,
 	}
-	stageContentSchema = withNotInStage(stageSchema)
+	notInStageSchema = notInStage()
 )
 
 const roundRobinOnly = "every stage is a round robin within its groups"
 
-// withNotInStage is schema with notInStageAttrs and notInStageBlocks.
-func withNotInStage(schema *hcl.BodySchema) *hcl.BodySchema {
-	out := &hcl.BodySchema{Attributes: slices.Clone(schema.Attributes), Blocks: slices.Clone(schema.Blocks)}
+// notInStage is the schema of notInStageAttrs and notInStageBlocks.
+func notInStage() *hcl.BodySchema {
+	out := &hcl.BodySchema{}
 	for _, name := range slices.Sorted(maps.Keys(notInStageAttrs)) {
 		out.Attributes = append(out.Attributes, hcl.AttributeSchema{Name: name})
 	}
@@ -95,27 +96,21 @@ func withNotInStage(schema *hcl.BodySchema) *hcl.BodySchema {
 	return out
 }
 
-// refuseNotInStage refuses, at its line, each attribute and block of
-// content that a stage does not take, and takes it out of content.
-func refuseNotInStage(content *hcl.BodyContent) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+// stageContent is the content of a stage's body, b, after refusing, at
+// its line, each attribute and block of it that a stage does not take.
+func stageContent(b hcl.Body) (*hcl.BodyContent, hcl.Diagnostics) {
+	refused, rest, diags := b.PartialContent(notInStageSchema)
 	refuse := func(what, why string, at hcl.Range) {
 		diags = append(diags, errDiag("Not in a stage", fmt.Sprintf("A stage takes no %s: %s (see docs/stages.md).", what, why), at.Ptr()))
 	}
-	for _, name := range slices.Sorted(maps.Keys(content.Attributes)) {
-		if why, ok := notInStageAttrs[name]; ok {
-			refuse(name, why, content.Attributes[name].NameRange)
-			delete(content.Attributes, name)
-		}
+	for _, name := range slices.Sorted(maps.Keys(refused.Attributes)) {
+		refuse(name, notInStageAttrs[name], refused.Attributes[name].NameRange)
 	}
-	content.Blocks = slices.DeleteFunc(content.Blocks, func(b *hcl.Block) bool {
-		why, ok := notInStageBlocks[b.Type]
-		if ok {
-			refuse(b.Type+" block", why, b.DefRange)
-		}
-		return ok
-	})
-	return diags
+	for _, blk := range refused.Blocks {
+		refuse(blk.Type+" block", notInStageBlocks[blk.Type], blk.DefRange)
+	}
+	content, d := rest.Content(stageSchema)
+	return content, append(diags, d...)
 }
 
 // stageRef is the value of stage.NAME.
@@ -210,9 +205,8 @@ func (l *loader) decodeStage(t *Tournament, b *hcl.Block, index int) (*Stage, hc
 		diags = append(diags, errDiag("Invalid stage name",
 			fmt.Sprintf("%q cannot name a stage: it names its matches and files, so use lower-case letters, digits and _, starting with a letter (at most 40), and not \"playoff\".", s.Name), b.LabelRanges[0].Ptr()))
 	}
-	content, d := b.Body.Content(stageContentSchema)
+	content, d := stageContent(b.Body)
 	diags = append(diags, d...)
-	diags = append(diags, refuseNotInStage(content)...)
 	vals := map[string]cty.Value{}
 	for name, a := range content.Attributes {
 		s.Ranges[name] = a.Expr.Range()

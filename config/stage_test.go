@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/arbiter-contests/arbiter/config"
 )
 
@@ -115,22 +117,55 @@ func TestStageRefusesTournamentOnly(t *testing.T) {
 		{"deal = \"per-match\"", "A stage takes no deal: the tournament's deal is every stage's; set it on the tournament"},
 		{"seed = 3", "A stage takes no seed: the tournament's seed is every stage's; set it on the tournament"},
 	} {
-		dir := t.TempDir()
-		src := threeBots + `
-tournament "t" {
-  game = game.auction.g
-  bots = [bot.a, bot.b]
-  stage "q" {
-    ` + tt.line + `
-  }
-}
-`
-		writeFiles(t, dir, map[string]string{"t.hcl": src})
-		line := strings.Count(src[:strings.Index(src, tt.line)], "\n") + 1
-		_, diags := load(dir, config.Options{})
+		diags, line := loadStageLine(t, tt.line)
 		if len(diags) != 1 || diags[0].Summary != "Not in a stage" || !strings.Contains(diags[0].Detail, tt.says) ||
 			diags[0].Subject == nil || diags[0].Subject.Start.Line != line {
 			t.Errorf("%s: %v, want one error at line %d saying %q", tt.line, diags, line, tt.says)
 		}
 	}
+}
+
+// A misspelt argument or block in a stage is offered only a name that a
+// stage takes, never one it refuses: "dea" was offered "Did you mean
+// "deal"?", whose stage then said it takes no deal.
+func TestStageMisspeltOffersOnlyItsOwn(t *testing.T) {
+	for _, tt := range []struct{ line, offer string }{
+		{"dea = 1", ""},
+		{"fil = [bot.c]", ""},
+		{"sed = 3", ""},
+		{"stp {}", ""},
+		{"swis {}", ""},
+		{"round = 2", `Did you mean "rounds"?`},
+	} {
+		diags, line := loadStageLine(t, tt.line)
+		if len(diags) != 1 || !strings.HasPrefix(diags[0].Summary, "Unsupported") ||
+			diags[0].Subject == nil || diags[0].Subject.Start.Line != line {
+			t.Errorf("%s: %v, want one error at line %d", tt.line, diags, line)
+			continue
+		}
+		if got := diags[0].Detail; tt.offer == "" && strings.Contains(got, "Did you mean") {
+			t.Errorf("%s: %q, want no name offered: the one offered is refused in a stage", tt.line, got)
+		} else if !strings.Contains(got, tt.offer) {
+			t.Errorf("%s: %q, want it to offer %q", tt.line, got, tt.offer)
+		}
+	}
+}
+
+// loadStageLine loads a tournament of two bots in one stage whose body is
+// line, and returns its diagnostics and the line's number.
+func loadStageLine(t *testing.T, line string) (hcl.Diagnostics, int) {
+	t.Helper()
+	dir := t.TempDir()
+	src := threeBots + `
+tournament "t" {
+  game = game.auction.g
+  bots = [bot.a, bot.b]
+  stage "q" {
+    ` + line + `
+  }
+}
+`
+	writeFiles(t, dir, map[string]string{"t.hcl": src})
+	_, diags := load(dir, config.Options{})
+	return diags, strings.Count(src[:strings.Index(src, line)], "\n") + 1
 }
