@@ -595,8 +595,10 @@ func (b *Box) usage() (bytes, files int64, ok bool) {
 // A time fault is the arbiter's own verdict, from its clock: it is never
 // relabelled. What the bot wrote to stderr is the bot's to choose, so the
 // guesses made from it (a refused fork, an allocation that failed under
-// RLIMIT_DATA, a failing shim) only ever explain a crash: a bot that
-// prints "Cannot fork" and then overruns its time is still late.
+// RLIMIT_DATA, a failing shim) only ever explain a crash, or the wrong
+// answer of a JVM under RLIMIT_DATA that ended (jvmReportsMemory): a bot
+// that prints "Cannot fork" and then overruns its time is still late,
+// and one that fakes the JVM's report still loses, as a memory fault.
 func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fault {
 	if b == nil || found == drivers.FaultTime {
 		return nil
