@@ -594,7 +594,9 @@ func appendChanges(dir string, rec changeRecord) error {
 	}
 	f, err := os.OpenFile(filepath.Join(dir, ChangesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return err
+		// A resume of another user's (root's, with another build)
+		// may have begun the file.
+		return OwnerHint(err)
 	}
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		f.Close()

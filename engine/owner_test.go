@@ -146,3 +146,31 @@ func TestOwnerWarningAsAUser(t *testing.T) {
 	}
 	runAsNobody(t, dir, "^TestOwnerWarningAsAUser$", "ENGINE_TEST_OWNER_DIRS="+roots+":"+others)
 }
+
+// TestChangesOfAnotherUser: a user who resumes, letting a change go on
+// (-allow-changed-bots), a results directory whose changes.jsonl a resume
+// as root began (root's arbiter is another build) is told whose the file
+// is, as of the lock and a match folder, not only "permission denied".
+// The test, as root, runs a copy of itself as uid 65534 on a folder of
+// uid 65534's that holds a changes.jsonl of root's.
+func TestChangesOfAnotherUser(t *testing.T) {
+	if dir := os.Getenv("ENGINE_TEST_CHANGES_DIR"); dir != "" {
+		err := RecordCompiledChanges(dir, "plan.json", []BotChange{{Bot: "a", From: "aaaaaaaaaaaa", To: "bbbbbbbbbbbb"}})
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, ChangesFile)+" belongs to uid 0") || !strings.Contains(err.Error(), "arbiter runs as uid 65534") {
+			t.Fatalf("a change recorded as uid 65534 into root's changes.jsonl: %v, want it to say whose the file is", err)
+		}
+		return
+	}
+	dir := nobodysDir(t)
+	results := filepath.Join(dir, "results")
+	if err := os.Mkdir(results, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := RecordCompiledChanges(results, "plan.json", []BotChange{{Bot: "a", From: "cccccccccccc", To: "aaaaaaaaaaaa"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(results, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	runAsNobody(t, dir, "^TestChangesOfAnotherUser$", "ENGINE_TEST_CHANGES_DIR="+results)
+}
