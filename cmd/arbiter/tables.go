@@ -98,6 +98,9 @@ func writeStats(w io.Writer, s *stats.Stats) error {
 	for _, g := range s.Unseated {
 		fmt.Fprintf(w, "\nTied in placement, not played off: %s\n", unseatedText(g))
 	}
+	for _, g := range s.Stopped {
+		fmt.Fprintf(w, "\nTied in placement, not played off: %s: the stopping rule ended the tournament, so the tie stands\n", strings.Join(g, ", "))
+	}
 	for _, g := range s.NotPlayedOff {
 		fmt.Fprintf(w, "\nTied in placement, not played off: %s\n", notPlayedOffText(g))
 	}

@@ -592,6 +592,9 @@ func Rank(p *plan.Plan, results []stats.Result, seats func(n int) error) (*stats
 	if len(p.Stages) == 0 {
 		s.PlayoffToCome = NextPlayoff(p, results, seats)
 		s.SetUnseated(seats)
+		if stop.Ends(p, results) {
+			s.SetStopped()
+		}
 		return s, nil
 	}
 	bots, stage, tables, err := final(p, results)

@@ -48,6 +48,11 @@ type Stats struct {
 	// warns "tie not played off", and the tie stands. They are not in
 	// Ties (SetUnseated).
 	Unseated [][]string `json:"ties_unseated,omitempty"`
+	// Stopped are the groups of bots tied in placement in a tournament
+	// without stages that its stopping rule ended: a stop ends the
+	// tournament, so no playoff is played and the tie stands. They are not
+	// in Ties (SetStopped).
+	Stopped [][]string `json:"ties_stopped,omitempty"`
 	// NotPlayedOff are the groups of bots tied in placement that no
 	// playoff is played for: none of them could play (couldNotPlay: every
 	// regular match a start or build fault, or every answer replaced by
@@ -511,6 +516,14 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 		s.PlayoffsOver = len(s.Ties) > 0 && lastPlayoffDone(p, results)
 	}
 	return s, nil
+}
+
+// SetStopped moves every group of Ties into Stopped: the tournament's
+// stopping rule ended it, which plays no playoff (docs/formats.md).
+func (s *Stats) SetStopped() {
+	s.Stopped = append(s.Stopped, s.Ties...)
+	s.Ties = nil
+	s.PlayoffsOver = false
 }
 
 // SetUnseated moves out of Ties, into Unseated, the groups that seats

@@ -196,6 +196,16 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("under the standings: %q, want %q", ties, want)
 		}
 	})
+	// A tie of a tournament its stopping rule ended (testdata/stopped:
+	// cmd/arbiter's placement_stopped_tie script's run) is never played
+	// off: the page says the tie stands, in rank's words.
+	t.Run("stopped", func(t *testing.T) {
+		ctx := openPage(t, browser, "testdata/stopped", "")
+		want := "Tied in placement, not played off: greedy1, greedy2: the stopping rule ended the tournament, so the tie stands"
+		if ties := eval[string](t, ctx, `document.querySelector("#ties").textContent`); ties != want {
+			t.Errorf("under the standings: %q, want %q", ties, want)
+		}
+	})
 	// A stage's playoff to come (made, none of its matches played): the
 	// summary and the lines under the standings say so, as rank does,
 	// and no cut is said to order the final ranking.

@@ -165,6 +165,11 @@
     for (const g of site.stats.ties_unseated || []) {
       ties.append(el("li", { text: `Tied in placement, not played off: ${g.join(", ")}: the game cannot seat ${g.length} bots in one match, so the tie stands` }));
     }
+    // Ties of a tournament its stopping rule ended, never played off, in
+    // rank's words (cmd/arbiter writeStats).
+    for (const g of site.stats.ties_stopped || []) {
+      ties.append(el("li", { text: `Tied in placement, not played off: ${g.join(", ")}: the stopping rule ended the tournament, so the tie stands` }));
+    }
     // Bots that could not play, ranked behind those of their mean place
     // that played, in rank's words (cmd/arbiter notPlayedOffText).
     const why = "(in every match a start or build fault, or every answer replaced by the game's default)";
