@@ -308,10 +308,11 @@ func (r *Runner) gated(b *plan.Bot) []string {
 }
 
 // writeBuildRecord writes rec, bot name's build verdict, into the
-// results directory's builds/.
+// results directory's builds/, over the one kept there: a run of another
+// user's (root's) may have written that one (OwnerHint).
 func (r *Runner) writeBuildRecord(name string, rec BuildRecord) error {
 	data, _ := json.MarshalIndent(rec, "", "  ")
-	return os.WriteFile(filepath.Join(r.Out, BuildsDir, fileName(name)+".json"), append(data, '\n'), 0o644)
+	return OwnerHint(os.WriteFile(filepath.Join(r.Out, BuildsDir, fileName(name)+".json"), append(data, '\n'), 0o644))
 }
 
 // readBuildRecord is the verdict of bot name's last build kept in the
@@ -508,7 +509,9 @@ func envList(env map[string]string) []string {
 func runBuild(ctx context.Context, b *plan.Bot, dir, log, cache string, warn func(msg string, args ...any)) (detail string, err error) {
 	out, err := os.Create(log)
 	if err != nil {
-		return "", err
+		// The log of an earlier build, which a run of another user's
+		// (root's) may have written.
+		return "", OwnerHint(err)
 	}
 	defer out.Close()
 	defer holdDir(dir)()

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/engine/plan"
 )
 
 // TestOwnerHint: a refusal of a file in a folder of another user's (a
@@ -173,4 +176,43 @@ func TestChangesOfAnotherUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	runAsNobody(t, dir, "^TestChangesOfAnotherUser$", "ENGINE_TEST_CHANGES_DIR="+results)
+}
+
+// TestBuildRecordsOfAnotherUser: a user who resumes, the bot changed so
+// that it builds again, a results directory whose builds/ a run as root
+// wrote (the folder let to others, its files root's) is told whose the
+// build's log and verdict are, not only "permission denied". The test,
+// as root, runs a copy of itself as uid 65534 on builds/ files of root's.
+func TestBuildRecordsOfAnotherUser(t *testing.T) {
+	if dir := os.Getenv("ENGINE_TEST_BUILDS_DIR"); dir != "" {
+		builds := filepath.Join(dir, BuildsDir)
+		b := &plan.Bot{Name: "good", Build: []string{"true"}}
+		_, err := runBuild(context.Background(), b, dir, filepath.Join(builds, "good.log"), "", func(string, ...any) {})
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(builds, "good.log")+" belongs to uid 0") || !strings.Contains(err.Error(), "arbiter runs as uid 65534") {
+			t.Errorf("a build logged as uid 65534 into root's builds/good.log: %v, want it to say whose the file is", err)
+		}
+		err = (&Runner{Out: dir}).writeBuildRecord("good", BuildRecord{Bot: "good", OK: true})
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(builds, "good.json")+" belongs to uid 0") || !strings.Contains(err.Error(), "arbiter runs as uid 65534") {
+			t.Errorf("a build verdict written as uid 65534 over root's builds/good.json: %v, want it to say whose the file is", err)
+		}
+		return
+	}
+	dir := nobodysDir(t)
+	results := filepath.Join(dir, "results")
+	if err := os.MkdirAll(filepath.Join(results, BuildsDir), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Out: results}
+	if err := r.writeBuildRecord("good", BuildRecord{Bot: "good", OK: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(results, BuildsDir, "good.log"), []byte("compiling good\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{results, filepath.Join(results, BuildsDir)} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runAsNobody(t, dir, "^TestBuildRecordsOfAnotherUser$", "ENGINE_TEST_BUILDS_DIR="+results)
 }
