@@ -976,16 +976,29 @@ func readAt(dir int, name string, buf *[]byte) ([]byte, bool) {
 	}
 }
 
+// procFD is /proc's file descriptor plus one, once procFolder opened it;
+// 0 before.
+var procFD atomic.Int64
+
 // procFolder is /proc, opened once for the arbiter's life: parentOf's
 // files are opened relative to it, sparing procfs the lookup of "/proc"
-// for each (-1, and so every look fails, if /proc cannot be opened).
-var procFolder = sync.OnceValue(func() int {
+// for each. It is -1, and so that look fails, while /proc cannot be
+// opened: a failure is not kept, so a moment without a file descriptor
+// to spare (EMFILE) does not blind parentOf, and anyAdopted with it, to
+// every escaped descendant for the rest of the arbiter's life.
+func procFolder() int {
+	if v := procFD.Load(); v != 0 {
+		return int(v - 1)
+	}
 	fd, err := unix.Open("/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1
 	}
-	return fd
-})
+	if !procFD.CompareAndSwap(0, int64(fd)+1) {
+		unix.Close(fd) // another call opened it first
+	}
+	return int(procFD.Load() - 1)
+}
 
 // parentOf reads the parent pid of pid from /proc/<pid>/stat into buf,
 // without the allocations of os.ReadFile: it runs for every process on the

@@ -912,3 +912,41 @@ func TestExplainJVMMemoryReport(t *testing.T) {
 		}
 	}
 }
+
+// TestParentOfAfterNoFileDescriptor: parentOf, which anyAdopted's search
+// for escaped descendants rests on, opens /proc once; when its first try
+// finds no file descriptor to spare (EMFILE, here RLIMIT_NOFILE at 0),
+// it fails then but reads parents again once descriptors are free,
+// instead of failing for the rest of the process's life. It runs in a
+// fresh process (this test binary again), where /proc was never opened.
+func TestParentOfAfterNoFileDescriptor(t *testing.T) {
+	if os.Getenv("PROC_TEST_EMFILE") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestParentOfAfterNoFileDescriptor$", "-test.v", "-test.count", "1")
+		cmd.Env = append(os.Environ(), "PROC_TEST_EMFILE=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestParentOfAfterNoFileDescriptor") {
+			t.Fatalf("in a fresh process, TestParentOfAfterNoFileDescriptor did not pass (%v):\n%s", err, out)
+		}
+		return
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	none := lim
+	none.Cur = 0
+	buf := make([]byte, 512)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &none); err != nil {
+		t.Fatal(err)
+	}
+	_, ok := parentOf(os.Getpid(), buf)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	if ok {
+		t.Fatal("parentOf read /proc with RLIMIT_NOFILE at 0: the test cannot make it fail")
+	}
+	if ppid, ok := parentOf(os.Getpid(), buf); !ok || ppid != os.Getppid() {
+		t.Errorf("parentOf(self) once descriptors are free again = %d, %v; want %d, true", ppid, ok, os.Getppid())
+	}
+}
