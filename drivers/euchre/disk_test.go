@@ -13,11 +13,13 @@ import (
 // diskSlack is how far past its memory rule a bot's folder may get
 // during a decision: what it writes between two looks of the quota's
 // watch (every 5 ms, at the page cache's few GB/s, with the watch late
-// on a busy machine).
-const diskSlack = 32 << 20
+// on a busy machine: 32 MiB was once exceeded by 2 MiB on a loaded CI
+// host). The bots write 400 MiB, so a watch that did not stop them
+// still fails by far.
+const diskSlack = 128 << 20
 
-// TestWritesBoundedDuringTheDecision: a bot that writes 50 MiB into its
-// memory folder in one decision, or 30 files of 5 MiB, is stopped near
+// TestWritesBoundedDuringTheDecision: a bot that writes 400 MiB into its
+// memory folder in one decision, or 80 files of 5 MiB, is stopped near
 // its memory rule (one file of 1024 bytes): the default's reason breaks
 // the memory rule, and the bytes it left, as the rule's check reports
 // them, are within diskSlack of it.

@@ -74,11 +74,11 @@ func badBot(mode string, phase Phase) {
 		os.WriteFile("a", bytes.Repeat([]byte("x"), 5000), 0o644)
 		os.WriteFile("b", []byte("x"), 0o644)
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
-	case "bigmemory": // 50 MiB in one file, a MiB at a time
-		proctest.WriteMiBs("big", 50)
+	case "bigmemory": // 400 MiB in one file, a MiB at a time
+		proctest.WriteMiBs("big", 400)
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
-	case "manymemory": // 30 files of 5 MiB
-		for i := range 30 {
+	case "manymemory": // 80 files of 5 MiB
+		for i := range 80 {
 			proctest.WriteMiBs(fmt.Sprintf("m%d", i), 5)
 		}
 		houseRun("rules")(bytes.NewReader(in), os.Stdout, os.Getenv)
