@@ -64,11 +64,11 @@ func testBot(mode string, args []string) {
 			os.WriteFile(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), []byte("x"), 0o644)
 		}
 		fmt.Println(1)
-	case mode == "bigfile": // 50 MiB in one file, a MiB at a time, during its move
-		proctest.WriteMiBs(filepath.Join(game, prefix+"big"), 50)
+	case mode == "bigfile": // 400 MiB in one file, a MiB at a time, during its move
+		proctest.WriteMiBs(filepath.Join(game, prefix+"big"), 400)
 		fmt.Println(1)
-	case mode == "manyfiles": // 30 files of 5 MiB, each within the bytes limit
-		for i := range 30 {
+	case mode == "manyfiles": // 80 files of 5 MiB, each within the bytes limit
+		for i := range 80 {
 			proctest.WriteMiBs(filepath.Join(game, fmt.Sprintf("%s%d", prefix, i)), 5)
 		}
 		fmt.Println(1)
