@@ -729,8 +729,8 @@ func nextSteps(p *plan.Plan, step int) []laterStep {
 // plan without stages, those of nextSteps for a plan in stages.
 func nextNames(p *plan.Plan, step int) []string {
 	if len(p.Stages) == 0 {
-		if names := stageNames(p); step < len(names) {
-			return names[step : step+1]
+		if name, ok := laterName(p, step); ok {
+			return []string{name}
 		}
 		return nil
 	}
@@ -739,6 +739,26 @@ func nextNames(p *plan.Plan, step int) []string {
 		out = append(out, s.name(p))
 	}
 	return out
+}
+
+// laterName is stageNames(p)[step] for a plan without stages, false
+// past its end, without listing the names before it: a run steps through
+// them all, and a Swiss of a million rounds took its square.
+func laterName(p *plan.Plan, step int) (string, bool) {
+	if p.Later == nil || step < 0 {
+		return "", false
+	}
+	if p.Later.Pairing != tournament.NoPairing {
+		rounds := max(0, p.Rounds-p.Later.From+1)
+		if step < rounds {
+			return roundName(p.Later.From + step), true
+		}
+		step -= rounds
+	}
+	if p.Later.Playoffs && step < plan.MaxPlayoffs {
+		return playoffName(step + 1), true
+	}
+	return "", false
 }
 
 // pairingName is the file name in rounds/ of pr, a later stage of p.

@@ -174,3 +174,36 @@ func TestReadShardBadRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestNextNamesAsStageNames: for plans without stages, nextNames is the
+// step's name of stageNames, which it no longer lists (a Swiss of a
+// million rounds listed it a million times): every step and one past the
+// end, of plans with and without pairing, playoffs and rounds to pair.
+func TestNextNamesAsStageNames(t *testing.T) {
+	for _, later := range []*plan.Later{nil,
+		{Pairing: tournament.ByScore, From: 2}, {Pairing: tournament.ByRating, From: 3, Playoffs: true},
+		{Playoffs: true}, {Pairing: tournament.ByScore, From: 9, Playoffs: true}, {Pairing: tournament.ByScore, From: 7}} {
+		for _, rounds := range []int{1, 2, 5, 7} {
+			p := &plan.Plan{Rounds: rounds, Later: later}
+			names := stageNames(p)
+			for step := range len(names) + 2 {
+				var want []string
+				if step < len(names) {
+					want = names[step : step+1]
+				}
+				if got := nextNames(p, step); !slices.Equal(got, want) {
+					t.Errorf("later %+v, %d rounds, step %d: %v, want %v", later, rounds, step, got, want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkNextNamesSwiss(b *testing.B) {
+	p := &plan.Plan{Rounds: 100000, Later: &plan.Later{Pairing: tournament.ByScore, From: 2}}
+	for b.Loop() {
+		for step := 0; step < p.Rounds; step += 1000 {
+			nextNames(p, step)
+		}
+	}
+}

@@ -7,6 +7,7 @@ package pairing
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -337,7 +338,7 @@ func (f *ratedField) gain(a, b string, g float64) float64 {
 // group (from revision 2 the fewest meetings each bye leaves are known,
 // byeMatched). Revision 0 fixed the sizes, the short groups last,
 // so the fill seats went to the last bots whatever they had had.
-func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
+func groupBySwiss(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
 	names, games := stats.PairwiseGames(p, results)
 	score := map[string]float64{}
 	for _, g := range games {
@@ -357,21 +358,25 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 		s.fillMet = fillMeetings(s.met, p.Fill)
 	}
 	s.matching = p.Later != nil && p.Later.Revision >= 2 && p.Players == 2
+	var err error
 	switch {
 	case s.fillMet != nil && p.Players == 2 && len(unassigned)%2 == 1:
-		pr.Groups = s.byeFirst(unassigned)
+		pr.Groups, err = s.byeFirst(unassigned)
 	case s.matching && len(unassigned)%2 == 0:
-		pr.Groups = s.matched(unassigned)
+		pr.Groups, err = s.matched(unassigned)
 	case len(unassigned) > 0 && len(s.sizes) > 0:
 		s.open(unassigned, 0)
 		pr.Groups = s.best
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pairing round %d: %w", r, err)
 	}
 	for _, g := range pr.Groups {
 		for _, b := range g[1:] {
 			pr.Picks = append(pr.Picks, PairPick{Leader: g[0], Opponent: b, Met: s.met[[2]string{g[0], b}]})
 		}
 	}
-	return pr
+	return pr, nil
 }
 
 // byeFirst groups an odd field of duels (revision 1 on) as a Swiss system
@@ -382,7 +387,7 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) *Pairing {
 // meeting again or swissByeBudget steps have been spent (the first tried
 // always gets its whole search); of equal meetings the lower-placed bye
 // is taken. The bye's group comes last.
-func (s *swissSearch) byeFirst(order []string) [][]string {
+func (s *swissSearch) byeFirst(order []string) ([][]string, error) {
 	least := s.fillMet[order[0]]
 	for _, b := range order {
 		least = min(least, s.fillMet[b])
@@ -410,30 +415,54 @@ func (s *swissSearch) byeFirst(order []string) [][]string {
 			break
 		}
 	}
-	return best
+	return best, nil
 }
 
 // byeMatched gives the bye as byeFirst does, but knowing (revision 2)
 // the fewest meetings each bye leaves from the matching of the rest, so
 // with no bound: of the bots that have had the fill seat least, the
 // lowest-placed of those whose absence leaves the fewest meetings.
-func (s *swissSearch) byeMatched(order []string, least int) [][]string {
-	var rest []string
-	bye, fewest, found := "", 0, false
+//
+// The bye is the partner of a seat of its own (byeSeat) that those bots
+// meet at no cost and the others at more than every pairing costs: the
+// matching of the field with it has the fewest meetings a bye leaves,
+// and the seat takes, as a leader does (take), the first of those bots
+// from the bottom up whose absence leaves that few; so one matching and
+// the exchanges of partners most often tell, where one matching per bot
+// tried did (a field of 241 with rematches everywhere took seconds).
+func (s *swissSearch) byeMatched(order []string, least int) ([][]string, error) {
+	var candidates []string
 	for _, b := range slices.Backward(order) {
-		if s.fillMet[b] != least {
-			continue
-		}
-		without := slices.DeleteFunc(slices.Clone(order), func(x string) bool { return x == b })
-		if f, _ := s.fewest(without); !found || f < fewest {
-			rest, bye, fewest, found = without, b, f, true
-		}
-		if fewest == 0 {
-			break
+		if s.fillMet[b] == least {
+			candidates = append(candidates, b)
 		}
 	}
-	return append(s.matched(rest), []string{bye})
+	t := *s
+	t.met = maps.Clone(s.met)
+	far := 1
+	for i, a := range order {
+		for _, b := range order[i+1:] {
+			far += s.met[[2]string{a, b}]
+		}
+	}
+	for _, b := range order {
+		cost := far
+		if s.fillMet[b] == least {
+			cost = 0
+		}
+		t.met[[2]string{byeSeat, b}], t.met[[2]string{b, byeSeat}] = cost, cost
+	}
+	target, partners := t.fewest(append([]string{byeSeat}, order...))
+	group, rest, target, partners, err := t.take(byeSeat, candidates, order, target, partners)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := s.matchedFrom(rest, target, partners)
+	return append(groups, group[1:]), err
 }
+
+// byeSeat is the seat byeMatched pairs the bye with: no bot's name.
+const byeSeat = "\x00bye"
 
 // fillMeetings counts, for every bot, its meetings with fill bots.
 func fillMeetings(met map[[2]string]int, fill []string) map[string]int {
@@ -555,26 +584,42 @@ func (s *swissSearch) fewest(field []string) (int, map[string]string) {
 // the first in the order of preference. Each leader takes the first
 // candidate (preferred) with which the rest can still pair with the
 // fewest meetings, as the matching of the rest shows.
-func (s *swissSearch) matched(order []string) [][]string {
-	var groups [][]string
+func (s *swissSearch) matched(order []string) ([][]string, error) {
 	target, partners := s.fewest(order)
-	for len(order) > 0 {
-		var group []string
-		group, order, target, partners = s.partner(order, target, partners)
-		groups = append(groups, group)
-	}
-	return groups
+	return s.matchedFrom(order, target, partners)
 }
 
-// partner pairs order[0] with the first candidate (preferred) with which
+// matchedFrom pairs order as matched does, target being the fewest
+// meetings it can pair with and partners such a pairing.
+func (s *swissSearch) matchedFrom(order []string, target int, partners map[string]string) ([][]string, error) {
+	var groups [][]string
+	for len(order) > 0 {
+		a := order[0]
+		candidates := s.preferred(a, order[1:], func(b string) int { return s.met[[2]string{a, b}] })
+		group, rest, left, pairs, err := s.take(a, candidates, order[1:], target, partners)
+		if err != nil {
+			return nil, err
+		}
+		groups, order, target, partners = append(groups, group), rest, left, pairs
+	}
+	return groups, nil
+}
+
+// take pairs a with the first of candidates (bots of rest) with which
 // the rest can still pair with target meetings in all, partners being
-// such a pairing of order, and returns the pair, the bots left, the
+// such a pairing of a and rest, and returns the pair, the bots left, the
 // fewest meetings they can pair with and a pairing of them with that
 // few.
-func (s *swissSearch) partner(order []string, target int, partners map[string]string) ([]string, []string, int, map[string]string) {
-	a, rest := order[0], order[1:]
+//
+// Some candidate always is one, as long as the matching is right:
+// partners pairs a with one (a leader's candidates are all of rest, and
+// the bye's seat meets the others at more than target). Were the
+// matching ever wrong, the round is not paired (an error), rather than
+// paired otherwise than its plan's revision pairs it or the arbiter
+// stopped mid-run.
+func (s *swissSearch) take(a string, candidates, rest []string, target int, partners map[string]string) ([]string, []string, int, map[string]string, error) {
 	met := func(x, y string) int { return s.met[[2]string{x, y}] }
-	for _, c := range s.preferred(a, rest, func(b string) int { return met(a, b) }) {
+	for _, c := range candidates {
 		if met(a, c) > target {
 			continue
 		}
@@ -590,15 +635,13 @@ func (s *swissSearch) partner(order []string, target int, partners map[string]st
 			if pa != c {
 				partners[pa], partners[pc] = pc, pa
 			}
-			return []string{a, c}, others, target - met(a, c), partners
+			return []string{a, c}, others, target - met(a, c), partners, nil
 		}
 		if f, fp := s.fewest(others); met(a, c)+f == target {
-			return []string{a, c}, others, f, fp
+			return []string{a, c}, others, f, fp, nil
 		}
 	}
-	// A pairing of target meetings exists (fewest found one), so some
-	// partner of a is in one.
-	panic(fmt.Sprintf("pairing: no partner of %s leaves a pairing of %d meetings", a, target))
+	return nil, nil, 0, nil, fmt.Errorf("no partner of %s leaves a pairing of %d meetings, as the matching of the field said one does (an arbiter's fault)", a, target)
 }
 
 // rules group the field for round r by each pairing rule.
@@ -611,7 +654,7 @@ var rules = [...]func(p *plan.Plan, r int, results []stats.Result) (*Pairing, er
 		return pr, nil
 	},
 	tournament.ByScore: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
-		return groupBySwiss(p, r, results), nil
+		return groupBySwiss(p, r, results)
 	},
 }
 

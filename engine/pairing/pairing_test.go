@@ -132,7 +132,7 @@ func TestGroupByRatingPicksCloseRatedAmongEquallyMet(t *testing.T) {
 func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 	p, results := history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d"})
 	p.Later.Pairing = tournament.ByScore
-	pr := groupBySwiss(p, 2, results)
+	pr := swissGroups(t, p, 2, results)
 	want := [][]string{{"a", "c"}, {"b", "d"}}
 	if pr.Groups[0][0] == "c" {
 		want = [][]string{{"c", "a"}, {"b", "d"}}
@@ -147,7 +147,7 @@ func TestGroupBySwissPairsCloseScoresNotMetYet(t *testing.T) {
 	// would put a with c again.
 	p, results = history(t, []string{"a", "b", "c", "d"}, []string{"a>b", "c>d", "a>c", "b>d"})
 	p.Later.Pairing = tournament.ByScore
-	pr = groupBySwiss(p, 3, results)
+	pr = swissGroups(t, p, 3, results)
 	for _, g := range pr.Groups {
 		s := slices.Clone(g)
 		slices.Sort(s)
@@ -214,7 +214,7 @@ func TestGroupBySwissAvoidsForcedRematches(t *testing.T) {
 		}
 		p, results := history(t, field, games)
 		p.Later.Pairing = tournament.ByScore
-		pr := groupBySwiss(p, 2, results)
+		pr := swissGroups(t, p, 2, results)
 		met := meetings(results)
 		cost := func(groups [][]string) int {
 			c := 0
@@ -474,7 +474,7 @@ func TestGroupBySwissFindsFewestMeetingsWithFill(t *testing.T) {
 		p, results := history(t, field, games)
 		p.Fill = []string{"z"}
 		p.Later = &plan.Later{Pairing: tournament.ByScore, From: 2, Revision: 1}
-		pr := groupBySwiss(p, 2, results)
+		pr := swissGroups(t, p, 2, results)
 		met := meetings(results)
 		got := 0
 		for _, g := range pr.Groups {

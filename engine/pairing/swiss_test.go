@@ -158,7 +158,7 @@ func TestGroupBySwissMatchedAsSearched(t *testing.T) {
 		var groups [2][][]string
 		for k, revision := range []int{1, 2} {
 			p.Later = &plan.Later{Pairing: tournament.ByScore, From: 2, Revision: revision}
-			groups[k] = groupBySwiss(p, 2, results).Groups
+			groups[k] = swissGroups(t, p, 2, results).Groups
 		}
 		if !slices.EqualFunc(groups[0], groups[1], slices.Equal) {
 			t.Errorf("seed %d: history %v: revision 1 paired %v, revision 2 %v", seed, games, groups[0], groups[1])
