@@ -184,6 +184,9 @@ func (d *duel) play(boardMsg string) error {
 				fmt.Sprintf("Player %s -> Player %s is out of time (%s)!", d.nicks[seat], d.nicks[seat], seconds(d.s.Limits.Move)))
 		}
 		mv, ok := ParseMove(answer)
+		if f := d.sessions[seat].ExplainAnswer(answer); !ok && f != nil {
+			return d.silent(seat, f, "NORESPONSE", where) // a JVM's fatal error report
+		}
 		if !ok {
 			return d.fault(seat, CodeProtocol, drivers.FaultProtocol, answer,
 				fmt.Sprintf("answered %q, which is not a move like 1x2_2x2 (write debug output to stderr), %s", answer, where),
@@ -252,6 +255,9 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 			fmt.Sprintf("answered OK after the start-up limit of %v", time.Duration(d.s.Limits.Startup)),
 			fmt.Sprintf("Player %s -> Player %s does not answer OK within (%s)!", d.nicks[i], d.nicks[i], seconds(d.s.Limits.Startup)))
 	case !strings.EqualFold(answer, "OK"):
+		if f := s.ExplainAnswer(answer); f != nil {
+			return d.silent(i, f, "NOOKRESPONSE", "answering OK to the board") // a JVM's fatal error report
+		}
 		return d.fault(i, CodeProtocol, drivers.FaultProtocol, answer,
 			fmt.Sprintf("answered %q to the board instead of OK (write debug output to stderr)", answer),
 			fmt.Sprintf("Player %s -> Player %s should have given \"OK\", but gave \"%s\"!", d.nicks[i], d.nicks[i], answer))

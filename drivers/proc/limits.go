@@ -655,7 +655,7 @@ func (b *Box) Explain(found string, ps *os.ProcessState, stderrTail string) *Fau
 // referee reads it as an answer. Explain takes the JVM's own report on
 // its stderr (jvmOutOfMemory) as the evidence, as a crash's stderr is.
 func (b *Box) jvmReportsMemory(found string) bool {
-	return b.data && b.jvm && (found == drivers.FaultCrash || found == drivers.FaultProtocol)
+	return b != nil && b.data && b.jvm && (found == drivers.FaultCrash || found == drivers.FaultProtocol)
 }
 
 // jvmOutOfMemory recognises a HotSpot JVM's report, on stderr, of memory
@@ -667,6 +667,35 @@ func jvmOutOfMemory(stderr string) bool {
 	stderr = strings.ToLower(stderr)
 	return strings.Contains(stderr, "os::commit_memory") && strings.Contains(stderr, "errno=12") ||
 		strings.Contains(stderr, "insufficient memory for the java runtime environment")
+}
+
+// jvmReportLine says whether line, read where an answer was due, may be
+// a line of a HotSpot JVM's fatal error report, which it prints on its
+// output: every one of them begins with '#' (the first is "#" alone). A
+// game whose answers are read one process at a time (RunOnce), or whose
+// referee judges the line itself (Session.ExplainAnswer), has only this
+// line to tell the report from an answer by; no game's answer begins so.
+func jvmReportLine(line string) bool { return strings.HasPrefix(line, "#") }
+
+// removeJVMErrorFiles removes from dir the error files a JVM that ended
+// with its fatal error report wrote there, in its working directory, since
+// the run's start: hs_err_pid<N>.log (its report at length, the JVM's,
+// not the bot's). A per-move bot's folder is the game's to judge (an
+// Auction bot's files, a Euchre bot's memory file), and the JVM's report
+// of memory it could not get is the memory verdict, not a breach of the
+// folder's rules. Only regular files; a second of the file system's
+// clock is allowed for.
+func removeJVMErrorFiles(dir string, since time.Time) {
+	if dir == "" {
+		return
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "hs_err_pid*.log"))
+	for _, name := range names {
+		fi, err := os.Lstat(name)
+		if err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(since.Add(-time.Second)) {
+			_ = os.Remove(name)
+		}
+	}
 }
 
 // cpuFault is the verdict of a process the kernel killed at its CPU

@@ -282,6 +282,9 @@ func (r *onceRun) verdict(reply Reply) Reply {
 		// have written on in its grace.
 		over = r.overQuota(reply.Fault)
 	}
+	if g := r.jvmMemory(reply, over); g != nil {
+		reply.Fault, over = g, nil
+	}
 	switch {
 	case over != nil:
 		reply.Fault = over
@@ -295,6 +298,31 @@ func (r *onceRun) verdict(reply Reply) Reply {
 		}
 	}
 	return reply
+}
+
+// jvmMemory is the memory verdict on a run that printed, where its
+// answer was due, the first line of a JVM's fatal error report
+// (jvmReportLine) and ended, when its stderr says the JVM could not get
+// its memory under RLIMIT_DATA: judged as a session's wrong answer is
+// (Box.Explain), so that a game that runs its bot once per move gives
+// the verdict a game of sessions gives, not an answer "#" refused. The
+// JVM's error file in the bot's folder goes (removeJVMErrorFiles); a
+// folder over its quota without it keeps its files fault (over), as does
+// a limit the bot went over while it ran. Nil when the run is not
+// judged so.
+func (r *onceRun) jvmMemory(reply Reply, over *Fault) *Fault {
+	if reply.Fault != nil || !jvmReportLine(reply.Line) || !r.box.jvmReportsMemory(drivers.FaultProtocol) {
+		return nil
+	}
+	g := r.box.Explain(drivers.FaultProtocol, r.cmd.ProcessState, r.stderrTail())
+	if g == nil || g.Kind != drivers.FaultMemory {
+		return nil
+	}
+	removeJVMErrorFiles(r.spec.Dir, r.start)
+	if over != nil && (over.Kind != drivers.FaultFiles || r.spec.Quota != nil && r.spec.Quota.left(r.spec.Dir) != nil) {
+		return nil
+	}
+	return g
 }
 
 // overQuotaNow ends the run the quota's watch found over its quota: the

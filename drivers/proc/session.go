@@ -1063,6 +1063,24 @@ func (s *Session) verdict(err error) error {
 	return err
 }
 
+// ExplainAnswer is the verdict of a limit on answer, a line the game
+// read from the session and refuses (a protocol fault of its own, as
+// Bricks's referee judges a move that does not parse): a JVM that could
+// not get its memory under RLIMIT_DATA prints its fatal error report
+// ('#' lines) where its answer was due and exits, which is the memory
+// verdict, as it is of a wrong answer Receive's read finds (verdict).
+// Nil when no limit explains it: any line but the report's.
+func (s *Session) ExplainAnswer(answer string) *Fault {
+	if !jvmReportLine(answer) || !s.box.jvmReportsMemory(drivers.FaultProtocol) {
+		return nil
+	}
+	var g *Fault
+	if err := s.verdict(faultf(drivers.FaultProtocol, "answered %q", answer)); errors.As(err, &g) && g.Kind == drivers.FaultMemory {
+		return g
+	}
+	return nil
+}
+
 // Folder is the bot's private writable folder, "" if it has none.
 func (s *Session) Folder() string { return s.box.Folder() }
 
