@@ -641,7 +641,11 @@ func (s *swissSearch) take(a string, candidates, rest []string, target int, part
 			return []string{a, c}, others, f, fp, nil
 		}
 	}
-	return nil, nil, 0, nil, fmt.Errorf("no partner of %s leaves a pairing of %d meetings, as the matching of the field said one does (an arbiter's fault)", a, target)
+	what := "partner of " + a
+	if a == byeSeat {
+		what = "bye" // the seat is no bot's name: the message says what it is
+	}
+	return nil, nil, 0, nil, fmt.Errorf("no %s leaves a pairing of %d meetings, as the matching of the field said one does (an arbiter's fault)", what, target)
 }
 
 // rules group the field for round r by each pairing rule.

@@ -235,3 +235,17 @@ func TestMatchedWrongMatchingIsAnError(t *testing.T) {
 		t.Errorf("a wrong matching gave %v", err)
 	}
 }
+
+// TestByeSeatWrongMatchingIsAnError: were the matching of the field with
+// the bye's seat ever wrong (here a target of 0 meetings, where the bye
+// of a, the only bot that may take it, leaves b and c, who have met),
+// the error says no bye was found; it named the seat, a NUL byte and
+// "bye".
+func TestByeSeatWrongMatchingIsAnError(t *testing.T) {
+	s := &swissSearch{met: map[[2]string]int{{"b", "c"}: 1, {"c", "b"}: 1}, matching: true, players: 2}
+	partners := map[string]string{byeSeat: "b", "b": byeSeat, "a": "c", "c": "a"}
+	_, _, _, _, err := s.take(byeSeat, []string{"a"}, []string{"a", "b", "c"}, 0, partners)
+	if err == nil || err.Error() != "no bye leaves a pairing of 0 meetings, as the matching of the field said one does (an arbiter's fault)" {
+		t.Errorf("a wrong matching of the bye gave %q", err)
+	}
+}
