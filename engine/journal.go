@@ -225,7 +225,8 @@ func openJournal(dir string, p *plan.Plan, root string) (*journal, []Result, err
 	resultsPath := filepath.Join(dir, ResultsFile)
 	f, err := os.OpenFile(resultsPath, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, nil, err
+		// The results a run of another user's (root's) wrote.
+		return nil, nil, OwnerHint(err)
 	}
 	results, good, err := readResults(f)
 	if err != nil {
