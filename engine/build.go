@@ -395,7 +395,7 @@ func (r *Runner) kept(b *plan.Bot, fp string) (rec, old *BuildRecord) {
 // kept before, nil for none.
 func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, built func() (string, error)) (BuildRecord, error) {
 	dir, file := filepath.Join(r.Out, BuildsDir), fileName(b.Name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := mkdirResults(dir); err != nil {
 		return BuildRecord{}, err
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))

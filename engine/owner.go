@@ -40,6 +40,12 @@ func OwnerHint(err error) error {
 	return err
 }
 
+// mkdirResults makes the folder dir of a results directory (and those
+// above it) as os.MkdirAll does; a refusal says whose the folder that
+// holds it is when that is another user's (OwnerHint): builds/ or
+// rounds/ in a results directory a run of root's made.
+func mkdirResults(dir string) error { return OwnerHint(os.MkdirAll(dir, 0o755)) }
+
 // userName is "uid N (name)", or "uid N" for a uid without a name here.
 func userName(uid int) string {
 	s := "uid " + strconv.Itoa(uid)

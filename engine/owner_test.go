@@ -216,3 +216,42 @@ func TestBuildRecordsOfAnotherUser(t *testing.T) {
 	}
 	runAsNobody(t, dir, "^TestBuildRecordsOfAnotherUser$", "ENGINE_TEST_BUILDS_DIR="+results)
 }
+
+// TestResultsFoldersOfAnotherUser: a user who resumes a run of root's
+// (its lock, log and results let to others, its folders root's) is told
+// whose the folder is that refuses what the run writes next, not only
+// "permission denied": builds/ made for a bot's first build, a kept
+// verdict of builds/ removed before a bot new since a saved plan is
+// built, rounds/ made for a stage's pairing, and a file such as
+// plan.json replaced. The test, as root, runs a copy of itself as uid
+// 65534 on a results directory of root's.
+func TestResultsFoldersOfAnotherUser(t *testing.T) {
+	if dir := os.Getenv("ENGINE_TEST_RESULTS_DIRS"); dir != "" {
+		roots, rootsBuilds, _ := strings.Cut(dir, ":")
+		hinted := func(what string, err error, folder string) {
+			t.Helper()
+			if err == nil || !strings.Contains(err.Error(), folder+" belongs to uid 0") || !strings.Contains(err.Error(), "arbiter runs as uid 65534") {
+				t.Errorf("%s as uid 65534 in a folder of root's: %v, want it to say whose %s is", what, err, folder)
+			}
+		}
+		b := plan.Bot{Name: "good", Build: []string{"true"}, Fingerprint: &plan.Fingerprint{Hash: "aaaaaaaaaaaa"}}
+		_, err := (&Runner{Out: roots}).buildAnew(context.Background(), &b, nil, func() (string, error) { return "", nil })
+		hinted("builds/ made", err, roots)
+		r := &Runner{Out: rootsBuilds, Plan: &plan.Plan{Bots: []plan.Bot{b}}, SincePlan: &SincePlan{Added: map[string][]string{"good": {"new.txt"}}}}
+		hinted("builds/good.json removed", r.checkSincePlan(context.Background()), filepath.Join(rootsBuilds, BuildsDir, "good.json"))
+		hinted("rounds/ made", mkdirResults(filepath.Join(roots, RoundsDir)), roots)
+		hinted("plan.json replaced", writeFileAtomic(filepath.Join(roots, PlanFile), []byte("{}\n")), roots)
+		return
+	}
+	dir := nobodysDir(t)
+	roots, rootsBuilds := filepath.Join(dir, "roots"), filepath.Join(dir, "builds")
+	for _, d := range []string{roots, filepath.Join(rootsBuilds, BuildsDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := (&Runner{Out: rootsBuilds}).writeBuildRecord("good", BuildRecord{Bot: "good", OK: true}); err != nil {
+		t.Fatal(err)
+	}
+	runAsNobody(t, dir, "^TestResultsFoldersOfAnotherUser$", "ENGINE_TEST_RESULTS_DIRS="+roots+":"+rootsBuilds)
+}
