@@ -405,6 +405,9 @@ func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, b
 	start := time.Now()
 	log := filepath.Join(dir, file+".log")
 	detail, err := runBuild(ctx, b, botDir, log, buildCache(b, r.held, r.logger().Warn), r.logger().Warn)
+	if detail != "" {
+		detail += unwritableNote(botDir)
+	}
 	rec.ElapsedMS = time.Since(start).Milliseconds()
 	rec.Made = madeFiles(before, dirFiles(botDir), old)
 	if err != nil {

@@ -255,3 +255,51 @@ func TestResultsFoldersOfAnotherUser(t *testing.T) {
 	}
 	runAsNobody(t, dir, "^TestResultsFoldersOfAnotherUser$", "ENGINE_TEST_RESULTS_DIRS="+roots+":"+rootsBuilds)
 }
+
+// TestBuildInAFolderOfAnotherUser: a user's build of a bot whose folder
+// is root's fails as the compiler says ("cannot open output file"), and
+// its verdict says too which folder the user may not write in and whose
+// it is; so of a folder of root's inside the bot's. A build that failed
+// for another reason in a folder of its own says nothing of it. The test,
+// as root, runs a copy of itself as uid 65534 on bot folders of root's
+// and of uid 65534's.
+func TestBuildInAFolderOfAnotherUser(t *testing.T) {
+	if dirs := os.Getenv("ENGINE_TEST_BOT_DIRS"); dirs != "" {
+		f := strings.Split(dirs, ":")
+		out, roots, own := f[0], f[1], f[2]
+		r := &Runner{Out: out}
+		build := func(dir string, command ...string) BuildRecord {
+			t.Helper()
+			rec, err := r.buildAnew(context.Background(), &plan.Bot{Name: filepath.Base(dir), Dir: dir, Build: command}, nil, func() (string, error) { return "", nil })
+			if err != nil || rec.OK {
+				t.Fatalf("the build in %s as uid 65534: %+v, %v; want it to fail", dir, rec, err)
+			}
+			return rec
+		}
+		rec := build(roots, "sh", "-c", "echo made >made")
+		if want := "(the bot's folder " + roots + " belongs to uid 0 (root), mode drwxr-xr-x, and arbiter runs as uid 65534"; !strings.Contains(rec.Detail, want) {
+			t.Errorf("a build as uid 65534 in a folder of root's: %q, want it to say %q", rec.Detail, want)
+		}
+		if rec := build(own, "false"); strings.Contains(rec.Detail, "belongs to") || strings.Contains(rec.Detail, "not writable") {
+			t.Errorf("a build as uid 65534 that failed in a folder of its own: %q, want nothing said of the folder", rec.Detail)
+		}
+		if note, want := unwritableNote(own+"/.."), "(the folder "+filepath.Join(own, "..", "roots")+" of the bot's belongs to uid 0 (root)"; !strings.Contains(note, want) {
+			t.Errorf("a folder of root's in a bot's of uid 65534's: %q, want %q", note, want)
+		}
+		return
+	}
+	dir := nobodysDir(t)
+	bots := filepath.Join(dir, "bots")
+	out, roots, own := filepath.Join(dir, "out"), filepath.Join(bots, "roots"), filepath.Join(bots, "own")
+	for _, d := range []string{out, roots, own} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{out, own, bots} {
+		if err := os.Chown(d, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runAsNobody(t, dir, "^TestBuildInAFolderOfAnotherUser$", "ENGINE_TEST_BOT_DIRS="+out+":"+roots+":"+own)
+}
