@@ -395,7 +395,7 @@ func (r *Runner) kept(b *plan.Bot, fp string) (rec, old *BuildRecord) {
 // kept before, nil for none.
 func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, built func() (string, error)) (BuildRecord, error) {
 	dir, file := filepath.Join(r.Out, BuildsDir), fileName(b.Name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := mkdirResults(dir); err != nil {
 		return BuildRecord{}, err
 	}
 	r.logger().Info("building bot", "bot", b.Name, "command", strings.Join(b.Build, " "))
@@ -405,6 +405,9 @@ func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, b
 	start := time.Now()
 	log := filepath.Join(dir, file+".log")
 	detail, err := runBuild(ctx, b, botDir, log, buildCache(b, r.held, r.logger().Warn), r.logger().Warn)
+	if detail != "" {
+		detail += unwritableNote(botDir)
+	}
 	rec.ElapsedMS = time.Since(start).Milliseconds()
 	rec.Made = madeFiles(before, dirFiles(botDir), old)
 	if err != nil {

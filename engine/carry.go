@@ -257,7 +257,8 @@ func (c *carry) prepare(out, dir string, m *plan.Match, seats []drivers.Seat) er
 		}
 		for _, dst := range []string{state + ".in", state} {
 			if err := copyState(src, dst); err != nil {
-				return fmt.Errorf("the state of bot %s for match %s: %w", bot, m.ID, err)
+				// A state of 0600 a run of another user's (root's) left.
+				return fmt.Errorf("the state of bot %s for match %s: %w", bot, m.ID, OwnerHint(err))
 			}
 		}
 	}

@@ -207,7 +207,7 @@ func DiffLines(old, p *plan.Plan, from, to string) string {
 // already there; a torn last line (the arbiter was killed while writing
 // it) is cut off, so that match runs again.
 func openJournal(dir string, p *plan.Plan, root string) (*journal, []Result, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := mkdirResults(dir); err != nil {
 		return nil, nil, err
 	}
 	planPath := filepath.Join(dir, PlanFile)
@@ -225,7 +225,8 @@ func openJournal(dir string, p *plan.Plan, root string) (*journal, []Result, err
 	resultsPath := filepath.Join(dir, ResultsFile)
 	f, err := os.OpenFile(resultsPath, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, nil, err
+		// The results a run of another user's (root's) wrote.
+		return nil, nil, OwnerHint(err)
 	}
 	results, good, err := readResults(f)
 	if err != nil {
@@ -554,4 +555,7 @@ func mustIndent(v any) []byte {
 	return append(b, '\n')
 }
 
-func writeFileAtomic(path string, b []byte) error { return atomicfile.Write(path, b, 0o644) }
+// writeFileAtomic replaces the file path of a results directory with b
+// (atomicfile.Write); a refusal says whose the folder is when it is
+// another user's (OwnerHint): a run of root's made it.
+func writeFileAtomic(path string, b []byte) error { return OwnerHint(atomicfile.Write(path, b, 0o644)) }

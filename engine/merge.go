@@ -818,7 +818,7 @@ func (m *Merge) copyMatches(in *mergeInput) error {
 			}
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(m.Out, MatchesDir), 0o755); err != nil {
+	if err := mkdirResults(filepath.Join(m.Out, MatchesDir)); err != nil {
 		return err
 	}
 	ids := make([]string, 0, len(in.new))
@@ -1358,7 +1358,7 @@ func copyTree(src, dst string) error {
 	if err != nil {
 		os.RemoveAll(tmp) // nothing half-copied is left behind
 	}
-	return err
+	return OwnerHint(err) // a match folder of another user's (root's) merge
 }
 
 // foreignFingerprint says which bot of r was played with other files

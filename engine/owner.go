@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // OwnerHint adds to err, a refusal (EACCES, EPERM) of a file of a results
@@ -38,6 +40,52 @@ func OwnerHint(err error) error {
 			err, p, userName(int(st.Uid)), userName(me))
 	}
 	return err
+}
+
+// mkdirResults makes the folder dir of a results directory (and those
+// above it) as os.MkdirAll does; a refusal says whose the folder that
+// holds it is when that is another user's (OwnerHint): builds/ or
+// rounds/ in a results directory a run of root's made.
+func mkdirResults(dir string) error { return OwnerHint(os.MkdirAll(dir, 0o755)) }
+
+// unwritableNote says, of a build that failed in the bot's folder dir,
+// which folder of it (dir, or the first of its folders in lexical order)
+// arbiter's user may not write in, and whose that folder is: a build
+// writes as the user arbiter runs as, and a folder of another user's
+// (root's, for a user's check) refuses the files it makes, which the
+// build's own message does not say ("cannot open output file"). Root's
+// builds are lent the folder (proc's lendTree) and write anywhere in it.
+// "" when every folder is writable.
+func unwritableNote(dir string) string {
+	var found string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if d == nil || !d.IsDir() {
+			return nil
+		}
+		if aerr := unix.Access(path, unix.W_OK); errors.Is(aerr, fs.ErrPermission) {
+			found = path
+			return filepath.SkipAll
+		}
+		return err // an unreadable folder is not walked
+	})
+	fi, err := os.Stat(found)
+	if found == "" || err != nil {
+		return ""
+	}
+	which := "the bot's folder " + found
+	if found != dir {
+		which = "the folder " + found + " of the bot's"
+	}
+	me, owner := os.Geteuid(), -1
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		owner = int(st.Uid)
+	}
+	if owner == me {
+		return fmt.Sprintf(" (%s is not writable, mode %s, and arbiter runs as its owner %s, as the build does: make it writable, e.g. chmod -R u+w)",
+			which, fi.Mode(), userName(me))
+	}
+	return fmt.Sprintf(" (%s belongs to %s, mode %s, and arbiter runs as %s, as the build does, who may not write in it: run arbiter as the folder's owner, or give the folder to this user, e.g. chown -R)",
+		which, userName(owner), fi.Mode(), userName(me))
 }
 
 // userName is "uid N (name)", or "uid N" for a uid without a name here.

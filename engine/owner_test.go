@@ -216,3 +216,90 @@ func TestBuildRecordsOfAnotherUser(t *testing.T) {
 	}
 	runAsNobody(t, dir, "^TestBuildRecordsOfAnotherUser$", "ENGINE_TEST_BUILDS_DIR="+results)
 }
+
+// TestResultsFoldersOfAnotherUser: a user who resumes a run of root's
+// (its lock, log and results let to others, its folders root's) is told
+// whose the folder is that refuses what the run writes next, not only
+// "permission denied": builds/ made for a bot's first build, a kept
+// verdict of builds/ removed before a bot new since a saved plan is
+// built, rounds/ made for a stage's pairing, and a file such as
+// plan.json replaced. The test, as root, runs a copy of itself as uid
+// 65534 on a results directory of root's.
+func TestResultsFoldersOfAnotherUser(t *testing.T) {
+	if dir := os.Getenv("ENGINE_TEST_RESULTS_DIRS"); dir != "" {
+		roots, rootsBuilds, _ := strings.Cut(dir, ":")
+		hinted := func(what string, err error, folder string) {
+			t.Helper()
+			if err == nil || !strings.Contains(err.Error(), folder+" belongs to uid 0") || !strings.Contains(err.Error(), "arbiter runs as uid 65534") {
+				t.Errorf("%s as uid 65534 in a folder of root's: %v, want it to say whose %s is", what, err, folder)
+			}
+		}
+		b := plan.Bot{Name: "good", Build: []string{"true"}, Fingerprint: &plan.Fingerprint{Hash: "aaaaaaaaaaaa"}}
+		_, err := (&Runner{Out: roots}).buildAnew(context.Background(), &b, nil, func() (string, error) { return "", nil })
+		hinted("builds/ made", err, roots)
+		r := &Runner{Out: rootsBuilds, Plan: &plan.Plan{Bots: []plan.Bot{b}}, SincePlan: &SincePlan{Added: map[string][]string{"good": {"new.txt"}}}}
+		hinted("builds/good.json removed", r.checkSincePlan(context.Background()), filepath.Join(rootsBuilds, BuildsDir, "good.json"))
+		hinted("rounds/ made", mkdirResults(filepath.Join(roots, RoundsDir)), roots)
+		hinted("plan.json replaced", writeFileAtomic(filepath.Join(roots, PlanFile), []byte("{}\n")), roots)
+		return
+	}
+	dir := nobodysDir(t)
+	roots, rootsBuilds := filepath.Join(dir, "roots"), filepath.Join(dir, "builds")
+	for _, d := range []string{roots, filepath.Join(rootsBuilds, BuildsDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := (&Runner{Out: rootsBuilds}).writeBuildRecord("good", BuildRecord{Bot: "good", OK: true}); err != nil {
+		t.Fatal(err)
+	}
+	runAsNobody(t, dir, "^TestResultsFoldersOfAnotherUser$", "ENGINE_TEST_RESULTS_DIRS="+roots+":"+rootsBuilds)
+}
+
+// TestBuildInAFolderOfAnotherUser: a user's build of a bot whose folder
+// is root's fails as the compiler says ("cannot open output file"), and
+// its verdict says too which folder the user may not write in and whose
+// it is; so of a folder of root's inside the bot's. A build that failed
+// for another reason in a folder of its own says nothing of it. The test,
+// as root, runs a copy of itself as uid 65534 on bot folders of root's
+// and of uid 65534's.
+func TestBuildInAFolderOfAnotherUser(t *testing.T) {
+	if dirs := os.Getenv("ENGINE_TEST_BOT_DIRS"); dirs != "" {
+		f := strings.Split(dirs, ":")
+		out, roots, own := f[0], f[1], f[2]
+		r := &Runner{Out: out}
+		build := func(dir string, command ...string) BuildRecord {
+			t.Helper()
+			rec, err := r.buildAnew(context.Background(), &plan.Bot{Name: filepath.Base(dir), Dir: dir, Build: command}, nil, func() (string, error) { return "", nil })
+			if err != nil || rec.OK {
+				t.Fatalf("the build in %s as uid 65534: %+v, %v; want it to fail", dir, rec, err)
+			}
+			return rec
+		}
+		rec := build(roots, "sh", "-c", "echo made >made")
+		if want := "(the bot's folder " + roots + " belongs to uid 0 (root), mode drwxr-xr-x, and arbiter runs as uid 65534"; !strings.Contains(rec.Detail, want) {
+			t.Errorf("a build as uid 65534 in a folder of root's: %q, want it to say %q", rec.Detail, want)
+		}
+		if rec := build(own, "false"); strings.Contains(rec.Detail, "belongs to") || strings.Contains(rec.Detail, "not writable") {
+			t.Errorf("a build as uid 65534 that failed in a folder of its own: %q, want nothing said of the folder", rec.Detail)
+		}
+		if note, want := unwritableNote(own+"/.."), "(the folder "+filepath.Join(own, "..", "roots")+" of the bot's belongs to uid 0 (root)"; !strings.Contains(note, want) {
+			t.Errorf("a folder of root's in a bot's of uid 65534's: %q, want %q", note, want)
+		}
+		return
+	}
+	dir := nobodysDir(t)
+	bots := filepath.Join(dir, "bots")
+	out, roots, own := filepath.Join(dir, "out"), filepath.Join(bots, "roots"), filepath.Join(bots, "own")
+	for _, d := range []string{out, roots, own} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{out, own, bots} {
+		if err := os.Chown(d, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runAsNobody(t, dir, "^TestBuildInAFolderOfAnotherUser$", "ENGINE_TEST_BOT_DIRS="+out+":"+roots+":"+own)
+}

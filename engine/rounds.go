@@ -309,7 +309,7 @@ func knownResults(p *plan.Plan, results []Result) []Result {
 // again.
 func (sf *stageFiles) writeRemade(dir string) error {
 	for _, i := range sf.remade {
-		if err := os.MkdirAll(filepath.Join(dir, RoundsDir), 0o755); err != nil {
+		if err := mkdirResults(filepath.Join(dir, RoundsDir)); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(filepath.Join(dir, RoundsDir, sf.names[i]), mustIndent(sf.paired[i])); err != nil {

@@ -734,7 +734,7 @@ func (s *session) nextStage(stage int, paired []*pairing.Pairing) (pr *pairing.P
 		return pr, nil, nil
 	}
 	return pr, func() error {
-		if err := os.MkdirAll(filepath.Join(s.r.Out, RoundsDir), 0o755); err != nil {
+		if err := mkdirResults(filepath.Join(s.r.Out, RoundsDir)); err != nil {
 			return err
 		}
 		return writeFileAtomic(filepath.Join(s.r.Out, RoundsDir, name), mustIndent(pr))

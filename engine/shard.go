@@ -520,7 +520,7 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan, root string) error {
 	} else if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
 		return fmt.Errorf("%s holds results but no %s, so it is not a shard's directory: use another -out directory", out, ShardFile)
 	}
-	if err := os.MkdirAll(filepath.Join(out, RoundsDir), 0o755); err != nil {
+	if err := mkdirResults(filepath.Join(out, RoundsDir)); err != nil {
 		return err
 	}
 	for _, pr := range sp.Paired {

@@ -138,7 +138,7 @@ func (r *Runner) checkSincePlan(ctx context.Context) error {
 		// (refused here, or killed) kept: only a build that runs tells
 		// which files it writes.
 		if err := os.Remove(filepath.Join(r.Out, BuildsDir, fileName(name)+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return OwnerHint(err) // in builds/ of another user's (root's)
 		}
 		dir := b.DirIn(r.Root)
 		before := map[string]plan.FileStat{}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"net"
 	"os"
 	"os/signal"
@@ -28,13 +30,18 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("give one results directory (written by arbiter run -out DIR)")
 	}
-	if *out == "" {
+	inDir := *out == ""
+	if inDir {
 		*out = filepath.Join(pos[0], "report.html")
 	} else if err := checkReportOut(pos[0], *out); err != nil {
 		return err
 	}
 	w, err := report.Write(pos[0], *out)
-	if err != nil {
+	if err != nil && inDir && errors.Is(err, iofs.ErrPermission) {
+		// A results directory of another user's (root's), which this
+		// one may read but not write in.
+		return fmt.Errorf("%w; or write the page elsewhere (-o FILE)", engine.OwnerHint(err))
+	} else if err != nil {
 		return err
 	}
 	// The paths quoted for the shell (shell.Word), as the lock's message

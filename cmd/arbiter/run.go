@@ -72,7 +72,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return err
+		// The log a run of another user's (root's) began.
+		return engine.OwnerHint(err)
 	}
 	defer logFile.Close()
 	end := &runEnd{stdout: stdout, stderr: stderr, log: cf.logger(logFile), out: *out, sp: slice, picked: len(only) > 0}
@@ -321,7 +322,7 @@ func replaceStandings(out string, st *stats.Stats, sp *engine.ShardPlan) error {
 	if err := writeRanking(&b, st, sp); err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(out, "standings.txt"), b.Bytes(), 0o644)
+	return engine.OwnerHint(atomicfile.Write(filepath.Join(out, "standings.txt"), b.Bytes(), 0o644))
 }
 
 // prepareOut fingerprints the bots of l as they are now, out left out,

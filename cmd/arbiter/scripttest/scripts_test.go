@@ -114,6 +114,11 @@ func TestScripts(t *testing.T) {
 			if cond == "cpucounted" {
 				return proc.Machine().CPUCounted() && proc.Machine().Sandbox, nil
 			}
+			// [root] holds when the tests run as root (which may run a
+			// command as another user: setpriv).
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
