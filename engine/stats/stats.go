@@ -53,9 +53,10 @@ type Stats struct {
 	// tournament, so no playoff is played and the tie stands. They are not
 	// in Ties (SetStopped).
 	Stopped [][]string `json:"ties_stopped,omitempty"`
-	// stopped says that the stopping rule ended the tournament
+	// Ended says that the stopping rule ended the tournament
 	// (SetStopped): its rating plays no playoff after it (RankedBy).
-	stopped bool
+	// Not in JSON: ties_stopped and stopped say it there.
+	Ended bool `json:"-"`
 	// NotPlayedOff are the groups of bots tied in placement that no
 	// playoff is played for: none of them could play (couldNotPlay: every
 	// regular match a start or build fault, or every answer replaced by
@@ -254,7 +255,7 @@ func (s *Stats) RankedBy() string {
 	if len(s.Standings) > 0 && s.Standings[0].Stage != "" {
 		return "by the last stage reached, then place in its group (Stage)"
 	}
-	if s.stopped && s.Playoffs == 0 && s.Rating.Playoffs() {
+	if s.Ended && s.Playoffs == 0 && s.Rating.Playoffs() {
 		return noPlayoffsStopped
 	}
 	return s.Rating.Describe()
@@ -534,7 +535,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 func (s *Stats) SetStopped() {
 	s.Stopped = append(s.Stopped, s.Ties...)
 	s.Ties = nil
-	s.stopped = true
+	s.Ended = true
 	s.PlayoffsOver = false
 }
 
