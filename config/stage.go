@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/gocty"
@@ -69,7 +70,7 @@ var (
 	// argument is offered only the names a stage takes (docs/stages.md).
 	notInStageAttrs = map[string]string{
 		"fill":  "a tournament in stages has no fill bots",
-		"order": roundRobinOnly,
+		"order": stageOrder,
 		"deal":  "the tournament's deal is every stage's; set it on the tournament",
 		"seed":  "the tournament's seed is every stage's; set it on the tournament",
 	}
@@ -82,7 +83,12 @@ var (
 	notInStageSchema = notInStage()
 )
 
-const roundRobinOnly = "every stage is a round robin within its groups"
+const (
+	roundRobinOnly = "every stage is a round robin within its groups"
+	// stageOrder is why a stage, or a tournament in stages, takes no
+	// order: plan.StageMatches lists a stage's matches group by group.
+	stageOrder = `a stage plays its matches group by group (order "by-group"), the only order stages have`
+)
 
 // notInStage is the schema of notInStageAttrs and notInStageBlocks.
 func notInStage() *hcl.BodySchema {
@@ -99,10 +105,16 @@ func notInStage() *hcl.BodySchema {
 // stageContent is the content of a stage's body, b, after refusing, at
 // its line, each attribute and block of it that a stage does not take.
 func stageContent(b hcl.Body) (*hcl.BodyContent, hcl.Diagnostics) {
-	refused, rest, diags := b.PartialContent(notInStageSchema)
+	var diags hcl.Diagnostics
 	refuse := func(what, why string, at hcl.Range) {
 		diags = append(diags, errDiag("Not in a stage", fmt.Sprintf("A stage takes no %s: %s (see docs/stages.md).", what, why), at.Ptr()))
 	}
+	b, labelled := withoutLabelledRefused(b)
+	for _, blk := range labelled {
+		refuse(blk.Type+" block", notInStageBlocks[blk.Type], blk.DefRange())
+	}
+	refused, rest, d := b.PartialContent(notInStageSchema)
+	diags = append(diags, d...)
 	for _, name := range slices.Sorted(maps.Keys(refused.Attributes)) {
 		refuse(name, notInStageAttrs[name], refused.Attributes[name].NameRange)
 	}
@@ -111,6 +123,32 @@ func stageContent(b hcl.Body) (*hcl.BodyContent, hcl.Diagnostics) {
 	}
 	content, d := rest.Content(stageSchema)
 	return content, append(diags, d...)
+}
+
+// withoutLabelledRefused is b without its blocks that a stage does not
+// take written with labels (stop "x" {}), and those blocks: read with
+// notInStageSchema, which expects none, they would be refused as HCL's
+// "Extraneous label", hiding that a stage takes no such block at all.
+func withoutLabelledRefused(b hcl.Body) (hcl.Body, []*hclsyntax.Block) {
+	sb, ok := b.(*hclsyntax.Body)
+	if !ok {
+		return b, nil
+	}
+	var labelled []*hclsyntax.Block
+	kept := make(hclsyntax.Blocks, 0, len(sb.Blocks))
+	for _, blk := range sb.Blocks {
+		if _, ok := notInStageBlocks[blk.Type]; ok && len(blk.Labels) > 0 {
+			labelled = append(labelled, blk)
+		} else {
+			kept = append(kept, blk)
+		}
+	}
+	if len(labelled) == 0 {
+		return b, nil
+	}
+	out := *sb
+	out.Blocks = kept
+	return &out, labelled
 }
 
 // stageRef is the value of stage.NAME.
@@ -527,8 +565,12 @@ func (l *loader) checkStaged(t *Tournament, content *hcl.BodyContent) hcl.Diagno
 	var diags hcl.Diagnostics
 	for _, attr := range []string{"format", "fill", "order"} {
 		if a, ok := content.Attributes[attr]; ok {
+			why := roundRobinOnly
+			if attr == "order" {
+				why = stageOrder
+			}
 			diags = append(diags, errDiag("Not with stages",
-				fmt.Sprintf("A tournament played in stages takes no %s: every stage is a round robin within its groups (see docs/stages.md). Remove %s.", attr, attr), a.Expr.Range().Ptr()))
+				fmt.Sprintf("A tournament played in stages takes no %s: %s (see docs/stages.md). Remove %s.", attr, why, attr), a.Expr.Range().Ptr()))
 		}
 	}
 	for _, b := range content.Blocks {

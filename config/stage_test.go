@@ -113,7 +113,11 @@ func TestStageRefusesTournamentOnly(t *testing.T) {
 		{"fill = [bot.c]", "A stage takes no fill: a tournament in stages has no fill bots"},
 		{"swiss {}", "A stage takes no swiss block: every stage is a round robin within its groups"},
 		{"groups {}", "A stage takes no groups block: every stage is a round robin within its groups"},
-		{"order = \"random\"", "A stage takes no order: every stage is a round robin within its groups"},
+		{"order = \"by-seat\"", `A stage takes no order: a stage plays its matches group by group (order "by-group"), the only order stages have`},
+		// With a label, which none of them takes: refused as one a stage
+		// does not take, not as HCL's "Extraneous label for stop".
+		{`stop "x" { max_matches = 3 }`, "A stage takes no stop block: a tournament in stages has no stopping rule"},
+		{`swiss "a" "b" {}`, "A stage takes no swiss block: every stage is a round robin within its groups"},
 		{"deal = \"per-match\"", "A stage takes no deal: the tournament's deal is every stage's; set it on the tournament"},
 		{"seed = 3", "A stage takes no seed: the tournament's seed is every stage's; set it on the tournament"},
 	} {
@@ -122,6 +126,27 @@ func TestStageRefusesTournamentOnly(t *testing.T) {
 			diags[0].Subject == nil || diags[0].Subject.Start.Line != line {
 			t.Errorf("%s: %v, want one error at line %d saying %q", tt.line, diags, line, tt.says)
 		}
+	}
+}
+
+// A tournament in stages takes no order, saying why: its stages play
+// their matches group by group. It said "every stage is a round robin
+// within its groups", which is no reason for an order.
+func TestStagedTournamentRefusesOrder(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"t.hcl": threeBots + `
+tournament "t" {
+  game  = game.auction.g
+  bots  = [bot.a, bot.b]
+  order = "by-seat"
+  stage "q" {}
+}
+`})
+	_, diags := load(dir, config.Options{})
+	want := `A tournament played in stages takes no order: a stage plays its matches group by group (order "by-group"), the only order stages have`
+	if len(diags) != 1 || diags[0].Summary != "Not with stages" || !strings.HasPrefix(diags[0].Detail, want) ||
+		diags[0].Subject == nil || diags[0].Subject.Start.Line != strings.Count(threeBots, "\n")+5 {
+		t.Errorf("%v, want one error at the order's line saying %q", diags, want)
 	}
 }
 

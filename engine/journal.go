@@ -521,6 +521,7 @@ func readDir(dir string, drv func(string) (drivers.Driver, bool)) (*plan.Plan, [
 	for _, pr := range sf.paired {
 		addLater(p, pr)
 	}
+	p.Unrecorded = sf.unrecorded(results)
 	if err := checkResults(p, results, path); err != nil {
 		if len(sf.differs) > 0 { // the stage file, not the results
 			return nil, nil, nil, sf.refuse()

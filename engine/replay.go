@@ -17,6 +17,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/drivers"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 )
 
 // Replayed is one match played again by Replay.
@@ -76,7 +77,7 @@ func ReplayMatches(dir string, ids []string, round int, drv func(string) (driver
 			return nil, nil, fmt.Errorf("%s is %s, which plays no match of round %d: replay the round from the shard that played it, or from the merged results", dir, shard.Shard, round)
 		}
 		if len(ids) == 0 {
-			return nil, nil, fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; a round paired during the run is known once it was paired)", dir, round, lastRound(p))
+			return nil, nil, noRound(dir, p, results, round)
 		}
 	}
 	for _, id := range ids {
@@ -545,13 +546,33 @@ func clip(s string) string {
 // after them (a playoff k is round rounds+k), whichever is last.
 func lastRound(p *plan.Plan) int {
 	last := p.Rounds
-	for _, st := range p.Stages {
-		last = max(last, st.Rounds)
+	if len(p.Stages) > 0 {
+		last = 0
+	}
+	for k := range p.ListedStages() {
+		last = max(last, p.Stages[k].Rounds)
 	}
 	for _, m := range p.Matches {
 		last = max(last, m.Round)
 	}
 	return last
+}
+
+// noRound refuses round, of which dir (plan p, which holds the stages
+// made, and results) has no match, naming the rounds it has: those of
+// the stages made, while a stage to come may add its own.
+func noRound(dir string, p *plan.Plan, results []Result, round int) error {
+	later := "a round paired during the run is known once it was paired"
+	if len(p.Stages) > 0 {
+		switch coming := stages.ToCome(p, results); len(coming) {
+		case 0:
+		case 1:
+			later = fmt.Sprintf("stage %s is to come: its rounds are known once it is made", coming[0])
+		default:
+			later = fmt.Sprintf("stages %s are to come: their rounds are known once each is made", strings.Join(coming, ", "))
+		}
+	}
+	return fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; %s)", dir, round, lastRound(p), later)
 }
 
 // ReadPlan reads the plan.json of a results directory, as written: without

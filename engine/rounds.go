@@ -305,6 +305,23 @@ func knownResults(p *plan.Plan, results []Result) []Result {
 	return out
 }
 
+// unrecorded are the names in rounds/ of the steps that loadStages made
+// again (their files missing) none of whose matches is done: the
+// directory does not record that its run made them (plan.Plan.Unrecorded).
+func (sf *stageFiles) unrecorded(results []Result) []string {
+	done := make(map[string]bool, len(results))
+	for _, r := range results {
+		done[r.Match] = true
+	}
+	var out []string
+	for _, i := range sf.remade {
+		if !anyPlayed(sf.paired[i].Matches, done) {
+			out = append(out, sf.names[i])
+		}
+	}
+	return out
+}
+
 // writeRemade writes to dir's rounds/ the stages that loadStages made
 // again.
 func (sf *stageFiles) writeRemade(dir string) error {

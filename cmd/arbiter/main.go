@@ -55,7 +55,8 @@ Usage:
                                                BayesElo ratings of a PGN file
   arbiter report   DIR [-o FILE]               write the results page (one HTML file)
   arbiter serve    DIR [-addr ADDR]            serve the results page, live while a run writes DIR
-  arbiter bot      GAME/NAME [ARG ...] | -list run a built-in bot on stdin/stdout, or list them
+  arbiter bot      GAME/NAME [ARG ...] | -list [GAME[/NAME]]
+                                               run a built-in bot on stdin/stdout, or list them
   arbiter fmt      [-check] [PATH...]          format HCL files
   arbiter doctor   [-json]                     how this machine confines bots, limit by limit
   arbiter check    GAME [-dir DIR] [-sandbox=false] -- COMMAND ARGS... | -bot NAME [-rebuild] [PATH]

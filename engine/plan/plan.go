@@ -69,6 +69,12 @@ type Plan struct {
 	// Not saved: the engine names each stage as it adds its matches; a
 	// stage Matches holds a match of is made, named or not.
 	Made []string `json:"-"`
+	// Unrecorded names, by their files in rounds/, the later steps
+	// that a reader of a results directory made again from the results
+	// while their files are missing and none of their matches has a
+	// result: nothing the directory holds says that its run made them,
+	// so a playoff of them to come is not said to be made. Not saved.
+	Unrecorded []string `json:"-"`
 }
 
 // Later is how the engine makes the matches that a plan cannot list. The

@@ -38,7 +38,9 @@ func PlayoffsToCome(p *plan.Plan, results []stats.Result, seats func(n int) erro
 	return out, nil
 }
 
-// madeToCome are the playoffs p holds with a match that has no result.
+// madeToCome are the playoffs p holds with a match that has no result:
+// made, but for those a reader made again from the results whose files
+// are missing and none of whose matches was played (p.Unrecorded).
 func madeToCome(p *plan.Plan, done map[string]bool) []stats.PlayoffToCome {
 	var out []stats.PlayoffToCome
 	for k := range p.Stages {
@@ -53,7 +55,8 @@ func madeToCome(p *plan.Plan, done map[string]bool) []stats.PlayoffToCome {
 				}
 			}
 			if open {
-				out = append(out, toCome(p, k, n, ms, true))
+				made := !slices.Contains(p.Unrecorded, PlayoffFileName(st.Name, n))
+				out = append(out, toCome(p, k, n, ms, made))
 			}
 		}
 	}

@@ -53,6 +53,10 @@ type Stats struct {
 	// tournament, so no playoff is played and the tie stands. They are not
 	// in Ties (SetStopped).
 	Stopped [][]string `json:"ties_stopped,omitempty"`
+	// Ended says that the stopping rule ended the tournament
+	// (SetStopped): its rating plays no playoff after it (RankedBy).
+	// Not in JSON: ties_stopped and stopped say it there.
+	Ended bool `json:"-"`
 	// NotPlayedOff are the groups of bots tied in placement that no
 	// playoff is played for: none of them could play (couldNotPlay: every
 	// regular match a start or build fault, or every answer replaced by
@@ -251,8 +255,16 @@ func (s *Stats) RankedBy() string {
 	if len(s.Standings) > 0 && s.Standings[0].Stage != "" {
 		return "by the last stage reached, then place in its group (Stage)"
 	}
+	if s.Ended && s.Playoffs == 0 && s.Rating.Playoffs() {
+		return noPlayoffsStopped
+	}
 	return s.Rating.Describe()
 }
+
+// noPlayoffsStopped is RankedBy of a tournament ranked by mean place that
+// its stopping rule ended before any playoff: it plays none, so no tie is
+// broken by one.
+const noPlayoffsStopped = "by mean place (the stopping rule ended the tournament before any playoff)"
 
 // tally sums the per-match statistics of every bot of a plan, indexed
 // like the plan's bots. Playoffs are kept apart.
@@ -523,6 +535,7 @@ func ComputeStats(p *plan.Plan, results []Result) (*Stats, error) {
 func (s *Stats) SetStopped() {
 	s.Stopped = append(s.Stopped, s.Ties...)
 	s.Ties = nil
+	s.Ended = true
 	s.PlayoffsOver = false
 }
 

@@ -14,8 +14,8 @@ bot "cpp" {
   command = ["./bot"]
 }
 bot "java" {
-  dir     = "java"
-  build   = ["javac", "Bot.java"]
+  dir   = "java"
+  build = ["javac", "Bot.java"]
   # The contest allows 16 tasks (processes and threads) a bot: a JVM with
   # its default collector and compilers has more, these keep it at 13;
   # -Xmx75m keeps its heap under its memory limit of 100MiB.
