@@ -60,6 +60,11 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 			// Left on the host, a set-user-ID program of the sandbox's
 			// uid would let anyone run as every sandboxed bot.
 			why = append(why, e.Name()+" is set-user-ID or set-group-ID")
+		case !readable(filepath.Join(dir, e.Name())):
+			// Where arbiter is not root, the bot runs as arbiter's uid
+			// and may take its file's permissions away (chmod 0 m):
+			// the next match could not start from a copy of it.
+			why = append(why, e.Name()+" cannot be read (its permissions were taken away)")
 		}
 	}
 	if len(why) == 0 {
@@ -89,4 +94,14 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 	}
 	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
 		limit, strings.Join(why, ", ")), nil
+}
+
+// readable says whether arbiter can open the regular file at path.
+func readable(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }

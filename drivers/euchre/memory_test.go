@@ -136,13 +136,37 @@ func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
 	}
 }
 
+// TestCheckMemoryFileWithoutPermissions: a memory file the bot took its
+// permissions away from (chmod 0 m), where arbiter is not root, could not
+// be copied into the bot's next match, which stopped the run there, at
+// every resume again. It breaks the rule: the folder is emptied.
+func TestCheckMemoryFileWithoutPermissions(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads any file: TestCheckMemoryFolderWithoutPermissionsAsNobody runs this as uid 65534")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m")
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(p, 0)
+	problem, err := checkMemory(dir, 1024)
+	if err != nil || !strings.Contains(problem, "m cannot be read") {
+		t.Fatalf("problem %q, err %v; want the rule broken by m", problem, err)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("after the check: %d entries, err %v; want the folder emptied", len(entries), err)
+	}
+}
+
 func TestCheckMemoryFolderWithoutPermissionsAsNobody(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("not root: TestCheckMemoryFolderWithoutPermissions runs as this user")
 	}
-	cmd, _ := proctest.AsNobody(t, "^TestCheckMemoryFolderWithoutPermissions$")
+	cmd, _ := proctest.AsNobody(t, "^TestCheckMemory(Folder|File)WithoutPermissions$")
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestCheckMemoryFolderWithoutPermissions") {
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestCheckMemoryFolderWithoutPermissions") ||
+		!strings.Contains(string(out), "--- PASS: TestCheckMemoryFileWithoutPermissions") {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
 	}
 }
