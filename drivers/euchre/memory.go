@@ -1,7 +1,9 @@
 package euchre
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,10 +22,21 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 	if os.IsNotExist(err) {
 		return "removed its own memory folder", os.MkdirAll(dir, 0o755)
 	}
+	var why []string
+	if errors.Is(err, fs.ErrPermission) {
+		// Where arbiter is not root, the bot runs as arbiter's uid and
+		// may take its folder's permissions away (chmod 0 .): the
+		// folder is given back and emptied, as for any breach, rather
+		// than stop the run (at its every resume again).
+		why = append(why, "its folder could not be read (its permissions were taken away)")
+		if err := os.Chmod(dir, 0o755); err != nil {
+			return "", err
+		}
+		entries, err = os.ReadDir(dir)
+	}
 	if err != nil {
 		return "", err
 	}
-	var why []string
 	if len(entries) > 1 {
 		names := make([]string, len(entries))
 		for i, e := range entries {
@@ -47,6 +60,11 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 			// Left on the host, a set-user-ID program of the sandbox's
 			// uid would let anyone run as every sandboxed bot.
 			why = append(why, e.Name()+" is set-user-ID or set-group-ID")
+		case !readable(filepath.Join(dir, e.Name())):
+			// Where arbiter is not root, the bot runs as arbiter's uid
+			// and may take its file's permissions away (chmod 0 m):
+			// the next match could not start from a copy of it.
+			why = append(why, e.Name()+" cannot be read (its permissions were taken away)")
 		}
 	}
 	if len(why) == 0 {
@@ -62,10 +80,28 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 			}
 			return nil
 		})
-		if err := os.RemoveAll(path); err != nil {
+		err := os.RemoveAll(path)
+		if errors.Is(err, fs.ErrPermission) {
+			// A folder the bot left without write permission (chmod
+			// 0500 ., where arbiter is not root).
+			if err = os.Chmod(dir, 0o755); err == nil {
+				err = os.RemoveAll(path)
+			}
+		}
+		if err != nil {
 			return "", err
 		}
 	}
 	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
 		limit, strings.Join(why, ", ")), nil
+}
+
+// readable says whether arbiter can open the regular file at path.
+func readable(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 func TestCheckMemory(t *testing.T) {
@@ -92,4 +94,79 @@ func TestCheckMemory(t *testing.T) {
 			t.Error(err)
 		}
 	})
+}
+
+// TestCheckMemoryFolderWithoutPermissions: where arbiter is not root, a
+// bot runs as arbiter's own uid and may take its memory folder's
+// permissions away (chmod 0 ., chmod 0500 .). That breaks the rule (the
+// folder is given back and emptied) and does not stop the run, which an
+// error reading or emptying the folder would, at every resume again. Root
+// reads and writes any folder, so as root
+// TestCheckMemoryFolderWithoutPermissionsAsNobody runs it as uid 65534.
+func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads any folder: TestCheckMemoryFolderWithoutPermissionsAsNobody runs this as uid 65534")
+	}
+	for _, tc := range []struct {
+		mode  os.FileMode
+		files []string
+	}{
+		{0, []string{"m"}},
+		{0o300, []string{"m"}},
+		{0o500, []string{"a", "b"}},
+	} {
+		t.Run(tc.mode.String(), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "bot")
+			os.Mkdir(dir, 0o755)
+			for _, name := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			os.Chmod(dir, tc.mode)
+			defer os.Chmod(dir, 0o755)
+			problem, err := checkMemory(dir, 1024)
+			if err != nil || problem == "" {
+				t.Fatalf("problem %q, err %v; want the rule broken, not an error", problem, err)
+			}
+			if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+				t.Errorf("after the check: %d entries, err %v; want the folder emptied and readable", len(entries), err)
+			}
+		})
+	}
+}
+
+// TestCheckMemoryFileWithoutPermissions: a memory file the bot took its
+// permissions away from (chmod 0 m), where arbiter is not root, could not
+// be copied into the bot's next match, which stopped the run there, at
+// every resume again. It breaks the rule: the folder is emptied.
+func TestCheckMemoryFileWithoutPermissions(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads any file: TestCheckMemoryFolderWithoutPermissionsAsNobody runs this as uid 65534")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m")
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(p, 0)
+	problem, err := checkMemory(dir, 1024)
+	if err != nil || !strings.Contains(problem, "m cannot be read") {
+		t.Fatalf("problem %q, err %v; want the rule broken by m", problem, err)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("after the check: %d entries, err %v; want the folder emptied", len(entries), err)
+	}
+}
+
+func TestCheckMemoryFolderWithoutPermissionsAsNobody(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("not root: TestCheckMemoryFolderWithoutPermissions runs as this user")
+	}
+	cmd, _ := proctest.AsNobody(t, "^TestCheckMemory(Folder|File)WithoutPermissions$")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestCheckMemoryFolderWithoutPermissions") ||
+		!strings.Contains(string(out), "--- PASS: TestCheckMemoryFileWithoutPermissions") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
 }

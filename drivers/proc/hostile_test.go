@@ -549,30 +549,10 @@ func TestHostileAsNobody(t *testing.T) {
 	}
 }
 
-// asNobody is a command that runs the tests run matches of a copy of this
-// test binary as uid 65534, in a folder of the test's (dir) that it may
-// use, with a /tmp of its own and env besides.
+// asNobody is proctest.AsNobody: a copy of this test binary running the
+// tests run matches as uid 65534.
 func asNobody(t *testing.T, run string, env ...string) (cmd *exec.Cmd, dir string) {
-	dir = t.TempDir()
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	for d := filepath.Dir(dir); d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
-	}
-	exe, _ := os.Executable()
-	bin := filepath.Join(dir, "proc.test")
-	if err := copyFile(exe, bin); err != nil {
-		t.Fatal(err)
-	}
-	tmp := filepath.Join(dir, "tmp")
-	os.Mkdir(tmp, 0o777)
-	os.Chmod(tmp, 0o777)
-	cmd = exec.Command(bin, "-test.run", run, "-test.v", "-test.count=1")
-	cmd.Dir = dir
-	cmd.Env = append([]string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin", "HOME=" + tmp}, env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	return cmd, dir
+	return proctest.AsNobody(t, run, env...)
 }
 
 // copyFile copies an executable.

@@ -422,7 +422,7 @@ func (p *Probe) sandboxHow() string {
 	}
 	return "a root of its own (pivot_root) holding the system's folders, its interpreter and its dir read-only, " +
 		"its working folder writable and nothing else; " + who + ", no capabilities, no_new_privs; " +
-		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts, kernel keyrings, changes of its CPU affinity, " +
+		"its own PID (with a fresh /proc), IPC, mount, network and UTS namespaces; seccomp refusing namespaces, mounts, kernel keyrings, the kernel log, changes of its CPU affinity, " +
 		"file watches and the page cache's answers, and granting file locks without taking them"
 }
 

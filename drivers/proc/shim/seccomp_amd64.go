@@ -11,7 +11,10 @@ var forkSyscalls = []uint32{unix.SYS_FORK, unix.SYS_VFORK}
 // sandboxDenied are the system calls a sandboxed bot may not make: its
 // ways out of the sandbox's namespaces and mounts and out of the CPUs its
 // match was pinned to (sched_setaffinity: a filter cannot read the mask
-// to tell narrowing from widening), and the kernel's larger attack
+// to tell narrowing from widening), the kernel log (syslog: readable by
+// any uid where kernel.dmesg_restrict is 0, it names other processes and
+// holds what one bot writes by crashing at a chosen address for a later
+// bot to read), and the kernel's larger attack
 // surfaces it has no use for.
 var sandboxDenied = []uint32{
 	unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_CHROOT, unix.SYS_UNSHARE, unix.SYS_SETNS,
@@ -20,7 +23,7 @@ var sandboxDenied = []uint32{
 	unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD, unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD,
 	unix.SYS_INIT_MODULE, unix.SYS_FINIT_MODULE, unix.SYS_DELETE_MODULE, unix.SYS_REBOOT,
 	unix.SYS_SWAPON, unix.SYS_SWAPOFF, unix.SYS_ACCT, unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_NAME_TO_HANDLE_AT,
-	unix.SYS_SCHED_SETAFFINITY,
+	unix.SYS_SCHED_SETAFFINITY, unix.SYS_SYSLOG,
 }
 
 // sandboxAbsent fail with ENOSYS in the sandbox, as on a kernel built
