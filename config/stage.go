@@ -558,19 +558,23 @@ func stageNames(t *Tournament) []string {
 	return out
 }
 
+// notWithStages are the tournament's attributes that a tournament in
+// stages does not take, with why, in the order checkStaged refuses them.
+var notWithStages = []struct{ attr, why string }{
+	{"format", roundRobinOnly},
+	{"fill", "fill bots are not (yet) in stages"},
+	{"order", stageOrder},
+}
+
 // checkStaged reports what a tournament played in stages cannot have:
 // each stage has its own format, and a stopping rule or fill bots have no
 // meaning across stages.
 func (l *loader) checkStaged(t *Tournament, content *hcl.BodyContent) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, attr := range []string{"format", "fill", "order"} {
-		if a, ok := content.Attributes[attr]; ok {
-			why := roundRobinOnly
-			if attr == "order" {
-				why = stageOrder
-			}
+	for _, no := range notWithStages {
+		if a, ok := content.Attributes[no.attr]; ok {
 			diags = append(diags, errDiag("Not with stages",
-				fmt.Sprintf("A tournament played in stages takes no %s: %s (see docs/stages.md). Remove %s.", attr, why, attr), a.Expr.Range().Ptr()))
+				fmt.Sprintf("A tournament played in stages takes no %s: %s (see docs/stages.md). Remove %s.", no.attr, no.why, no.attr), a.Expr.Range().Ptr()))
 		}
 	}
 	for _, b := range content.Blocks {

@@ -129,24 +129,30 @@ func TestStageRefusesTournamentOnly(t *testing.T) {
 	}
 }
 
-// A tournament in stages takes no order, saying why: its stages play
-// their matches group by group. It said "every stage is a round robin
-// within its groups", which is no reason for an order.
-func TestStagedTournamentRefusesOrder(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"t.hcl": threeBots + `
+// A tournament in stages takes no format, fill or order, each refused
+// at its line saying why. order said "every stage is a round robin within
+// its groups", which is no reason for an order, and fill said it too,
+// untrue of fill bots, which are not (yet) in stages.
+func TestStagedTournamentRefusesTournamentOnly(t *testing.T) {
+	for _, tt := range []struct{ line, says string }{
+		{`format = "round-robin"`, "A tournament played in stages takes no format: every stage is a round robin within its groups"},
+		{"fill = [bot.c]", "A tournament played in stages takes no fill: fill bots are not (yet) in stages"},
+		{`order = "by-seat"`, `A tournament played in stages takes no order: a stage plays its matches group by group (order "by-group"), the only order stages have`},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"t.hcl": threeBots + `
 tournament "t" {
   game  = game.auction.g
   bots  = [bot.a, bot.b]
-  order = "by-seat"
+  ` + tt.line + `
   stage "q" {}
 }
 `})
-	_, diags := load(dir, config.Options{})
-	want := `A tournament played in stages takes no order: a stage plays its matches group by group (order "by-group"), the only order stages have`
-	if len(diags) != 1 || diags[0].Summary != "Not with stages" || !strings.HasPrefix(diags[0].Detail, want) ||
-		diags[0].Subject == nil || diags[0].Subject.Start.Line != strings.Count(threeBots, "\n")+5 {
-		t.Errorf("%v, want one error at the order's line saying %q", diags, want)
+		_, diags := load(dir, config.Options{})
+		if len(diags) != 1 || diags[0].Summary != "Not with stages" || !strings.HasPrefix(diags[0].Detail, tt.says+" (see docs/stages.md)") ||
+			diags[0].Subject == nil || diags[0].Subject.Start.Line != strings.Count(threeBots, "\n")+5 {
+			t.Errorf("%s: %v, want one error at its line saying %q", tt.line, diags, tt.says)
+		}
 	}
 }
 
