@@ -26,13 +26,17 @@ func OwnerHint(err error) error {
 	}
 	me := os.Geteuid()
 	// A file is removed or made by its folder's leave: look at the folder
-	// when the file itself is this user's.
-	for _, p := range []string{pe.Path, filepath.Dir(pe.Path)} {
+	// when the file itself is this user's, but for one there that is
+	// opened, which its own mode refuses (a file of its own of 0444).
+	for i, p := range []string{pe.Path, filepath.Dir(pe.Path)} {
 		fi, serr := os.Lstat(p)
 		if serr != nil {
 			continue
 		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
+		if ok && int(st.Uid) == me && i == 0 && pe.Op == "open" {
+			return err
+		}
 		if !ok || int(st.Uid) == me {
 			continue
 		}

@@ -223,8 +223,9 @@ func TestBuildRecordsOfAnotherUser(t *testing.T) {
 // "permission denied": builds/ made for a bot's first build, a kept
 // verdict of builds/ removed before a bot new since a saved plan is
 // built, rounds/ made for a stage's pairing, and a file such as
-// plan.json replaced. The test, as root, runs a copy of itself as uid
-// 65534 on a results directory of root's.
+// plan.json replaced; not a file of the user's own there it made
+// read-only, which its mode refuses. The test, as root, runs a copy of
+// itself as uid 65534 on a results directory of root's.
 func TestResultsFoldersOfAnotherUser(t *testing.T) {
 	if dir := os.Getenv("ENGINE_TEST_RESULTS_DIRS"); dir != "" {
 		roots, rootsBuilds, _ := strings.Cut(dir, ":")
@@ -241,6 +242,11 @@ func TestResultsFoldersOfAnotherUser(t *testing.T) {
 		hinted("builds/good.json removed", r.checkSincePlan(context.Background()), filepath.Join(rootsBuilds, BuildsDir, "good.json"))
 		hinted("rounds/ made", mkdirResults(filepath.Join(roots, RoundsDir)), roots)
 		hinted("plan.json replaced", writeFileAtomic(filepath.Join(roots, PlanFile), []byte("{}\n")), roots)
+		// A file of its own it made read-only is refused by its mode,
+		// not by the folder of root's that holds it.
+		if _, err := os.OpenFile(filepath.Join(roots, ResultsFile), os.O_RDWR, 0); err == nil || strings.Contains(OwnerHint(err).Error(), "belongs to") {
+			t.Errorf("a file of uid 65534's of 0444 opened in a folder of root's: %v, want no owner named", OwnerHint(err))
+		}
 		return
 	}
 	dir := nobodysDir(t)
@@ -251,6 +257,10 @@ func TestResultsFoldersOfAnotherUser(t *testing.T) {
 		}
 	}
 	if err := (&Runner{Out: rootsBuilds}).writeBuildRecord("good", BuildRecord{Bot: "good", OK: true}); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(roots, ResultsFile)
+	if err := errors.Join(os.WriteFile(mine, nil, 0o444), os.Chown(mine, 65534, 65534)); err != nil {
 		t.Fatal(err)
 	}
 	runAsNobody(t, dir, "^TestResultsFoldersOfAnotherUser$", "ENGINE_TEST_RESULTS_DIRS="+roots+":"+rootsBuilds)
