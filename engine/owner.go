@@ -26,13 +26,17 @@ func OwnerHint(err error) error {
 	}
 	me := os.Geteuid()
 	// A file is removed or made by its folder's leave: look at the folder
-	// when the file itself is this user's.
-	for _, p := range []string{pe.Path, filepath.Dir(pe.Path)} {
+	// when the file itself is this user's, but for one there that is
+	// opened, which its own mode refuses (a file of its own of 0444).
+	for i, p := range []string{pe.Path, filepath.Dir(pe.Path)} {
 		fi, serr := os.Lstat(p)
 		if serr != nil {
 			continue
 		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
+		if ok && int(st.Uid) == me && i == 0 && pe.Op == "open" {
+			return err
+		}
 		if !ok || int(st.Uid) == me {
 			continue
 		}
@@ -49,43 +53,54 @@ func OwnerHint(err error) error {
 func mkdirResults(dir string) error { return OwnerHint(os.MkdirAll(dir, 0o755)) }
 
 // unwritableNote says, of a build that failed in the bot's folder dir,
-// which folder of it (dir, or the first of its folders in lexical order)
-// arbiter's user may not write in, and whose that folder is: a build
-// writes as the user arbiter runs as, and a folder of another user's
-// (root's, for a user's check) refuses the files it makes, which the
-// build's own message does not say ("cannot open output file"). Root's
-// builds are lent the folder (proc's lendTree) and write anywhere in it.
-// "" when every folder is writable.
+// which folder of it arbiter's user may not write in, and whose that
+// folder is: dir, or the first in lexical order of its folders of
+// another user's. A build writes as the user arbiter runs as, and a
+// folder of another user's (root's, for a user's check) refuses the
+// files it makes, which the build's own message does not say ("cannot
+// open output file"). A folder in dir of the user's own kept read-only
+// (its data, a Go module cache) is not named: the build failed for its
+// own reasons as often as not, and the user made it so. Root's builds
+// are lent the folder (proc's lendTree) and write anywhere in it. ""
+// when no such folder is found.
 func unwritableNote(dir string) string {
+	me := os.Geteuid()
 	var found string
+	var fi fs.FileInfo
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if d == nil || !d.IsDir() {
+		if err != nil {
+			return filepath.SkipDir // an unreadable folder is not walked
+		}
+		if !d.IsDir() || !errors.Is(unix.Access(path, unix.W_OK), fs.ErrPermission) {
 			return nil
 		}
-		if aerr := unix.Access(path, unix.W_OK); errors.Is(aerr, fs.ErrPermission) {
-			found = path
+		if st, serr := os.Stat(path); serr == nil && (path == dir || fileOwner(st) != me) {
+			found, fi = path, st
 			return filepath.SkipAll
 		}
-		return err // an unreadable folder is not walked
+		return nil
 	})
-	fi, err := os.Stat(found)
-	if found == "" || err != nil {
+	if found == "" {
 		return ""
 	}
 	which := "the bot's folder " + found
 	if found != dir {
 		which = "the folder " + found + " of the bot's"
 	}
-	me, owner := os.Geteuid(), -1
+	if owner := fileOwner(fi); owner != me {
+		return fmt.Sprintf(" (%s belongs to %s, mode %s, and arbiter runs as %s, as the build does, who may not write in it: run arbiter as the folder's owner, or give the folder to this user, e.g. chown -R)",
+			which, userName(owner), fi.Mode(), userName(me))
+	}
+	return fmt.Sprintf(" (%s is not writable, mode %s, and arbiter runs as its owner %s, as the build does: make it writable, e.g. chmod -R u+w)",
+		which, fi.Mode(), userName(me))
+}
+
+// fileOwner is the uid fi belongs to, -1 when it does not say.
+func fileOwner(fi fs.FileInfo) int {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		owner = int(st.Uid)
+		return int(st.Uid)
 	}
-	if owner == me {
-		return fmt.Sprintf(" (%s is not writable, mode %s, and arbiter runs as its owner %s, as the build does: make it writable, e.g. chmod -R u+w)",
-			which, fi.Mode(), userName(me))
-	}
-	return fmt.Sprintf(" (%s belongs to %s, mode %s, and arbiter runs as %s, as the build does, who may not write in it: run arbiter as the folder's owner, or give the folder to this user, e.g. chown -R)",
-		which, userName(owner), fi.Mode(), userName(me))
+	return -1
 }
 
 // userName is "uid N (name)", or "uid N" for a uid without a name here.

@@ -223,8 +223,9 @@ func TestBuildRecordsOfAnotherUser(t *testing.T) {
 // "permission denied": builds/ made for a bot's first build, a kept
 // verdict of builds/ removed before a bot new since a saved plan is
 // built, rounds/ made for a stage's pairing, and a file such as
-// plan.json replaced. The test, as root, runs a copy of itself as uid
-// 65534 on a results directory of root's.
+// plan.json replaced; not a file of the user's own there it made
+// read-only, which its mode refuses. The test, as root, runs a copy of
+// itself as uid 65534 on a results directory of root's.
 func TestResultsFoldersOfAnotherUser(t *testing.T) {
 	if dir := os.Getenv("ENGINE_TEST_RESULTS_DIRS"); dir != "" {
 		roots, rootsBuilds, _ := strings.Cut(dir, ":")
@@ -241,6 +242,11 @@ func TestResultsFoldersOfAnotherUser(t *testing.T) {
 		hinted("builds/good.json removed", r.checkSincePlan(context.Background()), filepath.Join(rootsBuilds, BuildsDir, "good.json"))
 		hinted("rounds/ made", mkdirResults(filepath.Join(roots, RoundsDir)), roots)
 		hinted("plan.json replaced", writeFileAtomic(filepath.Join(roots, PlanFile), []byte("{}\n")), roots)
+		// A file of its own it made read-only is refused by its mode,
+		// not by the folder of root's that holds it.
+		if _, err := os.OpenFile(filepath.Join(roots, ResultsFile), os.O_RDWR, 0); err == nil || strings.Contains(OwnerHint(err).Error(), "belongs to") {
+			t.Errorf("a file of uid 65534's of 0444 opened in a folder of root's: %v, want no owner named", OwnerHint(err))
+		}
 		return
 	}
 	dir := nobodysDir(t)
@@ -253,20 +259,26 @@ func TestResultsFoldersOfAnotherUser(t *testing.T) {
 	if err := (&Runner{Out: rootsBuilds}).writeBuildRecord("good", BuildRecord{Bot: "good", OK: true}); err != nil {
 		t.Fatal(err)
 	}
+	mine := filepath.Join(roots, ResultsFile)
+	if err := errors.Join(os.WriteFile(mine, nil, 0o444), os.Chown(mine, 65534, 65534)); err != nil {
+		t.Fatal(err)
+	}
 	runAsNobody(t, dir, "^TestResultsFoldersOfAnotherUser$", "ENGINE_TEST_RESULTS_DIRS="+roots+":"+rootsBuilds)
 }
 
 // TestBuildInAFolderOfAnotherUser: a user's build of a bot whose folder
 // is root's fails as the compiler says ("cannot open output file"), and
 // its verdict says too which folder the user may not write in and whose
-// it is; so of a folder of root's inside the bot's. A build that failed
-// for another reason in a folder of its own says nothing of it. The test,
+// it is; so of a folder of root's inside the bot's, past one the user
+// may not read. A build that failed for another reason in a folder of
+// its own, one of its own folders in it kept read-only, says nothing of
+// it. The test,
 // as root, runs a copy of itself as uid 65534 on bot folders of root's
 // and of uid 65534's.
 func TestBuildInAFolderOfAnotherUser(t *testing.T) {
 	if dirs := os.Getenv("ENGINE_TEST_BOT_DIRS"); dirs != "" {
 		f := strings.Split(dirs, ":")
-		out, roots, own := f[0], f[1], f[2]
+		out, roots, own, tree := f[0], f[1], f[2], f[3]
 		r := &Runner{Out: out}
 		build := func(dir string, command ...string) BuildRecord {
 			t.Helper()
@@ -286,20 +298,30 @@ func TestBuildInAFolderOfAnotherUser(t *testing.T) {
 		if note, want := unwritableNote(own+"/.."), "(the folder "+filepath.Join(own, "..", "roots")+" of the bot's belongs to uid 0 (root)"; !strings.Contains(note, want) {
 			t.Errorf("a folder of root's in a bot's of uid 65534's: %q, want %q", note, want)
 		}
+		if note, want := unwritableNote(tree), "(the folder "+filepath.Join(tree, "b")+" of the bot's belongs to uid 0 (root)"; !strings.Contains(note, want) {
+			t.Errorf("a folder of root's after one of uid 65534's it may not read: %q, want %q", note, want)
+		}
 		return
 	}
 	dir := nobodysDir(t)
 	bots := filepath.Join(dir, "bots")
 	out, roots, own := filepath.Join(dir, "out"), filepath.Join(bots, "roots"), filepath.Join(bots, "own")
-	for _, d := range []string{out, roots, own} {
+	// own/data: a folder of uid 65534's own kept read-only, which its
+	// failed build does not blame; tree/a: one it may write in but not
+	// read, which the walk passes by to tree/b, of root's.
+	data, tree := filepath.Join(own, "data"), filepath.Join(dir, "tree")
+	for _, d := range []string{out, roots, data, filepath.Join(tree, "a"), filepath.Join(tree, "b")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, d := range []string{out, own, bots} {
+	for _, d := range []string{out, own, data, bots, tree, filepath.Join(tree, "a")} {
 		if err := os.Chown(d, 65534, 65534); err != nil {
 			t.Fatal(err)
 		}
 	}
-	runAsNobody(t, dir, "^TestBuildInAFolderOfAnotherUser$", "ENGINE_TEST_BOT_DIRS="+out+":"+roots+":"+own)
+	if err := errors.Join(os.Chmod(data, 0o555), os.Chmod(filepath.Join(tree, "a"), 0o300)); err != nil {
+		t.Fatal(err)
+	}
+	runAsNobody(t, dir, "^TestBuildInAFolderOfAnotherUser$", "ENGINE_TEST_BOT_DIRS="+out+":"+roots+":"+own+":"+tree)
 }

@@ -37,12 +37,8 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	w, err := report.Write(pos[0], *out)
-	if err != nil && inDir && errors.Is(err, iofs.ErrPermission) {
-		// A results directory of another user's (root's), which this
-		// one may read but not write in.
-		return fmt.Errorf("%w; or write the page elsewhere (-o FILE)", engine.OwnerHint(err))
-	} else if err != nil {
-		return err
+	if err != nil {
+		return reportRefusal(err, *out, inDir)
 	}
 	// The paths quoted for the shell (shell.Word), as the lock's message
 	// quotes its holder's command line: a line break in one would read as
@@ -89,6 +85,20 @@ func checkReportOut(dir, out string) error {
 	return fmt.Errorf("-o %s is inside the results directory %s, among the files arbiter reads and writes there (its plan, results, logs, matches and rounds): "+
 		"name an .html file outside its %s and %s folders, such as %s (the default), or a file elsewhere",
 		shell.Word(out), shell.Word(dir), engine.MatchesDir, engine.RoundsDir, shell.Word(filepath.Join(dir, "report.html")))
+}
+
+// reportRefusal is err, of report.Write making the page out: a refusal
+// says whose the file or folder is when another user's (OwnerHint: a
+// results directory of root's, which this user may read but not write
+// in), and, of the default page (inDir) or its transcripts refused, that
+// -o writes them elsewhere; not of a file of the directory the page is
+// made of (plan.json of 0600), which -o does not help read.
+func reportRefusal(err error, out string, inDir bool) error {
+	var pe *iofs.PathError
+	if inDir && errors.Is(err, iofs.ErrPermission) && errors.As(err, &pe) && strings.HasPrefix(pe.Path, strings.TrimSuffix(out, filepath.Ext(out))) {
+		return fmt.Errorf("%w; or write the page elsewhere (-o FILE)", engine.OwnerHint(err))
+	}
+	return engine.OwnerHint(err)
 }
 
 func size(n int64) string {
