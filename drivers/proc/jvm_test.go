@@ -140,3 +140,66 @@ func TestJVMMemoryHintNamesWhatTheCommandGives(t *testing.T) {
 		}
 	}
 }
+
+// The JVM's error files a run removes are those it wrote in the bot's
+// dir during the run, regular files only: not a file of that name the
+// bot had before (a Euchre bot may so name its memory file, written a
+// move ago), not a link or a folder, and nothing outside the dir, whose
+// name is no pattern.
+func TestJVMErrorFilesRemovedAreTheRunsOnly(t *testing.T) {
+	for _, name := range []string{"seat", "seat[a]"} {
+		t.Run(name, func(t *testing.T) { testJVMErrorFilesRemoved(t, name) })
+	}
+}
+
+func testJVMErrorFilesRemoved(t *testing.T, name string) {
+	root := t.TempDir()
+	dir, sibling := filepath.Join(root, name), filepath.Join(root, "seata")
+	write := func(path string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(sibling, "hs_err_pid7.log"))
+	write(filepath.Join(dir, "hs_err_pid8.log")) // the bot's, before the run
+	write(filepath.Join(dir, "hs_err_pid12.log"))
+	before := jvmErrorFiles(dir)
+	// The run: the JVM's file, one written over by another (a new
+	// inode), a link and a folder of the name.
+	write(filepath.Join(dir, "hs_err_pid11.log"))
+	write(filepath.Join(dir, "new"))
+	if err := os.Rename(filepath.Join(dir, "new"), filepath.Join(dir, "hs_err_pid12.log")); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(root, "target"))
+	if err := os.Symlink(filepath.Join(root, "target"), filepath.Join(dir, "hs_err_pid9.log")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "hs_err_pid10.log"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	removeJVMErrorFiles(dir, before)
+	for path, kept := range map[string]bool{
+		filepath.Join(sibling, "hs_err_pid7.log"): true,
+		filepath.Join(dir, "hs_err_pid8.log"):     true,
+		filepath.Join(dir, "hs_err_pid9.log"):     true,
+		filepath.Join(root, "target"):             true,
+		filepath.Join(dir, "hs_err_pid10.log"):    true,
+		filepath.Join(dir, "hs_err_pid11.log"):    false,
+		filepath.Join(dir, "hs_err_pid12.log"):    false,
+	} {
+		if _, err := os.Lstat(path); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", path, err == nil, kept)
+		}
+	}
+	// Without a look before the run (its dir unreadable then), nothing goes.
+	write(filepath.Join(dir, "hs_err_pid13.log"))
+	removeJVMErrorFiles(dir, nil)
+	if _, err := os.Lstat(filepath.Join(dir, "hs_err_pid13.log")); err != nil {
+		t.Errorf("removed without a look before the run: %v", err)
+	}
+}

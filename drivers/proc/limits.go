@@ -677,24 +677,83 @@ func jvmOutOfMemory(stderr string) bool {
 // line to tell the report from an answer by; no game's answer begins so.
 func jvmReportLine(line string) bool { return strings.HasPrefix(line, "#") }
 
+// jvmErrorFile says whether name is a HotSpot JVM's error file, which it
+// writes in its working directory when it ends with its fatal error
+// report: hs_err_pid<N>.log.
+func jvmErrorFile(name string) bool {
+	ok, _ := filepath.Match("hs_err_pid*.log", name)
+	return ok
+}
+
+// fileStamp identifies one version of a file: its inode and its change
+// time, which any write, rename or utimes changes and no process can set.
+type fileStamp struct {
+	ino   uint64
+	ctime syscall.Timespec
+}
+
+// stampOfFile is fi's stamp; false when the system gives none.
+func stampOfFile(fi fs.FileInfo) (fileStamp, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileStamp{}, false
+	}
+	return fileStamp{ino: st.Ino, ctime: st.Ctim}, true
+}
+
+// jvmErrorFiles is the JVM's error files (jvmErrorFile) dir holds before
+// a run, each with its stamp, for removeJVMErrorFiles to leave alone: a
+// file of that name the bot had before the run (a Euchre bot's memory
+// file may be so named) is the bot's. Nil when dir is "" or cannot be
+// read.
+func jvmErrorFiles(dir string) map[string]fileStamp {
+	if dir == "" {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	files := map[string]fileStamp{}
+	for _, e := range entries {
+		if !jvmErrorFile(e.Name()) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			if st, ok := stampOfFile(fi); ok {
+				files[e.Name()] = st
+			}
+		}
+	}
+	return files
+}
+
 // removeJVMErrorFiles removes from dir the error files a JVM that ended
-// with its fatal error report wrote there, in its working directory, since
-// the run's start: hs_err_pid<N>.log (its report at length, the JVM's,
+// with its fatal error report wrote there, in its working directory,
+// during the run: hs_err_pid<N>.log (its report at length, the JVM's,
 // not the bot's). A per-move bot's folder is the game's to judge (an
 // Auction bot's files, a Euchre bot's memory file), and the JVM's report
 // of memory it could not get is the memory verdict, not a breach of the
-// folder's rules. Only regular files; a second of the file system's
-// clock is allowed for.
-func removeJVMErrorFiles(dir string, since time.Time) {
-	if dir == "" {
+// folder's rules. Only regular files, and none of those that dir held,
+// unchanged, before the run (before, from jvmErrorFiles; nil: nothing is
+// removed). dir is read as a folder, never as a pattern.
+func removeJVMErrorFiles(dir string, before map[string]fileStamp) {
+	if dir == "" || before == nil {
 		return
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "hs_err_pid*.log"))
-	for _, name := range names {
-		fi, err := os.Lstat(name)
-		if err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(since.Add(-time.Second)) {
-			_ = os.Remove(name)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !jvmErrorFile(e.Name()) {
+			continue
 		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if st, ok := stampOfFile(fi); !ok || before[e.Name()] == st {
+			continue
+		}
+		_ = os.Remove(filepath.Join(dir, e.Name()))
 	}
 }
 

@@ -237,6 +237,9 @@ func (r *onceRun) launch() (reply Reply, err error, ok bool) {
 		}
 		return Reply{Exit: -1}, &SetupError{Bot: spec.Bot, Err: err}, false
 	}
+	if box.jvmReportsMemory(drivers.FaultProtocol) {
+		r.jvmFiles = jvmErrorFiles(spec.Dir)
+	}
 	start, err := startOnce(cmd, box)
 	r.closeChildEnds()
 	if err != nil {
@@ -318,7 +321,7 @@ func (r *onceRun) jvmMemory(reply Reply, over *Fault) *Fault {
 	if g == nil || g.Kind != drivers.FaultMemory {
 		return nil
 	}
-	removeJVMErrorFiles(r.spec.Dir, r.start)
+	removeJVMErrorFiles(r.spec.Dir, r.jvmFiles)
 	if over != nil && (over.Kind != drivers.FaultFiles || r.spec.Quota != nil && r.spec.Quota.left(r.spec.Dir) != nil) {
 		return nil
 	}
@@ -425,6 +428,9 @@ type onceRun struct {
 	// errFrom is the size of the stderr file before this run.
 	errFrom int64
 	start   time.Time
+	// jvmFiles is the JVM's error files the bot's dir held before the
+	// run (jvmErrorFiles), taken for a JVM under RLIMIT_DATA only.
+	jvmFiles map[string]fileStamp
 	// deadline is when the time runs out (zero: never).
 	deadline time.Time
 
