@@ -405,10 +405,10 @@ func (r *Runner) buildAnew(ctx context.Context, b *plan.Bot, old *BuildRecord, b
 	start := time.Now()
 	log := filepath.Join(dir, file+".log")
 	detail, err := runBuild(ctx, b, botDir, log, buildCache(b, r.held, r.logger().Warn), r.logger().Warn)
+	rec.ElapsedMS = time.Since(start).Milliseconds()
 	if detail != "" {
 		detail += unwritableNote(botDir)
 	}
-	rec.ElapsedMS = time.Since(start).Milliseconds()
 	rec.Made = madeFiles(before, dirFiles(botDir), old)
 	if err != nil {
 		// Cancelled (or the arbiter's own failure): what the build wrote
