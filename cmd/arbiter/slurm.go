@@ -198,9 +198,11 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 func (j *slurmJob) check(p, now *plan.Plan, cfg *config.Config, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
-	// cannot be, nor can a line break on a line.
-	if strings.ContainsAny(j.work, "\"\n") {
-		return fmt.Errorf("-work %q: the job scripts name their logs in it on #SBATCH lines, in double quotes, which cannot hold a double quote or a line break: choose a -work directory without them", j.work)
+	// cannot be, nor can a line break on a line; and a backslash in the
+	// path makes sbatch lose it (the jobs fail, with no log), where a
+	// percent sign is written as sbatch's "%%".
+	if strings.ContainsAny(j.work, "\"\n\\") {
+		return fmt.Errorf("-work %q: the job scripts name their logs in it on #SBATCH lines, in double quotes, which cannot hold a double quote, a backslash or a line break: choose a -work directory without them", j.work)
 	}
 	for _, d := range []struct{ flag, dir string }{{"-out", j.out}, {"-work", j.work}} {
 		if err := checkNotInBotsFrom(d.flag, d.dir, cfg); err != nil {
@@ -728,7 +730,7 @@ func (j *slurmJob) jobName(kind string, stage int) string {
 func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s\n", j.jobName(name, stage))
-	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", log, cpus)
+	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", outputPattern(log), cpus)
 	if j.partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
 	}
@@ -736,6 +738,15 @@ func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 		fmt.Fprintf(&b, "#SBATCH --time=%s\n", j.time)
 	}
 	return b.String()
+}
+
+// outputPattern is a log file's path (its name's %a: the array task) as
+// sbatch's --output pattern: a percent sign of the folders, which sbatch
+// would take for a pattern (%j: the job id; a folder that does not exist,
+// so every job fails, with no log), is written "%%".
+func outputPattern(log string) string {
+	dir, name := filepath.Split(log)
+	return strings.ReplaceAll(dir, "%", "%%") + name
 }
 
 // shardScript is stage s's array job: shard K/N per task, requeued when
@@ -1051,9 +1062,11 @@ func taskNumber(task string) int {
 	return n
 }
 
-// taskLog is a job's log file for one of its tasks.
+// taskLog is a job's log file for one of its tasks: the %a of its name
+// (logFile), not one of the work directory's path, is the task.
 func taskLog(pattern, task string) string {
-	return strings.ReplaceAll(pattern, "%a", strings.TrimPrefix(task, "_"))
+	dir, name := filepath.Split(pattern)
+	return dir + strings.ReplaceAll(name, "%a", strings.TrimPrefix(task, "_"))
 }
 
 func fileExists(name string) bool {

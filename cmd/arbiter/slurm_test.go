@@ -514,3 +514,21 @@ func TestTaskWord(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskLog checks that -submit names a task's log by the %a of the
+// log's name alone: a work directory's own "%a" is kept (sbatch reads it
+// as "%%a", outputPattern).
+func TestTaskLog(t *testing.T) {
+	for _, c := range []struct{ pattern, task, want string }{
+		{"/w/logs/stage0-shard%a.log", "_3", "/w/logs/stage0-shard3.log"},
+		{"/w%a/logs/stage0-shard%a.log", "_3", "/w%a/logs/stage0-shard3.log"},
+		{"/w%a/logs/stage0-merge.log", "", "/w%a/logs/stage0-merge.log"},
+	} {
+		if got := taskLog(c.pattern, c.task); got != c.want {
+			t.Errorf("taskLog(%q, %q) = %q, want %q", c.pattern, c.task, got, c.want)
+		}
+	}
+	if got, want := outputPattern("/w%j/logs/stage0-shard%a.log"), "/w%%j/logs/stage0-shard%a.log"; got != want {
+		t.Errorf("outputPattern = %q, want %q", got, want)
+	}
+}
