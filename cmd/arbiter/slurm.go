@@ -209,14 +209,16 @@ func (j *slurmJob) check(p, now *plan.Plan, cfg *config.Config, root string) err
 			return err
 		}
 	}
+	// -out first: the default -work is beside it, below what -out is
+	// below.
+	if err := checkMakeable(j.out); err != nil {
+		return err
+	}
 	if err := checkWork(j.work, p, root); err != nil {
 		return err
 	}
 	// The merge jobs write -out, and the next stage's shards run from it.
 	if err := checkOutHoldsNoBot(j.out, p, root); err != nil {
-		return err
-	}
-	if err := checkMakeable(j.out); err != nil {
 		return err
 	}
 	// A work or results directory of another plan would fail every job
@@ -337,6 +339,9 @@ func (j *slurmJob) mark(p *plan.Plan) []byte {
 // fingerprint, so a bot's code in it would never be hashed.
 func checkWork(work string, p *plan.Plan, root string) error {
 	if err := checkHoldsNoBot("-work", work, p, root, "the work directory is arbiter's alone and never part of a bot's fingerprint; choose another -work"); err != nil {
+		return err
+	}
+	if err := checkWritable("-work", work, "every job would fail on it", "a -work directory the jobs can write"); err != nil {
 		return err
 	}
 	if foreign := fingerprint.SlurmForeign(work); len(foreign) > 0 {
@@ -476,7 +481,15 @@ func shortList(names []string) string {
 // (The cluster's nodes may still see it otherwise.) A link is followed,
 // and refused when it leads nowhere: mkdir fails on it.
 func checkMakeable(out string) error {
-	for d := out; ; d = filepath.Dir(d) {
+	return checkWritable("-out", out, "the merge job would fail after every shard played", "an -out directory the merge job can write")
+}
+
+// checkWritable refuses dir, given with flag, when it cannot be written,
+// or made, here (below a file, a link to a missing directory, a
+// read-only mount): fail says what would fail on it, choose what to
+// choose instead.
+func checkWritable(flag, dir, fail, choose string) error {
+	for d := dir; ; d = filepath.Dir(d) {
 		fi, err := os.Lstat(d)
 		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR)) && filepath.Dir(d) != d {
 			continue
@@ -484,22 +497,25 @@ func checkMakeable(out string) error {
 		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			if _, err := filepath.EvalSymlinks(d); err != nil {
 				target, _ := os.Readlink(d)
-				what := "-out " + out
-				if d != out {
-					what = fmt.Sprintf("-out %s cannot be made: %s", out, d)
+				what := flag + " " + dir
+				if d != dir {
+					what = fmt.Sprintf("%s %s cannot be made: %s", flag, dir, d)
 				}
-				return fmt.Errorf("%s is a link to a missing %s (%v); make %s, or choose an -out directory the merge job can write", what, target, err, target)
+				return fmt.Errorf("%s is a link to a missing %s (%v); make %s, or choose %s", what, target, err, target, choose)
 			}
 			fi, err = os.Stat(d)
 		}
 		if err != nil {
-			return fmt.Errorf("-out %s cannot be made: %v; choose an -out directory the merge job can write", out, err)
+			return fmt.Errorf("%s %s cannot be made: %v; choose %s", flag, dir, err, choose)
 		}
 		if !fi.IsDir() {
-			return fmt.Errorf("-out %s cannot be made: %s is not a directory; choose an -out directory the merge job can write", out, d)
+			if d == dir {
+				return fmt.Errorf("%s %s is not a directory; choose %s", flag, dir, choose)
+			}
+			return fmt.Errorf("%s %s cannot be made: %s is not a directory; choose %s", flag, dir, d, choose)
 		}
 		if err := unix.Access(d, unix.W_OK|unix.X_OK); err != nil {
-			return fmt.Errorf("-out %s cannot be written: %s: %v; the merge job would fail after every shard played. Choose an -out directory the merge job can write", out, d, err)
+			return fmt.Errorf("%s %s cannot be written: %s: %v; %s. Choose %s", flag, dir, d, err, fail, choose)
 		}
 		return nil
 	}
