@@ -984,18 +984,31 @@ var terminal = map[string]bool{"COMPLETED": true, "FAILED": true, "CANCELLED": t
 // terminal state and reports them; it fails unless all COMPLETED. A merge
 // that Slurm cancelled because a shard failed is a failure, although
 // sbatch --wait would exit 0 for it.
+//
+// While it waits it prints a job's tasks' states each time they change
+// (a job whose tasks all wait for the jobs before it aside), so that a
+// stage's progress, and a job that Slurm holds back and why (a drained
+// node), show.
 func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
+	shown := map[string]string{}
 	for {
 		states := map[string]map[string]string{}
 		done := true
 		for _, jb := range jobs {
-			st, err := jobStates(jb.id)
+			tasks, err := jobTasks(jb.id)
 			if err != nil {
 				return err
 			}
-			states[jb.id] = st
-			for _, s := range st {
-				done = done && terminal[s]
+			states[jb.id] = map[string]string{}
+			for task, t := range tasks {
+				states[jb.id][task] = t.state
+				done = done && terminal[t.state]
+			}
+			if line := progressLine(tasks); line != shown[jb.id] {
+				shown[jb.id] = line
+				if line != "" {
+					fmt.Fprintf(stdout, "%s (job %s): %s\n", jb.what, jb.id, line)
+				}
 			}
 		}
 		if !done {
@@ -1029,10 +1042,79 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 	}
 }
 
+// slurmTask is the state of a job's task, and the reason Slurm gives for
+// it (why it is still pending: "Resources", "Dependency", a drained node).
+type slurmTask struct{ state, reason string }
+
+// progressLine counts a job's tasks by state, in the order of the states'
+// names, the reasons of pending ones beside: "1 COMPLETED, 2 PENDING
+// (Resources), 1 RUNNING"; a job that is no array has its state alone
+// ("RUNNING"). It is empty while every task waits for the
+// jobs before it (PENDING, Dependency): a chain of many stages would list
+// them all at first.
+func progressLine(tasks map[string]slurmTask) string {
+	count := map[string]int{}
+	for task, t := range tasks {
+		count[progressWhat(t)] += taskCount(task)
+	}
+	if len(count) == 1 && count["PENDING (Dependency)"] > 0 {
+		return ""
+	}
+	if t, ok := tasks[""]; ok && len(tasks) == 1 {
+		return progressWhat(t) // a job that is no array
+	}
+	var parts []string
+	for _, what := range slices.Sorted(maps.Keys(count)) {
+		parts = append(parts, fmt.Sprintf("%d %s", count[what], what))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// progressWhat is a task's state, with the reason of a pending one.
+func progressWhat(t slurmTask) string {
+	if t.state == "PENDING" && t.reason != "" && t.reason != "None" {
+		return t.state + " (" + strings.ReplaceAll(t.reason, "_", " ") + ")"
+	}
+	return t.state
+}
+
+// taskCount is how many tasks a task of scontrol's names: one, or a
+// range of them still pending together ("_2-3", "_0-7%2", "_1,4-5").
+func taskCount(task string) int {
+	n := 0
+	for _, part := range strings.Split(strings.TrimPrefix(task, "_"), ",") {
+		part, _, _ = strings.Cut(part, "%")
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, errA := strconv.Atoi(lo)
+		b, errB := strconv.Atoi(hi)
+		if isRange && errA == nil && errB == nil && b >= a {
+			n += b - a + 1
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
 // jobStates are the states of a job's tasks ("" for a job that is no
-// array), from scontrol (accounting may be off). A busy controller times
-// out now and then: scontrol is asked up to five times.
+// array), from scontrol (accounting may be off).
 func jobStates(id string) (map[string]string, error) {
+	tasks, err := jobTasks(id)
+	if err != nil {
+		return nil, err
+	}
+	st := map[string]string{}
+	for task, t := range tasks {
+		st[task] = t.state
+	}
+	return st, nil
+}
+
+// jobTasks are the states of a job's tasks, with their reasons, by task
+// ("" for a job that is no array), from scontrol (accounting may be
+// off). A busy controller times out now and then: scontrol is asked up to
+// five times.
+func jobTasks(id string) (map[string]slurmTask, error) {
 	const tries = 5
 	var out []byte
 	var err error
@@ -1051,18 +1133,22 @@ func jobStates(id string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := map[string]string{}
+	st := map[string]slurmTask{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		task := ""
+		task, t, seen := "", slurmTask{}, false
 		for _, f := range strings.Fields(line) {
 			if v, ok := strings.CutPrefix(f, "ArrayTaskId="); ok {
 				task = "_" + v
 			}
-		}
-		for _, f := range strings.Fields(line) {
-			if v, ok := strings.CutPrefix(f, "JobState="); ok {
-				st[task] = v
+			if v, ok := strings.CutPrefix(f, "Reason="); ok {
+				t.reason = v
 			}
+			if v, ok := strings.CutPrefix(f, "JobState="); ok {
+				t.state, seen = v, true
+			}
+		}
+		if seen {
+			st[task] = t
 		}
 	}
 	return st, nil

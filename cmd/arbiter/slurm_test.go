@@ -532,3 +532,24 @@ func TestTaskLog(t *testing.T) {
 		t.Errorf("outputPattern = %q, want %q", got, want)
 	}
 }
+
+// TestProgressLine checks what -submit prints of a job while it waits:
+// its tasks counted by state, a pending range of tasks as the tasks it
+// holds, and nothing for a job whose tasks all wait for the jobs before.
+func TestProgressLine(t *testing.T) {
+	for _, c := range []struct {
+		tasks map[string]slurmTask
+		want  string
+	}{
+		{map[string]slurmTask{"_0-3": {"PENDING", "Dependency"}}, ""},
+		{map[string]slurmTask{"": {"PENDING", "Dependency"}}, ""},
+		{map[string]slurmTask{"": {"RUNNING", "None"}}, "RUNNING"},
+		{map[string]slurmTask{"_2-3%1": {"PENDING", "Resources"}, "_0": {"RUNNING", "None"}, "_1": {"COMPLETED", "None"}},
+			"1 COMPLETED, 2 PENDING (Resources), 1 RUNNING"},
+		{map[string]slurmTask{"_1,4-6": {"PENDING", "ReqNodeNotAvail,_UnavailableNodes:n1"}}, "4 PENDING (ReqNodeNotAvail, UnavailableNodes:n1)"},
+	} {
+		if got := progressLine(c.tasks); got != c.want {
+			t.Errorf("progressLine(%v) = %q, want %q", c.tasks, got, c.want)
+		}
+	}
+}
