@@ -968,6 +968,10 @@ func sbatch(args []string) (string, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", fmt.Errorf("sbatch %s: %v: arbiter slurm -submit submits the jobs with Slurm's sbatch, which is not installed here, or not on $PATH; "+
+			"run it where Slurm jobs are submitted (a login node), or run the work directory's submit.sh there", strings.Join(args, " "), err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("sbatch %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
@@ -1035,7 +1039,8 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 			}
 		}
 		if len(failed) > 0 {
-			return listError("the Slurm run failed", failed)
+			return fmt.Errorf("%w\nOnce the cause is fixed (each log says it), run the same arbiter slurm -submit again: "+
+				"the shards that finished play nothing, the others resume, and the merges run", listError("the Slurm run failed", failed))
 		}
 		fmt.Fprintf(stdout, "Every job completed.\n")
 		return nil
