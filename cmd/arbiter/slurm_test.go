@@ -171,12 +171,15 @@ func (st *slurmTest) shards(t *testing.T) {
 	start = time.Now()
 	cmd := exec.Command(st.bin, args...)
 	cmd.Env = st.env
-	var output bytes.Buffer
+	// stdout, copied by the goroutine below, and stderr, by cmd's own,
+	// into two buffers: one written by both at once (-submit prints its
+	// jobs' states as they change) would mix their bytes.
+	var output, errOutput bytes.Buffer
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = &output
+	cmd.Stderr = &errOutput
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +217,7 @@ func (st *slurmTest) shards(t *testing.T) {
 	st.slurm(t, "scancel", array+"_0")
 	err = cmd.Wait()
 	<-copied
+	output.Write(errOutput.Bytes())
 	if err == nil {
 		t.Fatalf("arbiter slurm -submit succeeded although shard 0 was cancelled:\n%s", output.String())
 	}
