@@ -198,23 +198,27 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 func (j *slurmJob) check(p, now *plan.Plan, cfg *config.Config, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
-	// cannot be, nor can a line break on a line.
-	if strings.ContainsAny(j.work, "\"\n") {
-		return fmt.Errorf("-work %q: the job scripts name their logs in it on #SBATCH lines, in double quotes, which cannot hold a double quote or a line break: choose a -work directory without them", j.work)
+	// cannot be, nor can a line break on a line; and a backslash in the
+	// path makes sbatch lose it (the jobs fail, with no log), where a
+	// percent sign is written as sbatch's "%%".
+	if strings.ContainsAny(j.work, "\"\n\\") {
+		return fmt.Errorf("-work %q: the job scripts name their logs in it on #SBATCH lines, in double quotes, which cannot hold a double quote, a backslash or a line break: choose a -work directory without them", j.work)
 	}
 	for _, d := range []struct{ flag, dir string }{{"-out", j.out}, {"-work", j.work}} {
 		if err := checkNotInBotsFrom(d.flag, d.dir, cfg); err != nil {
 			return err
 		}
 	}
+	// -out first: the default -work is beside it, below what -out is
+	// below.
+	if err := checkMakeable(j.out); err != nil {
+		return err
+	}
 	if err := checkWork(j.work, p, root); err != nil {
 		return err
 	}
 	// The merge jobs write -out, and the next stage's shards run from it.
 	if err := checkOutHoldsNoBot(j.out, p, root); err != nil {
-		return err
-	}
-	if err := checkMakeable(j.out); err != nil {
 		return err
 	}
 	// A work or results directory of another plan would fail every job
@@ -335,6 +339,9 @@ func (j *slurmJob) mark(p *plan.Plan) []byte {
 // fingerprint, so a bot's code in it would never be hashed.
 func checkWork(work string, p *plan.Plan, root string) error {
 	if err := checkHoldsNoBot("-work", work, p, root, "the work directory is arbiter's alone and never part of a bot's fingerprint; choose another -work"); err != nil {
+		return err
+	}
+	if err := checkWritable("-work", work, "every job would fail on it", "a -work directory the jobs can write"); err != nil {
 		return err
 	}
 	if foreign := fingerprint.SlurmForeign(work); len(foreign) > 0 {
@@ -474,7 +481,15 @@ func shortList(names []string) string {
 // (The cluster's nodes may still see it otherwise.) A link is followed,
 // and refused when it leads nowhere: mkdir fails on it.
 func checkMakeable(out string) error {
-	for d := out; ; d = filepath.Dir(d) {
+	return checkWritable("-out", out, "the merge job would fail after every shard played", "an -out directory the merge job can write")
+}
+
+// checkWritable refuses dir, given with flag, when it cannot be written,
+// or made, here (below a file, a link to a missing directory, a
+// read-only mount): fail says what would fail on it, choose what to
+// choose instead.
+func checkWritable(flag, dir, fail, choose string) error {
+	for d := dir; ; d = filepath.Dir(d) {
 		fi, err := os.Lstat(d)
 		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR)) && filepath.Dir(d) != d {
 			continue
@@ -482,22 +497,25 @@ func checkMakeable(out string) error {
 		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			if _, err := filepath.EvalSymlinks(d); err != nil {
 				target, _ := os.Readlink(d)
-				what := "-out " + out
-				if d != out {
-					what = fmt.Sprintf("-out %s cannot be made: %s", out, d)
+				what := flag + " " + dir
+				if d != dir {
+					what = fmt.Sprintf("%s %s cannot be made: %s", flag, dir, d)
 				}
-				return fmt.Errorf("%s is a link to a missing %s (%v); make %s, or choose an -out directory the merge job can write", what, target, err, target)
+				return fmt.Errorf("%s is a link to a missing %s (%v); make %s, or choose %s", what, target, err, target, choose)
 			}
 			fi, err = os.Stat(d)
 		}
 		if err != nil {
-			return fmt.Errorf("-out %s cannot be made: %v; choose an -out directory the merge job can write", out, err)
+			return fmt.Errorf("%s %s cannot be made: %v; choose %s", flag, dir, err, choose)
 		}
 		if !fi.IsDir() {
-			return fmt.Errorf("-out %s cannot be made: %s is not a directory; choose an -out directory the merge job can write", out, d)
+			if d == dir {
+				return fmt.Errorf("%s %s is not a directory; choose %s", flag, dir, choose)
+			}
+			return fmt.Errorf("%s %s cannot be made: %s is not a directory; choose %s", flag, dir, d, choose)
 		}
 		if err := unix.Access(d, unix.W_OK|unix.X_OK); err != nil {
-			return fmt.Errorf("-out %s cannot be written: %s: %v; the merge job would fail after every shard played. Choose an -out directory the merge job can write", out, d, err)
+			return fmt.Errorf("%s %s cannot be written: %s: %v; %s. Choose %s", flag, dir, d, err, fail, choose)
 		}
 		return nil
 	}
@@ -728,7 +746,7 @@ func (j *slurmJob) jobName(kind string, stage int) string {
 func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n#SBATCH --job-name=%s\n", j.jobName(name, stage))
-	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", log, cpus)
+	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n#SBATCH --open-mode=append\n#SBATCH --cpus-per-task=%d\n", outputPattern(log), cpus)
 	if j.partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
 	}
@@ -736,6 +754,15 @@ func (j *slurmJob) header(name string, stage int, log string, cpus int) string {
 		fmt.Fprintf(&b, "#SBATCH --time=%s\n", j.time)
 	}
 	return b.String()
+}
+
+// outputPattern is a log file's path (its name's %a: the array task) as
+// sbatch's --output pattern: a percent sign of the folders, which sbatch
+// would take for a pattern (%j: the job id; a folder that does not exist,
+// so every job fails, with no log), is written "%%".
+func outputPattern(log string) string {
+	dir, name := filepath.Split(log)
+	return strings.ReplaceAll(dir, "%", "%%") + name
 }
 
 // shardScript is stage s's array job: shard K/N per task, requeued when
@@ -941,6 +968,10 @@ func sbatch(args []string) (string, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", fmt.Errorf("sbatch %s: %v: arbiter slurm -submit submits the jobs with Slurm's sbatch, which is not installed here, or not on $PATH; "+
+			"run it where Slurm jobs are submitted (a login node), or run the work directory's submit.sh there", strings.Join(args, " "), err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("sbatch %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
@@ -957,18 +988,31 @@ var terminal = map[string]bool{"COMPLETED": true, "FAILED": true, "CANCELLED": t
 // terminal state and reports them; it fails unless all COMPLETED. A merge
 // that Slurm cancelled because a shard failed is a failure, although
 // sbatch --wait would exit 0 for it.
+//
+// While it waits it prints a job's tasks' states each time they change
+// (a job whose tasks all wait for the jobs before it aside), so that a
+// stage's progress, and a job that Slurm holds back and why (a drained
+// node), show.
 func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
+	shown := map[string]string{}
 	for {
 		states := map[string]map[string]string{}
 		done := true
 		for _, jb := range jobs {
-			st, err := jobStates(jb.id)
+			tasks, err := jobTasks(jb.id)
 			if err != nil {
 				return err
 			}
-			states[jb.id] = st
-			for _, s := range st {
-				done = done && terminal[s]
+			states[jb.id] = map[string]string{}
+			for task, t := range tasks {
+				states[jb.id][task] = t.state
+				done = done && terminal[t.state]
+			}
+			if line := progressLine(tasks); line != shown[jb.id] {
+				shown[jb.id] = line
+				if line != "" {
+					fmt.Fprintf(stdout, "%s (job %s): %s\n", jb.what, jb.id, line)
+				}
 			}
 		}
 		if !done {
@@ -995,17 +1039,87 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 			}
 		}
 		if len(failed) > 0 {
-			return listError("the Slurm run failed", failed)
+			return fmt.Errorf("%w\nOnce the cause is fixed (each log says it), run the same arbiter slurm -submit again: "+
+				"the shards that finished play nothing, the others resume, and the merges run", listError("the Slurm run failed", failed))
 		}
 		fmt.Fprintf(stdout, "Every job completed.\n")
 		return nil
 	}
 }
 
+// slurmTask is the state of a job's task, and the reason Slurm gives for
+// it (why it is still pending: "Resources", "Dependency", a drained node).
+type slurmTask struct{ state, reason string }
+
+// progressLine counts a job's tasks by state, in the order of the states'
+// names, the reasons of pending ones beside: "1 COMPLETED, 2 PENDING
+// (Resources), 1 RUNNING"; a job that is no array has its state alone
+// ("RUNNING"). It is empty while every task waits for the
+// jobs before it (PENDING, Dependency): a chain of many stages would list
+// them all at first.
+func progressLine(tasks map[string]slurmTask) string {
+	count := map[string]int{}
+	for task, t := range tasks {
+		count[progressWhat(t)] += taskCount(task)
+	}
+	if len(count) == 1 && count["PENDING (Dependency)"] > 0 {
+		return ""
+	}
+	if t, ok := tasks[""]; ok && len(tasks) == 1 {
+		return progressWhat(t) // a job that is no array
+	}
+	var parts []string
+	for _, what := range slices.Sorted(maps.Keys(count)) {
+		parts = append(parts, fmt.Sprintf("%d %s", count[what], what))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// progressWhat is a task's state, with the reason of a pending one.
+func progressWhat(t slurmTask) string {
+	if t.state == "PENDING" && t.reason != "" && t.reason != "None" {
+		return t.state + " (" + strings.ReplaceAll(t.reason, "_", " ") + ")"
+	}
+	return t.state
+}
+
+// taskCount is how many tasks a task of scontrol's names: one, or a
+// range of them still pending together ("_2-3", "_0-7%2", "_1,4-5").
+func taskCount(task string) int {
+	n := 0
+	for _, part := range strings.Split(strings.TrimPrefix(task, "_"), ",") {
+		part, _, _ = strings.Cut(part, "%")
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, errA := strconv.Atoi(lo)
+		b, errB := strconv.Atoi(hi)
+		if isRange && errA == nil && errB == nil && b >= a {
+			n += b - a + 1
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
 // jobStates are the states of a job's tasks ("" for a job that is no
-// array), from scontrol (accounting may be off). A busy controller times
-// out now and then: scontrol is asked up to five times.
+// array), from scontrol (accounting may be off).
 func jobStates(id string) (map[string]string, error) {
+	tasks, err := jobTasks(id)
+	if err != nil {
+		return nil, err
+	}
+	st := map[string]string{}
+	for task, t := range tasks {
+		st[task] = t.state
+	}
+	return st, nil
+}
+
+// jobTasks are the states of a job's tasks, with their reasons, by task
+// ("" for a job that is no array), from scontrol (accounting may be
+// off). A busy controller times out now and then: scontrol is asked up to
+// five times.
+func jobTasks(id string) (map[string]slurmTask, error) {
 	const tries = 5
 	var out []byte
 	var err error
@@ -1024,18 +1138,22 @@ func jobStates(id string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := map[string]string{}
+	st := map[string]slurmTask{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		task := ""
+		task, t, seen := "", slurmTask{}, false
 		for _, f := range strings.Fields(line) {
 			if v, ok := strings.CutPrefix(f, "ArrayTaskId="); ok {
 				task = "_" + v
 			}
-		}
-		for _, f := range strings.Fields(line) {
-			if v, ok := strings.CutPrefix(f, "JobState="); ok {
-				st[task] = v
+			if v, ok := strings.CutPrefix(f, "Reason="); ok {
+				t.reason = v
 			}
+			if v, ok := strings.CutPrefix(f, "JobState="); ok {
+				t.state, seen = v, true
+			}
+		}
+		if seen {
+			st[task] = t
 		}
 	}
 	return st, nil
@@ -1051,9 +1169,11 @@ func taskNumber(task string) int {
 	return n
 }
 
-// taskLog is a job's log file for one of its tasks.
+// taskLog is a job's log file for one of its tasks: the %a of its name
+// (logFile), not one of the work directory's path, is the task.
 func taskLog(pattern, task string) string {
-	return strings.ReplaceAll(pattern, "%a", strings.TrimPrefix(task, "_"))
+	dir, name := filepath.Split(pattern)
+	return dir + strings.ReplaceAll(name, "%a", strings.TrimPrefix(task, "_"))
 }
 
 func fileExists(name string) bool {

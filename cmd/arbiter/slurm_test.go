@@ -171,12 +171,15 @@ func (st *slurmTest) shards(t *testing.T) {
 	start = time.Now()
 	cmd := exec.Command(st.bin, args...)
 	cmd.Env = st.env
-	var output bytes.Buffer
+	// stdout, copied by the goroutine below, and stderr, by cmd's own,
+	// into two buffers: one written by both at once (-submit prints its
+	// jobs' states as they change) would mix their bytes.
+	var output, errOutput bytes.Buffer
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = &output
+	cmd.Stderr = &errOutput
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +217,7 @@ func (st *slurmTest) shards(t *testing.T) {
 	st.slurm(t, "scancel", array+"_0")
 	err = cmd.Wait()
 	<-copied
+	output.Write(errOutput.Bytes())
 	if err == nil {
 		t.Fatalf("arbiter slurm -submit succeeded although shard 0 was cancelled:\n%s", output.String())
 	}
@@ -511,6 +515,45 @@ func TestTaskWord(t *testing.T) {
 		out, err := cmd.Output()
 		if err != nil || string(out) != c.want {
 			t.Errorf("taskWord(%q) = %s, which sh reads as %q (%v), want %q", c.in, taskWord(c.in), out, err, c.want)
+		}
+	}
+}
+
+// TestTaskLog checks that -submit names a task's log by the %a of the
+// log's name alone: a work directory's own "%a" is kept (sbatch reads it
+// as "%%a", outputPattern).
+func TestTaskLog(t *testing.T) {
+	for _, c := range []struct{ pattern, task, want string }{
+		{"/w/logs/stage0-shard%a.log", "_3", "/w/logs/stage0-shard3.log"},
+		{"/w%a/logs/stage0-shard%a.log", "_3", "/w%a/logs/stage0-shard3.log"},
+		{"/w%a/logs/stage0-merge.log", "", "/w%a/logs/stage0-merge.log"},
+	} {
+		if got := taskLog(c.pattern, c.task); got != c.want {
+			t.Errorf("taskLog(%q, %q) = %q, want %q", c.pattern, c.task, got, c.want)
+		}
+	}
+	if got, want := outputPattern("/w%j/logs/stage0-shard%a.log"), "/w%%j/logs/stage0-shard%a.log"; got != want {
+		t.Errorf("outputPattern = %q, want %q", got, want)
+	}
+}
+
+// TestProgressLine checks what -submit prints of a job while it waits:
+// its tasks counted by state, a pending range of tasks as the tasks it
+// holds, and nothing for a job whose tasks all wait for the jobs before.
+func TestProgressLine(t *testing.T) {
+	for _, c := range []struct {
+		tasks map[string]slurmTask
+		want  string
+	}{
+		{map[string]slurmTask{"_0-3": {"PENDING", "Dependency"}}, ""},
+		{map[string]slurmTask{"": {"PENDING", "Dependency"}}, ""},
+		{map[string]slurmTask{"": {"RUNNING", "None"}}, "RUNNING"},
+		{map[string]slurmTask{"_2-3%1": {"PENDING", "Resources"}, "_0": {"RUNNING", "None"}, "_1": {"COMPLETED", "None"}},
+			"1 COMPLETED, 2 PENDING (Resources), 1 RUNNING"},
+		{map[string]slurmTask{"_1,4-6": {"PENDING", "ReqNodeNotAvail,_UnavailableNodes:n1"}}, "4 PENDING (ReqNodeNotAvail, UnavailableNodes:n1)"},
+	} {
+		if got := progressLine(c.tasks); got != c.want {
+			t.Errorf("progressLine(%v) = %q, want %q", c.tasks, got, c.want)
 		}
 	}
 }
