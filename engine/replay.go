@@ -412,7 +412,35 @@ func readTranscript(path string) ([]string, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return out, nil
+	return matchFirst(out), nil
+}
+
+// matchFirst puts a transcript's match event first, before the faults of
+// the seats whose build failed, which an arbiter before 2026-11-24 wrote
+// ahead of it (engine.playStaged writes them after it now), so that a
+// transcript recorded then compares equal with its replay now.
+func matchFirst(lines []string) []string {
+	n := 0
+	for n < len(lines) && eventKind(lines[n]) == "fault:"+FaultBuild {
+		n++
+	}
+	if n == 0 || n == len(lines) || eventKind(lines[n]) != "match:" {
+		return lines
+	}
+	return slices.Concat(lines[n:n+1], lines[:n], lines[n+1:])
+}
+
+// eventKind is a transcript line's event and its data's kind, "event:kind"
+// (empty for a line sent or received).
+func eventKind(line string) string {
+	var l struct {
+		Event string
+		Data  struct{ Kind string }
+	}
+	if json.Unmarshal([]byte(line), &l) != nil || l.Event == "" {
+		return ""
+	}
+	return l.Event + ":" + l.Data.Kind
 }
 
 // measured are the names of the fields of events that hold a time

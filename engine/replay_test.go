@@ -104,6 +104,33 @@ func TestCompareTranscriptsFaultNotes(t *testing.T) {
 	}
 }
 
+// A transcript an arbiter before 2026-11-24 recorded has a failed
+// build's fault before the match event; one recorded now has it after.
+// A replay compares the two as the same, but not a build fault that moved
+// elsewhere, nor a start fault before the match event.
+func TestCompareTranscriptsBuildFaultFirst(t *testing.T) {
+	write := linesWriter(t)
+	const (
+		match = `{"t":0.1,"event":"match","data":{"id":"m","seed":1}}`
+		built = `{"t":0.01,"event":"fault","data":{"detail":"the build failed","kind":"build","seat":1}}`
+		start = `{"t":15,"event":"fault","data":{"seat":1,"kind":"start","detail":"the build failed"}}`
+		end   = `{"t":9,"event":"end","data":{"scores":[0,0]}}`
+	)
+	recorded := write("a.jsonl", built, match, start, end)
+	for _, c := range []struct {
+		name  string
+		lines []string
+		diff  string
+	}{
+		{"match first", []string{match, built, start, end}, ""},
+		{"as recorded", []string{built, match, start, end}, ""},
+		{"build fault later", []string{match, start, built, end}, "line 2 differs"},
+	} {
+		wantDiff(t, recorded, write(c.name, c.lines...), c.name, c.diff)
+	}
+	wantDiff(t, write("start.jsonl", start, match, end), write("start after", match, start, end), "start fault moved", "line 1 differs")
+}
+
 // A long line that differs (a result, whose fingerprints come first) is
 // shown around its first difference, not cut before it.
 func TestCompareTranscriptsShowsWhereALongLineDiffers(t *testing.T) {

@@ -1038,14 +1038,17 @@ func (r *Runner) playStaged(ctx context.Context, game drivers.Game, m *plan.Matc
 	if err != nil {
 		return nil, err
 	}
+	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: st.dir,
+		Clock: m.Clock, Record: tr, Log: log, Seats: st.seats}
+	// The match event is every transcript's first line (docs/events.md),
+	// a seat's failed build after it (before 2026-11-24 the build's fault
+	// came first: readTranscript reads such a transcript in today's order).
+	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	for i, s := range st.seats {
 		if s.Unbuilt != "" {
 			tr.Event("fault", map[string]any{"seat": i, "kind": FaultBuild, "detail": s.Unbuilt})
 		}
 	}
-	match := &drivers.Match{ID: m.ID, Seed: m.Seed, Round: m.Round, Variant: m.Variant, Dir: st.dir,
-		Clock: m.Clock, Record: tr, Log: log, Seats: st.seats}
-	tr.Event("match", map[string]any{"id": m.ID, "seed": m.Seed, "seats": m.Seats})
 	log.Debug("match started", "seats", m.Seats)
 	// A bot's stderr file that cannot be written (a full disk) leaves the
 	// match's records incomplete by the machine's fault: the match stops
