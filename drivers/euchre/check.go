@@ -106,7 +106,7 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 	if problem := judge(a); problem != "" {
 		return a, reply, conform.Failf("%s", problem)
 	}
-	if p, err := checkMemory(cp.dir, s.Memory); err != nil {
+	if p, err := checkMemory(cp.dir, s.Memory, s.MemoryReadable); err != nil {
 		return a, reply, err
 	} else if p != "" {
 		return a, reply, conform.Failf("%s", p)

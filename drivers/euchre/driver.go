@@ -207,13 +207,18 @@ func (g *Game) RunsIn() string { return "its memory folder (ARBITER_MEMORY_DIR)"
 
 func (g *Game) Settings() any { return g.settings }
 
-// EarlierRules names the rule of a plan saved before an answer followed
-// by a crash was a crash (drivers.Earlier).
+// EarlierRules names the rules of a plan saved before an answer followed
+// by a crash was a crash, or before a memory file arbiter cannot read
+// broke the memory rule (drivers.Earlier).
 func (g *Game) EarlierRules() []string {
-	if g.settings.CrashAfterAnswer {
-		return nil
+	var rules []string
+	if !g.settings.CrashAfterAnswer {
+		rules = append(rules, "The plan was made by an earlier arbiter, so a bot that printed a legal answer and then exited with a failing status, or died by a signal arbiter did not send, has its answer used, as it began; a plan made now takes that as a crash (crash_after_answer, docs/games/euchre.md).")
 	}
-	return []string{"The plan was made by an earlier arbiter, so a bot that printed a legal answer and then exited with a failing status, or died by a signal arbiter did not send, has its answer used, as it began; a plan made now takes that as a crash (crash_after_answer, docs/games/euchre.md)."}
+	if !g.settings.MemoryReadable {
+		rules = append(rules, "The plan was made by an earlier arbiter, so a memory file its bot took the permissions away from (where arbiter is not root) is kept, as it began, although the bot's next match cannot start from a copy of it; a plan made now takes that as breaking the memory rule (memory_readable, docs/games/euchre.md).")
+	}
+	return rules
 }
 
 func (g *Game) Clock() drivers.Clock { return g.clock }

@@ -116,12 +116,39 @@ func TestLoadPlanCrashAfterAnswer(t *testing.T) {
 			t.Errorf("%s: CrashAfterAnswer %v, want %v", tc.settings, got, tc.crash)
 		}
 		// arbiter plan says the old rule of an old plan only.
-		if said := len(g.(*Game).EarlierRules()) > 0; said == tc.crash {
+		if said := strings.Contains(strings.Join(g.(*Game).EarlierRules(), "\n"), "crash_after_answer"); said == tc.crash {
 			t.Errorf("%s: EarlierRules %q", tc.settings, g.(*Game).EarlierRules())
 		}
 	}
 	if !DefaultSettings().CrashAfterAnswer {
 		t.Error("a new game block does not have the crash-after-answer rule")
+	}
+}
+
+// A plan written before a memory file arbiter cannot read broke the
+// memory rule (no memory_readable) keeps such a file, as it was played,
+// and arbiter plan says so; a new game block has the rule.
+func TestLoadPlanMemoryReadable(t *testing.T) {
+	for _, tc := range []struct {
+		settings string
+		readable bool
+	}{
+		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true`, false},
+		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true,"memory_readable":true`, true},
+	} {
+		g, err := Driver{}.LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024,` + tc.settings + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.(*Game).settings.MemoryReadable; got != tc.readable {
+			t.Errorf("%s: MemoryReadable %v, want %v", tc.settings, got, tc.readable)
+		}
+		if said := len(g.(*Game).EarlierRules()) > 0; said == tc.readable {
+			t.Errorf("%s: EarlierRules %q", tc.settings, g.(*Game).EarlierRules())
+		}
+	}
+	if !DefaultSettings().MemoryReadable {
+		t.Error("a new game block does not have the rule of a memory file arbiter cannot read")
 	}
 }
 

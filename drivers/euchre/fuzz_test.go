@@ -63,7 +63,7 @@ func FuzzMemory(f *testing.F) {
 		if err := proctest.Litter(dir, names, kinds); err != nil {
 			t.Fatal(err)
 		}
-		problem, err := checkMemory(dir, 100)
+		problem, err := checkMemory(dir, 100, true)
 		if err != nil {
 			t.Fatal(err)
 		}

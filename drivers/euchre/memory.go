@@ -16,18 +16,20 @@ import (
 // its whole memory: the folder is emptied, which is simpler to reason
 // about than any choice of which file to keep. problem says what was
 // wrong, or is empty. A missing folder is made again, so that the next run
-// has its working directory.
-func checkMemory(dir string, limit int64) (problem string, err error) {
+// has its working directory. mustRead (Settings.MemoryReadable) makes a
+// file arbiter cannot open break the rule.
+func checkMemory(dir string, limit int64, mustRead bool) (problem string, err error) {
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return "removed its own memory folder", os.MkdirAll(dir, 0o755)
 	}
 	var why []string
-	if errors.Is(err, fs.ErrPermission) {
+	if errors.Is(err, fs.ErrPermission) || err == nil && !searchable(dir, entries) {
 		// Where arbiter is not root, the bot runs as arbiter's uid and
-		// may take its folder's permissions away (chmod 0 .): the
-		// folder is given back and emptied, as for any breach, rather
-		// than stop the run (at its every resume again).
+		// may take its folder's permissions away (chmod 0 ., or 0400
+		// ., its names listed but its files out of reach): the folder
+		// is given back and emptied, as for any breach, rather than
+		// stop the run (at its every resume again).
 		why = append(why, "its folder could not be read (its permissions were taken away)")
 		if err := os.Chmod(dir, 0o755); err != nil {
 			return "", err
@@ -60,7 +62,7 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 			// Left on the host, a set-user-ID program of the sandbox's
 			// uid would let anyone run as every sandboxed bot.
 			why = append(why, e.Name()+" is set-user-ID or set-group-ID")
-		case !readable(filepath.Join(dir, e.Name())):
+		case mustRead && !readable(filepath.Join(dir, e.Name())):
 			// Where arbiter is not root, the bot runs as arbiter's uid
 			// and may take its file's permissions away (chmod 0 m):
 			// the next match could not start from a copy of it.
@@ -94,6 +96,17 @@ func checkMemory(dir string, limit int64) (problem string, err error) {
 	}
 	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
 		limit, strings.Join(why, ", ")), nil
+}
+
+// searchable says whether arbiter may look at the entries of dir, listed
+// in entries: a folder whose names it may read but not search (mode 0400)
+// fails at its files.
+func searchable(dir string, entries []os.DirEntry) bool {
+	if len(entries) == 0 {
+		return true
+	}
+	_, err := os.Lstat(filepath.Join(dir, entries[0].Name()))
+	return !errors.Is(err, fs.ErrPermission)
 }
 
 // readable says whether arbiter can open the regular file at path.

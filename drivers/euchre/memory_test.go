@@ -51,7 +51,7 @@ func TestCheckMemory(t *testing.T) {
 					}
 				}
 			}
-			problem, err := checkMemory(dir, 1024)
+			problem, err := checkMemory(dir, 1024, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,14 +79,14 @@ func TestCheckMemory(t *testing.T) {
 		if err != nil {
 			t.Skipf("fallocate: %v", err)
 		}
-		problem, err := checkMemory(dir, 1024)
+		problem, err := checkMemory(dir, 1024, true)
 		if err != nil || !strings.Contains(problem, "m has ") {
 			t.Errorf("problem %q, err %v; want the file's blocks over the rule", problem, err)
 		}
 	})
 	t.Run("a removed folder is made again", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "pos0")
-		problem, err := checkMemory(dir, 1024)
+		problem, err := checkMemory(dir, 1024, true)
 		if err != nil || problem == "" {
 			t.Fatalf("problem %q, err %v", problem, err)
 		}
@@ -114,6 +114,8 @@ func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
 		{0, []string{"m"}},
 		{0o300, []string{"m"}},
 		{0o500, []string{"a", "b"}},
+		{0o400, []string{"m"}}, // its names read, but not its files
+		{0o600, []string{"m"}},
 	} {
 		t.Run(tc.mode.String(), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "bot")
@@ -125,7 +127,7 @@ func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
 			}
 			os.Chmod(dir, tc.mode)
 			defer os.Chmod(dir, 0o755)
-			problem, err := checkMemory(dir, 1024)
+			problem, err := checkMemory(dir, 1024, true)
 			if err != nil || problem == "" {
 				t.Fatalf("problem %q, err %v; want the rule broken, not an error", problem, err)
 			}
@@ -150,12 +152,22 @@ func TestCheckMemoryFileWithoutPermissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(p, 0)
-	problem, err := checkMemory(dir, 1024)
+	problem, err := checkMemory(dir, 1024, true)
 	if err != nil || !strings.Contains(problem, "m cannot be read") {
 		t.Fatalf("problem %q, err %v; want the rule broken by m", problem, err)
 	}
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 		t.Errorf("after the check: %d entries, err %v; want the folder emptied", len(entries), err)
+	}
+	// A plan made before the rule (no memory_readable) keeps the file,
+	// as it was played: where the memory is per position, nothing copies
+	// it.
+	os.WriteFile(p, []byte("x"), 0o200)
+	if problem, err := checkMemory(dir, 1024, false); err != nil || problem != "" {
+		t.Errorf("without memory_readable: problem %q, err %v; want none", problem, err)
+	}
+	if _, err := os.Lstat(p); err != nil {
+		t.Errorf("without memory_readable: %v; want the file kept", err)
 	}
 }
 

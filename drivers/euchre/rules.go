@@ -42,6 +42,14 @@ type Settings struct {
 	// ignores how the bot ended, so that such a plan resumes and replays
 	// as it was played.
 	CrashAfterAnswer bool `json:"crash_after_answer,omitempty"`
+	// MemoryReadable makes a memory file arbiter cannot open (its bot
+	// took its permissions away, chmod 0 m, where arbiter is not root)
+	// break the memory rule, its folder emptied: the bot's next match
+	// could not start from a copy of it, and the run stopped there at
+	// every resume. False, in a plan written before the rule, keeps such
+	// a file as it was kept, so that such a plan resumes and replays as
+	// it was played.
+	MemoryReadable bool `json:"memory_readable,omitempty"`
 }
 
 // Memory scopes (Settings.MemoryScope).
@@ -52,7 +60,7 @@ const (
 
 // DefaultSettings are the challenge's rules.
 func DefaultSettings() Settings {
-	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot, DealsApart: true, CrashAfterAnswer: true}
+	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot, DealsApart: true, CrashAfterAnswer: true, MemoryReadable: true}
 }
 
 // perBot says whether each bot keeps one memory file across its matches.

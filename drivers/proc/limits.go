@@ -201,7 +201,7 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 	var err error
 	cfg := shimConfig{Path: cmd.Path, Args: cmd.Args}
 	b.rl = func(res int, v uint64) { cfg.Rlimits = append(cfg.Rlimits, rlimit{Resource: res, Value: v}) }
-	b.rl(unix.RLIMIT_CORE, 0)
+	b.baseRlimits()
 	if len(p.cgroupBases()) > 0 {
 		if b.cg, err = leaseCgroup(p, lim.Memory, lim.Processes); err != nil {
 			return nil, err
@@ -252,6 +252,17 @@ func prepareWith(p *Probe, cmd *exec.Cmd, lim drivers.Limits, clock drivers.Cloc
 		return nil, err
 	}
 	return b, nil
+}
+
+// baseRlimits are every confined bot's and build's rlimits: no core
+// files, and no real-time priority or nice value below the one it starts
+// with, whatever arbiter's limits allow: where the organiser may raise
+// its priority (rtprio in limits.conf), a bot could otherwise take a
+// real-time policy (SCHED_FIFO) and starve the other bots and arbiter.
+func (b *Box) baseRlimits() {
+	b.rl(unix.RLIMIT_CORE, 0)
+	b.rl(unix.RLIMIT_RTPRIO, 0)
+	b.rl(unix.RLIMIT_NICE, 0)
 }
 
 // noteJVM notes whether the bot's program is a JVM, or a shell whose -c

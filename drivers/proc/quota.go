@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -190,7 +191,7 @@ func (q *FolderQuota) over(dir string) *Fault {
 	case what == "":
 		return nil
 	case unreadable:
-		return faultf(drivers.FaultFiles, "made a folder in its folder that arbiter cannot read, %s, so what it holds cannot be counted against its limit of %s: stopped", what, q.Rule)
+		return faultf(drivers.FaultFiles, "%s, so what it holds cannot be counted against its limit of %s: stopped", unreadFolder("made", what), q.Rule)
 	}
 	return faultf(drivers.FaultFiles, "wrote %s in its folder while it ran, over its limit of %s: stopped", what, q.Rule)
 }
@@ -203,9 +204,20 @@ func (q *FolderQuota) left(dir string) *Fault {
 	case what == "":
 		return nil
 	case unreadable:
-		return faultf(drivers.FaultFiles, "left a folder in its folder that arbiter cannot read, %s, so what it holds cannot be counted against its limit of %s", what, q.Rule)
+		return faultf(drivers.FaultFiles, "%s, so what it holds cannot be counted against its limit of %s", unreadFolder("left", what), q.Rule)
 	}
 	return faultf(drivers.FaultFiles, "left %s in its folder when its run ended, over its limit of %s", what, q.Rule)
+}
+
+// unreadFolder says what the bot did (made or left) to have a folder
+// arbiter cannot read, what (measure's "rel (why)"): a folder in its
+// folder, or its folder itself (rel "."), whose permissions it took away
+// where arbiter is not root.
+func unreadFolder(did, what string) string {
+	if why, ok := strings.CutPrefix(what, ". ("); ok {
+		return "took its own folder's permissions away: arbiter cannot read it (" + why
+	}
+	return fmt.Sprintf("%s a folder in its folder that arbiter cannot read, %s", did, what)
 }
 
 // quotaWatch measures a run's folder every quotaEvery and hands the first

@@ -106,13 +106,32 @@ func TestFolderQuotaUnreadableFirstByName(t *testing.T) {
 	}
 }
 
+// TestFolderQuotaOwnFolderUnreadable: a bot that takes its own folder's
+// permissions away (chmod 0 ., where arbiter is not root) is told so, not
+// that it made a folder "." in its folder. As root
+// TestFolderQuotaUnreadableFirstByNameAsNobody runs it as uid 65534.
+func TestFolderQuotaOwnFolderUnreadable(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads any folder: TestFolderQuotaUnreadableFirstByNameAsNobody runs this as uid 65534")
+	}
+	dir, q := auctionLike(t, 0, 0)
+	os.Chmod(dir, 0)
+	defer os.Chmod(dir, 0o755)
+	for _, f := range []*Fault{q.over(dir), q.left(dir)} {
+		if f == nil || f.Kind != drivers.FaultFiles || !strings.HasPrefix(f.Detail, "took its own folder's permissions away: arbiter cannot read it (permission denied), so what it holds cannot be counted") {
+			t.Errorf("fault %v, want a files fault saying the bot took its own folder's permissions away", f)
+		}
+	}
+}
+
 func TestFolderQuotaUnreadableFirstByNameAsNobody(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("not root: TestFolderQuotaUnreadableFirstByName runs as this user")
 	}
-	cmd, _ := asNobody(t, "^TestFolderQuotaUnreadableFirstByName$")
+	cmd, _ := asNobody(t, "^TestFolderQuota(UnreadableFirstByName|OwnFolderUnreadable)$")
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestFolderQuotaUnreadableFirstByName") {
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestFolderQuotaUnreadableFirstByName") ||
+		!strings.Contains(string(out), "--- PASS: TestFolderQuotaOwnFolderUnreadable") {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -194,6 +197,71 @@ func TestSpawnKeepsOpenFilesLimit(t *testing.T) {
 	got, err := ask(s, "limit")
 	if err != nil || got != "1000" {
 		t.Errorf("the bot's soft limit of open files: %q (%v), want 1000", got, err)
+	}
+}
+
+// TestBotsGetNoRealtimePriority: a confined bot, spawned or started
+// through the shim, in the sandbox or not, has RLIMIT_RTPRIO and
+// RLIMIT_NICE 0 whatever arbiter has: where the organiser may raise its
+// priority (rtprio in limits.conf), a bot could otherwise take
+// SCHED_FIFO and starve the others. Every confined bot's and build's
+// rlimits set them (spawned and shim alike start from those); then the
+// test raises its own limits (which needs CAP_SYS_RESOURCE, or hard
+// limits above 0) for bots to inherit and read their own.
+func TestBotsGetNoRealtimePriority(t *testing.T) {
+	for _, build := range []bool{false, true} {
+		for _, lim := range []drivers.Limits{defaultLimits(), {CPU: "10s"}} {
+			cmd := exec.Command(botBinary(t))
+			cmd.Dir = t.TempDir()
+			readable(t, cmd.Dir)
+			prepare := Prepare
+			if build {
+				prepare = func(cmd *exec.Cmd, lim drivers.Limits, clock drivers.Clock) (*Box, error) {
+					return PrepareBuild(cmd, lim, clock, "")
+				}
+			}
+			b, err := prepare(cmd, lim, drivers.Clock{Move: 5 * sec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(b.cfg.Rlimits, rlimit{Resource: unix.RLIMIT_RTPRIO}) || !slices.Contains(b.cfg.Rlimits, rlimit{Resource: unix.RLIMIT_NICE}) {
+				t.Errorf("build %v, sandbox %v: rlimits %+v, want RLIMIT_RTPRIO (%d) and RLIMIT_NICE (%d) at 0",
+					build, lim.Sandbox != nil, b.cfg.Rlimits, unix.RLIMIT_RTPRIO, unix.RLIMIT_NICE)
+			}
+			b.Close()
+		}
+	}
+	for _, res := range []int{unix.RLIMIT_RTPRIO, unix.RLIMIT_NICE} {
+		var was unix.Rlimit
+		if err := unix.Getrlimit(res, &was); err != nil {
+			t.Fatal(err)
+		}
+		raised := unix.Rlimit{Cur: max(was.Max, 10), Max: max(was.Max, 10)}
+		if err := unix.Setrlimit(res, &raised); err != nil {
+			t.Skipf("cannot raise rlimit %d to %d: %v", res, raised.Max, err)
+		}
+		t.Cleanup(func() { unix.Setrlimit(res, &was) })
+	}
+	script := pyHeader + "import resource\n" +
+		"reply(\"rtprio %s nice %s\" % (resource.getrlimit(resource.RLIMIT_RTPRIO), resource.getrlimit(resource.RLIMIT_NICE)))\n" +
+		"sys.stdin.readline()\n"
+	for _, shimmed := range []bool{false, true} {
+		for _, lim := range []drivers.Limits{defaultLimits(), {CPU: "10s"}} {
+			t.Run(fmt.Sprintf("shim %v, sandbox %v", shimmed, lim.Sandbox != nil), func(t *testing.T) {
+				if shimmed {
+					t.Setenv(spawnEnv, "shim")
+				}
+				spec := botSpec(t, "", drivers.Clock{Move: 5 * sec})
+				os.WriteFile(filepath.Join(spec.Dir, "bot.py"), []byte(script), 0o644)
+				readable(t, spec.Dir)
+				spec.Argv, spec.Env, spec.Limits = []string{python(t), filepath.Join(spec.Dir, "bot.py")}, nil, lim
+				s := start(t, spec)
+				defer s.Close("quit")
+				if got, err := ask(s, "limits"); err != nil || got != "rtprio (0, 0) nice (0, 0)" {
+					t.Errorf("the bot's limits: %q (%v), want rtprio (0, 0) nice (0, 0)", got, err)
+				}
+			})
+		}
 	}
 }
 
