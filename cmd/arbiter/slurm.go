@@ -995,27 +995,11 @@ var terminal = map[string]bool{"COMPLETED": true, "FAILED": true, "CANCELLED": t
 // node), show.
 func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 	shown := map[string]string{}
+	states := map[string]map[string]string{}
 	for {
-		states := map[string]map[string]string{}
-		done := true
-		for _, jb := range jobs {
-			tasks, err := jobTasks(jb.id)
-			if err != nil {
-				return err
-			}
-			states[jb.id] = map[string]string{}
-			for task, t := range tasks {
-				states[jb.id][task] = t.state
-				done = done && terminal[t.state]
-			}
-			if line := progressLine(tasks); line != shown[jb.id] {
-				shown[jb.id] = line
-				if line != "" {
-					fmt.Fprintf(stdout, "%s (job %s): %s\n", jb.what, jb.id, line)
-				}
-			}
-		}
-		if !done {
+		if done, err := pollSlurm(jobs, states, shown, stdout); err != nil {
+			return err
+		} else if !done {
 			time.Sleep(time.Second)
 			continue
 		}
@@ -1045,6 +1029,48 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "Every job completed.\n")
 		return nil
 	}
+}
+
+// pollSlurm asks Slurm the states of the jobs that have not ended, into
+// states (by job id, then task), printing a job's progressLine when it
+// changed since shown; done is whether every job has ended. A job whose
+// tasks have all ended is not asked again: its states do not change, and
+// Slurm forgets it after its MinJobAge (300 s by default) while the jobs
+// after it run, so that asking again would fail the wait.
+func pollSlurm(jobs []slurmSubmitted, states map[string]map[string]string, shown map[string]string, stdout io.Writer) (done bool, err error) {
+	done = true
+	for _, jb := range jobs {
+		if st := states[jb.id]; len(st) > 0 && ended(st) {
+			continue
+		}
+		tasks, err := jobTasks(jb.id)
+		if err != nil {
+			return false, err
+		}
+		states[jb.id] = map[string]string{}
+		for task, t := range tasks {
+			states[jb.id][task] = t.state
+		}
+		done = done && ended(states[jb.id])
+		if line := progressLine(tasks); line != shown[jb.id] {
+			shown[jb.id] = line
+			if line != "" {
+				fmt.Fprintf(stdout, "%s (job %s): %s\n", jb.what, jb.id, line)
+			}
+		}
+	}
+	return done, nil
+}
+
+// ended is whether a job's tasks (by task, their states) are all in a
+// terminal state.
+func ended(tasks map[string]string) bool {
+	for _, s := range tasks {
+		if !terminal[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // slurmTask is the state of a job's task, and the reason Slurm gives for
