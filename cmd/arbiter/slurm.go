@@ -110,11 +110,12 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if err := j.write(l.plan); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Wrote %d stage(s) of %d shard(s) and their merges to %s; submit them with %s\n",
-		j.stages, j.shards, j.work, shell.Word(filepath.Join(j.work, "submit.sh")))
+	fmt.Fprintf(stdout, "Wrote %d stage(s) of %d shard(s) and their merges to %s; ", j.stages, j.shards, j.work)
 	if !*submit {
+		fmt.Fprintf(stdout, "submit them with %s\n", shell.Word(filepath.Join(j.work, "submit.sh")))
 		return nil
 	}
+	fmt.Fprintf(stdout, "submitting them, as %s would\n", shell.Word(filepath.Join(j.work, "submit.sh")))
 	jobs, err := j.submitAll(stdout)
 	if err != nil {
 		return err
