@@ -356,7 +356,8 @@ func checkWork(work string, p *plan.Plan, root string) error {
 // into -out are of that many shards, and every shard job would refuse its
 // directory once submitted. A work directory written but never submitted
 // (no shard directory, no log, no jobs.json, which submit.sh writes too)
-// is written again for the new -shards.
+// is written again for the new -shards. So is an -out other than the
+// one it was written for (checkOut).
 func (j *slurmJob) checkShards() error {
 	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -365,7 +366,13 @@ func (j *slurmJob) checkShards() error {
 		return err
 	}
 	var sw fingerprint.SlurmWork
-	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
+	if json.Unmarshal(b, &sw) != nil {
+		return nil
+	}
+	if err := j.checkOut(sw.Out); err != nil {
+		return err
+	}
+	if sw.Shards < 1 || sw.Shards == j.shards {
 		return nil
 	}
 	used, err := j.submitted()
@@ -377,6 +384,27 @@ func (j *slurmJob) checkShards() error {
 		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
 		"(or remove %s if none of its jobs is queued or ran)",
 		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
+}
+
+// checkOut refuses an -out other than out, the one the work directory
+// was written for (its slurm.json), once its jobs were submitted: its
+// merges write out, its later stages' shards run from the plan there,
+// and its jobs still queued would go on doing so, while the scripts
+// written now would merge the same shards into -out. A work directory
+// written but never submitted is written again for the new -out.
+func (j *slurmJob) checkOut(out string) error {
+	if out == "" || out == j.out || sameFile(out, j.out) {
+		return nil
+	}
+	used, err := j.submitted()
+	if err != nil || len(used) == 0 {
+		return err // nothing submitted: written again
+	}
+	return fmt.Errorf("-out %s: the work directory %s was written for -out %s (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
+		"its merges write %s, and its later stages' shards run from the plan there, as its jobs still queued would. "+
+		"Run again with -out %s to go on, or start over with -out %s in another -work directory "+
+		"(or remove %s if none of its jobs is queued or ran)",
+		j.out, j.work, out, fingerprint.SlurmFile, strings.Join(used, ", "), out, out, j.out, j.work)
 }
 
 // submitted is what says that a job of the work directory was submitted
