@@ -439,7 +439,7 @@ func (j *slurmJob) submitted() ([]string, error) {
 // another. A saved plan's own plan.json is written as it was, so with
 // -allow-changed-bots the bots it records may differ from what the
 // shards played; the shards' are compared. A work directory written but
-// never submitted is written again.
+// never submitted, or whose shards played nothing, is written again.
 func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 	used, err := j.submitted()
 	if err != nil {
@@ -477,14 +477,18 @@ func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 // playedDirs are the results directories whose plan.json checkBots
 // compares, in a fixed order: the work directory (unless saved) and its
 // shard directories, once its jobs were submitted (used, from
-// submitted), and -out once it holds merged results.
+// submitted) and a shard played (its directory holds a plan.json), and
+// -out once it holds merged results. A work directory whose shards
+// played nothing (they refused the changed bots at their start) is
+// written again, as one never submitted is: its jobs, submitted again,
+// play the bots as they are now.
 func (j *slurmJob) playedDirs(used []string, saved bool) []string {
 	var dirs []string
 	if len(used) > 0 {
-		if !saved {
+		shards, _ := filepath.Glob(filepath.Join(j.work, "shards", "*", engine.PlanFile))
+		if !saved && len(shards) > 0 {
 			dirs = append(dirs, j.work)
 		}
-		shards, _ := filepath.Glob(filepath.Join(j.work, "shards", "*", engine.PlanFile))
 		slices.Sort(shards)
 		for _, f := range shards {
 			dirs = append(dirs, filepath.Dir(f))
