@@ -375,15 +375,24 @@ func (j *slurmJob) checkShards() error {
 	if sw.Shards < 1 || sw.Shards == j.shards {
 		return nil
 	}
+	return j.refuseWrittenFor("-shards", strconv.Itoa(j.shards), strconv.Itoa(sw.Shards),
+		fmt.Sprintf("its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards",
+			j.out, sw.Shards, sw.Shards), "-out and -work")
+}
+
+// refuseWrittenFor refuses flag's value now when the work directory was
+// written for was (its slurm.json) and its jobs were submitted, saying
+// why, and what to start over in; nil when nothing was submitted (the
+// work directory is written again).
+func (j *slurmJob) refuseWrittenFor(flag, now, was, why, startOver string) error {
 	used, err := j.submitted()
 	if err != nil || len(used) == 0 {
 		return err // nothing submitted: written again
 	}
-	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
-		"its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards. "+
-		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
+	return fmt.Errorf("%s %s: the work directory %s was written for %s %s (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
+		"%s. Run again with %s %s to go on, or start over with %s %s in another %s directory "+
 		"(or remove %s if none of its jobs is queued or ran)",
-		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
+		flag, now, j.work, flag, was, fingerprint.SlurmFile, strings.Join(used, ", "), why, flag, was, flag, now, startOver, j.work)
 }
 
 // checkOut refuses an -out other than out, the one the work directory
@@ -396,15 +405,8 @@ func (j *slurmJob) checkOut(out string) error {
 	if out == "" || out == j.out || sameFile(out, j.out) {
 		return nil
 	}
-	used, err := j.submitted()
-	if err != nil || len(used) == 0 {
-		return err // nothing submitted: written again
-	}
-	return fmt.Errorf("-out %s: the work directory %s was written for -out %s (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
-		"its merges write %s, and its later stages' shards run from the plan there, as its jobs still queued would. "+
-		"Run again with -out %s to go on, or start over with -out %s in another -work directory "+
-		"(or remove %s if none of its jobs is queued or ran)",
-		j.out, j.work, out, fingerprint.SlurmFile, strings.Join(used, ", "), out, out, j.out, j.work)
+	return j.refuseWrittenFor("-out", j.out, out,
+		fmt.Sprintf("its merges write %s, and its later stages' shards run from the plan there, as its jobs still queued would", out), "-work")
 }
 
 // submitted is what says that a job of the work directory was submitted
