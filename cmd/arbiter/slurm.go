@@ -110,11 +110,12 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	if err := j.write(l.plan); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Wrote %d stage(s) of %d shard(s) and their merges to %s; submit them with %s\n",
-		j.stages, j.shards, j.work, shell.Word(filepath.Join(j.work, "submit.sh")))
+	fmt.Fprintf(stdout, "Wrote %d stage(s) of %d shard(s) and their merges to %s; ", j.stages, j.shards, j.work)
 	if !*submit {
+		fmt.Fprintf(stdout, "submit them with %s\n", shell.Word(filepath.Join(j.work, "submit.sh")))
 		return nil
 	}
+	fmt.Fprintf(stdout, "submitting them, as %s would\n", shell.Word(filepath.Join(j.work, "submit.sh")))
 	jobs, err := j.submitAll(stdout)
 	if err != nil {
 		return err
@@ -355,7 +356,8 @@ func checkWork(work string, p *plan.Plan, root string) error {
 // into -out are of that many shards, and every shard job would refuse its
 // directory once submitted. A work directory written but never submitted
 // (no shard directory, no log, no jobs.json, which submit.sh writes too)
-// is written again for the new -shards.
+// is written again for the new -shards. So is an -out other than the
+// one it was written for (checkOut).
 func (j *slurmJob) checkShards() error {
 	b, err := os.ReadFile(filepath.Join(j.work, fingerprint.SlurmFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -364,18 +366,47 @@ func (j *slurmJob) checkShards() error {
 		return err
 	}
 	var sw fingerprint.SlurmWork
-	if json.Unmarshal(b, &sw) != nil || sw.Shards < 1 || sw.Shards == j.shards {
+	if json.Unmarshal(b, &sw) != nil {
 		return nil
 	}
+	if err := j.checkOut(sw.Out); err != nil {
+		return err
+	}
+	if sw.Shards < 1 || sw.Shards == j.shards {
+		return nil
+	}
+	return j.refuseWrittenFor("-shards", strconv.Itoa(j.shards), strconv.Itoa(sw.Shards),
+		fmt.Sprintf("its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards",
+			j.out, sw.Shards, sw.Shards), "-out and -work")
+}
+
+// refuseWrittenFor refuses flag's value now when the work directory was
+// written for was (its slurm.json) and its jobs were submitted, saying
+// why, and what to start over in; nil when nothing was submitted (the
+// work directory is written again).
+func (j *slurmJob) refuseWrittenFor(flag, now, was, why, startOver string) error {
 	used, err := j.submitted()
 	if err != nil || len(used) == 0 {
 		return err // nothing submitted: written again
 	}
-	return fmt.Errorf("-shards %d: the work directory %s was written for -shards %d (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
-		"its shard directories, and the merges of them into %s, are of %d shards, and every shard job would refuse them, while its jobs still queued would run the scripts of %d shards. "+
-		"Run again with -shards %d to go on, or start over with -shards %d in another -out and -work directory "+
+	return fmt.Errorf("%s %s: the work directory %s was written for %s %s (its %s), and its jobs were submitted (its %s: by arbiter slurm -submit or by hand with submit.sh); "+
+		"%s. Run again with %s %s to go on, or start over with %s %s in another %s directory "+
 		"(or remove %s if none of its jobs is queued or ran)",
-		j.shards, j.work, sw.Shards, fingerprint.SlurmFile, strings.Join(used, ", "), j.out, sw.Shards, sw.Shards, sw.Shards, j.shards, j.work)
+		flag, now, j.work, flag, was, fingerprint.SlurmFile, strings.Join(used, ", "), why, flag, was, flag, now, startOver, j.work)
+}
+
+// checkOut refuses an -out other than out, the one the work directory
+// was written for (its slurm.json), once its jobs were submitted: its
+// merges write out, its later stages' shards run from the plan there,
+// and its jobs still queued would go on doing so, while the scripts
+// written now would merge the same shards into -out. A work directory
+// written but never submitted is written again for the new -out.
+func (j *slurmJob) checkOut(out string) error {
+	if out == "" || out == j.out || sameFile(out, j.out) {
+		return nil
+	}
+	return j.refuseWrittenFor("-out", j.out, out,
+		fmt.Sprintf("its merges write %s, and its later stages' shards run from the plan there, as its jobs still queued would", out), "-work")
 }
 
 // submitted is what says that a job of the work directory was submitted
@@ -410,7 +441,7 @@ func (j *slurmJob) submitted() ([]string, error) {
 // another. A saved plan's own plan.json is written as it was, so with
 // -allow-changed-bots the bots it records may differ from what the
 // shards played; the shards' are compared. A work directory written but
-// never submitted is written again.
+// never submitted, or whose shards played nothing, is written again.
 func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 	used, err := j.submitted()
 	if err != nil {
@@ -448,14 +479,18 @@ func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 // playedDirs are the results directories whose plan.json checkBots
 // compares, in a fixed order: the work directory (unless saved) and its
 // shard directories, once its jobs were submitted (used, from
-// submitted), and -out once it holds merged results.
+// submitted) and a shard played (its directory holds a plan.json), and
+// -out once it holds merged results. A work directory whose shards
+// played nothing (they refused the changed bots at their start) is
+// written again, as one never submitted is: its jobs, submitted again,
+// play the bots as they are now.
 func (j *slurmJob) playedDirs(used []string, saved bool) []string {
 	var dirs []string
 	if len(used) > 0 {
-		if !saved {
+		shards, _ := filepath.Glob(filepath.Join(j.work, "shards", "*", engine.PlanFile))
+		if !saved && len(shards) > 0 {
 			dirs = append(dirs, j.work)
 		}
-		shards, _ := filepath.Glob(filepath.Join(j.work, "shards", "*", engine.PlanFile))
 		slices.Sort(shards)
 		for _, f := range shards {
 			dirs = append(dirs, filepath.Dir(f))
@@ -995,27 +1030,11 @@ var terminal = map[string]bool{"COMPLETED": true, "FAILED": true, "CANCELLED": t
 // node), show.
 func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 	shown := map[string]string{}
+	states := map[string]map[string]string{}
 	for {
-		states := map[string]map[string]string{}
-		done := true
-		for _, jb := range jobs {
-			tasks, err := jobTasks(jb.id)
-			if err != nil {
-				return err
-			}
-			states[jb.id] = map[string]string{}
-			for task, t := range tasks {
-				states[jb.id][task] = t.state
-				done = done && terminal[t.state]
-			}
-			if line := progressLine(tasks); line != shown[jb.id] {
-				shown[jb.id] = line
-				if line != "" {
-					fmt.Fprintf(stdout, "%s (job %s): %s\n", jb.what, jb.id, line)
-				}
-			}
-		}
-		if !done {
+		if done, err := pollSlurm(jobs, states, shown, stdout); err != nil {
+			return err
+		} else if !done {
 			time.Sleep(time.Second)
 			continue
 		}
@@ -1045,6 +1064,48 @@ func waitSlurm(jobs []slurmSubmitted, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "Every job completed.\n")
 		return nil
 	}
+}
+
+// pollSlurm asks Slurm the states of the jobs that have not ended, into
+// states (by job id, then task), printing a job's progressLine when it
+// changed since shown; done is whether every job has ended. A job whose
+// tasks have all ended is not asked again: its states do not change, and
+// Slurm forgets it after its MinJobAge (300 s by default) while the jobs
+// after it run, so that asking again would fail the wait.
+func pollSlurm(jobs []slurmSubmitted, states map[string]map[string]string, shown map[string]string, stdout io.Writer) (done bool, err error) {
+	done = true
+	for _, jb := range jobs {
+		if st := states[jb.id]; len(st) > 0 && ended(st) {
+			continue
+		}
+		tasks, err := jobTasks(jb.id)
+		if err != nil {
+			return false, err
+		}
+		states[jb.id] = map[string]string{}
+		for task, t := range tasks {
+			states[jb.id][task] = t.state
+		}
+		done = done && ended(states[jb.id])
+		if line := progressLine(tasks); line != shown[jb.id] {
+			shown[jb.id] = line
+			if line != "" {
+				fmt.Fprintf(stdout, "%s (job %s): %s\n", jb.what, jb.id, line)
+			}
+		}
+	}
+	return done, nil
+}
+
+// ended is whether a job's tasks (by task, their states) are all in a
+// terminal state.
+func ended(tasks map[string]string) bool {
+	for _, s := range tasks {
+		if !terminal[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // slurmTask is the state of a job's task, and the reason Slurm gives for
