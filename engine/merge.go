@@ -950,12 +950,17 @@ func newMergeSession(p *plan.Plan, results []Result, dir string, drv func(string
 	return s, nil
 }
 
+// notShardDir refuses dir, which has no file name, to a merge.
+func notShardDir(dir, name string) error {
+	return fmt.Errorf("%s is not a shard's results directory (no %s): merge takes the -out directories of arbiter run -shard", dir, name)
+}
+
 // readShardDir reads a shard's results directory.
 func readShardDir(dir string) (*shardDir, error) {
 	sd := &shardDir{dir: dir}
 	var err error
-	if sd.planJSON, err = os.ReadFile(filepath.Join(dir, PlanFile)); err != nil {
-		return nil, fmt.Errorf("%s is not a shard's results directory (no %s): merge takes the -out directories of arbiter run -shard", dir, PlanFile)
+	if sd.planJSON, err = readPlanFile(dir, func(error) error { return notShardDir(dir, PlanFile) }); err != nil {
+		return nil, err
 	}
 	if err := json.Unmarshal(sd.planJSON, &sd.plan); err != nil {
 		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, PlanFile), err)
@@ -968,7 +973,7 @@ func readShardDir(dir string) (*shardDir, error) {
 	case err != nil:
 		return nil, err
 	case rec == nil:
-		return nil, fmt.Errorf("%s is not a shard's results directory (no %s): merge takes the -out directories of arbiter run -shard", dir, ShardFile)
+		return nil, notShardDir(dir, ShardFile)
 	}
 	sd.shard = *rec
 	if sd.results, sd.lines, err = readRaw(filepath.Join(dir, ResultsFile)); err != nil {

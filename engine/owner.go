@@ -18,10 +18,12 @@ import (
 // another user than the one arbiter runs as: a results directory that two
 // users ran (root resumed a user's run, or the reverse) holds files the
 // other cannot replace, and a bare "permission denied" does not say so.
-// Any other error is returned as it is.
+// Any other error is returned as it is, and so is one OwnerHint added to
+// already.
 func OwnerHint(err error) error {
 	var pe *fs.PathError
-	if !errors.Is(err, fs.ErrPermission) || !errors.As(err, &pe) {
+	var hinted *ownerHinted
+	if !errors.Is(err, fs.ErrPermission) || !errors.As(err, &pe) || errors.As(err, &hinted) {
 		return err
 	}
 	me := os.Geteuid()
@@ -40,11 +42,20 @@ func OwnerHint(err error) error {
 		if !ok || int(st.Uid) == me {
 			continue
 		}
-		return fmt.Errorf("%w (%s belongs to %s, and arbiter runs as %s: another user's run wrote it; run as that user, or give the results directory to this one, e.g. chown -R)",
-			err, p, userName(int(st.Uid)), userName(me))
+		return &ownerHinted{err: fmt.Errorf("%w (%s belongs to %s, and arbiter runs as %s: another user's run wrote it; run as that user, or give the results directory to this one, e.g. chown -R)",
+			err, p, userName(int(st.Uid)), userName(me))}
 	}
 	return err
 }
+
+// ownerHinted is an error OwnerHint added whose the file is to, which it
+// leaves as it is when given it again (a reader that names the owner,
+// under a command that does too).
+type ownerHinted struct{ err error }
+
+func (e *ownerHinted) Error() string { return e.err.Error() }
+
+func (e *ownerHinted) Unwrap() error { return e.err }
 
 // mkdirResults makes the folder dir of a results directory (and those
 // above it) as os.MkdirAll does; a refusal says whose the folder that

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // TestOwnerHint: a refusal of a file in a folder of another user's (a
@@ -57,48 +57,32 @@ func TestLockDirOfAnotherUser(t *testing.T) {
 		}
 		return
 	}
-	dir := nobodysDir(t)
+	dir, runs := asNobody(t, "^TestLockDirOfAnotherUser$")
 	results := filepath.Join(dir, "results")
 	l, err := LockDir(results)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.Unlock()
-	runAsNobody(t, dir, "^TestLockDirOfAnotherUser$", "ENGINE_TEST_OTHERS_DIR="+results)
+	runs("ENGINE_TEST_OTHERS_DIR=" + results)
 }
 
-// nobodysDir is a folder of the test's that uid 65534 may read, for
-// runAsNobody; it skips the test when it does not run as root.
-func nobodysDir(t *testing.T) string {
+// asNobody is proctest.AsNobody of the test run: dir, a folder of the
+// test's that uid 65534 may read and write in, and runs, which runs the
+// test as uid 65534 with env and fails the test if it fails. It skips the
+// test when it does not run as root.
+func asNobody(t *testing.T, run string) (dir string, runs func(env ...string)) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("not root: cannot run a process as uid 65534")
 	}
-	dir := t.TempDir()
-	for d := dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
-	}
-	return dir
-}
-
-// runAsNobody runs the test run of a copy of this test binary, put in
-// dir (a folder of the test's that uid 65534 may read), as uid 65534 with
-// env, and fails the test if it fails.
-func runAsNobody(t *testing.T, dir, run string, env ...string) {
-	t.Helper()
-	exe, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "engine.test")
-	if err := os.WriteFile(bin, exe, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.run", run, "-test.count=1")
-	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=/"}, env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	cmd, dir := proctest.AsNobody(t, run)
+	return dir, func(env ...string) {
+		t.Helper()
+		cmd.Env = append(cmd.Env, env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("as uid 65534: %v\n%s", err, out)
+		}
 	}
 }
 
@@ -137,7 +121,7 @@ func TestOwnerWarningAsAUser(t *testing.T) {
 		}
 		return
 	}
-	dir := nobodysDir(t)
+	dir, runs := asNobody(t, "^TestOwnerWarningAsAUser$")
 	roots, others := filepath.Join(dir, "roots"), filepath.Join(dir, "others")
 	for _, d := range []string{roots, others} {
 		if err := os.Mkdir(d, 0o777); err != nil {
@@ -147,7 +131,7 @@ func TestOwnerWarningAsAUser(t *testing.T) {
 	if err := os.Chown(others, 65533, 65533); err != nil {
 		t.Fatal(err)
 	}
-	runAsNobody(t, dir, "^TestOwnerWarningAsAUser$", "ENGINE_TEST_OWNER_DIRS="+roots+":"+others)
+	runs("ENGINE_TEST_OWNER_DIRS=" + roots + ":" + others)
 }
 
 // TestChangesOfAnotherUser: a user who resumes, letting a change go on
@@ -164,7 +148,7 @@ func TestChangesOfAnotherUser(t *testing.T) {
 		}
 		return
 	}
-	dir := nobodysDir(t)
+	dir, runs := asNobody(t, "^TestChangesOfAnotherUser$")
 	results := filepath.Join(dir, "results")
 	if err := os.Mkdir(results, 0o755); err != nil {
 		t.Fatal(err)
@@ -175,7 +159,7 @@ func TestChangesOfAnotherUser(t *testing.T) {
 	if err := os.Chown(results, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	runAsNobody(t, dir, "^TestChangesOfAnotherUser$", "ENGINE_TEST_CHANGES_DIR="+results)
+	runs("ENGINE_TEST_CHANGES_DIR=" + results)
 }
 
 // TestBuildRecordsOfAnotherUser: a user who resumes, the bot changed so
@@ -197,7 +181,7 @@ func TestBuildRecordsOfAnotherUser(t *testing.T) {
 		}
 		return
 	}
-	dir := nobodysDir(t)
+	dir, runs := asNobody(t, "^TestBuildRecordsOfAnotherUser$")
 	results := filepath.Join(dir, "results")
 	if err := os.MkdirAll(filepath.Join(results, BuildsDir), 0o777); err != nil {
 		t.Fatal(err)
@@ -214,7 +198,7 @@ func TestBuildRecordsOfAnotherUser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runAsNobody(t, dir, "^TestBuildRecordsOfAnotherUser$", "ENGINE_TEST_BUILDS_DIR="+results)
+	runs("ENGINE_TEST_BUILDS_DIR=" + results)
 }
 
 // TestResultsFoldersOfAnotherUser: a user who resumes a run of root's
@@ -249,7 +233,7 @@ func TestResultsFoldersOfAnotherUser(t *testing.T) {
 		}
 		return
 	}
-	dir := nobodysDir(t)
+	dir, runs := asNobody(t, "^TestResultsFoldersOfAnotherUser$")
 	roots, rootsBuilds := filepath.Join(dir, "roots"), filepath.Join(dir, "builds")
 	for _, d := range []string{roots, filepath.Join(rootsBuilds, BuildsDir)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -263,7 +247,7 @@ func TestResultsFoldersOfAnotherUser(t *testing.T) {
 	if err := errors.Join(os.WriteFile(mine, nil, 0o444), os.Chown(mine, 65534, 65534)); err != nil {
 		t.Fatal(err)
 	}
-	runAsNobody(t, dir, "^TestResultsFoldersOfAnotherUser$", "ENGINE_TEST_RESULTS_DIRS="+roots+":"+rootsBuilds)
+	runs("ENGINE_TEST_RESULTS_DIRS=" + roots + ":" + rootsBuilds)
 }
 
 // TestBuildInAFolderOfAnotherUser: a user's build of a bot whose folder
@@ -303,7 +287,7 @@ func TestBuildInAFolderOfAnotherUser(t *testing.T) {
 		}
 		return
 	}
-	dir := nobodysDir(t)
+	dir, runs := asNobody(t, "^TestBuildInAFolderOfAnotherUser$")
 	bots := filepath.Join(dir, "bots")
 	out, roots, own := filepath.Join(dir, "out"), filepath.Join(bots, "roots"), filepath.Join(bots, "own")
 	// own/data: a folder of uid 65534's own kept read-only, which its
@@ -323,5 +307,41 @@ func TestBuildInAFolderOfAnotherUser(t *testing.T) {
 	if err := errors.Join(os.Chmod(data, 0o555), os.Chmod(filepath.Join(tree, "a"), 0o300)); err != nil {
 		t.Fatal(err)
 	}
-	runAsNobody(t, dir, "^TestBuildInAFolderOfAnotherUser$", "ENGINE_TEST_BOT_DIRS="+out+":"+roots+":"+own+":"+tree)
+	runs("ENGINE_TEST_BOT_DIRS=" + out + ":" + roots + ":" + own + ":" + tree)
+}
+
+// TestPlanOfAnotherUser: a results directory whose plan.json the user may
+// not read (root's, of 0600) is a results directory: rank, report,
+// replay and serve (ReadPlan) and merge (readShardDir) say the file
+// cannot be read and whose it is, not that the folder is not a results
+// directory ("out is not a results directory: open out/plan.json:
+// permission denied"); one without a plan.json still is not.
+func TestPlanOfAnotherUser(t *testing.T) {
+	if dir := os.Getenv("ENGINE_TEST_PLAN_DIR"); dir != "" {
+		want := filepath.Join(dir, PlanFile) + " cannot be read: open " + filepath.Join(dir, PlanFile) + ": permission denied (" + filepath.Join(dir, PlanFile) + " belongs to uid 0"
+		_, err := ReadPlan(dir)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), "belongs to") != 1 {
+			t.Errorf("ReadPlan of root's plan.json of 0600 as uid 65534: %v; want it to begin %q, naming the owner once", err, want)
+		}
+		_, err = readShardDir(dir)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("readShardDir of root's plan.json of 0600 as uid 65534: %v; want it to begin %q", err, want)
+		}
+		none := filepath.Join(filepath.Dir(dir), "none")
+		if _, err := ReadPlan(none); err == nil || !strings.HasPrefix(err.Error(), none+" is not a results directory: ") {
+			t.Errorf("ReadPlan of a folder without plan.json: %v; want it to say it is not a results directory", err)
+		}
+		return
+	}
+	dir, runs := asNobody(t, "^TestPlanOfAnotherUser$")
+	results, none := filepath.Join(dir, "results"), filepath.Join(dir, "none")
+	for _, d := range []string{results, none} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(results, PlanFile), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runs("ENGINE_TEST_PLAN_DIR=" + results)
 }

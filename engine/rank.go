@@ -5,6 +5,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/engine/stop"
 )
 
 // Rank ranks the results of plan p as `arbiter rank`, the standings of a
@@ -55,7 +56,40 @@ func Rank(p *plan.Plan, results []stats.Result, sp *ShardPlan, seats func(n int)
 		return nil, err
 	}
 	st.Ties, st.PlayoffsOver, st.NotPlayedOff = nil, false, nil
+	if shardStops(p, results, sp) {
+		st.SetStopped()
+	}
 	return st, nil
+}
+
+// shardStops says whether the stopping rule of p, a tournament without
+// stages, is sure to end it with the stage of shard sp, as the merge will
+// decide it: the shard's own results hold a prefix, in plan order, on
+// which the rule ends it (the merge's prefix holds that one too), or the
+// stage's matches reach max_matches (StageMatches plays none after it).
+// Its standings then say, as the run's do, that no playoff is played,
+// rather than that ties are broken by playoffs.
+func shardStops(p *plan.Plan, results []stats.Result, sp *ShardPlan) bool {
+	if p.Stop == nil || len(p.Stages) > 0 {
+		return false
+	}
+	if stop.Ends(p, results) {
+		return true
+	}
+	if p.Stop.MaxMatches == 0 || sp.Shard.Stage > len(sp.Paired) {
+		return false
+	}
+	n := len(p.Matches)
+	for _, pr := range sp.Paired[:sp.Shard.Stage] {
+		for _, m := range pr.Matches {
+			if stats.IsPlayoff(m.ID) {
+				// The rule counts no match after a playoff.
+				return false
+			}
+			n++
+		}
+	}
+	return n >= p.Stop.MaxMatches
 }
 
 // RankDir ranks the results of the results directory dir (Rank): a

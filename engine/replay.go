@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/arbiter-contests/arbiter/drivers"
@@ -603,13 +605,30 @@ func noRound(dir string, p *plan.Plan, results []Result, round int) error {
 	return fmt.Errorf("%s has no match of round %d (its rounds are 1-%d; %s)", dir, round, lastRound(p), later)
 }
 
+// readPlanFile reads the plan.json of dir. When there is none (or dir
+// is no folder), dir is not the results directory looked for: notDir
+// says so of the error. Any other failure, a plan.json the user may not
+// read, is the file's: it says the file cannot be read, and whose it is
+// when another user's (OwnerHint).
+func readPlanFile(dir string, notDir func(error) error) ([]byte, error) {
+	path := filepath.Join(dir, PlanFile)
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return nil, notDir(err)
+	}
+	return nil, OwnerHint(fmt.Errorf("%s cannot be read: %w", path, err))
+}
+
 // ReadPlan reads the plan.json of a results directory, as written: without
 // the rounds paired during the run. It refuses one that is no runnable
 // plan (plan.Plan.Runnable), which its readers could not go through.
 func ReadPlan(dir string) (*plan.Plan, error) {
-	b, err := os.ReadFile(filepath.Join(dir, PlanFile))
+	b, err := readPlanFile(dir, func(err error) error { return fmt.Errorf("%s is not a results directory: %w", dir, err) })
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a results directory: %w", dir, err)
+		return nil, err
 	}
 	var p plan.Plan
 	if err := json.Unmarshal(b, &p); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -218,7 +219,7 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 				// name: what follows it cannot be made.
 				return sf, nil
 			case merr != nil && file == nil:
-				return nil, fmt.Errorf("%s %s cannot be made from %s: %w", laterKind(name), laterID(name), filepath.Join(dir, ResultsFile), merr)
+				return nil, unmadeLater(name, filepath.Join(dir, ResultsFile), merr)
 			case made == nil && file == nil, file == nil && stopped && !anyPlayed(made.Matches, done):
 				// No tie left to play off, or the run stopped
 				// before it played any match of it.
@@ -235,6 +236,18 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 		known.Matches = append(known.Matches, file.Matches...)
 	}
 	return sf, nil
+}
+
+// unmadeLater is the error of a later stage, round or playoff, whose
+// file in rounds/ is name, that cannot be made from the results file
+// path: merr, which says the round only once (a *pairing.RoundError
+// names it too).
+func unmadeLater(name, path string, merr error) error {
+	var re *pairing.RoundError
+	if laterKind(name) == "round" && errors.As(merr, &re) && laterID(name) == strconv.Itoa(re.Round) {
+		merr = re.Err
+	}
+	return fmt.Errorf("%s %s cannot be made from %s: %w", laterKind(name), laterID(name), path, merr)
 }
 
 // readNamed reads the file of later step number step of p (see

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/internal/shell"
 )
@@ -26,5 +29,32 @@ func TestUnmadeStageCommand(t *testing.T) {
 	again := shell.Line("arbiter", "run", filepath.Join(dir, PlanFile), "-root", "/conf dir", "-out", dir)
 	if err == nil || !strings.Contains(err.Error(), "is missing: "+again+" makes it again from the results") {
 		t.Fatalf("unmadeStage: %v; want it to say %q makes the stage again", err, again)
+	}
+}
+
+// TestUnmadeRoundSaysRoundOnce: a round that a resumed run cannot pair
+// again from its results names the round once ("round 3 cannot be made
+// from out/results.jsonl: pairing round 3: ..." said it twice); a stage's
+// error keeps the stage it names, and an error of another round than the
+// file's keeps its own.
+func TestUnmadeRoundSaysRoundOnce(t *testing.T) {
+	path := filepath.Join("out", ResultsFile)
+	why := errors.New("no partner of a leaves a pairing of 1 meetings")
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"r003.json", &pairing.RoundError{Round: 3, Err: why}, "round 3 cannot be made from " + path + ": no partner of a leaves a pairing of 1 meetings"},
+		{"r003.json", &pairing.RoundError{Round: 4, Err: why}, "round 3 cannot be made from " + path + ": pairing round 4: no partner of a leaves a pairing of 1 meetings"},
+		{"stage-final.json", fmt.Errorf("stage qualify pool A: %w", why), "stage final cannot be made from " + path + ": stage qualify pool A: no partner of a leaves a pairing of 1 meetings"},
+	} {
+		err := unmadeLater(c.name, path, c.err)
+		if err.Error() != c.want {
+			t.Errorf("unmadeLater(%s): %v; want %s", c.name, err, c.want)
+		}
+		if !errors.Is(err, why) {
+			t.Errorf("unmadeLater(%s): %v does not wrap %v", c.name, err, why)
+		}
 	}
 }

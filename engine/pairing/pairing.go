@@ -369,7 +369,7 @@ func groupBySwiss(p *plan.Plan, r int, results []stats.Result) (*Pairing, error)
 		pr.Groups = s.best
 	}
 	if err != nil {
-		return nil, fmt.Errorf("pairing round %d: %w", r, err)
+		return nil, &RoundError{Round: r, Err: err}
 	}
 	for _, g := range pr.Groups {
 		for _, b := range g[1:] {
@@ -653,7 +653,7 @@ var rules = [...]func(p *plan.Plan, r int, results []stats.Result) (*Pairing, er
 	tournament.ByRating: func(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
 		pr, err := groupByRating(p, results)
 		if err != nil {
-			return nil, fmt.Errorf("rating the field for round %d: %w", r, err)
+			return nil, &RoundError{Round: r, Err: fmt.Errorf("rating the field: %w", err)}
 		}
 		return pr, nil
 	},
@@ -662,8 +662,20 @@ var rules = [...]func(p *plan.Plan, r int, results []stats.Result) (*Pairing, er
 	},
 }
 
+// RoundError is a failure to pair round Round: Err says why, without
+// naming the round, so that a message that names it already (a resumed
+// run's "round 3 cannot be made from ...") can say Err alone.
+type RoundError struct {
+	Round int
+	Err   error
+}
+
+func (e *RoundError) Error() string { return fmt.Sprintf("pairing round %d: %v", e.Round, e.Err) }
+
+func (e *RoundError) Unwrap() error { return e.Err }
+
 // Round groups round r by the plan's pairing rule and lists its
-// matches.
+// matches; a failure of the rule is a *RoundError.
 func Round(p *plan.Plan, r int, results []stats.Result) (*Pairing, error) {
 	rule := rules[p.Later.Pairing]
 	if rule == nil {
