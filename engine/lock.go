@@ -120,7 +120,7 @@ func lockHolders(key fileKey) []int {
 		}
 		for _, fd := range fds {
 			fi, err := os.Stat(filepath.Join("/proc", p.Name(), "fd", fd.Name()))
-			if st, ok := statOf(fi, err); ok && st.Dev == key.dev && st.Ino == key.ino {
+			if st, ok := statOf(fi, err); ok && uint64(st.Dev) == key.dev && st.Ino == key.ino {
 				pids = append(pids, pid)
 				break
 			}

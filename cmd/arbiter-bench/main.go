@@ -18,6 +18,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	_ "github.com/arbiter-contests/arbiter/internal/linuxonly" // a build for another system stops there
 )
 
 func main() {

@@ -151,7 +151,7 @@ func measure(stdin string, argv ...string) usage {
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	return usage{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
-		maxRSS: ru.Maxrss * 1024, out: out.Bytes()}
+		maxRSS: int64(ru.Maxrss) * 1024, out: out.Bytes()}
 }
 
 // measureDiscard is measure for a command whose output is large: it is
@@ -170,7 +170,7 @@ func measureDiscard(argv ...string) (usage, int64) {
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	return usage{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
-		maxRSS: ru.Maxrss * 1024}, int64(n)
+		maxRSS: int64(ru.Maxrss) * 1024}, int64(n)
 }
 
 // counter counts the bytes written to it.

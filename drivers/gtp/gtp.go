@@ -388,7 +388,7 @@ func (m *Match) sendAndAwait(sessions []*proc.Session, lines [][]string, seat in
 			last := min(len(got[i])-1, at)
 			got[i][last].Err = err
 		}
-		if len(held[i]) > at+1 {
+		if len(held[i])-1 > at { // not at+1: at is MaxInt32 on 32-bit for no fault
 			s.ReleaseFirst(held[i][at]) // read past the fault before it was seen
 		} else {
 			s.Release()

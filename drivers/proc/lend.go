@@ -85,7 +85,7 @@ func lendTree(dir string, uid, gid int) (*lending, error) {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, err
 	}
-	l := &lending{rec: lentRecord{Dir: real, UID: int(st.Uid), GID: int(st.Gid), Dev: st.Dev, Ino: st.Ino, Pid: os.Getpid()}}
+	l := &lending{rec: lentRecord{Dir: real, UID: int(st.Uid), GID: int(st.Gid), Dev: uint64(st.Dev), Ino: st.Ino, Pid: os.Getpid()}}
 	if l.rec.Start, err = processStart(l.rec.Pid); err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func giveBackTree(rec lentRecord) error {
 		return err
 	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
 		return errors.New("no longer a folder")
-	case rec.Ino != 0 && (st.Dev != rec.Dev || st.Ino != rec.Ino):
+	case rec.Ino != 0 && (uint64(st.Dev) != rec.Dev || st.Ino != rec.Ino):
 		return errors.New("no longer the lent folder (another folder is at its path)")
 	case int(st.Uid) != SandboxUID:
 		return fmt.Errorf("the folder is no longer lent (owned by uid %d)", st.Uid)
@@ -212,7 +212,7 @@ func giveBackTree(rec lentRecord) error {
 		// it (a hard link its author made), which it is not this walk's
 		// to give to anyone; one whose names are all in it (a link a
 		// build made) is the folder's.
-		if int(e.st.Uid) != SandboxUID || !e.isDir() && e.st.Nlink != 1 && names[fileID{e.st.Dev, e.st.Ino}] != uint64(e.st.Nlink) {
+		if int(e.st.Uid) != SandboxUID || !e.isDir() && e.st.Nlink != 1 && names[fileID{uint64(e.st.Dev), e.st.Ino}] != uint64(e.st.Nlink) {
 			return
 		}
 		uid, gid := rec.UID, rec.GID
@@ -235,7 +235,7 @@ func namesInside(fd int, real string) map[fileID]uint64 {
 	names := map[fileID]uint64{}
 	walkFolder(fd, real, func(e *treeEntry) {
 		if !e.isDir() && e.st.Nlink > 1 {
-			names[fileID{e.st.Dev, e.st.Ino}]++
+			names[fileID{uint64(e.st.Dev), e.st.Ino}]++
 		}
 	})
 	return names
@@ -617,7 +617,7 @@ func lockHolder(f *os.File) int {
 	if err != nil {
 		return 0
 	}
-	file := fmt.Sprintf("%02x:%02x:%d", unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)
+	file := fmt.Sprintf("%02x:%02x:%d", unix.Major(uint64(st.Dev)), unix.Minor(uint64(st.Dev)), st.Ino)
 	least := 0
 	for _, line := range strings.Split(string(data), "\n") {
 		// "1: FLOCK  ADVISORY  WRITE 1234 fe:00:9773059 0 EOF"; a

@@ -582,7 +582,7 @@ func (b *Box) usage() (bytes, files int64, ok bool) {
 		if unix.Fstatfs(b.folderFD, &st) != nil {
 			return 0, 0, false
 		}
-		return int64(st.Blocks-st.Bfree) * st.Bsize, int64(st.Files-st.Ffree) - 1 - int64(b.mountPoints), true
+		return int64(st.Blocks-st.Bfree) * int64(st.Bsize), int64(st.Files-st.Ffree) - 1 - int64(b.mountPoints), true
 	}
 	err := filepath.WalkDir(b.folder, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || path == b.folder {

@@ -709,7 +709,7 @@ func (p *spawnProg) placeholder() (int, error) {
 // unless it exists (in a bound folder).
 func (p *spawnProg) mountpoint(msg, stage, t string, dir bool) {
 	var st unix.Stat_t
-	check := p.call("", unix.SYS_NEWFSTATAT, atFDCWD, p.str(t), p.ptr(&st, unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW)
+	check := p.call("", sysFstatat, atFDCWD, p.str(t), p.ptr(&st, unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW)
 	check.any = true
 	i, n := len(p.ops)-1, len(p.ops)
 	if dir {

@@ -2,8 +2,13 @@
 
 package proc
 
+import "golang.org/x/sys/unix"
+
 // spawnArch says this architecture can spawn (see spawnable).
 const spawnArch = true
+
+// sysFstatat is fstatat's number, whose struct is unix.Stat_t here.
+const sysFstatat = unix.SYS_NEWFSTATAT
 
 // vforkSyscall is a system call that returns twice on one stack (in
 // spawn_$GOARCH.s).

@@ -973,7 +973,7 @@ func Signature(path string) plan.FileStat {
 func statOf(fi fs.FileInfo) plan.Stat {
 	st := plan.Stat{Mode: fi.Mode(), Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.Dev, st.Ino, st.Ctime = sys.Dev, sys.Ino, sys.Ctim.Nano()
+		st.Dev, st.Ino, st.Ctime = uint64(sys.Dev), sys.Ino, sys.Ctim.Nano()
 	}
 	return st
 }

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	_ "github.com/arbiter-contests/arbiter/internal/linuxonly" // a build for another system stops there
 )
 
 // valueOptions are the java launcher's options (java --help, java

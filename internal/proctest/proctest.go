@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	_ "github.com/arbiter-contests/arbiter/internal/linuxonly" // a build for another system stops there
 )
 
 // zombieGrace is how long a zombie child may stay: a parallel test reaps

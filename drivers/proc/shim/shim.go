@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	_ "github.com/arbiter-contests/arbiter/internal/linuxonly" // a build for another system stops there
 	"golang.org/x/sys/unix"
 )
 
