@@ -104,7 +104,7 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 		return "", reply, conform.Failf("printed an empty line; the %s phase needs an answer", ph)
 	}
 	if problem := judge(a); problem != "" {
-		return a, reply, conform.Failf("%s", problem)
+		return a, reply, conform.Failf("%s", debugHint(problem, a))
 	}
 	if p, err := checkMemory(cp.dir, s.Memory); err != nil {
 		return a, reply, err
@@ -300,5 +300,19 @@ func describeDefault(d DefaultEvent, last DecisionEvent) string {
 			where += fmt.Sprintf(", trick %d", 6-len(s.Hand))
 		}
 	}
-	return fmt.Sprintf("%s (position %d, %s phase) it %s", where, d.Position, d.Phase, strings.TrimPrefix(d.Reason, "it "))
+	return fmt.Sprintf("%s (position %d, %s phase) it %s", where, d.Position, d.Phase,
+		strings.TrimPrefix(debugHint(d.Reason, Normalize(d.Answer)), "it "))
+}
+
+// debugHint is problem, check's refusal of answer, with a hint to write
+// debug output to stderr when the answer was no answer of any phase and
+// looks like words (a space in it, or longer than a card such as 10h):
+// most often a debug line printed before the answer, whose first line
+// the referee takes. The referee's own reason, which transcripts record,
+// stays as it was.
+func debugHint(problem, answer string) string {
+	if !strings.HasPrefix(problem, "answered ") || len(answer) <= 3 && !strings.ContainsAny(answer, " \t") {
+		return problem
+	}
+	return problem + " (only the first line printed is the answer: write debug output to stderr)"
 }
