@@ -72,8 +72,13 @@ func newCheckPos(bot drivers.Seat, p int) (checkPos, func(), error) {
 		os.RemoveAll(dir)
 		return checkPos{}, nil, err
 	}
+	return checkPosIn(bot, p, dir), func() { os.RemoveAll(dir) }, nil
+}
+
+// checkPosIn is position p of the bot with dir as its memory folder.
+func checkPosIn(bot drivers.Seat, p int, dir string) checkPos {
 	return checkPos{argv: drivers.ResolveArgv(bot.Command, bot.Dir), dir: dir, env: []string{
-		"ARBITER_POSITION=" + strconv.Itoa(p), "ARBITER_MEMORY_DIR=" + dir, "ARBITER_BOT_DIR=" + bot.Dir}}, func() { os.RemoveAll(dir) }, nil
+		"ARBITER_POSITION=" + strconv.Itoa(p), "ARBITER_MEMORY_DIR=" + dir, "ARBITER_BOT_DIR=" + bot.Dir}}
 }
 
 // decide runs the bot on input and judges its answer for ph.
@@ -94,6 +99,13 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 	}
 	line, reply, err := once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
 	if ph == Trick {
+		// The trick's output is ignored, but its run is held to the
+		// memory rule as the referee holds every run.
+		if err == nil || noTrickOutput(err) {
+			if merr := memoryRule(cp.dir, s.Memory); merr != nil {
+				return "", reply, merr
+			}
+		}
 		return "", reply, err
 	}
 	if err != nil {
@@ -106,12 +118,26 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 	if problem := judge(a); problem != "" {
 		return a, reply, conform.Failf("%s", debugHint(problem, a))
 	}
-	if p, err := checkMemory(cp.dir, s.Memory); err != nil {
-		return a, reply, err
-	} else if p != "" {
-		return a, reply, conform.Failf("%s", p)
+	return a, reply, memoryRule(cp.dir, s.Memory)
+}
+
+// memoryRule is the failure of a bot whose memory folder dir breaks the
+// rule after a run (checkMemory), or nil.
+func memoryRule(dir string, limit int64) error {
+	p, err := checkMemory(dir, limit)
+	if err != nil {
+		return err
 	}
-	return a, reply, nil
+	if p != "" {
+		return conform.Failf("%s", p)
+	}
+	return nil
+}
+
+// noTrickOutput says whether err, of a trick's run, is only that the bot
+// printed nothing, which a trick, whose output is ignored, allows.
+func noTrickOutput(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "exited without printing")
 }
 
 func cardsOf(s string) []Card {
@@ -179,7 +205,7 @@ func checkTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	}
 	defer done()
 	_, err = cp.decide(ctx, bot, opt, rec, Trick, Input(nil, 2, 3, Trick, "2", "s", "9s,js,ks,as"), nil)
-	if err != nil && strings.Contains(err.Error(), "exited without printing") {
+	if noTrickOutput(err) {
 		return nil
 	}
 	return err
@@ -214,15 +240,11 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 }
 
 func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	var pos [4]checkPos
-	for p := 0; p < 4; p += 2 {
-		cp, done, err := newCheckPos(bot, p)
-		if err != nil {
-			return err
-		}
-		defer done()
-		pos[p] = cp
+	pos, done, err := gamePositions(bot, opt)
+	if err != nil {
+		return err
 	}
+	defer done()
 	mem := [4][]byte{}
 	var first error
 	decide := func(ctx context.Context, p int, ph Phase, input string) (string, string) {
@@ -243,7 +265,7 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 			return "", "stopped"
 		}
 		a, err := pos[p].decide(ctx, bot, opt, rec, ph, input, func(string) string { return "" })
-		if err != nil && !(ph == Trick && strings.Contains(err.Error(), "exited without printing")) {
+		if err != nil && !(ph == Trick && noTrickOutput(err)) {
 			first = fmt.Errorf("%w (position %d, %s phase)", err, p, ph)
 			return "", err.Error()
 		}
@@ -256,7 +278,7 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 	gctx, stop := context.WithCancel(ctx)
 	defer stop()
 	rec2 := &defaultsRecorder{Recorder: rec, stop: stop}
-	_, err := Referee(gctx, s, 21, decide, rec2)
+	_, err = Referee(gctx, s, 21, decide, rec2)
 	if first != nil {
 		return first
 	}
@@ -264,6 +286,36 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 		return conform.Failf("%s; the referee used the default %s instead, and every answer must be valid", rec2.where, cmp.Or(d.Default, "(none)"))
 	}
 	return err
+}
+
+// gamePositions are the folders of the bot's positions 0 and 2 in the
+// whole game, as a match gives them: with memory = "per-bot" (the
+// default) one folder that both share, as a team shares its bot's memory
+// file, so that a file both add to grows as it does in a tournament;
+// with "per-position" one each.
+func gamePositions(bot drivers.Seat, opt drivers.CheckOptions) ([4]checkPos, func(), error) {
+	var pos [4]checkPos
+	var dones []func()
+	done := func() {
+		for _, d := range dones {
+			d()
+		}
+	}
+	s, _ := rules(opt)
+	for p := 0; p < 4; p += 2 {
+		if p == 2 && s.perBot() {
+			pos[p] = checkPosIn(bot, p, pos[0].dir)
+			break
+		}
+		cp, d, err := newCheckPos(bot, p)
+		if err != nil {
+			done()
+			return pos, nil, err
+		}
+		dones = append(dones, d)
+		pos[p] = cp
+	}
+	return pos, done, nil
 }
 
 // defaultsRecorder stops the game at the first default the bot's team
