@@ -49,3 +49,20 @@ func TestCheckDebugLine(t *testing.T) {
 		t.Errorf("a time-out: %q, want no debug hint", got)
 	}
 }
+
+// TestCheckFirstCardBot: a bot that always plays the first card of its
+// hand, following suit or not, fails the cases of one legal card, whose
+// legal card is not the hand's first.
+func TestCheckFirstCardBot(t *testing.T) {
+	opt := drivers.CheckOptions{Move: drivers.Duration(3 * time.Second)}
+	bot := drivers.Seat{Bot: "first", Command: []string{"sh", "-c", `IFS= read -r h; cat >/dev/null; echo "${h%%,*}"`}, Dir: t.TempDir()}
+	for _, c := range (Driver{}).CheckCases() {
+		if c.Name != "follow-suit" && c.Name != "left-bower" && c.Name != "bower-not-led" {
+			continue
+		}
+		err := c.Run(context.Background(), bot, opt, nopRecorder{})
+		if err == nil || !strings.Contains(err.Error(), "must follow suit") {
+			t.Errorf("%s: %v, want a failure saying it must follow suit", c.Name, err)
+		}
+	}
+}
