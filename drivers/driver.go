@@ -313,16 +313,31 @@ const ComputedNote = "; it kept computing without answering: an endless loop, or
 
 // WaitingNote ends the detail of a time fault of a session game instead
 // of NothingArrivedNote when the bot had read all that was written and a
-// thread of it was waiting in a read of its input (Waiting): it wants
-// more input before it answers, most often because it reads to the end of
-// its input, which never comes while the referee waits for its answer.
+// thread of it was waiting in a read of its input (Waiting): either it
+// answered into its own output buffer and waits for the next command
+// (the commonest mistake of all), or it wants more input before it
+// answers, reading to the end of its input, which never comes while the
+// referee waits for its answer. From outside the two look the same.
 const WaitingNote = "; nothing arrived: " + WaitingCause
 
+// earlierWaitingNote is WaitingNote as arbiters before the flush advice
+// wrote it, which named only a bot reading to the end of its input.
+const earlierWaitingNote = "; nothing arrived: it had read everything sent and was waiting for more input; " +
+	"it must answer each line before it reads the next (Python's sys.stdin.read() and readlines() read to " +
+	"the end of the input, which does not come while the referee waits for the answer)"
+
+// FlushCalls are the calls that flush a bot's output, by language.
+const FlushCalls = "Python print(..., flush=True), C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
+
 // WaitingCause is what WaitingNote and arbiter check say of a bot that
-// waited for more input without answering.
-const WaitingCause = "it had read everything sent and was waiting for more input; it must answer each line " +
-	"before it reads the next (Python's sys.stdin.read() and readlines() read to the end of the input, " +
-	"which does not come while the referee waits for the answer)"
+// waited for more input without answering. A bot that answered without
+// flushing waits in the same read as one that reads to the end of its
+// input, so both causes are named, the commoner first.
+const WaitingCause = "it had read everything sent and was waiting for more input: either it answered " +
+	"into its own output buffer and did not flush it (" + FlushCalls + "), or it reads more than the command " +
+	"before it answers (Python's sys.stdin.read() and readlines() read to the end of the input, " +
+	"which does not come while the referee waits for the answer); it must answer each line, and flush " +
+	"the answer, before it reads the next"
 
 // Waiting says whether err is a time fault after which nothing arrived
 // from a bot that had read all that was written, the command's write
@@ -423,9 +438,11 @@ func ArrivedNote(err error) string {
 // WaitingNote or TakenNote). The note says what the bot was doing at its time-out, as
 // its state in /proc showed it then, which a rerun of the same match may
 // see otherwise: a replay compares details without it, and arbiter check,
-// which the note points to, says more in its stead.
+// which the note points to, says more in its stead. The notes of earlier
+// arbiters (earlierWaitingNote) are cut too, so that a transcript they
+// wrote replays as it did.
 func WithoutArrivedNote(detail string) string {
-	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote, TakenNote} {
+	for _, note := range []string{NothingArrivedNote, QueuedNote, ComputedNote, WaitingNote, TakenNote, earlierWaitingNote} {
 		if d, ok := strings.CutSuffix(detail, note); ok {
 			return d
 		}

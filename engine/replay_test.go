@@ -97,6 +97,9 @@ func TestCompareTranscriptsFaultNotes(t *testing.T) {
 		name, line, diff string
 	}{
 		{"another note", fault(d + drivers.WaitingNote), ""},
+		{"an earlier arbiter's note", fault(d + "; nothing arrived: it had read everything sent and was waiting for more input; " +
+			"it must answer each line before it reads the next (Python's sys.stdin.read() and readlines() read to " +
+			"the end of the input, which does not come while the referee waits for the answer)"), ""},
 		{"no note", fault(d), ""},
 		{"another detail", fault("no answer within 2s" + drivers.ComputedNote), "line 2 differs"},
 	} {

@@ -222,8 +222,7 @@ func Failf(format string, args ...any) error { return fmt.Errorf(format, args...
 
 // flushHint is what a bot that answers but is not heard most often
 // forgot: its output sits in its own buffer until it flushes it.
-const flushHint = "if it did answer, it may not have flushed its output: Python print(..., flush=True), " +
-	"C fflush(stdout), C++ std::cout << std::flush, Java System.out.flush()"
+const flushHint = "if it did answer, it may not have flushed its output: " + drivers.FlushCalls
 
 // computedHint is what a bot that used the CPU for much of its wait
 // (drivers.Computed) without answering most often did: it is stuck in a
@@ -236,8 +235,8 @@ const computedHint = "it kept computing without answering: an endless loop, or a
 // fault after which nothing arrived, from the referee, or what the
 // referee found instead: that the bot kept computing, or, for a flush
 // hint, that it had read all that was written and waited for more input
-// (drivers.Waiting): not an unflushed answer, but a bot that reads to
-// the end of its input or more lines than were sent; or, for a command
+// (drivers.Waiting): an unflushed answer, or a bot that reads to the end
+// of its input or more lines than were sent; or, for a command
 // that asks for no move (the flush hint with everyHint: play, set_*),
 // that it read the command and was at something other than reading
 // (sleeping, waiting, computing where its CPU is not counted): it was

@@ -27,8 +27,8 @@ func (Driver) CheckCases() []drivers.CheckCase {
 		{Name: "discard", Doc: "as dealer, discards a card of its hand or the upcard", Run: phase(Discard, "9c,js,ah,qd,kh", "ts")},
 		{Name: "alone", Doc: "answers y or n when asked to go alone", Run: phase(Alone, "jh,jd,ah,kh,9s", "h", "n")},
 		{Name: "lead", Doc: "leads a card of its hand", Run: phase(Turn, "9c,js,ah,qd,kh", "s", "")},
-		{Name: "follow-suit", Doc: "with one club, follows a club lead with it (a hand with one legal card)", Run: phase(Turn, "9c,js,qd,kh,td", "h", "ac")},
-		{Name: "left-bower", Doc: "follows a trump lead (hearts) with the jack of diamonds, the left bower, its only trump", Run: phase(Turn, "jd,9c,qs,ks,ts", "h", "ah,9h")},
+		{Name: "follow-suit", Doc: "with one club, follows a club lead with it (a hand with one legal card)", Run: phase(Turn, "js,qd,kh,9c,td", "h", "ac")},
+		{Name: "left-bower", Doc: "follows a trump lead (hearts) with the jack of diamonds, the left bower, its only trump", Run: phase(Turn, "9c,qs,jd,ks,ts", "h", "ah,9h")},
 		{Name: "bower-not-led", Doc: "follows a diamond lead with its queen of diamonds, not the jack (the left bower is a heart when hearts are trump)", Run: phase(Turn, "jd,qd,9c,ks,ts", "h", "9d")},
 		{Name: "last-card", Doc: "plays its last card in the fifth trick", Run: phase(Turn, "kd", "c", "9s,p,as")},
 		{Name: "trick", Doc: "reads the end of a trick and exits cleanly (its output is ignored)", Run: checkTrick},
@@ -72,8 +72,13 @@ func newCheckPos(bot drivers.Seat, p int) (checkPos, func(), error) {
 		os.RemoveAll(dir)
 		return checkPos{}, nil, err
 	}
+	return checkPosIn(bot, p, dir), func() { os.RemoveAll(dir) }, nil
+}
+
+// checkPosIn is position p of the bot with dir as its memory folder.
+func checkPosIn(bot drivers.Seat, p int, dir string) checkPos {
 	return checkPos{argv: drivers.ResolveArgv(bot.Command, bot.Dir), dir: dir, env: []string{
-		"ARBITER_POSITION=" + strconv.Itoa(p), "ARBITER_MEMORY_DIR=" + dir, "ARBITER_BOT_DIR=" + bot.Dir}}, func() { os.RemoveAll(dir) }, nil
+		"ARBITER_POSITION=" + strconv.Itoa(p), "ARBITER_MEMORY_DIR=" + dir, "ARBITER_BOT_DIR=" + bot.Dir}}
 }
 
 // decide runs the bot on input and judges its answer for ph.
@@ -94,6 +99,13 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 	}
 	line, reply, err := once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
 	if ph == Trick {
+		// The trick's output is ignored, but its run is held to the
+		// memory rule as the referee holds every run.
+		if err == nil || noTrickOutput(err) {
+			if merr := memoryRule(cp.dir, s.Memory, s.MemoryReadable); merr != nil {
+				return "", reply, merr
+			}
+		}
 		return "", reply, err
 	}
 	if err != nil {
@@ -104,14 +116,28 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 		return "", reply, conform.Failf("printed an empty line; the %s phase needs an answer", ph)
 	}
 	if problem := judge(a); problem != "" {
-		return a, reply, conform.Failf("%s", problem)
+		return a, reply, conform.Failf("%s", debugHint(problem, a))
 	}
-	if p, err := checkMemory(cp.dir, s.Memory, s.MemoryReadable); err != nil {
-		return a, reply, err
-	} else if p != "" {
-		return a, reply, conform.Failf("%s", p)
+	return a, reply, memoryRule(cp.dir, s.Memory, s.MemoryReadable)
+}
+
+// memoryRule is the failure of a bot whose memory folder dir breaks the
+// rule after a run (checkMemory), or nil.
+func memoryRule(dir string, limit int64, readable bool) error {
+	p, err := checkMemory(dir, limit, readable)
+	if err != nil {
+		return err
 	}
-	return a, reply, nil
+	if p != "" {
+		return conform.Failf("%s", p)
+	}
+	return nil
+}
+
+// noTrickOutput says whether err, of a trick's run, is only that the bot
+// printed nothing, which a trick, whose output is ignored, allows.
+func noTrickOutput(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "exited without printing")
 }
 
 func cardsOf(s string) []Card {
@@ -179,7 +205,7 @@ func checkTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	}
 	defer done()
 	_, err = cp.decide(ctx, bot, opt, rec, Trick, Input(nil, 2, 3, Trick, "2", "s", "9s,js,ks,as"), nil)
-	if err != nil && strings.Contains(err.Error(), "exited without printing") {
+	if noTrickOutput(err) {
 		return nil
 	}
 	return err
@@ -214,15 +240,11 @@ func checkClock(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 }
 
 func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder) error {
-	var pos [4]checkPos
-	for p := 0; p < 4; p += 2 {
-		cp, done, err := newCheckPos(bot, p)
-		if err != nil {
-			return err
-		}
-		defer done()
-		pos[p] = cp
+	pos, done, err := gamePositions(bot, opt)
+	if err != nil {
+		return err
 	}
+	defer done()
 	mem := [4][]byte{}
 	var first error
 	decide := func(ctx context.Context, p int, ph Phase, input string) (string, string) {
@@ -243,7 +265,7 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 			return "", "stopped"
 		}
 		a, err := pos[p].decide(ctx, bot, opt, rec, ph, input, func(string) string { return "" })
-		if err != nil && !(ph == Trick && strings.Contains(err.Error(), "exited without printing")) {
+		if err != nil && !(ph == Trick && noTrickOutput(err)) {
 			first = fmt.Errorf("%w (position %d, %s phase)", err, p, ph)
 			return "", err.Error()
 		}
@@ -256,7 +278,7 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 	gctx, stop := context.WithCancel(ctx)
 	defer stop()
 	rec2 := &defaultsRecorder{Recorder: rec, stop: stop}
-	_, err := Referee(gctx, s, 21, decide, rec2)
+	_, err = Referee(gctx, s, 21, decide, rec2)
 	if first != nil {
 		return first
 	}
@@ -264,6 +286,36 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 		return conform.Failf("%s; the referee used the default %s instead, and every answer must be valid", rec2.where, cmp.Or(d.Default, "(none)"))
 	}
 	return err
+}
+
+// gamePositions are the folders of the bot's positions 0 and 2 in the
+// whole game, as a match gives them: with memory = "per-bot" (the
+// default) one folder that both share, as a team shares its bot's memory
+// file, so that a file both add to grows as it does in a tournament;
+// with "per-position" one each.
+func gamePositions(bot drivers.Seat, opt drivers.CheckOptions) ([4]checkPos, func(), error) {
+	var pos [4]checkPos
+	var dones []func()
+	done := func() {
+		for _, d := range dones {
+			d()
+		}
+	}
+	s, _ := rules(opt)
+	for p := 0; p < 4; p += 2 {
+		if p == 2 && s.perBot() {
+			pos[p] = checkPosIn(bot, p, pos[0].dir)
+			break
+		}
+		cp, d, err := newCheckPos(bot, p)
+		if err != nil {
+			done()
+			return pos, nil, err
+		}
+		dones = append(dones, d)
+		pos[p] = cp
+	}
+	return pos, done, nil
 }
 
 // defaultsRecorder stops the game at the first default the bot's team
@@ -300,5 +352,19 @@ func describeDefault(d DefaultEvent, last DecisionEvent) string {
 			where += fmt.Sprintf(", trick %d", 6-len(s.Hand))
 		}
 	}
-	return fmt.Sprintf("%s (position %d, %s phase) it %s", where, d.Position, d.Phase, strings.TrimPrefix(d.Reason, "it "))
+	return fmt.Sprintf("%s (position %d, %s phase) it %s", where, d.Position, d.Phase,
+		strings.TrimPrefix(debugHint(d.Reason, Normalize(d.Answer)), "it "))
+}
+
+// debugHint is problem, check's refusal of answer, with a hint to write
+// debug output to stderr when the answer was no answer of any phase and
+// looks like words (a space in it, or longer than a card such as 10h):
+// most often a debug line printed before the answer, whose first line
+// the referee takes. The referee's own reason, which transcripts record,
+// stays as it was.
+func debugHint(problem, answer string) string {
+	if !strings.HasPrefix(problem, "answered ") || len(answer) <= 3 && !strings.ContainsAny(answer, " \t") {
+		return problem
+	}
+	return problem + " (only the first line printed is the answer: write debug output to stderr)"
 }
