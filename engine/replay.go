@@ -365,11 +365,11 @@ func copyRounds(from, out string) error {
 // of lines of the first and a description of the first difference, empty
 // when there is none.
 func CompareTranscripts(recorded, replayed string) (int, string, error) {
-	a, err := readTranscript(recorded)
+	a, movedA, err := readTranscriptMoved(recorded)
 	if err != nil {
 		return 0, "", err
 	}
-	b, err := readTranscript(replayed)
+	b, movedB, err := readTranscriptMoved(replayed)
 	if err != nil {
 		return 0, "", err
 	}
@@ -381,17 +381,59 @@ func CompareTranscripts(recorded, replayed string) (int, string, error) {
 			return len(a), fmt.Sprintf("the replay ends after %d of the recorded %d lines; next recorded:\n  recorded: %s", len(b), len(a), clip(a[i])), nil
 		case a[i] != b[i]:
 			at := firstDiff(a[i], b[i])
-			return len(a), fmt.Sprintf("line %d differs from character %d:\n  recorded: %s\n  replayed: %s", i+1, utf8.RuneCountInString(a[i][:at])+1, clipAt(a[i], at), clipAt(b[i], at)), nil
+			return len(a), fmt.Sprintf("line %d differs from character %d%s:\n  recorded: %s\n  replayed: %s", i+1, utf8.RuneCountInString(a[i][:at])+1, movedNote(i, movedA, movedB), clipAt(a[i], at), clipAt(b[i], at)), nil
 		}
 	}
 	return len(a), "", nil
 }
 
-// readTranscript reads a transcript's lines without their timings.
+// readTranscript reads a transcript's lines without their timings, in
+// today's order (matchFirst).
 func readTranscript(path string) ([]string, error) {
+	lines, _, err := readTranscriptMoved(path)
+	return lines, err
+}
+
+// movedNote says where a transcript's line i (0-based, in today's order)
+// is in the files compared when the build faults that an earlier arbiter
+// wrote before the match event (moved of them, by matchFirst, in the
+// recorded and in the replayed file) put it on another line: "line 2
+// differs" of such a file is its line 1.
+func movedNote(i, recorded, replayed int) string {
+	var at []string
+	for _, f := range []struct {
+		name  string
+		moved int
+	}{{"recorded", recorded}, {"replayed", replayed}} {
+		if n := fileLine(i, f.moved); n != i+1 {
+			at = append(at, fmt.Sprintf("the %s file's line %d", f.name, n))
+		}
+	}
+	if at == nil {
+		return ""
+	}
+	return " (" + strings.Join(at, ", ") + ": an arbiter before 2026-11-24 wrote a failed build's fault before the match event)"
+}
+
+// fileLine is the line (1-based) in its file of a transcript's line i
+// (0-based) in today's order, when matchFirst moved its match event
+// before the moved build faults that came first.
+func fileLine(i, moved int) int {
+	switch {
+	case moved == 0 || i > moved:
+		return i + 1
+	case i == 0:
+		return moved + 1
+	}
+	return i
+}
+
+// readTranscriptMoved reads a transcript's lines as readTranscript does,
+// and how many build faults came before its match event (matchFirst).
+func readTranscriptMoved(path string) ([]string, int, error) {
 	f, err := OpenTranscriptFile(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	var out []string
@@ -403,33 +445,35 @@ func readTranscript(path string) ([]string, error) {
 			// The torn last line of a stream that was cut short: the
 			// cut is what is wrong, not the JSON.
 			if !sc.Scan() && errors.Is(sc.Err(), io.ErrUnexpectedEOF) {
-				return nil, sc.Err()
+				return nil, 0, sc.Err()
 			}
-			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
+			return nil, 0, fmt.Errorf("%s line %d: %w", path, n, err)
 		}
 		out = append(out, line)
 	}
 	if err := sc.Err(); errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, err // says which file (OpenTranscriptFile)
+		return nil, 0, err // says which file (OpenTranscriptFile)
 	} else if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
-	return matchFirst(out), nil
+	lines, moved := matchFirst(out)
+	return lines, moved, nil
 }
 
 // matchFirst puts a transcript's match event first, before the faults of
 // the seats whose build failed, which an arbiter before 2026-11-24 wrote
 // ahead of it (engine.playStaged writes them after it now), so that a
-// transcript recorded then compares equal with its replay now.
-func matchFirst(lines []string) []string {
+// transcript recorded then compares equal with its replay now. It
+// returns the lines and how many faults it moved.
+func matchFirst(lines []string) ([]string, int) {
 	n := 0
 	for n < len(lines) && eventKind(lines[n]) == "fault:"+FaultBuild {
 		n++
 	}
 	if n == 0 || n == len(lines) || eventKind(lines[n]) != "match:" {
-		return lines
+		return lines, 0
 	}
-	return slices.Concat(lines[n:n+1], lines[:n], lines[n+1:])
+	return slices.Concat(lines[n:n+1], lines[:n], lines[n+1:]), n
 }
 
 // eventKind is a transcript line's event and its data's kind, "event:kind"

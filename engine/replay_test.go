@@ -132,6 +132,22 @@ func TestCompareTranscriptsBuildFaultFirst(t *testing.T) {
 		wantDiff(t, recorded, write(c.name, c.lines...), c.name, c.diff)
 	}
 	wantDiff(t, write("start.jsonl", start, match, end), write("start after", match, start, end), "start fault moved", "line 1 differs")
+
+	// A difference in a line so moved names where it is in the file.
+	otherBuild := strings.Replace(built, "failed", "timed out", 1)
+	for _, c := range []struct {
+		name     string
+		replayed []string
+		diff     string
+	}{
+		{"build fault differs", []string{match, otherBuild, start, end}, "line 2 differs from character 30 (the recorded file's line 1: an arbiter before 2026-11-24"},
+		{"match differs", []string{strings.Replace(match, `"m"`, `"n"`, 1), built, start, end}, "line 1 differs from character 16 (the recorded file's line 2: "},
+		{"both old", []string{otherBuild, match, start, end}, "line 2 differs from character 30 (the recorded file's line 1, the replayed file's line 1: "},
+		{"after them", []string{match, built, start}, "the replay ends after 3 of the recorded 4 lines"},
+		{"later line", []string{match, built, start, strings.Replace(end, "[0,0]", "[1,0]", 1)}, "line 4 differs from character 20:"},
+	} {
+		wantDiff(t, recorded, write(c.name, c.replayed...), c.name, c.diff)
+	}
 }
 
 // A long line that differs (a result, whose fingerprints come first) is
