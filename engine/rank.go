@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
@@ -79,7 +80,7 @@ func shardStops(p *plan.Plan, results []stats.Result, sp *ShardPlan) bool {
 	if p.Stop.MaxMatches == 0 || sp.Shard.Stage > len(sp.Paired) {
 		return false
 	}
-	n := len(p.Matches)
+	n := listedMatches(p, sp.Paired)
 	for _, pr := range sp.Paired[:sp.Shard.Stage] {
 		for _, m := range pr.Matches {
 			if stats.IsPlayoff(m.ID) {
@@ -90,6 +91,25 @@ func shardStops(p *plan.Plan, results []stats.Result, sp *ShardPlan) bool {
 		}
 	}
 	return n >= p.Stop.MaxMatches
+}
+
+// listedMatches is the number of the listed matches of p, those of its
+// stage 0: p, as the run and readDir know it, holds after them the
+// matches of the later stages paired, which are not counted again.
+func listedMatches(p *plan.Plan, paired []*pairing.Pairing) int {
+	later := map[string]bool{}
+	for _, pr := range paired {
+		for _, m := range pr.Matches {
+			later[m.ID] = true
+		}
+	}
+	n := 0
+	for _, m := range p.Matches {
+		if !later[m.ID] {
+			n++
+		}
+	}
+	return n
 }
 
 // RankDir ranks the results of the results directory dir (Rank): a
