@@ -520,8 +520,10 @@ func PrepareShard(out string, p *plan.Plan, sp *ShardPlan, root string) error {
 	} else if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
 		return fmt.Errorf("%s holds results but no %s, so it is not a shard's directory: use another -out directory", out, ShardFile)
 	}
-	if err := mkdirResults(filepath.Join(out, RoundsDir)); err != nil {
-		return err
+	if len(sp.Paired) > 0 { // stage 0's shards have no pairing: no empty rounds/
+		if err := mkdirResults(filepath.Join(out, RoundsDir)); err != nil {
+			return err
+		}
 	}
 	for _, pr := range sp.Paired {
 		path := filepath.Join(out, RoundsDir, pairingName(p, pr))

@@ -263,14 +263,25 @@ type pgnJSON struct {
 	Players   []rating.Row `json:"players"`
 }
 
-// exportPGN writes the pairwise games of results as PGN to path.
+// exportPGN writes the pairwise games of results as PGN to path: each
+// game's Event is the tournament's name, its Round the match's round and
+// its Match tag the match's id. Its Date is unknown: results record no
+// date, and the same directory exports the same file.
 func exportPGN(path string, p *plan.Plan, results []stats.Result) error {
-	names, games := stats.PairwiseGames(p, results)
+	var games []rating.TaggedGame
+	names := stats.EachPairwiseGame(p, results, func(r *stats.Result, g rating.Game) {
+		round := "" // unknown
+		if r.Round > 0 {
+			round = strconv.Itoa(r.Round)
+		}
+		games = append(games, rating.TaggedGame{Game: g, Event: p.Tournament, Round: round,
+			Tags: []rating.Tag{{Name: "Match", Value: r.Match}}})
+	})
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := rating.WritePGN(f, names, games); err != nil {
+	if err := rating.WriteExportPGN(f, names, games); err != nil {
 		f.Close()
 		return err
 	}

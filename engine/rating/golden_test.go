@@ -2,8 +2,10 @@ package rating
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,5 +106,32 @@ func TestPGNRoundTrip(t *testing.T) {
 	}
 	if got.String() != string(want) {
 		t.Errorf("WritePGN(ReadPGN(ref.pgn)) differs\ngot:\n%s\nwant:\n%s", got.String(), want)
+	}
+}
+
+// WriteExportPGN writes the games in PGN's export format, each tag on its
+// line, and ReadPGN reads the same players and games back as from the
+// reference, whatever the names hold.
+func TestExportPGNRoundTrip(t *testing.T) {
+	names, games := readRef(t)
+	names[1] = `Br"av\o`
+	tagged := make([]TaggedGame, len(games))
+	for i, g := range games {
+		tagged[i] = TaggedGame{Game: g, Event: "ref", Round: fmt.Sprint(i/6 + 1), Tags: []Tag{{"Match", fmt.Sprintf("m%d", i/6)}}}
+	}
+	var got bytes.Buffer
+	if err := WriteExportPGN(&got, names, tagged); err != nil {
+		t.Fatal(err)
+	}
+	want := "[Event \"ref\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"1\"]\n[White \"Alpha\"]\n[Black \"Br\\\"av\\\\o\"]\n[Result \"1-0\"]\n[Match \"m0\"]\n\n1-0\n\n"
+	if first, _, _ := strings.Cut(got.String(), "\n\n[Event"); first+"\n\n" != want {
+		t.Errorf("first game:\n%s\nwant:\n%s", first, want)
+	}
+	names2, games2, rep, err := ReadPGN(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(names2, names) || !slices.Equal(games2, games) || rep.Rated != len(games) || len(rep.Warnings) > 0 {
+		t.Errorf("read back %v, %d games (%s), want %v, %d games", names2, len(games2), rep, names, len(games))
 	}
 }

@@ -457,22 +457,73 @@ func pgnString(s string) string {
 func WritePGN(w io.Writer, names []string, games []Game) error {
 	bw := bufio.NewWriter(w)
 	for i, g := range games {
-		if g.White < 0 || g.White >= len(names) || g.Black < 0 || g.Black >= len(names) {
-			return fmt.Errorf("rating: game %d: player index out of range [0, %d)", i, len(names))
-		}
-		var res string
-		switch g.Result {
-		case WhiteWins:
-			res = "1-0"
-		case Draw:
-			res = "1/2-1/2"
-		case BlackWins:
-			res = "0-1"
-		default:
-			return fmt.Errorf("rating: game %d: result %v is not 0, 0.5 or 1", i, float64(g.Result))
+		res, err := gameResult(i, names, g)
+		if err != nil {
+			return err
 		}
 		fmt.Fprintf(bw, "[White %s][Black %s][Result %q] %s\n",
 			pgnString(names[g.White]), pgnString(names[g.Black]), res, res)
 	}
 	return bw.Flush()
+}
+
+// TaggedGame is a game with the tags that say where it was played:
+// those of PGN's Seven Tag Roster besides White, Black and Result, and
+// any others.
+type TaggedGame struct {
+	Game
+	Event, Site, Date, Round string // "" is unknown: "?", "????.??.??" for Date
+	Tags                     []Tag  // in the order written, after Result
+}
+
+// Tag is a PGN tag pair.
+type Tag struct{ Name, Value string }
+
+// WriteExportPGN writes games in PGN's export format, as chess tools
+// write it: each game's Seven Tag Roster (Event, Site, Date, Round,
+// White, Black, Result) and its other tags one a line, an empty line,
+// the movetext, which is only the termination marker (the games have no
+// moves), and an empty line. ReadPGN and bayeselo read back the same
+// games as from WritePGN.
+func WriteExportPGN(w io.Writer, names []string, games []TaggedGame) error {
+	bw := bufio.NewWriter(w)
+	for i, g := range games {
+		res, err := gameResult(i, names, g.Game)
+		if err != nil {
+			return err
+		}
+		for _, t := range append([]Tag{
+			{"Event", orUnknown(g.Event, "?")}, {"Site", orUnknown(g.Site, "?")},
+			{"Date", orUnknown(g.Date, "????.??.??")}, {"Round", orUnknown(g.Round, "?")},
+			{"White", names[g.White]}, {"Black", names[g.Black]}, {"Result", res},
+		}, g.Tags...) {
+			fmt.Fprintf(bw, "[%s %s]\n", t.Name, pgnString(t.Value))
+		}
+		fmt.Fprintf(bw, "\n%s\n\n", res)
+	}
+	return bw.Flush()
+}
+
+func orUnknown(v, unknown string) string {
+	if v == "" {
+		return unknown
+	}
+	return v
+}
+
+// gameResult is game i's termination marker, or why it cannot be
+// written.
+func gameResult(i int, names []string, g Game) (string, error) {
+	if g.White < 0 || g.White >= len(names) || g.Black < 0 || g.Black >= len(names) {
+		return "", fmt.Errorf("rating: game %d: player index out of range [0, %d)", i, len(names))
+	}
+	switch g.Result {
+	case WhiteWins:
+		return "1-0", nil
+	case Draw:
+		return "1/2-1/2", nil
+	case BlackWins:
+		return "0-1", nil
+	}
+	return "", fmt.Errorf("rating: game %d: result %v is not 0, 0.5 or 1", i, float64(g.Result))
 }

@@ -95,6 +95,16 @@ func (s Standing) MarshalJSON() ([]byte, error) {
 // gives no game: its games are no other bot's (ComputeStats refuses such
 // results).
 func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rating.Game) {
+	names = EachPairwiseGame(p, results, func(_ *Result, g rating.Game) {
+		games = append(games, g)
+	})
+	return names, games
+}
+
+// EachPairwiseGame hands each of PairwiseGames' games, in its order, to
+// game with the match it was played in, and returns the bots' names the
+// games' indices stand for (the plan's).
+func EachPairwiseGame(p *plan.Plan, results []Result, game func(r *Result, g rating.Game)) (names []string) {
 	index := map[string]int{}
 	for _, b := range p.Bots {
 		index[b.Name] = len(names)
@@ -114,15 +124,13 @@ func PairwiseGames(p *plan.Plan, results []Result) (names []string, games []rati
 				if !known {
 					continue
 				}
-				res, ok := PairResult(&r, i, j)
-				if !ok {
-					continue
+				if res, ok := PairResult(&r, i, j); ok {
+					game(&r, rating.Game{White: white, Black: black, Result: res})
 				}
-				games = append(games, rating.Game{White: white, Black: black, Result: res})
 			}
 		}
 	}
-	return names, games
+	return names
 }
 
 // PairResult is the game between seats i and j of a match, as seat i's
