@@ -14,12 +14,7 @@ import (
 // have, and still holds the run to the memory rule; a crash there is
 // said to be one, not a missing answer, which the phase does not want.
 func TestCheckTrickOutput(t *testing.T) {
-	var trick drivers.CheckCase
-	for _, c := range (Driver{}).CheckCases() {
-		if c.Name == "trick" {
-			trick = c
-		}
-	}
+	trick := checkCase("trick")
 	opt := drivers.CheckOptions{Move: drivers.Duration(3 * time.Second)}
 	long := `cat >/dev/null; head -c 70000 /dev/zero | tr '\0' x`
 	for _, tc := range []struct {
