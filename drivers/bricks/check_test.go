@@ -48,3 +48,26 @@ func TestCheckAfterLastMove(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMoveForOK: a bot that answers the board message with a move,
+// having taken the board for a move, is told so, not to write its debug
+// output to stderr, which a line that is no move is still told.
+func TestCheckMoveForOK(t *testing.T) {
+	var ok drivers.CheckCase
+	for _, c := range (Driver{}).CheckCases() {
+		if c.Name == "ok" {
+			ok = c
+		}
+	}
+	opt := drivers.CheckOptions{Move: drivers.Duration(5 * time.Second)}
+	for _, tc := range []struct{ answer, want, not string }{
+		{"1x1_1x2", "that is a move, but the board message", "debug"},
+		{"debug: 7", "(write debug output to stderr)", "a move"},
+	} {
+		bot := drivers.Seat{Bot: "notok", Command: []string{"sh", "-c", "read -r b; echo '" + tc.answer + "'; cat >/dev/null"}, Dir: t.TempDir()}
+		err := ok.Run(context.Background(), bot, opt, nopRecorder{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), tc.not) {
+			t.Errorf("%q: %v, want a failure saying %q and not %q", tc.answer, err, tc.want, tc.not)
+		}
+	}
+}

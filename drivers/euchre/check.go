@@ -101,10 +101,8 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 	if ph == Trick {
 		// The trick's output is ignored, but its run is held to the
 		// memory rule as the referee holds every run.
-		if err == nil || noTrickOutput(err) {
-			if merr := memoryRule(cp.dir, s.Memory, s.MemoryReadable); merr != nil {
-				return "", reply, merr
-			}
+		if err = trickFault(err, reply.Fault); err == nil {
+			err = memoryRule(cp.dir, s.Memory, s.MemoryReadable)
 		}
 		return "", reply, err
 	}
@@ -134,10 +132,20 @@ func memoryRule(dir string, limit int64, readable bool) error {
 	return nil
 }
 
-// noTrickOutput says whether err, of a trick's run, is only that the bot
-// printed nothing, which a trick, whose output is ignored, allows.
-func noTrickOutput(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "exited without printing")
+// trickFault is err, of a trick's run whose fault was f, as the referee
+// judges a trick: its output is ignored, so printing nothing or a line
+// too long for an answer is no failure (nil), and a crash is said to be
+// one rather than a missing answer, which the phase does not want.
+func trickFault(err error, f *proc.Fault) error {
+	switch {
+	case f == nil:
+		return err
+	case f.Kind == drivers.FaultProtocol || f.Kind == drivers.FaultOutput:
+		return nil
+	case f.Kind == drivers.FaultCrash:
+		return conform.Failf("crashed: %s (a trick needs no answer, but the bot must exit cleanly)", f.Detail)
+	}
+	return err
 }
 
 func cardsOf(s string) []Card {
@@ -205,9 +213,6 @@ func checkTrick(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 	}
 	defer done()
 	_, err = cp.decide(ctx, bot, opt, rec, Trick, Input(nil, 2, 3, Trick, "2", "s", "9s,js,ks,as"), nil)
-	if noTrickOutput(err) {
-		return nil
-	}
 	return err
 }
 
@@ -265,7 +270,7 @@ func checkGame(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, 
 			return "", "stopped"
 		}
 		a, err := pos[p].decide(ctx, bot, opt, rec, ph, input, func(string) string { return "" })
-		if err != nil && !(ph == Trick && noTrickOutput(err)) {
+		if err != nil {
 			first = fmt.Errorf("%w (position %d, %s phase)", err, p, ph)
 			return "", err.Error()
 		}

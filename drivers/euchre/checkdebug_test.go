@@ -18,12 +18,7 @@ const debugHintText = "(only the first line printed is the answer: write debug o
 // Auction's, Bricks' and the GTP-like games' checks tell it; an answer
 // of a card's length that is no answer is not.
 func TestCheckDebugLine(t *testing.T) {
-	var ordering drivers.CheckCase
-	for _, c := range (Driver{}).CheckCases() {
-		if c.Name == "ordering" {
-			ordering = c
-		}
-	}
+	ordering := checkCase("ordering")
 	opt := drivers.CheckOptions{Move: drivers.Duration(3 * time.Second)}
 	for _, tc := range []struct {
 		print string

@@ -123,12 +123,7 @@ func ordered(rec *events, seat int) bool {
 // a failing exit after a valid answer fails the case, except for a game
 // from a plan written before the rule.
 func TestCheckAnswerThenCrash(t *testing.T) {
-	var ordering drivers.CheckCase
-	for _, c := range (Driver{}).CheckCases() {
-		if c.Name == "ordering" {
-			ordering = c
-		}
-	}
+	ordering := checkCase("ordering")
 	bot := drivers.Seat{Bot: "answercrash", Command: bad(t, "answercrash", Ordering), Dir: t.TempDir()}
 	for _, old := range []bool{false, true} {
 		s := DefaultSettings()

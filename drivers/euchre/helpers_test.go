@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/arbiter-contests/arbiter/drivers"
 	core "github.com/arbiter-contests/arbiter/drivers/house/euchre"
 )
 
@@ -148,4 +149,14 @@ func (sc *scripted) inputs(hand int) string {
 		}
 	}
 	return string(b)
+}
+
+// checkCase is the case of arbiter check named name.
+func checkCase(name string) drivers.CheckCase {
+	for _, c := range (Driver{}).CheckCases() {
+		if c.Name == name {
+			return c
+		}
+	}
+	panic("no check case " + name)
 }
