@@ -29,7 +29,9 @@ var binDir string
 // unchanged, and a build in a child process is out of its sight.
 var sources []string
 
-func TestMain(m *testing.M) {
+// Main builds arbiter for the scripts and runs the tests of m: a part's
+// TestMain.
+func Main(m *testing.M) {
 	os.Exit(buildAndRun(m))
 }
 
@@ -84,16 +86,31 @@ func moduleSources() ([]string, error) {
 	return slices.Compact(files), nil
 }
 
-func TestScripts(t *testing.T) {
+// Run runs part (0 to parts-1) of the scripts of
+// cmd/arbiter/testdata/script: those whose place in the sorted list of
+// names leaves part when divided by parts. It is called by the test
+// of a package two folders below cmd/arbiter (part1, part2).
+func Run(t *testing.T, part, parts int) {
 	for _, f := range sources {
 		os.Stat(f) // for go test's cache (sources)
 	}
-	root, err := filepath.Abs("../../..")
+	root, err := filepath.Abs("../../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
+	all, err := filepath.Glob("../../testdata/script/*.txtar")
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no scripts in ../../testdata/script: %v", err)
+	}
+	slices.Sort(all)
+	var files []string
+	for i, f := range all {
+		if i%parts == part {
+			files = append(files, f)
+		}
+	}
 	testscript.Run(t, testscript.Params{
-		Dir:                 "../testdata/script",
+		Files:               files,
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
