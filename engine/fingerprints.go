@@ -598,7 +598,7 @@ func appendChanges(dir string, rec changeRecord) error {
 		// may have begun the file.
 		return OwnerHint(err)
 	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
+	if err := appendLine(f, append(line, '\n')); err != nil {
 		f.Close()
 		return err
 	}

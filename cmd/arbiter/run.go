@@ -116,8 +116,12 @@ func (c *configFlags) runLog(tty, stderr io.Writer, logFile *os.File, fileLog hc
 		bar := newBarProgress(f, term)
 		progress, console = bar, bar
 	}
-	// The log file first: its line is written before stderr is tried.
-	log := c.logger(io.MultiWriter(logFile, console))
+	// The log file first: its line is written before stderr is tried. A
+	// log file that cannot be written (a full disk, a quota) does not
+	// silence stderr, which says so once and goes on with every line.
+	file := &lostOut{w: logFile, name: logFile.Name(), then: "its log on stderr alone"}
+	file.noteIn(c.logger(console))
+	log := c.logger(io.MultiWriter(file, console))
 	if progress == nil {
 		progress = &logProgress{log: log.Named("progress")}
 	}

@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestAppendCutsATornLine: a result whose line the file cannot take whole
+// (here RLIMIT_FSIZE cuts the write part way, as a full disk or a quota
+// does) leaves results.jsonl ending with the last whole line, and the
+// next result, once there is room, is a line of its own: the file reads
+// with no torn or bad line.
+func TestAppendCutsATornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ResultsFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &journal{dir: filepath.Dir(path), f: f}
+	defer j.Close()
+	result := func(id string) *Result {
+		return &Result{Match: id, Round: 1, Group: 1, Seed: 7, Seats: []SeatResult{{Bot: "a"}, {Bot: "b"}}}
+	}
+	if err := j.Append(result("r001-g01-s1")); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadFile(path)
+	err = withFileLimit(t, len(first)+20, func() error { return j.Append(result("r001-g01-s2")) })
+	checkCut(t, path, first, err)
+
+	if err := j.Append(result("r001-g01-s3")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	results, good, err := readResults(bytes.NewReader(b))
+	if err != nil || good != int64(len(b)) || len(results) != 2 || results[1].Match != "r001-g01-s3" {
+		t.Errorf("results.jsonl reads as %d results up to byte %d of %d (%v): %q", len(results), good, len(b), err, b)
+	}
+}
+
+// TestAppendChangesCutsATornLine: so does changes.jsonl, which rank
+// reads whole: a torn line there, or one glued to the next change
+// recorded, made every rank of the directory fail.
+func TestAppendChangesCutsATornLine(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ChangesFile)
+	change := func(n int) changeRecord {
+		return changeRecord{Time: "2026-11-24T22:00:00Z", Results: n, Changes: []BotChange{{Bot: "a", From: "sha256:1", To: "sha256:2"}}}
+	}
+	if err := appendChanges(dir, change(1)); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadFile(path)
+	err := withFileLimit(t, len(first)+20, func() error { return appendChanges(dir, change(2)) })
+	checkCut(t, path, first, err)
+
+	if err := appendChanges(dir, change(3)); err != nil {
+		t.Fatal(err)
+	}
+	if notes, err := ReadChanges(dir); err != nil || len(notes) != 1 {
+		b, _ := os.ReadFile(path)
+		t.Errorf("changes.jsonl reads as %d changes (%v): %q", len(notes), err, b)
+	}
+}
+
+// withFileLimit runs write with RLIMIT_FSIZE at limit bytes, as a full
+// disk or a quota would stop the file there.
+func withFileLimit(t *testing.T, limit int, write func() error) error {
+	t.Helper()
+	var was syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
+		t.Fatal(err)
+	}
+	small := was
+	small.Cur = uint64(limit)
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &small); err != nil {
+		t.Skip("cannot lower RLIMIT_FSIZE:", err)
+	}
+	err := write()
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
+		t.Fatal(err)
+	}
+	return err
+}
+
+// checkCut: the write failed naming the file at path, which holds what
+// it held before, want.
+func checkCut(t *testing.T, path string, want []byte, err error) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("a line over RLIMIT_FSIZE was written")
+	}
+	if !strings.Contains(err.Error(), path) {
+		t.Errorf("the error does not name %s: %v", path, err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
+		t.Errorf("after the failed write the file holds %q, want %q", b, want)
+	}
+}
