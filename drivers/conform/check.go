@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/arbiter-contests/arbiter/drivers"
+	"github.com/arbiter-contests/arbiter/drivers/gtp"
 )
 
 // Options say how to run a suite.
@@ -306,15 +307,37 @@ func spent(sl drivers.Slowness) string {
 }
 
 // writeHint is readHint for lines[k], the k-th of lines written in one
-// write, when its answer never came (err, its time fault): the bot
-// answered lines[k-1], so it read that write, and most likely lost the
-// rest of it. "" for the write's first line (k == 0), which the bot may
-// simply not have read.
-func writeHint(lines []string, k int, err error) string {
+// write, when its answer never came (answers[k].Err, its time fault): the
+// bot answered lines[k-1], so it read that write, and most likely lost
+// the rest of it; unless that answer carried text where a command that
+// asks for nothing was answered (shiftedHint). "" for the write's first
+// line (k == 0), which the bot may simply not have read.
+func writeHint(lines []string, answers []gtp.Answer, k int) string {
 	if k == 0 {
 		return ""
 	}
-	return readHint(err, quote(lines[k-1]))
+	if h := shiftedHint(lines[k-1], answers[k-1]); h != "" {
+		return h
+	}
+	return readHint(answers[k].Err, quote(lines[k-1]))
+}
+
+// shiftedHint is what a bot most likely did whose answer read for cmd,
+// a command that asks for no text (not gen_*), was a, "=" with text, and
+// that then answered nothing: it wrote no answer to the commands that ask for
+// nothing (or wrote its decision before it was asked), so the answer it
+// wrote to a later command, a decision, was read for cmd. "" when cmd is
+// a gen_* or a is a refusal ('?', allowed) or carries no text.
+func shiftedHint(cmd string, a gtp.Answer) string {
+	if !a.OK || a.Text == "" || strings.HasPrefix(cmd, "gen_") {
+		return ""
+	}
+	name, _, _ := strings.Cut(cmd, " ")
+	return fmt.Sprintf("the answer read for %s, written in the same write as this one, was %s, text where %s wants none "+
+		"(its answer is \"=\" and an empty line): most likely the bot answers only the commands that ask "+
+		"for a decision (gen_*) or wrote a decision before it was asked, and an answer meant for a later command was read for %s; "+
+		"every command gets exactly one answer, in the order sent",
+		quote(cmd), quote("= "+a.Text), name, name)
 }
 
 // lostHint is flushHint for a command written after a line that wants no

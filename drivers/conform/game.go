@@ -156,7 +156,7 @@ func (p *gamePlayer) AskAll(cmds ...string) []gtp.Answer {
 	answers := p.SessionPlayer.AskAll(cmds...)
 	p.hint = ""
 	if k := len(answers) - 1; k >= 0 && silent(answers[k].Err) {
-		p.hint = writeHint(cmds, k, answers[k].Err)
+		p.hint = writeHint(cmds, answers, k)
 	}
 	return answers
 }

@@ -18,21 +18,31 @@ import (
 // no line in the answer time, crashes or cannot start fails.
 func Once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
 	argv []string, dir, stdin string, env ...string) (string, proc.Reply, error) {
-	return once(ctx, bot, opt, rec, argv, dir, stdin, false, env...)
+	return once(ctx, bot, opt, rec, argv, dir, stdin, OnceRules{}, env...)
 }
 
-// OnceExiting is Once for a game whose rules make a failing exit after the
-// answer a crash (Euchre's): a bot that exits with a failing status, or
-// dies by a signal arbiter did not send, after printing its line fails
-// too. Arbiter's own kill, of a bot still running after its grace, does
-// not.
-func OnceExiting(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
+// OnceRules are a per-move game's rules for a run that Once leaves at
+// their defaults, so that check holds a bot to what its referee holds it
+// to.
+type OnceRules struct {
+	// Exiting makes a failing exit after the answer a crash (Euchre's): a
+	// bot that exits with a failing status, or dies by a signal arbiter
+	// did not send, after printing its line fails too. Arbiter's own
+	// kill, of a bot still running after its grace, does not.
+	Exiting bool
+	// MaxOutput caps the answer's line as the referee caps it
+	// (proc.OnceSpec.MaxOutput; 0: proc's default).
+	MaxOutput int
+}
+
+// OnceWith is Once under a game's rules.
+func OnceWith(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder, rules OnceRules,
 	argv []string, dir, stdin string, env ...string) (string, proc.Reply, error) {
-	return once(ctx, bot, opt, rec, argv, dir, stdin, true, env...)
+	return once(ctx, bot, opt, rec, argv, dir, stdin, rules, env...)
 }
 
 func once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
-	argv []string, dir, stdin string, exiting bool, env ...string) (string, proc.Reply, error) {
+	argv []string, dir, stdin string, rules OnceRules, env ...string) (string, proc.Reply, error) {
 	if stdin != "" {
 		for _, l := range strings.Split(strings.TrimSuffix(stdin, "\n"), "\n") {
 			rec.Sent(0, l)
@@ -42,7 +52,7 @@ func once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 	}
 	reply, err := proc.RunOnce(ctx, proc.OnceSpec{
 		Bot: bot.Bot, Argv: argv, Dir: dir, Env: append(append([]string{}, bot.Env...), env...), Stdin: stdin,
-		Timeout: time.Duration(opt.Move), Stderr: bot.Stderr, Limits: bot.Limits,
+		Timeout: time.Duration(opt.Move), Stderr: bot.Stderr, Limits: bot.Limits, MaxOutput: rules.MaxOutput,
 	})
 	if err != nil {
 		return "", reply, explain(err, "its run", time.Duration(opt.Move))
@@ -64,7 +74,7 @@ func once(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec d
 		return "", reply, Failf("printed no answer: %s", reply.Fault.Detail)
 	}
 	rec.Received(0, reply.Line)
-	if exiting && reply.Exit != 0 && !reply.Killed {
+	if rules.Exiting && reply.Exit != 0 && !reply.Killed {
 		return reply.Line, reply, Failf("%s after printing %q: the game counts that as a crash, and its answer is not used",
 			proc.DescribeExit(reply.Exit), reply.Line)
 	}

@@ -147,7 +147,7 @@ func (s *Session) askAll(lines []string) ([]gtp.Answer, error) {
 			continue
 		}
 		hint := s.hint(lines[i])
-		if h := writeHint(lines, i, a.Err); h != "" {
+		if h := writeHint(lines, answers, i); h != "" {
 			hint = h
 		}
 		return nil, explainHint(a.Err, quote(lines[i]), s.move, hint)

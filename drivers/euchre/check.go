@@ -93,15 +93,12 @@ func (cp checkPos) decide(ctx context.Context, bot drivers.Seat, opt drivers.Che
 func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions, rec drivers.Recorder,
 	ph Phase, input string, judge func(string) string) (string, proc.Reply, error) {
 	s, _ := rules(opt)
-	once := conform.Once
-	if s.CrashAfterAnswer {
-		once = conform.OnceExiting
-	}
-	line, reply, err := once(ctx, bot, opt, rec, cp.argv, cp.dir, input, cp.env...)
+	line, reply, err := conform.OnceWith(ctx, bot, opt, rec, conform.OnceRules{Exiting: s.CrashAfterAnswer, MaxOutput: MaxAnswer},
+		cp.argv, cp.dir, input, cp.env...)
 	if ph == Trick {
 		// The trick's output is ignored, but its run is held to the
 		// memory rule as the referee holds every run.
-		if err = trickFault(err, reply.Fault); err == nil {
+		if err = trickFault(err, reply.Fault, time.Duration(opt.Move)); err == nil {
 			err = memoryRule(cp.dir, s.Memory, s.MemoryReadable)
 		}
 		return "", reply, err
@@ -135,8 +132,10 @@ func memoryRule(dir string, limit int64, readable bool) error {
 // trickFault is err, of a trick's run whose fault was f, as the referee
 // judges a trick: its output is ignored, so printing nothing or a line
 // too long for an answer is no failure (nil), and a crash is said to be
-// one rather than a missing answer, which the phase does not want.
-func trickFault(err error, f *proc.Fault) error {
+// one rather than a missing answer, which the phase does not want; nor is
+// a run that neither exited nor printed a line within move told that it
+// printed no answer or did not flush.
+func trickFault(err error, f *proc.Fault, move time.Duration) error {
 	switch {
 	case f == nil:
 		return err
@@ -144,6 +143,9 @@ func trickFault(err error, f *proc.Fault) error {
 		return nil
 	case f.Kind == drivers.FaultCrash:
 		return conform.Failf("crashed: %s (a trick needs no answer, but the bot must exit cleanly)", f.Detail)
+	case f.Kind == drivers.FaultTime:
+		return conform.Failf("did not exit within %s (see -move): a trick needs no answer, but the bot must exit "+
+			"(or print a line) in time; it may be waiting for more input than the trick's lines, or still computing", move)
 	}
 	return err
 }

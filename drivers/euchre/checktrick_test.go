@@ -32,3 +32,34 @@ func TestCheckTrickOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTrickHang: a trick's run that neither exits nor prints a line
+// in time is told it did not exit, not that it printed no answer or may
+// not have flushed one, which the phase does not want.
+func TestCheckTrickHang(t *testing.T) {
+	opt := drivers.CheckOptions{Move: drivers.Duration(500 * time.Millisecond)}
+	bot := drivers.Seat{Bot: "hang", Command: []string{"sh", "-c", "cat >/dev/null; exec sleep 30"}, Dir: t.TempDir()}
+	err := checkCase("trick").Run(context.Background(), bot, opt, nopRecorder{})
+	if err == nil || !strings.Contains(err.Error(), "did not exit within 500ms") ||
+		strings.Contains(err.Error(), "printed no answer") || strings.Contains(err.Error(), "flush") {
+		t.Errorf("%v, want a failure that says the run did not exit", err)
+	}
+}
+
+// TestCheckAnswerLimit: check holds an answer to the referee's limit on
+// its line (MaxAnswer): an answer of 5 KB, "p" and spaces, which a match
+// faults, fails check too, where it once passed under proc's 64 KiB.
+func TestCheckAnswerLimit(t *testing.T) {
+	script := `cat >/dev/null; printf 'p%5000s\n' ''`
+	r, err := runDecision(context.Background(), run{Bot: "long", Argv: []string{"sh", "-c", script}, Dir: t.TempDir(),
+		Timeout: 3 * time.Second, Within: "3s"})
+	if err != nil || r.Kind != drivers.FaultOutput {
+		t.Fatalf("the referee: %+v, %v, want an output fault", r, err)
+	}
+	opt := drivers.CheckOptions{Move: drivers.Duration(3 * time.Second)}
+	bot := drivers.Seat{Bot: "long", Command: []string{"sh", "-c", script}, Dir: t.TempDir()}
+	err = checkCase("ordering").Run(context.Background(), bot, opt, nopRecorder{})
+	if err == nil || !strings.Contains(err.Error(), "4096 bytes") {
+		t.Errorf("check: %v, want the referee's output fault", err)
+	}
+}

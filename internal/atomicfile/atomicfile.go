@@ -4,13 +4,18 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
 // Write replaces the file path with data: written to path+".tmp", then
 // renamed over path. On any failure the temporary file is removed, and
-// path is left as it was.
+// path is left as it was. A failure to create the temporary file names
+// it (it may be what is in the way: a folder of that name); a failure
+// after it is an *Error, which names path, as the temporary file is gone.
 func Write(path string, data []byte, perm os.FileMode) error {
 	return write(path, perm, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -37,15 +42,43 @@ func write(path string, perm os.FileMode, fill func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	op := "write"
 	err = fill(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
+		op = "replace"
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
+		return &Error{Op: op, Path: path, Err: err}
 	}
-	return err
+	return nil
 }
+
+// Error is a replacement of Path that failed after its temporary file
+// was made (Op "write": writing it, "replace": renaming it over Path).
+// That file is removed, so the error names Path, and says that nothing
+// was replaced. Err is the failure as the os package gave it (naming the
+// temporary file), for errors.Is and errors.As.
+type Error struct {
+	Op, Path string
+	Err      error
+}
+
+func (e *Error) Error() string {
+	cause := e.Err
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(cause, &pe):
+		cause = pe.Err
+	case errors.As(cause, &le):
+		cause = le.Err
+	}
+	return fmt.Sprintf("%s %s: %v (nothing was replaced)", e.Op, e.Path, cause)
+}
+
+func (e *Error) Unwrap() error { return e.Err }

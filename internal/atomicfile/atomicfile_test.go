@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,4 +61,27 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 	if strings.Join(got, " ") != strings.Join(names, " ") {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
+}
+
+// TestFullDiskNamesTheFile: a write that runs out of space (its temporary
+// file is /dev/full) names the file it was to replace, not the temporary
+// file it removed, and says that nothing was replaced; the cause is still
+// there for errors.Is.
+func TestFullDiskNamesTheFile(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.json")
+	if err := os.Symlink("/dev/full", path+".tmp"); err != nil {
+		t.Fatal(err)
+	}
+	err := Write(path, []byte("{}\n"), 0o644)
+	if want := "write " + path + ": no space left on device (nothing was replaced)"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("%v is not ENOSPC", err)
+	}
+	assertOnly(t, dir)
 }
