@@ -250,7 +250,7 @@ func (f *seatFolder) check() (problems []string, err error) {
 	}
 	if len(own) > f.limits.Count || size > f.limits.Bytes {
 		problems = append(problems, fmt.Sprintf("kept %s of %s, over its limit of %s and %s (its files were deleted)",
-			count(len(own), "file"), count(int(size), "byte"), count(f.limits.Count, "file"), count(int(f.limits.Bytes), "byte")))
+			count(len(own), "file"), count(size, "byte"), count(f.limits.Count, "file"), count(f.limits.Bytes, "byte")))
 		for _, p := range own {
 			if err := removeAll(p); err != nil {
 				return nil, err
@@ -269,11 +269,12 @@ func (f *seatFolder) check() (problems []string, err error) {
 func (f *seatFolder) quota() *proc.FolderQuota {
 	return &proc.FolderQuota{Count: f.limits.Count, Bytes: f.limits.Bytes,
 		Given: map[string]int64{f.name: 0, filepath.Join(f.name, "state"): int64(len(f.state)), filepath.Join(f.name, "log"): int64(max(f.logLen, 0))},
-		Rule:  fmt.Sprintf("%s and %s (files { count, bytes })", count(f.limits.Count, "file"), count(int(f.limits.Bytes), "byte"))}
+		Rule:  fmt.Sprintf("%s and %s (files { count, bytes })", count(f.limits.Count, "file"), count(f.limits.Bytes, "byte"))}
 }
 
-// count is n things, "1 file" or "2 files".
-func count(n int, thing string) string {
+// count is n things, "1 file" or "2 files"; bytes are an int64, which
+// an int of 32 bits would wrap.
+func count[N int | int64](n N, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -21,6 +22,8 @@ func TestQuotaMessage(t *testing.T) {
 			"kept 1 file of 2 bytes, over its limit of 1 file and 1 byte (its files were deleted)"},
 		{"two files over the count", []int{1, 0}, FileLimits{Count: 1, Bytes: 100},
 			"kept 2 files of 1 byte, over its limit of 1 file and 100 bytes (its files were deleted)"},
+		{"bytes beyond an int of 32 bits", []int{2}, FileLimits{Count: 0, Bytes: 3_000_000_000},
+			"kept 1 file of 2 bytes, over its limit of 0 files and 3000000000 bytes (its files were deleted)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f, err := newSeatFolder(t.TempDir(), "game", "p", tt.limits)
@@ -41,6 +44,10 @@ func TestQuotaMessage(t *testing.T) {
 			}
 			if !slices.Equal(problems, []string{tt.want}) {
 				t.Errorf("problems %q, want %q", problems, tt.want)
+			}
+			// The rule the sandbox's quota names says the same limit.
+			if rule := f.quota().Rule; !strings.Contains(tt.want, "limit of "+strings.TrimSuffix(rule, " (files { count, bytes })")+" (") {
+				t.Errorf("quota rule %q, not the limit of %q", rule, tt.want)
 			}
 		})
 	}

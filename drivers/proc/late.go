@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -52,6 +53,15 @@ func drainFile(f *os.File, buf []byte, limit int) (_ []byte, ended bool) {
 	return buf, ended
 }
 
+// intBytes is a count of bytes allowed as an int: at most one less than
+// the largest int, so that the one byte more read to see it passed is
+// counted too, not wrapped negative by an output limit that an int cannot
+// count (3 GB on 32-bit, the largest size on any), which no buffer could
+// hold anyway.
+func intBytes(n int64) int {
+	return int(min(n, math.MaxInt-1))
+}
+
 // takeLate is ReadLine's first look after a deadline that passed with
 // partial read: partial and what the pipe holds now (up to what the
 // output limit leaves, and one byte more to see it passed) become the
@@ -59,7 +69,8 @@ func drainFile(f *os.File, buf []byte, limit int) (_ []byte, ended bool) {
 // resumeAfterLate), and whether the output had ended by then is noted.
 func (s *Session) takeLate(partial []byte) {
 	s.answered -= int64(len(partial)) // read again from the snapshot
-	limit := len(partial) + int(max(s.spec.Limits.Output-s.answered, 0)) + 1
+	left := min(max(s.spec.Limits.Output-s.answered, 0), math.MaxInt64-int64(len(partial)))
+	limit := intBytes(int64(len(partial))+left) + 1
 	data, ended := drainFile(s.out, append(make([]byte, 0, min(limit, 4096)), partial...), limit)
 	s.lateEnded = ended
 	s.late = bytes.NewReader(data)

@@ -3,7 +3,9 @@ package proc
 import (
 	"bufio"
 	"bytes"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -285,6 +287,28 @@ func TestLateLookSeesTheOutputEnd(t *testing.T) {
 			_, err := s.ReadLine(time.Now().Add(-time.Second))
 			if f, ok := err.(*Fault); !ok || f.Kind != drivers.FaultCrash || f.Detail != c.detail {
 				t.Fatalf("ReadLine past its deadline after the bot's exit: %v, want a crash: %s", err, c.detail)
+			}
+		})
+	}
+}
+
+// The look after a deadline drains at most what the output limit leaves,
+// however large the limit: one beyond what an int counts (3 GB on 32-bit,
+// the largest size on any) is no wrapped negative cap.
+func TestLateLookOutputLimitBeyondInt(t *testing.T) {
+	for _, limit := range []int64{3_000_000_000, math.MaxInt64} {
+		t.Run(strconv.FormatInt(limit, 10), func(t *testing.T) {
+			spec := botSpec(t, "echo", drivers.Clock{})
+			spec.Limits.Output = limit
+			s := start(t, spec)
+			defer s.Close("quit")
+			if err := s.Write("play 1 AS", time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			waitInPipe(t, s.out, len("= play 1 AS\n\n"))
+			// A deadline already past: the line is taken at the late look.
+			if line, err := s.ReadLine(time.Now().Add(-time.Second)); err != nil || line != "= play 1 AS" {
+				t.Fatalf("ReadLine = %q, %v; want the answer already in the pipe", line, err)
 			}
 		})
 	}

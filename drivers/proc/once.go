@@ -189,7 +189,7 @@ func RunOnce(ctx context.Context, spec OnceSpec) (Reply, error) {
 // withOnceDefaults fills in the caps and grace a spec leaves at zero.
 func withOnceDefaults(spec OnceSpec) OnceSpec {
 	if spec.MaxOutput <= 0 {
-		spec.MaxOutput = int(cmp.Or(spec.Limits.Output, 64<<10))
+		spec.MaxOutput = intBytes(cmp.Or(spec.Limits.Output, 64<<10))
 	}
 	if spec.MaxStderr <= 0 {
 		spec.MaxStderr = 16 << 20

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -948,5 +949,23 @@ func TestParentOfAfterNoFileDescriptor(t *testing.T) {
 	}
 	if ppid, ok := parentOf(os.Getpid(), buf); !ok || ppid != os.Getppid() {
 		t.Errorf("parentOf(self) once descriptors are free again = %d, %v; want %d, true", ppid, ok, os.Getppid())
+	}
+}
+
+// An output limit beyond what an int counts (3 GB or 4 GiB on 32-bit,
+// the largest size on any) caps a per-move bot's answer at the most an
+// int can, not at a wrapped negative cap (a 386 arbiter panicked at the
+// first answer) or at 0 (every answer too long), nor one past the largest
+// int.
+func TestRunOnceOutputLimitBeyondInt(t *testing.T) {
+	for _, limit := range []int64{3_000_000_000, 1 << 32, math.MaxInt64} {
+		t.Run(strconv.FormatInt(limit, 10), func(t *testing.T) {
+			spec, mark := onceSpec(t, "line")
+			spec.Limits.Output = limit
+			if r := runOnce(t, spec); r.Line != "42" || r.Fault != nil {
+				t.Errorf("line %q, fault %v; want 42 and no fault", r.Line, r.Fault)
+			}
+			assertNoLeftovers(t, mark)
+		})
 	}
 }

@@ -45,32 +45,78 @@ func TestBuildsOnEveryLinuxArch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the module for every Linux architecture")
 	}
-	c := &checker{fset: token.NewFileSet(), parsed: map[string]*ast.File{}}
+	c := newChecker(filepath.Join("..", ".."))
 	for _, arch := range arches {
-		for _, e := range c.check(t, arch) {
+		errs, listed := c.check(t, arch)
+		for _, e := range errs {
 			t.Errorf("GOARCH=%s: %s", arch, e)
 		}
+		if !listed {
+			t.FailNow() // the next architectures would list the same
+		}
+	}
+}
+
+// A package go list cannot load (a module missing from the cache with no
+// network, GOPROXY=off) is the one error, naming it: not followed by every
+// error of the packages that import it, for every architecture.
+func TestListingErrorsComeAlone(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.21\n")
+	write("a/a.go", "package a\n\nimport \"example.com/missing/pkg\"\n\nvar X = pkg.Y\n")
+	write("b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nvar Z = a.X\n")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	errs, listed := newChecker(dir).check(t, "386")
+	if listed || len(errs) != 1 || !strings.Contains(errs[0], "example.com/missing/pkg: ") {
+		t.Errorf("listed %v, errors %q; want one listing error naming example.com/missing/pkg", listed, errs)
 	}
 }
 
 // checker parses each file once for all the architectures.
 type checker struct {
+	dir    string // of the module
 	fset   *token.FileSet
 	parsed map[string]*ast.File
 }
 
-// check type-checks ./... for linux/arch and returns its errors.
-func (c *checker) check(t *testing.T, arch string) []string {
+func newChecker(dir string) *checker {
+	return &checker{dir: dir, fset: token.NewFileSet(), parsed: map[string]*ast.File{}}
+}
+
+// check type-checks ./... for linux/arch and returns its errors; listed
+// is false when go list could not load every package, whose errors
+// (naming each) are then the only ones, as type-checking the packages
+// that import one would only repeat that it is missing.
+func (c *checker) check(t *testing.T, arch string) (errs []string, listed bool) {
 	t.Helper()
-	pkgs := list(t, arch)
+	pkgs := list(t, c.dir, arch)
+	for _, p := range pkgs {
+		if p.Error != nil {
+			errs = append(errs, fmt.Sprintf("go list: %s: %s", p.ImportPath, p.Error.Err))
+		}
+	}
+	if errs != nil {
+		return errs, false
+	}
+	return c.typeCheck(pkgs, arch), true
+}
+
+// typeCheck type-checks pkgs, listed for linux/arch, and returns its
+// errors.
+func (c *checker) typeCheck(pkgs []listed, arch string) []string {
 	done := map[string]*types.Package{"unsafe": types.Unsafe}
 	var errs []string
 	for _, p := range pkgs {
 		if p.ImportPath == "unsafe" {
-			continue
-		}
-		if p.Error != nil {
-			errs = append(errs, p.Error.Err)
 			continue
 		}
 		mine := p.Module != nil && p.Module.Main
@@ -101,12 +147,12 @@ func (c *checker) check(t *testing.T, arch string) []string {
 	return errs
 }
 
-// list is go list -deps ./... for linux/arch without cgo, dependencies
-// before the packages that import them.
-func list(t *testing.T, arch string) []listed {
+// list is go list -deps ./... in dir for linux/arch without cgo,
+// dependencies before the packages that import them.
+func list(t *testing.T, dir, arch string) []listed {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-e", "-deps", "-json=ImportPath,Dir,GoFiles,SFiles,ImportMap,Module,Error", "./...")
-	cmd.Dir = filepath.Join("..", "..")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
