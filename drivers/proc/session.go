@@ -1037,10 +1037,14 @@ func (s *Session) verdict(err error) error {
 	if f.Kind == drivers.FaultCrash || s.box.jvmReportsMemory(f.Kind) {
 		// (A JVM that could not get its memory under RLIMIT_DATA prints
 		// its fatal error report, read as a wrong answer, and exits.)
+		wait := 200 * time.Millisecond
+		if f.Kind != drivers.FaultCrash {
+			wait = jvmExitWait
+		}
 		select {
 		case <-s.exited:
 			ps = s.cmd.ProcessState
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(wait):
 		}
 	}
 	var tail string
@@ -1062,6 +1066,14 @@ func (s *Session) verdict(err error) error {
 	}
 	return err
 }
+
+// jvmExitWait is how long a session's verdict waits for a JVM under
+// RLIMIT_DATA whose answer was refused to exit, as one that printed its
+// fatal error report does once it has written its error file
+// (hs_err_pid): 200 ms, a crash's wait, was too short on a loaded
+// machine, and the report was judged a wrong answer "#". Only a JVM
+// bot under RLIMIT_DATA alone, already faulted, waits so.
+const jvmExitWait = 3 * time.Second
 
 // ExplainAnswer is the verdict of a limit on answer, a line the game
 // read from the session and refuses (a protocol fault of its own, as
