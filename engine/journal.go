@@ -311,7 +311,7 @@ func readResults(r io.Reader) ([]Result, int64, error) {
 	}
 }
 
-// Append writes one result and syncs it to disk (appendLine: a line the
+// Append writes one result and syncs it to disk (atomicfile.AppendLine: a line the
 // disk cannot take whole is cut off again, so that a reader while the run
 // stops, rank or a script, is not left a torn line, and the line of a
 // match that finishes after room came back is not glued to it, which
@@ -323,31 +323,10 @@ func (j *journal) Append(r *Result) error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := appendLine(j.f, append(b, '\n')); err != nil {
+	if err := atomicfile.AppendLine(j.f, append(b, '\n')); err != nil {
 		return err
 	}
 	return j.f.Sync()
-}
-
-// appendLine writes line at the end of f, a file of lines that only this
-// process writes. A write that fails part way (a full disk, a quota,
-// RLIMIT_FSIZE) is cut off again: the file ends with its last whole line.
-func appendLine(f *os.File, line []byte) error {
-	end, err := f.Seek(0, io.SeekEnd)
-	if err != nil {
-		return err
-	}
-	n, err := f.Write(line)
-	if err == nil || n == 0 {
-		return err
-	}
-	if terr := f.Truncate(end); terr != nil {
-		return errors.Join(err, fmt.Errorf("%s keeps a torn last line: %w", f.Name(), terr))
-	}
-	if _, serr := f.Seek(end, io.SeekStart); serr != nil {
-		return errors.Join(err, serr)
-	}
-	return err
 }
 
 func (j *journal) Close() error { return j.f.Close() }

@@ -5,8 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // TestAppendCutsATornLine: a result whose line the file cannot take whole
@@ -29,7 +30,7 @@ func TestAppendCutsATornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _ := os.ReadFile(path)
-	err = withFileLimit(t, len(first)+20, func() error { return j.Append(result("r001-g01-s2")) })
+	err = proctest.WithFileLimit(t, len(first)+20, func() error { return j.Append(result("r001-g01-s2")) })
 	checkCut(t, path, first, err)
 
 	if err := j.Append(result("r001-g01-s3")); err != nil {
@@ -55,7 +56,7 @@ func TestAppendChangesCutsATornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _ := os.ReadFile(path)
-	err := withFileLimit(t, len(first)+20, func() error { return appendChanges(dir, change(2)) })
+	err := proctest.WithFileLimit(t, len(first)+20, func() error { return appendChanges(dir, change(2)) })
 	checkCut(t, path, first, err)
 
 	if err := appendChanges(dir, change(3)); err != nil {
@@ -65,26 +66,6 @@ func TestAppendChangesCutsATornLine(t *testing.T) {
 		b, _ := os.ReadFile(path)
 		t.Errorf("changes.jsonl reads as %d changes (%v): %q", len(notes), err, b)
 	}
-}
-
-// withFileLimit runs write with RLIMIT_FSIZE at limit bytes, as a full
-// disk or a quota would stop the file there.
-func withFileLimit(t *testing.T, limit int, write func() error) error {
-	t.Helper()
-	var was syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
-		t.Fatal(err)
-	}
-	small := was
-	small.Cur = uint64(limit)
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &small); err != nil {
-		t.Skip("cannot lower RLIMIT_FSIZE:", err)
-	}
-	err := write()
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
-		t.Fatal(err)
-	}
-	return err
 }
 
 // checkCut: the write failed naming the file at path, which holds what

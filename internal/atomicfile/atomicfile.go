@@ -1,9 +1,12 @@
 // Package atomicfile replaces files so that a reader never sees half of
 // one: the new content is written beside it and renamed over it. It must
-// not leave its temporary file behind when that fails (a full disk).
+// not leave its temporary file behind when that fails (a full disk). A
+// file of lines that grows (AppendLine) never keeps half of one either.
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 )
@@ -46,6 +49,27 @@ func write(path string, perm os.FileMode, fill func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
+	}
+	return err
+}
+
+// AppendLine writes line at the end of f, a file of lines that only this
+// process writes. A write that fails part way (a full disk, a quota,
+// RLIMIT_FSIZE) is cut off again: the file ends with its last whole line.
+func AppendLine(f *os.File, line []byte) error {
+	end, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	n, err := f.Write(line)
+	if err == nil || n == 0 {
+		return err
+	}
+	if terr := f.Truncate(end); terr != nil {
+		return errors.Join(err, fmt.Errorf("%s keeps a torn last line: %w", f.Name(), terr))
+	}
+	if _, serr := f.Seek(end, io.SeekStart); serr != nil {
+		return errors.Join(err, serr)
 	}
 	return err
 }
