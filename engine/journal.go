@@ -42,6 +42,9 @@ type journal struct {
 	dir string
 	mu  sync.Mutex
 	f   *os.File
+	// torn is the failed Append that left a torn line it could not cut
+	// off: no result is appended after it (see Append).
+	torn error
 }
 
 // CheckPlanDir refuses a directory whose plan.json is not plan p's (by
@@ -323,7 +326,15 @@ func (j *journal) Append(r *Result) error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.torn != nil {
+		// Glued to the torn line, it would make a bad line, which the
+		// resume refuses once another follows: it plays again instead.
+		return fmt.Errorf("not appended after the torn line: %w", j.torn)
+	}
 	if err := atomicfile.AppendLine(j.f, append(b, '\n')); err != nil {
+		if errors.As(err, new(*atomicfile.TornError)) {
+			j.torn = err
+		}
 		return err
 	}
 	return j.f.Sync()
