@@ -15,6 +15,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine/fingerprint"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 // ChangesFile records, in a results directory, every change of a bot or of
@@ -598,7 +599,7 @@ func appendChanges(dir string, rec changeRecord) error {
 		// may have begun the file.
 		return OwnerHint(err)
 	}
-	if err := appendLine(f, append(line, '\n')); err != nil {
+	if err := atomicfile.AppendLine(f, append(line, '\n')); err != nil {
 		f.Close()
 		return err
 	}

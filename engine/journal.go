@@ -42,6 +42,9 @@ type journal struct {
 	dir string
 	mu  sync.Mutex
 	f   *os.File
+	// torn is the failed Append that left a torn line it could not cut
+	// off: no result is appended after it (see Append).
+	torn error
 }
 
 // CheckPlanDir refuses a directory whose plan.json is not plan p's (by
@@ -311,7 +314,7 @@ func readResults(r io.Reader) ([]Result, int64, error) {
 	}
 }
 
-// Append writes one result and syncs it to disk (appendLine: a line the
+// Append writes one result and syncs it to disk (atomicfile.AppendLine: a line the
 // disk cannot take whole is cut off again, so that a reader while the run
 // stops, rank or a script, is not left a torn line, and the line of a
 // match that finishes after room came back is not glued to it, which
@@ -323,31 +326,18 @@ func (j *journal) Append(r *Result) error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := appendLine(j.f, append(b, '\n')); err != nil {
+	if j.torn != nil {
+		// Glued to the torn line, it would make a bad line, which the
+		// resume refuses once another follows: it plays again instead.
+		return fmt.Errorf("not appended after the torn line: %w", j.torn)
+	}
+	if err := atomicfile.AppendLine(j.f, append(b, '\n')); err != nil {
+		if errors.As(err, new(*atomicfile.TornError)) {
+			j.torn = err
+		}
 		return err
 	}
 	return j.f.Sync()
-}
-
-// appendLine writes line at the end of f, a file of lines that only this
-// process writes. A write that fails part way (a full disk, a quota,
-// RLIMIT_FSIZE) is cut off again: the file ends with its last whole line.
-func appendLine(f *os.File, line []byte) error {
-	end, err := f.Seek(0, io.SeekEnd)
-	if err != nil {
-		return err
-	}
-	n, err := f.Write(line)
-	if err == nil || n == 0 {
-		return err
-	}
-	if terr := f.Truncate(end); terr != nil {
-		return errors.Join(err, fmt.Errorf("%s keeps a torn last line: %w", f.Name(), terr))
-	}
-	if _, serr := f.Seek(end, io.SeekStart); serr != nil {
-		return errors.Join(err, serr)
-	}
-	return err
 }
 
 func (j *journal) Close() error { return j.f.Close() }

@@ -3,10 +3,12 @@ package engine
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 )
 
 // TestAppendCutsATornLine: a result whose line the file cannot take whole
@@ -16,23 +18,11 @@ import (
 // with no torn or bad line.
 func TestAppendCutsATornLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ResultsFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := &journal{dir: filepath.Dir(path), f: f}
+	j, first, err := tornJournal(t, path, os.O_CREATE)
 	defer j.Close()
-	result := func(id string) *Result {
-		return &Result{Match: id, Round: 1, Group: 1, Seed: 7, Seats: []SeatResult{{Bot: "a"}, {Bot: "b"}}}
-	}
-	if err := j.Append(result("r001-g01-s1")); err != nil {
-		t.Fatal(err)
-	}
-	first, _ := os.ReadFile(path)
-	err = withFileLimit(t, len(first)+20, func() error { return j.Append(result("r001-g01-s2")) })
 	checkCut(t, path, first, err)
 
-	if err := j.Append(result("r001-g01-s3")); err != nil {
+	if err := j.Append(tornResult("r001-g01-s3")); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -55,7 +45,7 @@ func TestAppendChangesCutsATornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _ := os.ReadFile(path)
-	err := withFileLimit(t, len(first)+20, func() error { return appendChanges(dir, change(2)) })
+	err := proctest.WithFileLimit(t, len(first)+20, func() error { return appendChanges(dir, change(2)) })
 	checkCut(t, path, first, err)
 
 	if err := appendChanges(dir, change(3)); err != nil {
@@ -67,24 +57,28 @@ func TestAppendChangesCutsATornLine(t *testing.T) {
 	}
 }
 
-// withFileLimit runs write with RLIMIT_FSIZE at limit bytes, as a full
-// disk or a quota would stop the file there.
-func withFileLimit(t *testing.T, limit int, write func() error) error {
+// tornJournal opens a journal at path (os.O_RDWR|flag), appends a result
+// to it, and then another with RLIMIT_FSIZE 20 bytes past the first, as
+// a full disk would stop it. It returns the file after the first and the
+// second's error.
+func tornJournal(t *testing.T, path string, flag int) (j *journal, first []byte, err error) {
 	t.Helper()
-	var was syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
+	f, err := os.OpenFile(path, os.O_RDWR|flag, 0o644)
+	if err != nil {
 		t.Fatal(err)
 	}
-	small := was
-	small.Cur = uint64(limit)
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &small); err != nil {
-		t.Skip("cannot lower RLIMIT_FSIZE:", err)
-	}
-	err := write()
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
+	j = &journal{dir: filepath.Dir(path), f: f}
+	if err := j.Append(tornResult("r001-g01-s1")); err != nil {
 		t.Fatal(err)
 	}
-	return err
+	first, _ = os.ReadFile(path)
+	err = proctest.WithFileLimit(t, len(first)+20, func() error { return j.Append(tornResult("r001-g01-s2")) })
+	return j, first, err
+}
+
+// tornResult is a result of match id.
+func tornResult(id string) *Result {
+	return &Result{Match: id, Round: 1, Group: 1, Seed: 7, Seats: []SeatResult{{Bot: "a"}, {Bot: "b"}}}
 }
 
 // checkCut: the write failed naming the file at path, which holds what
@@ -99,5 +93,37 @@ func checkCut(t *testing.T, path string, want []byte, err error) {
 	}
 	if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
 		t.Errorf("after the failed write the file holds %q, want %q", b, want)
+	}
+}
+
+// TestAppendAfterATornLineKept: when the torn line cannot be cut off
+// (the truncate fails: here the file is append-only, chattr +a; on a
+// disk, EIO), no later result is appended to the journal, as a match
+// played beside the failed one (-j) would be: glued to the torn line, it
+// made a bad line that, with a line after it, the resume refused
+// ("line 2 is not a result"). The torn line stays the last, which the
+// resume cuts off, and the matches play again.
+func TestAppendAfterATornLineKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ResultsFile)
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("chattr", "+a", path).CombinedOutput(); err != nil {
+		t.Skipf("cannot make %s append-only: %v %s", path, err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-a", path).Run() })
+	j, _, err := tornJournal(t, path, os.O_APPEND)
+	defer j.Close()
+	if err == nil || !strings.Contains(err.Error(), path+" keeps a torn last line") {
+		t.Fatalf("the failed cut says %v", err)
+	}
+	for _, id := range []string{"r002-g01-s1", "r002-g01-s2"} {
+		if err := j.Append(tornResult(id)); err == nil {
+			t.Errorf("%s was appended after a torn line", id)
+		}
+	}
+	b, _ := os.ReadFile(path)
+	if results, _, err := readResults(bytes.NewReader(b)); err != nil || len(results) != 1 {
+		t.Errorf("results.jsonl reads as %d results (%v): %q", len(results), err, b)
 	}
 }

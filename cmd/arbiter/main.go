@@ -121,6 +121,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arbiter: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
+	// The bots' cgroups this arbiter keeps to lend again go with it.
+	defer proc.RemoveIdleCgroups()
 	if err := cmd(args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -70,16 +70,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := prepareShard(*out, l.plan, slice, l.root); err != nil {
 		return err
 	}
-	logFile, err := os.OpenFile(filepath.Join(*out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	file, err := openLogFile(*out)
 	if err != nil {
-		// The log a run of another user's (root's) began.
-		return engine.OwnerHint(err)
+		return err
 	}
-	defer logFile.Close()
-	end := &runEnd{stdout: stdout, stderr: stderr, log: cf.logger(logFile), out: *out, sp: slice, picked: len(only) > 0}
+	defer file.f.Close()
+	end := &runEnd{stdout: stdout, stderr: stderr, log: cf.logger(file), out: *out, sp: slice, picked: len(only) > 0}
 	outs.noteIn(end.log)
 	ctx := sigs.begin()
-	progress, log := cf.runLog(tty, stderr, logFile, end.log)
+	progress, log := cf.runLog(tty, stderr, file, end.log)
 	if bar, ok := progress.(*barProgress); ok {
 		defer bar.Wait()
 	}
@@ -103,11 +102,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	return end.finish(sum, err)
 }
 
+// openLogFile opens the run's arbiter.log in out, to append to.
+func openLogFile(out string) (*logFileOut, error) {
+	f, err := os.OpenFile(filepath.Join(out, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		// The log a run of another user's (root's) began.
+		return nil, engine.OwnerHint(err)
+	}
+	return &logFileOut{f: f}, nil
+}
+
 // runLog is a run's log, written to logFile and to stderr, and how it
 // shows its progress: a bar when tty (stderr, before it was made a
 // lostOut) is a terminal that can show one, else log lines. fileLog (the
 // log file's alone) notes a terminal that is gone.
-func (c *configFlags) runLog(tty, stderr io.Writer, logFile *os.File, fileLog hclog.Logger) (engine.Progress, hclog.Logger) {
+func (c *configFlags) runLog(tty, stderr io.Writer, logFile *logFileOut, fileLog hclog.Logger) (engine.Progress, hclog.Logger) {
 	var progress engine.Progress
 	console := stderr
 	if f, ok := tty.(*os.File); ok && barTerminal(int(f.Fd())) {
@@ -119,7 +128,7 @@ func (c *configFlags) runLog(tty, stderr io.Writer, logFile *os.File, fileLog hc
 	// The log file first: its line is written before stderr is tried. A
 	// log file that cannot be written (a full disk, a quota) does not
 	// silence stderr, which says so once and goes on with every line.
-	file := &lostOut{w: logFile, name: logFile.Name(), then: "its log on stderr alone"}
+	file := &lostOut{w: logFile, name: logFile.f.Name(), then: "its log on stderr alone"}
 	file.noteIn(c.logger(console))
 	log := c.logger(io.MultiWriter(file, console))
 	if progress == nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/internal/atomicfile"
 )
 
 // keepOnWithoutReader makes a write to a stdout or stderr whose reader is
@@ -89,6 +90,33 @@ func (o *lostOut) lost(err error) {
 		o.err = err
 		o.tell()
 	}
+}
+
+// logFileOut is the run's arbiter.log. A line it cannot take whole (a
+// full disk, a quota) is cut off again (atomicfile.AppendLine), and it
+// takes no line after that one, also once there is room again: the file
+// ends with whole lines, the next run's first line on a line of its own,
+// and it has no gap that it does not show (the run says on stderr that
+// the rest of its log is there alone; lostOut). Its lock is held only
+// while it writes, so that the run's log (through a lostOut, which notes
+// the failure on stderr) and the log of the file alone (runEnd.log,
+// which notes a lost stderr) may both write to it.
+type logFileOut struct {
+	f   *os.File
+	mu  sync.Mutex
+	err error // the write that failed, once one has
+}
+
+func (l *logFileOut) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		l.err = atomicfile.AppendLine(l.f, p)
+	}
+	if l.err != nil {
+		return 0, l.err
+	}
+	return len(p), nil
 }
 
 // lostWriter takes the error mpb writes to its debug output when drawing

@@ -201,3 +201,48 @@ func startWatched(t *testing.T, cmd *exec.Cmd) (*proctest.Buffer, <-chan error) 
 	go func() { exited <- cmd.Wait() }()
 	return stderr, exited
 }
+
+// TestLogFileLostKeepsWholeLines: a log line that arbiter.log cannot take
+// whole (here RLIMIT_FSIZE stops it part way, as a full disk or a quota
+// does) is cut off again, and once there is room the file takes no more
+// of the run's log, neither its lines nor those of the file alone (the
+// run's end): it holds what it held before, whole lines, with no gap that
+// it does not show. stderr says once that the file is lost, and has every
+// line. Before, the file kept the torn line, and the run's last line,
+// written once there was room, was glued to it.
+func TestLogFileLostKeepsWholeLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), engine.LogFile)
+	first := "2026-11-24T22:00:00.000Z [INFO]  arbiter: an earlier run's line\n"
+	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cf configFlags
+	file := &logFileOut{f: f}
+	fileLog := cf.logger(file)
+	var stderr proctest.Buffer
+	_, log := cf.runLog(&stderr, &stderr, file, fileLog)
+	proctest.WithFileLimit(t, len(first)+20, func() error {
+		log.Info("a line the file cannot take whole", "match", "r001-g01-s1")
+		return nil
+	})
+	log.Info("a line once there is room again", "match", "r001-g01-s2")
+	fileLog.Info("the run ended")
+
+	if b, _ := os.ReadFile(path); string(b) != first {
+		t.Errorf("arbiter.log holds %q, want its earlier line alone, %q", b, first)
+	}
+	out := stderr.String()
+	if n := strings.Count(out, path+" cannot be written"); n != 1 {
+		t.Errorf("stderr says %d times that the file cannot be written, want once:\n%s", n, out)
+	}
+	for _, line := range []string{"match=r001-g01-s1", "match=r001-g01-s2"} {
+		if strings.Count(out, line) != 1 {
+			t.Errorf("stderr does not have %s once:\n%s", line, out)
+		}
+	}
+}

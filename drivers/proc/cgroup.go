@@ -289,11 +289,28 @@ type cgroup struct {
 // kills and refused forks are then counted from their values at the
 // loan. What stays charged to it is page cache (the bot's tmpfs went with
 // its mount namespace), which the kernel reclaims before it would kill
-// for memory. Arbiter's next run removes the idle ones of a run that
-// ended (cleanStale).
+// for memory. A command removes its idle ones as it ends
+// (RemoveIdleCgroups); the next run removes those of an arbiter that was
+// killed (cleanStale).
 var cgroupPool struct {
 	sync.Mutex
 	idle map[[2]int64][]*cgroup
+}
+
+// RemoveIdleCgroups removes the bots' cgroups that went back and wait to
+// be lent again, as a command of arbiter ends: a run that finished does
+// not leave them for a later run to remove. A start after it makes its
+// cgroup anew.
+func RemoveIdleCgroups() {
+	cgroupPool.Lock()
+	idle := cgroupPool.idle
+	cgroupPool.idle = nil
+	cgroupPool.Unlock()
+	for _, list := range idle {
+		for _, c := range list {
+			c.remove()
+		}
+	}
 }
 
 // idleCgroups bounds the idle cgroups kept for one set of limits.

@@ -1,6 +1,7 @@
 // Package atomicfile replaces files so that a reader never sees half of
 // one: the new content is written beside it and renamed over it. It must
-// not leave its temporary file behind when that fails (a full disk).
+// not leave its temporary file behind when that fails (a full disk). A
+// file of lines that grows (AppendLine) never keeps half of one either.
 package atomicfile
 
 import (
@@ -82,3 +83,39 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// AppendLine writes line at the end of f, a file of lines that only this
+// process writes. A write that fails part way (a full disk, a quota,
+// RLIMIT_FSIZE) is cut off again: the file ends with its last whole line.
+// When that cut fails too, the error is also a *TornError: a line
+// appended after it would be glued to the torn one.
+func AppendLine(f *os.File, line []byte) error {
+	end, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	n, err := f.Write(line)
+	if err == nil || n == 0 {
+		return err
+	}
+	if terr := f.Truncate(end); terr != nil {
+		return errors.Join(err, &TornError{Name: f.Name(), Err: terr})
+	}
+	if _, serr := f.Seek(end, io.SeekStart); serr != nil {
+		return errors.Join(err, serr)
+	}
+	return err
+}
+
+// TornError is a file that keeps the torn line of a failed AppendLine,
+// as Err, the cut's error, left it.
+type TornError struct {
+	Name string
+	Err  error
+}
+
+func (e *TornError) Error() string {
+	return fmt.Sprintf("%s keeps a torn last line: %v", e.Name, e.Err)
+}
+
+func (e *TornError) Unwrap() error { return e.Err }

@@ -8,7 +8,8 @@
 // reuse it.
 //
 // StartCPU and ReportCPU give benchmarks the CPU time of the test process
-// and of its bots. Backoff paces a test's waits for them.
+// and of its bots. Backoff paces a test's waits for them. WithFileLimit
+// stops files short, as a full disk does.
 package proctest
 
 import (
