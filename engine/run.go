@@ -185,9 +185,11 @@ type session struct {
 	mu       sync.Mutex
 	firstErr error
 	// reportedAt and reported say when the game's own files (see
-	// drivers.Reporter) were last rewritten, and from how many results.
+	// drivers.Reporter) were last rewritten, and from how many results;
+	// reportCost how long that took (see reportDue).
 	reportedAt time.Time
 	reported   int
+	reportCost time.Duration
 	// expected is how many matches of rounds not paired yet the progress
 	// counts (see expectUnpaired).
 	expected int
@@ -675,7 +677,7 @@ func (s *session) finished(res *Result) {
 	s.sum.Finished++
 	s.sum.Results = append(s.sum.Results, *res)
 	s.done[res.Match] = &s.sum.Results[len(s.sum.Results)-1]
-	if time.Since(s.reportedAt) >= reportEvery {
+	if s.reportDue() {
 		if err := s.report(); err != nil && s.firstErr == nil {
 			s.firstErr = err
 			s.cancel()
@@ -1229,6 +1231,22 @@ func runsCommand(b *plan.Bot) []string {
 // too.
 const reportEvery = time.Second
 
+// reportBackoff is how many times as long as the last report took the
+// run waits after it before the next one, when that is longer than
+// reportEvery. The standings a snapshot ranks cost time that grows with
+// the results and the bots (BayesElo's intervals of 200 bots over 12,000
+// results took a second), and s.mu is held meanwhile: reported every
+// second, a report that takes one ran after every match, and the run
+// played one match a report.
+const reportBackoff = 4
+
+// reportDue says whether a result finished now rewrites the reports: the
+// first one does, later ones once reportEvery, and four times as long as
+// the last report took, have passed since it ended; s.mu is held.
+func (s *session) reportDue() bool {
+	return time.Since(s.reportedAt) >= max(reportEvery, reportBackoff*s.reportCost)
+}
+
 // report lets a game that keeps files of its own formats rewrite them from
 // every finished match, in plan order, and hands the run so far to the
 // runner's Snapshot; s.mu is held, or the workers are done.
@@ -1236,7 +1254,9 @@ func (s *session) report() error {
 	if s.reported == len(s.sum.Results) && !s.reportedAt.IsZero() {
 		return nil
 	}
-	s.reportedAt, s.reported = time.Now(), len(s.sum.Results)
+	start := time.Now()
+	s.reportedAt, s.reported = start, len(s.sum.Results)
+	defer func() { s.reportedAt = time.Now(); s.reportCost = s.reportedAt.Sub(start) }()
 	if s.r.Snapshot != nil {
 		if err := s.r.Snapshot(s.sum); err != nil {
 			return err

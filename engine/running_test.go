@@ -125,6 +125,42 @@ func TestSnapshotAsResultsComeIn(t *testing.T) {
 	}
 }
 
+// A snapshot that takes long (ranking the results of many bots does)
+// puts off the next one four times as long as it took, counted from its
+// end: reported every second from its start, one that took a second held
+// the session's lock again at the next match's end, and the run played a
+// match a snapshot.
+func TestSlowSnapshotPutsOffTheNext(t *testing.T) {
+	tour := `
+  bots    = [bot.r1, bot.g1, bot.r2, bot.g2]
+  format  = "round-robin"
+  players = 2
+  seats   = "swap"
+  rounds  = 12
+`
+	r := runner(t, 3, tour, t.TempDir(), 1)
+	const took = 300 * time.Millisecond
+	var starts, ends []time.Time
+	r.Snapshot = func(sum *engine.Summary) error {
+		starts = append(starts, time.Now())
+		time.Sleep(took)
+		ends = append(ends, time.Now())
+		return nil
+	}
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The last snapshot is the one at the end, which is not put off.
+	if len(starts) < 3 {
+		t.Fatalf("%d snapshots: the run was too short to show the wait between two", len(starts))
+	}
+	for i := 1; i+1 < len(starts); i++ {
+		if gap, want := starts[i].Sub(ends[i-1]), 4*ends[i-1].Sub(starts[i-1]); gap < want {
+			t.Errorf("snapshot %d began %v after snapshot %d ended, which took %v: want at least %v", i+1, gap, i, ends[i-1].Sub(starts[i-1]), want)
+		}
+	}
+}
+
 // A compressed run writes events.jsonl.gz; replay and every reader take
 // it as they take events.jsonl.
 func TestCompressedTranscripts(t *testing.T) {
