@@ -53,7 +53,9 @@ type journal struct {
 // with dir's plan instead (nil: not said).
 func CheckPlanDir(dir string, p *plan.Plan, again Again) (known bool, err error) {
 	planPath := filepath.Join(dir, PlanFile)
-	b, err := os.ReadFile(planPath)
+	// One the user may not read (root's, of 0600) says so, and whose it
+	// is, as ReadPlan does (readPlanFile).
+	b, err := readPlanFile(dir, func(err error) error { return err })
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}

@@ -312,10 +312,12 @@ func TestBuildInAFolderOfAnotherUser(t *testing.T) {
 
 // TestPlanOfAnotherUser: a results directory whose plan.json the user may
 // not read (root's, of 0600) is a results directory: rank, report,
-// replay and serve (ReadPlan) and merge (readShardDir) say the file
-// cannot be read and whose it is, not that the folder is not a results
-// directory ("out is not a results directory: open out/plan.json:
-// permission denied"); one without a plan.json still is not.
+// replay and serve (ReadPlan), merge (readShardDir) and a run's resume
+// (CheckPlanDir, which said a bare "open out/plan.json: permission
+// denied") say the file cannot be read and whose it is, not that the
+// folder is not a results directory ("out is not a results directory:
+// open out/plan.json: permission denied"); one without a plan.json still
+// is not.
 func TestPlanOfAnotherUser(t *testing.T) {
 	if dir := os.Getenv("ENGINE_TEST_PLAN_DIR"); dir != "" {
 		want := filepath.Join(dir, PlanFile) + " cannot be read: open " + filepath.Join(dir, PlanFile) + ": permission denied (" + filepath.Join(dir, PlanFile) + " belongs to uid 0"
@@ -326,6 +328,11 @@ func TestPlanOfAnotherUser(t *testing.T) {
 		_, err = readShardDir(dir)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("readShardDir of root's plan.json of 0600 as uid 65534: %v; want it to begin %q", err, want)
+		}
+		// A run's resume (openJournal), a shard's and -submit's check.
+		_, err = CheckPlanDir(dir, &plan.Plan{}, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), "belongs to") != 1 {
+			t.Errorf("CheckPlanDir of root's plan.json of 0600 as uid 65534: %v; want it to begin %q, naming the owner once", err, want)
 		}
 		none := filepath.Join(filepath.Dir(dir), "none")
 		if _, err := ReadPlan(none); err == nil || !strings.HasPrefix(err.Error(), none+" is not a results directory: ") {
