@@ -1057,9 +1057,7 @@ func (s *Session) verdict(err error) error {
 		// (errMark): a refused fork it recovered from moves ago does not
 		// explain this crash, while one written just after its last
 		// answer always does, however late the drainer copied it.
-		if n := fileSize(s.spec.Stderr) - s.errMark; n > 0 {
-			tail = fileTail(s.spec.Stderr, min(4096, n))
-		}
+		tail = s.stderrSince()
 	}
 	if g := s.box.Explain(f.Kind, ps, tail); g != nil {
 		return g
@@ -1067,12 +1065,29 @@ func (s *Session) verdict(err error) error {
 	return err
 }
 
+// stderrSince is the end (4 KiB at most) of what the bot wrote on its
+// stderr since the command before the last one (errMark), "" without a
+// stderr file.
+func (s *Session) stderrSince() string {
+	if s.spec.Stderr == "" {
+		return ""
+	}
+	if n := fileSize(s.spec.Stderr) - s.errMark; n > 0 {
+		return fileTail(s.spec.Stderr, min(4096, n))
+	}
+	return ""
+}
+
 // jvmExitWait is how long a session's verdict waits for a JVM under
 // RLIMIT_DATA whose answer was refused to exit, as one that printed its
 // fatal error report does once it has written its error file
 // (hs_err_pid): 200 ms, a crash's wait, was too short on a loaded
 // machine, and the report was judged a wrong answer "#". Only a JVM
-// bot under RLIMIT_DATA alone, already faulted, waits so.
+// bot under RLIMIT_DATA alone whose answer was refused waits so (its
+// stderr's warning, which comes before the report, may not be copied
+// to its file yet, so it cannot tell the report from another wrong
+// answer): the bot is faulted either way, so the wait costs at most
+// 3 s of the match, never a verdict or another bot's clock.
 const jvmExitWait = 3 * time.Second
 
 // ExplainAnswer is the verdict of a limit on answer, a line the game
