@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -141,12 +142,18 @@ func TestSlowSnapshotPutsOffTheNext(t *testing.T) {
 	r := runner(t, 3, tour, t.TempDir(), 1)
 	const took = 300 * time.Millisecond
 	var starts, ends []time.Time
+	var ended atomic.Int32
 	r.Snapshot = func(sum *engine.Summary) error {
 		starts = append(starts, time.Now())
 		time.Sleep(took)
 		ends = append(ends, time.Now())
+		ended.Add(1)
 		return nil
 	}
+	// Its matches take 20 ms or more each until the second snapshot, so
+	// that results still come in when the first one's wait is over, and
+	// after it, however fast the host plays them.
+	r.Progress = pace{while: func() bool { return ended.Load() < 2 }}
 	if _, err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -160,6 +167,18 @@ func TestSlowSnapshotPutsOffTheNext(t *testing.T) {
 		}
 	}
 }
+
+// pace is a Progress that makes each match begin 20 ms late while while
+// says so.
+type pace struct{ while func() bool }
+
+func (p pace) Begin(todo, done int) {}
+func (p pace) Started(*plan.Match) {
+	if p.while() {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+func (p pace) Finished(*plan.Match, *engine.Result) {}
 
 // A compressed run writes events.jsonl.gz; replay and every reader take
 // it as they take events.jsonl.
