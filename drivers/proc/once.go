@@ -375,15 +375,7 @@ func javaClassMissing(f *Fault, argv []string, dir string, env []string) *Fault 
 
 // stderrTail is the end of what this run wrote to its stderr file (only
 // this run's: the file collects every run's), "" without one.
-func (r *onceRun) stderrTail() string {
-	if r.spec.Stderr == "" {
-		return ""
-	}
-	if n := fileSize(r.spec.Stderr) - r.errFrom; n > 0 {
-		return fileTail(r.spec.Stderr, min(4096, n))
-	}
-	return ""
-}
+func (r *onceRun) stderrTail() string { return stderrFrom(r.spec.Stderr, r.errFrom) }
 
 // confine prepares cmd to run under the spec's limits (see
 // OnceSpec.Limits); the box is nil when there are none.

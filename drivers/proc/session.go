@@ -1068,12 +1068,16 @@ func (s *Session) verdict(err error) error {
 // stderrSince is the end (4 KiB at most) of what the bot wrote on its
 // stderr since the command before the last one (errMark), "" without a
 // stderr file.
-func (s *Session) stderrSince() string {
-	if s.spec.Stderr == "" {
+func (s *Session) stderrSince() string { return stderrFrom(s.spec.Stderr, s.errMark) }
+
+// stderrFrom is the end (4 KiB at most) of what the stderr file at path
+// holds past offset from, "" for no file (path "") or nothing past it.
+func stderrFrom(path string, from int64) string {
+	if path == "" {
 		return ""
 	}
-	if n := fileSize(s.spec.Stderr) - s.errMark; n > 0 {
-		return fileTail(s.spec.Stderr, min(4096, n))
+	if n := fileSize(path) - from; n > 0 {
+		return fileTail(path, min(4096, n))
 	}
 	return ""
 }
