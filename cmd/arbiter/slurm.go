@@ -983,15 +983,16 @@ func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) []slurmSubmi
 // directory left queued or running (its arbiter slurm -submit was
 // stopped) and reports them as that -submit would have, instead of
 // submitting the same shards again. It refuses when the scripts would
-// be written otherwise now (another -cpus, -time, -partition): the
-// queued jobs run them as they were submitted.
+// be written otherwise now (another -cpus, -time, -partition,
+// -allow-changed-bots, -root, arbiter's path): the queued jobs run them
+// as they were submitted.
 func (j *slurmJob) reattach(queued []slurmSubmitted, stdout io.Writer) error {
 	var ids []string
 	for _, jb := range queued {
 		ids = append(ids, jb.id)
 	}
 	if differ := j.scriptsChanged(); len(differ) > 0 {
-		return fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one's flags would write %s otherwise. "+
+		return fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one would write %s otherwise (its -cpus, -time, -partition, -allow-changed-bots, -root or arbiter's path differ). "+
 			"Run it again with the flags of that submission to wait for them; or wait for them to end, or cancel them (scancel %s), and run this again: it resumes",
 			j.work, strings.Join(ids, " "), shortList(differ), strings.Join(ids, " "))
 	}
