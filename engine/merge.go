@@ -124,11 +124,11 @@ func (m *Merge) Run() (*MergeSummary, error) {
 			return nil, err
 		}
 	} else if err := mergeTarget(m.Out); err != nil {
-		return nil, err // before its lock, which a shard's run may hold
+		return nil, m.unwritable(err) // before its lock, which a shard's run may hold
 	}
 	lock, err := LockDir(m.Out)
 	if err != nil {
-		return nil, err
+		return nil, m.unwritable(err)
 	}
 	defer lock.Unlock()
 	in, err := m.check()
@@ -198,6 +198,18 @@ func (m *Merge) stopped(err error, written bool) error {
 	}
 	return fmt.Errorf("%w: the merge stopped before it replaced %s, so the results in %s are as they were; %s and run the same merge again: it completes this one",
 		err, ResultsFile, m.Out, fix)
+}
+
+// unwritable is err, of an Out that cannot be read, made or locked
+// (below a file, a read-only mount), saying that nothing was lost and to
+// merge again once it is fixed; err as it is when it is no such failure
+// (a refusal of Out, another merge holding its lock).
+func (m *Merge) unwritable(err error) error {
+	if !writeError(err) {
+		return err
+	}
+	return fmt.Errorf("%w: the merge wrote nothing, so nothing is lost (the shards' results, and any in %s, are as they were); fix that, or choose another -out, and run the same merge again",
+		err, m.Out)
 }
 
 // writeError says whether err is a failure to read or write a file,

@@ -99,14 +99,17 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	// written: a second -submit of this work directory meanwhile would run
 	// the same shards at once, and a plain arbiter slurm would write its
 	// scripts over the ones being submitted.
-	unlock, err := j.lockChecked(l.plan, *submit, cf.logger(stderr))
+	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
+	j.name = "arbiter-" + l.plan.Tournament
+	unlock, queued, err := j.lockChecked(l.plan, *submit, cf.logger(stderr))
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	j.warnIdle(l.plan, cf.logger(stderr))
-	j.self, j.root, j.stages = selfPath(), l.root, engine.Stages(l.plan)
-	j.name = "arbiter-" + l.plan.Tournament
+	if len(queued) > 0 {
+		return j.reattach(queued, stdout)
+	}
 	if err := j.write(l.plan); err != nil {
 		return err
 	}
@@ -195,7 +198,7 @@ func (j *slurmJob) warnIdle(p *plan.Plan, log hclog.Logger) {
 // for the state the game carries from match to match in a stage known
 // now (stage 0, and those -out holds paired), an -out or -work in a
 // bots_from folder of cfg (the configuration; nil for a saved plan).
-// (With -submit, checkQueued follows.)
+// (With -submit, queuedJobs follows.)
 func (j *slurmJob) check(p, now *plan.Plan, cfg *config.Config, root string) error {
 	// sbatch splits an #SBATCH line at white space outside double quotes,
 	// so the logs' path is written in them (header), where a double quote
@@ -277,22 +280,23 @@ func (j *slurmJob) lockWork(p *plan.Plan, log hclog.Logger) (unlock func(), err 
 
 // lockChecked is lockWork, then the checks that must hold under the
 // lock: -shards again (another arbiter slurm may have written the work
-// directory for another -shards since check), and with submit that no
-// job of an earlier -submit is still queued.
-func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unlock func(), err error) {
+// directory for another -shards since check), and with submit whether a
+// job of an earlier -submit is still queued: queued are then the jobs of
+// that submission that Slurm still knows, to wait for (reattach).
+func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unlock func(), queued []slurmSubmitted, err error) {
 	unlock, err = j.lockWork(p, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	err = j.checkShards()
 	if err == nil && submit {
-		err = j.checkQueued()
+		queued, err = j.queuedJobs()
 	}
 	if err != nil {
 		unlock()
-		return nil, err
+		return nil, nil, err
 	}
-	return unlock, nil
+	return unlock, queued, nil
 }
 
 // lockHolders says who holds the lock of a work directory's slurm.json,
@@ -861,12 +865,14 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 		jobs = append(jobs, slurmSubmitted{what, id, log, name})
 		return id, j.recordJobs(jobs)
 	}
+	chain := j.chain()
 	for s := 0; s < j.stages; s++ {
-		a, err := submit(fmt.Sprintf("stage %d shards", s), j.logFile("shards", s), j.jobName("s", s), append(dep, j.script("shards", s)))
+		sh, me := chain[2*s], chain[2*s+1]
+		a, err := submit(sh.what, sh.log, sh.name, append(dep, j.script("shards", s)))
 		if err != nil {
 			return jobs, err
 		}
-		m, err := submit(fmt.Sprintf("stage %d merge", s), j.logFile("merge", s), j.jobName("m", s), []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
+		m, err := submit(me.what, me.log, me.name, []string{"--dependency=afterok:" + a, "--kill-on-invalid-dep=yes", j.script("merge", s)})
 		if err != nil {
 			return jobs, err
 		}
@@ -874,6 +880,17 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 		dep = []string{"--dependency=afterok:" + m, "--kill-on-invalid-dep=yes"}
 	}
 	return jobs, nil
+}
+
+// chain is the jobs submitAll submits, in order, before their ids are
+// known: each stage's shards job, then its merge job.
+func (j *slurmJob) chain() []slurmSubmitted {
+	var jobs []slurmSubmitted
+	for s := 0; s < j.stages; s++ {
+		jobs = append(jobs, slurmSubmitted{what: fmt.Sprintf("stage %d shards", s), log: j.logFile("shards", s), name: j.jobName("s", s)},
+			slurmSubmitted{what: fmt.Sprintf("stage %d merge", s), log: j.logFile("merge", s), name: j.jobName("m", s)})
+	}
+	return jobs
 }
 
 // recordedJob is a line of the work directory's jobs.json.
@@ -898,27 +915,29 @@ func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 	return atomicfile.Write(filepath.Join(j.work, fingerprint.SlurmJobsFile), append(b, '\n'), 0o644)
 }
 
-// checkQueued refuses to submit while a job that an earlier arbiter
-// slurm -submit, or submit.sh, of this work directory submitted (its jobs.json) is still
-// queued or running: a second chain would run the same shards at once.
-// A job Slurm no longer knows has ended, and so has one whose id now
-// names another job (ids start over after Slurm's state is reset). When
-// Slurm cannot be asked, it refuses too: jobs.json, which the submission
-// replaces, is the only record of the jobs.
-func (j *slurmJob) checkQueued() error {
+// queuedJobs are the jobs that an earlier arbiter slurm -submit, or
+// submit.sh, of this work directory submitted (its jobs.json) and that
+// Slurm still knows, in the order submitted, when one of them is still
+// queued or running; none otherwise. A second chain would run the same
+// shards at once: -submit waits for these instead (reattach). A job
+// Slurm no longer knows has ended, and so has one whose id now names
+// another job (ids start over after Slurm's state is reset). When Slurm
+// cannot be asked, it refuses: jobs.json, which a submission replaces,
+// is the only record of the jobs.
+func (j *slurmJob) queuedJobs() ([]slurmSubmitted, error) {
 	path := filepath.Join(j.work, fingerprint.SlurmJobsFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return nil, nil
 	} else if err != nil {
-		return err
+		return nil, err
 	}
 	var rec []recordedJob
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if len(rec) == 0 {
-		return nil
+		return nil, nil
 	}
 	var ids []string
 	for _, jb := range rec {
@@ -926,27 +945,75 @@ func (j *slurmJob) checkQueued() error {
 	}
 	tasks, err := queuedTasks(ids, 3)
 	if err != nil {
-		return fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
+		return nil, fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
 			"Run this again once Slurm answers; or cancel them (scancel %s), or remove %s if they are known to have ended, and run this again: it resumes",
 			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(ids, " "), path)
 	}
-	var live, liveIDs []string
+	return j.knownJobs(rec, tasks), nil
+}
+
+// knownJobs are the jobs of rec that tasks (Slurm's) name, with their
+// logs, when one of them has a task not ended; none otherwise.
+func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) []slurmSubmitted {
+	logs := map[string]string{}
+	for _, c := range j.chain() {
+		logs[c.what] = c.log
+	}
+	var known []slurmSubmitted
+	live := false
 	for _, jb := range rec {
+		mine := false
 		for _, t := range tasks {
-			if t.id != jb.ID || terminal[t.state] || (jb.Name != "" && t.name != jb.Name) {
-				continue // ended, or the id is another job's now
+			if t.id != jb.ID || (jb.Name != "" && t.name != jb.Name) {
+				continue // the id is another job's now
 			}
-			live = append(live, fmt.Sprintf("%s (job %s%s): %s", jb.What, jb.ID, t.task, t.state))
-			if !slices.Contains(liveIDs, jb.ID) {
-				liveIDs = append(liveIDs, jb.ID)
+			mine, live = true, live || !terminal[t.state]
+		}
+		if mine {
+			known = append(known, slurmSubmitted{jb.What, jb.ID, logs[jb.What], jb.Name})
+		}
+	}
+	if !live {
+		return nil
+	}
+	return known
+}
+
+// reattach waits for the jobs an earlier submission of the work
+// directory left queued or running (its arbiter slurm -submit was
+// stopped) and reports them as that -submit would have, instead of
+// submitting the same shards again. It refuses when the scripts would
+// be written otherwise now (another -cpus, -time, -partition,
+// -allow-changed-bots, -root, arbiter's path): the queued jobs run them
+// as they were submitted.
+func (j *slurmJob) reattach(queued []slurmSubmitted, stdout io.Writer) error {
+	var ids []string
+	for _, jb := range queued {
+		ids = append(ids, jb.id)
+	}
+	if differ := j.scriptsChanged(); len(differ) > 0 {
+		return fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one would write %s otherwise (its -cpus, -time, -partition, -allow-changed-bots, -root or arbiter's path differ). "+
+			"Run it again with the flags of that submission to wait for them; or wait for them to end, or cancel them (scancel %s), and run this again: it resumes",
+			j.work, strings.Join(ids, " "), shortList(differ), strings.Join(ids, " "))
+	}
+	fmt.Fprintf(stdout, "The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running: waiting for them (jobs %s) instead of submitting again\n",
+		j.work, strings.Join(ids, " "))
+	return waitSlurm(queued, stdout)
+}
+
+// scriptsChanged are the names of the work directory's job scripts that
+// j would write otherwise than they are.
+func (j *slurmJob) scriptsChanged() []string {
+	var differ []string
+	for s := 0; s < j.stages; s++ {
+		for kind, text := range map[string]string{"shards": j.shardScript(s), "merge": j.mergeScript(s)} {
+			if b, err := os.ReadFile(j.script(kind, s)); err != nil || string(b) != text {
+				differ = append(differ, filepath.Base(j.script(kind, s)))
 			}
 		}
 	}
-	if len(live) == 0 {
-		return nil
-	}
-	return listError(fmt.Sprintf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running, and a second submission would run the same shards at once. "+
-		"Wait for them to end, or cancel them (scancel %s) and run this again: it resumes", j.work, strings.Join(liveIDs, " ")), live)
+	slices.Sort(differ)
+	return differ
 }
 
 // queuedTask is a job, or a task of an array job, that Slurm knows.
