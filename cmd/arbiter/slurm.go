@@ -107,8 +107,10 @@ func cmdSlurm(args []string, stdout, stderr io.Writer) error {
 	}
 	defer unlock()
 	j.warnIdle(l.plan, cf.logger(stderr))
-	if len(queued) > 0 {
-		return j.reattach(queued, stdout)
+	if len(queued.jobs) > 0 {
+		if done, err := j.reattach(queued, stdout); err != nil || done {
+			return err
+		}
 	}
 	if err := j.write(l.plan); err != nil {
 		return err
@@ -283,10 +285,10 @@ func (j *slurmJob) lockWork(p *plan.Plan, log hclog.Logger) (unlock func(), err 
 // directory for another -shards since check), and with submit whether a
 // job of an earlier -submit is still queued: queued are then the jobs of
 // that submission that Slurm still knows, to wait for (reattach).
-func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unlock func(), queued []slurmSubmitted, err error) {
+func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unlock func(), queued earlierChain, err error) {
 	unlock, err = j.lockWork(p, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, queued, err
 	}
 	err = j.checkShards()
 	if err == nil && submit {
@@ -294,7 +296,7 @@ func (j *slurmJob) lockChecked(p *plan.Plan, submit bool, log hclog.Logger) (unl
 	}
 	if err != nil {
 		unlock()
-		return nil, nil, err
+		return nil, earlierChain{}, err
 	}
 	return unlock, queued, nil
 }
@@ -719,7 +721,7 @@ func (j *slurmJob) submitScript() string {
 }
 
 // queuedScript is the part of submit.sh that refuses, as -submit does
-// (lockWork, checkQueued), to submit while another arbiter slurm, or
+// (lockWork, queuedJobs), to submit while another arbiter slurm, or
 // submit.sh, of the work directory holds its lock, or while a job that jobs.json
 // records (by -submit or an earlier submit.sh) is still queued or
 // running: a second chain would run the same shards at once, and its
@@ -924,20 +926,20 @@ func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 // another job (ids start over after Slurm's state is reset). When Slurm
 // cannot be asked, it refuses: jobs.json, which a submission replaces,
 // is the only record of the jobs.
-func (j *slurmJob) queuedJobs() ([]slurmSubmitted, error) {
+func (j *slurmJob) queuedJobs() (earlierChain, error) {
 	path := filepath.Join(j.work, fingerprint.SlurmJobsFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return earlierChain{}, nil
 	} else if err != nil {
-		return nil, err
+		return earlierChain{}, err
 	}
 	var rec []recordedJob
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return earlierChain{}, fmt.Errorf("%s: %v", path, err)
 	}
 	if len(rec) == 0 {
-		return nil, nil
+		return earlierChain{}, nil
 	}
 	var ids []string
 	for _, jb := range rec {
@@ -945,19 +947,32 @@ func (j *slurmJob) queuedJobs() ([]slurmSubmitted, error) {
 	}
 	tasks, err := queuedTasks(ids, 3)
 	if err != nil {
-		return nil, fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
+		return earlierChain{}, fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
 			"Run this again once Slurm answers; or cancel them (scancel %s), or remove %s if they are known to have ended, and run this again: it resumes",
 			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(ids, " "), path)
 	}
 	return j.knownJobs(rec, tasks), nil
 }
 
+// earlierChain is what queuedJobs finds of an earlier submission: the
+// jobs to wait for, and what of the chain it never submitted (it was
+// stopped part way: a jobs.json names only the jobs submitted).
+type earlierChain struct {
+	jobs        []slurmSubmitted
+	unsubmitted []string
+}
+
 // knownJobs are the jobs of rec that tasks (Slurm's) name, with their
-// logs, when one of them has a task not ended; none otherwise.
-func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) []slurmSubmitted {
+// logs, and the jobs of the chain rec does not name, when one of them
+// has a task not ended; none otherwise.
+func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) earlierChain {
 	logs := map[string]string{}
+	var unsubmitted []string
 	for _, c := range j.chain() {
 		logs[c.what] = c.log
+		if !slices.ContainsFunc(rec, func(r recordedJob) bool { return r.What == c.what }) {
+			unsubmitted = append(unsubmitted, c.what)
+		}
 	}
 	var known []slurmSubmitted
 	live := false
@@ -974,9 +989,9 @@ func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) []slurmSubmi
 		}
 	}
 	if !live {
-		return nil
+		return earlierChain{}
 	}
-	return known
+	return earlierChain{known, unsubmitted}
 }
 
 // reattach waits for the jobs an earlier submission of the work
@@ -985,20 +1000,27 @@ func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) []slurmSubmi
 // submitting the same shards again. It refuses when the scripts would
 // be written otherwise now (another -cpus, -time, -partition,
 // -allow-changed-bots, -root, arbiter's path): the queued jobs run them
-// as they were submitted.
-func (j *slurmJob) reattach(queued []slurmSubmitted, stdout io.Writer) error {
+// as they were submitted. When they completed but the earlier submission
+// was stopped before it submitted the whole chain, done is false: every
+// stage is to be submitted again, as it would have submitted them.
+func (j *slurmJob) reattach(queued earlierChain, stdout io.Writer) (done bool, err error) {
 	var ids []string
-	for _, jb := range queued {
+	for _, jb := range queued.jobs {
 		ids = append(ids, jb.id)
 	}
 	if differ := j.scriptsChanged(); len(differ) > 0 {
-		return fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one would write %s otherwise (its -cpus, -time, -partition, -allow-changed-bots, -root or arbiter's path differ). "+
+		return false, fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one would write %s otherwise (its -cpus, -time, -partition, -allow-changed-bots, -root or arbiter's path differ). "+
 			"Run it again with the flags of that submission to wait for them; or wait for them to end, or cancel them (scancel %s), and run this again: it resumes",
 			j.work, strings.Join(ids, " "), shortList(differ), strings.Join(ids, " "))
 	}
 	fmt.Fprintf(stdout, "The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running: waiting for them (jobs %s) instead of submitting again\n",
 		j.work, strings.Join(ids, " "))
-	return waitSlurm(queued, stdout)
+	if err := waitSlurm(queued.jobs, stdout); err != nil || len(queued.unsubmitted) == 0 {
+		return true, err
+	}
+	fmt.Fprintf(stdout, "The earlier submission was stopped before it submitted %s: submitting every stage again (what finished plays nothing)\n",
+		strings.Join(queued.unsubmitted, ", "))
+	return false, nil
 }
 
 // scriptsChanged are the names of the work directory's job scripts that
