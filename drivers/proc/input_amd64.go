@@ -22,3 +22,7 @@ func isEpollCall(nr int) bool {
 	}
 	return false
 }
+
+// futexTime64 is the futex call with 64-bit times of the 32-bit
+// architectures: none on amd64 (-1 is no call's number).
+const futexTime64 = -1
