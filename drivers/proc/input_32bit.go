@@ -18,16 +18,6 @@ func isPollCall(nr int) bool {
 	return false
 }
 
-// isEpollCall says whether system call nr is an epoll wait, whose fds its
-// fdinfo shows (epollDoing).
-func isEpollCall(nr int) bool {
-	switch nr {
-	case unix.SYS_EPOLL_WAIT, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
-		return true
-	}
-	return false
-}
-
 // futexTime64 is the futex call with 64-bit times, in which Go's runtime
 // and a 32-bit C library wait on a lock (threadDoing).
 const futexTime64 = unix.SYS_FUTEX_TIME64
