@@ -134,7 +134,7 @@ func threadDoing(tid string, in pipeInput) int {
 		return doingOther // stopped outside a call
 	}
 	switch {
-	case nr == unix.SYS_FUTEX || nr == unix.SYS_FUTEX_WAITV || nr == unix.SYS_WAIT4 || nr == unix.SYS_WAITID:
+	case nr == unix.SYS_FUTEX || nr == futexTime64 || nr == unix.SYS_FUTEX_WAITV || nr == unix.SYS_WAIT4 || nr == unix.SYS_WAITID:
 		return doingNothing
 	case nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64:
 		fd, err := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 32)

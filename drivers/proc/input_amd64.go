@@ -13,12 +13,6 @@ func isPollCall(nr int) bool {
 	return false
 }
 
-// isEpollCall says whether system call nr is an epoll wait, whose fds its
-// fdinfo shows (epollDoing).
-func isEpollCall(nr int) bool {
-	switch nr {
-	case unix.SYS_EPOLL_WAIT, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
-		return true
-	}
-	return false
-}
+// futexTime64 is the futex call with 64-bit times of the 32-bit
+// architectures: none on amd64 (-1 is no call's number).
+const futexTime64 = -1

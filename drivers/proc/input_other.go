@@ -1,4 +1,4 @@
-//go:build !amd64
+//go:build !amd64 && !386 && !arm && !mips && !mipsle
 
 package proc
 
@@ -24,3 +24,7 @@ func isEpollCall(nr int) bool {
 	}
 	return false
 }
+
+// futexTime64 is the futex call with 64-bit times of the 32-bit
+// architectures: none here (-1 is no call's number).
+const futexTime64 = -1

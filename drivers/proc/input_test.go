@@ -103,20 +103,22 @@ func inputBot(mode string, in *bufio.Scanner, reply func(string)) bool {
 // Python bot's select loop has: one that watches it, or (nested) one
 // that watches an epoll that watches it.
 func inputEpoll(nested bool) int {
-	watch := func(fd int) int {
-		ep, err := unix.EpollCreate1(0)
-		if err == nil {
-			err = unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)})
-		}
-		if err != nil {
-			panic(err)
-		}
-		return ep
-	}
 	if nested {
-		return watch(watch(0))
+		return epollOn(epollOn(0))
 	}
-	return watch(0)
+	return epollOn(0)
+}
+
+// epollOn is an epoll that watches fd.
+func epollOn(fd int) int {
+	ep, err := unix.EpollCreate1(0)
+	if err == nil {
+		err = unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)})
+	}
+	if err != nil {
+		panic(err)
+	}
+	return ep
 }
 
 // A Go bot's idle threads wait in epoll (the runtime's netpoller, which
