@@ -645,7 +645,7 @@ func (r *onceRun) readAnswer() Reply {
 			return Reply{}
 		}
 		if f := r.over.Load(); f != nil {
-			return Reply{Used: time.Since(r.start), Fault: f}
+			return r.overLook(buf, f, limit)
 		}
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
@@ -656,6 +656,26 @@ func (r *onceRun) readAnswer() Reply {
 		}
 		return Reply{Used: time.Since(r.start), Fault: faultf(drivers.FaultCrash, "reading its output: %v", err)}
 	}
+}
+
+// overLook is read's reply once a watch stopped the run with f. Go's
+// poller fails the read that the stop's deadline wakes without looking at
+// the pipe, so a line the bot had printed before a files fault, which a
+// starved reader had not yet taken, is taken from the pipe as its line:
+// verdict still judges the run by that fault (overQuota), but a JVM's
+// fatal error report, whose "#" line comes before the error file that
+// went over the folder's quota, is then its memory verdict (jvmMemory),
+// whichever of the watch and the reader ran first. Any other fault, or
+// no line in the pipe, is the reply's fault.
+func (r *onceRun) overLook(buf []byte, f *Fault, limit int) Reply {
+	if f.Kind == drivers.FaultFiles {
+		from := len(buf)
+		buf, _ = drainFile(r.out, buf, limit)
+		if reply, ok := r.lineIn(buf, from, false); ok && reply.Fault == nil {
+			return reply
+		}
+	}
+	return Reply{Used: time.Since(r.start), Fault: f}
 }
 
 // lateLook is read's first look after a read deadline passed: the run's

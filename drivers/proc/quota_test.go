@@ -279,3 +279,29 @@ func writeUnderQuota(t *testing.T, dir, script string, limits drivers.Limits, gr
 		t.Errorf("reply %+v (fault %v), want a files fault saying %q", reply, f, want)
 	}
 }
+
+// TestRunOnceQuotaLineBeforeWatch: a per-move bot that printed its line
+// and then wrote past its quota, whose reader had not yet taken the line
+// when the watch stopped the run (held back, as on a starved machine),
+// has the line read from the pipe (a JVM's "#" report line before its
+// error file is so judged by its memory) and is still judged by the
+// files fault: the answer is not taken.
+func TestRunOnceQuotaLineBeforeWatch(t *testing.T) {
+	var line string
+	testHookRead = func(r *onceRun) {
+		for end := time.Now().Add(20 * time.Second); r.over.Load() == nil && time.Now().Before(end); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		reply := r.readAnswer()
+		line = reply.Line
+		// What read returns now is the pipe's next line: none, so the
+		// watch's fault; verdict judges by it either way.
+	}
+	defer func() { testHookRead = nil }()
+	dir := t.TempDir()
+	writeUnderQuota(t, dir, "echo 1; i=0; while [ $i -lt 40 ]; do head -c 1000000 /dev/zero > g$i; i=$((i+1)); done; sleep 10", drivers.Limits{}, 0,
+		"while it ran, over its limit of 10 files and 2000000 bytes: stopped")
+	if line != "1" {
+		t.Errorf("the reader held back until the watch stopped the run read %q, want the line 1 the bot had printed", line)
+	}
+}
