@@ -665,10 +665,11 @@ func (r *onceRun) readAnswer() Reply {
 // verdict still judges the run by that fault (overQuota), but a JVM's
 // fatal error report, whose "#" line comes before the error file that
 // went over the folder's quota, is then its memory verdict (jvmMemory),
-// whichever of the watch and the reader ran first. Any other fault, or
-// no line in the pipe, is the reply's fault.
+// whichever of the watch and the reader ran first (overQuota keeps the
+// quota watch's fault). Any other fault, or no line in the pipe, is the
+// reply's fault.
 func (r *onceRun) overLook(buf []byte, f *Fault, limit int) Reply {
-	if f.Kind == drivers.FaultFiles {
+	if f.Kind == drivers.FaultFiles && r.spec.Quota != nil {
 		from := len(buf)
 		buf, _ = drainFile(r.out, buf, limit)
 		if reply, ok := r.lineIn(buf, from, false); ok && reply.Fault == nil {
