@@ -240,12 +240,16 @@ func loadStages(dir string, p *plan.Plan, results []Result, game drivers.Game) (
 
 // unmadeLater is the error of a later stage, round or playoff, whose
 // file in rounds/ is name, that cannot be made from the results file
-// path: merr, which says the round only once (a *pairing.RoundError
-// names it too).
+// path: merr, which says the round or stage only once (a
+// *pairing.RoundError names the round too, a *stages.PoolError the stage).
 func unmadeLater(name, path string, merr error) error {
 	var re *pairing.RoundError
-	if laterKind(name) == "round" && errors.As(merr, &re) && laterID(name) == strconv.Itoa(re.Round) {
+	var pe *stages.PoolError
+	switch {
+	case laterKind(name) == "round" && errors.As(merr, &re) && laterID(name) == strconv.Itoa(re.Round):
 		merr = re.Err
+	case laterKind(name) == "stage" && errors.As(merr, &pe) && laterID(name) == pe.Stage:
+		merr = fmt.Errorf("pool %s: %w", plan.PoolName(pe.Pool), pe.Err)
 	}
 	return fmt.Errorf("%s %s cannot be made from %s: %w", laterKind(name), laterID(name), path, merr)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiter-contests/arbiter/engine/pairing"
 	"github.com/arbiter-contests/arbiter/engine/plan"
+	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/internal/shell"
 )
 
@@ -34,9 +35,10 @@ func TestUnmadeStageCommand(t *testing.T) {
 
 // TestUnmadeRoundSaysRoundOnce: a round that a resumed run cannot pair
 // again from its results names the round once ("round 3 cannot be made
-// from out/results.jsonl: pairing round 3: ..." said it twice); a stage's
-// error keeps the stage it names, and an error of another round than the
-// file's keeps its own.
+// from out/results.jsonl: pairing round 3: ..." said it twice), and so
+// does a stage ("stage final cannot be made from ...: stage final pool
+// A: ..."); an error of another round or stage than the file's keeps its
+// own.
 func TestUnmadeRoundSaysRoundOnce(t *testing.T) {
 	path := filepath.Join("out", ResultsFile)
 	why := errors.New("no partner of a leaves a pairing of 1 meetings")
@@ -48,6 +50,8 @@ func TestUnmadeRoundSaysRoundOnce(t *testing.T) {
 		{"r003.json", &pairing.RoundError{Round: 3, Err: why}, "round 3 cannot be made from " + path + ": no partner of a leaves a pairing of 1 meetings"},
 		{"r003.json", &pairing.RoundError{Round: 4, Err: why}, "round 3 cannot be made from " + path + ": pairing round 4: no partner of a leaves a pairing of 1 meetings"},
 		{"stage-final.json", fmt.Errorf("stage qualify pool A: %w", why), "stage final cannot be made from " + path + ": stage qualify pool A: no partner of a leaves a pairing of 1 meetings"},
+		{"stage-final.json", &stages.PoolError{Stage: "final", Pool: 2, Err: why}, "stage final cannot be made from " + path + ": pool B: no partner of a leaves a pairing of 1 meetings"},
+		{"stage-final.json", &stages.PoolError{Stage: "qualify", Pool: 1, Err: why}, "stage final cannot be made from " + path + ": stage qualify pool A: no partner of a leaves a pairing of 1 meetings"},
 	} {
 		err := unmadeLater(c.name, path, c.err)
 		if err.Error() != c.want {

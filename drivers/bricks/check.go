@@ -85,15 +85,9 @@ func openWithin(ctx context.Context, bot drivers.Seat, opt drivers.CheckOptions,
 }
 
 // notOK is the failure of answer, given to the board message instead of
-// OK: a move there is a bot that took the board for a move to answer,
-// which a debug line's hint would mislead; anything else most often is a
-// debug line.
+// OK, told as a duel tells it (notOKDetail).
 func notOK(answer string) error {
-	if _, ok := ParseMove(answer); ok {
-		return conform.Failf("answered %q to the board message instead of OK: that is a move, but the board message "+
-			"(the board's size and filled cells) is answered OK, and the first move is asked for by START or the other player's move", answer)
-	}
-	return conform.Failf("answered %q to the board message instead of OK (write debug output to stderr)", answer)
+	return conform.Failf("%s", notOKDetail(answer, "the board message"))
 }
 
 // lineWithin sends line (what it is, for a failure) and reads the answer

@@ -30,7 +30,7 @@ import (
 // misbehave as their mode says (see runTestBot), by their mode.
 func TestMain(m *testing.M) {
 	testbot.HouseBots(HouseBots())
-	for _, mode := range []string{modeFirst, modeNotOK, modeEager, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
+	for _, mode := range []string{modeFirst, modeNotOK, modeMoveOK, modeEager, modeLateOK, modeMuteOK, modeGarbage, modeDiagonal,
 		modeTaken, modeSlow, modeMute, modeDie, modeHog, modeStubborn, modeLinger, modeBoot, modeSigned, modeChatty, modeTwice} {
 		testbot.Register(mode, func([]string) int { return runTestBot(mode) })
 	}
@@ -42,6 +42,7 @@ const (
 	modeFirst    = "first"    // plays the first legal move, answers "ok\r" and pads moves with spaces and \r
 	modeSigned   = "signed"   // plays the first legal move, written "+AxBB_CxD" (a sign, a leading zero)
 	modeNotOK    = "notok"    // answers the board with "READY"                  (P)
+	modeMoveOK   = "moveok"   // answers the board with its first move, not OK    (P)
 	modeEager    = "eager"    // answers the board with OK and its first move in one write (P)
 	modeLateOK   = "lateok"   // answers OK after slowSleep                       (K)
 	modeBoot     = "boot"     // starts slowly: reads nothing for 1.5 s, then plays first
@@ -110,6 +111,8 @@ func runTestBot(mode string) int {
 			switch mode {
 			case modeNotOK:
 				say("READY")
+			case modeMoveOK:
+				say(b.Moves()[0].String())
 			case modeLateOK:
 				time.Sleep(slowSleep)
 				say("OK")
@@ -300,6 +303,7 @@ func TestFaultCodes(t *testing.T) {
 		err bool
 	}{
 		{"board_answered_with_anything_but_OK_is_P", modeNotOK, "P", drivers.FaultProtocol, "READY", false},
+		{"board_answered_with_a_move_is_P", modeMoveOK, "P", drivers.FaultProtocol, "0x0_1x0", false},
 		{"OK_after_the_startup_limit_is_K", modeLateOK, "K", drivers.FaultTime, "NOOKRESPONSE", false},
 		// A silent player's replay line is the original's DeadlockProtector's.
 		{"no_OK_within_the_silence_limit_is_D", modeMuteOK, "D", drivers.FaultTime, "DEADLOCKNORESPONSE", true},
@@ -338,6 +342,11 @@ func TestFaultCodes(t *testing.T) {
 				}
 				if (tt.mode == modeGarbage || tt.mode == modeNotOK) && !strings.Contains(s.Detail, "(write debug output to stderr)") {
 					t.Errorf("detail %q of a line that is no move does not say where debug output goes", s.Detail)
+				}
+				// A move for OK is a bot that took the board for a move
+				// to answer: told so, not to write debug output to stderr.
+				if tt.mode == modeMoveOK && (!strings.Contains(s.Detail, "that is a move, but the board message") || strings.Contains(s.Detail, "debug")) {
+					t.Errorf("detail %q of a move answered to the board does not say that the board is answered OK, or says where debug output goes", s.Detail)
 				}
 				if tt.mode == modeEager && !strings.Contains(s.Detail, "before it was sent") {
 					t.Errorf("detail %q of a move written before it was asked does not say so", s.Detail)

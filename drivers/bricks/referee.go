@@ -259,10 +259,22 @@ func (d *duel) initPlayer(i int, seat drivers.Seat, boardMsg string) error {
 			return d.silent(i, f, "NOOKRESPONSE", "answering OK to the board") // a JVM's fatal error report
 		}
 		return d.fault(i, CodeProtocol, drivers.FaultProtocol, answer,
-			fmt.Sprintf("answered %q to the board instead of OK (write debug output to stderr)", answer),
+			notOKDetail(answer, "the board"),
 			fmt.Sprintf("Player %s -> Player %s should have given \"OK\", but gave \"%s\"!", d.nicks[i], d.nicks[i], answer))
 	}
 	return nil
+}
+
+// notOKDetail tells what answer, given to the board message (called
+// board) instead of OK, was: a move there is a bot that took the board for
+// a move to answer, which a debug line's hint would mislead; anything else
+// most often is a debug line.
+func notOKDetail(answer, board string) string {
+	if _, ok := ParseMove(answer); ok {
+		return fmt.Sprintf("answered %q to %s instead of OK: that is a move, but the board message "+
+			"(the board's size and filled cells) is answered OK, and the first move is asked for by START or the other player's move", answer, board)
+	}
+	return fmt.Sprintf("answered %q to %s instead of OK (write debug output to stderr)", answer, board)
 }
 
 // ask writes line to seat and reads one answer, waiting up to the silence

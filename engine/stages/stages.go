@@ -472,13 +472,30 @@ func Make(p *plan.Plan, k int, results []stats.Result, seats func(n int) error) 
 	return pr, nil
 }
 
-// Matches lists the matches of stage k's pools.
+// PoolError is a failure to list the matches of pool Pool (1: A) of stage
+// Stage: Err says why, without naming the stage, so that a message that
+// names it already (a resumed run's "stage final cannot be made from
+// ...") can name the pool alone.
+type PoolError struct {
+	Stage string
+	Pool  int
+	Err   error
+}
+
+func (e *PoolError) Error() string {
+	return fmt.Sprintf("stage %s pool %s: %v", e.Stage, plan.PoolName(e.Pool), e.Err)
+}
+
+func (e *PoolError) Unwrap() error { return e.Err }
+
+// Matches lists the matches of stage k's pools; a pool whose matches
+// cannot be listed is a *PoolError.
 func Matches(p *plan.Plan, k int, pools [][]string, seats func(n int) error) ([]plan.Match, error) {
 	var out []plan.Match
 	for g, members := range pools {
 		rounds, err := p.StagePoolGroups(k, members)
 		if err != nil {
-			return nil, fmt.Errorf("stage %s pool %s: %w", p.Stages[k].Name, plan.PoolName(g+1), err)
+			return nil, &PoolError{Stage: p.Stages[k].Name, Pool: g + 1, Err: err}
 		}
 		if len(rounds) > 0 && len(rounds[0]) > 0 && seats != nil && seats(len(rounds[0][0])) != nil {
 			continue

@@ -1,6 +1,7 @@
 package stages_test
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/arbiter-contests/arbiter/engine/plan"
 	"github.com/arbiter-contests/arbiter/engine/stages"
 	"github.com/arbiter-contests/arbiter/engine/stats"
+	"github.com/arbiter-contests/arbiter/tournament"
 )
 
 func compileDir(t *testing.T, dir string) *plan.Plan {
@@ -833,5 +835,47 @@ func TestEmptyStageMadeNotToCome(t *testing.T) {
 		if row.Stage != want {
 			t.Errorf("standings: %s in stage %q, want %q", row.Bot, row.Stage, want)
 		}
+	}
+}
+
+// TestPoolErrorNamesStage: a pool of a stage whose matches cannot be
+// listed (a format that pairs rounds from results, in an edited plan) is
+// a *stages.PoolError naming the stage and the pool, so that a message
+// naming the stage already can name the pool alone.
+func TestPoolErrorNamesStage(t *testing.T) {
+	dir := t.TempDir()
+	cfg := `bot "a" { house = "auction/random" }
+bot "b" { house = "auction/square" }
+bot "c" { house = "auction/share" }
+game "auction" "g" {
+  board "small" {
+    cols    = 5
+    rows    = 5
+    capital = 40
+  }
+}
+tournament "t" {
+  game   = game.auction.g
+  bots   = [bot.a, bot.b, bot.c]
+  rating = "placement"
+  stage "qualify" {}
+  stage "final" {
+    bots = [top(stage.qualify, 2)]
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "t.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := compileDir(t, dir)
+	p.Stages[1].Format, p.Stages[1].Rounds = tournament.Swiss, 3
+	results := play(p, 0, map[string]int{"a": 3, "b": 2, "c": 1})
+	_, err := stages.Make(p, 1, results, nil)
+	var pe *stages.PoolError
+	if !errors.As(err, &pe) || pe.Stage != "final" || pe.Pool != 1 {
+		t.Fatalf("Make of a swiss stage: %v; want a PoolError of stage final pool A", err)
+	}
+	if want := "stage final pool A: format swiss pairs rounds from results, which a stage does not"; err.Error() != want {
+		t.Errorf("Make: %q; want %q", err, want)
 	}
 }
