@@ -72,7 +72,8 @@ type Runner struct {
 	Compress bool
 	// Snapshot, if set, hears of the run so far (the plan with the rounds
 	// paired so far, every result) at most once every reportEvery while
-	// results come in, and once at the end; the summary must not be kept.
+	// results come in (and once the wait is over, when results came in
+	// during it), and once at the end; the summary must not be kept.
 	Snapshot func(*Summary) error
 
 	// CPUs, when set, plays the matches in worker processes (`Self
@@ -190,6 +191,11 @@ type session struct {
 	reportedAt time.Time
 	reported   int
 	reportCost time.Duration
+	// trailing, when set, rewrites them once the wait is over from the
+	// results that came in during it (see reportLater); ended stops it
+	// for good once the run's last rewrite is under way.
+	trailing *time.Timer
+	ended    bool
 	// expected is how many matches of rounds not paired yet the progress
 	// counts (see expectUnpaired).
 	expected int
@@ -276,7 +282,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	err = s.work(ctx, paired)
 	// However the run ends, the game's own files hold every result,
 	// also when a resume had nothing left to play.
-	if rerr := s.report(); rerr != nil && err == nil && s.firstErr == nil {
+	if rerr := s.finalReport(); rerr != nil && err == nil && s.firstErr == nil {
 		s.firstErr = rerr
 	}
 	if err != nil {
@@ -677,12 +683,7 @@ func (s *session) finished(res *Result) {
 	s.sum.Finished++
 	s.sum.Results = append(s.sum.Results, *res)
 	s.done[res.Match] = &s.sum.Results[len(s.sum.Results)-1]
-	if s.reportDue() {
-		if err := s.report(); err != nil && s.firstErr == nil {
-			s.firstErr = err
-			s.cancel()
-		}
-	}
+	s.reportOrLater()
 	s.advanceStop()
 	s.r.carry.notify() // a match waiting for this one may be fed
 }
@@ -1245,6 +1246,54 @@ const reportBackoff = 4
 // the last report took, have passed since it ended; s.mu is held.
 func (s *session) reportDue() bool {
 	return time.Since(s.reportedAt) >= max(reportEvery, reportBackoff*s.reportCost)
+}
+
+// reportOrLater rewrites the reports from the results so far if that is
+// due, or else has them rewritten once the wait is over (reportLater), so
+// that the last results before a quiet spell (a stage's last matches, the
+// next one waiting for them) do not wait for the next result to show;
+// s.mu is held.
+func (s *session) reportOrLater() {
+	if !s.reportDue() {
+		s.reportLater()
+		return
+	}
+	if err := s.report(); err != nil && s.firstErr == nil {
+		s.firstErr = err
+		s.cancel()
+	}
+}
+
+// reportLater sets the one timer that rewrites the reports when the wait
+// since the last rewrite is over, unless it is set already or the run has
+// made its last rewrite; s.mu is held.
+func (s *session) reportLater() {
+	if s.trailing != nil || s.ended {
+		return
+	}
+	wait := max(reportEvery, reportBackoff*s.reportCost) - time.Since(s.reportedAt)
+	s.trailing = time.AfterFunc(wait, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.trailing = nil
+		if !s.ended && s.reported != len(s.sum.Results) {
+			s.reportOrLater()
+		}
+	})
+}
+
+// finalReport stops the trailing rewrite, if one is set, and rewrites the
+// reports from every result: the last files the run writes, after any
+// trailing rewrite under way has ended (s.mu).
+func (s *session) finalReport() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended = true
+	if s.trailing != nil {
+		s.trailing.Stop()
+		s.trailing = nil
+	}
+	return s.report()
 }
 
 // report lets a game that keeps files of its own formats rewrite them from

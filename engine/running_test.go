@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,6 +168,82 @@ func TestSlowSnapshotPutsOffTheNext(t *testing.T) {
 		}
 	}
 }
+
+// The results that finished within the wait after a snapshot are
+// snapshotted once the wait is over, also when no result follows for a
+// while (a stage's last matches, the next stage waiting for them):
+// standings.txt showed them only once the next match finished. Each match
+// here waits to start until the snapshot holds every result before it,
+// so no later result can have made that snapshot.
+func TestSnapshotTrailsTheLastResults(t *testing.T) {
+	tour := `
+  bots    = [bot.r1, bot.g1, bot.r2]
+  format  = "round-robin"
+  players = 2
+  seats   = "swap"
+  rounds  = 1
+`
+	r := runner(t, 3, tour, t.TempDir(), 1)
+	q := &quiet{}
+	q.cond = sync.NewCond(&q.mu)
+	r.Snapshot = func(sum *engine.Summary) error {
+		if len(sum.Results) == 1 {
+			// The first one takes 2 s, so that the next result
+			// finishes within its wait (8 s) even on a loaded host.
+			time.Sleep(2 * time.Second)
+		}
+		q.mu.Lock()
+		q.seen = len(sum.Results)
+		q.cond.Broadcast()
+		q.mu.Unlock()
+		return nil
+	}
+	r.Progress = q
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if q.late != "" {
+		t.Fatal(q.late)
+	}
+	if q.waited == 0 {
+		t.Fatal("no result finished within a snapshot's wait: the run was too short to show the trailing snapshot")
+	}
+}
+
+// quiet is a Progress that holds each match back until the last snapshot
+// holds every result finished before it (one job: every match started
+// before it), or a minute has passed, which it notes in late.
+type quiet struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	seen    int
+	started int
+	waited  int
+	late    string
+}
+
+func (q *quiet) Begin(todo, done int) {}
+func (q *quiet) Started(m *plan.Match) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	before := q.started
+	q.started++
+	if q.seen >= before || q.late != "" {
+		return
+	}
+	q.waited++
+	deadline := time.AfterFunc(time.Minute, func() {
+		q.mu.Lock()
+		q.late = fmt.Sprintf("match %s waited a minute for a snapshot of the %d results before it; the last held %d", m.ID, before, q.seen)
+		q.cond.Broadcast()
+		q.mu.Unlock()
+	})
+	defer deadline.Stop()
+	for q.seen < before && q.late == "" {
+		q.cond.Wait()
+	}
+}
+func (q *quiet) Finished(*plan.Match, *engine.Result) {}
 
 // pace is a Progress that makes each match begin 20 ms late while while
 // says so.

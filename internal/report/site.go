@@ -162,7 +162,7 @@ func (l *loader) load() (*Site, error) {
 		done[r.Match] = true
 		s.Matches = append(s.Matches, l.match(r, p.Game.Driver, &s.Skipped))
 	}
-	s.Running = running(l.dir, done)
+	s.Running = running(l.dir, p, done)
 	return s, nil
 }
 
@@ -172,6 +172,16 @@ func (l *loader) load() (*Site, error) {
 // the page's data, embedded in report.html, is the same from run to run.
 // A match the plan does not list comes last, by id.
 func byPlan(p *plan.Plan, results []engine.Result) []engine.Result {
+	out := slices.Clone(results)
+	inPlan := planOrder(p)
+	slices.SortStableFunc(out, func(a, b engine.Result) int { return inPlan(a.Match, b.Match) })
+	return out
+}
+
+// planOrder compares match ids by the order the plan lists their matches,
+// not as strings (r001-g100-s1 comes after r001-g99-s1); ids the plan
+// does not list come last, by id.
+func planOrder(p *plan.Plan) func(a, b string) int {
 	order := make(map[string]int, len(p.Matches))
 	for i, m := range p.Matches {
 		order[m.ID] = i
@@ -182,14 +192,9 @@ func byPlan(p *plan.Plan, results []engine.Result) []engine.Result {
 		}
 		return len(p.Matches)
 	}
-	out := slices.Clone(results)
-	slices.SortStableFunc(out, func(a, b engine.Result) int {
-		if c := cmp.Compare(pos(a.Match), pos(b.Match)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Match, b.Match)
-	})
-	return out
+	return func(a, b string) int {
+		return cmp.Or(cmp.Compare(pos(a), pos(b)), strings.Compare(a, b))
+	}
 }
 
 // tornLine says whether results.jsonl ends in a line that is not a
@@ -395,8 +400,9 @@ func readTail(path string, n int64) string {
 }
 
 // running lists the matches that have a transcript but no result: being
-// played now, or cut off by a run that was stopped.
-func running(dir string, done map[string]bool) []string {
+// played now, or cut off by a run that was stopped; in plan order, as the
+// finished ones are.
+func running(dir string, p *plan.Plan, done map[string]bool) []string {
 	entries, err := os.ReadDir(filepath.Join(dir, engine.MatchesDir))
 	if err != nil {
 		return nil
@@ -407,6 +413,6 @@ func running(dir string, done map[string]bool) []string {
 			ids = append(ids, e.Name())
 		}
 	}
-	slices.SortFunc(ids, cmp.Compare)
+	slices.SortFunc(ids, planOrder(p))
 	return ids
 }

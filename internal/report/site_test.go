@@ -215,3 +215,26 @@ func TestMatchesInPlanOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestRunningInPlanOrder: the matches without a result yet are listed in
+// plan order, as the finished ones are, not by id: group 100 of a round
+// of 200 bots comes after group 99 (r001-g100-s1 sorts before
+// r001-g99-s1), a playoff after the rounds. A folder the plan does not
+// list comes last.
+func TestRunningInPlanOrder(t *testing.T) {
+	dir := t.TempDir()
+	p := &plan.Plan{}
+	want := []string{"r001-g99-s1", "r001-g100-s1", "r002-g01-s1", "playoff-1-g01-s1", "zz-unknown"}
+	for _, id := range want[:4] {
+		p.Matches = append(p.Matches, plan.Match{ID: id})
+	}
+	for _, id := range []string{"zz-unknown", "playoff-1-g01-s1", "r001-g98-s1", "r001-g100-s1", "r002-g01-s1", "r001-g99-s1"} {
+		if err := os.MkdirAll(filepath.Join(dir, engine.MatchesDir, id), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := running(dir, p, map[string]bool{"r001-g98-s1": true})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("running (-plan order +listed):\n%s", diff)
+	}
+}
