@@ -693,31 +693,43 @@ func (j *slurmJob) write(p *plan.Plan) error {
 }
 
 // submitScript is submit.sh, which submits every stage as submitAll
-// does, and records each job in jobs.json as it does: a submission by
-// hand is known too, to -submit (its jobs still queued) and to another
-// -shards (refused once anything was submitted).
+// does, and records each job in jobs.json as it does (first by its name,
+// then with its id): a submission by hand is known too, to -submit (its
+// jobs still queued) and to another -shards (refused once anything was
+// submitted).
 func (j *slurmJob) submitScript() string {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# Submits every stage: its shards after the merge before, its merge after its shards.\nset -e\ncd \"$(dirname \"$0\")\"\ndep=\n")
+	fmt.Fprintf(&b, "# Each job's comment: the work directory, which tells its jobs from another's of the same names.\ncomment=%s\ncommentjson=%s\n",
+		shell.Word(j.work), jsonWord(j.work))
 	b.WriteString(j.queuedScript())
-	b.WriteString("# record ID JOB: jobs.json lists the jobs submitted, for arbiter slurm.\nrec=\nrecord() {\n" +
-		"  rec=\"$rec${rec:+,}\n  {\\\"what\\\": \\\"$2\\\", \\\"id\\\": \\\"${1%%;*}\\\", \\\"name\\\": \\\"$3\\\"}\"\n" +
-		"  printf '[%s\\n]\\n' \"$rec\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n}\n")
+	b.WriteString("# record ID WHAT NAME: jobs.json lists the jobs submitted, for arbiter slurm; an empty ID records the job about to be submitted,\n" +
+		"# which its name and comment then find should this be stopped before it records the ID.\nrec=\nrecord() {\n" +
+		"  e=\"{\\\"what\\\": \\\"$2\\\", \\\"id\\\": \\\"${1%%;*}\\\", \\\"name\\\": \\\"$3\\\", \\\"comment\\\": \\\"$commentjson\\\"}\"\n" +
+		"  new=\"$rec${rec:+,}\n  $e\"\n" +
+		"  printf '[%s\\n]\\n' \"$new\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n  if [ -n \"$1\" ]; then rec=$new; fi\n}\n")
 	job := func(what, name string) string {
-		w, _ := json.Marshal(what)
-		n, _ := json.Marshal(name)
-		return fmt.Sprintf("%s %s", shell.Word(string(w[1:len(w)-1])), shell.Word(string(n[1:len(n)-1])))
+		return jsonWord(what) + " " + jsonWord(name)
 	}
 	// sbatch runs without the lock's descriptor (9<&-): what it leaves
 	// running would hold the lock once submit.sh has ended.
 	for s := 0; s < j.stages; s++ {
-		fmt.Fprintf(&b, "a=$(sbatch --parsable $dep %s 9<&-)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
-			filepath.Base(j.script("shards", s)), job(fmt.Sprintf("stage %d shards", s), j.jobName("s", s)), s)
-		fmt.Fprintf(&b, "m=$(sbatch --parsable --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s 9<&-)\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
-			filepath.Base(j.script("merge", s)), job(fmt.Sprintf("stage %d merge", s), j.jobName("m", s)), s)
+		sh := job(fmt.Sprintf("stage %d shards", s), j.jobName("s", s))
+		fmt.Fprintf(&b, "record \"\" %s\na=$(sbatch --parsable --comment=\"$comment\" $dep %s 9<&-)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
+			sh, filepath.Base(j.script("shards", s)), sh, s)
+		me := job(fmt.Sprintf("stage %d merge", s), j.jobName("m", s))
+		fmt.Fprintf(&b, "record \"\" %s\nm=$(sbatch --parsable --comment=\"$comment\" --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s 9<&-)\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
+			me, filepath.Base(j.script("merge", s)), me, s)
 		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
 	}
 	return b.String()
+}
+
+// jsonWord is s as a JSON string's contents (no quotes), as one word for
+// sh.
+func jsonWord(s string) string {
+	w, _ := json.Marshal(s)
+	return shell.Word(string(w[1 : len(w)-1]))
 }
 
 // queuedScript is the part of submit.sh that refuses, as -submit does
@@ -725,14 +737,19 @@ func (j *slurmJob) submitScript() string {
 // submit.sh, of the work directory holds its lock, or while a job that jobs.json
 // records (by -submit or an earlier submit.sh) is still queued or
 // running: a second chain would run the same shards at once, and its
-// jobs.json would name only the new jobs. A job Slurm no longer knows has
+// jobs.json would name only the new jobs. It asks squeue for them by
+// name, keeping those of the work directory's comment, or by id when
+// jobs.json records no comments (an earlier arbiter wrote it): so
+// it finds the job being submitted when a submission was stopped, which
+// jobs.json names without an id. A job Slurm no longer knows has
 // ended, and so has one whose id now names a job of another name. It
 // writes nothing in the work directory: anything else there would make
 // it another's (checkWork).
 func (j *slurmJob) queuedScript() string {
-	var names []string
+	var names, plain []string
 	for s := 0; s < j.stages; s++ {
 		names = append(names, shell.Word(j.jobName("s", s)), shell.Word(j.jobName("m", s)))
+		plain = append(plain, j.jobName("s", s), j.jobName("m", s))
 	}
 	var terminalStates []string
 	for st := range terminal {
@@ -745,18 +762,23 @@ func (j *slurmJob) queuedScript() string {
 		"  1) echo \"submit.sh: another arbiter slurm, or submit.sh, of $PWD holds the lock of slurm.json (" + lockHolders + "): wait for it to end, or stop it, and run this again\" >&2\n    exit 1 ;;\n" +
 		"  *) echo \"submit.sh: warning: flock cannot lock slurm.json (exit status $rc: $err): going on without the lock, so nothing stops another arbiter slurm, or submit.sh, of $PWD running at once; run one at a time\" >&2 ;;\n" +
 		"  esac\nfi\n" +
-		"if [ -s jobs.json ]; then\n  ids=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' jobs.json | tr '\\n' ,)\n  ids=${ids%,}\n  list=$(printf '%s' \"$ids\" | tr , ' ')\n" +
-		"  if [ -n \"$ids\" ]; then\n    rc=0; q=$(squeue -h -r -t all -j \"$ids\" -o '%F|%K|%T|%j' 2>&1) || rc=$?\n" +
-		"    if [ \"$rc\" != 0 ]; then\n      case \"$q\" in\n      *'Invalid job id specified'*) q= ;;\n" +
-		"      *) echo \"submit.sh: squeue: $q. The jobs jobs.json records ($list) may still be queued or running, and a second submission would run the same shards at once. " +
-		"Run this again once Slurm answers; or cancel them (scancel $list), or remove $PWD/jobs.json if they are known to have ended, and run this again\" >&2\n        exit 1 ;;\n      esac\n    fi\n" +
-		"    live=$(printf '%s\\n' \"$q\" | while IFS='|' read -r id task state name; do\n" +
-		"      case \"$state\" in ''|" + strings.Join(terminalStates, "|") + ") continue ;; esac\n" +
-		"      t=_$task; case \"$task\" in ''|N/A) t= ;; esac\n" +
-		"      case \"$name\" in " + strings.Join(names, "|") + ") echo \"  job $id$t: $state\" ;; esac\n" +
-		"    done)\n" +
-		"    if [ -n \"$live\" ]; then\n      echo \"submit.sh: jobs that an earlier submission of $PWD submitted (jobs.json) are still queued or running, and a second submission would run the same shards at once. " +
-		"Wait for them to end, or cancel them (scancel $list) and run this again: it resumes\" >&2\n      printf '%s\\n' \"$live\" >&2\n      exit 1\n    fi\n  fi\nfi\n"
+		"# ask -j IDS | -n NAMES: adds to live the tasks not ended of this work directory's jobs that squeue lists (by name: of its comment).\nlive=\nask() {\n" +
+		"  rc=0; q=$(squeue -h -r -t all \"$1\" \"$2\" -o '%F|%K|%T|%j|%k' 2>&1) || rc=$?\n" +
+		"  if [ \"$rc\" != 0 ]; then\n    case \"$q\" in\n    *'Invalid job id specified'*) q= ;;\n" +
+		"    *) echo \"submit.sh: squeue: $q. The jobs jobs.json records ($list) may still be queued or running, and a second submission would run the same shards at once. " +
+		"Run this again once Slurm answers; or cancel them (scancel $list), or remove $PWD/jobs.json if they are known to have ended, and run this again\" >&2\n      exit 1 ;;\n    esac\n  fi\n" +
+		"  l=$(printf '%s\\n' \"$q\" | while IFS='|' read -r id task state name c; do\n" +
+		"    case \"$state\" in ''|" + strings.Join(terminalStates, "|") + ") continue ;; esac\n" +
+		"    if [ \"$1\" = -n ] && [ \"$c\" != \"$comment\" ]; then continue; fi\n" +
+		"    t=_$task; case \"$task\" in ''|N/A) t= ;; esac\n" +
+		"    case \"$name\" in " + strings.Join(names, "|") + ") echo \"  job $id$t: $state\" ;; esac\n" +
+		"  done)\n" +
+		"  if [ -n \"$l\" ]; then live=\"$live${live:+\n}$l\"; fi\n}\n" +
+		"if [ -s jobs.json ]; then\n  ids=$(sed -n 's/.*\"id\": *\"\\([^\"][^\"]*\\)\".*/\\1/p' jobs.json | tr '\\n' ,)\n  ids=${ids%,}\n  list=$(printf '%s' \"$ids\" | tr , ' ')\n" +
+		"  if grep -q '\"comment\"' jobs.json; then ask -n " + shell.Word(strings.Join(plain, ",")) + "\n  elif [ -n \"$ids\" ]; then ask -j \"$ids\"\n  fi\n" +
+		"  if [ -n \"$live\" ]; then\n    found=$(printf '%s\\n' \"$live\" | sed 's/^  job \\([0-9]*\\).*/\\1/' | sort -un | tr '\\n' ' ')\n" +
+		"    echo \"submit.sh: jobs that an earlier submission of $PWD submitted (jobs.json) are still queued or running, and a second submission would run the same shards at once. " +
+		"Wait for them to end, or cancel them (scancel ${found% }) and run this again: it resumes\" >&2\n    printf '%s\\n' \"$live\" >&2\n    exit 1\n  fi\nfi\n"
 }
 
 func (j *slurmJob) script(kind string, stage int) string {
@@ -855,16 +877,27 @@ type slurmSubmitted struct {
 }
 
 // submitAll submits every stage as submit.sh does, recording each job in
-// the work directory's jobs.json as soon as it is submitted.
+// the work directory's jobs.json: before it is submitted, by its name
+// alone (the intent), then with the id sbatch gives it. A -submit killed
+// between the two leaves a job jobs.json names without an id, which a
+// later -submit finds by its name and comment (queuedJobs). Each job
+// carries the work directory as its comment (--comment), which tells it
+// from another work directory's job of the same name, or a later job
+// given the same id. An intent whose sbatch failed stays recorded: a
+// timed-out sbatch may have submitted the job all the same.
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 	var jobs []slurmSubmitted
 	var dep []string
 	submit := func(what, log, name string, args []string) (string, error) {
-		id, err := sbatch(args)
+		jobs = append(jobs, slurmSubmitted{what, "", log, name})
+		if err := j.recordJobs(jobs); err != nil {
+			return "", err
+		}
+		id, err := sbatch(append([]string{"--comment=" + j.work}, args...))
 		if err != nil {
 			return "", err
 		}
-		jobs = append(jobs, slurmSubmitted{what, id, log, name})
+		jobs[len(jobs)-1].id = id
 		return id, j.recordJobs(jobs)
 	}
 	chain := j.chain()
@@ -898,17 +931,22 @@ func (j *slurmJob) chain() []slurmSubmitted {
 // recordedJob is a line of the work directory's jobs.json.
 type recordedJob struct {
 	What string `json:"what"`
-	ID   string `json:"id"`
+	// ID is the job's id; empty while it is being submitted (the intent).
+	ID string `json:"id"`
 	// Name is the job's name (--job-name), which tells it from a later
 	// job given the same id; empty in a jobs.json of an earlier arbiter.
 	Name string `json:"name,omitempty"`
+	// Comment is the job's comment (--comment): the work directory, which
+	// tells it from another work directory's job of the same name; empty
+	// in a jobs.json of an earlier arbiter, which found its jobs by id.
+	Comment string `json:"comment,omitempty"`
 }
 
 // recordJobs replaces the work directory's jobs.json with jobs.
 func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 	rec := make([]recordedJob, len(jobs))
 	for i, jb := range jobs {
-		rec[i] = recordedJob{jb.what, jb.id, jb.name}
+		rec[i] = recordedJob{jb.what, jb.id, jb.name, j.work}
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -925,7 +963,9 @@ func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 // Slurm no longer knows has ended, and so has one whose id now names
 // another job (ids start over after Slurm's state is reset). When Slurm
 // cannot be asked, it refuses: jobs.json, which a submission replaces,
-// is the only record of the jobs.
+// is the only record of the jobs. So it does when jobs.json, of an
+// earlier arbiter, names no job's name and a job under one of its ids
+// has the name of one of this work directory's (knownJobs).
 func (j *slurmJob) queuedJobs() (earlierChain, error) {
 	path := filepath.Join(j.work, fingerprint.SlurmJobsFile)
 	b, err := os.ReadFile(path)
@@ -941,22 +981,57 @@ func (j *slurmJob) queuedJobs() (earlierChain, error) {
 	if len(rec) == 0 {
 		return earlierChain{}, nil
 	}
-	var ids []string
-	for _, jb := range rec {
-		ids = append(ids, jb.ID)
-	}
-	tasks, err := queuedTasks(ids, 3)
+	tasks, err := recordedTasks(rec)
 	if err != nil {
-		return earlierChain{}, fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s) may still be queued or running, and a second submission would run the same shards at once. "+
+		var ids, intents []string
+		for _, jb := range rec {
+			if jb.ID == "" {
+				intents = append(intents, fmt.Sprintf("; and the job it was submitting when it was stopped, named %s, its comment %s", jb.Name, jb.Comment))
+			} else {
+				ids = append(ids, jb.ID)
+			}
+		}
+		return earlierChain{}, fmt.Errorf("%v. The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted (%s, in %s%s) may still be queued or running, and a second submission would run the same shards at once. "+
 			"Run this again once Slurm answers; or cancel them (scancel %s), or remove %s if they are known to have ended, and run this again: it resumes",
-			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(ids, " "), path)
+			err, j.work, strings.Join(ids, " "), fingerprint.SlurmJobsFile, strings.Join(intents, ""), strings.Join(ids, " "), path)
 	}
-	return j.knownJobs(rec, tasks), nil
+	return j.knownJobs(rec, tasks)
+}
+
+// recordedTasks asks Slurm for the tasks of the jobs rec records: by id
+// those an earlier arbiter recorded without a comment, by name the
+// others, the job being submitted when its -submit was stopped (no id
+// yet) among them; their comment tells them from another's (knownJobs).
+func recordedTasks(rec []recordedJob) ([]queuedTask, error) {
+	var ids, names []string
+	for _, r := range rec {
+		if r.Comment != "" {
+			names = append(names, r.Name)
+		} else if r.ID != "" {
+			ids = append(ids, r.ID)
+		}
+	}
+	var tasks []queuedTask
+	for _, q := range []struct {
+		flag string
+		list []string
+	}{{"-j", ids}, {"-n", names}} {
+		if len(q.list) == 0 {
+			continue
+		}
+		found, err := queuedTasks(q.flag, q.list, 3)
+		if err != nil {
+			return nil, err
+		}
+		tasks = append(tasks, found...)
+	}
+	return tasks, nil
 }
 
 // earlierChain is what queuedJobs finds of an earlier submission: the
 // jobs to wait for, and what of the chain it never submitted (it was
-// stopped part way: a jobs.json names only the jobs submitted).
+// stopped part way: a jobs.json names only the jobs submitted, and the
+// one being submitted by its name alone).
 type earlierChain struct {
 	jobs        []slurmSubmitted
 	unsubmitted []string
@@ -964,34 +1039,94 @@ type earlierChain struct {
 
 // knownJobs are the jobs of rec that tasks (Slurm's) name, with their
 // logs, and the jobs of the chain rec does not name, when one of them
-// has a task not ended; none otherwise.
-func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) earlierChain {
-	logs := map[string]string{}
-	var unsubmitted []string
+// has a task not ended; none otherwise. A job rec names without an id
+// (its -submit was stopped while it submitted it) is any of that name
+// and comment that has not ended (another of them is of an earlier
+// submission: the one that was being submitted is the last the record
+// names, and none after it runs before it ends); none found, it was
+// never submitted. It refuses when rec, of an earlier arbiter, names no
+// job's name and a job under one of its ids that has not ended has the
+// name of this work directory's job: it may be another's, which Slurm
+// gave the id again.
+func (j *slurmJob) knownJobs(rec []recordedJob, tasks []queuedTask) (earlierChain, error) {
+	var ch earlierChain
+	var unsure []string
+	anyLive := false
 	for _, c := range j.chain() {
-		logs[c.what] = c.log
-		if !slices.ContainsFunc(rec, func(r recordedJob) bool { return r.What == c.what }) {
-			unsubmitted = append(unsubmitted, c.what)
+		i := slices.IndexFunc(rec, func(r recordedJob) bool { return r.What == c.what })
+		var ids []string
+		var live map[string]bool
+		if i >= 0 {
+			ids, live = recordedIDs(rec[i], c.name, tasks)
 		}
-	}
-	var known []slurmSubmitted
-	live := false
-	for _, jb := range rec {
-		mine := false
-		for _, t := range tasks {
-			if t.id != jb.ID || (jb.Name != "" && t.name != jb.Name) {
-				continue // the id is another job's now
+		if i < 0 || (rec[i].ID == "" && len(ids) == 0) {
+			ch.unsubmitted = append(ch.unsubmitted, c.what)
+			continue
+		}
+		for _, id := range ids {
+			if rec[i].Name == "" && live[id] {
+				unsure = append(unsure, id)
 			}
-			mine, live = true, live || !terminal[t.state]
-		}
-		if mine {
-			known = append(known, slurmSubmitted{jb.What, jb.ID, logs[jb.What], jb.Name})
+			if rec[i].ID == "" && !live[id] {
+				continue // an earlier submission's, ended
+			}
+			ch.jobs = append(ch.jobs, slurmSubmitted{c.what, id, c.log, c.name})
+			anyLive = anyLive || live[id]
 		}
 	}
-	if !live {
-		return earlierChain{}
+	if len(unsure) > 0 {
+		return earlierChain{}, j.unnamedError(unsure)
 	}
-	return earlierChain{known, unsubmitted}
+	if !anyLive {
+		return earlierChain{}, nil
+	}
+	return ch, nil
+}
+
+// recordedIDs are the ids of the jobs among tasks that are the job r
+// records, in the order listed, and which of them have a task not
+// ended. name is that job's name in this work directory's chain.
+func recordedIDs(r recordedJob, name string, tasks []queuedTask) (ids []string, live map[string]bool) {
+	live = map[string]bool{}
+	for _, t := range tasks {
+		if !r.is(t, name) {
+			continue
+		}
+		if _, seen := live[t.id]; !seen {
+			ids = append(ids, t.id)
+		}
+		live[t.id] = live[t.id] || !terminal[t.state]
+	}
+	return ids, live
+}
+
+// is whether t is a task of the job r records, whose name in this work
+// directory's chain is name: of its name and comment (and id, once
+// known); of an earlier arbiter's record, without a comment, of its id
+// and name; without a name either, of its id and the name the chain
+// gives it, which a job of another work directory may have too.
+func (r recordedJob) is(t queuedTask, name string) bool {
+	switch {
+	case r.Comment != "":
+		return t.name == r.Name && t.comment == r.Comment && (r.ID == "" || t.id == r.ID)
+	case t.id != r.ID:
+		return false
+	case r.Name != "":
+		return t.name == r.Name
+	}
+	return t.name == name
+}
+
+// unnamedError refuses to wait for, or submit beside, the jobs ids,
+// queued or running under the ids and names of this work directory's
+// jobs that a jobs.json of an earlier arbiter, without names, records.
+func (j *slurmJob) unnamedError(ids []string) error {
+	path := filepath.Join(j.work, fingerprint.SlurmJobsFile)
+	list := strings.Join(ids, " ")
+	return fmt.Errorf("%s, written by an earlier arbiter, records the ids of the jobs it submitted but not their names, and jobs %s, queued or running, have those ids and the names of this work directory's jobs: "+
+		"they may be the jobs of an earlier arbiter slurm -submit, or submit.sh, of %s, or another's of the same names that Slurm gave the same ids (ids start over when Slurm's state is reset), "+
+		"so this one neither waits for them nor submits a second chain beside them. If they are this work directory's, wait for them to end, or cancel them (scancel %s), and run this again: it resumes; "+
+		"if they are another's, remove %s and run this again", path, list, j.work, list, path)
 }
 
 // reattach waits for the jobs an earlier submission of the work
@@ -1042,17 +1177,18 @@ func (j *slurmJob) scriptsChanged() []string {
 type queuedTask struct {
 	id, task    string // the (array) job's id; "_K" for array task K, else ""
 	state, name string
+	comment     string // "(null)" for none
 }
 
-// queuedTasks are the tasks Slurm knows of the jobs ids, asked in one
-// call of squeue (scontrol takes one id a call, and a controller that
-// does not answer takes a while to fail each). A job it no longer knows
-// is left out. A busy controller times out now and then: squeue is asked
-// up to tries times.
-func queuedTasks(ids []string, tries int) ([]queuedTask, error) {
+// queuedTasks are the tasks Slurm knows of the jobs of the ids (by is
+// "-j") or names ("-n") list, asked in one call of squeue (scontrol
+// takes one id a call, and a controller that does not answer takes a
+// while to fail each). A job it no longer knows is left out. A busy
+// controller times out now and then: squeue is asked up to tries times.
+func queuedTasks(by string, list []string, tries int) ([]queuedTask, error) {
 	var out []byte
 	var err error
-	args := []string{"-h", "-r", "-t", "all", "-j", strings.Join(ids, ","), "-o", "%F|%K|%T|%j"}
+	args := []string{"-h", "-r", "-t", "all", by, strings.Join(list, ","), "-o", "%F|%K|%T|%j|%k"}
 	for try := 0; try < tries; try++ {
 		var stderr bytes.Buffer
 		cmd := exec.Command("squeue", args...)
@@ -1074,11 +1210,12 @@ func queuedTasks(ids []string, tries int) ([]queuedTask, error) {
 	}
 	var tasks []queuedTask
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.SplitN(line, "|", 4)
-		if len(f) < 4 {
+		// The comment, last, may hold "|".
+		f := strings.SplitN(line, "|", 5)
+		if len(f) < 5 {
 			continue
 		}
-		t := queuedTask{id: f[0], state: f[2], name: f[3]}
+		t := queuedTask{id: f[0], state: f[2], name: f[3], comment: f[4]}
 		if _, err := strconv.Atoi(f[1]); err == nil {
 			t.task = "_" + f[1]
 		}

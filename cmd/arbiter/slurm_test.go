@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -35,6 +36,8 @@ func TestSlurm(t *testing.T) {
 	t.Run("stages", st.stages)
 	t.Run("failed-shard", st.failedShard)
 	t.Run("empty-stages", st.emptyStages)
+	t.Run("killed-after-sbatch", st.killedAfterSbatch)
+	t.Run("unnamed-record", st.unnamedRecord)
 }
 
 // requireSlurm skips (or fails under CI) unless a Slurm controller
@@ -335,6 +338,108 @@ func (st *slurmTest) failedShard(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "results.jsonl")); err == nil {
 		t.Fatal("the merge ran although a shard failed")
+	}
+}
+
+// killedAfterSbatch: arbiter slurm -submit is killed (kill -9) once
+// sbatch submitted its first job, before it could record the job's id; a
+// second -submit finds the job by its name and comment, which the first
+// recorded before it ran sbatch, and waits for it instead of submitting
+// a second chain beside it, then submits the rest. The job is submitted
+// held, so that it is still queued when the second -submit looks, and
+// released once that says it waits for it.
+func (st *slurmTest) killedAfterSbatch(t *testing.T) {
+	real, err := exec.LookPath("sbatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrap := filepath.Join(st.dir, "killing-sbatch")
+	if err := os.Mkdir(wrap, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	idFile := filepath.Join(st.dir, "killed-job")
+	script := fmt.Sprintf("#!/bin/sh\nid=$(%s --hold \"$@\")\necho \"$id\" >%s\nkill -9 $PPID\nexit 1\n", real, idFile)
+	if err := os.WriteFile(filepath.Join(wrap, "sbatch"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(st.dir, "killed")
+	args := []string{"slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "1", "-submit"}
+	cmd := exec.Command(st.bin, args...)
+	cmd.Env = append(slices.Clone(st.env), "PATH="+wrap+string(os.PathListSeparator)+filepath.Dir(st.bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	got, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("arbiter slurm -submit was not killed:\n%s", got)
+	}
+	held, _, _ := strings.Cut(strings.TrimSpace(readFile(t, idFile)), ";")
+	st.cancelLater("job " + held)
+	if strings.Contains(readFile(t, filepath.Join(out+".slurm", "jobs.json")), held) {
+		t.Fatalf("jobs.json records job %s, which the killed -submit never learnt", held)
+	}
+
+	cmd = exec.Command(st.bin, args...)
+	cmd.Env = st.env
+	// stdout, read below, and stderr, by cmd's own copy, into two
+	// buffers, as in shards.
+	var output, errOutput bytes.Buffer
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = &errOutput
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	waiting := false
+	for sc.Scan() {
+		output.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "Stage 0: shards job") && !waiting {
+			_ = cmd.Process.Kill()
+			st.cancelLater(sc.Text())
+			t.Fatalf("the second -submit submitted a chain beside held job %s:\n%s", held, output.String())
+		}
+		if strings.Contains(sc.Text(), "waiting for them (jobs "+held+") instead of submitting again") {
+			waiting = true
+			st.slurm(t, "scontrol", "release", held)
+		}
+	}
+	err = cmd.Wait()
+	output.Write(errOutput.Bytes())
+	st.cancelLater(output.String())
+	if err != nil || !waiting {
+		t.Fatalf("the second -submit (%v) did not wait for job %s:\n%s", err, held, output.String())
+	}
+	for _, want := range []string{"The earlier submission was stopped before it submitted stage 0 merge", "Every job completed."} {
+		if !strings.Contains(output.String(), want) {
+			t.Fatalf("the second -submit does not say %q:\n%s", want, output.String())
+		}
+	}
+}
+
+// unnamedRecord: a jobs.json of an earlier arbiter, which recorded ids
+// without names, names the id of a job queued under the name of this
+// work directory's job, which may be another's: -submit refuses to wait
+// for it or to submit beside it. (Before, it waited for it; the job is
+// held, and the wait is cut short after two minutes.)
+func (st *slurmTest) unnamedRecord(t *testing.T) {
+	out := filepath.Join(st.dir, "unnamed")
+	st.arbiter(t, true, "slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "1")
+	id := st.sbatch(t, "--hold", "-J", "arbiter-rating-s0", "-o", "/dev/null", "--wrap", "true")
+	rec := fmt.Sprintf(`[{"what": "stage 0 shards", "id": %q}]`+"\n", id)
+	if err := os.WriteFile(filepath.Join(out+".slurm", "jobs.json"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, st.bin, "slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "1", "-submit")
+	cmd.Env = st.env
+	got, err := cmd.CombinedOutput()
+	st.cancelLater(string(got))
+	if err == nil || !strings.Contains(string(got), "records the ids of the jobs it submitted but not their names, and jobs "+id+", queued or running") {
+		t.Fatalf("arbiter slurm -submit (%v) of a jobs.json without names did not refuse job %s:\n%s", err, id, got)
+	}
+	if st.states(t, id)[""] != "PENDING" {
+		t.Fatalf("job %s: %v", id, st.states(t, id))
 	}
 }
 
