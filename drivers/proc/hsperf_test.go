@@ -2,7 +2,6 @@ package proc
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,7 +29,7 @@ const waitJava = `public class Wait {
 // answers; none of those folders is left mounted on the host. Both ways
 // of starting a bot (spawned, through the shim) are tried.
 func TestJVMsInPIDNamespacesOutsideSandbox(t *testing.T) {
-	java, dir := waitBot(t)
+	java, dir := javaClass(t, "Wait", waitJava)
 	saved := Machine()
 	defer func() { machine = saved }()
 	t.Setenv(DisableEnv, "seccomp")
@@ -72,27 +71,4 @@ func TestJVMsInPIDNamespacesOutsideSandbox(t *testing.T) {
 			t.Errorf("%s is mounted on the host after the bots ended:\n%s", perf, mounts)
 		}
 	}
-}
-
-// waitBot compiles waitJava in a new folder, and
-// gives the java launcher and that folder; it skips the test without
-// java and javac.
-func waitBot(t *testing.T) (java, dir string) {
-	t.Helper()
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("no java on the PATH")
-	}
-	javac, err := exec.LookPath("javac")
-	if err != nil {
-		t.Skip("no javac on the PATH")
-	}
-	dir = t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "Wait.java"), []byte(waitJava), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(javac, "-d", dir, filepath.Join(dir, "Wait.java")).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	return java, dir
 }
