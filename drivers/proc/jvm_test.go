@@ -31,6 +31,18 @@ const hogJava = `public class Hog {
 // the sandbox or the cgroup counter of limit is missing.
 func javaBot(t *testing.T, limit string) (java, dir string) {
 	t.Helper()
+	m := Machine()
+	if !m.Sandbox || !countedByCgroup(m, limit) {
+		t.Skipf("no sandbox, or %s is not counted by a cgroup here", limit)
+	}
+	return javaClass(t, "Hog", hogJava)
+}
+
+// javaClass compiles src, the Java class name, in a new folder and gives
+// the java launcher and that folder; it skips the test without java and
+// javac.
+func javaClass(t *testing.T, name, src string) (java, dir string) {
+	t.Helper()
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Skip("no java on the PATH")
@@ -39,15 +51,12 @@ func javaBot(t *testing.T, limit string) (java, dir string) {
 	if err != nil {
 		t.Skip("no javac on the PATH")
 	}
-	m := Machine()
-	if !m.Sandbox || !countedByCgroup(m, limit) {
-		t.Skipf("no sandbox, or %s is not counted by a cgroup here", limit)
-	}
 	dir = t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "Hog.java"), []byte(hogJava), 0o644); err != nil {
+	file := filepath.Join(dir, name+".java")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(javac, "-d", dir, filepath.Join(dir, "Hog.java")).CombinedOutput(); err != nil {
+	if out, err := exec.Command(javac, "-d", dir, file).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
 	return java, dir

@@ -70,7 +70,10 @@ type Box struct {
 	// countersAt is when Check last read the cgroup's counters.
 	countersAt time.Time
 	killed     bool // Kill ran
-	pidNS      bool // the bot is PID 1 of its own PID namespace
+	// perfData is the JVM perf data folder that is the bot's own in its
+	// mount namespace (ownPerfData), "" if none.
+	perfData string
+	pidNS    bool // the bot is PID 1 of its own PID namespace
 	// jvm says the program run is the java launcher (as written, or as
 	// the sandbox resolved it): its limit faults say what to give it.
 	// jvmHeap is the option its command gives that sizes its heap
@@ -324,7 +327,7 @@ func (b *Box) namespaces(sandboxed, userNS bool) {
 		sandboxAttr(attr, p.Root)
 		b.pidNS = true
 	} else {
-		attr.Cloneflags |= p.cloneFlags(b.lim, b.tmpfs)
+		attr.Cloneflags |= p.cloneFlags(b.lim, b.tmpfs || b.perfData != "")
 		b.pidNS = attr.Cloneflags&syscall.CLONE_NEWPID != 0
 		if userNS && !p.Root {
 			attr.Cloneflags |= syscall.CLONE_NEWUSER
@@ -414,6 +417,7 @@ func (b *Box) folders(cfg *shimConfig, writable string, env []string) ([]string,
 	if writable != "" && b.folder == "" && p.Landlock > 0 {
 		cfg.Folder, cfg.Landlock = writable, p.Landlock
 	}
+	b.ownPerfData(cfg, b.cmd.Dir, writable, b.folder)
 	return env, nil
 }
 

@@ -444,15 +444,17 @@ func runProbe(cmd *exec.Cmd) error {
 	return err
 }
 
-// cloneFlags are the namespaces a box with limits l is started in.
-func (p *Probe) cloneFlags(l drivers.Limits, files bool) (flags uintptr) {
+// cloneFlags are the namespaces a box with limits l is started in
+// outside the sandbox; mounts says it mounts folders of its own (a
+// private folder, its JVM perf data folder).
+func (p *Probe) cloneFlags(l drivers.Limits, mounts bool) (flags uintptr) {
 	if p.PIDNS {
 		flags |= syscall.CLONE_NEWPID
 	}
 	if l.NoNetwork() && p.NetNS {
 		flags |= syscall.CLONE_NEWNET
 	}
-	if files && p.MountNS {
+	if mounts && p.MountNS {
 		flags |= syscall.CLONE_NEWNS
 	}
 	if flags != 0 && !p.Root {

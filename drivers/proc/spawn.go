@@ -164,13 +164,8 @@ func compileSpawn(cfg *shimConfig, netns *netNS, userNS bool) (*spawnProg, error
 		if err := p.root(cfg.Root); err != nil {
 			return fail(err)
 		}
-	case cfg.Tmpfs:
-		p.privateMounts()
-		opts := "mode=0700,size=" + fmt.Sprint(cfg.TmpfsSize)
-		if cfg.TmpfsInodes > 0 {
-			opts += ",nr_inodes=" + fmt.Sprint(cfg.TmpfsInodes)
-		}
-		p.mount("mounting the bot's folder: %v", "tmpfs", cfg.Folder, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts)
+	case cfg.Tmpfs || cfg.PerfData != "":
+		p.privateFolders(cfg)
 	}
 	one := p.str("0")
 	for _, fd := range joins {
@@ -295,6 +290,23 @@ func startedNofile() (*unix.Rlimit, error) {
 		return nil, err
 	}
 	return &lim, nil
+}
+
+// privateFolders writes down shim.privateFolders: the bot's private
+// folder and its own JVM perf data folder, a failure to mount which is
+// passed over.
+func (p *spawnProg) privateFolders(cfg *shimConfig) {
+	p.privateMounts()
+	if cfg.Tmpfs {
+		opts := "mode=0700,size=" + fmt.Sprint(cfg.TmpfsSize)
+		if cfg.TmpfsInodes > 0 {
+			opts += ",nr_inodes=" + fmt.Sprint(cfg.TmpfsInodes)
+		}
+		p.mount("mounting the bot's folder: %v", "tmpfs", cfg.Folder, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts)
+	}
+	if cfg.PerfData != "" {
+		p.mount("", "tmpfs", cfg.PerfData, "tmpfs", shim.PerfDataFlags, shim.PerfDataOpts).any = true
+	}
 }
 
 func (p *spawnProg) privateMounts() {

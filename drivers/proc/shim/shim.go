@@ -53,6 +53,13 @@ type Config struct {
 	Tmpfs       bool   `json:"tmpfs,omitempty"`
 	TmpfsSize   int64  `json:"tmpfs_size,omitempty"`
 	TmpfsInodes int    `json:"tmpfs_inodes,omitempty"`
+	// PerfData is the folder where a JVM keeps its perf data file, named
+	// by its pid (/tmp/hsperfdata_<user>): it is covered by a small empty
+	// tmpfs in the bot's own mount namespace (PerfDataOpts), so that JVMs
+	// that are PID 1 of their PID namespaces and share the machine's /tmp
+	// do not use the same file. A failure to mount it is not the bot's:
+	// it then sees the machine's folder.
+	PerfData string `json:"perf_data,omitempty"`
 	// Landlock is the ABI to use to forbid writes outside Folder (0: none).
 	Landlock int `json:"landlock,omitempty"`
 	// Seccomp installs the filter that refuses the bot a socket of any
@@ -110,6 +117,36 @@ func privateMounts() error {
 	return nil
 }
 
+// PerfDataOpts are the options of the tmpfs over Config.PerfData, and
+// PerfDataFlags its flags: as a JVM makes the folder (owned by the
+// bot's uid, 0755), room for a few dozen of its 32 KiB files, charged
+// to the bot's memory.
+const (
+	PerfDataOpts  = "mode=0755,size=4m,nr_inodes=256"
+	PerfDataFlags = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+)
+
+// privateFolders mounts, outside the sandbox, the bot's private folder
+// (Tmpfs) and its own JVM perf data folder (PerfData) in its mount
+// namespace, whose mounts it first makes private.
+func privateFolders(cfg *Config) {
+	if err := privateMounts(); err != nil {
+		shimFail("%v", err)
+	}
+	if cfg.Tmpfs {
+		opts := "mode=0700,size=" + strconv.FormatInt(cfg.TmpfsSize, 10)
+		if cfg.TmpfsInodes > 0 {
+			opts += ",nr_inodes=" + strconv.Itoa(cfg.TmpfsInodes)
+		}
+		if err := unix.Mount("tmpfs", cfg.Folder, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			shimFail("mounting the bot's folder: %v", err)
+		}
+	}
+	if cfg.PerfData != "" {
+		_ = unix.Mount("tmpfs", cfg.PerfData, "tmpfs", PerfDataFlags, PerfDataOpts)
+	}
+}
+
 func runShim(cfgJSON string) {
 	// Everything below is per thread (no_new_privs, Landlock, seccomp,
 	// capabilities, the uid) and must be on the thread that execs: the
@@ -134,17 +171,8 @@ func runShim(cfgJSON string) {
 		if err := buildRoot(cfg.Root); err != nil {
 			shimFail("%v", err)
 		}
-	case cfg.Tmpfs:
-		if err := privateMounts(); err != nil {
-			shimFail("%v", err)
-		}
-		opts := "mode=0700,size=" + strconv.FormatInt(cfg.TmpfsSize, 10)
-		if cfg.TmpfsInodes > 0 {
-			opts += ",nr_inodes=" + strconv.Itoa(cfg.TmpfsInodes)
-		}
-		if err := unix.Mount("tmpfs", cfg.Folder, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-			shimFail("mounting the bot's folder: %v", err)
-		}
+	case cfg.Tmpfs || cfg.PerfData != "":
+		privateFolders(&cfg)
 	}
 	joinCgroups(cgroups)
 	for _, r := range cfg.Rlimits {
