@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -172,9 +173,11 @@ func TestSlowSnapshotPutsOffTheNext(t *testing.T) {
 // The results that finished within the wait after a snapshot are
 // snapshotted once the wait is over, also when no result follows for a
 // while (a stage's last matches, the next stage waiting for them):
-// standings.txt showed them only once the next match finished. Each match
-// here waits to start until the snapshot holds every result before it,
-// so no later result can have made that snapshot.
+// standings.txt showed them only once the next match finished. Two jobs
+// play the first two matches; the first one's snapshot returns only once
+// the second's result is journaled, so that the second finishes within
+// its wait, and the third match starts only once a snapshot holds both:
+// no later result can have made that snapshot, nor the run's last.
 func TestSnapshotTrailsTheLastResults(t *testing.T) {
 	tour := `
   bots    = [bot.r1, bot.g1, bot.r2]
@@ -183,14 +186,15 @@ func TestSnapshotTrailsTheLastResults(t *testing.T) {
   seats   = "swap"
   rounds  = 1
 `
-	r := runner(t, 3, tour, t.TempDir(), 1)
+	out := t.TempDir()
+	r := runner(t, 3, tour, out, 2)
 	q := &quiet{}
 	q.cond = sync.NewCond(&q.mu)
 	r.Snapshot = func(sum *engine.Summary) error {
 		if len(sum.Results) == 1 {
-			// The first one takes 2 s, so that the next result
-			// finishes within its wait (8 s) even on a loaded host.
-			time.Sleep(2 * time.Second)
+			if err := journaled(filepath.Join(out, engine.ResultsFile), 2); err != nil {
+				return err
+			}
 		}
 		q.mu.Lock()
 		q.seen = len(sum.Results)
@@ -205,20 +209,36 @@ func TestSnapshotTrailsTheLastResults(t *testing.T) {
 	if q.late != "" {
 		t.Fatal(q.late)
 	}
-	if q.waited == 0 {
-		t.Fatal("no result finished within a snapshot's wait: the run was too short to show the trailing snapshot")
+}
+
+// journaled waits until results.jsonl at path holds n results, for a
+// minute at most.
+func journaled(path string, n int) error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		got := bytes.Count(b, []byte("\n"))
+		if got >= n {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s holds %d results after a minute; want %d", path, got, n)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
-// quiet is a Progress that holds each match back until the last snapshot
-// holds every result finished before it (one job: every match started
-// before it), or a minute has passed, which it notes in late.
+// quiet is a Progress that holds the third match back until a snapshot
+// holds the two results before it, or a minute has passed, which it
+// notes in late.
 type quiet struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	seen    int
 	started int
-	waited  int
 	late    string
 }
 
@@ -226,20 +246,18 @@ func (q *quiet) Begin(todo, done int) {}
 func (q *quiet) Started(m *plan.Match) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	before := q.started
 	q.started++
-	if q.seen >= before || q.late != "" {
+	if q.started != 3 {
 		return
 	}
-	q.waited++
 	deadline := time.AfterFunc(time.Minute, func() {
 		q.mu.Lock()
-		q.late = fmt.Sprintf("match %s waited a minute for a snapshot of the %d results before it; the last held %d", m.ID, before, q.seen)
+		q.late = fmt.Sprintf("match %s waited a minute for a snapshot of the 2 results before it; the last held %d", m.ID, q.seen)
 		q.cond.Broadcast()
 		q.mu.Unlock()
 	})
 	defer deadline.Stop()
-	for q.seen < before && q.late == "" {
+	for q.seen < 2 && q.late == "" {
 		q.cond.Wait()
 	}
 }
