@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/user"
 	"sync"
+	"syscall"
 
 	"github.com/arbiter-contests/arbiter/drivers"
 )
@@ -46,7 +47,10 @@ var perfDataDir = sync.OnceValue(func() string {
 // folder. The folder is made on the machine when missing, to mount on,
 // as the bot's first JVM would have made it: mode 0755, owned by
 // arbiter's uid, which is the bot's outside its user namespace. A folder
-// that is not a folder (a symbolic link) is left alone.
+// that is not a folder (a symbolic link) is left alone, and so is one of
+// another owner than arbiter's uid or root: in the sticky /tmp its owner
+// may swap it for a link, which the bot's mount would follow, between
+// this look and that mount (safeOwner).
 func (b *Box) ownPerfData(cfg *shimConfig, dirs ...string) {
 	p, dir := b.probe, perfDataDir()
 	if !p.PIDNS || !p.MountNS || dir == "" {
@@ -62,8 +66,15 @@ func (b *Box) ownPerfData(cfg *shimConfig, dirs ...string) {
 		_ = os.Chmod(dir, 0o755) // whatever arbiter's umask
 		fi, err = os.Lstat(dir)
 	}
-	if err != nil || !fi.IsDir() {
+	if err != nil || !fi.IsDir() || !safeOwner(fi) {
 		return
 	}
 	b.perfData, cfg.PerfData = dir, dir
+}
+
+// safeOwner says whether fi, a folder in /tmp, is owned by arbiter's uid
+// or root, the only ones who may rename it there.
+func safeOwner(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && (st.Uid == 0 || int(st.Uid) == os.Geteuid())
 }

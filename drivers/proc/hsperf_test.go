@@ -2,6 +2,7 @@ package proc
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +71,65 @@ func TestJVMsInPIDNamespacesOutsideSandbox(t *testing.T) {
 		if mounts, err := os.ReadFile("/proc/self/mountinfo"); err == nil && strings.Contains(string(mounts), " "+perf+" ") {
 			t.Errorf("%s is mounted on the host after the bots ended:\n%s", perf, mounts)
 		}
+	}
+}
+
+// TestPerfDataFolderOfAnotherUser: a /tmp/hsperfdata_<user> that another
+// user owns, who may swap it for a symbolic link between arbiter's look
+// at it and the bot's mount (/tmp is sticky: only its owner may rename
+// it), is left alone; the tmpfs was mounted where the link led, and hid
+// that folder from the bot.
+func TestPerfDataFolderOfAnotherUser(t *testing.T) {
+	p := Machine()
+	if os.Getuid() != 0 || !p.PIDNS || !p.MountNS {
+		t.Skipf("needs PID and mount namespaces, as root: %+v", p)
+	}
+	defer func(saved func() string) { perfDataDir = saved }(perfDataDir)
+	dir := filepath.Join(t.TempDir(), "hsperfdata_root")
+	perfDataDir = func() string { return dir }
+	target := t.TempDir()
+	if err := os.WriteFile(filepath.Join(target, "marker"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"spawn", "shim"} {
+		t.Run(how, func(t *testing.T) {
+			t.Setenv(spawnEnv, how)
+			out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			cmd := exec.Command("/bin/ls", target)
+			cmd.Stdout = out
+			b, err := Prepare(cmd, drivers.Limits{Memory: 200 << 20}, drivers.Clock{Move: 5 * sec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			// The other user swaps the folder for a link to target.
+			if err := os.Rename(dir, dir+".gone"); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Rename(dir+".gone", dir)
+			if err := os.Symlink(target, dir); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(dir)
+			if err := StartCmd(cmd, b); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cmd.Process.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			if listed, _ := os.ReadFile(out.Name()); !strings.Contains(string(listed), "marker") {
+				t.Errorf("the bot saw %s empty (%q): the perf data tmpfs was mounted where a link another user put in place of %s led", target, listed, dir)
+			}
+		})
 	}
 }
