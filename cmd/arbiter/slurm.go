@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -701,7 +703,7 @@ func (j *slurmJob) submitScript() string {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# Submits every stage: its shards after the merge before, its merge after its shards.\nset -e\ncd \"$(dirname \"$0\")\"\ndep=\n")
 	fmt.Fprintf(&b, "# Each job's comment: the work directory, which tells its jobs from another's of the same names.\ncomment=%s\ncommentjson=%s\n",
-		shell.Word(j.work), jsonWord(j.work))
+		shell.Word(j.comment()), jsonWord(j.comment()))
 	b.WriteString(j.queuedScript())
 	b.WriteString("# record ID WHAT NAME: jobs.json lists the jobs submitted, for arbiter slurm; an empty ID records the job about to be submitted,\n" +
 		"# which its name and comment then find should this be stopped before it records the ID.\nrec=\nrecord() {\n" +
@@ -723,6 +725,22 @@ func (j *slurmJob) submitScript() string {
 		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
 	}
 	return b.String()
+}
+
+// maxSlurmComment is the longest comment, in bytes, that slurmctld
+// takes: a longer one fails the job's submission ("Pathname of a file,
+// directory or other parameter too long").
+const maxSlurmComment = 1024
+
+// comment is the comment (--comment) of the work directory's jobs, which
+// tells them from another work directory's of the same names: the work
+// directory, or, longer than Slurm takes a comment, a digest of it.
+func (j *slurmJob) comment() string {
+	if len(j.work) <= maxSlurmComment {
+		return j.work
+	}
+	sum := sha256.Sum256([]byte(j.work))
+	return "arbiter work directory sha256 " + hex.EncodeToString(sum[:])
 }
 
 // jsonWord is s as a JSON string's contents (no quotes), as one word for
@@ -767,7 +785,9 @@ func (j *slurmJob) queuedScript() string {
 		"  if [ \"$rc\" != 0 ]; then\n    case \"$q\" in\n    *'Invalid job id specified'*) q= ;;\n" +
 		"    *) echo \"submit.sh: squeue: $q. The jobs jobs.json records ($list) may still be queued or running, and a second submission would run the same shards at once. " +
 		"Run this again once Slurm answers; or cancel them (scancel $list), or remove $PWD/jobs.json if they are known to have ended, and run this again\" >&2\n      exit 1 ;;\n    esac\n  fi\n" +
-		"  l=$(printf '%s\\n' \"$q\" | while IFS='|' read -r id task state name c; do\n" +
+		"  l=$(printf '%s\\n' \"$q\" | while IFS= read -r line; do\n" +
+		"    # read's own splitting would drop a trailing | of the comment, last\n" +
+		"    id=${line%%|*}; r=${line#*|}; task=${r%%|*}; r=${r#*|}; state=${r%%|*}; r=${r#*|}; name=${r%%|*}; c=${r#*|}\n" +
 		"    case \"$state\" in ''|" + strings.Join(terminalStates, "|") + ") continue ;; esac\n" +
 		"    if [ \"$1\" = -n ] && [ \"$c\" != \"$comment\" ]; then continue; fi\n" +
 		"    t=_$task; case \"$task\" in ''|N/A) t= ;; esac\n" +
@@ -893,7 +913,7 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 		if err := j.recordJobs(jobs); err != nil {
 			return "", err
 		}
-		id, err := sbatch(append([]string{"--comment=" + j.work}, args...))
+		id, err := sbatch(append([]string{"--comment=" + j.comment()}, args...))
 		if err != nil {
 			return "", err
 		}
@@ -946,7 +966,7 @@ type recordedJob struct {
 func (j *slurmJob) recordJobs(jobs []slurmSubmitted) error {
 	rec := make([]recordedJob, len(jobs))
 	for i, jb := range jobs {
-		rec[i] = recordedJob{jb.what, jb.id, jb.name, j.work}
+		rec[i] = recordedJob{jb.what, jb.id, jb.name, j.comment()}
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -1209,7 +1229,8 @@ func queuedTasks(by string, list []string, tries int) ([]queuedTask, error) {
 		return nil, err
 	}
 	var tasks []queuedTask
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	// Only the newline is trimmed: the comment, last, may end in spaces.
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		// The comment, last, may hold "|".
 		f := strings.SplitN(line, "|", 5)
 		if len(f) < 5 {

@@ -38,6 +38,7 @@ func TestSlurm(t *testing.T) {
 	t.Run("empty-stages", st.emptyStages)
 	t.Run("killed-after-sbatch", st.killedAfterSbatch)
 	t.Run("unnamed-record", st.unnamedRecord)
+	t.Run("odd-work-dirs", st.oddWorkDirs)
 }
 
 // requireSlurm skips (or fails under CI) unless a Slurm controller
@@ -349,34 +350,14 @@ func (st *slurmTest) failedShard(t *testing.T) {
 // held, so that it is still queued when the second -submit looks, and
 // released once that says it waits for it.
 func (st *slurmTest) killedAfterSbatch(t *testing.T) {
-	real, err := exec.LookPath("sbatch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrap := filepath.Join(st.dir, "killing-sbatch")
-	if err := os.Mkdir(wrap, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	idFile := filepath.Join(st.dir, "killed-job")
-	script := fmt.Sprintf("#!/bin/sh\nid=$(%s --hold \"$@\")\necho \"$id\" >%s\nkill -9 $PPID\nexit 1\n", real, idFile)
-	if err := os.WriteFile(filepath.Join(wrap, "sbatch"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(st.dir, "killed")
 	args := []string{"slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "1", "-submit"}
-	cmd := exec.Command(st.bin, args...)
-	cmd.Env = append(slices.Clone(st.env), "PATH="+wrap+string(os.PathListSeparator)+filepath.Dir(st.bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	got, err := cmd.CombinedOutput()
-	if err == nil {
-		t.Fatalf("arbiter slurm -submit was not killed:\n%s", got)
-	}
-	held, _, _ := strings.Cut(strings.TrimSpace(readFile(t, idFile)), ";")
-	st.cancelLater("job " + held)
+	held := st.killedSubmitting(t, "killed", st.bin, args...)
 	if strings.Contains(readFile(t, filepath.Join(out+".slurm", "jobs.json")), held) {
 		t.Fatalf("jobs.json records job %s, which the killed -submit never learnt", held)
 	}
 
-	cmd = exec.Command(st.bin, args...)
+	cmd := exec.Command(st.bin, args...)
 	cmd.Env = st.env
 	// stdout, read below, and stderr, by cmd's own copy, into two
 	// buffers, as in shards.
@@ -413,6 +394,79 @@ func (st *slurmTest) killedAfterSbatch(t *testing.T) {
 		if !strings.Contains(output.String(), want) {
 			t.Fatalf("the second -submit does not say %q:\n%s", want, output.String())
 		}
+	}
+}
+
+// killedSubmitting runs name with args, its sbatch a stand-in that
+// submits the job held and then kills (kill -9) the process that ran it,
+// and returns the job's id ("" if sbatch failed), which is cancelled when
+// the test ends. dir (under st.dir) holds the stand-in.
+func (st *slurmTest) killedSubmitting(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	real, err := exec.LookPath("sbatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrap := filepath.Join(st.dir, dir+"-sbatch")
+	if err := os.Mkdir(wrap, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	idFile := filepath.Join(wrap, "job")
+	script := fmt.Sprintf("#!/bin/sh\nid=$(%s --hold \"$@\")\necho \"$id\" >%s\nkill -9 $PPID\nexit 1\n", real, idFile)
+	if err := os.WriteFile(filepath.Join(wrap, "sbatch"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(slices.Clone(st.env), "PATH="+wrap+string(os.PathListSeparator)+filepath.Dir(st.bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if got, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("%s %s was not killed:\n%s", name, strings.Join(args, " "), got)
+	}
+	held, _, _ := strings.Cut(strings.TrimSpace(readFile(t, idFile)), ";")
+	st.cancelLater("job " + held)
+	return held
+}
+
+// oddWorkDirs: work directories whose path, the jobs' comment, Slurm or
+// squeue's output do not carry as is. Longer than Slurm takes a comment
+// (1024 bytes), -submit still submits (before, every sbatch failed), and
+// the comment jobs.json records is the job's. Ending in a space, squeue
+// finds the job of that comment (before, the space of the last line was
+// trimmed, and a -submit killed after sbatch was submitted beside). Ending
+// in "|", submit.sh finds it (before, read dropped the "|", and a second
+// submit.sh submitted beside it).
+func (st *slurmTest) oddWorkDirs(t *testing.T) {
+	long := filepath.Join(st.dir, strings.Repeat(strings.Repeat("l", 200)+"/", 6), "w")
+	if err := os.MkdirAll(filepath.Dir(long), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"slurm", st.conf, "-tournament", "rating", "-out", filepath.Join(st.dir, "long"), "-work", long, "-shards", "1", "-submit"}
+	if id := st.killedSubmitting(t, "long", st.bin, args...); id == "" {
+		t.Fatalf("arbiter slurm -submit of a work directory of %d bytes did not submit", len(long))
+	} else if got, want := st.slurm(t, "squeue", "-h", "-j", id, "-o", "%k"), readFile(t, filepath.Join(long, "jobs.json")); !strings.Contains(want, fmt.Sprintf("%q", got)) {
+		t.Fatalf("job %s's comment %q is not the one jobs.json records:\n%s", id, got, want)
+	}
+
+	spaced := filepath.Join(st.dir, "a, 100% \"q' \u017c ")
+	// A name of this run alone: squeue lists the job alone, last.
+	name := "arbiter-odd-" + filepath.Base(filepath.Dir(st.dir))
+	id := st.sbatch(t, "--hold", "-J", name, "-o", "/dev/null", "--comment="+spaced, "--wrap", "true")
+	tasks, err := queuedTasks("-n", []string{name}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []queuedTask{{id: id, state: "PENDING", name: name, comment: spaced}}; !slices.Equal(tasks, want) {
+		t.Fatalf("squeue's tasks of job %s's name: %+v, not %+v", id, tasks, want)
+	}
+
+	piped := filepath.Join(st.dir, "p|")
+	st.arbiter(t, true, "slurm", st.conf, "-tournament", "rating", "-out", filepath.Join(st.dir, "piped"), "-work", piped, "-shards", "1")
+	held := st.killedSubmitting(t, "piped", filepath.Join(piped, "submit.sh"))
+	cmd := exec.Command(filepath.Join(piped, "submit.sh"))
+	cmd.Env = st.env
+	got, err := cmd.CombinedOutput()
+	st.cancelLater(string(got))
+	if err == nil || !strings.Contains(string(got), "(scancel "+held+")") {
+		t.Fatalf("submit.sh of %s (%v) did not refuse while its job %s is queued:\n%s", piped, err, held, got)
 	}
 }
 
