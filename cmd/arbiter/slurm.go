@@ -696,7 +696,8 @@ func (j *slurmJob) write(p *plan.Plan) error {
 
 // submitScript is submit.sh, which submits every stage as submitAll
 // does, and records each job in jobs.json as it does (first by its name,
-// then with its id): a submission by hand is known too, to -submit (its
+// then with its id, dropping the name of a job whose sbatch could not be
+// run): a submission by hand is known too, to -submit (its
 // jobs still queued) and to another -shards (refused once anything was
 // submitted).
 func (j *slurmJob) submitScript() string {
@@ -709,7 +710,10 @@ func (j *slurmJob) submitScript() string {
 		"# which its name and comment then find should this be stopped before it records the ID.\nrec=\nrecord() {\n" +
 		"  e=\"{\\\"what\\\": \\\"$2\\\", \\\"id\\\": \\\"${1%%;*}\\\", \\\"name\\\": \\\"$3\\\", \\\"comment\\\": \\\"$commentjson\\\"}\"\n" +
 		"  new=\"$rec${rec:+,}\n  $e\"\n" +
-		"  printf '[%s\\n]\\n' \"$new\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n  if [ -n \"$1\" ]; then rec=$new; fi\n}\n")
+		"  printf '[%s\\n]\\n' \"$new\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n  if [ -n \"$1\" ]; then rec=$new; fi\n}\n" +
+		"# unrecord STATUS: sbatch ended with STATUS; one that could not be run (126, 127) submitted nothing, so its job's record goes\n" +
+		"# (jobs.json too when it records nothing else), as arbiter slurm -submit's does.\nunrecord() {\n" +
+		"  case \"$1\" in 126|127)\n    if [ -n \"$rec\" ]; then printf '[%s\\n]\\n' \"$rec\" >jobs.json.tmp; mv jobs.json.tmp jobs.json; else rm -f jobs.json; fi ;;\n  esac\n  exit \"$1\"\n}\n")
 	job := func(what, name string) string {
 		return jsonWord(what) + " " + jsonWord(name)
 	}
@@ -717,10 +721,10 @@ func (j *slurmJob) submitScript() string {
 	// running would hold the lock once submit.sh has ended.
 	for s := 0; s < j.stages; s++ {
 		sh := job(fmt.Sprintf("stage %d shards", s), j.jobName("s", s))
-		fmt.Fprintf(&b, "record \"\" %s\na=$(sbatch --parsable --comment=\"$comment\" $dep %s 9<&-)\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
+		fmt.Fprintf(&b, "record \"\" %s\na=$(sbatch --parsable --comment=\"$comment\" $dep %s 9<&-) || unrecord $?\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
 			sh, filepath.Base(j.script("shards", s)), sh, s)
 		me := job(fmt.Sprintf("stage %d merge", s), j.jobName("m", s))
-		fmt.Fprintf(&b, "record \"\" %s\nm=$(sbatch --parsable --comment=\"$comment\" --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s 9<&-)\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
+		fmt.Fprintf(&b, "record \"\" %s\nm=$(sbatch --parsable --comment=\"$comment\" --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s 9<&-) || unrecord $?\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
 			me, filepath.Base(j.script("merge", s)), me, s)
 		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
 	}
@@ -904,7 +908,8 @@ type slurmSubmitted struct {
 // carries the work directory as its comment (--comment), which tells it
 // from another work directory's job of the same name, or a later job
 // given the same id. An intent whose sbatch failed stays recorded: a
-// timed-out sbatch may have submitted the job all the same.
+// timed-out sbatch may have submitted the job all the same; one whose
+// sbatch could not be run (not on $PATH) goes (unrecord).
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 	var jobs []slurmSubmitted
 	var dep []string
@@ -915,6 +920,10 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 		}
 		id, err := sbatch(append([]string{"--comment=" + j.comment()}, args...))
 		if err != nil {
+			if errors.As(err, new(*exec.Error)) {
+				jobs = jobs[:len(jobs)-1]
+				return "", errors.Join(err, j.unrecord(jobs))
+			}
 			return "", err
 		}
 		jobs[len(jobs)-1].id = id
@@ -960,6 +969,20 @@ type recordedJob struct {
 	// tells it from another work directory's job of the same name; empty
 	// in a jobs.json of an earlier arbiter, which found its jobs by id.
 	Comment string `json:"comment,omitempty"`
+}
+
+// unrecord replaces the work directory's jobs.json with jobs, the record
+// before a job whose sbatch could not be run: it submitted nothing, and a
+// jobs.json of that job alone would have another -shards or -out refused
+// for jobs submitted (submitted). With no job left, jobs.json goes.
+func (j *slurmJob) unrecord(jobs []slurmSubmitted) error {
+	if len(jobs) > 0 {
+		return j.recordJobs(jobs)
+	}
+	if err := os.Remove(filepath.Join(j.work, fingerprint.SlurmJobsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // recordJobs replaces the work directory's jobs.json with jobs.
@@ -1251,11 +1274,11 @@ func sbatch(args []string) (string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if errors.Is(err, exec.ErrNotFound) {
-		return "", fmt.Errorf("sbatch %s: %v: arbiter slurm -submit submits the jobs with Slurm's sbatch, which is not installed here, or not on $PATH; "+
+		return "", fmt.Errorf("sbatch %s: %w: arbiter slurm -submit submits the jobs with Slurm's sbatch, which is not installed here, or not on $PATH; "+
 			"run it where Slurm jobs are submitted (a login node), or run the work directory's submit.sh there", strings.Join(args, " "), err)
 	}
 	if err != nil {
-		return "", fmt.Errorf("sbatch %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("sbatch %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
 	return id, nil

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,20 +174,8 @@ func (st *slurmTest) shards(t *testing.T) {
 	work := out + ".slurm"
 	args := []string{"slurm", st.conf, "-tournament", "many", "-out", out, "-shards", "8", "-cpus", "1", "-time", "10:00", "-submit"}
 	start = time.Now()
-	cmd := exec.Command(st.bin, args...)
-	cmd.Env = st.env
-	// stdout, copied by the goroutine below, and stderr, by cmd's own,
-	// into two buffers: one written by both at once (-submit prints its
-	// jobs' states as they change) would mix their bytes.
-	var output, errOutput bytes.Buffer
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = &errOutput
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, errOutput := st.startSplit(t, args)
+	var output bytes.Buffer // stdout, copied by the goroutine below
 	arrays := make(chan string, 1)
 	copied := make(chan struct{})
 	go func() {
@@ -357,19 +346,8 @@ func (st *slurmTest) killedAfterSbatch(t *testing.T) {
 		t.Fatalf("jobs.json records job %s, which the killed -submit never learnt", held)
 	}
 
-	cmd := exec.Command(st.bin, args...)
-	cmd.Env = st.env
-	// stdout, read below, and stderr, by cmd's own copy, into two
-	// buffers, as in shards.
-	var output, errOutput bytes.Buffer
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = &errOutput
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, errOutput := st.startSplit(t, args)
+	var output bytes.Buffer // stdout, read below
 	sc := bufio.NewScanner(stdout)
 	waiting := false
 	for sc.Scan() {
@@ -384,7 +362,7 @@ func (st *slurmTest) killedAfterSbatch(t *testing.T) {
 			st.slurm(t, "scontrol", "release", held)
 		}
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	output.Write(errOutput.Bytes())
 	st.cancelLater(output.String())
 	if err != nil || !waiting {
@@ -395,6 +373,26 @@ func (st *slurmTest) killedAfterSbatch(t *testing.T) {
 			t.Fatalf("the second -submit does not say %q:\n%s", want, output.String())
 		}
 	}
+}
+
+// startSplit starts arbiter with args; its stdout is read from the pipe
+// returned, and its stderr copied, by cmd's own copy, into errOutput: one
+// buffer written by both at once (-submit prints its jobs' states as they
+// change) would mix their bytes.
+func (st *slurmTest) startSplit(t *testing.T, args []string) (cmd *exec.Cmd, stdout io.Reader, errOutput *bytes.Buffer) {
+	t.Helper()
+	cmd = exec.Command(st.bin, args...)
+	cmd.Env = st.env
+	errOutput = &bytes.Buffer{}
+	cmd.Stderr = errOutput
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, errOutput
 }
 
 // killedSubmitting runs name with args, its sbatch a stand-in that
