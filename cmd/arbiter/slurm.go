@@ -479,9 +479,21 @@ func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
 	fmt.Fprintf(&b, "Every shard that played, and every merge of them into %s, would refuse the bots as they are now, one job after another. "+
-		"Restore them and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
-		"(or remove %s and %s if none of their jobs is queued)", j.out, j.work, j.out)
+		"Restore them%s and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
+		"(or remove %s and %s if none of their jobs is queued)", j.out, j.restoreArbiter(changes), j.work, j.out)
 	return errors.New(b.String())
+}
+
+// restoreArbiter is how to restore arbiter's build when it is among the
+// changes and the work directory's jobs ran an arbiter at another path
+// (an earlier one, installed elsewhere): run arbiter slurm with that one.
+func (j *slurmJob) restoreArbiter(changes []engine.BotChange) string {
+	for _, c := range changes {
+		if other := j.otherArbiter(); c.Bot == "" && other != "" {
+			return " (arbiter's build: run this with the arbiter " + j.work + "'s jobs ran, " + other + ")"
+		}
+	}
+	return ""
 }
 
 // playedDirs are the results directories whose plan.json checkBots
@@ -1166,7 +1178,7 @@ func (j *slurmJob) reattach(queued earlierChain, stdout io.Writer) (done bool, e
 	if differ, changes := j.scriptsChanged(); len(differ) > 0 {
 		return false, fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one would write %s otherwise (%s: its -cpus, -time, -partition, -allow-changed-bots, -root or arbiter's path differ). "+
 			"Run it again with the flags %sof that submission to wait for them; or wait for them to end, or cancel them (scancel %s), and run this again: it resumes",
-			j.work, strings.Join(ids, " "), shortList(differ), strings.Join(changes, "; "), j.otherArbiter(), strings.Join(ids, " "))
+			j.work, strings.Join(ids, " "), shortList(differ), strings.Join(changes, "; "), andArbiter(j.otherArbiter()), strings.Join(ids, " "))
 	}
 	fmt.Fprintf(stdout, "The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running: waiting for them (jobs %s) instead of submitting again\n",
 		j.work, strings.Join(ids, " "))
@@ -1176,6 +1188,15 @@ func (j *slurmJob) reattach(queued earlierChain, stdout io.Writer) (done bool, e
 	fmt.Fprintf(stdout, "The earlier submission was stopped before it submitted %s: submitting every stage again (what finished plays nothing)\n",
 		strings.Join(queued.unsubmitted, ", "))
 	return false, nil
+}
+
+// andArbiter is "and the arbiter (PATH) " of another arbiter's path, ""
+// of none.
+func andArbiter(path string) string {
+	if path == "" {
+		return ""
+	}
+	return "and the arbiter (" + path + ") "
 }
 
 // scriptsChanged are the names of the work directory's job scripts that
@@ -1290,9 +1311,9 @@ func wordChanges(was, now string) []string {
 	return changes
 }
 
-// otherArbiter is "and the arbiter (PATH) ", naming the arbiter that the
-// work directory's first shards script runs, when it is not this one
-// (an earlier arbiter elsewhere: the queued jobs run it), else "".
+// otherArbiter is the path of the arbiter that the work directory's
+// first shards script runs, when it is not this one (an earlier arbiter
+// installed elsewhere: its jobs run it), else "".
 func (j *slurmJob) otherArbiter() string {
 	b, err := os.ReadFile(j.script("shards", 0))
 	if err != nil {
@@ -1300,7 +1321,7 @@ func (j *slurmJob) otherArbiter() string {
 	}
 	for _, l := range strings.Split(string(b), "\n") {
 		if w := strings.Fields(l); len(w) > 1 && w[0] == "exec" && w[1] != shell.Word(j.self) {
-			return "and the arbiter (" + w[1] + ") "
+			return w[1]
 		}
 	}
 	return ""
