@@ -479,9 +479,21 @@ func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
 	fmt.Fprintf(&b, "Every shard that played, and every merge of them into %s, would refuse the bots as they are now, one job after another. "+
-		"Restore them and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
-		"(or remove %s and %s if none of their jobs is queued)", j.out, j.work, j.out)
+		"Restore them%s and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
+		"(or remove %s and %s if none of their jobs is queued)", j.out, j.restoreArbiter(changes), j.work, j.out)
 	return errors.New(b.String())
+}
+
+// restoreArbiter is how to restore arbiter's build when it is among the
+// changes and the work directory's jobs ran an arbiter at another path
+// (an earlier one, installed elsewhere): run arbiter slurm with that one.
+func (j *slurmJob) restoreArbiter(changes []engine.BotChange) string {
+	for _, c := range changes {
+		if other := j.otherArbiter(); c.Bot == "" && other != "" {
+			return " (arbiter's build: run this with the arbiter " + j.work + "'s jobs ran, " + other + ")"
+		}
+	}
+	return ""
 }
 
 // playedDirs are the results directories whose plan.json checkBots
@@ -1186,10 +1198,10 @@ func (j *slurmJob) reattach(queued earlierChain, stdout io.Writer) (done bool, e
 	for _, jb := range queued.jobs {
 		ids = append(ids, jb.id)
 	}
-	if differ := j.scriptsChanged(); len(differ) > 0 {
-		return false, fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one would write %s otherwise (its -cpus, -time, -partition, -allow-changed-bots, -root or arbiter's path differ). "+
-			"Run it again with the flags of that submission to wait for them; or wait for them to end, or cancel them (scancel %s), and run this again: it resumes",
-			j.work, strings.Join(ids, " "), shortList(differ), strings.Join(ids, " "))
+	if differ, changes := j.scriptsChanged(); len(differ) > 0 {
+		return false, fmt.Errorf("jobs that an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running (%s), and they run its scripts as they were written, while this one would write %s otherwise (%s: its -cpus, -time, -partition, -allow-changed-bots, -root or arbiter's path differ). "+
+			"Run it again with the flags %sof that submission to wait for them; or wait for them to end, or cancel them (scancel %s), and run this again: it resumes",
+			j.work, strings.Join(ids, " "), shortList(differ), strings.Join(changes, "; "), andArbiter(j.otherArbiter()), strings.Join(ids, " "))
 	}
 	fmt.Fprintf(stdout, "The jobs an earlier arbiter slurm -submit, or submit.sh, of %s submitted are still queued or running: waiting for them (jobs %s) instead of submitting again\n",
 		j.work, strings.Join(ids, " "))
@@ -1201,19 +1213,141 @@ func (j *slurmJob) reattach(queued earlierChain, stdout io.Writer) (done bool, e
 	return false, nil
 }
 
+// andArbiter is "and the arbiter (PATH) " of another arbiter's path, ""
+// of none.
+func andArbiter(path string) string {
+	if path == "" {
+		return ""
+	}
+	return "and the arbiter (" + path + ") "
+}
+
 // scriptsChanged are the names of the work directory's job scripts that
-// j would write otherwise than they are.
-func (j *slurmJob) scriptsChanged() []string {
-	var differ []string
+// j would write otherwise than they are, and what would change in them,
+// each change once ("--cpus-per-task=1 → --cpus-per-task=2", the path of
+// an earlier arbiter and this one's): scriptChanges.
+func (j *slurmJob) scriptsChanged() (differ, changes []string) {
 	for s := 0; s < j.stages; s++ {
 		for kind, text := range map[string]string{"shards": j.shardScript(s), "merge": j.mergeScript(s)} {
-			if b, err := os.ReadFile(j.script(kind, s)); err != nil || string(b) != text {
-				differ = append(differ, filepath.Base(j.script(kind, s)))
+			b, err := os.ReadFile(j.script(kind, s))
+			if err == nil && string(b) == text {
+				continue
+			}
+			differ = append(differ, filepath.Base(j.script(kind, s)))
+			change := []string{"it cannot be read: " + fmt.Sprint(err)}
+			if err == nil {
+				change = scriptChanges(string(b), text)
+			}
+			for _, c := range change {
+				if !slices.Contains(changes, c) {
+					changes = append(changes, c)
+				}
 			}
 		}
 	}
 	slices.Sort(differ)
-	return differ
+	slices.Sort(changes)
+	return differ, changes
+}
+
+// scriptChanges says what differs between a job script as it was written
+// and as it would be written now, line by line: a line changed in some
+// of its words (the same #SBATCH option, the same command) by those
+// words ("WAS → NOW"), other lines whole ("without LINE", "with LINE").
+func scriptChanges(was, now string) []string {
+	gone, added := lineDiff(strings.Split(was, "\n"), strings.Split(now, "\n"))
+	var changes []string
+	for i, g := range gone {
+		for k, a := range added {
+			if a != "" && lineKey(g) == lineKey(a) {
+				if words := wordChanges(g, a); words != nil {
+					changes = append(changes, words...)
+					gone[i], added[k] = "", ""
+					break
+				}
+			}
+		}
+	}
+	for _, l := range gone {
+		if l != "" {
+			changes = append(changes, "without "+l)
+		}
+	}
+	for _, l := range added {
+		if l != "" {
+			changes = append(changes, "with "+l)
+		}
+	}
+	return changes
+}
+
+// lineKey is what a job script's line sets: an #SBATCH line its option,
+// the exec line its command (run, merge), another line itself.
+func lineKey(line string) string {
+	w := strings.Fields(line)
+	switch {
+	case len(w) > 1 && w[0] == "#SBATCH":
+		opt, _, _ := strings.Cut(w[1], "=")
+		return "#SBATCH " + opt
+	case len(w) > 2 && w[0] == "exec":
+		return "exec " + w[2]
+	}
+	return line
+}
+
+// lineDiff are the lines of a not in b and those of b not in a, each as
+// often as it is more often in the one than the other, in their order.
+func lineDiff(a, b []string) (gone, added []string) {
+	count := map[string]int{}
+	for _, l := range a {
+		count[l]++
+	}
+	for _, l := range b {
+		if count[l] > 0 {
+			count[l]--
+		} else {
+			added = append(added, l)
+		}
+	}
+	for _, l := range a {
+		if count[l] > 0 {
+			count[l]--
+			gone = append(gone, l)
+		}
+	}
+	return gone, added
+}
+
+// wordChanges are the words that differ between two lines of as many
+// words ("WAS → NOW"), or nil when their words do not pair up.
+func wordChanges(was, now string) []string {
+	a, b := strings.Fields(was), strings.Fields(now)
+	if len(a) != len(b) {
+		return nil
+	}
+	var changes []string
+	for i := range a {
+		if a[i] != b[i] {
+			changes = append(changes, a[i]+" → "+b[i])
+		}
+	}
+	return changes
+}
+
+// otherArbiter is the path of the arbiter that the work directory's
+// first shards script runs, when it is not this one (an earlier arbiter
+// installed elsewhere: its jobs run it), else "".
+func (j *slurmJob) otherArbiter() string {
+	b, err := os.ReadFile(j.script("shards", 0))
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if w := strings.Fields(l); len(w) > 1 && w[0] == "exec" && w[1] != shell.Word(j.self) {
+			return w[1]
+		}
+	}
+	return ""
 }
 
 // queuedTask is a job, or a task of an array job, that Slurm knows.

@@ -676,6 +676,27 @@ func TestTaskWord(t *testing.T) {
 	}
 }
 
+// TestScriptChanges checks what a refused re-attach says differs in a job
+// script: a changed option or arbiter path by its words, an option added
+// or dropped, or a line whose words do not pair up, whole.
+func TestScriptChanges(t *testing.T) {
+	was := "#!/bin/sh\n#SBATCH --cpus-per-task=1\n#SBATCH --requeue\nexec /old/arbiter merge -out /o /w/s0-0\n"
+	for _, c := range []struct {
+		now  string
+		want []string
+	}{
+		{was, nil},
+		{"#!/bin/sh\n#SBATCH --cpus-per-task=2\n#SBATCH --requeue\nexec /new/arbiter merge -out /o /w/s0-0\n",
+			[]string{"--cpus-per-task=1 → --cpus-per-task=2", "/old/arbiter → /new/arbiter"}},
+		{"#!/bin/sh\n#SBATCH --cpus-per-task=1\n#SBATCH --time=10\n#SBATCH --requeue\nexec /old/arbiter merge -out /o /w/s0-0 /w/s0-1\n",
+			[]string{"without exec /old/arbiter merge -out /o /w/s0-0", "with #SBATCH --time=10", "with exec /old/arbiter merge -out /o /w/s0-0 /w/s0-1"}},
+	} {
+		if got := scriptChanges(was, c.now); !slices.Equal(got, c.want) {
+			t.Errorf("scriptChanges(%q, %q) = %q, want %q", was, c.now, got, c.want)
+		}
+	}
+}
+
 // TestTaskLog checks that -submit names a task's log by the %a of the
 // log's name alone: a work directory's own "%a" is kept (sbatch reads it
 // as "%%a", outputPattern).
