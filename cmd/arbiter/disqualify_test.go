@@ -114,8 +114,28 @@ func TestKilledRunKeepsVerdicts(t *testing.T) {
 		t.Errorf("the resumed run holds %d lines, want 6", lines(results))
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("the resumed -j 2 run's verdicts differ from an uninterrupted -j 1 run's (-want +got):\n%s", diff)
+		t.Errorf("the resumed -j 2 run's verdicts differ from an uninterrupted -j 1 run's (-want +got):\n%s\nthe uninterrupted run's answers:\n%s\nthe resumed run's:\n%s",
+			diff, answers(t, whole), answers(t, killed))
 	}
+}
+
+// answers says, for a failure's message, how each seat of each match
+// answered: its time, overruns, answers replaced by a default (a late
+// bid beyond the overrun, a failed start) and fault.
+func answers(t *testing.T, dir string) string {
+	_, results, err := engine.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, r := range results {
+		fmt.Fprintf(&b, "  %s:", r.Match)
+		for _, s := range r.Seats {
+			fmt.Fprintf(&b, " %s %dms overruns=%d defaults=%d %q fault=%q %q;", s.Bot, s.TimeMS, s.Overruns, s.Defaults, s.DefaultDetail, s.Fault, s.Detail)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // verdicts maps each match to its seats' bots, scores and verdicts.

@@ -69,7 +69,9 @@ func queuedBot(mode string, in *bufio.Scanner, reply func(string)) bool {
 		reply(cpu)
 		in.Scan()
 		time.Sleep(time.Hour)
-	case "queuedduty": // computes 600 ms for the first, then a third of the time on the second
+	case "queuedduty": // answers a warm-up, computes 600 ms for the first, then a third of the time on the second
+		in.Scan()
+		reply("ready")
 		in.Scan()
 		spin(600 * time.Millisecond)
 		reply("ok")
@@ -177,15 +179,22 @@ func TestQueuedTimeFault(t *testing.T) {
 // behind another that it took 600 ms to answer kept computing (Busy):
 // the CPU it may have used before the command's clock started is not
 // taken off at its most, the whole of the machine's CPUs for the 600 ms
-// (more than the bot uses in the wait, on two CPUs or more), but read
+// (more than the bot uses in its wait of 2 s, on two CPUs or more), but read
 // as the clock starts (rebaseSentCPU). Several runs, since a thread that
 // wants the CPU at the deadline says Busy anyway about half the time; a
 // run where the machine, busy with other work, gave the bot less than a
-// quarter of its wait cannot tell, and says so.
+// quarter of its wait cannot tell, and says so. The bot's start is
+// over before the write (a warm-up exchange, on a start-up allowance),
+// and the move limit is 2 s: at a load of 15, the 600 ms and what the
+// machine kept the bot and arbiter waiting around it went past 1 s in 3
+// runs of 20.
 func TestQueuedBusyAfterSlowAnswer(t *testing.T) {
 	told := 0
 	for i := range 5 {
-		s := offMoveSession(t, "queuedduty", drivers.Clock{Move: drivers.Duration(time.Second)})
+		s := offMoveSession(t, "queuedduty", drivers.Clock{Move: drivers.Duration(2 * time.Second), Startup: drivers.Duration(time.Minute)})
+		if err := s.Exchange("warm-up", readAnswer(s)); err != nil {
+			t.Fatalf("run %d: the answer to the warm-up: %v", i, err)
+		}
 		s.Send("first", "second")
 		if err := s.Receive(readAnswer(s)); err != nil {
 			t.Fatalf("run %d: the answer to the first command: %v", i, err)
