@@ -1284,7 +1284,7 @@ func scriptChanges(was, now string) []string {
 // lineKey is what a job script's line sets: an #SBATCH line its option,
 // the exec line its command (run, merge), another line itself.
 func lineKey(line string) string {
-	w := strings.Fields(line)
+	w := shell.Fields(line)
 	switch {
 	case len(w) > 1 && w[0] == "#SBATCH":
 		opt, _, _ := strings.Cut(w[1], "=")
@@ -1319,9 +1319,11 @@ func lineDiff(a, b []string) (gone, added []string) {
 }
 
 // wordChanges are the words that differ between two lines of as many
-// words ("WAS → NOW"), or nil when their words do not pair up.
+// words ("WAS → NOW"), or nil when their words do not pair up. The words
+// are split as sh splits them (shell.Fields): a path with a blank, which
+// the script quotes, is one word.
 func wordChanges(was, now string) []string {
-	a, b := strings.Fields(was), strings.Fields(now)
+	a, b := shell.Fields(was), shell.Fields(now)
 	if len(a) != len(b) {
 		return nil
 	}
@@ -1343,7 +1345,7 @@ func (j *slurmJob) otherArbiter() string {
 		return ""
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if w := strings.Fields(l); len(w) > 1 && w[0] == "exec" && w[1] != shell.Word(j.self) {
+		if w := shell.Fields(l); len(w) > 1 && w[0] == "exec" && w[1] != shell.Word(j.self) {
 			return w[1]
 		}
 	}
