@@ -478,6 +478,13 @@ func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 	for _, c := range changes {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
+	if complete, _ := engine.Complete(j.out, all.Driver); complete {
+		// Nothing is left to play: no job would refuse them, and the
+		// results, which removing -out would lose, stand.
+		fmt.Fprintf(&b, "The tournament in %s is complete: no shard or merge is left to play, and its results stand as they were played (arbiter rank and report read them). "+
+			"To play the bots as they are now, start over in another -out and -work directory", j.out)
+		return errors.New(b.String())
+	}
 	fmt.Fprintf(&b, "Every shard that played, and every merge of them into %s, would refuse the bots as they are now, one job after another. "+
 		"Restore them%s and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
 		"(or remove %s and %s if none of their jobs is queued)", j.out, j.restoreArbiter(changes), j.work, j.out)
