@@ -694,6 +694,13 @@ func TestScriptChanges(t *testing.T) {
 		// word, quoted: its path changed, not the line's words.
 		{"#!/bin/sh\n#SBATCH --cpus-per-task=1\n#SBATCH --requeue\nexec '/opt/my arbiter/arbiter' merge -out /o /w/s0-0\n",
 			[]string{"/old/arbiter → '/opt/my arbiter/arbiter'"}},
+		// A script that differs in blanks alone says so, once, rather
+		// than nothing (or a line without and with itself).
+		{was + "\n", []string{"blanks differ (spaces, empty lines)"}},
+		{"#!/bin/sh\n\n#SBATCH --cpus-per-task=1 \n#SBATCH --requeue\nexec /old/arbiter merge -out /o  /w/s0-0\n",
+			[]string{"blanks differ (spaces, empty lines)"}},
+		{"#!/bin/sh \n#SBATCH --cpus-per-task=2\n#SBATCH --requeue\nexec /old/arbiter merge -out /o /w/s0-0\n",
+			[]string{"--cpus-per-task=1 → --cpus-per-task=2", "blanks differ (spaces, empty lines)"}},
 	} {
 		if got := scriptChanges(was, c.now); !slices.Equal(got, c.want) {
 			t.Errorf("scriptChanges(%q, %q) = %q, want %q", was, c.now, got, c.want)
