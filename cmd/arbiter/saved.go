@@ -397,6 +397,18 @@ func (e *compiledError) Error() string {
 			"or give -allow-changed-bots to play the bots as they are now: each shard records the change in the %s of its results directory in %s, and the merge carries it", engine.ChangesFile, e.shards)
 		return b.String()
 	}
+	if dir := e.resultsDir(); dir != "" {
+		// Compiled again, the plan is another, which dir's results are
+		// not of: a shard of a later stage is paired in dir alone.
+		build := ""
+		if slices.ContainsFunc(e.changes, func(c engine.BotChange) bool { return c.Bot == "" }) {
+			build = " (arbiter's build: run this with the build that played " + dir + ", as above)"
+		}
+		fmt.Fprintf(&b, "Restore them%s; or give -allow-changed-bots to play the bots as they are now and record the change in %s. "+
+			"The plan compiled again (arbiter plan -json) would be another, of which %s holds no results: it starts over in another results directory",
+			build, filepath.Join(e.out, engine.ChangesFile), dir)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "Restore them; or compile the plan again (arbiter plan -json) and review it; "+
 		"or give -allow-changed-bots to play the bots as they are now and record the change in %s", filepath.Join(e.out, engine.ChangesFile))
 	if e.recorded() {
@@ -405,6 +417,17 @@ func (e *compiledError) Error() string {
 		fmt.Fprintf(&b, ". To go on with the bots as %s records them, run its own plan: %s, with the same -root", e.out, filepath.Join(e.out, engine.PlanFile))
 	}
 	return b.String()
+}
+
+// resultsDir is the results directory whose own plan.json e.plan is,
+// when it holds results (merged shards, a later stage paired there):
+// "" for a plan saved elsewhere.
+func (e *compiledError) resultsDir() string {
+	dir := filepath.Dir(e.plan)
+	if filepath.Base(e.plan) != engine.PlanFile || !fileExists(filepath.Join(dir, engine.ResultsFile)) {
+		return ""
+	}
+	return dir
 }
 
 // recorded says whether e.out's changes.jsonl records each of e's bots'

@@ -478,6 +478,13 @@ func (j *slurmJob) checkBots(now *plan.Plan, saved bool) error {
 	for _, c := range changes {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
+	if complete, _ := engine.Complete(j.out, all.Driver); complete {
+		// Nothing is left to play: no job would refuse them, and the
+		// results, which removing -out would lose, stand.
+		fmt.Fprintf(&b, "The tournament in %s is complete: no shard or merge is left to play, and its results stand as they were played (arbiter rank and report read them). "+
+			"To play the bots as they are now, start over in another -out and -work directory", j.out)
+		return errors.New(b.String())
+	}
 	fmt.Fprintf(&b, "Every shard that played, and every merge of them into %s, would refuse the bots as they are now, one job after another. "+
 		"Restore them%s and run this again (it resumes); or, to play the bots as they are now, start over in another -out and -work directory "+
 		"(or remove %s and %s if none of their jobs is queued)", j.out, j.restoreArbiter(changes), j.work, j.out)
@@ -1253,38 +1260,59 @@ func (j *slurmJob) scriptsChanged() (differ, changes []string) {
 // scriptChanges says what differs between a job script as it was written
 // and as it would be written now, line by line: a line changed in some
 // of its words (the same #SBATCH option, the same command) by those
-// words ("WAS → NOW"), other lines whole ("without LINE", "with LINE").
+// words ("WAS → NOW"), other lines whole ("without LINE", "with LINE"),
+// and blanks alone (spaces, empty lines) as such, once: a script edited
+// so was said to differ in nothing.
 func scriptChanges(was, now string) []string {
 	gone, added := lineDiff(strings.Split(was, "\n"), strings.Split(now, "\n"))
 	var changes []string
+	blanks := false
+	pairedGone, pairedAdded := make([]bool, len(gone)), make([]bool, len(added))
 	for i, g := range gone {
 		for k, a := range added {
-			if a != "" && lineKey(g) == lineKey(a) {
-				if words := wordChanges(g, a); words != nil {
-					changes = append(changes, words...)
-					gone[i], added[k] = "", ""
-					break
-				}
+			if pairedAdded[k] || blank(g) || blank(a) || lineKey(g) != lineKey(a) {
+				continue
+			}
+			if words, ok := wordChanges(g, a); ok {
+				changes = append(changes, words...)
+				blanks = blanks || len(words) == 0
+				pairedGone[i], pairedAdded[k] = true, true
+				break
 			}
 		}
 	}
-	for _, l := range gone {
-		if l != "" {
-			changes = append(changes, "without "+l)
-		}
-	}
-	for _, l := range added {
-		if l != "" {
-			changes = append(changes, "with "+l)
-		}
+	without, blankGone := unpaired("without ", gone, pairedGone)
+	with, blankAdded := unpaired("with ", added, pairedAdded)
+	changes = append(append(changes, without...), with...)
+	if blanks || blankGone || blankAdded {
+		changes = append(changes, "blanks differ (spaces, empty lines)")
 	}
 	return changes
 }
 
+// blank says whether a line holds nothing but spaces.
+func blank(line string) bool { return strings.TrimSpace(line) == "" }
+
+// unpaired are the lines that scriptChanges paired with none, whole,
+// after prefix ("without ", "with "), and whether a blank one is among
+// them.
+func unpaired(prefix string, lines []string, paired []bool) (changes []string, blanks bool) {
+	for i, l := range lines {
+		switch {
+		case paired[i]:
+		case blank(l):
+			blanks = true
+		default:
+			changes = append(changes, prefix+l)
+		}
+	}
+	return changes, blanks
+}
+
 // lineKey is what a job script's line sets: an #SBATCH line its option,
-// the exec line its command (run, merge), another line itself.
+// the exec line its command (run, merge), another line its words.
 func lineKey(line string) string {
-	w := strings.Fields(line)
+	w := shell.Fields(line)
 	switch {
 	case len(w) > 1 && w[0] == "#SBATCH":
 		opt, _, _ := strings.Cut(w[1], "=")
@@ -1292,7 +1320,7 @@ func lineKey(line string) string {
 	case len(w) > 2 && w[0] == "exec":
 		return "exec " + w[2]
 	}
-	return line
+	return strings.Join(w, " ")
 }
 
 // lineDiff are the lines of a not in b and those of b not in a, each as
@@ -1319,19 +1347,21 @@ func lineDiff(a, b []string) (gone, added []string) {
 }
 
 // wordChanges are the words that differ between two lines of as many
-// words ("WAS → NOW"), or nil when their words do not pair up.
-func wordChanges(was, now string) []string {
-	a, b := strings.Fields(was), strings.Fields(now)
+// words ("WAS → NOW"; none when blanks alone differ), and whether their
+// words pair up (as many). The words are split as sh splits them
+// (shell.Fields): a path with a blank, which the script quotes, is one
+// word.
+func wordChanges(was, now string) (changes []string, ok bool) {
+	a, b := shell.Fields(was), shell.Fields(now)
 	if len(a) != len(b) {
-		return nil
+		return nil, false
 	}
-	var changes []string
 	for i := range a {
 		if a[i] != b[i] {
 			changes = append(changes, a[i]+" → "+b[i])
 		}
 	}
-	return changes
+	return changes, true
 }
 
 // otherArbiter is the path of the arbiter that the work directory's
@@ -1343,7 +1373,7 @@ func (j *slurmJob) otherArbiter() string {
 		return ""
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if w := strings.Fields(l); len(w) > 1 && w[0] == "exec" && w[1] != shell.Word(j.self) {
+		if w := shell.Fields(l); len(w) > 1 && w[0] == "exec" && w[1] != shell.Word(j.self) {
 			return w[1]
 		}
 	}

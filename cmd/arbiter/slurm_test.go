@@ -690,9 +690,40 @@ func TestScriptChanges(t *testing.T) {
 			[]string{"--cpus-per-task=1 → --cpus-per-task=2", "/old/arbiter → /new/arbiter"}},
 		{"#!/bin/sh\n#SBATCH --cpus-per-task=1\n#SBATCH --time=10\n#SBATCH --requeue\nexec /old/arbiter merge -out /o /w/s0-0 /w/s0-1\n",
 			[]string{"without exec /old/arbiter merge -out /o /w/s0-0", "with #SBATCH --time=10", "with exec /old/arbiter merge -out /o /w/s0-0 /w/s0-1"}},
+		// An arbiter, or a directory, whose path holds a blank is one
+		// word, quoted: its path changed, not the line's words.
+		{"#!/bin/sh\n#SBATCH --cpus-per-task=1\n#SBATCH --requeue\nexec '/opt/my arbiter/arbiter' merge -out /o /w/s0-0\n",
+			[]string{"/old/arbiter → '/opt/my arbiter/arbiter'"}},
+		// A script that differs in blanks alone says so, once, rather
+		// than nothing (or a line without and with itself).
+		{was + "\n", []string{"blanks differ (spaces, empty lines)"}},
+		{"#!/bin/sh\n\n#SBATCH --cpus-per-task=1 \n#SBATCH --requeue\nexec /old/arbiter merge -out /o  /w/s0-0\n",
+			[]string{"blanks differ (spaces, empty lines)"}},
+		{"#!/bin/sh \n#SBATCH --cpus-per-task=2\n#SBATCH --requeue\nexec /old/arbiter merge -out /o /w/s0-0\n",
+			[]string{"--cpus-per-task=1 → --cpus-per-task=2", "blanks differ (spaces, empty lines)"}},
 	} {
 		if got := scriptChanges(was, c.now); !slices.Equal(got, c.want) {
 			t.Errorf("scriptChanges(%q, %q) = %q, want %q", was, c.now, got, c.want)
+		}
+	}
+}
+
+// TestOtherArbiter checks that the arbiter a work directory's jobs ran
+// is named when it is another than this one, whole, and not when it is
+// this one at a path with a blank (quoted in the scripts).
+func TestOtherArbiter(t *testing.T) {
+	for _, c := range []struct{ wrote, self, want string }{
+		{"/opt/my arbiter/arbiter", "/opt/my arbiter/arbiter", ""},
+		{"/opt/my arbiter/arbiter", "/usr/bin/arbiter", "'/opt/my arbiter/arbiter'"},
+		{"/opt/old/arbiter", "/usr/bin/arbiter", "/opt/old/arbiter"},
+	} {
+		j := &slurmJob{work: t.TempDir(), out: "/o", root: "/c", shards: 2, cpus: 1, name: "arbiter-t", self: c.wrote}
+		if err := os.WriteFile(j.script("shards", 0), []byte(j.shardScript(0)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		j.self = c.self
+		if got := j.otherArbiter(); got != c.want {
+			t.Errorf("scripts written by %s, run by %s: otherArbiter() = %q, want %q", c.wrote, c.self, got, c.want)
 		}
 	}
 }

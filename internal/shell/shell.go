@@ -28,3 +28,38 @@ func Line(args ...string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// Fields are the words of a line as a POSIX shell splits it, each as it
+// is written (its quotes kept, so that a Word comes back as Word wrote
+// it): blanks inside single or double quotes, or after a backslash, are
+// a word's own, which strings.Fields would split it at.
+func Fields(line string) []string {
+	var words []string
+	var w strings.Builder
+	in, quote := false, byte(0) // in a word; the quote it is inside of
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == 0 && (c == ' ' || c == '\t' || c == '\n'):
+			if in {
+				words, in = append(words, w.String()), false
+				w.Reset()
+			}
+			continue
+		case c == '\\' && quote != '\'' && i+1 < len(line):
+			w.WriteByte(c)
+			i++
+			c = line[i]
+		case c == quote:
+			quote = 0
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		}
+		w.WriteByte(c)
+		in = true
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words
+}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"os/exec"
+	"slices"
 	"testing"
 )
 
@@ -39,5 +40,21 @@ func TestLineReadsBack(t *testing.T) {
 	}
 	if string(out) != want {
 		t.Errorf("sh read %q back as %q", args, out)
+	}
+}
+
+// TestFields checks that a line's words are split as sh splits them,
+// each kept as written: a Word with a blank is one word.
+func TestFields(t *testing.T) {
+	line := `exec '/opt/my arbiter' run "a b"/c -shard "${SLURM_ARRAY_TASK_ID}/2" -out '/w/it'\''s dir'/s0-"${SLURM_ARRAY_TASK_ID}" x\ y  ''`
+	want := []string{"exec", "'/opt/my arbiter'", "run", `"a b"/c`, "-shard", `"${SLURM_ARRAY_TASK_ID}/2"`, "-out",
+		`'/w/it'\''s dir'/s0-"${SLURM_ARRAY_TASK_ID}"`, `x\ y`, "''"}
+	if got := Fields(line); !slices.Equal(got, want) {
+		t.Errorf("Fields(%s) = %q, want %q", line, got, want)
+	}
+	for _, s := range []string{"/tmp/my conf", "/tmp/it's", `a"b\c`, ""} {
+		if got := Fields("exec " + Word(s) + " run"); !slices.Equal(got, []string{"exec", Word(s), "run"}) {
+			t.Errorf("Fields of the word %s = %q", Word(s), got)
+		}
 	}
 }
