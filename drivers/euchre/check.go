@@ -99,7 +99,7 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 		// The trick's output is ignored, but its run is held to the
 		// memory rule as the referee holds every run.
 		if err = trickFault(err, reply.Fault, time.Duration(opt.Move)); err == nil {
-			err = memoryRule(cp.dir, s.Memory, s.MemoryReadable)
+			err = memoryRule(cp.dir, s)
 		}
 		return "", reply, err
 	}
@@ -113,13 +113,13 @@ func (cp checkPos) decideTimed(ctx context.Context, bot drivers.Seat, opt driver
 	if problem := judge(a); problem != "" {
 		return a, reply, conform.Failf("%s", debugHint(problem, a))
 	}
-	return a, reply, memoryRule(cp.dir, s.Memory, s.MemoryReadable)
+	return a, reply, memoryRule(cp.dir, s)
 }
 
 // memoryRule is the failure of a bot whose memory folder dir breaks the
 // rule after a run (checkMemory), or nil.
-func memoryRule(dir string, limit int64, readable bool) error {
-	p, err := checkMemory(dir, limit, readable)
+func memoryRule(dir string, s Settings) error {
+	p, err := checkMemory(dir, s)
 	if err != nil {
 		return err
 	}

@@ -143,12 +143,39 @@ func TestLoadPlanMemoryReadable(t *testing.T) {
 		if got := g.(*Game).settings.MemoryReadable; got != tc.readable {
 			t.Errorf("%s: MemoryReadable %v, want %v", tc.settings, got, tc.readable)
 		}
-		if said := len(g.(*Game).EarlierRules()) > 0; said == tc.readable {
+		if said := strings.Contains(strings.Join(g.(*Game).EarlierRules(), "\n"), "memory_readable"); said == tc.readable {
 			t.Errorf("%s: EarlierRules %q", tc.settings, g.(*Game).EarlierRules())
 		}
 	}
 	if !DefaultSettings().MemoryReadable {
 		t.Error("a new game block does not have the rule of a memory file arbiter cannot read")
+	}
+}
+
+// A plan written before extended attributes broke the memory rule (no
+// memory_xattrs) leaves them, as it was played, and arbiter plan says so;
+// a new game block has the rule.
+func TestLoadPlanMemoryXattrs(t *testing.T) {
+	for _, tc := range []struct {
+		settings string
+		xattrs   bool
+	}{
+		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true,"memory_readable":true`, false},
+		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true,"memory_readable":true,"memory_xattrs":true`, true},
+	} {
+		g, err := Driver{}.LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024,` + tc.settings + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.(*Game).settings.MemoryXattrs; got != tc.xattrs {
+			t.Errorf("%s: MemoryXattrs %v, want %v", tc.settings, got, tc.xattrs)
+		}
+		if said := len(g.(*Game).EarlierRules()) > 0; said == tc.xattrs {
+			t.Errorf("%s: EarlierRules %q", tc.settings, g.(*Game).EarlierRules())
+		}
+	}
+	if !DefaultSettings().MemoryXattrs {
+		t.Error("a new game block does not have the rule of extended attributes")
 	}
 }
 

@@ -63,7 +63,9 @@ func FuzzMemory(f *testing.F) {
 		if err := proctest.Litter(dir, names, kinds); err != nil {
 			t.Fatal(err)
 		}
-		problem, err := checkMemory(dir, 100, true)
+		s := DefaultSettings()
+		s.Memory = 100
+		problem, err := checkMemory(dir, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"golang.org/x/sys/unix"
 )
 
 // checkMemory enforces the rule that a bot keeps at most one file of at
@@ -16,9 +17,11 @@ import (
 // its whole memory: the folder is emptied, which is simpler to reason
 // about than any choice of which file to keep. problem says what was
 // wrong, or is empty. A missing folder is made again, so that the next run
-// has its working directory. mustRead (Settings.MemoryReadable) makes a
-// file arbiter cannot open break the rule.
-func checkMemory(dir string, limit int64, mustRead bool) (problem string, err error) {
+// has its working directory. s.MemoryReadable makes a file arbiter cannot
+// open break the rule, s.MemoryXattrs extended attributes on the folder or
+// its file (botAttrs).
+func checkMemory(dir string, s Settings) (problem string, err error) {
+	limit := s.Memory
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return "removed its own memory folder", os.MkdirAll(dir, 0o755)
@@ -47,31 +50,72 @@ func checkMemory(dir string, limit int64, mustRead bool) (problem string, err er
 		why = append(why, fmt.Sprintf("%d entries (%s)", len(entries), strings.Join(names, ", ")))
 	}
 	for _, e := range entries {
-		info, err := os.Lstat(filepath.Join(dir, e.Name()))
+		problem, err := entryProblem(filepath.Join(dir, e.Name()), s)
 		if err != nil {
 			return "", err
 		}
-		switch {
-		case !info.Mode().IsRegular():
-			why = append(why, e.Name()+" is not a regular file")
-		case proc.DiskUsage(info) > limit:
-			// Its blocks when they are more: a file may hold a
-			// reservation with its size left at 0 (fallocate).
-			why = append(why, fmt.Sprintf("%s has %d bytes", e.Name(), proc.DiskUsage(info)))
-		case info.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0:
-			// Left on the host, a set-user-ID program of the sandbox's
-			// uid would let anyone run as every sandboxed bot.
-			why = append(why, e.Name()+" is set-user-ID or set-group-ID")
-		case mustRead && !readable(filepath.Join(dir, e.Name())):
-			// Where arbiter is not root, the bot runs as arbiter's uid
-			// and may take its file's permissions away (chmod 0 m):
-			// the next match could not start from a copy of it.
-			why = append(why, e.Name()+" cannot be read (its permissions were taken away)")
+		if problem != "" {
+			why = append(why, problem)
+		}
+	}
+	if s.MemoryXattrs {
+		// The folder's own, which emptying it does not remove.
+		attrs, err := botAttrs(dir)
+		if err != nil {
+			return "", err
+		}
+		if len(attrs) > 0 {
+			why = append(why, "its folder has extended attributes ("+strings.Join(attrs, ", ")+")")
 		}
 	}
 	if len(why) == 0 {
 		return "", nil
 	}
+	if err := emptyFolder(dir, entries, s.MemoryXattrs); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
+		limit, strings.Join(why, ", ")), nil
+}
+
+// entryProblem says how the entry at path of a memory folder breaks the
+// rule s, or returns "".
+func entryProblem(path string, s Settings) (string, error) {
+	name := filepath.Base(path)
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case !info.Mode().IsRegular():
+		return name + " is not a regular file", nil
+	case proc.DiskUsage(info) > s.Memory:
+		// Its blocks when they are more: a file may hold a
+		// reservation with its size left at 0 (fallocate).
+		return fmt.Sprintf("%s has %d bytes", name, proc.DiskUsage(info)), nil
+	case info.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0:
+		// Left on the host, a set-user-ID program of the sandbox's
+		// uid would let anyone run as every sandboxed bot.
+		return name + " is set-user-ID or set-group-ID", nil
+	case s.MemoryReadable && !readable(path):
+		// Where arbiter is not root, the bot runs as arbiter's uid
+		// and may take its file's permissions away (chmod 0 m):
+		// the next match could not start from a copy of it.
+		return name + " cannot be read (its permissions were taken away)", nil
+	}
+	if !s.MemoryXattrs {
+		return "", nil
+	}
+	attrs, err := botAttrs(path)
+	if err != nil || len(attrs) == 0 {
+		return "", err
+	}
+	return name + " has extended attributes (" + strings.Join(attrs, ", ") + ")", nil
+}
+
+// emptyFolder removes the entries of dir, and with attrs the extended
+// attributes of dir itself that a bot may write (botAttrs).
+func emptyFolder(dir string, entries []os.DirEntry, attrs bool) error {
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		// A bot may leave read-only directories: make them writable so
@@ -91,11 +135,51 @@ func checkMemory(dir string, limit int64, mustRead bool) (problem string, err er
 			}
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
 	}
-	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
-		limit, strings.Join(why, ", ")), nil
+	if !attrs {
+		return nil
+	}
+	names, err := botAttrs(dir)
+	for _, n := range names {
+		if err == nil {
+			err = unix.Lremovexattr(dir, n)
+		}
+	}
+	return err
+}
+
+// botAttrs lists the extended attributes of path that a bot may fill with
+// data of its own (user.*, up to a block of the file system's a file on
+// ext4, about 4 KB): every name but the system's (ACLs) and the security
+// modules' (labels), which the host gives a file the bot makes, so that
+// the memory rule's one file is all a bot keeps. A file system without
+// extended attributes has none.
+func botAttrs(path string) ([]string, error) {
+	var buf []byte
+	for {
+		n, err := unix.Llistxattr(path, buf)
+		switch {
+		case errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.ENOENT):
+			return nil, nil
+		case errors.Is(err, unix.ERANGE):
+			buf = nil // grown since it was sized: size it again
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("listing the extended attributes of %s: %w", path, err)
+		case buf == nil && n > 0:
+			buf = make([]byte, n)
+			continue
+		}
+		var names []string
+		for _, name := range strings.Split(string(buf[:n]), "\x00") {
+			if name != "" && !strings.HasPrefix(name, "system.") && !strings.HasPrefix(name, "security.") {
+				names = append(names, name)
+			}
+		}
+		return names, nil
+	}
 }
 
 // searchable says whether arbiter may look at the entries of dir, listed

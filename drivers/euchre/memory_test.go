@@ -51,7 +51,7 @@ func TestCheckMemory(t *testing.T) {
 					}
 				}
 			}
-			problem, err := checkMemory(dir, 1024, true)
+			problem, err := checkMemory(dir, DefaultSettings())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,14 +79,14 @@ func TestCheckMemory(t *testing.T) {
 		if err != nil {
 			t.Skipf("fallocate: %v", err)
 		}
-		problem, err := checkMemory(dir, 1024, true)
+		problem, err := checkMemory(dir, DefaultSettings())
 		if err != nil || !strings.Contains(problem, "m has ") {
 			t.Errorf("problem %q, err %v; want the file's blocks over the rule", problem, err)
 		}
 	})
 	t.Run("a removed folder is made again", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "pos0")
-		problem, err := checkMemory(dir, 1024, true)
+		problem, err := checkMemory(dir, DefaultSettings())
 		if err != nil || problem == "" {
 			t.Fatalf("problem %q, err %v", problem, err)
 		}
@@ -127,7 +127,7 @@ func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
 			}
 			os.Chmod(dir, tc.mode)
 			defer os.Chmod(dir, 0o755)
-			problem, err := checkMemory(dir, 1024, true)
+			problem, err := checkMemory(dir, DefaultSettings())
 			if err != nil || problem == "" {
 				t.Fatalf("problem %q, err %v; want the rule broken, not an error", problem, err)
 			}
@@ -152,7 +152,7 @@ func TestCheckMemoryFileWithoutPermissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(p, 0)
-	problem, err := checkMemory(dir, 1024, true)
+	problem, err := checkMemory(dir, DefaultSettings())
 	if err != nil || !strings.Contains(problem, "m cannot be read") {
 		t.Fatalf("problem %q, err %v; want the rule broken by m", problem, err)
 	}
@@ -163,7 +163,9 @@ func TestCheckMemoryFileWithoutPermissions(t *testing.T) {
 	// as it was played: where the memory is per position, nothing copies
 	// it.
 	os.WriteFile(p, []byte("x"), 0o200)
-	if problem, err := checkMemory(dir, 1024, false); err != nil || problem != "" {
+	old := DefaultSettings()
+	old.MemoryReadable = false
+	if problem, err := checkMemory(dir, old); err != nil || problem != "" {
 		t.Errorf("without memory_readable: problem %q, err %v; want none", problem, err)
 	}
 	if _, err := os.Lstat(p); err != nil {

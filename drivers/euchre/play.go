@@ -281,7 +281,7 @@ func (d *decider) decide(ctx context.Context, p int, phase Phase, input string) 
 		// anything, is fine; crashing or hanging is not.
 		problem = ""
 	}
-	mp, err := checkMemory(ps.memory, d.g.settings.Memory, d.g.settings.MemoryReadable)
+	mp, err := checkMemory(ps.memory, d.g.settings)
 	if err != nil && d.ioErr == nil {
 		d.ioErr = fmt.Errorf("checking the memory folder of %s at position %d: %w", ps.bot, p, err)
 		d.stop()

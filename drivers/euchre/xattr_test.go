@@ -1,0 +1,172 @@
+package euchre
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/drivers/proc"
+	"github.com/arbiter-contests/arbiter/engine"
+	"github.com/arbiter-contests/arbiter/internal/testbot"
+)
+
+// hiddenAttr is the extended attribute the hiding bot keeps its state in.
+const hiddenAttr = "user.hidden"
+
+// The hiding bot keeps, beside its one small memory file, 3000 bytes in an
+// extended attribute of its folder and of that file, and says on stderr
+// what it read back of them at each decision ("read back N bytes from
+// ."): state the memory rule's one file does not hold.
+func init() {
+	testbot.Register("hider", func([]string) int {
+		in, _ := io.ReadAll(os.Stdin)
+		for _, p := range []string{".", counterFile} {
+			buf := make([]byte, 8192)
+			if n, err := unix.Getxattr(p, hiddenAttr, buf); err == nil {
+				fmt.Fprintf(os.Stderr, "read back %d bytes from %s\n", n, p)
+			}
+		}
+		if err := os.WriteFile(counterFile, []byte("small\n"), 0o644); err != nil {
+			return 1
+		}
+		for _, p := range []string{".", counterFile} {
+			if err := unix.Setxattr(p, hiddenAttr, bytes.Repeat([]byte("h"), 3000), 0); err != nil {
+				fmt.Fprintf(os.Stderr, "setxattr %s: %v\n", p, err)
+			}
+		}
+		return counterAnswer(string(in), 0)
+	})
+}
+
+const xattrConfig = `
+bot "hider" { command = %s }
+bot "counter" { command = %s }
+game "euchre" "g" {
+  max_hands = 1
+  memory    = "per-bot"
+  clock { move = "20s" }
+}
+tournament "t" {
+  game    = game.euchre.g
+  bots    = [bot.hider, bot.counter]
+  format  = "round-robin"
+  players = 2
+  seed    = 5
+}
+`
+
+// A bot that keeps state in extended attributes of its memory folder or
+// its file breaks the memory rule: its folder is emptied and the folder's
+// attributes removed after every run, so that it reads back nothing at
+// its next decision. A plan made before the rule (no memory_xattrs)
+// leaves them, as it was played: the bot reads them back, no fault.
+func TestMemoryInExtendedAttributes(t *testing.T) {
+	if !proc.Machine().Sandbox {
+		t.Skipf("no sandbox here: %s", proc.Machine().Why["sandbox"])
+	}
+	probe := t.TempDir()
+	if err := unix.Setxattr(probe, hiddenAttr, []byte("x"), 0); err != nil {
+		t.Skipf("no user extended attributes on %s: %v", probe, err)
+	}
+	for _, old := range []bool{false, true} {
+		t.Run(fmt.Sprintf("old=%v", old), func(t *testing.T) {
+			out := t.TempDir()
+			r := configRunner(t, fmt.Sprintf(xattrConfig, botArgv(t, "hider"), botArgv(t, "counter")), out, 1)
+			if old {
+				s := string(r.Plan.Game.Settings)
+				r.Plan.Game.Settings = []byte(strings.Replace(s, `,"memory_xattrs":true`, "", 1))
+				if string(r.Plan.Game.Settings) == s {
+					t.Fatalf("the plan's settings %s have no memory_xattrs", s)
+				}
+			}
+			if _, err := r.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			stderr, results := hiderRun(t, out)
+			readBack := strings.Contains(stderr, "read back")
+			broke := strings.Contains(results, "extended attributes ("+hiddenAttr+")")
+			if strings.Contains(stderr, "setxattr") {
+				t.Fatalf("the bot could not hide its state: %s", stderr)
+			}
+			if readBack != old || broke == old {
+				t.Errorf("read back its attributes: %v, broke the memory rule: %v; want %v and %v\nstderr:\n%s\nresults:\n%s",
+					readBack, broke, old, !old, stderr, results)
+			}
+		})
+	}
+}
+
+// checkMemory finds the attributes a bot may write on its folder and on
+// its file, empties the folder and removes the folder's own; it leaves
+// them under a plan made before the rule, and leaves the host's (an ACL).
+func TestCheckMemoryExtendedAttributes(t *testing.T) {
+	old := DefaultSettings()
+	old.MemoryXattrs = false
+	for _, on := range []string{".", "m"} {
+		t.Run(on, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "m"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := unix.Setxattr(filepath.Join(dir, on), hiddenAttr, []byte("hidden"), 0); err != nil {
+				t.Skipf("no user extended attributes here: %v", err)
+			}
+			if problem, err := checkMemory(dir, old); err != nil || problem != "" {
+				t.Errorf("without memory_xattrs: problem %q, err %v; want none", problem, err)
+			}
+			problem, err := checkMemory(dir, DefaultSettings())
+			if err != nil || !strings.Contains(problem, "extended attributes ("+hiddenAttr+")") {
+				t.Fatalf("problem %q, err %v; want the rule broken by %s's attribute", problem, err, on)
+			}
+			if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+				t.Errorf("after the check: %d entries, err %v; want the folder emptied", len(entries), err)
+			}
+			if attrs, err := botAttrs(dir); err != nil || len(attrs) != 0 {
+				t.Errorf("after the check the folder has attributes %q (err %v)", attrs, err)
+			}
+		})
+	}
+	t.Run("acl", func(t *testing.T) {
+		dir := t.TempDir()
+		// A minimal access ACL (user::rwx, group::r-x, other::r-x), as
+		// the host may give a folder: not the bot's state.
+		acl := []byte{2, 0, 0, 0, 1, 0, 7, 0, 255, 255, 255, 255, 4, 0, 5, 0, 255, 255, 255, 255, 32, 0, 5, 0, 255, 255, 255, 255}
+		if err := unix.Setxattr(dir, "system.posix_acl_access", acl, 0); err != nil {
+			t.Skipf("no ACLs here: %v", err)
+		}
+		if problem, err := checkMemory(dir, DefaultSettings()); err != nil || problem != "" {
+			t.Errorf("problem %q, err %v; want none", problem, err)
+		}
+	})
+}
+
+// hiderRun is what the hiding bot said on stderr in the one match of the
+// run in out, and the run's results.
+func hiderRun(t *testing.T, out string) (stderr, results string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(out, engine.MatchesDir, "*", "*hider*.stderr"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stderr of the hiding bot in %s: %v", out, err)
+	}
+	var all []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, string(b))
+	}
+	b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return strings.Join(all, ""), string(b)
+}
