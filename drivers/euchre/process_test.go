@@ -53,7 +53,12 @@ func badBot(mode string, phase Phase) {
 		fmt.Fprintln(os.Stderr, "crashing on purpose")
 		os.Exit(3)
 	case "signal":
+		// Go's handler may take the signal on another thread than this
+		// one, which kill leaves at once: waiting here, rather than
+		// going on to os.Exit(0), leaves the end to the handler (exit
+		// status 2 after its trace), or else to the move's clock.
 		syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+		time.Sleep(time.Minute)
 	case "hang":
 		// A child in its group and a grandchild that escapes it: both
 		// must be gone when the decision is over.

@@ -903,6 +903,20 @@ func (b *Box) Contained() bool {
 	return b != nil && b.pidNS
 }
 
+// abortNote is what the detail of a crash by ws adds when the bot was
+// PID 1 of its own PID namespace and died of SIGSEGV: there the kernel
+// drops the SIGABRT a process sends itself, and glibc's abort() (a failed
+// assert, an uncaught C++ exception, Python's os.abort) ends it with the
+// SIGSEGV of its last resort instead, so the signal alone does not tell
+// a segmentation fault from an abort. "" otherwise.
+func (b *Box) abortNote(ws syscall.WaitStatus) string {
+	if !b.Contained() || !ws.Signaled() || ws.Signal() != syscall.SIGSEGV {
+		return ""
+	}
+	return " (or an abort(): a failed assert, an uncaught C++ exception; the bot is PID 1 of its own PID namespace, " +
+		"where the kernel drops the SIGABRT a process sends itself and abort() ends it with SIGSEGV)"
+}
+
 // Close removes the cgroup and the private folder, or lends them again,
 // and gives a build's lent dir back; call it once the bot has been
 // waited for. A second Close does nothing.

@@ -272,7 +272,8 @@ func (r *onceRun) verdict(reply Reply) Reply {
 	if reply.Fault == nil && r.noLine {
 		// It exited without a line: say how.
 		if reply.Exit != 0 {
-			reply.Fault = faultf(drivers.FaultCrash, "%s without printing a line", DescribeExit(reply.Exit))
+			ws, _ := r.cmd.ProcessState.Sys().(syscall.WaitStatus)
+			reply.Fault = faultf(drivers.FaultCrash, "%s%s without printing a line", DescribeExit(reply.Exit), r.box.abortNote(ws))
 		} else {
 			reply.Fault = faultf(drivers.FaultProtocol, "exited without printing anything")
 		}

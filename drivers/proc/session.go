@@ -909,7 +909,7 @@ func (s *Session) exitStatus() string {
 	var ee *exec.ExitError
 	if errors.As(s.waitErr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "killed by signal " + ws.Signal().String()
+			return "killed by signal " + ws.Signal().String() + s.box.abortNote(ws)
 		}
 		return fmt.Sprintf("exited with status %d", ee.ExitCode())
 	}
