@@ -61,11 +61,11 @@ func checkMemory(dir string, s Settings) (problem string, err error) {
 	if s.MemoryXattrs {
 		// The folder's own, which emptying it does not remove.
 		attrs, err := botAttrs(dir)
-		if err != nil {
+		if err != nil && !errors.Is(err, errManyAttrs) {
 			return "", err
 		}
-		if len(attrs) > 0 {
-			why = append(why, "its folder has extended attributes ("+strings.Join(attrs, ", ")+")")
+		if len(attrs) > 0 || err != nil {
+			why = append(why, "its folder has "+attrWords(attrs, err))
 		}
 	}
 	if len(why) == 0 {
@@ -107,10 +107,24 @@ func entryProblem(path string, s Settings) (string, error) {
 		return "", nil
 	}
 	attrs, err := botAttrs(path)
-	if err != nil || len(attrs) == 0 {
+	if err != nil && !errors.Is(err, errManyAttrs) || err == nil && len(attrs) == 0 {
 		return "", err
 	}
-	return name + " has extended attributes (" + strings.Join(attrs, ", ") + ")", nil
+	return name + " has " + attrWords(attrs, err), nil
+}
+
+// attrWords names the extended attributes attrs that botAttrs found, or
+// says that they were too many to list (errManyAttrs): the first few, as
+// a bot may set hundreds, each name up to 255 bytes.
+func attrWords(attrs []string, err error) string {
+	const most = 3
+	switch {
+	case err != nil:
+		return "more extended attributes than can be listed (over 64 KB of names)"
+	case len(attrs) > most:
+		return fmt.Sprintf("extended attributes (%s and %d more)", strings.Join(attrs[:most], ", "), len(attrs)-most)
+	}
+	return "extended attributes (" + strings.Join(attrs, ", ") + ")"
 }
 
 // emptyFolder removes the entries of dir, and with attrs the extended
@@ -142,20 +156,41 @@ func emptyFolder(dir string, entries []os.DirEntry, attrs bool) error {
 		return nil
 	}
 	names, err := botAttrs(dir)
+	if errors.Is(err, errManyAttrs) {
+		// Too many to list, so to remove one by one: the folder, empty
+		// now, is made again, without them.
+		if err = os.Remove(dir); err == nil {
+			err = os.Mkdir(dir, 0o755)
+		}
+		return err
+	}
 	for _, n := range names {
 		if err == nil {
 			err = unix.Lremovexattr(dir, n)
 		}
+		if errors.Is(err, fs.ErrPermission) {
+			// A folder the bot left without write permission (chmod
+			// 0500 ., where arbiter is not root).
+			if err = os.Chmod(dir, 0o755); err == nil {
+				err = unix.Lremovexattr(dir, n)
+			}
+		}
 	}
 	return err
 }
+
+// errManyAttrs is botAttrs' error for a file whose extended attributes'
+// names are more than the kernel lists (XATTR_LIST_MAX, 64 KB: a bot may
+// set that many on tmpfs).
+var errManyAttrs = errors.New("more extended attributes than can be listed")
 
 // botAttrs lists the extended attributes of path that a bot may fill with
 // data of its own (user.*, up to a block of the file system's a file on
 // ext4, about 4 KB): every name but the system's (ACLs) and the security
 // modules' (labels), which the host gives a file the bot makes, so that
 // the memory rule's one file is all a bot keeps. A file system without
-// extended attributes has none.
+// extended attributes has none; names over what the kernel lists are
+// errManyAttrs.
 func botAttrs(path string) ([]string, error) {
 	var buf []byte
 	for {
@@ -163,6 +198,8 @@ func botAttrs(path string) ([]string, error) {
 		switch {
 		case errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.ENOENT):
 			return nil, nil
+		case errors.Is(err, unix.E2BIG) || buf == nil && n > 64<<10:
+			return nil, errManyAttrs
 		case errors.Is(err, unix.ERANGE):
 			buf = nil // grown since it was sized: size it again
 			continue

@@ -1,6 +1,7 @@
 package euchre
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -98,10 +99,11 @@ func TestCheckMemory(t *testing.T) {
 
 // TestCheckMemoryFolderWithoutPermissions: where arbiter is not root, a
 // bot runs as arbiter's own uid and may take its memory folder's
-// permissions away (chmod 0 ., chmod 0500 .). That breaks the rule (the
-// folder is given back and emptied) and does not stop the run, which an
-// error reading or emptying the folder would, at every resume again. Root
-// reads and writes any folder, so as root
+// permissions away (chmod 0 ., chmod 0500 .), also after setting its
+// folder an extended attribute, which arbiter then cannot remove. That
+// breaks the rule (the folder is given back and emptied) and does not
+// stop the run, which an error reading or emptying the folder would, at
+// every resume again. Root reads and writes any folder, so as root
 // TestCheckMemoryFolderWithoutPermissionsAsNobody runs it as uid 65534.
 func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
 	if os.Getuid() == 0 {
@@ -110,19 +112,26 @@ func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
 	for _, tc := range []struct {
 		mode  os.FileMode
 		files []string
+		attr  bool // the folder has an extended attribute of the bot's
 	}{
-		{0, []string{"m"}},
-		{0o300, []string{"m"}},
-		{0o500, []string{"a", "b"}},
-		{0o400, []string{"m"}}, // its names read, but not its files
-		{0o600, []string{"m"}},
+		{0, []string{"m"}, false},
+		{0o300, []string{"m"}, false},
+		{0o500, []string{"a", "b"}, false},
+		{0o400, []string{"m"}, false}, // its names read, but not its files
+		{0o600, []string{"m"}, false},
+		{0o500, nil, true}, // nothing to remove but the attribute
 	} {
-		t.Run(tc.mode.String(), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v,attr=%v", tc.mode, tc.attr), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "bot")
 			os.Mkdir(dir, 0o755)
 			for _, name := range tc.files {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
 					t.Fatal(err)
+				}
+			}
+			if tc.attr {
+				if err := unix.Setxattr(dir, hiddenAttr, []byte("hidden"), 0); err != nil {
+					t.Skipf("no user extended attributes here: %v", err)
 				}
 			}
 			os.Chmod(dir, tc.mode)
@@ -133,6 +142,9 @@ func TestCheckMemoryFolderWithoutPermissions(t *testing.T) {
 			}
 			if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 				t.Errorf("after the check: %d entries, err %v; want the folder emptied and readable", len(entries), err)
+			}
+			if attrs, err := botAttrs(dir); err != nil || len(attrs) != 0 {
+				t.Errorf("after the check the folder has attributes %q (err %v)", attrs, err)
 			}
 		})
 	}

@@ -170,3 +170,50 @@ func hiderRun(t *testing.T, out string) (stderr, results string) {
 	}
 	return strings.Join(all, ""), string(b)
 }
+
+// A bot may set more names than the kernel lists (64 KB of them, on
+// tmpfs): that breaks the rule, the folder emptied and made again without
+// them, and does not stop the run, which an error listing them did. The
+// message names a few of a folder's many attributes, not all.
+func TestCheckMemoryManyExtendedAttributes(t *testing.T) {
+	t.Run("named", func(t *testing.T) {
+		dir := t.TempDir()
+		for i := range 10 {
+			if err := unix.Setxattr(dir, fmt.Sprintf("user.a%d", i), nil, 0); err != nil {
+				t.Skipf("no user extended attributes here: %v", err)
+			}
+		}
+		problem, err := checkMemory(dir, DefaultSettings())
+		if err != nil || !strings.Contains(problem, "extended attributes (user.a") || !strings.Contains(problem, " and 7 more)") {
+			t.Errorf("problem %q, err %v; want three of the folder's attributes named and 7 more", problem, err)
+		}
+	})
+	for _, on := range []string{".", "m"} {
+		t.Run("unlisted "+on, func(t *testing.T) {
+			// tmpfs (/dev/shm) holds them, where ext4 has room for 4 KB.
+			dir, err := os.MkdirTemp("/dev/shm", "arbiter-xattr-")
+			if err != nil {
+				t.Skipf("no /dev/shm: %v", err)
+			}
+			defer os.RemoveAll(dir)
+			if err := os.WriteFile(filepath.Join(dir, "m"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 300 { // 300 names of 250 bytes
+				if err := unix.Setxattr(filepath.Join(dir, on), fmt.Sprintf("user.%0245d", i), nil, 0); err != nil {
+					t.Skipf("cannot set %d extended attributes in /dev/shm: %v", i+1, err)
+				}
+			}
+			problem, err := checkMemory(dir, DefaultSettings())
+			if err != nil || !strings.Contains(problem, "more extended attributes than can be listed") {
+				t.Fatalf("problem %q, err %v; want the rule broken", problem, err)
+			}
+			if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+				t.Errorf("after the check: %d entries, err %v; want the folder emptied", len(entries), err)
+			}
+			if attrs, err := botAttrs(dir); err != nil || len(attrs) != 0 {
+				t.Errorf("after the check the folder has %d attributes (err %v)", len(attrs), err)
+			}
+		})
+	}
+}
