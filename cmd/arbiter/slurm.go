@@ -729,10 +729,8 @@ func (j *slurmJob) submitScript() string {
 		"# which its name and comment then find should this be stopped before it records the ID.\nrec=\nrecord() {\n" +
 		"  e=\"{\\\"what\\\": \\\"$2\\\", \\\"id\\\": \\\"${1%%;*}\\\", \\\"name\\\": \\\"$3\\\", \\\"comment\\\": \\\"$commentjson\\\"}\"\n" +
 		"  new=\"$rec${rec:+,}\n  $e\"\n" +
-		"  printf '[%s\\n]\\n' \"$new\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n  if [ -n \"$1\" ]; then rec=$new; fi\n}\n" +
-		"# unrecord STATUS: sbatch ended with STATUS; one that could not be run (126, 127) submitted nothing, so its job's record goes\n" +
-		"# (jobs.json too when it records nothing else), as arbiter slurm -submit's does.\nunrecord() {\n" +
-		"  case \"$1\" in 126|127)\n    if [ -n \"$rec\" ]; then printf '[%s\\n]\\n' \"$rec\" >jobs.json.tmp; mv jobs.json.tmp jobs.json; else rm -f jobs.json; fi ;;\n  esac\n  exit \"$1\"\n}\n")
+		"  printf '[%s\\n]\\n' \"$new\" >jobs.json.tmp\n  mv jobs.json.tmp jobs.json\n  if [ -n \"$1\" ]; then rec=$new; fi\n}\n")
+	b.WriteString(unrecordScript())
 	job := func(what, name string) string {
 		return jsonWord(what) + " " + jsonWord(name)
 	}
@@ -740,14 +738,40 @@ func (j *slurmJob) submitScript() string {
 	// running would hold the lock once submit.sh has ended.
 	for s := 0; s < j.stages; s++ {
 		sh := job(fmt.Sprintf("stage %d shards", s), j.jobName("s", s))
-		fmt.Fprintf(&b, "record \"\" %s\na=$(sbatch --parsable --comment=\"$comment\" $dep %s 9<&-) || unrecord $?\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
-			sh, filepath.Base(j.script("shards", s)), sh, s)
+		what := shell.Word(fmt.Sprintf("stage %d shards", s))
+		fmt.Fprintf(&b, "record \"\" %s\na=$(sbatch --parsable --comment=\"$comment\" $dep %s 2>%s 9<&-) || unrecord $? \"$a\" %s\nsaid\nrecord \"$a\" %s\necho \"stage %d shards: job $a\"\n",
+			sh, filepath.Base(j.script("shards", s)), fingerprint.SlurmSbatchErrors, what, sh, s)
 		me := job(fmt.Sprintf("stage %d merge", s), j.jobName("m", s))
-		fmt.Fprintf(&b, "record \"\" %s\nm=$(sbatch --parsable --comment=\"$comment\" --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s 9<&-) || unrecord $?\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
-			me, filepath.Base(j.script("merge", s)), me, s)
+		what = shell.Word(fmt.Sprintf("stage %d merge", s))
+		fmt.Fprintf(&b, "record \"\" %s\nm=$(sbatch --parsable --comment=\"$comment\" --dependency=afterok:${a%%%%;*} --kill-on-invalid-dep=yes %s 2>%s 9<&-) || unrecord $? \"$m\" %s\nsaid\nrecord \"$m\" %s\necho \"stage %d merge: job $m\"\n",
+			me, filepath.Base(j.script("merge", s)), fingerprint.SlurmSbatchErrors, what, me, s)
 		b.WriteString("dep=\"--dependency=afterok:${m%%;*} --kill-on-invalid-dep=yes\"\n")
 	}
 	return b.String()
+}
+
+// unrecordScript is submit.sh's said and unrecord. Each sbatch writes
+// its errors to sbatch.err (fingerprint.SlurmSbatchErrors), which said
+// then shows (on stderr) and removes, with no command but sh's own and
+// rm: where sh cannot find sbatch, others may not be found either.
+func unrecordScript() string {
+	const errs = fingerprint.SlurmSbatchErrors
+	unsure := make([]string, len(slurmUnsure))
+	for i, w := range slurmUnsure {
+		unsure[i] = "-e " + shell.Word(w)
+	}
+	return "# said: shows what sbatch said on stderr, kept in " + errs + " for unrecord.\n" +
+		"said() {\n  while IFS= read -r l || [ -n \"$l\" ]; do printf '%s\\n' \"$l\" >&2; done <" + errs + "\n  rm -f " + errs + "\n}\n" +
+		"# unrecord STATUS OUT WHAT: sbatch of the job WHAT ended with STATUS, its output OUT. One that could not be run (126, 127) submitted nothing,\n" +
+		"# nor did one that Slurm refused outright (no id, and \"" + slurmSubmitFailed + "\" with a reason that is not a failure to reach\n" +
+		"# slurmctld or hear its answer, such as a socket timeout, after which the job may have been submitted all the same): its job's record goes\n" +
+		"# (jobs.json too when it records nothing else), as arbiter slurm -submit's does.\nunrecord() {\n" +
+		"  why=\n  case \"$1\" in\n  126|127) ;;\n" +
+		"  *) why=$(sed -n 's/^.*" + slurmSubmitFailed + "//p' " + errs + " | tail -n 1)\n" +
+		"     if [ -n \"$2\" ] || [ -z \"$why\" ] || printf '%s\\n' \"$why\" | grep -qiF " + strings.Join(unsure, " ") + "; then said; exit \"$1\"; fi ;;\n  esac\n  said\n" +
+		"  if [ -n \"$rec\" ]; then printf '[%s\\n]\\n' \"$rec\" >jobs.json.tmp; mv jobs.json.tmp jobs.json; else rm -f jobs.json; fi\n" +
+		"  if [ -n \"$why\" ]; then echo \"submit.sh: Slurm refused the job ($3): $why. Nothing of it was submitted, and jobs.json does not record it: once the cause is fixed, run this again\" >&2; fi\n" +
+		"  exit \"$1\"\n}\n"
 }
 
 // maxSlurmComment is the longest comment, in bytes, that slurmctld
@@ -928,7 +952,8 @@ type slurmSubmitted struct {
 // from another work directory's job of the same name, or a later job
 // given the same id. An intent whose sbatch failed stays recorded: a
 // timed-out sbatch may have submitted the job all the same; one whose
-// sbatch could not be run (not on $PATH) goes (unrecord).
+// sbatch could not be run (not on $PATH), or that Slurm refused outright
+// (slurmRefused), goes (unrecord).
 func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 	var jobs []slurmSubmitted
 	var dep []string
@@ -939,7 +964,11 @@ func (j *slurmJob) submitAll(stdout io.Writer) ([]slurmSubmitted, error) {
 		}
 		id, err := sbatch(append([]string{"--comment=" + j.comment()}, args...))
 		if err != nil {
-			if errors.As(err, new(*exec.Error)) {
+			var refused *slurmRefused
+			if errors.As(err, &refused) {
+				refused.what = what
+			}
+			if refused != nil || errors.As(err, new(*exec.Error)) {
 				jobs = jobs[:len(jobs)-1]
 				return "", errors.Join(err, j.unrecord(jobs))
 			}
@@ -991,7 +1020,8 @@ type recordedJob struct {
 }
 
 // unrecord replaces the work directory's jobs.json with jobs, the record
-// before a job whose sbatch could not be run: it submitted nothing, and a
+// before a job whose sbatch could not be run, or that Slurm refused
+// outright: it submitted nothing, and a
 // jobs.json of that job alone would have another -shards or -out refused
 // for jobs submitted (submitted). With no job left, jobs.json goes.
 func (j *slurmJob) unrecord(jobs []slurmSubmitted) error {
@@ -1442,10 +1472,72 @@ func sbatch(args []string) (string, error) {
 			"run it where Slurm jobs are submitted (a login node), or run the work directory's submit.sh there", strings.Join(args, " "), err)
 	}
 	if err != nil {
+		if why, said, ok := slurmRefusal(string(out), stderr.String()); ok {
+			return "", &slurmRefused{args: args, why: why, said: said}
+		}
 		return "", fmt.Errorf("sbatch %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
 	return id, nil
+}
+
+// slurmSubmitFailed is what sbatch says, on stderr, when it did not
+// submit a job, before the reason (src/sbatch/sbatch.c).
+const slurmSubmitFailed = "Batch job submission failed: "
+
+// slurmUnsure are words (in lower case) of a reason after
+// slurmSubmitFailed that is a failure to reach slurmctld or to hear its
+// answer, after which the job may have been submitted all the same:
+// "Socket timed out on send/recv operation", "Zero Bytes were transmitted
+// or received", "Unable to contact slurm controller (connect failure)",
+// Slurm's other communication errors and the system's ("Connection reset
+// by peer"). A reason of none of them is slurmctld's own refusal
+// ("Invalid partition name specified", "Requested time limit is
+// invalid", "Invalid account or account/partition combination
+// specified"). submit.sh tells them apart with the same words.
+var slurmUnsure = []string{"timed out", "timeout", "time out", "socket", "connect", "contact", "communication",
+	"send", "receive", "recv", "transmit", "message", "reset", "pipe", "network", "unreachable", "route",
+	"interrupt", "temporar", "shut", "protocol", "unknown", "unexpected"}
+
+// slurmRefusal says whether sbatch's output (stdout, stderr) is Slurm's
+// refusal of the job outright, which submitted nothing: no id (nor
+// "Submitted batch job") on stdout, and a reason after slurmSubmitFailed
+// that is none of slurmUnsure. why is that reason, said the rest of
+// stderr.
+func slurmRefusal(stdout, stderr string) (why, said string, ok bool) {
+	if strings.TrimSpace(stdout) != "" {
+		return "", "", false
+	}
+	var rest []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if _, r, found := strings.Cut(line, slurmSubmitFailed); found {
+			why = strings.TrimSpace(r)
+		} else if strings.TrimSpace(line) != "" {
+			rest = append(rest, strings.TrimSpace(line))
+		}
+	}
+	lower := strings.ToLower(why)
+	if why == "" || slices.ContainsFunc(slurmUnsure, func(w string) bool { return strings.Contains(lower, w) }) {
+		return "", "", false
+	}
+	return why, strings.Join(rest, "; "), true
+}
+
+// slurmRefused is an sbatch (of args) that Slurm refused outright: it
+// submitted nothing.
+type slurmRefused struct {
+	args      []string
+	what      string // the job refused ("stage 0 shards")
+	why, said string // as slurmRefusal gives them
+}
+
+func (r *slurmRefused) Error() string {
+	said := ""
+	if r.said != "" {
+		said = " (" + r.said + ")"
+	}
+	return fmt.Sprintf("sbatch %s: Slurm refused the job (%s): %s%s. Nothing of it was submitted, and %s does not record it: "+
+		"once the cause is fixed, run arbiter slurm -submit again", strings.Join(r.args, " "), r.what, r.why, said, fingerprint.SlurmJobsFile)
 }
 
 // terminal are the job states a job does not leave (a requeued job goes

@@ -40,6 +40,7 @@ func TestSlurm(t *testing.T) {
 	t.Run("killed-after-sbatch", st.killedAfterSbatch)
 	t.Run("unnamed-record", st.unnamedRecord)
 	t.Run("odd-work-dirs", st.oddWorkDirs)
+	t.Run("refused", st.refused)
 }
 
 // requireSlurm skips (or fails under CI) unless a Slurm controller
@@ -473,6 +474,29 @@ func (st *slurmTest) oddWorkDirs(t *testing.T) {
 // work directory's job, which may be another's: -submit refuses to wait
 // for it or to submit beside it. (Before, it waited for it; the job is
 // held, and the wait is cut short after two minutes.)
+// refused: a job Slurm refuses (a partition it does not know), by
+// -submit or submit.sh, is said to be refused, why, and is not left in
+// jobs.json, which would have another -shards refused for jobs submitted.
+func (st *slurmTest) refused(t *testing.T) {
+	out := filepath.Join(st.dir, "refused")
+	args := []string{"slurm", st.conf, "-tournament", "rating", "-out", out, "-partition", "arbiter-no-such-partition"}
+	got := st.arbiter(t, false, append(args, "-shards", "1", "-submit")...)
+	st.cancelLater(got)
+	jobs := filepath.Join(out+".slurm", "jobs.json")
+	if !strings.Contains(got, "Slurm refused the job (stage 0 shards): Invalid partition name specified") || fileExists(jobs) {
+		t.Fatalf("-submit to a partition Slurm does not know (jobs.json left: %v):\n%s", fileExists(jobs), got)
+	}
+	st.arbiter(t, true, append(args, "-shards", "2")...)
+	cmd := exec.Command(filepath.Join(out+".slurm", "submit.sh"))
+	cmd.Env = st.env
+	sh, err := cmd.CombinedOutput()
+	st.cancelLater(string(sh))
+	if err == nil || !strings.Contains(string(sh), "submit.sh: Slurm refused the job (stage 0 shards): Invalid partition name specified") || fileExists(jobs) {
+		t.Fatalf("submit.sh to a partition Slurm does not know (%v; jobs.json left: %v):\n%s", err, fileExists(jobs), sh)
+	}
+	st.arbiter(t, true, append(args, "-shards", "1")...)
+}
+
 func (st *slurmTest) unnamedRecord(t *testing.T) {
 	out := filepath.Join(st.dir, "unnamed")
 	st.arbiter(t, true, "slurm", st.conf, "-tournament", "rating", "-out", out, "-shards", "1")
@@ -763,6 +787,32 @@ func TestProgressLine(t *testing.T) {
 	} {
 		if got := progressLine(c.tasks); got != c.want {
 			t.Errorf("progressLine(%v) = %q, want %q", c.tasks, got, c.want)
+		}
+	}
+}
+
+// TestSlurmRefusal: sbatch's refusals by slurmctld (src/common/slurm_errno.c's
+// words) submitted nothing; its failures to reach slurmctld or hear its
+// answer, which it reports the same way, may have submitted the job.
+func TestSlurmRefusal(t *testing.T) {
+	const failed = "sbatch: error: Batch job submission failed: "
+	for _, c := range []struct {
+		stdout, stderr, why string
+	}{
+		{"", "sbatch: error: invalid partition specified: nosuch\n" + failed + "Invalid partition name specified\n", "Invalid partition name specified"},
+		{"", failed + "Requested time limit is invalid (missing or exceeds some limit)\n", "Requested time limit is invalid (missing or exceeds some limit)"},
+		{"", failed + "Invalid account or account/partition combination specified\n", "Invalid account or account/partition combination specified"},
+		{"", failed + "Socket timed out on send/recv operation\n", ""},
+		{"", failed + "Zero Bytes were transmitted or received\n", ""},
+		{"", failed + "Unable to contact slurm controller (connect failure)\n", ""},
+		{"", failed + "Connection reset by peer\n", ""},
+		{"", failed + "Resource temporarily unavailable\n", ""},
+		{"", "sbatch: error: Something else\n", ""},
+		{"Submitted batch job 7\n", failed + "Invalid partition name specified\n", ""},
+	} {
+		why, _, ok := slurmRefusal(c.stdout, c.stderr)
+		if why != c.why || ok != (c.why != "") {
+			t.Errorf("slurmRefusal(%q, %q) = %q, %v; want %q", c.stdout, c.stderr, why, ok, c.why)
 		}
 	}
 }

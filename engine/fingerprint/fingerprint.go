@@ -804,6 +804,11 @@ const SlurmFile = "slurm.json"
 // that arbiter slurm -submit submitted last.
 const SlurmJobsFile = "jobs.json"
 
+// SlurmSbatchErrors, in a work directory of arbiter slurm, is where its
+// submit.sh keeps what each sbatch says on stderr until it has shown it
+// and read why a failed one failed; left there when submit.sh is killed.
+const SlurmSbatchErrors = "sbatch.err"
+
 // SlurmWork is what SlurmFile holds; Arbiter is SlurmWorkKind. Plan is
 // the hash of the plan the jobs run: it tells which tournament wrote the
 // directory, but a work directory of any plan is left out of a bot (the
@@ -851,12 +856,13 @@ var (
 
 // slurmEntry says whether the entry e of the folder dir is one that
 // arbiter slurm or its jobs write into a work directory: its marker, plan
-// and scripts, logs/ and shards/ (each shard's results directory).
+// and scripts, logs/ and shards/ (each shard's results directory), and
+// what submit.sh writes, jobs.json and sbatch's errors (SlurmSbatchErrors).
 func slurmEntry(dir string, e fs.DirEntry) bool {
 	name := e.Name()
 	if e.Type().IsRegular() {
 		switch strings.TrimSuffix(name, ".tmp") {
-		case SlurmFile, SlurmJobsFile, "plan.json":
+		case SlurmFile, SlurmJobsFile, SlurmSbatchErrors, "plan.json":
 			return true
 		}
 		return name == "submit.sh" || slurmScript.MatchString(name)

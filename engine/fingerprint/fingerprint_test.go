@@ -527,7 +527,7 @@ func TestArbitersFoldersAsArbiterLeavesThem(t *testing.T) {
 		write(t, filepath.Join(dir, "done", filepath.FromSlash(f)), "x", 0o644)
 	}
 	write(t, filepath.Join(dir, "work", SlurmFile), `{"arbiter":"`+SlurmWorkKind+`","plan":"x","out":"/o","shards":2}`+"\n", 0o644)
-	for _, f := range []string{"plan.json", "jobs.json", "submit.sh", "stage0-shards.sbatch", "stage1-merge.sbatch", "logs/stage0-shard1.log",
+	for _, f := range []string{"plan.json", "jobs.json", SlurmSbatchErrors, "submit.sh", "stage0-shards.sbatch", "stage1-merge.sbatch", "logs/stage0-shard1.log",
 		"logs/stage0-merge.log", "shards/s0-0/.lock", "shards/s0-0/plan.json", "shards/s0-0/shard.json", "shards/s0-0/matches/r001/events.jsonl"} {
 		content := "x"
 		if path.Base(f) == "plan.json" {
