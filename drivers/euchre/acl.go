@@ -39,8 +39,13 @@ type aclEntry struct {
 // readACL is the ACL name of path, or nil when it has none (or its file
 // system has no ACLs).
 func readACL(path, name string) ([]aclEntry, error) {
-	buf := make([]byte, 64<<10) // XATTR_SIZE_MAX
-	n, err := unix.Lgetxattr(path, name, buf)
+	n, err := unix.Lgetxattr(path, name, nil)
+	var buf []byte
+	if err == nil {
+		// Its size, then it: the bot, which may change it, has ended.
+		buf = make([]byte, n)
+		n, err = unix.Lgetxattr(path, name, buf)
+	}
 	switch {
 	case errors.Is(err, unix.ENODATA) || errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.ENOENT):
 		return nil, nil

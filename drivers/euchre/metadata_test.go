@@ -119,7 +119,7 @@ func TestCheckMemoryACLs(t *testing.T) {
 	old := DefaultSettings()
 	old.MemoryMetadata = false
 	for _, tc := range []struct{ on, attr string }{{"", aclAccess}, {"m", aclAccess}, {"", aclDefault}} {
-		t.Run(tc.on+tc.attr, func(t *testing.T) {
+		t.Run(filepath.Join("bot", tc.on)+" "+tc.attr, func(t *testing.T) {
 			parent := t.TempDir()
 			host := namedACL(4242, 2)
 			if err := unix.Setxattr(parent, aclDefault, encodeACL(host), 0); err != nil {
