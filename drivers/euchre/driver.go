@@ -209,7 +209,7 @@ func (g *Game) Settings() any { return g.settings }
 
 // EarlierRules names the rules of a plan saved before an answer followed
 // by a crash was a crash, before a memory file arbiter cannot read broke
-// the memory rule, or before extended attributes did (drivers.Earlier).
+// the memory rule, or before a bot's metadata did (drivers.Earlier).
 func (g *Game) EarlierRules() []string {
 	var rules []string
 	if !g.settings.CrashAfterAnswer {
@@ -218,8 +218,8 @@ func (g *Game) EarlierRules() []string {
 	if !g.settings.MemoryReadable {
 		rules = append(rules, "The plan was made by an earlier arbiter, so a memory file its bot took the permissions away from (where arbiter is not root) is kept, as it began, although the bot's next match cannot start from a copy of it; a plan made now takes that as breaking the memory rule (memory_readable, docs/games/euchre.md).")
 	}
-	if !g.settings.MemoryXattrs {
-		rules = append(rules, "The plan was made by an earlier arbiter, so extended attributes a bot gives its memory folder or its file (user.*, about 4 KB more to read back at its next decision) are left, as it began; a plan made now takes them as breaking the memory rule (memory_xattrs, docs/games/euchre.md).")
+	if !g.settings.MemoryMetadata {
+		rules = append(rules, "The plan was made by an earlier arbiter, so extended attributes and ACLs a bot gives its memory folder or its file (user.*, named users: kilobytes more to read back at its next decision) are left, as are the times it sets them, as it began; a plan made now takes attributes and ACLs as breaking the memory rule and sets the times to the epoch after every run (memory_metadata, docs/games/euchre.md).")
 	}
 	return rules
 }

@@ -152,30 +152,30 @@ func TestLoadPlanMemoryReadable(t *testing.T) {
 	}
 }
 
-// A plan written before extended attributes broke the memory rule (no
-// memory_xattrs) leaves them, as it was played, and arbiter plan says so;
+// A plan written before a bot's metadata broke the memory rule (no
+// memory_metadata) leaves them, as it was played, and arbiter plan says so;
 // a new game block has the rule.
-func TestLoadPlanMemoryXattrs(t *testing.T) {
+func TestLoadPlanMemoryMetadata(t *testing.T) {
 	for _, tc := range []struct {
 		settings string
-		xattrs   bool
+		metadata bool
 	}{
 		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true,"memory_readable":true`, false},
-		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true,"memory_readable":true,"memory_xattrs":true`, true},
+		{`"memory_scope":"per-bot","memory_deals_apart":true,"crash_after_answer":true,"memory_readable":true,"memory_metadata":true`, true},
 	} {
 		g, err := Driver{}.LoadGame(json.RawMessage(`{"target":10,"first_dealer":0,"max_hands":200,"memory":1024,` + tc.settings + `}`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := g.(*Game).settings.MemoryXattrs; got != tc.xattrs {
-			t.Errorf("%s: MemoryXattrs %v, want %v", tc.settings, got, tc.xattrs)
+		if got := g.(*Game).settings.MemoryMetadata; got != tc.metadata {
+			t.Errorf("%s: MemoryMetadata %v, want %v", tc.settings, got, tc.metadata)
 		}
-		if said := len(g.(*Game).EarlierRules()) > 0; said == tc.xattrs {
+		if said := len(g.(*Game).EarlierRules()) > 0; said == tc.metadata {
 			t.Errorf("%s: EarlierRules %q", tc.settings, g.(*Game).EarlierRules())
 		}
 	}
-	if !DefaultSettings().MemoryXattrs {
-		t.Error("a new game block does not have the rule of extended attributes")
+	if !DefaultSettings().MemoryMetadata {
+		t.Error("a new game block does not have the rule of a bot's metadata")
 	}
 }
 

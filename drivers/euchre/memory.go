@@ -18,8 +18,8 @@ import (
 // about than any choice of which file to keep. problem says what was
 // wrong, or is empty. A missing folder is made again, so that the next run
 // has its working directory. s.MemoryReadable makes a file arbiter cannot
-// open break the rule, s.MemoryXattrs extended attributes on the folder or
-// its file (botAttrs).
+// open break the rule, s.MemoryMetadata extended attributes and ACLs of
+// the folder or its file (metadataProblem), whose times it resets.
 func checkMemory(dir string, s Settings) (problem string, err error) {
 	limit := s.Memory
 	entries, err := os.ReadDir(dir)
@@ -58,20 +58,23 @@ func checkMemory(dir string, s Settings) (problem string, err error) {
 			why = append(why, problem)
 		}
 	}
-	if s.MemoryXattrs {
+	if s.MemoryMetadata {
 		// The folder's own, which emptying it does not remove.
-		attrs, err := botAttrs(dir)
-		if err != nil && !errors.Is(err, errManyAttrs) {
+		p, err := metadataProblem(dir, true)
+		if err != nil {
 			return "", err
 		}
-		if len(attrs) > 0 || err != nil {
-			why = append(why, "its folder has "+attrWords(attrs, err))
+		if p != "" {
+			why = append(why, "its folder has "+p)
 		}
 	}
 	if len(why) == 0 {
-		return "", nil
+		return "", resetMemoryTimes(dir, entries, s)
 	}
-	if err := emptyFolder(dir, entries, s.MemoryXattrs); err != nil {
+	if err := emptyFolder(dir, entries, s.MemoryMetadata); err != nil {
+		return "", err
+	}
+	if err := resetMemoryTimes(dir, nil, s); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
@@ -103,14 +106,57 @@ func entryProblem(path string, s Settings) (string, error) {
 		// the next match could not start from a copy of it.
 		return name + " cannot be read (its permissions were taken away)", nil
 	}
-	if !s.MemoryXattrs {
+	if !s.MemoryMetadata {
 		return "", nil
 	}
-	attrs, err := botAttrs(path)
-	if err != nil && !errors.Is(err, errManyAttrs) || err == nil && len(attrs) == 0 {
+	p, err := metadataProblem(path, false)
+	if p == "" || err != nil {
 		return "", err
 	}
-	return name + " has " + attrWords(attrs, err), nil
+	return name + " has " + p, nil
+}
+
+// metadataProblem says what of the metadata of path, the memory folder
+// (folder) or its file, is the bot's own, or returns "": extended
+// attributes (botAttrs) or ACLs other than it inherits (aclProblem).
+func metadataProblem(path string, folder bool) (string, error) {
+	attrs, err := botAttrs(path)
+	if err != nil && !errors.Is(err, errManyAttrs) {
+		return "", err
+	}
+	var why []string
+	if len(attrs) > 0 || err != nil {
+		why = append(why, attrWords(attrs, err))
+	}
+	dir := path
+	if !folder {
+		dir = filepath.Dir(path)
+	}
+	inherited, err := inheritedACL(dir)
+	if err != nil {
+		return "", err
+	}
+	p, err := aclProblem(path, folder, inherited)
+	if p != "" {
+		why = append(why, p)
+	}
+	return strings.Join(why, " and "), err
+}
+
+// resetMemoryTimes gives the memory folder dir and its one file, the
+// regular file of entries, memoryTime as their access and modification
+// times under s.MemoryMetadata: a bot may set them to numbers of its own
+// (utimensat), read back at its next decision.
+func resetMemoryTimes(dir string, entries []os.DirEntry, s Settings) error {
+	if !s.MemoryMetadata {
+		return nil
+	}
+	for _, e := range entries {
+		if err := resetTimes(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return resetTimes(dir)
 }
 
 // attrWords names the extended attributes attrs that botAttrs found, or
@@ -127,9 +173,10 @@ func attrWords(attrs []string, err error) string {
 	return "extended attributes (" + strings.Join(attrs, ", ") + ")"
 }
 
-// emptyFolder removes the entries of dir, and with attrs the extended
-// attributes of dir itself that a bot may write (botAttrs).
-func emptyFolder(dir string, entries []os.DirEntry, attrs bool) error {
+// emptyFolder removes the entries of dir, and with metadata makes dir
+// again, without the extended attributes and ACLs a bot may have given
+// it (metadataProblem).
+func emptyFolder(dir string, entries []os.DirEntry, metadata bool) error {
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		// A bot may leave read-only directories: make them writable so
@@ -152,31 +199,16 @@ func emptyFolder(dir string, entries []os.DirEntry, attrs bool) error {
 			return err
 		}
 	}
-	if !attrs {
+	if !metadata {
 		return nil
 	}
-	names, err := botAttrs(dir)
-	if errors.Is(err, errManyAttrs) {
-		// Too many to list, so to remove one by one: the folder, empty
-		// now, is made again, without them.
-		if err = os.Remove(dir); err == nil {
-			err = os.Mkdir(dir, 0o755)
-		}
+	// Its attributes and ACLs, which may be too many to list, and so to
+	// remove one by one: the folder, empty now, is made again, with what
+	// a folder arbiter makes there has.
+	if err := os.Remove(dir); err != nil {
 		return err
 	}
-	for _, n := range names {
-		if err == nil {
-			err = unix.Lremovexattr(dir, n)
-		}
-		if errors.Is(err, fs.ErrPermission) {
-			// A folder the bot left without write permission (chmod
-			// 0500 ., where arbiter is not root).
-			if err = os.Chmod(dir, 0o755); err == nil {
-				err = unix.Lremovexattr(dir, n)
-			}
-		}
-	}
-	return err
+	return os.Mkdir(dir, 0o755)
 }
 
 // errManyAttrs is botAttrs' error for a file whose extended attributes'

@@ -50,14 +50,17 @@ type Settings struct {
 	// a file as it was kept, so that such a plan resumes and replays as
 	// it was played.
 	MemoryReadable bool `json:"memory_readable,omitempty"`
-	// MemoryXattrs makes extended attributes a bot gave its memory folder
-	// or its file (user.*, up to about 4 KB each on ext4, read back at its
-	// next decision) break the memory rule, its folder emptied and the
-	// folder's attributes removed: the rule's one file of at most Memory
-	// bytes is all a bot keeps. False, in a plan written before the rule,
-	// leaves them, so that such a plan resumes and replays as it was
-	// played.
-	MemoryXattrs bool `json:"memory_xattrs,omitempty"`
+	// MemoryMetadata makes what a bot keeps in its memory folder's and
+	// its file's metadata, read back at its next decision beside the
+	// rule's one file of at most Memory bytes, break the memory rule, its
+	// folder emptied and made again: extended attributes (user.*, up to
+	// about 4 KB an inode on ext4) and ACLs other than those inherited
+	// from the folder's parent (named users' ids, about 2 KB). And it
+	// sets their access and modification times, which the bot may set
+	// to numbers of its own, to the Unix epoch after every run. False, in
+	// a plan written before the rule, leaves all of them, so that such a
+	// plan resumes and replays as it was played.
+	MemoryMetadata bool `json:"memory_metadata,omitempty"`
 }
 
 // Memory scopes (Settings.MemoryScope).
@@ -68,7 +71,7 @@ const (
 
 // DefaultSettings are the challenge's rules.
 func DefaultSettings() Settings {
-	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot, DealsApart: true, CrashAfterAnswer: true, MemoryReadable: true, MemoryXattrs: true}
+	return Settings{Target: 10, FirstDealer: 0, MaxHands: 200, Memory: 1024, MemoryScope: PerBot, DealsApart: true, CrashAfterAnswer: true, MemoryReadable: true, MemoryMetadata: true}
 }
 
 // perBot says whether each bot keeps one memory file across its matches.

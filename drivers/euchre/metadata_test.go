@@ -1,0 +1,223 @@
+package euchre
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arbiter-contests/arbiter/internal/testbot"
+)
+
+// hiddenTime is the first of the times the time-hiding bot gives its
+// folder and file: 2001-09-09, plus its count of decisions in seconds,
+// long before any file written now.
+const hiddenTime = 1_000_000_000
+
+// The ACL-hiding bot keeps, beside its one small memory file, 250 named
+// users' ids (2 KB) in an access ACL of its folder and of that file; the
+// time-hiding bot keeps its count of decisions in their modification and
+// access times. Each says on stderr what it read back at each decision
+// ("read back ...").
+func init() {
+	hide := func(get func(string) (uint32, bool), set func(string, uint32) error) func([]string) int {
+		return func([]string) int {
+			in, _ := io.ReadAll(os.Stdin)
+			var n uint32
+			for _, p := range []string{".", counterFile} {
+				if v, ok := get(p); ok {
+					fmt.Fprintf(os.Stderr, "read back %d from %s\n", v, p)
+					n = max(n, v)
+				}
+			}
+			if err := os.WriteFile(counterFile, []byte("small\n"), 0o644); err != nil {
+				return 1
+			}
+			for _, p := range []string{counterFile, "."} {
+				if err := set(p, n+1); err != nil {
+					fmt.Fprintf(os.Stderr, "could not hide in %s: %v\n", p, err)
+				}
+			}
+			return counterAnswer(string(in), 0)
+		}
+	}
+	testbot.Register("acl-hider", hide(func(p string) (uint32, bool) {
+		acl, err := readACL(p, aclAccess)
+		for _, e := range acl {
+			if e.tag == aclUser && err == nil {
+				return e.id / 1000, true
+			}
+		}
+		return 0, false
+	}, func(p string, n uint32) error {
+		return unix.Setxattr(p, aclAccess, encodeACL(namedACL(n*1000, 250)), 0)
+	}))
+	testbot.Register("time-hider", hide(func(p string) (uint32, bool) {
+		var st unix.Stat_t
+		if unix.Lstat(p, &st) != nil || st.Mtim.Sec < hiddenTime || st.Mtim.Sec >= hiddenTime+1_000_000 {
+			return 0, false
+		}
+		return uint32(st.Mtim.Sec - hiddenTime), true
+	}, func(p string, n uint32) error {
+		t := time.Unix(hiddenTime+int64(n), 0)
+		return os.Chtimes(p, t, t)
+	}))
+}
+
+// namedACL is an ACL of count named users from first, read and write for
+// them, with the owner's rwx, the group's and the others' r-x, and a mask
+// of rwx.
+func namedACL(first uint32, count int) []aclEntry {
+	acl := []aclEntry{{aclUserObj, 7, ^uint32(0)}}
+	for i := range count {
+		acl = append(acl, aclEntry{aclUser, 6, first + uint32(i)})
+	}
+	return append(acl, aclEntry{aclGroupObj, 5, ^uint32(0)}, aclEntry{aclMask, 7, ^uint32(0)}, aclEntry{aclOther, 5, ^uint32(0)})
+}
+
+// encodeACL is acl as the value of its extended attribute.
+func encodeACL(acl []aclEntry) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, 2)
+	for _, e := range acl {
+		b = binary.LittleEndian.AppendUint16(b, e.tag)
+		b = binary.LittleEndian.AppendUint16(b, e.perm)
+		b = binary.LittleEndian.AppendUint32(b, e.id)
+	}
+	return b
+}
+
+// A bot that keeps state in ACLs of its memory folder and file breaks the
+// memory rule under a plan that records memory_metadata: its folder is
+// emptied and made again, and it reads nothing back.
+func TestMemoryInACLs(t *testing.T) {
+	if err := unix.Setxattr(t.TempDir(), aclAccess, encodeACL(namedACL(1000, 1)), 0); err != nil {
+		t.Skipf("no ACLs here: %v", err)
+	}
+	testHiding(t, "acl-hider", "an ACL other than it inherits ("+aclAccess+")")
+}
+
+// A bot that keeps state in the times of its memory folder and file reads
+// back the epoch at its next decision under a plan that records
+// memory_metadata, arbiter having reset them; no fault.
+func TestMemoryInTimes(t *testing.T) {
+	testHiding(t, "time-hider", "")
+}
+
+// The ACLs a memory folder and its file inherit from the host's default
+// ACL of the folder's parent are the host's, not the bot's, whatever the
+// modes: no breach. An ACL of the bot's own, an access ACL on the folder
+// or file or a default ACL on the folder, breaks the rule, the folder
+// made again with what it inherits; a plan made before the rule leaves
+// it.
+func TestCheckMemoryACLs(t *testing.T) {
+	old := DefaultSettings()
+	old.MemoryMetadata = false
+	for _, tc := range []struct{ on, attr string }{{"", aclAccess}, {"m", aclAccess}, {"", aclDefault}} {
+		t.Run(filepath.Join("bot", tc.on)+" "+tc.attr, func(t *testing.T) {
+			parent := t.TempDir()
+			host := namedACL(4242, 2)
+			if err := unix.Setxattr(parent, aclDefault, encodeACL(host), 0); err != nil {
+				t.Skipf("no ACLs here: %v", err)
+			}
+			dir := filepath.Join(parent, "bot")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "m"), []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if acl, err := readACL(filepath.Join(dir, "m"), aclAccess); err != nil || len(acl) == 0 {
+				t.Fatalf("the file inherited no ACL (%v)", err)
+			}
+			if problem, err := checkMemory(dir, DefaultSettings()); err != nil || problem != "" {
+				t.Fatalf("with the host's ACLs: problem %q, err %v; want none", problem, err)
+			}
+			if err := unix.Setxattr(filepath.Join(dir, tc.on), tc.attr, encodeACL(namedACL(7000, 3)), 0); err != nil {
+				t.Fatal(err)
+			}
+			if problem, err := checkMemory(dir, old); err != nil || problem != "" {
+				t.Errorf("without memory_metadata: problem %q, err %v; want none", problem, err)
+			}
+			problem, err := checkMemory(dir, DefaultSettings())
+			if err != nil || !strings.Contains(problem, "an ACL other than it inherits ("+tc.attr+")") {
+				t.Fatalf("problem %q, err %v; want the rule broken by the %s of %q", problem, err, tc.attr, tc.on)
+			}
+			if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+				t.Errorf("after the check: %d entries, err %v; want the folder emptied", len(entries), err)
+			}
+			if def, err := readACL(dir, aclDefault); err != nil || fmt.Sprint(def) != fmt.Sprint(host) {
+				t.Errorf("after the check the folder's default ACL is %v (err %v), want the host's %v", def, err, host)
+			}
+			if problem, err := checkMemory(dir, DefaultSettings()); err != nil || problem != "" {
+				t.Errorf("after the check: problem %q, err %v; want none", problem, err)
+			}
+		})
+	}
+}
+
+// After every run, the memory folder and its file have the epoch as
+// their access and modification times, whatever the bot set, breach or
+// not; a plan made before the rule leaves the times.
+func TestCheckMemoryTimes(t *testing.T) {
+	old := DefaultSettings()
+	old.MemoryMetadata = false
+	for _, files := range []int{1, 2} {
+		t.Run(fmt.Sprint(files), func(t *testing.T) {
+			dir := t.TempDir()
+			set := time.Unix(hiddenTime, 0)
+			for i := range files {
+				p := filepath.Join(dir, fmt.Sprint("m", i))
+				if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(p, set, set); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Chtimes(dir, set, set); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := checkMemory(dir, old); err != nil {
+				t.Fatal(err)
+			}
+			// Two files break the rule, the folder emptied then.
+			if times := memoryTimes(t, dir); files == 1 && times[0] != set.Unix() {
+				t.Errorf("without memory_metadata the times are %v, want %d left", times, set.Unix())
+			}
+			if _, err := checkMemory(dir, DefaultSettings()); err != nil {
+				t.Fatal(err)
+			}
+			for _, sec := range memoryTimes(t, dir) {
+				if sec != 0 {
+					t.Errorf("after the check the times are %v, want the epoch", memoryTimes(t, dir))
+					break
+				}
+			}
+		})
+	}
+}
+
+// memoryTimes is the access and modification times, in seconds, of the
+// folder dir and of what is in it.
+func memoryTimes(t *testing.T, dir string) []int64 {
+	t.Helper()
+	var times []int64
+	err := filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		var st unix.Stat_t
+		if err == nil {
+			err = unix.Lstat(p, &st)
+		}
+		times = append(times, st.Mtim.Sec, st.Atim.Sec)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return times
+}
