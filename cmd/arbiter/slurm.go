@@ -1491,13 +1491,16 @@ const slurmSubmitFailed = "Batch job submission failed: "
 // "Socket timed out on send/recv operation", "Zero Bytes were transmitted
 // or received", "Unable to contact slurm controller (connect failure)",
 // Slurm's other communication errors and the system's ("Connection reset
-// by peer"). A reason of none of them is slurmctld's own refusal
-// ("Invalid partition name specified", "Requested time limit is
-// invalid", "Invalid account or account/partition combination
-// specified"). submit.sh tells them apart with the same words.
+// by peer"), and "Unspecified error", Slurm's word for a failure it does
+// not name, which is also what sbatch gives when it cannot read
+// slurmctld's answer (after "Message receive failure"). A reason of none
+// of them is slurmctld's own refusal ("Invalid partition name
+// specified", "Requested time limit is invalid", "Invalid account or
+// account/partition combination specified"). submit.sh tells them apart
+// with the same words.
 var slurmUnsure = []string{"timed out", "timeout", "time out", "socket", "connect", "contact", "communication",
 	"send", "receive", "recv", "transmit", "message", "reset", "pipe", "network", "unreachable", "route",
-	"interrupt", "temporar", "shut", "protocol", "unknown", "unexpected"}
+	"interrupt", "temporar", "shut", "protocol", "unknown", "unexpected", "unspecified"}
 
 // slurmRefusal says whether sbatch's output (stdout, stderr) is Slurm's
 // refusal of the job outright, which submitted nothing: no id (nor

@@ -808,6 +808,9 @@ func TestSlurmRefusal(t *testing.T) {
 		{"", failed + "Connection reset by peer\n", ""},
 		{"", failed + "Resource temporarily unavailable\n", ""},
 		{"", "sbatch: error: Something else\n", ""},
+		// An answer sbatch could not read (a reply to a request slurmctld may
+		// have acted on): Slurm's SLURM_ERROR, which says nothing of why.
+		{"", "sbatch: error: slurm_unpack_received_msg: [[localhost]:6817] Message receive failure\n" + failed + "Unspecified error\n", ""},
 		{"Submitted batch job 7\n", failed + "Invalid partition name specified\n", ""},
 	} {
 		why, _, ok := slurmRefusal(c.stdout, c.stderr)
