@@ -1493,14 +1493,17 @@ const slurmSubmitFailed = "Batch job submission failed: "
 // Slurm's other communication errors and the system's ("Connection reset
 // by peer"), and "Unspecified error", Slurm's word for a failure it does
 // not name, which is also what sbatch gives when it cannot read
-// slurmctld's answer (after "Message receive failure"). A reason of none
+// slurmctld's answer (after "Message receive failure"), and the system's
+// errors a receive can end in ("Host is down", "Input/output error",
+// "Timer expired", "Operation now in progress", "No error"). A reason of none
 // of them is slurmctld's own refusal ("Invalid partition name
 // specified", "Requested time limit is invalid", "Invalid account or
 // account/partition combination specified"). submit.sh tells them apart
 // with the same words.
 var slurmUnsure = []string{"timed out", "timeout", "time out", "socket", "connect", "contact", "communication",
 	"send", "receive", "recv", "transmit", "message", "reset", "pipe", "network", "unreachable", "route",
-	"interrupt", "temporar", "shut", "protocol", "unknown", "unexpected", "unspecified"}
+	"interrupt", "temporar", "shut", "protocol", "unknown", "unexpected", "unspecified",
+	"host is down", "input/output", "timer expired", "in progress", "no error"}
 
 // slurmRefusal says whether sbatch's output (stdout, stderr) is Slurm's
 // refusal of the job outright, which submitted nothing: no id (nor

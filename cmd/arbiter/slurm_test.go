@@ -811,6 +811,12 @@ func TestSlurmRefusal(t *testing.T) {
 		// An answer sbatch could not read (a reply to a request slurmctld may
 		// have acted on): Slurm's SLURM_ERROR, which says nothing of why.
 		{"", "sbatch: error: slurm_unpack_received_msg: [[localhost]:6817] Message receive failure\n" + failed + "Unspecified error\n", ""},
+		// The system's errors a receive can end in.
+		{"", failed + "Host is down\n", ""},
+		{"", failed + "Input/output error\n", ""},
+		{"", failed + "Timer expired\n", ""},
+		{"", failed + "Operation now in progress\n", ""},
+		{"", failed + "No error\n", ""},
 		{"Submitted batch job 7\n", failed + "Invalid partition name specified\n", ""},
 	} {
 		why, _, ok := slurmRefusal(c.stdout, c.stderr)
