@@ -69,12 +69,12 @@ func checkMemory(dir string, s Settings) (problem string, err error) {
 		}
 	}
 	if len(why) == 0 {
-		return "", resetMemoryTimes(dir, entries, s)
+		return "", resetMemoryTimes(dir, s)
 	}
 	if err := emptyFolder(dir, entries, s.MemoryMetadata); err != nil {
 		return "", err
 	}
-	if err := resetMemoryTimes(dir, nil, s); err != nil {
+	if err := resetMemoryTimes(dir, s); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
@@ -110,10 +110,21 @@ func entryProblem(path string, s Settings) (string, error) {
 		return "", nil
 	}
 	p, err := metadataProblem(path, false)
-	if p == "" || err != nil {
+	switch {
+	case err != nil:
 		return "", err
+	case p != "":
+		return name + " has " + p, nil
 	}
-	return name + " has " + p, nil
+	err = resetTimes(path)
+	if errors.Is(err, fs.ErrPermission) {
+		// Not arbiter's, where arbiter is not root: a bot running
+		// bare as its uid linked another user's writable file into
+		// its folder. Left, it would stop the run here at every
+		// decision.
+		return name + "'s times cannot be set back (it is not arbiter's)", nil
+	}
+	return "", err
 }
 
 // metadataProblem says what of the metadata of path, the memory folder
@@ -143,18 +154,13 @@ func metadataProblem(path string, folder bool) (string, error) {
 	return strings.Join(why, " and "), err
 }
 
-// resetMemoryTimes gives the memory folder dir and its one file, the
-// regular file of entries, memoryTime as their access and modification
-// times under s.MemoryMetadata: a bot may set them to numbers of its own
-// (utimensat), read back at its next decision.
-func resetMemoryTimes(dir string, entries []os.DirEntry, s Settings) error {
+// resetMemoryTimes gives the memory folder dir memoryTime as its access
+// and modification times under s.MemoryMetadata, as entryProblem gives
+// its file: a bot may set them to numbers of its own (utimensat), read
+// back at its next decision.
+func resetMemoryTimes(dir string, s Settings) error {
 	if !s.MemoryMetadata {
 		return nil
-	}
-	for _, e := range entries {
-		if err := resetTimes(filepath.Join(dir, e.Name())); err != nil {
-			return err
-		}
 	}
 	return resetTimes(dir)
 }

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/arbiter-contests/arbiter/internal/proctest"
 	"github.com/arbiter-contests/arbiter/internal/testbot"
 )
 
@@ -220,4 +221,52 @@ func memoryTimes(t *testing.T, dir string) []int64 {
 		t.Fatal(err)
 	}
 	return times
+}
+
+// A memory file that is not arbiter's, whose times arbiter cannot set
+// back (a bot running bare as arbiter's uid, not root, linked another
+// user's writable file into its folder), breaks the memory rule rather
+// than stop the run with an error at the reset of its times.
+// TestCheckMemoryForeignFileAsNobody runs it as uid 65534 with such a
+// file of root's (ARBITER_TEST_FOREIGN).
+func TestCheckMemoryForeignFile(t *testing.T) {
+	foreign := os.Getenv("ARBITER_TEST_FOREIGN")
+	if os.Getuid() == 0 || foreign == "" {
+		t.Skip("needs a user other than root and another user's file: TestCheckMemoryForeignFileAsNobody runs it")
+	}
+	dir := filepath.Join(t.TempDir(), "bot")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(foreign, filepath.Join(dir, "m")); err != nil {
+		t.Skipf("cannot link another user's file here: %v", err)
+	}
+	problem, err := checkMemory(dir, DefaultSettings())
+	if err != nil || !strings.Contains(problem, "m's times cannot be set back") {
+		t.Fatalf("problem %q, err %v; want the rule broken by m, not an error", problem, err)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("after the check: %d entries, err %v; want the folder emptied", len(entries), err)
+	}
+}
+
+func TestCheckMemoryForeignFileAsNobody(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("not root: TestCheckMemoryForeignFile runs as this user")
+	}
+	// Beside the copy's folder, on its file system: a hard link is made
+	// within one.
+	dir := t.TempDir()
+	foreign := filepath.Join(dir, "foreign")
+	if err := os.WriteFile(foreign, []byte("x"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(foreign, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cmd, _ := proctest.AsNobody(t, "^TestCheckMemoryForeignFile$", "ARBITER_TEST_FOREIGN="+foreign)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestCheckMemoryForeignFile") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
 }
