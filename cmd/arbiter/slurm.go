@@ -787,8 +787,12 @@ func (j *slurmJob) comment() string {
 		return j.work
 	}
 	sum := sha256.Sum256([]byte(j.work))
-	return "arbiter work directory sha256 " + hex.EncodeToString(sum[:])
+	return workDigestComment + hex.EncodeToString(sum[:])
 }
+
+// workDigestComment begins the comment of a work directory too long for
+// one (comment).
+const workDigestComment = "arbiter work directory sha256 "
 
 // jsonWord is s as a JSON string's contents (no quotes), as one word for
 // sh.
@@ -803,7 +807,9 @@ func jsonWord(s string) string {
 // records (by -submit or an earlier submit.sh) is still queued or
 // running: a second chain would run the same shards at once, and its
 // jobs.json would name only the new jobs. It asks squeue for them by
-// name, keeping those of the work directory's comment, or by id when
+// name, keeping those of the work directory's comment or, of another
+// that is not a work directory's (recordedJob.is), of an id jobs.json
+// records, or by id when
 // jobs.json records no comments (an earlier arbiter wrote it): so
 // it finds the job being submitted when a submission was stopped, which
 // jobs.json names without an id. A job Slurm no longer knows has
@@ -827,7 +833,7 @@ func (j *slurmJob) queuedScript() string {
 		"  1) echo \"submit.sh: another arbiter slurm, or submit.sh, of $PWD holds the lock of slurm.json (" + lockHolders + "): wait for it to end, or stop it, and run this again\" >&2\n    exit 1 ;;\n" +
 		"  *) echo \"submit.sh: warning: flock cannot lock slurm.json (exit status $rc: $err): going on without the lock, so nothing stops another arbiter slurm, or submit.sh, of $PWD running at once; run one at a time\" >&2 ;;\n" +
 		"  esac\nfi\n" +
-		"# ask -j IDS | -n NAMES: adds to live the tasks not ended of this work directory's jobs that squeue lists (by name: of its comment).\nlive=\nask() {\n" +
+		"# ask -j IDS | -n NAMES: adds to live the tasks not ended of this work directory's jobs that squeue lists (by name: of its comment, or of a recorded id and a comment not another work directory's).\nlive=\nask() {\n" +
 		"  rc=0; q=$(squeue -h -r -t all \"$1\" \"$2\" -o '%F|%K|%T|%j|%k' 2>&1) || rc=$?\n" +
 		"  if [ \"$rc\" != 0 ]; then\n    case \"$q\" in\n    *'Invalid job id specified'*) q= ;;\n" +
 		"    *) echo \"submit.sh: squeue: $q. The jobs jobs.json records ($list) may still be queued or running, and a second submission would run the same shards at once. " +
@@ -836,7 +842,10 @@ func (j *slurmJob) queuedScript() string {
 		"    # read's own splitting would drop a trailing | of the comment, last\n" +
 		"    id=${line%%|*}; r=${line#*|}; task=${r%%|*}; r=${r#*|}; state=${r%%|*}; r=${r#*|}; name=${r%%|*}; c=${r#*|}\n" +
 		"    case \"$state\" in ''|" + strings.Join(terminalStates, "|") + ") continue ;; esac\n" +
-		"    if [ \"$1\" = -n ] && [ \"$c\" != \"$comment\" ]; then continue; fi\n" +
+		"    # Of another comment, the work directory's job only under a recorded id, its comment rewritten or cleared by the site, not another work directory's.\n" +
+		"    if [ \"$1\" = -n ] && [ \"$c\" != \"$comment\" ]; then\n" +
+		"      case \"$c\" in /*|" + shell.Word(workDigestComment) + "*) continue ;; esac\n" +
+		"      case \",$ids,\" in *\",$id,\"*) ;; *) continue ;; esac\n    fi\n" +
 		"    t=_$task; case \"$task\" in ''|N/A) t= ;; esac\n" +
 		"    case \"$name\" in " + strings.Join(names, "|") + ") echo \"  job $id$t: $state\" ;; esac\n" +
 		"  done)\n" +
@@ -1193,20 +1202,32 @@ func recordedIDs(r recordedJob, name string, tasks []queuedTask) (ids []string, 
 }
 
 // is whether t is a task of the job r records, whose name in this work
-// directory's chain is name: of its name and comment (and id, once
-// known); of an earlier arbiter's record, without a comment, of its id
-// and name; without a name either, of its id and the name the chain
-// gives it, which a job of another work directory may have too.
+// directory's chain is name: of its id and name once its id is known,
+// whatever its comment unless that is another work directory's (a
+// site's job_submit plugin may rewrite or clear --comment, and the
+// comment then only confirms); of its name and comment while its id is
+// not (its -submit was stopped before sbatch answered); of an earlier
+// arbiter's record, without a comment, of its id and name; without a
+// name either, of its id and the name the chain gives it, which a job
+// of another work directory may have too.
 func (r recordedJob) is(t queuedTask, name string) bool {
 	switch {
-	case r.Comment != "":
-		return t.name == r.Name && t.comment == r.Comment && (r.ID == "" || t.id == r.ID)
+	case r.ID == "":
+		return r.Comment != "" && t.name == r.Name && t.comment == r.Comment
 	case t.id != r.ID:
 		return false
+	case r.Comment != "" && t.comment != r.Comment && workComment(t.comment):
+		return false // another work directory's, which Slurm gave the id again
 	case r.Name != "":
 		return t.name == r.Name
 	}
 	return t.name == name
+}
+
+// workComment is whether c is the comment of a work directory's jobs
+// (comment): its path, or the digest of a long one.
+func workComment(c string) bool {
+	return filepath.IsAbs(c) || strings.HasPrefix(c, workDigestComment)
 }
 
 // unnamedError refuses to wait for, or submit beside, the jobs ids,
