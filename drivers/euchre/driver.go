@@ -219,7 +219,7 @@ func (g *Game) EarlierRules() []string {
 		rules = append(rules, "The plan was made by an earlier arbiter, so a memory file its bot took the permissions away from (where arbiter is not root) is kept, as it began, although the bot's next match cannot start from a copy of it; a plan made now takes that as breaking the memory rule (memory_readable, docs/games/euchre.md).")
 	}
 	if !g.settings.MemoryMetadata {
-		rules = append(rules, "The plan was made by an earlier arbiter, so extended attributes and ACLs a bot gives its memory folder or its file (user.*, named users: kilobytes more to read back at its next decision) are left, as are the times it sets them, as it began; a plan made now takes attributes and ACLs as breaking the memory rule and sets the times to the epoch after every run (memory_metadata, docs/games/euchre.md).")
+		rules = append(rules, "The plan was made by an earlier arbiter, so extended attributes and ACLs a bot gives its memory folder or its file (user.*, named users: kilobytes more to read back at its next decision) are left, as are the modes and times it sets them, as it began; a plan made now takes attributes and ACLs as breaking the memory rule and sets the modes back (the folder's 0755, the file's 0644) and the times to the epoch after every run (memory_metadata, docs/games/euchre.md).")
 	}
 	return rules
 }

@@ -19,7 +19,8 @@ import (
 // wrong, or is empty. A missing folder is made again, so that the next run
 // has its working directory. s.MemoryReadable makes a file arbiter cannot
 // open break the rule, s.MemoryMetadata extended attributes and ACLs of
-// the folder or its file (metadataProblem), whose times it resets.
+// the folder or its file (metadataProblem), whose modes and times it
+// resets (resetMemoryFolder, resetMetadata).
 func checkMemory(dir string, s Settings) (problem string, err error) {
 	limit := s.Memory
 	entries, err := os.ReadDir(dir)
@@ -69,12 +70,12 @@ func checkMemory(dir string, s Settings) (problem string, err error) {
 		}
 	}
 	if len(why) == 0 {
-		return "", resetMemoryTimes(dir, s)
+		return "", resetMemoryFolder(dir, s)
 	}
 	if err := emptyFolder(dir, entries, s.MemoryMetadata); err != nil {
 		return "", err
 	}
-	if err := resetMemoryTimes(dir, s); err != nil {
+	if err := resetMemoryFolder(dir, s); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("broke the memory rule (one file of at most %d bytes): %s; its folder was emptied",
@@ -116,13 +117,13 @@ func entryProblem(path string, s Settings) (string, error) {
 	case p != "":
 		return name + " has " + p, nil
 	}
-	err = resetTimes(path)
+	err = resetMetadata(path, memoryFileMode)
 	if errors.Is(err, fs.ErrPermission) {
 		// Not arbiter's, where arbiter is not root: a bot running
 		// bare as its uid linked another user's writable file into
 		// its folder. Left, it would stop the run here at every
 		// decision.
-		return name + "'s times cannot be set back (it is not arbiter's)", nil
+		return name + "'s mode and times cannot be set back (it is not arbiter's)", nil
 	}
 	return "", err
 }
@@ -154,15 +155,52 @@ func metadataProblem(path string, folder bool) (string, error) {
 	return strings.Join(why, " and "), err
 }
 
-// resetMemoryTimes gives the memory folder dir memoryTime as its access
-// and modification times under s.MemoryMetadata, as entryProblem gives
-// its file: a bot may set them to numbers of its own (utimensat), read
-// back at its next decision.
-func resetMemoryTimes(dir string, s Settings) error {
+// memoryFileMode is the mode arbiter gives the memory file after every
+// run (MemoryMetadata): what a file the bot makes gets under the usual
+// umask, read and write for its owner, the bot (the sandbox's uid, or
+// arbiter's own running bare or in a user namespace), which reads and
+// rewrites it at its next decision, and readable for arbiter whatever
+// its uid. The engine carries it to the bot's next match.
+const memoryFileMode = 0o644
+
+// resetMemoryFolder gives the memory folder dir, under s.MemoryMetadata,
+// the mode arbiter gives it when it makes it (memoryFolderMode) and
+// memoryTime as its access and modification times, as entryProblem gives
+// its file memoryFileMode and them: a bot may set its folder's and file's
+// modes (12 bits each, sticky included) and times (utimensat) to numbers
+// of its own, read back at its next decision.
+func resetMemoryFolder(dir string, s Settings) error {
 	if !s.MemoryMetadata {
 		return nil
 	}
-	return resetTimes(dir)
+	mode, err := memoryFolderMode(dir)
+	if err != nil {
+		return err
+	}
+	return resetMetadata(dir, mode)
+}
+
+// memoryFolderMode is the mode of a memory folder dir that arbiter makes
+// (os.MkdirAll(dir, 0o755)): 0755, with the set-group-ID bit where the
+// folder's parent, the host's, has it, as a folder made in it inherits it
+// with its group.
+func memoryFolderMode(dir string) (uint32, error) {
+	var parent unix.Stat_t
+	if err := unix.Stat(filepath.Dir(filepath.Clean(dir)), &parent); err != nil {
+		return 0, fmt.Errorf("reading the mode of the folder of %s: %w", dir, err)
+	}
+	return 0o755 | parent.Mode&unix.S_ISGID, nil
+}
+
+// resetMetadata sets the mode of path, a memory folder or its file, to
+// mode and its times to memoryTime.
+func resetMetadata(path string, mode uint32) error {
+	// The bot has ended, and path is no link (entryProblem): its
+	// folder or its file.
+	if err := unix.Chmod(path, mode); err != nil {
+		return fmt.Errorf("resetting the mode of %s: %w", path, err)
+	}
+	return resetTimes(path)
 }
 
 // attrWords names the extended attributes attrs that botAttrs found, or

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,8 @@ const hiddenTime = 1_000_000_000
 // The ACL-hiding bot keeps, beside its one small memory file, 250 named
 // users' ids (2 KB) in an access ACL of its folder and of that file; the
 // time-hiding bot keeps its count of decisions in their modification and
-// access times. Each says on stderr what it read back at each decision
+// access times; the mode-hiding bot keeps it in the group's and others'
+// bits of their modes, marked by the sticky bit. Each says on stderr what it read back at each decision
 // ("read back ...").
 func init() {
 	hide := func(get func(string) (uint32, bool), set func(string, uint32) error) func([]string) int {
@@ -69,6 +71,20 @@ func init() {
 		t := time.Unix(hiddenTime+int64(n), 0)
 		return os.Chtimes(p, t, t)
 	}))
+	testbot.Register("mode-hider", hide(func(p string) (uint32, bool) {
+		var st unix.Stat_t
+		if unix.Lstat(p, &st) != nil || st.Mode&unix.S_ISVTX == 0 {
+			return 0, false
+		}
+		return st.Mode & 0o77, true
+	}, func(p string, n uint32) error {
+		// Its own bits kept: it reads, writes and enters them.
+		own := uint32(0o600)
+		if p == "." {
+			own = 0o700
+		}
+		return unix.Chmod(p, own|unix.S_ISVTX|n&0o77)
+	}))
 }
 
 // namedACL is an ACL of count named users from first, read and write for
@@ -108,6 +124,15 @@ func TestMemoryInACLs(t *testing.T) {
 // memory_metadata, arbiter having reset them; no fault.
 func TestMemoryInTimes(t *testing.T) {
 	testHiding(t, "time-hider", "")
+}
+
+// A bot that keeps state in the modes of its memory folder and file reads
+// back nothing at its next decision under a plan that records
+// memory_metadata, arbiter having reset them, and reads and rewrites its
+// file (counterAnswer) all the same; no fault. A plan made before the
+// rule leaves them: it reads back what it hid.
+func TestMemoryInModes(t *testing.T) {
+	testHiding(t, "mode-hider", "")
 }
 
 // The ACLs a memory folder and its file inherit from the host's default
@@ -204,23 +229,90 @@ func TestCheckMemoryTimes(t *testing.T) {
 	}
 }
 
+// After every run, the memory folder has the mode arbiter makes it with,
+// 0755 and its parent's set-group-ID bit, and its file 0644, whatever the
+// bot set, breach or not; a plan made before the rule leaves the modes.
+func TestCheckMemoryModes(t *testing.T) {
+	old := DefaultSettings()
+	old.MemoryMetadata = false
+	for _, setgid := range []uint32{0, unix.S_ISGID} {
+		for _, files := range []int{1, 2} {
+			t.Run(fmt.Sprint(setgid, files), func(t *testing.T) {
+				parent := t.TempDir()
+				if err := unix.Chmod(parent, 0o755|setgid); err != nil {
+					t.Fatal(err)
+				}
+				dir := filepath.Join(parent, "bot")
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				for i := range files {
+					p := filepath.Join(dir, fmt.Sprint("m", i))
+					if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if err := unix.Chmod(p, 0o1652); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := unix.Chmod(dir, 0o1731); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := checkMemory(dir, old); err != nil {
+					t.Fatal(err)
+				}
+				if modes := memoryModes(t, dir); files == 1 && !slices.Equal(modes, []uint32{0o1731, 0o1652}) {
+					t.Errorf("without memory_metadata the modes are %04o, want %04o left", modes, []uint32{0o1731, 0o1652})
+				}
+				if _, err := checkMemory(dir, DefaultSettings()); err != nil {
+					t.Fatal(err)
+				}
+				want := []uint32{0o755 | setgid, 0o644}[:files%2+1]
+				if modes := memoryModes(t, dir); !slices.Equal(modes, want) {
+					t.Errorf("after the check the modes are %04o, want %04o", modes, want)
+				}
+			})
+		}
+	}
+}
+
+// memoryModes is the permissions and set-ID and sticky bits of the
+// folder dir and of what is in it.
+func memoryModes(t *testing.T, dir string) []uint32 {
+	var modes []uint32
+	for _, st := range memoryStats(t, dir) {
+		modes = append(modes, st.Mode&0o7777)
+	}
+	return modes
+}
+
 // memoryTimes is the access and modification times, in seconds, of the
 // folder dir and of what is in it.
 func memoryTimes(t *testing.T, dir string) []int64 {
-	t.Helper()
 	var times []int64
+	for _, st := range memoryStats(t, dir) {
+		times = append(times, st.Mtim.Sec, st.Atim.Sec)
+	}
+	return times
+}
+
+// memoryStats is the status of the folder dir and of what is in it, not
+// following links.
+func memoryStats(t *testing.T, dir string) []unix.Stat_t {
+	t.Helper()
+	var stats []unix.Stat_t
 	err := filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
 		var st unix.Stat_t
 		if err == nil {
 			err = unix.Lstat(p, &st)
 		}
-		times = append(times, st.Mtim.Sec, st.Atim.Sec)
+		stats = append(stats, st)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return times
+	return stats
 }
 
 // A memory file that is not arbiter's, whose times arbiter cannot set
@@ -242,7 +334,7 @@ func TestCheckMemoryForeignFile(t *testing.T) {
 		t.Skipf("cannot link another user's file here: %v", err)
 	}
 	problem, err := checkMemory(dir, DefaultSettings())
-	if err != nil || !strings.Contains(problem, "m's times cannot be set back") {
+	if err != nil || !strings.Contains(problem, "m's mode and times cannot be set back") {
 		t.Fatalf("problem %q, err %v; want the rule broken by m, not an error", problem, err)
 	}
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {

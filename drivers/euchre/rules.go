@@ -56,10 +56,12 @@ type Settings struct {
 	// folder emptied and made again: extended attributes (user.*, up to
 	// about 4 KB an inode on ext4) and ACLs other than those inherited
 	// from the folder's parent (named users' ids, about 2 KB). And it
-	// sets their access and modification times, which the bot may set
-	// to numbers of its own, to the Unix epoch after every run. False, in
-	// a plan written before the rule, leaves all of them, so that such a
-	// plan resumes and replays as it was played.
+	// sets their modes and access and modification times, which the bot
+	// may set to numbers of its own, back after every run: the folder's
+	// mode to what arbiter makes it with, the file's to 0644, the times
+	// to the Unix epoch. False, in a plan written before the rule, leaves
+	// all of them, so that such a plan resumes and replays as it was
+	// played.
 	MemoryMetadata bool `json:"memory_metadata,omitempty"`
 }
 
