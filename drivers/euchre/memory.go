@@ -183,7 +183,8 @@ func resetMemoryFolder(dir string, s Settings) error {
 // memoryFolderMode is the mode of a memory folder dir that arbiter makes
 // (os.MkdirAll(dir, 0o755)): 0755, with the set-group-ID bit where the
 // folder's parent, the host's, has it, as a folder made in it inherits it
-// with its group.
+// with its group (a chmod by arbiter, not root and not of that group,
+// drops it, silently: the folder is 0755 then at every run).
 func memoryFolderMode(dir string) (uint32, error) {
 	var parent unix.Stat_t
 	if err := unix.Stat(filepath.Dir(filepath.Clean(dir)), &parent); err != nil {
