@@ -177,7 +177,21 @@ func resetMemoryFolder(dir string, s Settings) error {
 	if err != nil {
 		return err
 	}
-	return resetMetadata(dir, mode)
+	err = resetMetadata(dir, mode)
+	if errors.Is(err, unix.EPERM) && !ownFolder(dir) {
+		// Another user's folder (a run of theirs resumed by this user, in
+		// a folder their group shares): a bot of arbiter's uid could set
+		// neither its mode nor its times to numbers of its own either.
+		return nil
+	}
+	return err
+}
+
+// ownFolder says whether dir belongs to arbiter's user, who can set its
+// mode and times.
+func ownFolder(dir string) bool {
+	var st unix.Stat_t
+	return unix.Lstat(dir, &st) == nil && int(st.Uid) == os.Geteuid()
 }
 
 // memoryFolderMode is the mode of a memory folder dir that arbiter makes

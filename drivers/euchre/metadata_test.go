@@ -362,3 +362,42 @@ func TestCheckMemoryForeignFileAsNobody(t *testing.T) {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
 	}
 }
+
+// TestCheckMemoryForeignFolder: a memory folder of another user (a run of
+// theirs resumed by this user in a folder their group shares) cannot have
+// its mode and times set back, nor could a bot of this user's uid have set
+// them: the check passes over them; the run does not stop.
+func TestCheckMemoryForeignFolder(t *testing.T) {
+	dir := os.Getenv("ARBITER_TEST_FOREIGN_DIR")
+	if os.Getuid() == 0 || dir == "" {
+		t.Skip("needs a user other than root and another user's folder: TestCheckMemoryForeignFolderAsNobody runs it")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	problem, err := checkMemory(dir, DefaultSettings())
+	if err != nil || problem != "" {
+		t.Fatalf("problem %q, err %v; want the folder within the rule", problem, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "m")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("m: %v, %v; want it kept, 0644", fi, err)
+	}
+}
+
+func TestCheckMemoryForeignFolderAsNobody(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("not root: TestCheckMemoryForeignFolder runs as this user")
+	}
+	dir := filepath.Join(t.TempDir(), "bot")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	cmd, _ := proctest.AsNobody(t, "^TestCheckMemoryForeignFolder$", "ARBITER_TEST_FOREIGN_DIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestCheckMemoryForeignFolder") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+}
