@@ -291,7 +291,9 @@ func memoryModes(t *testing.T, dir string) []uint32 {
 func memoryTimes(t *testing.T, dir string) []int64 {
 	var times []int64
 	for _, st := range memoryStats(t, dir) {
-		times = append(times, st.Mtim.Sec, st.Atim.Sec)
+		m, _ := st.Mtim.Unix() // Sec is int32 on 32-bit architectures
+		a, _ := st.Atim.Unix()
+		times = append(times, m, a)
 	}
 	return times
 }
