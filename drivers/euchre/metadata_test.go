@@ -358,11 +358,7 @@ func TestCheckMemoryForeignFileAsNobody(t *testing.T) {
 	if err := os.Chmod(foreign, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	cmd, _ := proctest.AsNobody(t, "^TestCheckMemoryForeignFile$", "ARBITER_TEST_FOREIGN="+foreign)
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestCheckMemoryForeignFile") {
-		t.Fatalf("as uid 65534: %v\n%s", err, out)
-	}
+	passAsNobody(t, "TestCheckMemoryForeignFile", "ARBITER_TEST_FOREIGN="+foreign)
 }
 
 // TestCheckMemoryForeignFolder: a memory folder of another user (a run of
@@ -397,9 +393,16 @@ func TestCheckMemoryForeignFolderAsNobody(t *testing.T) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	cmd, _ := proctest.AsNobody(t, "^TestCheckMemoryForeignFolder$", "ARBITER_TEST_FOREIGN_DIR="+dir)
+	passAsNobody(t, "TestCheckMemoryForeignFolder", "ARBITER_TEST_FOREIGN_DIR="+dir)
+}
+
+// passAsNobody runs the test named test as uid 65534 with env, and fails
+// unless it passed (not skipped).
+func passAsNobody(t *testing.T, test string, env ...string) {
+	t.Helper()
+	cmd, _ := proctest.AsNobody(t, "^"+test+"$", env...)
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestCheckMemoryForeignFolder") {
-		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+test) {
+		t.Fatalf("%s as uid 65534: %v\n%s", test, err, out)
 	}
 }
