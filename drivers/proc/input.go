@@ -117,9 +117,10 @@ type pipeInput struct {
 }
 
 // threadDoing says what thread tid is doing, from /proc/TID/syscall:
-// the number of the call it is blocked in, then its arguments (for a
-// read, the fd: the input when its link in /proc/TID/fd is the bot's
-// input; for an epoll, epollDoing), or "running".
+// the number of the call it is blocked in (in its process's numbering:
+// callsOf), then its arguments (for a read, the fd: the input when its
+// link in /proc/TID/fd is the bot's input; for an epoll, epollDoing), or
+// "running".
 func threadDoing(tid string, in pipeInput) int {
 	b, err := os.ReadFile("/proc/" + tid + "/syscall")
 	if err != nil {
@@ -133,31 +134,32 @@ func threadDoing(tid string, in pipeInput) int {
 	if err != nil || nr < 0 {
 		return doingOther // stopped outside a call
 	}
+	calls := callsOf(tid)
 	switch {
-	case nr == unix.SYS_FUTEX || nr == futexTime64 || nr == unix.SYS_FUTEX_WAITV || nr == unix.SYS_WAIT4 || nr == unix.SYS_WAITID:
+	case calls.isIdle(nr):
 		return doingNothing
-	case nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64:
+	case calls.isRead(nr):
 		fd, err := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 32)
 		if link, lerr := os.Readlink("/proc/" + tid + "/fd/" + strconv.FormatUint(fd, 10)); err == nil && lerr == nil && link == in.link {
 			return doingRead
 		}
-	case isEpollCall(nr):
-		return epollDoing(tid, nr, f, in.ino)
-	case isPollCall(nr):
+	case calls.isEpoll(nr):
+		return epollDoing(tid, nr == calls.epollPwait2, f, in.ino)
+	case calls.isPoll(nr):
 		return doingPoll
 	}
 	return doingOther
 }
 
-// epollDoing says what thread tid, blocked in epoll call nr with the
-// fields f of /proc/TID/syscall, is doing. The epoll's fdinfo lists the
+// epollDoing says what thread tid, blocked in an epoll call (pwait2 when
+// epoll_pwait2) with the fields f of /proc/TID/syscall, is doing. The epoll's fdinfo lists the
 // files it watches, each with its inode: one of them the input (ino),
 // another epoll, or a list that cannot be read, is a wait that may be on
 // the input (doingPoll, see watches). Otherwise the thread does not wait on the input: without
 // a time-out (epoll_wait's -1, epoll_pwait2's NULL) it is idle, as the Go
 // runtime's threads are with nothing to run (doingNothing); with one it
 // sleeps (doingOther), as the Go runtime does for time.Sleep.
-func epollDoing(tid string, nr int, f []string, ino uint64) int {
+func epollDoing(tid string, pwait2 bool, f []string, ino uint64) int {
 	if len(f) < 5 {
 		return doingPoll
 	}
@@ -173,7 +175,7 @@ func epollDoing(tid string, nr int, f []string, ino uint64) int {
 	if err != nil {
 		return doingPoll
 	}
-	if nr == unix.SYS_EPOLL_PWAIT2 && timeout == 0 || nr != unix.SYS_EPOLL_PWAIT2 && int32(uint32(timeout)) < 0 {
+	if pwait2 && timeout == 0 || !pwait2 && int32(uint32(timeout)) < 0 {
 		return doingNothing
 	}
 	return doingOther

@@ -85,6 +85,15 @@ func TestThreadDoing32(t *testing.T) {
 	}
 }
 
+// The call table written out for 386 and arm, which amd64 and arm64 use
+// for their compat processes where golang.org/x/sys/unix has no 32-bit
+// numbers, is unix's.
+func TestCallTable32(t *testing.T) {
+	if *nativeCalls != unix32Calls {
+		t.Errorf("%s's call table is\n%+v, unix numbers it\n%+v", runtime.GOARCH, *nativeCalls, unix32Calls)
+	}
+}
+
 // pipeInputOf is fd as threadDoing knows the bot's input.
 func pipeInputOf(t *testing.T, fd int) pipeInput {
 	link, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))

@@ -4,27 +4,11 @@ package proc
 
 import "golang.org/x/sys/unix"
 
-// isPollCall says whether system call nr waits on fds it does not show
-// in /proc/TID/syscall: poll, select, epoll, in the forms every Linux
-// architecture has (arm64 has only these).
-func isPollCall(nr int) bool {
-	switch nr {
-	case unix.SYS_PPOLL, unix.SYS_PSELECT6, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
-		return true
-	}
-	return false
+// nativeCalls is the call table of the other 64-bit architectures: the
+// calls every Linux architecture has (arm64 has only these).
+var nativeCalls = &callTable{
+	read: unix.SYS_READ, readv: unix.SYS_READV, pread64: unix.SYS_PREAD64,
+	futex: unix.SYS_FUTEX, futexTime64: -1, futexWaitv: unix.SYS_FUTEX_WAITV, wait4: unix.SYS_WAIT4, waitid: unix.SYS_WAITID,
+	epollWait: -1, epollPwait: unix.SYS_EPOLL_PWAIT, epollPwait2: unix.SYS_EPOLL_PWAIT2,
+	poll: -1, ppoll: unix.SYS_PPOLL, ppollTime64: -1, sel: -1, pselect6: unix.SYS_PSELECT6, pselect6Time64: -1,
 }
-
-// isEpollCall says whether system call nr is an epoll wait, whose fds its
-// fdinfo shows (epollDoing).
-func isEpollCall(nr int) bool {
-	switch nr {
-	case unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
-		return true
-	}
-	return false
-}
-
-// futexTime64 is the futex call with 64-bit times of the 32-bit
-// architectures: none here (-1 is no call's number).
-const futexTime64 = -1

@@ -142,23 +142,32 @@ func TestGoBotInput(t *testing.T) {
 		{"epollnested", []drivers.Input{drivers.InputUnknown}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			spec := botSpec(t, tc.mode, drivers.Clock{Move: drivers.Duration(700 * time.Millisecond)})
-			spec.Explain = true
-			s := start(t, spec)
-			defer s.Kill()
-			s.Send("first", "second")
-			first, err := receiveFirst(s)
-			if err != nil || !strings.HasSuffix(first, "first") {
-				t.Fatalf("the answer to the first command: %q, %v", first, err)
-			}
-			err = s.Receive(readAnswer(s))
-			var f *Fault
-			if !errors.As(err, &f) || !f.Silent {
-				t.Fatalf("Receive = %v, want a silent time fault", err)
-			}
-			if !slices.Contains(tc.want, f.Slow.Input) {
-				t.Errorf("Slow.Input = %v, want one of %v", f.Slow.Input, tc.want)
-			}
+			assertSecondInput(t, botSpec(t, tc.mode, drivers.Clock{}), tc.want...)
 		})
+	}
+}
+
+// assertSecondInput starts the bot of spec, explaining its faults, with a
+// move limit of 700 ms, sends it two commands in one write, and checks
+// that it answers the first (with a line ending in "first") and that its
+// time fault on the second says its input was one of want.
+func assertSecondInput(t *testing.T, spec Spec, want ...drivers.Input) {
+	t.Helper()
+	spec.Clock = drivers.Clock{Move: drivers.Duration(700 * time.Millisecond)}
+	spec.Explain = true
+	s := start(t, spec)
+	defer s.Kill()
+	s.Send("first", "second")
+	first, err := receiveFirst(s)
+	if err != nil || !strings.HasSuffix(first, "first") {
+		t.Fatalf("the answer to the first command: %q, %v", first, err)
+	}
+	err = s.Receive(readAnswer(s))
+	var f *Fault
+	if !errors.As(err, &f) || !f.Silent {
+		t.Fatalf("Receive = %v, want a silent time fault", err)
+	}
+	if !slices.Contains(want, f.Slow.Input) {
+		t.Errorf("Slow.Input = %v, want one of %v", f.Slow.Input, want)
 	}
 }

@@ -1,0 +1,4 @@
+package proc
+
+// nativeCalls is arm's call table.
+var nativeCalls = &armCalls
