@@ -189,6 +189,24 @@ func start(t testing.TB, spec Spec) *Session {
 	return s
 }
 
+// startedReading starts the bot of spec and waits until it waits in a
+// read of its input, so that a clock shorter than a fresh start at load
+// (TestFaults' 200 ms, TestFaultSilent's 100 ms) is the answer's alone:
+// with an 800 ms start, as at a load of 40, such a bot had not
+// written the part of its answer the test looks for when its clock ran
+// out.
+func startedReading(t *testing.T, spec Spec) *Session {
+	t.Helper()
+	s := start(t, spec)
+	for end := time.Now().Add(time.Minute); s.input() != drivers.InputWaiting; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			s.Kill()
+			t.Fatalf("the bot %s never waited in a read of its input", spec.Bot)
+		}
+	}
+	return s
+}
+
 // assertGone checks that no process carries the session's token and that
 // we have no zombie children left.
 func assertGone(t *testing.T, s *Session) {
@@ -242,7 +260,7 @@ func TestFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode+"/"+tt.want, func(t *testing.T) {
-			s := start(t, botSpec(t, tt.mode, tt.clock))
+			s := startedReading(t, botSpec(t, tt.mode, tt.clock))
 			var err error
 			for i := 0; i < tt.asks && err == nil; i++ {
 				_, err = ask(s, "gen_move")
@@ -268,7 +286,7 @@ func TestFaultSilent(t *testing.T) {
 		silent bool
 	}{{"silent", true}, {"oneline", false}, {"partial", false}} {
 		t.Run(tt.mode, func(t *testing.T) {
-			s := start(t, botSpec(t, tt.mode, drivers.Clock{Move: drivers.Duration(100 * time.Millisecond)}))
+			s := startedReading(t, botSpec(t, tt.mode, drivers.Clock{Move: drivers.Duration(100 * time.Millisecond)}))
 			_, err := ask(s, "gen_move")
 			s.Kill()
 			if faultKind(err) != drivers.FaultTime || drivers.NothingArrived(err) != tt.silent {
