@@ -99,6 +99,18 @@ func badBot(mode string, phase Phase) {
 	os.Exit(0)
 }
 
+// testMove is the move clock of the matches of these tests: every
+// decision is a start of the test binary, which a loaded host (a load of
+// 45 on two cores) delayed past 3 s in one decision of a house bot or of
+// the rules bot the faulty ones are, turning its answer into a time
+// default the test did not expect (3 matches of 20 in one run of
+// TestConformance).
+const testMove = 10 * time.Second
+
+// hangMove is the clock of the cases whose bot hangs: the match waits it
+// out at each of their decisions (ten in a hand's tricks).
+const hangMove = 3 * time.Second
+
 // processMatch is a match between two bot commands as the engine makes it,
 // with a marker in the bots' environment to find their processes by.
 func processMatch(tb testing.TB, seed uint64, cmds ...[]string) (*drivers.Match, string) {
@@ -107,7 +119,7 @@ func processMatch(tb testing.TB, seed uint64, cmds ...[]string) (*drivers.Match,
 	rand.Read(tok[:])
 	marker := "EUCHRE_TEST_MARK=" + hex.EncodeToString(tok[:])
 	m := &drivers.Match{ID: "test", Seed: seed, Record: nopRecorder{}, Dir: filepath.Join(dir, "match"),
-		Clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+		Clock: drivers.Clock{Move: drivers.Duration(testMove)}}
 	if err := os.MkdirAll(m.Dir, 0o755); err != nil {
 		tb.Fatal(err)
 	}
@@ -167,6 +179,9 @@ func TestFaultyBots(t *testing.T) {
 			// Seat 1 (positions 1 and 3) misbehaves in one phase; seed 31
 			// brings every phase round in the first hand.
 			m, marker := processMatch(t, 31, house(t, "rules"), bad(t, tc.mode, tc.phase))
+			if tc.mode == "hang" {
+				m.Clock.Move = drivers.Duration(hangMove)
+			}
 			rec := &events{}
 			m.Record = rec
 			out, err := g.Play(context.Background(), m)
