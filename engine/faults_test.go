@@ -51,9 +51,13 @@ bot "greedy" {
 game "numbers" "short" {
   turns = 3
   max   = 9
+  # A bot's first answer is its start too: 8 of the test binary at once
+  # (two matches of four) on a loaded host took past 1 s (a load of 45).
+  # The slow bot's sleep is at turn 2, the mute bot's time-out 6 s.
   clock {
-    total = "2s"
-    move  = "1s"
+    total   = "2s"
+    move    = "1s"
+    startup = "5s"
   }
 }
 

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/arbiter-contests/arbiter/engine"
 	"github.com/arbiter-contests/arbiter/engine/plan"
 )
@@ -580,7 +582,7 @@ func sameRun(t *testing.T, want, got string) {
 	for _, id := range readDirNames(t, filepath.Join(want, "matches")) {
 		w := timelessEvents(t, filepath.Join(want, "matches", id, "events.jsonl"))
 		if g := timelessEvents(t, filepath.Join(got, "matches", id, "events.jsonl")); g != w {
-			t.Fatalf("transcript of %s differs", id)
+			t.Fatalf("transcript of %s differs (-one machine +shards):\n%s", id, cmp.Diff(w, g))
 		}
 	}
 	skip := map[string]bool{"arbiter.log": true, "merged.json": true, ".lock": true, "results.jsonl": true, "matches": true, "rounds": true}

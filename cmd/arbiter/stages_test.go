@@ -182,6 +182,7 @@ game "auction" "g" {
     capital = 20
   }
   idle_rounds = 1
+  clock { move = "10s" } # a loaded host must not make a bid late in one run only
 }
 %[2]s
 tournament "t" {

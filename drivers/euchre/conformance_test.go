@@ -24,14 +24,14 @@ func TestConformance(t *testing.T) {
 		Seats:    2,
 		// Seed 31 brings every phase round in the first hand.
 		Seed:       31,
-		Clock:      drivers.Clock{Move: drivers.Duration(3 * time.Second)},
+		Clock:      drivers.Clock{Move: drivers.Duration(testMove)},
 		LimitClock: drivers.Clock{Move: drivers.Duration(time.Minute)},
 		House:      [][]string{house(t, "rules"), house(t, "random")},
 		Faults: []drivertest.Fault{
 			{Name: "crash", Bot: bad(t, "crash", Ordering), Kind: drivers.FaultCrash},
 			{Name: "signal", Bot: bad(t, "signal", Alone), Kind: drivers.FaultCrash},
 			{Name: "crash_after_answer", Bot: bad(t, "answercrash", Ordering), Kind: drivers.FaultCrash},
-			{Name: "hang", Bot: bad(t, "hang", Ordering), Kind: drivers.FaultTime},
+			{Name: "hang", Bot: bad(t, "hang", Ordering), Kind: drivers.FaultTime, Clock: drivers.Clock{Move: drivers.Duration(hangMove)}},
 			{Name: "garbage", Bot: bad(t, "garbage", Turn), Kind: drivers.FaultIllegal},
 			{Name: "empty", Bot: bad(t, "empty", Alone), Kind: drivers.FaultProtocol},
 			{Name: "blank", Bot: bad(t, "blank", Ordering), Kind: drivers.FaultProtocol},

@@ -99,6 +99,20 @@ func badBot(mode string, phase Phase) {
 	os.Exit(0)
 }
 
+// testMove is the move clock of the matches of these tests: every
+// decision is a start of the test binary, which a loaded host (a load of
+// 45 on two cores) delayed past 3 s in one decision of a house bot or of
+// the rules bot the faulty ones are, turning its answer into a time
+// default the test did not expect (3 matches of 20 in one run of
+// TestConformance).
+const testMove = 10 * time.Second
+
+// hangMove is the clock of the cases whose bot hangs, shorter, as the
+// match waits it out at each of their decisions (ten in a hand's
+// tricks), but not 3 s: at that load a hang case had 8 time defaults
+// beside the hang bot's own.
+const hangMove = 5 * time.Second
+
 // processMatch is a match between two bot commands as the engine makes it,
 // with a marker in the bots' environment to find their processes by.
 func processMatch(tb testing.TB, seed uint64, cmds ...[]string) (*drivers.Match, string) {
@@ -107,7 +121,7 @@ func processMatch(tb testing.TB, seed uint64, cmds ...[]string) (*drivers.Match,
 	rand.Read(tok[:])
 	marker := "EUCHRE_TEST_MARK=" + hex.EncodeToString(tok[:])
 	m := &drivers.Match{ID: "test", Seed: seed, Record: nopRecorder{}, Dir: filepath.Join(dir, "match"),
-		Clock: drivers.Clock{Move: drivers.Duration(3 * time.Second)}}
+		Clock: drivers.Clock{Move: drivers.Duration(testMove)}}
 	if err := os.MkdirAll(m.Dir, 0o755); err != nil {
 		tb.Fatal(err)
 	}
@@ -152,7 +166,7 @@ func TestFaultyBots(t *testing.T) {
 		{"crash", Ordering, "crash: exited with status 3", 2},
 		{"crash", Turn, "crash", 1},
 		{"signal", Alone, "crash", 1},
-		{"hang", Ordering, "time: no answer within its move limit of 3s", 1},
+		{"hang", Ordering, "time: no answer within its move limit of 5s", 1},
 		{"garbage", Turn, "not a card", 1},
 		{"garbage", Ordering, "ordering round", 1},
 		{"empty", Alone, "protocol: exited without printing anything", 1},
@@ -167,6 +181,9 @@ func TestFaultyBots(t *testing.T) {
 			// Seat 1 (positions 1 and 3) misbehaves in one phase; seed 31
 			// brings every phase round in the first hand.
 			m, marker := processMatch(t, 31, house(t, "rules"), bad(t, tc.mode, tc.phase))
+			if tc.mode == "hang" {
+				m.Clock.Move = drivers.Duration(hangMove)
+			}
 			rec := &events{}
 			m.Record = rec
 			out, err := g.Play(context.Background(), m)

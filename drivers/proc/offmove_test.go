@@ -139,7 +139,7 @@ func TestOffMoveOrdinaryBotUncharged(t *testing.T) {
 // children spin all match, a bot that thinks for 50 ms of CPU a move gets
 // the CPU: the spinners, at the lowest weight while their bot is not on
 // move (from its first charge for them, in the warm-up), take next to
-// none of it, where at an equal share they took four times the
+// none of it, where at an equal weight their cgroup took as much as the
 // thinker's 50 ms, charged to its clock. (Their CPU is read, not the
 // thinker's charge alone: the CPU may be busy with other work too.)
 func TestOffMoveOpponentKeepsItsClock(t *testing.T) {
@@ -167,8 +167,14 @@ func TestOffMoveOpponentKeepsItsClock(t *testing.T) {
 	if hog.OffMove() == 0 {
 		t.Fatal("the spinners' bot was charged nothing for them")
 	}
-	if taken/moves > 10*time.Millisecond {
-		t.Errorf("the spinners took %v of CPU a move from the 50 ms bot (charged %v a move), want next to none", taken/moves, bot.Used()/moves)
+	// Next to none: 10 ms a move, or where a loaded host drew the moves
+	// out, a fiftieth of the thinker's time on move, up to 25 ms (at a
+	// load of 45 they had 11 ms of 1.2 s moves, under 1% of them, as
+	// they have 1-2 ms of 300 ms moves). At an equal weight their cgroup
+	// takes as much as the thinker's, 55-60 ms a move at any load.
+	allowed := min(max(10*time.Millisecond, bot.Used()/moves/50), 25*time.Millisecond)
+	if taken/moves > allowed {
+		t.Errorf("the spinners took %v of CPU a move from the 50 ms bot (charged %v a move), want next to none (up to %v)", taken/moves, bot.Used()/moves, allowed)
 	}
 	t.Logf("the 50 ms bot: %v a move; the spinners took %v a move, were charged %v off move in all", bot.Used()/moves, taken/moves, hog.OffMove())
 }

@@ -74,7 +74,7 @@ func (Driver) DecodeGame(body hcl.Body, ctx *hcl.EvalContext) (drivers.Decoded, 
 		}
 	}
 	for _, b := range content.Blocks {
-		c, cd := drivers.DecodeClock(b, ctx)
+		c, cd := drivers.DecodeSessionClock(b, ctx)
 		diags = append(diags, cd...)
 		d.clock = c
 	}
