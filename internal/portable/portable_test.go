@@ -36,6 +36,7 @@ type listed struct {
 	ImportMap  map[string]string
 	ForTest    string // of a package compiled for that package's test
 	Name       string
+	Standard   bool
 	Module     *struct{ Main bool }
 	Error      *struct{ Err string }
 }
@@ -118,6 +119,47 @@ func TestTestFilesBuild(t *testing.T) {
 		if !strings.HasPrefix(e, want[i]) {
 			t.Errorf("GOARCH=386: error %q; want %q...", e, want[i])
 		}
+	}
+	if errs, _ := c.check(t, "amd64"); len(errs) != 0 {
+		t.Errorf("GOARCH=amd64: errors %q; want none", errs)
+	}
+}
+
+// A package checked with its tests is checked without them too: a
+// function its file calls that only a _test.go file declares for 386
+// (and a file of its own for amd64) fails go build for 386.
+func TestPackageBuildsWithoutItsTests(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.21\n",
+		"a/a.go":            "package a\n\nvar X = sysFoo()\n",
+		"a/sys_amd64.go":    "package a\n\nfunc sysFoo() int { return 1 }\n",
+		"a/sys_386_test.go": "package a\n\nfunc sysFoo() int { return 2 }\n",
+	})
+	failsOn386Only(t, dir, filepath.Join(dir, "a", "a.go")+":3:9: undefined: sysFoo")
+}
+
+// A module arbiter imports is checked whole at package level, its tables
+// too: one whose constant overflows a 32-bit int fails go build for 386.
+// Only the standard library's tables are left out (see emptyTables).
+func TestDependencyTablesBuild(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.21\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+		"dep/go.mod": "module example.com/dep\n\ngo 1.21\n",
+		"dep/d.go":   "package dep\n\nvar Table = []int{2, 1 << 40}\n",
+		"a/a.go":     "package a\n\nimport \"example.com/dep\"\n\nvar X = dep.Table\n",
+	})
+	failsOn386Only(t, dir, "example.com/dep: "+filepath.Join(dir, "dep", "d.go")+":3:22: cannot use 1 << 40")
+}
+
+// failsOn386Only checks the module in dir for 386, wanting one error
+// that begins with want, and for amd64, wanting none.
+func failsOn386Only(t *testing.T, dir, want string) {
+	t.Helper()
+	c := newChecker(dir)
+	if errs, _ := c.check(t, "386"); len(errs) != 1 || !strings.HasPrefix(errs[0], want) {
+		t.Errorf("GOARCH=386: errors %q; want %q...", errs, want)
 	}
 	if errs, _ := c.check(t, "amd64"); len(errs) != 0 {
 		t.Errorf("GOARCH=amd64: errors %q; want none", errs)
@@ -214,12 +256,11 @@ func (c *checker) check(t *testing.T, arch string) (errs []string, listed bool) 
 }
 
 // typeCheck type-checks pkgs, listed for linux/arch, and returns its
-// errors: each once, as a file is checked with its bodies in one of the
-// packages that list it (see whole).
+// errors, each once: a package's file is checked with its bodies both
+// in the package and in its test variant (see whole).
 func (c *checker) typeCheck(pkgs []listed, arch string) []string {
 	done := map[string]*types.Package{"unsafe": types.Unsafe}
 	var errs []string
-	variants := testVariants(pkgs)
 	for _, p := range pkgs {
 		if p.ImportPath == "unsafe" || isTestMain(p) {
 			continue
@@ -229,8 +270,12 @@ func (c *checker) typeCheck(pkgs []listed, arch string) []string {
 			errs = append(errs, err.Error())
 			continue
 		}
-		pkg, perrs := c.checkPackage(p, whole(p, variants), files, done, arch)
-		errs = append(errs, perrs...)
+		pkg, perrs := c.checkPackage(p, whole(p), files, done, arch)
+		for _, e := range perrs {
+			if !slices.Contains(errs, e) {
+				errs = append(errs, e)
+			}
+		}
 		done[p.ImportPath] = pkg
 	}
 	return errs
@@ -263,33 +308,20 @@ func (c *checker) checkPackage(p listed, whole bool, files []*ast.File, done map
 	return pkg, errs
 }
 
-// testVariants are the packages of pkgs listed again with their in-package
-// _test.go files, by import path.
-func testVariants(pkgs []listed) map[string]bool {
-	variants := map[string]bool{}
-	for _, p := range pkgs {
-		if path, _, _ := strings.Cut(p.ImportPath, " "); p.ForTest != "" && path == p.ForTest {
-			variants[path] = true
-		}
-	}
-	return variants
-}
-
 // whole says whether p is checked with its function bodies: a package of
 // the module, its test variant ("p [p.test]", p's files and its _test.go
-// files) or external test package ("p_test [p.test]"). Not p itself when
-// it has a test variant, which checks the same files and more (only a
-// body of p that compiles only with its tests' declarations goes unseen,
-// and go build refuses that on every architecture), nor a package
-// compiled again for another's test as it imports the package under test
-// ("q [p.test]"), the same files as q: that would be each body twice.
+// files) or external test package ("p_test [p.test]"). p itself too when
+// it has a test variant: its files may build only with its tests' (a
+// function a _test.go file declares for 386 only), which go build
+// refuses there. Not a package compiled again for another's test as it
+// imports the package under test ("q [p.test]"), the same files as q.
 // Dependencies are checked for their declarations only.
-func whole(p listed, variants map[string]bool) bool {
+func whole(p listed) bool {
 	if p.Module == nil || !p.Module.Main {
 		return false
 	}
 	if p.ForTest == "" {
-		return !variants[p.ImportPath]
+		return true
 	}
 	path, _, _ := strings.Cut(p.ImportPath, " ")
 	return path == p.ForTest || path == p.ForTest+"_test"
@@ -307,7 +339,7 @@ func isTestMain(p listed) bool {
 func list(t *testing.T, dir, arch string) []listed {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-e", "-deps", "-test",
-		"-json=ImportPath,Dir,GoFiles,SFiles,ImportMap,ForTest,Name,Module,Error", "./...")
+		"-json=ImportPath,Dir,GoFiles,SFiles,ImportMap,ForTest,Name,Standard,Module,Error", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0")
 	var stderr bytes.Buffer
@@ -328,8 +360,9 @@ func list(t *testing.T, dir, arch string) []listed {
 }
 
 // parse parses p's files, or takes them from an architecture before. A
-// dependency's are parsed without comments and its tables left out (see
-// emptyTables), as it is checked for its declarations only.
+// dependency's are parsed without comments, as it is checked for its
+// declarations only, and the standard library's tables are left out (see
+// emptyTables).
 func (c *checker) parse(p listed) ([]*ast.File, error) {
 	mine := p.Module != nil && p.Module.Main
 	mode := parser.SkipObjectResolution
@@ -346,7 +379,7 @@ func (c *checker) parse(p listed) ([]*ast.File, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !mine {
+			if p.Standard {
 				emptyTables(f)
 			}
 			c.parsed[path] = f
@@ -359,9 +392,11 @@ func (c *checker) parse(p listed) ([]*ast.File, error) {
 // emptyTables empties the composite literals that initialize f's package
 // variables, keeping their types: T{...} becomes T{}, [...]T{...} of n
 // elements [n]T{}. The declarations are the same, and checking the
-// tables of the standard library and the modules arbiter imports
-// (Unicode's, the P-256 precomputed points, text segmentation's) for
-// each architecture was a quarter of this test's time.
+// standard library's tables (Unicode's, the P-256 precomputed points) for
+// each architecture was much of this test's time. It is for the standard
+// library only, which Go's own builders build for every architecture: a
+// table of a module arbiter imports may not build on one (an element
+// overflowing a 32-bit int), and go build would say so.
 func emptyTables(f *ast.File) {
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
