@@ -695,6 +695,54 @@ func seatStderr(dir, id string) string {
 	return b.String()
 }
 
+// TestTimelessEvents checks that the transcripts the shards test compares
+// tell apart any difference in what was sent or answered before quit,
+// though not the time_left commands, the times, or a seat's answers after
+// it was sent quit (recorded only within its grace to end).
+func TestTimelessEvents(t *testing.T) {
+	const base = `{"t":0.001,"event":"match","data":{"id":"m"}}
+{"t":0.002,"seat":0,"send":"time_left 900"}
+{"t":0.003,"seat":0,"send":"gen_play"}
+{"t":0.004,"seat":0,"recv":"= KS"}
+{"t":0.005,"seat":1,"send":"gen_play"}
+{"t":0.006,"seat":1,"recv":"= QS"}
+{"t":0.007,"seat":0,"send":"quit"}
+{"t":0.008,"seat":1,"recv":"= AS"}
+{"t":0.009,"seat":1,"send":"quit"}
+{"t":0.010,"seat":0,"recv":"="}
+{"t":0.011,"seat":1,"recv":"="}
+{"t":0.012,"event":"result","data":{"elapsed_ms":12}}`
+	dir := t.TempDir()
+	events := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return timelessEvents(t, path)
+	}
+	want := events("base", base)
+	for _, c := range []struct {
+		name, old, new string
+		same           bool
+	}{
+		{"other times", `"t":0.004`, `"t":3.5`, true},
+		{"other time_left", "time_left 900", "time_left 850", true},
+		{"no answer to quit", `{"t":0.010,"seat":0,"recv":"="}` + "\n", "", true},
+		{"another answer", "= KS", "= KH", false},
+		{"a seat's answer after another's quit", "= AS", "= AH", false},
+		{"another command", `"seat":1,"send":"gen_play"`, `"seat":1,"send":"gen_lead"`, false},
+		{"no quit", `{"t":0.009,"seat":1,"send":"quit"}` + "\n", "", false},
+	} {
+		text := strings.Replace(base, c.old, c.new, 1)
+		if text == base {
+			t.Fatalf("%s: %q is not in the transcript", c.name, c.old)
+		}
+		if got := events(c.name, text); (got == want) != c.same {
+			t.Errorf("%s: same transcript %v, want %v:\n%s", c.name, got == want, c.same, cmp.Diff(want, got))
+		}
+	}
+}
+
 // TestTaskWord checks that a shard directory in the scripts reads back
 // whole from sh, a space or quote in it kept, with the array task's
 // number in place of ${SLURM_ARRAY_TASK_ID}.
